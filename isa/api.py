@@ -1,0 +1,461 @@
+"""API-level instructions (ISA.md §8): each statement expands into a fixed sequence of hardware
+instructions, chosen per chip (counter-mode chips vs ascend910)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from isa.lexer import LexError
+from isa.program import Instruction, Operand, RegExpr
+from isa.table import BINARY_DEFAULT, COMPARE_OPS, INSTRUCTIONS, UNARY_DEFAULT
+from isa.types import TYPES, DType
+
+if TYPE_CHECKING:  # pragma: no cover
+    from isa.operands import Builder, StatementSyntax
+
+ONES = (1 << 64) - 1
+CHUNK_COMPARE = 252  # 252 repeats keep the bit output 32-byte aligned
+CHUNK_REPEAT = 255
+
+__all__ = ["COMPARE_OPS", "expand", "contiguous_mask"]
+
+
+def contiguous_mask(length: int, t: DType) -> tuple[int, int]:
+    """The contiguous rule of §8.3 → (HI, LO); LEN clamped to N(T); 8-bit only all ones."""
+    if t.size == 1:
+        return ONES, ONES
+    n = min(length, t.per_repeat)
+    return (1 << max(n - 64, 0)) - 1, (1 << min(n, 64)) - 1
+
+
+def full_mask(t: DType) -> tuple[int, int]:
+    return contiguous_mask(t.per_repeat, t)
+
+
+class _Expander:
+    """Helpers shared by the expansions: operand shifting and hardware instruction creation."""
+
+    def __init__(self, b: Builder, syn: StatementSyntax, fields: dict, cols: dict):
+        self.b, self.syn, self.fields, self.cols = b, syn, fields, cols
+        self.t = syn.dtype
+        self.chip = b.chip
+        self.scr = b.chip.scratch_base
+        self.out: list[Instruction] = []
+
+    def key_col(self, key: str) -> int:
+        return self.cols.get(key, self.syn.offset)
+
+    def emit(self, name: str, ops: dict[str, Operand] | None = None, t: DType | None = None,
+             op: str | None = None, **fields) -> None:
+        defn = INSTRUCTIONS[name]
+        if defn.strides:
+            stride = fields.pop("stride", defn.stride_default)
+            fields.update(zip(defn.stride_names, stride, strict=True))
+        ops = ops or {}
+        cols = {r: o.col for r, o in ops.items()}
+        cols.update({k: self.key_col(k if k in self.cols else "stride") for k in fields})
+        self.out.append(self.b.make(defn, op, t, ops, fields, cols))
+
+    def raw(self, addr: int) -> Operand:
+        return Operand("mem", self.syn.offset, f"@{addr:#x}", "ub", addr)
+
+    def num(self, v: int | RegExpr) -> Operand:
+        return Operand("int", self.syn.offset, str(v), value=v)
+
+    def mask(self, hi: int | RegExpr, lo: int | RegExpr) -> None:
+        self.emit("set_vector_mask", {"hi": self.num(hi), "lo": self.num(lo)})
+
+    def load(self, mode: int, sel: Operand | None, scalar: Operand | None) -> None:
+        """LOAD(M): bring the selection source into CMPMASK (§8.1)."""
+        t = self.t
+        if mode == 0:
+            self.emit("set_cmpmask", {"src": sel})
+            return
+        slot = self.raw(self.scr_scalar)
+        self.emit("set_mask_norm")
+        if mode == 1:
+            hi, lo = (ONES, ONES) if t.size == 1 else (0, (1 << t.per_block) - 1)
+            self.mask(hi, lo)
+            self.emit("vector_dup", {"dst": slot, "scalar": scalar}, t, repeat=1)
+        else:
+            self.mask(0, 0xFF)
+            addr = sel.addr
+            text = f"{addr:#x}" if isinstance(addr, int) else str(addr)
+            value = addr.to_bytes(4, "little") if isinstance(addr, int) else addr
+            u32 = TYPES["u32"]
+            self.emit("vector_dup", {"dst": slot, "scalar": _scalar(u32, value, text, sel.col)},
+                      u32, repeat=1)
+        self.emit("set_cmpmask", {"src": slot})
+
+    @property
+    def scr_scalar(self) -> int:
+        # the last 32 bytes of scratch; the bytes below may hold an inverted select mask
+        return self.scr + self.chip.scratch_bytes - 32 if self.inverted else self.scr
+
+    inverted = False
+
+
+def _scalar(t: DType, value, text: str, col: int) -> Operand:
+    import numpy as np
+
+    if isinstance(value, RegExpr):
+        return Operand("scalar", col, text, value=value)
+    return Operand("scalar", col, text, value=np.frombuffer(bytes(value), np.uint8)[:t.size])
+
+
+def shift(o: Operand, nbytes: int) -> Operand:
+    """The same operand nbytes further on (chunked expansions)."""
+    if nbytes == 0:
+        return o
+    if isinstance(o.addr, RegExpr):
+        addr = attrs.evolve(o.addr, offset=o.addr.offset + nbytes)
+    else:
+        addr = o.addr + nbytes
+    return attrs.evolve(o, addr=addr)
+
+
+def expand(b: Builder, syn: StatementSyntax, fields: dict, cols: dict) -> list[Instruction]:
+    e = _Expander(b, syn, fields, cols)
+    family = syn.defn.family
+    _EXPANSIONS[family](e)
+    return e.out
+
+
+# -- operand helpers ----------------------------------------------------------------------------
+def _operands(e: _Expander, kinds: list[tuple[str, str]]) -> dict[str, Operand]:
+    ops = {}
+    for (role, kind), (text, off) in zip(kinds, e.syn.positional, strict=True):
+        ops[role] = e.b.operand(kind, text, off, role)
+    return ops
+
+
+def _arity(e: _Expander, n: int, form: str) -> None:
+    got = len(e.syn.positional)
+    if got != n:
+        raise LexError(f"{e.syn.defn.name} ({form}) takes {n} operands, got {got}", e.syn.offset)
+
+
+def _form(e: _Expander) -> str:
+    """count | highdim | nomask, with the key rules of §8.1."""
+    f = e.fields
+    if ("count" in f) == ("repeat" in f):
+        raise LexError(f"{e.syn.defn.name} takes exactly one of count= or repeat=", e.syn.offset)
+    has_mask = any(k in f for k in ("mask", "mask_lo", "mask_hi"))
+    if "count" in f:
+        if has_mask or "stride" in e.syn.keys:
+            k = next(k for k in ("mask", "mask_lo", "mask_hi", "stride") if k in e.syn.keys)
+            raise LexError(f"key '{k}' does not apply to the count= form", e.key_col(k))
+        return "count"
+    return "highdim" if has_mask else "nomask"
+
+
+def _mask_from_keys(e: _Expander) -> tuple[int | RegExpr, int | RegExpr]:
+    f, t = e.fields, e.t
+    if "mask" in f:
+        if "mask_lo" in f or "mask_hi" in f:
+            raise LexError("give mask= or mask_lo=/mask_hi=, not both", e.key_col("mask"))
+        n = f["mask"]
+        if isinstance(n, RegExpr):
+            raise LexError("mask= takes a constant here; use set_mask.T xN", e.key_col("mask"))
+        if t.size == 1 and n != 256:
+            raise LexError(f"8-bit types take mask=256 only (all elements), got {n}",
+                           e.key_col("mask"))
+        if n < 1:
+            raise LexError(f"mask={n} is out of range (1..{t.per_repeat})", e.key_col("mask"))
+        return contiguous_mask(n, t)
+    lo, hi = f.get("mask_lo", 0), f.get("mask_hi", 0)
+    if t.size == 1:
+        if (lo, hi) != (ONES, ONES):
+            raise LexError("8-bit types take only the full mask (mask_lo=mask_hi=all ones)",
+                           e.key_col("mask_lo"))
+    if t.size >= 4 and isinstance(hi, int) and hi != 0:
+        raise LexError(f"mask_hi must be 0 for {8 * t.size}-bit types", e.key_col("mask_hi"))
+    if t.size == 8 and isinstance(lo, int) and lo >= 1 << 32:
+        raise LexError("mask_lo must be below 2^32 for 64-bit types", e.key_col("mask_lo"))
+    return hi, lo
+
+
+def _count(e: _Expander, limit: int | None) -> int | RegExpr:
+    n = e.fields["count"]
+    if isinstance(n, int) and limit is not None and n > limit:
+        raise LexError(f"count={n} is out of range (0..{limit} for {e.t.name})",
+                       e.key_col("count"))
+    return n
+
+
+def _check_count_only(e: _Expander, form: str) -> None:
+    t = e.t
+    if form != "count" and t.name in e.chip.types.get("api_count_only", ()):
+        raise LexError(f"{e.syn.defn.name}.{t.name} is supported only through count= on "
+                       f"{e.chip.name}", e.syn.offset)
+
+
+# -- select -------------------------------------------------------------------------------------
+def _select(e: _Expander) -> None:
+    chip = e.chip
+    mode = e.fields.get("mode", 0)
+    form = _form(e)
+    _check_count_only(e, form)
+    if mode not in chip.vsel_modes:
+        raise LexError(f"select mode {mode} is not supported on {chip.name} (supports mode "
+                       f"{', '.join(map(str, chip.vsel_modes))} only)", e.key_col("mode"))
+    if form == "nomask":
+        _arity(e, 3, "no-mask form")
+        roles = [("dst", "vec"), ("sel", "bits"), ("src0", "vec")] if mode == 1 else \
+            [("dst", "vec"), ("src0", "vec"), ("src1", "vec")]
+        ops = _operands(e, roles)
+        s1 = ops["sel"] if mode == 1 else ops["src1"]
+        _vsel(e, ops["dst"], ops["src0"], s1, mode, e.fields["repeat"], _strides(e))
+        return
+    _arity(e, 4, "count form" if form == "count" else "high-dimensional form")
+    kinds = [("dst", "vec"), ("sel", "bits"), ("src0", "scalar_or_vec"),
+             ("src1", "scalar_or_vec")]
+    ops = _operands(e, kinds)
+    scalar0, scalar1 = ops["src0"].kind == "scalar", ops["src1"].kind == "scalar"
+    if mode != 1 and (scalar0 or scalar1):
+        which = "src0" if scalar0 else "src1"
+        raise LexError(f"select mode {mode} takes tensors; {which} is a scalar",
+                       ops[which].col)
+    if mode == 1:
+        if scalar0 == scalar1:
+            raise LexError("select mode 1 takes exactly one scalar (src1; on ascend950 src0 or "
+                           "src1)", ops["src1"].col)
+        if scalar0 and not chip.flexible_scalar:
+            raise LexError(f"a scalar src0 (flexible scalar position) is not supported on "
+                           f"{chip.name} (ascend950 only)", ops["src0"].col)
+    if mode == 1 and scalar0:
+        _select_scalar_first(e, ops, form)
+        return
+    scalar = ops["src1"] if mode == 1 else None
+    s1 = ops["sel"] if mode == 1 else ops["src1"]
+    if form == "count":
+        _select_count(e, ops, mode, scalar, s1)
+    else:
+        e.load(mode, ops["sel"], scalar)
+        e.mask(*_mask_from_keys(e))
+        _vsel(e, ops["dst"], ops["src0"], s1, mode, e.fields["repeat"], _strides(e))
+
+
+def _strides(e: _Expander) -> tuple[int, ...]:
+    return tuple(e.fields[n] for n in e.syn.defn.stride_names)
+
+
+def _vsel(e: _Expander, dst, src0, s1, mode: int, repeat, stride) -> None:
+    e.emit("vsel", {"dst": dst, "src0": src0, "src1": s1}, e.t, repeat=repeat, mode=mode,
+           stride=stride)
+
+
+def _select_count(e: _Expander, ops: dict, mode: int, scalar, s1) -> None:
+    t = e.t
+    n = _count(e, CHUNK_REPEAT * t.per_repeat)
+    if n == 0:
+        e.b.warn(e.key_col("count"), "select with count=0 does nothing")
+        return
+    if e.chip.counter_mode:
+        e.load(mode, ops["sel"], scalar)
+        e.emit("set_mask_count")
+        e.mask(0, n)
+        _vsel(e, ops["dst"], ops["src0"], s1, mode, 1, BINARY_DEFAULT)
+        e.emit("set_mask_norm")
+        e.mask(ONES, ONES)
+        return
+    if isinstance(n, RegExpr):
+        raise LexError(f"count= must be a constant on {e.chip.name} (no counter mode)",
+                       e.key_col("count"))
+
+    def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        e.emit("set_cmpmask", {"src": ops["sel"]})
+        e.mask(*hi_lo)
+        _vsel(e, shift(ops["dst"], off), shift(ops["src0"], off), shift(ops["src1"], off), 0,
+              repeat, BINARY_DEFAULT)
+
+    _chunked(e, n, body)
+
+
+def _chunked(e: _Expander, n: int, body) -> None:
+    """ascend910 count forms: chunks of up to 255 full repeats, then a masked tail repeat."""
+    t = e.t
+    full, tail = divmod(n, t.per_repeat)
+    off = 0
+    while full > 0:
+        k = min(full, CHUNK_REPEAT)
+        body(off, k, full_mask(t))
+        off += k * 256
+        full -= k
+    if tail:
+        body(off, 1, contiguous_mask(tail, t))
+    e.mask(ONES, ONES)
+
+
+def _select_scalar_first(e: _Expander, ops: dict, form: str) -> None:
+    """ascend950 flexible scalar position, scalar as src0: invert sel into scratch with
+    s16 arithmetic (~x = -x - 1), then mode 1 with the tensor src1 as src0."""
+    t = e.t
+    e.inverted = True
+    inv = e.raw(e.scr)
+    s16 = TYPES["s16"]
+    if form == "count":
+        n = _count(e, CHUNK_REPEAT * t.per_repeat)
+        if n == 0:
+            e.b.warn(e.key_col("count"), "select with count=0 does nothing")
+            return
+        if isinstance(n, RegExpr):
+            raise LexError("count= must be a constant when src0 is the scalar",
+                           e.key_col("count"))
+        repeats = -(-n // t.per_repeat)
+    else:
+        repeats = e.fields["repeat"]
+        if isinstance(repeats, RegExpr):
+            raise LexError("repeat= must be a constant when src0 is the scalar",
+                           e.key_col("repeat"))
+    words = repeats * t.per_repeat // 16
+    if words:
+        e.emit("set_mask_count")
+        e.mask(0, words)
+        minus1 = _scalar(s16, (0xFFFF).to_bytes(2, "little"), "-1", ops["sel"].col)
+        e.emit("vmuls", {"dst": inv, "src": ops["sel"], "scalar": minus1}, s16, repeat=1)
+        e.emit("vadds", {"dst": inv, "src": inv, "scalar": minus1}, s16, repeat=1)
+    e.load(1, None, ops["src0"])
+    if form == "count":
+        e.emit("set_mask_count")
+        e.mask(0, n)
+        _vsel(e, ops["dst"], ops["src1"], inv, 1, 1, BINARY_DEFAULT)
+        e.emit("set_mask_norm")
+        e.mask(ONES, ONES)
+    else:
+        e.mask(*_mask_from_keys(e))
+        _vsel(e, ops["dst"], ops["src1"], inv, 1, repeats, _strides(e))
+
+
+# -- compares -------------------------------------------------------------------------------------
+def _compare(e: _Expander) -> None:
+    _arity(e, 3, "compare")
+    ops = _operands(e, list(e.syn.defn.operands))
+    t, chip = e.t, e.chip
+    if ops["dst"].kind == "word":
+        if not chip.compare_to_cmpmask:
+            raise LexError(f"compare to CMPMASK is not supported on {chip.name}",
+                           ops["dst"].col)
+        if "count" in e.fields or "repeat" in e.fields:
+            k = "count" if "count" in e.fields else "repeat"
+            raise LexError(f"key '{k}' does not apply to a compare into cmpmask",
+                           e.key_col(k))
+        if any(k in e.fields for k in ("mask", "mask_lo", "mask_hi")):
+            e.mask(*_mask_from_keys(e))
+        e.emit("vcmp", {"src0": ops["src0"], "src1": ops["src1"]}, t, e.syn.op,
+               stride=_strides(e))
+        return
+    form = _form(e)
+    _check_count_only(e, form)
+    if form != "count":
+        if form == "highdim":
+            e.b.note(e.key_col(next(k for k in ("mask", "mask_lo", "mask_hi")
+                                    if k in e.fields)),
+                     "compare ignores mask keys (vcmpv writes all bits; MASK is not touched)")
+        e.emit("vcmpv", ops, t, e.syn.op, repeat=e.fields["repeat"], stride=_strides(e))
+        return
+    n = _count(e, None)
+    if isinstance(n, RegExpr):
+        raise LexError("compare count= must be a constant", e.key_col("count"))
+    if n == 0:
+        e.b.warn(e.key_col("count"), "compare with count=0 does nothing")
+        return
+    if n * t.size % 256:
+        raise LexError(f"compare count={n} × {t.size} bytes is not a multiple of 256 bytes",
+                       e.key_col("count"))
+    _chunk_compare(e, "vcmpv", ops, n * t.size // 256, BINARY_DEFAULT)
+
+
+def _chunk_compare(e: _Expander, name: str, ops: dict, repeats: int, stride) -> None:
+    t = e.t
+    done = 0
+    while done < repeats:
+        k = min(CHUNK_COMPARE, repeats - done)
+        moved = {r: shift(o, done * 256 if r != "dst" else done * t.per_repeat // 8)
+                 if o.kind == "mem" else o for r, o in ops.items()}
+        e.emit(name, moved, t, e.syn.op, repeat=k, stride=stride)
+        done += k
+
+
+def _compares(e: _Expander) -> None:
+    _arity(e, 3, "compares")
+    ops = _operands(e, list(e.syn.defn.operands))
+    form = _form(e)
+    _check_count_only(e, form)
+    t = e.t
+    if form != "count":
+        if form == "highdim":
+            e.b.note(e.key_col(next(k for k in ("mask", "mask_lo", "mask_hi")
+                                    if k in e.fields)),
+                     "compares ignores mask keys (vcmpvs writes all bits)")
+        e.emit("vcmpvs", ops, t, e.syn.op, repeat=e.fields["repeat"], stride=_strides(e))
+        return
+    n = _count(e, None)
+    if isinstance(n, RegExpr):
+        raise LexError("compares count= must be a constant", e.key_col("count"))
+    if n == 0:
+        e.b.warn(e.key_col("count"), "compares with count=0 does nothing")
+        return
+    _chunk_compare(e, "vcmpvs", ops, -(-n // t.per_repeat), UNARY_DEFAULT)
+
+
+# -- others ---------------------------------------------------------------------------------------
+def _duplicate(e: _Expander) -> None:
+    _arity(e, 2, "count form")
+    if "count" not in e.fields:
+        raise LexError("duplicate takes count=", e.syn.offset)
+    ops = _operands(e, list(e.syn.defn.operands))
+    t = e.t
+    n = _count(e, CHUNK_REPEAT * t.per_repeat)
+    if n == 0:
+        e.b.warn(e.key_col("count"), "duplicate with count=0 does nothing")
+        return
+    if e.chip.counter_mode:
+        e.emit("set_mask_count")
+        e.mask(0, n)
+        e.emit("vector_dup", ops, t, repeat=1)
+        e.emit("set_mask_norm")
+        e.mask(ONES, ONES)
+        return
+    if isinstance(n, RegExpr):
+        raise LexError(f"count= must be a constant on {e.chip.name} (no counter mode)",
+                       e.key_col("count"))
+
+    def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        e.mask(*hi_lo)
+        e.emit("vector_dup", {"dst": shift(ops["dst"], off), "scalar": ops["scalar"]}, t,
+               repeat=repeat)
+
+    _chunked(e, n, body)
+
+
+def _set_mask(e: _Expander) -> None:
+    """set_mask.T LEN runs on S as itself: the contiguous rule, or the count in counter mode,
+    decided by the mask mode at issue."""
+    _arity(e, 1, "set_mask")
+    ops = _operands(e, list(e.syn.defn.operands))
+    v = ops["len"].value
+    if isinstance(v, int) and e.t.size == 1 and v != 256:
+        e.b.note(ops["len"].col, "8-bit types accept only LEN=256 in normal mode")
+    e.out.append(e.b.make(e.syn.defn, None, e.t, ops, {}, {"len": ops["len"].col}))
+
+
+def _cmpmask_move(hw: str, role: str):
+    def expand_one(e: _Expander) -> None:
+        _arity(e, 1, e.syn.defn.name)
+        ops = _operands(e, list(e.syn.defn.operands))
+        e.emit(hw, {role: ops[role]})
+    return expand_one
+
+
+_EXPANSIONS = {
+    "api_select": _select,
+    "api_compare": _compare,
+    "api_compares": _compares,
+    "api_duplicate": _duplicate,
+    "api_set_mask": _set_mask,
+    "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
+    "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
+}

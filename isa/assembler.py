@@ -1,0 +1,431 @@
+"""Text → Program (ISA.md §4): directives, tensors, labels, statements with exact positions.
+
+Two passes: the first collects `.chip`, tensors and labels; the second resolves operands against
+the instruction table and builds hardware instructions (API statements expand via isa.api).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import attrs
+
+from isa import api
+from isa.chip import Chip, ChipError, get_chip
+from isa.diagnostics import AssemblyError, Diagnostic
+from isa.inits import evaluate
+from isa.lexer import (
+    KEY_RE,
+    NAME_RE,
+    LexError,
+    parse_int,
+    parse_number,
+    parse_reg_expr,
+    parse_register,
+    split_top,
+    strip_comment,
+)
+from isa.operands import Builder, StatementSyntax
+from isa.program import Init, Program, Statement, Tensor
+from isa.table import INSTRUCTIONS
+from isa.types import lookup
+
+MAX_ERRORS = 20
+LABEL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*:(?!=)")
+HEAD_RE = re.compile(r"\s*(\.?[A-Za-z_][A-Za-z0-9_.]*)")
+DECL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\[([^\]]*)\]")
+GM_ROLES = ("input", "output", "inout")
+
+
+@attrs.define
+class Src:
+    """One logical line: its text and where each character came from (for LINE:COL)."""
+
+    text: str
+    line: int
+    rept: int | None = None
+    segs: list[tuple[int, int, int]] = attrs.field(factory=list)  # (offset, line, col0)
+
+    def pos(self, offset: int) -> tuple[int, int]:
+        line, col0, start = self.line, 0, 0
+        for off, ln, c0 in self.segs:
+            if offset >= off:
+                start, line, col0 = off, ln, c0
+        return line, col0 + (offset - start) + 1
+
+
+class _Stop(Exception):
+    pass
+
+
+class Assembler:
+    def __init__(self, text: str, path: str, chip: Chip | str | None, checks: str):
+        self.path = path
+        self.base_dir = Path(path).parent if path != "<string>" else Path(".")
+        self.raw_lines = text.split("\n")
+        self.cli_chip = chip
+        self.checks = checks
+        self.diags: list[Diagnostic] = []
+        self.errors = 0
+
+    # -- diagnostics ------------------------------------------------------------------------
+    def diag(self, sev: str, src: Src | tuple[int, int], offset: int, msg: str) -> None:
+        if isinstance(src, Src):
+            line, col = src.pos(offset)
+            if src.rept is not None:
+                msg += f" (in .rept iteration {src.rept})"
+        else:
+            line, col = src
+        self.diags.append(Diagnostic(sev, self.path, line, col, msg))
+        if sev == "error":
+            self.errors += 1
+            if self.errors >= MAX_ERRORS:
+                raise _Stop
+
+    def error(self, src, offset: int, msg: str) -> None:
+        self.diag("error", src, offset, msg)
+
+    # -- driver -----------------------------------------------------------------------------
+    def run(self) -> Program:
+        try:
+            srcs = self.logical_lines()
+            self.pass1(srcs)
+            self.place_ub()
+            statements = self.pass2()
+        except _Stop:
+            statements = ()
+        if self.errors:
+            raise AssemblyError(self.diags)
+        return Program(self.path, self.chip, self.chip_from_text, self.tensors,
+                       tuple(statements), self.labels, tuple(self.raw_lines),
+                       tuple(d for d in self.diags if d.severity != "error"))
+
+    # -- lines, .rept and continued brackets --------------------------------------------------
+    def logical_lines(self) -> list[Src]:
+        out: list[Src] = []
+        stack: list[tuple[int, int, list[Src]]] = []  # (.rept count, line, body)
+        i = 0
+        n = len(self.raw_lines)
+        while i < n:
+            text = strip_comment(self.raw_lines[i].rstrip("\r"))
+            src = Src(text, i + 1, segs=[(0, i + 1, 0)])
+            i += 1
+            i = self._continue_brackets(src, i)
+            head = text.strip().lower()
+            if head.startswith(".rept"):
+                try:
+                    count = parse_int(text.strip()[5:].strip(), text.lower().index(".rept") + 5)
+                except LexError as e:
+                    self.error(src, e.offset, e.message)
+                    count = 0
+                if count < 0 or count > 100_000:
+                    self.error(src, text.lower().index(".rept"), f".rept count {count} is out "
+                               "of range (0..100000)")
+                    count = 0
+                stack.append((count, src.line, []))
+                continue
+            if head == ".endr":
+                if not stack:
+                    self.error(src, text.lower().index(".endr"), ".endr without .rept")
+                    continue
+                count, _, body = stack.pop()
+                expanded = [attrs.evolve(s, text=s.text.replace("{i}", str(k)),
+                                         rept=k if s.rept is None else s.rept, segs=s.segs)
+                            for k in range(count) for s in body]
+                (stack[-1][2] if stack else out).extend(expanded)
+                continue
+            (stack[-1][2] if stack else out).append(src)
+        for _, line, _ in stack:
+            self.error((line, 1), 0, ".rept without .endr")
+        return out
+
+    def _continue_brackets(self, src: Src, i: int) -> int:
+        """A `[` list may continue over lines while the bracket is open."""
+        if "[" not in src.text or src.text.count("[") <= src.text.count("]"):
+            return i
+        if not src.text.lstrip().startswith((".gm", ".ub")) or "=" not in src.text:
+            return i
+        while src.text.count("[") > src.text.count("]") and i < len(self.raw_lines):
+            nxt = strip_comment(self.raw_lines[i].rstrip("\r"))
+            src.segs.append((len(src.text) + 1, i + 1, 0))
+            src.text += " " + nxt
+            i += 1
+        return i
+
+    # -- pass 1: directives, tensors, labels -------------------------------------------------
+    def pass1(self, srcs: list[Src]) -> None:
+        self.tensors: dict[str, Tensor] = {}
+        self.decls: list[tuple[Src, int, str, dict]] = []
+        self.labels: dict[str, int] = {}
+        self.stmts: list[tuple[Src, int]] = []  # (line, offset of the mnemonic)
+        self.chip_from_text = None
+        chip_src = None
+        for src in srcs:
+            off = 0
+            m = LABEL_RE.match(src.text)
+            if m and not src.text.lstrip().startswith("."):
+                name = m.group(1)
+                if name in self.labels or any(name == s for s in ()):
+                    self.error(src, m.start(1), f"label '{name}' is defined twice")
+                self.labels[name] = len(self.stmts)
+                off = m.end()
+            rest = src.text[off:]
+            if not rest.strip():
+                continue
+            h = HEAD_RE.match(rest)
+            if not h:
+                self.error(src, off + len(rest) - len(rest.lstrip()),
+                           f"expected a statement, got '{rest.strip()[:40]}'")
+                continue
+            word = h.group(1)
+            wo = off + h.start(1)
+            if word.startswith("."):
+                d = word.lower()
+                if d == ".chip":
+                    self.chip_from_text = rest[h.end():].strip()
+                    chip_src = (src, off + h.end() + len(rest[h.end():]) -
+                                len(rest[h.end():].lstrip()))
+                elif d in (".gm", ".ub"):
+                    self.declare(src, wo, d[1:], off + h.end())
+                elif d == ".end":
+                    break
+                else:
+                    self.error(src, wo, f"unknown directive '{word}' (expected .chip, .gm, .ub, "
+                               ".rept, .endr or .end)")
+                continue
+            self.stmts.append((src, wo))
+        self.chip = self.resolve_chip(chip_src)
+        for name in self.labels:
+            if name in self.tensors:
+                self.error((1, 1), 0, f"'{name}' is both a label and a tensor")
+
+    def resolve_chip(self, chip_src) -> Chip:
+        if self.cli_chip is not None:
+            chip = get_chip(self.cli_chip)
+            if self.chip_from_text and self.chip_from_text != chip.name and chip_src:
+                self.diag("note", chip_src[0], chip_src[1],
+                          f"--chip {chip.name} overrides .chip {self.chip_from_text}")
+            return chip
+        if self.chip_from_text:
+            try:
+                return get_chip(self.chip_from_text)
+            except ChipError as e:
+                self.error(chip_src[0], chip_src[1], str(e))
+        return get_chip(None)
+
+    def declare(self, src: Src, off: int, space: str, pos: int) -> None:
+        m = DECL_RE.match(src.text, pos)
+        if not m:
+            self.error(src, off, f"expected '.{space} NAME TYPE[COUNT] ...'")
+            return
+        name, tname = m.group(1), m.group(2)
+        if parse_register(name) is not None:
+            self.error(src, m.start(1), f"'{name}' is a register name; choose another tensor name")
+            return
+        if name in self.tensors:
+            self.error(src, m.start(1), f"tensor '{name}' is declared twice")
+            return
+        t = lookup(tname)
+        if t is None:
+            self.error(src, m.start(2), f"unknown type '{tname}'")
+            return
+        try:
+            count = parse_int(m.group(3).strip(), m.start(3))
+        except LexError as e:
+            self.error(src, e.offset, e.message)
+            return
+        if count < 1 or count * t.size > (1 << 32):
+            self.error(src, m.start(3), f"element count {count} is out of range")
+            return
+        tail = src.text[m.end():]
+        self.decls.append((src, m.end(), space, dict(name=name, t=t, count=count,
+                                                     col=src.pos(m.start(1)), tail=tail)))
+        self.tensors[name] = Tensor(name, space, t, count, *src.pos(m.start(1)))
+
+    # -- UB placement and INIT ---------------------------------------------------------------
+    def place_ub(self) -> None:
+        chip = self.chip
+        limit = chip.ub_bytes - chip.scratch_bytes
+        placed: list[tuple[int, int]] = []
+        auto: list[tuple[Src, int, dict, str, str]] = []
+        for src, pos, space, d in self.decls:
+            role, at, init_text, init_off = self.parse_tail(src, pos, space, d)
+            if role is None:
+                continue
+            if space == "ub" and at is not None:
+                addr = at[0]
+                if addr % 32:
+                    self.error(src, at[1], f"UB address {addr:#x} of '{d['name']}' is not "
+                               "32-byte aligned")
+                if addr < 0 or addr + d["count"] * d["t"].size > chip.ub_bytes:
+                    self.error(src, at[1], f"'{d['name']}' at {addr:#x} ({d['count'] * d['t'].size}"
+                               f" bytes) does not fit in UB ({chip.ub_bytes} bytes on {chip.name})")
+                elif addr + d["count"] * d["t"].size > limit:
+                    self.diag("warning", src, at[1], f"'{d['name']}' at {addr:#x} reaches into "
+                              f"the API scratch area ({limit:#x}..{chip.ub_bytes:#x})")
+                placed.append((addr, addr + d["count"] * d["t"].size))
+                self.finish_tensor(src, d, space, role, addr, True, init_text, init_off)
+            else:
+                auto.append((src, pos, d, role, (init_text, init_off)))
+        for src, pos, d, role, (init_text, init_off) in auto:
+            addr = 0
+            if self.tensors[d["name"]].space == "ub":
+                size = d["count"] * d["t"].size
+                addr = _lowest_fit(placed, size, limit)
+                if addr is None:
+                    self.error(src, pos - 1, f"'{d['name']}' ({size} bytes) does not fit in UB "
+                               f"below the scratch area ({limit} bytes on {chip.name})")
+                    continue
+                placed.append((addr, addr + size))
+            self.finish_tensor(src, d, self.tensors[d["name"]].space, role, addr, False,
+                               init_text, init_off)
+
+    def parse_tail(self, src: Src, pos: int, space: str, d: dict):
+        """`[role] [@ADDR] [= INIT]` after the declaration → (role, (addr, off)|None, init)."""
+        tail = src.text[pos:]
+        init_text, init_off = None, 0
+        if "=" in tail:
+            eq = tail.index("=")
+            init_text, init_off = tail[eq + 1:], pos + eq + 1
+            tail = tail[:eq]
+        words = tail.split()
+        role, at = "", None
+        for w in words:
+            woff = pos + tail.index(w)
+            if space == "gm" and w.lower() in GM_ROLES and not role:
+                role = w.lower()
+            elif space == "ub" and w.startswith("@") and at is None:
+                try:
+                    at = (parse_int(w[1:], woff + 1), woff)
+                except LexError as e:
+                    self.error(src, e.offset, e.message)
+                    return None, None, None, 0
+            else:
+                self.error(src, woff, f"unexpected '{w}' in .{space} declaration")
+                return None, None, None, 0
+        if space == "gm":
+            if not role:
+                role = "const"
+                if init_text is None:
+                    self.error(src, pos, f"GM tensor '{d['name']}' needs input, output, inout "
+                               "or = INIT")
+                    return None, None, None, 0
+            if role == "output" and init_text is not None:
+                self.error(src, init_off, "an output tensor is zero-initialised; use inout = INIT")
+                return None, None, None, 0
+        return role, at, init_text, init_off
+
+    def finish_tensor(self, src, d, space, role, addr, explicit, init_text, init_off) -> None:
+        init = None
+        if init_text is not None:
+            lead = len(init_text) - len(init_text.lstrip())
+            try:
+                kind, data = evaluate(init_text, init_off + lead, d["t"], d["count"],
+                                      self.base_dir)
+                init = Init(kind, data)
+            except LexError as e:
+                self.error(src, e.offset, e.message)
+        elif space == "gm" and role == "output":
+            init = Init("zeros", None)
+        self.tensors[d["name"]] = Tensor(d["name"], space, d["t"], d["count"], *d["col"],
+                                         role=role, addr=addr, explicit=explicit, init=init)
+
+    # -- pass 2: statements ------------------------------------------------------------------
+    def pass2(self) -> list[Statement]:
+        builder = Builder(self.chip, self.tensors, self.labels, self.checks)
+        out: list[Statement] = []
+        for pc, (src, off) in enumerate(self.stmts):
+            syn = self.split_statement(src, off)
+            if syn is None:
+                continue
+            try:
+                hw, notes = builder.build(syn, pc, src.line)
+            except LexError as e:
+                self.error(src, e.offset, e.message)
+                continue
+            for sev, o, msg in builder.take_diags():
+                self.diag(sev, src, o, msg)
+            if hw is None:
+                continue
+            out.append(Statement(pc, src.line, src.pos(off)[1], src.text.strip(), syn.defn,
+                                 tuple(hw), src.rept, tuple(notes)))
+        return out
+
+    def split_statement(self, src: Src, off: int) -> StatementSyntax | None:
+        text = src.text
+        m = HEAD_RE.match(text, off)
+        parts = m.group(1).split(".")
+        defn = INSTRUCTIONS.get(parts[0].lower())
+        if defn is None:
+            self.error(src, off, f"unknown mnemonic '{parts[0]}'")
+            return None
+        mods = parts[1:]
+        op = dtype = None
+        if defn.has_op:
+            if not mods or mods[0].lower() not in api.COMPARE_OPS:
+                self.error(src, off, f"{defn.name} needs a compare operator "
+                           f"({' '.join(api.COMPARE_OPS)}), e.g. {defn.name}.lt.f32")
+                return None
+            op = mods.pop(0).lower()
+        if defn.typed:
+            if not mods:
+                self.error(src, off, f"{defn.name} needs a type, e.g. {defn.name}.f32")
+                return None
+            dtype = lookup(mods[0])
+            if dtype is None:
+                self.error(src, off + len(m.group(1)) - len(mods[0]),
+                           f"unknown type '{mods[0]}'")
+                return None
+            mods.pop(0)
+        if mods:
+            self.error(src, off, f"unexpected modifier '.{mods[0]}' on {defn.name}")
+            return None
+        body_off = m.end()
+        try:
+            pieces = split_top(text[body_off:], body_off) if text[body_off:].strip() else []
+        except LexError as e:
+            self.error(src, e.offset, e.message)
+            return None
+        positional: list[tuple[str, int]] = []
+        keys: dict[str, tuple[str, int]] = {}
+        last_key = None
+        for piece, poff in pieces:
+            km = KEY_RE.match(piece)
+            if km:
+                key = km.group(1).lower()
+                if key in keys:
+                    self.error(src, poff, f"duplicate key '{key}'")
+                    return None
+                keys[key] = (km.group(2).strip(), poff + km.start(2))
+                last_key = key
+            elif last_key == "stride":
+                v, o = keys["stride"]
+                keys["stride"] = (v + "," + piece, o)
+            elif keys:
+                self.error(src, poff, f"positional operand '{piece}' after keyword fields")
+                return None
+            elif not piece:
+                self.error(src, poff, "empty operand")
+                return None
+            else:
+                positional.append((piece, poff))
+        return StatementSyntax(defn, op, dtype, positional, keys, off, src.pos(off)[1])
+
+
+def _lowest_fit(placed: list[tuple[int, int]], size: int, limit: int) -> int | None:
+    addr = 0
+    for a, b in sorted(placed):
+        if addr + size <= a:
+            break
+        addr = max(addr, (b + 31) // 32 * 32)
+    return addr if addr + size <= limit else None
+
+
+def assemble(text: str, path: str | None = None, chip: Chip | str | None = None,
+             checks: str = "error") -> Program:
+    """Assemble .vasm TEXT; raise AssemblyError with every static error (at most 20)."""
+    return Assembler(text, path or "<string>", chip, checks).run()
+
+
+__all__ = ["assemble", "parse_number", "parse_reg_expr", "NAME_RE"]

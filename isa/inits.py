@@ -1,0 +1,177 @@
+"""INIT forms of `.gm` / `.ub` declarations (ISA.md §4.1) → raw element bytes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from isa.lexer import LexError, parse_number, split_top
+from isa.types import DType, convert_scalar, from_npy, npy_count
+
+CALL_RE = re.compile(r"([A-Za-z_]+)\s*\((.*)\)\s*\Z", re.S)
+
+
+def evaluate(text: str, offset: int, t: DType, count: int, base_dir: Path
+             ) -> tuple[str, np.ndarray]:
+    """INIT text → (kind, raw bytes of COUNT elements). Raises LexError at the bad token."""
+    text = text.strip()
+    if text == "zeros":
+        return "zeros", np.zeros(count * t.size, np.uint8)
+    if text.startswith("["):
+        if not text.endswith("]"):
+            raise LexError("unterminated '[' list", offset)
+        return "list", _list(text[1:-1], offset + 1, t, count)
+    m = CALL_RE.match(text)
+    if not m:
+        raise LexError(f"unknown INIT '{text}' (expected zeros, fill, arange, [..], random, "
+                       "file or bits)", offset)
+    name, args_text = m.group(1), m.group(2)
+    args_off = offset + text.index("(") + 1
+    args = split_top(args_text, args_off) if args_text.strip() else []
+    handler = _CALLS.get(name)
+    if handler is None:
+        raise LexError(f"unknown INIT '{name}' (expected zeros, fill, arange, [..], random, "
+                       "file or bits)", offset)
+    return name, handler(args, args_off, t, count, base_dir)
+
+
+def _arity(args: list, lo: int, hi: int, name: str, offset: int) -> None:
+    if not lo <= len(args) <= hi:
+        want = str(lo) if lo == hi else f"{lo} to {hi}"
+        raise LexError(f"{name}() takes {want} arguments, got {len(args)}", offset)
+
+
+def _scalar_bytes(t: DType, text: str, offset: int) -> np.ndarray:
+    raw, why = convert_scalar(t, parse_number(text, offset))
+    if raw is None:
+        raise LexError(why, offset)
+    return raw
+
+
+def _fill(args, off, t, count, _dir) -> np.ndarray:
+    _arity(args, 1, 1, "fill", off)
+    return np.tile(_scalar_bytes(t, *args[0]), count)
+
+
+def _list(body: str, offset: int, t: DType, count: int) -> np.ndarray:
+    items = split_top(body, offset) if body.strip() else []
+    if items and not items[-1][0]:
+        items.pop()  # a trailing comma
+    if len(items) != count:
+        raise LexError(f"the list has {len(items)} values, the tensor {count}", offset - 1)
+    if not items:
+        return np.zeros(0, np.uint8)
+    return np.concatenate([_scalar_bytes(t, s, o) for s, o in items])
+
+
+def _arange(args, off, t, count, _dir) -> np.ndarray:
+    _arity(args, 1, 2, "arange", off)
+    start = parse_number(*args[0])
+    step = parse_number(*args[1]) if len(args) > 1 else 1
+    if t.is_int:
+        if not all(isinstance(v, int) for v in (start, step)):
+            raise LexError(f"arange on {t.name} takes integers", args[0][1])
+        last = start + step * (count - 1) if count else start
+        info = np.iinfo(t.numeric)
+        for v in (start, last):
+            if not info.min <= v <= info.max:
+                raise LexError(f"arange value {v} is out of range for {t.name}", args[0][1])
+        vals = np.array([start + step * i for i in range(count)], dtype=t.numeric) \
+            if count < 64 else (start + step * np.arange(count, dtype=np.int64)).astype(t.numeric)
+        return vals.view(np.uint8)
+    with np.errstate(all="ignore"):
+        vals = start + step * np.arange(count)
+        return _as_type(t, vals)
+
+
+def _as_type(t: DType, vals: np.ndarray) -> np.ndarray:
+    if t.name == "c32":
+        vals = np.asarray(vals, np.complex128)
+        return np.stack([vals.real, vals.imag], axis=-1).astype(np.float16).reshape(-1).view(
+            np.uint8)
+    return np.ascontiguousarray(np.asarray(vals).astype(t.numeric)).view(np.uint8)
+
+
+def _random(args, off, t, count, _dir) -> np.ndarray:
+    _arity(args, 1, 3, "random", off)
+    if len(args) == 2:
+        raise LexError("random() takes SEED or SEED, LOW, HIGH", off)
+    seed = parse_number(*args[0])
+    if not isinstance(seed, int) or seed < 0:
+        raise LexError("random() seed must be a non-negative integer", args[0][1])
+    rng = np.random.default_rng(seed)
+    if t.is_int:
+        info = np.iinfo(t.numeric)
+        lo, hi = max(info.min, -100), min(info.max, 100)
+        if len(args) == 3:
+            lo, hi = parse_number(*args[1]), parse_number(*args[2])
+            if not (isinstance(lo, int) and isinstance(hi, int)) or not (
+                    info.min <= lo <= hi <= info.max):
+                raise LexError(f"random() bounds must be integers within {t.name}", args[1][1])
+        return rng.integers(lo, hi, count, endpoint=True, dtype=t.numeric).view(np.uint8)
+    lo, hi = (-100.0, 100.0)
+    if len(args) == 3:
+        lo, hi = float(parse_number(*args[1]).real), float(parse_number(*args[2]).real)
+    if t.kind == "complex":
+        re_ = rng.uniform(lo, hi, count)
+        im = rng.uniform(lo, hi, count)
+        return _as_type(t, re_ + 1j * im)
+    with np.errstate(all="ignore"):
+        return _as_type(t, rng.uniform(lo, hi, count))
+
+
+def _file(args, off, t, count, base_dir) -> np.ndarray:
+    _arity(args, 1, 1, "file", off)
+    text, o = args[0]
+    if not (len(text) >= 2 and text[0] == text[-1] == '"'):
+        raise LexError('file() takes a quoted path, e.g. file("x.npy")', o)
+    path = base_dir / text[1:-1]
+    arr, why = load_npy(path)
+    if arr is None:
+        raise LexError(why, o)
+    raw = from_npy(t, arr)
+    if raw is None:
+        raise LexError(f"{path.name} holds {arr.dtype}{list(arr.shape)}, expected {t.npy} "
+                       f"for {t.name}", o)
+    if npy_count(t, arr) != count:
+        raise LexError(f"{path.name} holds {npy_count(t, arr)} elements, expected {count}", o)
+    return raw
+
+
+def load_npy(path: Path) -> tuple[np.ndarray | None, str]:
+    """np.load without pickles; (None, reason) for anything that is not a plain .npy array."""
+    try:
+        arr = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        return None, f"cannot read {path}: no such file"
+    except IsADirectoryError:
+        return None, f"cannot read {path}: is a directory"
+    except PermissionError:
+        return None, f"cannot read {path}: permission denied"
+    except (ValueError, OSError, EOFError) as exc:
+        return None, f"{path} is not a valid .npy array ({str(exc).splitlines()[0][:120]})"
+    if not isinstance(arr, np.ndarray):
+        return None, f"{path} is not a single .npy array"
+    return arr, ""
+
+
+def _bits(args, off, t, count, _dir) -> np.ndarray:
+    _arity(args, 1, 1, "bits", off)
+    text, o = args[0]
+    if not (len(text) >= 2 and text[0] == text[-1] == '"'):
+        raise LexError('bits() takes a quoted hex string, e.g. bits("00ff")', o)
+    hexs = text[1:-1].replace("_", "").replace(" ", "")
+    try:
+        data = bytes.fromhex(hexs)
+    except ValueError:
+        raise LexError("bits() takes hex digits only", o) from None
+    if len(data) != count * t.size:
+        raise LexError(f"bits() gives {len(data)} bytes, the tensor has {count * t.size}", o)
+    return np.frombuffer(data, np.uint8).copy()
+
+
+_CALLS: dict[str, Callable] = {"fill": _fill, "arange": _arange, "random": _random,
+                               "file": _file, "bits": _bits}

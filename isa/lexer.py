@@ -1,0 +1,165 @@
+"""Lexical pieces of the .vasm format (ISA.md §4): comments, operand splitting, numbers and
+constant integer expressions. Every function works on one logical line and reports 0-based
+offsets, which the assembler maps back to LINE:COL."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+NAME_RE = re.compile(NAME + r"\Z")
+INT_RE = re.compile(r"[+-]?(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|[0-9][0-9_]*)\Z")
+FLOAT_RE = re.compile(
+    r"[+-]?(?:(?:[0-9][0-9_]*)?\.?[0-9_]*(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z", re.I)
+REG_RE = re.compile(r"[xX]([0-9]|[12][0-9]|3[01])\Z")
+REG_EXPR_RE = re.compile(r"[xX]([0-9]|[12][0-9]|3[01])\s*(?:([+-])\s*(.+))?\Z")
+KEY_RE = re.compile(r"(" + NAME + r")\s*=\s*(.*)\Z", re.S)
+LIMIT = 1 << 200  # constant expressions beyond this are certainly out of every range
+
+
+class LexError(Exception):
+    """A malformed token; `offset` is its 0-based position in the line."""
+
+    def __init__(self, message: str, offset: int = 0):
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+def strip_comment(line: str) -> str:
+    """The line without its `;` or `#` comment (a quoted string may contain either)."""
+    if '"' not in line:
+        for i, ch in enumerate(line):
+            if ch in ";#":
+                return line[:i]
+        return line
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch in ";#" and not quoted:
+            return line[:i]
+    return line
+
+
+def split_top(text: str, offset: int = 0) -> list[tuple[str, int]]:
+    """Split at commas outside brackets and quotes → [(piece stripped, 0-based offset)]."""
+    pieces: list[tuple[str, int]] = []
+    depth, quoted, start = 0, False, 0
+    for i, ch in enumerate(text):
+        if ch == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            pieces.append(_strip_piece(text, start, i, offset))
+            start = i + 1
+    if quoted:
+        raise LexError("unterminated string", offset + text.index('"'))
+    if depth > 0:
+        raise LexError("unbalanced brackets", offset + _last_open(text))
+    pieces.append(_strip_piece(text, start, len(text), offset))
+    return pieces
+
+
+def _last_open(text: str) -> int:
+    depth, pos = 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            if depth == 0:
+                pos = i
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+    return pos
+
+
+def _strip_piece(text: str, a: int, b: int, offset: int) -> tuple[str, int]:
+    piece = text[a:b]
+    lead = len(piece) - len(piece.lstrip())
+    return piece.strip(), offset + a + lead
+
+
+_ALLOWED_BIN = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+                ast.Mult: lambda a, b: a * b, ast.FloorDiv: lambda a, b: a // b,
+                ast.Mod: lambda a, b: a % b}
+
+
+def parse_int(text: str, offset: int = 0) -> int:
+    """A decimal/hex/binary integer or a constant expression with + - * // % ( )."""
+    if INT_RE.match(text):
+        try:
+            return int(text.replace("_", ""), 0) if not _leading_zero(text) else int(text, 10)
+        except ValueError:
+            raise LexError(f"malformed integer '{text}'", offset) from None
+    if not text or len(text) > 1000:
+        raise LexError("expected an integer", offset)
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError):
+        raise LexError(f"expected an integer, got '{text}'", offset) from None
+    return _eval(tree.body, text, offset)
+
+
+def _leading_zero(text: str) -> bool:
+    t = text.lstrip("+-")
+    return len(t) > 1 and t[0] == "0" and t[1].isdigit()
+
+
+def _eval(node: ast.AST, text: str, offset: int) -> int:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _eval(node.operand, text, offset)
+        return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, ast.BinOp) and type(node.op) in _ALLOWED_BIN:
+        a, b = _eval(node.left, text, offset), _eval(node.right, text, offset)
+        if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and b == 0:
+            raise LexError(f"division by zero in '{text}'", offset)
+        v = _ALLOWED_BIN[type(node.op)](a, b)
+        if abs(v) > LIMIT:
+            raise LexError(f"'{text}' is too large", offset)
+        return v
+    raise LexError(f"expected an integer expression, got '{text}'", offset)
+
+
+def parse_number(text: str, offset: int = 0) -> int | float | complex:
+    """A scalar literal: integer (or integer expression), float, inf, nan, or (RE, IM)."""
+    t = text.strip()
+    if t.startswith("(") and t.endswith(")") and "," in t:
+        inner = split_top(t[1:-1], offset + 1)
+        if len(inner) != 2:
+            raise LexError(f"a complex value is (RE, IM), got '{text}'", offset)
+        re_, im = (float(parse_number(p, o).real) for p, o in inner)
+        return complex(re_, im)
+    if INT_RE.match(t):
+        return parse_int(t, offset)
+    if FLOAT_RE.match(t) and any(c.isdigit() for c in t) or t.lower().lstrip("+-") in (
+            "inf", "infinity", "nan"):
+        try:
+            return float(t)
+        except ValueError:
+            raise LexError(f"malformed number '{text}'", offset) from None
+    return parse_int(t, offset)
+
+
+def parse_register(text: str) -> int | None:
+    m = REG_RE.match(text)
+    return int(m.group(1)) if m else None
+
+
+def parse_reg_expr(text: str, offset: int = 0) -> tuple[int, int] | None:
+    """`xN`, `xN+EXPR` or `xN-EXPR` → (N, signed offset); None when it is not a register."""
+    m = REG_EXPR_RE.match(text.strip())
+    if not m:
+        return None
+    reg, sign, rest = int(m.group(1)), m.group(2), m.group(3)
+    if not sign:
+        return reg, 0
+    v = parse_int(rest.strip(), offset + text.index(rest))
+    return reg, (-v if sign == "-" else v)

@@ -1,0 +1,387 @@
+"""Operand and keyword-field resolution against the instruction table, with the static checks
+that need nothing but the text and the chip (ISA.md §4.2, §9.2)."""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+import numpy as np
+
+from isa import api
+from isa.chip import Chip
+from isa.lexer import (
+    NAME_RE,
+    LexError,
+    parse_int,
+    parse_number,
+    parse_reg_expr,
+    parse_register,
+    split_top,
+)
+from isa.program import Instruction, Operand, RegExpr, Tensor, Value
+from isa.table import (
+    BARRIER_PIPES,
+    INSTRUCTIONS,
+    KEYS,
+    PIPES,
+    UNARY_BLK_MAX,
+    InstrDef,
+)
+from isa.types import UNSIGNED_MASK_TYPES, DType, convert_scalar
+
+REF_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?\Z", re.S)
+SCALAR_REF_RE = re.compile(r"scalar\s*\((.*)\)\Z", re.S | re.I)
+ALIGN = {"vec": 32, "bits": 32, "cmpaddr": 16, "ub": 32}
+
+
+@attrs.frozen
+class StatementSyntax:
+    defn: InstrDef
+    op: str | None
+    dtype: DType | None
+    positional: list[tuple[str, int]]
+    keys: dict[str, tuple[str, int]]
+    offset: int  # of the mnemonic
+    col: int
+
+
+class Builder:
+    """Builds the hardware instructions of one statement; collects its diagnostics."""
+
+    def __init__(self, chip: Chip, tensors: dict[str, Tensor], labels: dict[str, int],
+                 checks: str = "error"):
+        self.chip = chip
+        self.tensors = tensors
+        self.labels = labels
+        self.checks = checks
+        self._diags: list[tuple[str, int, str]] = []
+
+    def take_diags(self) -> list[tuple[str, int, str]]:
+        d, self._diags = self._diags, []
+        return d
+
+    def warn(self, offset: int, msg: str) -> None:
+        self._diags.append(("warning", offset, msg))
+
+    def note(self, offset: int, msg: str) -> None:
+        self._diags.append(("note", offset, msg))
+
+    def rule(self, offset: int, msg: str) -> None:
+        """A rule that --checks turns into a warning or silences (alignment, footprint)."""
+        if self.checks == "error":
+            raise LexError(msg, offset)
+        if self.checks == "warn":
+            self.warn(offset, msg)
+
+    # -- statement ---------------------------------------------------------------------------
+    def build(self, syn: StatementSyntax, pc: int, line: int = 0
+              ) -> tuple[list[Instruction] | None, list]:
+        self.syn, self.pc, self.line = syn, pc, line
+        defn = syn.defn
+        self.check_types(syn)
+        nmax = len(defn.operands)
+        nmin = defn.min_operands if defn.min_operands is not None else nmax
+        got = len(syn.positional)
+        if not nmin <= got <= nmax:
+            want = str(nmax) if nmin == nmax else f"{nmin} to {nmax}"
+            raise LexError(f"{defn.name} takes {want} operands, got {got}", syn.offset)
+        fields, cols = self.fields(syn)
+        if defn.level == "api":
+            return api.expand(self, syn, fields, cols), []
+        ops = {}
+        for (role, kind), (text, off) in zip(defn.operands, syn.positional, strict=False):
+            ops[role] = self.operand(kind, text, off, role)
+            cols[role] = off
+        self.check_hw(defn, syn.dtype, ops, fields, syn.positional)
+        return [self.make(defn, syn.op, syn.dtype, ops, fields, cols)], []
+
+    def make(self, defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict,
+             cols: dict, notes: tuple[str, ...] = ()) -> Instruction:
+        syn = self.syn
+        return Instruction(defn, op, dtype, ops, fields, cols, self.pc,
+                           self.line, syn.col, render(defn, op, dtype, ops, fields), notes)
+
+    # -- types and chip support --------------------------------------------------------------
+    def check_types(self, syn: StatementSyntax) -> None:
+        defn, t = syn.defn, syn.dtype
+        if t is None or not defn.types:
+            return
+        supported = self.chip.types.get(defn.types, ())
+        if t.name not in supported:
+            what = defn.name if defn.level != "hw" else f"{defn.name}"
+            raise LexError(f"{what}.{t.name} is not supported on {self.chip.name} (supports "
+                           f"{', '.join(supported)})", syn.offset)
+        if defn.has_op and syn.op != "eq" and t.name in self.chip.types.get(
+                "compare_eq_only", ()):
+            raise LexError(f"{defn.name}.{syn.op}.{t.name} is not supported on {self.chip.name} "
+                           f"({t.name} compares support eq only)", syn.offset)
+
+    # -- keyword fields ----------------------------------------------------------------------
+    def fields(self, syn: StatementSyntax) -> tuple[dict[str, Value], dict[str, int]]:
+        defn = syn.defn
+        allowed = defn.allowed_keys
+        out: dict[str, Value] = {}
+        cols: dict[str, int] = {}
+        for key, (text, off) in syn.keys.items():
+            if key not in KEYS and key != "stride":
+                raise LexError(f"unknown key '{key}'", off - len(key) - 1)
+            if key not in allowed:
+                acc = ", ".join(sorted(allowed)) or "no keys"
+                raise LexError(f"key '{key}' does not apply to {defn.name} (accepts {acc})",
+                               _key_col(syn, key))
+            cols[key] = off
+            if key == "stride":
+                continue
+            out[key] = self.key_value(defn, key, text, off)
+        if defn.strides:
+            names = defn.stride_names
+            vals = list(defn.stride_default)
+            if "stride" in syn.keys:
+                text, off = syn.keys["stride"]
+                parts = split_top(text, off)
+                if len(parts) != len(names):
+                    raise LexError(f"{defn.name} takes stride={','.join(['n'] * len(names))} "
+                                   f"({', '.join(names)}), got {len(parts)} values", off)
+                for i, (p, o) in enumerate(parts):
+                    vals[i] = self.stride_value(defn, names[i], p, o)
+                    cols[names[i]] = o
+            for i, n in enumerate(names):
+                if n in out:
+                    vals[i] = out[n]
+                cols.setdefault(n, cols.get("stride", syn.offset))
+            out.update(zip(names, vals, strict=True))
+        for key in defn.keys:
+            if key not in out and KEYS[key].default is not None and defn.level != "api":
+                out[key] = KEYS[key].default
+        return out, cols
+
+    def key_value(self, defn: InstrDef, key: str, text: str, off: int) -> Value:
+        spec = KEYS[key]
+        if key.endswith(("_blk", "_rep")):
+            return self.stride_value(defn, key, text, off)
+        reg = parse_register(text)
+        if reg is not None:
+            if not spec.register:
+                raise LexError(f"key '{key}' takes a constant, not a register", off)
+            return RegExpr(reg)
+        v = parse_int(text, off)
+        if not spec.lo <= v <= spec.hi:
+            raise LexError(f"{key}={v} is out of range ({spec.lo}..{spec.hi})", off)
+        return v
+
+    def stride_value(self, defn: InstrDef, key: str, text: str, off: int) -> int:
+        v = parse_int(text, off)
+        hi = UNARY_BLK_MAX if key.endswith("_blk") and defn.strides == "unary" else 255
+        if not 0 <= v <= hi:
+            raise LexError(f"{key}={v} is out of range (0..{hi})", off)
+        return v
+
+    # -- operands ----------------------------------------------------------------------------
+    def operand(self, kind: str, text: str, off: int, role: str) -> Operand:
+        t = self.syn.dtype
+        if kind in ("vec", "bits", "cmpaddr", "ub"):
+            o = self.mem(text, off, "ub")
+            self.check_mem(o, kind, role)
+            return o
+        if kind == "gm":
+            return self.mem(text, off, "gm")
+        if kind == "scalar":
+            return self.scalar(t, text, off)
+        if kind == "scalar_or_vec":
+            if SCALAR_REF_RE.match(text) or not REF_RE.match(text) or text in ("inf", "nan"):
+                return self.scalar(t, text, off)
+            o = self.mem(text, off, "ub")
+            self.check_mem(o, "vec", role)
+            return o
+        if kind == "vec_or_cmpmask":
+            if text.lower() == "cmpmask":
+                return Operand("word", off, text, value="cmpmask")
+            o = self.mem(text, off, "ub")
+            self.check_mem(o, "bits", role)
+            return o
+        if kind in ("pipe", "bpipe"):
+            names = PIPES if kind == "pipe" else BARRIER_PIPES
+            if text.upper() not in names:
+                raise LexError(f"expected a pipe ({' '.join(names)}), got '{text}'", off)
+            return Operand("pipe", off, text, value=text.upper())
+        if kind == "event":
+            v = parse_int(text, off)
+            if not 0 <= v < self.chip.event_ids:
+                raise LexError(f"event id {v} is out of range (0..{self.chip.event_ids - 1} on "
+                               f"{self.chip.name})", off)
+            return Operand("int", off, text, value=v)
+        if kind == "xreg":
+            reg = parse_register(text)
+            if reg is None:
+                raise LexError(f"expected a register x0..x31, got '{text}'", off)
+            return Operand("reg", off, text, value=reg)
+        if kind in ("xsrc", "value", "imm"):
+            reg = parse_register(text)
+            if reg is not None and kind != "imm":
+                return Operand("int", off, text, value=RegExpr(reg))
+            v = parse_int(text, off)
+            if not -(1 << 63) <= v <= (1 << 64) - 1:
+                raise LexError(f"{v} does not fit in 64 bits", off)
+            return Operand("int", off, text, value=v % (1 << 64))
+        if kind == "label":
+            if text not in self.labels:
+                raise LexError(f"unknown label '{text}'", off)
+            return Operand("label", off, text, value=self.labels[text])
+        if kind == "elem":
+            o = self.mem(text, off, "ub")
+            if o.tensor is None:
+                raise LexError(f"addr takes a UB tensor element NAME[I], got '{text}'", off)
+            return o
+        raise LexError(f"internal: unknown operand kind {kind}", off)  # pragma: no cover
+
+    def mem(self, text: str, off: int, space: str) -> Operand:
+        if text.startswith("@"):
+            if space == "gm":
+                raise LexError(f"a GM operand names a .gm tensor, got '{text}'", off)
+            body = text[1:].strip()
+            rx = parse_reg_expr(body, off + 1)
+            if rx is not None:
+                return Operand("mem", off, text, "ub", RegExpr(rx[0], 1, rx[1]))
+            addr = parse_int(body, off + 1)
+            if not 0 <= addr < (1 << 40):
+                raise LexError(f"address {addr:#x} is out of range", off)
+            return Operand("mem", off, text, "ub", addr)
+        m = REF_RE.match(text)
+        if not m:
+            raise LexError(f"expected a tensor reference NAME[I] or @ADDR, got '{text}'", off)
+        name = m.group(1)
+        t = self.tensors.get(name)
+        if t is None:
+            if parse_register(name) is not None:
+                raise LexError(f"a register as an address is written @{name}", off)
+            raise LexError(f"unknown tensor '{name}'", off)
+        if t.space != space:
+            where = "GM" if t.space == "gm" else "UB"
+            need = "a UB operand (only DMA touches GM)" if space == "ub" else "a GM operand"
+            raise LexError(f"'{name}' is a {where} tensor; expected {need}", off)
+        base = t.addr if space == "ub" else 0
+        size = t.dtype.size
+        if m.group(2) is None:
+            return Operand("mem", off, text, space, base, t)
+        idx_text = m.group(2).strip()
+        idx_off = off + text.index("[") + 1
+        rx = parse_reg_expr(idx_text, idx_off)
+        if rx is not None:
+            return Operand("mem", off, text, space, RegExpr(rx[0], size, base + rx[1] * size), t)
+        idx = parse_int(idx_text, idx_off)
+        if not 0 <= idx < t.count:
+            raise LexError(f"{name}[{idx}] is beyond the tensor ({t.count} elements)", idx_off)
+        return Operand("mem", off, text, space, base + idx * size, t)
+
+    def check_mem(self, o: Operand, kind: str, role: str) -> None:
+        t = self.syn.dtype
+        if o.tensor is not None and t is not None:
+            tt = o.tensor.dtype
+            if kind == "vec" and tt.size != t.size:
+                raise LexError(f"{role} '{o.tensor.name}' is {tt.name}; a {t.name} operand needs "
+                               f"a tensor of {t.size}-byte elements", o.col)
+            if kind in ("bits", "cmpaddr") and tt.name not in UNSIGNED_MASK_TYPES:
+                raise LexError(f"{role} '{o.tensor.name}' is {tt.name}; a bit mask needs an "
+                               "unsigned type (u8, u16, u32, u64)", o.col)
+        if isinstance(o.addr, int):
+            align = ALIGN[kind]
+            if o.addr % align:
+                what = "vector operands" if kind in ("vec", "bits", "ub") else "CMPMASK moves"
+                self.rule(o.col, f"{self.syn.defn.name} {role} address {o.addr:#x} is not "
+                          f"{align}-byte aligned ({what} must be {align}-byte aligned)")
+
+    def scalar(self, t: DType | None, text: str, off: int) -> Operand:
+        m = SCALAR_REF_RE.match(text)
+        if m:
+            if not self.chip.flexible_scalar:
+                raise LexError(f"scalar(NAME[I]) is not supported on {self.chip.name} "
+                               "(ascend950 select only)", off)
+            inner_off = off + text.index("(") + 1
+            o = self.mem(m.group(1).strip(), inner_off, "ub")
+            if o.tensor is None or o.tensor.dtype.size != t.size:
+                raise LexError("scalar(NAME[I]) names an element of a UB tensor of type "
+                               f"{t.name}", inner_off)
+            return Operand("scalar", off, text, "ub", o.addr, o.tensor, None)
+        try:
+            v = parse_number(text, off)
+        except LexError:
+            raise LexError(f"expected a scalar immediate, got '{text}'", off) from None
+        raw, why = convert_scalar(t, v)
+        if raw is None:
+            raise LexError(why, off)
+        return Operand("scalar", off, text, value=raw)
+
+    # -- hardware-level rules ----------------------------------------------------------------
+    def check_hw(self, defn: InstrDef, t, ops, fields, positional) -> None:
+        chip = self.chip
+        name = defn.name
+        if name == "vsel":
+            mode = fields.get("mode", 0)
+            if mode not in chip.vsel_modes:
+                raise LexError(f"vsel mode {mode} is not supported on {chip.name} (supports "
+                               f"mode {', '.join(map(str, chip.vsel_modes))} only)",
+                               self.syn.keys.get("mode", ("", self.syn.offset))[1])
+            if mode == 0 and t.size == 1 and chip.cmpmask_bits < 256:
+                raise LexError(f"8-bit vsel mode 0 needs a 256-bit CMPMASK ({chip.name} has "
+                               f"{chip.cmpmask_bits})", self.syn.offset)
+        if name == "vcmp" and not chip.compare_to_cmpmask:
+            raise LexError(f"vcmp (compare to CMPMASK) is not supported on {chip.name}",
+                           self.syn.offset)
+        if name == "set_mask_count" and not chip.counter_mode:
+            raise LexError(f"counter mode is not supported on {chip.name}", self.syn.offset)
+        if name in ("set_flag", "wait_flag") and ops["src"].value == ops["dst"].value:
+            raise LexError(f"{name} needs two different pipes", ops["dst"].col)
+        if defn.strides and fields.get("dst_blk") == 0 and name not in ("vcmpv", "vcmpvs") \
+                and "dst" in ops:
+            self.rule(self._col("dst_blk"), f"{name} dst block stride 0 is undefined on hardware "
+                      "(destination block stride must be at least 1)")
+        if defn.family == "dma" and "burst" not in fields:
+            raise LexError(f"{name} needs burst=", self.syn.offset)
+
+    def _col(self, key: str) -> int:
+        k = self.syn.keys.get(key) or self.syn.keys.get("stride")
+        return k[1] if k else self.syn.offset
+
+
+def _key_col(syn: StatementSyntax, key: str) -> int:
+    text, off = syn.keys[key]
+    return off - len(key) - 1
+
+
+# -- canonical text ---------------------------------------------------------------------------
+_FIELD_ORDER = ("repeat", "nburst", "burst", "src_gap", "dst_gap", "mode")
+
+
+def render(defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict) -> str:
+    """The instruction as the listing prints it (hardware level, API expansions included)."""
+    head = defn.name + (f".{op}" if op else "") + (f".{dtype.name}" if dtype else "")
+    parts = [_render_operand(o) for o in ops.values()]
+    for k in _FIELD_ORDER:
+        if k in fields and not (k in ("src_gap", "dst_gap") and fields[k] == 0):
+            parts.append(f"{k}={fields[k]}")
+    if defn.strides:
+        vals = tuple(fields[n] for n in defn.stride_names)
+        if vals != defn.stride_default:
+            parts.append("stride=" + ",".join(str(v) for v in vals))
+    if defn.name == "vsel" and "mode" not in fields:
+        parts.append("mode=0")
+    return head + (" " + ", ".join(parts) if parts else "")
+
+
+def _render_operand(o: Operand) -> str:
+    if o.kind == "mem" and o.tensor is None:
+        return f"@{o.addr:#x}" if isinstance(o.addr, int) else f"@{o.addr}"
+    if o.kind == "int":
+        v = o.value
+        return f"{v:#x}" if isinstance(v, int) and v > 0xFFFF else str(v)
+    return o.text
+
+
+def scalar_operand(t: DType, value: int | float | np.ndarray, text: str) -> Operand:
+    """A scalar operand made by an API expansion (raw bytes of one T element)."""
+    raw = value if isinstance(value, np.ndarray) else convert_scalar(t, value)[0]
+    return Operand("scalar", 0, text, value=raw)
+
+
+__all__ = ["Builder", "StatementSyntax", "render", "INSTRUCTIONS", "NAME_RE", "scalar_operand"]

@@ -1,0 +1,137 @@
+"""The assembled program: tensors, statements and hardware instructions with source spans."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+
+from isa.chip import Chip
+from isa.table import InstrDef
+from isa.types import DType
+
+
+@attrs.frozen
+class RegExpr:
+    """A value read from a scalar register at issue: x[reg] * scale + offset (modulo 2^64)."""
+
+    reg: int
+    scale: int = 1
+    offset: int = 0
+
+    def __str__(self) -> str:
+        s = f"x{self.reg}" if self.scale == 1 else f"x{self.reg}*{self.scale}"
+        if self.offset:
+            s += f"{self.offset:+d}"
+        return s
+
+
+Value = int | RegExpr
+
+
+@attrs.frozen(eq=False)
+class Tensor:
+    name: str
+    space: str  # "gm" | "ub"
+    dtype: DType
+    count: int
+    line: int
+    col: int
+    role: str = ""  # gm: input | output | inout | const
+    addr: int = 0  # ub: byte address
+    explicit: bool = False  # ub: placed with @ADDR
+    init: Any = None  # Init or None
+
+    @property
+    def nbytes(self) -> int:
+        return self.count * self.dtype.size
+
+
+@attrs.frozen
+class Init:
+    """An INIT form; `data` is the raw bytes it evaluated to (None for an input without default)."""
+
+    kind: str
+    data: np.ndarray | None = attrs.field(eq=False, default=None)
+
+
+@attrs.frozen
+class Operand:
+    """One positional operand, resolved.
+
+    kind: mem (a UB address, or a GM byte offset when space == "gm"), scalar (raw bytes of one
+    element of T), int, reg, label, pipe, word.
+    """
+
+    kind: str
+    col: int
+    text: str
+    space: str = "ub"
+    addr: Value = 0
+    tensor: Tensor | None = None
+    value: Any = None
+
+    @property
+    def is_static(self) -> bool:
+        return not isinstance(self.addr, RegExpr) and not isinstance(self.value, RegExpr)
+
+
+@attrs.frozen(eq=False)
+class Instruction:
+    """A hardware-level instruction (after API expansion), as the executor sees it."""
+
+    defn: InstrDef
+    op: str | None
+    dtype: DType | None
+    operands: dict[str, Operand]
+    fields: dict[str, Value]
+    cols: dict[str, int]  # column of each keyword field / operand role, for diagnostics
+    pc: int  # index of the source statement
+    line: int
+    col: int  # column of the mnemonic
+    text: str  # canonical listing text
+    notes: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.defn.name
+
+    @property
+    def is_static(self) -> bool:
+        return all(o.is_static for o in self.operands.values()) and not any(
+            isinstance(v, RegExpr) for v in self.fields.values())
+
+
+@attrs.frozen(eq=False)
+class Statement:
+    """A source statement and the hardware instructions it decodes into."""
+
+    pc: int
+    line: int
+    col: int
+    source: str
+    defn: InstrDef
+    hw: tuple[Instruction, ...]
+    rept: int | None = None  # .rept iteration, for diagnostics
+    notes: tuple[str, ...] = ()
+
+
+@attrs.frozen(eq=False)
+class Program:
+    path: str
+    chip: Chip
+    chip_from_text: str | None
+    tensors: dict[str, Tensor]
+    statements: tuple[Statement, ...]
+    labels: dict[str, int]  # label → pc
+    lines: tuple[str, ...]  # the source lines, for listings and the debugger
+    warnings: tuple = ()  # Diagnostics from assembly
+
+    @property
+    def gm(self) -> dict[str, Tensor]:
+        return {n: t for n, t in self.tensors.items() if t.space == "gm"}
+
+    @property
+    def ub(self) -> dict[str, Tensor]:
+        return {n: t for n, t in self.tensors.items() if t.space == "ub"}

@@ -1,0 +1,138 @@
+"""Data types of the vector ISA (ISA.md §3) and their numpy representations."""
+
+from __future__ import annotations
+
+import attrs
+import ml_dtypes
+import numpy as np
+
+_RAW = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
+        8: np.dtype(np.uint64)}
+
+
+@attrs.frozen
+class DType:
+    """One element type: its name, size and the numpy dtypes used to hold it."""
+
+    name: str
+    size: int
+    kind: str  # "int", "uint", "float", "complex"
+    numeric: np.dtype  # dtype arithmetic and compares use (c32: float16 pairs)
+    npy: np.dtype  # dtype of .npy files holding this type (ISA.md §3)
+
+    @property
+    def raw(self) -> np.dtype:
+        """Unsigned dtype of the same size: selects and copies move raw bit patterns."""
+        return _RAW[self.size]
+
+    @property
+    def per_repeat(self) -> int:
+        """N(T): elements in one 256-byte repeat."""
+        return 256 // self.size
+
+    @property
+    def per_block(self) -> int:
+        """B(T): elements in one 32-byte block."""
+        return 32 // self.size
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind == "float"
+
+    @property
+    def is_int(self) -> bool:
+        return self.kind in ("int", "uint")
+
+    def info(self) -> np.iinfo | np.finfo:
+        return np.iinfo(self.numeric) if self.is_int else np.finfo(self.numeric)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _t(name: str, size: int, kind: str, numeric, npy=None) -> DType:
+    numeric = np.dtype(numeric)
+    return DType(name, size, kind, numeric, np.dtype(npy) if npy is not None else numeric)
+
+
+TYPES: dict[str, DType] = {t.name: t for t in (
+    _t("s8", 1, "int", np.int8),
+    _t("u8", 1, "uint", np.uint8),
+    _t("s16", 2, "int", np.int16),
+    _t("u16", 2, "uint", np.uint16),
+    _t("f16", 2, "float", np.float16),
+    _t("bf16", 2, "float", ml_dtypes.bfloat16, np.uint16),
+    _t("s32", 4, "int", np.int32),
+    _t("u32", 4, "uint", np.uint32),
+    _t("f32", 4, "float", np.float32),
+    _t("s64", 8, "int", np.int64),
+    _t("u64", 8, "uint", np.uint64),
+    _t("c32", 4, "complex", np.float16),
+    _t("c64", 8, "complex", np.complex64),
+)}
+
+ALIASES: dict[str, str] = {
+    "half": "f16", "float": "f32", "float16": "f16", "float32": "f32", "bfloat16_t": "bf16",
+    "bfloat16": "bf16", "int8_t": "s8", "uint8_t": "u8", "int16_t": "s16", "uint16_t": "u16",
+    "int32_t": "s32", "uint32_t": "u32", "int64_t": "s64", "uint64_t": "u64",
+    "int8": "s8", "uint8": "u8", "int16": "s16", "uint16": "u16", "int32": "s32",
+    "uint32": "u32", "int64": "s64", "uint64": "u64", "complex32": "c32", "complex64": "c64",
+}
+
+UNSIGNED_MASK_TYPES = ("u8", "u16", "u32", "u64")
+
+
+def lookup(name: str) -> DType | None:
+    """The type called NAME (a pipev name or a C alias), or None."""
+    key = name.lower()
+    return TYPES.get(ALIASES.get(key, key))
+
+
+def to_npy(t: DType, raw: np.ndarray) -> np.ndarray:
+    """Raw little-endian element bits → the array a .npy file holds for T."""
+    if t.name == "c32":
+        return raw.view(np.float16).reshape(-1, 2)
+    if t.name == "bf16":
+        return raw.view(np.uint16)
+    return raw.view(t.numeric)
+
+
+def from_npy(t: DType, arr: np.ndarray) -> np.ndarray | None:
+    """The raw element bytes of an array read from a .npy file, or None if dtype/shape is wrong."""
+    if arr.dtype != t.npy:
+        return None
+    if t.name == "c32":
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            return None
+    return np.ascontiguousarray(arr).reshape(-1).view(np.uint8)
+
+
+def npy_count(t: DType, arr: np.ndarray) -> int:
+    """How many T elements an array of T's .npy form holds."""
+    return arr.size // 2 if t.name == "c32" else arr.size
+
+
+def convert_scalar(t: DType, value: complex | float | int) -> tuple[np.ndarray | None, str]:
+    """Scalar immediate → raw bytes of one T element (ISA.md §4.2), or (None, reason)."""
+    if t.kind == "complex":
+        c = complex(value)
+        arr = np.array([c.real, c.imag], dtype=t.numeric)
+        if np.isfinite(c.real) and np.isfinite(c.imag) and not np.all(np.isfinite(arr)):
+            return None, f"{value} overflows {t.name}"
+        return arr.view(np.uint8), ""
+    if isinstance(value, complex):
+        return None, f"complex value {value} for non-complex type {t.name}"
+    if t.is_int:
+        if isinstance(value, float):
+            if not np.isfinite(value) or value != int(value):
+                return None, f"non-integral value {value} for integer type {t.name}"
+            value = int(value)
+        info = np.iinfo(t.numeric)
+        if not info.min <= value <= info.max:
+            return None, f"{value} is out of range for {t.name} ({info.min}..{info.max})"
+        return np.array([value], dtype=t.numeric).view(np.uint8), ""
+    with np.errstate(over="ignore"):
+        arr = np.asarray([value], dtype=t.numeric)
+    if np.isfinite(float(value)) and not np.isfinite(arr[0]):
+        return None, f"{value} overflows {t.name} to infinity"
+    return arr.view(np.uint8), ""

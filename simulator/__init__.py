@@ -1,0 +1,7 @@
+"""The pipev machine: memory, registers, checks, semantics, executor, timing, traces, CLI."""
+
+from isa.diagnostics import AssemblyError, Diagnostic
+from simulator.errors import SimulationError
+from simulator.run import RunResult, run
+
+__all__ = ["run", "RunResult", "SimulationError", "AssemblyError", "Diagnostic"]

@@ -1,0 +1,175 @@
+"""`pipev` command line (ISA.md §12): the only module that knows click, and one of the two that
+print (with the debugger's REPL)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+CHECKS = click.Choice(["error", "warn", "off"])
+FORMATS = click.Choice(["jsonl", "chrome", "vcd", "text"])
+
+
+def _chip_option(f):
+    return click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`); "
+                        "overrides .chip")(f)
+
+
+def _program_arg(f):
+    return click.argument("program", type=click.Path(exists=True, dir_okay=False))(f)
+
+
+def _resolve_chip(name: str | None):
+    if name is None:
+        return None
+    from isa.chip import ChipError, get_chip
+
+    try:
+        return get_chip(name)
+    except ChipError as e:
+        raise click.UsageError(str(e)) from None
+
+
+def _emit(diags) -> None:
+    for d in diags:
+        click.echo(str(d), err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pipev")
+def main() -> None:
+    """pipev: a cycle-approximate simulator of the Ascend AI Core vector pipeline."""
+
+
+@main.command()
+@_program_arg
+@_chip_option
+@click.option("--input", "inputs", multiple=True, metavar="NAME=FILE.npy",
+              help="supply a GM input tensor")
+@click.option("--output-dir", default="pipev-out", show_default=True,
+              type=click.Path(file_okay=False), help="where output tensors are written")
+@click.option("--trace", type=click.Path(dir_okay=False), help="write a trace file")
+@click.option("--trace-format", type=FORMATS, default="jsonl", show_default=True)
+@click.option("--checks", type=CHECKS, default="error", show_default=True,
+              help="alignment/footprint/overlap rules as errors, warnings or off")
+@click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print the summary as one JSON object")
+@click.option("--quiet", is_flag=True, help="print no summary")
+def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, as_json,
+        quiet) -> None:
+    """Assemble and run PROGRAM; write its outputs as .npy files."""
+    from isa.diagnostics import DiagnosticError
+    from simulator.run import run as run_program
+
+    chip_obj = _resolve_chip(chip)
+    supplied = {}
+    for item in inputs:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise click.UsageError(f"--input takes NAME=FILE.npy, got '{item}'")
+        supplied[name] = path
+    try:
+        result = run_program(program, chip=chip_obj, inputs=supplied, checks=checks,
+                             trace=trace, trace_format=trace_format, max_steps=max_steps)
+    except DiagnosticError as e:
+        _emit(e.diagnostics)
+        sys.exit(1)
+    _emit(result.diagnostics)
+    try:
+        paths = write_outputs(Path(output_dir), result.outputs)
+    except OSError as e:
+        click.echo(f"{program}:1:1: error: cannot write outputs to {output_dir}: "
+                   f"{e.strerror or e}", err=True)
+        sys.exit(1)
+    if quiet and not as_json:
+        return
+    from simulator.summary import summary_dict, summary_text
+
+    if as_json:
+        click.echo(json.dumps(summary_dict(result, paths)))
+    else:
+        click.echo(summary_text(result, paths))
+
+
+def write_outputs(directory: Path, outputs: dict) -> dict[str, str]:
+    """Write every output to a temporary name, then rename all into place."""
+    import numpy as np
+
+    directory.mkdir(parents=True, exist_ok=True)
+    staged = []
+    try:
+        for name, arr in outputs.items():
+            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".npy.tmp", dir=directory)
+            with os.fdopen(fd, "wb") as f:
+                np.save(f, arr, allow_pickle=False)
+            staged.append((tmp, directory / f"{name}.npy"))
+    except OSError:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    for tmp, final in staged:
+        os.replace(tmp, final)
+    return {name: str((directory / f"{name}.npy").resolve()) for name in outputs}
+
+
+@main.command()
+@_program_arg
+@_chip_option
+@click.option("--json", "as_json", is_flag=True, help="the listing as JSON")
+def asm(program, chip, as_json) -> None:
+    """Print the listing: each source line with its hardware instructions and micro-ops."""
+    from isa.listing import format_listing, listing
+
+    prog = _assemble_or_exit(program, chip)
+    if as_json:
+        click.echo(json.dumps({"chip": prog.chip.name, "statements": listing(prog)}))
+    else:
+        click.echo(format_listing(prog))
+
+
+@main.command()
+@_program_arg
+@_chip_option
+def check(program, chip) -> None:
+    """Run every static check without executing; exit 0 when there is no error."""
+    prog = _assemble_or_exit(program, chip)
+    click.echo(f"{program}: ok ({len(prog.statements)} statements, chip {prog.chip.name})",
+               err=True)
+
+
+def _assemble_or_exit(program, chip):
+    from isa.diagnostics import DiagnosticError
+    from simulator.run import load_program
+
+    chip_obj = _resolve_chip(chip)
+    try:
+        prog = load_program(Path(program), chip_obj)
+    except DiagnosticError as e:
+        _emit(e.diagnostics)
+        sys.exit(1)
+    _emit(prog.warnings)
+    return prog
+
+
+@main.command()
+def chips() -> None:
+    """List the chip profiles and their key figures."""
+    from isa.chip import chip_names, get_chip
+
+    click.echo(f"{'chip':<12} {'UB bytes':>9} {'MHz':>6} {'vsel modes':<10} {'counter':<8} "
+               f"{'cmp->CMPMASK':<12} {'CMPMASK':>7}  select types")
+    for name in chip_names():
+        c = get_chip(name)
+        click.echo(f"{c.name:<12} {c.ub_bytes:>9} {c.clock_mhz:>6g} "
+                   f"{','.join(map(str, c.vsel_modes)):<10} {'yes' if c.counter_mode else 'no':<8} "
+                   f"{'yes' if c.compare_to_cmpmask else 'no':<12} {c.cmpmask_bits:>7}  "
+                   f"{' '.join(c.types.get('select', ()))}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

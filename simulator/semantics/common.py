@@ -1,0 +1,91 @@
+"""The shared repeat/stride/mask helper every vector semantic uses: gather the elements of
+repeats [lo, hi) of an operand, and scatter results to the active ones (later repeat wins)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from isa.addressing import element_offsets, has_duplicates
+from isa.decode import Access, VectorOp
+from simulator.machine import RAW, Machine
+
+
+@lru_cache(maxsize=4096)
+def _index_offsets(size: int, blk: int, rep: int, repeats: int) -> np.ndarray:
+    out = element_offsets(size, blk, rep, repeats) // size
+    out.setflags(write=False)
+    return out
+
+
+def _contiguous(acc: Access) -> bool:
+    return acc.blk == 1 and acc.rep == 8 and acc.base % acc.size == 0
+
+
+def _byte_gather(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray:
+    """Unaligned elements (only with --checks off): gather byte by byte."""
+    addrs = acc.base + acc.offsets(vop.repeats)[lo:hi]
+    idx = np.clip(addrs[..., None] + np.arange(acc.size), 0, m.ub.size - 1)
+    return np.ascontiguousarray(m.ub[idx]).view(RAW[acc.size])[..., 0]
+
+
+def load(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray:
+    """(hi-lo, N) raw element bits of repeats [lo, hi) (inactive elements included)."""
+    size, n = acc.size, vop.n
+    if acc.base % size:
+        return _byte_gather(m, vop, acc, lo, hi)
+    view = m.views[size]
+    start = acc.base // size
+    if _contiguous(acc):
+        a, b = start + lo * n, start + hi * n
+        if b <= view.size:
+            return view[a:b].reshape(hi - lo, n)
+    idx = start + _index_offsets(size, acc.blk, acc.rep, vop.repeats)[lo:hi]
+    if idx[-1, -1] >= view.size or idx.max() >= view.size:
+        return view.take(idx, mode="clip")
+    return view[idx]
+
+
+def store(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int, hi: int) -> None:
+    """Write values (hi-lo, N) to the active elements of repeats [lo, hi)."""
+    size, n = acc.size, vop.n
+    view = m.views[size]
+    values = values.view(RAW[size]) if values.dtype.itemsize == size else values
+    full = vop.all_active or (bool(vop.row.all()) and hi < vop.repeats)
+    if acc.base % size:
+        _byte_store(m, vop, acc, values, lo, hi)
+        return
+    start = acc.base // size
+    if full and _contiguous(acc):
+        view[start + lo * n:start + hi * n] = values.reshape(-1)
+        return
+    idx = start + _index_offsets(size, acc.blk, acc.rep, vop.repeats)[lo:hi]
+    if not full:
+        act = vop.active[lo:hi]
+        idx, values = idx[act], values[act]
+    else:
+        idx, values = idx.reshape(-1), values.reshape(-1)
+    if has_duplicates(size, acc.blk, acc.rep, vop.repeats) and hi - lo > 0:
+        rev = idx[::-1]
+        _, first = np.unique(rev, return_index=True)
+        idx, values = rev[first], values[::-1][first]
+    view[idx] = values
+
+
+def _byte_store(m: Machine, vop: VectorOp, acc: Access, values, lo: int, hi: int) -> None:
+    addrs = acc.base + acc.offsets(vop.repeats)[lo:hi]
+    act = vop.active[lo:hi]
+    raw = np.ascontiguousarray(values[act]).view(np.uint8).reshape(-1, acc.size)
+    for a, v in zip(addrs[act], raw, strict=True):  # only reachable with --checks off
+        m.ub[a:a + acc.size] = v
+
+
+def numeric(raw: np.ndarray, vop: VectorOp) -> np.ndarray:
+    """Raw bits → values arithmetic and compares use (bf16 as ml_dtypes.bfloat16)."""
+    return raw.view(vop.t.numeric) if vop.t.kind != "complex" else raw
+
+
+def scalar_raw(m: Machine, vop: VectorOp, raw: np.ndarray) -> np.ndarray:
+    """One element's raw bytes → a 0-d raw value of the operand size."""
+    return raw.view(RAW[vop.t.size])[0]

@@ -1,0 +1,33 @@
+"""vsel modes 0/1/2 (ISA.md §6.2): raw bit patterns move, so NaN payloads survive."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from isa.addressing import bits_of
+from isa.decode import VectorOp
+from simulator.machine import RAW, Machine
+from simulator.semantics.common import load, store
+
+
+def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
+    """The selection bits of repeats [lo, hi): CMPMASK (mode 0) or the mask in UB (1, 2)."""
+    n = vop.n
+    sel = vop.access("sel")
+    if sel is None:
+        return bits_of(m.cmpmask, n)[None, :]
+    nb = n // 8
+    a = sel.base + lo * nb
+    data = m.ub[a:a + (hi - lo) * nb]
+    return bits_of(data, (hi - lo) * n).reshape(hi - lo, n)
+
+
+def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+    mode = vop.instr.fields.get("mode", 0)
+    s = select_bits(m, vop, lo, hi)
+    a = load(m, vop, vop.access("src0"), lo, hi)
+    if mode == 1:
+        other = m.cmpmask[:vop.t.size].view(RAW[vop.t.size])[0]
+    else:
+        other = load(m, vop, vop.access("src1"), lo, hi)
+    store(m, vop, vop.access("dst"), np.where(s, a, other), lo, hi)

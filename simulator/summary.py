@@ -1,0 +1,39 @@
+"""The run summary: one dict (for --json and the trace's summary event) and its text form."""
+
+from __future__ import annotations
+
+from simulator.run import RunResult
+
+PIPES = ("S", "V", "MTE2", "MTE3")
+
+
+def summary_dict(result: RunResult, outputs: dict[str, str] | None = None) -> dict:
+    cycles = result.cycles
+    pipes = {p: {"busy": int(result.pipes.get(p, 0)),
+                 "utilisation": round(result.pipes.get(p, 0) / cycles, 6) if cycles else 0.0}
+             for p in PIPES}
+    out = {"chip": result.program.chip.name, "cycles": int(cycles),
+           "time_us": round(result.time_us, 6), "instructions": result.instructions,
+           "uops": result.uops, "pipes": pipes, "outputs": outputs or {},
+           "warnings": [str(d) for d in result.warnings]}
+    model = result.timing
+    if model is not None and hasattr(model, "report"):
+        out.update(model.report())
+    return out
+
+
+def summary_text(result: RunResult, outputs: dict[str, str] | None = None) -> str:
+    d = summary_dict(result, outputs)
+    lines = [f"{result.program.path} on {d['chip']}: {d['instructions']} instructions, "
+             f"{d['uops']} micro-ops",
+             f"  cycles {d['cycles']}  ({d['time_us']:.3f} us at "
+             f"{result.program.chip.clock_mhz:g} MHz; a model, not silicon)"]
+    for p, v in d["pipes"].items():
+        lines.append(f"  {p:<5} busy {v['busy']:>8}  {100 * v['utilisation']:5.1f}%")
+    for cause, cyc in d.get("stalls", {}).items():
+        lines.append(f"  stall {cause:<12} {cyc:>8} cycles")
+    for hot in d.get("hot_lines", []):
+        lines.append(f"  hot  line {hot['line']:>4}  {hot['cycles']:>8} cycles  {hot['text']}")
+    for name, path in (outputs or {}).items():
+        lines.append(f"  output {name} -> {path}")
+    return "\n".join(lines)
