@@ -156,6 +156,21 @@ def _assemble_or_exit(program, chip):
     return prog
 
 
+@main.command("isa")
+@click.argument("mnemonic", required=False)
+def isa_reference(mnemonic) -> None:
+    """Print the ISA reference (one MNEMONIC, or all), generated from the instruction table."""
+    from isa.reference import INSTRUCTIONS, document, entry
+
+    if mnemonic is None:
+        click.echo(document())
+        return
+    d = INSTRUCTIONS.get(mnemonic.lower().split(".")[0])
+    if d is None:
+        raise click.UsageError(f"unknown mnemonic '{mnemonic}' (see `pipev isa`)")
+    click.echo(entry(d))
+
+
 @main.command()
 def chips() -> None:
     """List the chip profiles and their key figures."""
