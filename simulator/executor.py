@@ -69,6 +69,10 @@ class Executor:
             "api_set_mask": self._api_set_mask,
         }
         self.event: Event | None = None
+        # Pre-write hook for the debugger's undo log: before(instr, op, repeat) runs just before
+        # a write, op being the VectorOp (repeat i, or None for all), the DmaOp, or the UB
+        # address of a CMPMASK move. None (the default) costs one test per instruction.
+        self.before: Callable[[Instruction, object, int | None], None] | None = None
         for ob in self.observers:
             ob.attach(self)
 
@@ -204,12 +208,17 @@ class Executor:
         if sequential or self.split_repeats:
             self._run_repeats(instr, vop, fn, scalar)
             return
+        if self.before is not None:
+            self.before(instr, vop, None)
         fn(m, vop, scalar, 0, vop.repeats)
         self._notify(instr, "V", vop=vop)
 
     def _run_repeats(self, instr, vop, fn, scalar) -> None:
         self._notify(instr, "V", vop=vop)
+        before = self.before
         for i in range(vop.repeats):
+            if before is not None:
+                before(instr, vop, i)
             fn(self.m, vop, scalar, i, i + 1)
             if self.event is not None:
                 for ob in self.observers:
@@ -311,6 +320,8 @@ class Executor:
         if t is not None and addr + size > t.addr + t.nbytes:
             self.rule(instr, f"{instr.name} {role} {t.name} needs {addr + size - t.addr} bytes, "
                       f"tensor has {t.nbytes}", col, "footprint")
+        if self.before is not None:
+            self.before(instr, addr, None)
         (set_cmpmask if role == "src" else get_cmpmask)(self.m, addr)
         self._notify(instr, "V")
 
@@ -384,6 +395,8 @@ class Executor:
                    f["nburst"], f["burst"], f.get("src_gap", 0), f.get("dst_gap", 0))
         for role, base, gap in (("src", op.src, op.src_gap), ("dst", op.dst, op.dst_gap)):
             self._check_dma_side(instr, op, role, base, gap, spaces[role])
+        if self.before is not None:
+            self.before(instr, op, None)
         m = self.m
         src, dst = m.space(op.src_space), m.space(op.dst_space)
         if op.nburst == 1:
