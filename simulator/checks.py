@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from isa.addressing import has_duplicates
 from isa.decode import Access, VectorOp
 from isa.program import Tensor
 
@@ -42,8 +43,9 @@ def extent(vop: VectorOp, acc: Access) -> tuple[int, int]:
     return acc.base + int(sel.min()), acc.base + int(sel.max()) + acc.size - 1
 
 
-def bounds(vop: VectorOp, acc: Access, ub_bytes: int) -> Problem:
-    lo, hi = extent(vop, acc)
+def bounds(vop: VectorOp, acc: Access, ub_bytes: int, ext: tuple[int, int] | None = None
+           ) -> Problem:
+    lo, hi = ext or extent(vop, acc)
     if hi < lo or (lo >= 0 and hi < ub_bytes):
         return None
     if acc.kind == "bits":
@@ -58,11 +60,12 @@ def bounds(vop: VectorOp, acc: Access, ub_bytes: int) -> Problem:
             f"{_where(vop, acc, flat)}", acc.role)
 
 
-def footprint(vop: VectorOp, acc: Access, tensor: Tensor | None) -> Problem:
+def footprint(vop: VectorOp, acc: Access, tensor: Tensor | None,
+              ext: tuple[int, int] | None = None) -> Problem:
     """A tensor reference's footprint must stay inside the tensor (§9.2)."""
     if tensor is None:
         return None
-    lo, hi = extent(vop, acc)
+    lo, hi = ext or extent(vop, acc)
     end = tensor.addr + tensor.nbytes
     if hi < lo or (lo >= tensor.addr and hi < end):
         return None
@@ -104,22 +107,33 @@ def _bytes_by_repeat(vop: VectorOp, acc: Access) -> tuple[np.ndarray, np.ndarray
     return rep, addrs
 
 
-def overlap(vop: VectorOp) -> Problem:
+def overlap(vop: VectorOp, extents: dict[str, tuple[int, int]] | None = None) -> Problem:
     """§9.3: 100%-or-nothing within a repeat; no repeat reads what an earlier one wrote."""
     dst = next((a for a in vop.operands if a.write), None)
     if dst is None or vop.repeats == 0:
         return None
-    d_lo, d_hi = extent(vop, dst)
+    ext = extents or {}
+    d_lo, d_hi = ext.get(dst.role) or extent(vop, dst)
     reads = [a for a in vop.operands if not a.write]
     dep = None
     for src in reads:
-        s_lo, s_hi = extent(vop, src)
+        s_lo, s_hi = ext.get(src.role) or extent(vop, src)
         if s_hi < d_lo or d_hi < s_lo or s_hi < s_lo:
+            continue
+        if _in_place(vop, dst, src):
             continue
         problem, dep = _overlap_pair(vop, dst, src, dep)
         if problem:
             return problem
     return None
+
+
+def _in_place(vop: VectorOp, dst: Access, src: Access) -> bool:
+    """The common in-place case, decided without byte sets: the same pattern reads in each
+    repeat exactly what it writes, and no two repeats share a byte."""
+    return (src.kind == dst.kind == "vector" and (src.base, src.size, src.blk, src.rep)
+            == (dst.base, dst.size, dst.blk, dst.rep) and src.role not in vop.full_roles
+            and not has_duplicates(dst.size, dst.blk, dst.rep, vop.repeats))
 
 
 def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep) -> tuple[Problem, object]:

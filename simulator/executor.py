@@ -255,19 +255,21 @@ class Executor:
         """Run the §9.2–9.3 checks; True when the repeats must run one by one."""
         ub = self.m.ub.size
         dynamic = not instr.is_static
+        extents = {}
         for acc in vop.operands:
             col = instr.cols.get(acc.role if acc.role != "sel" else "src1")
             if (dynamic or acc.role == "sel") and acc.base % 32:
                 problem = checks.alignment(acc)
                 self.rule(instr, f"{_head(instr)} {problem[0]}", col, "align")
-            problem = checks.bounds(vop, acc, ub)
+            ext = extents[acc.role] = checks.extent(vop, acc)
+            problem = checks.bounds(vop, acc, ub, ext)
             if problem:
                 raise Fault(f"{_head(instr)} {problem[0]}", col)
             tensor = self._tensor(instr, acc.role)
-            problem = checks.footprint(vop, acc, tensor)
+            problem = checks.footprint(vop, acc, tensor, ext)
             if problem:
                 self.rule(instr, f"{_head(instr)} {problem[0]}", col, "footprint")
-        problem = checks.overlap(vop)
+        problem = checks.overlap(vop, extents)
         if problem:
             col = instr.cols.get(problem[1] if problem[1] != "sel" else "src1")
             return self.rule(instr, f"{_head(instr)} {problem[0]}", col, "overlap")

@@ -1,0 +1,36 @@
+"""Workload generators shared by the benchmark scripts (plain .vasm text)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+# x and y hold a 255-repeat f32 operand each (65,280 bytes); dst is x itself (a 100% overlap,
+# legal), since three such tensors do not fit below the scratch area of ascend910b.
+HEADER = """.chip ascend910b
+.ub x f32[16320] = random(1)
+.ub y f32[16320] = random(2)
+.ub m u8[2048] = random(3)
+"""
+
+
+def vsel_program(n: int, repeat: int = 1, mode: int = 0) -> str:
+    """N one-line vsel.f32 instructions (mode 0: CMPMASK bits; set once up front)."""
+    body = "    set_cmpmask m\n" + f"    vsel.f32 x, x, y, repeat={repeat}, mode={mode}\n" * n
+    return HEADER + body
+
+
+def empty_program() -> str:
+    return HEADER + "    nop\n"
+
+
+def median_time(fn: Callable[[], object], repeats: int = 5) -> float:
+    """Median wall time of fn() over REPEATS runs (after one warm-up)."""
+    fn()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
