@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import attrs
+import numpy as np
 
+from isa.addressing import element_offsets
 from isa.lexer import LexError
 from isa.program import Instruction, Operand, RegExpr
 from isa.table import BINARY_DEFAULT, COMPARE_OPS, INSTRUCTIONS, UNARY_DEFAULT
@@ -74,6 +76,15 @@ class _Expander:
             self.emit("set_cmpmask", {"src": sel})
             return
         slot = self.raw(self.scr_scalar)
+        if mode == 1 and t.size == 1 and self.chip.counter_mode:
+            # 8-bit: a partial normal-mode MASK is an error (§14.1), so the one block of
+            # scalars is written in counter mode (count = B(T)); the mode is norm afterwards
+            self.emit("set_mask_count")
+            self.mask(0, t.per_block)
+            self.emit("vector_dup", {"dst": slot, "scalar": scalar}, t, repeat=1)
+            self.emit("set_mask_norm")
+            self.emit("set_cmpmask", {"src": slot})
+            return
         self.emit("set_mask_norm")
         if mode == 1:
             hi, lo = (ONES, ONES) if t.size == 1 else (0, (1 << t.per_block) - 1)
@@ -98,8 +109,6 @@ class _Expander:
 
 
 def _scalar(t: DType, value, text: str, col: int) -> Operand:
-    import numpy as np
-
     if isinstance(value, RegExpr):
         return Operand("scalar", col, text, value=value)
     return Operand("scalar", col, text, value=np.frombuffer(bytes(value), np.uint8)[:t.size])
@@ -188,7 +197,8 @@ def _count(e: _Expander, limit: int | None) -> int | RegExpr:
 def _check_count_only(e: _Expander, form: str) -> None:
     t = e.t
     if form != "count" and t.name in e.chip.types.get("api_count_only", ()):
-        raise LexError(f"{e.syn.defn.name}.{t.name} is supported only through count= on "
+        op = f".{e.syn.op}" if e.syn.op else ""
+        raise LexError(f"{e.syn.defn.name}{op}.{t.name} is supported only through count= on "
                        f"{e.chip.name}", e.syn.offset)
 
 
@@ -201,6 +211,10 @@ def _select(e: _Expander) -> None:
     if mode not in chip.vsel_modes:
         raise LexError(f"select mode {mode} is not supported on {chip.name} (supports mode "
                        f"{', '.join(map(str, chip.vsel_modes))} only)", e.key_col("mode"))
+    if mode == 0 and e.t.size == 1 and chip.cmpmask_bits < 256:
+        raise LexError(f"8-bit select mode 0 needs a 256-bit CMPMASK ({chip.name} has "
+                       f"{chip.cmpmask_bits}; supports modes 1 and 2 for {e.t.name})",
+                       e.key_col("mode"))
     if form == "nomask":
         _arity(e, 3, "no-mask form")
         roles = [("dst", "vec"), ("sel", "bits"), ("src0", "vec")] if mode == 1 else \
@@ -225,6 +239,8 @@ def _select(e: _Expander) -> None:
         if scalar0 and not chip.flexible_scalar:
             raise LexError(f"a scalar src0 (flexible scalar position) is not supported on "
                            f"{chip.name} (ascend950 only)", ops["src0"].col)
+    if mode == 1:
+        _check_scalar_overlap(e, ops["dst"], ops["src0" if scalar0 else "src1"], form)
     if mode == 1 and scalar0:
         _select_scalar_first(e, ops, form)
         return
@@ -236,6 +252,28 @@ def _select(e: _Expander) -> None:
         e.load(mode, ops["sel"], scalar)
         e.mask(*_mask_from_keys(e))
         _vsel(e, ops["dst"], ops["src0"], s1, mode, e.fields["repeat"], _strides(e))
+
+
+def _check_scalar_overlap(e: _Expander, dst: Operand, scalar: Operand, form: str) -> None:
+    """§8.1: dst must not overlap a scalar(NAME[I]) element (checked when both are constants;
+    the high-dimensional form counts every element position of the repeats, MASK aside)."""
+    if scalar.tensor is None or not isinstance(scalar.addr, int) or \
+            not isinstance(dst.addr, int):
+        return
+    t, f = e.t, e.fields
+    if form == "count":
+        n = f["count"]
+        if not isinstance(n, int):
+            return
+        hit = dst.addr - t.size < scalar.addr < dst.addr + n * t.size
+    else:
+        if not isinstance(f["repeat"], int):
+            return
+        offs = element_offsets(t.size, f["dst_blk"], f["dst_rep"], f["repeat"]) + dst.addr
+        hit = bool(np.any(np.abs(offs - scalar.addr) < t.size))
+    if hit:
+        raise LexError(f"select dst overlaps the scalar element {scalar.text} at "
+                       f"{scalar.addr:#x} (the scalar must not overlap dst)", scalar.col)
 
 
 def _strides(e: _Expander) -> tuple[int, ...]:
@@ -336,8 +374,9 @@ def _compare(e: _Expander) -> None:
     t, chip = e.t, e.chip
     if ops["dst"].kind == "word":
         if not chip.compare_to_cmpmask:
-            raise LexError(f"compare to CMPMASK is not supported on {chip.name}",
-                           ops["dst"].col)
+            raise LexError(f"compare to CMPMASK is not supported on {chip.name} (supports "
+                           "compares to UB bits only)", ops["dst"].col)
+        _check_count_only(e, "cmpmask")
         if "count" in e.fields or "repeat" in e.fields:
             k = "count" if "count" in e.fields else "repeat"
             raise LexError(f"key '{k}' does not apply to a compare into cmpmask",

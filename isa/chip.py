@@ -8,6 +8,8 @@ from typing import Any
 
 import attrs
 
+from isa.types import TYPES
+
 CHIP_DIR = Path(__file__).parent / "chips"
 DEFAULT_CHIP = "ascend910b"
 
@@ -43,12 +45,20 @@ class Chip:
     def cmpmask_bytes(self) -> int:
         return self.cmpmask_bits // 8
 
+    @property
+    def api_scratch_needed(self) -> int:
+        """Bytes of scratch the API decodings use at most (§8.1): an inverted select mask of
+        255 repeats (255·32 bytes for 8-bit types) plus one 32-byte scalar slot."""
+        return 255 * 32 + 32 if self.flexible_scalar else 32
+
     def supports(self, family: str, type_name: str) -> bool:
         return type_name in self.types.get(family, ())
 
 
 _REQUIRED = ("name", "ub_bytes", "scratch_bytes", "clock_mhz", "cmpmask_bits", "event_ids",
              "counter_mode", "vsel_modes", "compare_to_cmpmask", "types", "timing")
+# type families a profile lists; the instruction table names the first four (InstrDef.types)
+TYPE_FAMILIES = ("select", "compare", "arith", "move", "compare_eq_only", "api_count_only")
 
 
 def load_chip_file(path: Path) -> Chip:
@@ -61,7 +71,7 @@ def load_chip_file(path: Path) -> Chip:
     if missing:
         raise ChipError(f"{path}: chip profile lacks {', '.join(missing)}")
     try:
-        return Chip(
+        chip = Chip(
             name=str(data["name"]), product=str(data.get("product", "")),
             ub_bytes=int(data["ub_bytes"]), scratch_bytes=int(data["scratch_bytes"]),
             clock_mhz=float(data["clock_mhz"]), cmpmask_bits=int(data["cmpmask_bits"]),
@@ -70,12 +80,46 @@ def load_chip_file(path: Path) -> Chip:
             compare_to_cmpmask=bool(data["compare_to_cmpmask"]),
             flexible_scalar=bool(data.get("flexible_scalar", False)),
             zero_mask=str(data.get("zero_mask", "warning")),
-            types={k: tuple(v) for k, v in data["types"].items()},
+            types={k: tuple(str(t) for t in v) for k, v in data["types"].items()},
             bank=dict(data.get("bank", {"model": "none"})), timing=dict(data["timing"]),
             path=str(path),
         )
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, AttributeError) as exc:
         raise ChipError(f"{path}: malformed chip profile: {exc}") from None
+    problem = _validate(chip)
+    if problem:
+        raise ChipError(f"{path}: malformed chip profile: {problem}")
+    return chip
+
+
+def _validate(c: Chip) -> str:
+    """The first inconsistency of a profile, or ''. Keeps a bad TOML from failing mid-run."""
+    if c.ub_bytes <= 0 or c.ub_bytes % 32:
+        return f"ub_bytes = {c.ub_bytes} must be a positive multiple of 32"
+    if not 0 <= c.scratch_bytes < c.ub_bytes or c.scratch_bytes % 32:
+        return f"scratch_bytes = {c.scratch_bytes} must be a multiple of 32 below ub_bytes"
+    if c.api_scratch_needed > c.scratch_bytes:
+        return f"scratch_bytes = {c.scratch_bytes} is below the {c.api_scratch_needed} bytes " \
+               "the API-level instructions use"
+    if c.clock_mhz <= 0:
+        return f"clock_mhz = {c.clock_mhz} must be positive"
+    if c.cmpmask_bits not in (128, 256):
+        return f"cmpmask_bits = {c.cmpmask_bits} must be 128 or 256"
+    if c.event_ids < 1:
+        return f"event_ids = {c.event_ids} must be at least 1"
+    if not c.vsel_modes or not set(c.vsel_modes) <= {0, 1, 2}:
+        return f"vsel_modes = {list(c.vsel_modes)} must be a non-empty subset of 0, 1, 2"
+    if c.zero_mask not in ("warning", "error"):
+        return f"zero_mask = {c.zero_mask!r} must be \"warning\" or \"error\""
+    for family, names in c.types.items():
+        if family not in TYPE_FAMILIES:
+            return f"[types] {family} is not a type family ({', '.join(TYPE_FAMILIES)})"
+        bad = [t for t in names if t not in TYPES]
+        if bad:
+            return f"[types] {family} names unknown types {', '.join(bad)}"
+    if not isinstance(c.timing.get("classes"), dict):
+        return "[timing.classes] is missing"
+    return ""
 
 
 _cache: dict[str, Chip] = {}
@@ -85,14 +129,24 @@ def chip_names() -> list[str]:
     return sorted(p.stem for p in CHIP_DIR.glob("*.toml"))
 
 
-def get_chip(name: str | Chip | None = None) -> Chip:
-    """The profile called NAME (or a path to a .toml profile); the default chip for None."""
+def get_chip(name: str | Path | Chip | None = None) -> Chip:
+    """The profile called NAME, or the profile file at NAME when it is a Path or a string
+    ending in .toml (a chip of your own: no code change needed); the default chip for None."""
     if isinstance(name, Chip):
         return name
     name = name or DEFAULT_CHIP
+    if isinstance(name, Path) or str(name).endswith(".toml"):
+        path = Path(name).expanduser().resolve()
+        key = str(path)
+        if key not in _cache:
+            if not path.is_file():
+                raise ChipError(f"no chip profile file '{name}'")
+            _cache[key] = load_chip_file(path)
+        return _cache[key]
     if name not in _cache:
-        path = Path(name) if name.endswith(".toml") else CHIP_DIR / f"{name}.toml"
+        path = CHIP_DIR / f"{name}.toml"
         if not path.is_file():
-            raise ChipError(f"unknown chip '{name}' (known: {', '.join(chip_names())})")
+            raise ChipError(f"unknown chip '{name}' (known: {', '.join(chip_names())}; or give "
+                            "the path of a .toml profile)")
         _cache[name] = load_chip_file(path)
     return _cache[name]

@@ -108,10 +108,15 @@ class Builder:
         if t is None or not defn.types:
             return
         supported = self.chip.types.get(defn.types, ())
+        what = defn.name + (f".{syn.op}" if syn.op else "")
         if t.name not in supported:
-            what = defn.name if defn.level != "hw" else f"{defn.name}"
             raise LexError(f"{what}.{t.name} is not supported on {self.chip.name} (supports "
                            f"{', '.join(supported)})", syn.offset)
+        if defn.level == "hw" and t.name in self.chip.types.get("api_count_only", ()):
+            # ISA.md §2: these types exist on the chip only through the API count= forms
+            raise LexError(f"{what}.{t.name} is not supported on {self.chip.name} at hardware "
+                           f"level ({t.name} only through the count= form of the API-level "
+                           "instructions)", syn.offset)
         if defn.has_op and syn.op != "eq" and t.name in self.chip.types.get(
                 "compare_eq_only", ()):
             raise LexError(f"{defn.name}.{syn.op}.{t.name} is not supported on {self.chip.name} "
@@ -326,10 +331,11 @@ class Builder:
                 raise LexError(f"8-bit vsel mode 0 needs a 256-bit CMPMASK ({chip.name} has "
                                f"{chip.cmpmask_bits})", self.syn.offset)
         if name == "vcmp" and not chip.compare_to_cmpmask:
-            raise LexError(f"vcmp (compare to CMPMASK) is not supported on {chip.name}",
-                           self.syn.offset)
+            raise LexError(f"vcmp (compare to CMPMASK) is not supported on {chip.name} "
+                           "(supports compares to UB bits only: vcmpv, vcmpvs)", self.syn.offset)
         if name == "set_mask_count" and not chip.counter_mode:
-            raise LexError(f"counter mode is not supported on {chip.name}", self.syn.offset)
+            raise LexError(f"counter mode is not supported on {chip.name} (supports normal "
+                           "mask mode only)", self.syn.offset)
         if name in ("set_flag", "wait_flag") and ops["src"].value == ops["dst"].value:
             raise LexError(f"{name} needs two different pipes", ops["dst"].col)
         if defn.strides and fields.get("dst_blk") == 0 and name not in ("vcmpv", "vcmpvs") \

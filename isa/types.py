@@ -116,8 +116,11 @@ def convert_scalar(t: DType, value: complex | float | int) -> tuple[np.ndarray |
     """Scalar immediate → raw bytes of one T element (ISA.md §4.2), or (None, reason)."""
     if t.kind == "complex":
         c = complex(value)
-        arr = np.array([c.real, c.imag], dtype=t.numeric)
-        if np.isfinite(c.real) and np.isfinite(c.imag) and not np.all(np.isfinite(arr)):
+        # c32 is held as a float16 (real, imaginary) pair; c64 is one complex64 element
+        with np.errstate(over="ignore"):
+            arr = np.array([c.real, c.imag] if t.name == "c32" else [c], dtype=t.numeric)
+        parts = arr.view(np.float16 if t.name == "c32" else np.float32)
+        if np.isfinite(c.real) and np.isfinite(c.imag) and not np.all(np.isfinite(parts)):
             return None, f"{value} overflows {t.name}"
         return arr.view(np.uint8), ""
     if isinstance(value, complex):
