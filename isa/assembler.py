@@ -335,20 +335,27 @@ class Assembler:
     def pass2(self) -> list[Statement]:
         builder = Builder(self.chip, self.tensors, self.labels, self.checks)
         out: list[Statement] = []
+        # identical lines build identical instructions: build once, re-stamp pc and line
+        cache: dict[tuple[str, int], tuple] = {}
         for pc, (src, off) in enumerate(self.stmts):
-            syn = self.split_statement(src, off)
-            if syn is None:
-                continue
-            try:
-                hw, notes = builder.build(syn, pc, src.line)
-            except LexError as e:
-                self.error(src, e.offset, e.message)
-                continue
-            for sev, o, msg in builder.take_diags():
+            hit = cache.get((src.text, off))
+            if hit is not None and len(src.segs) == 1:
+                defn, template, notes, diags = hit
+                hw = [h.at(pc, src.line) for h in template]
+            else:
+                syn = self.split_statement(src, off)
+                if syn is None:
+                    continue
+                try:
+                    hw, notes = builder.build(syn, pc, src.line)
+                except LexError as e:
+                    self.error(src, e.offset, e.message)
+                    continue
+                defn, diags = syn.defn, builder.take_diags()
+                cache[(src.text, off)] = (defn, hw, notes, diags)
+            for sev, o, msg in diags:
                 self.diag(sev, src, o, msg)
-            if hw is None:
-                continue
-            out.append(Statement(pc, src.line, src.pos(off)[1], src.text.strip(), syn.defn,
+            out.append(Statement(pc, src.line, src.pos(off)[1], src.text.strip(), defn,
                                  tuple(hw), src.rept, tuple(notes)))
         return out
 

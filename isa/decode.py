@@ -69,6 +69,11 @@ class VectorOp:
     def family(self) -> str:
         return self.instr.defn.family
 
+    def at(self, instr: Instruction) -> VectorOp:
+        """The same decoding for another statement with identical text (a decode-cache hit)."""
+        return VectorOp(instr, self.t, self.repeats, self.n, self.row, self.last, self.operands,
+                        self.mask, self.counter, self.all_active)
+
     def access(self, role: str) -> Access | None:
         for a in self.operands:
             if a.role == role:

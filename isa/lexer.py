@@ -14,6 +14,7 @@ FLOAT_RE = re.compile(
     r"[+-]?(?:(?:[0-9][0-9_]*)?\.?[0-9_]*(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z", re.I)
 REG_RE = re.compile(r"[xX]([0-9]|[12][0-9]|3[01])\Z")
 REG_EXPR_RE = re.compile(r"[xX]([0-9]|[12][0-9]|3[01])\s*(?:([+-])\s*(.+))?\Z")
+COMMENT_RE = re.compile(r"[;#]")
 KEY_RE = re.compile(r"(" + NAME + r")\s*=\s*(.*)\Z", re.S)
 LIMIT = 1 << 200  # constant expressions beyond this are certainly out of every range
 
@@ -30,10 +31,8 @@ class LexError(Exception):
 def strip_comment(line: str) -> str:
     """The line without its `;` or `#` comment (a quoted string may contain either)."""
     if '"' not in line:
-        for i, ch in enumerate(line):
-            if ch in ";#":
-                return line[:i]
-        return line
+        m = COMMENT_RE.search(line)
+        return line[:m.start()] if m else line
     quoted = False
     for i, ch in enumerate(line):
         if ch == '"':

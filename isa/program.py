@@ -92,15 +92,20 @@ class Instruction:
     col: int  # column of the mnemonic
     text: str  # canonical listing text
     notes: tuple[str, ...] = ()
+    # no register operand or field: decoded values are the same at every execution
+    is_static: bool = attrs.field(
+        default=attrs.Factory(lambda self: all(o.is_static for o in self.operands.values())
+                              and not any(isinstance(v, RegExpr) for v in self.fields.values()),
+                              takes_self=True))
+
+    def at(self, pc: int, line: int) -> Instruction:
+        """The same instruction at another statement (identical lines share one build)."""
+        return Instruction(self.defn, self.op, self.dtype, self.operands, self.fields, self.cols,
+                           pc, line, self.col, self.text, self.notes, self.is_static)
 
     @property
     def name(self) -> str:
         return self.defn.name
-
-    @property
-    def is_static(self) -> bool:
-        return all(o.is_static for o in self.operands.values()) and not any(
-            isinstance(v, RegExpr) for v in self.fields.values())
 
 
 @attrs.frozen(eq=False)

@@ -8,6 +8,7 @@ none attached no event is even built.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -49,9 +50,16 @@ class Executor:
         self.observers = list(observers)
         self.max_steps = max_steps
         self.flat: list[Instruction] = [h for s in program.statements for h in s.hw]
+        # label target (statement pc) -> flat index; a statement that expands to nothing (e.g.
+        # `select count=0`) maps to the next instruction, a label at the end to len(flat)
         self.pc_start: dict[int, int] = {}
-        for k, h in enumerate(self.flat):
-            self.pc_start.setdefault(h.pc, k)
+        k = 0
+        for s in program.statements:
+            self.pc_start[s.pc] = k
+            k += len(s.hw)
+        # .rept iteration of each statement pc, for run-time diagnostics (ISA.md §7)
+        self._rept: dict[int, int] = {s.pc: s.rept for s in program.statements
+                                      if s.rept is not None}
         self.index = 0
         self.steps = 0
         self.done = False
@@ -59,6 +67,7 @@ class Executor:
         self.diagnostics: list[Diagnostic] = list(program.warnings)
         self._warned: set[tuple[int, int, str]] = set()
         self._static: dict[int, tuple[dict, dict]] = {}
+        self._decoded: dict[tuple, VectorOp] = {}
         self._handlers: dict[str, Callable[[Instruction], int | None]] = {
             **{f: self._vector for f in VECTOR},
             "dma": self._dma, "set_mask": self._set_mask, "mask_mode": self._mask_mode,
@@ -131,6 +140,11 @@ class Executor:
                 return None
             self._warned.add(key)
         column = col + 1 if col is not None else instr.col
+        if not instr.is_static:
+            message = _with_registers(message, self._registers(instr, col))
+        rept = self._rept.get(instr.pc)
+        if rept is not None:
+            message += f" (in .rept iteration {rept})"
         d = Diagnostic(severity, self.program.path, instr.line, column, message)
         self.diagnostics.append(d)
         return d
@@ -161,12 +175,25 @@ class Executor:
                 v = self._value(v)
                 spec = KEYS.get(k)
                 if spec is not None and not spec.lo <= v <= spec.hi:
-                    raise Fault(f"{k}={v} (from x{instr.fields[k].reg}) is out of range "
-                                f"({spec.lo}..{spec.hi})", instr.cols.get(k))
+                    raise Fault(f"{k}={v} is out of range ({spec.lo}..{spec.hi})",
+                                instr.cols.get(k))
             fields[k] = v
         if instr.is_static:
             self._static[id(instr)] = (addrs, fields)
         return addrs, fields
+
+    def _registers(self, instr: Instruction, col: int | None) -> str:
+        """`x3 = 0x1010, x5 = 2`: the registers behind the operand or field at COL (all of the
+        instruction's when none is there), with their values now, i.e. at issue."""
+        items = [(o.col, v, o.kind == "mem" and v.scale == 1) for o in instr.operands.values()
+                 for v in (o.addr, o.value) if isinstance(v, RegExpr)]
+        items += [(instr.cols.get(k), v, False) for k, v in instr.fields.items()
+                  if isinstance(v, RegExpr)]
+        seen: dict[int, str] = {}
+        for _, rx, as_hex in [it for it in items if it[0] == col] or items:
+            v = _signed(self.m.x[rx.reg])
+            seen.setdefault(rx.reg, f"x{rx.reg} = {_fmt(v, as_hex)}")
+        return ", ".join(seen.values())
 
     def _value(self, v) -> int:
         if isinstance(v, RegExpr):
@@ -196,14 +223,27 @@ class Executor:
     def _vector(self, instr: Instruction) -> None:
         m = self.m
         addrs, fields = self.resolve(instr)
+        sel = None
         if instr.defn.family == "vsel" and fields.get("mode", 0) == 2:
-            addrs = dict(addrs, sel=int(m.cmpmask[:4].view(np.uint32)[0]))
-        vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
-        if self._vector_noop(instr, vop, fields):
-            self._notify(instr, "V", vop=vop)
-            return
+            sel = int(m.cmpmask[:4].view(np.uint32)[0])
+            addrs = dict(addrs, sel=sel)
+        # A static instruction decodes and checks the same way whenever MASK/CTRL (and the
+        # mode-2 mask address) are the same: identical statement texts share one decoding.
+        key = (instr.text, m.mask_hi, m.mask_lo, m.counter, sel) if instr.is_static else None
+        hit = self._decoded.get(key) if key is not None else None
+        if hit is not None:
+            vop = hit if hit.instr is instr else hit.at(instr)
+            sequential = False
+        else:
+            vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
+            if self._vector_noop(instr, vop, fields):
+                self._notify(instr, "V", vop=vop)
+                return
+            seen = len(self.diagnostics)
+            sequential = self._check_vector(instr, vop, addrs)
+            if key is not None and not sequential and len(self.diagnostics) == seen:
+                self._decoded[key] = vop
         scalar = self._scalar_bytes(instr)
-        sequential = self._check_vector(instr, vop, addrs)
         fn = VECTOR[instr.defn.family]
         if sequential or self.split_repeats:
             self._run_repeats(instr, vop, fn, scalar)
@@ -432,6 +472,31 @@ class Executor:
             if t is not None and (lo < t.addr or hi >= t.addr + t.nbytes):
                 self.rule(instr, f"{instr.name} {role} {t.name} needs {hi - t.addr + 1} bytes, "
                           f"tensor has {t.nbytes}", col, "footprint")
+
+
+def _fmt(v: int, as_hex: bool) -> str:
+    if not as_hex:
+        return str(v)
+    return f"-{-v:#x}" if v < 0 else f"{v:#x}"
+
+
+_ADDR_AT = re.compile(r" address -?0x[0-9a-f]+")
+_WHERE_TAIL = re.compile(r" \((?:repeat|burst) \d+, block \d+\)$")
+
+
+def _with_registers(message: str, regs: str) -> str:
+    """Put `(x3 = 0x1010)` after the bad address, else before the trailing `(repeat i, block
+    j)`, else at the end (ISA.md §7: run-time checks name the registers behind a value)."""
+    if not regs or regs in message:
+        return message
+    note = f" ({regs})"
+    m = _ADDR_AT.search(message) or None
+    if m is not None:
+        return message[:m.end()] + note + message[m.end():]
+    m = _WHERE_TAIL.search(message)
+    if m is not None:
+        return message[:m.start()] + note + message[m.start():]
+    return message + note
 
 
 def _head(instr: Instruction) -> str:
