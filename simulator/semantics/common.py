@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from isa.addressing import element_offsets, has_duplicates
 from isa.decode import Access, VectorOp
@@ -30,6 +31,17 @@ def _byte_gather(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np
     return np.ascontiguousarray(m.ub[idx]).view(RAW[acc.size])[..., 0]
 
 
+def _strided(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray | None:
+    """A zero-copy (hi-lo, 8, B) view of repeats [lo, hi), or None if its blocks leave UB."""
+    size = acc.size
+    first = acc.base + lo * acc.rep * 32
+    end = first + (hi - lo - 1) * acc.rep * 32 + 7 * acc.blk * 32 + 32
+    if first < 0 or end > m.ub.size:
+        return None
+    return as_strided(m.views[size][first // size:], shape=(hi - lo, 8, 32 // size),
+                      strides=(acc.rep * 32, acc.blk * 32, size))
+
+
 def load(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray:
     """(hi-lo, N) raw element bits of repeats [lo, hi) (inactive elements included)."""
     size, n = acc.size, vop.n
@@ -41,10 +53,11 @@ def load(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray
         a, b = start + lo * n, start + hi * n
         if b <= view.size:
             return view[a:b].reshape(hi - lo, n)
+    strided = _strided(m, vop, acc, lo, hi)
+    if strided is not None:
+        return strided.reshape(hi - lo, n)
     idx = start + _index_offsets(size, acc.blk, acc.rep, vop.repeats)[lo:hi]
-    if idx[-1, -1] >= view.size or idx.max() >= view.size:
-        return view.take(idx, mode="clip")
-    return view[idx]
+    return view.take(idx, mode="clip")  # inactive elements may lie outside UB
 
 
 def store(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int, hi: int) -> None:
@@ -60,13 +73,24 @@ def store(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int, h
     if full and _contiguous(acc):
         view[start + lo * n:start + hi * n] = values.reshape(-1)
         return
+    dup = hi - lo > 1 and has_duplicates(size, acc.blk, acc.rep, vop.repeats)
+    strided = None if dup else _strided(m, vop, acc, lo, hi)
+    if strided is not None:  # no two elements share an address: write through the view
+        shape = (hi - lo, 8, 32 // size)
+        if full:
+            strided[...] = np.broadcast_to(values, (hi - lo, n)).reshape(shape)
+        else:
+            np.copyto(strided, np.broadcast_to(values, (hi - lo, n)).reshape(shape),
+                      where=vop.active[lo:hi].reshape(shape))
+        return
     idx = start + _index_offsets(size, acc.blk, acc.rep, vop.repeats)[lo:hi]
+    values = np.broadcast_to(values, idx.shape)
     if not full:
         act = vop.active[lo:hi]
         idx, values = idx[act], values[act]
     else:
         idx, values = idx.reshape(-1), values.reshape(-1)
-    if has_duplicates(size, acc.blk, acc.rep, vop.repeats) and hi - lo > 0:
+    if dup:  # the later repeat wins: keep the last write to each address
         rev = idx[::-1]
         _, first = np.unique(rev, return_index=True)
         idx, values = rev[first], values[::-1][first]
