@@ -154,6 +154,10 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
         model = TimingModel(program.chip)
         obs.append(model)
     obs.append(counter)
+    if checks != "off":  # §9.4 init and race checks; --checks=off runs without them
+        from simulator.history import History
+
+        obs.append(History())
     writer = None
     if trace is not None:
         from simulator.trace import open_writer
