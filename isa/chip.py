@@ -136,17 +136,28 @@ def get_chip(name: str | Path | Chip | None = None) -> Chip:
         return name
     name = name or DEFAULT_CHIP
     if isinstance(name, Path) or str(name).endswith(".toml"):
-        path = Path(name).expanduser().resolve()
+        try:
+            path = Path(name).expanduser().resolve()
+        except (OSError, RuntimeError):
+            raise ChipError(f"no chip profile file '{str(name)[:200]}'") from None
         key = str(path)
         if key not in _cache:
-            if not path.is_file():
+            if not _is_file(path):
                 raise ChipError(f"no chip profile file '{name}'")
             _cache[key] = load_chip_file(path)
         return _cache[key]
     if name not in _cache:
         path = CHIP_DIR / f"{name}.toml"
-        if not path.is_file():
-            raise ChipError(f"unknown chip '{name}' (known: {', '.join(chip_names())}; or give "
-                            "the path of a .toml profile)")
+        if "/" in name or "\\" in name or not _is_file(path):
+            raise ChipError(f"unknown chip '{name[:200]}' (known: {', '.join(chip_names())}; "
+                            "or give the path of a .toml profile)")
         _cache[name] = load_chip_file(path)
     return _cache[name]
+
+
+def _is_file(path: Path) -> bool:
+    """Path.is_file() that treats an impossible path (too long, bad bytes) as absent."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
