@@ -1,0 +1,80 @@
+"""Expected outputs of the example kernels, computed with plain numpy from each kernel's meaning
+(independent of the simulator). Writes programs/expected/kernels/<kernel>/<output>.npy.
+
+    python programs/kernels/make_expected.py
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE.parent / "expected" / "kernels"
+
+
+def uniform(seed: int, lo: float, hi: float, n: int, dtype) -> np.ndarray:
+    """The .vasm INIT random(SEED, LOW, HIGH) for floats (ISA.md §4.1)."""
+    return np.random.default_rng(seed).uniform(lo, hi, n).astype(dtype)
+
+
+def integers(seed: int, lo: int, hi: int, n: int, dtype) -> np.ndarray:
+    return np.random.default_rng(seed).integers(lo, hi, n, endpoint=True, dtype=dtype)
+
+
+def bits(mask: np.ndarray) -> np.ndarray:
+    return np.unpackbits(mask, bitorder="little").astype(bool)
+
+
+def relu() -> dict[str, np.ndarray]:
+    x = uniform(7, -10, 10, 1024, np.float32)
+    return {"y_gm": np.where(x > 0, x, np.float32(0))}
+
+
+def clamp() -> dict[str, np.ndarray]:
+    x = uniform(11, -8, 8, 2048, np.float16)
+    lo, hi = np.float16(-2.5), np.float16(2.5)
+    t = np.where(x >= lo, x, lo)
+    return {"y_gm": np.where(t <= hi, t, hi)}
+
+
+def where_tiles() -> dict[str, np.ndarray]:
+    a = uniform(1, -100, 100, 8192, np.float16)
+    b = uniform(2, -100, 100, 8192, np.float16)
+    c = bits(integers(3, 0, 255, 1024, np.uint8))
+    return {"out_gm": np.where(c, a, b)}
+
+
+def nan_scrub() -> dict[str, np.ndarray]:
+    x = np.load(HERE / "nan_scrub_x.npy")
+    return {"y_gm": np.where(np.isnan(x), np.float32(0), x)}
+
+
+def masked_fill() -> dict[str, np.ndarray]:
+    x = (0 + 0.5 * np.arange(1024)).astype(np.float16)
+    keep = bits(integers(5, 0, 255, 128, np.uint8))
+    lane = np.arange(1024) % 128
+    enabled = (lane // 8) % 2 == 0  # mask_lo = mask_hi = 0x00ff00ff00ff00ff
+    return {"y_gm": np.where(enabled, np.where(keep, x, np.float16(7.0)), x)}
+
+
+def double_buffer() -> dict[str, np.ndarray]:
+    x = uniform(21, -50, 50, 16384, np.float32)
+    return {"y_gm": np.where(x > 0, x, np.float32(0))}
+
+
+KERNELS = {"double_buffer": double_buffer, "relu": relu, "clamp": clamp, "where_tiles": where_tiles, "nan_scrub": nan_scrub,
+           "masked_fill": masked_fill}
+
+
+def main() -> None:
+    for name, fn in KERNELS.items():
+        d = OUT / name
+        d.mkdir(parents=True, exist_ok=True)
+        for out, arr in fn().items():
+            np.save(d / f"{out}.npy", arr, allow_pickle=False)
+
+
+if __name__ == "__main__":
+    main()
