@@ -73,12 +73,18 @@ def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_step
         if not sep or not name or not path:
             raise click.UsageError(f"--input takes NAME=FILE.npy, got '{item}'")
         supplied[name] = path
+    progress = [] if quiet or as_json or not sys.stderr.isatty() else [Progress()]
     try:
         result = run_program(program, chip=chip_obj, inputs=supplied, checks=checks,
-                             trace=trace, trace_format=trace_format, max_steps=max_steps)
+                             trace=trace, trace_format=trace_format, max_steps=max_steps,
+                             observers=progress)
     except DiagnosticError as e:
+        for p in progress:
+            p.clear()
         _emit(e.diagnostics)
         sys.exit(1)
+    for p in progress:
+        p.clear()
     _emit(result.diagnostics)
     try:
         paths = write_outputs(Path(output_dir), result.outputs)
@@ -94,6 +100,54 @@ def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_step
         click.echo(json.dumps(summary_dict(result, paths)))
     else:
         click.echo(summary_text(result, paths))
+
+
+class Progress:
+    """A progress line on stderr (a terminal only) for runs longer than a second."""
+
+    EVERY = 2048  # events between clock reads: the observer costs one increment per event
+
+    def __init__(self) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.start = self.clock()
+        self.events = 0
+        self.shown = False
+        self.executor = None
+
+    def attach(self, executor) -> None:
+        self.executor = executor
+
+    def on_event(self, event) -> None:
+        self.events += 1
+        if self.events % self.EVERY:
+            return
+        elapsed = self.clock() - self.start
+        if elapsed < 1.0:
+            return
+        ex = self.executor
+        pc = ex.flat[min(ex.index, len(ex.flat) - 1)].pc if ex.flat else 0
+        total = len(ex.program.statements)
+        sys.stderr.write(f"\r  running: {self.events:,} instructions, statement {pc + 1}/{total}, "
+                         f"{elapsed:.1f} s ")
+        sys.stderr.flush()
+        self.shown = True
+
+    def on_repeat(self, event, repeat) -> None:
+        pass
+
+    def on_finish(self, executor) -> None:
+        pass
+
+    def on_error(self, executor, diagnostic) -> None:
+        pass
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.shown = False
 
 
 def write_outputs(directory: Path, outputs: dict) -> dict[str, str]:
