@@ -2,11 +2,16 @@
 
 The timing model is an observer; after it has handled an event, `model.last` is the
 InstrTiming of that event. Trace writers are attached after the model and read it.
+
+Per-repeat records are built lazily from the per-repeat bank beats: a 255-repeat instruction
+costs one InstrTiming unless somebody reads `.repeats` (PERFORMANCE.md: no objects per micro-op
+on the hot path).
 """
 
 from __future__ import annotations
 
 import attrs
+import numpy as np
 
 
 @attrs.frozen(slots=True)
@@ -27,5 +32,27 @@ class InstrTiming:
     wait_flag: int = 0  # cycles spent waiting for a flag (wait_flag only)
     wait_pipe: int = 0  # cycles between issue and start spent waiting for the pipe
     head: int = 0  # head cycles before the first repeat
-    repeats: tuple[RepeatTiming, ...] = ()
+    # Given explicitly (`repeats=`) or built on first read from `beats` (see `repeats`).
+    _repeats: tuple[RepeatTiming, ...] = attrs.field(default=(), eq=False, repr=False)
     fire: int | None = None  # set_flag: the cycle the flag fires
+    wait_issue: int = 0  # cycles S stalled before issuing it (queue full, pipe_barrier ALL)
+    # Vector instructions: bank beats of each repeat (TIMING.md §2-3) and the min_cycles /
+    # partial-block padding that extends the last repeat.
+    beats: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
+    pad: int = 0
+    bank_extra: int = 0  # cycles bank conflicts added to this instruction
+
+    @property
+    def repeats(self) -> tuple[RepeatTiming, ...]:
+        """One record per repeat: head lies before the first, padding extends the last."""
+        if self._repeats or self.beats is None or not len(self.beats):
+            return self._repeats
+        beats = [int(b) for b in self.beats]
+        out, t = [], self.start + self.head
+        for i, b in enumerate(beats):
+            end = t + b + (self.pad if i == len(beats) - 1 else 0)
+            out.append(RepeatTiming(i, t, end, b))
+            t += b
+        built = tuple(out)
+        object.__setattr__(self, "_repeats", built)
+        return built

@@ -1,0 +1,265 @@
+"""The timing model (TIMING.md): an observer that times each executed hardware instruction.
+
+S issues in program order; V, MTE2 and MTE3 are in-order queues of at most `queue_depth`
+unfinished instructions, ordered across pipes only by flags and barriers. The model reads
+events and never touches machine state, so functional results cannot depend on it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+
+import numpy as np
+
+from isa.decode import BIT_OUTPUT, VectorOp
+from isa.lexer import strip_comment
+from simulator.events import Event, Observer
+from simulator.timing.banks import bank_model
+from simulator.timing.config import BLOCK, CostClass, load_config
+from simulator.timing.records import InstrTiming
+
+QUEUES = ("V", "MTE2", "MTE3")
+STALLS = ("flag_wait", "queue_full", "bank_conflict", "barrier")
+CACHE_LIMIT = 1 << 16
+
+
+class Queue:
+    """One in-order pipe queue."""
+
+    __slots__ = ("name", "inflight", "last_end", "drain_end", "compute_end", "tail")
+
+    def __init__(self, name: str):
+        self.name = name
+        self.inflight: deque[int] = deque()  # end cycles of instructions not yet completed
+        self.last_end = 0  # end of the latest instruction
+        self.drain_end = -1  # end + tail of the latest instruction with nonzero occupancy
+        self.compute_end = -1  # end of the latest one if it was vector compute, else -1
+        self.tail = 0
+
+
+class TimingModel(Observer):
+    def __init__(self, chip):
+        self.chip = chip
+        cfg = self.cfg = load_config(chip)
+        t = cfg.t
+        self.scalar_issue, self.scalar_op = t["scalar_issue"], t["scalar_op"]
+        self.branch_taken, self.depth = t["branch_taken"], t["queue_depth"]
+        self.set_cost, self.wait_cost = t["set_flag"], t["wait_flag"]
+        self.barrier_all = t["barrier_all"]
+        self.drain = {q: t[f"barrier_drain_{q}"] for q in QUEUES}
+        self.classes = cfg.classes
+        self.banks = bank_model(cfg.bank)
+        self.s_time = 0
+        self.queues = {q: Queue(q) for q in QUEUES}
+        self.flags: dict[tuple[str, str, int], int] = {}
+        self.busy = {"S": 0, "V": 0, "MTE2": 0, "MTE3": 0}
+        self.stalls = dict.fromkeys(STALLS, 0)
+        self.line_cycles: dict[int, int] = defaultdict(int)
+        self.total_cycles = 0
+        self.last: InstrTiming | None = None
+        self.lines: tuple[str, ...] = ()
+        self._cache: dict = {}
+        self._handlers = {"set_flag": self._set_flag, "wait_flag": self._wait_flag,
+                          "barrier": self._barrier, "dma": self._dma,
+                          "set_cmpmask": self._cmpmask, "get_cmpmask": self._cmpmask}
+
+    # -- observer ------------------------------------------------------------------------------
+    def attach(self, executor) -> None:
+        self.lines = executor.program.lines
+
+    def on_event(self, event: Event) -> None:
+        if event.vop is not None:
+            rec = self._vector(event)
+        else:
+            handler = self._handlers.get(event.instr.defn.family)
+            rec = handler(event) if handler is not None else self._scalar(event)
+        self.last = rec
+        self.busy[rec.pipe] += rec.busy
+        self.line_cycles[event.instr.line] += rec.busy
+
+    def report(self) -> dict:
+        """Stall cycles by cause and the three source lines with the most busy cycles."""
+        hot = sorted(self.line_cycles.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+        return {"stalls": dict(self.stalls),
+                "hot_lines": [{"line": ln, "text": self._text(ln), "cycles": c}
+                              for ln, c in hot if c > 0]}
+
+    def _text(self, line: int) -> str:
+        return strip_comment(self.lines[line - 1]).strip() if 0 < line <= len(self.lines) else ""
+
+    # -- S and issue ---------------------------------------------------------------------------
+    def _scalar(self, ev: Event) -> InstrTiming:
+        """An instruction S executes itself; a taken branch costs branch_taken more."""
+        cost = self.scalar_op + (self.branch_taken if ev.taken else 0)
+        return self._on_s(self.s_time, cost, 0)
+
+    def _on_s(self, start: int, busy: int, wait: int, fire: int | None = None,
+              stalled: int = 0) -> InstrTiming:
+        end = start + wait + busy
+        self.s_time = end
+        self._done(end)
+        return InstrTiming("S", start - stalled, start, end, busy, wait_flag=wait, fire=fire,
+                           wait_issue=stalled)
+
+    def _issue(self, q: Queue) -> tuple[int, int]:
+        """S issues into queue q: (issue cycle, cycles S stalled because q was full)."""
+        c = self.s_time
+        inflight = q.inflight
+        while inflight and inflight[0] <= c:
+            inflight.popleft()
+        stalled = 0
+        if len(inflight) >= self.depth:
+            stalled = inflight[0] - c
+            c = inflight.popleft()
+            while inflight and inflight[0] <= c:
+                inflight.popleft()
+            self.stalls["queue_full"] += stalled
+        self.s_time = c + self.scalar_issue
+        self.busy["S"] += self.scalar_issue
+        return c, stalled
+
+    def _finish(self, q: Queue, start: int, occ: int, compute: bool, tail: int = 0) -> int:
+        """Book an instruction of occupancy occ starting at start in q; return its end.
+        Zero-occupancy instructions leave the head/tail/drain state as it was."""
+        end = start + occ
+        q.inflight.append(end)
+        q.last_end = end
+        if occ:
+            q.drain_end = end + tail
+            q.tail = tail
+            q.compute_end = end if compute else -1
+        self._done(end + (tail if occ else 0))
+        return end
+
+    def _done(self, cycle: int) -> None:
+        if cycle > self.total_cycles:
+            self.total_cycles = cycle
+        if self.s_time > self.total_cycles:
+            self.total_cycles = self.s_time
+
+    # -- vector --------------------------------------------------------------------------------
+    def _class(self, ev: Event) -> CostClass:
+        name = ev.instr.defn.cost
+        if name == "vsel" and ev.instr.fields.get("mode", 0) == 1:
+            name = "vsel_scalar"
+        return self.classes[name]
+
+    def _vector(self, ev: Event) -> InstrTiming:
+        q = self.queues["V"]
+        issue, stalled = self._issue(q)
+        start = max(issue, q.last_end)
+        cls = self._class(ev)
+        beats, pad, extra = self._vector_cost(ev.vop, cls)
+        body = int(beats.sum()) + pad
+        head = cls.head if body and q.compute_end != start else 0
+        end = self._finish(q, start, head + body, True, cls.tail)
+        self.stalls["bank_conflict"] += extra
+        return InstrTiming("V", issue, start, end, head + body, wait_pipe=start - issue,
+                           head=head, wait_issue=stalled, beats=beats, pad=pad,
+                           bank_extra=extra)
+
+    def _vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int]:
+        """(beats per repeat, padding after the last repeat, cycles added by bank conflicts);
+        cached on everything they depend on, so a loop re-running a statement costs a lookup."""
+        key = (cls.name, vop.t.name, vop.operands, vop.repeats, vop.counter, vop.mask, vop.last)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        r = vop.repeats
+        if r == 0:
+            out = (np.zeros(0, np.int64), 0, 0)
+        else:
+            beats = self.banks.beats(vop, cls.slope)
+            beats.setflags(write=False)
+            penalty = cls.penalty if (vop.family in BIT_OUTPUT
+                                      and (r * vop.n // 8) % BLOCK) else 0
+            floor = cls.min_for(vop.t.name)
+            total = int(beats.sum())
+            busy = max(floor, total + penalty)
+            plain = max(floor, r * max(cls.slope, 1) + penalty)
+            out = (beats, busy - total, busy - plain)
+        if len(self._cache) >= CACHE_LIMIT:
+            self._cache.clear()
+        self._cache[key] = out
+        return out
+
+    def _cmpmask(self, ev: Event) -> InstrTiming:
+        """set_cmpmask / get_cmpmask: class cmpmask_move, min_cycles on V."""
+        q = self.queues["V"]
+        cls = self.classes[ev.instr.defn.cost]
+        return self._plain_vector(q, cls, cls.min_cycles)
+
+    def _plain_vector(self, q: Queue, cls: CostClass, body: int) -> InstrTiming:
+        issue, stalled = self._issue(q)
+        start = max(issue, q.last_end)
+        head = cls.head if body and q.compute_end != start else 0
+        end = self._finish(q, start, head + body, True, cls.tail)
+        return InstrTiming(q.name, issue, start, end, head + body, wait_pipe=start - issue,
+                           head=head, wait_issue=stalled)
+
+    # -- DMA -----------------------------------------------------------------------------------
+    def _dma(self, ev: Event) -> InstrTiming:
+        op = ev.dma
+        engine = ev.instr.defn.cost
+        if ev.pipe == "V":  # copy_ub_to_ub: one micro-op of class copy, no bank model
+            cls = self.classes[engine]
+            eighths = -(-op.blocks // 8)
+            return self._plain_vector(self.queues["V"], cls,
+                                      max(cls.min_cycles, eighths * cls.slope))
+        q = self.queues[ev.pipe]
+        issue, stalled = self._issue(q)
+        start = max(issue, q.last_end)
+        occ = self.cfg.dma_cycles(engine, op.nburst, op.burst)
+        end = self._finish(q, start, occ, False)
+        return InstrTiming(q.name, issue, start, end, occ, wait_pipe=start - issue,
+                           wait_issue=stalled)
+
+    # -- synchronisation -----------------------------------------------------------------------
+    def _set_flag(self, ev: Event) -> InstrTiming:
+        key = ev.flag
+        if key[0] == "S":  # S as source fires at the end of its own cycle
+            rec = self._on_s(self.s_time, self.set_cost, 0, fire=self.s_time + self.set_cost)
+        else:
+            q = self.queues[key[0]]
+            issue, stalled = self._issue(q)
+            start = max(issue, q.last_end, q.drain_end)
+            end = self._finish(q, start, self.set_cost, False)
+            rec = InstrTiming(q.name, issue, start, end, self.set_cost,
+                              wait_pipe=start - issue, fire=end, wait_issue=stalled)
+        self.flags.setdefault(key, rec.fire)  # already set: it stays set from the first firing
+        return rec
+
+    def _wait_flag(self, ev: Event) -> InstrTiming:
+        key = ev.flag
+        if key[1] == "S":  # S as destination stops issuing until the flag fires
+            start = self.s_time
+            fire = self.flags.pop(key, start)
+            wait = max(0, fire - start)
+            self.stalls["flag_wait"] += wait
+            return self._on_s(start, self.wait_cost, wait)
+        q = self.queues[key[1]]
+        issue, stalled = self._issue(q)
+        start = max(issue, q.last_end)
+        fire = self.flags.pop(key, start)
+        wait = max(0, fire - start)
+        self.stalls["flag_wait"] += wait
+        end = self._finish(q, start, wait + self.wait_cost, False)
+        return InstrTiming(q.name, issue, start, end, self.wait_cost, wait_flag=wait,
+                           wait_pipe=start - issue, wait_issue=stalled)
+
+    def _barrier(self, ev: Event) -> InstrTiming:
+        pipe = ev.instr.operands["pipe"].value
+        if pipe == "ALL":  # S waits until every queue is empty, then spends barrier_all
+            c = self.s_time
+            start = max([c] + [max(q.last_end, q.drain_end) for q in self.queues.values()])
+            self.stalls["barrier"] += start - c
+            for q in self.queues.values():
+                q.inflight.clear()
+            return self._on_s(start, self.barrier_all, 0, stalled=start - c)
+        q = self.queues[pipe]
+        issue, stalled = self._issue(q)
+        start = max(issue, q.last_end, q.drain_end)
+        occ = self.drain[pipe] if q.drain_end == start else 0
+        end = self._finish(q, start, occ, False)
+        return InstrTiming(q.name, issue, start, end, occ, wait_pipe=start - issue,
+                           wait_issue=stalled)
