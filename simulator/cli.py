@@ -226,6 +226,31 @@ def isa_reference(mnemonic) -> None:
 
 
 @main.command()
+@_program_arg
+@_chip_option
+@click.option("--input", "inputs", multiple=True, metavar="NAME=FILE.npy",
+              help="supply a GM input tensor")
+@click.option("--commands", type=click.Path(exists=True, dir_okay=False),
+              help="read debugger commands from FILE (echoed) and exit at its end")
+@click.option("--checks", type=CHECKS, default="error", show_default=True,
+              help="alignment/footprint/overlap rules as errors, warnings or off")
+@click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
+def debug(program, chip, inputs, commands, checks, max_steps) -> None:
+    """Step through PROGRAM at the (pipev) prompt (ISA.md §13); `help` lists the commands."""
+    from simulator.debugger import debug as debug_session
+
+    chip_obj = _resolve_chip(chip)
+    supplied = {}
+    for item in inputs:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise click.UsageError(f"--input takes NAME=FILE.npy, got '{item}'")
+        supplied[name] = path
+    sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
+                           checks=checks, max_steps=max_steps))
+
+
+@main.command()
 def chips() -> None:
     """List the chip profiles and their key figures."""
     from isa.chip import chip_names, get_chip

@@ -1,0 +1,68 @@
+"""`pipev debug` (ISA.md §13): a step debugger observing the one executor — no second
+interpreter. `Session` holds the run and its undo log, `Commands` the command language, `Repl`
+the prompt. `debug()` is what the CLI calls."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TextIO
+
+from isa.chip import Chip
+from isa.diagnostics import DiagnosticError
+
+from .commands import CommandError, Commands
+from .repl import PROMPT, Repl
+from .session import Session
+
+__all__ = ["Session", "Commands", "CommandError", "Repl", "PROMPT", "debug"]
+
+
+def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping | None = None,
+          commands: str | Path | None = None, checks: str = "error",
+          max_steps: int = 10_000_000, stdin: TextIO | None = None, out: TextIO | None = None,
+          err: TextIO | None = None) -> int:
+    """Run a debugging session; the exit status (0, or 1 when the program cannot be loaded)."""
+    from simulator.run import load_program
+
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        program = load_program(Path(program_path), chip, checks)
+        session = Session(program, inputs, checks, max_steps)
+    except DiagnosticError as e:
+        for d in e.diagnostics:
+            err.write(f"{d}\n")
+        return 1
+    lines = None
+    if commands is not None:
+        try:
+            text = Path(commands).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            err.write(f"{commands}:1:1: error: cannot read the command file: "
+                      f"{getattr(e, 'strerror', None) or e}\n")
+            return 1
+        lines = iter(text.splitlines())
+    elif not stdin.isatty():
+        lines = iter(stdin)
+    cmds = Commands(session)
+    repl = Repl(cmds, out)
+    n_hw = len(session.flat)
+    repl.write([f"pipev debug: {program.path} on {program.chip.name}, "
+                f"{len(program.statements)} statements ({n_hw} hardware instructions); "
+                "`help` lists the commands",
+                *[str(d) for d in session.new_diagnostics()], *cmds.where()])
+    if lines is None:
+        _readline()
+    repl.loop(lines)
+    return 0
+
+
+def _readline() -> None:
+    """Line editing and history at a terminal, where the platform has it."""
+    try:
+        import readline  # noqa: F401
+    except ImportError:  # pragma: no cover
+        pass
