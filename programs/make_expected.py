@@ -152,6 +152,28 @@ PROGRAMS: dict[str, Callable[[], Outputs]] = {
     "asc_ne_cmpmask_residue": asc_ne_residue,
 }
 
+# The vendor inputs each program's GM defaults hold: program → GM tensor → (values, dtype).
+_ASC2 = {"src0_gm": (V.ASCENDC_SRC0, F32), "src1_gm": (V.ASCENDC_SRC1, F32),
+         "sel_gm": (V.ASCENDC_SEL, U8)}
+_ASC1 = {"src0_gm": (V.ASCENDC_SRC0, F32), "sel_gm": (V.ASCENDC_SEL, U8)}
+_ASC0 = {"src0_gm": (V.ASCENDC_SRC0, F32), "src1_gm": (V.ASCENDC_SRC1, F32),
+         "sel_gm": (V.ASCENDC_SEL_MODE0, U8)}
+_DESC = {"src0_gm": (V.DESCRIPTION_SRC0, F32), "src1_gm": (V.DESCRIPTION_SRC1, F32),
+         "dst_gm": (V.DESCRIPTION_DST_BEFORE, F32)}
+INPUTS: dict[str, dict[str, tuple[list, type]]] = {
+    "ascendc_select_mode2_highdim": _ASC2, "ascendc_select_mode2_count": _ASC2,
+    "ascendc_select_mode1_count": _ASC1, "ascendc_select_mode1_highdim": _ASC1,
+    "ascendc_select_mode0_count": _ASC0, "ascendc_select_mode0_highdim": _ASC0,
+    "ascendc_select_mode0_bitwise": _ASC0, "ascendc_select_mode0_nomask": _ASC0,
+    "ascendc_select_mask_filter": _DESC, "tik_vec_sel_mask_filter": _DESC,
+    "tik_vec_sel_mode0": {"src0_gm": (V.TIK_MODE0_SRC0, F16), "src1_gm": (V.TIK_MODE0_SRC1, F16)},
+    "tik_vec_sel_mode1": {"src0_gm": (V.TIK_MODE1_SRC0, F16), "sel_gm": (V.TIK_MODE1_SEL, U16)},
+    "tik_vec_sel_mode2": {"src0_gm": (V.TIK_MODE2_SRC0, F16), "src1_gm": (V.TIK_MODE2_SRC1, F16),
+                          "sel_gm": (V.TIK_MODE2_SEL, U16)},
+    "tik_vec_sel_example2": {"src0_gm": (V.TIK_EXAMPLE2_SRC0, F16),
+                             "src1_gm": (V.TIK_EXAMPLE2_SRC1, F16)},
+}
+
 # The outputs the vendor pages print: program → output → (values, dtype).
 PRINTED: dict[str, dict[str, tuple[list, type]]] = {
     "ascendc_select_mode2_highdim": {"dst_gm": (V.ASCENDC_DST_MODE2, F32)},

@@ -106,6 +106,18 @@ def test_output_matches_vendor_printed_values(program: str, runs):
                                f"{bad[:8]}: {act[bad[:8]]} != {printed[bad[:8]]}")
 
 
+@pytest.mark.parametrize("program", sorted(MAKE.INPUTS))
+def test_default_inputs_are_the_vendor_data(program: str):
+    """The data inlined in the program is the page's (not only where it is selected)."""
+    import isa
+
+    path = PROGRAMS / f"{program}.vasm"
+    prog = isa.assemble(path.read_text(encoding="utf-8"), str(path))
+    for name, (values, t) in MAKE.INPUTS[program].items():
+        data = prog.tensors[name].init.data
+        assert bytes(data) == np.asarray(values, t).tobytes(), f"{program}: {name}"
+
+
 @pytest.mark.parametrize("program", sorted(MAKE.PROGRAMS))
 def test_stored_expected_is_what_make_expected_computes(program: str):
     for name, arr in MAKE.PROGRAMS[program]().items():
