@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
-from simulator.run import RunResult
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from simulator.run import RunResult
 
 PIPES = ("S", "V", "MTE2", "MTE3")
 
 
 def summary_dict(result: RunResult, outputs: dict[str, str] | None = None) -> dict:
-    cycles = result.cycles
-    pipes = {p: {"busy": int(result.pipes.get(p, 0)),
-                 "utilisation": round(result.pipes.get(p, 0) / cycles, 6) if cycles else 0.0}
+    return build_summary(result.program.chip, result.cycles, result.pipes, result.instructions,
+                         result.uops, result.warnings, outputs, result.timing)
+
+
+def build_summary(chip, cycles: int, busy: dict[str, int], instructions: int, uops: int,
+                  warnings: list, outputs: dict[str, str] | None = None, model=None) -> dict:
+    """The `run --json` object; also the trace's summary event, built before a RunResult
+    exists."""
+    pipes = {p: {"busy": int(busy.get(p, 0)),
+                 "utilisation": round(busy.get(p, 0) / cycles, 6) if cycles else 0.0}
              for p in PIPES}
-    out = {"chip": result.program.chip.name, "cycles": int(cycles),
-           "time_us": round(result.time_us, 6), "instructions": result.instructions,
-           "uops": result.uops, "pipes": pipes, "outputs": outputs or {},
-           "warnings": [str(d) for d in result.warnings]}
-    model = result.timing
+    out = {"chip": chip.name, "cycles": int(cycles),
+           "time_us": round(cycles / chip.clock_mhz, 6), "instructions": instructions,
+           "uops": uops, "pipes": pipes, "outputs": outputs or {},
+           "warnings": [str(d) for d in warnings]}
     if model is not None and hasattr(model, "report"):
         out.update(model.report())
     return out

@@ -1,0 +1,144 @@
+"""Chrome Trace Event JSON (ISA.md §11, `chrome`): opens in Perfetto, chrome://tracing and
+MindStudio Insight.
+
+Core 0 is pid 0; each pipe is one thread. An instruction is an `X` slice on its pipe; its head,
+its wait for a flag and its repeats are `X` slices nested inside it; a flow (`s` → `f`) links
+each set_flag to the wait_flag it releases. Times are µs = cycles / freq_mhz, written from
+integer picoseconds so that rounding never lets a nested slice stick out of its parent.
+"""
+
+from __future__ import annotations
+
+import json
+
+from isa.diagnostics import Diagnostic
+from isa.program import Instruction
+from simulator.events import Event
+from simulator.timing.records import InstrTiming
+from simulator.trace.base import PIPES, SEP, TraceWriter, repeat_timing
+from simulator.trace.jsonl import VERSION
+
+TIDS = {p: k + 1 for k, p in enumerate(PIPES)}
+_ARGS_MAX = 65536
+
+
+class ChromeWriter(TraceWriter):
+    def __init__(self, path, program, model):
+        self._first = True
+        self._flows: dict[tuple[str, str, int], int] = {}  # set, not yet waited → flow id
+        self._next_flow = 0
+        self._tail: dict[str, object] = {}
+        self._args: dict[int, tuple[Instruction, str, str]] = {}
+        super().__init__(path, program, model)
+
+    # -- time ----------------------------------------------------------------------------------
+    def _ps(self, cycle: int) -> int:
+        return round(cycle * 1_000_000 / self.freq_mhz)
+
+    @staticmethod
+    def _us(ps: int) -> str:
+        return f"{ps // 1_000_000}.{ps % 1_000_000:06d}"
+
+    def _slice(self, name: str, cat: str, pipe: str, start: int, end: int, args: str) -> str:
+        a, b = self._ps(start), self._ps(max(start, end))
+        return (f'{{"name":{name},"cat":"{cat}","ph":"X","pid":0,"tid":{TIDS[pipe]},'
+                f'"ts":{self._us(a)},"dur":{self._us(b - a)},"args":{{{args}}}}}')
+
+    def _emit(self, items: list[str]) -> None:
+        if not items:
+            return
+        sep = "\n" if self._first else ",\n"
+        self._first = False
+        self.f.write(sep + ",\n".join(items))
+
+    # -- writer --------------------------------------------------------------------------------
+    def header(self) -> None:
+        other = {"format": "pipev-trace", "version": VERSION, "chip": self.chip.name,
+                 "freq_mhz": self.freq_mhz, "program": self.program.path}
+        self.f.write('{"displayTimeUnit":"ns","otherData":' + json.dumps(other, separators=SEP)
+                     + ',"traceEvents":[')
+        meta = [json.dumps({"name": "process_name", "ph": "M", "pid": 0,
+                            "args": {"name": f"core 0 ({self.chip.name})"}}, separators=SEP)]
+        for pipe, tid in TIDS.items():
+            meta.append(json.dumps({"name": "thread_name", "ph": "M", "pid": 0, "tid": tid,
+                                    "args": {"name": pipe}}, separators=SEP))
+            meta.append(json.dumps({"name": "thread_sort_index", "ph": "M", "pid": 0,
+                                    "tid": tid, "args": {"sort_index": tid}}, separators=SEP))
+        self._emit(meta)
+
+    def _names(self, instr: Instruction) -> tuple[str, str]:
+        """The slice name and the constant part of its args, cached per instruction."""
+        hit = self._args.get(id(instr))
+        if hit is not None and hit[0] is instr:
+            return hit[1], hit[2]
+        if len(self._args) >= _ARGS_MAX:
+            self._args.clear()
+        lines = self.program.lines
+        source = lines[instr.line - 1].strip() if 0 < instr.line <= len(lines) else ""
+        head = instr.text if instr.defn.family in ("set_flag", "wait_flag", "barrier") else \
+            instr.text.split(" ", 1)[0]
+        name = json.dumps(head)
+        args = (f'"pc":{instr.pc},"line":{instr.line},"text":{json.dumps(instr.text)},'
+                f'"source":{json.dumps(source)}')
+        self._args[id(instr)] = (instr, name, args)
+        return name, args
+
+    def event(self, ev: Event, t: InstrTiming) -> None:
+        name, args = self._names(ev.instr)
+        pipe = ev.pipe if ev.pipe in TIDS else "S"
+        uops = ev.vop.repeats if ev.vop is not None else 1
+        cyc = (f'"issue":{t.issue},"start":{t.start},"end":{t.end},"busy":{t.busy},'
+               f'"wait_pipe":{t.wait_pipe},"wait_flag":{t.wait_flag},"uops":{uops}')
+        out = [self._slice(name, "instr", pipe, t.start, t.end, f"{args},{cyc}")]
+        if t.wait_flag > 0:
+            src, dst, eid = ev.flag or ("?", "?", 0)
+            out.append(self._slice(json.dumps(f"wait for flag {src}->{dst} {eid}"), "wait_flag",
+                                   pipe, t.start, min(t.start + t.wait_flag, t.end),
+                                   f'"cycles":{t.wait_flag},"line":{ev.instr.line}'))
+        if t.head > 0:
+            out.append(self._slice('"head"', "head", pipe, t.start, min(t.start + t.head, t.end),
+                                   f'"cycles":{t.head},"line":{ev.instr.line}'))
+        if ev.vop is not None:
+            for i in range(ev.vop.repeats):
+                r = repeat_timing(t, i)
+                out.append(self._slice(f'"repeat {i}"', "repeat", pipe, r.start,
+                                       min(max(r.end, r.start), t.end),
+                                       f'"repeat":{i},"start":{r.start},"end":{r.end},'
+                                       f'"bank_beats":{r.bank_beats},"line":{ev.instr.line}'))
+        if ev.flag is not None:
+            out.extend(self._flow(ev, pipe, t))
+        self._emit(out)
+
+    def _flow(self, ev: Event, pipe: str, t: InstrTiming) -> list[str]:
+        key = ev.flag
+        label = json.dumps(f"flag {key[0]}->{key[1]} {key[2]}")
+        if ev.instr.name == "set_flag":  # from the set's slice to the wait's release cycle
+            ts = self._us(self._ps(t.start))
+            if key in self._flows:  # already set: the first set is the one a wait consumes
+                return []
+            self._next_flow += 1
+            self._flows[key] = self._next_flow
+            return [f'{{"name":{label},"cat":"flag","ph":"s","id":{self._next_flow},'
+                    f'"pid":0,"tid":{TIDS[pipe]},"ts":{ts}}}']
+        fid = self._flows.pop(key, None)
+        if fid is None:
+            return []
+        ts = self._us(self._ps(min(t.start + t.wait_flag, t.end)))
+        return [f'{{"name":{label},"cat":"flag","ph":"f","bp":"e","id":{fid},'
+                f'"pid":0,"tid":{TIDS[pipe]},"ts":{ts}}}']
+
+    def finish(self, summary: dict) -> None:
+        self._tail["pipevSummary"] = summary
+
+    def error(self, diagnostic: Diagnostic, pc: int | None) -> None:
+        err = {"message": diagnostic.message, "pc": pc, "line": diagnostic.line,
+               "col": diagnostic.column, "diagnostic": str(diagnostic)}
+        self._tail["pipevError"] = err
+        self._emit([json.dumps({"name": "error", "cat": "error", "ph": "i", "s": "g", "pid": 0,
+                                "tid": TIDS["S"], "ts": float(self._us(self._ps(self.max_cycle))),
+                                "args": err}, separators=SEP)])
+
+    def footer(self) -> None:
+        tail = "".join(f",{json.dumps(k)}:{json.dumps(v, separators=SEP)}"
+                       for k, v in self._tail.items())
+        self.f.write(f"\n]{tail}}}\n")

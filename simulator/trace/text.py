@@ -1,0 +1,99 @@
+"""An llvm-mca-style timeline (ISA.md §11, `text`): one row per executed instruction, one column
+per bucket of cycles.
+
+The bucket size depends on the run's last cycle, known only at the end, so each instruction's
+figures go to a spool file beside the trace as the run goes; the rows are drawn from the spool
+at close. Memory stays flat however long the program runs.
+"""
+
+from __future__ import annotations
+
+from isa.diagnostics import Diagnostic
+from simulator.events import Event
+from simulator.timing.records import InstrTiming
+from simulator.trace.base import TraceWriter
+
+COLUMNS = 60  # timeline columns at most: rows stay within ~120 characters
+WIDTH = 120
+LEGEND = ("legend: I issued   . waiting for the pipe   w waiting for a flag   = executing\n"
+          "        (a column spanning several cycles shows the strongest: = over w over I "
+          "over .)")
+
+
+def bucket_size(last_cycle: int, columns: int = COLUMNS) -> int:
+    """Cycles per column so that cycles 0..last_cycle fit in COLUMNS columns."""
+    return max(1, -(-(last_cycle + 1) // columns))
+
+
+def timeline_row(issue: int, start: int, end: int, wait: int, bucket: int, ncols: int) -> str:
+    """One row of the timeline: each state paints its columns, stronger states last."""
+    row = [" "] * ncols
+
+    def paint(a: int, b: int, ch: str) -> None:  # cycles [a, b)
+        if b > a:
+            lo, hi = a // bucket, min((b - 1) // bucket, ncols - 1)
+            row[lo:hi + 1] = ch * (hi - lo + 1)
+
+    run = min(start + wait, end)
+    paint(issue + 1, start, ".")
+    paint(issue, issue + 1, "I")
+    paint(start, run, "w")
+    paint(run, end, "=")
+    return "".join(row)
+
+
+class TextWriter(TraceWriter):
+    def header(self) -> None:
+        self.spool_path, self.spool = self.temp_file(self.path, "spool.")
+
+    def event(self, ev: Event, t: InstrTiming) -> None:
+        text = ev.instr.text.replace("\n", " ")
+        self.spool.write(f"{t.issue} {t.start} {t.end} {t.wait_flag} {ev.pipe} {ev.instr.line}"
+                         f"\t{text}\n")
+
+    def finish(self, summary: dict) -> None:
+        self._end = (f"summary: {summary['cycles']} cycles ({summary['time_us']} us), "
+                     f"{summary['instructions']} instructions, {summary['uops']} micro-ops; "
+                     "busy " + ", ".join(f"{p} {v['busy']}" for p, v in summary["pipes"].items()))
+
+    def error(self, diagnostic: Diagnostic, pc: int | None) -> None:
+        self._end = f"error: {diagnostic}"
+
+    def footer(self) -> None:
+        self.spool.close()
+        last = self.max_cycle
+        bucket = bucket_size(last)
+        ncols = last // bucket + 1
+        f = self.f
+        f.write(f"pipev timeline: {self.program.path} on {self.chip.name} "
+                f"({self.chip.clock_mhz:g} MHz)\n")
+        note = "" if self.model is not None else " (timing off: every figure is 0)"
+        f.write(f"{self.instructions} instructions, cycles 0..{last}, "
+                f"1 column = {bucket} cycle{'s' if bucket > 1 else ''}{note}\n{LEGEND}\n\n")
+        ruler = "".join(str(k % 10) for k in range(ncols))
+        marks = "".join("|" if k % 10 == 0 else " " for k in range(ncols))
+        prefix = f"{'#':>6} {'line':>5} {'pipe':<4} "
+        f.write(f"{'':>{len(prefix)}} {marks}  column k starts at cycle k*{bucket}\n")
+        f.write(f"{prefix}[{ruler}] instruction\n")
+        room = max(20, WIDTH - len(prefix) - ncols - 3)
+        with open(self.spool_path, encoding="utf-8") as spool:
+            for k, line in enumerate(spool):
+                nums, _, text = line.rstrip("\n").partition("\t")
+                issue, start, end, wait, pipe, src = nums.split(" ")
+                row = timeline_row(int(issue), int(start), int(end), int(wait), bucket, ncols)
+                if len(text) > room:
+                    text = text[:room - 3] + "..."
+                f.write(f"{k:>6} {src:>5} {pipe:<4} [{row}] {text}\n")
+        end = getattr(self, "_end", None)
+        if end:
+            f.write(f"\n{end}\n")
+
+    def cleanup(self) -> None:
+        spool = getattr(self, "spool", None)
+        if spool is None:
+            return
+        try:
+            spool.close()
+        except OSError:
+            pass
+        self.spool_path.unlink(missing_ok=True)

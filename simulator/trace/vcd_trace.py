@@ -1,0 +1,110 @@
+"""IEEE 1364 value-change dump (ISA.md §11, `vcd`), written with pyvcd; opens in GTKWave.
+
+One time unit is one cycle. Signals: MASK_HI, MASK_LO, CMPMASK, mask_mode (0 norm, 1 count) and,
+per pipe, `busy` (executing), `wait` (waiting for a flag) and `pc` (the statement it executes,
+x when idle). Events arrive in issue order but the pipes run in parallel, so changes wait in a
+small heap until no later event can precede them: every change of an instruction lies at or
+after its issue cycle and S issues in order, so all changes up to the latest issue cycle are
+final. The queue depth bounds what waits there.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from vcd import VCDWriter
+
+from isa.diagnostics import Diagnostic
+from simulator.events import Event
+from simulator.timing.records import InstrTiming
+from simulator.trace.base import PIPES, TraceWriter
+
+ONES = (1 << 64) - 1
+REGISTER_FAMILIES = ("set_mask", "api_set_mask", "mask_mode")
+CMPMASK_FAMILIES = ("vcmp", "set_cmpmask")
+
+
+class VcdWriter(TraceWriter):
+    def __init__(self, path, program, model):
+        self._heap: list[tuple[int, int, object, object]] = []
+        self._seq = 0
+        self._regs: dict[str, int] = {"hi": ONES, "lo": ONES, "mode": 0, "cmp": 0}
+        super().__init__(path, program, model)
+
+    def header(self) -> None:
+        chip = self.chip
+        self.vcd = VCDWriter(
+            self.f, timescale="1 ns", version="pipev",
+            comment=f"pipev trace of {self.program.path} on {chip.name}: one time unit is one "
+                    f"cycle of the {chip.clock_mhz:g} MHz clock (1 ns stands for 1 cycle)")
+        reg = self.vcd.register_var
+        self.v_hi = reg("pipev", "MASK_HI", "reg", 64, init=ONES)
+        self.v_lo = reg("pipev", "MASK_LO", "reg", 64, init=ONES)
+        self.v_cmp = reg("pipev", "CMPMASK", "reg", chip.cmpmask_bits, init=0)
+        self.v_mode = reg("pipev", "mask_mode", "wire", 1, init=0)
+        self.v_busy = {p: reg(f"pipev.{p}", "busy", "wire", 1, init=0) for p in PIPES}
+        self.v_wait = {p: reg(f"pipev.{p}", "wait", "wire", 1, init=0) for p in PIPES}
+        self.v_pc = {p: reg(f"pipev.{p}", "pc", "integer", 32, init="x") for p in PIPES}
+
+    def _push(self, cycle: int, var, value) -> None:
+        self._seq += 1
+        heapq.heappush(self._heap, (cycle, self._seq, var, value))
+
+    def _flush(self, upto: int | None) -> None:
+        """Write every change at or before cycle UPTO (all when None), in time order."""
+        heap, change = self._heap, self.vcd.change
+        while heap and (upto is None or heap[0][0] <= upto):
+            cycle = heap[0][0]
+            latest: dict = {}
+            while heap and heap[0][0] == cycle:
+                _, _, var, value = heapq.heappop(heap)
+                latest[var] = value  # the last change at a cycle wins
+            for var, value in latest.items():
+                change(var, cycle, value)
+
+    def event(self, ev: Event, t: InstrTiming) -> None:
+        pipe = ev.pipe if ev.pipe in self.v_busy else "S"
+        family = ev.instr.defn.family
+        if family in REGISTER_FAMILIES:
+            self._registers(t.end)
+        elif family in CMPMASK_FAMILIES:
+            cmp = self.executor.m.cmpmask_int()
+            if cmp != self._regs["cmp"]:
+                self._regs["cmp"] = cmp
+                self._push(t.end, self.v_cmp, cmp)
+        if t.end > t.start:
+            run = min(t.start + t.wait_flag, t.end)
+            if run > t.start:
+                self._push(t.start, self.v_wait[pipe], 1)
+                self._push(run, self.v_wait[pipe], 0)
+            self._push(t.start, self.v_pc[pipe], ev.instr.pc)
+            if t.end > run:
+                self._push(run, self.v_busy[pipe], 1)
+                self._push(t.end, self.v_busy[pipe], 0)
+            self._push(t.end, self.v_pc[pipe], "x")
+        self._flush(t.issue)
+
+    def _registers(self, cycle: int) -> None:
+        m, regs = self.executor.m, self._regs
+        for key, var, value in (("hi", self.v_hi, m.mask_hi), ("lo", self.v_lo, m.mask_lo),
+                                ("mode", self.v_mode, int(m.counter))):
+            if regs[key] != value:
+                regs[key] = value
+                self._push(cycle, var, value)
+
+    def finish(self, summary: dict) -> None:
+        self._flush(None)
+        self.vcd.flush()
+        self.f.write(f"$comment summary: {summary['cycles']} cycles, "
+                     f"{summary['instructions']} instructions, {summary['uops']} micro-ops "
+                     "$end\n")
+
+    def error(self, diagnostic: Diagnostic, pc: int | None) -> None:
+        self._flush(None)
+        self.vcd.flush()
+        text = str(diagnostic).replace("$end", "$ end")
+        self.f.write(f"$comment error: {text} $end\n")
+
+    def footer(self) -> None:
+        self._flush(None)
+        self.vcd.close(self.max_cycle)
