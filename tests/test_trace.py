@@ -258,17 +258,21 @@ def check_chrome(doc: dict, freq: float) -> dict[int, list[dict]]:
     assert all(e["pid"] == 0 for e in events)
     eps = 1e-9
     per_tid: dict[int, list[dict]] = {}
+    top: dict[int, list[dict]] = {}  # slices that nest in nothing: instructions, S issue/stall
     for e in events:
         if e["ph"] == "X" and e["cat"] == "instr":
             per_tid.setdefault(e["tid"], []).append(e)
             assert e["ts"] == round(e["args"]["start"] / freq, 6)
             assert abs(e["ts"] + e["dur"] - round(e["args"]["end"] / freq, 6)) < eps
-    for slices in per_tid.values():
+        if e["ph"] == "X" and e["cat"] in ("instr", "issue", "stall"):
+            top.setdefault(e["tid"], []).append(e)
+            assert e["cat"] == "instr" or e["tid"] == 1
+    for slices in top.values():
         slices.sort(key=lambda e: e["ts"])
         for a, b in zip(slices, slices[1:], strict=False):
             assert a["ts"] + a["dur"] <= b["ts"] + eps, (a, b)
     for e in events:
-        if e["ph"] == "X" and e["cat"] != "instr":
+        if e["ph"] == "X" and e["cat"] not in ("instr", "issue", "stall"):
             parents = [p for p in per_tid[e["tid"]]
                        if p["ts"] - eps <= e["ts"] and e["ts"] + e["dur"] <= p["ts"] + p["dur"]
                        + eps and p["args"]["line"] == e["args"]["line"]]
@@ -338,6 +342,22 @@ def read_vcd(path: Path) -> tuple[dict[str, str], dict[str, int], list[tuple[int
     return ids, header, changes
 
 
+def check_busy(history, records: list[InstrTiming], total: int, issue: int) -> None:
+    """Each pipe's busy signal is 1 in exactly the cycles one of its instructions executes (and,
+    for S, issues a queued instruction)."""
+    for pipe in PIPES:
+        expected = np.zeros(total + 1, int)
+        for t in records:
+            if t.pipe == pipe:
+                expected[t.start + t.wait_flag:t.end] = 1
+            elif pipe == "S":
+                expected[t.issue:t.issue + issue] = 1
+        got = np.zeros(total + 1, int)
+        for cycle, value in history(f"pipev.{pipe}.busy"):
+            got[cycle:] = int(value)
+        assert got.tolist() == expected.tolist(), pipe
+
+
 def test_vcd_signals_and_time_order(tmp_path, fake):
     out = tmp_path / "t.vcd"
     result = simulator.run(QUICKSTART, trace=out, trace_format="vcd")
@@ -353,16 +373,8 @@ def test_vcd_signals_and_time_order(tmp_path, fake):
     def history(name):
         return [(t, v) for t, i, v in changes if i == ids[name]]
 
-    total = model.total_cycles
-    for pipe in PIPES:  # busy in exactly the cycles some instruction of the pipe executes
-        expected = np.zeros(total + 1, int)
-        for t in model.records:
-            if t.pipe == pipe:
-                expected[t.start + t.wait_flag:t.end] = 1
-        got = np.zeros(total + 1, int)
-        for cycle, value in history(f"pipev.{pipe}.busy"):
-            got[cycle:] = int(value)
-        assert got.tolist() == expected.tolist(), pipe
+    check_busy(history, model.records, model.total_cycles,
+               result.program.chip.timing["scalar_issue"])
     # the V pipe waits for MTE2's flag from its start until the firing cycle
     wait = next(t for t in model.records if t.pipe == "V" and t.wait_flag)
     assert history("pipev.V.wait")[-2:] == [(wait.start, "1"),
@@ -502,3 +514,111 @@ def test_no_trace_means_no_writer_imported():
     out = subprocess.run([sys.executable, "-c", code, str(QUICKSTART)], capture_output=True,
                          text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# -- end to end with the real timing model --------------------------------------------------------
+TILED = """\
+.chip ascend910b
+.gm  a    f32[1024] input = random(1)
+.gm  out  f32[1024] output
+.ub  x    f32[256]
+.ub  z    f32[256]
+.ub  m    u8[32]
+    li   x1, 0
+    set_flag MTE3, MTE2, 1
+loop:
+    wait_flag MTE3, MTE2, 1
+    copy_gm_to_ub  x, a[x1], nburst=1, burst=32
+    set_flag       MTE2, V, 0
+    wait_flag      MTE2, V, 0
+.rept 40
+    vadds.f32      z, x, 1.0, repeat=4
+.endr
+    vcmpv.lt.f32   m, x, z, repeat=4
+    pipe_barrier   V
+    set_flag       V, MTE3, 0
+    wait_flag      V, MTE3, 0
+    copy_ub_to_gm  out[x1], z, nburst=1, burst=32
+    set_flag       MTE3, MTE2, 1
+    add  x1, x1, 256
+    blt  x1, 1024, loop
+    wait_flag MTE3, MTE2, 1
+    set_flag V, S, 2
+    wait_flag V, S, 2
+    pipe_barrier ALL
+    nop
+"""
+
+
+class Recorder(Observer):
+    """Keeps the real timing model's record of every event (attached after the model)."""
+
+    def __init__(self):
+        self.records: list[InstrTiming] = []
+        self.model = None
+
+    def attach(self, executor):
+        self.model = next(o for o in executor.observers
+                          if isinstance(o, simulator.timing.TimingModel))
+
+    def on_event(self, ev):
+        self.records.append(self.model.last)
+
+
+def test_real_model_quickstart_figures_in_every_format(tmp_path):
+    """TIMING.md §6: the worked example's issue/start/end figures reach the traces."""
+    table = [(0, 0, 242), (1, 242, 484), (2, 484, 485), (3, 3, 486), (4, 486, 494),
+             (7, 494, 497), (8, 497, 498), (11, 498, 506), (14, 506, 507), (15, 15, 508),
+             (16, 508, 664)]
+    out = tmp_path / "t.jsonl"
+    result = simulator.run(QUICKSTART, trace=out)
+    lines = read_jsonl(out)
+    instrs = [e for e in lines[1:] if e["ev"] == "instr"]
+    assert [(e["issue"], e["start"], e["end"]) for e in instrs if e["pipe"] != "S"] == table
+    flags = [(e["op"], e["cycle"]) for e in lines[1:] if e["ev"] == "flag"]
+    assert flags == [("set", 485), ("wait", 485), ("set", 507), ("wait", 507)]
+    reps = [e for e in lines[1:] if e["ev"] == "repeat" and e["line"] == 16]
+    assert [(e["start"], e["end"], e["bank_beats"]) for e in reps] == [
+        (486 + 2 * i, 488 + 2 * i, 2) for i in range(4)]
+    summary = lines[-1]
+    assert summary["cycles"] == 664 == result.cycles
+    assert {p: v["busy"] for p, v in summary["pipes"].items()} == {
+        "S": 17, "V": 22, "MTE2": 485, "MTE3": 157}
+    from simulator.summary import summary_dict
+    assert summary == {"ev": "summary", **summary_dict(result)}
+    chrome = tmp_path / "t.json"
+    simulator.run(QUICKSTART, trace=chrome, trace_format="chrome")
+    doc = json.loads(chrome.read_text())
+    per_tid = check_chrome(doc, 1850.0)
+    mte3 = per_tid[4][-1]
+    assert (mte3["ts"], mte3["dur"]) == (round(508 / 1850, 6), round(664 / 1850 - 508 / 1850, 6))
+    text = tmp_path / "t.txt"
+    simulator.run(QUICKSTART, trace=text, trace_format="text")
+    assert "cycles 0..664, 1 column = 12 cycles" in text.read_text()
+
+
+def test_real_model_loop_with_stalls_barriers_and_flags(tmp_path):
+    """A tiled loop: queue-full stalls, pipe barriers, S as a flag destination. Chrome slices
+    stay nested and apart; the VCD's busy signals match the model's records cycle for cycle."""
+    rec = Recorder()
+    chrome = tmp_path / "t.json"
+    result = simulator.run(TILED, trace=chrome, trace_format="chrome", observers=[rec])
+    summary = result.timing.report()
+    assert summary["stalls"]["queue_full"] > 0 and summary["stalls"]["barrier"] > 0
+    doc = json.loads(chrome.read_text())
+    per_tid = check_chrome(doc, 1850.0)
+    assert sum(len(v) for v in per_tid.values()) == result.instructions == 215
+    cats = {e["cat"] for e in doc["traceEvents"] if e["ph"] == "X"}
+    assert cats == {"instr", "issue", "stall", "repeat", "wait_flag"}
+    flows = [e for e in doc["traceEvents"] if e["ph"] in "sf"]
+    assert len(flows) == 2 * (4 * 3 + 1 + 1)  # per tile 3 pairs; the first and the S wait
+    vcd = tmp_path / "t.vcd"
+    rec2 = Recorder()
+    simulator.run(TILED, trace=vcd, trace_format="vcd", observers=[rec2])
+    ids, _, changes = read_vcd(vcd)
+
+    def history(name):
+        return [(t, v) for t, i, v in changes if i == ids[name]]
+
+    check_busy(history, rec2.records, result.cycles, result.program.chip.timing["scalar_issue"])
+    assert [t for t, _, _ in changes] == sorted(t for t, _, _ in changes)

@@ -177,6 +177,13 @@ class TraceWriter(Observer):
                              {}, model)
 
     @property
+    def issue_cycles(self) -> int:
+        """Cycles S spends issuing a queued instruction (0 without a timing model)."""
+        if self.model is None:
+            return 0
+        return int(self.chip.timing.get("scalar_issue", 0))
+
+    @property
     def freq_mhz(self) -> float:
         return float(self.chip.clock_mhz)
 

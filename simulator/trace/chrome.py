@@ -1,10 +1,12 @@
 """Chrome Trace Event JSON (ISA.md §11, `chrome`): opens in Perfetto, chrome://tracing and
 MindStudio Insight.
 
-Core 0 is pid 0; each pipe is one thread. An instruction is an `X` slice on its pipe; its head,
-its wait for a flag and its repeats are `X` slices nested inside it; a flow (`s` → `f`) links
-each set_flag to the wait_flag it releases. Times are µs = cycles / freq_mhz, written from
-integer picoseconds so that rounding never lets a nested slice stick out of its parent.
+Core 0 is pid 0; each pipe is one thread. An instruction is an `X` slice (category `instr`) on
+its pipe; its head, its wait for a flag and its repeats are `X` slices nested inside it. S also
+shows the cycles it spends issuing each queued instruction (`issue`) and its stalls (`stall`).
+A flow (`s` → `f`) links each set_flag to the wait_flag it releases. Times are µs = cycles /
+freq_mhz, written from integer picoseconds so that rounding never lets a nested slice stick out
+of its parent.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ class ChromeWriter(TraceWriter):
             meta.append(json.dumps({"name": "thread_sort_index", "ph": "M", "pid": 0,
                                     "tid": tid, "args": {"sort_index": tid}}, separators=SEP))
         self._emit(meta)
+        self._issue = self.issue_cycles
 
     def _names(self, instr: Instruction) -> tuple[str, str]:
         """The slice name and the constant part of its args, cached per instruction."""
@@ -90,6 +93,13 @@ class ChromeWriter(TraceWriter):
         cyc = (f'"issue":{t.issue},"start":{t.start},"end":{t.end},"busy":{t.busy},'
                f'"wait_pipe":{t.wait_pipe},"wait_flag":{t.wait_flag},"uops":{uops}')
         out = [self._slice(name, "instr", pipe, t.start, t.end, f"{args},{cyc}")]
+        if pipe != "S":
+            out.extend(self._issue_slices(ev, t, name))
+        elif getattr(t, "wait_issue", 0) > 0:  # pipe_barrier ALL: S waited for the queues
+            out.append(self._slice('"stall: queues draining"', "stall", "S",
+                                   t.start - t.wait_issue, t.start,
+                                   f'"pc":{ev.instr.pc},"line":{ev.instr.line},'
+                                   f'"cycles":{t.wait_issue}'))
         if t.wait_flag > 0:
             src, dst, eid = ev.flag or ("?", "?", 0)
             out.append(self._slice(json.dumps(f"wait for flag {src}->{dst} {eid}"), "wait_flag",
@@ -108,6 +118,19 @@ class ChromeWriter(TraceWriter):
         if ev.flag is not None:
             out.extend(self._flow(ev, pipe, t))
         self._emit(out)
+
+    def _issue_slices(self, ev: Event, t: InstrTiming, name: str) -> list[str]:
+        """On S: the cycles spent issuing a queued instruction, and any stall before that
+        while its queue was full."""
+        out = []
+        line = f'"pc":{ev.instr.pc},"line":{ev.instr.line},"to":"{ev.pipe}"'
+        stall = getattr(t, "wait_issue", 0)
+        if stall > 0:
+            out.append(self._slice('"stall: queue full"', "stall", "S", t.issue - stall,
+                                   t.issue, f'{line},"cycles":{stall}'))
+        if self._issue:
+            out.append(self._slice(name, "issue", "S", t.issue, t.issue + self._issue, line))
+        return out
 
     def _flow(self, ev: Event, pipe: str, t: InstrTiming) -> list[str]:
         key = ev.flag

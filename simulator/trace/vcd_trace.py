@@ -1,11 +1,11 @@
 """IEEE 1364 value-change dump (ISA.md §11, `vcd`), written with pyvcd; opens in GTKWave.
 
 One time unit is one cycle. Signals: MASK_HI, MASK_LO, CMPMASK, mask_mode (0 norm, 1 count) and,
-per pipe, `busy` (executing), `wait` (waiting for a flag) and `pc` (the statement it executes,
-x when idle). Events arrive in issue order but the pipes run in parallel, so changes wait in a
-small heap until no later event can precede them: every change of an instruction lies at or
-after its issue cycle and S issues in order, so all changes up to the latest issue cycle are
-final. The queue depth bounds what waits there.
+per pipe, `busy` (executing; for S also issuing to a queue), `wait` (waiting for a flag) and `pc`
+(the statement it executes or issues, x when idle). Events arrive in issue order but the pipes
+run in parallel, so changes wait in a small heap until no later event can precede them: every
+change of an instruction lies at or after its issue cycle and S issues in order, so all changes
+up to the latest issue cycle are final. The queue depth bounds what waits there.
 """
 
 from __future__ import annotations
@@ -28,11 +28,13 @@ class VcdWriter(TraceWriter):
     def __init__(self, path, program, model):
         self._heap: list[tuple[int, int, object, object]] = []
         self._seq = 0
+        self._issue = 0
         self._regs: dict[str, int] = {"hi": ONES, "lo": ONES, "mode": 0, "cmp": 0}
         super().__init__(path, program, model)
 
     def header(self) -> None:
         chip = self.chip
+        self._issue = self.issue_cycles
         self.vcd = VCDWriter(
             self.f, timescale="1 ns", version="pipev",
             comment=f"pipev trace of {self.program.path} on {chip.name}: one time unit is one "
@@ -72,6 +74,11 @@ class VcdWriter(TraceWriter):
             if cmp != self._regs["cmp"]:
                 self._regs["cmp"] = cmp
                 self._push(t.end, self.v_cmp, cmp)
+        if pipe != "S" and self._issue:  # S is busy issuing it
+            self._push(t.issue, self.v_busy["S"], 1)
+            self._push(t.issue, self.v_pc["S"], ev.instr.pc)
+            self._push(t.issue + self._issue, self.v_busy["S"], 0)
+            self._push(t.issue + self._issue, self.v_pc["S"], "x")
         if t.end > t.start:
             run = min(t.start + t.wait_flag, t.end)
             if run > t.start:
