@@ -1,19 +1,23 @@
 """UB bank models (TIMING.md §3): beats(i) of every repeat of a VectorOp, as one numpy array.
 
-Each operand becomes an (R, 8, 2) array of 32-byte row addresses with a validity mask: a vector
-operand has its block-j row in column [j, 0]; a bit operand (vsel mode 1/2 select mask, vcmpv /
-vcmpvs destination) has its one or two rows in [0, 0] and [0, 1] (paired with j = 0). Rows an
-operand touches twice in a repeat (block stride 0) and blocks with no active element are not
-valid. Everything below is whole-array numpy: no loop over repeats or elements.
+The rows an instruction touches are laid out as columns of an (R, M) array: eight per vector
+operand (block j) and two per bit operand (the vsel mode 1/2 select mask, a vcmpv/vcmpvs
+destination: the one or two rows of its bytes, paired with j = 0). A column is *valid* in a
+repeat when the operand touches that row there for the first time (block stride 0 reads one
+row; blocks without active elements touch nothing). Everything that depends only on the
+instruction's shape — strides, repeats, active blocks — is a `Shape`, built once and cached;
+per instruction only whole-array numpy runs, never a loop over repeats or elements.
 """
 
 from __future__ import annotations
 
+import attrs
 import numpy as np
 
-from isa.decode import Access, VectorOp
+from isa.decode import VectorOp
 
 J = np.arange(8, dtype=np.int64)
+SHAPE_CACHE_LIMIT = 4096
 
 
 def block_activity(vop: VectorOp) -> np.ndarray:
@@ -28,38 +32,129 @@ def block_activity(vop: VectorOp) -> np.ndarray:
     return act
 
 
-def operand_rows(vop: VectorOp, acc: Access, act: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(rows, valid), both (R, 8, 2): the rows one operand touches in each repeat."""
+@attrs.frozen(eq=False)
+class Shape:
+    """Columns of every operand's rows relative to that operand's own first row."""
+
+    rel: np.ndarray  # (R, M) byte offsets of each column from its operand's base row
+    col_op: np.ndarray  # (M,) operand index of each column
+    valid: np.ndarray  # (R, M) bool
+    cols: tuple[tuple[int, int, bool], ...]  # per column: (operand, j, written)
+
+    def pairs(self, reads_only: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Column pairs (p, q) at the same j: two reads of different operands (reads_only),
+        or a read and a write; with their validity (R, P)."""
+        ps, qs = [], []
+        for p, (op_p, j_p, w_p) in enumerate(self.cols):
+            for q, (op_q, j_q, w_q) in enumerate(self.cols):
+                if j_p != j_q or op_p == op_q or w_p:
+                    continue
+                if (reads_only and not w_q and op_p < op_q) or (not reads_only and w_q):
+                    ps.append(p)
+                    qs.append(q)
+        p, q = np.array(ps, np.int64), np.array(qs, np.int64)
+        return p, q, self.valid[:, p] & self.valid[:, q]
+
+
+def build_shape(vop: VectorOp) -> Shape:
     r = vop.repeats
-    rows = np.zeros((r, 8, 2), np.int64)
-    valid = np.zeros((r, 8, 2), bool)
-    if acc.kind == "bits":
-        nb = vop.bit_bytes(acc)
-        start = acc.base + np.arange(r, dtype=np.int64) * nb
-        rows[:, 0, 0] = start & ~31
-        rows[:, 0, 1] = (start + nb - 1) & ~31
-        valid[:, 0, 0] = True
-        valid[:, 0, 1] = rows[:, 0, 1] != rows[:, 0, 0]
-        return rows, valid
-    rep = np.arange(r, dtype=np.int64)[:, None] * (acc.rep * 32)
-    rows[:, :, 0] = (acc.base & ~31) + rep + J[None, :] * (acc.blk * 32)
-    valid[:, :, 0] = act if acc.blk else act & (J == 0)[None, :]
-    return rows, valid
+    act = block_activity(vop)
+    rels, valids, col_op, cols = [], [], [], []
+    for k, acc in enumerate(vop.operands):
+        if acc.kind == "bits":
+            nb = vop.bit_bytes(acc)
+            start = (acc.base & 31) + np.arange(r, dtype=np.int64) * nb
+            rel = np.stack([start & ~31, (start + nb - 1) & ~31], axis=1)
+            valid = np.ones((r, 2), bool)
+            valid[:, 1] = rel[:, 1] != rel[:, 0]
+            js = (0, 0)
+        else:
+            rel = np.arange(r, dtype=np.int64)[:, None] * (acc.rep * 32) + J * (acc.blk * 32)
+            valid = act if acc.blk else act & (J == 0)
+            js = tuple(range(8))
+        rels.append(rel)
+        valids.append(valid)
+        col_op += [k] * len(js)
+        cols += [(k, j, acc.write) for j in js]
+    return Shape(np.concatenate(rels, axis=1), np.array(col_op, np.int64),
+                 np.concatenate(valids, axis=1), tuple(cols))
 
 
-def _pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Broadcast two (R, 8, 2) arrays to compare every column of a with every column of b at
-    the same block index j."""
-    return a[:, :, :, None], b[:, :, None, :]
+def shape_key(vop: VectorOp) -> tuple:
+    return (vop.repeats, vop.n, None if vop.all_active else (vop.mask, vop.last),
+            tuple((a.kind, a.write, a.size, a.blk, a.rep, a.base & 31 if a.kind == "bits"
+                   else 0) for a in vop.operands))
 
 
-class Bank910B:
+def relative_layout(vop: VectorOp, region: int | None) -> tuple:
+    """The operands' address pattern relative to the first operand's row, which is all the
+    bank models depend on (groups and rows shift together); with a `region` (910b: banks are
+    per 64 KB) the absolute first row is added unless every row lies in one region."""
+    r = vop.repeats
+    ops = vop.operands
+    ref = ops[0].base & ~31
+    parts = []
+    lo_all, hi_all = ref, ref
+    for a in ops:
+        lo = a.base & ~31
+        if a.kind == "bits":
+            hi = a.base + r * vop.bit_bytes(a) - 1
+            parts.append((a.role, a.write, a.base - ref))
+        else:
+            hi = lo + ((r - 1) * a.rep + 7 * a.blk) * 32 + 31
+            parts.append((a.role, a.write, a.size, a.blk, a.rep, lo - ref))
+        lo_all, hi_all = min(lo_all, lo), max(hi_all, hi)
+    if region is not None and lo_all // region != hi_all // region:
+        parts.append(ref)
+    return tuple(parts)
+
+
+class _Model:
+    """Shared plumbing: the Shape cache and the absolute rows of an instruction."""
+
+    region: int | None = None
+
+    def __init__(self):
+        self._shapes: dict[tuple, tuple] = {}
+
+    def layout_key(self, vop: VectorOp) -> tuple:
+        return relative_layout(vop, self.region)
+
+    def shape(self, vop: VectorOp) -> tuple:
+        key = shape_key(vop)
+        hit = self._shapes.get(key)
+        if hit is None:
+            if len(self._shapes) >= SHAPE_CACHE_LIMIT:
+                self._shapes.clear()
+            hit = self._shapes[key] = self.prepare(build_shape(vop))
+        return hit
+
+    def prepare(self, shape: Shape) -> tuple:
+        return (shape,)
+
+    @staticmethod
+    def rows(vop: VectorOp, shape: Shape) -> np.ndarray:
+        """(R, M) absolute row addresses."""
+        bases = np.array([a.base & ~31 for a in vop.operands], np.int64)
+        return shape.rel + bases[shape.col_op]
+
+
+class Bank910B(_Model):
     """ascend910b: 16 groups; a row's bank is 16·(a // bank_bytes) + group."""
 
     def __init__(self, bank: dict):
+        super().__init__()
         self.groups = bank["groups"]
-        self.bank_bytes = bank["bank_bytes"]
+        self.region = bank["bank_bytes"]
         self.conflict = bank["conflict_beats"]
+
+    def prepare(self, shape: Shape) -> tuple:
+        """intra(i) depends on the shape alone (an operand's rows shift together)."""
+        grp = (shape.rel >> 5) % self.groups
+        same = ((grp[:, :, None] == grp[:, None, :]) & shape.valid[:, :, None]
+                & shape.valid[:, None, :] & (shape.col_op[:, None] == shape.col_op[None, :]))
+        intra = np.maximum(same.sum(axis=2).max(axis=1), 1)
+        return shape, intra, shape.pairs(True), shape.pairs(False)
 
     def beats(self, vop: VectorOp, slope: int) -> np.ndarray:
         intra, cross = self.terms(vop)
@@ -67,63 +162,49 @@ class Bank910B:
 
     def terms(self, vop: VectorOp) -> tuple[np.ndarray, np.ndarray]:
         """intra(i) and cross(i) of TIMING.md §3, each (R,) int."""
-        r = vop.repeats
-        act = block_activity(vop)
-        ops = [(acc, *operand_rows(vop, acc, act)) for acc in vop.operands]
-        g = self.groups
-        intra = np.zeros(r, np.int64)
-        for _, rows, valid in ops:
-            grp = ((rows >> 5) % g).reshape(r, 16)
-            v = valid.reshape(r, 16)
-            same = (grp[:, :, None] == grp[:, None, :]) & v[:, :, None] & v[:, None, :]
-            intra = np.maximum(intra, same.sum(axis=2).max(axis=1))
-        conflict = np.zeros(r, bool)
-        reads = [o for o in ops if not o[0].write]
-        writes = [o for o in ops if o[0].write]
-        for k, (_, ra, va) in enumerate(reads):
-            for _, rb, vb in reads[k + 1:]:  # two different rows read at j in one group
-                (xa, xb), (ma, mb) = _pairs(ra, rb), _pairs(va, vb)
-                hit = ma & mb & (xa != xb) & ((xa >> 5) % g == (xb >> 5) % g)
-                conflict |= hit.any(axis=(1, 2, 3))
-            for _, rw, vw in writes:  # a row read and the row written at j in one bank
-                (xa, xw), (ma, mw) = _pairs(ra, rw), _pairs(va, vw)
-                hit = ma & mw & (self._bank(xa) == self._bank(xw))
-                conflict |= hit.any(axis=(1, 2, 3))
-        return np.maximum(intra, 1), np.where(conflict, self.conflict, 1)
-
-    def _bank(self, rows: np.ndarray) -> np.ndarray:
-        return (rows // self.bank_bytes) * self.groups + (rows >> 5) % self.groups
+        shape, intra, (p, q, v), (pw, qw, vw) = self.shape(vop)
+        rows = self.rows(vop, shape)
+        grp = (rows >> 5) % self.groups
+        conflict = np.zeros(vop.repeats, bool)
+        if len(p):  # two different rows read at j in one group
+            hit = v & (grp[:, p] == grp[:, q]) & (rows[:, p] != rows[:, q])
+            conflict |= hit.any(axis=1)
+        if len(pw):  # a row read and the row written at j in one bank
+            bank = (rows // self.region) * self.groups + grp
+            conflict |= (vw & (bank[:, pw] == bank[:, qw])).any(axis=1)
+        return intra, np.where(conflict, self.conflict, 1)
 
 
-class Bank950:
-    """ascend950: 8 groups; a group serves `reads_per_beat` reads, or 1 read + 1 write, a beat."""
+class Bank950(_Model):
+    """ascend950: 8 groups; a group serves `reads_per_beat` reads, or 1 read + 1 write, a beat.
+    beats_g = max(ceil(R_g / 2), W_g, ceil((R_g + W_g) / 2)), shared rows counted once."""
 
     def __init__(self, bank: dict):
+        super().__init__()
         self.groups = bank["groups"]
         self.ports = bank["reads_per_beat"]
 
-    def beats(self, vop: VectorOp, slope: int) -> np.ndarray:
-        r = vop.repeats
-        act = block_activity(vop)
-        ops = [(acc, *operand_rows(vop, acc, act)) for acc in vop.operands]
-        reads = self._per_group([o for o in ops if not o[0].write], r)
-        writes = self._per_group([o for o in ops if o[0].write], r)
-        p = self.ports
-        per_group = np.maximum(np.maximum(-(-reads // p), writes), -(-(reads + writes) // p))
-        return np.maximum(per_group.max(axis=1, initial=0), slope)
+    def prepare(self, shape: Shape) -> tuple:
+        written = np.array([w for _, _, w in shape.cols], bool)
+        return shape, ~written, written
 
-    def _per_group(self, ops: list, r: int) -> np.ndarray:
-        """(R, groups): distinct rows the operands touch in each group (shared rows once)."""
-        if not ops:
-            return np.zeros((r, self.groups), np.int64)
-        rows = np.concatenate([o[1].reshape(r, 16) for o in ops], axis=1)
-        valid = np.concatenate([o[2].reshape(r, 16) for o in ops], axis=1)
+    def beats(self, vop: VectorOp, slope: int) -> np.ndarray:
+        shape, reads, writes = self.shape(vop)
+        rows = self.rows(vop, shape)
+        nr = self._per_group(rows[:, reads], shape.valid[:, reads])
+        nw = self._per_group(rows[:, writes], shape.valid[:, writes])
+        p = self.ports
+        per_group = np.maximum(np.maximum(-(-nr // p), nw), -(-(nr + nw) // p))
+        return np.maximum(per_group.max(axis=1), slope)
+
+    def _per_group(self, rows: np.ndarray, valid: np.ndarray) -> np.ndarray:
+        """(R, groups): distinct valid rows in each group."""
         k = rows.shape[1]
         keyed = np.sort(np.where(valid, rows, -1 - np.arange(k, dtype=np.int64)), axis=1)
         first = keyed >= 0
         first[:, 1:] &= keyed[:, 1:] != keyed[:, :-1]
-        grp = (keyed >> 5) % self.groups
-        onehot = (grp[:, :, None] == np.arange(self.groups)) & first[:, :, None]
+        onehot = ((keyed[:, :, None] >> 5) % self.groups == np.arange(self.groups)) \
+            & first[:, :, None]
         return onehot.sum(axis=1)
 
 
@@ -132,6 +213,9 @@ class NoBanks:
 
     def __init__(self, bank: dict):
         pass
+
+    def layout_key(self, vop: VectorOp) -> tuple:
+        return ()
 
     def beats(self, vop: VectorOp, slope: int) -> np.ndarray:
         return np.full(vop.repeats, max(slope, 1), np.int64)

@@ -58,7 +58,9 @@ class TimingModel(Observer):
         self.total_cycles = 0
         self.last: InstrTiming | None = None
         self.lines: tuple[str, ...] = ()
-        self._cache: dict = {}
+        self._cache: dict = {}  # relative layout -> vector cost
+        self._exact: dict = {}  # (instruction, addresses) -> vector cost
+        self._class_of: dict = {}
         self._handlers = {"set_flag": self._set_flag, "wait_flag": self._wait_flag,
                           "barrier": self._barrier, "dma": self._dma,
                           "set_cmpmask": self._cmpmask, "get_cmpmask": self._cmpmask}
@@ -139,35 +141,54 @@ class TimingModel(Observer):
 
     # -- vector --------------------------------------------------------------------------------
     def _class(self, ev: Event) -> CostClass:
-        name = ev.instr.defn.cost
-        if name == "vsel" and ev.instr.fields.get("mode", 0) == 1:
-            name = "vsel_scalar"
-        return self.classes[name]
+        instr = ev.instr
+        cls = self._class_of.get(instr)
+        if cls is None:
+            name = instr.defn.cost
+            if name == "vsel" and instr.fields.get("mode", 0) == 1:
+                name = "vsel_scalar"
+            cls = self._class_of[instr] = self.classes[name]
+        return cls
 
     def _vector(self, ev: Event) -> InstrTiming:
         q = self.queues["V"]
         issue, stalled = self._issue(q)
         start = max(issue, q.last_end)
         cls = self._class(ev)
-        beats, pad, extra = self._vector_cost(ev.vop, cls)
-        body = int(beats.sum()) + pad
+        beats, body, pad, extra = self._vector_cost(ev.vop, cls)
         head = cls.head if body and q.compute_end != start else 0
         end = self._finish(q, start, head + body, True, cls.tail)
-        self.stalls["bank_conflict"] += extra
+        if extra:
+            self.stalls["bank_conflict"] += extra
         return InstrTiming("V", issue, start, end, head + body, wait_pipe=start - issue,
                            head=head, wait_issue=stalled, beats=beats, pad=pad,
                            bank_extra=extra)
 
-    def _vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int]:
-        """(beats per repeat, padding after the last repeat, cycles added by bank conflicts);
-        cached on everything they depend on, so a loop re-running a statement costs a lookup."""
-        key = (cls.name, vop.t.name, vop.operands, vop.repeats, vop.counter, vop.mask, vop.last)
-        hit = self._cache.get(key)
+    def _vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
+        """(beats per repeat, busy cycles, padding after the last repeat, cycles added by bank
+        conflicts), cached on the instruction's layout relative to its first operand: a loop
+        that moves its operands together through UB costs a dict lookup per instruction."""
+        r = vop.repeats
+        act = None if vop.all_active else (vop.mask, vop.last)
+        # Level 1: this very instruction at these addresses (strides and type are static).
+        exact = (vop.instr, r, act, *[a.base for a in vop.operands])
+        hit = self._exact.get(exact)
         if hit is not None:
             return hit
+        key = (cls.name, vop.t.name, r, act, self.banks.layout_key(vop) if r else None)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = self._vector_compute(vop, cls)
+        if len(self._exact) >= CACHE_LIMIT:
+            self._exact.clear()
+            self._cache.clear()
+        self._exact[exact] = hit
+        return hit
+
+    def _vector_compute(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
         r = vop.repeats
         if r == 0:
-            out = (np.zeros(0, np.int64), 0, 0)
+            out = (np.zeros(0, np.int64), 0, 0, 0)
         else:
             beats = self.banks.beats(vop, cls.slope)
             beats.setflags(write=False)
@@ -177,10 +198,7 @@ class TimingModel(Observer):
             total = int(beats.sum())
             busy = max(floor, total + penalty)
             plain = max(floor, r * max(cls.slope, 1) + penalty)
-            out = (beats, busy - total, busy - plain)
-        if len(self._cache) >= CACHE_LIMIT:
-            self._cache.clear()
-        self._cache[key] = out
+            out = (beats, busy, busy - total, busy - plain)
         return out
 
     def _cmpmask(self, ev: Event) -> InstrTiming:

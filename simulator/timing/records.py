@@ -22,8 +22,11 @@ class RepeatTiming:
     bank_beats: int
 
 
-@attrs.frozen(slots=True)
+@attrs.define(slots=True, eq=False)
 class InstrTiming:
+    """Treat as read-only (it is not frozen only because frozen attrs classes are three times
+    slower to build, and one is built per executed instruction)."""
+
     pipe: str  # S, V, MTE2, MTE3
     issue: int  # cycle S issued (or executed) it
     start: int  # cycle its queue started it (after waiting for the pipe / a flag)
@@ -54,5 +57,5 @@ class InstrTiming:
             out.append(RepeatTiming(i, t, end, b))
             t += b
         built = tuple(out)
-        object.__setattr__(self, "_repeats", built)
+        self._repeats = built
         return built
