@@ -293,8 +293,14 @@ class Builder:
             align = ALIGN[kind]
             if o.addr % align:
                 what = "vector operands" if kind in ("vec", "bits", "ub") else "CMPMASK moves"
-                self.rule(o.col, f"{self.syn.defn.name} {role} address {o.addr:#x} is not "
+                self.rule(o.col, f"{self.head()} {role} address {o.addr:#x} is not "
                           f"{align}-byte aligned ({what} must be {align}-byte aligned)")
+
+    def head(self) -> str:
+        """`vsel.f32`, `vcmpv.lt.f16`: the mnemonic as diagnostics name it (as at run time)."""
+        syn = self.syn
+        return syn.defn.name + (f".{syn.op}" if syn.op else "") + (
+            f".{syn.dtype.name}" if syn.dtype else "")
 
     def scalar(self, t: DType | None, text: str, off: int) -> Operand:
         m = SCALAR_REF_RE.match(text)
