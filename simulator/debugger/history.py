@@ -86,9 +86,9 @@ def _runs(addrs: np.ndarray) -> list[tuple[int, int]]:
     if addrs.size == 0:
         return []
     cut = np.flatnonzero(np.diff(addrs) != 1) + 1
-    starts = np.concatenate(([0], cut))
-    ends = np.concatenate((cut, [addrs.size]))
-    return [(int(addrs[s]), int(e - s)) for s, e in zip(starts, ends, strict=True)]
+    starts = addrs[np.concatenate(([0], cut))].tolist()
+    lengths = np.diff(np.concatenate(([0], cut, [addrs.size]))).tolist()
+    return list(zip(starts, lengths, strict=True))
 
 
 def vector_runs(vop: VectorOp, repeat: int | None) -> list[tuple[int, int]]:
@@ -100,6 +100,9 @@ def vector_runs(vop: VectorOp, repeat: int | None) -> list[tuple[int, int]]:
     if acc.kind == "bits":
         nb = vop.n // 8
         return [(acc.base + lo * nb, (hi - lo) * nb)]
+    full = vop.all_active or (hi < vop.repeats and bool(vop.row.all()))
+    if full and acc.blk == 1 and (acc.rep == 8 or hi - lo == 1):
+        return [(acc.base + lo * acc.rep * 32, (hi - lo) * 256)]  # the common case, no arrays
     addrs = acc.base + acc.offsets(vop.repeats)[lo:hi]
     addrs = addrs[vop.active[lo:hi]]
     return _runs(np.unique((addrs[:, None] + np.arange(acc.size)).reshape(-1)))

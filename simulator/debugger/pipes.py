@@ -31,7 +31,7 @@ def pipes_view(s: Session) -> list[str]:
 
 def _from_records(s: Session, timed: list) -> list[str]:
     now = max(getattr(r.timing, "issue", 0) for r in timed)
-    out = [f"S has issued up to cycle {now}; cycle {s.cycle()}"]
+    out = [f"S last issued at cycle {now}; cycle {s.cycle()}"]
     for pipe in PIPES:
         mine = [r for r in timed if getattr(r.timing, "pipe", None) == pipe]
         until = max((r.timing.end for r in mine), default=0)

@@ -71,8 +71,13 @@ class Session:
         self.machine = Machine(self.program, gm)
         self.model = TimingModel(self.program.chip)
         self.recorder = Recorder(self.machine)
+        observers = [self.model]
+        if self.checks != "off":  # the §9.4 init and race warnings, as `pipev run` gives them
+            from simulator.history import History as Checks
+
+            observers.append(Checks())
         self.ex = Executor(self.program, self.machine, self.checks,
-                           [self.model, self.recorder], self.max_steps)
+                           [*observers, self.recorder], self.max_steps)
         self.ex.split_repeats = True
         self.ex.before = self.recorder.before
         self.hist = History(self.history_bytes)
