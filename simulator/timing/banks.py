@@ -87,24 +87,28 @@ def shape_key(vop: VectorOp) -> tuple:
 
 
 def relative_layout(vop: VectorOp, region: int | None) -> tuple:
-    """The operands' address pattern relative to the first operand's row, which is all the
-    bank models depend on (groups and rows shift together); with a `region` (910b: banks are
-    per 64 KB) the absolute first row is added unless every row lies in one region."""
-    r = vop.repeats
+    """The operands' addresses relative to the first operand's row, with their strides: all
+    the bank models depend on besides the instruction's kind (groups and rows shift together).
+    With a `region` (910b: a bank is a group within a 64 KB region) the absolute first row is
+    added unless every row lies in one region. Hot path: plain integer arithmetic."""
     ops = vop.operands
+    r1 = vop.repeats - 1
     ref = ops[0].base & ~31
     parts = []
-    lo_all, hi_all = ref, ref
+    lo = hi = ref
     for a in ops:
-        lo = a.base & ~31
+        b = a.base
         if a.kind == "bits":
-            hi = a.base + r * vop.bit_bytes(a) - 1
-            parts.append((a.role, a.write, a.base - ref))
+            top = b + (r1 + 1) * (vop.n >> 3) - 1
+            parts.append(b - ref)
         else:
-            hi = lo + ((r - 1) * a.rep + 7 * a.blk) * 32 + 31
-            parts.append((a.role, a.write, a.size, a.blk, a.rep, lo - ref))
-        lo_all, hi_all = min(lo_all, lo), max(hi_all, hi)
-    if region is not None and lo_all // region != hi_all // region:
+            top = b + ((r1 * a.rep + 7 * a.blk) << 5) + 31
+            parts.append((b - ref, a.blk, a.rep))
+        if b < lo:
+            lo = b
+        if top > hi:
+            hi = top
+    if region is not None and (lo & ~31) // region != hi // region:
         parts.append(ref)
     return tuple(parts)
 

@@ -58,8 +58,7 @@ class TimingModel(Observer):
         self.total_cycles = 0
         self.last: InstrTiming | None = None
         self.lines: tuple[str, ...] = ()
-        self._cache: dict = {}  # relative layout -> vector cost
-        self._exact: dict = {}  # (instruction, addresses) -> vector cost
+        self._cache: dict = {}  # instruction kind + relative layout -> vector cost
         self._class_of: dict = {}
         self._handlers = {"set_flag": self._set_flag, "wait_flag": self._wait_flag,
                           "barrier": self._barrier, "dma": self._dma,
@@ -166,23 +165,18 @@ class TimingModel(Observer):
 
     def _vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
         """(beats per repeat, busy cycles, padding after the last repeat, cycles added by bank
-        conflicts), cached on the instruction's layout relative to its first operand: a loop
-        that moves its operands together through UB costs a dict lookup per instruction."""
+        conflicts), cached on the instruction's kind and its layout relative to its first
+        operand: a statement re-run, or moving its operands together through UB, costs a dict
+        lookup."""
         r = vop.repeats
-        act = None if vop.all_active else (vop.mask, vop.last)
-        # Level 1: this very instruction at these addresses (strides and type are static).
-        exact = (vop.instr, r, act, *[a.base for a in vop.operands])
-        hit = self._exact.get(exact)
-        if hit is not None:
-            return hit
-        key = (cls.name, vop.t.name, r, act, self.banks.layout_key(vop) if r else None)
+        key = (vop.family, cls.name, vop.t.name, r,
+               None if vop.all_active else (vop.mask, vop.last),
+               self.banks.layout_key(vop) if r else None)
         hit = self._cache.get(key)
         if hit is None:
+            if len(self._cache) >= CACHE_LIMIT:
+                self._cache.clear()
             hit = self._cache[key] = self._vector_compute(vop, cls)
-        if len(self._exact) >= CACHE_LIMIT:
-            self._exact.clear()
-            self._cache.clear()
-        self._exact[exact] = hit
         return hit
 
     def _vector_compute(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:

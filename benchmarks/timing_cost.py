@@ -1,0 +1,72 @@
+"""What the timing model alone costs per instruction (CPU time, events replayed into it).
+
+    python benchmarks/timing_cost.py
+
+The events of a run are recorded once, then fed to fresh TimingModels, so the figures exclude
+assembly, checks and execution. "cached" is the usual case (a statement re-run at the same or
+a shifted layout); "uncached" clears the cost caches before every event (a new layout each
+time: the vectorised bank model runs).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from workloads import vsel_program  # noqa: E402
+
+import isa  # noqa: E402
+from simulator.events import Observer  # noqa: E402
+from simulator.executor import Executor  # noqa: E402
+from simulator.machine import Machine  # noqa: E402
+from simulator.run import gm_arrays  # noqa: E402
+from simulator.timing import TimingModel  # noqa: E402
+
+
+class _Collect(Observer):
+    def __init__(self):
+        self.events = []
+
+    def on_event(self, event) -> None:
+        self.events.append(event)
+
+
+def events_of(text: str):
+    prog = isa.assemble(text)
+    c = _Collect()
+    Executor(prog, Machine(prog, gm_arrays(prog, None)), observers=[c]).run()
+    return prog, c.events
+
+
+def per_event(prog, events, uncached: bool = False, rounds: int = 3) -> float:
+    """Best CPU µs per event over ROUNDS replays."""
+    best = float("inf")
+    for _ in range(rounds):
+        model = TimingModel(prog.chip)
+        t0 = time.process_time()
+        if uncached:
+            for ev in events:
+                model._cache.clear()
+                model.on_event(ev)
+        else:
+            for ev in events:
+                model.on_event(ev)
+        best = min(best, time.process_time() - t0)
+    return 1e6 * best / len(events)
+
+
+def main() -> int:
+    for label, text in (("20,000 one-repeat vsel.f32", vsel_program(20_000)),
+                        ("2,000 vsel.f32 repeat=255", vsel_program(2_000, repeat=255))):
+        prog, events = events_of(text)
+        cached = per_event(prog, events)
+        uncached = per_event(prog, events[:2000], uncached=True, rounds=1)
+        print(f"{label}: {cached:.2f} us/instruction (uncached layout: {uncached:.1f} us)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
