@@ -50,13 +50,13 @@ def bounds(vop: VectorOp, acc: Access, ub_bytes: int, ext: tuple[int, int] | Non
         return None
     if acc.kind == "bits":
         first = max(lo, ub_bytes) if lo >= 0 else lo
-        return (f"{acc.role} touches byte {first:#x} outside UB ({ub_bytes} bytes) "
+        return (f"{label(vop, acc)} touches byte {first:#x} outside UB ({ub_bytes} bytes) "
                 f"{_where(vop, acc, first - acc.base)}", acc.role)
     addrs, touched = _elements(vop, acc)
     bad = touched & ((addrs < 0) | (addrs + acc.size > ub_bytes))
     flat = int(np.argmax(bad))
     byte = int(addrs[flat]) if addrs[flat] < 0 else max(int(addrs[flat]), ub_bytes)
-    return (f"{acc.role} touches byte {byte:#x} outside UB ({ub_bytes} bytes) "
+    return (f"{label(vop, acc)} touches byte {byte:#x} outside UB ({ub_bytes} bytes) "
             f"{_where(vop, acc, flat)}", acc.role)
 
 
@@ -70,21 +70,25 @@ def footprint(vop: VectorOp, acc: Access, tensor: Tensor | None,
     if hi < lo or (lo >= tensor.addr and hi < end):
         return None
     if lo < tensor.addr:
-        return (f"{acc.role} {tensor.name} starts at byte {lo:#x}, before the tensor "
+        return (f"{label(vop, acc)} starts at byte {lo:#x}, before the tensor "
                 f"({tensor.addr:#x})", acc.role)
     if acc.kind == "bits":
         where = _where(vop, acc, end - acc.base)
     else:
         addrs, touched = _elements(vop, acc)
         where = _where(vop, acc, int(np.argmax(touched & (addrs + acc.size > end))))
-    return (f"{acc.role} {tensor.name} needs {hi - tensor.addr + 1} bytes, tensor has "
+    return (f"{label(vop, acc)} needs {hi - tensor.addr + 1} bytes, tensor has "
             f"{tensor.nbytes} {where}", acc.role)
 
 
-def alignment(acc: Access, align: int = 32) -> Problem:
+def alignment(acc: Access, align: int = 32, vop: VectorOp | None = None) -> Problem:
     if acc.base % align == 0:
         return None
-    what = "vsel mask" if acc.role == "sel" else acc.role
+    if acc.role == "sel":
+        what = label(vop, acc) if vop is not None else "select mask"
+        return (f"{what} address {acc.base:#x} is not {align}-byte aligned (vector operands "
+                f"and vsel mask addresses must be {align}-byte aligned)", acc.role)
+    what = label(vop, acc) if vop is not None else acc.role
     return (f"{what} address {acc.base:#x} is not {align}-byte aligned (vector operands must be "
             f"{align}-byte aligned)", acc.role)
 
@@ -107,16 +111,32 @@ def _bytes_by_repeat(vop: VectorOp, acc: Access) -> tuple[np.ndarray, np.ndarray
     return rep, addrs
 
 
+def label(vop: VectorOp, acc: Access) -> str:
+    """How a message names an operand: `src0 x`, `dst @0x100`, `select mask m`."""
+    role = acc.role
+    if role == "sel":
+        if vop.instr.fields.get("mode", 0) == 2:
+            return "select mask (address from CMPMASK)"
+        o = vop.instr.operands.get("src1")
+        return f"select mask {o.tensor.name}" if o is not None and o.tensor else "select mask"
+    o = vop.instr.operands.get(role)
+    return f"{role} {o.tensor.name}" if o is not None and o.tensor is not None else role
+
+
 def overlap(vop: VectorOp, extents: dict[str, tuple[int, int]] | None = None) -> Problem:
-    """§9.3: 100%-or-nothing within a repeat; no repeat reads what an earlier one wrote."""
+    """§9.3 over the exact bytes: within a repeat, a source overlaps the destination 100% (the
+    same bytes) or not at all; no repeat reads a byte an earlier repeat wrote. The problem at
+    the lowest repeat is reported, with both operands, both repeats and the first byte."""
     dst = next((a for a in vop.operands if a.write), None)
     if dst is None or vop.repeats == 0:
         return None
     ext = extents or {}
     d_lo, d_hi = ext.get(dst.role) or extent(vop, dst)
-    reads = [a for a in vop.operands if not a.write]
     dep = None
-    for src in reads:
+    found: list[tuple[int, str, str]] = []
+    for src in vop.operands:
+        if src.write:
+            continue
         s_lo, s_hi = ext.get(src.role) or extent(vop, src)
         if s_hi < d_lo or d_hi < s_lo or s_hi < s_lo:
             continue
@@ -124,8 +144,11 @@ def overlap(vop: VectorOp, extents: dict[str, tuple[int, int]] | None = None) ->
             continue
         problem, dep = _overlap_pair(vop, dst, src, dep)
         if problem:
-            return problem
-    return None
+            found.append(problem)
+    if not found:
+        return None
+    _, message, role = min(found, key=lambda f: f[0])
+    return message, role
 
 
 def _in_place(vop: VectorOp, dst: Access, src: Access) -> bool:
@@ -136,42 +159,60 @@ def _in_place(vop: VectorOp, dst: Access, src: Access) -> bool:
             and not has_duplicates(dst.size, dst.blk, dst.rep, vop.repeats))
 
 
-def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep) -> tuple[Problem, object]:
+_BIG = np.int64(1) << 40  # (repeat, byte) packed into one int64 key
+
+
+def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep):
+    """((repeat, message, role) or None, cached dst tables) for one (dst, source) pair."""
     if dep is None:
         drep, dbyte = _bytes_by_repeat(vop, dst)
         order = np.argsort(dbyte, kind="stable")
         sb, sr = dbyte[order], drep[order]
         first = np.ones(sb.size, bool)
         first[1:] = sb[1:] != sb[:-1]
-        dep = (sb[first], sr[first], drep, dbyte)  # earliest writer per byte
-    wbytes, wrep, drep, dbyte = dep
+        dep = (sb[first], sr[first], np.unique(drep * _BIG + dbyte))  # earliest writer per byte
+    wbytes, wrep, dkeys = dep
     srep, sbyte = _bytes_by_repeat(vop, src)
+    names = f"{label(vop, dst)} and {label(vop, src)}"
+    role = src.role if not (src.role == "sel" and vop.instr.fields.get("mode", 0) == 2) \
+        else dst.role  # a mode-2 select mask is no operand: point at dst
+    found = []
+    # a dependency between repeats: the earliest writer of a byte read is an earlier repeat
     pos = np.minimum(np.searchsorted(wbytes, sbyte), max(wbytes.size - 1, 0))
-    hit = wbytes[pos] == sbyte
-    earlier = hit & (wrep[pos] < srep)
+    earlier = (wbytes[pos] == sbyte) & (wrep[pos] < srep)
     if earlier.any():
-        k = int(np.argmax(earlier))
-        return (f"repeat {int(srep[k])} reads {src.role} byte {int(sbyte[k]):#x}, which repeat "
-                f"{int(wrep[pos[k]])} wrote to dst (dependency between repeats; dst and "
-                f"{src.role} overlap)", src.role), dep
-    # same-repeat overlap: must be 100% (same start, same block stride) or none
-    big = np.int64(1) << 40
-    same = np.isin(srep * big + sbyte, np.unique(drep * big + dbyte))
-    if not same.any():
-        return None, dep
-    reps = np.unique(srep[same])
-    if src.kind == dst.kind == "vector" and src.size == dst.size and src.blk == dst.blk:
-        # same start and block stride give the same bytes (vector operands share the mask)
-        starts_equal = src.base + reps * src.rep * 32 == dst.base + reps * dst.rep * 32
-        if starts_equal.all():
-            return None, dep
-        i = int(reps[np.argmin(starts_equal)])
+        i = int(srep[earlier].min())
+        this = earlier & (srep == i)
+        b = int(sbyte[this].min())
+        j = int(wrep[pos[this][np.argmin(sbyte[this])]])
+        found.append((i, f"{names} overlap across repeats: repeat {i} reads byte {b:#x}, which "
+                      f"repeat {j} wrote (no repeat may read what an earlier repeat wrote) "
+                      f"{_at(vop, src, i, b)}", role))
+    # within a repeat: where the byte sets meet they must be equal
+    skeys = np.unique(srep * _BIG + sbyte)
+    shared = np.isin(skeys, dkeys, assume_unique=True)
+    if shared.any():
+        meet = np.unique(skeys[shared] // _BIG)
+        only = np.concatenate([skeys[~shared],
+                               dkeys[~np.isin(dkeys, skeys, assume_unique=True)]]) // _BIG
+        bad = meet[np.isin(meet, only)]
+        if bad.size:
+            i = int(bad[0])
+            keys = skeys[shared]
+            b = int((keys[keys // _BIG == i] % _BIG).min())
+            found.append((i, f"{names} overlap partially in repeat {i}, first at byte {b:#x} "
+                          "(within a repeat operands overlap 100%, the same bytes, or not at "
+                          f"all) {_at(vop, src, i, b)}", role))
+    return (min(found, key=lambda f: f[0]) if found else None), dep
+
+
+def _at(vop: VectorOp, acc: Access, i: int, byte: int) -> str:
+    """`(repeat i, block j)` for the block of operand ACC holding BYTE in repeat i."""
+    if acc.kind == "bits":
+        j = (byte - acc.base - i * (vop.n // 8)) // 32
     else:
-        i = int(reps[0])
-    b = int(sbyte[same & (srep == i)][0])
-    return (f"dst and {src.role} overlap partially in repeat {i} at byte {b:#x} "
-            "(an overlap must be 100%: same start address and block stride, or none)",
-            src.role), dep
+        j = (byte - acc.base - i * acc.rep * 32) // (acc.blk * 32) if acc.blk else 0
+    return f"(repeat {i}, block {min(max(j, 0), 7)})"
 
 
 def dma_ranges(base: int, nburst: int, burst: int, gap: int) -> tuple[int, int]:
