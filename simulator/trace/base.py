@@ -8,9 +8,11 @@ holds the InstrTiming of that very event. Writers stream: nothing grows with pro
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections import OrderedDict
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -253,5 +255,7 @@ def _bits(row: np.ndarray) -> int:
     return int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little")
 
 
-def hex_width(value: int, digits: int) -> str:
-    return f"0x{value:0{digits}x}"
+@lru_cache(maxsize=4096)
+def jstr(text: str) -> str:
+    """TEXT as a JSON string literal (cached: loops and unrolled code repeat their texts)."""
+    return json.dumps(text)

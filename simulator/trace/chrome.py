@@ -17,7 +17,7 @@ from isa.diagnostics import Diagnostic
 from isa.program import Instruction
 from simulator.events import Event
 from simulator.timing.records import InstrTiming
-from simulator.trace.base import PIPES, SEP, TraceWriter, repeat_timing
+from simulator.trace.base import PIPES, SEP, TraceWriter, jstr, repeat_timing
 from simulator.trace.jsonl import VERSION
 
 TIDS = {p: k + 1 for k, p in enumerate(PIPES)}
@@ -31,18 +31,21 @@ class ChromeWriter(TraceWriter):
         self._next_flow = 0
         self._tail: dict[str, object] = {}
         self._args: dict[int, tuple[Instruction, str, str]] = {}
+        self._scale = 1_000_000 / float(program.chip.clock_mhz)  # picoseconds per cycle
         super().__init__(path, program, model)
 
     # -- time ----------------------------------------------------------------------------------
     def _ps(self, cycle: int) -> int:
-        return round(cycle * 1_000_000 / self.freq_mhz)
+        return round(cycle * self._scale)
 
     @staticmethod
     def _us(ps: int) -> str:
-        return f"{ps // 1_000_000}.{ps % 1_000_000:06d}"
+        whole, frac = divmod(ps, 1_000_000)
+        return f"{whole}.{frac:06d}"
 
     def _slice(self, name: str, cat: str, pipe: str, start: int, end: int, args: str) -> str:
-        a, b = self._ps(start), self._ps(max(start, end))
+        a = round(start * self._scale)
+        b = round(end * self._scale) if end > start else a
         return (f'{{"name":{name},"cat":"{cat}","ph":"X","pid":0,"tid":{TIDS[pipe]},'
                 f'"ts":{self._us(a)},"dur":{self._us(b - a)},"args":{{{args}}}}}')
 
@@ -80,9 +83,9 @@ class ChromeWriter(TraceWriter):
         source = lines[instr.line - 1].strip() if 0 < instr.line <= len(lines) else ""
         head = instr.text if instr.defn.family in ("set_flag", "wait_flag", "barrier") else \
             instr.text.split(" ", 1)[0]
-        name = json.dumps(head)
-        args = (f'"pc":{instr.pc},"line":{instr.line},"text":{json.dumps(instr.text)},'
-                f'"source":{json.dumps(source)}')
+        name = jstr(head)
+        args = (f'"pc":{instr.pc},"line":{instr.line},"text":{jstr(instr.text)},'
+                f'"source":{jstr(source)}')
         self._args[id(instr)] = (instr, name, args)
         return name, args
 

@@ -8,11 +8,19 @@ from __future__ import annotations
 
 import json
 
+from isa.decode import VectorOp
 from isa.diagnostics import Diagnostic
 from isa.program import Instruction
 from simulator.events import Event
 from simulator.timing.records import InstrTiming
-from simulator.trace.base import SEP, TraceWriter, active_bits, repeat_rows, repeat_timing
+from simulator.trace.base import (
+    SEP,
+    TraceWriter,
+    active_bits,
+    jstr,
+    repeat_rows,
+    repeat_timing,
+)
 
 VERSION = 1
 _PREFIX_MAX = 65536
@@ -22,6 +30,7 @@ class JsonlWriter(TraceWriter):
     def __init__(self, path, program, model):
         self._cm_digits = program.chip.cmpmask_bits // 4
         self._prefix: dict[int, tuple[Instruction, str, str]] = {}
+        self._uops: dict[tuple, tuple[tuple, object, list[str]]] = {}
         super().__init__(path, program, model)
 
     def header(self) -> None:
@@ -37,7 +46,7 @@ class JsonlWriter(TraceWriter):
         if len(self._prefix) >= _PREFIX_MAX:
             self._prefix.clear()
         loc = f'"pc":{instr.pc},"line":{instr.line}'
-        pre = f'{{"ev":"instr",{loc},"text":{json.dumps(instr.text)}'
+        pre = f'{{"ev":"instr",{loc},"text":{jstr(instr.text)}'
         rep = f'{{"ev":"repeat",{loc}'
         self._prefix[id(instr)] = (instr, pre, rep)
         return pre, rep
@@ -61,20 +70,35 @@ class JsonlWriter(TraceWriter):
         self.f.write("".join(out))
 
     def _repeats(self, ev: Event, t: InstrTiming, rep: str) -> list[str]:
-        vop = ev.vop
         hi, lo = ev.mask
         common = (f'"mask":["0x{hi:016x}","0x{lo:016x}"],'
                   f'"mask_mode":"{"count" if ev.counter else "norm"}",'
                   f'"cmpmask":"0x{self.executor.m.cmpmask_int():0{self._cm_digits}x}"}}\n')
-        digits = vop.n // 4
+        reps = t.repeats
         out = []
-        for i, (rows, bits) in enumerate(zip(repeat_rows(vop), active_bits(vop), strict=True)):
-            r = repeat_timing(t, i)
-            addr = ",".join(f'"{role}":[{",".join(map(str, a))}]' for role, a in rows.items())
+        for i, fields in enumerate(self._uop_fields(ev.vop)):
+            r = reps[i] if i < len(reps) and reps[i].index == i else repeat_timing(t, i)
             out.append(f'{rep},"repeat":{i},"start":{r.start},"end":{r.end},'
-                       f'"bank_beats":{r.bank_beats},"addr":{{{addr}}},'
-                       f'"active":"0x{bits:0{digits}x}",{common}')
+                       f'"bank_beats":{r.bank_beats},{fields},{common}')
         return out
+
+    def _uop_fields(self, vop: VectorOp) -> list[str]:
+        """Per repeat, the `addr` and `active` fields. They depend only on the operands' access
+        patterns and the active row, objects the executor shares between executions of the same
+        text under the same MASK and CTRL; cached on their identity."""
+        key = (id(vop.operands), id(vop.row), vop.repeats, vop.last, vop.n)
+        hit = self._uops.get(key)
+        if hit is not None and hit[0] is vop.operands and hit[1] is vop.row:
+            return hit[2]
+        if len(self._uops) >= _PREFIX_MAX:
+            self._uops.clear()
+        digits = vop.n // 4
+        fields = []
+        for rows, bits in zip(repeat_rows(vop), active_bits(vop), strict=True):
+            addr = ",".join(f'"{role}":[{",".join(map(str, a))}]' for role, a in rows.items())
+            fields.append(f'"addr":{{{addr}}},"active":"0x{bits:0{digits}x}"')
+        self._uops[key] = (vop.operands, vop.row, fields)  # holding them keeps the ids unique
+        return fields
 
     def finish(self, summary: dict) -> None:
         self.f.write(json.dumps({"ev": "summary", **summary}, separators=SEP) + "\n")
