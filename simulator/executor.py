@@ -282,9 +282,9 @@ class Executor:
     # diagnostics.
     def _shape_key(self, instr: Instruction, addrs: dict, fields: dict) -> tuple:
         m = self.m
-        base = next(iter(addrs.values()), 0)
-        return (instr.text, m.mask_hi, m.mask_lo, m.counter, *fields.values(), None,
-                *(a - base for a in addrs.values()))
+        vals = tuple(addrs.values())
+        rel = tuple(map((vals[0] if vals else 0).__rsub__, vals))  # a - vals[0] for each a
+        return (instr.text, m.mask_hi, m.mask_lo, m.counter, tuple(fields.values()), rel)
 
     def _remember_shape(self, instr: Instruction, addrs: dict, fields: dict, vop) -> None:
         if len(self._shapes) > SHAPE_CACHE:
