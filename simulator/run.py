@@ -169,9 +169,16 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
     try:
         ex.run()
     except Fault:
-        if writer is not None:
-            writer.close(ok=True)
+        if writer is not None:  # the trace of a failed run is what the user debugs with
+            try:
+                writer.close(ok=True)
+            except SimulationError as e:
+                ex.diagnostics.extend(e.diagnostics)
         raise SimulationError(ex.diagnostics, partial=machine) from None
+    except BaseException:
+        if writer is not None:  # interrupted: leave no temporary file behind
+            writer.close(ok=False)
+        raise
     if writer is not None:
         writer.close(ok=True)
     clock = program.chip.clock_mhz

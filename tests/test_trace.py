@@ -622,3 +622,42 @@ def test_real_model_loop_with_stalls_barriers_and_flags(tmp_path):
 
     check_busy(history, rec2.records, result.cycles, result.program.chip.timing["scalar_issue"])
     assert [t for t, _, _ in changes] == sorted(t for t, _, _ in changes)
+
+
+class _Full:
+    """A file whose every write fails as on a full disk."""
+
+    def write(self, data):
+        raise OSError(28, "No space left on device")
+
+    def close(self):
+        pass
+
+
+def test_write_failure_and_interruption_leave_no_files(tmp_path):
+    from simulator.trace.base import TraceWriter
+
+    class FillDisk(Observer):
+        def attach(self, executor):
+            writer = next(o for o in executor.observers if isinstance(o, TraceWriter))
+            writer.f.close()
+            writer.f = _Full()
+
+    out = tmp_path / "t.jsonl"
+    with pytest.raises(simulator.SimulationError,
+                       match=f"cannot write trace {out}: No space left on device"):
+        simulator.run(QUICKSTART, trace=out, observers=[FillDisk()])
+    prog = tmp_path / "fail.vasm"
+    prog.write_text(FAILING)
+    with pytest.raises(simulator.SimulationError) as err:  # a failed run on a full disk
+        simulator.run(prog, trace=out, observers=[FillDisk()])
+    assert [d.line for d in err.value.diagnostics] == [8, 1]
+
+    class Interrupt(Observer):
+        def on_event(self, ev):
+            raise KeyboardInterrupt
+
+    for fmt in ("jsonl", "text"):
+        with pytest.raises(KeyboardInterrupt):
+            simulator.run(QUICKSTART, trace=out, trace_format=fmt, observers=[Interrupt()])
+    assert not out.exists() and leftovers(tmp_path) == []
