@@ -66,7 +66,11 @@ class _Expander:
     def num(self, v: int | RegExpr) -> Operand:
         return Operand("int", self.syn.offset, str(v), value=v)
 
-    def mask(self, hi: int | RegExpr, lo: int | RegExpr) -> None:
+    def mask(self, hi: int | RegExpr | None, lo: int | RegExpr) -> None:
+        if hi is None:  # mask=xN: the contiguous rule applied to the register at run time
+            n = Operand("int", self.key_col("mask"), str(lo), value=lo)
+            self.emit("set_mask", {"len": n}, t=self.t)
+            return
         self.emit("set_vector_mask", {"hi": self.num(hi), "lo": self.num(lo)})
 
     def load(self, mode: int, sel: Operand | None, scalar: Operand | None) -> None:
@@ -160,14 +164,14 @@ def _form(e: _Expander) -> str:
     return "highdim" if has_mask else "nomask"
 
 
-def _mask_from_keys(e: _Expander) -> tuple[int | RegExpr, int | RegExpr]:
+def _mask_from_keys(e: _Expander) -> tuple[int | RegExpr | None, int | RegExpr]:
     f, t = e.fields, e.t
     if "mask" in f:
         if "mask_lo" in f or "mask_hi" in f:
             raise LexError("give mask= or mask_lo=/mask_hi=, not both", e.key_col("mask"))
         n = f["mask"]
-        if isinstance(n, RegExpr):
-            raise LexError("mask= takes a constant here; use set_mask.T xN", e.key_col("mask"))
+        if isinstance(n, RegExpr):  # ISA.md §7: decoded as set_mask.T xN (e.mask)
+            return None, n
         if t.size == 1 and n != 256:
             raise LexError(f"8-bit types take mask=256 only (all elements), got {n}",
                            e.key_col("mask"))

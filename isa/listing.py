@@ -35,7 +35,9 @@ class _State:
         elif h.name == "set_mask" and isinstance(h.operands["len"].value, int):
             n = h.operands["len"].value
             self.mask = (0, n) if self.counter else contiguous_mask(n, h.dtype)
-        elif h.defn.family in ("branch", "jmp") or h.name == "set_mask":
+        elif h.name == "set_mask":  # set_mask.T xN: MASK known only at run time
+            self.mask = (h.operands["len"].value, h.operands["len"].value)
+        elif h.defn.family in ("branch", "jmp"):
             self.counter = self.counter  # control flow: keep the straight-line view
 
 
