@@ -326,3 +326,16 @@ def test_double_buffering_overlaps_mte2_with_v():
     sloads = [t for ev, t in srows if ev.instr.name == "copy_gm_to_ub"]
     scompute = [t for ev, t in srows if ev.vop is not None]
     assert all(min(a.end, b.end) <= max(a.start, b.start) for a in sloads for b in scompute)
+
+
+def test_calibration_points_within_five_percent():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("calibration",
+                                                  ROOT / "benchmarks" / "calibration.py")
+    cal = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cal)
+    table = cal.rows()
+    assert len(table) == 26
+    assert sum(e for *_, e in table) / len(table) <= cal.LIMIT
+    assert max(e for *_, e in table) < 3.0
