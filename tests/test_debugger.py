@@ -320,7 +320,7 @@ def test_watchpoint_hit_inside_the_third_repeat_of_an_instruction():
 def test_watch_by_address_and_on_a_gm_tensor():
     z = load_program(LOOP).tensors["z"].addr
     text = transcript(LOOP, f"watch @{z + 64 * 4:#x} 4", "continue", "watch out[1:3]",
-                      "delete 1", "continue", "info break")
+                      "delete 1", "continue", "info break", "x/2 out[1]")
     got = replies(text)
     assert got[1][1][0].startswith("watchpoint 1 (@") and "repeat 1, block 0" in got[1][1][0]
     assert got[1][1][1] == "  old [0x00 0x00 0x00 0x00]"
@@ -328,6 +328,7 @@ def test_watch_by_address_and_on_a_gm_tensor():
                             "out, z, nburst=1, burst=32, burst 0, block 0")
     assert got[4][1][2] == "  new [99.0 102.0]"
     assert "watchpoint  out[1:3]" in got[5][1][1]
+    assert got[6][1][0].split() == ["out+4", "out[1]:", "99.0", "102.0"]
 
 
 # -- inspection -------------------------------------------------------------------------------

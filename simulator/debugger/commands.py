@@ -375,7 +375,8 @@ class Commands:
                 label = f"{tensor.name}[{index + i}]"
             else:
                 label = f"@{addr + i * t.size:#x}"
-            prefix = f"{addr + i * t.size:#07x} " if space is None else f"{space}+{i * t.size} "
+            at = addr + i * t.size
+            prefix = f"{at:#07x} " if space is None else f"{space}+{at} "
             out.append(f"{prefix}{label + ':':<10} " + "  ".join(f"{v:>{width}}"
                                                                for v in values[i:i + per]))
         return out
