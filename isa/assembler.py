@@ -268,13 +268,13 @@ class Assembler:
                 self.finish_tensor(src, d, space, role, addr, True, init_text, init_off)
             else:
                 auto.append((src, pos, d, role, (init_text, init_off)))
-        for src, pos, d, role, (init_text, init_off) in auto:
+        for src, _pos, d, role, (init_text, init_off) in auto:
             addr = 0
             if self.tensors[d["name"]].space == "ub":
                 size = d["count"] * d["t"].size
                 addr = _lowest_fit(placed, size, limit)
                 if addr is None:
-                    self.error(src, pos - 1, f"'{d['name']}' ({size} bytes) does not fit in UB "
+                    self.error(d["col"], 0, f"'{d['name']}' ({size} bytes) does not fit in UB "
                                f"below the scratch area ({limit} bytes on {chip.name})")
                     continue
                 placed.append((addr, addr + size))

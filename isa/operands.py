@@ -91,6 +91,9 @@ class Builder:
             return api.expand(self, syn, fields, cols), []
         ops = {}
         for (role, kind), (text, off) in zip(defn.operands, syn.positional, strict=False):
+            if defn.name == "vsel" and role == "src1" and fields.get("mode") == 1 \
+                    and 1 in self.chip.vsel_modes:
+                kind = "bits"  # mode 1: src1 is the select mask's address (§6.2)
             ops[role] = self.operand(kind, text, off, role)
             cols[role] = off
         self.check_hw(defn, syn.dtype, ops, fields, syn.positional)
@@ -194,7 +197,8 @@ class Builder:
         if kind == "scalar":
             return self.scalar(t, text, off)
         if kind == "scalar_or_vec":
-            if SCALAR_REF_RE.match(text) or not REF_RE.match(text) or text in ("inf", "nan"):
+            if SCALAR_REF_RE.match(text) or not (text.startswith("@") or REF_RE.match(text)) \
+                    or text in ("inf", "nan"):
                 return self.scalar(t, text, off)
             o = self.mem(text, off, "ub")
             self.check_mem(o, "vec", role)
@@ -284,11 +288,11 @@ class Builder:
         if o.tensor is not None and t is not None:
             tt = o.tensor.dtype
             if kind == "vec" and tt.size != t.size:
-                raise LexError(f"{role} '{o.tensor.name}' is {tt.name}; a {t.name} operand needs "
-                               f"a tensor of {t.size}-byte elements", o.col)
+                raise LexError(f"{self.head()} {role} '{o.tensor.name}' is {tt.name}; a {t.name} "
+                               f"operand needs a tensor of {t.size}-byte elements", o.col)
             if kind in ("bits", "cmpaddr") and tt.name not in UNSIGNED_MASK_TYPES:
-                raise LexError(f"{role} '{o.tensor.name}' is {tt.name}; a bit mask needs an "
-                               "unsigned type (u8, u16, u32, u64)", o.col)
+                raise LexError(f"{self.head()} {role} '{o.tensor.name}' is {tt.name}; a bit mask "
+                               "needs an unsigned type (u8, u16, u32, u64)", o.col)
         if isinstance(o.addr, int):
             align = ALIGN[kind]
             if o.addr % align:
@@ -346,8 +350,8 @@ class Builder:
             raise LexError(f"{name} needs two different pipes", ops["dst"].col)
         if defn.strides and fields.get("dst_blk") == 0 and name not in ("vcmpv", "vcmpvs") \
                 and "dst" in ops:
-            self.rule(self._col("dst_blk"), f"{name} dst block stride 0 is undefined on hardware "
-                      "(destination block stride must be at least 1)")
+            self.rule(self._col("dst_blk"), f"{self.head()} dst block stride 0 is undefined on "
+                      "hardware (destination block stride must be at least 1)")
         if defn.family == "dma" and "burst" not in fields:
             raise LexError(f"{name} needs burst=", self.syn.offset)
 
