@@ -40,7 +40,7 @@ def summary_text(result: RunResult, outputs: dict[str, str] | None = None) -> st
     for p, v in d["pipes"].items():
         lines.append(f"  {p:<5} busy {v['busy']:>8}  {100 * v['utilisation']:5.1f}%")
     for cause, cyc in d.get("stalls", {}).items():
-        lines.append(f"  stall {cause:<12} {cyc:>8} cycles")
+        lines.append(f"  stall {cause:<14}{cyc:>8} cycles")
     for hot in d.get("hot_lines", []):
         lines.append(f"  hot  line {hot['line']:>4}  {hot['cycles']:>8} cycles  {hot['text']}")
     for name, path in (outputs or {}).items():

@@ -1,0 +1,66 @@
+"""Every command of the README tutorial runs and prints what the README shows; every file the
+README shows is the file that ships."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+BLOCK_RE = re.compile(r"(?:<!-- file: (?P<file>\S+) -->\n)?```(?P<lang>\w*)\n(?P<body>.*?)```",
+                      re.S)
+
+
+def blocks() -> list[tuple[str | None, str, str]]:
+    return [(m["file"], m["lang"], m["body"]) for m in BLOCK_RE.finditer(README)]
+
+
+def sessions() -> list[tuple[str, list[str]]]:
+    """(command, expected output lines) of every `$ ` line in the console blocks."""
+    out: list[tuple[str, list[str]]] = []
+    for _, lang, body in blocks():
+        if lang != "console":
+            continue
+        for line in body.splitlines():
+            if line.startswith("$ "):
+                out.append((line[2:], []))
+            elif out and line.strip():
+                out[-1][1].append(line.rstrip())
+    return out
+
+
+@pytest.mark.parametrize("path,body", [(f, b) for f, _, b in blocks() if f])
+def test_files_shown_are_the_files_shipped(path, body):
+    assert (ROOT / path).read_text(encoding="utf-8") == body
+
+
+@pytest.mark.parametrize("command,expected", sessions(), ids=[c for c, _ in sessions()])
+def test_tutorial_command(command, expected, tmp_path):
+    (tmp_path / "programs").symlink_to(ROOT / "programs")
+    argv = shlex.split(command)
+    assert argv[0] == "pipev"
+    env = dict(os.environ, COLUMNS="200")
+    proc = subprocess.run([sys.executable, "-m", "simulator.cli", *argv[1:]], cwd=tmp_path,
+                          capture_output=True, text=True, env=env, timeout=120)
+    lines = [line.rstrip() for line in (proc.stdout + proc.stderr).splitlines()]
+    want_error = any(": error:" in e for e in expected)
+    assert proc.returncode == (1 if want_error else 0), proc.stderr
+    position = 0
+    for e in expected:  # the README's lines appear in this order (excerpts may skip lines)
+        assert e in lines[position:], f"README line not printed: {e!r}\n" + "\n".join(lines)
+        position = lines.index(e, position) + 1
+
+
+def test_readme_opens_with_install_and_test_commands():
+    first, second = [b for _, lang, b in blocks() if lang == "sh"][:2]
+    assert "pip install -e '.[test]'" in first and "pipev run programs/" in first
+    assert second.strip() == ".venv/bin/python -m pytest"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert second.strip() in ci.splitlines()
