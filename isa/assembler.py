@@ -32,6 +32,8 @@ from isa.table import INSTRUCTIONS
 from isa.types import lookup
 
 MAX_ERRORS = 20
+MAX_LINES = 2_000_000  # .rept expansion limit: beyond it the program is surely a mistake
+LONG_TOKEN = re.compile(r"\S{81,}")
 LABEL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*:(?!=)")
 HEAD_RE = re.compile(r"\s*(\.?[A-Za-z_][A-Za-z0-9_.]*)")
 DECL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\[([^\]]*)\]")
@@ -67,6 +69,7 @@ class Assembler:
         self.cli_chip = chip
         self.checks = checks
         self.diags: list[Diagnostic] = []
+        self.expanded = 0  # lines made by .rept so far
         self.errors = 0
 
     # -- diagnostics ------------------------------------------------------------------------
@@ -77,7 +80,7 @@ class Assembler:
                 msg += f" (in .rept iteration {src.rept})"
         else:
             line, col = src
-        self.diags.append(Diagnostic(sev, self.path, line, col, msg))
+        self.diags.append(Diagnostic(sev, self.path, line, col, _shorten(msg)))
         if sev == "error":
             self.errors += 1
             if self.errors >= MAX_ERRORS:
@@ -129,10 +132,13 @@ class Assembler:
                 if not stack:
                     self.error(src, text.lower().index(".endr"), ".endr without .rept")
                     continue
-                count, _, body = stack.pop()
-                expanded = [attrs.evolve(s, text=s.text.replace("{i}", str(k)),
-                                         rept=k if s.rept is None else s.rept, segs=s.segs)
-                            for k in range(count) for s in body]
+                count, rept_line, body = stack.pop()
+                self.expanded += count * len(body)
+                if self.expanded > MAX_LINES:
+                    self.error((rept_line, 1), 0, f".rept expands the program beyond "
+                               f"{MAX_LINES} lines")
+                    raise _Stop
+                expanded = [_substitute(s, k) for k in range(count) for s in body]
                 (stack[-1][2] if stack else out).extend(expanded)
                 continue
             (stack[-1][2] if stack else out).append(src)
@@ -422,6 +428,33 @@ class Assembler:
 
 def _lowest_fit(placed: list[tuple[int, int]], size: int, limit: int) -> int | None:
     addr = 0
+def _substitute(s: Src, k: int) -> Src:
+    """A .rept body line with `{i}` replaced by K; columns still point into the source."""
+    rept = k if s.rept is None else s.rept
+    if "{i}" not in s.text:
+        return attrs.evolve(s, rept=rept)
+    pieces = s.text.split("{i}")
+    starts, o = [], 0
+    for piece in pieces:
+        starts.append(o)
+        o += len(piece) + 3
+    grow = len(str(k)) - 3
+
+    def to_new(old: int) -> int:
+        return old + grow * sum(1 for st in starts[1:] if st <= old)
+
+    segs = []
+    for old in sorted({off for off, _, _ in s.segs} | set(starts)):
+        line, col = s.pos(old)
+        segs.append((to_new(old), line, col - 1))
+    return attrs.evolve(s, text=str(k).join(pieces), rept=rept, segs=segs)
+
+
+def _shorten(msg: str) -> str:
+    """Keep a diagnostic one readable line when it quotes an enormous token."""
+    return LONG_TOKEN.sub(lambda m: f"{m.group()[:40]}...({len(m.group())} characters)", msg)
+
+
     for a, b in sorted(placed):
         if addr + size <= a:
             break

@@ -114,7 +114,13 @@ def _random(args, off, t, count, _dir) -> np.ndarray:
         return rng.integers(lo, hi, count, endpoint=True, dtype=t.numeric).view(np.uint8)
     lo, hi = (-100.0, 100.0)
     if len(args) == 3:
-        lo, hi = float(parse_number(*args[1]).real), float(parse_number(*args[2]).real)
+        try:
+            lo, hi = float(parse_number(*args[1]).real), float(parse_number(*args[2]).real)
+        except OverflowError:
+            lo = hi = float("inf")
+        if not np.isfinite(hi - lo):
+            raise LexError("random() bounds must be finite numbers within the float range",
+                           args[1][1])
     if t.kind == "complex":
         re_ = rng.uniform(lo, hi, count)
         im = rng.uniform(lo, hi, count)

@@ -5,6 +5,7 @@ offsets, which the assembler maps back to LINE:COL."""
 from __future__ import annotations
 
 import ast
+import math
 import re
 
 NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -141,9 +142,13 @@ def parse_number(text: str, offset: int = 0) -> int | float | complex:
     if FLOAT_RE.match(t) and any(c.isdigit() for c in t) or t.lower().lstrip("+-") in (
             "inf", "infinity", "nan"):
         try:
-            return float(t)
+            v = float(t)
         except ValueError:
             raise LexError(f"malformed number '{text}'", offset) from None
+        if math.isinf(v) and t.lower().lstrip("+-") not in ("inf", "infinity"):
+            raise LexError(f"{t} is too large: it overflows to infinity (write inf for "
+                           "infinity)", offset)
+        return v
     return parse_int(t, offset)
 
 

@@ -114,6 +114,15 @@ def npy_count(t: DType, arr: np.ndarray) -> int:
 
 def convert_scalar(t: DType, value: complex | float | int) -> tuple[np.ndarray | None, str]:
     """Scalar immediate → raw bytes of one T element (ISA.md §4.2), or (None, reason)."""
+    try:
+        return _convert_scalar(t, value)
+    except OverflowError:  # an integer beyond every float (and beyond every integer type)
+        text = str(value)
+        text = text if len(text) <= 40 else f"{text[:20]}... ({len(text)} digits)"
+        return None, f"{text} overflows {t.name}"
+
+
+def _convert_scalar(t: DType, value: complex | float | int) -> tuple[np.ndarray | None, str]:
     if t.kind == "complex":
         c = complex(value)
         # c32 is held as a float16 (real, imaginary) pair; c64 is one complex64 element
