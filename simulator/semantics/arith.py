@@ -1,4 +1,8 @@
-"""Element-wise arithmetic (ISA.md §6.4): numpy arithmetic in T; integers wrap."""
+"""Element-wise arithmetic (ISA.md §6.4): numpy arithmetic in T; integers wrap.
+
+Two NaN operands of vadd/vsub/vmul(s) give src0's NaN, quieted (docs/decisions.md): numpy's own
+choice depends on whether an element falls in its SIMD body or its scalar tail, which would make
+results depend on how many repeats run at once."""
 
 from __future__ import annotations
 
@@ -11,6 +15,23 @@ from simulator.semantics.common import load, numeric, store
 BINARY = {"vadd": np.add, "vsub": np.subtract, "vmul": np.multiply, "vmax": np.maximum,
           "vmin": np.minimum}
 SCALAR = {"vadds": np.add, "vmuls": np.multiply, "vmaxs": np.maximum, "vmins": np.minimum}
+NAN_SRC0 = ("vadd", "vsub", "vmul", "vadds", "vmuls")
+
+
+def _nan_rule(vop: VectorOp, a: np.ndarray, b, res: np.ndarray) -> np.ndarray:
+    """Where both operands are NaN, src0's NaN with its quiet bit set."""
+    if not vop.t.is_float or vop.instr.name not in NAN_SRC0:
+        return res
+    both = np.isnan(a) & np.isnan(b)
+    if not both.any():
+        return res
+    quiet = 1 << (8 * vop.t.size - 2 - _exp_bits(vop.t.size, vop.t.name))
+    raw = a.view(vop.t.raw) | np.asarray(quiet, vop.t.raw)
+    return np.where(both, raw.view(vop.t.numeric), res)
+
+
+def _exp_bits(size: int, name: str) -> int:
+    return {2: 8 if name == "bf16" else 5, 4: 8, 8: 11}[size]
 
 
 def binary(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
@@ -18,6 +39,7 @@ def binary(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     b = numeric(load(m, vop, vop.access("src1"), lo, hi), vop)
     with np.errstate(all="ignore"):
         res = BINARY[vop.instr.name](a, b).astype(vop.t.numeric, copy=False)
+        res = _nan_rule(vop, a, b, res)
     store(m, vop, vop.access("dst"), res, lo, hi)
 
 
@@ -26,4 +48,5 @@ def unary_scalar(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     s = scalar.reshape(1).view(vop.t.numeric)[0]
     with np.errstate(all="ignore"):
         res = SCALAR[vop.instr.name](a, s).astype(vop.t.numeric, copy=False)
+        res = _nan_rule(vop, a, s, res)
     store(m, vop, vop.access("dst"), res, lo, hi)

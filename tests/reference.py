@@ -1,0 +1,540 @@
+"""An independent, element-by-element reference model of ISA.md §5–§6 (ascend910b).
+
+Written from the spec, not from the simulator: it imports nothing from `isa` or `simulator`.
+It parses the small subset of `.vasm` the property tests generate (hardware-level instructions,
+`.ub NAME TYPE[COUNT] @ADDR = random(SEED) | bits("HEX") | zeros`), models the UB bytes, MASK
+(HI:LO), the mask mode and CMPMASK, and applies one hardware instruction at a time with explicit
+loops over repeat, block and element. Clarity over speed: it runs on small cases.
+
+Besides the final state it predicts the documented run-time rejections (§9.2–§9.3): alignment,
+bounds, footprint, overlap and the counter-mode repeat limit, reporting every rule the first
+failing instruction breaks (`RefError.rules`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from dataclasses import dataclass, field
+
+import numpy as np
+
+UB_BYTES = 196608  # ascend910b (ISA.md §2)
+CMPMASK_BYTES = 16  # 128 bits
+ONES = (1 << 64) - 1
+
+# name → (numpy dtype, struct code, kind)
+TYPES = {
+    "u8": (np.uint8, "B", "int"), "u16": (np.uint16, "H", "int"),
+    "u32": (np.uint32, "I", "int"), "u64": (np.uint64, "Q", "int"),
+    "s16": (np.int16, "h", "int"), "s32": (np.int32, "i", "int"),
+    "f16": (np.float16, "e", "float"), "f32": (np.float32, "f", "float"),
+}
+BINARY = ("vadd", "vsub", "vmul", "vmax", "vmin")
+SCALAR_OPS = ("vadds", "vmuls", "vmaxs", "vmins")
+UNARY_STRIDED = SCALAR_OPS + ("vcopy", "vector_dup", "vcmpvs")
+BINARY_STRIDED = BINARY + ("vsel", "vcmp", "vcmpv")
+QUIET = {2: 0x0200, 4: 0x00400000}  # the quiet bit of an f16 / f32 NaN
+
+
+class RefError(Exception):
+    """A documented run-time rejection; `rules` holds every rule the instruction breaks."""
+
+    def __init__(self, line: int, rules: set[str]):
+        super().__init__(f"line {line}: {sorted(rules)}")
+        self.line = line
+        self.rules = rules
+
+
+@dataclass
+class Tensor:
+    name: str
+    t: str
+    count: int
+    addr: int
+
+    @property
+    def size(self) -> int:
+        return np.dtype(TYPES[self.t][0]).itemsize
+
+    @property
+    def end(self) -> int:
+        return self.addr + self.count * self.size
+
+
+@dataclass
+class Operand:
+    addr: int
+    tensor: Tensor | None = None
+
+
+@dataclass
+class Instr:
+    line: int
+    name: str
+    op: str | None
+    t: str | None
+    args: list[str]
+    keys: dict[str, str] = field(default_factory=dict)
+
+
+# -- value helpers --------------------------------------------------------------------------------
+def size_of(t: str) -> int:
+    return np.dtype(TYPES[t][0]).itemsize
+
+
+def scalar_bytes(t: str, text: str) -> bytes:
+    """A scalar immediate → the raw bytes of one T element (numpy.asarray(v, T), §4.2)."""
+    dt = TYPES[t][0]
+    text = text.strip()
+    if TYPES[t][2] == "int":
+        return np.asarray(int(text, 0), dt).tobytes()
+    return np.asarray(float(text), dt).tobytes()
+
+
+def as_float(t: str, raw: bytes) -> float | int:
+    """Raw element bytes → a Python number (exact for f16/f32 and the integer types)."""
+    return struct.unpack("<" + TYPES[t][1], raw)[0]
+
+
+def is_nan(t: str, raw: bytes) -> bool:
+    return TYPES[t][2] == "float" and math.isnan(as_float(t, raw))
+
+
+def compare(op: str, a: float, b: float) -> bool:
+    """IEEE compares: Python floats already give NaN → false except ne; -0 == +0."""
+    return {"eq": a == b, "ne": a != b, "lt": a < b, "gt": a > b, "le": a <= b,
+            "ge": a >= b}[op]
+
+
+def arith(name: str, t: str, a: bytes, b: bytes) -> bytes:
+    """One element of numpy arithmetic in T (integers wrap). Where both operands of an add,
+    subtract or multiply are NaN the result is src0's NaN, quieted (docs/decisions.md: the
+    payload must not depend on how many elements numpy processes at once)."""
+    both_nan = TYPES[t][2] == "float" and is_nan(t, a) and is_nan(t, b)
+    if both_nan and name in ("vadd", "vsub", "vmul", "vadds", "vmuls"):
+        q = int.from_bytes(a, "little") | QUIET[size_of(t)]
+        return q.to_bytes(size_of(t), "little")
+    dt = TYPES[t][0]
+    x = np.frombuffer(a, dt).copy()
+    y = np.frombuffer(b, dt).copy()
+    fn = {"vadd": np.add, "vadds": np.add, "vsub": np.subtract, "vmul": np.multiply,
+          "vmuls": np.multiply, "vmax": np.maximum, "vmaxs": np.maximum, "vmin": np.minimum,
+          "vmins": np.minimum}[name]
+    with np.errstate(all="ignore"):
+        return fn(x, y).astype(dt).tobytes()
+
+
+def bits_lsb_first(data: bytes, nbits: int) -> list[int]:
+    """Bit k of a bit stream is bit (k mod 8) of byte (k div 8)."""
+    return [(data[k // 8] >> (k % 8)) & 1 for k in range(nbits)]
+
+
+def pack_bits(bits: list[int]) -> bytes:
+    out = bytearray((len(bits) + 7) // 8)
+    for k, b in enumerate(bits):
+        if b:
+            out[k // 8] |= 1 << (k % 8)
+    return bytes(out)
+
+
+# -- parsing the generated subset -----------------------------------------------------------------
+UB_RE = re.compile(r"\.ub\s+(\w+)\s+(\w+)\[(\d+)\]\s*@\s*(\w+)\s*(?:=\s*(.*))?$")
+
+
+def init_bytes(t: str, count: int, text: str | None) -> bytes:
+    """INIT forms of §4.1 used by the tests: zeros, random(SEED), bits("HEX")."""
+    dt = TYPES[t][0]
+    if text is None or text == "zeros":
+        return bytes(count * size_of(t))
+    if text.startswith("bits("):
+        return bytes.fromhex(text[text.index('"') + 1:text.rindex('"')])
+    m = re.fullmatch(r"random\((\d+)\)", text)
+    if not m:
+        raise ValueError(f"reference: unsupported INIT {text!r}")
+    rng = np.random.default_rng(int(m.group(1)))
+    if TYPES[t][2] == "float":
+        return rng.uniform(-100, 100, count).astype(dt).tobytes()
+    info = np.iinfo(dt)
+    lo, hi = max(int(info.min), -100), min(int(info.max), 100)
+    return rng.integers(lo, hi, count, endpoint=True, dtype=dt).tobytes()
+
+
+def split_operands(rest: str) -> tuple[list[str], dict[str, str]]:
+    """Positional operands then KEY=VALUE fields (stride= takes the comma list after it)."""
+    args: list[str] = []
+    keys: dict[str, str] = {}
+    parts = [p.strip() for p in rest.split(",")] if rest.strip() else []
+    last = None
+    for p in parts:
+        if "=" in p:
+            k, v = p.split("=", 1)
+            last = k.strip().lower()
+            keys[last] = v.strip()
+        elif last == "stride":
+            keys["stride"] += "," + p
+        else:
+            args.append(p)
+    return args, keys
+
+
+# -- the machine -----------------------------------------------------------------------------------
+class Reference:
+    def __init__(self) -> None:
+        self.ub = bytearray(UB_BYTES)
+        self.mask_hi = ONES
+        self.mask_lo = ONES
+        self.counter = False
+        self.cmpmask = bytearray(CMPMASK_BYTES)
+        self.tensors: dict[str, Tensor] = {}
+        self.checks = "error"
+
+    # ---- program level ----
+    def run(self, text: str, checks: str = "error") -> Reference:
+        """Declarations first (with INITs, later declarations win), then the instructions in
+        program order. Raises RefError on the first rejected instruction."""
+        self.checks = checks
+        instrs = []
+        for lineno, raw in enumerate(text.splitlines(), 1):
+            line = raw.split(";")[0].split("#")[0].strip()
+            if not line:
+                continue
+            if line.startswith(".ub"):
+                m = UB_RE.match(line)
+                name, t, count, addr, init = m.groups()
+                tensor = Tensor(name, t, int(count), int(addr, 0))
+                self.tensors[name] = tensor
+                data = init_bytes(t, tensor.count, init.strip() if init else None)
+                self.ub[tensor.addr:tensor.addr + len(data)] = data
+                continue
+            if line.startswith("."):
+                continue
+            head, _, rest = line.partition(" ")
+            parts = head.lower().split(".")
+            name = parts[0]
+            op = parts[1] if len(parts) == 3 else None
+            t = parts[-1] if len(parts) >= 2 else None
+            args, keys = split_operands(rest)
+            instrs.append(Instr(lineno, name, op, t, args, keys))
+        if checks == "error":
+            for ins in instrs:  # static rule: a destination block stride of 0 (§5)
+                if "dst" in self.strides_if_vector(ins) and self.strides(ins)["dst_blk"] == 0:
+                    raise RefError(ins.line, {"dst_blk0"})
+        for ins in instrs:
+            self.execute(ins)
+        return self
+
+    def operand(self, text: str) -> Operand:
+        text = text.strip()
+        if text.startswith("@"):
+            return Operand(int(text[1:], 0))
+        m = re.fullmatch(r"(\w+)(?:\[(\d+)\])?", text)
+        t = self.tensors[m.group(1)]
+        idx = int(m.group(2)) if m.group(2) else 0
+        return Operand(t.addr + idx * t.size, t)
+
+    def execute(self, ins: Instr) -> None:
+        name = ins.name
+        if name == "set_vector_mask":
+            self.mask_hi = int(ins.args[0], 0) & ONES
+            self.mask_lo = int(ins.args[1], 0) & ONES
+        elif name == "set_mask_count":
+            self.counter = True
+        elif name == "set_mask_norm":
+            self.counter = False
+        elif name in ("set_cmpmask", "get_cmpmask"):
+            self.cmpmask_move(ins)
+        elif name == "copy_ub_to_ub":
+            self.copy_ub_to_ub(ins)
+        elif name == "nop":
+            pass
+        else:
+            self.vector(ins)
+
+    # ---- §6.1 CMPMASK moves ----
+    def cmpmask_move(self, ins: Instr) -> None:
+        o = self.operand(ins.args[0])
+        rules = set()
+        if o.addr % 16:
+            rules.add("align")
+        if o.addr < 0 or o.addr + CMPMASK_BYTES > UB_BYTES:
+            raise RefError(ins.line, rules | {"bounds"})
+        if o.tensor is not None and o.addr + CMPMASK_BYTES > o.tensor.end:
+            rules.add("footprint")
+        self.rule(ins, rules)
+        if ins.name == "set_cmpmask":
+            self.cmpmask[:] = self.ub[o.addr:o.addr + CMPMASK_BYTES]
+        else:
+            self.ub[o.addr:o.addr + CMPMASK_BYTES] = self.cmpmask
+
+    # ---- §6.5 copy_ub_to_ub ----
+    def copy_ub_to_ub(self, ins: Instr) -> None:
+        dst, src = self.operand(ins.args[0]), self.operand(ins.args[1])
+        nburst = int(ins.keys.get("nburst", "1"))
+        burst = int(ins.keys["burst"])
+        gaps = {"src": int(ins.keys.get("src_gap", "0")), "dst": int(ins.keys.get("dst_gap", "0"))}
+        rules = set()
+        for role, o in (("src", src), ("dst", dst)):
+            last = o.addr + (nburst - 1) * (burst + gaps[role]) * 32 + burst * 32
+            if o.addr % 32:
+                rules.add("align")
+            if o.addr < 0 or last > UB_BYTES:
+                raise RefError(ins.line, rules | {"bounds"})
+            if o.tensor is not None and (o.addr < o.tensor.addr or last > o.tensor.end):
+                rules.add("footprint")
+        self.rule(ins, rules)
+        for k in range(nburst):  # burst by burst, in order
+            s = src.addr + k * (burst + gaps["src"]) * 32
+            d = dst.addr + k * (burst + gaps["dst"]) * 32
+            self.ub[d:d + burst * 32] = bytes(self.ub[s:s + burst * 32])
+
+    def rule(self, ins: Instr, rules: set[str]) -> None:
+        """--checks: the alignment, footprint and overlap rules are errors only with 'error'."""
+        if rules and self.checks == "error":
+            raise RefError(ins.line, rules)
+
+    # ---- §5 address generation ----
+    def strides(self, ins: Instr) -> dict[str, int]:
+        """Block/repeat strides in blocks, per operand role, with the §4.2 defaults."""
+        unary = ins.name in UNARY_STRIDED
+        names = (("dst_blk", "src_blk", "dst_rep", "src_rep") if unary else
+                 ("dst_blk", "src0_blk", "src1_blk", "dst_rep", "src0_rep", "src1_rep"))
+        vals = [1, 1, 8, 8] if unary else [1, 1, 1, 8, 8, 8]
+        if "stride" in ins.keys:
+            vals = [int(v) for v in ins.keys["stride"].split(",")]
+        out = dict(zip(names, vals, strict=True))
+        for n in names:
+            if n in ins.keys:
+                out[n] = int(ins.keys[n])
+        return out
+
+    def strides_if_vector(self, ins: Instr) -> tuple[str, ...]:
+        """The roles with strides of a strided instruction whose dst strides matter."""
+        if ins.name in ("vcmpv", "vcmpvs", "vcmp"):
+            return ()
+        if ins.name in UNARY_STRIDED or ins.name in BINARY_STRIDED:
+            return ("dst",)
+        return ()
+
+    @staticmethod
+    def addr(base: int, size: int, blk: int, rep: int, i: int, k: int) -> int:
+        """addr(i, j, e) = B + (i·r + j·b)·32 + e·sizeof(T), element k = (j, e)."""
+        per_block = 32 // size
+        j, e = divmod(k, per_block)
+        return base + (i * rep + j * blk) * 32 + e * size
+
+    def plan(self, ins: Instr, n: int) -> list[list[bool]]:
+        """Per repeat, which of its N elements are active (§5)."""
+        repeat = int(ins.keys.get("repeat", "1"))
+        ignores_mask = ins.name in ("vcmpv", "vcmpvs")
+        if self.counter:
+            c = self.mask_lo & 0xFFFFFFFF
+            if ins.name == "vcmp":
+                return [[k < c for k in range(n)]] if c else []
+            repeats = -(-c // n)
+            if repeats > 255:
+                raise RefError(ins.line, {"count"})
+            if ignores_mask:
+                return [[True] * n for _ in range(repeats)]
+            return [[i * n + k < c for k in range(n)] for i in range(repeats)]
+        if ins.name == "vcmp":
+            repeat = 1  # vcmp: one repeat; the repeat field is ignored
+        if ignores_mask:
+            return [[True] * n for _ in range(repeat)]
+        row = []
+        for k in range(n):
+            if n == 64:
+                bit = (self.mask_lo >> k) & 1
+            else:
+                bit = (self.mask_lo >> k) & 1 if k < 64 else (self.mask_hi >> (k - 64)) & 1
+            row.append(bool(bit))
+        return [list(row) for _ in range(repeat)]
+
+    # ---- §6.2–§6.4 repeat-driven vector instructions ----
+    def vector(self, ins: Instr) -> None:
+        t = ins.t
+        size = size_of(t)
+        n = 256 // size
+        name = ins.name
+        active = self.plan(ins, n)
+        if not any(any(r) for r in active):
+            return  # repeat 0, count 0 or MASK 0: a no-op
+        st = self.strides(ins)
+        mode = int(ins.keys.get("mode", "0"))
+        ops = self.operands_of(ins, st, mode)
+        scalar = None
+        if name in SCALAR_OPS + ("vector_dup", "vcmpvs"):
+            scalar = scalar_bytes(t, ins.args[-1])
+        # per repeat: the byte sets each operand reads / writes (for the checks)
+        touched = self.touched(ins, ops, active, n, size)
+        self.check(ins, ops, touched)
+        sel_scalar = bytes(self.cmpmask[:size])  # vsel mode 1 "other"
+        cmp_bits = bits_lsb_first(bytes(self.cmpmask), CMPMASK_BYTES * 8)
+        for i, act in enumerate(active):
+            self.one_repeat(ins, ops, i, act, n, size, scalar, sel_scalar, cmp_bits, mode)
+
+    def operands_of(self, ins: Instr, st: dict, mode: int) -> dict[str, dict]:
+        """role → {addr, kind: vector|bits, blk, rep, tensor, write}."""
+        name = ins.name
+        args = ins.args
+        ops: dict[str, dict] = {}
+
+        def vec(role: str, text: str, blk: str, rep: str, write: bool = False) -> None:
+            o = self.operand(text)
+            ops[role] = {"addr": o.addr, "tensor": o.tensor, "kind": "vector",
+                         "blk": st[blk], "rep": st[rep], "write": write}
+
+        def bits(role: str, addr: int, tensor, write: bool = False) -> None:
+            ops[role] = {"addr": addr, "tensor": tensor, "kind": "bits", "write": write}
+
+        if name in BINARY or name == "vsel":
+            vec("dst", args[0], "dst_blk", "dst_rep", True)
+            vec("src0", args[1], "src0_blk", "src0_rep")
+            if name == "vsel" and mode == 1:
+                o = self.operand(args[2])  # the src1 slot holds the select-mask address
+                bits("sel", o.addr, o.tensor)
+            else:
+                vec("src1", args[2], "src1_blk", "src1_rep")
+            if name == "vsel" and mode == 2:
+                bits("sel", int.from_bytes(self.cmpmask[:4], "little"), None)
+        elif name == "vcmp":
+            vec("src0", args[0], "src0_blk", "src0_rep")
+            vec("src1", args[1], "src1_blk", "src1_rep")
+        elif name == "vcmpv":
+            o = self.operand(args[0])
+            bits("dst", o.addr, o.tensor, True)
+            vec("src0", args[1], "src0_blk", "src0_rep")
+            vec("src1", args[2], "src1_blk", "src1_rep")
+        elif name == "vcmpvs":
+            o = self.operand(args[0])
+            bits("dst", o.addr, o.tensor, True)
+            vec("src", args[1], "src_blk", "src_rep")
+        elif name == "vector_dup":
+            vec("dst", args[0], "dst_blk", "dst_rep", True)
+        elif name in SCALAR_OPS or name == "vcopy":
+            vec("dst", args[0], "dst_blk", "dst_rep", True)
+            vec("src", args[1], "src_blk", "src_rep")
+        else:
+            raise ValueError(f"reference: unsupported instruction {name}")
+        return ops
+
+    def touched(self, ins: Instr, ops: dict, active: list[list[bool]], n: int, size: int
+                ) -> dict[str, list[set[int]]]:
+        """role → per repeat, the set of byte addresses the operand touches (§5: active elements
+        only, except vcmpv/vcmpvs sources (all N) and bit streams (N/8 bytes per repeat))."""
+        out = {}
+        full_sources = ins.name in ("vcmpv", "vcmpvs")
+        for role, o in ops.items():
+            per = []
+            for i, act in enumerate(active):
+                s: set[int] = set()
+                if o["kind"] == "bits":
+                    start = o["addr"] + i * n // 8
+                    s.update(range(start, start + n // 8))
+                else:
+                    for k in range(n):
+                        if act[k] or (full_sources and not o["write"]):
+                            a = self.addr(o["addr"], size, o["blk"], o["rep"], i, k)
+                            s.update(range(a, a + size))
+                per.append(s)
+            out[role] = per
+        return out
+
+    def check(self, ins: Instr, ops: dict, touched: dict) -> None:
+        """§9.2–§9.3 over the touched bytes: alignment, bounds, footprint, overlap."""
+        rules: set[str] = set()
+        for role, o in ops.items():
+            if o["addr"] % 32:
+                rules.add("align")
+            allb = set().union(*touched[role])
+            if allb and (min(allb) < 0 or max(allb) >= UB_BYTES):
+                raise RefError(ins.line, rules | {"bounds"})
+            tens = o["tensor"]
+            if tens is not None and allb and (min(allb) < tens.addr or max(allb) >= tens.end):
+                rules.add("footprint")
+        if "dst" in ops and self.overlaps(ops, touched):
+            rules.add("overlap")
+        self.rule(ins, rules)
+
+    @staticmethod
+    def overlaps(ops: dict, touched: dict) -> bool:
+        """§9.3: no repeat reads what an earlier repeat wrote; within a repeat a (dst, src)
+        pair overlaps 100% (same start, same block stride, same element layout) or not at all."""
+        d, dbytes = ops["dst"], touched["dst"]
+        written: set[int] = set()
+        for i in range(len(dbytes)):
+            for role, o in ops.items():
+                if o["write"]:
+                    continue
+                sb = touched[role][i]
+                if sb & written:
+                    return True
+                if sb & dbytes[i]:
+                    same = (o["kind"] == d["kind"] == "vector" and o["blk"] == d["blk"]
+                            and o["addr"] + i * o["rep"] * 32 == d["addr"] + i * d["rep"] * 32)
+                    if not same:
+                        return True
+            written |= dbytes[i]
+        return False
+
+    def load(self, o: dict, size: int, i: int, k: int) -> bytes:
+        a = self.addr(o["addr"], size, o["blk"], o["rep"], i, k)
+        return bytes(self.ub[a:a + size])
+
+    def one_repeat(self, ins: Instr, ops: dict, i: int, act: list[bool], n: int, size: int,
+                   scalar: bytes | None, sel_scalar: bytes, cmp_bits: list[int], mode: int
+                   ) -> None:
+        """Sequential model: a repeat reads all its sources, then writes its results."""
+        name, t = ins.name, ins.t
+        if name in ("vcmpv", "vcmpvs"):
+            res = []
+            for k in range(n):
+                a = as_float(t, self.load(ops["src0" if name == "vcmpv" else "src"], size, i, k))
+                b = (as_float(t, self.load(ops["src1"], size, i, k)) if name == "vcmpv"
+                     else as_float(t, scalar))
+                res.append(int(compare(ins.op, a, b)))
+            start = ops["dst"]["addr"] + i * n // 8
+            self.ub[start:start + n // 8] = pack_bits(res)
+            return
+        if name == "vcmp":
+            for k in range(n):
+                if act[k]:
+                    a = as_float(t, self.load(ops["src0"], size, i, k))
+                    b = as_float(t, self.load(ops["src1"], size, i, k))
+                    r = compare(ins.op, a, b)
+                    byte, bit = divmod(k, 8)
+                    self.cmpmask[byte] = (self.cmpmask[byte] & ~(1 << bit)) | (int(r) << bit)
+            return
+        sel = None
+        if name == "vsel":
+            if mode == 0:
+                sel = cmp_bits[:n]
+            else:
+                start = ops["sel"]["addr"] + i * n // 8
+                sel = bits_lsb_first(bytes(self.ub[start:start + n // 8]), n)
+        results: list[tuple[int, bytes]] = []
+        for k in range(n):
+            if not act[k]:
+                continue  # inactive elements are not written
+            if name == "vsel":
+                a = self.load(ops["src0"], size, i, k)
+                other = sel_scalar if mode == 1 else self.load(ops["src1"], size, i, k)
+                v = a if sel[k] else other
+            elif name in BINARY:
+                v = arith(name, t, self.load(ops["src0"], size, i, k),
+                          self.load(ops["src1"], size, i, k))
+            elif name in SCALAR_OPS:
+                v = arith(name, t, self.load(ops["src"], size, i, k), scalar)
+            elif name == "vector_dup":
+                v = scalar
+            else:  # vcopy
+                v = self.load(ops["src"], size, i, k)
+            d = ops["dst"]
+            results.append((self.addr(d["addr"], size, d["blk"], d["rep"], i, k), v))
+        for a, v in results:
+            self.ub[a:a + size] = v
+
+
+def run_reference(text: str, checks: str = "error") -> Reference:
+    return Reference().run(text, checks)
