@@ -34,6 +34,7 @@ from isa.types import lookup
 MAX_ERRORS = 20
 MAX_LINES = 2_000_000  # .rept expansion limit: beyond it the program is surely a mistake
 LONG_TOKEN = re.compile(r"\S{81,}")
+CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
 LABEL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*:(?!=)")
 HEAD_RE = re.compile(r"\s*(\.?[A-Za-z_][A-Za-z0-9_.]*)")
 DECL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\[([^\]]*)\]")
@@ -426,8 +427,6 @@ class Assembler:
         return StatementSyntax(defn, op, dtype, positional, keys, off, src.pos(off)[1])
 
 
-def _lowest_fit(placed: list[tuple[int, int]], size: int, limit: int) -> int | None:
-    addr = 0
 def _substitute(s: Src, k: int) -> Src:
     """A .rept body line with `{i}` replaced by K; columns still point into the source."""
     rept = k if s.rept is None else s.rept
@@ -451,10 +450,15 @@ def _substitute(s: Src, k: int) -> Src:
 
 
 def _shorten(msg: str) -> str:
-    """Keep a diagnostic one readable line when it quotes an enormous token."""
+    """Keep a diagnostic one readable line when it quotes an enormous token or control
+    characters (a lone CR, form feed or U+2028 would break the line)."""
+    msg = CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
+                      else f"\\u{ord(m.group()):04x}", msg)
     return LONG_TOKEN.sub(lambda m: f"{m.group()[:40]}...({len(m.group())} characters)", msg)
 
 
+def _lowest_fit(placed: list[tuple[int, int]], size: int, limit: int) -> int | None:
+    addr = 0
     for a, b in sorted(placed):
         if addr + size <= a:
             break
