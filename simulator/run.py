@@ -47,7 +47,7 @@ def load_program(program_or_path: Program | str | Path, chip: Chip | str | None 
         return assemble(program_or_path, None, chip, checks)
     path = Path(program_or_path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8-sig")  # a leading BOM is not text
     except UnicodeDecodeError as e:
         raise AssemblyError([Diagnostic("error", str(path), 1, 1,
                                         f"the program is not UTF-8 text ({e.reason} at byte "
