@@ -2,7 +2,7 @@
 
 Written from the spec, not from the simulator: it imports nothing from `isa` or `simulator`.
 It parses the small subset of `.vasm` the property tests generate (hardware-level instructions,
-`.ub NAME TYPE[COUNT] @ADDR = random(SEED) | bits("HEX") | zeros`), models the UB bytes, MASK
+`.ub NAME TYPE[COUNT] @ADDR = INIT`), models the UB bytes, MASK
 (HI:LO), the mask mode and CMPMASK, and applies one hardware instruction at a time with explicit
 loops over repeat, block and element. Clarity over speed: it runs on small cases.
 
@@ -144,12 +144,23 @@ UB_RE = re.compile(r"\.ub\s+(\w+)\s+(\w+)\[(\d+)\]\s*@\s*(\w+)\s*(?:=\s*(.*))?$"
 
 
 def init_bytes(t: str, count: int, text: str | None) -> bytes:
-    """INIT forms of §4.1 used by the tests: zeros, random(SEED), bits("HEX")."""
+    """INIT forms of §4.1 used by the tests: zeros, fill, arange, [list], random(SEED),
+    bits("HEX")."""
     dt = TYPES[t][0]
     if text is None or text == "zeros":
         return bytes(count * size_of(t))
     if text.startswith("bits("):
         return bytes.fromhex(text[text.index('"') + 1:text.rindex('"')])
+    if text.startswith("fill("):
+        return scalar_bytes(t, text[5:-1]) * count
+    if text.startswith("["):
+        items = [v for v in text[1:-1].split(",") if v.strip()]
+        assert len(items) == count, "reference: list length"
+        return b"".join(scalar_bytes(t, v) for v in items)
+    if text.startswith("arange("):
+        args = [float(v) if "." in v else int(v, 0) for v in text[7:-1].split(",")]
+        start, step = args[0], args[1] if len(args) > 1 else 1
+        return (start + step * np.arange(count)).astype(dt).tobytes()
     m = re.fullmatch(r"random\((\d+)\)", text)
     if not m:
         raise ValueError(f"reference: unsupported INIT {text!r}")
@@ -239,6 +250,14 @@ class Reference:
         if name == "set_vector_mask":
             self.mask_hi = int(ins.args[0], 0) & ONES
             self.mask_lo = int(ins.args[1], 0) & ONES
+        elif name == "set_mask":  # API set_mask.T LEN (§8.3), decided at issue
+            length = int(ins.args[0], 0)
+            if self.counter:
+                self.mask_hi, self.mask_lo = 0, length
+            else:
+                length = min(length, 256 // size_of(ins.t))
+                self.mask_hi = (1 << max(length - 64, 0)) - 1
+                self.mask_lo = (1 << min(length, 64)) - 1
         elif name == "set_mask_count":
             self.counter = True
         elif name == "set_mask_norm":
