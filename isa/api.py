@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from isa.operands import Builder, StatementSyntax
 
 ONES = (1 << 64) - 1
-CHUNK_COMPARE = 252  # 252 repeats keep the bit output 32-byte aligned
+CHUNK_COMPARE = 252  # 252 repeats keep the bit output 32-byte aligned (8/16/32-bit types)
 CHUNK_REPEAT = 255
 
 __all__ = ["COMPARE_OPS", "expand", "contiguous_mask"]
@@ -124,9 +124,13 @@ def shift(o: Operand, nbytes: int) -> Operand:
         return o
     if isinstance(o.addr, RegExpr):
         addr = attrs.evolve(o.addr, offset=o.addr.offset + nbytes)
-    else:
-        addr = o.addr + nbytes
-    return attrs.evolve(o, addr=addr)
+        return attrs.evolve(o, addr=addr)
+    addr = o.addr + nbytes
+    text = f"@{addr:#x}"
+    t = o.tensor
+    if t is not None and (addr - t.addr) % t.dtype.size == 0:
+        text = f"{t.name}[{(addr - t.addr) // t.dtype.size}]"  # the listing names the chunk
+    return attrs.evolve(o, addr=addr, text=text)
 
 
 def expand(b: Builder, syn: StatementSyntax, fields: dict, cols: dict) -> list[Instruction]:
@@ -413,9 +417,12 @@ def _compare(e: _Expander) -> None:
 
 def _chunk_compare(e: _Expander, name: str, ops: dict, repeats: int, stride) -> None:
     t = e.t
+    # a repeat writes N/8 = 32/size bytes, so a chunk of a multiple of size repeats keeps the
+    # next dst 32-byte aligned: 252 for 8/16/32-bit types, 248 for 64-bit ones
+    chunk = CHUNK_COMPARE - CHUNK_COMPARE % t.size
     done = 0
     while done < repeats:
-        k = min(CHUNK_COMPARE, repeats - done)
+        k = min(chunk, repeats - done)
         moved = {r: shift(o, done * 256 if r != "dst" else done * t.per_repeat // 8)
                  if o.kind == "mem" else o for r, o in ops.items()}
         e.emit(name, moved, t, e.syn.op, repeat=k, stride=stride)

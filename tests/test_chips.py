@@ -724,3 +724,24 @@ def test_copied_builtin_profile_behaves_like_the_original(tmp_path):
     b = simulator.run(ROOT / "programs" / "quickstart.vasm", chip=copy)
     assert a.outputs["out"].tobytes() == b.outputs["out"].tobytes()
     assert (a.cycles, a.pipes) == (b.cycles, b.pipes)
+
+
+def test_64bit_compare_chunks_keep_dst_aligned():
+    """A 64-bit vcmpv writes 4 bytes a repeat: count= chunks of 248 repeats (not 252) keep every
+    chunk's bit output 32-byte aligned; results match numpy over the chunk boundary."""
+    text = """
+.chip ascend950
+.ub x s64[8192] = random(1)
+.ub y s64[8192] = random(2)
+.ub d u8[1024] = zeros
+    compare.lt.s64 d, x, y, count=8192
+"""
+    r = run(text)
+    hw = r.program.statements[0].hw
+    assert [h.fields["repeat"] for h in hw] == [248, 8]
+    assert hw[1].text.startswith("vcmpv.lt.s64 d[992], x[7936], y[7936]")
+    d = r.program.tensors["d"]
+    assert all((h.operands["dst"].addr - d.addr) % 32 == 0 for h in hw)
+    p = r.program.tensors
+    exp = p["x"].init.data.view(np.int64) < p["y"].init.data.view(np.int64)
+    assert ub(r, "d") == np.packbits(exp, bitorder="little").tobytes()
