@@ -140,10 +140,13 @@ def get_chip(name: str | Path | Chip | None = None) -> Chip:
             path = Path(name).expanduser().resolve()
         except (OSError, RuntimeError):
             raise ChipError(f"no chip profile file '{str(name)[:200]}'") from None
-        key = str(path)
+        if not _is_file(path):
+            raise ChipError(f"no chip profile file '{str(name)[:200]}'")
+        try:
+            key = f"{path}@{path.stat().st_mtime_ns}"  # an edited profile is read again
+        except OSError:
+            key = str(path)
         if key not in _cache:
-            if not _is_file(path):
-                raise ChipError(f"no chip profile file '{name}'")
             _cache[key] = load_chip_file(path)
         return _cache[key]
     if name not in _cache:

@@ -745,3 +745,14 @@ def test_64bit_compare_chunks_keep_dst_aligned():
     p = r.program.tensors
     exp = p["x"].init.data.view(np.int64) < p["y"].init.data.view(np.int64)
     assert ub(r, "d") == np.packbits(exp, bitorder="little").tobytes()
+
+
+def test_an_edited_profile_is_read_again(tmp_path):
+    import os
+
+    path = _my_chip(tmp_path, clock_mhz=500)
+    assert get_chip(path).clock_mhz == 500
+    _my_chip(tmp_path, clock_mhz=750)
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert get_chip(path).clock_mhz == 750
