@@ -118,8 +118,10 @@ class Assembler:
             i = self._continue_brackets(src, i)
             head = text.strip().lower()
             if head.startswith(".rept"):
+                arg = text[text.lower().index(".rept") + 5:]
+                arg_off = len(text) - len(arg.lstrip())  # the count's column
                 try:
-                    count = parse_int(text.strip()[5:].strip(), text.lower().index(".rept") + 5)
+                    count = parse_int(arg.strip(), arg_off)
                 except LexError as e:
                     self.error(src, e.offset, e.message)
                     count = 0
