@@ -474,6 +474,10 @@ def test_loop_kernel_costs_scalar_cycles(kernel_runs):
     assert loop.pipes["S"] > 0
     assert loop.pipes["S"] > rept.pipes["S"]  # li/add/blt and the taken branches
     assert loop.instructions == rept.instructions + 1 + 2 * 16
+    # the loop's extra S work: li, 16 x (add, blt) at scalar_op each, 15 taken branches
+    timing = loop.program.chip.timing
+    extra = 33 * timing["scalar_op"] + 15 * timing["branch_taken"]
+    assert loop.pipes["S"] == rept.pipes["S"] + extra
     db = kernel_runs["where_tiled_db_loop"]
     assert db.cycles < loop.cycles  # double buffering overlaps MTE2, V and MTE3
 
