@@ -516,3 +516,21 @@ def test_inspection_commands_leave_the_position_alone(cmd):
     before = full_state(s)
     c.execute(cmd)
     assert full_state(s) == before
+
+
+def test_inputs_and_chip_options_reach_the_session(tmp_path):
+    a = (np.arange(256, dtype=np.float32) * 0.5)
+    np.save(tmp_path / "a.npy", a)
+    cmds = tmp_path / "cmds.txt"
+    cmds.write_text("step\nprint x[0:4]\n")
+    r = subprocess.run([sys.executable, "-m", "simulator.cli", "debug", str(STATE), "--input",
+                        f"a={tmp_path / 'a.npy'}", "--commands", str(cmds), "--chip",
+                        "ascend910b", "--checks", "warn"],
+                       capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert reply(r.stdout, 1) == "x[0:4] = [0.  0.5 1.  1.5]"
+    bad = subprocess.run([sys.executable, "-m", "simulator.cli", "debug", str(STATE), "--input",
+                          "nope=x.npy"], input="", capture_output=True, text=True, timeout=60,
+                         cwd=ROOT)
+    assert bad.returncode == 1
+    assert bad.stderr.startswith(f"{STATE}:1:1: error: --input nope: the program declares no")

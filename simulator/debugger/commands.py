@@ -402,7 +402,9 @@ class Commands:
         s, program = self.s, self.s.program
         inside = s.inside()
         k = s.index()
-        cur = inside.instr.line if inside else s.flat[k].line if k < len(s.flat) else None
+        last = s.record()
+        cur = inside.instr.line if inside else s.flat[k].line if k < len(s.flat) else \
+            last.instr.line if last is not None else None
         centre = parse_int(arg, "LINE") if arg else (cur or 1)
         lo = max(1, centre - CONTEXT)
         hi = min(len(program.lines), centre + CONTEXT)
