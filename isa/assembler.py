@@ -217,8 +217,11 @@ class Assembler:
                           f"--chip {chip.name} overrides .chip {self.chip_from_text}")
             return chip
         if self.chip_from_text:
+            name = self.chip_from_text
+            if name.endswith(".toml"):  # a profile path is relative to the program file
+                name = str(self.base_dir / name)
             try:
-                return get_chip(self.chip_from_text)
+                return get_chip(name)
             except ChipError as e:
                 self.error(chip_src[0], chip_src[1], str(e))
         return get_chip(None)

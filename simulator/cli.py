@@ -255,14 +255,17 @@ def chips() -> None:
     """List the chip profiles and their key figures."""
     from isa.chip import chip_names, get_chip
 
-    click.echo(f"{'chip':<12} {'UB bytes':>9} {'MHz':>6} {'vsel modes':<10} {'counter':<8} "
-               f"{'cmp->CMPMASK':<12} {'CMPMASK':>7}  select types")
+    click.echo(f"{'chip':<11} {'UB bytes':>8} {'MHz':>5} {'vsel':<6} {'counter':<7} "
+               f"{'cmp->CMPMASK':<12} {'CMPMASK':>7} {'events':>6} {'banks':<5}  types")
     for name in chip_names():
         c = get_chip(name)
-        click.echo(f"{c.name:<12} {c.ub_bytes:>9} {c.clock_mhz:>6g} "
-                   f"{','.join(map(str, c.vsel_modes)):<10} {'yes' if c.counter_mode else 'no':<8} "
-                   f"{'yes' if c.compare_to_cmpmask else 'no':<12} {c.cmpmask_bits:>7}  "
-                   f"{' '.join(c.types.get('select', ()))}")
+        eq_only = c.types.get("compare_eq_only", ())
+        compare = " ".join(t + (" (eq)" if t in eq_only else "") for t in c.types["compare"])
+        click.echo(f"{c.name:<11} {c.ub_bytes:>8} {c.clock_mhz:>5g} "
+                   f"{','.join(map(str, c.vsel_modes)):<6} {'yes' if c.counter_mode else 'no':<7} "
+                   f"{'yes' if c.compare_to_cmpmask else 'no':<12} {c.cmpmask_bits:>7} "
+                   f"{c.event_ids:>6} {c.bank.get('model', 'none'):<5}  "
+                   f"select: {' '.join(c.types.get('select', ()))}; compare: {compare}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,43 @@
+"""The command line itself: chips listing, .chip with a profile path, usage errors."""
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from isa.chip import CHIP_DIR
+from simulator.cli import main
+
+
+def test_chips_lists_every_profile_with_its_key_figures():
+    out = CliRunner().invoke(main, ["chips"])
+    assert out.exit_code == 0
+    rows = {line.split()[0]: line for line in out.output.splitlines()[1:]}
+    assert set(rows) == {"ascend910", "ascend310p", "ascend910b", "ascend310b", "ascend950"}
+    assert "196608" in rows["ascend910b"] and "compare: f16 f32 s32 (eq)" in rows["ascend910b"]
+    assert " 0      no " in rows["ascend910"]  # vsel mode 0 only, no counter mode
+
+
+def test_chip_directive_takes_a_profile_path_relative_to_the_program(tmp_path):
+    text = (CHIP_DIR / "ascend910b.toml").read_text().replace('name = "ascend910b"',
+                                                             'name = "tiny"')
+    text = text.replace("ub_bytes = 196608", "ub_bytes = 16384")
+    (tmp_path / "chips").mkdir()
+    (tmp_path / "chips" / "tiny.toml").write_text(text)
+    prog = tmp_path / "k.vasm"
+    prog.write_text(".chip chips/tiny.toml\n.ub x f32[64] @0x3fe0\n    vector_dup.f32 x, 1.0\n")
+    out = CliRunner().invoke(main, ["run", str(prog), "--output-dir", str(tmp_path / "o")])
+    assert out.exit_code == 1
+    assert "does not fit in UB (16384 bytes on tiny)" in out.output
+    # the same placement fits the 192 KB UB of ascend910b
+    out = CliRunner().invoke(main, ["run", str(prog), "--chip", "ascend910b", "--output-dir",
+                                    str(tmp_path / "o")])
+    assert out.exit_code == 0, out.output
+
+
+def test_unknown_option_and_missing_program_are_usage_errors(tmp_path):
+    runner = CliRunner()
+    assert runner.invoke(main, ["run", "--frobnicate", "x.vasm"]).exit_code == 2
+    assert runner.invoke(main, ["run", str(tmp_path / "missing.vasm")]).exit_code == 2
+    prog = Path(tmp_path / "ok.vasm")
+    prog.write_text("nop\n")
+    assert runner.invoke(main, ["run", str(prog), "--chip", "ascend000"]).exit_code == 2
