@@ -534,3 +534,12 @@ def test_inputs_and_chip_options_reach_the_session(tmp_path):
                          cwd=ROOT)
     assert bad.returncode == 1
     assert bad.stderr.startswith(f"{STATE}:1:1: error: --input nope: the program declares no")
+
+
+def test_finish_reports_the_figures_pipev_run_reports():
+    result = simulator.run(LOOP)
+    text = transcript(LOOP, "continue", "back 3", "continue")
+    want = (f"program finished: {result.instructions} instructions, {result.uops} micro-ops, "
+            f"cycle {result.cycles}")
+    assert reply(text, 0).split("\n")[0] == want
+    assert reply(text, 2).split("\n")[0] == want  # replayed from the log, same figures

@@ -84,6 +84,7 @@ class Session:
         self.pos = 0  # the user's point
         self.mpos = 0  # the point the machine is at
         self.fault: str | None = None
+        self.uops = 0  # micro-ops executed (not replayed)
         self.shown = 0  # diagnostics already shown
         self._last_timing = getattr(self.model, "last", None)
         for b in self.breaks.values():
@@ -137,10 +138,7 @@ class Session:
         if ex.index >= len(ex.flat):
             ex.finish()
             return False
-        saved = self.pos
-        self.pos = self.hist.end
-        self.sync()
-        self.pos = saved
+        self.sync()  # only ever called at the newest point
         index = ex.index
         self.recorder.begin(index)
         try:
@@ -151,8 +149,9 @@ class Session:
             return False
         recs = self.recorder.end(ex.flat[index], ex.index)
         self._time(recs)
-        self.hist.extend(recs, keep_from=min(self.pos, self.mpos))
+        self.hist.extend(recs, keep_from=self.pos)
         self.mpos = self.hist.end
+        self.uops += len(recs)
         return True
 
     def _time(self, recs: list[Record]) -> None:
@@ -189,7 +188,7 @@ class Session:
                 rec = self._forward()
                 if rec is None:
                     return self._why_not_forward()
-                hit = self._hit(rec, forward=True)
+                hit = self._hit(rec)
                 if hit is not None:
                     return hit
                 if done(rec):
@@ -206,9 +205,8 @@ class Session:
         return Stop(self.finish_message())
 
     def finish_message(self) -> str:
-        ups = sum(1 for _ in self.hist.between(self.hist.first, self.pos))
-        instrs = sum(1 for r in self.hist.between(self.hist.first, self.pos) if r.completes)
-        return f"program finished: {instrs} instructions, {ups} micro-ops, cycle {self.cycle()}"
+        return (f"program finished: {self.ex.steps} instructions, {self.uops} micro-ops, "
+                f"cycle {self.cycle()}")
 
     def backward(self, done: Callable[[Record], bool]) -> Stop:
         """Move back micro-op by micro-op (undoing) until DONE, a break/watchpoint, the start of
@@ -223,7 +221,7 @@ class Session:
                 self.pos -= 1
                 rec = self.hist[self.pos]
                 prev = self.record()
-                hit = self._hit(prev, forward=False) if prev is not None else None
+                hit = self._hit(prev) if prev is not None else None
                 if hit is None and self.pos == self.hist.first:
                     hit = self._bp_at_boundary()
                 if hit is not None:
@@ -255,7 +253,7 @@ class Session:
         self.breaks[b.num] = b
         return b
 
-    def _hit(self, rec: Record, forward: bool) -> Stop | None:
+    def _hit(self, rec: Record) -> Stop | None:
         """A break/watchpoint that fires at the current point, REC the micro-op before it."""
         msgs, watched = [], []
         for b in list(self.breaks.values()):
