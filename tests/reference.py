@@ -229,12 +229,27 @@ class Reference:
             args, keys = split_operands(rest)
             instrs.append(Instr(lineno, name, op, t, args, keys))
         if checks == "error":
-            for ins in instrs:  # static rule: a destination block stride of 0 (§5)
-                if "dst" in self.strides_if_vector(ins) and self.strides(ins)["dst_blk"] == 0:
-                    raise RefError(ins.line, {"dst_blk0"})
+            for ins in instrs:
+                self.static_rules(ins)
         for ins in instrs:
             self.execute(ins)
         return self
+
+    def static_rules(self, ins: Instr) -> None:
+        """The assembler's rules on constant operands (§9.2): alignment of every address
+        operand (32 bytes; 16 for the CMPMASK moves) and a destination block stride of 0."""
+        rules = set()
+        align = 16 if ins.name in ("set_cmpmask", "get_cmpmask") else 32
+        for text in ins.args:
+            text = text.strip()
+            if text.startswith("@") or re.fullmatch(r"[A-Za-z_]\w*(\[\d+\])?", text) and \
+                    text.split("[")[0] in self.tensors:
+                if self.operand(text).addr % align:
+                    rules.add("align")
+        if "dst" in self.strides_if_vector(ins) and self.strides(ins)["dst_blk"] == 0:
+            rules.add("dst_blk0")
+        if rules:
+            raise RefError(ins.line, rules)
 
     def operand(self, text: str) -> Operand:
         text = text.strip()

@@ -129,6 +129,8 @@ class Gen:
             return (f"{name}[{idx}]" if idx else name), addr + off
         if self.draw(st.integers(0, 2 * self.rare)) == 2 * self.rare:  # past the end of UB
             return f"@{UB_BYTES - 32 * self.draw(st.integers(1, 8)):#x}", -1
+        if self.overlap and self.draw(st.integers(0, self.rare)) == self.rare:
+            off += self.draw(st.sampled_from((2, 4, 1, 16)))  # misaligned (checks=off runs it)
         return f"@{addr + off:#x}", addr + off
 
     # -- shapes ----------------------------------------------------------------------------------
@@ -390,7 +392,7 @@ def check(text: str, checks: str = "error") -> None:
                              f"\n{text}")
 
 
-SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=400, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -400,13 +402,13 @@ def test_random_programs_bit_exact(text):
     check(text, "error")
 
 
-@settings(SETTINGS, max_examples=100)
+@settings(SETTINGS, max_examples=200)
 @given(programs(overlap=True))
 def test_overlapping_programs_follow_sequential_model_with_checks_off(text):
     check(text, "off")
 
 
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=150)
 @given(programs(overlap=True))
 def test_overlapping_programs_rejected_for_the_documented_rule(text):
     check(text, "error")
