@@ -412,3 +412,50 @@ def test_overlapping_programs_follow_sequential_model_with_checks_off(text):
 @given(programs(overlap=True))
 def test_overlapping_programs_rejected_for_the_documented_rule(text):
     check(text, "error")
+
+
+@st.composite
+def nan_payloads(draw) -> tuple[str, bytes, bytes]:
+    """Two 256-byte operands of NaN payloads (signalling and quiet, either sign) of f16/f32."""
+    t = draw(st.sampled_from(("f16", "f32")))
+    size = SIZE[t]
+    exp = 0x7C00 if size == 2 else 0x7F800000
+    frac = exp - 1 if size == 2 else 0x7FFFFF
+    frac &= (1 << (10 if size == 2 else 23)) - 1
+    sign = 1 << (8 * size - 1)
+    vals = draw(st.lists(st.tuples(st.booleans(), st.integers(1, frac)), min_size=256 // size,
+                         max_size=256 // size))
+    a = b"".join((exp | f | (sign if s else 0)).to_bytes(size, "little") for s, f in vals)
+    return t, a, a[::-1]
+
+
+@settings(SETTINGS, max_examples=40)
+@given(nan_payloads(), st.integers(0, 2**64 - 1))
+def test_nan_payloads_survive_vsel_and_copies(case, selbits):
+    t, a, b = case
+    text = f""".chip ascend910b
+.ub a {t}[{256 // SIZE[t]}] @0x0 = bits("{a.hex()}")
+.ub b {t}[{256 // SIZE[t]}] @0x100 = bits("{b.hex()}")
+.ub m u64[4] @0x200 = [{selbits}, {selbits ^ (2**64 - 1)}, {selbits}, 0]
+.ub ptr u32[8] @0x220 = [0x200, 0, 0, 0, 0, 0, 0, 0]
+set_cmpmask m
+vsel.{t} @0x300, a, b, mode=0
+vsel.{t} @0x400, a, m, mode=1
+set_cmpmask ptr
+vsel.{t} @0x500, a, b, mode=2
+vcopy.{t} @0x600, a
+copy_ub_to_ub @0x700, b, nburst=1, burst=8
+"""
+    res = simulator.run(text)
+    ub = bytes(res.ub)
+    n, size = 256 // SIZE[t], SIZE[t]
+    bits = [(int.from_bytes(ub[0x200:0x210], "little") >> k) & 1 for k in range(n)]
+    el = [slice(k * size, (k + 1) * size) for k in range(n)]
+    mode0 = b"".join(a[s] if bit else b[s] for bit, s in zip(bits, el, strict=True))
+    scalar = ub[0x200:0x200 + size]  # mode 1: CMPMASK's low bits, read as T
+    mode1 = b"".join(a[s] if bit else scalar for bit, s in zip(bits, el, strict=True))
+    assert ub[0x300:0x400] == mode0
+    assert ub[0x400:0x500] == mode1
+    assert ub[0x500:0x600] == mode0  # mode 2: the mask at CMPMASK[31:0] = 0x200
+    assert ub[0x600:0x700] == a and ub[0x700:0x800] == b
+    assert ub == bytes(run_reference(text).ub)
