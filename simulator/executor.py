@@ -67,7 +67,7 @@ class Executor:
         self.split_repeats = False
         self.diagnostics: list[Diagnostic] = list(program.warnings)
         self._warned: set[tuple[int, int, str]] = set()
-        self._static: dict[int, tuple[dict, dict]] = {}
+        self._static: dict[str, tuple[dict, dict]] = {}
         self._decoded: dict[tuple, VectorOp] = {}
         self._shapes: dict[tuple, tuple] = {}  # register-addressed decodings, see _rebased
         self._plans: dict[int, tuple] = {}  # resolve(): what each instruction reads
@@ -168,7 +168,9 @@ class Executor:
     # -- operand resolution ------------------------------------------------------------------
     def resolve(self, instr: Instruction) -> tuple[dict[str, int], dict[str, int]]:
         """Addresses and numeric fields, register expressions read now (at issue)."""
-        cached = self._static.get(id(instr))
+        # a static instruction's text determines its operands (tensor names, indices, raw
+        # addresses, fields), so identical statements share one resolution
+        cached = self._static.get(instr.text) if instr.is_static else None
         if cached is not None:
             return cached
         plan = self._plans.get(id(instr))
@@ -197,7 +199,7 @@ class Executor:
                                 instr.cols.get(k))
                 fields[k] = v
         if instr.is_static:
-            self._static[id(instr)] = (addrs, fields)
+            self._static[instr.text] = (addrs, fields)
         return addrs, fields
 
     def _registers(self, instr: Instruction, col: int | None) -> str:

@@ -64,8 +64,8 @@ def double_buffer() -> dict[str, np.ndarray]:
     return {"y_gm": np.where(x > 0, x, np.float32(0))}
 
 
-KERNELS = {"double_buffer": double_buffer, "relu": relu, "clamp": clamp, "where_tiles": where_tiles, "nan_scrub": nan_scrub,
-           "masked_fill": masked_fill}
+KERNELS = {"double_buffer": double_buffer, "relu": relu, "clamp": clamp,
+           "where_tiles": where_tiles, "nan_scrub": nan_scrub, "masked_fill": masked_fill}
 
 
 def main() -> None:

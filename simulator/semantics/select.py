@@ -9,13 +9,22 @@ from isa.decode import VectorOp
 from simulator.machine import RAW, Machine
 from simulator.semantics.common import load, store
 
+_CMPMASK_BITS: dict[tuple[bytes, int], np.ndarray] = {}
+
 
 def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
     """The selection bits of repeats [lo, hi): CMPMASK (mode 0) or the mask in UB (1, 2)."""
     n = vop.n
     sel = vop.access("sel")
-    if sel is None:
-        return bits_of(m.cmpmask, n)[None, :]
+    if sel is None:  # mode 0: the same CMPMASK bits every repeat, unpacked once per value
+        key = (m.cmpmask.tobytes(), n)
+        bits = _CMPMASK_BITS.get(key)
+        if bits is None:
+            if len(_CMPMASK_BITS) > 256:
+                _CMPMASK_BITS.clear()
+            bits = _CMPMASK_BITS[key] = bits_of(m.cmpmask, n)[None, :]
+            bits.setflags(write=False)
+        return bits
     nb = n // 8
     a = sel.base + lo * nb
     data = m.ub[a:a + (hi - lo) * nb]
