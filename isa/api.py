@@ -394,25 +394,35 @@ def _compare(e: _Expander) -> None:
         e.emit("vcmp", {"src0": ops["src0"], "src1": ops["src1"]}, t, e.syn.op,
                stride=_strides(e))
         return
+    _compare_to_ub(e, ops, "vcmpv", BINARY_DEFAULT)
+
+
+def _compare_to_ub(e: _Expander, ops: dict, hw: str, count_stride: tuple[int, ...]) -> None:
+    """compare / compares with a UB destination: one vcmpv(s) for repeat=, chunks for count=."""
+    name, t = e.syn.defn.name, e.t
     form = _form(e)
     _check_count_only(e, form)
     if form != "count":
         if form == "highdim":
             e.b.note(e.key_col(next(k for k in ("mask", "mask_lo", "mask_hi")
                                     if k in e.fields)),
-                     "compare ignores mask keys (vcmpv writes all bits; MASK is not touched)")
-        e.emit("vcmpv", ops, t, e.syn.op, repeat=e.fields["repeat"], stride=_strides(e))
+                     f"{name} ignores mask keys ({hw} writes all bits; MASK is not touched)")
+        e.emit(hw, ops, t, e.syn.op, repeat=e.fields["repeat"], stride=_strides(e))
         return
     n = _count(e, None)
     if isinstance(n, RegExpr):
-        raise LexError("compare count= must be a constant", e.key_col("count"))
+        raise LexError(f"{name} count= must be a constant", e.key_col("count"))
     if n == 0:
-        e.b.warn(e.key_col("count"), "compare with count=0 does nothing")
+        e.b.warn(e.key_col("count"), f"{name} with count=0 does nothing")
         return
-    if n * t.size % 256:
-        raise LexError(f"compare count={n} × {t.size} bytes is not a multiple of 256 bytes",
-                       e.key_col("count"))
-    _chunk_compare(e, "vcmpv", ops, n * t.size // 256, BINARY_DEFAULT)
+    if hw == "vcmpv":  # Compare: whole repeats only, as the vendor asserts
+        if n * t.size % 256:
+            raise LexError(f"compare count={n} × {t.size} bytes is not a multiple of 256 bytes",
+                           e.key_col("count"))
+        repeats = n * t.size // 256
+    else:  # Compares: every one of the N result bits is computed
+        repeats = -(-n // t.per_repeat)
+    _chunk_compare(e, hw, ops, repeats, count_stride)
 
 
 def _chunk_compare(e: _Expander, name: str, ops: dict, repeats: int, stride) -> None:
@@ -431,24 +441,7 @@ def _chunk_compare(e: _Expander, name: str, ops: dict, repeats: int, stride) -> 
 
 def _compares(e: _Expander) -> None:
     _arity(e, 3, "compares")
-    ops = _operands(e, list(e.syn.defn.operands))
-    form = _form(e)
-    _check_count_only(e, form)
-    t = e.t
-    if form != "count":
-        if form == "highdim":
-            e.b.note(e.key_col(next(k for k in ("mask", "mask_lo", "mask_hi")
-                                    if k in e.fields)),
-                     "compares ignores mask keys (vcmpvs writes all bits)")
-        e.emit("vcmpvs", ops, t, e.syn.op, repeat=e.fields["repeat"], stride=_strides(e))
-        return
-    n = _count(e, None)
-    if isinstance(n, RegExpr):
-        raise LexError("compares count= must be a constant", e.key_col("count"))
-    if n == 0:
-        e.b.warn(e.key_col("count"), "compares with count=0 does nothing")
-        return
-    _chunk_compare(e, "vcmpvs", ops, -(-n // t.per_repeat), UNARY_DEFAULT)
+    _compare_to_ub(e, _operands(e, list(e.syn.defn.operands)), "vcmpvs", UNARY_DEFAULT)
 
 
 # -- others ---------------------------------------------------------------------------------------

@@ -35,6 +35,17 @@ def _resolve_chip(name: str | None):
         raise click.UsageError(str(e)) from None
 
 
+def _parse_inputs(items) -> dict[str, str]:
+    """--input NAME=FILE.npy options → {NAME: FILE}."""
+    supplied = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise click.UsageError(f"--input takes NAME=FILE.npy, got '{item}'")
+        supplied[name] = path
+    return supplied
+
+
 def _emit(diags) -> None:
     for d in diags:
         click.echo(str(d), err=True)
@@ -67,12 +78,7 @@ def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_step
     from simulator.run import run as run_program
 
     chip_obj = _resolve_chip(chip)
-    supplied = {}
-    for item in inputs:
-        name, sep, path = item.partition("=")
-        if not sep or not name or not path:
-            raise click.UsageError(f"--input takes NAME=FILE.npy, got '{item}'")
-        supplied[name] = path
+    supplied = _parse_inputs(inputs)
     progress = [] if quiet or as_json or not sys.stderr.isatty() else [Progress()]
     try:
         result = run_program(program, chip=chip_obj, inputs=supplied, checks=checks,
@@ -240,12 +246,7 @@ def debug(program, chip, inputs, commands, checks, max_steps) -> None:
     from simulator.debugger import debug as debug_session
 
     chip_obj = _resolve_chip(chip)
-    supplied = {}
-    for item in inputs:
-        name, sep, path = item.partition("=")
-        if not sep or not name or not path:
-            raise click.UsageError(f"--input takes NAME=FILE.npy, got '{item}'")
-        supplied[name] = path
+    supplied = _parse_inputs(inputs)
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
                            checks=checks, max_steps=max_steps))
 
