@@ -24,12 +24,6 @@ def element_offsets(size: int, blk: int, rep: int, repeats: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=4096)
-def is_contiguous(blk: int, rep: int) -> bool:
-    """Default strides lay repeats back to back: element k of repeat i at base + (i·N + k)·size."""
-    return blk == 1 and rep == 8
-
-
-@lru_cache(maxsize=4096)
 def has_duplicates(size: int, blk: int, rep: int, repeats: int) -> bool:
     """Whether two (repeat, element) positions share an address (then the later one wins)."""
     if repeats <= 1 and blk != 0:
@@ -54,11 +48,3 @@ def mask_row(hi: int, lo: int, n: int) -> np.ndarray:
 def bits_of(data: np.ndarray, nbits: int) -> np.ndarray:
     """The first NBITS bits of a byte array, LSB first (bit k = byte k//8, bit k%8)."""
     return np.unpackbits(data, bitorder="little", count=nbits).astype(bool)
-
-
-def block_rows(byte_addrs: np.ndarray, active: np.ndarray) -> list[list[int]]:
-    """Per repeat, the 32-byte row addresses its active elements touch (sorted, unique)."""
-    out = []
-    for addrs, act in zip(byte_addrs, active, strict=True):
-        out.append(sorted({int(a) & ~31 for a in addrs[act]}))
-    return out

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import attrs
-import numpy as np
 
 from isa import api
 from isa.chip import Chip
@@ -394,10 +393,4 @@ def _render_operand(o: Operand) -> str:
     return o.text
 
 
-def scalar_operand(t: DType, value: int | float | np.ndarray, text: str) -> Operand:
-    """A scalar operand made by an API expansion (raw bytes of one T element)."""
-    raw = value if isinstance(value, np.ndarray) else convert_scalar(t, value)[0]
-    return Operand("scalar", 0, text, value=raw)
-
-
-__all__ = ["Builder", "StatementSyntax", "render", "INSTRUCTIONS", "NAME_RE", "scalar_operand"]
+__all__ = ["Builder", "StatementSyntax", "render", "INSTRUCTIONS", "NAME_RE"]

@@ -213,8 +213,3 @@ def _at(vop: VectorOp, acc: Access, i: int, byte: int) -> str:
     else:
         j = (byte - acc.base - i * acc.rep * 32) // (acc.blk * 32) if acc.blk else 0
     return f"(repeat {i}, block {min(max(j, 0), 7)})"
-
-
-def dma_ranges(base: int, nburst: int, burst: int, gap: int) -> tuple[int, int]:
-    """[first, last] byte of a DMA side."""
-    return base, base + (nburst - 1) * (burst + gap) * 32 + burst * 32 - 1

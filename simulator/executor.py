@@ -38,10 +38,6 @@ def _signed(v: int) -> int:
     return v - (1 << 64) if v >> 63 else v
 
 
-class Stop(Exception):
-    """Raised by a debugger observer to pause the run between events."""
-
-
 class Executor:
     def __init__(self, program: Program, machine: Machine, checks: str = "error",
                  observers: Sequence[Observer] = (), max_steps: int = 10_000_000):

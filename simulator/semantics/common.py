@@ -108,8 +108,3 @@ def _byte_store(m: Machine, vop: VectorOp, acc: Access, values, lo: int, hi: int
 def numeric(raw: np.ndarray, vop: VectorOp) -> np.ndarray:
     """Raw bits → values arithmetic and compares use (bf16 as ml_dtypes.bfloat16)."""
     return raw.view(vop.t.numeric) if vop.t.kind != "complex" else raw
-
-
-def scalar_raw(m: Machine, vop: VectorOp, raw: np.ndarray) -> np.ndarray:
-    """One element's raw bytes → a 0-d raw value of the operand size."""
-    return raw.view(RAW[vop.t.size])[0]
