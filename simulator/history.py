@@ -58,6 +58,22 @@ class History(Observer):
         self.last_read = [0, 0, 0, 0]
         self.where = [array("i") for _ in PIPES]  # pipe → flat index of its count-th access
         self.pending: dict[tuple[str, str, int], list[int]] = {}
+        self.written: set[tuple[int, int]] = set()  # read ranges found fully written
+        self._ranges: dict[tuple, tuple] = {}
+
+    def _vector_ranges(self, vop: VectorOp) -> list[Range]:
+        """The operand ranges of a decoding, computed once: statements with identical text
+        share the decoding's operands, row and column map (see VectorOp.at / Instruction.at)."""
+        cols = vop.instr.cols
+        key = (id(vop.operands), id(cols), id(vop.row), vop.repeats, vop.last)
+        hit = self._ranges.get(key)
+        if hit is not None and hit[0] is vop.operands and hit[1] is cols and hit[2] is vop.row:
+            return hit[3]
+        ranges = _vector_ranges(vop)
+        if len(self._ranges) > 4096:
+            self._ranges.clear()
+        self._ranges[key] = (vop.operands, cols, vop.row, ranges)  # keeps the ids alive
+        return ranges
 
     # -- happens-before -------------------------------------------------------------------------
     def _join(self, p: int, other: list[int]) -> None:
@@ -94,7 +110,7 @@ class History(Observer):
             self._join(p, self.clock[S])
             self.seen_s[p] = self.s_version
         if ev.vop is not None:
-            ranges = _vector_ranges(ev.vop)
+            ranges = self._vector_ranges(ev.vop)
         elif ev.dma is not None:
             ranges = _dma_ranges(ev.dma)
         elif ev.instr.defn.family in CMPMASK_MOVES:
@@ -121,9 +137,12 @@ class History(Observer):
                 wrote = True
                 continue
             read = True
-            w = writer[lo:hi] if idx is None else writer[idx]
-            if self.init and w.min() < 0:
-                self._uninit(ev, role, col, lo, idx, w)
+            if self.init and (idx is not None or (lo, hi) not in self.written):
+                w = writer[lo:hi] if idx is None else writer[idx]
+                if w.min() < 0:
+                    self._uninit(ev, role, col, lo, idx, w)
+                elif idx is None:  # bytes never become unwritten: no need to look again
+                    self.written.add((lo, hi))
             if idx is None:
                 row[lo:hi] = count
             else:
