@@ -59,6 +59,7 @@ class TimingModel(Observer):
         self.last: InstrTiming | None = None
         self.lines: tuple[str, ...] = ()
         self._cache: dict = {}  # instruction kind + relative layout -> vector cost
+        self._by_identity: dict = {}  # a decoding seen before -> its vector cost
         self._class_of: dict = {}
         self._handlers = {"set_flag": self._set_flag, "wait_flag": self._wait_flag,
                           "barrier": self._barrier, "dma": self._dma,
@@ -168,6 +169,20 @@ class TimingModel(Observer):
         conflicts), cached on the instruction's kind and its layout relative to its first
         operand: a statement re-run, or moving its operands together through UB, costs a dict
         lookup."""
+        # statements with identical text share their decoding's operands (VectorOp.at): one
+        # identity lookup before building the layout key
+        ident = (id(vop.operands), id(vop.row), vop.repeats, vop.last, cls.name)
+        seen = self._by_identity.get(ident)
+        if seen is not None and seen[0] is vop.operands and seen[1] is vop.row:
+            return seen[2]
+        hit = self._vector_cost_by_layout(vop, cls)
+        if len(self._by_identity) >= CACHE_LIMIT:
+            self._by_identity.clear()
+        self._by_identity[ident] = (vop.operands, vop.row, hit)  # keeps the ids alive
+        return hit
+
+    def _vector_cost_by_layout(self, vop: VectorOp, cls: CostClass
+                               ) -> tuple[np.ndarray, int, int, int]:
         r = vop.repeats
         key = (vop.family, cls.name, vop.t.name, r,
                None if vop.all_active else (vop.mask, vop.last),
