@@ -32,6 +32,7 @@ from isa.table import INSTRUCTIONS
 from isa.types import lookup
 
 MAX_ERRORS = 20
+MAX_TENSOR_BYTES = 256 << 20  # a simulated GM tensor; UB is far smaller on every chip
 MAX_LINES = 2_000_000  # .rept expansion limit: beyond it the program is surely a mistake
 LONG_TOKEN = re.compile(r"\S{81,}")
 CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
@@ -247,8 +248,10 @@ class Assembler:
         except LexError as e:
             self.error(src, e.offset, e.message)
             return
-        if count < 1 or count * t.size > (1 << 32):
-            self.error(src, m.start(3), f"element count {count} is out of range")
+        if count < 1 or count * t.size > MAX_TENSOR_BYTES:
+            self.error(src, m.start(3), f"element count {count} is out of range (1.."
+                       f"{MAX_TENSOR_BYTES // t.size} {t.name} elements: a tensor holds at "
+                       f"most {MAX_TENSOR_BYTES >> 20} MiB)")
             return
         tail = src.text[m.end():]
         self.decls.append((src, m.end(), space, dict(name=name, t=t, count=count,

@@ -89,6 +89,10 @@ def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_step
             p.clear()
         _emit(e.diagnostics)
         sys.exit(1)
+    except MemoryError:
+        click.echo(f"{program}:1:1: error: out of memory: the program's tensors do not fit in "
+                   "this machine's memory", err=True)
+        sys.exit(1)
     for p in progress:
         p.clear()
     _emit(result.diagnostics)

@@ -41,3 +41,26 @@ def test_unknown_option_and_missing_program_are_usage_errors(tmp_path):
     prog = Path(tmp_path / "ok.vasm")
     prog.write_text("nop\n")
     assert runner.invoke(main, ["run", str(prog), "--chip", "ascend000"]).exit_code == 2
+
+
+def test_a_tensor_beyond_256_mib_is_an_error_not_an_allocation(tmp_path):
+    prog = tmp_path / "big.vasm"
+    prog.write_text(".gm a u64[536870912] = fill(1)\nnop\n")
+    out = CliRunner().invoke(main, ["run", str(prog), "--output-dir", str(tmp_path)])
+    assert out.exit_code == 1
+    assert "big.vasm:1:11: error: element count 536870912 is out of range" in out.output
+
+
+def test_running_out_of_memory_is_one_error_line(tmp_path, monkeypatch):
+    import simulator.run as run_module
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(run_module, "run", exhausted)
+    prog = tmp_path / "p.vasm"
+    prog.write_text("nop\n")
+    out = CliRunner().invoke(main, ["run", str(prog), "--output-dir", str(tmp_path)])
+    assert out.exit_code == 1
+    assert out.output.strip().endswith("error: out of memory: the program's tensors do not fit "
+                                       "in this machine's memory")
