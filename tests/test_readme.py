@@ -14,18 +14,20 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+# other documents whose console sessions are run the same way
+DOCS = [README, (ROOT / "programs" / "kernels" / "README.md").read_text(encoding="utf-8")]
 BLOCK_RE = re.compile(r"(?:<!-- file: (?P<file>\S+) -->\n)?```(?P<lang>\w*)\n(?P<body>.*?)```",
                       re.S)
 
 
-def blocks() -> list[tuple[str | None, str, str]]:
-    return [(m["file"], m["lang"], m["body"]) for m in BLOCK_RE.finditer(README)]
+def blocks(text: str = README) -> list[tuple[str | None, str, str]]:
+    return [(m["file"], m["lang"], m["body"]) for m in BLOCK_RE.finditer(text)]
 
 
 def sessions() -> list[tuple[str, list[str]]]:
     """(command, expected output lines) of every `$ ` line in the console blocks."""
     out: list[tuple[str, list[str]]] = []
-    for _, lang, body in blocks():
+    for _, lang, body in (b for doc in DOCS for b in blocks(doc)):
         if lang != "console":
             continue
         for line in body.splitlines():
