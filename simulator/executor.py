@@ -14,11 +14,12 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from isa.api import contiguous_mask
-from isa.decode import BIT_OUTPUT, Access, DmaOp, VectorOp, decode_vector
+from isa.decode import BIT_OUTPUT, DmaOp, VectorOp, decode_vector
 from isa.diagnostics import Diagnostic
 from isa.program import Instruction, Program, RegExpr
 from isa.table import KEYS
 from simulator import checks
+from simulator.decodings import Decodings
 from simulator.errors import Fault
 from simulator.events import Event, Observer
 from simulator.machine import RAW, Machine
@@ -26,7 +27,6 @@ from simulator.semantics import VECTOR
 from simulator.semantics.move import get_cmpmask, set_cmpmask
 
 M64 = (1 << 64) - 1
-SHAPE_CACHE = 65536  # remembered register-addressed decodings before the cache starts afresh
 ALU = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
        "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
        "shl": lambda a, b: a << (b & 63), "shr": lambda a, b: a >> (b & 63)}
@@ -64,8 +64,7 @@ class Executor:
         self.diagnostics: list[Diagnostic] = list(program.warnings)
         self._warned: set[tuple[int, int, str]] = set()
         self._static: dict[str, tuple[dict, dict]] = {}
-        self._decoded: dict[tuple, VectorOp] = {}
-        self._shapes: dict[tuple, tuple] = {}  # register-addressed decodings, see _rebased
+        self.decodings = Decodings(machine.ub.size)
         self._plans: dict[int, tuple] = {}  # resolve(): what each instruction reads
         self._handlers: dict[str, Callable[[Instruction], int | None]] = {
             **{f: self._vector for f in VECTOR},
@@ -243,26 +242,17 @@ class Executor:
         if instr.defn.family == "vsel" and fields.get("mode", 0) == 2:
             sel = int(m.cmpmask[:4].view(np.uint32)[0])
             addrs = dict(addrs, sel=sel)
-        # A static instruction decodes and checks the same way whenever MASK/CTRL (and the
-        # mode-2 mask address) are the same: identical statement texts share one decoding.
-        key = (instr.text, m.mask_hi, m.mask_lo, m.counter, sel) if instr.is_static else None
-        hit = self._decoded.get(key) if key is not None else None
-        if hit is not None:
-            vop = hit if hit.instr is instr else hit.at(instr)
-            sequential = False
-        elif key is None and (vop := self._rebased(instr, addrs, fields)) is not None:
-            sequential = False
-        else:
+        vop = self.decodings.get(instr, addrs, fields, m.mask, m.counter, sel)
+        sequential = False
+        if vop is None:
             vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
             if self._vector_noop(instr, vop, fields):
                 self._notify(instr, "V", vop=vop)
                 return
             seen = len(self.diagnostics)
             sequential = self._check_vector(instr, vop, addrs)
-            if key is not None and not sequential and len(self.diagnostics) == seen:
-                self._decoded[key] = vop
-            elif key is None and not sequential and len(self.diagnostics) == seen:
-                self._remember_shape(instr, addrs, fields, vop)
+            if not sequential and len(self.diagnostics) == seen:  # a clean pass: reusable
+                self.decodings.put(instr, addrs, fields, sel, vop, self._tensor)
         scalar = self._scalar_bytes(instr)
         fn = VECTOR[instr.defn.family]
         if sequential or self.split_repeats:
@@ -272,58 +262,6 @@ class Executor:
             self.before(instr, vop, None)
         fn(m, vop, scalar, 0, vop.repeats)
         self._notify(instr, "V", vop=vop)
-
-    # A register-addressed instruction in a loop sees new addresses at every execution. Its
-    # decoding and overlap verdict depend only on the addresses relative to each other (plus
-    # fields, MASK, CTRL); alignment, bounds and footprint are then interval tests on the
-    # shifted extents. Anything short of a clean pass takes the full path, which words the
-    # diagnostics.
-    def _shape_key(self, instr: Instruction, addrs: dict, fields: dict) -> tuple:
-        m = self.m
-        vals = tuple(addrs.values())
-        rel = tuple(map((vals[0] if vals else 0).__rsub__, vals))  # a - vals[0] for each a
-        return (instr.text, m.mask_hi, m.mask_lo, m.counter, tuple(fields.values()), rel)
-
-    def _remember_shape(self, instr: Instruction, addrs: dict, fields: dict, vop) -> None:
-        if len(self._shapes) > SHAPE_CACHE:
-            self._shapes.clear()
-        first = vop.operands[0].base if vop.operands else 0
-        lo_b, hi_b, aligned = -(1 << 62), 1 << 62, True
-        for acc in vop.operands:  # the range of first-operand bases that passes every check
-            d = acc.base - first
-            aligned = aligned and d % 32 == 0
-            lo, hi = checks.extent(vop, acc)
-            if hi < lo:
-                continue
-            tensor = self._tensor(instr, acc.role)
-            floor, ceil = 0, self.m.ub.size
-            if tensor is not None:
-                floor, ceil = max(floor, tensor.addr), min(ceil, tensor.addr + tensor.nbytes)
-            lo_b = max(lo_b, floor - (lo - first))
-            hi_b = min(hi_b, ceil - 1 - (hi - first))
-        if aligned:
-            self._shapes[self._shape_key(instr, addrs, fields)] = (vop, first, lo_b, hi_b, {})
-
-    def _rebased(self, instr: Instruction, addrs: dict, fields: dict) -> VectorOp | None:
-        hit = self._shapes.get(self._shape_key(instr, addrs, fields))
-        if hit is None:
-            return None
-        vop, first, lo_b, hi_b, seen = hit
-        base = next(iter(addrs.values()), 0)
-        if base % 32 or not lo_b <= base <= hi_b:
-            return None
-        out = seen.get(base)
-        if out is not None and out.instr is not instr:  # another line with the same text
-            out = out.at(instr)
-        elif out is None:
-            shift = base - first
-            ops = tuple(Access(a.role, a.base + shift, a.kind, a.size, a.blk, a.rep, a.write,
-                               a.space) for a in vop.operands)
-            out = VectorOp(instr, vop.t, vop.repeats, vop.n, vop.row, vop.last, ops, vop.mask,
-                           vop.counter, vop.all_active)
-            if len(seen) < SHAPE_CACHE // 64:
-                seen[base] = out
-        return out
 
     def _run_repeats(self, instr, vop, fn, scalar) -> None:
         self._notify(instr, "V", vop=vop)

@@ -1,0 +1,94 @@
+"""Decoded vector instructions, reused across executions (the executor's hot path).
+
+A decoding and its check verdict depend only on the instruction's text, the resolved addresses
+and fields, MASK/CTRL and (vsel mode 2) the mask address. Two reuse paths:
+- a static instruction: its canonical text fixes every address, so identical statements share
+  one decoding per (text, MASK, CTRL, mode-2 address);
+- a register-addressed instruction in a loop sees new addresses at every execution; its decoding
+  and overlap verdict depend only on the addresses relative to each other, and alignment, bounds
+  and footprint become interval tests on the shifted extents.
+Only decodings whose checks passed cleanly are stored, so anything else takes the executor's full
+path, which words the diagnostics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from isa.decode import Access, VectorOp
+from isa.program import Instruction, Tensor
+from simulator import checks
+
+SHAPE_CACHE = 65536  # remembered register-addressed decodings before the cache starts afresh
+
+
+class Decodings:
+    def __init__(self, ub_bytes: int):
+        self.ub_bytes = ub_bytes
+        self._static: dict[tuple, VectorOp] = {}
+        self._shapes: dict[tuple, tuple] = {}
+
+    def get(self, instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],
+            counter: bool, sel: int | None) -> VectorOp | None:
+        """A stored decoding valid for this execution, re-stamped with INSTR; else None."""
+        if instr.is_static:
+            hit = self._static.get((instr.text, *mask, counter, sel))
+            if hit is None:
+                return None
+            return hit if hit.instr is instr else hit.at(instr)
+        return self._rebased(instr, addrs, fields, mask, counter)
+
+    def put(self, instr: Instruction, addrs: dict, fields: dict, sel: int | None,
+            vop: VectorOp, tensor_of: Callable[[Instruction, str], Tensor | None]) -> None:
+        """Remember a decoding whose checks passed cleanly."""
+        if instr.is_static:
+            self._static[(instr.text, *vop.mask, vop.counter, sel)] = vop
+            return
+        if len(self._shapes) > SHAPE_CACHE:
+            self._shapes.clear()
+        first = vop.operands[0].base if vop.operands else 0
+        lo_b, hi_b, aligned = -(1 << 62), 1 << 62, True
+        for acc in vop.operands:  # the range of first-operand bases that passes every check
+            d = acc.base - first
+            aligned = aligned and d % 32 == 0
+            lo, hi = checks.extent(vop, acc)
+            if hi < lo:
+                continue
+            tensor = tensor_of(instr, acc.role)
+            floor, ceil = 0, self.ub_bytes
+            if tensor is not None:
+                floor, ceil = max(floor, tensor.addr), min(ceil, tensor.addr + tensor.nbytes)
+            lo_b = max(lo_b, floor - (lo - first))
+            hi_b = min(hi_b, ceil - 1 - (hi - first))
+        if aligned:
+            key = _shape_key(instr, addrs, fields, vop.mask, vop.counter)
+            self._shapes[key] = (vop, first, lo_b, hi_b, {})
+
+    def _rebased(self, instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],
+                 counter: bool) -> VectorOp | None:
+        hit = self._shapes.get(_shape_key(instr, addrs, fields, mask, counter))
+        if hit is None:
+            return None
+        vop, first, lo_b, hi_b, seen = hit
+        base = next(iter(addrs.values()), 0)
+        if base % 32 or not lo_b <= base <= hi_b:
+            return None
+        out = seen.get(base)
+        if out is not None and out.instr is not instr:  # another line with the same text
+            out = out.at(instr)
+        elif out is None:
+            shift = base - first
+            ops = tuple(Access(a.role, a.base + shift, a.kind, a.size, a.blk, a.rep, a.write,
+                               a.space) for a in vop.operands)
+            out = VectorOp(instr, vop.t, vop.repeats, vop.n, vop.row, vop.last, ops, vop.mask,
+                           vop.counter, vop.all_active)
+            if len(seen) < SHAPE_CACHE // 64:
+                seen[base] = out
+        return out
+
+
+def _shape_key(instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],
+               counter: bool) -> tuple:
+    vals = tuple(addrs.values())
+    rel = tuple(map((vals[0] if vals else 0).__rsub__, vals))  # a - vals[0] for each a
+    return (instr.text, *mask, counter, tuple(fields.values()), rel)
