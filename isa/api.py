@@ -3,6 +3,7 @@ instructions, chosen per chip (counter-mode chips vs ascend910)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import attrs
@@ -301,15 +302,6 @@ def _select_count(e: _Expander, ops: dict, mode: int, scalar, s1) -> None:
         return
     if e.chip.counter_mode:
         e.load(mode, ops["sel"], scalar)
-        e.emit("set_mask_count")
-        e.mask(0, n)
-        _vsel(e, ops["dst"], ops["src0"], s1, mode, 1, BINARY_DEFAULT)
-        e.emit("set_mask_norm")
-        e.mask(ONES, ONES)
-        return
-    if isinstance(n, RegExpr):
-        raise LexError(f"count= must be a constant on {e.chip.name} (no counter mode)",
-                       e.key_col("count"))
 
     def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
         e.emit("set_cmpmask", {"src": ops["sel"]})
@@ -317,7 +309,25 @@ def _select_count(e: _Expander, ops: dict, mode: int, scalar, s1) -> None:
         _vsel(e, shift(ops["dst"], off), shift(ops["src0"], off), shift(ops["src1"], off), 0,
               repeat, BINARY_DEFAULT)
 
-    _chunked(e, n, body)
+    _first_n(e, n, lambda: _vsel(e, ops["dst"], ops["src0"], s1, mode, 1, BINARY_DEFAULT), body)
+
+
+def _first_n(e: _Expander, n: int | RegExpr, counted: Callable[[], None],
+             chunk: Callable[[int, int, tuple[int, int]], None]) -> None:
+    """The first-n (count=) form: one instruction in counter mode on the chips that have it
+    (COUNTED emits it); on ascend910 chunks of full repeats and a masked tail (CHUNK emits one,
+    given its byte offset, repeat count and MASK)."""
+    if e.chip.counter_mode:
+        e.emit("set_mask_count")
+        e.mask(0, n)
+        counted()
+        e.emit("set_mask_norm")
+        e.mask(ONES, ONES)
+        return
+    if isinstance(n, RegExpr):
+        raise LexError(f"count= must be a constant on {e.chip.name} (no counter mode)",
+                       e.key_col("count"))
+    _chunked(e, n, chunk)
 
 
 def _chunked(e: _Expander, n: int, body) -> None:
@@ -455,23 +465,12 @@ def _duplicate(e: _Expander) -> None:
     if n == 0:
         e.b.warn(e.key_col("count"), "duplicate with count=0 does nothing")
         return
-    if e.chip.counter_mode:
-        e.emit("set_mask_count")
-        e.mask(0, n)
-        e.emit("vector_dup", ops, t, repeat=1)
-        e.emit("set_mask_norm")
-        e.mask(ONES, ONES)
-        return
-    if isinstance(n, RegExpr):
-        raise LexError(f"count= must be a constant on {e.chip.name} (no counter mode)",
-                       e.key_col("count"))
-
     def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
         e.mask(*hi_lo)
         e.emit("vector_dup", {"dst": shift(ops["dst"], off), "scalar": ops["scalar"]}, t,
                repeat=repeat)
 
-    _chunked(e, n, body)
+    _first_n(e, n, lambda: e.emit("vector_dup", ops, t, repeat=1), body)
 
 
 def _set_mask(e: _Expander) -> None:
