@@ -121,6 +121,8 @@ def _random(args, off, t, count, _dir) -> np.ndarray:
         if not np.isfinite(hi - lo):
             raise LexError("random() bounds must be finite numbers within the float range",
                            args[1][1])
+        if lo > hi:
+            raise LexError(f"random() needs LOW <= HIGH, got {lo:g} > {hi:g}", args[1][1])
     if t.kind == "complex":
         re_ = rng.uniform(lo, hi, count)
         im = rng.uniform(lo, hi, count)

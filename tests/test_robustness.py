@@ -140,6 +140,7 @@ def test_random_programs_with_random_fields(tmp_path, chip, body, checks):
     ".chip ../../etc/passwd",
     '.ub q f32[4] = file("' + "d/" * 3000 + 'x.npy")',
     ".gm g f32[2000000000] input = zeros",
+    ".ub q f32[4] = random(1, 8, -8)",
 ])
 def test_enormous_and_malformed_lines(tmp_path, body):
     code, lines = run_text(tmp_path, HEADER + body + "\n")
