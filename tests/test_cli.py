@@ -66,3 +66,31 @@ def test_running_out_of_memory_is_one_error_line(tmp_path, monkeypatch):
     assert out.exit_code == 1
     assert out.output.strip().endswith("error: out of memory: the program's tensors do not fit "
                                        "in this machine's memory")
+
+
+QUICKSTART = Path(__file__).resolve().parents[1] / "programs" / "quickstart.vasm"
+
+
+def test_asm_json_lists_expansions_and_micro_ops():
+    import json
+
+    out = CliRunner().invoke(main, ["asm", str(QUICKSTART), "--json"])
+    assert out.exit_code == 0
+    listing = json.loads(out.output)
+    assert listing["chip"] == "ascend910b"
+    select = next(s for s in listing["statements"] if s["source"].startswith("select.f32"))
+    assert select["api"] and len(select["hw"]) == 9
+    vsel = next(h for h in select["hw"] if h["text"].startswith("vsel.f32"))
+    assert vsel["pipe"] == "V" and [u["repeat"] for u in vsel["uops"]] == [0, 1, 2, 3]
+    assert vsel["uops"][0]["rows"]["dst"][0] == "0x820"  # z is placed at 2080
+
+
+def test_check_runs_static_checks_only(tmp_path):
+    ok = CliRunner().invoke(main, ["check", str(QUICKSTART)])
+    assert ok.exit_code == 0 and "ok (9 statements, chip ascend910b)" in ok.output
+    bad = tmp_path / "bad.vasm"
+    # a footprint problem is a run-time check: `check` passes it, `run` does not
+    bad.write_text(".ub z f32[32]\n    vector_dup.f32 z, 1.0\n")
+    assert CliRunner().invoke(main, ["check", str(bad)]).exit_code == 0
+    run = CliRunner().invoke(main, ["run", str(bad), "--output-dir", str(tmp_path)])
+    assert run.exit_code == 1 and "bad.vasm:2:" in run.output and "needs 256 bytes" in run.output
