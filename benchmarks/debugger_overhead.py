@@ -20,11 +20,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import isa
-import simulator.executor
-from simulator.debugger import Commands, Session
-from simulator.machine import Machine
-from simulator.run import gm_arrays
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from workloads import run_times  # noqa: E402
+
+import isa  # noqa: E402
+import simulator.executor  # noqa: E402
+from simulator.debugger import Commands, Session  # noqa: E402
+from simulator.machine import Machine  # noqa: E402
+from simulator.run import gm_arrays  # noqa: E402
 
 RUN = importlib.import_module("simulator.run")  # the module (`simulator.run` is the function)
 
@@ -67,13 +70,7 @@ def hookless_executor() -> type:
 def best(fn: Callable[[], object], repeats: int) -> float:
     """Least CPU time of REPEATS calls (after one warm-up): process time, so other work on a
     shared machine does not count, and the minimum, the least disturbed run."""
-    fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.process_time()
-        fn()
-        times.append(time.process_time() - t0)
-    return min(times)
+    return min(run_times(fn, repeats, time.process_time))
 
 
 def compare(name: str, text: str, plain: type, repeats: int) -> float:

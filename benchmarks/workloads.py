@@ -25,12 +25,18 @@ def empty_program() -> str:
     return HEADER + "    nop\n"
 
 
-def median_time(fn: Callable[[], object], repeats: int = 5) -> float:
-    """Median wall time of fn() over REPEATS runs (after one warm-up)."""
+def run_times(fn: Callable[[], object], repeats: int,
+              clock: Callable[[], float] = time.perf_counter) -> list[float]:
+    """REPEATS timings of fn() by CLOCK, after one warm-up call."""
     fn()
     times = []
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = clock()
         fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        times.append(clock() - t0)
+    return times
+
+
+def median_time(fn: Callable[[], object], repeats: int = 5) -> float:
+    """Median wall time of fn() over REPEATS runs (after one warm-up)."""
+    return statistics.median(run_times(fn, repeats))
