@@ -43,8 +43,10 @@ class DType:
     def is_int(self) -> bool:
         return self.kind in ("int", "uint")
 
-    def info(self) -> np.iinfo | np.finfo:
-        return np.iinfo(self.numeric) if self.is_int else np.finfo(self.numeric)
+    @property
+    def mantissa_bits(self) -> int:
+        """Explicit mantissa bits of a float type (ml_dtypes.finfo also knows bf16)."""
+        return int(ml_dtypes.finfo(self.numeric).nmant)
 
     def __str__(self) -> str:
         return self.name

@@ -25,13 +25,9 @@ def _nan_rule(vop: VectorOp, a: np.ndarray, b, res: np.ndarray) -> np.ndarray:
     both = np.isnan(a) & np.isnan(b)
     if not both.any():
         return res
-    quiet = 1 << (8 * vop.t.size - 2 - _exp_bits(vop.t.size, vop.t.name))
+    quiet = 1 << (vop.t.mantissa_bits - 1)  # the top mantissa bit
     raw = a.view(vop.t.raw) | np.asarray(quiet, vop.t.raw)
     return np.where(both, raw.view(vop.t.numeric), res)
-
-
-def _exp_bits(size: int, name: str) -> int:
-    return {2: 8 if name == "bf16" else 5, 4: 8, 8: 11}[size]
 
 
 def binary(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
