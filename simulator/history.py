@@ -22,6 +22,7 @@ import numpy as np
 
 from isa.decode import Access, DmaOp, VectorOp
 from simulator.events import Event, Observer
+from simulator.memo import IdentityMemo
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
@@ -59,7 +60,7 @@ class History(Observer):
         self.where = [array("i") for _ in PIPES]  # pipe → flat index of its count-th access
         self.pending: dict[tuple[str, str, int], list[int]] = {}
         self.written: set[tuple[int, int]] = set()  # read ranges found fully written
-        self._ranges: dict[tuple, tuple] = {}
+        self._ranges = IdentityMemo(4096)
 
     def _vector_ranges(self, vop: VectorOp) -> list[Range]:
         """The operand ranges of a decoding, computed once: statements with identical text
@@ -67,13 +68,9 @@ class History(Observer):
         cols = vop.instr.cols
         key = (id(vop.operands), id(cols), id(vop.row), vop.repeats, vop.last)
         hit = self._ranges.get(key)
-        if hit is not None and hit[0] is vop.operands and hit[1] is cols and hit[2] is vop.row:
-            return hit[3]
-        ranges = _vector_ranges(vop)
-        if len(self._ranges) > 4096:
-            self._ranges.clear()
-        self._ranges[key] = (vop.operands, cols, vop.row, ranges)  # keeps the ids alive
-        return ranges
+        if hit is not None:
+            return hit
+        return self._ranges.put(key, _vector_ranges(vop), (vop.operands, cols, vop.row))
 
     # -- happens-before -------------------------------------------------------------------------
     def _join(self, p: int, other: list[int]) -> None:

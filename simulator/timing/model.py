@@ -14,6 +14,7 @@ import numpy as np
 from isa.decode import BIT_OUTPUT, VectorOp
 from isa.lexer import strip_comment
 from simulator.events import Event, Observer
+from simulator.memo import IdentityMemo
 from simulator.timing.banks import bank_model
 from simulator.timing.config import BLOCK, CostClass, load_config
 from simulator.timing.records import InstrTiming
@@ -59,7 +60,7 @@ class TimingModel(Observer):
         self.last: InstrTiming | None = None
         self.lines: tuple[str, ...] = ()
         self._cache: dict = {}  # instruction kind + relative layout -> vector cost
-        self._by_identity: dict = {}  # a decoding seen before -> its vector cost
+        self._by_identity = IdentityMemo(CACHE_LIMIT)  # a decoding seen before -> its cost
         self._class_of: dict = {}
         self._handlers = {"set_flag": self._set_flag, "wait_flag": self._wait_flag,
                           "barrier": self._barrier, "dma": self._dma,
@@ -171,15 +172,12 @@ class TimingModel(Observer):
         lookup."""
         # statements with identical text share their decoding's operands (VectorOp.at): one
         # identity lookup before building the layout key
-        ident = (id(vop.operands), id(vop.row), vop.repeats, vop.last, cls.name)
-        seen = self._by_identity.get(ident)
-        if seen is not None and seen[0] is vop.operands and seen[1] is vop.row:
-            return seen[2]
-        hit = self._vector_cost_by_layout(vop, cls)
-        if len(self._by_identity) >= CACHE_LIMIT:
-            self._by_identity.clear()
-        self._by_identity[ident] = (vop.operands, vop.row, hit)  # keeps the ids alive
-        return hit
+        key = (id(vop.operands), id(vop.row), vop.repeats, vop.last, cls.name)
+        seen = self._by_identity.get(key)
+        if seen is not None:
+            return seen
+        return self._by_identity.put(key, self._vector_cost_by_layout(vop, cls),
+                                     (vop.operands, vop.row))
 
     def _vector_cost_by_layout(self, vop: VectorOp, cls: CostClass
                                ) -> tuple[np.ndarray, int, int, int]:

@@ -16,12 +16,12 @@ import json
 from isa.diagnostics import Diagnostic
 from isa.program import Instruction
 from simulator.events import Event
+from simulator.memo import IdentityMemo
 from simulator.timing.records import InstrTiming
 from simulator.trace.base import PIPES, SEP, TraceWriter, jstr, repeat_timing
 from simulator.trace.jsonl import VERSION
 
 TIDS = {p: k + 1 for k, p in enumerate(PIPES)}
-_ARGS_MAX = 65536
 
 
 class ChromeWriter(TraceWriter):
@@ -30,7 +30,7 @@ class ChromeWriter(TraceWriter):
         self._flows: dict[tuple[str, str, int], int] = {}  # set, not yet waited → flow id
         self._next_flow = 0
         self._tail: dict[str, object] = {}
-        self._args: dict[int, tuple[Instruction, str, str]] = {}
+        self._args = IdentityMemo()  # instruction -> slice name, constant args
         self._scale = 1_000_000 / float(program.chip.clock_mhz)  # picoseconds per cycle
         super().__init__(path, program, model)
 
@@ -74,11 +74,9 @@ class ChromeWriter(TraceWriter):
 
     def _names(self, instr: Instruction) -> tuple[str, str]:
         """The slice name and the constant part of its args, cached per instruction."""
-        hit = self._args.get(id(instr))
-        if hit is not None and hit[0] is instr:
-            return hit[1], hit[2]
-        if len(self._args) >= _ARGS_MAX:
-            self._args.clear()
+        hit = self._args.get((id(instr),))
+        if hit is not None:
+            return hit
         lines = self.program.lines
         source = lines[instr.line - 1].strip() if 0 < instr.line <= len(lines) else ""
         head = instr.text if instr.defn.family in ("set_flag", "wait_flag", "barrier") else \
@@ -86,8 +84,7 @@ class ChromeWriter(TraceWriter):
         name = jstr(head)
         args = (f'"pc":{instr.pc},"line":{instr.line},"text":{jstr(instr.text)},'
                 f'"source":{jstr(source)}')
-        self._args[id(instr)] = (instr, name, args)
-        return name, args
+        return self._args.put((id(instr),), (name, args), (instr,))
 
     def event(self, ev: Event, t: InstrTiming) -> None:
         name, args = self._names(ev.instr)

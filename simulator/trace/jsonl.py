@@ -12,6 +12,7 @@ from isa.decode import VectorOp
 from isa.diagnostics import Diagnostic
 from isa.program import Instruction
 from simulator.events import Event
+from simulator.memo import IdentityMemo
 from simulator.timing.records import InstrTiming
 from simulator.trace.base import (
     SEP,
@@ -23,14 +24,13 @@ from simulator.trace.base import (
 )
 
 VERSION = 1
-_PREFIX_MAX = 65536
 
 
 class JsonlWriter(TraceWriter):
     def __init__(self, path, program, model):
         self._cm_digits = program.chip.cmpmask_bits // 4
-        self._prefix: dict[int, tuple[Instruction, str, str]] = {}
-        self._uops: dict[tuple, tuple[tuple, object, list[str]]] = {}
+        self._prefix = IdentityMemo()  # instruction -> constant parts of its lines
+        self._uops = IdentityMemo()  # decoding -> per-repeat addr/active fields
         super().__init__(path, program, model)
 
     def header(self) -> None:
@@ -40,16 +40,13 @@ class JsonlWriter(TraceWriter):
 
     def _prefixes(self, instr: Instruction) -> tuple[str, str]:
         """The constant parts of this instruction's `instr` and `repeat` lines."""
-        hit = self._prefix.get(id(instr))
-        if hit is not None and hit[0] is instr:
-            return hit[1], hit[2]
-        if len(self._prefix) >= _PREFIX_MAX:
-            self._prefix.clear()
+        hit = self._prefix.get((id(instr),))
+        if hit is not None:
+            return hit
         loc = f'"pc":{instr.pc},"line":{instr.line}'
         pre = f'{{"ev":"instr",{loc},"text":{jstr(instr.text)}'
         rep = f'{{"ev":"repeat",{loc}'
-        self._prefix[id(instr)] = (instr, pre, rep)
-        return pre, rep
+        return self._prefix.put((id(instr),), (pre, rep), (instr,))
 
     def event(self, ev: Event, t: InstrTiming) -> None:
         pre, rep = self._prefixes(ev.instr)
@@ -88,17 +85,14 @@ class JsonlWriter(TraceWriter):
         text under the same MASK and CTRL; cached on their identity."""
         key = (id(vop.operands), id(vop.row), vop.repeats, vop.last, vop.n)
         hit = self._uops.get(key)
-        if hit is not None and hit[0] is vop.operands and hit[1] is vop.row:
-            return hit[2]
-        if len(self._uops) >= _PREFIX_MAX:
-            self._uops.clear()
+        if hit is not None:
+            return hit
         digits = vop.n // 4
         fields = []
         for rows, bits in zip(repeat_rows(vop), active_bits(vop), strict=True):
             addr = ",".join(f'"{role}":[{",".join(map(str, a))}]' for role, a in rows.items())
             fields.append(f'"addr":{{{addr}}},"active":"0x{bits:0{digits}x}"')
-        self._uops[key] = (vop.operands, vop.row, fields)  # holding them keeps the ids unique
-        return fields
+        return self._uops.put(key, fields, (vop.operands, vop.row))
 
     def finish(self, summary: dict) -> None:
         self.f.write(json.dumps({"ev": "summary", **summary}, separators=SEP) + "\n")
