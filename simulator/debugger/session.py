@@ -182,15 +182,23 @@ class Session:
     def forward(self, done: Callable[[Record], bool]) -> Stop:
         """Move micro-op by micro-op until DONE says so, a break/watchpoint, the end, an
         error or an interrupt."""
+        return self._move(self._step_forward, done)
+
+    def _step_forward(self) -> tuple[Record | None, Stop | None]:
+        rec = self._forward()
+        if rec is None:
+            return None, self._why_not_forward()
+        return rec, self._hit(rec)
+
+    def _move(self, advance: Callable[[], tuple[Record | None, Stop | None]],
+              done: Callable[[Record], bool]) -> Stop:
+        """Advance (either way) until a stop, DONE or an interrupt; then sync the machine."""
         self.interrupted = False
         try:
             while True:
-                rec = self._forward()
-                if rec is None:
-                    return self._why_not_forward()
-                hit = self._hit(rec)
-                if hit is not None:
-                    return hit
+                rec, stop = advance()
+                if stop is not None:
+                    return stop
                 if done(rec):
                     return Stop()
                 if self.interrupted:
@@ -211,27 +219,20 @@ class Session:
     def backward(self, done: Callable[[Record], bool]) -> Stop:
         """Move back micro-op by micro-op (undoing) until DONE, a break/watchpoint, the start of
         the history or an interrupt. DONE gets the record just undone."""
-        self.interrupted = False
-        try:
-            while True:
-                if self.pos == self.hist.first:
-                    where = "the start of the program" if self.hist.first == 0 else \
-                        "the oldest point still in the history"
-                    return Stop(f"reached {where}")
-                self.pos -= 1
-                rec = self.hist[self.pos]
-                prev = self.record()
-                hit = self._hit(prev) if prev is not None else None
-                if hit is None and self.pos == self.hist.first:
-                    hit = self._bp_at_boundary()
-                if hit is not None:
-                    return hit
-                if done(rec):
-                    return Stop()
-                if self.interrupted:
-                    return Stop("interrupted")
-        finally:
-            self.sync()
+        return self._move(self._step_backward, done)
+
+    def _step_backward(self) -> tuple[Record | None, Stop | None]:
+        if self.pos == self.hist.first:
+            where = "the start of the program" if self.hist.first == 0 else \
+                "the oldest point still in the history"
+            return None, Stop(f"reached {where}")
+        self.pos -= 1
+        rec = self.hist[self.pos]
+        prev = self.record()
+        hit = self._hit(prev) if prev is not None else None
+        if hit is None and self.pos == self.hist.first:
+            hit = self._bp_at_boundary()
+        return rec, hit
 
     def steps_done(self, n: int, boundaries: bool) -> Callable[[Record], bool]:
         """A DONE predicate: after N micro-ops, or N instruction boundaries reached."""
