@@ -16,14 +16,16 @@ from isa.program import Instruction, Program, RegExpr
 from isa.table import INSTRUCTIONS
 
 ONES = (1 << 64) - 1
-VECTOR_FAMILIES = ("vsel", "vcmp", "vcmpv", "vcmpvs", "dup", "binary", "unary_scalar", "vcopy")
+# repeat-driven vector instructions are the hardware ones with block/repeat strides
+VECTOR_FAMILIES = frozenset(d.family for d in INSTRUCTIONS.values()
+                            if d.level == "hw" and d.strides)
 MAX_UOPS_SHOWN = 8
 
 
 class _State:
     def __init__(self) -> None:
         self.mask: tuple[Any, Any] = (ONES, ONES)
-        self.counter: bool | None = False
+        self.counter = False
 
     def apply(self, h: Instruction) -> None:
         if h.name == "set_vector_mask":
@@ -37,8 +39,6 @@ class _State:
             self.mask = (0, n) if self.counter else contiguous_mask(n, h.dtype)
         elif h.name == "set_mask":  # set_mask.T xN: MASK known only at run time
             self.mask = (h.operands["len"].value, h.operands["len"].value)
-        elif h.defn.family in ("branch", "jmp"):
-            self.counter = self.counter  # control flow: keep the straight-line view
 
 
 def uop_lines(h: Instruction, state: _State) -> list[dict]:
