@@ -128,6 +128,15 @@ class _Counter(Observer):
         self.uops += event.vop.repeats if event.vop is not None else 1
 
 
+def history_checks(checks: str) -> list[Observer]:
+    """The §9.4 init and race checks as observers; --checks=off runs without them."""
+    if checks == "off":
+        return []
+    from simulator.history import History
+
+    return [History()]
+
+
 def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None,
         inputs: Mapping | None = None, checks: str = "error", trace: str | Path | None = None,
         trace_format: str = "jsonl", max_steps: int = 10_000_000,
@@ -154,10 +163,7 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
         model = TimingModel(program.chip)
         obs.append(model)
     obs.append(counter)
-    if checks != "off":  # §9.4 init and race checks; --checks=off runs without them
-        from simulator.history import History
-
-        obs.append(History())
+    obs.extend(history_checks(checks))
     writer = None
     if trace is not None:
         from simulator.trace import open_writer

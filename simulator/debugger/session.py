@@ -16,7 +16,7 @@ from isa.program import Instruction, Program
 from simulator.errors import Fault
 from simulator.executor import Executor
 from simulator.machine import Machine
-from simulator.run import gm_arrays
+from simulator.run import gm_arrays, history_checks
 from simulator.timing import TimingModel
 
 from .history import History, Record, Recorder, redo, undo
@@ -71,13 +71,8 @@ class Session:
         self.machine = Machine(self.program, gm)
         self.model = TimingModel(self.program.chip)
         self.recorder = Recorder(self.machine)
-        observers = [self.model]
-        if self.checks != "off":  # the §9.4 init and race warnings, as `pipev run` gives them
-            from simulator.history import History as Checks
-
-            observers.append(Checks())
-        self.ex = Executor(self.program, self.machine, self.checks,
-                           [*observers, self.recorder], self.max_steps)
+        observers = [self.model, *history_checks(self.checks), self.recorder]  # as `pipev run`
+        self.ex = Executor(self.program, self.machine, self.checks, observers, self.max_steps)
         self.ex.split_repeats = True
         self.ex.before = self.recorder.before
         self.hist = History(self.history_bytes)
