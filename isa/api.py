@@ -217,13 +217,9 @@ def _select(e: _Expander) -> None:
     mode = e.fields.get("mode", 0)
     form = _form(e)
     _check_count_only(e, form)
-    if mode not in chip.vsel_modes:
-        raise LexError(f"select mode {mode} is not supported on {chip.name} (supports mode "
-                       f"{', '.join(map(str, chip.vsel_modes))} only)", e.key_col("mode"))
-    if mode == 0 and e.t.size == 1 and chip.cmpmask_bits < 256:
-        raise LexError(f"8-bit select mode 0 needs a 256-bit CMPMASK ({chip.name} has "
-                       f"{chip.cmpmask_bits}; supports modes 1 and 2 for {e.t.name})",
-                       e.key_col("mode"))
+    problem = chip.select_mode_problem("select", mode, e.t.size, e.t.name)
+    if problem:
+        raise LexError(problem, e.key_col("mode"))
     if form == "nomask":
         _arity(e, 3, "no-mask form")
         roles = [("dst", "vec"), ("sel", "bits"), ("src0", "vec")] if mode == 1 else \

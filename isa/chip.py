@@ -54,6 +54,17 @@ class Chip:
     def supports(self, family: str, type_name: str) -> bool:
         return type_name in self.types.get(family, ())
 
+    def select_mode_problem(self, name: str, mode: int, size: int, type_name: str) -> str | None:
+        """Why this chip cannot run select/vsel MODE on a SIZE-byte type, or None (§2, §14.1)."""
+        if mode not in self.vsel_modes:
+            return (f"{name} mode {mode} is not supported on {self.name} (supports mode "
+                    f"{', '.join(map(str, self.vsel_modes))} only)")
+        if mode == 0 and size == 1 and self.cmpmask_bits < 256:
+            others = " and ".join(str(m) for m in self.vsel_modes if m)
+            return (f"8-bit {name} mode 0 needs a 256-bit CMPMASK ({self.name} has "
+                    f"{self.cmpmask_bits}; supports modes {others} for {type_name})")
+        return None
+
 
 _REQUIRED = ("name", "ub_bytes", "scratch_bytes", "clock_mhz", "cmpmask_bits", "event_ids",
              "counter_mode", "vsel_modes", "compare_to_cmpmask", "types", "timing")

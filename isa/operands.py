@@ -332,13 +332,11 @@ class Builder:
         name = defn.name
         if name == "vsel":
             mode = fields.get("mode", 0)
-            if mode not in chip.vsel_modes:
-                raise LexError(f"vsel mode {mode} is not supported on {chip.name} (supports "
-                               f"mode {', '.join(map(str, chip.vsel_modes))} only)",
-                               self.syn.keys.get("mode", ("", self.syn.offset))[1])
-            if mode == 0 and t.size == 1 and chip.cmpmask_bits < 256:
-                raise LexError(f"8-bit vsel mode 0 needs a 256-bit CMPMASK ({chip.name} has "
-                               f"{chip.cmpmask_bits})", self.syn.offset)
+            problem = chip.select_mode_problem("vsel", mode, t.size, t.name)
+            if problem:
+                col = self.syn.keys["mode"][1] if "mode" in self.syn.keys and \
+                    mode not in chip.vsel_modes else self.syn.offset
+                raise LexError(problem, col)
         if name == "vcmp" and not chip.compare_to_cmpmask:
             raise LexError(f"vcmp (compare to CMPMASK) is not supported on {chip.name} "
                            "(supports compares to UB bits only: vcmpv, vcmpvs)", self.syn.offset)
