@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from isa.decode import Access, DmaOp, VectorOp
+from isa.table import PIPES
 from simulator.events import Event, Observer
 from simulator.memo import IdentityMemo
 
@@ -28,7 +29,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
     from simulator.executor import Executor
 
-PIPES = ("S", "V", "MTE2", "MTE3")
 PIPE = {p: k for k, p in enumerate(PIPES)}
 S = 0
 ACCESS_PIPES = (1, 2, 3)  # S never touches UB

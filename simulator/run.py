@@ -13,6 +13,7 @@ from isa.chip import Chip, ChipError, get_chip
 from isa.diagnostics import AssemblyError, Diagnostic
 from isa.inits import load_npy
 from isa.program import Program, Tensor
+from isa.table import PIPES
 from isa.types import from_npy, npy_count, to_npy
 from simulator.errors import Fault, SimulationError
 from simulator.events import Observer
@@ -192,6 +193,5 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
     ub = machine.ub.view()
     ub.setflags(write=False)
     return RunResult(program, outputs_of(program, machine), cycles, cycles / clock,
-                     model.busy if model is not None else {p: 0 for p in ("S", "V", "MTE2",
-                                                                           "MTE3")},
+                     model.busy if model is not None else dict.fromkeys(PIPES, 0),
                      ex.diagnostics, ub, counter.instructions, counter.uops, model)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from isa.table import PIPES
+
 if TYPE_CHECKING:  # pragma: no cover
     from simulator.run import RunResult
 
-PIPES = ("S", "V", "MTE2", "MTE3")
 
 
 def summary_dict(result: RunResult, outputs: dict[str, str] | None = None) -> dict:

@@ -15,7 +15,6 @@ from isa.types import DType, lookup
 
 from .session import Session, Stop, statement_pcs
 
-PIPES = ("S", "V", "MTE2", "MTE3")
 CONTEXT = 5  # source lines `list` shows either side
 
 

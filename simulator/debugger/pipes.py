@@ -9,9 +9,10 @@ as it is, at the frontier.
 
 from __future__ import annotations
 
+from isa.table import PIPES
+
 from .session import Session
 
-PIPES = ("S", "V", "MTE2", "MTE3")
 EXTRA = ("s_time", "stalls", "queues", "queue", "busy_until", "free", "pipe_free", "pending")
 SHOWN = 4  # queued instructions listed per pipe
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from isa.decode import BIT_OUTPUT, VectorOp
 from isa.lexer import strip_comment
+from isa.table import PIPES
 from simulator.events import Event, Observer
 from simulator.memo import IdentityMemo
 from simulator.timing.banks import bank_model
@@ -53,7 +54,7 @@ class TimingModel(Observer):
         self.s_time = 0
         self.queues = {q: Queue(q) for q in QUEUES}
         self.flags: dict[tuple[str, str, int], int] = {}
-        self.busy = {"S": 0, "V": 0, "MTE2": 0, "MTE3": 0}
+        self.busy = dict.fromkeys(PIPES, 0)
         self.stalls = dict.fromkeys(STALLS, 0)
         self.line_cycles: dict[int, int] = defaultdict(int)
         self.total_cycles = 0

@@ -28,7 +28,6 @@ from simulator.timing.records import InstrTiming, RepeatTiming
 if TYPE_CHECKING:  # pragma: no cover
     from simulator.executor import Executor
 
-PIPES = ("S", "V", "MTE2", "MTE3")
 SEP = (",", ":")  # compact JSON
 ZERO_REPEAT = RepeatTiming(0, 0, 0, 0)
 

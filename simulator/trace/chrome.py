@@ -15,10 +15,11 @@ import json
 
 from isa.diagnostics import Diagnostic
 from isa.program import Instruction
+from isa.table import PIPES
 from simulator.events import Event
 from simulator.memo import IdentityMemo
 from simulator.timing.records import InstrTiming
-from simulator.trace.base import PIPES, SEP, TraceWriter, jstr, repeat_timing
+from simulator.trace.base import SEP, TraceWriter, jstr, repeat_timing
 from simulator.trace.jsonl import VERSION
 
 TIDS = {p: k + 1 for k, p in enumerate(PIPES)}

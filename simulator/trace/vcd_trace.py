@@ -15,9 +15,10 @@ import heapq
 from vcd import VCDWriter
 
 from isa.diagnostics import Diagnostic
+from isa.table import PIPES
 from simulator.events import Event
 from simulator.timing.records import InstrTiming
-from simulator.trace.base import PIPES, TraceWriter
+from simulator.trace.base import TraceWriter
 
 ONES = (1 << 64) - 1
 REGISTER_FAMILIES = ("set_mask", "api_set_mask", "mask_mode")
