@@ -107,6 +107,11 @@ class Instruction:
     def name(self) -> str:
         return self.defn.name
 
+    @property
+    def head(self) -> str:
+        """The mnemonic with its modifiers, e.g. `vcmpv.lt.f32`: how diagnostics name it."""
+        return self.text.split(" ", 1)[0]
+
 
 @attrs.frozen(eq=False)
 class Statement:

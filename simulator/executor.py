@@ -282,19 +282,19 @@ class Executor:
                 raise Fault(f"counter mode count {m.mask_lo & 0xFFFFFFFF} needs {vop.repeats} "
                             f"repeats of {vop.n} elements (at most 255)", None)
             if vop.repeats == 0:
-                self.diag("warning", instr, None, f"{_head(instr)} in counter mode with count 0 "
+                self.diag("warning", instr, None, f"{instr.head} in counter mode with count 0 "
                           "does nothing", once="count0")
                 return True
             return False
         if family not in BIT_OUTPUT and vop.t.size == 1 and m.mask != (M64, M64):
-            raise Fault(f"{_head(instr)}: an 8-bit instruction in normal mode needs MASK all ones "
+            raise Fault(f"{instr.head}: an 8-bit instruction in normal mode needs MASK all ones "
                         f"(MASK is {m.mask_hi:#x}, {m.mask_lo:#x}); use counter mode", None)
         if fields.get("repeat", 1) == 0 and family != "vcmp":
-            self.diag("warning", instr, instr.cols.get("repeat"), f"{_head(instr)} with "
+            self.diag("warning", instr, instr.cols.get("repeat"), f"{instr.head} with "
                       "repeat=0 does nothing", once="repeat0")
             return True
         if family not in BIT_OUTPUT and not vop.row.any():
-            msg = f"{_head(instr)} with MASK = 0 does nothing"
+            msg = f"{instr.head} with MASK = 0 does nothing"
             if self.program.chip.zero_mask == "error":
                 raise Fault(msg + f" (an error on {self.program.chip.name})", None)
             self.diag("warning", instr, None, msg, once="mask0")
@@ -310,19 +310,19 @@ class Executor:
             col = instr.cols.get(acc.role) if acc.role != "sel" else _sel_col(instr)
             if (dynamic or acc.role == "sel") and acc.base % 32:
                 problem = checks.alignment(acc, vop=vop)
-                self.rule(instr, f"{_head(instr)} {problem[0]}", col, "align")
+                self.rule(instr, f"{instr.head} {problem[0]}", col, "align")
             ext = extents[acc.role] = checks.extent(vop, acc)
             problem = checks.bounds(vop, acc, ub, ext)
             if problem:
-                raise Fault(f"{_head(instr)} {problem[0]}", col)
+                raise Fault(f"{instr.head} {problem[0]}", col)
             tensor = self._tensor(instr, acc.role)
             problem = checks.footprint(vop, acc, tensor, ext)
             if problem:
-                self.rule(instr, f"{_head(instr)} {problem[0]}", col, "footprint")
+                self.rule(instr, f"{instr.head} {problem[0]}", col, "footprint")
         problem = checks.overlap(vop, extents)
         if problem:
             col = instr.cols.get(problem[1]) if problem[1] != "sel" else _sel_col(instr)
-            return self.rule(instr, f"{_head(instr)} {problem[0]}", col, "overlap")
+            return self.rule(instr, f"{instr.head} {problem[0]}", col, "overlap")
         return False
 
     def _tensor(self, instr: Instruction, role: str):
@@ -513,7 +513,3 @@ def _sel_col(instr: Instruction) -> int | None:
     """The select mask's column: src1 in vsel mode 1; in mode 2 its address comes from CMPMASK
     (no operand), so the mnemonic."""
     return instr.cols.get("src1") if instr.fields.get("mode", 0) == 1 else None
-
-
-def _head(instr: Instruction) -> str:
-    return instr.text.split(" ", 1)[0]

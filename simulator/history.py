@@ -169,7 +169,7 @@ class History(Observer):
         k = int(np.argmax(w < 0))
         byte = lo + k if idx is None else int(idx[k])
         self.ex.diag("warning", ev.instr, col,
-                     f"{_head(ev.instr)} {_name(ev.instr, role)} reads byte {byte:#x}, which "
+                     f"{ev.instr.head} {_name(ev.instr, role)} reads byte {byte:#x}, which "
                      "was never written (uninitialised UB: no INIT, DMA or instruction wrote it "
                      "before this read)", once="init")
 
@@ -205,8 +205,8 @@ class History(Observer):
         other = self.ex.flat[self.where[q][c - 1]]
         mine = "writes" if kind != "read-after-write" else "reads"
         self.ex.diag("warning", ev.instr, col,
-                     f"race: {_head(ev.instr)} on {PIPES[p]} {mine} {_name(ev.instr, role)} byte "
-                     f"{byte:#x}, which {_head(other)} on {PIPES[q]} at line {other.line} {verb}, "
+                     f"race: {ev.instr.head} on {PIPES[p]} {mine} {_name(ev.instr, role)} byte "
+                     f"{byte:#x}, which {other.head} on {PIPES[q]} at line {other.line} {verb}, "
                      f"with no set_flag/wait_flag or pipe_barrier ordering them ({kind})",
                      once="race")
 
@@ -269,9 +269,6 @@ def _dma_ranges(op: DmaOp) -> list[Range]:
             out.append((role, cols.get(role), base, int(idx[-1]) + 1, idx, write))
     return out
 
-
-def _head(instr: Instruction) -> str:
-    return instr.text.split(" ", 1)[0]
 
 
 def _name(instr: Instruction, role: str) -> str:

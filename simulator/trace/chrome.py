@@ -81,7 +81,7 @@ class ChromeWriter(TraceWriter):
         lines = self.program.lines
         source = lines[instr.line - 1].strip() if 0 < instr.line <= len(lines) else ""
         head = instr.text if instr.defn.family in ("set_flag", "wait_flag", "barrier") else \
-            instr.text.split(" ", 1)[0]
+            instr.head
         name = jstr(head)
         args = (f'"pc":{instr.pc},"line":{instr.line},"text":{jstr(instr.text)},'
                 f'"source":{jstr(source)}')
