@@ -90,9 +90,8 @@ class Builder:
             return api.expand(self, syn, fields, cols), []
         ops = {}
         for (role, kind), (text, off) in zip(defn.operands, syn.positional, strict=False):
-            if defn.name == "vsel" and role == "src1" and fields.get("mode") == 1 \
-                    and 1 in self.chip.vsel_modes:
-                kind = "bits"  # mode 1: src1 is the select mask's address (§6.2)
+            if fields.get("mode", 0) in self.chip.vsel_modes:
+                kind = defn.family.operand_kind(role, kind, fields)  # vsel mode 1: src1 = mask
             ops[role] = self.operand(kind, text, off, role)
             cols[role] = off
         self.check_hw(defn, syn.dtype, ops, fields, syn.positional)
@@ -345,11 +344,11 @@ class Builder:
                            "mask mode only)", self.syn.offset)
         if name in ("set_flag", "wait_flag") and ops["src"].value == ops["dst"].value:
             raise LexError(f"{name} needs two different pipes", ops["dst"].col)
-        if defn.strides and fields.get("dst_blk") == 0 and name not in ("vcmpv", "vcmpvs") \
+        if defn.strides and fields.get("dst_blk") == 0 and not defn.family.bit_output \
                 and "dst" in ops:
             self.rule(self._col("dst_blk"), f"{self.head()} dst block stride 0 is undefined on "
                       "hardware (destination block stride must be at least 1)")
-        if defn.family == "dma" and "burst" not in fields:
+        if defn.family.needs_burst and "burst" not in fields:
             raise LexError(f"{name} needs burst=", self.syn.offset)
 
     def _col(self, key: str) -> int:
