@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import attrs
+import numpy as np
 
 from isa import api
 from isa.chip import Chip
@@ -31,6 +32,7 @@ from isa.types import UNSIGNED_MASK_TYPES, DType, convert_scalar
 
 REF_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?\Z", re.S)
 SCALAR_REF_RE = re.compile(r"scalar\s*\((.*)\)\Z", re.S | re.I)
+RAW_RE = re.compile(r"raw\s*\((.*)\)\Z", re.S | re.I)  # raw(BITS): a scalar as its bit pattern
 ALIGN = {"vec": 32, "bits": 32, "cmpaddr": 16, "ub": 32}
 
 
@@ -316,6 +318,14 @@ class Builder:
                 raise LexError("scalar(NAME[I]) names an element of a UB tensor of type "
                                f"{t.name}", inner_off)
             return Operand("scalar", off, text, "ub", o.addr, o.tensor, None)
+        m = RAW_RE.match(text)
+        if m:  # the element's bits as they are (front ends pass floats this way: NaN payloads)
+            bits = parse_int(m.group(1).strip(), off + text.index("(") + 1)
+            if not 0 <= bits < 1 << (8 * t.size):
+                raise LexError(f"raw({bits:#x}) does not fit in {t.name} ({8 * t.size} bits)",
+                               off)
+            return Operand("scalar", off, text, value=np.frombuffer(
+                bits.to_bytes(t.size, "little"), np.uint8).copy())
         try:
             v = parse_number(text, off)
         except LexError:
