@@ -36,8 +36,9 @@ class Event:
     `writes_cmpmask`, `mask` (MASK_HI, MASK_LO) and `mask_mode` (`norm` / `count`) at issue,
     `mask_after` / `mask_mode_after`, `cmpmask` (CMPMASK after it, as an int), `flag` ((src, dst,
     id) of set_flag / wait_flag), `taken` (a taken branch), and with timing on `issue`, `start`,
-    `end`, `busy` (the cycles it occupied its pipe; a wait counts only its last cycle) and
-    `beats` (per-repeat cycles), all None with timing off. `op` is the decoded operation
+    `end`, `busy` (the cycles it occupied its pipe; a wait counts only its last cycle),
+    `issue_busy` (the cycles S spent issuing it) and `beats` (per-repeat cycles), all None with
+    timing off. `op` is the decoded operation
     (VectorOp, DmaOp, CmpmaskMove or None) for pipev's own observers.
     """
 
@@ -177,6 +178,11 @@ class Event:
     @property
     def busy(self) -> int | None:
         return self.timing.busy if self.timing is not None else None
+
+    @property
+    def issue_busy(self) -> int | None:
+        """Cycles S spent issuing it into its queue (0 for S's own instructions)."""
+        return self.timing.issue_cost if self.timing is not None else None
 
     @property
     def beats(self) -> list[int] | None:

@@ -11,6 +11,7 @@ import attrs
 
 from isa.chip import Chip
 from isa.diagnostics import Diagnostic
+from isa.table import cost_classes
 from simulator.errors import SimulationError
 
 BLOCK = 32  # bytes per block: the unit of DMA sizes and of the partial-block rule
@@ -21,8 +22,6 @@ SCALAR_KEYS = ("scalar_issue", "scalar_op", "branch_taken", "queue_depth", "set_
                "vcmp_min_cycles_f16", "mte2_latency", "mte2_cycles_per_block",
                "mte2_min_cycles_per_block", "mte3_latency", "mte3_cycles_per_block",
                "mte3_min_cycles_per_block", "burst_overhead")
-CLASSES = ("vsel", "vsel_scalar", "vcmp", "vcmpv", "vcmpvs", "binary", "unary_scalar", "dup",
-           "copy", "cmpmask_move")
 CLASS_KEYS = ("slope", "min_cycles", "head", "tail")
 BANK_KEYS = {"910b": ("groups", "bank_bytes", "conflict_beats"),
              "950": ("groups", "reads_per_beat"), "none": ()}
@@ -77,7 +76,7 @@ def load_config(chip: Chip) -> TimingConfig:
     if not isinstance(table, dict):
         raise _fail(chip, f"chip profile {chip.name}: [timing.classes] is missing")
     classes = {}
-    for name in CLASSES:
+    for name in cost_classes():  # every class the instruction table's families name
         row = table.get(name)
         if not isinstance(row, dict) or any(not isinstance(row.get(k), int) for k in CLASS_KEYS):
             raise _fail(chip, f"chip profile {chip.name}: [timing.classes] {name} needs integer "
