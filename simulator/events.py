@@ -42,16 +42,17 @@ class Event:
     (VectorOp, DmaOp, CmpmaskMove or None) for pipev's own observers.
     """
 
-    __slots__ = ("seq", "instr", "pipe", "op", "flag", "taken", "mask", "counter", "mask_after",
-                 "counter_after", "_cmpmask", "timing", "_source", "_ranges")
+    __slots__ = ("seq", "instr", "pipe", "op", "repeats", "flag", "taken", "mask", "counter",
+                 "mask_after", "counter_after", "_cmpmask", "timing", "_source", "_ranges")
 
-    def __init__(self, seq: int, instr: Instruction, pipe: str, op: Any, flag, taken: bool,
-                 mask: tuple[int, int], counter: bool, mask_after: tuple[int, int],
-                 counter_after: bool, cmpmask: bytes, source):
+    def __init__(self, seq: int, instr: Instruction, pipe: str, op: Any, repeats: int, flag,
+                 taken: bool, mask: tuple[int, int], counter: bool,
+                 mask_after: tuple[int, int], counter_after: bool, cmpmask: bytes, source):
         self.seq = seq
         self.instr = instr
         self.pipe = pipe
         self.op = op
+        self.repeats = repeats
         self.flag = flag
         self.taken = taken
         self.mask = mask
@@ -93,10 +94,6 @@ class Event:
         return self.instr.defn.family.kind
 
     # -- what it did -------------------------------------------------------------------------
-    @property
-    def repeats(self) -> int:
-        return getattr(self.op, "repeats", 1)
-
     @property
     def vop(self):
         """The VectorOp of a vector instruction, else None."""
