@@ -1,0 +1,83 @@
+"""Issue 13, the adversarial pass: each defect reduced to a program (or a file) that failed
+before its fix. Expected bytes come from numpy over the spec's formulas, never from pipev."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import simulator
+from isa.diagnostics import AssemblyError
+from simulator.cli import main
+from simulator.errors import SimulationError
+
+DIAG = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|note): "
+                  r"(?P<msg>\S[^\n]*)$")
+
+
+def pipev(*args: str) -> tuple[int, list[str]]:
+    """Run the CLI in-process: (exit code, stderr lines); a traceback fails the test."""
+    res = CliRunner().invoke(main, list(args))
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    return res.exit_code, [ln for ln in res.stderr.splitlines() if ln]
+
+
+def one_error(tmp: Path, text: str, *args: str) -> re.Match:
+    """Run TEXT as a program that must fail with exactly one §9.1 error line."""
+    prog = tmp / "p.vasm"
+    prog.write_text(text)
+    code, lines = pipev("run", str(prog), "--quiet", "--output-dir", str(tmp / "out"), *args)
+    assert code == 1, lines
+    errors = [m for m in map(DIAG.match, lines) if m and m["sev"] == "error"]
+    assert len(errors) == 1 and len(lines) == 1, lines
+    return errors[0]
+
+
+def ub(r: simulator.RunResult, name: str) -> bytes:
+    t = r.program.tensors[name]
+    return r.ub[t.addr:t.addr + t.nbytes].tobytes()
+
+
+def errors_of(text: str, chip=None) -> list[str]:
+    with pytest.raises((AssemblyError, SimulationError)) as info:
+        simulator.run(text, chip=chip)
+    return [f"{d.line}:{d.column}: {d.message}" for d in info.value.diagnostics
+            if d.severity == "error"]
+
+
+# -- f2, f6, f8: the lexer ------------------------------------------------------------------------
+def test_990_deep_unary_chain_is_an_index_not_a_recursion_error():
+    text = f".ub x f16[1024] = zeros\n    vadds.f16 x[{'-' * 990}16], x, 1.0\n" \
+           f"    vadds.f16 x[{'-' * 989}16], x, 1.0\n"
+    msgs = errors_of(text)
+    assert msgs == ["3:17: x[-16] is beyond the tensor (1024 elements)"]  # line 2 assembled
+
+
+def test_unary_chain_value(tmp_path):
+    r = simulator.run(f".ub x f16[1024] = zeros\n.ub y f16[128] = zeros\n"
+                      f"    vadds.f16 x[{'-' * 990}16], y, 1.0\n")
+    assert r.program.statements[0].hw[0].operands["dst"].addr == r.program.tensors["x"].addr + 32
+
+
+def test_4000_digit_hex_immediate_is_one_diagnostic(tmp_path):
+    m = one_error(tmp_path, ".chip ascend910b\n    set_vector_mask 0, 0x" + "f" * 4000 + "\n")
+    assert (m["line"], m["col"]) == ("2", "24")
+    assert "too large" in m["msg"] and "(4004 characters)" in m["msg"]
+
+
+def test_5000_digit_decimal_immediate_is_one_diagnostic(tmp_path):
+    m = one_error(tmp_path, ".ub x f32[64] = fill(" + "7" * 5000 + ")\n")
+    assert (m["line"], m["col"]) == ("1", "22") and "too large" in m["msg"]
+
+
+def test_index_like_1if_gives_no_python_warning():
+    """f8: `1if` made ast.parse print a SyntaxWarning on stderr besides the diagnostic."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        msgs = errors_of(".ub x f16[1024] = zeros\n    vadds.f16 x[1if], x, 1.0\n")
+    assert msgs == ["2:17: expected an integer, got '1if'"]
+    assert [str(w.message) for w in seen] == []
