@@ -71,20 +71,44 @@ def _arange(args, off, t, count, _dir) -> np.ndarray:
     _arity(args, 1, 2, "arange", off)
     start = parse_number(*args[0])
     step = parse_number(*args[1]) if len(args) > 1 else 1
+    if t.kind != "complex":
+        for v, (_, o) in zip((start, step), args, strict=False):
+            if isinstance(v, complex):
+                raise LexError(f"complex value {v} for non-complex type {t.name}", o)
     if t.is_int:
-        if not all(isinstance(v, int) for v in (start, step)):
-            raise LexError(f"arange on {t.name} takes integers", args[0][1])
-        last = start + step * (count - 1) if count else start
-        info = np.iinfo(t.numeric)
-        for v in (start, last):
-            if not info.min <= v <= info.max:
-                raise LexError(f"arange value {v} is out of range for {t.name}", args[0][1])
-        vals = np.array([start + step * i for i in range(count)], dtype=t.numeric) \
-            if count < 64 else (start + step * np.arange(count, dtype=np.int64)).astype(t.numeric)
-        return vals.view(np.uint8)
+        return _int_arange(args, t, count, start, step)
     with np.errstate(all="ignore"):
-        vals = start + step * np.arange(count)
-        return _as_type(t, vals)
+        return _as_type(t, _float_arange(start, step, count, args[0][1]))
+
+
+def _float_arange(start, step, count: int, offset: int) -> np.ndarray:
+    """START + STEP * arange(COUNT): integers in int64 (rounded to T once) when every value
+    fits; integers beyond int64, which numpy cannot mix with an int64 arange, as float64."""
+    last = start + step * max(count - 1, 0)
+    if all(isinstance(v, int) for v in (start, step)) and \
+            all(-(1 << 63) <= v < 1 << 63 for v in (start, last)):
+        return start + step * np.arange(count, dtype=np.int64)
+    try:
+        as_num = [v if isinstance(v, (complex, float)) else float(v) for v in (start, step)]
+    except OverflowError:
+        raise LexError(f"arange value {start if abs(start) > abs(step) else step} is beyond "
+                       "every float", offset) from None
+    return as_num[0] + as_num[1] * np.arange(count)
+
+
+def _int_arange(args, t: DType, count: int, start, step) -> np.ndarray:
+    if not all(isinstance(v, int) for v in (start, step)):
+        raise LexError(f"arange on {t.name} takes integers", args[0][1])
+    last = start + step * (count - 1) if count else start
+    info = np.iinfo(t.numeric)
+    for v in (start, last):
+        if not info.min <= v <= info.max:
+            raise LexError(f"arange value {v} is out of range for {t.name}", args[0][1])
+    # every value lies between start and last, so arithmetic modulo 2^64 is exact, also for
+    # u64 values above 2^63 that no int64 holds
+    m = 1 << 64
+    vals = np.uint64(start % m) + np.uint64(step % m) * np.arange(count, dtype=np.uint64)
+    return vals.astype(t.numeric).view(np.uint8)
 
 
 def _as_type(t: DType, vals: np.ndarray) -> np.ndarray:
@@ -114,8 +138,12 @@ def _random(args, off, t, count, _dir) -> np.ndarray:
         return rng.integers(lo, hi, count, endpoint=True, dtype=t.numeric).view(np.uint8)
     lo, hi = (-100.0, 100.0)
     if len(args) == 3:
+        bounds = [parse_number(*a) for a in args[1:]]
+        if any(isinstance(v, complex) for v in bounds):
+            raise LexError("random() bounds must be real numbers (complex types draw real and "
+                           "imaginary parts from LOW..HIGH)", args[1][1])
         try:
-            lo, hi = float(parse_number(*args[1]).real), float(parse_number(*args[2]).real)
+            lo, hi = float(bounds[0]), float(bounds[1])
         except OverflowError:
             lo = hi = float("inf")
         if not np.isfinite(hi - lo):

@@ -7,6 +7,7 @@ import re
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -81,3 +82,47 @@ def test_index_like_1if_gives_no_python_warning():
         msgs = errors_of(".ub x f16[1024] = zeros\n    vadds.f16 x[1if], x, 1.0\n")
     assert msgs == ["2:17: expected an integer, got '1if'"]
     assert [str(w.message) for w in seen] == []
+
+
+# -- f3, f4, f7: INIT forms -----------------------------------------------------------------------
+def test_u64_arange_near_2_to_the_64_runs():
+    start = 2**64 - 616
+    r = simulator.run(f".chip ascend950\n.ub x u64[100] = arange({start})\n")
+    assert ub(r, "x") == np.array([start + i for i in range(100)], np.uint64).tobytes()
+
+
+def test_s64_arange_down_through_zero_and_u64_step():
+    r = simulator.run(".chip ascend950\n.ub a s64[70] = arange(-35, 1)\n"
+                      ".ub b u64[70] = arange(0, 0x0300000000000001)\n")
+    assert ub(r, "a") == np.array(range(-35, 35), np.int64).tobytes()
+    assert ub(r, "b") == np.array([i * 0x0300000000000001 for i in range(70)],
+                                  np.uint64).tobytes()
+
+
+def test_float_arange_of_an_integer_beyond_int64():
+    r = simulator.run(".ub a f32[16] = arange(99999999999999999999, 3)\n")
+    want = (float(99999999999999999999) + 3.0 * np.arange(16)).astype(np.float32)
+    assert ub(r, "a") == want.tobytes()
+
+
+def test_float_arange_beyond_every_float_is_an_error():
+    msgs = errors_of(".ub a f32[4] = arange(1" + "0" * 400 + ")\n")
+    assert len(msgs) == 1 and msgs[0].startswith("1:23: ") and "beyond every float" in msgs[0]
+
+
+@pytest.mark.parametrize("init, col", [("arange((1, 2))", 24), ("arange(0, (0, 1))", 27),
+                                       ("random(1, (0, 1), 5)", 27)])
+def test_complex_init_for_a_real_type_is_an_error(init, col):
+    """f4: accepted with a numpy ComplexWarning and the imaginary part dropped."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        msgs = errors_of(f".chip ascend950\n.ub x f16[64] = {init}\n")
+    assert len(msgs) == 1 and msgs[0].startswith(f"2:{col}: "), msgs
+    assert "complex" in msgs[0] or "real numbers" in msgs[0]
+    assert [str(w.message) for w in seen] == []
+
+
+def test_complex_arange_for_a_complex_type_still_runs():
+    r = simulator.run(".chip ascend950\n.ub x c64[4] = arange((1, 2), (0, 1))\n")
+    want = ((1 + 2j) + 1j * np.arange(4)).astype(np.complex64)
+    assert ub(r, "x") == want.tobytes()
