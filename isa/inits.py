@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from numpy.lib import format as npy_format
 
 from isa.lexer import LexError, parse_number, split_top
 from isa.types import DType, convert_scalar, from_npy, npy_count
@@ -180,6 +183,9 @@ def _file(args, off, t, count, base_dir) -> np.ndarray:
 def load_npy(path: Path) -> tuple[np.ndarray | None, str]:
     """np.load without pickles; (None, reason) for anything that is not a plain .npy array."""
     try:
+        why = _truncated(path)
+        if why:
+            return None, f"{path} is not a valid .npy array ({why})"
         arr = np.load(path, allow_pickle=False)
     except FileNotFoundError:
         return None, f"cannot read {path}: no such file"
@@ -192,6 +198,27 @@ def load_npy(path: Path) -> tuple[np.ndarray | None, str]:
     if not isinstance(arr, np.ndarray):
         return None, f"{path} is not a single .npy array"
     return arr, ""
+
+
+def _truncated(path: Path) -> str:
+    """Why the header's shape and dtype promise more data than the file holds, or ''. Checked
+    before np.load, which would otherwise try to allocate whatever the header claims."""
+    with open(path, "rb") as fp:
+        if fp.read(6) != b"\x93NUMPY":
+            return ""  # not an .npy (np.load says what it is)
+        fp.seek(0)
+        version = npy_format.read_magic(fp)
+        read = npy_format.read_array_header_1_0 if version == (1, 0) else \
+            npy_format.read_array_header_2_0  # 3.0 differs from 2.0 only in the encoding
+        shape, _, dtype = read(fp)
+        if dtype.hasobject:
+            return ""  # np.load refuses pickles with its own message
+        need = math.prod(shape) * dtype.itemsize
+        have = os.fstat(fp.fileno()).st_size - fp.tell()
+    if need > have:
+        return f"truncated: the header describes {dtype.str}{list(shape)}, {need} bytes of " \
+               f"data, the file holds {have}"
+    return ""
 
 
 def _bits(args, off, t, count, _dir) -> np.ndarray:

@@ -126,3 +126,26 @@ def test_complex_arange_for_a_complex_type_still_runs():
     r = simulator.run(".chip ascend950\n.ub x c64[4] = arange((1, 2), (0, 1))\n")
     want = ((1 + 2j) + 1j * np.arange(4)).astype(np.complex64)
     assert ub(r, "x") == want.tobytes()
+
+
+# -- f11: a .npy header that promises more than the file holds ------------------------------------
+def _lying_npy(path: Path) -> Path:
+    with open(path, "wb") as f:
+        np.lib.format.write_array_header_1_0(f, {"descr": "<f4", "fortran_order": True,
+                                                 "shape": (999999999999, 4)})
+        f.write(np.arange(16, dtype=np.float32).tobytes()[:60])
+    return path
+
+
+def test_truncated_npy_input_is_reported_at_its_gm_line(tmp_path):
+    npy = _lying_npy(tmp_path / "lie.npy")
+    m = one_error(tmp_path, ".chip ascend950\n.gm a f32[16] input\n.gm o f32[16] output\n"
+                  "    copy_gm_to_ub @0x0, a, nburst=1, burst=2\n", "--input", f"a={npy}")
+    assert (m["line"], m["col"]) == ("2", "5")
+    assert "truncated" in m["msg"] and "999999999999, 4" in m["msg"] and "holds 60" in m["msg"]
+
+
+def test_truncated_npy_file_init_is_reported_at_its_argument(tmp_path):
+    _lying_npy(tmp_path / "lie.npy")
+    m = one_error(tmp_path, '.ub a f32[16] = file("lie.npy")\n')
+    assert (m["line"], m["col"]) == ("1", "22") and "truncated" in m["msg"]
