@@ -378,7 +378,16 @@ def _select_scalar_first(e: _Expander, ops: dict, form: str) -> None:
         e.mask(ONES, ONES)
     else:
         e.mask(*_mask_from_keys(e))
-        _vsel(e, ops["dst"], ops["src1"], inv, 1, repeats, _strides(e))
+        _vsel(e, ops["dst"], ops["src1"], inv, 1, repeats, _tensor_first_strides(e))
+
+
+def _tensor_first_strides(e: _Expander) -> tuple[int, ...]:
+    """The strides of a scalar-first select once its tensor src1 moved into vsel's src0 slot:
+    src1's strides go with it; the select mask in the src1 slot is read contiguously (mode 1
+    ignores its strides), so it gets the defaults; the scalar's strides mean nothing."""
+    f = e.fields
+    return (f["dst_blk"], f["src1_blk"], BINARY_DEFAULT[2], f["dst_rep"], f["src1_rep"],
+            BINARY_DEFAULT[5])
 
 
 # -- compares -------------------------------------------------------------------------------------

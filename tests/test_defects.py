@@ -50,6 +50,49 @@ def errors_of(text: str, chip=None) -> list[str]:
             if d.severity == "error"]
 
 
+# -- f1 / f1b: scalar-first select, high-dimensional form, src1's own strides ---------------------
+Y = np.arange(256, dtype=np.float16)
+
+
+def _flex(sel: str, stride: str, repeat: int, mask: int, src0: str = "9.0") -> str:
+    return f""".chip ascend950
+.ub y f16[256] = arange(0)
+.ub m u8[32] = bits("{sel * 32}")
+.ub z f16[256] = zeros
+    select.f16 z, m, {src0}, y, mode=1, mask={mask}, repeat={repeat}, stride={stride}
+"""
+
+
+def _strided(base: np.ndarray, blk: int, rep: int, repeats: int, active: int) -> np.ndarray:
+    """ISA.md §5 for f16: element k of repeat i is block k // 16, offset k % 16."""
+    k = np.arange(active)
+    idx = [i * rep * 16 + (k // 16) * blk * 16 + k % 16 for i in range(repeats)]
+    return base[np.concatenate(idx)]
+
+
+@pytest.mark.parametrize("src0", ["9.0", "scalar(y[255])"])
+def test_scalar_first_reads_src1_with_src1_strides(src0):
+    """f1: sel all zeros picks src1 everywhere; src1 block stride 2, repeat stride 16."""
+    r = simulator.run(_flex("00", "1,1,2,8,8,16", 1, 32, src0))
+    want = np.zeros(256, np.float16)
+    want[:32] = _strided(Y, 2, 16, 1, 32)
+    assert ub(r, "z") == want.tobytes()
+
+
+def test_scalar_first_sel_ones_picks_the_scalar_whatever_the_strides():
+    r = simulator.run(_flex("ff", "1,1,2,8,8,16", 1, 32, "scalar(y[7])"))
+    want = np.zeros(256, np.float16)
+    want[:32] = 7
+    assert ub(r, "z") == want.tobytes()
+
+
+def test_scalar_first_scalar_strides_mean_nothing():
+    """f1b: src0 is the scalar, so its strides (blk 8, rep 64) must not be applied to src1:
+    two repeats of y with default strides are exactly its 512 bytes (no footprint error)."""
+    r = simulator.run(_flex("00", "1,8,1,8,64,8", 2, 128))
+    assert ub(r, "z") == Y.tobytes()
+
+
 # -- f2, f6, f8: the lexer ------------------------------------------------------------------------
 def test_990_deep_unary_chain_is_an_index_not_a_recursion_error():
     text = f".ub x f16[1024] = zeros\n    vadds.f16 x[{'-' * 990}16], x, 1.0\n" \
