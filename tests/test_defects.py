@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import simulator
+from isa.chip import CHIP_DIR, ChipError, get_chip
 from isa.diagnostics import AssemblyError
 from simulator.cli import main
 from simulator.errors import SimulationError
@@ -269,3 +270,74 @@ def test_truncated_npy_file_init_is_reported_at_its_argument(tmp_path):
     _lying_npy(tmp_path / "lie.npy")
     m = one_error(tmp_path, '.ub a f32[16] = file("lie.npy")\n')
     assert (m["line"], m["col"]) == ("1", "22") and "truncated" in m["msg"]
+
+
+# -- chip profiles: every key's type and range ----------------------------------------------------
+def _profile(tmp: Path, old: str, new: str, base: str = "ascend910b") -> Path:
+    text = (CHIP_DIR / f"{base}.toml").read_text()
+    assert old in text
+    path = tmp / "bad.toml"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+def _line_of(path: Path, key: str) -> str:
+    return str(next(i for i, ln in enumerate(path.read_text().splitlines(), 1)
+                    if re.match(rf"{key}\s*=", ln)))
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("queue_depth = 32", "queue_depth = 0", "[timing] queue_depth = 0 must be an integer in 1"),
+    ("bank_bytes = 65536", "bank_bytes = 0", "[bank] bank_bytes = 0 must be an integer in 32"),
+    ("groups = 16", "groups = 0", "[bank] groups = 0 must be an integer in 1"),
+    ("scalar_op = 1", "scalar_op = 1.5", "[timing] scalar_op = 1.5 must be an integer"),
+    ("mte2_cycles_per_block = 0.36", "mte2_cycles_per_block = 1e300",
+     "mte2_cycles_per_block = 1e+300 must be a number in 0..1000000"),
+    ("mte2_latency = 230", "mte2_latency = -1", "mte2_latency = -1 must be a number in 0"),
+    ("set_flag = 1", "set_flag = true", "[timing] set_flag = true must be an integer"),
+    ("burst_overhead = 0", "burst_overhead = 0\nburst_overheat = 1",
+     "[timing] unknown key 'burst_overheat'"),
+    ("vsel = {slope = 2,", "vsel = {slope = -2,", "[timing.classes] vsel slope = -2 must be"),
+    ("copy = {slope = 1, min_cycles = 3, head = 0, tail = 0}",
+     "copy = {slope = 1, min_cycles = 3, head = 0, tail = 0, extra = 1}",
+     "[timing.classes] copy needs exactly the integers slope, min_cycles, head, tail"),
+    ("conflict_beats = 2", "conflict_beats = 2\nreads_per_beat = 2",
+     "[bank] reads_per_beat does not apply to bank model 910b"),
+])
+def test_bad_timing_or_bank_value_is_one_error_at_its_line(tmp_path, old, new, words):
+    chip = _profile(tmp_path, old, new)
+    prog = (Path(__file__).parents[1] / "programs" / "tutorial" / "maximum.vasm")
+    code, lines = pipev("run", "--chip", str(chip), str(prog), "--quiet", "--output-dir",
+                        str(tmp_path / "out"))
+    assert code == 1 and len(lines) == 1, lines
+    m = DIAG.match(lines[0])
+    assert m and m["sev"] == "error" and m["path"] == str(chip.resolve()), lines
+    assert words in m["msg"], m["msg"]
+    key = new.splitlines()[-1].split("=")[0].strip()
+    assert m["line"] == _line_of(chip, key), lines
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("ub_bytes = 196608", 'ub_bytes = "192K"', 'ub_bytes = "192K" must be an integer'),
+    ("ub_bytes = 196608", "ub_bytes = 1099511627776", "ub_bytes = 1099511627776 must be"),
+    ("counter_mode = true", "counter_mode = 1", "counter_mode = 1 must be true or false"),
+    ("vsel_modes = [0, 1, 2]", 'vsel_modes = "012"', "vsel_modes = \"012\" must be a non-empty"),
+    ("vsel_modes = [0, 1, 2]", "vsel_modes = [true]", "vsel_modes = [True] must be"),
+    ("clock_mhz = 1850", "clock_mhz = true", "clock_mhz = true must be a number"),
+    ("cmpmask_bits = 128", "cmpmask_bits = 128.0", "cmpmask_bits = 128.0 must be 128 or 256"),
+    ("event_ids = 8", "event_ids = 0", "event_ids = 0 must be an integer in 1..256"),
+    ('name = "ascend910b"', "name = 910", "name = 910 must be a string"),
+    ('zero_mask = "warning"', 'zero_mask = "warn"', 'zero_mask = "warn" must be "warning"'),
+    ("counter_mode = true", "counter_mode = true\ncounter_mod = true", "unknown key "
+     "'counter_mod'"),
+    ('select = ["f16", "f32"]', 'select = "f16"', "[types] select must be a list"),
+])
+def test_bad_profile_key_is_a_chip_error_naming_it(tmp_path, old, new, words):
+    path = _profile(tmp_path, old, new)
+    with pytest.raises(ChipError) as info:
+        get_chip(path)
+    assert str(path.resolve()) in str(info.value) and words in str(info.value), info.value
+    prog = tmp_path / "nop.vasm"
+    prog.write_text("    nop\n")
+    res = CliRunner().invoke(main, ["check", "--chip", str(path), str(prog)])
+    assert res.exit_code == 2 and words in res.stderr, res.stderr  # a bad --chip is usage
