@@ -87,10 +87,10 @@ def _arange(args, off, t, count, _dir) -> np.ndarray:
 def _float_arange(start, step, count: int, offset: int) -> np.ndarray:
     """START + STEP * arange(COUNT): integers in int64 (rounded to T once) when every value
     fits; integers beyond int64, which numpy cannot mix with an int64 arange, as float64."""
-    last = start + step * max(count - 1, 0)
-    if all(isinstance(v, int) for v in (start, step)) and \
-            all(-(1 << 63) <= v < 1 << 63 for v in (start, last)):
-        return start + step * np.arange(count, dtype=np.int64)
+    if isinstance(start, int) and isinstance(step, int):
+        last = start + step * max(count - 1, 0)
+        if all(-(1 << 63) <= v < 1 << 63 for v in (start, last)):
+            return start + step * np.arange(count, dtype=np.int64)
     try:
         as_num = [v if isinstance(v, (complex, float)) else float(v) for v in (start, step)]
     except OverflowError:

@@ -149,8 +149,10 @@ def test_float_arange_of_an_integer_beyond_int64():
     assert ub(r, "a") == want.tobytes()
 
 
-def test_float_arange_beyond_every_float_is_an_error():
-    msgs = errors_of(".ub a f32[4] = arange(1" + "0" * 400 + ")\n")
+@pytest.mark.parametrize("args", ["1" + "0" * 400, "0x" + "f" * 300 + ", 0.5"])
+def test_float_arange_beyond_every_float_is_an_error(args):
+    """The second was found by benchmarks/fuzz.py: a huge START with a float STEP."""
+    msgs = errors_of(f".ub a f16[4] = arange({args})\n")
     assert len(msgs) == 1 and msgs[0].startswith("1:23: ") and "beyond every float" in msgs[0]
 
 
