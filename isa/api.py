@@ -348,7 +348,8 @@ def _chunked(e: _Expander, n: int, body) -> None:
 
 def _select_scalar_first(e: _Expander, ops: dict, form: str) -> None:
     """ascend950 flexible scalar position, scalar as src0: invert sel into scratch with
-    s16 arithmetic (~x = -x - 1), then mode 1 with the tensor src1 as src0."""
+    s16 arithmetic (~x = -x - 1), then mode 1 with the tensor src1 as src0 (a register
+    count or repeat: _select_scalar_block)."""
     t = e.t
     key = "count" if form == "count" else "repeat"
     if isinstance(e.fields[key], RegExpr):

@@ -203,6 +203,27 @@ def test_scalar_first_select_with_a_register_count(n):
     assert ub(r, "w") == want.tobytes()
 
 
+@pytest.mark.parametrize("t, size, n", [("u8", 1, 700), ("s64", 8, 70), ("c64", 8, 50),
+                                        ("c32", 4, 90)])
+def test_scalar_first_register_count_on_8_and_64_bit_types(t, size, n):
+    """The mode-2 form's one block of scalars: written in counter mode for 8-bit types."""
+    rng = np.random.default_rng(n)
+    xs, ss, ms = (rng.integers(0, 256, k, dtype=np.uint8) for k in (1024 * size, 32, 256))
+    raw = {1: np.uint8, 4: np.uint32, 8: np.uint64}[size]
+    text = f""".chip ascend950
+.ub x {t}[1024] = bits("{xs.tobytes().hex()}")
+.ub s {t}[{32 // size}] = bits("{ss.tobytes().hex()}")
+.ub m u8[256] = bits("{ms.tobytes().hex()}")
+.ub z {t}[1024] = zeros
+    li x1, {n}
+    select.{t} z, m, scalar(s[2]), x, mode=1, count=x1
+"""
+    bits = np.unpackbits(ms, bitorder="little")[:1024].astype(bool)
+    want = np.where(bits, ss.view(raw)[2], xs.view(raw))
+    want[n:] = 0
+    assert ub(simulator.run(text), "z") == want.tobytes()
+
+
 def test_scalar_first_select_with_a_register_repeat_and_strides():
     """repeat=xN in the high-dimensional form (it was rejected too); src1 block stride 2."""
     text = F10.format(sel=SEL, n=1) + \
