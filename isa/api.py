@@ -46,6 +46,7 @@ class _Expander:
         self.chip = b.chip
         self.scr = b.chip.scratch_base
         self.out: list[Instruction] = []
+        self.guard: Operand | None = None  # a scalar(NAME[xN]) element dst must not overlap
 
     def key_col(self, key: str) -> int:
         return self.cols.get(key, self.syn.offset)
@@ -72,7 +73,11 @@ class _Expander:
             n = Operand("int", self.key_col("mask"), str(lo), value=lo)
             self.emit("set_mask", {"len": n}, t=self.t)
             return
-        self.emit("set_vector_mask", {"hi": self.num(hi), "lo": self.num(lo)})
+        lo_op = self.num(lo)
+        if isinstance(lo, RegExpr):  # a register count: diagnostics point at its key
+            key = next((k for k in ("count", "mask_lo") if k in self.cols), None)
+            lo_op = attrs.evolve(lo_op, col=self.key_col(key)) if key else lo_op
+        self.emit("set_vector_mask", {"hi": self.num(hi), "lo": lo_op})
 
     def load(self, mode: int, sel: Operand | None, scalar: Operand | None) -> None:
         """LOAD(M): bring the selection source into CMPMASK (§8.1)."""
@@ -264,10 +269,14 @@ def _select(e: _Expander) -> None:
 
 
 def _check_scalar_overlap(e: _Expander, dst: Operand, scalar: Operand, form: str) -> None:
-    """§8.1: dst must not overlap a scalar(NAME[I]) element (checked when both are constants;
-    the high-dimensional form counts every element position of the repeats, MASK aside)."""
-    if scalar.tensor is None or not isinstance(scalar.addr, int) or \
-            not isinstance(dst.addr, int):
+    """§8.1: dst must not overlap a scalar(NAME[I]) element (checked here when both are
+    constants, the high-dimensional form counting every element position of the repeats, MASK
+    aside; otherwise the vsel carries the element as its `guard` and the run checks it)."""
+    if scalar.tensor is None:
+        return
+    if not isinstance(scalar.addr, int) or not isinstance(dst.addr, int) or \
+            not isinstance(e.fields.get("count" if form == "count" else "repeat"), int):
+        e.guard = attrs.evolve(scalar, kind="mem")
         return
     t, f = e.t, e.fields
     if form == "count":
@@ -290,8 +299,10 @@ def _strides(e: _Expander) -> tuple[int, ...]:
 
 
 def _vsel(e: _Expander, dst, src0, s1, mode: int, repeat, stride) -> None:
-    e.emit("vsel", {"dst": dst, "src0": src0, "src1": s1}, e.t, repeat=repeat, mode=mode,
-           stride=stride)
+    ops = {"dst": dst, "src0": src0, "src1": s1}
+    if e.guard is not None:  # checked against dst at run time, never accessed
+        ops["guard"] = e.guard
+    e.emit("vsel", ops, e.t, repeat=repeat, mode=mode, stride=stride)
 
 
 def _select_count(e: _Expander, ops: dict, mode: int, scalar, s1) -> None:
@@ -366,6 +377,7 @@ def _select_scalar_first(e: _Expander, ops: dict, form: str) -> None:
     else:
         repeats = e.fields["repeat"]
     words = repeats * t.per_repeat // 16
+    _check_sel_size(e, ops["sel"], words * 2)
     if words:
         e.emit("set_mask_count")
         e.mask(0, words)
@@ -382,6 +394,15 @@ def _select_scalar_first(e: _Expander, ops: dict, form: str) -> None:
     else:
         e.mask(*_mask_from_keys(e))
         _vsel(e, ops["dst"], ops["src1"], inv, 1, repeats, _tensor_first_strides(e))
+
+
+def _check_sel_size(e: _Expander, sel: Operand, nbytes: int) -> None:
+    """The inversion reads NBYTES of sel: say so in the select's words, not the vmuls'."""
+    t = sel.tensor
+    if t is None or not isinstance(sel.addr, int) or sel.addr + nbytes <= t.addr + t.nbytes:
+        return
+    e.b.rule(sel.col, f"select sel {t.name} needs {sel.addr + nbytes - t.addr} bytes "
+             f"({nbytes * 8} mask bits), tensor has {t.nbytes}")
 
 
 def _select_scalar_block(e: _Expander, ops: dict, form: str) -> None:

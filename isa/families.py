@@ -21,6 +21,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
 
 BITS = TYPES["u8"]
+# operand roles no access is decoded for: the scalar (read at issue) and a guard, a scalar
+# element the destination must not overlap (ISA.md §8.1), checked at run time
+NOT_ACCESSED = ("scalar", "guard")
 
 # What a family is, for the generic parts of the machine (the executor's loop and the observers):
 VECTOR = "vector"  # repeat-driven vector instruction on V (decoded into a VectorOp)
@@ -67,7 +70,7 @@ class Family:
         """The accesses of a vector instruction with these operand roles and fields."""
         out = []
         for role in roles:
-            if role == "scalar":
+            if role in NOT_ACCESSED:
                 continue
             kind = "bits" if self.bit_output and role == "dst" else "vector"
             out.append(Operand(role, role, kind, role == "dst"))
@@ -130,6 +133,8 @@ class SelectFamily(Family):
         m = self.mode(fields)
         out = []
         for role in roles:
+            if role in NOT_ACCESSED:
+                continue
             if role == "src1" and m.sel == "src1":
                 out.append(Operand("sel", "src1", "bits"))
             else:

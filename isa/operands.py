@@ -378,7 +378,7 @@ _FIELD_ORDER = ("repeat", "nburst", "burst", "src_gap", "dst_gap", "mode")
 def render(defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict) -> str:
     """The instruction as the listing prints it (hardware level, API expansions included)."""
     head = defn.name + (f".{op}" if op else "") + (f".{dtype.name}" if dtype else "")
-    parts = [_render_operand(o) for o in ops.values()]
+    parts = [_render_operand(o) for r, o in ops.items() if r != "guard"]
     for k in _FIELD_ORDER:
         if k in fields and not (k in ("src_gap", "dst_gap") and fields[k] == 0):
             parts.append(f"{k}={fields[k]}")

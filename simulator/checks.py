@@ -82,6 +82,20 @@ def footprint(vop: VectorOp, acc: Access, tensor: Tensor | None,
                    f"tensor has {tensor.nbytes}", where=where, role=acc.role)
 
 
+def scalar_overlap(vop: VectorOp, guard, addr: int) -> Problem | None:
+    """§8.1: the destination must not overlap the scalar(NAME[I]) element at ADDR."""
+    dst = vop.access("dst")
+    if dst is None or vop.repeats == 0:
+        return None
+    addrs, touched = _elements(vop, dst)
+    size = vop.t.size
+    if not (touched & (addrs < addr + size) & (addrs + dst.size > addr)).any():
+        return None
+    return Problem("scalar_overlap", f"select dst overlaps the scalar element {guard.text} at "
+                   f"{addr:#x}", " (the scalar must not overlap dst)", role="guard",
+                   at_value=True)
+
+
 def alignment(vop: VectorOp, acc: Access, align: int = 32) -> Problem | None:
     if acc.base % align == 0:
         return None

@@ -4,9 +4,7 @@ print (with the debugger's REPL)."""
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import click
@@ -99,11 +97,12 @@ def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_step
     for p in progress:
         p.clear()
     _emit(result.diagnostics)
+    from simulator.outputs import write_outputs
+
     try:
         paths = write_outputs(Path(output_dir), result.outputs)
     except OSError as e:
-        click.echo(f"{program}:1:1: error: cannot write outputs to {output_dir}: "
-                   f"{e.strerror or e}", err=True)
+        click.echo(_output_error(program, result.program, output_dir, e), err=True)
         sys.exit(1)
     if quiet and not as_json:
         return
@@ -113,6 +112,16 @@ def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_step
         click.echo(json.dumps(summary_dict(result, paths)))
     else:
         click.echo(summary_text(result, paths))
+
+
+def _output_error(path, program, output_dir, e: OSError) -> str:
+    """The diagnostic of an output that cannot be written: at its .gm line when it is known."""
+    target = Path(e.filename) if e.filename else None
+    tensor = program.tensors.get(target.stem) if target is not None else None
+    where = f"{tensor.line}:{tensor.col}" if tensor is not None else "1:1"
+    what = f"output {target}" if tensor is not None else f"outputs to {output_dir}"
+    return (f"{path}:{where}: error: cannot write {what}: {e.strerror or e}; no output was "
+            "changed")
 
 
 class Progress(Observer):
@@ -149,27 +158,6 @@ class Progress(Observer):
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()
             self.shown = False
-
-
-def write_outputs(directory: Path, outputs: dict) -> dict[str, str]:
-    """Write every output to a temporary name, then rename all into place."""
-    import numpy as np
-
-    directory.mkdir(parents=True, exist_ok=True)
-    staged = []
-    try:
-        for name, arr in outputs.items():
-            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".npy.tmp", dir=directory)
-            with os.fdopen(fd, "wb") as f:
-                np.save(f, arr, allow_pickle=False)
-            staged.append((tmp, directory / f"{name}.npy"))
-    except OSError:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        raise
-    for tmp, final in staged:
-        os.replace(tmp, final)
-    return {name: str((directory / f"{name}.npy").resolve()) for name in outputs}
 
 
 @main.command()

@@ -22,6 +22,7 @@ class Machine:
         self.mask_hi = ONES
         self.mask_lo = ONES
         self.counter = False
+        self.mask_source = None  # (set_vector_mask, its lo operand) when a register set MASK_LO
         self.cmpmask = np.zeros(chip.cmpmask_bytes, np.uint8)
         self.flags: dict[tuple[str, str, int], object] = {}  # set flag → its set_flag
         self.x = [0] * 32

@@ -47,8 +47,8 @@ def summary_text(result: RunResult, outputs: dict[str, str] | None = None) -> st
         lines.append(f"  stall {cause:<14}{cyc:>8} cycles")
     for hot in d.get("hot_lines", []):
         where = "line" if hot["file"] == result.path else f"{hot['file']}:"
-        lines.append(f"  hot  {where} {hot['line']:>4}  {hot['cycles']:>8} cycles  "
-                     f"{hot['text']}")
+        text = hot["text"] if len(hot["text"]) <= 70 else hot["text"][:67] + "..."
+        lines.append(f"  hot  {where} {hot['line']:>4}  {hot['cycles']:>8} cycles  {text}")
     for name, path in (outputs or {}).items():
         lines.append(f"  output {name} -> {path}")
     return "\n".join(lines)

@@ -262,8 +262,8 @@ def test_register_count_compare_computes_whole_repeats():
 def test_register_count_beyond_255_repeats_is_a_run_time_error():
     msgs = errors_of(F10.format(sel=SEL, n=255 * 128 + 1) + "    compares.lt.f16 e, x, 3.0, "
                      "count=x1\n")
-    assert len(msgs) == 1 and msgs[0].startswith(
-        "11:5: counter mode count 32641 needs 256 repeats of 128 elements (at most 255)")
+    assert msgs == ["11:38: counter mode count 32641 needs 256 repeats of 128 elements (at most "
+                    "255); the count is x1 = 32641"]  # at the count, naming the register
 
 
 def test_register_count_on_a_chip_without_counter_mode():
@@ -364,3 +364,136 @@ def test_bad_profile_key_is_a_chip_error_naming_it(tmp_path, old, new, words):
     prog.write_text("    nop\n")
     res = CliRunner().invoke(main, ["check", "--chip", str(path), str(prog)])
     assert res.exit_code == 2 and words in res.stderr, res.stderr  # a bad --chip is usage
+
+
+# -- f5: outputs are written all or nothing -----------------------------------------------------
+TWO_OUTPUTS = """\
+.chip ascend910b
+.gm a f32[64] output
+.gm b f32[64] output
+.ub x f32[64] = fill(7)
+    copy_ub_to_gm a, x, nburst=1, burst=8
+    copy_ub_to_gm b, x, nburst=1, burst=8
+"""
+
+
+def test_an_output_that_cannot_be_written_changes_nothing(tmp_path):
+    prog = tmp_path / "p.vasm"
+    prog.write_text(TWO_OUTPUTS)
+    od = tmp_path / "od"
+    (od / "b.npy").mkdir(parents=True)
+    (od / "a.npy").write_text("OLD")
+    code, lines = pipev("run", str(prog), "--output-dir", str(od), "--quiet")
+    assert code == 1 and lines == [f"{prog}:3:5: error: cannot write output {od / 'b.npy'}: "
+                                   "Is a directory; no output was changed"]
+    assert (od / "a.npy").read_text() == "OLD"
+    assert sorted(p.name for p in od.iterdir()) == ["a.npy", "b.npy"]  # no temporaries
+
+
+def test_outputs_replace_old_ones_with_the_users_umask(tmp_path):
+    import os
+
+    prog = tmp_path / "p.vasm"
+    prog.write_text(TWO_OUTPUTS)
+    od = tmp_path / "od"
+    od.mkdir()
+    (od / "a.npy").write_text("OLD")
+    old = os.umask(0o022)
+    try:
+        code, _ = pipev("run", str(prog), "--output-dir", str(od), "--quiet")
+    finally:
+        os.umask(old)
+    assert code == 0
+    for name in ("a", "b"):
+        assert np.load(od / f"{name}.npy").tobytes() == np.full(64, 7, np.float32).tobytes()
+        assert (od / f"{name}.npy").stat().st_mode & 0o777 == 0o644
+    assert sorted(p.name for p in od.iterdir()) == ["a.npy", "b.npy"]
+
+
+def test_a_failed_rename_puts_back_what_was_there(tmp_path, monkeypatch):
+    import os
+
+    from simulator import outputs
+
+    (tmp_path / "a.npy").write_text("OLD A")
+    real = os.replace
+    calls = []
+
+    def flaky(src, dst):
+        calls.append(dst)
+        if str(dst).endswith("b.npy"):
+            raise OSError(28, "No space left on device", str(dst))
+        return real(src, dst)
+
+    monkeypatch.setattr(outputs.os, "replace", flaky)
+    with pytest.raises(OSError):
+        outputs.write_outputs(tmp_path, {"a": np.zeros(4), "b": np.ones(4)})
+    monkeypatch.setattr(outputs.os, "replace", real)
+    assert (tmp_path / "a.npy").read_text() == "OLD A"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.npy"]
+
+
+# -- f9: a register-indexed scalar element overlapping dst is checked when it runs -------------
+F9 = """\
+.chip ascend950
+.ub x f16[256] = arange(0)
+.ub m u8[32] = fill(0x0f)
+.ub z f16[256] = zeros
+    li x2, {k}
+    select.f16 z, m, x, scalar({t}[x2]), mode=1, count=200
+"""
+
+
+def test_scalar_element_overlapping_dst_is_a_run_time_error():
+    assert errors_of(F9.format(k=3, t="z")) == [
+        "6:25: select dst overlaps the scalar element scalar(z[x2]) at 0x226 (x2 = 3) (the "
+        "scalar must not overlap dst)"]
+
+
+def test_scalar_element_outside_dst_runs():
+    r = simulator.run(F9.format(k=250, t="z"))  # z[250] lies beyond the 200 selected elements
+    assert r.diagnostics == [] or all(d.severity != "error" for d in r.diagnostics)
+    r = simulator.run(F9.format(k=3, t="x"))
+    z = np.frombuffer(ub(r, "z"), np.float16)
+    m = np.unpackbits(np.full(32, 0x0F, np.uint8), bitorder="little").astype(bool)[:200]
+    want = np.where(m, np.arange(200, dtype=np.float16), np.float16(3))
+    assert z[:200].tobytes() == want.tobytes()
+
+
+# -- diagnostics in the user's words ---------------------------------------------------------------
+def test_scalar_first_select_with_a_small_sel_names_the_sel():
+    text = (".chip ascend950\n.ub x f16[256] = arange(0)\n.ub m u8[8] = fill(0x0f)\n"
+            ".ub z f16[256] = zeros\n    select.f16 z, m, 5.0, x, mode=1, count=256\n")
+    assert errors_of(text) == ["5:19: select sel m needs 32 bytes (256 mask bits), tensor has 8"]
+
+
+def test_a_dma_footprint_error_says_which_burst_and_block(tmp_path):
+    m = one_error(tmp_path, ".chip ascend910b\n.gm g f32[1024] input = zeros\n.ub x f32[64]\n"
+                  "    copy_gm_to_ub x, g, nburst=2, burst=8, dst_gap=1\n")
+    assert m["msg"] == "copy_gm_to_ub dst x needs 544 bytes, tensor has 256 (burst 1, block 0)"
+
+
+def test_a_flag_never_waited_for_leaves_no_half_arrow_in_the_chrome_trace(tmp_path):
+    import json
+
+    text = (".chip ascend910b\n.ub x f32[64] = zeros\n    set_flag V, MTE3, 0\n"
+            "    set_flag MTE2, V, 1\n    wait_flag MTE2, V, 1\n")
+    simulator.run(text, trace=tmp_path / "t.json", trace_format="chrome")
+    flows = [e for e in json.loads((tmp_path / "t.json").read_text())["traceEvents"]
+             if e.get("cat") == "flag"]
+    assert sorted(e["ph"] for e in flows) == ["f", "s"] and flows[0]["id"] == flows[1]["id"]
+
+
+def test_info_pipes_counts_s_issue_cycles_and_lists_nothing_completed_as_queued():
+    from simulator.debugger import Commands, Session
+    from simulator.run import load_program
+
+    path = Path(__file__).resolve().parents[1] / "programs" / "tutorial" / "maximum.vasm"
+    s = Session(load_program(path))
+    c = Commands(s)
+    c.execute("continue")
+    view = c.execute("info pipes")
+    summary = simulator.run(path)
+    s_line = next(x for x in view if x.startswith("S ") and "busy-until" in x)
+    assert f"busy {summary.pipes['S']} " in s_line + " "
+    assert all("queued 0" in x for x in view if x.split()[0] in ("V", "MTE2", "MTE3"))

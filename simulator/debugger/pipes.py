@@ -31,9 +31,11 @@ def pipes_view(s: Session) -> list[str]:
 
 def _from_records(s: Session, timed: list) -> list[str]:
     issued = max(r.timing.issue for r in timed)
-    # S's clock after the last instruction: what is queued is what ends after it
-    now = max(r.timing.end if r.timing.pipe == "S" else r.timing.issue + r.timing.issue_cost
-              for r in timed)
+    # S's clock after the last instruction: what is queued is what ends after it (at the end of
+    # the program the queues have drained: nothing is)
+    now = s.cycle() if s.finished else max(
+        r.timing.end if r.timing.pipe == "S" else r.timing.issue + r.timing.issue_cost
+        for r in timed)
     out = [f"S last issued at cycle {issued}; cycle {s.cycle()}"]
     for pipe in PIPES:
         mine = [r for r in timed if r.timing.pipe == pipe]

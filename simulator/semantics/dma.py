@@ -41,9 +41,13 @@ def copy(m: Machine, op: DmaOp, _arg, _lo, _hi) -> None:
 
 
 def _where(op: DmaOp, base: int, gap: int, byte: int) -> str:
-    """`(burst k, block j)` of the block holding BYTE on one side."""
+    """`(burst k, block j)` of the first block at or after BYTE that one side touches."""
     burst, blk = divmod(max(byte - base, 0) // 32, op.burst + gap)
-    return f"(burst {burst}, block {min(blk, op.burst - 1)})"
+    if blk >= op.burst:  # BYTE falls in a gap: the next burst's first block
+        burst, blk = burst + 1, 0
+    if burst >= op.nburst:
+        burst, blk = op.nburst - 1, op.burst - 1
+    return f"(burst {burst}, block {blk})"
 
 
 def _check_side(ex: Executor, instr: Instruction, op: DmaOp, role: str, base: int, gap: int,

@@ -49,8 +49,7 @@ def _noop(ex: Executor, instr: Instruction, vop: VectorOp, fields: dict) -> bool
     m, fam, chip = ex.m, instr.defn.family, ex.chip
     if m.counter:
         if vop.repeats > 255:
-            raise fault("range", f"counter mode count {m.mask_lo & 0xFFFFFFFF} needs "
-                        f"{vop.repeats} repeats of {vop.n} elements (at most 255)")
+            raise Fault(_count_problem(instr, vop, m))
         if vop.repeats == 0:
             ex.warn(instr, Problem("noop", f"{instr.head} in counter mode with count 0 does "
                                    "nothing"), once="count0")
@@ -72,6 +71,22 @@ def _noop(ex: Executor, instr: Instruction, vop: VectorOp, fields: dict) -> bool
     return False
 
 
+def _count_problem(instr: Instruction, vop: VectorOp, m) -> Problem:
+    """A counter-mode count beyond 255 repeats, naming the register it came from and, within
+    one API statement, pointing at its count."""
+    count = m.mask_lo & 0xFFFFFFFF
+    text = f"counter mode count {count} needs {vop.repeats} repeats of {vop.n} elements " \
+        "(at most 255)"
+    source = m.mask_source
+    if source is None:
+        return Problem("range", text)
+    setter, lo = source
+    where = "" if setter.pc == instr.pc and setter.line == instr.line else \
+        f", set at line {setter.line}"
+    col = lo.col if not where else None
+    return Problem("range", f"{text}; the count is {lo.value} = {count}{where}", col=col)
+
+
 def _check(ex: Executor, instr: Instruction, vop: VectorOp) -> bool:
     """The §9.2–9.3 checks; True when the repeats must run one by one."""
     ub = ex.m.ub.size
@@ -85,6 +100,11 @@ def _check(ex: Executor, instr: Instruction, vop: VectorOp) -> bool:
         if problem is not None:
             raise Fault(problem)
         ex.check(instr, checks.footprint(vop, acc, tensor_of(instr, acc.role), ext))
+    guard = instr.operands.get("guard")
+    if guard is not None:
+        problem = checks.scalar_overlap(vop, guard, ex.value(guard.addr))
+        if problem is not None:
+            raise Fault(problem)
     problem = checks.overlap(vop, extents)
     if problem is None:
         return False

@@ -28,7 +28,7 @@ TIDS = {p: k + 1 for k, p in enumerate(PIPES)}
 class ChromeWriter(TraceWriter):
     def __init__(self, path, chip, name, timed):
         self._first = True
-        self._flows: dict[tuple[str, str, int], int] = {}  # set, not yet waited → flow id
+        self._flows: dict[tuple[str, str, int], tuple[str, int]] = {}  # set, not yet waited
         self._next_flow = 0
         self._tail: dict[str, object] = {}
         self._args: dict[Instruction, tuple[str, str]] = {}  # slice name, constant args
@@ -134,21 +134,22 @@ class ChromeWriter(TraceWriter):
         return out
 
     def _flow(self, ev: Event, pipe: str, t: InstrTiming) -> list[str]:
+        """An arrow from a set_flag's slice to the wait_flag it releases. Both ends are written
+        when the wait comes, so a flag that is never waited for leaves no half arrow."""
         key = ev.flag
-        label = json.dumps(f"flag {key[0]}->{key[1]} {key[2]}")
-        if ev.kind == SET_FLAG:  # from the set's slice to the wait's release cycle
-            ts = self._us(self._ps(t.start))
-            if key in self._flows:  # already set: the first set is the one a wait consumes
-                return []
-            self._next_flow += 1
-            self._flows[key] = self._next_flow
-            return [f'{{"name":{label},"cat":"flag","ph":"s","id":{self._next_flow},'
-                    f'"pid":0,"tid":{TIDS[pipe]},"ts":{ts}}}']
-        fid = self._flows.pop(key, None)
-        if fid is None:
+        if ev.kind == SET_FLAG:  # remember where it starts; the first set is the one waited
+            if key not in self._flows:
+                self._flows[key] = (self._us(self._ps(t.start)), TIDS[pipe])
             return []
+        start = self._flows.pop(key, None)
+        if start is None:
+            return []
+        self._next_flow += 1
+        fid, label = self._next_flow, json.dumps(f"flag {key[0]}->{key[1]} {key[2]}")
         ts = self._us(self._ps(min(t.start + t.wait_flag, t.end)))
-        return [f'{{"name":{label},"cat":"flag","ph":"f","bp":"e","id":{fid},'
+        return [f'{{"name":{label},"cat":"flag","ph":"s","id":{fid},"pid":0,"tid":{start[1]},'
+                f'"ts":{start[0]}}}',
+                f'{{"name":{label},"cat":"flag","ph":"f","bp":"e","id":{fid},'
                 f'"pid":0,"tid":{TIDS[pipe]},"ts":{ts}}}']
 
     def finish(self, summary: dict) -> None:
