@@ -36,6 +36,7 @@ class Chip:
     bank: dict[str, Any] = attrs.field(eq=False)
     timing: dict[str, Any] = attrs.field(eq=False)
     path: str = ""
+    npu_arch: int = 0  # __NPU_ARCH__ for AscendC kernels (pipev run FILE.cpp); 0: not given
 
     @property
     def scratch_base(self) -> int:
@@ -93,7 +94,7 @@ def load_chip_file(path: Path) -> Chip:
             zero_mask=str(data.get("zero_mask", "warning")),
             types={k: tuple(str(t) for t in v) for k, v in data["types"].items()},
             bank=dict(data.get("bank", {"model": "none"})), timing=dict(data["timing"]),
-            path=str(path),
+            path=str(path), npu_arch=int(data.get("npu_arch", 0)),
         )
     except (TypeError, ValueError, AttributeError) as exc:
         raise ChipError(f"{path}: malformed chip profile: {exc}") from None
@@ -116,6 +117,8 @@ def _validate(c: Chip) -> str:
         return f"clock_mhz = {c.clock_mhz} must be positive"
     if c.cmpmask_bits not in (128, 256):
         return f"cmpmask_bits = {c.cmpmask_bits} must be 128 or 256"
+    if c.npu_arch < 0:
+        return f"npu_arch = {c.npu_arch} must not be negative (__NPU_ARCH__; 0: not given)"
     if c.event_ids < 1:
         return f"event_ids = {c.event_ids} must be at least 1"
     if not c.vsel_modes or not set(c.vsel_modes) <= {0, 1, 2}:
