@@ -11,6 +11,8 @@ from pathlib import Path
 
 import click
 
+from simulator.ascendc.cli import CppAwareGroup  # `run FILE.cpp` goes to simulator.ascendc
+
 CHECKS = click.Choice(["error", "warn", "off"])
 FORMATS = click.Choice(["jsonl", "chrome", "vcd", "text"])
 
@@ -51,7 +53,7 @@ def _emit(diags) -> None:
         click.echo(str(d), err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CppAwareGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pipev")
 def main() -> None:
     """pipev: a cycle-approximate simulator of the Ascend AI Core vector pipeline."""
