@@ -156,6 +156,7 @@ class Session:
         # name → (type, view, file, line): every GM buffer declared so far
         self.gm: dict[str, tuple[str, np.ndarray, str, int]] = {}
         self.stream = None
+        self._finished: list = []  # this launch's earlier cores: C may still hold their UB
         self.launch: Launch | None = None
         self.core = 0
         self.launches: list[Launch] = []
@@ -252,6 +253,7 @@ class Session:
         if stream is None or launch is None:
             return
         self.stream = None
+        self._finished.append(stream)
         try:
             result = stream.finish()
         finally:
@@ -377,6 +379,7 @@ class Session:
 
     def _end_stopped(self) -> None:
         self.launch = None
+        self._finished.clear()
         self.struct.ub = None
         if self.status is not None:
             self.status.launch_ended()

@@ -28,6 +28,7 @@ INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 COMPILERS = ("c++", "g++", "clang++")
 BASE_FLAGS = ("-std=c++17", "-fPIC", "-shared", "-O1", "-Wl,--no-undefined")
 CACHE_FORMAT = 1  # bump when the cache layout or the flags' meaning changes
+PRUNE_AFTER_DAYS = 30  # cache files not used for this long go when something new is compiled
 
 
 class BuildError(Exception):
@@ -210,9 +211,22 @@ def _lookup(root: Path, manifest: Path) -> tuple[Path, str] | None:
         for dep, sha in data["deps"]:
             if _file_sha(dep) != sha:
                 return None
+        os.utime(so)  # in use: not pruned
+        os.utime(manifest)
         return so, str(data.get("output", ""))
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def prune(root: Path, days: float = PRUNE_AFTER_DAYS) -> None:
+    """Remove cache files (objects, manifests, source copies) unused for DAYS days."""
+    limit = time.time() - days * 86400
+    for p in [*root.glob("*.so"), *root.glob("*.json"), *root.glob("src/*.cpp")]:
+        try:
+            if p.stat().st_mtime < limit:
+                p.unlink()
+        except OSError:
+            pass
 
 
 def _compile(root: Path, key: str, manifest: Path, cxx: list[str], flags: list[str], path: Path,
@@ -252,6 +266,7 @@ def _compile(root: Path, key: str, manifest: Path, cxx: list[str], flags: list[s
         tmp_manifest.write_text(json.dumps({"object": so_name, "deps": hashed,
                                             "output": output}), encoding="utf-8")
         os.replace(tmp_manifest, manifest)
+        prune(root)
         return Build(root / so_name, False, time.perf_counter() - t0, output, tuple(argv))
     finally:
         for p in (tmp_so, depfile):

@@ -290,7 +290,8 @@ def _launch_edits(text: str, b: str) -> list[_Edit]:
 _UBUF = re.compile(r"\b__ubuf__\b")
 _ARRAY_DECL = re.compile(
     r"\s*(?P<type>(?:[A-Za-z_][\w:]*(?:\s*<[^;\[\]]*>)?\s+)+?)"
-    r"(?P<decls>[A-Za-z_]\w*\s*(?:\[[^\[\];]+\]\s*)+(?:,\s*[A-Za-z_]\w*\s*(?:\[[^\[\];]+\]\s*)+)*)",
+    r"(?P<decls>[A-Za-z_]\w*\s*(?:\[[^\[\];]+\]\s*)+"
+    r"(?:,\s*[A-Za-z_]\w*\s*(?:\[[^\[\];]+\]\s*)+)*)",
 )
 _DECLARATOR = re.compile(r"(?P<name>[A-Za-z_]\w*)\s*(?P<dims>(?:\[[^\[\];]+\]\s*)+)")
 
@@ -303,7 +304,7 @@ def _ubuf_edits(text: str, b: str) -> list[_Edit]:
         if semi < 0:
             continue
         stmt = b[m.end():semi]
-        if any(c in stmt for c in "()*&"):
+        if any(c in re.sub(r"\[[^\[\];]*\]", "", stmt) for c in "()*&"):
             continue  # a pointer, a parameter or something else: the headers' macro handles it
         decl = _ARRAY_DECL.fullmatch(stmt)
         if decl is None:
