@@ -17,10 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import isa  # noqa: E402
 from simulator.events import Observer  # noqa: E402
-from simulator.executor import Executor  # noqa: E402
-from simulator.machine import Machine  # noqa: E402
-from simulator.run import gm_arrays  # noqa: E402
-from simulator.timing import TimingModel  # noqa: E402
+from simulator.run import Run  # noqa: E402
 
 LIMIT = 5.0  # % MAPE above which the defaults need re-fitting
 SRC0, SRC1, DST = "@0x0", "@0x10100", "@0x20000"
@@ -47,20 +44,18 @@ POINTS = [
 class _Last(Observer):
     """Keeps the timing record of the last instruction."""
 
-    def __init__(self, model: TimingModel):
-        self.model = model
+    def __init__(self):
         self.record = None
 
     def on_event(self, event) -> None:
-        self.record = self.model.last
+        self.record = event.timing
 
 
 def model_cycles(line: str, chip: str = "ascend910b") -> int:
     """Occupancy of one instruction (end - start) on a fresh machine."""
     prog = isa.assemble(f".chip {chip}\n    {line}\n")
-    model = TimingModel(prog.chip)
-    last = _Last(model)
-    Executor(prog, Machine(prog, gm_arrays(prog, None)), "warn", [model, last]).run()
+    last = _Last()
+    Run.of_program(prog, checks="warn", observers=[last]).executor.run()
     return last.record.end - last.record.start
 
 

@@ -1,11 +1,11 @@
-"""What the debugger's pre-write hook (`Executor.before`) costs `pipev run` when no debugger is
-attached — it should cost nothing measurable — and what a debugging session costs per
-instruction.
+"""What the debugger's pre-write hook (`Observer.before_write`) costs `pipev run` when no
+debugger is attached — it should cost nothing measurable — and what a debugging session costs
+per instruction.
 
     python benchmarks/debugger_overhead.py          # exit 1 when the hook costs > 3%
 
 The baseline is the *current* executor with the hook compiled out: simulator/executor.py's own
-source with the `before` lines removed, loaded as a separate module. So the comparison measures
+source with the hook loops removed, loaded as a separate module. So the comparison measures
 the hook and nothing else, whatever else changes in the executor.
 """
 
@@ -28,6 +28,7 @@ import simulator.executor  # noqa: E402
 from simulator.debugger import Commands, Session  # noqa: E402
 from simulator.machine import Machine  # noqa: E402
 from simulator.run import gm_arrays  # noqa: E402
+from simulator.sources import ProgramSource  # noqa: E402
 
 RUN = importlib.import_module("simulator.run")  # the module (`simulator.run` is the function)
 
@@ -53,10 +54,8 @@ LIMIT = 1.03  # the hook may cost at most 3% (timing noise included)
 def hookless_executor() -> type:
     """The current Executor class with every `before` hook line removed."""
     src = Path(simulator.executor.__file__).read_text()
-    src = re.sub(r"\n[ \t]*if (self\.)?before is not None:\n[ \t]*(self\.)?before\([^\n]*\)",
-                 "", src)
-    src = re.sub(r"\n[ \t]*before = self\.before", "", src)
-    if re.search(r"^[^#\n]*\bbefore\(", src, re.M):
+    src = re.sub(r"\n[ \t]*for hook in self\._before:\n[ \t]*hook\([^\n]*\)", "", src)
+    if re.search(r"^[^#\n]*\bhook\(", src, re.M):
         raise SystemExit("could not compile the hook out of simulator/executor.py")
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "executor_without_hook.py"
@@ -79,7 +78,8 @@ def compare(name: str, text: str, plain: type, repeats: int) -> float:
 
     def bare(cls: type) -> Callable[[], None]:
         def go() -> None:
-            cls(program, Machine(program, gm_arrays(program, None))).run()
+            cls(Machine(program.chip, gm_arrays(program, None), program),
+                ProgramSource(program)).run()
         return go
 
     def full(cls: type) -> Callable[[], None]:

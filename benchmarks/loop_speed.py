@@ -67,9 +67,11 @@ def measure_executor(text: str) -> tuple[int, float]:
     from simulator.executor import Executor
     from simulator.machine import Machine
     from simulator.run import gm_arrays, load_program
+    from simulator.sources import ProgramSource
 
     program = load_program(text)
-    ex = Executor(program, Machine(program, gm_arrays(program, None)))
+    ex = Executor(Machine(program.chip, gm_arrays(program, None), program),
+                  ProgramSource(program))
     c0 = time.process_time()
     ex.run()
     return ex.steps, time.process_time() - c0

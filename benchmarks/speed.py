@@ -27,6 +27,7 @@ import simulator  # noqa: E402
 from simulator.executor import Executor  # noqa: E402
 from simulator.machine import Machine  # noqa: E402
 from simulator.run import gm_arrays  # noqa: E402
+from simulator.sources import ProgramSource  # noqa: E402
 
 N_SMALL = 20_000
 
@@ -43,18 +44,20 @@ def small_instructions() -> tuple[float, bool]:
 
 
 def _executor_for(text: str) -> tuple[Executor, isa.Program]:
+    """A bare executor (no observers, no timing) over TEXT."""
     prog = isa.assemble(text)
-    return Executor(prog, Machine(prog, gm_arrays(prog, None))), prog
+    machine = Machine(prog.chip, gm_arrays(prog, None), prog)
+    return Executor(machine, ProgramSource(prog)), prog
 
 
 def bulk(stride: str) -> tuple[float, bool]:
     text = HEADER + "    set_cmpmask m\n" + f"    vsel.f32 x, x, y, repeat=255{stride}\n"
     ex, prog = _executor_for(text)
-    vsel = ex.flat[1]
+    vsel = ex.source.flat[1]
     ex.step()  # set_cmpmask
 
     def once() -> None:
-        ex.index = 1
+        ex.source.index = 1
         ex.step()
 
     t_sim = median_time(once, 51)

@@ -23,6 +23,7 @@ from simulator.events import Observer  # noqa: E402
 from simulator.executor import Executor  # noqa: E402
 from simulator.machine import Machine  # noqa: E402
 from simulator.run import gm_arrays  # noqa: E402
+from simulator.sources import ProgramSource  # noqa: E402
 from simulator.timing import TimingModel  # noqa: E402
 
 
@@ -37,7 +38,8 @@ class _Collect(Observer):
 def events_of(text: str):
     prog = isa.assemble(text)
     c = _Collect()
-    Executor(prog, Machine(prog, gm_arrays(prog, None)), observers=[c]).run()
+    Executor(Machine(prog.chip, gm_arrays(prog, None), prog), ProgramSource(prog),
+             observers=[c]).run()
     return prog, c.events
 
 
@@ -50,10 +52,12 @@ def per_event(prog, events, uncached: bool = False, rounds: int = 3) -> float:
         if uncached:
             for ev in events:
                 model._cache.clear()
-                model.on_event(ev)
+                if ev.vop is not None:
+                    ev.vop.memo.clear()
+                model.time(ev)
         else:
             for ev in events:
-                model.on_event(ev)
+                model.time(ev)
         best = min(best, time.process_time() - t0)
     return 1e6 * best / len(events)
 

@@ -136,8 +136,7 @@ def shift(o: Operand, nbytes: int) -> Operand:
 
 def expand(b: Builder, syn: StatementSyntax, fields: dict, cols: dict) -> list[Instruction]:
     e = _Expander(b, syn, fields, cols)
-    family = syn.defn.family
-    _EXPANSIONS[family](e)
+    _EXPANSIONS[syn.defn.family.name](e)
     return e.out
 
 

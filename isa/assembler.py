@@ -474,10 +474,39 @@ def _lowest_fit(placed: list[tuple[int, int]], size: int, limit: int) -> int | N
     return addr if addr + size <= limit else None
 
 
+def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip: Chip,
+                       tensors: dict[str, Tensor], checks: str = "error"
+                       ) -> tuple[Statement, list[Diagnostic]]:
+    """One statement against tensors declared elsewhere (the streaming entry): its hardware
+    instructions carry PATH, LINE and COL, the caller's position, which every diagnostic names.
+    Raises AssemblyError."""
+    a = Assembler(text, path, chip, checks)
+    a.chip, a.tensors, a.labels = chip, tensors, {}
+    at = (line, max(col, 1))
+    src = Src(text, line, segs=[(0, line, 0)])
+    off = len(text) - len(text.lstrip())
+    syn = a.split_statement(src, off) if text.strip() else None
+    if syn is None:
+        if not a.diags:
+            a.error(at, 0, "an empty statement")
+        raise AssemblyError([attrs.evolve(d, line=line, column=at[1]) for d in a.diags])
+    builder = Builder(chip, tensors, {}, checks)
+    try:
+        hw, notes = builder.build(syn, pc, line)
+    except LexError as e:
+        raise AssemblyError([Diagnostic("error", path, line, at[1], _shorten(e.message))]) \
+            from None
+    hw = [attrs.evolve(h, file=path, col=at[1], col_fixed=True) for h in hw]
+    warnings = [Diagnostic(sev, path, line, at[1], _shorten(msg))
+                for sev, _, msg in builder.take_diags()]
+    return Statement(pc, line, at[1], text.strip(), syn.defn, tuple(hw), None,
+                     tuple(notes)), warnings
+
+
 def assemble(text: str, path: str | None = None, chip: Chip | str | None = None,
              checks: str = "error") -> Program:
     """Assemble .vasm TEXT; raise AssemblyError with every static error (at most 20)."""
     return Assembler(text, path or "<string>", chip, checks).run()
 
 
-__all__ = ["assemble", "parse_number", "parse_reg_expr", "NAME_RE"]
+__all__ = ["assemble", "assemble_statement", "parse_number", "parse_reg_expr", "NAME_RE"]

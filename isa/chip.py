@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from isa.table import type_families as table_type_families
 from isa.types import TYPES
 
 CHIP_DIR = Path(__file__).parent / "chips"
@@ -52,9 +53,6 @@ class Chip:
         255 repeats (255·32 bytes for 8-bit types) plus one 32-byte scalar slot."""
         return 255 * 32 + 32 if self.flexible_scalar else 32
 
-    def supports(self, family: str, type_name: str) -> bool:
-        return type_name in self.types.get(family, ())
-
     def select_mode_problem(self, name: str, mode: int, size: int, type_name: str) -> str | None:
         """Why this chip cannot run select/vsel MODE on a SIZE-byte type, or None (§2, §14.1)."""
         if mode not in self.vsel_modes:
@@ -69,8 +67,13 @@ class Chip:
 
 _REQUIRED = ("name", "ub_bytes", "scratch_bytes", "clock_mhz", "cmpmask_bits", "event_ids",
              "counter_mode", "vsel_modes", "compare_to_cmpmask", "types", "timing")
-# type families a profile lists; the instruction table names the first four (InstrDef.types)
-TYPE_FAMILIES = ("select", "compare", "arith", "move", "compare_eq_only", "api_count_only")
+# type families a profile lists: those the instruction table names (InstrDef.types), plus two
+# restriction lists of the chip's own (compares other than eq; types only the API count form has)
+RESTRICTION_LISTS = ("compare_eq_only", "api_count_only")
+
+
+def type_families() -> tuple[str, ...]:
+    return table_type_families() + RESTRICTION_LISTS
 
 
 def load_chip_file(path: Path) -> Chip:
@@ -126,8 +129,8 @@ def _validate(c: Chip) -> str:
     if c.zero_mask not in ("warning", "error"):
         return f"zero_mask = {c.zero_mask!r} must be \"warning\" or \"error\""
     for family, names in c.types.items():
-        if family not in TYPE_FAMILIES:
-            return f"[types] {family} is not a type family ({', '.join(TYPE_FAMILIES)})"
+        if family not in type_families():
+            return f"[types] {family} is not a type family ({', '.join(type_families())})"
         bad = [t for t in names if t not in TYPES]
         if bad:
             return f"[types] {family} names unknown types {', '.join(bad)}"

@@ -14,11 +14,9 @@ import attrs
 import numpy as np
 
 from isa.addressing import element_offsets, mask_row
+from isa.families import Family
 from isa.program import Instruction
 from isa.types import DType
-
-# Families whose destination is a contiguous bit stream and that ignore MASK.
-BIT_OUTPUT = ("vcmpv", "vcmpvs")
 
 
 @attrs.frozen
@@ -64,15 +62,26 @@ class VectorOp:
     mask: tuple[int, int]  # MASK (HI, LO) at issue
     counter: bool  # counter mode at issue
     all_active: bool
+    # values derived from the decoding alone (byte ranges, rows, costs), shared by every copy
+    # made with `at`: statements with identical text compute them once
+    memo: dict = attrs.field(factory=dict, eq=False, repr=False)
 
     @property
-    def family(self) -> str:
+    def family(self) -> Family:
         return self.instr.defn.family
 
     def at(self, instr: Instruction) -> VectorOp:
         """The same decoding for another statement with identical text (a decode-cache hit)."""
         return VectorOp(instr, self.t, self.repeats, self.n, self.row, self.last, self.operands,
-                        self.mask, self.counter, self.all_active)
+                        self.mask, self.counter, self.all_active, self.memo)
+
+    def derived(self, key, compute):
+        """COMPUTE(self) once per decoding and KEY (derived data must not depend on the
+        statement: only on the decoding's operands, repeats and MASK)."""
+        hit = self.memo.get(key)
+        if hit is None:
+            hit = self.memo[key] = compute(self)
+        return hit
 
     def access(self, role: str) -> Access | None:
         for a in self.operands:
@@ -95,19 +104,26 @@ class VectorOp:
     def footprint(self, acc: Access) -> np.ndarray:
         """Sorted unique byte addresses the operand touches (its active elements' bytes)."""
         if acc.kind == "bits":
-            return acc.base + np.arange(self.repeats * self.bit_bytes(acc), dtype=np.int64)
+            return acc.base + np.arange(self.repeats * self.bit_bytes, dtype=np.int64)
         addrs = self.byte_addrs(acc)
         if not (self.all_active or acc.role in self.full_roles):
             addrs = addrs[self.active]
         return np.unique((addrs.reshape(-1, 1) + np.arange(acc.size)).reshape(-1))
 
-    def bit_bytes(self, acc: Access) -> int:
+    @property
+    def bit_bytes(self) -> int:
+        """Bytes of a bit-stream operand one repeat covers."""
         return self.n // 8
 
     @property
     def full_roles(self) -> tuple[str, ...]:
-        """Operands that read every element whatever MASK says (vcmpv/vcmpvs sources)."""
-        return ("src0", "src1", "src") if self.family in BIT_OUTPUT else ()
+        """Operands that read every element whatever MASK says (bit-output compare sources)."""
+        return self.instr.defn.family.full_roles()
+
+    def ub_ranges(self) -> list[Range]:
+        """Every UB operand's bytes: (role, start, end, sorted byte array or None when
+        [start, end) is exactly what it touches, write), computed once per decoding."""
+        return self.derived("ranges", _vector_ranges)
 
     def uops(self) -> Iterator[MicroOp]:
         act = self.active
@@ -115,7 +131,7 @@ class VectorOp:
             rows = {}
             for acc in self.operands:
                 if acc.kind == "bits":
-                    start = acc.base + i * self.bit_bytes(acc)
+                    start = acc.base + i * self.bit_bytes
                     rows[acc.role] = sorted(set(range(start & ~31, start + self.n // 8, 32)))
                     continue
                 a = self.byte_addrs(acc)[i]
@@ -123,6 +139,42 @@ class VectorOp:
                 rows[acc.role] = sorted({int(x) & ~31 for x in sel})
             bits = int.from_bytes(np.packbits(act[i], bitorder="little").tobytes(), "little")
             yield MicroOp(i, bits, rows)
+
+
+# One operand's UB bytes: (role, first byte, end byte, index array or None, write)
+Range = tuple[str, int, int, "np.ndarray | None", bool]
+
+
+def _vector_ranges(vop: VectorOp) -> list[Range]:
+    if vop.repeats == 0:
+        return []
+    out: list[Range] = []
+    for acc in vop.operands:
+        span = _contiguous_span(vop, acc)
+        if span is not None:
+            out.append((acc.role, span[0], span[1], None, acc.write))
+            continue
+        fp = vop.footprint(acc)
+        if fp.size:
+            out.append((acc.role, int(fp[0]), int(fp[-1]) + 1, fp, acc.write))
+    scalar = vop.instr.operands.get("scalar")
+    if scalar is not None and scalar.tensor is not None and isinstance(scalar.addr, int):
+        out.append(("scalar", scalar.addr, scalar.addr + vop.t.size, None, False))
+    return out
+
+
+def _contiguous_span(vop: VectorOp, acc: Access) -> tuple[int, int] | None:
+    """[lo, hi) when the operand's bytes are exactly one contiguous run, else None."""
+    r = vop.repeats
+    if acc.kind == "bits":
+        return acc.base, acc.base + r * vop.bit_bytes
+    if acc.blk != 1 or (r > 1 and acc.rep != 8):
+        return None
+    if vop.all_active or acc.role in vop.full_roles:
+        return acc.base, acc.base + (r - 1) * acc.rep * 32 + 256
+    if vop.row.all():  # counter mode: the last repeat is cut short
+        return acc.base, acc.base + (r - 1) * acc.rep * 32 + vop.last * acc.size
+    return None
 
 
 def repeat_plan(n: int, repeat: int, mask: tuple[int, int], counter: bool
@@ -148,33 +200,31 @@ def _full_row(n: int) -> np.ndarray:
 
 def decode_vector(instr: Instruction, addrs: dict[str, int], fields: dict[str, int],
                   mask: tuple[int, int], counter: bool) -> VectorOp:
-    """Decode a repeat-driven vector instruction with its addresses and fields resolved."""
-    defn, t = instr.defn, instr.dtype
-    family = defn.family
+    """Decode a repeat-driven vector instruction with its addresses and fields resolved. The
+    family says which operand is which; `addrs["sel"]` is a select mask address taken from
+    CMPMASK (vsel mode 2), absent where it is unknown (the listing)."""
+    fam, t = instr.defn.family, instr.dtype
     n = t.per_repeat
-    repeat = fields.get("repeat", 1)
-    if family == "vcmp":
-        repeat = 1
+    repeat = 1 if fam.one_repeat else fields.get("repeat", 1)
     r, row, last = repeat_plan(n, repeat, mask, counter)
-    if family == "vcmp":
+    if fam.one_repeat:
         r = min(r, 1)
         if counter:
             last = min(mask[1] & 0xFFFFFFFF, n)
-    if family in BIT_OUTPUT:
+    if fam.bit_output:
         row, last = _full_row(n), n
+    roles = tuple(role for role in instr.operands if role in addrs)
     ops = []
-    for role in instr.operands:
-        if role not in addrs:
+    for op in fam.operands(roles, fields):
+        base = addrs.get(op.source if op.source is not None else op.role)
+        if base is None:
             continue
-        if family in BIT_OUTPUT and role == "dst":
-            ops.append(Access("dst", addrs[role], "bits", 1, write=True))
-        elif family == "vsel" and role == "src1" and fields.get("mode", 0) == 1:
-            ops.append(Access("sel", addrs[role], "bits", 1))
+        if op.kind == "bits":
+            ops.append(Access(op.role, base, "bits", 1, write=op.write))
         else:
-            ops.append(Access(role, addrs[role], "vector", t.size, fields.get(f"{role}_blk", 1),
-                              fields.get(f"{role}_rep", 8), role == "dst"))
-    if family == "vsel" and fields.get("mode", 0) == 2 and "sel" in addrs:
-        ops.append(Access("sel", addrs["sel"], "bits", 1))
+            ops.append(Access(op.role, base, "vector", fam.operand_type(op.role, t).size,
+                              fields.get(f"{op.role}_blk", 1), fields.get(f"{op.role}_rep", 8),
+                              op.write))
     all_active = bool(row.all()) and last == n
     return VectorOp(instr, t, r, n, row, last, tuple(ops), mask, counter, all_active)
 
@@ -204,3 +254,36 @@ class DmaOp:
 
     def extent(self, base: int, gap: int) -> tuple[int, int]:
         return base, base + (self.nburst - 1) * (self.burst + gap) * 32 + self.burst * 32 - 1
+
+    def burst_starts(self, base: int, gap: int) -> np.ndarray:
+        return base + np.arange(self.nburst, dtype=np.int64) * (self.burst + gap) * 32
+
+    def ub_ranges(self) -> list[Range]:
+        """The UB bytes of each UB side (see VectorOp.ub_ranges)."""
+        out: list[Range] = []
+        for role, space, base, gap, write in (("src", self.src_space, self.src, self.src_gap,
+                                               False),
+                                              ("dst", self.dst_space, self.dst, self.dst_gap,
+                                               True)):
+            if space is not None:
+                continue
+            if self.nburst == 1 or gap == 0:
+                out.append((role, base, base + self.blocks * 32, None, write))
+            else:
+                idx = self.indices(base, gap)
+                out.append((role, base, int(idx[-1]) + 1, idx, write))
+        return out
+
+
+@attrs.frozen
+class CmpmaskMove:
+    """set_cmpmask (UB → CMPMASK) or get_cmpmask (CMPMASK → UB) of SIZE bytes at ADDR."""
+
+    instr: Instruction
+    addr: int
+    size: int
+    to_ub: bool
+
+    def ub_ranges(self) -> list[Range]:
+        role = "dst" if self.to_ub else "src"
+        return [(role, self.addr, self.addr + self.size, None, self.to_ub)]

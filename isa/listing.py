@@ -10,48 +10,42 @@ from __future__ import annotations
 
 from typing import Any
 
-from isa.api import contiguous_mask
 from isa.decode import decode_vector
+from isa.families import REGISTER, VECTOR
+from isa.masks import MaskError, mask_after
 from isa.program import Instruction, Program, RegExpr
 from isa.table import INSTRUCTIONS
 
 ONES = (1 << 64) - 1
-# repeat-driven vector instructions are the hardware ones with block/repeat strides
-VECTOR_FAMILIES = frozenset(d.family for d in INSTRUCTIONS.values()
-                            if d.level == "hw" and d.strides)
 MAX_UOPS_SHOWN = 8
 
 
 class _State:
+    """MASK and the mask mode through straight-line code, by the semantics' own rules."""
+
     def __init__(self) -> None:
         self.mask: tuple[Any, Any] = (ONES, ONES)
         self.counter = False
 
     def apply(self, h: Instruction) -> None:
-        if h.name == "set_vector_mask":
-            self.mask = (h.operands["hi"].value, h.operands["lo"].value)
-        elif h.name == "set_mask_count":
-            self.counter = True
-        elif h.name == "set_mask_norm":
-            self.counter = False
-        elif h.name == "set_mask" and isinstance(h.operands["len"].value, int):
-            n = h.operands["len"].value
-            self.mask = (0, n) if self.counter else contiguous_mask(n, h.dtype)
-        elif h.name == "set_mask":  # set_mask.T xN: MASK known only at run time
-            self.mask = (h.operands["len"].value, h.operands["len"].value)
+        if h.defn.family.kind != REGISTER:
+            return
+        try:
+            self.mask, self.counter = mask_after(h, self.mask, self.counter,
+                                                 lambda role: h.operands[role].value)
+        except MaskError:
+            pass  # the run reports it
 
 
 def uop_lines(h: Instruction, state: _State) -> list[dict]:
     """The micro-ops of one hardware instruction as dicts (addresses in hex, active bits)."""
-    if h.defn.family not in VECTOR_FAMILIES:
+    fam = h.defn.family
+    if fam.kind != VECTOR:
         return []
     if not h.is_static or any(isinstance(v, RegExpr) for v in state.mask):
         return [{"note": "decoded at run time (register operands or MASK)"}]
     addrs = {r: o.addr for r, o in h.operands.items() if o.kind == "mem"}
-    if h.name == "vsel" and h.fields.get("mode", 0) == 2:
-        addrs["sel"] = None
-    if addrs.get("sel", 0) is None:
-        addrs.pop("sel")
+    from_cmpmask = fam.cmpmask_addr(h.fields)  # vsel mode 2: the mask address is run-time data
     vop = decode_vector(h, addrs, h.fields, state.mask, bool(state.counter))
     out = []
     for u in vop.uops():
@@ -61,7 +55,7 @@ def uop_lines(h: Instruction, state: _State) -> list[dict]:
             continue
         d = {"repeat": u.index, "active": f"{u.active:#0{vop.n // 4 + 2}x}",
              "rows": {r: [f"{a:#x}" for a in rows] for r, rows in u.rows.items()}}
-        if h.name == "vsel" and h.fields.get("mode", 0) == 2:
+        if from_cmpmask:
             d["sel"] = "address from CMPMASK[31:0]"
         out.append(d)
     if not out:
@@ -76,26 +70,16 @@ def listing(program: Program) -> list[dict]:
     for s in program.statements:
         hw = []
         for h in s.hw:
-            entry = {"text": h.text, "pipe": _pipe(h), "uops": uop_lines(h, state)}
-            if h.name in ("vcmpv", "vcmpvs") and (h.fields.get("dst_blk", 1) != 1 or
-                                                  h.fields.get("dst_rep", 8) != 8):
+            entry = {"text": h.text, "pipe": h.defn.family.issuing_pipe(h),
+                     "uops": uop_lines(h, state)}
+            if h.defn.family.bit_output and (h.fields.get("dst_blk", 1) != 1 or
+                                             h.fields.get("dst_rep", 8) != 8):
                 entry["note"] = "dst strides are ignored: the output is contiguous"
             hw.append(entry)
             state.apply(h)
         out.append({"pc": s.pc, "line": s.line, "source": s.source,
                     "api": s.defn.level == "api", "hw": hw})
     return out
-
-
-def _pipe(h: Instruction) -> str:
-    if h.defn.pipe != "flag":
-        return h.defn.pipe
-    o = h.operands
-    if h.name == "set_flag":
-        return o["src"].value
-    if h.name == "wait_flag":
-        return o["dst"].value
-    return "S" if o["pipe"].value == "ALL" else o["pipe"].value
 
 
 def format_listing(program: Program) -> str:

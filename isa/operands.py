@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import attrs
+import numpy as np
 
 from isa import api
 from isa.chip import Chip
@@ -31,6 +32,7 @@ from isa.types import UNSIGNED_MASK_TYPES, DType, convert_scalar
 
 REF_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?\Z", re.S)
 SCALAR_REF_RE = re.compile(r"scalar\s*\((.*)\)\Z", re.S | re.I)
+RAW_RE = re.compile(r"raw\s*\((.*)\)\Z", re.S | re.I)  # raw(BITS): a scalar as its bit pattern
 ALIGN = {"vec": 32, "bits": 32, "cmpaddr": 16, "ub": 32}
 
 
@@ -90,9 +92,8 @@ class Builder:
             return api.expand(self, syn, fields, cols), []
         ops = {}
         for (role, kind), (text, off) in zip(defn.operands, syn.positional, strict=False):
-            if defn.name == "vsel" and role == "src1" and fields.get("mode") == 1 \
-                    and 1 in self.chip.vsel_modes:
-                kind = "bits"  # mode 1: src1 is the select mask's address (§6.2)
+            if fields.get("mode", 0) in self.chip.vsel_modes:
+                kind = defn.family.operand_kind(role, kind, fields)  # vsel mode 1: src1 = mask
             ops[role] = self.operand(kind, text, off, role)
             cols[role] = off
         self.check_hw(defn, syn.dtype, ops, fields, syn.positional)
@@ -317,6 +318,14 @@ class Builder:
                 raise LexError("scalar(NAME[I]) names an element of a UB tensor of type "
                                f"{t.name}", inner_off)
             return Operand("scalar", off, text, "ub", o.addr, o.tensor, None)
+        m = RAW_RE.match(text)
+        if m:  # the element's bits as they are (front ends pass floats this way: NaN payloads)
+            bits = parse_int(m.group(1).strip(), off + text.index("(") + 1)
+            if not 0 <= bits < 1 << (8 * t.size):
+                raise LexError(f"raw({bits:#x}) does not fit in {t.name} ({8 * t.size} bits)",
+                               off)
+            return Operand("scalar", off, text, value=np.frombuffer(
+                bits.to_bytes(t.size, "little"), np.uint8).copy())
         try:
             v = parse_number(text, off)
         except LexError:
@@ -345,11 +354,11 @@ class Builder:
                            "mask mode only)", self.syn.offset)
         if name in ("set_flag", "wait_flag") and ops["src"].value == ops["dst"].value:
             raise LexError(f"{name} needs two different pipes", ops["dst"].col)
-        if defn.strides and fields.get("dst_blk") == 0 and name not in ("vcmpv", "vcmpvs") \
+        if defn.strides and fields.get("dst_blk") == 0 and not defn.family.bit_output \
                 and "dst" in ops:
             self.rule(self._col("dst_blk"), f"{self.head()} dst block stride 0 is undefined on "
                       "hardware (destination block stride must be at least 1)")
-        if defn.family == "dma" and "burst" not in fields:
+        if defn.family.needs_burst and "burst" not in fields:
             raise LexError(f"{name} needs burst=", self.syn.offset)
 
     def _col(self, key: str) -> int:

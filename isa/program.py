@@ -97,11 +97,14 @@ class Instruction:
         default=attrs.Factory(lambda self: all(o.is_static for o in self.operands.values())
                               and not any(isinstance(v, RegExpr) for v in self.fields.values()),
                               takes_self=True))
+    file: str = ""  # the source file, when not the program's own (a streamed statement)
+    col_fixed: bool = False  # diagnostics name `col` (the caller's), not an operand's column
 
     def at(self, pc: int, line: int) -> Instruction:
         """The same instruction at another statement (identical lines share one build)."""
         return Instruction(self.defn, self.op, self.dtype, self.operands, self.fields, self.cols,
-                           pc, line, self.col, self.text, self.notes, self.is_static)
+                           pc, line, self.col, self.text, self.notes, self.is_static,
+                           self.file, self.col_fixed)
 
     @property
     def name(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 from isa.chip import chip_names, get_chip
+from isa.families import SYNC_KINDS
 from isa.table import COMPARE_OPS, INSTRUCTIONS, KEYS, UNARY_BLK_MAX, InstrDef
 
 KIND_TEXT = {
@@ -63,8 +64,9 @@ def _key_line(d: InstrDef, k: str) -> str:
 
 def entry(d: InstrDef) -> str:
     lines = [f"### `{d.name}`", "", d.doc + ".", "", f"- syntax: `{syntax(d)}`",
-             f"- level: {d.level}; pipe: {d.pipe if d.pipe != 'flag' else 'named by operand'}"
-             + (f"; cost class: `{d.cost}`" if d.cost else "")]
+             f"- level: {d.level}; pipe: "
+             f"{d.pipe if d.family.kind not in SYNC_KINDS else 'named by operand'}"
+             + (f"; cost class: `{d.family.cost}`" if d.family.cost else "")]
     if d.has_op:
         lines.append(f"- OP: {' '.join(COMPARE_OPS)} (src0 OP src1)")
     if d.operands:

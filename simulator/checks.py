@@ -1,5 +1,6 @@
 """Run-time checks over decoded micro-ops (ISA.md §9.2–§9.3): pure functions returning a
-message (and the operand at fault) or None. The executor decides error, warning or silence."""
+Problem (what is wrong, the operand at fault, where) or None. The executor's policy decides
+error, warning or silence and words the diagnostic."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ import numpy as np
 from isa.addressing import has_duplicates
 from isa.decode import Access, VectorOp
 from isa.program import Tensor
-
-Problem = tuple[str, str] | None  # (message, operand role)
+from simulator.problems import Problem
 
 
 def _where(vop: VectorOp, acc: Access, flat: int) -> str:
@@ -44,24 +44,25 @@ def extent(vop: VectorOp, acc: Access) -> tuple[int, int]:
 
 
 def bounds(vop: VectorOp, acc: Access, ub_bytes: int, ext: tuple[int, int] | None = None
-           ) -> Problem:
+           ) -> Problem | None:
     lo, hi = ext or extent(vop, acc)
     if hi < lo or (lo >= 0 and hi < ub_bytes):
         return None
     if acc.kind == "bits":
         first = max(lo, ub_bytes) if lo >= 0 else lo
-        return (f"{label(vop, acc)} touches byte {first:#x} outside UB ({ub_bytes} bytes) "
-                f"{_where(vop, acc, first - acc.base)}", acc.role)
+        return Problem("bounds", f"{_name(vop, acc)} touches byte {first:#x} outside UB "
+                       f"({ub_bytes} bytes)", where=_where(vop, acc, first - acc.base),
+                       role=acc.role)
     addrs, touched = _elements(vop, acc)
     bad = touched & ((addrs < 0) | (addrs + acc.size > ub_bytes))
     flat = int(np.argmax(bad))
     byte = int(addrs[flat]) if addrs[flat] < 0 else max(int(addrs[flat]), ub_bytes)
-    return (f"{label(vop, acc)} touches byte {byte:#x} outside UB ({ub_bytes} bytes) "
-            f"{_where(vop, acc, flat)}", acc.role)
+    return Problem("bounds", f"{_name(vop, acc)} touches byte {byte:#x} outside UB "
+                   f"({ub_bytes} bytes)", where=_where(vop, acc, flat), role=acc.role)
 
 
 def footprint(vop: VectorOp, acc: Access, tensor: Tensor | None,
-              ext: tuple[int, int] | None = None) -> Problem:
+              ext: tuple[int, int] | None = None) -> Problem | None:
     """A tensor reference's footprint must stay inside the tensor (§9.2)."""
     if tensor is None:
         return None
@@ -70,27 +71,25 @@ def footprint(vop: VectorOp, acc: Access, tensor: Tensor | None,
     if hi < lo or (lo >= tensor.addr and hi < end):
         return None
     if lo < tensor.addr:
-        return (f"{label(vop, acc)} starts at byte {lo:#x}, before the tensor "
-                f"({tensor.addr:#x})", acc.role)
+        return Problem("footprint", f"{_name(vop, acc)} starts at byte {lo:#x}, before the "
+                       f"tensor ({tensor.addr:#x})", role=acc.role)
     if acc.kind == "bits":
         where = _where(vop, acc, end - acc.base)
     else:
         addrs, touched = _elements(vop, acc)
         where = _where(vop, acc, int(np.argmax(touched & (addrs + acc.size > end))))
-    return (f"{label(vop, acc)} needs {hi - tensor.addr + 1} bytes, tensor has "
-            f"{tensor.nbytes} {where}", acc.role)
+    return Problem("footprint", f"{_name(vop, acc)} needs {hi - tensor.addr + 1} bytes, "
+                   f"tensor has {tensor.nbytes}", where=where, role=acc.role)
 
 
-def alignment(acc: Access, align: int = 32, vop: VectorOp | None = None) -> Problem:
+def alignment(vop: VectorOp, acc: Access, align: int = 32) -> Problem | None:
     if acc.base % align == 0:
         return None
-    if acc.role == "sel":
-        what = label(vop, acc) if vop is not None else "select mask"
-        return (f"{what} address {acc.base:#x} is not {align}-byte aligned (vector operands "
-                f"and vsel mask addresses must be {align}-byte aligned)", acc.role)
-    what = label(vop, acc) if vop is not None else acc.role
-    return (f"{what} address {acc.base:#x} is not {align}-byte aligned (vector operands must be "
-            f"{align}-byte aligned)", acc.role)
+    which = "vector operands and vsel mask addresses" if acc.role == "sel" else \
+        "vector operands"
+    return Problem("align", f"{_name(vop, acc)} address {acc.base:#x}",
+                   f" is not {align}-byte aligned ({which} must be {align}-byte aligned)",
+                   role=acc.role, at_value=True)
 
 
 def _bytes_by_repeat(vop: VectorOp, acc: Access) -> tuple[np.ndarray, np.ndarray]:
@@ -111,19 +110,26 @@ def _bytes_by_repeat(vop: VectorOp, acc: Access) -> tuple[np.ndarray, np.ndarray
     return rep, addrs
 
 
+def _name(vop: VectorOp, acc: Access) -> str:
+    """`vsel.f32 dst z`: the instruction and the operand, as a message names them."""
+    return f"{vop.instr.head} {label(vop, acc)}"
+
+
 def label(vop: VectorOp, acc: Access) -> str:
     """How a message names an operand: `src0 x`, `dst @0x100`, `select mask m`."""
     role = acc.role
     if role == "sel":
-        if vop.instr.fields.get("mode", 0) == 2:
+        src = vop.family.sel_column_source(vop.instr.fields)
+        if vop.family.cmpmask_addr(vop.instr.fields):
             return "select mask (address from CMPMASK)"
-        o = vop.instr.operands.get("src1")
+        o = vop.instr.operands.get(src) if src else None
         return f"select mask {o.tensor.name}" if o is not None and o.tensor else "select mask"
     o = vop.instr.operands.get(role)
     return f"{role} {o.tensor.name}" if o is not None and o.tensor is not None else role
 
 
-def overlap(vop: VectorOp, extents: dict[str, tuple[int, int]] | None = None) -> Problem:
+def overlap(vop: VectorOp, extents: dict[str, tuple[int, int]] | None = None
+            ) -> Problem | None:
     """§9.3 over the exact bytes: within a repeat, a source overlaps the destination 100% (the
     same bytes) or not at all; no repeat reads a byte an earlier repeat wrote. The problem at
     the lowest repeat is reported, with both operands, both repeats and the first byte."""
@@ -147,8 +153,7 @@ def overlap(vop: VectorOp, extents: dict[str, tuple[int, int]] | None = None) ->
             found.append(problem)
     if not found:
         return None
-    _, message, role = min(found, key=lambda f: f[0])
-    return message, role
+    return min(found, key=lambda f: f[0])[1]
 
 
 def _in_place(vop: VectorOp, dst: Access, src: Access) -> bool:
@@ -173,9 +178,9 @@ def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep):
         dep = (sb[first], sr[first], np.unique(drep * _BIG + dbyte))  # earliest writer per byte
     wbytes, wrep, dkeys = dep
     srep, sbyte = _bytes_by_repeat(vop, src)
-    names = f"{label(vop, dst)} and {label(vop, src)}"
-    role = src.role if not (src.role == "sel" and vop.instr.fields.get("mode", 0) == 2) \
-        else dst.role  # a mode-2 select mask is no operand: point at dst
+    names = f"{vop.instr.head} {label(vop, dst)} and {label(vop, src)}"
+    role = src.role if not (src.role == "sel" and vop.family.cmpmask_addr(vop.instr.fields)) \
+        else dst.role  # a select mask whose address comes from CMPMASK is no operand: dst
     found = []
     # a dependency between repeats: the earliest writer of a byte read is an earlier repeat
     pos = np.minimum(np.searchsorted(wbytes, sbyte), max(wbytes.size - 1, 0))
@@ -185,9 +190,10 @@ def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep):
         this = earlier & (srep == i)
         b = int(sbyte[this].min())
         j = int(wrep[pos[this][np.argmin(sbyte[this])]])
-        found.append((i, f"{names} overlap across repeats: repeat {i} reads byte {b:#x}, which "
-                      f"repeat {j} wrote (no repeat may read what an earlier repeat wrote) "
-                      f"{_at(vop, src, i, b)}", role))
+        found.append((i, Problem("overlap", f"{names} overlap across repeats: repeat {i} reads "
+                                 f"byte {b:#x}, which repeat {j} wrote (no repeat may read what "
+                                 "an earlier repeat wrote)", where=_at(vop, src, i, b),
+                                 role=role)))
     # within a repeat: where the byte sets meet they must be equal
     skeys = np.unique(srep * _BIG + sbyte)
     shared = np.isin(skeys, dkeys, assume_unique=True)
@@ -200,9 +206,10 @@ def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep):
             i = int(bad[0])
             keys = skeys[shared]
             b = int((keys[keys // _BIG == i] % _BIG).min())
-            found.append((i, f"{names} overlap partially in repeat {i}, first at byte {b:#x} "
-                          "(within a repeat operands overlap 100%, the same bytes, or not at "
-                          f"all) {_at(vop, src, i, b)}", role))
+            found.append((i, Problem("overlap", f"{names} overlap partially in repeat {i}, "
+                                     f"first at byte {b:#x} (within a repeat operands overlap "
+                                     "100%, the same bytes, or not at all)",
+                                     where=_at(vop, src, i, b), role=role)))
     return (min(found, key=lambda f: f[0]) if found else None), dep
 
 

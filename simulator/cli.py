@@ -12,9 +12,11 @@ from pathlib import Path
 import click
 
 from simulator.ascendc.cli import CppAwareGroup  # `run FILE.cpp` goes to simulator.ascendc
+from simulator.events import Observer
+from simulator.trace import FORMATS as TRACE_FORMATS
 
 CHECKS = click.Choice(["error", "warn", "off"])
-FORMATS = click.Choice(["jsonl", "chrome", "vcd", "text"])
+FORMATS = click.Choice(list(TRACE_FORMATS))
 
 
 def _chip_option(f):
@@ -114,7 +116,7 @@ def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_step
         click.echo(summary_text(result, paths))
 
 
-class Progress:
+class Progress(Observer):
     """A progress line on stderr (a terminal only) for runs longer than a second."""
 
     EVERY = 2048  # events between clock reads: the observer costs one increment per event
@@ -126,10 +128,10 @@ class Progress:
         self.start = self.clock()
         self.events = 0
         self.shown = False
-        self.executor = None
+        self.total = 0
 
-    def attach(self, executor) -> None:
-        self.executor = executor
+    def on_start(self, run) -> None:
+        self.total = len(run.program.statements) if run.program is not None else 0
 
     def on_event(self, event) -> None:
         self.events += 1
@@ -138,22 +140,10 @@ class Progress:
         elapsed = self.clock() - self.start
         if elapsed < 1.0:
             return
-        ex = self.executor
-        pc = ex.flat[min(ex.index, len(ex.flat) - 1)].pc if ex.flat else 0
-        total = len(ex.program.statements)
-        sys.stderr.write(f"\r  running: {self.events:,} instructions, statement {pc + 1}/{total}, "
-                         f"{elapsed:.1f} s ")
+        where = f", statement {event.instr.pc + 1}/{self.total}" if self.total else ""
+        sys.stderr.write(f"\r  running: {self.events:,} instructions{where}, {elapsed:.1f} s ")
         sys.stderr.flush()
         self.shown = True
-
-    def on_repeat(self, event, repeat) -> None:
-        pass
-
-    def on_finish(self, executor) -> None:
-        pass
-
-    def on_error(self, executor, diagnostic) -> None:
-        pass
 
     def clear(self) -> None:
         if self.shown:

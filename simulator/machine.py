@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from isa.chip import Chip
 from isa.program import Program
 
 ONES = (1 << 64) - 1
@@ -13,8 +14,7 @@ RAW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 class Machine:
     """Everything a program can change. Nothing but semantics and the executor writes here."""
 
-    def __init__(self, program: Program, gm: dict[str, np.ndarray]):
-        chip = program.chip
+    def __init__(self, chip: Chip, gm: dict[str, np.ndarray], program: Program | None = None):
         self.chip = chip
         self.ub = np.zeros(chip.ub_bytes, np.uint8)
         self.views = {size: self.ub.view(dt) for size, dt in RAW.items()}
@@ -23,9 +23,9 @@ class Machine:
         self.mask_lo = ONES
         self.counter = False
         self.cmpmask = np.zeros(chip.cmpmask_bytes, np.uint8)
-        self.flags: dict[tuple[str, str, int], int] = {}  # set flag → pc of its set_flag
+        self.flags: dict[tuple[str, str, int], object] = {}  # set flag → its set_flag
         self.x = [0] * 32
-        for t in program.ub.values():
+        for t in (program.ub.values() if program is not None else ()):
             if t.init is not None and t.init.data is not None:
                 self.ub[t.addr:t.addr + t.nbytes] = t.init.data
 

@@ -13,17 +13,24 @@ from isa.chip import Chip, ChipError, get_chip
 from isa.diagnostics import AssemblyError, Diagnostic
 from isa.inits import load_npy
 from isa.program import Program, Tensor
-from isa.table import PIPES
 from isa.types import from_npy, npy_count, to_npy
-from simulator.errors import Fault, SimulationError
+from simulator.errors import SimulationError
 from simulator.events import Observer
 from simulator.executor import Executor
 from simulator.machine import Machine
+from simulator.problems import Fault
+from simulator.sources import ProgramSource
+from simulator.stats import Statistics
+from simulator.summary import build_summary
+from simulator.timing.model import TimingSnapshot
 
 
 @attrs.frozen(eq=False)
 class RunResult:
-    program: Program
+    """What a run produced: outputs (GM output tensors as arrays), cycles and pipe busy cycles
+    (a model: zero with timing off), stalls by cause, hot lines, diagnostics, the final UB."""
+
+    program: Program | None  # None for a streamed run
     outputs: dict[str, np.ndarray]
     cycles: int
     time_us: float
@@ -32,7 +39,12 @@ class RunResult:
     ub: np.ndarray
     instructions: int
     uops: int
-    timing: object = None  # the timing model, when one ran
+    stalls: dict[str, int] = attrs.field(factory=dict)
+    hot_lines: list[dict] = attrs.field(factory=list)
+    chip: Chip | None = None
+    path: str = ""
+    timing: TimingSnapshot | None = None  # the timing model's final state, when one ran
+    registers: tuple[int, ...] = ()  # x0..x31 at the end
 
     @property
     def warnings(self) -> list[Diagnostic]:
@@ -117,25 +129,106 @@ def outputs_of(program: Program, machine: Machine) -> dict[str, np.ndarray]:
             for name, t in program.gm.items() if t.role in ("output", "inout")}
 
 
-class _Counter(Observer):
-    """Counts executed hardware instructions and micro-ops (repeats of vector instructions)."""
-
-    def __init__(self):
-        self.instructions = 0
-        self.uops = 0
-
-    def on_event(self, event) -> None:
-        self.instructions += 1
-        self.uops += event.vop.repeats if event.vop is not None else 1
-
-
 def history_checks(checks: str) -> list[Observer]:
     """The §9.4 init and race checks as observers; --checks=off runs without them."""
     if checks == "off":
         return []
-    from simulator.history import History
+    from simulator.hazards import HazardChecks
 
-    return [History()]
+    return [HazardChecks()]
+
+
+class Run:
+    """One run, built the same way for `run`, `debug`, the streaming entry and the front ends:
+    a machine, a source, the timing stage, the statistics, the hazard checks, a trace writer
+    and the caller's observers, around one executor."""
+
+    def __init__(self, machine: Machine, source, *, checks: str = "error",
+                 trace: str | Path | None = None, trace_format: str = "jsonl",
+                 max_steps: int = 10_000_000, observers: Sequence[Observer] = (),
+                 timing: bool = True, warnings: Sequence[Diagnostic] = (),
+                 internal: Sequence[Observer] = ()):
+        chip = machine.chip
+        self.machine, self.source, self.chip = machine, source, chip
+        self.model = None
+        if timing:
+            from simulator.timing import TimingModel
+
+            self.model = TimingModel(chip)
+        self.stats = Statistics()
+        obs: list[Observer] = [self.stats, *history_checks(checks), *internal]
+        self.writer = None
+        if trace is not None:
+            from simulator.trace import open_writer
+
+            self.writer = open_writer(trace_format, Path(trace), chip, source.path,
+                                      self.model is not None)
+            obs.append(self.writer)
+        obs.extend(observers)
+        self.executor = Executor(machine, source, checks, obs, self.model, max_steps, warnings)
+        self.executor.summarize = self.summary
+
+    @classmethod
+    def of_program(cls, program: Program, inputs: Mapping | None = None, **kw) -> Run:
+        """The run of an assembled program (its GM inputs or INITs loaded)."""
+        machine = Machine(program.chip, gm_arrays(program, inputs), program)
+        return cls(machine, ProgramSource(program), warnings=program.warnings, **kw)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return self.executor.diagnostics
+
+    def execute(self) -> None:
+        """Run to the end; on an error the trace is kept (the user debugs with it) and
+        SimulationError carries every diagnostic."""
+        try:
+            self.executor.run()
+        except Fault:
+            self.close_trace_after_error()
+            raise SimulationError(self.diagnostics, partial=self.machine) from None
+        except BaseException:
+            self.close(ok=False)
+            raise
+        self.close()
+
+    def close_trace_after_error(self) -> None:
+        if self.writer is not None:
+            try:
+                self.writer.close(ok=True)
+            except SimulationError as e:
+                self.diagnostics.extend(e.diagnostics)
+
+    def close(self, ok: bool = True) -> None:
+        """Finish the trace (ok=False: discard it, e.g. when interrupted)."""
+        if self.writer is not None:
+            self.writer.close(ok=ok)
+
+    def cycles(self) -> int:
+        return self.model.total_cycles if self.model is not None else 0
+
+    def summary(self, outputs: dict[str, str] | None = None) -> dict:
+        """The `run --json` object and every trace's summary."""
+        return build_summary(self.chip, self.cycles(), self.stats.busy, self.stats.instructions,
+                             self.stats.uops, [d for d in self.diagnostics
+                                               if d.severity != "error"], outputs,
+                             self.stats.stalls if self.model is not None else None,
+                             self.stats.hot_lines() if self.model is not None else None)
+
+    def result(self, program: Program | None, outputs: dict[str, np.ndarray]) -> RunResult:
+        cycles = self.cycles()
+        ub = self.machine.ub.view()
+        ub.setflags(write=False)
+        timed = self.model is not None
+        return RunResult(program, outputs, cycles, cycles / self.chip.clock_mhz,
+                         dict(self.stats.busy), self.diagnostics, ub, self.stats.instructions,
+                         self.stats.uops, dict(self.stats.stalls) if timed else {},
+                         self.stats.hot_lines() if timed else [], self.chip, self.source.path,
+                         self.model.snapshot() if timed else None, tuple(self.machine.x))
+
+
+def check_mode(checks: str) -> None:
+    if checks not in ("error", "warn", "off"):
+        raise ValueError(f"checks must be error, warn or off, not {checks!r}")
 
 
 def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None,
@@ -144,8 +237,7 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
         observers: Sequence[Observer] = (), timing: bool = True) -> RunResult:
     """Assemble (if needed) and run a program. Raises SimulationError (or AssemblyError, its
     sibling) carrying every diagnostic; prints nothing and writes only the trace file."""
-    if checks not in ("error", "warn", "off"):
-        raise ValueError(f"checks must be error, warn or off, not {checks!r}")
+    check_mode(checks)
     if chip is not None:
         try:
             chip = get_chip(chip)
@@ -153,45 +245,7 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
             raise SimulationError([Diagnostic("error", str(program_or_path)[:200], 1, 1,
                                               str(e))]) from None
     program = load_program(program_or_path, chip, checks)
-    gm = gm_arrays(program, inputs)
-    machine = Machine(program, gm)
-    counter = _Counter()
-    obs: list[Observer] = []
-    model = None
-    if timing:
-        from simulator.timing import TimingModel
-
-        model = TimingModel(program.chip)
-        obs.append(model)
-    obs.append(counter)
-    obs.extend(history_checks(checks))
-    writer = None
-    if trace is not None:
-        from simulator.trace import open_writer
-
-        writer = open_writer(trace_format, Path(trace), program, model)
-        obs.append(writer)
-    obs.extend(observers)
-    ex = Executor(program, machine, checks, obs, max_steps)
-    try:
-        ex.run()
-    except Fault:
-        if writer is not None:  # the trace of a failed run is what the user debugs with
-            try:
-                writer.close(ok=True)
-            except SimulationError as e:
-                ex.diagnostics.extend(e.diagnostics)
-        raise SimulationError(ex.diagnostics, partial=machine) from None
-    except BaseException:
-        if writer is not None:  # interrupted: leave no temporary file behind
-            writer.close(ok=False)
-        raise
-    if writer is not None:
-        writer.close(ok=True)
-    clock = program.chip.clock_mhz
-    cycles = model.total_cycles if model is not None else 0
-    ub = machine.ub.view()
-    ub.setflags(write=False)
-    return RunResult(program, outputs_of(program, machine), cycles, cycles / clock,
-                     model.busy if model is not None else dict.fromkeys(PIPES, 0),
-                     ex.diagnostics, ub, counter.instructions, counter.uops, model)
+    r = Run.of_program(program, inputs, checks=checks, trace=trace, trace_format=trace_format,
+                       max_steps=max_steps, observers=observers, timing=timing)
+    r.execute()
+    return r.result(program, outputs_of(program, r.machine))

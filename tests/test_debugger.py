@@ -20,6 +20,7 @@ from simulator.debugger import PROMPT, Commands, Session, debug
 from simulator.executor import Executor
 from simulator.machine import Machine
 from simulator.run import gm_arrays, load_program
+from simulator.sources import ProgramSource
 
 DATA = Path(__file__).resolve().parent / "data" / "debugger"
 LOOP = DATA / "loop.vasm"
@@ -253,7 +254,8 @@ def test_debugger_runs_the_same_executor_as_pipev_run():
     """Instruction by instruction the debugger's machine equals a plain executor's; the outputs
     equal simulator.run's."""
     program = load_program(STATE)
-    plain = Executor(program, Machine(program, gm_arrays(program, None)))
+    plain = Executor(Machine(program.chip, gm_arrays(program, None), program),
+                     ProgramSource(program))
     s = Session(program)
     while not plain.done:
         plain.step()
@@ -437,10 +439,11 @@ def test_load_errors_exit_1_without_a_session(tmp_path):
 
 def test_executor_hook_is_off_unless_a_debugger_attaches():
     program = load_program(LOOP)
-    ex = Executor(program, Machine(program, gm_arrays(program, None)))
-    assert ex.before is None
+    ex = Executor(Machine(program.chip, gm_arrays(program, None), program),
+                  ProgramSource(program))
+    assert ex._before == [] and not ex.split_repeats
     s = Session(program)
-    assert s.ex.before is not None and s.ex.split_repeats
+    assert s.ex._before and s.ex.split_repeats
 
 
 # -- a real terminal --------------------------------------------------------------------------

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 import isa
 import simulator
-from isa.listing import MAX_UOPS_SHOWN, VECTOR_FAMILIES, listing
+from isa.families import VECTOR
+from isa.listing import MAX_UOPS_SHOWN, listing
 from simulator.errors import SimulationError
 from tests.reference import run_reference
 
@@ -471,7 +472,7 @@ def test_listing_shows_every_expansion_with_per_repeat_micro_ops(case):
     hw = p.statements[-1].hw
     assert entry["api"] and [h["text"] for h in entry["hw"]] == [h.text for h in hw]
     vector = [(h, e) for h, e in zip(hw, entry["hw"], strict=True)
-              if h.defn.family in VECTOR_FAMILIES]
+              if h.defn.family.kind == VECTOR]
     assert vector, stmt
     h, e = vector[-1]
     shown = [u["repeat"] for u in e["uops"] if "repeat" in u]

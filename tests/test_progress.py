@@ -5,10 +5,12 @@ import types
 from simulator.cli import Progress
 
 
-def _executor():
-    instr = types.SimpleNamespace(pc=5)
+def _run():
     prog = types.SimpleNamespace(statements=[None] * 10)
-    return types.SimpleNamespace(flat=[instr], index=0, program=prog)
+    return types.SimpleNamespace(program=prog)
+
+
+EVENT = types.SimpleNamespace(instr=types.SimpleNamespace(pc=5))
 
 
 def test_progress_appears_after_one_second_and_clears(capsys):
@@ -16,13 +18,13 @@ def test_progress_appears_after_one_second_and_clears(capsys):
     now = [0.0]
     p.clock = lambda: now[0]
     p.start = 0.0
-    p.attach(_executor())
+    p.on_start(_run())
     for _ in range(Progress.EVERY):
-        p.on_event(None)
+        p.on_event(EVENT)
     assert capsys.readouterr().err == ""  # under a second: silent
     now[0] = 2.5
     for _ in range(Progress.EVERY):
-        p.on_event(None)
+        p.on_event(EVENT)
     err = capsys.readouterr().err
     assert "running: 4,096 instructions, statement 6/10, 2.5 s" in err
     p.clear()

@@ -18,24 +18,14 @@ from isa import assemble
 from isa.diagnostics import AssemblyError
 from simulator.cli import main
 from simulator.errors import SimulationError
-from simulator.events import Observer
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = ROOT / "programs" / "kernels"
 M64 = (1 << 64) - 1
 
 
-class _Regs(Observer):
-    """Captures the x registers when the program ends."""
-
-    def on_finish(self, executor) -> None:
-        self.x = list(executor.m.x)
-
-
 def regs(text: str, **kw) -> list[int]:
-    ob = _Regs()
-    simulator.run(text, observers=[ob], timing=False, **kw)
-    return ob.x
+    return list(simulator.run(text, timing=False, **kw).registers)
 
 
 def run_error(text: str, **kw) -> str:
@@ -410,7 +400,7 @@ def test_cli_max_steps(tmp_path: Path):
 # -- decoding stays cheap in loops ----------------------------------------------------------------
 def test_loop_decodes_each_static_instruction_once_and_never_reparses(monkeypatch):
     import isa.lexer
-    import simulator.executor as ex
+    import simulator.semantics.vector as ex
 
     text = HEAD + """
     li x1, 0

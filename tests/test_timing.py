@@ -13,7 +13,6 @@ from isa.chip import CHIP_DIR
 from isa.decode import decode_vector
 from simulator.events import Observer
 from simulator.summary import summary_dict
-from simulator.timing import TimingModel
 from simulator.timing.banks import bank_model
 from simulator.timing.config import load_config
 
@@ -24,12 +23,11 @@ ONES = (1 << 64) - 1
 class Records(Observer):
     """(event, InstrTiming) of every executed instruction."""
 
-    def attach(self, executor) -> None:
-        self.model = next(o for o in executor.observers if isinstance(o, TimingModel))
+    def __init__(self) -> None:
         self.rows = []
 
     def on_event(self, event) -> None:
-        self.rows.append((event, self.model.last))
+        self.rows.append((event, event.timing))
 
 
 def timed(program, chip=None, checks="error"):
@@ -132,7 +130,7 @@ def test_bank_conflict_program_costs_eight_beats_per_repeat():
     copies = [t for ev, t in rows if ev.instr.name == "vcopy"]
     assert [c.busy for c in copies] == [16, 128]
     assert {r.bank_beats for r in copies[1].repeats} == {8}
-    assert result.timing.report()["stalls"]["bank_conflict"] == 112
+    assert result.stalls["bank_conflict"] == 112
     assert result.outputs["flat"].tobytes() == np.arange(1024, dtype=np.float32).tobytes()
 
 
@@ -236,7 +234,7 @@ def test_pipe_barrier_all_stops_s_until_queues_drain():
     """, ".gm g f32[256] input = zeros\n.ub x f32[256]"))
     assert (recs[1].pipe, recs[1].issue, recs[1].start, recs[1].end) == ("S", 1, 242, 243)
     assert recs[2].issue == 243
-    assert result.timing.report()["stalls"]["barrier"] == 241
+    assert result.stalls["barrier"] == 241
 
 
 def test_queue_depth_stalls_s():
@@ -247,7 +245,7 @@ def test_queue_depth_stalls_s():
                                  ".ub z f32[64] @0x20000 = zeros"))
     assert [t.issue for t in recs[3:34]] == list(range(3, 34))  # 31 vadds fit after the wait
     assert (recs[34].issue, recs[34].wait_issue) == (244, 210)  # the 32nd waits for a slot
-    assert result.timing.report()["stalls"]["queue_full"] >= 210
+    assert result.stalls["queue_full"] >= 210
 
 
 def test_s_as_flag_source_and_destination():

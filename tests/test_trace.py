@@ -58,7 +58,7 @@ STRIDED = """\
 """
 
 
-class FakeModel(Observer):
+class FakeModel:
     """An in-order model with round figures: S issues one instruction per cycle; each queue runs
     in order; a vector instruction pays a head of 1 when its pipe was idle, then 2 cycles per
     repeat; a DMA 5 cycles per block; a set_flag fires at its end; a wait_flag ends one cycle
@@ -73,7 +73,13 @@ class FakeModel(Observer):
         self.last: InstrTiming | None = None
         self.records: list[InstrTiming] = []
 
-    def on_event(self, ev) -> None:
+    def on_start(self, run) -> None:
+        pass
+
+    def snapshot(self) -> None:
+        return None
+
+    def time(self, ev) -> InstrTiming:
         issue, pipe = self.s, ev.pipe
         self.s += 1
         start = max(issue, self.free[pipe])
@@ -101,6 +107,7 @@ class FakeModel(Observer):
         self.last = InstrTiming(pipe, issue, start, end, busy, wait, start - issue, head, reps,
                                 fire)
         self.records.append(self.last)
+        return self.last
 
 
 @pytest.fixture
@@ -551,18 +558,13 @@ loop:
 
 
 class Recorder(Observer):
-    """Keeps the real timing model's record of every event (attached after the model)."""
+    """Keeps the real timing model's record of every event (published in the event)."""
 
     def __init__(self):
         self.records: list[InstrTiming] = []
-        self.model = None
-
-    def attach(self, executor):
-        self.model = next(o for o in executor.observers
-                          if isinstance(o, simulator.timing.TimingModel))
 
     def on_event(self, ev):
-        self.records.append(self.model.last)
+        self.records.append(ev.timing)
 
 
 def test_real_model_quickstart_figures_in_every_format(tmp_path):
@@ -603,7 +605,7 @@ def test_real_model_loop_with_stalls_barriers_and_flags(tmp_path):
     rec = Recorder()
     chrome = tmp_path / "t.json"
     result = simulator.run(TILED, trace=chrome, trace_format="chrome", observers=[rec])
-    summary = result.timing.report()
+    summary = {"stalls": result.stalls}
     assert summary["stalls"]["queue_full"] > 0 and summary["stalls"]["barrier"] > 0
     doc = json.loads(chrome.read_text())
     per_tid = check_chrome(doc, 1850.0)
@@ -634,23 +636,26 @@ class _Full:
         pass
 
 
-def test_write_failure_and_interruption_leave_no_files(tmp_path):
+def test_write_failure_and_interruption_leave_no_files(tmp_path, monkeypatch):
     from simulator.trace.base import TraceWriter
 
-    class FillDisk(Observer):
-        def attach(self, executor):
-            writer = next(o for o in executor.observers if isinstance(o, TraceWriter))
-            writer.f.close()
-            writer.f = _Full()
+    started = TraceWriter.on_start
+
+    def fill_disk(writer, run):  # the disk fills up once the header is written
+        started(writer, run)
+        writer.f.close()
+        writer.f = _Full()
 
     out = tmp_path / "t.jsonl"
-    with pytest.raises(simulator.SimulationError,
-                       match=f"cannot write trace {out}: No space left on device"):
-        simulator.run(QUICKSTART, trace=out, observers=[FillDisk()])
-    prog = tmp_path / "fail.vasm"
-    prog.write_text(FAILING)
-    with pytest.raises(simulator.SimulationError) as err:  # a failed run on a full disk
-        simulator.run(prog, trace=out, observers=[FillDisk()])
+    with monkeypatch.context() as m:
+        m.setattr(TraceWriter, "on_start", fill_disk)
+        with pytest.raises(simulator.SimulationError,
+                           match=f"cannot write trace {out}: No space left on device"):
+            simulator.run(QUICKSTART, trace=out)
+        prog = tmp_path / "fail.vasm"
+        prog.write_text(FAILING)
+        with pytest.raises(simulator.SimulationError) as err:  # a failed run on a full disk
+            simulator.run(prog, trace=out)
     assert [d.line for d in err.value.diagnostics] == [8, 1]
 
     class Interrupt(Observer):

@@ -16,7 +16,52 @@ from .commands import CommandError, Commands
 from .repl import PROMPT, Repl
 from .session import Session
 
-__all__ = ["Session", "Commands", "CommandError", "Repl", "PROMPT", "debug"]
+__all__ = ["Session", "Commands", "CommandError", "Repl", "PROMPT", "debug", "Debugger"]
+
+
+class Debugger:
+    """The debugger as an object (`pipev.debug`): the commands of `pipev debug`, their replies
+    as lines, and the machine at the current point."""
+
+    def __init__(self, program, *, chip=None, inputs: Mapping | None = None,
+                 checks: str = "error", max_steps: int = 10_000_000):
+        from simulator.run import check_mode, load_program
+
+        check_mode(checks)
+        if chip is not None and not isinstance(chip, Chip):
+            from isa.chip import get_chip
+
+            chip = get_chip(chip)
+        self.session = Session(load_program(program, chip, checks), inputs, checks, max_steps)
+        self.commands = Commands(self.session)
+
+    def execute(self, command: str) -> list[str]:
+        """One debugger command (`step`, `break 16`, `print z[0:8]`, `back`, …); its reply."""
+        try:
+            return self.commands.execute(command)
+        except CommandError as e:
+            return [str(e)]
+
+    @property
+    def ub(self):
+        """UB at the current point (read-only)."""
+        self.session.sync()
+        view = self.session.machine.ub.view()
+        view.setflags(write=False)
+        return view
+
+    @property
+    def registers(self) -> tuple[int, ...]:
+        self.session.sync()
+        return tuple(self.session.machine.x)
+
+    @property
+    def cycle(self) -> int:
+        return self.session.cycle()
+
+    @property
+    def finished(self) -> bool:
+        return self.session.finished
 
 
 def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping | None = None,

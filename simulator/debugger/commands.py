@@ -182,7 +182,7 @@ class Commands:
         if inside is not None:
             info += f"  repeat {inside.repeat} of {inside.repeats} done  in {instr.text}"
         elif not end and len(stmt.hw) > 1:
-            n = k - s.ex.pc_start[instr.pc] + 1
+            n = k - s.source.pc_start[instr.pc] + 1
             info += f"  next {instr.text} ({n} of {len(stmt.hw)})"
         if end and s.ex.done:
             info += "  (program finished)"
@@ -326,7 +326,7 @@ class Commands:
                f"pc        {pc}" + (f" (line {s.flat[k].line})" if k < len(s.flat) else " (end)")]
         if m.flags:
             out.append("flags     " + ", ".join(
-                f"{src}->{dst} id {eid} (set at pc {where})"
+                f"{src}->{dst} id {eid} (set at pc {where.pc})"
                 for (src, dst, eid), where in m.flags.items()))
         else:
             out.append("flags     none set")

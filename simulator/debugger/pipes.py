@@ -1,19 +1,18 @@
 """`info pipes`: the timing model's view at the current point — per pipe what is queued or
 running, busy-until and busy cycles, and the pending flags.
 
-The figures come from the InstrTiming the model left on each record (`model.last` after each
-event), so they are right at any point, also after reverse motion. A model that reports no
-per-instruction figures still shows its totals; anything else it exposes about queues is shown
-as it is, at the frontier.
+The figures come from the InstrTiming the model published in each event (kept on the records),
+so they are right at any point, also after reverse motion; the model's own state (a typed
+snapshot) is shown as it is at the frontier.
 """
 
 from __future__ import annotations
 
+from isa.families import SET_FLAG
 from isa.table import PIPES
 
 from .session import Session
 
-EXTRA = ("s_time", "stalls", "queues", "queue", "busy_until", "free", "pipe_free", "pending")
 SHOWN = 4  # queued instructions listed per pipe
 
 
@@ -31,12 +30,17 @@ def pipes_view(s: Session) -> list[str]:
 
 
 def _from_records(s: Session, timed: list) -> list[str]:
-    now = max(getattr(r.timing, "issue", 0) for r in timed)
-    out = [f"S last issued at cycle {now}; cycle {s.cycle()}"]
+    issued = max(r.timing.issue for r in timed)
+    # S's clock after the last instruction: what is queued is what ends after it
+    now = max(r.timing.end if r.timing.pipe == "S" else r.timing.issue + r.timing.issue_cost
+              for r in timed)
+    out = [f"S last issued at cycle {issued}; cycle {s.cycle()}"]
     for pipe in PIPES:
-        mine = [r for r in timed if getattr(r.timing, "pipe", None) == pipe]
+        mine = [r for r in timed if r.timing.pipe == pipe]
         until = max((r.timing.end for r in mine), default=0)
-        busy = sum(getattr(r.timing, "busy", 0) for r in mine)
+        busy = sum(r.timing.busy for r in mine)
+        if pipe == "S":  # S also spends its issue cycles on every queued instruction
+            busy += sum(r.timing.issue_cost for r in timed)
         queued = [r for r in mine if r.timing.end > now]
         line = f"{pipe:<5} busy-until {until:<8} busy {busy:<8}"
         if pipe != "S":
@@ -58,58 +62,31 @@ def _flags(s: Session, timed: list) -> list[str]:
     fires = {}
     for r in timed:
         ev = r.event
-        if ev is not None and ev.flag is not None and r.instr.name == "set_flag":
-            fires[ev.flag] = getattr(r.timing, "fire", None)
+        if ev is not None and ev.flag is not None and ev.kind == SET_FLAG:
+            fires[ev.flag] = r.timing.fire
     out = ["pending flags:"]
-    for (src, dst, eid), pc in flags.items():
+    for (src, dst, eid), instr in flags.items():
         fire = fires.get((src, dst, eid))
         when = f", fires at cycle {fire}" if fire is not None else ""
-        line = s.program.statements[pc].line
+        line = instr.line
         out.append(f"  {src}->{dst} id {eid}: set at line {line}{when}, not yet waited for")
     return out
 
 
 def _model(s: Session) -> list[str]:
-    model = s.model
-    out = []
     if s.pos != s.hist.end:
-        out.append(f"timing model (at the newest point, {s.hist.end - s.pos} micro-ops ahead):")
+        out = [f"timing model (at the newest point, {s.hist.end - s.pos} micro-ops ahead):"]
     else:
-        out.append("timing model:")
-    total = getattr(model, "total_cycles", None)
-    busy = getattr(model, "busy", None)
-    if total is not None:
-        out.append(f"  total_cycles {total}")
-    if isinstance(busy, dict):
-        out.append("  busy " + "  ".join(f"{k} {v}" for k, v in busy.items()))
-    for name in EXTRA:
-        value = getattr(model, name, None)
-        if value is None or callable(value):
-            continue
-        if isinstance(value, dict) and value and all(_fields(v) for v in value.values()):
-            for key, v in value.items():
-                out.append(f"  {name}[{key}] {_render(v)}")
-            continue
-        out.append(f"  {name} {_render(value)}")
+        out = ["timing model:"]
+    if s.model is None:
+        return out + ["  off"]
+    snap = s.model.snapshot()
+    out.append(f"  total_cycles {snap.total_cycles}")
+    out.append("  busy " + "  ".join(f"{k} {v}" for k, v in snap.busy.items()))
+    out.append(f"  s_time {snap.s_time}")
+    out.append("  stalls " + "  ".join(f"{k} {v}" for k, v in snap.stalls.items()))
+    for name, q in snap.queues.items():
+        held = ", ".join(map(str, q.inflight[:8])) + (", ..." if len(q.inflight) > 8 else "")
+        out.append(f"  queues[{name}] inflight [{held}]  last_end {q.last_end}  "
+                   f"drain_end {q.drain_end}")
     return out
-
-
-def _fields(obj) -> list[str]:
-    slots = getattr(type(obj), "__slots__", None)
-    if slots:
-        return [s for s in slots if not s.startswith("_")]
-    return [k for k in getattr(obj, "__dict__", {}) if not k.startswith("_")]
-
-
-def _render(value) -> str:
-    """A model attribute as short text: dicts and plain objects field by field."""
-    if isinstance(value, dict):
-        text = "  ".join(f"{k} {_render(v)}" for k, v in value.items())
-    elif _fields(value):
-        text = "  ".join(f"{k} {_render(getattr(value, k, None))}" for k in _fields(value))
-    elif isinstance(value, (list, tuple)) or type(value).__name__ == "deque":
-        text = "[" + ", ".join(_render(v) for v in list(value)[:8]) + \
-            (", ..." if len(value) > 8 else "") + "]"
-    else:
-        text = str(value)
-    return text if len(text) <= 200 else text[:200] + "..."

@@ -12,14 +12,14 @@ from collections.abc import Callable, Mapping
 
 import attrs
 
+from isa.families import CONTROL
 from isa.program import Instruction, Program
-from simulator.errors import Fault
-from simulator.executor import Executor
 from simulator.machine import Machine
-from simulator.run import gm_arrays, history_checks
-from simulator.timing import TimingModel
+from simulator.problems import Fault
+from simulator.run import Run, gm_arrays
+from simulator.sources import ProgramSource
 
-from .history import History, Record, Recorder, redo, undo
+from .undo import Record, Recorder, UndoLog, redo, undo
 
 HISTORY_BYTES = 256 << 20
 
@@ -68,26 +68,25 @@ class Session:
     def start(self) -> None:
         """(Re)create machine, timing model and executor: point 0, nothing executed."""
         gm = gm_arrays(self.program, self.inputs)
-        self.machine = Machine(self.program, gm)
-        self.model = TimingModel(self.program.chip)
+        self.machine = Machine(self.program.chip, gm, self.program)
         self.recorder = Recorder(self.machine)
-        observers = [self.model, *history_checks(self.checks), self.recorder]  # as `pipev run`
-        self.ex = Executor(self.program, self.machine, self.checks, observers, self.max_steps)
-        self.ex.split_repeats = True
-        self.ex.before = self.recorder.before
-        self.hist = History(self.history_bytes)
+        self.source = ProgramSource(self.program)
+        self.built = Run(self.machine, self.source, checks=self.checks, max_steps=self.max_steps,
+                       warnings=self.program.warnings, internal=[self.recorder])  # as `pipev run`
+        self.ex = self.built.executor
+        self.model = self.built.model
+        self.hist = UndoLog(self.history_bytes)
         self.pos = 0  # the user's point
         self.mpos = 0  # the point the machine is at
         self.fault: str | None = None
         self.uops = 0  # micro-ops executed (not replayed)
         self.shown = 0  # diagnostics already shown
-        self._last_timing = getattr(self.model, "last", None)
         for b in self.breaks.values():
             b.hits = 0
 
     @property
     def flat(self) -> list[Instruction]:
-        return self.ex.flat
+        return self.source.flat
 
     @property
     def finished(self) -> bool:
@@ -127,38 +126,34 @@ class Session:
     # -- executing at the frontier -----------------------------------------------------------
     def _execute(self) -> bool:
         """Run the next instruction of the executor; False at the end or on an error."""
-        ex = self.ex
+        ex, src = self.ex, self.source
         if self.fault is not None or ex.done:
             return False
-        if ex.index >= len(ex.flat):
+        if src.at_end():
             ex.finish()
             return False
         self.sync()  # only ever called at the newest point
-        index = ex.index
+        index = src.index
         self.recorder.begin(index)
         try:
-            ex.step()
+            ev = ex.step()
         except Fault:
             self.recorder.abandon()
             self.fault = str(ex.diagnostics[-1])
             return False
-        recs = self.recorder.end(ex.flat[index], ex.index)
-        self._time(recs)
+        recs = self.recorder.end(src.flat[index], src.index)
+        self._time(recs, ev)
         self.hist.extend(recs, keep_from=self.pos)
         self.mpos = self.hist.end
         self.uops += len(recs)
         return True
 
-    def _time(self, recs: list[Record]) -> None:
-        """Cycle figures from the timing model, whatever of them it exposes."""
-        t = getattr(self.model, "last", None)
-        if t is self._last_timing:
-            t = None
-        else:
-            self._last_timing = t
+    def _time(self, recs: list[Record], ev) -> None:
+        """Cycle figures from the timing model's record published in the event."""
+        t = ev.timing if ev is not None else None
         prev = self.cycle(self.hist.end)
-        total = int(getattr(self.model, "total_cycles", 0) or 0)
-        reps = getattr(t, "repeats", ()) or ()
+        total = self.model.total_cycles if self.model is not None else 0
+        reps = t.repeats if t is not None else ()
         for rec in recs:
             end = getattr(t, "end", total) if t is not None else total
             if rec.repeat is not None and rec.repeat < len(reps):
@@ -285,7 +280,7 @@ class Session:
         if k >= len(self.flat):
             return None
         instr = self.flat[k]
-        if self.ex.pc_start.get(instr.pc) != k:
+        if self.source.pc_start.get(instr.pc) != k:
             return None  # inside an API statement's expansion
         msgs = []
         for b in list(self.breaks.values()):
@@ -318,7 +313,8 @@ class Session:
         taken backward branches since the loop was last left or re-entered."""
         loops = {}
         for h in self.flat:
-            if h.defn.family in ("branch", "jmp") and h.operands["target"].value <= h.pc:
+            if h.defn.family.kind == CONTROL and "target" in h.operands \
+                    and h.operands["target"].value <= h.pc:
                 loops[h.pc] = h
         counts = dict.fromkeys(loops, 0)
         for rec in self.hist.between(self.hist.first, self.pos):

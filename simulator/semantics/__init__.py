@@ -1,14 +1,43 @@
-"""Instruction semantics: one small function per family over the shared helpers in common.
+"""Instruction semantics: one small function per family over shared helpers (common.py).
 
-Each vector function has the signature fn(machine, vop, scalar, lo, hi) and executes repeats
-[lo, hi) of the decoded instruction. They compute results and nothing else."""
+`SEMANTICS[family name](executor, instr)` decodes and checks one hardware instruction and
+returns an `Issued` (the body that takes effect and what the event reports). Vector families
+share one issuing path and differ only in their body, fn(machine, vop, scalar, lo, hi), which
+executes repeats [lo, hi). Bodies compute results and nothing else. `register` /
+`register_vector` add a family (a new instruction shape: isa/families.py plus its semantics).
+"""
 
+from collections.abc import Callable
+
+from simulator.semantics import cmpmask, dma, registers, scalar, sync, vector
 from simulator.semantics.arith import binary, unary_scalar
 from simulator.semantics.compare import vcmp, vcmpv, vcmpvs
+from simulator.semantics.issued import HALT, Issued
 from simulator.semantics.move import dup, vcopy
 from simulator.semantics.select import vsel
 
-VECTOR = {"vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
-          "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy}
+SEMANTICS: dict[str, Callable] = {
+    "set_cmpmask": cmpmask.issue, "get_cmpmask": cmpmask.issue, "dma": dma.issue,
+    "set_mask": registers.issue, "api_set_mask": registers.issue, "mask_mode": registers.issue,
+    "set_flag": sync.set_flag, "wait_flag": sync.wait_flag, "barrier": sync.barrier,
+    "li": scalar.li, "mov": scalar.mov, "alu": scalar.alu, "addr": scalar.addr,
+    "nop": scalar.nop, "branch": scalar.branch, "jmp": scalar.jmp, "halt": scalar.halt,
+}
 
-__all__ = ["VECTOR"]
+
+def register(family: str, issue: Callable) -> None:
+    """Add the semantics of a family: issue(executor, instr) -> Issued."""
+    SEMANTICS[family] = issue
+
+
+def register_vector(family: str, body: Callable) -> None:
+    """Add a repeat-driven vector family: body(machine, vop, scalar, lo, hi)."""
+    vector.BODIES[family] = body
+    SEMANTICS[family] = vector.issue
+
+
+for _name, _body in {"vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
+                     "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy}.items():
+    register_vector(_name, _body)
+
+__all__ = ["SEMANTICS", "Issued", "HALT", "register", "register_vector"]

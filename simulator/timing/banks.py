@@ -62,7 +62,7 @@ def build_shape(vop: VectorOp) -> Shape:
     rels, valids, col_op, cols = [], [], [], []
     for k, acc in enumerate(vop.operands):
         if acc.kind == "bits":
-            nb = vop.bit_bytes(acc)
+            nb = vop.bit_bytes
             start = (acc.base & 31) + np.arange(r, dtype=np.int64) * nb
             rel = np.stack([start & ~31, (start + nb - 1) & ~31], axis=1)
             valid = np.ones((r, 2), bool)

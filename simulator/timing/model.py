@@ -1,21 +1,22 @@
-"""The timing model (TIMING.md): an observer that times each executed hardware instruction.
+"""The timing model (TIMING.md): the stage that times each executed hardware instruction.
 
 S issues in program order; V, MTE2 and MTE3 are in-order queues of at most `queue_depth`
-unfinished instructions, ordered across pipes only by flags and barriers. The model reads
-events and never touches machine state, so functional results cannot depend on it.
+unfinished instructions, ordered across pipes only by flags and barriers. The executor hands it
+each event first (`time`); its InstrTiming is published in the event to every observer after
+it. It reads events and never touches machine state, so functional results cannot depend on it.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import deque
 
+import attrs
 import numpy as np
 
-from isa.decode import BIT_OUTPUT, VectorOp
-from isa.lexer import strip_comment
+from isa import families
+from isa.decode import VectorOp
 from isa.table import PIPES
-from simulator.events import Event, Observer
-from simulator.memo import IdentityMemo
+from simulator.events import Event, RunInfo
 from simulator.timing.banks import bank_model
 from simulator.timing.config import BLOCK, CostClass, load_config
 from simulator.timing.records import InstrTiming
@@ -39,7 +40,28 @@ class Queue:
         self.tail = 0
 
 
-class TimingModel(Observer):
+@attrs.frozen
+class QueueState:
+    """One queue at a point of the run: end cycles of what it still holds, and when it drains."""
+
+    inflight: tuple[int, ...]
+    last_end: int
+    drain_end: int
+
+
+@attrs.frozen
+class TimingSnapshot:
+    """The model's state, typed (the debugger's `info pipes`)."""
+
+    s_time: int
+    total_cycles: int
+    busy: dict[str, int]
+    stalls: dict[str, int]
+    queues: dict[str, QueueState]
+    flags: dict[tuple[str, str, int], int]  # set flags -> the cycle they fire
+
+
+class TimingModel:
     def __init__(self, chip):
         self.chip = chip
         cfg = self.cfg = load_config(chip)
@@ -56,40 +78,29 @@ class TimingModel(Observer):
         self.flags: dict[tuple[str, str, int], int] = {}
         self.busy = dict.fromkeys(PIPES, 0)
         self.stalls = dict.fromkeys(STALLS, 0)
-        self.line_cycles: dict[int, int] = defaultdict(int)
         self.total_cycles = 0
-        self.last: InstrTiming | None = None
-        self.lines: tuple[str, ...] = ()
         self._cache: dict = {}  # instruction kind + relative layout -> vector cost
-        self._by_identity = IdentityMemo(CACHE_LIMIT)  # a decoding seen before -> its cost
         self._class_of: dict = {}
-        self._handlers = {"set_flag": self._set_flag, "wait_flag": self._wait_flag,
-                          "barrier": self._barrier, "dma": self._dma,
-                          "set_cmpmask": self._cmpmask, "get_cmpmask": self._cmpmask}
+        self._by_kind = {families.SET_FLAG: self._set_flag, families.WAIT_FLAG: self._wait_flag,
+                         families.BARRIER: self._barrier, families.DMA: self._dma,
+                         families.CMPMASK_MOVE: self._cmpmask, families.VECTOR: self._vector}
 
-    # -- observer ------------------------------------------------------------------------------
-    def attach(self, executor) -> None:
-        self.lines = executor.program.lines
+    # -- the stage -----------------------------------------------------------------------------
+    def on_start(self, run: RunInfo) -> None:
+        """Nothing to learn: every figure comes from the chip profile."""
 
-    def on_event(self, event: Event) -> None:
-        if event.vop is not None:
-            rec = self._vector(event)
-        else:
-            handler = self._handlers.get(event.instr.defn.family)
-            rec = handler(event) if handler is not None else self._scalar(event)
-        self.last = rec
+    def time(self, event: Event) -> InstrTiming:
+        """Time EVENT: the record the executor publishes in it."""
+        handler = self._by_kind.get(event.instr.defn.family.kind, self._scalar)
+        rec = handler(event)
         self.busy[rec.pipe] += rec.busy
-        self.line_cycles[event.instr.line] += rec.busy
+        return rec
 
-    def report(self) -> dict:
-        """Stall cycles by cause and the three source lines with the most busy cycles."""
-        hot = sorted(self.line_cycles.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
-        return {"stalls": dict(self.stalls),
-                "hot_lines": [{"line": ln, "text": self._text(ln), "cycles": c}
-                              for ln, c in hot if c > 0]}
-
-    def _text(self, line: int) -> str:
-        return strip_comment(self.lines[line - 1]).strip() if 0 < line <= len(self.lines) else ""
+    def snapshot(self) -> TimingSnapshot:
+        return TimingSnapshot(
+            self.s_time, self.total_cycles, dict(self.busy), dict(self.stalls),
+            {name: QueueState(tuple(q.inflight), q.last_end, q.drain_end)
+             for name, q in self.queues.items()}, dict(self.flags))
 
     # -- S and issue ---------------------------------------------------------------------------
     def _scalar(self, ev: Event) -> InstrTiming:
@@ -119,7 +130,7 @@ class TimingModel(Observer):
                 inflight.popleft()
             self.stalls["queue_full"] += stalled
         self.s_time = c + self.scalar_issue
-        self.busy["S"] += self.scalar_issue
+        self.busy["S"] += self.scalar_issue  # reported in each queued record's issue_cost
         return c, stalled
 
     def _finish(self, q: Queue, start: int, occ: int, compute: bool, tail: int = 0) -> int:
@@ -146,10 +157,7 @@ class TimingModel(Observer):
         instr = ev.instr
         cls = self._class_of.get(instr)
         if cls is None:
-            name = instr.defn.cost
-            if name == "vsel" and instr.fields.get("mode", 0) == 1:
-                name = "vsel_scalar"
-            cls = self._class_of[instr] = self.classes[name]
+            cls = self._class_of[instr] = self.classes[instr.defn.family.cost_class(instr.fields)]
         return cls
 
     def _vector(self, ev: Event) -> InstrTiming:
@@ -164,26 +172,20 @@ class TimingModel(Observer):
             self.stalls["bank_conflict"] += extra
         return InstrTiming("V", issue, start, end, head + body, wait_pipe=start - issue,
                            head=head, wait_issue=stalled, beats=beats, pad=pad,
-                           bank_extra=extra)
+                           bank_extra=extra, issue_cost=self.scalar_issue)
 
     def _vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
         """(beats per repeat, busy cycles, padding after the last repeat, cycles added by bank
         conflicts), cached on the instruction's kind and its layout relative to its first
         operand: a statement re-run, or moving its operands together through UB, costs a dict
         lookup."""
-        # statements with identical text share their decoding's operands (VectorOp.at): one
-        # identity lookup before building the layout key
-        key = (id(vop.operands), id(vop.row), vop.repeats, vop.last, cls.name)
-        seen = self._by_identity.get(key)
-        if seen is not None:
-            return seen
-        return self._by_identity.put(key, self._vector_cost_by_layout(vop, cls),
-                                     (vop.operands, vop.row))
+        # statements with identical text share their decoding (VectorOp.at) and its memo
+        return vop.derived((cls, self.banks), lambda v: self._vector_cost_by_layout(v, cls))
 
     def _vector_cost_by_layout(self, vop: VectorOp, cls: CostClass
                                ) -> tuple[np.ndarray, int, int, int]:
         r = vop.repeats
-        key = (vop.family, cls.name, vop.t.name, r,
+        key = (vop.family.name, cls.name, vop.t.name, r,
                None if vop.all_active else (vop.mask, vop.last),
                self.banks.layout_key(vop) if r else None)
         hit = self._cache.get(key)
@@ -200,8 +202,8 @@ class TimingModel(Observer):
         else:
             beats = self.banks.beats(vop, cls.slope)
             beats.setflags(write=False)
-            penalty = cls.penalty if (vop.family in BIT_OUTPUT
-                                      and (r * vop.n // 8) % BLOCK) else 0
+            penalty = cls.penalty if (vop.family.bit_output and (r * vop.n // 8) % BLOCK) \
+                else 0
             floor = cls.min_for(vop.t.name)
             total = int(beats.sum())
             busy = max(floor, total + penalty)
@@ -212,7 +214,7 @@ class TimingModel(Observer):
     def _cmpmask(self, ev: Event) -> InstrTiming:
         """set_cmpmask / get_cmpmask: class cmpmask_move, min_cycles on V."""
         q = self.queues["V"]
-        cls = self.classes[ev.instr.defn.cost]
+        cls = self.classes[ev.instr.defn.family.cost]
         return self._plain_vector(q, cls, cls.min_cycles)
 
     def _plain_vector(self, q: Queue, cls: CostClass, body: int) -> InstrTiming:
@@ -221,12 +223,12 @@ class TimingModel(Observer):
         head = cls.head if body and q.compute_end != start else 0
         end = self._finish(q, start, head + body, True, cls.tail)
         return InstrTiming(q.name, issue, start, end, head + body, wait_pipe=start - issue,
-                           head=head, wait_issue=stalled)
+                           head=head, wait_issue=stalled, issue_cost=self.scalar_issue)
 
     # -- DMA -----------------------------------------------------------------------------------
     def _dma(self, ev: Event) -> InstrTiming:
-        op = ev.dma
-        engine = ev.instr.defn.cost
+        op = ev.op
+        engine = ev.instr.defn.family.cost
         if ev.pipe == "V":  # copy_ub_to_ub: one micro-op of class copy, no bank model
             cls = self.classes[engine]
             eighths = -(-op.blocks // 8)
@@ -238,7 +240,7 @@ class TimingModel(Observer):
         occ = self.cfg.dma_cycles(engine, op.nburst, op.burst)
         end = self._finish(q, start, occ, False)
         return InstrTiming(q.name, issue, start, end, occ, wait_pipe=start - issue,
-                           wait_issue=stalled)
+                           wait_issue=stalled, issue_cost=self.scalar_issue)
 
     # -- synchronisation -----------------------------------------------------------------------
     def _set_flag(self, ev: Event) -> InstrTiming:
@@ -251,7 +253,8 @@ class TimingModel(Observer):
             start = max(issue, q.last_end, q.drain_end)
             end = self._finish(q, start, self.set_cost, False)
             rec = InstrTiming(q.name, issue, start, end, self.set_cost,
-                              wait_pipe=start - issue, fire=end, wait_issue=stalled)
+                              wait_pipe=start - issue, fire=end, wait_issue=stalled,
+                              issue_cost=self.scalar_issue)
         self.flags.setdefault(key, rec.fire)  # already set: it stays set from the first firing
         return rec
 
@@ -271,11 +274,12 @@ class TimingModel(Observer):
         self.stalls["flag_wait"] += wait
         end = self._finish(q, start, wait + self.wait_cost, False)
         return InstrTiming(q.name, issue, start, end, self.wait_cost, wait_flag=wait,
-                           wait_pipe=start - issue, wait_issue=stalled)
+                           wait_pipe=start - issue, wait_issue=stalled,
+                           issue_cost=self.scalar_issue)
 
     def _barrier(self, ev: Event) -> InstrTiming:
-        pipe = ev.instr.operands["pipe"].value
-        if pipe == "ALL":  # S waits until every queue is empty, then spends barrier_all
+        pipe = ev.pipe
+        if pipe == "S":  # ALL: S waits until every queue is empty, then spends barrier_all
             c = self.s_time
             start = max([c] + [max(q.last_end, q.drain_end) for q in self.queues.values()])
             self.stalls["barrier"] += start - c
@@ -288,4 +292,4 @@ class TimingModel(Observer):
         occ = self.drain[pipe] if q.drain_end == start else 0
         end = self._finish(q, start, occ, False)
         return InstrTiming(q.name, issue, start, end, occ, wait_pipe=start - issue,
-                           wait_issue=stalled)
+                           wait_issue=stalled, issue_cost=self.scalar_issue)

@@ -1,7 +1,4 @@
-"""What the timing model tells the trace writers about each executed instruction.
-
-The timing model is an observer; after it has handled an event, `model.last` is the
-InstrTiming of that event. Trace writers are attached after the model and read it.
+"""What the timing model publishes in each executed instruction's event (`event.timing`).
 
 Per-repeat records are built lazily from the per-repeat bank beats: a 255-repeat instruction
 costs one InstrTiming unless somebody reads `.repeats` (PERFORMANCE.md: no objects per micro-op
@@ -44,6 +41,7 @@ class InstrTiming:
     beats: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
     pad: int = 0
     bank_extra: int = 0  # cycles bank conflicts added to this instruction
+    issue_cost: int = 0  # cycles S spent issuing it into its queue (0 for S's own)
 
     @property
     def repeats(self) -> tuple[RepeatTiming, ...]:

@@ -1,8 +1,7 @@
 """Trace writers (ISA.md §11): jsonl (default), chrome, vcd, text.
 
-`open_writer` returns an observer that simulator.run attaches after the timing model and the
-instruction counter; `close(ok=True)` renames the finished file into place. Nothing here is
-imported unless a trace is requested.
+`open_writer` returns an observer the run builder attaches; `close(ok=True)` renames the finished
+file into place. Nothing here is imported unless a trace is requested.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from pathlib import Path
 FORMATS = ("jsonl", "chrome", "vcd", "text")
 
 
-def open_writer(fmt: str, path: Path, program, model):
+def open_writer(fmt: str, path: Path, chip, name: str, timed: bool):
     """A writer of format FMT streaming to a temporary file beside PATH. Raises
     SimulationError when the file cannot be created, ValueError for an unknown format."""
     if fmt == "jsonl":
@@ -25,7 +24,7 @@ def open_writer(fmt: str, path: Path, program, model):
         from simulator.trace.text import TextWriter as cls
     else:
         raise ValueError(f"trace_format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    return cls(Path(path), program, model)
+    return cls(Path(path), chip, name, timed)
 
 
 __all__ = ["open_writer", "FORMATS"]

@@ -2,8 +2,9 @@
 into place at close, the cycle figures of an event (zeros without a timing model), per-repeat
 row addresses and active bits, and the run summary.
 
-A writer is an observer attached after the timing model: when `on_event` runs, `model.last`
-holds the InstrTiming of that very event. Writers stream: nothing grows with program length.
+A writer is an ordinary observer: the timing model's figures arrive in each event
+(`event.timing`), the summary with `on_finish`. Writers stream: nothing grows with program
+length.
 """
 
 from __future__ import annotations
@@ -18,23 +19,23 @@ from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
+from isa.chip import Chip
 from isa.decode import Access, VectorOp
 from isa.diagnostics import Diagnostic
-from isa.program import Program
 from simulator.errors import SimulationError
-from simulator.events import Event, Observer
+from simulator.events import Event, Observer, RunInfo
 from simulator.timing.records import InstrTiming, RepeatTiming
 
 if TYPE_CHECKING:  # pragma: no cover
-    from simulator.executor import Executor
+    from isa.program import Instruction
 
 SEP = (",", ":")  # compact JSON
 ZERO_REPEAT = RepeatTiming(0, 0, 0, 0)
 
 
-def trace_error(program: Program, path: Path, why: str) -> SimulationError:
+def trace_error(name: str, path: Path, why: str) -> SimulationError:
     """The clean error the CLI prints (exit 1) for a trace that cannot be written."""
-    return SimulationError([Diagnostic("error", program.path, 1, 1,
+    return SimulationError([Diagnostic("error", name, 1, 1,
                                        f"cannot write trace {path}: {why}")])
 
 
@@ -51,12 +52,12 @@ def _why(e: OSError) -> str:
 class TraceWriter(Observer):
     """Base of the four writers: override `header`, `event`, `finish`, `error`, `footer`."""
 
-    def __init__(self, path: Path, program: Program, model):
+    def __init__(self, path: Path, chip: Chip, name: str, timed: bool):
         self.path = Path(path)
-        self.program = program
-        self.model = model
-        self.chip = program.chip
-        self.executor: Executor | None = None
+        self.name = name  # the program's path, as diagnostics name it
+        self.timed = timed
+        self.chip = chip
+        self.lines: tuple[str, ...] = ()
         self.instructions = 0
         self.uops = 0
         self.max_cycle = 0
@@ -70,19 +71,19 @@ class TraceWriter(Observer):
             self.tmp.unlink(missing_ok=True)
             self.cleanup()
             if isinstance(e, OSError):
-                raise trace_error(program, self.path, _why(e)) from None
+                raise trace_error(name, self.path, _why(e)) from None
             raise
 
     # -- files ---------------------------------------------------------------------------------
     def temp_file(self, path: Path, tag: str) -> tuple[Path, IO]:
         """A new temporary file beside PATH (so the final rename stays on one file system)."""
         if path.is_dir():
-            raise trace_error(self.program, path, "it is a directory")
+            raise trace_error(self.name, path, "it is a directory")
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{tag}", suffix=".tmp",
                                        dir=path.parent if str(path.parent) else ".")
         except OSError as e:
-            raise trace_error(self.program, path, _why(e)) from None
+            raise trace_error(self.name, path, _why(e)) from None
         os.chmod(tmp, _file_mode())  # mkstemp makes 0600; a trace is an ordinary file
         return Path(tmp), os.fdopen(fd, "w", encoding="utf-8", newline="\n")
 
@@ -117,31 +118,28 @@ class TraceWriter(Observer):
             except OSError as e:
                 self._broken = e
         self.tmp.unlink(missing_ok=True)
-        raise trace_error(self.program, self.path, _why(self._broken))
+        raise trace_error(self.name, self.path, _why(self._broken))
 
     def cleanup(self) -> None:
         """Remove helper files (the text timeline's spool)."""
 
     # -- observer ------------------------------------------------------------------------------
-    def attach(self, executor: Executor) -> None:
-        self.executor = executor
+    def on_start(self, run: RunInfo) -> None:
+        self.lines = run.lines
 
     def on_event(self, event: Event) -> None:
         t = self.timing(event)
         self.instructions += 1
-        self.uops += event.vop.repeats if event.vop is not None else 1
+        self.uops += event.repeats
         if t.end > self.max_cycle:
             self.max_cycle = t.end
         self._guard(self.event, event, t)
 
-    def on_finish(self, executor: Executor) -> None:
-        self._guard(self.finish, self.summary(executor))
+    def on_finish(self, summary: dict) -> None:
+        self._guard(self.finish, summary)
 
-    def on_error(self, executor: Executor, diagnostic: Diagnostic) -> None:
-        pc = None
-        if executor.index < len(executor.flat):
-            pc = executor.flat[executor.index].pc
-        self._guard(self.error, diagnostic, pc)
+    def on_error(self, diagnostic: Diagnostic, instr: Instruction | None) -> None:
+        self._guard(self.error, diagnostic, instr.pc if instr is not None else None)
 
     # -- what subclasses write -----------------------------------------------------------------
     def header(self) -> None:
@@ -161,26 +159,21 @@ class TraceWriter(Observer):
 
     # -- helpers -------------------------------------------------------------------------------
     def timing(self, event: Event) -> InstrTiming:
-        """The timing model's record of EVENT, or zeros when no model runs (or it said nothing)."""
-        last = self.model.last if self.model is not None else None
-        if last is None:
-            return InstrTiming(event.pipe, 0, 0, 0, 0)
-        return last
+        """The timing model's record of EVENT, or zeros when no model runs."""
+        t = event.timing
+        return t if t is not None else InstrTiming(event.pipe, 0, 0, 0, 0)
 
-    def summary(self, executor: Executor) -> dict:
-        from simulator.summary import build_summary
-
-        model = self.model
-        cycles = int(getattr(model, "total_cycles", 0) or 0) if model is not None else 0
-        busy = dict(getattr(model, "busy", {}) or {}) if model is not None else {}
-        warnings = [d for d in executor.diagnostics if d.severity != "error"]
-        return build_summary(self.chip, cycles, busy, self.instructions, self.uops, warnings,
-                             {}, model)
+    def source_line(self, event: Event) -> str:
+        """The source line an event came from, as written (its statement, for a stream)."""
+        instr = event.instr
+        if not instr.file and 0 < instr.line <= len(self.lines):
+            return self.lines[instr.line - 1].strip()
+        return event.statement
 
     @property
     def issue_cycles(self) -> int:
         """Cycles S spends issuing a queued instruction (0 without a timing model)."""
-        if self.model is None:
+        if not self.timed:
             return 0
         return int(self.chip.timing.get("scalar_issue", 0))
 
@@ -208,7 +201,8 @@ _ROWS_MAX = 512
 def repeat_rows(vop: VectorOp) -> list[dict[str, list[int]]]:
     """Per repeat, each operand's 32-byte row addresses (ISA.md §11 `addr`); for bit-stream
     operands (vcmpv dst, vsel mask) the first byte address read or written. Vectorised per
-    operand; cached because loops and unrolled kernels repeat the same access patterns."""
+    operand; cached by access pattern because loops and unrolled kernels repeat them (also
+    register-addressed ones, whose decodings differ)."""
     per_op = [(acc.role, _rows_of(vop, acc)) for acc in vop.operands]
     return [{role: rows[i] for role, rows in per_op} for i in range(vop.repeats)]
 
@@ -221,7 +215,7 @@ def _rows_of(vop: VectorOp, acc: Access) -> list[list[int]]:
         _ROWS.move_to_end(key)
         return hit
     if acc.kind == "bits":
-        step = vop.bit_bytes(acc)
+        step = vop.bit_bytes
         rows = [[acc.base + i * step] for i in range(vop.repeats)]
     else:
         addrs = vop.byte_addrs(acc) & ~31

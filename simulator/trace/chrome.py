@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 
 from isa.diagnostics import Diagnostic
+from isa.families import SET_FLAG, SYNC_KINDS
 from isa.program import Instruction
 from isa.table import PIPES
 from simulator.events import Event
-from simulator.memo import IdentityMemo
 from simulator.timing.records import InstrTiming
 from simulator.trace.base import SEP, TraceWriter, jstr, repeat_timing
 from simulator.trace.jsonl import VERSION
@@ -26,14 +26,14 @@ TIDS = {p: k + 1 for k, p in enumerate(PIPES)}
 
 
 class ChromeWriter(TraceWriter):
-    def __init__(self, path, program, model):
+    def __init__(self, path, chip, name, timed):
         self._first = True
         self._flows: dict[tuple[str, str, int], int] = {}  # set, not yet waited → flow id
         self._next_flow = 0
         self._tail: dict[str, object] = {}
-        self._args = IdentityMemo()  # instruction -> slice name, constant args
-        self._scale = 1_000_000 / float(program.chip.clock_mhz)  # picoseconds per cycle
-        super().__init__(path, program, model)
+        self._args: dict[Instruction, tuple[str, str]] = {}  # slice name, constant args
+        self._scale = 1_000_000 / float(chip.clock_mhz)  # picoseconds per cycle
+        super().__init__(path, chip, name, timed)
 
     # -- time ----------------------------------------------------------------------------------
     def _ps(self, cycle: int) -> int:
@@ -60,7 +60,7 @@ class ChromeWriter(TraceWriter):
     # -- writer --------------------------------------------------------------------------------
     def header(self) -> None:
         other = {"format": "pipev-trace", "version": VERSION, "chip": self.chip.name,
-                 "freq_mhz": self.freq_mhz, "program": self.program.path}
+                 "freq_mhz": self.freq_mhz, "program": self.name}
         self.f.write('{"displayTimeUnit":"ns","otherData":' + json.dumps(other, separators=SEP)
                      + ',"traceEvents":[')
         meta = [json.dumps({"name": "process_name", "ph": "M", "pid": 0,
@@ -73,22 +73,22 @@ class ChromeWriter(TraceWriter):
         self._emit(meta)
         self._issue = self.issue_cycles
 
-    def _names(self, instr: Instruction) -> tuple[str, str]:
+    def _names(self, ev: Event) -> tuple[str, str]:
         """The slice name and the constant part of its args, cached per instruction."""
-        hit = self._args.get((id(instr),))
+        instr = ev.instr
+        hit = self._args.get(instr)
         if hit is not None:
             return hit
-        lines = self.program.lines
-        source = lines[instr.line - 1].strip() if 0 < instr.line <= len(lines) else ""
-        head = instr.text if instr.defn.family in ("set_flag", "wait_flag", "barrier") else \
-            instr.head
-        name = jstr(head)
+        if len(self._args) > 1 << 16:
+            self._args.clear()
+        head = instr.text if instr.defn.family.kind in SYNC_KINDS else instr.head
         args = (f'"pc":{instr.pc},"line":{instr.line},"text":{jstr(instr.text)},'
-                f'"source":{jstr(source)}')
-        return self._args.put((id(instr),), (name, args), (instr,))
+                f'"source":{jstr(self.source_line(ev))}')
+        hit = self._args[instr] = (jstr(head), args)
+        return hit
 
     def event(self, ev: Event, t: InstrTiming) -> None:
-        name, args = self._names(ev.instr)
+        name, args = self._names(ev)
         pipe = ev.pipe if ev.pipe in TIDS else "S"
         uops = ev.vop.repeats if ev.vop is not None else 1
         cyc = (f'"issue":{t.issue},"start":{t.start},"end":{t.end},"busy":{t.busy},'
@@ -136,7 +136,7 @@ class ChromeWriter(TraceWriter):
     def _flow(self, ev: Event, pipe: str, t: InstrTiming) -> list[str]:
         key = ev.flag
         label = json.dumps(f"flag {key[0]}->{key[1]} {key[2]}")
-        if ev.instr.name == "set_flag":  # from the set's slice to the wait's release cycle
+        if ev.kind == SET_FLAG:  # from the set's slice to the wait's release cycle
             ts = self._us(self._ps(t.start))
             if key in self._flows:  # already set: the first set is the one a wait consumes
                 return []

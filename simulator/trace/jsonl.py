@@ -10,9 +10,9 @@ import json
 
 from isa.decode import VectorOp
 from isa.diagnostics import Diagnostic
+from isa.families import SET_FLAG
 from isa.program import Instruction
 from simulator.events import Event
-from simulator.memo import IdentityMemo
 from simulator.timing.records import InstrTiming
 from simulator.trace.base import (
     SEP,
@@ -27,26 +27,26 @@ VERSION = 1
 
 
 class JsonlWriter(TraceWriter):
-    def __init__(self, path, program, model):
-        self._cm_digits = program.chip.cmpmask_bits // 4
-        self._prefix = IdentityMemo()  # instruction -> constant parts of its lines
-        self._uops = IdentityMemo()  # decoding -> per-repeat addr/active fields
-        super().__init__(path, program, model)
+    def __init__(self, path, chip, name, timed):
+        self._cm_digits = chip.cmpmask_bits // 4
+        self._prefix: dict[Instruction, tuple[str, str]] = {}  # constant parts of its lines
+        super().__init__(path, chip, name, timed)
 
     def header(self) -> None:
         head = {"format": "pipev-trace", "version": VERSION, "chip": self.chip.name,
-                "freq_mhz": self.freq_mhz, "program": self.program.path}
+                "freq_mhz": self.freq_mhz, "program": self.name}
         self.f.write(json.dumps(head, separators=SEP) + "\n")
 
     def _prefixes(self, instr: Instruction) -> tuple[str, str]:
         """The constant parts of this instruction's `instr` and `repeat` lines."""
-        hit = self._prefix.get((id(instr),))
-        if hit is not None:
-            return hit
-        loc = f'"pc":{instr.pc},"line":{instr.line}'
-        pre = f'{{"ev":"instr",{loc},"text":{jstr(instr.text)}'
-        rep = f'{{"ev":"repeat",{loc}'
-        return self._prefix.put((id(instr),), (pre, rep), (instr,))
+        hit = self._prefix.get(instr)
+        if hit is None:
+            if len(self._prefix) > 1 << 16:
+                self._prefix.clear()
+            loc = f'"pc":{instr.pc},"line":{instr.line}'
+            hit = self._prefix[instr] = (f'{{"ev":"instr",{loc},"text":{jstr(instr.text)}',
+                                         f'{{"ev":"repeat",{loc}')
+        return hit
 
     def event(self, ev: Event, t: InstrTiming) -> None:
         pre, rep = self._prefixes(ev.instr)
@@ -58,7 +58,7 @@ class JsonlWriter(TraceWriter):
             out.extend(self._repeats(ev, t, rep))
         if ev.flag is not None:
             src, dst, eid = ev.flag
-            if ev.instr.name == "set_flag":
+            if ev.kind == SET_FLAG:
                 op, cycle = "set", t.fire if t.fire is not None else t.end
             else:
                 op, cycle = "wait", t.start + t.wait_flag
@@ -70,7 +70,7 @@ class JsonlWriter(TraceWriter):
         hi, lo = ev.mask
         common = (f'"mask":["0x{hi:016x}","0x{lo:016x}"],'
                   f'"mask_mode":"{"count" if ev.counter else "norm"}",'
-                  f'"cmpmask":"0x{self.executor.m.cmpmask_int():0{self._cm_digits}x}"}}\n')
+                  f'"cmpmask":"0x{ev.cmpmask:0{self._cm_digits}x}"}}\n')
         reps = t.repeats
         out = []
         for i, fields in enumerate(self._uop_fields(ev.vop)):
@@ -80,19 +80,9 @@ class JsonlWriter(TraceWriter):
         return out
 
     def _uop_fields(self, vop: VectorOp) -> list[str]:
-        """Per repeat, the `addr` and `active` fields. They depend only on the operands' access
-        patterns and the active row, objects the executor shares between executions of the same
-        text under the same MASK and CTRL; cached on their identity."""
-        key = (id(vop.operands), id(vop.row), vop.repeats, vop.last, vop.n)
-        hit = self._uops.get(key)
-        if hit is not None:
-            return hit
-        digits = vop.n // 4
-        fields = []
-        for rows, bits in zip(repeat_rows(vop), active_bits(vop), strict=True):
-            addr = ",".join(f'"{role}":[{",".join(map(str, a))}]' for role, a in rows.items())
-            fields.append(f'"addr":{{{addr}}},"active":"0x{bits:0{digits}x}"')
-        return self._uops.put(key, fields, (vop.operands, vop.row))
+        """Per repeat, the `addr` and `active` fields, computed once per decoding."""
+        return vop.derived("jsonl_uops", _uop_fields)
+
 
     def finish(self, summary: dict) -> None:
         self.f.write(json.dumps({"ev": "summary", **summary}, separators=SEP) + "\n")
@@ -101,3 +91,12 @@ class JsonlWriter(TraceWriter):
         self.f.write(json.dumps({"ev": "error", "message": diagnostic.message, "pc": pc,
                                  "line": diagnostic.line, "col": diagnostic.column,
                                  "diagnostic": str(diagnostic)}, separators=SEP) + "\n")
+
+
+def _uop_fields(vop: VectorOp) -> list[str]:
+    digits = vop.n // 4
+    fields = []
+    for rows, bits in zip(repeat_rows(vop), active_bits(vop), strict=True):
+        addr = ",".join(f'"{role}":[{",".join(map(str, a))}]' for role, a in rows.items())
+        fields.append(f'"addr":{{{addr}}},"active":"0x{bits:0{digits}x}"')
+    return fields

@@ -65,9 +65,9 @@ class TextWriter(TraceWriter):
         bucket = bucket_size(last)
         ncols = last // bucket + 1
         f = self.f
-        f.write(f"pipev timeline: {self.program.path} on {self.chip.name} "
+        f.write(f"pipev timeline: {self.name} on {self.chip.name} "
                 f"({self.chip.clock_mhz:g} MHz)\n")
-        note = "" if self.model is not None else " (timing off: every figure is 0)"
+        note = "" if self.timed else " (timing off: every figure is 0)"
         f.write(f"{self.instructions} instructions, cycles 0..{last}, "
                 f"1 column = {bucket} cycle{'s' if bucket > 1 else ''}{note}\n{LEGEND}\n\n")
         ruler = "".join(str(k % 10) for k in range(ncols))

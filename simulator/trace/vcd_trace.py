@@ -15,30 +15,29 @@ import heapq
 from vcd import VCDWriter
 
 from isa.diagnostics import Diagnostic
+from isa.families import REGISTER
 from isa.table import PIPES
 from simulator.events import Event
 from simulator.timing.records import InstrTiming
 from simulator.trace.base import TraceWriter
 
 ONES = (1 << 64) - 1
-REGISTER_FAMILIES = ("set_mask", "api_set_mask", "mask_mode")
-CMPMASK_FAMILIES = ("vcmp", "set_cmpmask")
 
 
 class VcdWriter(TraceWriter):
-    def __init__(self, path, program, model):
+    def __init__(self, path, chip, name, timed):
         self._heap: list[tuple[int, int, object, object]] = []
         self._seq = 0
         self._issue = 0
         self._regs: dict[str, int] = {"hi": ONES, "lo": ONES, "mode": 0, "cmp": 0}
-        super().__init__(path, program, model)
+        super().__init__(path, chip, name, timed)
 
     def header(self) -> None:
         chip = self.chip
         self._issue = self.issue_cycles
         self.vcd = VCDWriter(
             self.f, timescale="1 ns", version="pipev",
-            comment=f"pipev trace of {self.program.path} on {chip.name}: one time unit is one "
+            comment=f"pipev trace of {self.name} on {chip.name}: one time unit is one "
                     f"cycle of the {chip.clock_mhz:g} MHz clock (1 ns stands for 1 cycle)")
         reg = self.vcd.register_var
         self.v_hi = reg("pipev", "MASK_HI", "reg", 64, init=ONES)
@@ -68,10 +67,10 @@ class VcdWriter(TraceWriter):
     def event(self, ev: Event, t: InstrTiming) -> None:
         pipe = ev.pipe if ev.pipe in self.v_busy else "S"
         family = ev.instr.defn.family
-        if family in REGISTER_FAMILIES:
-            self._registers(t.end)
-        elif family in CMPMASK_FAMILIES:
-            cmp = self.executor.m.cmpmask_int()
+        if family.kind == REGISTER:
+            self._registers(ev, t.end)
+        elif family.writes_cmpmask:
+            cmp = ev.cmpmask
             if cmp != self._regs["cmp"]:
                 self._regs["cmp"] = cmp
                 self._push(t.end, self.v_cmp, cmp)
@@ -92,10 +91,11 @@ class VcdWriter(TraceWriter):
             self._push(t.end, self.v_pc[pipe], "x")
         self._flush(t.issue)
 
-    def _registers(self, cycle: int) -> None:
-        m, regs = self.executor.m, self._regs
-        for key, var, value in (("hi", self.v_hi, m.mask_hi), ("lo", self.v_lo, m.mask_lo),
-                                ("mode", self.v_mode, int(m.counter))):
+    def _registers(self, ev: Event, cycle: int) -> None:
+        regs = self._regs
+        (hi, lo), mode = ev.mask_after, int(ev.counter_after)
+        for key, var, value in (("hi", self.v_hi, hi), ("lo", self.v_lo, lo),
+                                ("mode", self.v_mode, mode)):
             if regs[key] != value:
                 regs[key] = value
                 self._push(cycle, var, value)

@@ -2,8 +2,8 @@
 registers around it, so the debugger can move backward and forward without re-executing.
 
 Memory grows with what the program wrote, never with UB size: a record keeps only the exact byte
-runs its micro-op wrote (found from the decoded operand, before the write, through the
-executor's `before` hook) plus a register snapshot (a few hundred bytes).
+runs its micro-op wrote (found from the decoded operation just before the write, through the
+observer contract's `before_write` hook) plus a register snapshot (a few hundred bytes).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import attrs
 import numpy as np
 
-from isa.decode import DmaOp, VectorOp
+from isa.decode import CmpmaskMove, DmaOp, VectorOp
 from isa.program import Instruction
 from simulator.events import Event, Observer
 from simulator.machine import Machine
@@ -121,8 +121,8 @@ def _writes(m: Machine, instr: Instruction, op, repeat: int | None) -> list[Writ
         space, runs = None, vector_runs(op, repeat)
     elif isinstance(op, DmaOp):
         space, runs = op.dst_space, dma_runs(op)
-    elif isinstance(op, int) and instr.name == "get_cmpmask":
-        space, runs = None, [(op, m.cmpmask.size)]
+    elif isinstance(op, CmpmaskMove) and op.to_ub:
+        space, runs = None, [(op.addr, op.size)]
     else:
         return []
     mem = m.space(space)
@@ -130,7 +130,10 @@ def _writes(m: Machine, instr: Instruction, op, repeat: int | None) -> list[Writ
 
 
 class Recorder(Observer):
-    """Builds the records of one executed instruction from the executor's notifications."""
+    """Builds the records of one executed instruction from the executor's notifications; it
+    asks for repeat-by-repeat execution so that every repeat is a point of its own."""
+
+    wants_repeats = True
 
     def __init__(self, machine: Machine):
         self.m = machine
@@ -144,8 +147,7 @@ class Recorder(Observer):
         self.pending, self.open, self.event, self.index = [], None, None, index
         self.regs = snapshot(self.m)
 
-    def before(self, instr: Instruction, op, repeat: int | None) -> None:
-        """The executor's pre-write hook."""
+    def before_write(self, instr: Instruction, op, repeat: int | None) -> None:
         self.open = (instr, op, repeat, _writes(self.m, instr, op, repeat))
 
     def on_repeat(self, event: Event, repeat: int) -> None:
@@ -198,7 +200,7 @@ def redo(m: Machine, rec: Record) -> None:
     restore(m, rec.regs_after)
 
 
-class History:
+class UndoLog:
     """Records by absolute position: record p takes the machine from point p to point p+1.
     When over budget, whole instructions are dropped from the front (`first` moves on)."""
 

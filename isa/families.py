@@ -1,0 +1,219 @@
+"""Instruction families: one record per family answers every question the rest of pipev asks
+about an instruction's shape (ISA.md §5–§8) — which pipe issues it, which operand is data, select
+mask, scalar or CMPMASK address, whether it writes bits or ignores MASK, whether it reads or
+writes CMPMASK, its timing cost class, and the type of each operand.
+
+Decode, listing, executor, checks, timing, hazard checks, traces and the debugger ask the family;
+nothing outside `isa/` and `simulator/semantics/` branches on a mnemonic or a family name.
+Adding an instruction of a new shape is a new record here (a subclass where a field decides the
+shape, as vsel's mode does) plus its semantics.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from isa.types import TYPES, DType
+
+if TYPE_CHECKING:  # pragma: no cover
+    from isa.program import Instruction
+
+BITS = TYPES["u8"]
+
+# What a family is, for the generic parts of the machine (the executor's loop and the observers):
+VECTOR = "vector"  # repeat-driven vector instruction on V (decoded into a VectorOp)
+CMPMASK_MOVE = "cmpmask_move"  # CMPMASK <-> UB
+DMA = "dma"  # a copy between UB and GM, or within UB (DmaOp)
+REGISTER = "register"  # writes MASK or the mask mode (S)
+SET_FLAG, WAIT_FLAG, BARRIER = "set_flag", "wait_flag", "barrier"
+SCALAR = "scalar"  # the scalar unit: ALU, li, mov, addr, nop
+CONTROL = "control"  # branches, jumps, halt
+API = "api"  # an API statement: expands into hardware instructions, never executed itself
+SYNC_KINDS = (SET_FLAG, WAIT_FLAG, BARRIER)
+
+
+@attrs.frozen
+class Operand:
+    """How one operand of a decoded vector instruction is accessed.
+
+    `role` names it in decodings, checks and events (`sel` is the select mask); `source` is the
+    instruction operand its address comes from (None: from CMPMASK[31:0]); `kind` is `vector`
+    (block/repeat strides) or `bits` (a contiguous bit stream)."""
+
+    role: str
+    source: str | None
+    kind: str = "vector"
+    write: bool = False
+
+
+@attrs.frozen
+class Family:
+    name: str
+    kind: str
+    pipe: str = "S"  # issuing pipe; the sync families take it from their operands
+    cost: str = ""  # timing cost class (simulator/timing reads the profile row of this name)
+    bit_output: bool = False  # dst is a contiguous bit stream, sources read whole, MASK ignored
+    one_repeat: bool = False  # exactly one repeat whatever `repeat` says (vcmp)
+    writes_cmpmask: bool = False
+    reads_cmpmask: bool = False
+    cmpmask_role: str = ""  # CMPMASK moves: the operand holding the UB address ("src"/"dst")
+    sets_mask_mode: bool | None = None  # mask-mode families: the mode they set (True: counter)
+    needs_burst: bool = False  # DMA: `burst=` has no default
+
+    # -- operands -----------------------------------------------------------------------------
+    def operands(self, roles: tuple[str, ...], fields: dict) -> tuple[Operand, ...]:
+        """The accesses of a vector instruction with these operand roles and fields."""
+        out = []
+        for role in roles:
+            if role == "scalar":
+                continue
+            kind = "bits" if self.bit_output and role == "dst" else "vector"
+            out.append(Operand(role, role, kind, role == "dst"))
+        return tuple(out)
+
+    def operand_kind(self, role: str, kind: str, fields: dict) -> str:
+        """The assembler's operand kind for ROLE (the table's, unless fields change it)."""
+        return kind
+
+    def operand_type(self, role: str, t: DType) -> DType:
+        """The element type of operand ROLE when the instruction's type is T."""
+        return BITS if self.bit_output and role == "dst" else t
+
+    def full_roles(self) -> tuple[str, ...]:
+        """Operands read in full whatever MASK says (the sources of bit-output compares)."""
+        return ("src0", "src1", "src") if self.bit_output else ()
+
+    def sel_column_source(self, fields: dict) -> str | None:
+        """The instruction operand whose column points at the select mask (None: the
+        mnemonic's)."""
+        return None
+
+    def cmpmask_reads(self, fields: dict) -> bool:
+        return self.reads_cmpmask
+
+    def cmpmask_addr(self, fields: dict) -> bool:
+        """Whether the select mask's address comes from CMPMASK[31:0]."""
+        return False
+
+    def cost_class(self, fields: dict) -> str:
+        return self.cost
+
+    def cost_classes(self) -> tuple[str, ...]:
+        return (self.cost,) if self.cost else ()
+
+    def issuing_pipe(self, instr: Instruction) -> str:
+        """The pipe an instruction of this family occupies."""
+        return self.pipe
+
+
+@attrs.frozen
+class SelectMode:
+    """One vsel mode: where the select bits come from and what src1 is (ISA.md §6.2)."""
+
+    sel: str  # cmpmask (bits in CMPMASK), src1 (bits at src1's address), cmpmask_addr
+    scalar_src1: bool  # src1 is the scalar held in CMPMASK's low bytes
+    cost: str
+
+
+@attrs.frozen
+class SelectFamily(Family):
+    """vsel: the mode field decides which operand is the select mask and what src1 is."""
+
+    modes: dict[int, SelectMode] = attrs.field(factory=dict, eq=False, hash=False)
+
+    def mode(self, fields: dict) -> SelectMode:
+        return self.modes[fields.get("mode", 0)]
+
+    def operands(self, roles: tuple[str, ...], fields: dict) -> tuple[Operand, ...]:
+        m = self.mode(fields)
+        out = []
+        for role in roles:
+            if role == "src1" and m.sel == "src1":
+                out.append(Operand("sel", "src1", "bits"))
+            else:
+                out.append(Operand(role, role, "vector", role == "dst"))
+        if m.sel == "cmpmask_addr":
+            out.append(Operand("sel", None, "bits"))
+        return tuple(out)
+
+    def operand_kind(self, role: str, kind: str, fields: dict) -> str:
+        return "bits" if role == "src1" and self.mode(fields).sel == "src1" else kind
+
+    def operand_type(self, role: str, t: DType) -> DType:
+        return BITS if role == "sel" else t
+
+    def sel_column_source(self, fields: dict) -> str | None:
+        return "src1" if self.mode(fields).sel == "src1" else None
+
+    def cmpmask_reads(self, fields: dict) -> bool:
+        return True  # mode 0 bits, mode 1 scalar, mode 2 the mask address
+
+    def cmpmask_addr(self, fields: dict) -> bool:
+        return self.mode(fields).sel == "cmpmask_addr"
+
+    def scalar_src1(self, fields: dict) -> bool:
+        return self.mode(fields).scalar_src1
+
+    def cost_class(self, fields: dict) -> str:
+        return self.mode(fields).cost
+
+    def cost_classes(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(m.cost for m in self.modes.values()))
+
+
+@attrs.frozen
+class SyncFamily(Family):
+    """set_flag / wait_flag / pipe_barrier: the pipe is an operand."""
+
+    pipe_operand: str = ""  # src (set_flag), dst (wait_flag), pipe (pipe_barrier)
+
+    def issuing_pipe(self, instr: Instruction) -> str:
+        p = instr.operands[self.pipe_operand].value
+        return "S" if p == "ALL" else p
+
+
+def _vector(name: str, cost: str | None = None, **kw) -> Family:
+    return Family(name, VECTOR, "V", cost or name, **kw)
+
+
+VSEL = SelectFamily("vsel", VECTOR, "V", "vsel", reads_cmpmask=True, modes={
+    0: SelectMode("cmpmask", False, "vsel"),
+    1: SelectMode("src1", True, "vsel_scalar"),
+    2: SelectMode("cmpmask_addr", False, "vsel"),
+})
+VCMP = _vector("vcmp", one_repeat=True, writes_cmpmask=True)
+VCMPV = _vector("vcmpv", bit_output=True)
+VCMPVS = _vector("vcmpvs", bit_output=True)
+DUP = _vector("dup")
+BINARY = _vector("binary")
+UNARY_SCALAR = _vector("unary_scalar")
+VCOPY = _vector("vcopy", "copy")
+SET_CMPMASK = Family("set_cmpmask", CMPMASK_MOVE, "V", "cmpmask_move", writes_cmpmask=True,
+                     cmpmask_role="src")
+GET_CMPMASK = Family("get_cmpmask", CMPMASK_MOVE, "V", "cmpmask_move", reads_cmpmask=True,
+                     cmpmask_role="dst")
+DMA_GM_TO_UB = Family("dma", DMA, "MTE2", "mte2", needs_burst=True)
+DMA_UB_TO_GM = Family("dma", DMA, "MTE3", "mte3", needs_burst=True)
+DMA_UB_TO_UB = Family("dma", DMA, "V", "copy", needs_burst=True)
+SET_MASK = Family("set_mask", REGISTER)
+API_SET_MASK = Family("api_set_mask", REGISTER)
+MASK_COUNT = Family("mask_mode", REGISTER, sets_mask_mode=True)
+MASK_NORM = Family("mask_mode", REGISTER, sets_mask_mode=False)
+SET_FLAG_F = SyncFamily("set_flag", SET_FLAG, pipe_operand="src")
+WAIT_FLAG_F = SyncFamily("wait_flag", WAIT_FLAG, pipe_operand="dst")
+BARRIER_F = SyncFamily("barrier", BARRIER, pipe_operand="pipe")
+NOP = Family("nop", SCALAR)
+LI = Family("li", SCALAR)
+MOV = Family("mov", SCALAR)
+ALU = Family("alu", SCALAR)
+ADDR = Family("addr", SCALAR)
+BRANCH = Family("branch", CONTROL)
+JMP = Family("jmp", CONTROL)
+HALT = Family("halt", CONTROL)
+
+
+def api(name: str) -> Family:
+    """An API statement's family: it only names the expansion (isa/api.py)."""
+    return Family(name, API, "V")

@@ -1,0 +1,44 @@
+"""pipev's Python API: run kernels, watch them, debug them.
+
+    import pipev
+    result = pipev.run("kernel.vasm", inputs={"a": a}, observers=[MyObserver()])
+    result.outputs["out"], result.cycles, result.pipes, result.stalls, result.hot_lines
+
+- `run(program, ...)` -> RunResult: assemble (a path, a Program, or program text) and run.
+- `assemble(text, path=None, chip=None)` -> Program.
+- `Stream(chip, ...)`: a run fed one statement at a time (front ends, producers that branch on
+  the machine state); `issue`, `declare_gm`, `declare_ub`, `finish`, `save_vasm`.
+- `debug(program, ...)` -> Debugger: the step debugger as an object (`execute("step")`).
+- `Observer` / `Event` / `RunInfo`: the observer contract (docs/observers.md).
+- `chips()`: the chip profiles.
+Errors raise `SimulationError` / `AssemblyError`, whose `.diagnostics` say FILE:LINE:COL.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from isa import assemble
+from isa.chip import Chip, chip_names, get_chip
+from isa.diagnostics import AssemblyError, Diagnostic, DiagnosticError
+from isa.program import Program
+from simulator.debugger import Debugger
+from simulator.errors import SimulationError
+from simulator.events import Event, Observer, RunInfo
+from simulator.run import RunResult, run
+from simulator.stream import Stream
+
+__all__ = ["run", "assemble", "debug", "chips", "Stream", "Observer", "Event", "RunInfo",
+           "RunResult", "Debugger", "Program", "Chip", "Diagnostic", "DiagnosticError",
+           "SimulationError", "AssemblyError"]
+
+
+def chips() -> list[Chip]:
+    """Every chip profile pipev ships, by name."""
+    return [get_chip(name) for name in chip_names()]
+
+
+def debug(program: Program | str | Path, *, chip: Chip | str | None = None, inputs=None,
+          checks: str = "error", max_steps: int = 10_000_000) -> Debugger:
+    """A debugging session on PROGRAM, at its first instruction."""
+    return Debugger(program, chip=chip, inputs=inputs, checks=checks, max_steps=max_steps)

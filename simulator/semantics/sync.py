@@ -1,0 +1,54 @@
+"""set_flag / wait_flag / pipe_barrier (ISA.md §6.6). Functionally the machine runs in program
+order, so a flag is only bookkeeping: which flags are set, and the deadlock rule."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from isa.program import Instruction
+from simulator.machine import Machine
+from simulator.problems import Fault, Problem
+from simulator.semantics.issued import Issued
+
+if TYPE_CHECKING:  # pragma: no cover
+    from simulator.executor import Executor
+
+
+def flag_key(instr: Instruction) -> tuple[str, str, int]:
+    o = instr.operands
+    return o["src"].value, o["dst"].value, o["id"].value
+
+
+def set_flag(ex: Executor, instr: Instruction) -> Issued:
+    key = flag_key(instr)
+    if key in ex.m.flags:
+        ex.warn(instr, Problem("flag", f"flag {key[0]}->{key[1]} id {key[2]} is already set"),
+                once="flagset")
+    return Issued(key[0], None, _set, (key, instr), flag=key)
+
+
+def _set(m: Machine, _op, arg, _lo, _hi) -> None:
+    key, instr = arg
+    m.flags[key] = instr  # the set_flag, for the "still set" warning
+
+
+def wait_flag(ex: Executor, instr: Instruction) -> Issued:
+    key = flag_key(instr)
+    if key not in ex.m.flags:
+        later = ex.source.ahead(lambda h: h.name == "set_flag" and flag_key(h) == key)
+        if later is None:
+            where = ""  # a stream cannot look ahead
+        else:
+            where = f"; the next set_flag of it is at line {later.line}" if later else \
+                "; no set_flag of it follows"
+        raise Fault(Problem("deadlock", f"deadlock: wait_flag {key[0]}, {key[1]}, {key[2]} has "
+                            f"no earlier unconsumed set_flag{where}"))
+    return Issued(key[1], None, _clear, key, flag=key)
+
+
+def _clear(m: Machine, _op, key, _lo, _hi) -> None:
+    del m.flags[key]
+
+
+def barrier(ex: Executor, instr: Instruction) -> Issued:
+    return Issued(instr.defn.family.issuing_pipe(instr))

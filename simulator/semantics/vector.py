@@ -1,0 +1,121 @@
+"""Issuing a repeat-driven vector instruction (ISA.md §5, §9.2–§9.3): decode with MASK/CTRL at
+issue, the no-op and MASK rules, the checks, and the family's body from the registry."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from isa.decode import VectorOp, decode_vector
+from isa.program import Instruction, Tensor
+from simulator import checks
+from simulator.machine import RAW
+from simulator.problems import Fault, Problem, fault
+from simulator.semantics.issued import Issued
+
+if TYPE_CHECKING:  # pragma: no cover
+    from simulator.executor import Executor
+
+M64 = (1 << 64) - 1
+BODIES: dict = {}  # family name -> body(machine, vop, scalar, lo, hi); see semantics/__init__
+
+
+def issue(ex: Executor, instr: Instruction) -> Issued:
+    m = ex.m
+    addrs, fields = ex.resolve(instr)
+    fam = instr.defn.family
+    sel = None
+    if fam.cmpmask_addr(fields):  # vsel mode 2: the select mask's address is CMPMASK[31:0]
+        sel = int(m.cmpmask[:4].view(np.uint32)[0])
+        addrs = dict(addrs, sel=sel)
+    vop = ex.decodings.get(instr, addrs, fields, m.mask, m.counter, sel)
+    sequential = False
+    if vop is None:
+        vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
+        if _noop(ex, instr, vop, fields):
+            return Issued("V", vop)
+        seen = ex.policy.count
+        sequential = _check(ex, instr, vop)
+        if not sequential and ex.policy.count == seen:  # a clean pass: reusable
+            ex.decodings.put(instr, addrs, fields, sel, vop, tensor_of)
+    return Issued("V", vop, BODIES[fam.name], _scalar_bytes(ex, instr), vop.repeats, sequential)
+
+
+def _noop(ex: Executor, instr: Instruction, vop: VectorOp, fields: dict) -> bool:
+    """The counter-mode and MASK rules; True when the instruction does nothing."""
+    m, fam, chip = ex.m, instr.defn.family, ex.chip
+    if m.counter:
+        if vop.repeats > 255:
+            raise fault("range", f"counter mode count {m.mask_lo & 0xFFFFFFFF} needs "
+                        f"{vop.repeats} repeats of {vop.n} elements (at most 255)")
+        if vop.repeats == 0:
+            ex.warn(instr, Problem("noop", f"{instr.head} in counter mode with count 0 does "
+                                   "nothing"), once="count0")
+            return True
+        return False
+    if not fam.bit_output and vop.t.size == 1 and m.mask != (M64, M64):
+        raise fault("mask", f"{instr.head}: an 8-bit instruction in normal mode needs MASK all "
+                    f"ones (MASK is {m.mask_hi:#x}, {m.mask_lo:#x}); use counter mode")
+    if fields.get("repeat", 1) == 0 and not fam.one_repeat:
+        ex.warn(instr, Problem("noop", f"{instr.head} with repeat=0 does nothing",
+                               col=instr.cols.get("repeat")), once="repeat0")
+        return True
+    if not fam.bit_output and not vop.row.any():
+        msg = f"{instr.head} with MASK = 0 does nothing"
+        if chip.zero_mask == "error":
+            raise fault("mask", msg + f" (an error on {chip.name})")
+        ex.warn(instr, Problem("noop", msg), once="mask0")
+        return True
+    return False
+
+
+def _check(ex: Executor, instr: Instruction, vop: VectorOp) -> bool:
+    """The §9.2–9.3 checks; True when the repeats must run one by one."""
+    ub = ex.m.ub.size
+    dynamic = not instr.is_static  # the assembler checked static alignment
+    extents = {}
+    for acc in vop.operands:
+        if (dynamic or acc.role == "sel") and acc.base % 32:
+            ex.check(instr, checks.alignment(vop, acc))
+        ext = extents[acc.role] = checks.extent(vop, acc)
+        problem = checks.bounds(vop, acc, ub, ext)
+        if problem is not None:
+            raise Fault(problem)
+        ex.check(instr, checks.footprint(vop, acc, tensor_of(instr, acc.role), ext))
+    problem = checks.overlap(vop, extents)
+    if problem is None:
+        return False
+    ex.check(instr, problem)
+    return True
+
+
+def tensor_of(instr: Instruction, role: str) -> Tensor | None:
+    """The tensor an access of ROLE names (for the footprint rule), if any."""
+    if role == "sel":
+        src = instr.defn.family.sel_column_source(instr.fields)
+        if src is None:
+            return None
+        role = src
+    o = instr.operands.get(role)
+    return o.tensor if o is not None else None
+
+
+def _scalar_bytes(ex: Executor, instr: Instruction) -> np.ndarray | None:
+    """The scalar operand's raw bits, read at issue (an immediate, a register, or a UB
+    element)."""
+    o = instr.operands.get("scalar")
+    if o is None:
+        return None
+    t = instr.dtype
+    value = o.value
+    if isinstance(value, np.ndarray):
+        return value.view(RAW[t.size])
+    if value is not None and hasattr(value, "reg"):  # e.g. LOAD(2): the select-mask address
+        v = ex.m.x[value.reg] * value.scale + value.offset
+        return np.array([v & ((1 << (8 * t.size)) - 1)], dtype=RAW[t.size])
+    addr = ex.value(o.addr)  # scalar(NAME[I]): read the element now
+    if not 0 <= addr <= ex.m.ub.size - t.size:
+        raise fault("bounds", f"scalar address {addr:#x}", tail=" is outside UB", at_value=True,
+                    col=o.col)
+    return ex.m.ub[addr:addr + t.size].copy().view(RAW[t.size])

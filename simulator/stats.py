@@ -1,0 +1,65 @@
+"""The run's statistics: one observer whose counts feed both RunResult and every trace's
+summary — instructions, micro-ops, busy cycles per pipe, stall cycles by cause and the source
+lines with the most busy cycles (hot lines). Cycle figures come from the timing model's records
+published in the events; with timing off they stay zero."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from isa.lexer import strip_comment
+from isa.table import PIPES
+from simulator.events import Event, Observer, RunInfo
+
+STALLS = ("flag_wait", "queue_full", "bank_conflict", "barrier")
+HOT_LINES = 3
+
+
+class Statistics(Observer):
+    def __init__(self):
+        self.instructions = 0
+        self.uops = 0
+        self.busy = dict.fromkeys(PIPES, 0)
+        self.stalls = dict.fromkeys(STALLS, 0)
+        self.line_cycles: dict[tuple[str, int], int] = defaultdict(int)
+        self.line_text: dict[tuple[str, int], str] = {}
+        self.path = ""
+        self.lines: tuple[str, ...] = ()
+
+    def on_start(self, run: RunInfo) -> None:
+        self.path, self.lines = run.path, run.lines
+
+    def on_event(self, ev: Event) -> None:
+        self.instructions += 1
+        op = ev.op
+        self.uops += op.repeats if op is not None and hasattr(op, "repeats") else 1
+        t = ev.timing
+        if t is None:
+            return
+        busy = self.busy
+        busy[t.pipe] += t.busy
+        if t.issue_cost:
+            busy["S"] += t.issue_cost
+        instr = ev.instr
+        key = (instr.file, instr.line)
+        self.line_cycles[key] += t.busy
+        if key not in self.line_text:
+            self.line_text[key] = self._text(ev)
+        if t.wait_flag:
+            self.stalls["flag_wait"] += t.wait_flag
+        if t.bank_extra:
+            self.stalls["bank_conflict"] += t.bank_extra
+        if t.wait_issue:
+            self.stalls["barrier" if t.pipe == "S" else "queue_full"] += t.wait_issue
+
+    def _text(self, ev: Event) -> str:
+        line = ev.instr.line
+        if not ev.instr.file and 0 < line <= len(self.lines):
+            return strip_comment(self.lines[line - 1]).strip()
+        return ev.statement
+
+    def hot_lines(self) -> list[dict]:
+        """The three source lines with the most busy cycles: file, line, text, cycles."""
+        hot = sorted(self.line_cycles.items(), key=lambda kv: (-kv[1], kv[0]))[:HOT_LINES]
+        return [{"file": f or self.path, "line": ln, "text": self.line_text[(f, ln)],
+                 "cycles": c} for (f, ln), c in hot if c > 0]

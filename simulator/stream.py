@@ -1,0 +1,213 @@
+"""The streaming entry (public: `pipev.Stream`): a run fed one statement at a time by a producer
+that decides what comes next from the machine state — a C++ kernel running natively, a TIK
+script, a test. The same checks, timing, traces and observers apply as to an assembled program.
+
+Each statement is `.vasm` text (API or hardware level) issued at the caller's FILE:LINE:COL and
+assembled once per (file, line, text); values that change from call to call are written as
+registers (`x[x1]`, `count=x2`) and passed in `regs`, loaded without modelling `li`. The executed
+stream can be saved as a straight-line `.vasm` program (`vasm_text` / `save_vasm`) with the
+registers replaced by their values; it replays with the same bytes and cycles.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from isa.assembler import assemble_statement
+from isa.chip import Chip, ChipError, get_chip
+from isa.diagnostics import AssemblyError, Diagnostic
+from isa.program import Instruction, Tensor
+from isa.types import lookup, to_npy
+from simulator.errors import SimulationError
+from simulator.events import Observer
+from simulator.machine import Machine
+from simulator.problems import Fault
+from simulator.run import Run, RunResult, check_mode
+from simulator.sources import StreamSource
+
+REGISTER = re.compile(r"(?<![A-Za-z0-9_.])x([0-9]|[12][0-9]|3[01])(?![A-Za-z0-9_])")
+M64 = (1 << 64) - 1
+
+
+class Stream:
+    def __init__(self, chip: Chip | str = "ascend910b", *, checks: str = "error",
+                 observers: Sequence[Observer] = (), trace: str | Path | None = None,
+                 trace_format: str = "jsonl", timing: bool = True,
+                 max_steps: int = 10_000_000, name: str = "<stream>"):
+        check_mode(checks)
+        try:
+            self.chip = get_chip(chip)
+        except ChipError as e:
+            raise SimulationError([Diagnostic("error", name, 1, 1, str(e))]) from None
+        self.name = name
+        self.checks = checks
+        self.machine = Machine(self.chip, {})
+        self.source = StreamSource(name)
+        self.tensors: dict[str, Tensor] = {}
+        self._statements: dict[tuple[str, int, str], list[Instruction]] = {}
+        self._log: list[tuple[str, str, int, tuple[int, ...]]] = []  # text, file, line, regs
+        self._gm_initial: dict[str, bytes] = {}
+        self.failed = False
+        self.run = Run(self.machine, self.source, checks=checks, trace=trace,
+                       trace_format=trace_format, max_steps=max_steps, observers=observers,
+                       timing=timing)
+        self.executor = self.run.executor
+        self.executor.start()
+
+    # -- memory ------------------------------------------------------------------------------
+    @property
+    def ub(self) -> np.ndarray:
+        """The machine's Unified Buffer (uint8, writable): hand its address to host code."""
+        return self.machine.ub
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return self.run.diagnostics
+
+    def declare_gm(self, name: str, dtype: str, buffer: np.ndarray, *, file: str = "",
+                   line: int = 0) -> None:
+        """A GM tensor over BUFFER (uint8, typically a view of host memory: DMA reads and writes
+        it in place)."""
+        t = self._type(dtype, file, line)
+        buf = np.asarray(buffer)
+        if buf.dtype != np.uint8 or buf.ndim != 1:
+            buf = buf.reshape(-1).view(np.uint8)
+        self._declare(Tensor(name, "gm", t, buf.size // t.size, line, 1, role="inout"))
+        self.machine.gm[name] = buf
+        self._gm_initial.pop(name, None)
+
+    def declare_ub(self, name: str, dtype: str, count: int, addr: int, *, file: str = "",
+                   line: int = 0) -> None:
+        """A typed UB tensor of COUNT elements at byte ADDR (tensors may alias): statements name
+        it, and the footprint checks keep accesses inside it."""
+        t = self._type(dtype, file, line)
+        if addr < 0 or addr % 32 or addr + count * t.size > self.chip.ub_bytes:
+            raise SimulationError([Diagnostic(
+                "error", file or self.name, line, 1,
+                f"UB tensor '{name}' ({count} x {t.name} at {addr:#x}) must be 32-byte aligned "
+                f"and inside UB ({self.chip.ub_bytes} bytes)")])
+        self._declare(Tensor(name, "ub", t, count, line, 1, addr=addr, explicit=True))
+
+    def _type(self, dtype: str, file: str, line: int):
+        t = lookup(dtype)
+        if t is None:
+            raise SimulationError([Diagnostic("error", file or self.name, line, 1,
+                                              f"unknown type '{dtype}'")])
+        return t
+
+    def _declare(self, tensor: Tensor) -> None:
+        old = self.tensors.get(tensor.name)
+        if old is not None and (old.space, old.dtype, old.count, old.addr) != \
+                (tensor.space, tensor.dtype, tensor.count, tensor.addr):
+            self._statements.clear()  # assembled statements name the old tensor
+        self.tensors[tensor.name] = tensor
+
+    # -- statements --------------------------------------------------------------------------
+    def issue(self, text: str, *, file: str = "", line: int = 0, col: int = 0,
+              regs: Sequence[int] | Mapping[int, int] = ()) -> None:
+        """Run one statement. REGS: a sequence (regs[k] -> x(k+1)) or {register: value}.
+        Raises SimulationError (AssemblyError for bad text) at FILE:LINE:COL."""
+        if self.failed:
+            raise SimulationError(self.diagnostics)
+        file = file or self.name
+        hw = self._statement(text, file, line, col)
+        values = self._load(regs)
+        self._snapshot_gm()
+        self._log.append((text, file, line, values))
+        self.source.push(hw)
+        try:
+            while self.source.queue:
+                self.executor.step()
+        except Fault:
+            self.failed = True
+            self.source.queue.clear()
+            self.run.close_trace_after_error()
+            raise SimulationError(self.diagnostics, partial=self.machine) from None
+
+    def _statement(self, text: str, file: str, line: int, col: int) -> list[Instruction]:
+        key = (file, line, text)
+        hw = self._statements.get(key)
+        if hw is None:
+            pc = len(self.source.statements)
+            try:
+                stmt, warnings = assemble_statement(text, file, line, col, pc, self.chip,
+                                                    self.tensors, self.checks)
+            except AssemblyError:
+                self.failed = True
+                self.run.close_trace_after_error()
+                raise
+            self.diagnostics.extend(warnings)
+            self.source.statements.append(stmt.source)
+            hw = self._statements[key] = list(stmt.hw)
+        return hw
+
+    def _load(self, regs: Sequence[int] | Mapping[int, int]) -> tuple[int, ...]:
+        x = self.machine.x
+        items = regs.items() if isinstance(regs, Mapping) else enumerate(regs, 1)
+        for reg, value in items:
+            x[reg] = int(value) & M64
+        return tuple(x)
+
+    def _snapshot_gm(self) -> None:
+        """Each GM tensor's bytes as the first statement after its declaration finds them (the
+        replay's inputs)."""
+        if len(self._gm_initial) < len(self.machine.gm):
+            for name, buf in self.machine.gm.items():
+                if name not in self._gm_initial:
+                    self._gm_initial[name] = buf.tobytes()
+
+    # -- the end -----------------------------------------------------------------------------
+    def finish(self) -> RunResult:
+        """End the run (the "flag still set" warnings, the trace's summary) and return its
+        result; outputs are every GM tensor's final contents."""
+        if self.failed:
+            raise SimulationError(self.diagnostics)
+        self.executor.finish()
+        self.run.close()
+        outputs = {n: to_npy(t.dtype, self.machine.gm[n].copy()).copy()
+                   for n, t in self.tensors.items() if t.space == "gm"}
+        return self.run.result(None, outputs)
+
+    def vasm_text(self, gm_file: str = "{name}.npy") -> str:
+        """The executed stream as a straight-line program: declarations, then every statement
+        with its registers replaced by their values and a comment naming its source line. GM
+        inputs come from .npy files named by GM_FILE (see `save_vasm`)."""
+        out = [f"; pipev: the stream {self.name} as executed (straight-line replay)",
+               f".chip {self.chip.name}"]
+        for t in self.tensors.values():
+            if t.space == "gm":
+                init = gm_file.format(name=t.name)
+                out.append(f'.gm {t.name} {t.dtype.name}[{t.count}] inout = file("{init}")')
+            else:
+                out.append(f".ub {t.name} {t.dtype.name}[{t.count}] @{t.addr:#x}")
+        for text, file, line, regs in self._log:
+            out.append(f"    {substitute(text, regs):<60} ; {file}:{line}")
+        return "\n".join(out) + "\n"
+
+    def save_vasm(self, path: str | Path) -> list[Path]:
+        """Write the replay program and its GM input files beside it; return the paths."""
+        path = Path(path)
+        stem = path.stem
+        written = []
+        for name, t in self.tensors.items():
+            if t.space != "gm":
+                continue
+            data = self._gm_initial.get(name) or self.machine.gm[name].tobytes()
+            npy = path.with_name(f"{stem}.{name}.npy")
+            arr = to_npy(t.dtype, np.frombuffer(data, np.uint8).copy())
+            np.save(npy, arr, allow_pickle=False)
+            written.append(npy)
+        path.write_text(self.vasm_text(gm_file=f"{stem}.{{name}}.npy"), encoding="utf-8")
+        return [path, *written]
+
+
+def substitute(text: str, regs: tuple[int, ...]) -> str:
+    """TEXT with every register xN replaced by its (signed) value."""
+    def value(m: re.Match) -> str:
+        v = regs[int(m.group(1))]
+        return f"({v - (1 << 64) if v >> 63 else v})"
+    return REGISTER.sub(value, text)
