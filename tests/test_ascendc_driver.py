@@ -107,7 +107,7 @@ __global__ __aicore__ void double_up(GM_ADDR in, GM_ADDR out, uint32_t n) {
     pipev::issue("set_flag MTE2, MTE3, 0");
     pipev::issue("wait_flag MTE2, MTE3, 0");
     pipev::issue("copy_ub_to_gm out, x, nburst=1, burst=x1", {n / 16});
-    pipev::issue("copy_ub_to_gm out[x2], x, nburst=1, burst=x1", {n / 16, n * 2});
+    pipev::issue("copy_ub_to_gm out[x2], x, nburst=1, burst=x1", {n / 16, n});
     if (scratch[0] != 7) abort();
     (void)x;
 }
@@ -402,7 +402,7 @@ def test_host_program_with_a_launch_and_files(cpp, tmp_path, capfd):
     assert out == "done 3\n"
     got = np.fromfile(tmp_path / "output.bin", np.uint16)
     assert np.array_equal(got, np.concatenate([data, data]))
-    assert "double.asc:33 double_up" in err  # the launch's summary, on stderr
+    assert "double.asc:29 double_up" in err  # the launch's summary, on stderr
     rc, out, err = cpp(capfd, "double.asc", "-I", FAKE_INCLUDE, "--quiet", "--", "nosuch.bin")
     assert (rc, out, err) == (3, "cannot read input\n", "")  # the program's own status
 

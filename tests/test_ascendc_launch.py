@@ -81,17 +81,17 @@ def test_ubuf_local_arrays_become_references_into_ub():
     src = ("  __ubuf__ half buf[256];\n__ubuf__ half *p = q;\nvoid f(__ubuf__ float *x);\n"
            "__ubuf__ unsigned int a[4][8], b[2];\n__ubuf__ AscendC::half c[N * sizeof(T)];\n")
     out = rw(src).split("\n")
-    assert out[0] == "  auto &buf = ::pipev::ub_array<half [256]>(__FILE__, __LINE__);"
+    assert out[0] == "  auto &buf = ::pipev::ubuf_array<half [256]>(\"buf\");"
     assert out[1] == "__ubuf__ half *p = q;" and out[2] == "void f(__ubuf__ float *x);"
-    assert out[3] == ("auto &a = ::pipev::ub_array<unsigned int [4][8]>(__FILE__, __LINE__); "
-                      "auto &b = ::pipev::ub_array<unsigned int [2]>(__FILE__, __LINE__);")
-    assert out[4] == "auto &c = ::pipev::ub_array<AscendC::half [N*sizeof(T)]>(__FILE__, __LINE__);"
+    assert out[3] == ("auto &a = ::pipev::ubuf_array<unsigned int [4][8]>(\"a\"); "
+                      "auto &b = ::pipev::ubuf_array<unsigned int [2]>(\"b\");")
+    assert out[4] == "auto &c = ::pipev::ubuf_array<AscendC::half [N*sizeof(T)]>(\"c\");"
 
 
 def test_ubuf_arrays_over_lines_and_in_comments():
     assert rw("// __ubuf__ half x[4];\n") == "// __ubuf__ half x[4];\n"
     out = rw("__ubuf__ half\n  x[16];\nint y;")
-    assert out == "auto &x = ::pipev::ub_array<half [16]>(__FILE__, __LINE__);\n\nint y;"
+    assert out == "auto &x = ::pipev::ubuf_array<half [16]>(\"x\");\n\nint y;"
 
 
 def test_ubuf_array_with_an_initializer_is_an_error():

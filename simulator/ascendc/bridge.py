@@ -153,8 +153,9 @@ class Session:
 
             stream_factory = Stream
         self.stream_factory = stream_factory
-        # name → (type, view, file, line): every GM buffer declared so far
+        # name → (type, view, file, line): GM buffers for every launch, and for this launch
         self.gm: dict[str, tuple[str, np.ndarray, str, int]] = {}
+        self.launch_gm: dict[str, tuple[str, np.ndarray, str, int]] = {}
         self.stream = None
         self._finished: list = []  # this launch's earlier cores: C may still hold their UB
         self.launch: Launch | None = None
@@ -209,7 +210,14 @@ class Session:
         self.failed = True
         if self.launch is not None:
             self.launch.ok = False
-        self.stream = None
+        stream, self.stream = self.stream, None
+        if stream is not None:
+            try:
+                self._save_vasm(stream)
+            except DiagnosticError as e:
+                for d in e.diagnostics:
+                    self.diagnostics.append(d)
+                    self.emit(d)
         if self.status is not None:
             self.status.set_failed()
 
@@ -240,7 +248,7 @@ class Session:
         stream = self.stream_factory(self.chip, name=name,
                                      trace=numbered(self.trace, launch.index, core),
                                      **self.options)
-        for gm_name, (dtype, view, file, line) in self.gm.items():
+        for gm_name, (dtype, view, file, line) in {**self.gm, **self.launch_gm}.items():
             stream.declare_gm(gm_name, dtype, view, file=file, line=line)
         self.stream = stream
         ub = stream.ub
@@ -265,16 +273,14 @@ class Session:
                 self.emit(d)
 
     def _save_vasm(self, stream) -> None:
+        """--save-vasm: the core's statements as a straight-line .vasm program with its GM
+        inputs beside it (Stream.save_vasm), also after an error (the replay reproduces it)."""
         target = numbered(self.save_vasm, self.launch.index, self.core) if self.launch else None
         if target is None:
             return
-        path = Path(target)
-        tmp = path.with_name(f".{path.name}.tmp")
         try:
-            tmp.write_text(stream.vasm_text(), encoding="utf-8")
-            tmp.replace(path)
+            stream.save_vasm(target)
         except OSError as e:
-            tmp.unlink(missing_ok=True)
             raise DiagnosticError([Diagnostic("error", self.launch.file, self.launch.line, 0,
                                               f"cannot write --save-vasm {target}: "
                                               f"{e.strerror or e}")]) from None
@@ -329,8 +335,13 @@ class Session:
 
     def declare_gm(self, name: str, dtype: str, view: np.ndarray, *, file: str,
                    line: int) -> None:
-        """A GM buffer for this and every later launch (the running core sees it at once)."""
-        self.gm[name] = (dtype, view, file, line)
+        """A GM buffer. Declared during a launch (the headers declare GmAlloc buffers at each
+        launch, and SetGlobalBuffer views) it lasts for that launch, since the host may free it
+        afterwards; declared outside (kernel-only arguments) it is declared to every launch."""
+        if self.launch is None:
+            self.gm[name] = (dtype, view, file, line)
+            return
+        self.launch_gm[name] = (dtype, view, file, line)
         if self.stream is not None:
             self.stream.declare_gm(name, dtype, view, file=file, line=line)
 
@@ -340,7 +351,9 @@ class Session:
         stream = self._current(file, line)
         if stream is None:
             return 1
-        stream.host_access(addr, nbytes, bool(write), file=self._s(file), line=line)
+        report = getattr(stream, "host_access", None)  # not in Stream yet: the race checks
+        if report is not None:                          # of scalar UB accesses come with it
+            report(addr, nbytes, bool(write), file=self._s(file), line=line)
         return 0
 
     @_guarded("message")
@@ -380,6 +393,7 @@ class Session:
     def _end_stopped(self) -> None:
         self.launch = None
         self._finished.clear()
+        self.launch_gm.clear()
         self.struct.ub = None
         if self.status is not None:
             self.status.launch_ended()

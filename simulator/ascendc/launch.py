@@ -3,8 +3,9 @@
 - `k<<<blockDim, l2ctrl, stream>>>(args)` becomes a call of the headers' launch helper,
   `pipev::launch(__FILE__, __LINE__, "k", blockDim, k, args)`.
 - `__ubuf__ T name[N];` (a local array in the Unified Buffer) becomes a reference to an array
-  the headers place in the UB host buffer, `auto &name = ::pipev::ub_array<T[N]>(__FILE__,
-  __LINE__);` (one placement per declaration site).
+  the headers place in the UB host buffer, `auto &name = ::pipev::ubuf_array<T [N]>("name");`
+  (one placement per declaration site and launch; the helper takes the call site from
+  `__builtin_FILE()`/`__builtin_LINE()` default arguments).
 - Kernel-only runs (`pipev run k.cpp --kernel NAME`) append an entry point that launches NAME
   with arguments passed from pipev (`entry_trailer`).
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 import re
 
 LAUNCH_HELPER = "pipev::launch"
-UB_ARRAY_HELPER = "::pipev::ub_array"
+UB_ARRAY_HELPER = "::pipev::ubuf_array"
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _INTERESTING = re.compile(r"//|/\*|\"|'")
@@ -323,7 +324,7 @@ def _ubuf_edits(text: str, b: str) -> list[_Edit]:
                                       base + decl.end("decls")):
             dims = "".join(_one_line(d.group("dims")).split(" "))
             pieces.append(f"auto &{d.group('name')} = {UB_ARRAY_HELPER}<{type_text} {dims}>"
-                          "(__FILE__, __LINE__);")
+                          f'("{d.group("name")}");')
         edits.append(_Edit(s, semi + 1, " ".join(pieces) + _newlines(text, s, semi)))
     return edits
 

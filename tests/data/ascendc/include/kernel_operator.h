@@ -71,7 +71,9 @@ inline void say(int severity, const char *text, const char *file = __builtin_FIL
 }
 
 // __ubuf__ local arrays: one placement per declaration site, from the top of the usable UB down
-template <class A> A &ub_array(const char *file, int line) {
+template <class A> A &ubuf_array(const char *name, const char *file = __builtin_FILE(),
+                                 int line = __builtin_LINE()) {
+    (void)name;
     static std::map<std::pair<std::string, int>, uint64_t> sites;
     static uint64_t next = 0;
     auto key = std::make_pair(std::string(file), line);
