@@ -300,7 +300,7 @@ def test_callbacks_reach_the_stream_and_exceptions_become_diagnostics():
     b = s.struct
     b.launch(b"k.cpp", 20, b"k", 1)
     assert b.issue(b"k.cpp", 21, 0, b"boom", regs, 0) == 1
-    assert str(emitted[-1]) == ("k.cpp:21:0: error: internal error in pipev's issue callback: "
+    assert str(emitted[-1]) == ("k.cpp:21:1: error: internal error in pipev's issue callback: "
                                 "ZeroDivisionError: a bug in pipev")
     assert b.launch_end() == 1 and s.launch is None and not ended
 
@@ -325,7 +325,7 @@ def test_printf_and_messages():
     b = s.struct
     assert b.message(b"k.cpp", 4, 0, -1, b"hello\n") == 0 and printed == ["hello\n"]
     assert b.message(b"k.cpp", 5, 0, 1, b"careful") == 0
-    assert str(emitted[-1]) == "k.cpp:5:0: warning: careful"
+    assert str(emitted[-1]) == "k.cpp:5:1: warning: careful"
     assert b.message(b"k.cpp", 6, 0, 2, b"bad queue") == 1 and s.failed
 
 
@@ -433,7 +433,7 @@ int main(int argc, char **argv) {
     (0, 1, "crash.cpp:7: error: the kernel crashed (SIGSEGV) after this call\n"),
     (1, 1, "crash.cpp:7: error: the kernel exited the program (exit status 5) after this "
            "call\n"),
-    (2, 1, "crash.cpp:10:0: error: queue misuse\n"),
+    (2, 1, "crash.cpp:10:1: error: queue misuse\n"),
     (3, 1, "crash.cpp:15: error: the program crashed (SIGABRT) after this kernel launch\n"),
     (4, 9, ""),
 ])
@@ -447,3 +447,38 @@ def test_pipev_cache_dir_and_default(monkeypatch):
     assert build.cache_root({"PIPEV_CACHE_DIR": "/x/y"}) == Path("/x/y")
     assert build.cache_root({"XDG_CACHE_HOME": "/c"}) == Path("/c/pipev")
     assert build.cache_root({}) == Path(os.path.expanduser("~/.cache/pipev"))
+
+
+TWO_LAUNCHES = r"""
+#include <cstdint>
+#include "kernel_operator.h"
+
+__global__ __aicore__ void fill(int warn) {
+    pipev::ub("x", "half", 0, 128);
+    pipev::issue("duplicate.f16 x, raw(0x3c00), count=128");
+    if (warn) pipev::say(1, "a warning of the headers");
+}
+
+int main() {
+    fill<<<1, nullptr, nullptr>>>(0);
+    fill<<<1, nullptr, nullptr>>>(1);
+}
+"""
+
+
+@needs_cxx
+def test_werror_save_vasm_and_traces_per_launch(cpp, tmp_path, capfd):
+    write(tmp_path / "two.cpp", TWO_LAUNCHES)
+    rc, _, err = cpp(capfd, "two.cpp", "-I", FAKE_INCLUDE, "--save-vasm", "run.vasm", "--trace",
+                     "t.jsonl")
+    assert rc == 0, err
+    assert err.count(" fill on ascend910b: ") == 2  # one summary per launch
+    assert "two.cpp:8:1: warning: a warning of the headers" in err
+    for name in ("run.vasm", "run.1.vasm", "t.jsonl", "t.1.jsonl"):
+        assert (tmp_path / name).is_file(), name
+    assert "duplicate.f16 x, raw(0x3c00), count=128" in (tmp_path / "run.1.vasm").read_text()
+    rc, out, err = cpp(capfd, "run.vasm", "--quiet", "--output-dir", "o")  # the replay runs
+    assert rc == 0, err
+    rc, _, err = cpp(capfd, "two.cpp", "-I", FAKE_INCLUDE, "--werror", "--quiet")
+    assert rc == 1
+    assert err == "two.cpp:8:1: error: a warning of the headers\n"

@@ -118,7 +118,7 @@ def _guarded(name: str, when_stopped=None):
                 self.fail(e.diagnostics)
             except BaseException as e:  # noqa: BLE001 - ctypes would swallow it
                 file, line = self._where(args)
-                self.fail([Diagnostic("error", file, line, 0,
+                self.fail([Diagnostic("error", file, line, 1,
                                       f"internal error in pipev's {name} callback: "
                                       f"{type(e).__name__}: {e}")])
             return 1
@@ -222,7 +222,7 @@ class Session:
             self.status.set_failed()
 
     def _error(self, file: str, line: int, message: str, col: int = 0) -> int:
-        self.fail([Diagnostic("error", file, line, col, message)])
+        self.fail([Diagnostic("error", file, line, col or 1, message)])
         return 1
 
     def _current(self, file: bytes, line: int):
@@ -281,7 +281,7 @@ class Session:
         try:
             stream.save_vasm(target)
         except OSError as e:
-            raise DiagnosticError([Diagnostic("error", self.launch.file, self.launch.line, 0,
+            raise DiagnosticError([Diagnostic("error", self.launch.file, self.launch.line, 1,
                                               f"cannot write --save-vasm {target}: "
                                               f"{e.strerror or e}")]) from None
 
@@ -363,7 +363,7 @@ class Session:
             self.on_print(self._s(text))
             return 0
         sev = SEVERITIES.get(severity, "error")
-        d = Diagnostic(sev, self._s(file), line, col, self._s(text))
+        d = Diagnostic(sev, self._s(file), line, col or 1, self._s(text))  # COL is 1-based
         if sev == "error":
             self.fail([d])
             return 1
