@@ -238,6 +238,15 @@ def test_arg_forms():
             parse_arg(bad)
 
 
+def test_which_run_a_command_line_means():
+    from simulator.ascendc.cli import wants
+
+    assert wants(["k.cpp"]) and wants(["--chip", "ascend950", "K.ASC", "-DX=1"])
+    assert wants(["-I", "inc", "-D", "N=4", "k.cc"])
+    assert not wants(["k.vasm"]) and not wants(["--trace", "t.cpp", "k.vasm"])
+    assert not wants(["--", "k.cpp"]) and not wants([])
+
+
 def test_numbered_files():
     assert numbered("t.json", 0, 0) == "t.json"
     assert numbered("d/t.json", 1, 0) == "d/t.1.json"

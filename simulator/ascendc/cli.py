@@ -16,17 +16,30 @@ import sys
 
 import click
 
+from simulator.trace import FORMATS as TRACE_FORMATS
+
 CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
 
 
+# options of either `run` that take a value as the next argument
+VALUE_OPTIONS = {"--chip", "--trace", "--trace-format", "--checks", "--max-steps", "--input",
+                 "--output-dir", "--save-vasm", "--kernel", "--block-dim", "--arg", "-D", "-I"}
+
+
 def wants(args: list[str]) -> bool:
-    """ARGS (after `run`) name a C++ program: the first argument that is not an option (before
-    a `--`) ends in .cpp, .asc, .cc or .cxx."""
+    """ARGS (after `run`) name a C++ program: the first positional argument (before a `--`,
+    skipping option values) ends in .cpp, .asc, .cc or .cxx."""
+    skip = False
     for a in args:
+        if skip:
+            skip = False
+            continue
         if a == "--":
             return False
-        if not a.startswith("-"):
-            return a.lower().endswith(CPP_SUFFIXES)
+        if a.startswith("-"):
+            skip = a in VALUE_OPTIONS
+            continue
+        return a.lower().endswith(CPP_SUFFIXES)
     return False
 
 
@@ -50,7 +63,7 @@ class CppAwareGroup(click.Group):
               "__NPU_ARCH__")
 @click.option("--trace", type=click.Path(dir_okay=False), help="write a trace file (one per "
               "launch and core: F, F.1, F.0.1 ...)")
-@click.option("--trace-format", type=click.Choice(["jsonl", "chrome", "vcd", "text"]),
+@click.option("--trace-format", type=click.Choice(list(TRACE_FORMATS)),
               default="jsonl", show_default=True)
 @click.option("--checks", type=click.Choice(["error", "warn", "off"]), default="error",
               show_default=True, help="alignment/footprint/overlap rules as errors, warnings "
