@@ -76,26 +76,14 @@ class _Expander:
 
     def load(self, mode: int, sel: Operand | None, scalar: Operand | None) -> None:
         """LOAD(M): bring the selection source into CMPMASK (§8.1)."""
-        t = self.t
         if mode == 0:
             self.emit("set_cmpmask", {"src": sel})
             return
         slot = self.raw(self.scr_scalar)
-        if mode == 1 and t.size == 1 and self.chip.counter_mode:
-            # 8-bit: a partial normal-mode MASK is an error (§14.1), so the one block of
-            # scalars is written in counter mode (count = B(T)); the mode is norm afterwards
-            self.emit("set_mask_count")
-            self.mask(0, t.per_block)
-            self.emit("vector_dup", {"dst": slot, "scalar": scalar}, t, repeat=1)
-            self.emit("set_mask_norm")
-            self.emit("set_cmpmask", {"src": slot})
-            return
-        self.emit("set_mask_norm")
         if mode == 1:
-            hi, lo = (ONES, ONES) if t.size == 1 else (0, (1 << t.per_block) - 1)
-            self.mask(hi, lo)
-            self.emit("vector_dup", {"dst": slot, "scalar": scalar}, t, repeat=1)
+            self.dup_block(slot, scalar)
         else:
+            self.emit("set_mask_norm")
             self.mask(0, 0xFF)
             addr = sel.addr
             text = f"{addr:#x}" if isinstance(addr, int) else str(addr)
@@ -104,6 +92,23 @@ class _Expander:
             self.emit("vector_dup", {"dst": slot, "scalar": _scalar(u32, value, text, sel.col)},
                       u32, repeat=1)
         self.emit("set_cmpmask", {"src": slot})
+
+    def dup_block(self, slot: Operand, scalar: Operand) -> None:
+        """One 32-byte block of the scalar at SLOT (LOAD(1)'s vector_dup); the mode is norm
+        afterwards."""
+        t = self.t
+        if t.size == 1 and self.chip.counter_mode:
+            # 8-bit: a partial normal-mode MASK is an error (§14.1), so the one block of
+            # scalars is written in counter mode (count = B(T))
+            self.emit("set_mask_count")
+            self.mask(0, t.per_block)
+            self.emit("vector_dup", {"dst": slot, "scalar": scalar}, t, repeat=1)
+            self.emit("set_mask_norm")
+            return
+        self.emit("set_mask_norm")
+        hi, lo = (ONES, ONES) if t.size == 1 else (0, (1 << t.per_block) - 1)
+        self.mask(hi, lo)
+        self.emit("vector_dup", {"dst": slot, "scalar": scalar}, t, repeat=1)
 
     @property
     def scr_scalar(self) -> int:
@@ -308,10 +313,10 @@ def _select_count(e: _Expander, ops: dict, mode: int, scalar, s1) -> None:
 
 
 def _first_n(e: _Expander, n: int | RegExpr, counted: Callable[[], None],
-             chunk: Callable[[int, int, tuple[int, int]], None]) -> None:
+             chunk: Callable[[int, int, tuple[int, int]], None] | None) -> None:
     """The first-n (count=) form: one instruction in counter mode on the chips that have it
     (COUNTED emits it); on ascend910 chunks of full repeats and a masked tail (CHUNK emits one,
-    given its byte offset, repeat count and MASK)."""
+    given its byte offset, repeat count and MASK; None where N is always a register)."""
     if e.chip.counter_mode:
         e.emit("set_mask_count")
         e.mask(0, n)
@@ -342,8 +347,13 @@ def _chunked(e: _Expander, n: int, body) -> None:
 
 def _select_scalar_first(e: _Expander, ops: dict, form: str) -> None:
     """ascend950 flexible scalar position, scalar as src0: invert sel into scratch with
-    s16 arithmetic (~x = -x - 1), then mode 1 with the tensor src1 as src0."""
+    s16 arithmetic (~x = -x - 1), then mode 1 with the tensor src1 as src0 (a register
+    count or repeat: _select_scalar_block)."""
     t = e.t
+    key = "count" if form == "count" else "repeat"
+    if isinstance(e.fields[key], RegExpr):
+        _select_scalar_block(e, ops, form)
+        return
     e.inverted = True
     inv = e.raw(e.scr)
     s16 = TYPES["s16"]
@@ -352,15 +362,9 @@ def _select_scalar_first(e: _Expander, ops: dict, form: str) -> None:
         if n == 0:
             e.b.warn(e.key_col("count"), "select with count=0 does nothing")
             return
-        if isinstance(n, RegExpr):
-            raise LexError("count= must be a constant when src0 is the scalar",
-                           e.key_col("count"))
         repeats = -(-n // t.per_repeat)
     else:
         repeats = e.fields["repeat"]
-        if isinstance(repeats, RegExpr):
-            raise LexError("repeat= must be a constant when src0 is the scalar",
-                           e.key_col("repeat"))
     words = repeats * t.per_repeat // 16
     if words:
         e.emit("set_mask_count")
@@ -377,7 +381,39 @@ def _select_scalar_first(e: _Expander, ops: dict, form: str) -> None:
         e.mask(ONES, ONES)
     else:
         e.mask(*_mask_from_keys(e))
-        _vsel(e, ops["dst"], ops["src1"], inv, 1, repeats, _strides(e))
+        _vsel(e, ops["dst"], ops["src1"], inv, 1, repeats, _tensor_first_strides(e))
+
+
+def _select_scalar_block(e: _Expander, ops: dict, form: str) -> None:
+    """Scalar-first select whose count= or repeat= is a register: the inversion above needs
+    the repeat count before running, so this form takes vsel mode 2 instead, with src0 one
+    block of the scalar read with block and repeat stride 0 (every element is the scalar) and
+    the select mask read in place from its CMPMASK address (docs/decisions.md)."""
+    key = "count" if form == "count" else "repeat"
+    problem = e.chip.select_mode_problem("vsel", 2, e.t.size, e.t.name)
+    if problem:
+        raise LexError(f"select with a scalar src0 and {key}=xN decodes to vsel mode 2: "
+                       f"{problem}", e.key_col(key))
+    block = e.raw(e.scr + 32)  # above LOAD(2)'s slot at SCR
+    e.dup_block(block, ops["src0"])
+    e.load(2, ops["sel"], None)
+    f = e.fields
+    if form == "count":
+        _first_n(e, f["count"], lambda: _vsel(e, ops["dst"], block, ops["src1"], 2, 1,
+                                               (1, 0, 1, 8, 0, 8)), None)
+        return
+    e.mask(*_mask_from_keys(e))
+    _vsel(e, ops["dst"], block, ops["src1"], 2, f["repeat"],
+          (f["dst_blk"], 0, f["src1_blk"], f["dst_rep"], 0, f["src1_rep"]))
+
+
+def _tensor_first_strides(e: _Expander) -> tuple[int, ...]:
+    """The strides of a scalar-first select once its tensor src1 moved into vsel's src0 slot:
+    src1's strides go with it; the select mask in the src1 slot is read contiguously (mode 1
+    ignores its strides), so it gets the defaults; the scalar's strides mean nothing."""
+    f = e.fields
+    return (f["dst_blk"], f["src1_blk"], BINARY_DEFAULT[2], f["dst_rep"], f["src1_rep"],
+            BINARY_DEFAULT[5])
 
 
 # -- compares -------------------------------------------------------------------------------------
@@ -416,7 +452,12 @@ def _compare_to_ub(e: _Expander, ops: dict, hw: str, count_stride: tuple[int, ..
         return
     n = _count(e, None)
     if isinstance(n, RegExpr):
-        raise LexError(f"{name} count= must be a constant", e.key_col("count"))
+        # known only at issue: one counter-mode instruction of ceil(n / N(T)) whole repeats
+        # (at most 255, checked at issue); the 256-byte rule of compare cannot be checked
+        # before running (docs/decisions.md)
+        _first_n(e, n, lambda: e.emit(hw, ops, t, e.syn.op, repeat=1, stride=count_stride),
+                 None)
+        return
     if n == 0:
         e.b.warn(e.key_col("count"), f"{name} with count=0 does nothing")
         return

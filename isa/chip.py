@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +48,6 @@ class Chip:
     def cmpmask_bytes(self) -> int:
         return self.cmpmask_bits // 8
 
-    @property
-    def api_scratch_needed(self) -> int:
-        """Bytes of scratch the API decodings use at most (§8.1): an inverted select mask of
-        255 repeats (255·32 bytes for 8-bit types) plus one 32-byte scalar slot."""
-        return 255 * 32 + 32 if self.flexible_scalar else 32
-
     def select_mode_problem(self, name: str, mode: int, size: int, type_name: str) -> str | None:
         """Why this chip cannot run select/vsel MODE on a SIZE-byte type, or None (§2, §14.1)."""
         if mode not in self.vsel_modes:
@@ -65,15 +60,106 @@ class Chip:
         return None
 
 
+def api_scratch_needed(flexible_scalar: bool) -> int:
+    """Bytes of scratch the API decodings use at most (§8.1): an inverted select mask of
+    255 repeats (255·32 bytes for 8-bit types) plus one 32-byte scalar slot."""
+    return 255 * 32 + 32 if flexible_scalar else 32
+
+
+def type_families() -> tuple[str, ...]:
+    return table_type_families() + RESTRICTION_LISTS
+
+
 _REQUIRED = ("name", "ub_bytes", "scratch_bytes", "clock_mhz", "cmpmask_bits", "event_ids",
              "counter_mode", "vsel_modes", "compare_to_cmpmask", "types", "timing")
 # type families a profile lists: those the instruction table names (InstrDef.types), plus two
 # restriction lists of the chip's own (compares other than eq; types only the API count form has)
 RESTRICTION_LISTS = ("compare_eq_only", "api_count_only")
+MAX_UB = 1 << 22  # 16x the largest real UB: room for made-up chips, not for a typo's 2^40
+Check = Callable[[Any], str]  # a value -> '' or what it must be
 
 
-def type_families() -> tuple[str, ...]:
-    return table_type_families() + RESTRICTION_LISTS
+def _integer(lo: int, hi: int, step: int = 1) -> Check:
+    def check(v: Any) -> str:
+        if type(v) is int and lo <= v <= hi and v % step == 0:
+            return ""
+        return f"must be an integer in {lo}..{hi}" + (f", a multiple of {step}" if step > 1
+                                                       else "")
+    return check
+
+
+def _one_of(*allowed: Any) -> Check:
+    def check(v: Any) -> str:  # type() too: TOML's true must not pass for 1
+        if any(type(v) is type(a) and v == a for a in allowed):
+            return ""
+        return "must be " + " or ".join(show_value(a) for a in allowed)
+    return check
+
+
+def _boolean(v: Any) -> str:
+    return "" if type(v) is bool else "must be true or false"
+
+
+def _string(v: Any) -> str:
+    return "" if isinstance(v, str) else "must be a string"
+
+
+def _name(v: Any) -> str:
+    return "" if isinstance(v, str) and v.strip() and len(v) <= 64 else \
+        "must be a string of 1 to 64 characters"
+
+
+def _clock(v: Any) -> str:
+    ok = type(v) in (int, float) and 0 < v <= 1e6
+    return "" if ok else "must be a number of MHz above 0, at most 1000000"
+
+
+def _modes(v: Any) -> str:
+    ok = isinstance(v, list) and v and all(type(m) is int and m in (0, 1, 2) for m in v) \
+        and len(set(v)) == len(v)
+    return "" if ok else "must be a non-empty subset of 0, 1, 2"
+
+
+def _types(v: Any) -> str:
+    if not isinstance(v, dict):
+        return "must be a table of type lists"
+    for family, names in v.items():
+        if family not in type_families():
+            return f"names {family}, which is not a type family ({', '.join(type_families())})"
+        if not isinstance(names, list) or not all(isinstance(t, str) for t in names):
+            return f"{family} must be a list of type names"
+        bad = [t for t in names if t not in TYPES]
+        if bad:
+            return f"{family} names unknown types {', '.join(bad)}"
+    return ""
+
+
+def _bank(v: Any) -> str:  # the model's own keys are the timing model's (timing/config.py)
+    ok = isinstance(v, dict) and isinstance(v.get("model", "none"), str)
+    return "" if ok else "must be a table whose model is a string"
+
+
+def _table(v: Any) -> str:
+    return "" if isinstance(v, dict) else "must be a table"
+
+
+# every key a profile may have, with its rule (ISA.md §2; the [timing] table's own keys are
+# checked by simulator/timing/config.py when a run times the program)
+SCHEMA: dict[str, Check] = {
+    "name": _name, "product": _string, "ub_bytes": _integer(32, MAX_UB, 32),
+    "scratch_bytes": _integer(0, MAX_UB, 32), "clock_mhz": _clock,
+    "cmpmask_bits": _one_of(128, 256), "event_ids": _integer(1, 256),
+    "counter_mode": _boolean, "vsel_modes": _modes, "compare_to_cmpmask": _boolean,
+    "flexible_scalar": _boolean, "zero_mask": _one_of("warning", "error"), "types": _types,
+    "bank": _bank, "timing": _table, "npu_arch": _integer(0, 99999),
+}
+
+
+def show_value(v: Any) -> str:
+    """A value as the TOML file spells it, shortened."""
+    text = ("true" if v else "false") if type(v) is bool else \
+        f'"{v}"' if isinstance(v, str) else repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def load_chip_file(path: Path) -> Chip:
@@ -85,56 +171,46 @@ def load_chip_file(path: Path) -> Chip:
     missing = [k for k in _REQUIRED if k not in data]
     if missing:
         raise ChipError(f"{path}: chip profile lacks {', '.join(missing)}")
-    try:
-        chip = Chip(
-            name=str(data["name"]), product=str(data.get("product", "")),
-            ub_bytes=int(data["ub_bytes"]), scratch_bytes=int(data["scratch_bytes"]),
-            clock_mhz=float(data["clock_mhz"]), cmpmask_bits=int(data["cmpmask_bits"]),
-            event_ids=int(data["event_ids"]), counter_mode=bool(data["counter_mode"]),
-            vsel_modes=tuple(int(m) for m in data["vsel_modes"]),
-            compare_to_cmpmask=bool(data["compare_to_cmpmask"]),
-            flexible_scalar=bool(data.get("flexible_scalar", False)),
-            zero_mask=str(data.get("zero_mask", "warning")),
-            types={k: tuple(str(t) for t in v) for k, v in data["types"].items()},
-            bank=dict(data.get("bank", {"model": "none"})), timing=dict(data["timing"]),
-            path=str(path), npu_arch=int(data.get("npu_arch", 0)),
-        )
-    except (TypeError, ValueError, AttributeError) as exc:
-        raise ChipError(f"{path}: malformed chip profile: {exc}") from None
-    problem = _validate(chip)
+    problem = _check_keys(data) or _validate(data)
     if problem:
         raise ChipError(f"{path}: malformed chip profile: {problem}")
-    return chip
+    return Chip(
+        name=data["name"], product=data.get("product", ""), ub_bytes=data["ub_bytes"],
+        scratch_bytes=data["scratch_bytes"], clock_mhz=float(data["clock_mhz"]),
+        cmpmask_bits=data["cmpmask_bits"], event_ids=data["event_ids"],
+        counter_mode=data["counter_mode"], vsel_modes=tuple(data["vsel_modes"]),
+        compare_to_cmpmask=data["compare_to_cmpmask"],
+        flexible_scalar=data.get("flexible_scalar", False),
+        zero_mask=data.get("zero_mask", "warning"),
+        types={k: tuple(v) for k, v in data["types"].items()},
+        bank=dict(data.get("bank", {"model": "none"})), timing=dict(data["timing"]),
+        path=str(path), npu_arch=data.get("npu_arch", 0),
+    )
 
 
-def _validate(c: Chip) -> str:
-    """The first inconsistency of a profile, or ''. Keeps a bad TOML from failing mid-run."""
-    if c.ub_bytes <= 0 or c.ub_bytes % 32:
-        return f"ub_bytes = {c.ub_bytes} must be a positive multiple of 32"
-    if not 0 <= c.scratch_bytes < c.ub_bytes or c.scratch_bytes % 32:
-        return f"scratch_bytes = {c.scratch_bytes} must be a multiple of 32 below ub_bytes"
-    if c.api_scratch_needed > c.scratch_bytes:
-        return f"scratch_bytes = {c.scratch_bytes} is below the {c.api_scratch_needed} bytes " \
-               "the API-level instructions use"
-    if c.clock_mhz <= 0:
-        return f"clock_mhz = {c.clock_mhz} must be positive"
-    if c.cmpmask_bits not in (128, 256):
-        return f"cmpmask_bits = {c.cmpmask_bits} must be 128 or 256"
-    if c.npu_arch < 0:
-        return f"npu_arch = {c.npu_arch} must not be negative (__NPU_ARCH__; 0: not given)"
-    if c.event_ids < 1:
-        return f"event_ids = {c.event_ids} must be at least 1"
-    if not c.vsel_modes or not set(c.vsel_modes) <= {0, 1, 2}:
-        return f"vsel_modes = {list(c.vsel_modes)} must be a non-empty subset of 0, 1, 2"
-    if c.zero_mask not in ("warning", "error"):
-        return f"zero_mask = {c.zero_mask!r} must be \"warning\" or \"error\""
-    for family, names in c.types.items():
-        if family not in type_families():
-            return f"[types] {family} is not a type family ({', '.join(type_families())})"
-        bad = [t for t in names if t not in TYPES]
-        if bad:
-            return f"[types] {family} names unknown types {', '.join(bad)}"
-    if not isinstance(c.timing.get("classes"), dict):
+def _check_keys(data: dict) -> str:
+    """The first key that is unknown or of the wrong type or range, as a message, or ''."""
+    for key, value in data.items():
+        check = SCHEMA.get(key)
+        if check is None:
+            return f"unknown key '{key}' (known: {', '.join(SCHEMA)})"
+        problem = check(value)
+        if problem:
+            shown = f"[{key}]" if isinstance(value, dict) else f"{key} = {show_value(value)}"
+            return f"{shown} {problem}"
+    return ""
+
+
+def _validate(data: dict) -> str:
+    """The first inconsistency between keys, or ''. Keeps a bad TOML from failing mid-run."""
+    ub, scratch = data["ub_bytes"], data["scratch_bytes"]
+    if scratch >= ub:
+        return f"scratch_bytes = {scratch} must be a multiple of 32 below ub_bytes"
+    need = api_scratch_needed(data.get("flexible_scalar", False))
+    if need > scratch:
+        return f"scratch_bytes = {scratch} is below the {need} bytes the API-level " \
+               "instructions use"
+    if not isinstance(data["timing"].get("classes"), dict):
         return "[timing.classes] is missing"
     return ""
 

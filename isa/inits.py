@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from numpy.lib import format as npy_format
 
 from isa.lexer import LexError, parse_number, split_top
 from isa.types import DType, convert_scalar, from_npy, npy_count
@@ -71,20 +74,44 @@ def _arange(args, off, t, count, _dir) -> np.ndarray:
     _arity(args, 1, 2, "arange", off)
     start = parse_number(*args[0])
     step = parse_number(*args[1]) if len(args) > 1 else 1
+    if t.kind != "complex":
+        for v, (_, o) in zip((start, step), args, strict=False):
+            if isinstance(v, complex):
+                raise LexError(f"complex value {v} for non-complex type {t.name}", o)
     if t.is_int:
-        if not all(isinstance(v, int) for v in (start, step)):
-            raise LexError(f"arange on {t.name} takes integers", args[0][1])
-        last = start + step * (count - 1) if count else start
-        info = np.iinfo(t.numeric)
-        for v in (start, last):
-            if not info.min <= v <= info.max:
-                raise LexError(f"arange value {v} is out of range for {t.name}", args[0][1])
-        vals = np.array([start + step * i for i in range(count)], dtype=t.numeric) \
-            if count < 64 else (start + step * np.arange(count, dtype=np.int64)).astype(t.numeric)
-        return vals.view(np.uint8)
+        return _int_arange(args, t, count, start, step)
     with np.errstate(all="ignore"):
-        vals = start + step * np.arange(count)
-        return _as_type(t, vals)
+        return _as_type(t, _float_arange(start, step, count, args[0][1]))
+
+
+def _float_arange(start, step, count: int, offset: int) -> np.ndarray:
+    """START + STEP * arange(COUNT): integers in int64 (rounded to T once) when every value
+    fits; integers beyond int64, which numpy cannot mix with an int64 arange, as float64."""
+    if isinstance(start, int) and isinstance(step, int):
+        last = start + step * max(count - 1, 0)
+        if all(-(1 << 63) <= v < 1 << 63 for v in (start, last)):
+            return start + step * np.arange(count, dtype=np.int64)
+    try:
+        as_num = [v if isinstance(v, (complex, float)) else float(v) for v in (start, step)]
+    except OverflowError:
+        raise LexError(f"arange value {start if abs(start) > abs(step) else step} is beyond "
+                       "every float", offset) from None
+    return as_num[0] + as_num[1] * np.arange(count)
+
+
+def _int_arange(args, t: DType, count: int, start, step) -> np.ndarray:
+    if not all(isinstance(v, int) for v in (start, step)):
+        raise LexError(f"arange on {t.name} takes integers", args[0][1])
+    last = start + step * (count - 1) if count else start
+    info = np.iinfo(t.numeric)
+    for v in (start, last):
+        if not info.min <= v <= info.max:
+            raise LexError(f"arange value {v} is out of range for {t.name}", args[0][1])
+    # every value lies between start and last, so arithmetic modulo 2^64 is exact, also for
+    # u64 values above 2^63 that no int64 holds
+    m = 1 << 64
+    vals = np.uint64(start % m) + np.uint64(step % m) * np.arange(count, dtype=np.uint64)
+    return vals.astype(t.numeric).view(np.uint8)
 
 
 def _as_type(t: DType, vals: np.ndarray) -> np.ndarray:
@@ -114,8 +141,12 @@ def _random(args, off, t, count, _dir) -> np.ndarray:
         return rng.integers(lo, hi, count, endpoint=True, dtype=t.numeric).view(np.uint8)
     lo, hi = (-100.0, 100.0)
     if len(args) == 3:
+        bounds = [parse_number(*a) for a in args[1:]]
+        if any(isinstance(v, complex) for v in bounds):
+            raise LexError("random() bounds must be real numbers (complex types draw real and "
+                           "imaginary parts from LOW..HIGH)", args[1][1])
         try:
-            lo, hi = float(parse_number(*args[1]).real), float(parse_number(*args[2]).real)
+            lo, hi = float(bounds[0]), float(bounds[1])
         except OverflowError:
             lo = hi = float("inf")
         if not np.isfinite(hi - lo):
@@ -152,6 +183,9 @@ def _file(args, off, t, count, base_dir) -> np.ndarray:
 def load_npy(path: Path) -> tuple[np.ndarray | None, str]:
     """np.load without pickles; (None, reason) for anything that is not a plain .npy array."""
     try:
+        why = _truncated(path)
+        if why:
+            return None, f"{path} is not a valid .npy array ({why})"
         arr = np.load(path, allow_pickle=False)
     except FileNotFoundError:
         return None, f"cannot read {path}: no such file"
@@ -164,6 +198,27 @@ def load_npy(path: Path) -> tuple[np.ndarray | None, str]:
     if not isinstance(arr, np.ndarray):
         return None, f"{path} is not a single .npy array"
     return arr, ""
+
+
+def _truncated(path: Path) -> str:
+    """Why the header's shape and dtype promise more data than the file holds, or ''. Checked
+    before np.load, which would otherwise try to allocate whatever the header claims."""
+    with open(path, "rb") as fp:
+        if fp.read(6) != b"\x93NUMPY":
+            return ""  # not an .npy (np.load says what it is)
+        fp.seek(0)
+        version = npy_format.read_magic(fp)
+        read = npy_format.read_array_header_1_0 if version == (1, 0) else \
+            npy_format.read_array_header_2_0  # 3.0 differs from 2.0 only in the encoding
+        shape, _, dtype = read(fp)
+        if dtype.hasobject:
+            return ""  # np.load refuses pickles with its own message
+        need = math.prod(shape) * dtype.itemsize
+        have = os.fstat(fp.fileno()).st_size - fp.tell()
+    if need > have:
+        return f"truncated: the header describes {dtype.str}{list(shape)}, {need} bytes of " \
+               f"data, the file holds {have}"
+    return ""
 
 
 def _bits(args, off, t, count, _dir) -> np.ndarray:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+import warnings
 
 NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 NAME_RE = re.compile(NAME + r"\Z")
@@ -18,6 +19,8 @@ REG_EXPR_RE = re.compile(r"[xX]([0-9]|[12][0-9]|3[01])\s*(?:([+-])\s*(.+))?\Z")
 COMMENT_RE = re.compile(r"[;#]")
 KEY_RE = re.compile(r"(" + NAME + r")\s*=\s*(.*)\Z", re.S)
 LIMIT = 1 << 200  # constant expressions beyond this are certainly out of every range
+LITERAL_DIGITS = 1000  # a literal may be larger (a 400-digit fill overflows f16, and says so)
+LITERAL_BITS = 3322  # about 1000 decimal digits
 
 
 class LexError(Exception):
@@ -93,17 +96,31 @@ _ALLOWED_BIN = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
 def parse_int(text: str, offset: int = 0) -> int:
     """A decimal/hex/binary integer or a constant expression with + - * // % ( )."""
     if INT_RE.match(text):
-        try:
-            return int(text.replace("_", ""), 0) if not _leading_zero(text) else int(text, 10)
-        except ValueError:
-            raise LexError(f"malformed integer '{text}'", offset) from None
+        return _literal(text, offset)
     if not text or len(text) > 1000:
         raise LexError("expected an integer", offset)
     try:
-        tree = ast.parse(text, mode="eval")
-    except (SyntaxError, ValueError):
+        with warnings.catch_warnings():  # e.g. "1if": a SyntaxWarning is not our diagnostic
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         raise LexError(f"expected an integer, got '{text}'", offset) from None
     return _eval(tree.body, text, offset)
+
+
+def _literal(text: str, offset: int) -> int:
+    """An integer literal of at most ~1000 digits: beyond that it is out of every range, and
+    Python refuses to turn more than 4300 decimal digits into an int (or back, in a message)."""
+    digits = text.lstrip("+-").replace("_", "")
+    if digits[:2].lower() not in ("0x", "0b") and len(digits.lstrip("0")) > LITERAL_DIGITS:
+        raise LexError(f"integer '{text}' is too large (beyond every field's range)", offset)
+    try:
+        v = int(text.replace("_", ""), 0) if not _leading_zero(text) else int(text, 10)
+    except ValueError:
+        raise LexError(f"malformed integer '{text}'", offset) from None
+    if v.bit_length() > LITERAL_BITS:
+        raise LexError(f"integer '{text}' is too large (beyond every field's range)", offset)
+    return v
 
 
 def _leading_zero(text: str) -> bool:
@@ -111,21 +128,40 @@ def _leading_zero(text: str) -> bool:
     return len(t) > 1 and t[0] == "0" and t[1].isdigit()
 
 
-def _eval(node: ast.AST, text: str, offset: int) -> int:
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        v = _eval(node.operand, text, offset)
-        return -v if isinstance(node.op, ast.USub) else v
-    if isinstance(node, ast.BinOp) and type(node.op) in _ALLOWED_BIN:
-        a, b = _eval(node.left, text, offset), _eval(node.right, text, offset)
-        if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and b == 0:
-            raise LexError(f"division by zero in '{text}'", offset)
-        v = _ALLOWED_BIN[type(node.op)](a, b)
-        if abs(v) > LIMIT:
-            raise LexError(f"'{text}' is too large", offset)
-        return v
-    raise LexError(f"expected an integer expression, got '{text}'", offset)
+def _eval(root: ast.AST, text: str, offset: int) -> int:
+    """Evaluate the expression tree without recursion: a 990-deep `-----0` must not exhaust
+    Python's stack. Post-order over an explicit stack; `values` holds finished operands."""
+    stack: list[tuple[ast.AST, bool]] = [(root, False)]
+    values: list[int] = []
+    while stack:
+        node, ready = stack.pop()
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            if abs(node.value) > LIMIT:
+                raise LexError(f"'{text}' is too large", offset)
+            values.append(node.value)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            if not ready:
+                stack += [(node, True), (node.operand, False)]
+            elif isinstance(node.op, ast.USub):
+                values.append(-values.pop())
+        elif isinstance(node, ast.BinOp) and type(node.op) in _ALLOWED_BIN:
+            if not ready:
+                stack += [(node, True), (node.right, False), (node.left, False)]
+                continue
+            b, a = values.pop(), values.pop()
+            values.append(_binop(node.op, a, b, text, offset))
+        else:
+            raise LexError(f"expected an integer expression, got '{text}'", offset)
+    return values[0]
+
+
+def _binop(op: ast.operator, a: int, b: int, text: str, offset: int) -> int:
+    if isinstance(op, (ast.FloorDiv, ast.Mod)) and b == 0:
+        raise LexError(f"division by zero in '{text}'", offset)
+    v = _ALLOWED_BIN[type(op)](a, b)
+    if abs(v) > LIMIT:
+        raise LexError(f"'{text}' is too large", offset)
+    return v
 
 
 def parse_number(text: str, offset: int = 0) -> int | float | complex:
@@ -135,7 +171,10 @@ def parse_number(text: str, offset: int = 0) -> int | float | complex:
         inner = split_top(t[1:-1], offset + 1)
         if len(inner) != 2:
             raise LexError(f"a complex value is (RE, IM), got '{text}'", offset)
-        re_, im = (float(parse_number(p, o).real) for p, o in inner)
+        try:
+            re_, im = (float(parse_number(p, o).real) for p, o in inner)
+        except OverflowError:  # an integer part beyond every float
+            raise LexError(f"{text} is too large for a complex value", offset) from None
         return complex(re_, im)
     if INT_RE.match(t):
         return parse_int(t, offset)

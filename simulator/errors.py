@@ -1,17 +1,8 @@
-"""Runtime faults and the error the Python API raises."""
+"""The errors the Python API raises (run-time faults are simulator.problems.Fault)."""
 
 from __future__ import annotations
 
 from isa.diagnostics import Diagnostic, DiagnosticError
-
-
-class Fault(Exception):
-    """A runtime error inside one instruction: message, column offset and where it arose."""
-
-    def __init__(self, message: str, col: int | None = None):
-        super().__init__(message)
-        self.message = message
-        self.col = col
 
 
 class SimulationError(DiagnosticError):

@@ -36,21 +36,23 @@ class Event:
     `writes_cmpmask`, `mask` (MASK_HI, MASK_LO) and `mask_mode` (`norm` / `count`) at issue,
     `mask_after` / `mask_mode_after`, `cmpmask` (CMPMASK after it, as an int), `flag` ((src, dst,
     id) of set_flag / wait_flag), `taken` (a taken branch), and with timing on `issue`, `start`,
-    `end`, `busy` (the cycles it occupied its pipe; a wait counts only its last cycle) and
-    `beats` (per-repeat cycles), all None with timing off. `op` is the decoded operation
+    `end`, `busy` (the cycles it occupied its pipe; a wait counts only its last cycle),
+    `issue_busy` (the cycles S spent issuing it) and `beats` (per-repeat cycles), all None with
+    timing off. `op` is the decoded operation
     (VectorOp, DmaOp, CmpmaskMove or None) for pipev's own observers.
     """
 
-    __slots__ = ("seq", "instr", "pipe", "op", "flag", "taken", "mask", "counter", "mask_after",
-                 "counter_after", "_cmpmask", "timing", "_source", "_ranges")
+    __slots__ = ("seq", "instr", "pipe", "op", "repeats", "flag", "taken", "mask", "counter",
+                 "mask_after", "counter_after", "_cmpmask", "timing", "_source", "_ranges")
 
-    def __init__(self, seq: int, instr: Instruction, pipe: str, op: Any, flag, taken: bool,
-                 mask: tuple[int, int], counter: bool, mask_after: tuple[int, int],
-                 counter_after: bool, cmpmask: bytes, source):
+    def __init__(self, seq: int, instr: Instruction, pipe: str, op: Any, repeats: int, flag,
+                 taken: bool, mask: tuple[int, int], counter: bool,
+                 mask_after: tuple[int, int], counter_after: bool, cmpmask: bytes, source):
         self.seq = seq
         self.instr = instr
         self.pipe = pipe
         self.op = op
+        self.repeats = repeats
         self.flag = flag
         self.taken = taken
         self.mask = mask
@@ -92,10 +94,6 @@ class Event:
         return self.instr.defn.family.kind
 
     # -- what it did -------------------------------------------------------------------------
-    @property
-    def repeats(self) -> int:
-        return getattr(self.op, "repeats", 1)
-
     @property
     def vop(self):
         """The VectorOp of a vector instruction, else None."""
@@ -177,6 +175,11 @@ class Event:
     @property
     def busy(self) -> int | None:
         return self.timing.busy if self.timing is not None else None
+
+    @property
+    def issue_busy(self) -> int | None:
+        """Cycles S spent issuing it into its queue (0 for S's own instructions)."""
+        return self.timing.issue_cost if self.timing is not None else None
 
     @property
     def beats(self) -> list[int] | None:

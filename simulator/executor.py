@@ -47,6 +47,7 @@ class Executor:
         self.done = False
         self._static: dict[str, tuple[dict, dict]] = {}
         self._plans: dict[int, tuple] = {}
+        self._cmpmask = machine.cmpmask.tobytes()  # CMPMASK as events report it
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -64,9 +65,19 @@ class Executor:
             ob.on_start(info)
 
     def run(self) -> None:
+        """Execute the source to its end (the loop of `step`, kept tight)."""
         self.start()
+        fetch, execute = self.source.fetch, self.execute
         while not self.done:
-            self.step()
+            instr = fetch()
+            if instr is None:
+                break
+            self._count(instr)
+            try:
+                execute(instr)
+            except Fault as f:
+                self.fail(instr, f.problem)
+        self.finish()
 
     def step(self) -> Event | None:
         """Execute the source's next hardware instruction; return its event (None when nobody
@@ -76,10 +87,7 @@ class Executor:
         if instr is None:
             self.finish()
             return None
-        self.steps += 1
-        if self.steps > self.max_steps:
-            self.fail(instr, Problem("steps", f"--max-steps {self.max_steps} reached: stopped a "
-                                     "runaway loop at this instruction"))
+        self._count(instr)
         try:
             ev = self.execute(instr)
         except Fault as f:
@@ -88,30 +96,41 @@ class Executor:
             self.finish()
         return ev
 
+    def _count(self, instr: Instruction) -> None:
+        self.steps += 1
+        if self.steps > self.max_steps:
+            self.fail(instr, Problem("steps", f"--max-steps {self.max_steps} reached: stopped a "
+                                     "runaway loop at this instruction"))
+
     def execute(self, instr: Instruction) -> Event | None:
         """Issue one hardware instruction, let it take effect and notify."""
         m = self.m
         iss: Issued = SEMANTICS[instr.defn.family.name](self, instr)
         ev = None
-        if self.listening:
+        listening = self.listening
+        if listening:
             mask, counter = m.mask, m.counter
         body = iss.body
         if body is not None:
             if iss.repeats and (iss.sequential or self.split_repeats):
-                ev = self._event(instr, iss, mask, counter) if self.listening else None
+                ev = self._event(instr, iss, mask, counter) if listening else None
                 self._repeat_by_repeat(instr, iss, ev)
             else:
                 for hook in self._before:
                     hook(instr, iss.op, None)
                 body(m, iss.op, iss.arg, 0, iss.repeats)
         self.source.advance(iss.jump)
-        if self.listening:
-            if ev is None:
-                ev = self._event(instr, iss, mask, counter)
-            else:
-                ev.mask_after, ev.counter_after = m.mask, m.counter
-                ev._cmpmask = m.cmpmask.tobytes()
-            self._publish(ev)
+        if not listening:
+            return None
+        if ev is None:
+            ev = self._event(instr, iss, mask, counter)
+        else:
+            ev.mask_after, ev.counter_after = m.mask, m.counter
+            ev._cmpmask = self._cmpmask_after(instr)
+        if self.timing is not None:
+            ev.timing = self.timing.time(ev)
+        for ob in self.observers:
+            ob.on_event(ev)
         return ev
 
     def _repeat_by_repeat(self, instr: Instruction, iss: Issued, ev: Event | None) -> None:
@@ -126,14 +145,15 @@ class Executor:
 
     def _event(self, instr: Instruction, iss: Issued, mask, counter) -> Event:
         m = self.m
-        return Event(self.steps - 1, instr, iss.pipe, iss.op, iss.flag, iss.taken, mask,
-                     counter, m.mask, m.counter, m.cmpmask.tobytes(), self.source)
+        if instr.defn.family.writes_cmpmask:  # only these change it: read it again
+            self._cmpmask = m.cmpmask.tobytes()
+        return Event(self.steps - 1, instr, iss.pipe, iss.op, iss.uops, iss.flag, iss.taken,
+                     mask, counter, m.mask, m.counter, self._cmpmask, self.source)
 
-    def _publish(self, ev: Event) -> None:
-        if self.timing is not None:
-            ev.timing = self.timing.time(ev)
-        for ob in self.observers:
-            ob.on_event(ev)
+    def _cmpmask_after(self, instr: Instruction) -> bytes:
+        if instr.defn.family.writes_cmpmask:  # only these change it: read it again
+            self._cmpmask = self.m.cmpmask.tobytes()
+        return self._cmpmask
 
     def finish(self) -> None:
         if self.done:
@@ -207,3 +227,4 @@ class Executor:
     def int_operand(self, instr: Instruction, role: str) -> int:
         v = instr.operands[role].value
         return self.m.x[v.reg] if isinstance(v, RegExpr) else v
+

@@ -5,6 +5,7 @@ published in the events; with timing off they stay zero."""
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 
 from isa.lexer import strip_comment
@@ -22,7 +23,9 @@ class Statistics(Observer):
         self.busy = dict.fromkeys(PIPES, 0)
         self.stalls = dict.fromkeys(STALLS, 0)
         self.line_cycles: dict[tuple[str, int], int] = defaultdict(int)
-        self.line_text: dict[tuple[str, int], str] = {}
+        # a streamed statement's first event, for its text (program lines come from the source;
+        # holding every line's event would keep them all alive)
+        self.line_event: dict[tuple[str, int], Event] = {}
         self.path = ""
         self.lines: tuple[str, ...] = ()
 
@@ -31,8 +34,7 @@ class Statistics(Observer):
 
     def on_event(self, ev: Event) -> None:
         self.instructions += 1
-        op = ev.op
-        self.uops += op.repeats if op is not None and hasattr(op, "repeats") else 1
+        self.uops += ev.repeats
         t = ev.timing
         if t is None:
             return
@@ -42,9 +44,10 @@ class Statistics(Observer):
             busy["S"] += t.issue_cost
         instr = ev.instr
         key = (instr.file, instr.line)
-        self.line_cycles[key] += t.busy
-        if key not in self.line_text:
-            self.line_text[key] = self._text(ev)
+        cycles = self.line_cycles
+        if instr.file and key not in cycles:
+            self.line_event[key] = ev
+        cycles[key] += t.busy
         if t.wait_flag:
             self.stalls["flag_wait"] += t.wait_flag
         if t.bank_extra:
@@ -52,14 +55,14 @@ class Statistics(Observer):
         if t.wait_issue:
             self.stalls["barrier" if t.pipe == "S" else "queue_full"] += t.wait_issue
 
-    def _text(self, ev: Event) -> str:
-        line = ev.instr.line
-        if not ev.instr.file and 0 < line <= len(self.lines):
-            return strip_comment(self.lines[line - 1]).strip()
-        return ev.statement
+    def _text(self, file: str, line: int) -> str:
+        if file:
+            return self.line_event[(file, line)].statement
+        return strip_comment(self.lines[line - 1]).strip() if 0 < line <= len(self.lines) else ""
 
     def hot_lines(self) -> list[dict]:
         """The three source lines with the most busy cycles: file, line, text, cycles."""
-        hot = sorted(self.line_cycles.items(), key=lambda kv: (-kv[1], kv[0]))[:HOT_LINES]
-        return [{"file": f or self.path, "line": ln, "text": self.line_text[(f, ln)],
+        hot = heapq.nsmallest(HOT_LINES, self.line_cycles.items(),
+                              key=lambda kv: (-kv[1], kv[0]))
+        return [{"file": f or self.path, "line": ln, "text": self._text(f, ln),
                  "cycles": c} for (f, ln), c in hot if c > 0]

@@ -1,4 +1,5 @@
-"""An independent, element-by-element reference model of ISA.md §5–§6 (ascend910b).
+"""An independent, element-by-element reference model of ISA.md §5–§6 (ascend910b), and of the
+API-level `select` of §8.1 on ascend950 (its semantics, not its decoding).
 
 Written from the spec, not from the simulator: it imports nothing from `isa` or `simulator`.
 It parses the small subset of `.vasm` the property tests generate (hardware-level instructions,
@@ -18,10 +19,12 @@ import re
 import struct
 from dataclasses import dataclass, field
 
+import ml_dtypes
 import numpy as np
 
 UB_BYTES = 196608  # ascend910b (ISA.md §2)
 CMPMASK_BYTES = 16  # 128 bits
+CHIPS = {"ascend910b": (UB_BYTES, CMPMASK_BYTES), "ascend950": (253952, 32)}  # UB, CMPMASK
 ONES = (1 << 64) - 1
 
 # name → (numpy dtype, struct code, kind)
@@ -30,6 +33,7 @@ TYPES = {
     "u32": (np.uint32, "I", "int"), "u64": (np.uint64, "Q", "int"),
     "s16": (np.int16, "h", "int"), "s32": (np.int32, "i", "int"),
     "f16": (np.float16, "e", "float"), "f32": (np.float32, "f", "float"),
+    "bf16": (ml_dtypes.bfloat16, "", "float"),  # select moves it as raw bits; no struct code
 }
 BINARY = ("vadd", "vsub", "vmul", "vmax", "vmin")
 SCALAR_OPS = ("vadds", "vmuls", "vmaxs", "vmins")
@@ -200,6 +204,7 @@ class Reference:
         self.cmpmask = bytearray(CMPMASK_BYTES)
         self.tensors: dict[str, Tensor] = {}
         self.checks = "error"
+        self.x = [0] * 32  # scalar registers (li only)
 
     # ---- program level ----
     def run(self, text: str, checks: str = "error") -> Reference:
@@ -218,6 +223,10 @@ class Reference:
                 self.tensors[name] = tensor
                 data = init_bytes(t, tensor.count, init.strip() if init else None)
                 self.ub[tensor.addr:tensor.addr + len(data)] = data
+                continue
+            if line.startswith(".chip"):
+                ub_bytes, cmp_bytes = CHIPS[line.split()[1]]
+                self.ub, self.cmpmask = bytearray(ub_bytes), bytearray(cmp_bytes)
                 continue
             if line.startswith("."):
                 continue
@@ -283,6 +292,10 @@ class Reference:
             self.copy_ub_to_ub(ins)
         elif name == "nop":
             pass
+        elif name == "li":
+            self.x[int(ins.args[0][1:])] = int(ins.args[1], 0) % (1 << 64)
+        elif name == "select":
+            self.api_select(ins)
         else:
             self.vector(ins)
 
@@ -292,15 +305,15 @@ class Reference:
         rules = set()
         if o.addr % 16:
             rules.add("align")
-        if o.addr < 0 or o.addr + CMPMASK_BYTES > UB_BYTES:
+        if o.addr < 0 or o.addr + len(self.cmpmask) > len(self.ub):
             raise RefError(ins.line, rules | {"bounds"})
-        if o.tensor is not None and o.addr + CMPMASK_BYTES > o.tensor.end:
+        if o.tensor is not None and o.addr + len(self.cmpmask) > o.tensor.end:
             rules.add("footprint")
         self.rule(ins, rules)
         if ins.name == "set_cmpmask":
-            self.cmpmask[:] = self.ub[o.addr:o.addr + CMPMASK_BYTES]
+            self.cmpmask[:] = self.ub[o.addr:o.addr + len(self.cmpmask)]
         else:
-            self.ub[o.addr:o.addr + CMPMASK_BYTES] = self.cmpmask
+            self.ub[o.addr:o.addr + len(self.cmpmask)] = self.cmpmask
 
     # ---- §6.5 copy_ub_to_ub ----
     def copy_ub_to_ub(self, ins: Instr) -> None:
@@ -313,7 +326,7 @@ class Reference:
             last = o.addr + (nburst - 1) * (burst + gaps[role]) * 32 + burst * 32
             if o.addr % 32:
                 rules.add("align")
-            if o.addr < 0 or last > UB_BYTES:
+            if o.addr < 0 or last > len(self.ub):
                 raise RefError(ins.line, rules | {"bounds"})
             if o.tensor is not None and (o.addr < o.tensor.addr or last > o.tensor.end):
                 rules.add("footprint")
@@ -404,7 +417,7 @@ class Reference:
         touched = self.touched(ins, ops, active, n, size)
         self.check(ins, ops, touched)
         sel_scalar = bytes(self.cmpmask[:size])  # vsel mode 1 "other"
-        cmp_bits = bits_lsb_first(bytes(self.cmpmask), CMPMASK_BYTES * 8)
+        cmp_bits = bits_lsb_first(bytes(self.cmpmask), len(self.cmpmask) * 8)
         for i, act in enumerate(active):
             self.one_repeat(ins, ops, i, act, n, size, scalar, sel_scalar, cmp_bits, mode)
 
@@ -482,7 +495,7 @@ class Reference:
             if o["addr"] % 32:
                 rules.add("align")
             allb = set().union(*touched[role])
-            if allb and (min(allb) < 0 or max(allb) >= UB_BYTES):
+            if allb and (min(allb) < 0 or max(allb) >= len(self.ub)):
                 raise RefError(ins.line, rules | {"bounds"})
             tens = o["tensor"]
             if tens is not None and allb and (min(allb) < tens.addr or max(allb) >= tens.end):
@@ -568,6 +581,79 @@ class Reference:
             results.append((self.addr(d["addr"], size, d["blk"], d["rep"], i, k), v))
         for a, v in results:
             self.ub[a:a + size] = v
+
+
+    # ---- §8.1 API-level select: what it computes, element by element ----
+    def api_select(self, ins: Instr) -> None:
+        """dst = sel bit ? src0 : src1 over the first COUNT elements (count=) or over REPEAT
+        repeats of the MASK the mask key sets, each operand with its own strides (§5). A scalar
+        operand (immediate or scalar(NAME[I])) stands for every element; mode 0 uses the first
+        N(T) sel bits in every repeat, modes 1 and 2 consume sel contiguously."""
+        t = ins.t
+        size, mode = size_of(t), int(ins.keys.get("mode", "0"))
+        n = 256 // size
+        dst, sel = self.operand(ins.args[0]).addr, self.operand(ins.args[1]).addr
+        srcs = [self.select_source(t, a) for a in ins.args[2:4]]
+        places = self.select_places(ins, n, size, mode)
+        need = max((b for group in places for b, _, _ in group), default=-1) + 1
+        bits = bits_lsb_first(bytes(self.ub[sel:sel + (need + 7) // 8]), need)
+        for group in places:  # one repeat (or the whole count form): read all, then write
+            out = []
+            for bit, d_off, offs in group:
+                pick = 0 if bits[bit] else 1
+                src = srcs[pick]
+                v = src if isinstance(src, bytes) else bytes(
+                    self.ub[src + offs[pick]:src + offs[pick] + size])
+                out.append((dst + d_off, v))
+            for a, v in out:
+                self.ub[a:a + size] = v
+        if "count" in ins.keys:  # the count form leaves normal mode, MASK all ones
+            self.counter, self.mask_hi, self.mask_lo = False, ONES, ONES
+
+    def select_source(self, t: str, text: str) -> bytes | int:
+        """The raw bytes of a scalar (read now), or a tensor operand's base address."""
+        m = re.fullmatch(r"scalar\((.+)\)", text.strip())
+        if m:
+            a = self.operand(m.group(1)).addr
+            return bytes(self.ub[a:a + size_of(t)])
+        if text.startswith("@") or text.split("[")[0].strip() in self.tensors:
+            return self.operand(text).addr
+        return scalar_bytes(t, text)
+
+    def select_places(self, ins: Instr, n: int, size: int, mode: int) -> list[list[tuple]]:
+        """Per repeat: (sel bit, dst byte offset, (src0 offset, src1 offset)) of each active
+        element, in order."""
+        if "count" in ins.keys:
+            c = self.reg_or_int(ins.keys["count"])
+            return [[(k if mode else k % n, k * size, (k * size, k * size)) for k in range(c)]]
+        st = self.strides(ins)
+        row = self.mask_row(ins, n)
+        out = []
+        for i in range(self.reg_or_int(ins.keys["repeat"])):
+            group = []
+            for k in range(n):
+                if row[k]:
+                    offs = tuple(self.addr(0, size, st[f"{r}_blk"], st[f"{r}_rep"], i, k)
+                                 for r in ("src0", "src1"))
+                    group.append((i * n + k if mode else k,
+                                  self.addr(0, size, st["dst_blk"], st["dst_rep"], i, k), offs))
+            out.append(group)
+        return out
+
+    def mask_row(self, ins: Instr, n: int) -> list[bool]:
+        """The active elements of a repeat under the mask key; MASK keeps that value (§8.1)."""
+        if "mask" in ins.keys:
+            length = min(int(ins.keys["mask"], 0), n)
+            self.mask_hi = (1 << max(length - 64, 0)) - 1
+            self.mask_lo = (1 << min(length, 64)) - 1
+        else:
+            self.mask_hi = int(ins.keys.get("mask_hi", "0"), 0)
+            self.mask_lo = int(ins.keys.get("mask_lo", "0"), 0)
+        return [bool((self.mask_lo >> k) & 1 if k < 64 else (self.mask_hi >> (k - 64)) & 1)
+                for k in range(n)]
+
+    def reg_or_int(self, text: str) -> int:
+        return self.x[int(text[1:])] if re.fullmatch(r"x\d+", text) else int(text, 0)
 
 
 def run_reference(text: str, checks: str = "error") -> Reference:

@@ -459,3 +459,111 @@ copy_ub_to_ub @0x700, b, nburst=1, burst=8
     assert ub[0x500:0x600] == mode0  # mode 2: the mask at CMPMASK[31:0] = 0x200
     assert ub[0x600:0x700] == a and ub[0x700:0x800] == b
     assert ub == bytes(run_reference(text).ub)
+
+
+# -- ascend950: API-level select, flexible scalar position, strides, register counts ----------
+UB_950 = 253952 - 8192  # below scratch
+SIZE_950 = {"f16": 2, "bf16": 2, "s16": 2, "u16": 2, "f32": 4, "s32": 4, "u32": 4}
+IMMEDIATE = {"f": ["0.0", "-0.0", "2.5", "-3.75", "inf", "nan", "100.0"],
+             "s": ["0", "-1", "7", "-100"], "u": ["0", "1", "7", "100"]}
+
+
+class Gen950:
+    """One `select` on ascend950 over tensors sized exactly to what their strides reach, so a
+    decoding that reads an operand with another operand's strides fails on data or footprint."""
+
+    def __init__(self, draw):
+        self.draw = draw
+        self.t = draw(st.sampled_from(tuple(SIZE_950)))
+        self.size = SIZE_950[self.t]
+        self.n = 256 // self.size
+        self.next = 0
+        self.decls: list[str] = [".chip ascend950"]
+
+    def tensor(self, name: str, t: str, nbytes: int, init: bool = True) -> None:
+        nbytes = max(32, -(-nbytes // 32) * 32)
+        self.next += self.draw(st.integers(0, 2)) * 32
+        count = nbytes // SIZE_950.get(t, 1)
+        hexs = np.random.default_rng(self.draw(st.integers(0, 2**32 - 1))).integers(
+            0, 256, nbytes, dtype=np.uint8).tobytes().hex()
+        self.decls.append(f".ub {name} {t}[{count}] @{self.next:#x}" +
+                          (f' = bits("{hexs}")' if init else " = zeros"))
+        self.next += nbytes
+
+    def scalar(self) -> str:
+        if self.draw(st.booleans()):
+            self.tensor("s", self.t, 32)
+            return f"scalar(s[{self.draw(st.integers(0, 32 // self.size - 1))}])"
+        return self.draw(st.sampled_from(IMMEDIATE[self.t[0] if self.t != "bf16" else "f"]))
+
+    def mask(self) -> tuple[str, list[bool]]:
+        n = self.n
+        if self.draw(st.booleans()):
+            length = self.draw(st.integers(1, n))
+            return f"mask={length}", [k < length for k in range(n)]
+        lo = self.draw(st.integers(0, 2**64 - 1)) if n == 128 else self.draw(
+            st.integers(0, 2**64 - 1))
+        hi = self.draw(st.integers(0, 2**64 - 1)) if n == 128 else 0
+        bits = [bool((lo >> k) & 1 if k < 64 else (hi >> (k - 64)) & 1) for k in range(n)]
+        return f"mask_lo={lo:#x}" + (f", mask_hi={hi:#x}" if n == 128 else ""), bits
+
+    def extent(self, repeat: int, blk: int, rep: int, row: list[bool]) -> int:
+        """Bytes from the base to the end of the last active element (ISA.md §5)."""
+        per_block = 32 // self.size
+        ends = [((i * rep + k // per_block * blk) * 32 + (k % per_block + 1) * self.size)
+                for i in range(repeat) for k in range(self.n) if row[k]]
+        return max(ends, default=32)
+
+    def program(self) -> str:
+        d = self.draw
+        mode = d(st.sampled_from((1, 1, 1, 0, 2)))
+        scalar_at = d(st.sampled_from(("src0", "src0", "src1"))) if mode == 1 else None
+        register = d(st.booleans())
+        ops = {r: self.scalar() if r == scalar_at else r for r in ("src0", "src1")}
+        if d(st.integers(0, 3)):  # high-dimensional form
+            repeat = d(st.integers(1, 4))
+            strides = {"dst": (d(st.integers(1, 4)), d(st.sampled_from((0, 1, 8, 9, 16))))}
+            for r in ("src0", "src1"):
+                strides[r] = (d(st.integers(0, 255)), d(st.integers(0, 255))) if r == \
+                    scalar_at else (d(st.integers(0, 4)), d(st.sampled_from((0, 1, 8, 9, 16))))
+            mask, row = self.mask()
+            sizes = {r: self.extent(repeat, *strides[r], row) for r in ("dst", "src0", "src1")}
+            order = ("dst", "src0", "src1")
+            stride = ",".join(str(strides[r][0]) for r in order) + "," + \
+                ",".join(str(strides[r][1]) for r in order)
+            tail = f"repeat={'x1' if register else repeat}, {mask}, stride={stride}"
+            sel_bits, value = (repeat * self.n if mode else self.n), repeat
+        else:
+            count = d(st.integers(1, 3 * self.n))
+            sizes = dict.fromkeys(("dst", "src0", "src1"), count * self.size)
+            tail = f"count={'x1' if register else count}"
+            sel_bits, value = (-(-count // self.n) * self.n if mode else self.n), count
+        self.tensor("m", "u8", sel_bits // 8)
+        self.tensor("d", self.t, sizes["dst"], init=False)
+        for r in ("src0", "src1"):
+            if ops[r] == r:
+                self.tensor(r, self.t, sizes[r])
+        lines = self.decls + ([f"    li x1, {value}"] if register else [])
+        lines.append(f"    select.{self.t} d, m, {ops['src0']}, {ops['src1']}, mode={mode}, "
+                     f"{tail}")
+        return "\n".join(lines) + "\n"
+
+
+@st.composite
+def selects_950(draw) -> str:
+    return Gen950(draw).program()
+
+
+@settings(SETTINGS, max_examples=300)
+@given(selects_950())
+def test_950_select_forms_bit_exact(text):
+    """Scalar first or second (immediate or scalar(NAME[I])), modes 0/1/2, count= and repeat=
+    forms with random strides and masks, constant or register counts, against the reference's
+    element-by-element §8.1 semantics (UB below scratch, byte for byte)."""
+    want = run_reference(text).ub[:UB_950]
+    got = simulator.run(text).ub[:UB_950].tobytes()
+    if got != bytes(want):
+        diff = next(i for i in range(len(got)) if got[i] != want[i])
+        raise AssertionError(f"UB differs first at byte {diff:#x}: simulator "
+                             f"{got[diff:diff + 8].hex()} reference {want[diff:diff + 8].hex()}"
+                             f"\n{text}")

@@ -66,3 +66,18 @@ def test_readme_opens_with_install_and_test_commands():
     assert second.strip() == ".venv/bin/python -m pytest"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert second.strip() in ci.splitlines()
+
+
+EXAMPLE_RE = re.compile(r"<!-- example: (?P<name>\S+) -->\n```python\n(?P<body>.*?)```", re.S)
+EXAMPLES = [(doc.name, m["name"], m["body"]) for doc in (ROOT / "README.md",
+                                                          *sorted((ROOT / "docs").glob("*.md")))
+            for m in EXAMPLE_RE.finditer(doc.read_text(encoding="utf-8"))]
+
+
+@pytest.mark.parametrize("doc,name,body", EXAMPLES, ids=[f"{d}:{n}" for d, n, _ in EXAMPLES])
+def test_python_examples_in_the_docs_run(doc, name, body, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    exec(compile(body, f"{doc}:{name}", "exec"), {"__name__": "__example__"})
+    printed = capsys.readouterr().out
+    for want in re.findall(r"print\(.*\)\s+# (\{.*\})$", body, re.M):
+        assert want in printed  # a printed value the example shows in its comment

@@ -12,14 +12,17 @@ class Issued:
     `body(machine, op, arg, lo, hi)` makes the change (repeats [lo, hi) of a vector op; other
     bodies ignore lo/hi); None when nothing changes. `repeats` > 0 lets the executor run it
     repeat by repeat, which `sequential` demands (the overlap rule's sequential model). `jump`
-    is the statement pc to continue at (HALT stops)."""
+    is the statement pc to continue at (HALT stops). `uops`: the micro-ops it counts (a vector
+    instruction's repeats, 1 for the others)."""
 
-    __slots__ = ("pipe", "op", "body", "arg", "repeats", "sequential", "flag", "taken", "jump")
+    __slots__ = ("pipe", "op", "body", "arg", "repeats", "sequential", "flag", "taken", "jump",
+                 "uops")
 
     def __init__(self, pipe: str, op=None, body=None, arg=None, repeats: int = 0,
                  sequential: bool = False, flag=None, taken: bool = False,
-                 jump: int | None = None):
+                 jump: int | None = None, uops: int = 1):
         self.pipe = pipe
+        self.uops = uops
         self.op = op
         self.body = body
         self.arg = arg

@@ -1,4 +1,4 @@
-"""vector_dup, vcopy and the CMPMASK moves (ISA.md §6.1, §6.4): bit copies."""
+"""vector_dup and vcopy (ISA.md §6.4): bit copies."""
 
 from __future__ import annotations
 
@@ -16,11 +16,3 @@ def dup(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
 
 def vcopy(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     store(m, vop, vop.access("dst"), load(m, vop, vop.access("src"), lo, hi).copy(), lo, hi)
-
-
-def set_cmpmask(m: Machine, addr: int) -> None:
-    m.cmpmask[:] = m.ub[addr:addr + m.cmpmask.size]
-
-
-def get_cmpmask(m: Machine, addr: int) -> None:
-    m.ub[addr:addr + m.cmpmask.size] = m.cmpmask

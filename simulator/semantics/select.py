@@ -32,10 +32,9 @@ def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
 
 
 def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
-    mode = vop.instr.fields.get("mode", 0)
     s = select_bits(m, vop, lo, hi)
     a = load(m, vop, vop.access("src0"), lo, hi)
-    if mode == 1:
+    if vop.family.scalar_src1(vop.instr.fields):  # mode 1: src1 is CMPMASK's scalar
         other = m.cmpmask[:vop.t.size].view(RAW[vop.t.size])[0]
     else:
         other = load(m, vop, vop.access("src1"), lo, hi)

@@ -34,12 +34,14 @@ def issue(ex: Executor, instr: Instruction) -> Issued:
     if vop is None:
         vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
         if _noop(ex, instr, vop, fields):
-            return Issued("V", vop)
-        seen = ex.policy.count
+            return Issued("V", vop, uops=vop.repeats)
+        diagnostics = ex.policy.diagnostics
+        seen = len(diagnostics)
         sequential = _check(ex, instr, vop)
-        if not sequential and ex.policy.count == seen:  # a clean pass: reusable
+        if not sequential and len(diagnostics) == seen:  # a clean pass: reusable
             ex.decodings.put(instr, addrs, fields, sel, vop, tensor_of)
-    return Issued("V", vop, BODIES[fam.name], _scalar_bytes(ex, instr), vop.repeats, sequential)
+    r = vop.repeats
+    return Issued("V", vop, BODIES[fam.name], _scalar_bytes(ex, instr), r, sequential, uops=r)
 
 
 def _noop(ex: Executor, instr: Instruction, vop: VectorOp, fields: dict) -> bool:

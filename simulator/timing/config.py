@@ -6,11 +6,15 @@ Every cycle figure the model uses comes from here (TIMING.md: none may be a lite
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import attrs
 
-from isa.chip import Chip
+from isa.chip import Chip, show_value
 from isa.diagnostics import Diagnostic
+from isa.table import cost_classes
+from isa.types import TYPES
 from simulator.errors import SimulationError
 
 BLOCK = 32  # bytes per block: the unit of DMA sizes and of the partial-block rule
@@ -21,8 +25,6 @@ SCALAR_KEYS = ("scalar_issue", "scalar_op", "branch_taken", "queue_depth", "set_
                "vcmp_min_cycles_f16", "mte2_latency", "mte2_cycles_per_block",
                "mte2_min_cycles_per_block", "mte3_latency", "mte3_cycles_per_block",
                "mte3_min_cycles_per_block", "burst_overhead")
-CLASSES = ("vsel", "vsel_scalar", "vcmp", "vcmpv", "vcmpvs", "binary", "unary_scalar", "dup",
-           "copy", "cmpmask_move")
 CLASS_KEYS = ("slope", "min_cycles", "head", "tail")
 BANK_KEYS = {"910b": ("groups", "bank_bytes", "conflict_beats"),
              "950": ("groups", "reads_per_beat"), "none": ()}
@@ -63,37 +65,115 @@ def ceil(x: float) -> int:
     return math.ceil(round(x, 9))
 
 
-def _fail(chip: Chip, message: str) -> SimulationError:
-    return SimulationError([Diagnostic("error", chip.path or chip.name, 1, 1, message)])
+# the DMA formula's figures may be fractional (it rounds up once); every other figure is a
+# whole number of cycles (ISA.md: every cycle figure is an integer)
+FRACTIONAL = ("mte2_latency", "mte2_cycles_per_block", "mte2_min_cycles_per_block",
+              "mte3_latency", "mte3_cycles_per_block", "mte3_min_cycles_per_block",
+              "burst_overhead")
+MAX_CYCLES = 1_000_000  # per figure: far above any real cost, far below float overflow
+BANK_RANGES = {"groups": (1, 1024), "bank_bytes": (32, 1 << 30), "conflict_beats": (1, 1024),
+               "reads_per_beat": (1, 1024)}
+
+
+def _fail(chip: Chip, message: str, key: str | None = None) -> SimulationError:
+    line = _key_line(chip.path, key) if key else 1
+    return SimulationError([Diagnostic("error", chip.path or chip.name, line, 1,
+                                       f"chip profile {chip.name}: {message}")])
+
+
+def _key_line(path: str, key: str) -> int:
+    """The profile line that sets KEY (1 when it is not found: a built-in or absent key)."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError, ValueError):
+        return 1
+    pattern = re.compile(rf"\s*{re.escape(key)}\s*=")
+    return next((i for i, ln in enumerate(lines, 1) if pattern.match(ln)), 1)
+
+
+def _number_problem(v, lo: int, whole: bool) -> str:
+    """'' when v is a cycle figure in lo..MAX_CYCLES (an integer when WHOLE), else why not."""
+    kinds = (int,) if whole else (int, float)
+    if type(v) in kinds and lo <= v <= MAX_CYCLES:
+        return ""
+    return f"must be {'an integer' if whole else 'a number'} in {lo}..{MAX_CYCLES}"
 
 
 def load_config(chip: Chip) -> TimingConfig:
-    """Check the profile has every key the model needs; a readable error names the first gap."""
+    """Check the profile's [timing] and [bank] tables: every key the model needs, of the right
+    type and range, and no key it does not know; a readable error names the first problem."""
     t = chip.timing
-    for k in SCALAR_KEYS:
-        if not isinstance(t.get(k), (int, float)) or isinstance(t.get(k), bool):
-            raise _fail(chip, f"chip profile {chip.name}: [timing] lacks the number '{k}'")
+    _check_scalars(chip, t)
     table = t.get("classes")
     if not isinstance(table, dict):
-        raise _fail(chip, f"chip profile {chip.name}: [timing.classes] is missing")
-    classes = {}
-    for name in CLASSES:
-        row = table.get(name)
-        if not isinstance(row, dict) or any(not isinstance(row.get(k), int) for k in CLASS_KEYS):
-            raise _fail(chip, f"chip profile {chip.name}: [timing.classes] {name} needs integer "
-                        f"{', '.join(CLASS_KEYS)}")
-        mins = {k.rsplit("_", 1)[1]: int(v) for k, v in t.items()
-                if k.startswith(f"{name}_min_cycles_")}
-        classes[name] = CostClass(name, row["slope"], row["min_cycles"], row["head"],
-                                  row["tail"], int(t.get(f"{name}_partial_penalty", 0)), mins)
+        raise _fail(chip, "[timing.classes] is missing")
+    unknown = [k for k in table if k not in cost_classes()]
+    if unknown:
+        raise _fail(chip, f"[timing.classes] {unknown[0]} is not a cost class (known: "
+                    f"{', '.join(cost_classes())})", unknown[0])
+    classes = {name: _cost_class(chip, t, table.get(name), name) for name in cost_classes()}
+    return TimingConfig({k: t[k] for k in SCALAR_KEYS}, classes, _bank(chip))
+
+
+def _check_scalars(chip: Chip, t: dict) -> None:
+    for k in SCALAR_KEYS:
+        if k not in t:
+            raise _fail(chip, f"[timing] lacks the number '{k}'")
+        problem = _number_problem(t[k], 1 if k == "queue_depth" else 0, k not in FRACTIONAL)
+        if problem:
+            raise _fail(chip, f"[timing] {k} = {show_value(t[k])} {problem}", k)
+    for k, v in t.items():
+        if k in SCALAR_KEYS or k == "classes":
+            continue
+        if not _per_class_key(k):
+            raise _fail(chip, f"[timing] unknown key '{k}' (TIMING.md lists the keys)", k)
+        problem = _number_problem(v, 0, True)
+        if problem:
+            raise _fail(chip, f"[timing] {k} = {show_value(v)} {problem}", k)
+
+
+def _per_class_key(k: str) -> bool:
+    """CLASS_min_cycles_TYPE (a per-type floor) or CLASS_partial_penalty."""
+    for name in cost_classes():
+        rest = k[len(name) + 1:] if k.startswith(name + "_") else ""
+        if rest == "partial_penalty" or (rest.startswith("min_cycles_")
+                                         and rest[len("min_cycles_"):] in TYPES):
+            return True
+    return False
+
+
+def _cost_class(chip: Chip, t: dict, row, name: str) -> CostClass:
+    if not isinstance(row, dict) or set(row) != set(CLASS_KEYS):
+        raise _fail(chip, f"[timing.classes] {name} needs exactly the integers "
+                    f"{', '.join(CLASS_KEYS)}", name)
+    for k in CLASS_KEYS:
+        problem = _number_problem(row[k], 0, True)
+        if problem:
+            raise _fail(chip, f"[timing.classes] {name} {k} = {show_value(row[k])} {problem}", name)
+    mins = {k.rsplit("_", 1)[1]: int(v) for k, v in t.items()
+            if k.startswith(f"{name}_min_cycles_")}
+    return CostClass(name, row["slope"], row["min_cycles"], row["head"], row["tail"],
+                     int(t.get(f"{name}_partial_penalty", 0)), mins)
+
+
+def _bank(chip: Chip) -> dict:
     bank = dict(chip.bank)
     model = bank.get("model", "none")
     if model not in BANK_KEYS:
-        raise _fail(chip, f"chip profile {chip.name}: unknown bank model '{model}' (known: "
-                    f"{', '.join(BANK_KEYS)})")
+        raise _fail(chip, f"unknown bank model '{model}' (known: {', '.join(BANK_KEYS)})",
+                    "model")
+    for k in bank:
+        if k != "model" and k not in BANK_KEYS[model]:
+            raise _fail(chip, f"[bank] {k} does not apply to bank model {model} (its keys: "
+                        f"{', '.join(BANK_KEYS[model]) or 'none'})", k)
     for k in BANK_KEYS[model]:
-        if not isinstance(bank.get(k), int):
-            raise _fail(chip, f"chip profile {chip.name}: [bank] model {model} needs the integer "
-                        f"'{k}'")
+        lo, hi = BANK_RANGES[k]
+        v = bank.get(k)
+        if v is None:
+            raise _fail(chip, f"[bank] model {model} needs the integer '{k}'")
+        step = 32 if k == "bank_bytes" else 1
+        if type(v) is not int or not lo <= v <= hi or v % step:
+            rule = f"an integer in {lo}..{hi}" + (", a multiple of 32" if step > 1 else "")
+            raise _fail(chip, f"[bank] {k} = {show_value(v)} must be {rule}", k)
     bank["model"] = model
-    return TimingConfig({k: t[k] for k in SCALAR_KEYS}, classes, bank)
+    return bank

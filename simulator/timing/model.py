@@ -180,7 +180,11 @@ class TimingModel:
         operand: a statement re-run, or moving its operands together through UB, costs a dict
         lookup."""
         # statements with identical text share their decoding (VectorOp.at) and its memo
-        return vop.derived((cls, self.banks), lambda v: self._vector_cost_by_layout(v, cls))
+        key = (self, cls.name)
+        hit = vop.memo.get(key)
+        if hit is None:
+            hit = vop.memo[key] = self._vector_cost_by_layout(vop, cls)
+        return hit
 
     def _vector_cost_by_layout(self, vop: VectorOp, cls: CostClass
                                ) -> tuple[np.ndarray, int, int, int]:

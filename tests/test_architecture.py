@@ -1,0 +1,320 @@
+"""The architecture's promises (issue 12): instruction facts live in the table and the family
+records; a user's observer sees everything through the public event contract; a streamed run
+equals the assembled program and its saved `.vasm` replays identically; `import pipev` is the
+Python API."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import pipev
+from isa import families, table
+from isa.families import VECTOR, Family
+from isa.listing import listing
+from isa.table import INSTRUCTIONS, InstrDef
+from simulator import semantics
+from simulator.semantics import arith
+from simulator.semantics.common import load, numeric, store
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "simulator"
+
+
+# -- instruction facts in one place ------------------------------------------------------------
+def test_no_module_outside_isa_and_semantics_branches_on_a_mnemonic():
+    """Executor, checks, timing, hazards, traces, debugger and CLI ask the family records."""
+    names = "|".join(sorted({d.name for d in INSTRUCTIONS.values()} |
+                            {d.family.name for d in INSTRUCTIONS.values()}, key=len,
+                            reverse=True))
+    branch = re.compile(rf"""(\.name|\.head|family)\s*(==|!=|in)\s*\(?\s*["']({names})["']""")
+    offenders = []
+    for path in SRC.rglob("*.py"):
+        if "semantics" in path.parts:
+            continue
+        for k, line in enumerate(path.read_text().splitlines(), 1):
+            if branch.search(line):
+                offenders.append(f"{path.relative_to(ROOT)}:{k}: {line.strip()}")
+    assert offenders == []
+
+
+def test_isa_never_imports_simulator_and_semantics_never_import_observers():
+    for path in (ROOT / "isa").rglob("*.py"):
+        assert "simulator" not in re.findall(r"^\s*(?:from|import) (\w+)", path.read_text(),
+                                             re.M), path
+    for path in (SRC / "semantics").glob("*.py"):
+        text = path.read_text()
+        for layer in ("timing", "trace", "debugger", "hazards", "stats"):
+            assert f"simulator.{layer}" not in text, (path, layer)
+
+
+@pytest.fixture
+def made_up():
+    """A new binary instruction (one table row, one semantics line) and a new family (its
+    record and its body), added from the test and removed afterwards."""
+    absd = table.register(InstrDef("vabsd", table._VEC3, families.BINARY, typed=True,
+                                   types="arith", strides="binary", keys=("repeat",),
+                                   doc="dst = |src0 - src1|"))
+    arith.BINARY["vabsd"] = lambda a, b: np.abs(a - b)  # the one semantics line
+
+    avg = Family("average", VECTOR, "V", "binary")  # a new shape: its record...
+
+    def average(m, vop, scalar, lo, hi):  # ...and its semantics
+        a = numeric(load(m, vop, vop.access("src0"), lo, hi), vop)
+        b = numeric(load(m, vop, vop.access("src1"), lo, hi), vop)
+        store(m, vop, vop.access("dst"), ((a + b) / 2).astype(vop.t.numeric), lo, hi)
+
+    table.register(InstrDef("vavg", table._VEC3, avg, typed=True, types="arith",
+                            strides="binary", keys=("repeat",), doc="dst = (src0 + src1) / 2"))
+    semantics.register_vector("average", average)
+    yield absd
+    for name in ("vabsd", "vavg"):
+        del INSTRUCTIONS[name]
+    del arith.BINARY["vabsd"]
+
+
+MADE_UP = """\
+.chip ascend910b
+.ub a f32[128] = random(1)
+.ub b f32[128] = random(2)
+.ub d f32[128]
+.ub e f32[128]
+    vabsd.f32 d, a, b, repeat=2
+    vavg.f32  e, a, b, repeat=1, stride=1,1,1,8,8,8
+"""
+
+
+def test_a_made_up_instruction_and_family_work_everywhere(made_up, tmp_path):
+    result = pipev.run(MADE_UP, trace=tmp_path / "t.jsonl")
+    a = np.random.default_rng(1).uniform(-100, 100, 128).astype(np.float32)
+    b = np.random.default_rng(2).uniform(-100, 100, 128).astype(np.float32)
+    p = result.program
+    ub = result.ub
+    d, e = p.tensors["d"], p.tensors["e"]
+    assert ub[d.addr:d.addr + 512].tobytes() == np.abs(a - b).tobytes()
+    assert ub[e.addr:e.addr + 256].tobytes() == ((a[:64] + b[:64]) / 2).astype(
+        np.float32).tobytes()
+    assert result.pipes["V"] > 0  # timed by the family's cost class
+    rows = listing(p)
+    assert [len(h["uops"]) for s in rows for h in s["hw"]] == [2, 1]
+    events = [json.loads(x) for x in (tmp_path / "t.jsonl").read_text().splitlines()]
+    assert [e["text"].split()[0] for e in events if e.get("ev") == "instr"] == ["vabsd.f32",
+                                                                              "vavg.f32"]
+
+
+# -- the observer contract ---------------------------------------------------------------------
+class PipeBusy(pipev.Observer):
+    """Per-pipe busy cycles, from nothing but the events."""
+
+    def __init__(self):
+        self.busy = {p: 0 for p in ("S", "V", "MTE2", "MTE3")}
+
+    def on_event(self, ev):
+        self.busy[ev.pipe] += ev.busy
+        self.busy["S"] += ev.issue_busy
+
+
+class WriteMap(pipev.Observer):
+    """Which UB bytes the run wrote."""
+
+    def on_start(self, run):
+        self.written = np.zeros(run.ub_bytes, bool)
+
+    def on_event(self, ev):
+        for start, end in ev.writes:
+            self.written[start:end] = True
+
+
+OBSERVED = """\
+.chip ascend910b
+.gm  src  f32[1024] input = random(7, 1, 2)
+.gm  dst  f32[1024] output
+.ub  all  u8[12800] @0x0 = fill(FILL)   ; every tensor's bytes start as FILL
+.ub  x    f32[1024] @0x0
+.ub  y    f32[1024] @0x1000
+.ub  m    u8[128] @0x2000
+.ub  cm   u8[32] @0x2080
+.ub  z    f32[1024] @0x20a0
+.ub  w    f32[64] @0x30a0
+    copy_gm_to_ub x, src, nburst=1, burst=128
+    set_flag MTE2, V, 0
+    wait_flag MTE2, V, 0
+    vadds.f32 y, x, 3.0, repeat=16
+    compare.gt.f32 m, y, x, count=1024       ; every bit 1
+    vcmp.gt.f32 y, x                          ; CMPMASK all ones
+    get_cmpmask cm
+    set_cmpmask m
+    vsel.f32 z, y, x, repeat=16, stride=1,1,1,8,8,8
+    vector_dup.f32 w, 7.0, repeat=1, stride=1,1,8,8
+    copy_ub_to_ub x[512], z, nburst=4, burst=8, src_gap=8, dst_gap=8
+    set_flag V, MTE3, 0
+    wait_flag V, MTE3, 0
+    copy_ub_to_gm dst, z, nburst=1, burst=128
+"""
+
+
+def test_a_users_observers_see_busy_cycles_and_ub_writes():
+    """Run twice with different initial bytes: a byte the run writes ends the same in both, so
+    it changed in at least one run; a byte it does not write keeps each run's initial value."""
+    changed = []
+    for fill in (0x55, 0xAA):
+        busy, writes = PipeBusy(), WriteMap()
+        result = pipev.run(OBSERVED.replace("FILL", str(fill)), observers=[busy, writes],
+                           checks="warn")
+        assert busy.busy == result.pipes
+        initial = np.zeros(result.ub.size, np.uint8)
+        initial[:12800] = fill
+        changed.append(np.frombuffer(bytes(result.ub), np.uint8) != initial)
+    assert np.array_equal(writes.written, changed[0] | changed[1])
+    assert writes.written.sum() > 3 * 4096
+    assert result.stalls["flag_wait"] > 0 and result.hot_lines[0]["line"] > 0
+
+
+def test_event_attributes_are_documented_and_filled():
+    seen = []
+
+    class Keep(pipev.Observer):
+        def on_event(self, ev):
+            seen.append(ev)
+
+    pipev.run(OBSERVED.replace("FILL", "1"), observers=[Keep()])
+    ev = next(e for e in seen if e.mnemonic == "vsel.f32")
+    assert (ev.pipe, ev.kind, ev.repeats, ev.line) == ("V", "vector", 16, 19)
+    assert ev.statement.startswith("vsel.f32 z, y, x")
+    assert ev.reads_cmpmask and not ev.writes_cmpmask and ev.mask_mode == "norm"
+    assert ev.end > ev.start >= ev.issue and len(ev.beats) == 16
+    moves = [e for e in seen if e.kind == "cmpmask_move"]
+    assert [bool(e.writes) for e in moves] == [True, False]  # get_cmpmask writes UB
+    dma = next(e for e in seen if e.mnemonic == "copy_gm_to_ub")
+    assert dma.gm_reads == [("src", 0, 4096)] and dma.writes == [(0, 4096)]
+    untimed = []
+
+    class Keep2(pipev.Observer):
+        def on_event(self, ev):
+            untimed.append((ev.start, ev.busy))
+
+    pipev.run(OBSERVED.replace("FILL", "1"), observers=[Keep2()], timing=False)
+    assert set(untimed) == {(None, None)}
+
+
+# -- the streaming entry -------------------------------------------------------------------------
+STREAM_DECLS = """\
+.chip ascend910b
+.gm  a    f32[512] inout = file("a.npy")
+.gm  out  f32[512] inout = file("out.npy")
+.ub  x    f32[512] @0x0
+.ub  m    u8[64] @0x800
+.ub  z    f32[512] @0x1000
+"""
+
+
+def producer(stream_issue, read_ub):
+    """A kernel that decides what to issue from UB contents: the compare's bits."""
+    issue = stream_issue
+    issue("copy_gm_to_ub x, a, nburst=1, burst=64", 7)
+    issue("set_flag MTE2, V, 0", 8)
+    issue("wait_flag MTE2, V, 0", 9)
+    issue("compares.gt.f32 m, x, 0.0, count=512", 10)
+    issue("set_flag V, S, 0", 11)
+    issue("wait_flag V, S, 0", 12)
+    positives = int(np.unpackbits(read_ub(0x800, 64)).sum())
+    if positives > 256:  # branch on the data
+        issue("vmuls.f32 z, x, 2.0, repeat=8", 13)
+    else:
+        issue("vector_dup.f32 z, -1.0, repeat=8", 13)
+    issue("set_flag V, MTE3, 0", 14)
+    issue("wait_flag V, MTE3, 0", 15)
+    issue("copy_ub_to_gm out, z, nburst=1, burst=64", 16)
+    return positives
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_streamed_run_equals_the_assembled_program(tmp_path, monkeypatch, seed):
+    monkeypatch.chdir(tmp_path)  # both runs name the program prog.vasm
+    a = np.random.default_rng(seed).uniform(-1 + (seed - 3.5), 1 + (seed - 3.5),
+                                            512).astype(np.float32)
+    out = np.zeros(512, np.float32)
+    s = pipev.Stream("ascend910b", name="prog.vasm", trace=tmp_path / "stream.jsonl")
+    s.declare_gm("a", "f32", a.view(np.uint8))
+    s.declare_gm("out", "f32", out.view(np.uint8))
+    s.declare_ub("x", "f32", 512, 0)
+    s.declare_ub("m", "u8", 64, 0x800)
+    s.declare_ub("z", "f32", 512, 0x1000)
+    texts = []
+
+    def issue(text, line):
+        texts.append(text)
+        s.issue(text, file="prog.vasm", line=line)
+
+    positives = producer(issue, lambda addr, n: s.ub[addr:addr + n])
+    streamed = s.finish()
+    want = a * 2 if positives > 256 else np.full(512, -1, np.float32)
+    assert out.tobytes() == want.tobytes()  # host memory, written in place
+    # the same statements as an assembled program, at the same lines
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "out.npy", np.zeros(512, np.float32))
+    Path("prog.vasm").write_text(STREAM_DECLS + "".join(f"    {t}\n" for t in texts))
+    assembled = pipev.run("prog.vasm", trace=tmp_path / "prog.jsonl")
+    assert assembled.outputs["out"].tobytes() == out.tobytes()
+    assert (streamed.cycles, streamed.pipes, streamed.stalls) == \
+        (assembled.cycles, assembled.pipes, assembled.stalls)
+    assert _events(tmp_path / "stream.jsonl") == _events(tmp_path / "prog.jsonl")
+    # the saved straight-line program replays the same bytes and cycles
+    s.save_vasm(tmp_path / "replay.vasm")
+    replay = pipev.run(tmp_path / "replay.vasm")
+    assert replay.outputs["out"].tobytes() == out.tobytes()
+    assert (replay.cycles, replay.pipes) == (streamed.cycles, streamed.pipes)
+
+
+def _events(path: Path) -> list[dict]:
+    """A trace's events without the header (which names the program)."""
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    return [e for e in lines if e.get("ev") not in (None, "summary")] + \
+        [{k: v for k, v in lines[-1].items() if k != "outputs"}]
+
+
+def test_stream_registers_diagnostics_at_the_callers_line_and_replay(tmp_path):
+    s = pipev.Stream("ascend910b", name="kernel.cpp")
+    s.declare_ub("x", "f32", 256, 0)
+    s.declare_ub("y", "f32", 256, 1024)
+    for k in range(4):  # one call site, four register values: assembled once
+        s.issue("vadds.f32 y[x1], x[x1], raw(0x3f800000), repeat=1", file="kernel.cpp",
+                line=40, col=9, regs=[64 * k])
+    assert len(s.source.statements) == 1
+    with pytest.raises(pipev.SimulationError) as e:
+        s.issue("vadds.f32 y[x1], x, 1.0, repeat=1", file="kernel.cpp", line=44, col=9,
+                regs=[1])
+    d = e.value.diagnostics[-1]
+    assert str(d).startswith("kernel.cpp:44:9: error: vadds.f32 dst y address 0x404 (x1 = 1) "
+                             "is not 32-byte aligned")
+    with pytest.raises(pipev.SimulationError):  # a failed stream stays failed
+        s.finish()
+
+
+def test_stream_replay_substitutes_register_values(tmp_path):
+    s = pipev.Stream("ascend910b", name="k")
+    s.declare_ub("x", "f32", 256, 0)
+    s.issue("vector_dup.f32 x[x1], raw(0x40000000), repeat=x2", regs=[64, 2])
+    text = s.vasm_text()
+    assert "vector_dup.f32 x[(64)], raw(0x40000000), repeat=(2)" in text
+    first = s.finish()
+    s.save_vasm(tmp_path / "r.vasm")
+    again = pipev.run(tmp_path / "r.vasm")
+    assert bytes(again.ub) == bytes(first.ub) and again.cycles == first.cycles
+
+
+# -- import pipev ----------------------------------------------------------------------------------
+def test_pipev_is_the_python_api():
+    assert {c.name for c in pipev.chips()} >= {"ascend910b", "ascend950"}
+    prog = pipev.assemble((ROOT / "programs/tutorial/maximum.vasm").read_text())
+    r = pipev.run(prog)
+    assert isinstance(r, pipev.RunResult) and r.cycles == 664 and r.hot_lines[0]["line"] == 11
+    d = pipev.debug(ROOT / "programs/tutorial/maximum.vasm")
+    assert d.execute("break 16") == ["breakpoint 1 at line 16, pc 5"]
+    d.execute("continue")
+    assert d.execute("print m[0:4]") == ["m[0:4] = [203  45 152 117]"]
+    assert not d.finished and d.cycle > 0
