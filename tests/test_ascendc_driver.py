@@ -491,3 +491,11 @@ def test_werror_save_vasm_and_traces_per_launch(cpp, tmp_path, capfd):
     rc, _, err = cpp(capfd, "two.cpp", "-I", FAKE_INCLUDE, "--werror", "--quiet")
     assert rc == 1
     assert err == "two.cpp:8:1: error: a warning of the headers\n"
+
+
+def test_chip_profiles_give_npu_arch():
+    from isa.chip import chip_names, get_chip
+
+    arch = {n: get_chip(n).npu_arch for n in chip_names()}
+    assert arch["ascend910b"] == 2201 and arch["ascend950"] == 3510
+    assert all(arch.values())
