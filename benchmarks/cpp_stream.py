@@ -108,7 +108,7 @@ def main() -> int:
 
         startup = start(["k.cpp", "-I", str(INCLUDE), "--quiet", "--", "0", "0"])
         vasm_startup = start(["empty.vasm", "--quiet", "--output-dir", "o"])
-        print(f"cold compile (g++ -O1, stand-in headers)  {cold:6.2f} s; cache check "
+        print(f"cold compile (g++ -O0, stand-in headers)  {cold:6.2f} s; cache check "
               f"{hit * 1e3:.1f} ms")
         print(f"pipev run k.cpp, cached, one empty launch {startup:6.2f} s   target < "
               f"{TARGET_STARTUP_S:.1f} s (pipev run of a one-line .vasm: {vasm_startup:.2f} s)")
