@@ -38,6 +38,7 @@ class Chip:
     bank: dict[str, Any] = attrs.field(eq=False)
     timing: dict[str, Any] = attrs.field(eq=False)
     path: str = ""
+    npu_arch: int = 0  # __NPU_ARCH__ for AscendC kernels (pipev run FILE.cpp); 0: not given
 
     @property
     def scratch_base(self) -> int:
@@ -150,7 +151,7 @@ SCHEMA: dict[str, Check] = {
     "cmpmask_bits": _one_of(128, 256), "event_ids": _integer(1, 256),
     "counter_mode": _boolean, "vsel_modes": _modes, "compare_to_cmpmask": _boolean,
     "flexible_scalar": _boolean, "zero_mask": _one_of("warning", "error"), "types": _types,
-    "bank": _bank, "timing": _table,
+    "bank": _bank, "timing": _table, "npu_arch": _integer(0, 99999),
 }
 
 
@@ -183,7 +184,7 @@ def load_chip_file(path: Path) -> Chip:
         zero_mask=data.get("zero_mask", "warning"),
         types={k: tuple(v) for k, v in data["types"].items()},
         bank=dict(data.get("bank", {"model": "none"})), timing=dict(data["timing"]),
-        path=str(path),
+        path=str(path), npu_arch=data.get("npu_arch", 0),
     )
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from simulator.ascendc.cli import CppAwareGroup  # `run FILE.cpp` goes to simulator.ascendc
 from simulator.events import Observer
 from simulator.trace import FORMATS as TRACE_FORMATS
 
@@ -52,7 +53,7 @@ def _emit(diags) -> None:
         click.echo(str(d), err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CppAwareGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pipev")
 def main() -> None:
     """pipev: a cycle-approximate simulator of the Ascend AI Core vector pipeline."""

@@ -1,0 +1,417 @@
+"""The ctypes side of `include/pipev_bridge.h`: the callback table the compiled kernel calls, each
+callback mapped onto pipev's streaming entry (`simulator.stream.Stream`).
+
+One `Session` serves one program run (in the worker process). It keeps the GM buffers the
+program declared (numpy views over the host memory, no copies: pipev's DMA reads and writes the
+program's own bytes), opens one Stream per core of each kernel launch (cores of a launch run one
+after another over the shared GM), gives C the machine's UB as `bridge->ub`, and turns every
+failure inside a callback into a nonzero return plus a recorded diagnostic: a Python exception
+in a ctypes callback would otherwise be printed and swallowed. After the first error the session
+is stopped and every callback returns nonzero at once.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+from collections.abc import Callable
+from pathlib import Path
+
+import attrs
+import numpy as np
+
+from isa.chip import Chip
+from isa.diagnostics import Diagnostic, DiagnosticError
+from isa.types import lookup
+
+c_char_p, c_int, c_uint64, c_uint32 = ctypes.c_char_p, ctypes.c_int, ctypes.c_uint64, \
+    ctypes.c_uint32
+
+ISSUE = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_int, c_char_p, ctypes.POINTER(c_uint64), c_int)
+UB_TENSOR = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_char_p, c_uint64, c_uint64)
+GM_BUFFER = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_char_p, ctypes.c_void_p,
+                             c_uint64)
+HOST_ACCESS = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_uint64, c_uint64, c_int)
+MESSAGE = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_int, c_int, c_char_p)
+LAUNCH = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_uint32)
+LAUNCH_END = ctypes.CFUNCTYPE(c_int)
+
+
+class PipevBridge(ctypes.Structure):
+    """`struct pipev_bridge` (pipev_bridge.h), field for field."""
+
+    _fields_ = [
+        ("issue", ISSUE),
+        ("ub_tensor", UB_TENSOR),
+        ("gm_buffer", GM_BUFFER),
+        ("host_access", HOST_ACCESS),
+        ("message", MESSAGE),
+        ("launch", LAUNCH),
+        ("launch_end", LAUNCH_END),
+        ("ub", ctypes.c_void_p),
+        ("ub_bytes", c_uint64),
+        ("scratch_bytes", c_uint64),
+        ("npu_arch", ctypes.c_int32),
+        ("block_idx", c_uint32),
+        ("block_num", c_uint32),
+    ]
+
+
+SEVERITIES = {0: "note", 1: "warning", 2: "error"}
+
+
+@attrs.define
+class CoreResult:
+    core: int
+    result: object  # the Stream's RunResult
+
+
+@attrs.define
+class Launch:
+    """One `<<<>>>` launch: where, what, and the result of each core that finished."""
+
+    index: int
+    file: str
+    line: int
+    kernel: str
+    block_dim: int
+    cores: list[CoreResult] = attrs.Factory(list)
+    ok: bool = True
+
+    @property
+    def slowest(self) -> CoreResult | None:
+        return max(self.cores, key=lambda c: c.result.cycles, default=None)
+
+
+def numbered(path: str | None, launch: int, core: int) -> str | None:
+    """The file for LAUNCH's CORE: PATH itself for the first core of the first launch, else
+    `STEM.LAUNCH[.CORE]SUFFIX` next to it (trace.json, trace.1.json, trace.0.1.json)."""
+    if path is None or (launch == 0 and core == 0):
+        return path
+    p = Path(path)
+    tag = f".{launch}" + (f".{core}" if core else "")
+    return str(p.with_name(p.stem + tag + p.suffix))
+
+
+def gm_view(host: int, nbytes: int) -> np.ndarray:
+    """A writable uint8 numpy view of NBYTES of host memory at address HOST (no copy)."""
+    if nbytes == 0:
+        return np.zeros(0, np.uint8)
+    buf = (ctypes.c_uint8 * nbytes).from_address(host)
+    return np.frombuffer(buf, np.uint8)
+
+
+def _guarded(name: str, when_stopped=None):
+    """Wrap a callback: any exception becomes a diagnostic and a nonzero return; a stopped
+    session answers nonzero at once (after WHEN_STOPPED(self), if given)."""
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def call(self, *args):
+            if self.stopped:
+                if when_stopped is not None:
+                    when_stopped(self)
+                return 1
+            try:
+                return fn(self, *args) or 0
+            except DiagnosticError as e:
+                self.fail(e.diagnostics)
+            except BaseException as e:  # noqa: BLE001 - ctypes would swallow it
+                file, line = self._where(args)
+                self.fail([Diagnostic("error", file, line, 1,
+                                      f"internal error in pipev's {name} callback: "
+                                      f"{type(e).__name__}: {e}")])
+            return 1
+
+        return call
+
+    return wrap
+
+
+class Session:
+    """The bridge table and the state behind it, for one run of a compiled program."""
+
+    def __init__(self, chip: Chip, *, source: str, checks: str = "error", timing: bool = True,
+                 max_steps: int = 10_000_000, trace: str | None = None,
+                 trace_format: str = "jsonl", save_vasm: str | None = None,
+                 emit: Callable[[Diagnostic], None] = lambda d: None,
+                 on_launch_end: Callable[[Launch], None] = lambda launch: None,
+                 on_print: Callable[[str], None] = lambda text: None,
+                 status=None, stream_factory=None):
+        self.chip = chip
+        self.source = source
+        self.options = {"checks": checks, "timing": timing, "max_steps": max_steps,
+                        "trace_format": trace_format}
+        self.trace = trace
+        self.save_vasm = save_vasm
+        self.emit = emit
+        self.on_launch_end = on_launch_end
+        self.on_print = on_print
+        self.status = status
+        if stream_factory is None:
+            from simulator.stream import Stream
+
+            stream_factory = Stream
+        self.stream_factory = stream_factory
+        # name → (type, view, file, line): GM buffers for every launch, and for this launch
+        self.gm: dict[str, tuple[str, np.ndarray, str, int]] = {}
+        self.launch_gm: dict[str, tuple[str, np.ndarray, str, int]] = {}
+        self.stream = None
+        self._finished: list = []  # this launch's earlier cores: C may still hold their UB
+        self.launch: Launch | None = None
+        self.core = 0
+        self.launches: list[Launch] = []
+        self.stopped = False
+        self.failed = False
+        self.diagnostics: list[Diagnostic] = []
+        self._strings: dict[bytes, str] = {}
+        self.struct = PipevBridge()
+        # the CFUNCTYPE objects must live as long as C may call them
+        self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
+                           GM_BUFFER(self._gm_buffer), HOST_ACCESS(self._host_access),
+                           MESSAGE(self._message), LAUNCH(self._launch),
+                           LAUNCH_END(self._launch_end))
+        for (field, _), cb in zip(PipevBridge._fields_, self._callbacks, strict=False):
+            setattr(self.struct, field, cb)
+        self.struct.ub = None
+        self.struct.ub_bytes = chip.ub_bytes
+        self.struct.scratch_bytes = chip.scratch_bytes
+        self.struct.npu_arch = chip.npu_arch
+        self.struct.block_idx = 0
+        self.struct.block_num = 1
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _s(self, raw: bytes | None) -> str:
+        if raw is None:
+            return ""
+        s = self._strings.get(raw)
+        if s is None:
+            s = self._strings[raw] = raw.decode("utf-8", "replace")
+        return s
+
+    def _where(self, args) -> tuple[str, int]:
+        if len(args) >= 2 and isinstance(args[0], bytes) and isinstance(args[1], int):
+            return self._s(args[0]), args[1]
+        if self.launch is not None:
+            return self.launch.file, self.launch.line
+        return self.source, 1
+
+    def _mark(self, file: bytes, line: int, col: int = 0) -> None:
+        if self.status is not None:
+            self.status.call_site(file, line, col)
+
+    def fail(self, diagnostics: list[Diagnostic]) -> None:
+        """Record and report the diagnostics of an error; the session stops."""
+        for d in diagnostics:
+            if d not in self.diagnostics:
+                self.diagnostics.append(d)
+                self.emit(d)
+        self.stopped = True
+        self.failed = True
+        if self.launch is not None:
+            self.launch.ok = False
+        stream, self.stream = self.stream, None
+        if stream is not None:
+            try:
+                self._save_vasm(stream)
+            except DiagnosticError as e:
+                for d in e.diagnostics:
+                    self.diagnostics.append(d)
+                    self.emit(d)
+        if self.status is not None:
+            self.status.set_failed()
+
+    def _error(self, file: str, line: int, message: str, col: int = 0) -> int:
+        self.fail([Diagnostic("error", file, line, col or 1, message)])
+        return 1
+
+    def _current(self, file: bytes, line: int):
+        """The Stream of the running core (a new core starts when C changed block_idx), or
+        None with an error when no launch is running."""
+        if self.launch is None:
+            self._error(self._s(file), line, "an AscendC API call outside a kernel launch "
+                        "(launch the kernel with <<<...>>> or pipev::launch)")
+            return None
+        if self.struct.block_idx != self.core:
+            self._next_core(int(self.struct.block_idx))
+            if self.stopped:
+                return None
+        return self.stream
+
+    # -- cores -------------------------------------------------------------------------------
+    def _open_core(self, core: int) -> None:
+        launch = self.launch
+        assert launch is not None
+        self.core = core
+        name = f"{launch.file}:{launch.line} {launch.kernel}" + \
+            (f" core {core}" if launch.block_dim > 1 else "")
+        stream = self.stream_factory(self.chip, name=name,
+                                     trace=numbered(self.trace, launch.index, core),
+                                     **self.options)
+        for gm_name, (dtype, view, file, line) in {**self.gm, **self.launch_gm}.items():
+            stream.declare_gm(gm_name, dtype, view, file=file, line=line)
+        self.stream = stream
+        ub = stream.ub
+        self.struct.ub = ub.ctypes.data
+        self.struct.ub_bytes = ub.size
+        self.struct.block_idx = core
+
+    def _close_core(self) -> None:
+        stream, launch = self.stream, self.launch
+        if stream is None or launch is None:
+            return
+        self.stream = None
+        self._finished.append(stream)
+        try:
+            result = stream.finish()
+        finally:
+            self._save_vasm(stream)
+        launch.cores.append(CoreResult(self.core, result))
+        for d in getattr(result, "diagnostics", ()):
+            if d not in self.diagnostics:
+                self.diagnostics.append(d)
+                self.emit(d)
+
+    def _save_vasm(self, stream) -> None:
+        """--save-vasm: the core's statements as a straight-line .vasm program with its GM
+        inputs beside it (Stream.save_vasm), also after an error (the replay reproduces it)."""
+        target = numbered(self.save_vasm, self.launch.index, self.core) if self.launch else None
+        if target is None:
+            return
+        try:
+            stream.save_vasm(target)
+        except OSError as e:
+            raise DiagnosticError([Diagnostic("error", self.launch.file, self.launch.line, 1,
+                                              f"cannot write --save-vasm {target}: "
+                                              f"{e.strerror or e}")]) from None
+
+    def _next_core(self, core: int) -> None:
+        launch = self.launch
+        if not 0 <= core < launch.block_dim:
+            self._error(launch.file, launch.line, f"block_idx {core} is outside the launch's "
+                        f"block_dim {launch.block_dim}")
+            return
+        try:
+            self._close_core()
+            self._open_core(core)
+        except DiagnosticError as e:
+            self.fail(e.diagnostics)
+
+    # -- the callbacks -----------------------------------------------------------------------
+    @_guarded("issue")
+    def _issue(self, file, line, col, text, regs, nregs):
+        self._mark(file, line, col)
+        stream = self._current(file, line)
+        if stream is None:
+            return 1
+        stream.issue(self._s(text), file=self._s(file), line=line, col=col,
+                     regs=tuple(regs[:nregs]) if nregs > 0 else ())
+        return 0
+
+    @_guarded("ub_tensor")
+    def _ub_tensor(self, file, line, name, type_, addr, count):
+        self._mark(file, line)
+        stream = self._current(file, line)
+        if stream is None:
+            return 1
+        dtype = lookup(self._s(type_))
+        if dtype is None:
+            return self._error(self._s(file), line, f"UB tensor {self._s(name)}: unknown type "
+                               f"'{self._s(type_)}'")
+        stream.declare_ub(self._s(name), dtype.name, count, addr, file=self._s(file), line=line)
+        return 0
+
+    @_guarded("gm_buffer")
+    def _gm_buffer(self, file, line, name, type_, host, nbytes):
+        self._mark(file, line)
+        f, n = self._s(file), self._s(name)
+        dtype = lookup(self._s(type_))
+        if dtype is None:
+            return self._error(f, line, f"GM buffer {n}: unknown type '{self._s(type_)}'")
+        if not host and nbytes:
+            return self._error(f, line, f"GM buffer {n}: a null pointer for {nbytes} bytes")
+        self.declare_gm(n, dtype.name, gm_view(host or 0, nbytes), file=f, line=line)
+        return 0
+
+    def declare_gm(self, name: str, dtype: str, view: np.ndarray, *, file: str,
+                   line: int) -> None:
+        """A GM buffer. Declared during a launch (the headers declare GmAlloc buffers at each
+        launch, and SetGlobalBuffer views) it lasts for that launch, since the host may free it
+        afterwards; declared outside (kernel-only arguments) it is declared to every launch."""
+        if self.launch is None:
+            self.gm[name] = (dtype, view, file, line)
+            return
+        self.launch_gm[name] = (dtype, view, file, line)
+        if self.stream is not None:
+            self.stream.declare_gm(name, dtype, view, file=file, line=line)
+
+    @_guarded("host_access")
+    def _host_access(self, file, line, addr, nbytes, write):
+        self._mark(file, line)
+        stream = self._current(file, line)
+        if stream is None:
+            return 1
+        report = getattr(stream, "host_access", None)  # not in Stream yet: the race checks
+        if report is not None:                          # of scalar UB accesses come with it
+            report(addr, nbytes, bool(write), file=self._s(file), line=line)
+        return 0
+
+    @_guarded("message")
+    def _message(self, file, line, col, severity, text):
+        self._mark(file, line, col)
+        if severity < 0:
+            self.on_print(self._s(text))
+            return 0
+        sev = SEVERITIES.get(severity, "error")
+        d = Diagnostic(sev, self._s(file), line, col or 1, self._s(text))  # COL is 1-based
+        if sev == "error":
+            self.fail([d])
+            return 1
+        self.diagnostics.append(d)
+        self.emit(d)
+        return 0
+
+    @_guarded("launch")
+    def _launch(self, file, line, kernel, block_dim):
+        self._mark(file, line)
+        f = self._s(file)
+        if self.launch is not None:
+            return self._error(f, line, f"kernel {self._s(kernel)} launched while "
+                               f"{self.launch.kernel} (launched at {self.launch.file}:"
+                               f"{self.launch.line}) is still running")
+        if block_dim < 1:
+            return self._error(f, line, f"kernel {self._s(kernel)} launched with blockDim "
+                               f"{block_dim} (at least 1)")
+        self.launch = Launch(len(self.launches), f, line, self._s(kernel), int(block_dim))
+        self.launches.append(self.launch)
+        if self.status is not None:
+            self.status.launch_began(file, line)
+        self.struct.block_num = block_dim
+        self._open_core(0)
+        return 0
+
+    def _end_stopped(self) -> None:
+        self.launch = None
+        self._finished.clear()
+        self.launch_gm.clear()
+        self.struct.ub = None
+        if self.status is not None:
+            self.status.launch_ended()
+
+    @_guarded("launch_end", when_stopped=_end_stopped)
+    def _launch_end(self):
+        launch = self.launch
+        if launch is None:
+            return self._error(self.source, 1, "a kernel launch ended that never began")
+        try:
+            self._close_core()
+        finally:
+            self._end_stopped()
+        self.on_launch_end(launch)
+        return 0
+
+    def close(self) -> None:
+        """The program returned: a launch still open is an error (its kernel never ended)."""
+        if self.launch is not None and not self.stopped:
+            self._error(self.launch.file, self.launch.line, f"kernel {self.launch.kernel}: "
+                        "the launch never ended (launch_end was not called)")

@@ -1,0 +1,282 @@
+"""Compile an AscendC source file with the host C++ compiler into a cached shared object.
+
+The file (rewritten by `launch.rewrite`, lines kept) is compiled against pipev's clean-room
+headers with `-std=c++17 -fPIC -shared -O0 -D__NPU_ARCH__=<chip>`, $PIPEV_CXXFLAGS and the
+user's -D/-I. `main` keeps its name (and so its implicit `return 0`): the worker calls it through
+dlsym on the object's own handle. The object
+is cached under `$PIPEV_CACHE_DIR` (else `~/.cache/pipev`) in `ascendc/`, keyed by a content hash
+of the source, every file it includes (the compiler's -MMD dependency list), the compiler's
+version, the flags and pipev's headers: a manifest per (source, flags, compiler) lists the
+included files with their hashes, and a rerun whose files all match loads the object it names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import attrs
+
+from simulator.ascendc import launch
+
+INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+COMPILERS = ("c++", "g++", "clang++")
+# -O0 compiles fastest (0.6 s against 0.7 s at -O1 for a small TPipe kernel); the kernel's
+# scalar code is not timed. $PIPEV_CXXFLAGS adds flags (e.g. -O2, -g) after these.
+BASE_FLAGS = ("-std=c++17", "-fPIC", "-shared", "-O0", "-Wl,--no-undefined")
+CACHE_FORMAT = 1  # bump when the cache layout or the flags' meaning changes
+PRUNE_AFTER_DAYS = 30  # cache files not used for this long go when something new is compiled
+
+
+class BuildError(Exception):
+    """The build failed; `.text` is what to print on stderr (diagnostic lines), exit status 1."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text.rstrip("\n")
+
+
+@attrs.frozen
+class Build:
+    shared_object: Path
+    cached: bool  # loaded from the cache (no compiler run)
+    seconds: float  # wall time of this step (compile, or the cache check)
+    compiler_output: str  # the compiler's warnings, replayed on a cache hit too
+    command: tuple[str, ...] = ()
+
+
+def find_compiler(env: dict[str, str] | None = None) -> list[str]:
+    """The compiler command: $CXX (which may carry arguments, e.g. `ccache g++`), else the first
+    of c++, g++, clang++ on PATH. Raises BuildError when there is none."""
+    env = os.environ if env is None else env
+    given = env.get("CXX", "").strip()
+    if given:
+        try:
+            argv = shlex.split(given)
+        except ValueError:
+            argv = [given]
+        path = shutil.which(argv[0], path=env.get("PATH"))
+        if path is None:
+            raise BuildError(f"error: the C++ compiler '{argv[0]}' ($CXX) was not found")
+        return [path, *argv[1:]]
+    for name in COMPILERS:
+        path = shutil.which(name, path=env.get("PATH"))
+        if path is not None:
+            return [path]
+    raise BuildError("error: no C++ compiler found (install g++ or clang++, or set CXX to one)")
+
+
+def cache_root(env: dict[str, str] | None = None) -> Path:
+    env = os.environ if env is None else env
+    if env.get("PIPEV_CACHE_DIR"):
+        return Path(env["PIPEV_CACHE_DIR"]).expanduser()
+    base = env.get("XDG_CACHE_HOME") or str(Path("~/.cache").expanduser())
+    return Path(base) / "pipev"
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _file_sha(path: str) -> str | None:
+    try:
+        return _sha(Path(path).read_bytes())
+    except OSError:
+        return None
+
+
+_versions: dict[tuple, str] = {}
+
+
+def compiler_version(cxx: list[str]) -> str:
+    """`CXX --version`, remembered per binary (path, size, mtime) for this process."""
+    try:
+        st = os.stat(cxx[0])
+        key = (tuple(cxx), st.st_size, st.st_mtime_ns)
+    except OSError:
+        key = (tuple(cxx), 0, 0)
+    if key not in _versions:
+        try:
+            proc = subprocess.run([*cxx, "--version"], capture_output=True, text=True,
+                                  timeout=60, errors="replace")
+        except (OSError, subprocess.SubprocessError) as e:
+            raise BuildError(f"error: cannot run the C++ compiler {cxx[0]}: {e}") from None
+        _versions[key] = proc.stdout
+    return _versions[key]
+
+
+def headers_hash() -> str:
+    """One hash over pipev's headers (names and contents)."""
+    h = hashlib.sha256()
+    for p in sorted(INCLUDE_DIR.rglob("*")):
+        if p.is_file():
+            h.update(str(p.relative_to(INCLUDE_DIR)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def parse_depfile(text: str) -> list[str]:
+    """The prerequisites of a make rule as GCC/Clang -MD write them (escaped spaces, `$$`,
+    continuation lines; phony targets of -MP ignored)."""
+    text = text.replace("\\\r\n", " ").replace("\\\n", " ")
+    deps: list[str] = []
+    for rule in text.splitlines():
+        _, colon, rest = rule.partition(": ")
+        if not colon:
+            continue
+        word, k = [], 0
+        while k < len(rest):
+            c = rest[k]
+            if c == "\\" and k + 1 < len(rest) and rest[k + 1] in " #\\":
+                word.append(rest[k + 1])
+                k += 2
+                continue
+            if c == "$" and rest[k + 1:k + 2] == "$":
+                word.append("$")
+                k += 2
+                continue
+            if c.isspace():
+                if word:
+                    deps.append("".join(word))
+                    word = []
+            else:
+                word.append(c)
+            k += 1
+        if word:
+            deps.append("".join(word))
+    return list(dict.fromkeys(deps))
+
+
+def _c_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def compile_source(source: str | Path, *, npu_arch: int, defines: tuple[str, ...] = (),
+                   includes: tuple[str, ...] = (), kernel: str | None = None,
+                   env: dict[str, str] | None = None) -> Build:
+    """Compile SOURCE (as the user named it; diagnostics use that name) into a shared object,
+    or return the cached one. KERNEL (kernel-only mode) appends the entry point of
+    `launch.entry_trailer`. Raises BuildError with the lines to print."""
+    t0 = time.perf_counter()
+    display = str(source)
+    path = Path(source)
+    try:
+        original = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise BuildError(f"{display}:1:1: error: the source is not UTF-8 text ({e.reason} at "
+                         f"byte {e.start})") from None
+    except OSError as e:
+        raise BuildError(f"{display}:1:1: error: cannot read the source: "
+                         f"{e.strerror or e}") from None
+    try:
+        text = launch.rewrite(original)
+    except launch.RewriteError as e:
+        raise BuildError(f"{display}:{e.line}:{e.col}: error: {e.message}") from None
+    if kernel is not None:
+        text += ("" if text.endswith("\n") else "\n") + launch.entry_trailer(
+            kernel, display, launch.definition_line(original, kernel))
+    cxx = find_compiler(env)
+    env_flags = (os.environ if env is None else env).get("PIPEV_CXXFLAGS", "")
+    try:
+        extra = shlex.split(env_flags)
+    except ValueError as e:
+        raise BuildError(f"error: cannot read $PIPEV_CXXFLAGS ({e})") from None
+    flags = [*BASE_FLAGS, *extra, f"-I{INCLUDE_DIR}", f"-D__NPU_ARCH__={npu_arch}",
+             *(f"-D{d}" for d in defines), *(f"-I{i}" for i in includes)]
+    rewritten = text != original
+    if rewritten:  # compiled from a copy in the cache: its own includes are found by -iquote
+        flags += ["-iquote", str(path.parent)]
+    cwd = os.getcwd()
+    key_data = {"format": CACHE_FORMAT, "cxx": cxx, "version": compiler_version(cxx),
+                "flags": flags, "source": text, "path": display, "cwd": cwd,
+                "headers": headers_hash()}
+    key = _sha(json.dumps(key_data, sort_keys=True).encode())
+    root = cache_root(env) / "ascendc"
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BuildError(f"error: cannot use the compile cache {root} ({e.strerror or e}); set "
+                         "PIPEV_CACHE_DIR to a writable directory") from None
+    manifest = root / f"{key}.json"
+    hit = _lookup(root, manifest)
+    if hit is not None:
+        so, output = hit
+        return Build(so, True, time.perf_counter() - t0, output)
+    return _compile(root, key, manifest, cxx, flags, path, display, text, rewritten, t0)
+
+
+def _lookup(root: Path, manifest: Path) -> tuple[Path, str] | None:
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        so = root / data["object"]
+        if not so.is_file():
+            return None
+        for dep, sha in data["deps"]:
+            if _file_sha(dep) != sha:
+                return None
+        os.utime(so)  # in use: not pruned
+        os.utime(manifest)
+        return so, str(data.get("output", ""))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def prune(root: Path, days: float = PRUNE_AFTER_DAYS) -> None:
+    """Remove cache files (objects, manifests, source copies) unused for DAYS days."""
+    limit = time.time() - days * 86400
+    for p in [*root.glob("*.so"), *root.glob("*.json"), *root.glob("src/*.cpp")]:
+        try:
+            if p.stat().st_mtime < limit:
+                p.unlink()
+        except OSError:
+            pass
+
+
+def _compile(root: Path, key: str, manifest: Path, cxx: list[str], flags: list[str], path: Path,
+             display: str, text: str, rewritten: bool, t0: float) -> Build:
+    fd, tmp_so = tempfile.mkstemp(prefix=".build-", suffix=".so", dir=root)
+    os.close(fd)
+    depfile = tmp_so[:-3] + ".d"
+    src_copy = None
+    if rewritten:
+        src_dir = root / "src"
+        src_dir.mkdir(exist_ok=True)
+        src_copy = src_dir / f"{key}.cpp"
+        tmp_src = src_dir / f".{key}.{os.getpid()}.cpp"
+        tmp_src.write_text(f"#line 1 {_c_string(display)}\n{text}", encoding="utf-8")
+        os.replace(tmp_src, src_copy)
+    compiled = str(src_copy) if src_copy is not None else str(path)
+    argv = [*cxx, *flags, "-MMD", "-MF", depfile, "-o", tmp_so, "-x", "c++", compiled]
+    try:
+        try:
+            proc = subprocess.run(argv, capture_output=True, text=True, errors="replace")
+        except OSError as e:
+            raise BuildError(f"error: cannot run the C++ compiler {cxx[0]}: "
+                             f"{e.strerror or e}") from None
+        output = (proc.stdout + proc.stderr).rstrip("\n")
+        if proc.returncode != 0:
+            raise BuildError(output or f"{display}:1:1: error: the C++ compiler failed (exit "
+                             f"status {proc.returncode}) without a message")
+        try:
+            deps = parse_depfile(Path(depfile).read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            deps = []
+        deps = [d for d in deps if src_copy is None or Path(d).resolve() != src_copy.resolve()]
+        hashed = [(str(Path(d).resolve()), _file_sha(d)) for d in deps]
+        so_name = _sha(json.dumps([key, hashed]).encode())[:32] + ".so"
+        os.replace(tmp_so, root / so_name)
+        tmp_manifest = manifest.with_name(f".{manifest.name}.{os.getpid()}")
+        tmp_manifest.write_text(json.dumps({"object": so_name, "deps": hashed,
+                                            "output": output}), encoding="utf-8")
+        os.replace(tmp_manifest, manifest)
+        prune(root)
+        return Build(root / so_name, False, time.perf_counter() - t0, output, tuple(argv))
+    finally:
+        for p in (tmp_so, depfile):
+            Path(p).unlink(missing_ok=True)

@@ -1,0 +1,149 @@
+"""`pipev run FILE.cpp|FILE.asc`: compile an AscendC program and co-simulate it.
+
+    pipev run FILE.cpp [-D NAME[=VALUE]]... [-I DIR]... [--chip C] [--trace F]
+                       [--trace-format F] [--checks C] [--werror] [--save-vasm F] [-- ARGS...]
+    pipev run kernel.cpp --kernel NAME [--block-dim N] --arg NAME=FILE.npy|FILE.bin|out:T[N]...
+                       [--output-dir D] [--json]
+
+The first form runs the file's host `main` with ARGS in the current directory (its `<<<>>>`
+launches run on pipev); the second launches kernel NAME of a file that has only kernels.
+`simulator/cli.py` hands `run` over to `run_cpp` when the program is a C++ file (`wants`).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from simulator.trace import FORMATS as TRACE_FORMATS
+
+CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
+
+
+# options of either `run` that take a value as the next argument
+VALUE_OPTIONS = {"--chip", "--trace", "--trace-format", "--checks", "--max-steps", "--input",
+                 "--output-dir", "--save-vasm", "--kernel", "--block-dim", "--arg", "-D", "-I"}
+
+
+def wants(args: list[str]) -> bool:
+    """ARGS (after `run`) name a C++ program: the first positional argument (before a `--`,
+    skipping option values) ends in .cpp, .asc, .cc or .cxx."""
+    skip = False
+    for a in args:
+        if skip:
+            skip = False
+            continue
+        if a == "--":
+            return False
+        if a.startswith("-"):
+            skip = a in VALUE_OPTIONS
+            continue
+        return a.lower().endswith(CPP_SUFFIXES)
+    return False
+
+
+class CppAwareGroup(click.Group):
+    """A click group whose `run` command goes to `run_cpp` for C++ programs."""
+
+    def resolve_command(self, ctx, args):
+        if args[:1] == ["run"] and wants(args[1:]):
+            return "run", run_cpp, args[1:]
+        return super().resolve_command(ctx, args)
+
+
+@click.command("run", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("program", type=click.Path(exists=True, dir_okay=False))
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
+              help="define a macro for the compiler")
+@click.option("-I", "includes", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False), help="add an include directory")
+@click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`); sets "
+              "__NPU_ARCH__")
+@click.option("--trace", type=click.Path(dir_okay=False), help="write a trace file (one per "
+              "launch and core: F, F.1, F.0.1 ...)")
+@click.option("--trace-format", type=click.Choice(list(TRACE_FORMATS)),
+              default="jsonl", show_default=True)
+@click.option("--checks", type=click.Choice(["error", "warn", "off"]), default="error",
+              show_default=True, help="alignment/footprint/overlap rules as errors, warnings "
+              "or off")
+@click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True,
+              help="hardware instructions per core at most")
+@click.option("--werror", is_flag=True, help="treat pipev's warnings as errors (exit 1)")
+@click.option("--save-vasm", type=click.Path(dir_okay=False), help="save the executed "
+              "statements as a straight-line .vasm program (one per launch and core)")
+@click.option("--quiet", is_flag=True, help="print no summary")
+@click.option("--kernel", metavar="NAME", help="kernel-only mode: launch kernel NAME of a file "
+              "without a host main")
+@click.option("--block-dim", type=click.IntRange(1, 65535), default=None, help="kernel-only: "
+              "blockDim of the launch (default 1)")
+@click.option("--arg", "kernel_args", multiple=True, metavar="NAME=FILE.npy|FILE.bin|out:T[N]",
+              help="kernel-only: the next kernel parameter")
+@click.option("--output-dir", type=click.Path(file_okay=False), default=None,
+              help="kernel-only: where out: arguments are saved  [default: pipev-out]")
+@click.option("--json", "as_json", is_flag=True, help="kernel-only: print the summary as one "
+              "JSON object")
+def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks, max_steps,
+            werror, save_vasm, quiet, kernel, block_dim, kernel_args, output_dir,
+            as_json) -> None:
+    """Compile the AscendC program PROGRAM (.cpp/.asc) and run it on pipev."""
+    from simulator.ascendc.build import BuildError, compile_source
+    from simulator.ascendc.driver import run_worker
+
+    if kernel is None:
+        for flag, given in (("--arg", kernel_args), ("--block-dim", block_dim),
+                            ("--output-dir", output_dir), ("--json", as_json)):
+            if given:
+                raise click.UsageError(f"{flag} needs --kernel NAME (kernel-only mode); a "
+                                       "program with a host main writes its own outputs")
+    elif args:
+        raise click.UsageError("program ARGS are for a host main; with --kernel give --arg")
+    specs = _parse_args(kernel_args)
+    chip_obj = _chip(chip)
+    if not chip_obj.npu_arch:
+        click.echo(f"error: chip {chip_obj.name} gives no npu_arch in its profile "
+                   f"({chip_obj.path}): add `npu_arch = N` (its __NPU_ARCH__)", err=True)
+        sys.exit(1)
+    try:
+        build = compile_source(program, npu_arch=chip_obj.npu_arch, defines=tuple(defines),
+                               includes=tuple(includes), kernel=kernel)
+    except BuildError as e:
+        click.echo(e.text, err=True)
+        sys.exit(1)
+    if build.compiler_output:
+        click.echo(build.compiler_output, err=True)
+    config = {"so": str(build.shared_object), "source": program, "argv": list(args),
+              "chip": chip_obj.path or chip_obj.name, "checks": checks,
+              "max_steps": max_steps, "trace": trace, "trace_format": trace_format,
+              "save_vasm": save_vasm, "werror": werror, "quiet": quiet, "kernel": kernel,
+              "block_dim": block_dim or 1, "args": [s.to_json() for s in specs],
+              "output_dir": output_dir, "json": as_json}
+    sys.exit(run_worker(config))
+
+
+def _parse_args(items) -> list:
+    if not items:
+        return []
+    from simulator.ascendc.kernel_args import parse_arg
+
+    specs = []
+    for item in items:
+        try:
+            specs.append(parse_arg(item))
+        except ValueError as e:
+            raise click.UsageError(str(e)) from None
+    names = [s.name for s in specs]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise click.UsageError(f"--arg {dup} is given twice (each parameter needs its own name)")
+    return specs
+
+
+def _chip(name):
+    from isa.chip import ChipError, get_chip
+
+    try:
+        return get_chip(name)
+    except ChipError as e:
+        raise click.UsageError(str(e)) from None

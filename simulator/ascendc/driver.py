@@ -1,0 +1,261 @@
+"""Run a compiled AscendC program: a worker process loads the shared object, hands it the bridge
+and calls its `main` (or, kernel-only, its entry point); the parent watches it.
+
+The worker (`python -m simulator.ascendc.worker CONFIG`) runs in the user's directory with the
+user's stdin/stdout/stderr, so a harness's relative paths and printf output behave as they
+would natively, and a segfault or `exit()` in the kernel kills only the worker. Before each
+bridge call it notes the call site in a small shared status block (a memory-mapped file); when
+the worker dies by a signal the parent reads the last call site from it and reports
+`FILE:LINE: error: the kernel crashed (SIGSEGV) after this call`.
+
+`main` is called under its own name (the compiler keeps its implicit `return 0`; dlsym on the
+object's handle finds the object's `main`, not the interpreter's). The worker ends with the C
+library's exit(), so the program's static destructors and atexit handlers run as natively.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import mmap
+import os
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+_HEAD = struct.Struct("<IIiiI")  # phase, failed, line, col, file length
+_LAUNCH = struct.Struct("<iI")  # launch line, file length
+_FILE_AT, _LAUNCH_AT, _LAUNCH_FILE_AT, _FILE_MAX = 20, 1024, 1032, 1000
+STATUS_BYTES = 4096
+PHASE_START, PHASE_MAIN, PHASE_LAUNCH, PHASE_DONE = 0, 1, 2, 3
+
+
+class StatusBlock:
+    """The worker's last call site, launch and error flag, shared with the parent."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._fd = os.open(path, os.O_RDWR)
+        self.mm = mmap.mmap(self._fd, STATUS_BYTES)
+        self._file = b""
+        self._line = -1
+
+    @staticmethod
+    def create() -> str:
+        fd, path = tempfile.mkstemp(prefix="pipev-status-", suffix=".bin")
+        os.write(fd, bytes(STATUS_BYTES))
+        os.close(fd)
+        return path
+
+    def call_site(self, file: bytes, line: int, col: int = 0) -> None:
+        if line == self._line and file == self._file:
+            return
+        mm = self.mm
+        if file != self._file:
+            raw = (file or b"")[:_FILE_MAX]
+            mm[_FILE_AT:_FILE_AT + len(raw)] = raw
+            struct.pack_into("<I", mm, 16, len(raw))
+            self._file = file
+        struct.pack_into("<ii", mm, 8, line, col)
+        self._line = line
+
+    def launch_began(self, file: bytes, line: int) -> None:
+        raw = (file or b"")[:_FILE_MAX]
+        self.mm[_LAUNCH_FILE_AT:_LAUNCH_FILE_AT + len(raw)] = raw
+        _LAUNCH.pack_into(self.mm, _LAUNCH_AT, line, len(raw))
+        self.phase(PHASE_LAUNCH)
+
+    def launch_ended(self) -> None:
+        self.phase(PHASE_MAIN)  # the launch's site stays: "crashed after this kernel launch"
+
+    def phase(self, value: int) -> None:
+        struct.pack_into("<I", self.mm, 0, value)
+
+    def set_failed(self) -> None:
+        struct.pack_into("<I", self.mm, 4, 1)
+
+    def read(self) -> dict:
+        phase, failed, line, col, n = _HEAD.unpack_from(self.mm, 0)
+        lline, ln = _LAUNCH.unpack_from(self.mm, _LAUNCH_AT)
+        return {"phase": phase, "failed": bool(failed), "line": line, "col": col,
+                "file": bytes(self.mm[_FILE_AT:_FILE_AT + n]).decode("utf-8", "replace"),
+                "launch_line": lline,
+                "launch_file": bytes(self.mm[_LAUNCH_FILE_AT:_LAUNCH_FILE_AT + ln])
+                .decode("utf-8", "replace")}
+
+    def close(self) -> None:
+        self.mm.close()
+        os.close(self._fd)
+
+
+# -- the parent ------------------------------------------------------------------------------
+
+def run_worker(config: dict) -> int:
+    """Run the program in a worker process; return the exit status for pipev (the program's,
+    or 1 on a pipev error, a crash or an exit inside a kernel)."""
+    status_path = StatusBlock.create()
+    config = {**config, "status": status_path}
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    argv = [sys.executable, "-m", "simulator.ascendc.worker", json.dumps(config)]
+    try:
+        proc = subprocess.Popen(argv, env=env)
+        while True:
+            try:
+                rc = proc.wait()
+                break
+            except KeyboardInterrupt:  # the worker got the SIGINT too; let it end
+                continue
+        status = StatusBlock(status_path)
+        try:
+            info = status.read()
+        finally:
+            status.close()
+    finally:
+        Path(status_path).unlink(missing_ok=True)
+    return exit_status(rc, info, config["source"])
+
+
+def exit_status(rc: int, info: dict, source: str) -> int:
+    """The exit status for pipev, printing the crash report when the worker died."""
+    in_launch = info["phase"] == PHASE_LAUNCH
+    if rc < 0:
+        if -rc == signal.SIGINT:
+            return 130
+        try:
+            name = signal.Signals(-rc).name
+        except ValueError:
+            name = f"signal {-rc}"
+        print(_crash_site(info, source, in_launch) % f"crashed ({name})", file=sys.stderr)
+        return 1
+    if in_launch and not info["failed"]:
+        print(_crash_site(info, source, True) % f"exited the program (exit status {rc})",
+              file=sys.stderr)
+        return 1
+    return 1 if info["failed"] else rc
+
+
+def _crash_site(info: dict, source: str, in_launch: bool) -> str:
+    """'FILE:LINE: error: the kernel %s after this call' and its variants (a %-format)."""
+    if in_launch:
+        if info["line"] > 0:
+            return f"{info['file']}:{info['line']}: error: the kernel %s after this call"
+        return f"{info['launch_file']}:{info['launch_line']}: error: the kernel %s before its " \
+               "first API call"
+    if info["launch_line"] > 0:
+        return f"{info['launch_file']}:{info['launch_line']}: error: the program %s after " \
+               "this kernel launch"
+    if info["line"] > 0:
+        return f"{info['file']}:{info['line']}: error: the program %s after this call"
+    return f"{source}:1:1: error: the program %s"
+
+
+# -- the worker ------------------------------------------------------------------------------
+
+def _libc():
+    return ctypes.CDLL(None)
+
+
+def _c_stdout_writer(libc):
+    """Print TEXT on the C library's stdout, so kernel printf output keeps its order with the
+    program's own printf output."""
+    fputs = libc.fputs
+    fputs.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
+    try:
+        stdout = ctypes.c_void_p.in_dll(libc, "stdout")
+    except ValueError:  # not glibc: fall back to Python's stdout (flushed at once)
+        def write(text: str) -> None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        return write
+
+    def write_c(text: str) -> None:
+        fputs(text.encode("utf-8", "replace"), stdout)
+
+    return write_c
+
+
+def _stderr_writer():
+    def emit(d) -> None:
+        sys.stderr.write(f"{d}\n")
+        sys.stderr.flush()
+    return emit
+
+
+def worker_main(config: dict) -> int:
+    """Everything the worker does; returns the exit status (the caller ends the process)."""
+    from isa.chip import ChipError, get_chip
+    from simulator.ascendc.bridge import Session
+    from simulator.ascendc.report import Reporter
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    status = StatusBlock(config["status"])
+    source = config["source"]
+    try:
+        chip = get_chip(config["chip"])
+    except ChipError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    libc = _libc()
+    reporter = Reporter(config, chip)
+    session = Session(chip, source=source, checks=config.get("checks", "error"),
+                      timing=config.get("timing", True),
+                      max_steps=config.get("max_steps", 10_000_000),
+                      trace=config.get("trace"), trace_format=config.get("trace_format", "jsonl"),
+                      save_vasm=config.get("save_vasm"), emit=reporter.emit,
+                      on_launch_end=reporter.launch_end,
+                      on_print=reporter.printer(_c_stdout_writer(libc)), status=status)
+    reporter.session = session
+    try:
+        lib = ctypes.CDLL(config["so"], mode=os.RTLD_NOW | os.RTLD_LOCAL)
+    except OSError as e:
+        print(f"{source}:1:1: error: cannot load the compiled program: {e}", file=sys.stderr)
+        return 1
+    try:
+        set_bridge = lib["pipev_set_bridge"]
+    except AttributeError:
+        set_bridge = None
+    if set_bridge is not None:
+        set_bridge.argtypes = [ctypes.c_void_p]
+        set_bridge.restype = None
+        set_bridge(ctypes.addressof(session.struct))
+    status.phase(PHASE_MAIN)
+    if config.get("kernel") is None:
+        rc = _call_main(lib, source, config.get("argv", []))
+    else:
+        from simulator.ascendc.kernel_args import run_kernel
+
+        rc = run_kernel(lib, session, reporter, config, has_bridge=set_bridge is not None)
+    libc.fflush(None)
+    session.close()
+    rc = reporter.finish(rc)
+    status.phase(PHASE_DONE)
+    return rc
+
+
+def _call_main(lib, source: str, args: list[str]) -> int:
+    try:
+        main = lib["main"]
+    except AttributeError:
+        print(f"{source}:1:1: error: the program has no main() (for a file with only a kernel, "
+              "run it with --kernel NAME --arg ...)", file=sys.stderr)
+        return 1
+    main.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
+    main.restype = ctypes.c_int
+    words = [os.fsencode(a) for a in [source, *args]]
+    argv = (ctypes.c_char_p * (len(words) + 1))(*words, None)
+    return int(main(len(words), argv))
+
+
+def c_exit(rc: int) -> None:
+    """End the worker like a C program: stdio flushed, atexit handlers and static destructors
+    run (Python is not finalised: the program's destructors may still call the bridge)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    libc = _libc()
+    libc.exit.argtypes = [ctypes.c_int]
+    libc.exit(rc & 0xFF if rc >= 0 else rc & 0xFF)

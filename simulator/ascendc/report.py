@@ -1,0 +1,85 @@
+"""What the worker prints: diagnostics as they arise, one summary per kernel launch (stderr:
+stdout belongs to the program), and the run's outcome (--werror, --json)."""
+
+from __future__ import annotations
+
+import sys
+
+import attrs
+
+from isa.diagnostics import Diagnostic
+
+
+class Reporter:
+    def __init__(self, config: dict, chip):
+        self.chip = chip
+        self.quiet = bool(config.get("quiet"))
+        self.as_json = bool(config.get("json"))
+        self.werror = bool(config.get("werror"))
+        self.session = None  # set by the worker once the session exists
+        self.promoted = False  # a warning became an error under --werror
+        self.launches = []
+        self.out = sys.stderr
+
+    def emit(self, d: Diagnostic) -> None:
+        if self.werror and d.severity == "warning":
+            d = attrs.evolve(d, severity="error")
+            self.promoted = True
+            if self.session is not None and self.session.status is not None:
+                self.session.status.set_failed()
+        self.out.write(f"{d}\n")
+        self.out.flush()
+
+    def printer(self, write_stdout):
+        """Where kernel printf text goes: the program's stdout, or stderr under --json (whose
+        stdout is the JSON object)."""
+        if not self.as_json:
+            return write_stdout
+
+        def to_stderr(text: str) -> None:
+            self.out.write(text)
+            self.out.flush()
+
+        return to_stderr
+
+    def launch_end(self, launch) -> None:
+        self.launches.append(launch)
+        if self.quiet or self.as_json:
+            return
+        self.out.write(launch_summary(launch) + "\n")
+        self.out.flush()
+
+    @property
+    def ok(self) -> bool:
+        return not (self.promoted or (self.session is not None and self.session.failed))
+
+    def finish(self, rc: int) -> int:
+        return rc if self.ok else 1
+
+
+def launch_summary(launch) -> str:
+    """The summary of one launch: the slowest core's (all of them with --json)."""
+    from simulator.summary import summary_text
+
+    slowest = launch.slowest
+    if slowest is None:
+        return f"{launch.file}:{launch.line}: {launch.kernel}: no core finished"
+    text = summary_text(slowest.result)
+    if launch.block_dim > 1:
+        text = (f"{launch.file}:{launch.line}: {launch.kernel}<<<{launch.block_dim}>>>: "
+                f"{len(launch.cores)} cores one after another; the slowest, core "
+                f"{slowest.core}:\n" + text)
+    return text
+
+
+def launch_dict(launch) -> dict:
+    from simulator.summary import summary_dict
+
+    cores = [summary_dict(c.result) for c in launch.cores]
+    slowest = launch.slowest
+    out = dict(summary_dict(slowest.result)) if slowest is not None else {}
+    out.update({"kernel": launch.kernel, "file": launch.file, "line": launch.line,
+                "block_dim": launch.block_dim})
+    if launch.block_dim > 1:
+        out["cores"] = cores
+    return out
