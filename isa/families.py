@@ -34,6 +34,7 @@ SET_FLAG, WAIT_FLAG, BARRIER = "set_flag", "wait_flag", "barrier"
 SCALAR = "scalar"  # the scalar unit: ALU, li, mov, addr, nop
 CONTROL = "control"  # branches, jumps, halt
 API = "api"  # an API statement: expands into hardware instructions, never executed itself
+HOST = "host"  # a front end's scalar code touching UB directly (GetValue / SetValue): untimed
 SYNC_KINDS = (SET_FLAG, WAIT_FLAG, BARRIER)
 
 
@@ -217,6 +218,9 @@ ADDR = Family("addr", SCALAR)
 BRANCH = Family("branch", CONTROL)
 JMP = Family("jmp", CONTROL)
 HALT = Family("halt", CONTROL)
+
+
+HOST_ACCESS = Family("host_access", HOST)
 
 
 def api(name: str) -> Family:

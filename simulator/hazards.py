@@ -93,6 +93,8 @@ class HazardChecks(Observer):
         clock = self.clock[p]
         count = clock[p] + 1
         clock[p] = count
+        if p == S:  # a front end's scalar code touched UB: what S issues later is after it
+            self.s_version += 1
         if self.races:
             lw, lr = self.last_write, self.last_read
             for q in ACCESS_PIPES:

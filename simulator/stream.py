@@ -20,14 +20,31 @@ import numpy as np
 from isa.assembler import assemble_statement
 from isa.chip import Chip, ChipError, get_chip
 from isa.diagnostics import AssemblyError, Diagnostic
+from isa.families import HOST_ACCESS
 from isa.program import Instruction, Tensor
+from isa.table import InstrDef
 from isa.types import lookup, to_npy
 from simulator.errors import SimulationError
-from simulator.events import Observer
+from simulator.events import Event, Observer
+from simulator.hazards import HazardChecks
 from simulator.machine import Machine
 from simulator.problems import Fault
 from simulator.run import Run, RunResult, check_mode
 from simulator.sources import StreamSource
+
+HOST_DEFN = InstrDef("host_access", (), HOST_ACCESS, level="host",
+                     doc="the producer's scalar code reads or writes UB")
+
+
+class HostAccess:
+    """The UB bytes a producer's scalar code touched (an Event's op)."""
+
+    def __init__(self, addr: int, nbytes: int, write: bool):
+        self.addr, self.nbytes, self.write = addr, nbytes, write
+
+    def ub_ranges(self) -> list:
+        return [("UB", self.addr, self.addr + self.nbytes, None, self.write)]
+
 
 REGISTER = re.compile(r"(?<![A-Za-z0-9_.])x([0-9]|[12][0-9]|3[01])(?![A-Za-z0-9_])")
 M64 = (1 << 64) - 1
@@ -56,6 +73,9 @@ class Stream:
                        trace_format=trace_format, max_steps=max_steps, observers=observers,
                        timing=timing)
         self.executor = self.run.executor
+        self.hazards = next((ob for ob in self.executor.observers
+                             if isinstance(ob, HazardChecks)), None)
+        self._host: dict[tuple[str, int, bool], Instruction] = {}
         self.executor.start()
 
     # -- memory ------------------------------------------------------------------------------
@@ -159,6 +179,26 @@ class Stream:
             for name, buf in self.machine.gm.items():
                 if name not in self._gm_initial:
                     self._gm_initial[name] = buf.tobytes()
+
+    def host_access(self, addr: int, nbytes: int, write: bool, *, file: str = "",
+                    line: int = 0) -> None:
+        """The producer's own scalar code read (or wrote) UB bytes [addr, addr + nbytes) — a
+        C++ kernel's GetValue / SetValue. Not timed; the init and race checks see it as an
+        access by S, so a missing V→S (or MTE2→S) sync before it is reported."""
+        if self.hazards is None or nbytes <= 0:
+            return
+        file = file or self.name
+        key = (file, line, bool(write))
+        instr = self._host.get(key)
+        if instr is None:
+            text = "SetValue" if write else "GetValue"
+            instr = self._host[key] = Instruction(
+                HOST_DEFN, None, None, {}, {}, {}, -1, line, 1, text, file=file,
+                col_fixed=True)
+        ev = Event(self.executor.steps, instr, "S", HostAccess(addr, nbytes, bool(write)), 1,
+                   None, False, self.machine.mask, self.machine.counter, self.machine.mask,
+                   self.machine.counter, b"", self.source)
+        self.hazards.on_event(ev)
 
     # -- the end -----------------------------------------------------------------------------
     def finish(self) -> RunResult:

@@ -318,3 +318,30 @@ def test_pipev_is_the_python_api():
     d.execute("continue")
     assert d.execute("print m[0:4]") == ["m[0:4] = [203  45 152 117]"]
     assert not d.finished and d.cycle > 0
+
+
+def test_host_reads_and_writes_of_ub_meet_the_race_checks():
+    def run(sync: bool) -> list[str]:
+        a = np.arange(64, dtype=np.float32)
+        s = pipev.Stream(name="k.cpp")
+        s.declare_gm("a", "f32", a.view(np.uint8))
+        s.declare_ub("x", "f32", 64, 0)
+        s.issue("copy_gm_to_ub x, a, nburst=1, burst=8", file="k.cpp", line=5)
+        if sync:
+            s.issue("set_flag MTE2, S, 0", file="k.cpp", line=6)
+            s.issue("wait_flag MTE2, S, 0", file="k.cpp", line=6)
+        s.host_access(16, 4, False, file="k.cpp", line=7)  # GetValue
+        s.host_access(32, 4, True, file="k.cpp", line=8)  # SetValue
+        s.issue("set_flag MTE2, V, 0", file="k.cpp", line=9)
+        s.issue("wait_flag MTE2, V, 0", file="k.cpp", line=9)
+        s.issue("vadds.f32 x, x, 1.0, repeat=1, stride=1,1,8,8", file="k.cpp", line=10)
+        return [str(d) for d in s.finish().diagnostics]
+
+    assert run(sync=True) == []  # the host write is ordered before what S issues next
+    assert run(sync=False) == [
+        "k.cpp:7:1: warning: race: GetValue on S reads UB byte 0x10, which copy_gm_to_ub on "
+        "MTE2 at line 5 wrote, with no set_flag/wait_flag or pipe_barrier ordering them "
+        "(read-after-write)",
+        "k.cpp:8:1: warning: race: SetValue on S writes UB byte 0x20, which copy_gm_to_ub on "
+        "MTE2 at line 5 wrote, with no set_flag/wait_flag or pipe_barrier ordering them "
+        "(write-after-write)"]
