@@ -7,7 +7,7 @@ an exit status outside 0/1/2; a run longer than --timeout seconds is reported as
 
     python benchmarks/fuzz.py [--n 10000] [--seed S] [--timeout 10] [--save DIR]
 
-Exits 1 when it found anything but slow runs. tests/test_fuzz.py runs the same `fuzz` function
+Exits 1 when it found anything but slow runs. tests/cli/test_fuzz.py runs the same `fuzz` function
 on a few hundred mutations.
 """
 

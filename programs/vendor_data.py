@@ -2,7 +2,7 @@
 spec folder). Values are the page's own text; they are converted with numpy exactly as the
 assembler converts a `[v0, ...]` INIT (float64 -> T, round to nearest).
 
-Used by make_expected.py (inputs of the examples) and tests/test_programs.py (the page's
+Used by make_expected.py (inputs of the examples) and tests/cli/test_programs.py (the page's
 printed outputs must match the simulator's outputs byte for byte).
 """
 

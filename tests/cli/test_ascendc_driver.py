@@ -22,7 +22,7 @@ from simulator.ascendc.bridge import PipevBridge, Session, gm_view, numbered
 from simulator.ascendc.kernel_args import parse_arg
 from simulator.cli import main
 
-DATA = Path(__file__).parent / "data" / "ascendc"
+DATA = Path(__file__).resolve().parents[1] / "data" / "ascendc"
 FAKE_INCLUDE = DATA / "include"
 HAVE_CXX = any(shutil.which(c) for c in build.COMPILERS)
 needs_cxx = pytest.mark.skipif(not HAVE_CXX, reason="no C++ compiler")
@@ -192,7 +192,7 @@ def test_no_compiler_is_one_line(tmp_path):
 def test_no_compiler_through_the_command_line(tmp_path):
     write(tmp_path / "k.cpp", "int main() {}\n")
     env = {"PATH": str(tmp_path), "PIPEV_CACHE_DIR": str(tmp_path / "cache"),
-           "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+           "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     proc = subprocess.run([sys.executable, "-m", "simulator.cli", "run", "k.cpp"], cwd=tmp_path,
                           env=env, capture_output=True, text=True)
     assert proc.returncode == 1

@@ -20,7 +20,7 @@ from isa.types import TYPES
 from simulator.cli import main as cli
 from simulator.errors import SimulationError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHIPS = ("ascend910", "ascend310p", "ascend910b", "ascend310b", "ascend950")
 ALL_TYPES = tuple(TYPES)
 COUNT_ONLY_950 = ("s8", "u8", "s64", "u64", "c32", "c64")

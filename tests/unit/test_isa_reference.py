@@ -8,7 +8,7 @@ from isa.reference import document
 from isa.table import INSTRUCTIONS
 from simulator.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_checked_in_reference_is_up_to_date():

@@ -2,7 +2,7 @@
 on ascend910b: hand-computed expected bytes, the exact hardware sequence of each API statement,
 and the listing (`pipev asm`) showing every expansion with its per-repeat micro-ops.
 
-Every hardware-level example is also run through tests/reference.py, so the hand-written
+Every hardware-level example is also run through tests/reference/model.py, so the hand-written
 expectation, the reference and the simulator must all agree.
 """
 

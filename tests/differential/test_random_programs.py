@@ -1,4 +1,4 @@
-"""Property tests: random hardware-level programs run bit-exact against tests/reference.py.
+"""Property tests: random hardware-level programs run bit-exact against tests/reference/model.py.
 
 Hypothesis writes `.vasm` text (ascend910b): `.ub` declarations at random 32-byte aligned
 addresses initialised with `random(SEED)` or `bits("HEX")` (NaN payloads, -0.0, ±inf, repeated

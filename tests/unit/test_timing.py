@@ -16,7 +16,7 @@ from simulator.summary import summary_dict
 from simulator.timing.banks import bank_model
 from simulator.timing.config import load_config
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ONES = (1 << 64) - 1
 
 

@@ -24,7 +24,7 @@ from simulator.events import Observer
 from simulator.timing.records import InstrTiming, RepeatTiming
 from simulator.trace.text import bucket_size, timeline_row
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "programs" / "quickstart.vasm"
 PIPES = ("S", "V", "MTE2", "MTE3")
 

@@ -68,7 +68,7 @@ def test_running_out_of_memory_is_one_error_line(tmp_path, monkeypatch):
                                        "in this machine's memory")
 
 
-QUICKSTART = Path(__file__).resolve().parents[1] / "programs" / "quickstart.vasm"
+QUICKSTART = Path(__file__).resolve().parents[2] / "programs" / "quickstart.vasm"
 
 
 def test_asm_json_lists_expansions_and_micro_ops():

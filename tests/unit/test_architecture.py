@@ -21,7 +21,7 @@ from simulator import semantics
 from simulator.semantics import arith
 from simulator.semantics.common import load, numeric, store
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "simulator"
 
 

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from simulator.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = ROOT / "programs"
 EXPECTED = PROGRAMS / "expected"
 ALL = sorted(p for p in PROGRAMS.rglob("*.vasm") if EXPECTED not in p.parents)

@@ -329,7 +329,7 @@ def _line_of(path: Path, key: str) -> str:
 ])
 def test_bad_timing_or_bank_value_is_one_error_at_its_line(tmp_path, old, new, words):
     chip = _profile(tmp_path, old, new)
-    prog = (Path(__file__).parents[1] / "programs" / "tutorial" / "maximum.vasm")
+    prog = (Path(__file__).resolve().parents[2] / "programs" / "tutorial" / "maximum.vasm")
     code, lines = pipev("run", "--chip", str(chip), str(prog), "--quiet", "--output-dir",
                         str(tmp_path / "out"))
     assert code == 1 and len(lines) == 1, lines
@@ -488,7 +488,7 @@ def test_info_pipes_counts_s_issue_cycles_and_lists_nothing_completed_as_queued(
     from simulator.debugger import Commands, Session
     from simulator.run import load_program
 
-    path = Path(__file__).resolve().parents[1] / "programs" / "tutorial" / "maximum.vasm"
+    path = Path(__file__).resolve().parents[2] / "programs" / "tutorial" / "maximum.vasm"
     s = Session(load_program(path))
     c = Commands(s)
     c.execute("continue")

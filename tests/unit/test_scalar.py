@@ -19,7 +19,7 @@ from isa.diagnostics import AssemblyError
 from simulator.cli import main
 from simulator.errors import SimulationError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KERNELS = ROOT / "programs" / "kernels"
 M64 = (1 << 64) - 1
 

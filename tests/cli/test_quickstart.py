@@ -6,7 +6,7 @@ import numpy as np
 
 import simulator
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_quickstart_matches_numpy():

@@ -22,11 +22,11 @@ from simulator.machine import Machine
 from simulator.run import gm_arrays, load_program
 from simulator.sources import ProgramSource
 
-DATA = Path(__file__).resolve().parent / "data" / "debugger"
+DATA = Path(__file__).resolve().parents[1] / "data" / "debugger"
 LOOP = DATA / "loop.vasm"
 STATE = DATA / "state.vasm"
 SPIN = DATA / "spin.vasm"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def transcript(program: Path, *commands: str, **kw) -> str:

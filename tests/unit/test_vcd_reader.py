@@ -7,7 +7,7 @@ import vcdvcd
 
 import simulator
 
-QUICKSTART = Path(__file__).resolve().parents[1] / "programs" / "quickstart.vasm"
+QUICKSTART = Path(__file__).resolve().parents[2] / "programs" / "quickstart.vasm"
 
 
 def busy_cycles(tv: list[tuple[int, str]], end: int) -> int:
