@@ -4,7 +4,7 @@ instructions, chosen per chip (counter-mode chips vs ascend910)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any
 
 import attrs
 import numpy as np
@@ -15,8 +15,9 @@ from isa.program import Instruction, Operand, RegExpr
 from isa.table import BINARY_DEFAULT, COMPARE_OPS, INSTRUCTIONS, UNARY_DEFAULT
 from isa.types import TYPES, DType
 
-if TYPE_CHECKING:  # pragma: no cover
-    from isa.operands import Builder, StatementSyntax
+# isa.operands.Builder and StatementSyntax: operands imports this module to expand statements
+Builder = Any
+StatementSyntax = Any
 
 ONES = (1 << 64) - 1
 CHUNK_COMPARE = 252  # 252 repeats keep the bit output 32-byte aligned (8/16/32-bit types)

@@ -11,14 +11,11 @@ shape, as vsel's mode does) plus its semantics.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import attrs
 
 from isa.types import TYPES, DType
-
-if TYPE_CHECKING:  # pragma: no cover
-    from isa.program import Instruction
 
 BITS = TYPES["u8"]
 # operand roles no access is decoded for: the scalar (read at issue) and a guard, a scalar
@@ -107,8 +104,8 @@ class Family:
     def cost_classes(self) -> tuple[str, ...]:
         return (self.cost,) if self.cost else ()
 
-    def issuing_pipe(self, instr: Instruction) -> str:
-        """The pipe an instruction of this family occupies."""
+    def issuing_pipe(self, instr: Any) -> str:
+        """The pipe an instruction (isa.program.Instruction) of this family occupies."""
         return self.pipe
 
 
@@ -175,7 +172,7 @@ class SyncFamily(Family):
 
     pipe_operand: str = ""  # src (set_flag), dst (wait_flag), pipe (pipe_barrier)
 
-    def issuing_pipe(self, instr: Instruction) -> str:
+    def issuing_pipe(self, instr: Any) -> str:
         p = instr.operands[self.pipe_operand].value
         return "S" if p == "ALL" else p
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-import attrs
 import numpy as np
 
 from isa import assemble
@@ -19,36 +18,10 @@ from simulator.events import Observer
 from simulator.executor import Executor
 from simulator.machine import Machine
 from simulator.problems import Fault
+from simulator.result import RunResult
 from simulator.sources import ProgramSource
 from simulator.stats import Statistics
 from simulator.summary import build_summary
-from simulator.timing.model import TimingSnapshot
-
-
-@attrs.frozen(eq=False)
-class RunResult:
-    """What a run produced: outputs (GM output tensors as arrays), cycles and pipe busy cycles
-    (a model: zero with timing off), stalls by cause, hot lines, diagnostics, the final UB."""
-
-    program: Program | None  # None for a streamed run
-    outputs: dict[str, np.ndarray]
-    cycles: int
-    time_us: float
-    pipes: dict[str, int]
-    diagnostics: list[Diagnostic]
-    ub: np.ndarray
-    instructions: int
-    uops: int
-    stalls: dict[str, int] = attrs.field(factory=dict)
-    hot_lines: list[dict] = attrs.field(factory=list)
-    chip: Chip | None = None
-    path: str = ""
-    timing: TimingSnapshot | None = None  # the timing model's final state, when one ran
-    registers: tuple[int, ...] = ()  # x0..x31 at the end
-
-    @property
-    def warnings(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity != "error"]
 
 
 def load_program(program_or_path: Program | str | Path, chip: Chip | str | None = None,

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from isa.table import PIPES
-
-if TYPE_CHECKING:  # pragma: no cover
-    from simulator.run import RunResult
-
+from simulator.result import RunResult
 
 
 def summary_dict(result: RunResult, outputs: dict[str, str] | None = None) -> dict:

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from isa.decode import CmpmaskMove
 from isa.program import Instruction
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
+from simulator.semantics.context import Context
 from simulator.semantics.issued import Issued
 
-if TYPE_CHECKING:  # pragma: no cover
-    from simulator.executor import Executor
 
-
-def issue(ex: Executor, instr: Instruction) -> Issued:
+def issue(ex: Context, instr: Instruction) -> Issued:
     addrs, _ = ex.resolve(instr)
     role = instr.defn.family.cmpmask_role
     addr = addrs[role]

@@ -3,19 +3,15 @@ Bursts of `burst` 32-byte blocks; gaps skip blocks after each burst."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from isa.decode import DmaOp
 from isa.program import Instruction
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
+from simulator.semantics.context import Context
 from simulator.semantics.issued import Issued
 
-if TYPE_CHECKING:  # pragma: no cover
-    from simulator.executor import Executor
 
-
-def issue(ex: Executor, instr: Instruction) -> Issued:
+def issue(ex: Context, instr: Instruction) -> Issued:
     addrs, f = ex.resolve(instr)
     o = instr.operands
     spaces = {r: (o[r].tensor.name if o[r].space == "gm" else None) for r in ("dst", "src")}
@@ -50,7 +46,7 @@ def _where(op: DmaOp, base: int, gap: int, byte: int) -> str:
     return f"(burst {burst}, block {blk})"
 
 
-def _check_side(ex: Executor, instr: Instruction, op: DmaOp, role: str, base: int, gap: int,
+def _check_side(ex: Context, instr: Instruction, op: DmaOp, role: str, base: int, gap: int,
                 gm: str | None) -> None:
     lo, hi = op.extent(base, gap)
     size = ex.m.space(gm).size

@@ -3,19 +3,15 @@ set_mask_norm. The rules are isa.masks', shared with the listing."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from isa.masks import MaskError, mask_after
 from isa.program import Instruction, RegExpr
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
+from simulator.semantics.context import Context
 from simulator.semantics.issued import Issued
 
-if TYPE_CHECKING:  # pragma: no cover
-    from simulator.executor import Executor
 
-
-def issue(ex: Executor, instr: Instruction) -> Issued:
+def issue(ex: Context, instr: Instruction) -> Issued:
     m = ex.m
     try:
         after = mask_after(instr, m.mask, m.counter, lambda role: ex.int_operand(instr, role))

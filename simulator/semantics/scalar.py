@@ -3,14 +3,10 @@ registers, two's complement, results modulo 2^64; branches compare signed."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from isa.program import Instruction
 from simulator.machine import Machine
+from simulator.semantics.context import Context
 from simulator.semantics.issued import HALT, Issued
-
-if TYPE_CHECKING:  # pragma: no cover
-    from simulator.executor import Executor
 
 M64 = (1 << 64) - 1
 ALU = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
@@ -29,41 +25,41 @@ def _write(m: Machine, _op, arg, _lo, _hi) -> None:
     m.x[reg] = value
 
 
-def li(ex: Executor, instr: Instruction) -> Issued:
+def li(ex: Context, instr: Instruction) -> Issued:
     o = instr.operands
     return Issued("S", None, _write, (o["d"].value, o["imm"].value & M64))
 
 
-def mov(ex: Executor, instr: Instruction) -> Issued:
+def mov(ex: Context, instr: Instruction) -> Issued:
     o = instr.operands
     return Issued("S", None, _write, (o["d"].value, ex.m.x[o["a"].value]))
 
 
-def alu(ex: Executor, instr: Instruction) -> Issued:
+def alu(ex: Context, instr: Instruction) -> Issued:
     o = instr.operands
     value = ALU[instr.name](ex.m.x[o["a"].value], ex.int_operand(instr, "b")) & M64
     return Issued("S", None, _write, (o["d"].value, value))
 
 
-def addr(ex: Executor, instr: Instruction) -> Issued:
+def addr(ex: Context, instr: Instruction) -> Issued:
     o = instr.operands
     return Issued("S", None, _write, (o["d"].value, ex.value(o["elem"].addr) & M64))
 
 
-def nop(ex: Executor, instr: Instruction) -> Issued:
+def nop(ex: Context, instr: Instruction) -> Issued:
     return Issued("S")
 
 
-def branch(ex: Executor, instr: Instruction) -> Issued:
+def branch(ex: Context, instr: Instruction) -> Issued:
     a = signed(ex.m.x[instr.operands["a"].value])
     b = signed(ex.int_operand(instr, "b") & M64)
     taken = BRANCH[instr.name](a, b)
     return Issued("S", taken=taken, jump=instr.operands["target"].value if taken else None)
 
 
-def jmp(ex: Executor, instr: Instruction) -> Issued:
+def jmp(ex: Context, instr: Instruction) -> Issued:
     return Issued("S", taken=True, jump=instr.operands["target"].value)
 
 
-def halt(ex: Executor, instr: Instruction) -> Issued:
+def halt(ex: Context, instr: Instruction) -> Issued:
     return Issued("S", jump=HALT)

@@ -3,15 +3,11 @@ order, so a flag is only bookkeeping: which flags are set, and the deadlock rule
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from isa.program import Instruction
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
+from simulator.semantics.context import Context
 from simulator.semantics.issued import Issued
-
-if TYPE_CHECKING:  # pragma: no cover
-    from simulator.executor import Executor
 
 
 def flag_key(instr: Instruction) -> tuple[str, str, int]:
@@ -19,7 +15,7 @@ def flag_key(instr: Instruction) -> tuple[str, str, int]:
     return o["src"].value, o["dst"].value, o["id"].value
 
 
-def set_flag(ex: Executor, instr: Instruction) -> Issued:
+def set_flag(ex: Context, instr: Instruction) -> Issued:
     key = flag_key(instr)
     if key in ex.m.flags:
         ex.warn(instr, Problem("flag", f"flag {key[0]}->{key[1]} id {key[2]} is already set"),
@@ -32,7 +28,7 @@ def _set(m: Machine, _op, arg, _lo, _hi) -> None:
     m.flags[key] = instr  # the set_flag, for the "still set" warning
 
 
-def wait_flag(ex: Executor, instr: Instruction) -> Issued:
+def wait_flag(ex: Context, instr: Instruction) -> Issued:
     key = flag_key(instr)
     if key not in ex.m.flags:
         later = ex.source.ahead(lambda h: h.name == "set_flag" and flag_key(h) == key)
@@ -50,5 +46,5 @@ def _clear(m: Machine, _op, key, _lo, _hi) -> None:
     del m.flags[key]
 
 
-def barrier(ex: Executor, instr: Instruction) -> Issued:
+def barrier(ex: Context, instr: Instruction) -> Issued:
     return Issued(instr.defn.family.issuing_pipe(instr))

@@ -3,8 +3,6 @@ issue, the no-op and MASK rules, the checks, and the family's body from the regi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from isa.decode import VectorOp, decode_vector
@@ -12,16 +10,14 @@ from isa.program import Instruction, Tensor
 from simulator import checks
 from simulator.machine import RAW
 from simulator.problems import Fault, Problem, fault
+from simulator.semantics.context import Context
 from simulator.semantics.issued import Issued
-
-if TYPE_CHECKING:  # pragma: no cover
-    from simulator.executor import Executor
 
 M64 = (1 << 64) - 1
 BODIES: dict = {}  # family name -> body(machine, vop, scalar, lo, hi); see semantics/__init__
 
 
-def issue(ex: Executor, instr: Instruction) -> Issued:
+def issue(ex: Context, instr: Instruction) -> Issued:
     m = ex.m
     addrs, fields = ex.resolve(instr)
     fam = instr.defn.family
@@ -44,7 +40,7 @@ def issue(ex: Executor, instr: Instruction) -> Issued:
     return Issued("V", vop, BODIES[fam.name], _scalar_bytes(ex, instr), r, sequential, uops=r)
 
 
-def _noop(ex: Executor, instr: Instruction, vop: VectorOp, fields: dict) -> bool:
+def _noop(ex: Context, instr: Instruction, vop: VectorOp, fields: dict) -> bool:
     """The counter-mode and MASK rules; True when the instruction does nothing."""
     m, fam, chip = ex.m, instr.defn.family, ex.chip
     if m.counter:
@@ -87,7 +83,7 @@ def _count_problem(instr: Instruction, vop: VectorOp, m) -> Problem:
     return Problem("range", f"{text}; the count is {lo.value} = {count}{where}", col=col)
 
 
-def _check(ex: Executor, instr: Instruction, vop: VectorOp) -> bool:
+def _check(ex: Context, instr: Instruction, vop: VectorOp) -> bool:
     """The §9.2–9.3 checks; True when the repeats must run one by one."""
     ub = ex.m.ub.size
     dynamic = not instr.is_static  # the assembler checked static alignment
@@ -123,7 +119,7 @@ def tensor_of(instr: Instruction, role: str) -> Tensor | None:
     return o.tensor if o is not None else None
 
 
-def _scalar_bytes(ex: Executor, instr: Instruction) -> np.ndarray | None:
+def _scalar_bytes(ex: Context, instr: Instruction) -> np.ndarray | None:
     """The scalar operand's raw bits, read at issue (an immediate, a register, or a UB
     element)."""
     o = instr.operands.get("scalar")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import deque
 
-import attrs
 import numpy as np
 
 from isa import families
@@ -19,7 +18,7 @@ from isa.table import PIPES
 from simulator.events import Event, RunInfo
 from simulator.timing.banks import bank_model
 from simulator.timing.config import BLOCK, CostClass, load_config
-from simulator.timing.records import InstrTiming
+from simulator.timing.records import InstrTiming, QueueState, TimingSnapshot
 
 QUEUES = ("V", "MTE2", "MTE3")
 STALLS = ("flag_wait", "queue_full", "bank_conflict", "barrier")
@@ -38,27 +37,6 @@ class Queue:
         self.drain_end = -1  # end + tail of the latest instruction with nonzero occupancy
         self.compute_end = -1  # end of the latest one if it was vector compute, else -1
         self.tail = 0
-
-
-@attrs.frozen
-class QueueState:
-    """One queue at a point of the run: end cycles of what it still holds, and when it drains."""
-
-    inflight: tuple[int, ...]
-    last_end: int
-    drain_end: int
-
-
-@attrs.frozen
-class TimingSnapshot:
-    """The model's state, typed (the debugger's `info pipes`)."""
-
-    s_time: int
-    total_cycles: int
-    busy: dict[str, int]
-    stalls: dict[str, int]
-    queues: dict[str, QueueState]
-    flags: dict[tuple[str, str, int], int]  # set flags -> the cycle they fire
 
 
 class TimingModel:

@@ -1,0 +1,32 @@
+"""What a family's semantics may ask of the machine that runs it (the executor implements it):
+the machine state, operand resolution at issue, the decode cache, the check policy, and the
+source for look-ahead. Semantics know nothing else of the executor."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from isa.chip import Chip
+from isa.program import Instruction
+from simulator.decodings import Decodings
+from simulator.machine import Machine
+from simulator.policy import Policy
+from simulator.problems import Problem
+
+
+class Context(Protocol):
+    m: Machine
+    chip: Chip
+    decodings: Decodings
+    policy: Policy
+    source: object  # has ahead(pred): the next matching instruction, False, or None (a stream)
+
+    def resolve(self, instr: Instruction) -> tuple[dict[str, int], dict[str, int]]: ...
+
+    def check(self, instr: Instruction, problem: Problem | None) -> None: ...
+
+    def warn(self, instr: Instruction, problem: Problem, once: str | None = None) -> None: ...
+
+    def value(self, v) -> int: ...
+
+    def int_operand(self, instr: Instruction, role: str) -> int: ...
