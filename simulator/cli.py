@@ -53,6 +53,20 @@ def _emit(diags) -> None:
         click.echo(str(d), err=True)
 
 
+def _werror_option(f):
+    return click.option("--werror", is_flag=True,
+                        help="treat warnings as errors: exit 1 (and write nothing)")(f)
+
+
+def _warnings(diags) -> list:
+    return [d for d in diags if d.severity == "warning"]
+
+
+def _werror_failure(program, n: int) -> str:
+    return (f"{program}: error: {n} warning{'s' if n != 1 else ''} treated as error"
+            f"{'s' if n != 1 else ''} (--werror); no output was written")
+
+
 @click.group(cls=CppAwareGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pipev")
 def main() -> None:
@@ -71,10 +85,11 @@ def main() -> None:
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
+@_werror_option
 @click.option("--json", "as_json", is_flag=True, help="print the summary as one JSON object")
 @click.option("--quiet", is_flag=True, help="print no summary")
-def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, as_json,
-        quiet) -> None:
+def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, werror,
+        as_json, quiet) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
     from isa.diagnostics import DiagnosticError
     from simulator.run import run as run_program
@@ -98,6 +113,9 @@ def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_step
     for p in progress:
         p.clear()
     _emit(result.diagnostics)
+    if werror and _warnings(result.diagnostics):
+        click.echo(_werror_failure(program, len(_warnings(result.diagnostics))), err=True)
+        sys.exit(1)
     from simulator.outputs import write_outputs
 
     try:
@@ -225,14 +243,15 @@ def isa_reference(mnemonic) -> None:
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
-def debug(program, chip, inputs, commands, checks, max_steps) -> None:
+@_werror_option
+def debug(program, chip, inputs, commands, checks, max_steps, werror) -> None:
     """Step through PROGRAM at the (pipev) prompt (ISA.md §13); `help` lists the commands."""
     from simulator.debugger import debug as debug_session
 
     chip_obj = _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
-                           checks=checks, max_steps=max_steps))
+                           checks=checks, max_steps=max_steps, werror=werror))
 
 
 @main.command()

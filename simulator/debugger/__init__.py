@@ -67,8 +67,9 @@ class Debugger:
 def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping | None = None,
           commands: str | Path | None = None, checks: str = "error",
           max_steps: int = 10_000_000, stdin: TextIO | None = None, out: TextIO | None = None,
-          err: TextIO | None = None) -> int:
-    """Run a debugging session; the exit status (0, or 1 when the program cannot be loaded)."""
+          err: TextIO | None = None, werror: bool = False) -> int:
+    """Run a debugging session; the exit status (0, or 1 when the program cannot be loaded or,
+    with WERROR, when the session reported a warning)."""
     from simulator.run import load_program
 
     stdin = stdin or sys.stdin
@@ -102,6 +103,11 @@ def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping
     if lines is None:
         _readline()
     repl.loop(lines)
+    warned = sum(d.severity == "warning" for d in session.ex.diagnostics)
+    if werror and warned:
+        err.write(f"{program.path}: error: {warned} warning{'s' if warned != 1 else ''} "
+                  f"treated as error{'s' if warned != 1 else ''} (--werror)\n")
+        return 1
     return 0
 
 
