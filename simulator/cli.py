@@ -197,24 +197,49 @@ def asm(program, chip, as_json) -> None:
 @main.command()
 @_program_arg
 @_chip_option
-def check(program, chip) -> None:
-    """Run every static check without executing; exit 0 when there is no error."""
-    prog = _assemble_or_exit(program, chip)
+@click.option("--checks", type=CHECKS, default="error", show_default=True,
+              help="alignment/footprint/overlap rules as errors, warnings or off")
+@click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
+@_werror_option
+def check(program, chip, checks, max_steps, werror) -> None:
+    """Run every check that needs no input data: syntax, types, chip rules, field ranges,
+    alignment, bounds, footprints, overlaps, deadlocks, init reads and races, with `run`'s
+    messages (the program runs on zero data, without timing); exit 0 when there is no error."""
+    from simulator.static_check import MASK_ADDRESS_CHECKS, check_program
+
+    prog = _assemble_or_exit(program, chip, checks, quiet=True)
+    result = check_program(prog, checks, max_steps)
+    _emit(result.diagnostics)
+    if result.undecided:
+        lines = ", ".join(str(i.line) for i in result.undecided)
+        click.echo(f"{program}: note: {result.undecided_checks} checks need run-time values: "
+                   f"the select-mask address of {len(result.undecided)} vsel mode 2 "
+                   f"instruction(s) (line {lines}) comes from CMPMASK loaded from input data "
+                   f"({', '.join(MASK_ADDRESS_CHECKS)}); `pipev run` decides them", err=True)
+    if not result.ok:
+        sys.exit(1)
+    warned = _warnings(result.diagnostics)
+    if werror and warned:
+        click.echo(_werror_failure(program, len(warned)).replace("; no output was written", ""),
+                   err=True)
+        sys.exit(1)
     click.echo(f"{program}: ok ({len(prog.statements)} statements, chip {prog.chip.name})",
                err=True)
 
 
-def _assemble_or_exit(program, chip):
+def _assemble_or_exit(program, chip, checks: str = "error", quiet: bool = False):
+    """The assembled program; QUIET leaves its warnings to the run that reports them."""
     from isa.diagnostics import DiagnosticError
     from simulator.run import load_program
 
     chip_obj = _resolve_chip(chip)
     try:
-        prog = load_program(Path(program), chip_obj)
+        prog = load_program(Path(program), chip_obj, checks)
     except DiagnosticError as e:
         _emit(e.diagnostics)
         sys.exit(1)
-    _emit(prog.warnings)
+    if not quiet:
+        _emit(prog.warnings)
     return prog
 
 
