@@ -39,11 +39,16 @@ def _resolve_chip(name: str | None):
 
 def _parse_inputs(items) -> dict[str, str]:
     """--input NAME=FILE.npy options → {NAME: FILE}."""
+    return _parse_pairs("--input", items)
+
+
+def _parse_pairs(option: str, items) -> dict[str, str]:
+    """OPTION NAME=FILE.npy options → {NAME: FILE}."""
     supplied = {}
     for item in items:
         name, sep, path = item.partition("=")
         if not sep or not name or not path:
-            raise click.UsageError(f"--input takes NAME=FILE.npy, got '{item}'")
+            raise click.UsageError(f"{option} takes NAME=FILE.npy, got '{item}'")
         supplied[name] = path
     return supplied
 
@@ -86,51 +91,80 @@ def main() -> None:
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
 @_werror_option
-@click.option("--json", "as_json", is_flag=True, help="print the summary as one JSON object")
+@click.option("--expect", "expects", multiple=True, metavar="NAME=FILE.npy",
+              help="compare output NAME with FILE bit for bit; a mismatch exits 1")
+@click.option("--expect-ulp", type=click.IntRange(0), default=0, show_default=True,
+              metavar="N", help="let float outputs differ by up to N units in the last place")
+@click.option("--json", "as_json", is_flag=True, help="print the summary (or, on a failure, "
+              "the diagnostics) as one JSON object")
 @click.option("--quiet", is_flag=True, help="print no summary")
 def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, werror,
-        as_json, quiet) -> None:
+        expects, expect_ulp, as_json, quiet) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
     from isa.diagnostics import DiagnosticError
+    from simulator.expect import check_outputs, load_expected
     from simulator.run import run as run_program
 
-    chip_obj = _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
+    prog = _assemble_or_exit(program, chip, checks, quiet=True, as_json=as_json)
+    expected, errors = load_expected(prog, _parse_pairs("--expect", expects))
+    if errors:
+        _fail(errors, as_json)
     progress = [] if quiet or as_json or not sys.stderr.isatty() else [Progress()]
     try:
-        result = run_program(program, chip=chip_obj, inputs=supplied, checks=checks,
-                             trace=trace, trace_format=trace_format, max_steps=max_steps,
+        result = run_program(prog, inputs=supplied, checks=checks, trace=trace,
+                             trace_format=trace_format, max_steps=max_steps,
                              observers=progress)
     except DiagnosticError as e:
         for p in progress:
             p.clear()
-        _emit(e.diagnostics)
-        sys.exit(1)
+        _fail(e.diagnostics, as_json)
     except MemoryError:
-        click.echo(f"{program}:1:1: error: out of memory: the program's tensors do not fit in "
-                   "this machine's memory", err=True)
-        sys.exit(1)
+        _fail([], as_json, f"{program}:1:1: error: out of memory: the program's tensors do "
+              "not fit in this machine's memory")
     for p in progress:
         p.clear()
-    _emit(result.diagnostics)
-    if werror and _warnings(result.diagnostics):
-        click.echo(_werror_failure(program, len(_warnings(result.diagnostics))), err=True)
-        sys.exit(1)
+    warned = _warnings(result.diagnostics)
+    if werror and warned:
+        _fail(result.diagnostics, as_json, _werror_failure(program, len(warned)))
+    mismatches = check_outputs(prog, result.outputs, expected, expect_ulp)
     from simulator.outputs import write_outputs
 
     try:
         paths = write_outputs(Path(output_dir), result.outputs)
     except OSError as e:
-        click.echo(_output_error(program, result.program, output_dir, e), err=True)
-        sys.exit(1)
+        _fail(result.diagnostics, as_json, _output_error(program, prog, output_dir, e))
+    if mismatches:  # the run succeeded: its outputs are written, to be looked at
+        _fail(result.diagnostics + mismatches, as_json)
+    _emit(result.diagnostics)
     if quiet and not as_json:
         return
     from simulator.summary import summary_dict, summary_text
 
     if as_json:
-        click.echo(json.dumps(summary_dict(result, paths)))
+        click.echo(json.dumps({"ok": True, **summary_dict(result, paths)}))
     else:
         click.echo(summary_text(result, paths))
+
+
+def _fail(diags, as_json: bool, reason: str | None = None):
+    """Report a failure (every diagnostic, then REASON) and exit 1: on stderr, or with --json
+    as `{"ok": false, "diagnostics": [...], "reason": ...}` on stdout."""
+    if as_json:
+        obj = {"ok": False, "diagnostics": [_diag_dict(d) for d in diags]}
+        if reason:
+            obj["reason"] = reason
+        click.echo(json.dumps(obj))
+    else:
+        _emit(diags)
+        if reason:
+            click.echo(reason, err=True)
+    sys.exit(1)
+
+
+def _diag_dict(d) -> dict:
+    return {"severity": d.severity, "path": d.path, "line": d.line, "column": d.column,
+            "message": d.message, "text": str(d)}
 
 
 def _output_error(path, program, output_dir, e: OSError) -> str:
@@ -227,7 +261,8 @@ def check(program, chip, checks, max_steps, werror) -> None:
                err=True)
 
 
-def _assemble_or_exit(program, chip, checks: str = "error", quiet: bool = False):
+def _assemble_or_exit(program, chip, checks: str = "error", quiet: bool = False,
+                      as_json: bool = False):
     """The assembled program; QUIET leaves its warnings to the run that reports them."""
     from isa.diagnostics import DiagnosticError
     from simulator.run import load_program
@@ -236,8 +271,10 @@ def _assemble_or_exit(program, chip, checks: str = "error", quiet: bool = False)
     try:
         prog = load_program(Path(program), chip_obj, checks)
     except DiagnosticError as e:
-        _emit(e.diagnostics)
-        sys.exit(1)
+        _fail(e.diagnostics, as_json)
+    except MemoryError:
+        _fail([], as_json, f"{program}:1:1: error: out of memory: the program's tensors do "
+              "not fit in this machine's memory")
     if not quiet:
         _emit(prog.warnings)
     return prog

@@ -161,3 +161,120 @@ def test_a_mask_address_loaded_from_data_is_left_to_run_and_said_once(tmp_path):
     assert "(line 10)" in notes[0] and "warning" not in r.output
     # a constant address (the select API's own sequence) is decided statically: no note
     assert "run-time values" not in invoke("check", TUTORIAL / "maximum.vasm").output
+
+
+# -- --expect ---------------------------------------------------------------------------------
+def golden(tmp_path, name="golden.npy"):
+    """The tutorial's output computed independently: max(a, b) of its random inputs."""
+    import numpy as np
+
+    from isa import assemble
+
+    prog = assemble((TUTORIAL / "maximum.vasm").read_text(), "maximum.vasm", None)
+    a = prog.gm["a"].init.data.view(np.float16)
+    b = prog.gm["b"].init.data.view(np.float16)
+    want = np.where(a > b, a, b)
+    path = tmp_path / name
+    np.save(path, want)
+    return path, want
+
+
+def test_expect_passes_a_bit_exact_output(tmp_path):
+    path, _ = golden(tmp_path)
+    r = invoke("run", TUTORIAL / "maximum.vasm", "--expect", f"out={path}", "--output-dir",
+               tmp_path / "o", "--quiet")
+    assert r.exit_code == 0, r.output
+
+
+def test_expect_reports_a_mismatch_at_the_outputs_declaration(tmp_path):
+    import numpy as np
+
+    path, want = golden(tmp_path)
+    bad = want.copy()
+    bad[17] = np.nextafter(bad[17], np.float16(np.inf))  # 1 ULP up
+    bad[300] = np.nextafter(np.nextafter(bad[300], np.float16(-np.inf)), np.float16(-np.inf))
+    np.save(path, bad)
+    prog = TUTORIAL / "maximum.vasm"
+    r = invoke("run", prog, "--expect", f"out={path}", "--output-dir", tmp_path / "o")
+    assert r.exit_code == 1
+    got = want.view(np.uint16)
+    line = next(ln for ln in r.output.splitlines() if "does not match" in ln)
+    assert line == (f"{prog}:5:6: error: output out does not match --expect: 2 of 512 elements "
+                    f"differ, first at index 17: got {float(want[17])!r} ({got[17]:#06x}), "
+                    f"expected {float(bad[17])!r} ({bad.view(np.uint16)[17]:#06x}); max ULP "
+                    "distance 2 (allowed 0)")
+    assert (tmp_path / "o" / "out.npy").exists()  # the run succeeded: its outputs are kept
+    # two ULP of tolerance accepts it, one does not
+    within = invoke("run", prog, "--expect", f"out={path}", "--expect-ulp", "2", "--output-dir",
+                    tmp_path / "o", "--quiet")
+    assert within.exit_code == 0, within.output
+    outside = invoke("run", prog, "--expect", f"out={path}", "--expect-ulp", "1",
+                     "--output-dir", tmp_path / "o", "--quiet")
+    assert "1 of 512 elements differ, first at index 300" in outside.output
+
+
+def test_expect_of_integers_compares_exactly_and_reports_no_ulp(tmp_path):
+    import numpy as np
+
+    from isa.types import TYPES
+    from simulator.expect import compare
+
+    got = np.arange(8, dtype=np.int32)
+    want = got.copy()
+    want[5] = 6
+    m = compare(TYPES["s32"], got.view(np.uint8), want.view(np.uint8), ulp=100)
+    assert (m.differing, m.first, m.got, m.expected, m.max_ulp) == \
+        (1, 5, "5 (0x00000005)", "6 (0x00000006)", None)
+
+
+def test_ulp_distance_crosses_zero_and_nan_matches_nan_only_under_a_tolerance():
+    import numpy as np
+
+    from isa.types import TYPES
+    from simulator.expect import compare
+
+    f32 = TYPES["f32"]
+    tiny = np.array([np.float32(1e-45)], np.float32)  # the smallest subnormal
+    neg = np.array([-np.float32(1e-45)], np.float32)
+    assert compare(f32, tiny.view(np.uint8), neg.view(np.uint8)).max_ulp == 2
+    nan_a = np.array([0x7FC00000], np.uint32).view(np.uint8)
+    nan_b = np.array([0x7FC00001], np.uint32).view(np.uint8)
+    assert compare(f32, nan_a, nan_b).differing == 1  # bit for bit: payloads differ
+    assert compare(f32, nan_a, nan_b, ulp=1) is None
+    one = np.array([1.0], np.float32).view(np.uint8)
+    assert compare(f32, nan_a, one, ulp=1000).max_ulp == -1
+    assert "NaN against a number" in compare(f32, nan_a, one, ulp=1000).text(1000)
+
+
+def test_expect_errors_point_at_the_declaration_and_list_the_outputs(tmp_path):
+    import numpy as np
+
+    prog = TUTORIAL / "maximum.vasm"
+    path, _ = golden(tmp_path)
+    r = invoke("run", prog, "--expect", f"ot={path}", "--output-dir", tmp_path / "o")
+    assert r.exit_code == 1 and not (tmp_path / "o").exists()
+    assert (f"{prog}:1:1: error: --expect ot: the program declares no output 'ot' (outputs: "
+            "out); did you mean 'out'?") in r.output
+    r = invoke("run", prog, "--expect", f"a={path}", "--output-dir", tmp_path / "o")
+    assert f"{prog}:3:6: error: --expect a: the program declares no output 'a'" in r.output
+    np.save(tmp_path / "short.npy", np.zeros(3, np.float16))
+    r = invoke("run", prog, "--expect", f"out={tmp_path / 'short.npy'}", "--output-dir",
+               tmp_path / "o")
+    assert f"{prog}:5:6: error: --expect out: " in r.output and "holds 3 elements" in r.output
+    (tmp_path / "t.txt").write_text("1 2 3")
+    r = invoke("run", prog, "--expect", f"out={tmp_path / 't.txt'}", "--output-dir",
+               tmp_path / "o")
+    assert "t.txt is not a .npy file" in r.output
+
+
+def test_json_failure_prints_ok_false_with_the_diagnostics(tmp_path):
+    import json
+
+    r = invoke("run", TUTORIAL / "overlap_bug.vasm", "--json", "--output-dir", tmp_path)
+    assert r.exit_code == 1
+    obj = json.loads(r.stdout)
+    assert obj["ok"] is False and obj["diagnostics"][0]["severity"] == "error"
+    assert obj["diagnostics"][0]["line"] == 16 and "overlap" in obj["diagnostics"][0]["message"]
+    ok = json.loads(invoke("run", TUTORIAL / "maximum.vasm", "--json", "--output-dir",
+                           tmp_path).stdout)
+    assert ok["ok"] is True
