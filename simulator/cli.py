@@ -23,7 +23,27 @@ def _chip_option(f):
 
 
 def _program_arg(f):
+    f = click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
+                     help="override the program's `.param NAME = …` (an integer expression)")(f)
     return click.argument("program", type=click.Path(exists=True, dir_okay=False))(f)
+
+
+def _parse_defines(items) -> dict[str, int]:
+    """-D NAME=VALUE options → {NAME: VALUE}; a malformed one is a usage error."""
+    from isa.lexer import NAME_RE, LexError, parse_int
+
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not NAME_RE.match(name):
+            raise click.UsageError(f"-D takes NAME=VALUE, got '{item}'")
+        try:
+            out[name] = parse_int(value.strip())
+        except LexError:
+            raise click.UsageError(f"-D {name}: the value must be an integer expression, got "
+                                   f"'{value.strip()}'") from None
+    return out
 
 
 def _resolve_chip(name: str | None):
@@ -98,15 +118,16 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="print the summary (or, on a failure, "
               "the diagnostics) as one JSON object")
 @click.option("--quiet", is_flag=True, help="print no summary")
-def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, werror,
-        expects, expect_ulp, as_json, quiet) -> None:
+def run(program, defines, chip, inputs, output_dir, trace, trace_format, checks, max_steps,
+        werror, expects, expect_ulp, as_json, quiet) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
     from isa.diagnostics import DiagnosticError
     from simulator.expect import check_outputs, load_expected
     from simulator.run import run as run_program
 
     supplied = _parse_inputs(inputs)
-    prog = _assemble_or_exit(program, chip, checks, quiet=True, as_json=as_json)
+    prog = _assemble_or_exit(program, chip, checks, quiet=True, as_json=as_json,
+                             defines=defines)
     expected, errors = load_expected(prog, _parse_pairs("--expect", expects))
     if errors:
         _fail(errors, as_json)
@@ -217,11 +238,11 @@ class Progress(Observer):
 @_program_arg
 @_chip_option
 @click.option("--json", "as_json", is_flag=True, help="the listing as JSON")
-def asm(program, chip, as_json) -> None:
+def asm(program, defines, chip, as_json) -> None:
     """Print the listing: each source line with its hardware instructions and micro-ops."""
     from isa.listing import format_listing, listing
 
-    prog = _assemble_or_exit(program, chip)
+    prog = _assemble_or_exit(program, chip, defines=defines)
     if as_json:
         click.echo(json.dumps({"chip": prog.chip.name, "statements": listing(prog)}))
     else:
@@ -235,13 +256,13 @@ def asm(program, chip, as_json) -> None:
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
 @_werror_option
-def check(program, chip, checks, max_steps, werror) -> None:
+def check(program, defines, chip, checks, max_steps, werror) -> None:
     """Run every check that needs no input data: syntax, types, chip rules, field ranges,
     alignment, bounds, footprints, overlaps, deadlocks, init reads and races, with `run`'s
     messages (the program runs on zero data, without timing); exit 0 when there is no error."""
     from simulator.static_check import MASK_ADDRESS_CHECKS, check_program
 
-    prog = _assemble_or_exit(program, chip, checks, quiet=True)
+    prog = _assemble_or_exit(program, chip, checks, quiet=True, defines=defines)
     result = check_program(prog, checks, max_steps)
     _emit(result.diagnostics)
     if result.undecided:
@@ -262,14 +283,15 @@ def check(program, chip, checks, max_steps, werror) -> None:
 
 
 def _assemble_or_exit(program, chip, checks: str = "error", quiet: bool = False,
-                      as_json: bool = False):
+                      as_json: bool = False, defines=()):
     """The assembled program; QUIET leaves its warnings to the run that reports them."""
     from isa.diagnostics import DiagnosticError
     from simulator.run import load_program
 
     chip_obj = _resolve_chip(chip)
+    params = _parse_defines(defines)
     try:
-        prog = load_program(Path(program), chip_obj, checks)
+        prog = load_program(Path(program), chip_obj, checks, params)
     except DiagnosticError as e:
         _fail(e.diagnostics, as_json)
     except MemoryError:
@@ -306,14 +328,15 @@ def isa_reference(mnemonic) -> None:
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
 @_werror_option
-def debug(program, chip, inputs, commands, checks, max_steps, werror) -> None:
+def debug(program, defines, chip, inputs, commands, checks, max_steps, werror) -> None:
     """Step through PROGRAM at the (pipev) prompt (ISA.md §13); `help` lists the commands."""
     from simulator.debugger import debug as debug_session
 
     chip_obj = _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
-                           checks=checks, max_steps=max_steps, werror=werror))
+                           checks=checks, max_steps=max_steps, werror=werror,
+                           params=_parse_defines(defines)))
 
 
 @main.command()
