@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simulator.cli import main
+from tests.support import diagnostic_lines
 
 DIAG = re.compile(r"^.+:\d+:\d+: (error|warning|note): \S[^\n]*$")
 SETTINGS = settings(max_examples=120, deadline=None, derandomize=True,
@@ -26,7 +27,7 @@ SETTINGS = settings(max_examples=120, deadline=None, derandomize=True,
 def pipev(*args: str) -> tuple[int, list[str]]:
     res = CliRunner().invoke(main, list(args))
     assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
-    return res.exit_code, [ln for ln in res.stderr.splitlines() if ln]
+    return res.exit_code, diagnostic_lines([ln for ln in res.stderr.splitlines() if ln])
 
 
 def assert_clean_failure(code: int, lines: list[str]) -> None:
