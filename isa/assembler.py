@@ -15,7 +15,7 @@ import attrs
 
 from isa import api
 from isa.chip import Chip, ChipError, get_chip
-from isa.diagnostics import AssemblyError, Diagnostic
+from isa.diagnostics import AssemblyError, Diagnostic, did_you_mean
 from isa.inits import evaluate
 from isa.lexer import (
     KEY_RE,
@@ -33,7 +33,7 @@ from isa.lexer import (
 from isa.operands import Builder, StatementSyntax
 from isa.program import Init, Program, Statement, Tensor
 from isa.table import INSTRUCTIONS
-from isa.types import lookup
+from isa.types import ALIASES, TYPES, lookup
 
 MAX_ERRORS = 20
 MAX_TENSOR_BYTES = 256 << 20  # a simulated GM tensor; UB is far smaller on every chip
@@ -44,6 +44,7 @@ LABEL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*:(?!=)")
 HEAD_RE = re.compile(r"\s*(\.?[A-Za-z_][A-Za-z0-9_.]*)")
 DECL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\[([^\]]*)\]")
 GM_ROLES = ("input", "output", "inout")
+DIRECTIVES = (".chip", ".gm", ".ub", ".param", ".rept", ".endr", ".end")
 # `.param NAME = VALUE`; group 1 is None when the directive is malformed
 PARAM_RE = re.compile(r"\s*\.param\b(?:\s+([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)\Z)?", re.I | re.S)
 
@@ -261,7 +262,8 @@ class Assembler:
                     pass  # declared before the first pass (declare_params)
                 else:
                     self.error(src, wo, f"unknown directive '{word}' (expected .chip, .gm, .ub, "
-                               ".param, .rept, .endr or .end)")
+                               ".param, .rept, .endr or .end)" + did_you_mean(
+                                   d, DIRECTIVES, case_sensitive=False))
                 continue
             self.stmts.append((src, wo))
         self.chip = self.resolve_chip(chip_src)
@@ -300,7 +302,8 @@ class Assembler:
             return
         t = lookup(tname)
         if t is None:
-            self.error(src, m.start(2), f"unknown type '{tname}'")
+            self.error(src, m.start(2), f"unknown type '{tname}'"
+                       f"{did_you_mean(tname, [*TYPES, *ALIASES], case_sensitive=False)}")
             return
         try:
             count = parse_int(m.group(3).strip(), m.start(3))
@@ -439,7 +442,8 @@ class Assembler:
         parts = m.group(1).split(".")
         defn = INSTRUCTIONS.get(parts[0].lower())
         if defn is None:
-            self.error(src, off, f"unknown mnemonic '{parts[0]}'")
+            self.error(src, off, f"unknown mnemonic '{parts[0]}'"
+                       f"{did_you_mean(parts[0], INSTRUCTIONS, case_sensitive=False)}")
             return None
         mods = parts[1:]
         op = dtype = None
@@ -456,7 +460,8 @@ class Assembler:
             dtype = lookup(mods[0])
             if dtype is None:
                 self.error(src, off + len(m.group(1)) - len(mods[0]),
-                           f"unknown type '{mods[0]}'")
+                           f"unknown type '{mods[0]}'"
+                           f"{did_you_mean(mods[0], [*TYPES, *ALIASES], case_sensitive=False)}")
                 return None
             mods.pop(0)
         if mods:

@@ -10,6 +10,7 @@ import numpy as np
 
 from isa import api
 from isa.chip import Chip
+from isa.diagnostics import did_you_mean
 from isa.lexer import (
     NAME_RE,
     LexError,
@@ -134,7 +135,9 @@ class Builder:
         cols: dict[str, int] = {}
         for key, (text, off) in syn.keys.items():
             if key not in KEYS and key != "stride":
-                raise LexError(f"unknown key '{key}'", off - len(key) - 1)
+                near = did_you_mean(key, [k for k in (*KEYS, "stride") if k in allowed] or
+                                    [*KEYS, "stride"])
+                raise LexError(f"unknown key '{key}'{near}", off - len(key) - 1)
             if key not in allowed:
                 acc = ", ".join(sorted(allowed)) or "no keys"
                 raise LexError(f"key '{key}' does not apply to {defn.name} (accepts {acc})",
@@ -236,7 +239,7 @@ class Builder:
             return Operand("int", off, text, value=v % (1 << 64))
         if kind == "label":
             if text not in self.labels:
-                raise LexError(f"unknown label '{text}'", off)
+                raise LexError(f"unknown label '{text}'{did_you_mean(text, self.labels)}", off)
             return Operand("label", off, text, value=self.labels[text])
         if kind == "elem":
             o = self.mem(text, off, "ub")
@@ -265,7 +268,8 @@ class Builder:
         if t is None:
             if parse_register(name) is not None:
                 raise LexError(f"a register as an address is written @{name}", off)
-            raise LexError(f"unknown tensor '{name}'", off)
+            near = did_you_mean(name, [n for n, t in self.tensors.items() if t.space == space])
+            raise LexError(f"unknown tensor '{name}'{near}", off)
         if t.space != space:
             where = "GM" if t.space == "gm" else "UB"
             need = "a UB operand (only DMA touches GM)" if space == "ub" else "a GM operand"
