@@ -62,6 +62,7 @@ class Family:
     cmpmask_role: str = ""  # CMPMASK moves: the operand holding the UB address ("src"/"dst")
     sets_mask_mode: bool | None = None  # mask-mode families: the mode they set (True: counter)
     needs_burst: bool = False  # DMA: `burst=` has no default
+    needs_len: bool = False  # padded DMA: `len=` has no default
 
     # -- operands -----------------------------------------------------------------------------
     def operands(self, roles: tuple[str, ...], fields: dict) -> tuple[Operand, ...]:
@@ -237,8 +238,8 @@ DMA_GM_TO_UB = Family("dma", DMA, "MTE2", "mte2", needs_burst=True)
 DMA_UB_TO_GM = Family("dma", DMA, "MTE3", "mte3", needs_burst=True)
 DMA_UB_TO_UB = Family("dma", DMA, "V", "copy", needs_burst=True)
 # DataCopyPad: byte-granular bursts (len= bytes), padding on the UB side (GM → UB)
-DMA_PAD_GM_TO_UB = Family("dma_pad", DMA, "MTE2", "mte2")
-DMA_PAD_UB_TO_GM = Family("dma_pad", DMA, "MTE3", "mte3")
+DMA_PAD_GM_TO_UB = Family("dma_pad", DMA, "MTE2", "mte2", needs_len=True)
+DMA_PAD_UB_TO_GM = Family("dma_pad", DMA, "MTE3", "mte3", needs_len=True)
 SET_MASK = Family("set_mask", REGISTER)
 API_SET_MASK = Family("api_set_mask", REGISTER)
 MASK_COUNT = Family("mask_mode", REGISTER, sets_mask_mode=True)

@@ -393,6 +393,8 @@ class Builder:
                       "hardware (destination block stride must be at least 1)")
         if defn.family.needs_burst and "burst" not in fields:
             raise LexError(f"{name} needs burst=", self.syn.offset)
+        if defn.family.needs_len and "len" not in fields:
+            raise LexError(f"{name} needs len= (bytes a burst)", self.syn.offset)
 
     def _col(self, key: str) -> int:
         k = self.syn.keys.get(key) or self.syn.keys.get("stride")
