@@ -311,12 +311,21 @@ class DmaOp:
         base, pitch, run = self.side(role)
         return base, base + (self.nburst - 1) * pitch + run - 1
 
+    def touched(self, role: str) -> tuple[int, int]:
+        """(skip, bytes) of each burst the side reads or writes: without a pad value the
+        padding of a GM → UB copy is skipped, not written."""
+        run = self.side(role)[2]
+        if role == "dst" and not self.pad and (self.left or self.right):
+            return self.left, self.data_bytes
+        return 0, run
+
     def runs(self, role: str) -> list[tuple[int, int]]:
         """(start, bytes) of each contiguous run one side touches."""
-        base, pitch, run = self.side(role)
+        base, pitch, _ = self.side(role)
+        skip, run = self.touched(role)
         if self.nburst == 1 or pitch == run:
-            return [(base, run * self.nburst)]
-        return [(int(a), run) for a in self.burst_starts(role)]
+            return [(base + skip, run * self.nburst)]
+        return [(int(a) + skip, run) for a in self.burst_starts(role)]
 
     def ub_ranges(self) -> list[Range]:
         """The UB bytes of each UB side (see VectorOp.ub_ranges)."""
@@ -324,12 +333,13 @@ class DmaOp:
         for role, write in (("src", False), ("dst", True)):
             if self.space_of(role) is not None:
                 continue
-            base, pitch, run = self.side(role)
+            base, pitch, _ = self.side(role)
+            skip, run = self.touched(role)
             if self.nburst == 1 or pitch == run:
-                out.append((role, base, base + self.nburst * run, None, write))
+                out.append((role, base + skip, base + skip + self.nburst * run, None, write))
             else:
-                idx = self.indices(role)
-                out.append((role, base, int(idx[-1]) + 1, idx, write))
+                idx = self.indices(role, skip, run)
+                out.append((role, int(idx[0]), int(idx[-1]) + 1, idx, write))
         return out
 
 

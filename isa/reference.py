@@ -74,7 +74,7 @@ def _key_line(d: InstrDef, k: str) -> str:
     if spec.words:
         return f"  - `{k}`: {spec.doc}, default {spec.words[spec.default or 0]}"
     if spec.scalar:
-        return f"  - `{k}`: {spec.doc}, default 0"
+        return f"  - `{k}`: {spec.doc}"
     doc = spec.doc
     if d.family.name == "dma_pad" and k.endswith("_gap"):
         gm = (k == "src_gap") == (d.operands[1][1] == "gm")

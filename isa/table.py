@@ -51,8 +51,8 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("len", 1, (1 << 21) - 1, None, True, "padded DMA burst length in bytes"),
     Key("left_pad", 0, 32, 0, False, "padded DMA: elements of pad_value before each burst"),
     Key("right_pad", 0, 32, 0, False, "padded DMA: elements of pad_value after each burst"),
-    Key("pad_value", 0, U64, 0, False, "padded DMA: the padding element, a scalar of T",
-        scalar=True),
+    Key("pad_value", 0, U64, None, False, "padded DMA: the padding element, a scalar of T "
+        "(none: the padding bytes are not written)", scalar=True),
     *(Key(s, 0, 255, None, False, "block/repeat stride in 32-byte blocks")
       for s in sorted(set(BINARY_STRIDES + UNARY_STRIDES))),
 )}

@@ -48,7 +48,9 @@ def issue_pad(ex: Context, instr: Instruction) -> Issued:
     gm_gap, ub_gap = (f.get("src_gap", 0), f.get("dst_gap", 0)) if to_ub else \
         (f.get("dst_gap", 0), f.get("src_gap", 0))
     gm_pitch, ub_pitch = length + gm_gap, (blocks + ub_gap) * 32
-    pad = int(f.get("pad_value", 0)).to_bytes(size, "little")
+    # no pad_value: the padding bytes are skipped (DataCopyPad with isPad false leaves them
+    # unspecified; reading them is then an uninitialised read, docs/decisions.md)
+    pad = int(f["pad_value"]).to_bytes(size, "little") if "pad_value" in f else b""
     op = DmaOp(instr, spaces["dst"], addrs["dst"], spaces["src"], addrs["src"], nburst, blocks,
                0, 0, length, gm_pitch if to_ub else ub_pitch, ub_pitch if to_ub else gm_pitch,
                left, right, pad)
@@ -60,7 +62,7 @@ def issue_pad(ex: Context, instr: Instruction) -> Issued:
 def copy(m: Machine, op: DmaOp, _arg, _lo, _hi) -> None:
     src, dst = m.space(op.src_space), m.space(op.dst_space)
     n = op.data_bytes
-    if op.left or op.right:
+    if op.pad and (op.left or op.right):
         _pad(dst, op)
     if op.nburst == 1:
         dst[op.dst + op.left:op.dst + op.left + n] = src[op.src:op.src + n]
