@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 
 # name → (explicit mantissa bits, exponent bits)
 FLOATS = {"f16": (10, 5), "bf16": (7, 8), "f32": (23, 8)}
@@ -128,6 +129,7 @@ def to_int(t: str, neg: bool, mag: Fraction, mode: str) -> int:
     return min(max(v, lo), hi) % (1 << n)
 
 
+@lru_cache(maxsize=1 << 16)  # a pure function: random programs convert the same bits often
 def convert_one(src: str, dst: str, bits: int, mode: str) -> int:
     """The raw bits of DST that SRC element BITS converts to in MODE."""
     kind, neg, *rest = decode(src, bits)
