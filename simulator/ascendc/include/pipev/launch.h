@@ -75,9 +75,20 @@ template <class A> void name_arg(const A& a, const std::string& text) {
     }
 }
 
+inline bool reserved_name(const char* n) {  // pipev's register names x0..x31
+    if (n[0] != 'x' || !n[1]) return false;
+    for (const char* c = n + 1; *c; ++c)
+        if (!std::isdigit(static_cast<unsigned char>(*c))) return false;
+    return std::atoi(n + 1) <= 31;
+}
+}  // namespace detail
+
+// A launch of KERNEL on blockDim cores (only 1 for now); ARG_TEXT, the launch's argument list as
+// written (or null), names the GM buffers the arguments point into (gm_x for `(uint8_t *)x`).
 template <class F, class... A>
 void launch_named(const char* file, int line, const char* name, const char* arg_text,
                   uint32_t blockDim, F&& kernel, A... args) {
+    using namespace detail;
     if (g_stopped) return;
     Loc loc(file, line);
     g_last = loc;
@@ -119,6 +130,15 @@ void launch_named(const char* file, int line, const char* name, const char* arg_
     bridge().launch_end();
 }
 
+// `kernel<<<blockDim, l2ctrl, stream>>>(args...)` is rewritten by pipev into this call.
+template <class F, class... A>
+void launch(const char* file, int line, const char* name, uint32_t blockDim, F&& kernel,
+            A... args) {
+    launch_named(file, line, name, nullptr, blockDim, kernel, args...);
+}
+
+namespace detail {
+// ICPU_RUN_KF(func, blockDim, args...): TEXT is the macro's argument text.
 template <class F, class... A>
 void icpu_run(const char* file, int line, const char* text, F&& kernel, uint32_t blockDim,
               A... args) {
@@ -126,23 +146,9 @@ void icpu_run(const char* file, int line, const char* text, F&& kernel, uint32_t
     std::string name = pieces[0], rest;
     name.erase(0, name.find_first_not_of(" \t\n"));
     for (size_t i = 2; i < pieces.size(); ++i) rest += (i > 2 ? "," : "") + pieces[i];
-    launch_named(file, line, name.c_str(), rest.c_str(), blockDim, kernel, args...);
-}
-
-inline bool reserved_name(const char* n) {  // pipev's register names x0..x31
-    if (n[0] != 'x' || !n[1]) return false;
-    for (const char* c = n + 1; *c; ++c)
-        if (!std::isdigit(static_cast<unsigned char>(*c))) return false;
-    return std::atoi(n + 1) <= 31;
+    ::pipev::launch_named(file, line, name.c_str(), rest.c_str(), blockDim, kernel, args...);
 }
 }  // namespace detail
-
-// `kernel<<<blockDim, l2ctrl, stream>>>(args...)` is rewritten by pipev into this call.
-template <class F, class... A>
-void launch(const char* file, int line, const char* name, uint32_t blockDim, F&& kernel,
-            A... args) {
-    detail::launch_named(file, line, name, nullptr, blockDim, kernel, args...);
-}
 
 // `__ubuf__ T name[N];` is rewritten by pipev into `auto& name = pipev::ubuf_array<T[N]>("name");`:
 // an array in UB (placed once per declaration site and launch), declared as a typed tensor.
