@@ -33,7 +33,7 @@ INCLUDE = ROOT / "simulator" / "ascendc" / "include"
 SRC = ROOT / "tests" / "ascendc"
 REFERENCE = ROOT.parent / "shared" / "spec" / "reference"
 CACHE = Path(tempfile.gettempdir()) / "pipev-ascendc-headers-tests"
-CXXFLAGS = ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O0"]
+CXXFLAGS = ["-std=c++17", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O0"]
 CHIPS = {1001: "ascend910", 2201: "ascend910b", 3510: "ascend950"}
 
 # program name: (sources, __NPU_ARCH__)
@@ -294,6 +294,8 @@ STREAM_RUNS = {
 
 @pytest.mark.parametrize("name", sorted(STREAM_RUNS))
 def test_statement_streams_assemble_and_run(programs, name):
+    """Each launch's statements, declared tensors and `li`s of their registers make a program
+    pipev assembles and runs without a warning (races, flags left set, uninitialised reads)."""
     chip = CHIPS[arch_of(name)]
     for args in STREAM_RUNS[name]:
         records = run(programs, name, *args)
@@ -304,8 +306,7 @@ def test_statement_streams_assemble_and_run(programs, name):
             assert not [r for r in launch if r[0] == "message" and r[3] in ("1", "2")], launch
             program, text = assemble_launch(launch, chip)
             result = simulator.run(program)
-            bad = [str(d) for d in result.diagnostics
-                   if "race" in d.message or "flag" in d.message or d.severity == "error"]
+            bad = [str(d) for d in result.diagnostics if d.severity != "note"]
             assert not bad, "\n".join(bad)
 
 

@@ -40,6 +40,7 @@ extern "C" __global__ __aicore__ void flex_select(GM_ADDR a, GM_ADDR b, GM_ADDR 
     Select(dst, mask, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, N);  // => select.f16 tbuf3[x1], tbuf2[x2], tbuf0[x3], tbuf1[x4], mode=2, count=x5
 
     LocalTensor<uint8_t> bytes = bufBytes.Get<uint8_t>();
+    Duplicate(bytes, (uint8_t)7, 512);  // => duplicate.u8 tbuf4[x1], 7, count=x2
     Select(bytes, mask, bytes, bytes, SELMODE::VSEL_TENSOR_TENSOR_MODE, 256);  // => select.u8 tbuf4[x1], tbuf2[x2], tbuf4[x3], tbuf4[x4], mode=2, count=x5
     PipeBarrier<PIPE_ALL>();
     DataCopy(outGm, dst, N);

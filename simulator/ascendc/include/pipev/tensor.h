@@ -16,7 +16,8 @@ public:
         if (pipev::detail::g.active && pipev::detail::gm_find(buffer) < 0) {
             if (bufferSize == 0)
                 pipev::detail::error(loc, "SetGlobalBuffer: %p is not in a GM buffer from GmAlloc "
-                                     "or aclrtMalloc (give the buffer size to declare it)", buffer);
+                                     "or aclrtMalloc (give the buffer size to declare it)",
+                                     static_cast<void*>(buffer));
             pipev::detail::gm_declare("gm_buf", buffer, bufferSize * sizeof(T), loc);
         }
     }
