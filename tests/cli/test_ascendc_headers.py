@@ -1,7 +1,7 @@
 """The clean-room AscendC headers (simulator/ascendc/include, docs/ascendc.md).
 
-Our own AscendC-style kernels (tests/ascendc/) are compiled with g++ against the headers and a
-recording bridge (tests/ascendc/record_bridge.cpp) that prints every bridge call. The statement
+Our own AscendC-style kernels (tests/data/ascendc/kernels/) are compiled with g++ against the headers and a
+recording bridge (tests/data/ascendc/kernels/record_bridge.cpp) that prints every bridge call. The statement
 stream of each launch must assemble with pipev's assembler (and run), report the kernels' own
 lines, and carry what each `// => X` comment in the sources names at that line. Compiled programs
 are cached under the temp directory, keyed by a hash of the sources, headers, flags and compiler.
@@ -28,9 +28,9 @@ from isa import assemble
 from isa.diagnostics import AssemblyError
 from isa.types import lookup
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = ROOT / "simulator" / "ascendc" / "include"
-SRC = ROOT / "tests" / "ascendc"
+SRC = ROOT / "tests" / "data" / "ascendc" / "kernels"
 REFERENCE = ROOT.parent / "shared" / "spec" / "reference"
 CACHE = Path(tempfile.gettempdir()) / "pipev-ascendc-headers-tests"
 CXXFLAGS = ["-std=c++17", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O0"]
