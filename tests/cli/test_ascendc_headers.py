@@ -1,8 +1,9 @@
 """The clean-room AscendC headers (simulator/ascendc/include, docs/ascendc.md).
 
-Our own AscendC-style kernels (tests/data/ascendc/kernels/) are compiled with g++ against the headers and a
-recording bridge (tests/data/ascendc/kernels/record_bridge.cpp) that prints every bridge call. The statement
-stream of each launch must assemble with pipev's assembler (and run), report the kernels' own
+Our own AscendC-style kernels (tests/data/ascendc/kernels/) are compiled with g++ against the
+headers and a recording bridge (tests/data/ascendc/kernels/record_bridge.cpp) that prints every
+bridge call. The statement stream of each launch must assemble with pipev's assembler (and run),
+report the kernels' own
 lines, and carry what each `// => X` comment in the sources names at that line. Compiled programs
 are cached under the temp directory, keyed by a hash of the sources, headers, flags and compiler.
 """
