@@ -49,8 +49,8 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("round", 0, len(ROUND_MODES) - 1, 0, False, "round mode: " + " ".join(ROUND_MODES),
         words=ROUND_MODES),
     Key("len", 1, (1 << 21) - 1, None, True, "padded DMA burst length in bytes"),
-    Key("left_pad", 0, 32, 0, False, "padded DMA: elements of pad_value before each burst"),
-    Key("right_pad", 0, 32, 0, False, "padded DMA: elements of pad_value after each burst"),
+    Key("left_pad", 0, 32, 0, True, "padded DMA: elements of pad_value before each burst"),
+    Key("right_pad", 0, 32, 0, True, "padded DMA: elements of pad_value after each burst"),
     Key("pad_value", 0, U64, None, False, "padded DMA: the padding element, a scalar of T "
         "(none: the padding bytes are not written)", scalar=True),
     *(Key(s, 0, 255, None, False, "block/repeat stride in 32-byte blocks")

@@ -4,10 +4,10 @@ Hypothesis writes `.vasm` text (ascend910b): `.ub` declarations at random 32-byt
 addresses initialised with `random(SEED)` or `bits("HEX")` (NaN payloads, -0.0, ±inf, repeated
 values so that compares hit), then a sequence of MASK / mask-mode / CMPMASK instructions, vsel
 (modes 0/1/2), compares, arithmetic, vector_dup, vcopy and copy_ub_to_ub with random masks,
-strides (0 included on sources), repeats 0..255 and counter mode; vconv in every ascend910b pair
-and round mode (per-operand sizes and strides), vabs, vnot, vand and vor. The simulator's final UB must
-equal the reference's byte for byte; a program the reference rejects must be rejected by the
-simulator at the same line for one of the same documented reasons (§9.2–§9.3).
+strides (0 included on sources), repeats 0..255 and counter mode; vconv in every ascend910b
+pair and round mode (per-operand sizes and strides), vabs, vnot, vand and vor. The simulator's
+final UB must equal the reference's byte for byte; a program the reference rejects must be
+rejected by the simulator at the same line for one of the same documented reasons (§9.2–§9.3).
 """
 
 from __future__ import annotations
