@@ -264,3 +264,33 @@ def test_padded_dma_times_as_its_blocks_rounded_up():
                              ".ub u f16[200] @0x0\n" + stmt + "\n").cycles
     assert cycles("copy_gm_to_ub_pad.f16 u, g, nburst=3, len=40, left_pad=2, pad_value=0") \
         == cycles("copy_gm_to_ub u, g, nburst=3, burst=2")
+
+
+# --- traces and the debugger ---------------------------------------------------------------------
+def test_jsonl_trace_shows_vconv_repeats_with_each_sides_rows(tmp_path):
+    import json
+
+    out = tmp_path / "t.jsonl"
+    simulator.run(".chip ascend910b\n" + X32 + ".ub y f16[256] @0x400\n"
+                  "vconv.f16.f32 y, x, repeat=2, round=odd\n", trace=out)
+    events = [json.loads(ln) for ln in out.read_text().splitlines()]
+    reps = [e for e in events if e.get("ev") == "repeat"]
+    assert len(reps) == 2
+    assert reps[1]["addr"]["src"] == [0x100 + 32 * j for j in range(8)]
+    assert reps[1]["addr"]["dst"] == [0x480 + 32 * j for j in range(4)]
+    assert reps[0]["active"] == "0x" + "f" * 16  # 64 elements a repeat
+
+
+def test_debugger_back_over_a_padded_copy_restores_data_and_padding():
+    import pipev
+
+    text = ".chip ascend910b\n" + PAD + "copy_gm_to_ub_pad.f16 u, g, nburst=2, len=20, " \
+        "left_pad=1, right_pad=2, pad_value=-1\n"
+    d = pipev.debug(text)
+    before = bytes(d.ub)
+    d.execute("step")
+    after = bytes(d.ub)
+    assert after != before
+    assert np.frombuffer(after, np.float16)[:14].tolist() == [-1, *range(1, 11), -1, -1, 7]
+    d.execute("back")
+    assert bytes(d.ub) == before
