@@ -409,7 +409,7 @@ def _key_col(syn: StatementSyntax, key: str) -> int:
 # -- canonical text ---------------------------------------------------------------------------
 _FIELD_ORDER = ("repeat", "nburst", "burst", "len", "src_gap", "dst_gap", "left_pad",
                 "right_pad", "pad_value", "mode", "round")
-_ZERO_HIDDEN = ("src_gap", "dst_gap", "left_pad", "right_pad", "pad_value")
+_ZERO_HIDDEN = ("src_gap", "dst_gap", "left_pad", "right_pad")  # pad_value=0 is a value
 
 
 def render(defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict,

@@ -294,3 +294,15 @@ def test_debugger_back_over_a_padded_copy_restores_data_and_padding():
     assert np.frombuffer(after, np.float16)[:14].tolist() == [-1, *range(1, 11), -1, -1, 7]
     d.execute("back")
     assert bytes(d.ub) == before
+
+
+@pytest.mark.parametrize("stmt", [
+    "vconv.f16.f32 y, x, repeat=2, round=odd, stride=2,1,8,8",
+    "copy_gm_to_ub_pad.f16 u, g, nburst=2, len=6, src_gap=2, left_pad=1, pad_value=0",
+    "copy_ub_to_gm_pad.f16 o, u, nburst=2, len=6, dst_gap=4",
+    "vand.s16 s, s, s, repeat=1",
+])
+def test_listing_text_assembles_to_itself(stmt):
+    decls = X32 + ".ub y f16[256] @0x400\n.ub s s16[128] @0x800\n" + PAD
+    text = hw(decls + stmt + "\n")[0]
+    assert hw(decls + text + "\n") == [text]
