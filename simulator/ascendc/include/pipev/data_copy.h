@@ -1,0 +1,125 @@
+// pipev/data_copy.h: DataCopy (GM->UB, UB->GM, UB->UB) as pipev's DMA statements, and
+// DataCopyPad as the byte-granular copy_gm_to_ub_pad / copy_ub_to_gm_pad (SetPadValue sets the
+// value a DataCopyPad with isPad false pads with; without one the padding is left unwritten).
+#ifndef PIPEV_DATA_COPY_H
+#define PIPEV_DATA_COPY_H
+#include "tensor.h"
+
+namespace pipev::detail {
+// SetPadValue's value (its bits as text) and type, for DataCopyPad with isPad false
+inline std::string& pad_value_text() { static std::string text; return text; }
+inline const char*& pad_value_type() { static const char* name = nullptr; return name; }
+
+// The count form moves whole 32-byte blocks, like the hardware: a tail is not copied.
+inline uint64_t count_blocks(uint64_t bytes, Loc loc) {
+    if (bytes < 32) error(loc, "DataCopy of %llu bytes: less than one 32-byte block (use "
+                          "DataCopyPad for unaligned data)", (unsigned long long)bytes);
+    if (bytes % 32)
+        warning(loc, "DataCopy of %llu bytes is not a multiple of 32: the last %llu bytes are not "
+                "copied (DataCopy moves 32-byte blocks; use DataCopyPad)",
+                (unsigned long long)bytes, (unsigned long long)(bytes % 32));
+    return bytes / 32;
+}
+inline void dma_keys(Stmt& s, uint64_t nburst, uint64_t burst, uint64_t src_gap, uint64_t dst_gap) {
+    s.key("nburst", nburst).key("burst", burst).key("src_gap", src_gap).key("dst_gap", dst_gap);
+}
+}  // namespace pipev::detail
+
+namespace AscendC {
+template <class T> void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+                                 const uint32_t count, PIPEV_LOC) {
+    pipev::detail::Stmt s("copy_gm_to_ub");
+    pipev::detail::ub_op(s, dst, loc);
+    pipev::detail::gm_op(s, src, loc);
+    s.op("nburst=1").key("burst", pipev::detail::count_blocks(uint64_t(count) * sizeof(T), loc));
+    s.issue(loc);
+}
+template <class T> void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+                                 const uint32_t count, PIPEV_LOC) {
+    pipev::detail::Stmt s("copy_ub_to_gm");
+    pipev::detail::gm_op(s, dst, loc);
+    pipev::detail::ub_op(s, src, loc);
+    s.op("nburst=1").key("burst", pipev::detail::count_blocks(uint64_t(count) * sizeof(T), loc));
+    s.issue(loc);
+}
+template <class T> void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                 const uint32_t count, PIPEV_LOC) {
+    pipev::detail::Stmt s("copy_ub_to_ub");
+    pipev::detail::ub_op(s, dst, loc);
+    pipev::detail::ub_op(s, src, loc);
+    s.op("nburst=1").key("burst", pipev::detail::count_blocks(uint64_t(count) * sizeof(T), loc));
+    s.issue(loc);
+}
+template <class T> void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+                                 const DataCopyParams& p, PIPEV_LOC) {
+    pipev::detail::Stmt s("copy_gm_to_ub");
+    pipev::detail::ub_op(s, dst, loc);
+    pipev::detail::gm_op(s, src, loc);
+    pipev::detail::dma_keys(s, p.blockCount, p.blockLen, p.srcStride, p.dstStride);
+    s.issue(loc);
+}
+template <class T> void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+                                 const DataCopyParams& p, PIPEV_LOC) {
+    pipev::detail::Stmt s("copy_ub_to_gm");
+    pipev::detail::gm_op(s, dst, loc);
+    pipev::detail::ub_op(s, src, loc);
+    pipev::detail::dma_keys(s, p.blockCount, p.blockLen, p.srcStride, p.dstStride);
+    s.issue(loc);
+}
+template <class T> void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                 const DataCopyParams& p, PIPEV_LOC) {
+    pipev::detail::Stmt s("copy_ub_to_ub");
+    pipev::detail::ub_op(s, dst, loc);
+    pipev::detail::ub_op(s, src, loc);
+    pipev::detail::dma_keys(s, p.blockCount, p.blockLen, p.srcStride, p.dstStride);
+    s.issue(loc);
+}
+
+// DataCopyPad: blockLen in bytes, GM-side stride in bytes, UB-side stride in blocks:
+// `copy_gm_to_ub_pad.T DST, SRC, nburst=, len=, src_gap=, dst_gap=, left_pad=, right_pad=
+// [, pad_value=V]` and `copy_ub_to_gm_pad.T DST, SRC, nburst=, len=, src_gap=, dst_gap=`.
+template <class T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+                                    const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad,
+                                    PIPEV_LOC) {
+    pipev::detail::Stmt s("copy_gm_to_ub_pad.%s", pipev::type_name<T>);
+    pipev::detail::ub_op(s, dst, loc);
+    pipev::detail::gm_op(s, src, loc);
+    s.key("nburst", p.blockCount).key("len", p.blockLen);
+    s.key("src_gap", p.srcStride).key("dst_gap", p.dstStride);
+    s.key("left_pad", pad.leftPadding).key("right_pad", pad.rightPadding);
+    if (pad.isPad)
+        s.op("pad_value=%s", pipev::detail::scalar_text(pad.paddingValue).c_str());
+    else if (pipev::detail::pad_value_type() == pipev::type_name<T>)
+        s.op("pad_value=%s", pipev::detail::pad_value_text().c_str());
+    s.issue(loc);
+}
+template <class T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+                                    const DataCopyExtParams& p, PIPEV_LOC) {
+    pipev::detail::Stmt s("copy_ub_to_gm_pad.%s", pipev::type_name<T>);
+    pipev::detail::gm_op(s, dst, loc);
+    pipev::detail::ub_op(s, src, loc);
+    s.key("nburst", p.blockCount).key("len", p.blockLen);
+    s.key("src_gap", p.srcStride).key("dst_gap", p.dstStride);
+    s.issue(loc);
+}
+template <class T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+                                    const DataCopyParams& p, const DataCopyPadParams& pad,
+                                    PIPEV_LOC) {
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride),
+                DataCopyPadExtParams<T>(pad.isPad, pad.leftPadding, pad.rightPadding,
+                                        static_cast<T>(pad.paddingValue)), loc);
+}
+template <class T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+                                    const DataCopyParams& p, PIPEV_LOC) {
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride),
+                loc);
+}
+// The value later DataCopyPad calls of type T with isPad false pad with (docs/decisions.md);
+// it issues nothing itself (the value travels in each copy's pad_value=).
+template <class T, TPosition pos = TPosition::MAX> void SetPadValue(T paddingValue, PIPEV_LOC) {
+    (void)loc;
+    pipev::detail::pad_value_text() = pipev::detail::scalar_text(paddingValue);
+    pipev::detail::pad_value_type() = pipev::type_name<T>;
+}
+}  // namespace AscendC
+#endif
