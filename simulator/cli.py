@@ -122,8 +122,13 @@ def main() -> None:
               help="supply a GM input tensor")
 @click.option("--output-dir", default="pipev-out", show_default=True,
               type=click.Path(file_okay=False), help="where output tensors are written")
-@click.option("--trace", type=click.Path(dir_okay=False), help="write a trace file")
-@click.option("--trace-format", type=FORMATS, default="jsonl", show_default=True)
+@click.option("--trace", type=click.Path(dir_okay=False), help="write a trace file; its "
+              "format follows the extension: .jsonl, .json (Chrome/Perfetto), .vcd, .txt")
+@click.option("--trace-format", type=FORMATS, default=None,
+              help="the trace format whatever the extension says")
+@click.option("--trace-time", type=click.Choice(["cycles", "real"]), default="cycles",
+              show_default=True, help="Chrome trace timestamps: 1 unit = 1 cycle, or µs of "
+              "the chip clock")
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
@@ -135,14 +140,21 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="print the summary (or, on a failure, "
               "the diagnostics) as one JSON object")
 @click.option("--quiet", is_flag=True, help="print no summary")
-def run(program, defines, chip, inputs, output_dir, trace, trace_format, checks, max_steps,
-        werror, expects, expect_ulp, as_json, quiet) -> None:
+def run(program, defines, chip, inputs, output_dir, trace, trace_format, trace_time, checks,
+        max_steps, werror, expects, expect_ulp, as_json, quiet) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
     from isa.diagnostics import DiagnosticError
     from simulator.expect import check_outputs, load_expected
     from simulator.run import run as run_program
 
     supplied = _parse_inputs(inputs)
+    if trace is not None:
+        from simulator.trace import format_for
+
+        try:
+            trace_format = format_for(trace, trace_format)
+        except ValueError as e:
+            raise click.UsageError(str(e)) from None
     prog = _assemble_or_exit(program, chip, checks, quiet=True, as_json=as_json,
                              defines=defines)
     expected, errors = load_expected(prog, _parse_pairs("--expect", expects))
@@ -151,7 +163,8 @@ def run(program, defines, chip, inputs, output_dir, trace, trace_format, checks,
     progress = [] if quiet or as_json or not sys.stderr.isatty() else [Progress()]
     try:
         result = run_program(prog, inputs=supplied, checks=checks, trace=trace,
-                             trace_format=trace_format, max_steps=max_steps,
+                             trace_format=trace_format, trace_time=trace_time,
+                             max_steps=max_steps,
                              observers=progress)
     except DiagnosticError as e:
         for p in progress:

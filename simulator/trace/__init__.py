@@ -9,11 +9,26 @@ from __future__ import annotations
 from pathlib import Path
 
 FORMATS = ("jsonl", "chrome", "vcd", "text")
+EXTENSIONS = {".jsonl": "jsonl", ".json": "chrome", ".vcd": "vcd", ".txt": "text"}
 
 
-def open_writer(fmt: str, path: Path, chip, name: str, timed: bool):
-    """A writer of format FMT streaming to a temporary file beside PATH. Raises
-    SimulationError when the file cannot be created, ValueError for an unknown format."""
+def format_for(path: str | Path, fmt: str | None = None) -> str:
+    """FMT, or the format PATH's extension names; ValueError listing the extensions."""
+    if fmt is not None:
+        return fmt
+    ext = Path(path).suffix.lower()
+    if ext in EXTENSIONS:
+        return EXTENSIONS[ext]
+    known = ", ".join(f"{e} ({f})" for e, f in EXTENSIONS.items())
+    raise ValueError(f"cannot tell the trace format from '{Path(path).name}': name it "
+                     f"{known}, or give --trace-format")
+
+
+def open_writer(fmt: str | None, path: Path, chip, name: str, timed: bool, **options):
+    """A writer of format FMT (None: from PATH's extension) streaming to a temporary file
+    beside PATH. Raises SimulationError when the file cannot be created, ValueError for an
+    unknown format. OPTIONS go to the writer (chrome: `time="cycles"|"real"`)."""
+    fmt = format_for(path, fmt)
     if fmt == "jsonl":
         from simulator.trace.jsonl import JsonlWriter as cls
     elif fmt == "chrome":
@@ -24,7 +39,7 @@ def open_writer(fmt: str, path: Path, chip, name: str, timed: bool):
         from simulator.trace.text import TextWriter as cls
     else:
         raise ValueError(f"trace_format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    return cls(Path(path), chip, name, timed)
+    return cls(Path(path), chip, name, timed, **options)
 
 
-__all__ = ["open_writer", "FORMATS"]
+__all__ = ["open_writer", "format_for", "FORMATS", "EXTENSIONS"]

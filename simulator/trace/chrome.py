@@ -1,12 +1,15 @@
-"""Chrome Trace Event JSON (ISA.md §11, `chrome`): opens in Perfetto, chrome://tracing and
-MindStudio Insight.
+"""Chrome Trace Event JSON (docs/traces.md, `chrome`): opens in Perfetto, chrome://tracing,
+speedscope and MindStudio Insight.
 
-Core 0 is pid 0; each pipe is one thread. An instruction is an `X` slice (category `instr`) on
+Core 0 is pid 1; each pipe is one thread. An instruction is an `X` slice (category `instr`) on
 its pipe; its head, its wait for a flag and its repeats are `X` slices nested inside it. S also
 shows the cycles it spends issuing each queued instruction (`issue`) and its stalls (`stall`).
-A flow (`s` → `f`) links each set_flag to the wait_flag it releases. Times are µs = cycles /
-freq_mhz, written from integer picoseconds so that rounding never lets a nested slice stick out
-of its parent.
+A flow (`s` → `f`) links each set_flag to the wait_flag it releases.
+
+Timestamps are integers: by default 1 unit (which viewers label µs) is 1 cycle, as `otherData`
+and the process name say, so nesting and sibling order are exact — viewers drop or re-parent
+slices whose float end lands an ulp past the next one's start. `time="real"` writes µs of the
+chip clock instead, from integer picoseconds, with the same guarantee.
 """
 
 from __future__ import annotations
@@ -25,8 +28,15 @@ from simulator.trace.jsonl import VERSION
 TIDS = {p: k + 1 for k, p in enumerate(PIPES)}
 
 
+PID = 1  # viewers treat pid 0 as the idle/swapper process
+
+
 class ChromeWriter(TraceWriter):
-    def __init__(self, path, chip, name, timed):
+    def __init__(self, path, chip, name, timed, time: str = "cycles"):
+        if time not in ("cycles", "real"):
+            raise ValueError(f"chrome trace time must be cycles or real, not {time!r}")
+        self.real = time == "real"
+        self._error_tid = TIDS["S"]
         self._first = True
         self._flows: dict[tuple[str, str, int], tuple[str, int]] = {}  # set, not yet waited
         self._next_flow = 0
@@ -37,17 +47,18 @@ class ChromeWriter(TraceWriter):
 
     # -- time ----------------------------------------------------------------------------------
     def _ps(self, cycle: int) -> int:
-        return round(cycle * self._scale)
+        return round(cycle * self._scale) if self.real else cycle
 
-    @staticmethod
-    def _us(ps: int) -> str:
+    def _us(self, ps: int) -> str:
+        if not self.real:
+            return str(ps)  # a cycle count
         whole, frac = divmod(ps, 1_000_000)
         return f"{whole}.{frac:06d}"
 
     def _slice(self, name: str, cat: str, pipe: str, start: int, end: int, args: str) -> str:
-        a = round(start * self._scale)
-        b = round(end * self._scale) if end > start else a
-        return (f'{{"name":{name},"cat":"{cat}","ph":"X","pid":0,"tid":{TIDS[pipe]},'
+        a = self._ps(start)
+        b = self._ps(end) if end > start else a
+        return (f'{{"name":{name},"cat":"{cat}","ph":"X","pid":{PID},"tid":{TIDS[pipe]},'
                 f'"ts":{self._us(a)},"dur":{self._us(b - a)},"args":{{{args}}}}}')
 
     def _emit(self, items: list[str]) -> None:
@@ -59,16 +70,25 @@ class ChromeWriter(TraceWriter):
 
     # -- writer --------------------------------------------------------------------------------
     def header(self) -> None:
-        other = {"format": "pipev-trace", "version": VERSION, "chip": self.chip.name,
-                 "freq_mhz": self.freq_mhz, "program": self.name}
-        self.f.write('{"displayTimeUnit":"ns","otherData":' + json.dumps(other, separators=SEP)
-                     + ',"traceEvents":[')
-        meta = [json.dumps({"name": "process_name", "ph": "M", "pid": 0,
-                            "args": {"name": f"core 0 ({self.chip.name})"}}, separators=SEP)]
+        self._other = {"format": "pipev-trace", "version": VERSION, "chip": self.chip.name,
+                       "freq_mhz": self.freq_mhz, "program": self.name,
+                       "time_unit": "us" if self.real else "cycle",
+                       "time_note": (f"timestamps are microseconds of the {self.freq_mhz:g} MHz "
+                                     "clock") if self.real else
+                       (f"1 time unit (shown as 1 us) is 1 cycle of the {self.freq_mhz:g} MHz "
+                        f"clock ({1000 / self.freq_mhz:.4g} ns)")}
+        # displayTimeUnit only where the unit is real time (a cycle is no ms or ns)
+        self.f.write('{"displayTimeUnit":"ns",' if self.real else "{")
+        self.f.write('"traceEvents":[')
+        unit = "" if self.real else "; 1 us on the axis = 1 cycle"
+        meta = [json.dumps({"name": "process_name", "ph": "M", "pid": PID,
+                            "args": {"name": f"core 0 ({self.chip.name}, "
+                                             f"{self.freq_mhz:g} MHz{unit})"}},
+                           separators=SEP)]
         for pipe, tid in TIDS.items():
-            meta.append(json.dumps({"name": "thread_name", "ph": "M", "pid": 0, "tid": tid,
+            meta.append(json.dumps({"name": "thread_name", "ph": "M", "pid": PID, "tid": tid,
                                     "args": {"name": pipe}}, separators=SEP))
-            meta.append(json.dumps({"name": "thread_sort_index", "ph": "M", "pid": 0,
+            meta.append(json.dumps({"name": "thread_sort_index", "ph": "M", "pid": PID,
                                     "tid": tid, "args": {"sort_index": tid}}, separators=SEP))
         self._emit(meta)
         self._issue = self.issue_cycles
@@ -146,24 +166,36 @@ class ChromeWriter(TraceWriter):
             return []
         self._next_flow += 1
         fid, label = self._next_flow, json.dumps(f"flag {key[0]}->{key[1]} {key[2]}")
-        ts = self._us(self._ps(min(t.start + t.wait_flag, t.end)))
-        return [f'{{"name":{label},"cat":"flag","ph":"s","id":{fid},"pid":0,"tid":{start[1]},'
-                f'"ts":{start[0]}}}',
-                f'{{"name":{label},"cat":"flag","ph":"f","bp":"e","id":{fid},'
-                f'"pid":0,"tid":{TIDS[pipe]},"ts":{ts}}}']
+        # the end binds to the next slice that begins at or after it on its thread: the
+        # wait_flag's own slice, which begins at its start
+        # the end binds to the next slice that begins on its thread: `released`, nested in
+        # the wait_flag from the cycle the flag released it (so the arrow points forwards)
+        release = min(t.start + t.wait_flag, t.end)
+        ts = self._us(self._ps(release))
+        return [f'{{"name":{label},"cat":"flag","ph":"s","id":{fid},"pid":{PID},'
+                f'"tid":{start[1]},"ts":{start[0]}}}',
+                f'{{"name":{label},"cat":"flag","ph":"f","id":{fid},'
+                f'"pid":{PID},"tid":{TIDS[pipe]},"ts":{ts}}}',
+                self._slice('"released"', "released", pipe, release, t.end,
+                            f'"line":{ev.instr.line},"flag":{label}')]
 
     def finish(self, summary: dict) -> None:
         self._tail["pipevSummary"] = summary
+
+    def on_error(self, diagnostic: Diagnostic, instr: Instruction | None) -> None:
+        if instr is not None:  # the marker goes on the thread of the pipe at fault
+            self._error_tid = TIDS.get(instr.defn.family.issuing_pipe(instr), TIDS["S"])
+        super().on_error(diagnostic, instr)
 
     def error(self, diagnostic: Diagnostic, pc: int | None) -> None:
         err = {"message": diagnostic.message, "pc": pc, "line": diagnostic.line,
                "col": diagnostic.column, "diagnostic": str(diagnostic)}
         self._tail["pipevError"] = err
-        self._emit([json.dumps({"name": "error", "cat": "error", "ph": "i", "s": "g", "pid": 0,
-                                "tid": TIDS["S"], "ts": float(self._us(self._ps(self.max_cycle))),
-                                "args": err}, separators=SEP)])
+        ts = self._us(self._ps(self.max_cycle))
+        self._emit([f'{{"name":"error","cat":"error","ph":"i","s":"t","pid":{PID},'
+                    f'"tid":{self._error_tid},"ts":{ts},'
+                    f'"args":{json.dumps(err, separators=SEP)}}}'])
 
     def footer(self) -> None:
-        tail = "".join(f",{json.dumps(k)}:{json.dumps(v, separators=SEP)}"
-                       for k, v in self._tail.items())
-        self.f.write(f"\n]{tail}}}\n")
+        other = {**self._other, **self._tail}  # pipev's own keys live under otherData
+        self.f.write(f'\n],"otherData":{json.dumps(other, separators=SEP)}}}\n')

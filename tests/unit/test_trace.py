@@ -258,20 +258,29 @@ def test_jsonl_without_timing_writes_zero_cycles(tmp_path):
 # -- chrome --------------------------------------------------------------------------------------
 def check_chrome(doc: dict, freq: float) -> dict[int, list[dict]]:
     """Structure every chrome trace must have; returns the instruction slices per tid."""
-    assert doc["displayTimeUnit"] == "ns"
+    real = doc["otherData"]["time_unit"] == "us"
+    assert doc["otherData"]["freq_mhz"] == freq
+    assert doc.get("displayTimeUnit") == ("ns" if real else None)
     events = doc["traceEvents"]
     names = {e["tid"]: e["args"]["name"] for e in events
              if e["ph"] == "M" and e["name"] == "thread_name"}
     assert names == {1: "S", 2: "V", 3: "MTE2", 4: "MTE3"}
-    assert all(e["pid"] == 0 for e in events)
+    assert all(e["pid"] == 1 for e in events)
+    if not real:  # 1 unit = 1 cycle, integers
+        assert all(type(e["ts"]) is int and type(e.get("dur", 0)) is int for e in events
+                   if "ts" in e)
+        freq = 1_000_000  # cycles → "µs": the identity below
     eps = 1e-9
     per_tid: dict[int, list[dict]] = {}
     top: dict[int, list[dict]] = {}  # slices that nest in nothing: instructions, S issue/stall
     for e in events:
         if e["ph"] == "X" and e["cat"] == "instr":
             per_tid.setdefault(e["tid"], []).append(e)
-            assert e["ts"] == round(e["args"]["start"] / freq, 6)
-            assert abs(e["ts"] + e["dur"] - round(e["args"]["end"] / freq, 6)) < eps
+            if real:
+                assert e["ts"] == round(e["args"]["start"] / freq, 6)
+                assert abs(e["ts"] + e["dur"] - round(e["args"]["end"] / freq, 6)) < eps
+            else:
+                assert (e["ts"], e["ts"] + e["dur"]) == (e["args"]["start"], e["args"]["end"])
         if e["ph"] == "X" and e["cat"] in ("instr", "issue", "stall"):
             top.setdefault(e["tid"], []).append(e)
             assert e["cat"] == "instr" or e["tid"] == 1
@@ -289,7 +298,7 @@ def check_chrome(doc: dict, freq: float) -> dict[int, list[dict]]:
     finishes = {e["id"]: e for e in events if e["ph"] == "f"}
     assert set(finishes) <= set(starts)
     for fid, f in finishes.items():
-        assert f["bp"] == "e" and starts[fid]["ts"] <= f["ts"] and starts[fid]["name"] == f["name"]
+        assert "bp" not in f and starts[fid]["ts"] <= f["ts"] and starts[fid]["name"] == f["name"]
     return per_tid
 
 
@@ -308,7 +317,7 @@ def test_chrome_structure(tmp_path, fake):
     assert all(e["dur"] > 0 for e in waits)
     flows = [(e["ph"], e["tid"]) for e in events if e["ph"] in "sf"]
     assert flows == [("s", 3), ("f", 2), ("s", 2), ("f", 4)]
-    assert doc["pipevSummary"]["instructions"] == 17
+    assert doc["otherData"]["pipevSummary"]["instructions"] == 17
     vcmp = next(e for e in events if e.get("name") == "vcmpv.lt.f32")
     assert vcmp["args"]["source"] == "compare.lt.f32 m, x, y, count=256        ; m = x < y (bits)"
     assert vcmp["args"]["line"] == 16 and vcmp["args"]["uops"] == 4
@@ -319,7 +328,7 @@ def test_chrome_microsecond_rounding_never_breaks_nesting(tmp_path, fake):
     lines = [".chip ascend910b", ".ub x f32[4096]", ".ub y f32[4096]", ".ub z f32[4096]"]
     lines += [f"    vadd.f32 z, x, y, repeat={r}" for r in (1, 3, 7, 11, 13, 17, 63)]
     out = tmp_path / "t.json"
-    simulator.run("\n".join(lines) + "\n", trace=out, trace_format="chrome")
+    simulator.run("\n".join(lines) + "\n", trace=out, trace_format="chrome", trace_time="real")
     check_chrome(json.loads(out.read_text()), 1850.0)
 
 
@@ -479,7 +488,8 @@ def test_failed_run_leaves_a_complete_trace_and_no_outputs(tmp_path, fmt):
         assert (lines[-1]["pc"], lines[-1]["line"], lines[-1]["col"]) == (3, 8, 20)
     elif fmt == "chrome":
         doc = json.loads(data)
-        assert doc["pipevError"]["line"] == 8 and "pipevSummary" not in doc
+        other = doc["otherData"]
+        assert other["pipevError"]["line"] == 8 and "pipevSummary" not in other
         assert doc["traceEvents"][-1]["name"] == "error"
     elif fmt == "vcd":
         read_vcd(out)
@@ -498,7 +508,7 @@ def test_unwritable_trace_path_is_a_clean_error(tmp_path):
     assert f"error: cannot write trace {bad}: No such file or directory" in r.stderr
     assert "Traceback" not in r.output and not (tmp_path / "o").exists()
     with pytest.raises(simulator.SimulationError, match="it is a directory"):
-        simulator.run(QUICKSTART, trace=tmp_path)
+        simulator.run(QUICKSTART, trace=tmp_path, trace_format="jsonl")
     assert leftovers(tmp_path) == []
 
 
@@ -594,6 +604,11 @@ def test_real_model_quickstart_figures_in_every_format(tmp_path):
     doc = json.loads(chrome.read_text())
     per_tid = check_chrome(doc, 1850.0)
     mte3 = per_tid[4][-1]
+    assert (mte3["ts"], mte3["dur"]) == (508, 156)  # cycles
+    simulator.run(QUICKSTART, trace=chrome, trace_format="chrome", trace_time="real")
+    real = json.loads(chrome.read_text())
+    check_chrome(real, 1850.0)
+    mte3 = [e for e in real["traceEvents"] if e.get("cat") == "instr" and e["tid"] == 4][-1]
     assert (mte3["ts"], mte3["dur"]) == (round(508 / 1850, 6), round(664 / 1850 - 508 / 1850, 6))
     text = tmp_path / "t.txt"
     simulator.run(QUICKSTART, trace=text, trace_format="text")
@@ -612,7 +627,7 @@ def test_real_model_loop_with_stalls_barriers_and_flags(tmp_path):
     per_tid = check_chrome(doc, 1850.0)
     assert sum(len(v) for v in per_tid.values()) == result.instructions == 215
     cats = {e["cat"] for e in doc["traceEvents"] if e["ph"] == "X"}
-    assert cats == {"instr", "issue", "stall", "repeat", "wait_flag"}
+    assert cats == {"instr", "issue", "stall", "repeat", "wait_flag", "released"}
     flows = [e for e in doc["traceEvents"] if e["ph"] in "sf"]
     assert len(flows) == 2 * (4 * 3 + 1 + 1)  # per tile 3 pairs; the first and the S wait
     vcd = tmp_path / "t.vcd"

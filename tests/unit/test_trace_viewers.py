@@ -1,0 +1,121 @@
+"""The Chrome trace rules real viewers need (issue 18), checked independently of the writer.
+
+Perfetto drops a complete event that overlaps a sibling (`slice_drop_overlapping_complete_event`)
+and re-parents slices whose end lands past the next one's start; speedscope builds a staircase
+from slices that do not nest exactly; a flow end with `bp:"e"` binds to the enclosing slice and
+is drawn backwards. So, per thread: integer timestamps, slices that nest exactly or are disjoint,
+every flow matched, its end binding (to the next slice that begins on its thread) to a slice
+that begins no earlier than the flow's start, instant events scoped to a thread, and pipev's own
+keys under otherData only.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import simulator
+
+ROOT = Path(__file__).resolve().parents[2] / "programs"
+PROGRAMS = [ROOT / "tutorial" / "maximum.vasm", ROOT / "kernels" / "double_buffer.vasm",
+            ROOT / "kernels" / "relu.vasm"]
+
+
+def nesting_problems(slices: list[dict]) -> list[str]:
+    """Slices of one thread (in file order) that neither nest in nor follow the open ones."""
+    order = sorted(range(len(slices)), key=lambda k: (slices[k]["ts"], -slices[k]["dur"], k))
+    stack: list[dict] = []
+    problems = []
+    for k in order:
+        e = slices[k]
+        while stack and stack[-1]["ts"] + stack[-1]["dur"] <= e["ts"] and not (
+                stack[-1]["dur"] == 0 == e["dur"] and stack[-1]["ts"] == e["ts"]):
+            stack.pop()
+        if stack and e["ts"] + e["dur"] > stack[-1]["ts"] + stack[-1]["dur"]:
+            problems.append(f"{e['name']} [{e['ts']}, +{e['dur']}] sticks out of "
+                            f"{stack[-1]['name']} [{stack[-1]['ts']}, +{stack[-1]['dur']}]")
+        stack.append(e)
+    return problems
+
+
+def check_viewer_rules(doc: dict) -> None:
+    assert set(doc) <= {"traceEvents", "otherData", "displayTimeUnit"}, set(doc)
+    assert doc["otherData"]["time_unit"] == "cycle"
+    events = doc["traceEvents"]
+    threads: dict[tuple[int, int], list[dict]] = {}
+    for e in events:
+        assert e["pid"] >= 1
+        if "ts" in e:
+            assert type(e["ts"]) is int and e["ts"] >= 0, e
+        if e["ph"] == "X":
+            assert type(e["dur"]) is int and e["dur"] >= 0, e
+            threads.setdefault((e["pid"], e["tid"]), []).append(e)
+        if e["ph"] in ("i", "I"):
+            assert e.get("s") == "t", e
+    for key, slices in threads.items():
+        assert nesting_problems(slices) == [], key
+    starts = [e for e in events if e["ph"] == "s"]
+    ends = {e["id"]: e for e in events if e["ph"] == "f"}
+    assert len(ends) == len(starts) == len({e["id"] for e in starts})
+    for s in starts:
+        f = ends[s["id"]]
+        assert "bp" not in f
+        on_thread = threads[(f["pid"], f["tid"])]
+        bound = min((e for e in on_thread if e["ts"] >= f["ts"]), key=lambda e: e["ts"])
+        assert bound["ts"] == f["ts"] >= s["ts"], (s, f, bound)
+        enclosing = [e for e in threads[(s["pid"], s["tid"])]
+                     if e["ts"] <= s["ts"] <= e["ts"] + e["dur"]]
+        assert enclosing, s
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.stem)
+def test_shipped_programs_traces_follow_the_viewer_rules(tmp_path, program):
+    out = tmp_path / "t.json"
+    result = simulator.run(program, trace=out)  # .json: Chrome, by its extension
+    doc = json.loads(out.read_text())
+    check_viewer_rules(doc)
+    instrs = [e for e in doc["traceEvents"] if e.get("cat") == "instr"]
+    assert len(instrs) == result.instructions  # nothing dropped
+    process = next(e for e in doc["traceEvents"] if e["name"] == "process_name")
+    assert "1 us on the axis = 1 cycle" in process["args"]["name"]
+    assert "1 cycle of the" in doc["otherData"]["time_note"]
+
+
+def test_the_validator_catches_what_viewers_reject():
+    a = {"name": "a", "ts": 0, "dur": 10}
+    assert nesting_problems([a, {"name": "b", "ts": 5, "dur": 10}])  # overlapping siblings
+    assert nesting_problems([a, {"name": "c", "ts": 2, "dur": 3}]) == []  # exact nesting
+    assert nesting_problems([a, {"name": "d", "ts": 10, "dur": 1}]) == []  # touching
+
+
+def test_an_error_marker_is_thread_scoped_on_the_pipe_at_fault(tmp_path):
+    out = tmp_path / "t.json"
+    with pytest.raises(simulator.SimulationError):
+        simulator.run(ROOT / "tutorial" / "overlap_bug.vasm", trace=out)
+    doc = json.loads(out.read_text())
+    marker = doc["traceEvents"][-1]
+    assert (marker["name"], marker["s"], marker["tid"]) == ("error", "t", 2)  # V
+    assert doc["otherData"]["pipevError"]["line"] == 16
+    check_viewer_rules(doc)
+
+
+def test_the_format_follows_the_extension_and_an_unknown_one_lists_them(tmp_path):
+    from click.testing import CliRunner
+
+    from simulator.cli import main
+
+    prog = str(ROOT / "tutorial" / "maximum.vasm")
+    for name, first in (("t.jsonl", '{"format":"pipev-trace"'), ("t.json", '{"traceEvents"'),
+                        ("t.vcd", "$"), ("t.txt", "")):
+        r = CliRunner().invoke(main, ["run", prog, "--trace", str(tmp_path / name), "--quiet",
+                                      "--output-dir", str(tmp_path / "o")])
+        assert r.exit_code == 0, r.output
+        assert (tmp_path / name).read_text().startswith(first), name
+    forced = tmp_path / "forced.vcd"
+    CliRunner().invoke(main, ["run", prog, "--trace", str(forced), "--trace-format", "jsonl",
+                              "--quiet", "--output-dir", str(tmp_path / "o")])
+    assert forced.read_text().startswith('{"format":"pipev-trace"')
+    r = CliRunner().invoke(main, ["run", prog, "--trace", str(tmp_path / "t.trace"),
+                                  "--output-dir", str(tmp_path / "o")])
+    assert r.exit_code == 2 and not (tmp_path / "t.trace").exists()
+    assert ".jsonl (jsonl), .json (chrome), .vcd (vcd), .txt (text)" in r.output
