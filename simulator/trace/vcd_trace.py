@@ -1,11 +1,20 @@
-"""IEEE 1364 value-change dump (ISA.md §11, `vcd`), written with pyvcd; opens in GTKWave.
+"""IEEE 1364 value-change dump (docs/traces.md, `vcd`), written with pyvcd; opens in GTKWave.
 
-One time unit is one cycle. Signals: MASK_HI, MASK_LO, CMPMASK, mask_mode (0 norm, 1 count) and,
-per pipe, `busy` (executing; for S also issuing to a queue), `wait` (waiting for a flag) and `pc`
-(the statement it executes or issues, x when idle). Events arrive in issue order but the pipes
-run in parallel, so changes wait in a small heap until no later event can precede them: every
-change of an instruction lies at or after its issue cycle and S issues in order, so all changes
-up to the latest issue cycle are final. The queue depth bounds what waits there.
+Time is real time of the chip clock: the timescale is 1 ps and a cycle is 10^6 / MHz ps,
+rounded (the cycle count is in `$comment`). Scopes:
+
+- `pipev.S`, `pipev.V`, `pipev.MTE2`, `pipev.MTE3`: `busy` (executing; for S also issuing to a
+  queue), `wait` (waiting for a flag), `line` (the source line of the statement it executes, 0
+  when idle) and `instr` (its text as `mnemonic(operands)`, with no spaces, which VCD strings
+  cannot hold; `idle` when idle). `pipev.V` also has `MASK_HI`, `MASK_LO`
+  and `mask_mode` (0 norm, 1 count) as the executing vector instruction captured them at issue —
+  what it ran with, not what S has set since — and `CMPMASK` (changed when a V instruction that
+  writes it completes).
+- `pipev.registers`: MASK_HI, MASK_LO and mask_mode as S sets them.
+
+Events arrive in issue order but the pipes run in parallel, so changes wait in a small heap
+until no later event can precede them: every change of an instruction lies at or after its
+issue cycle and S issues in order, so all changes up to the latest issue cycle are final.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from simulator.timing.records import InstrTiming
 from simulator.trace.base import TraceWriter
 
 ONES = (1 << 64) - 1
+IDLE = "idle"
 
 
 class VcdWriter(TraceWriter):
@@ -30,23 +40,31 @@ class VcdWriter(TraceWriter):
         self._seq = 0
         self._issue = 0
         self._regs: dict[str, int] = {"hi": ONES, "lo": ONES, "mode": 0, "cmp": 0}
+        self._ps_per_cycle = 1_000_000 / float(chip.clock_mhz)
         super().__init__(path, chip, name, timed)
 
     def header(self) -> None:
         chip = self.chip
         self._issue = self.issue_cycles
         self.vcd = VCDWriter(
-            self.f, timescale="1 ns", version="pipev",
-            comment=f"pipev trace of {self.name} on {chip.name}: one time unit is one "
-                    f"cycle of the {chip.clock_mhz:g} MHz clock (1 ns stands for 1 cycle)")
+            self.f, timescale="1 ps", version="pipev",
+            comment=f"pipev trace of {self.name} on {chip.name}: real time of the "
+                    f"{chip.clock_mhz:g} MHz clock, one cycle = {self._ps_per_cycle:.1f} ps")
         reg = self.vcd.register_var
-        self.v_hi = reg("pipev", "MASK_HI", "reg", 64, init=ONES)
-        self.v_lo = reg("pipev", "MASK_LO", "reg", 64, init=ONES)
-        self.v_cmp = reg("pipev", "CMPMASK", "reg", chip.cmpmask_bits, init=0)
-        self.v_mode = reg("pipev", "mask_mode", "wire", 1, init=0)
         self.v_busy = {p: reg(f"pipev.{p}", "busy", "wire", 1, init=0) for p in PIPES}
         self.v_wait = {p: reg(f"pipev.{p}", "wait", "wire", 1, init=0) for p in PIPES}
-        self.v_pc = {p: reg(f"pipev.{p}", "pc", "integer", 32, init="x") for p in PIPES}
+        self.v_line = {p: reg(f"pipev.{p}", "line", "integer", 32, init=0) for p in PIPES}
+        self.v_instr = {p: reg(f"pipev.{p}", "instr", "string", init=IDLE) for p in PIPES}
+        self.v_exec = (reg("pipev.V", "MASK_HI", "reg", 64, init=ONES),
+                       reg("pipev.V", "MASK_LO", "reg", 64, init=ONES),
+                       reg("pipev.V", "mask_mode", "wire", 1, init=0))
+        self.v_cmp = reg("pipev.V", "CMPMASK", "reg", chip.cmpmask_bits, init=0)
+        self.v_hi = reg("pipev.registers", "MASK_HI", "reg", 64, init=ONES)
+        self.v_lo = reg("pipev.registers", "MASK_LO", "reg", 64, init=ONES)
+        self.v_mode = reg("pipev.registers", "mask_mode", "wire", 1, init=0)
+
+    def _ps(self, cycle: int) -> int:
+        return round(cycle * self._ps_per_cycle)
 
     def _push(self, cycle: int, var, value) -> None:
         self._seq += 1
@@ -61,8 +79,16 @@ class VcdWriter(TraceWriter):
             while heap and heap[0][0] == cycle:
                 _, _, var, value = heapq.heappop(heap)
                 latest[var] = value  # the last change at a cycle wins
+            when = self._ps(cycle)
             for var, value in latest.items():
-                change(var, cycle, value)
+                change(var, when, value)
+
+    def _occupy(self, pipe: str, start: int, end: int, ev: Event) -> None:
+        """PIPE runs EV's statement from START to END (then is idle, unless another starts)."""
+        self._push(start, self.v_line[pipe], ev.instr.line)
+        self._push(start, self.v_instr[pipe], vcd_text(ev.instr.text))
+        self._push(end, self.v_line[pipe], 0)
+        self._push(end, self.v_instr[pipe], IDLE)
 
     def event(self, ev: Event, t: InstrTiming) -> None:
         pipe = ev.pipe if ev.pipe in self.v_busy else "S"
@@ -76,19 +102,21 @@ class VcdWriter(TraceWriter):
                 self._push(t.end, self.v_cmp, cmp)
         if pipe != "S" and self._issue:  # S is busy issuing it
             self._push(t.issue, self.v_busy["S"], 1)
-            self._push(t.issue, self.v_pc["S"], ev.instr.pc)
             self._push(t.issue + self._issue, self.v_busy["S"], 0)
-            self._push(t.issue + self._issue, self.v_pc["S"], "x")
+            self._occupy("S", t.issue, t.issue + self._issue, ev)
         if t.end > t.start:
             run = min(t.start + t.wait_flag, t.end)
             if run > t.start:
                 self._push(t.start, self.v_wait[pipe], 1)
                 self._push(run, self.v_wait[pipe], 0)
-            self._push(t.start, self.v_pc[pipe], ev.instr.pc)
+            self._occupy(pipe, t.start, t.end, ev)
             if t.end > run:
                 self._push(run, self.v_busy[pipe], 1)
                 self._push(t.end, self.v_busy[pipe], 0)
-            self._push(t.end, self.v_pc[pipe], "x")
+            if pipe == "V" and ev.vop is not None:  # the MASK it executes with
+                hi, lo = ev.mask
+                for var, value in zip(self.v_exec, (hi, lo, int(ev.counter)), strict=True):
+                    self._push(t.start, var, value)
         self._flush(t.issue)
 
     def _registers(self, ev: Event, cycle: int) -> None:
@@ -115,4 +143,11 @@ class VcdWriter(TraceWriter):
 
     def footer(self) -> None:
         self._flush(None)
-        self.vcd.close(self.max_cycle)
+        self.vcd.close(self._ps(self.max_cycle))
+
+
+def vcd_text(text: str) -> str:
+    """`vsel.f16 z, x, y, mode=2` → `vsel.f16(z,x,y,mode=2)`: a VCD string has no spaces."""
+    head, _, rest = text.strip().partition(" ")
+    rest = ",".join(p.strip() for p in rest.split(",")) if rest.strip() else ""
+    return f"{head}({rest.replace(' ', '')})" if rest else head

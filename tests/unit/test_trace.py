@@ -26,6 +26,7 @@ from simulator.trace.text import bucket_size, timeline_row
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "programs" / "quickstart.vasm"
+TUTORIAL = ROOT / "programs" / "tutorial"
 PIPES = ("S", "V", "MTE2", "MTE3")
 
 FAILING = """\
@@ -375,36 +376,68 @@ def check_busy(history, records: list[InstrTiming], total: int, issue: int) -> N
         assert got.tolist() == expected.tolist(), pipe
 
 
+PS = 1_000_000 / 1850  # picoseconds per cycle at 1850 MHz
+
+
 def test_vcd_signals_and_time_order(tmp_path, fake):
     out = tmp_path / "t.vcd"
     result = simulator.run(QUICKSTART, trace=out, trace_format="vcd")
     ids, header, changes = read_vcd(out)
-    expected = {"pipev.MASK_HI", "pipev.MASK_LO", "pipev.CMPMASK", "pipev.mask_mode"}
-    expected |= {f"pipev.{p}.{s}" for p in PIPES for s in ("busy", "pc", "wait")}
+    expected = {f"pipev.registers.{r}" for r in ("MASK_HI", "MASK_LO", "mask_mode")}
+    expected |= {f"pipev.V.{r}" for r in ("MASK_HI", "MASK_LO", "mask_mode", "CMPMASK")}
+    expected |= {f"pipev.{p}.{s}" for p in PIPES for s in ("busy", "line", "instr", "wait")}
     assert set(ids) == expected
-    assert "1850 MHz" in header["COMMENT"] and "$timescale 1 ns $end" in out.read_text()
+    assert "1850 MHz" in header["COMMENT"] and "$timescale 1 ps $end" in out.read_text()
     times = [t for t, _, _ in changes]
     assert times == sorted(times)
     model = fake[0]
 
-    def history(name):
-        return [(t, v) for t, i, v in changes if i == ids[name]]
+    def history(name):  # (cycle, value): the dump's picoseconds back to cycles
+        return [(round(t / PS), v) for t, i, v in changes if i == ids[name]]
 
+    assert all(t == round(round(t / PS) * PS) for t in times)  # every change is on a cycle
     check_busy(history, model.records, model.total_cycles,
                result.program.chip.timing["scalar_issue"])
     # the V pipe waits for MTE2's flag from its start until the firing cycle
     wait = next(t for t in model.records if t.pipe == "V" and t.wait_flag)
     assert history("pipev.V.wait")[-2:] == [(wait.start, "1"),
                                             (wait.start + wait.wait_flag, "0")]
-    modes = history("pipev.mask_mode")
+    modes = history("pipev.registers.mask_mode")
     assert [v for _, v in modes] == ["0", "1", "0"]  # norm, count (select), norm
-    cmp = history("pipev.CMPMASK")[-1][1]
+    cmp = history("pipev.V.CMPMASK")[-1][1]
     scratch = result.program.chip.scratch_base
     assert cmp == int.from_bytes(result.ub[scratch:scratch + 16].tobytes(), "little")
     assert cmp & 0xFFFFFFFF == 2048
-    assert history("pipev.MASK_LO")[-1][1] == (1 << 64) - 1
-    mte3_pc = [v for _, v in history("pipev.MTE3.pc") if v != "x"]
-    assert mte3_pc == [7, 8]  # wait_flag and copy_ub_to_gm statements
+    assert history("pipev.registers.MASK_LO")[-1][1] == (1 << 64) - 1
+    mte3_lines = [v for _, v in history("pipev.MTE3.line") if v]
+    assert mte3_lines == [19, 20]  # wait_flag and copy_ub_to_gm
+    assert all(v != "x" for _, _, v in changes)  # no X for idle
+
+
+def test_vcd_v_scope_shows_the_mask_the_vsel_ran_with(tmp_path):
+    """The tutorial's select runs in counter mode with 512 elements; by the time V executes
+    it S has long set MASK back to norm/all ones."""
+    out = tmp_path / "t.vcd"
+    simulator.run(TUTORIAL / "maximum.vasm", trace=out)
+    ids, _, changes = read_vcd(out)
+
+    def at(name, ps):
+        value = None
+        for t, i, v in changes:
+            if i == ids[name] and t <= ps:
+                value = v
+        return value
+
+    start, now = None, 0  # when V starts the vsel (string changes: read from the text)
+    for ln in out.read_text().splitlines():
+        if ln.startswith("#"):
+            now = int(ln[1:])
+        elif ln.startswith("svsel.f16(") and ln.endswith(" " + ids["pipev.V.instr"]):
+            start = now
+    assert start is not None
+    assert (at("pipev.V.mask_mode", start), at("pipev.V.MASK_LO", start)) == ("1", 512)
+    assert at("pipev.registers.mask_mode", start) == "0"  # S's view: back to norm
+    assert at("pipev.registers.MASK_LO", start) == (1 << 64) - 1
 
 
 # -- text ----------------------------------------------------------------------------------------
@@ -636,7 +669,7 @@ def test_real_model_loop_with_stalls_barriers_and_flags(tmp_path):
     ids, _, changes = read_vcd(vcd)
 
     def history(name):
-        return [(t, v) for t, i, v in changes if i == ids[name]]
+        return [(round(t / PS), v) for t, i, v in changes if i == ids[name]]
 
     check_busy(history, rec2.records, result.cycles, result.program.chip.timing["scalar_issue"])
     assert [t for t, _, _ in changes] == sorted(t for t, _, _ in changes)
