@@ -1,8 +1,8 @@
-"""The timing model against the measured 910B1 points of TIMING.md §5.
+"""The timing model against the measured 910B1 points of docs/timing.md §T5.
 
     python benchmarks/calibration.py        # exit 1 when the mean absolute % error exceeds 5%
 
-Each point is one instruction on ascend910b, with the bank-conflict-free layout TIMING.md §5
+Each point is one instruction on ascend910b, with the bank-conflict-free layout docs/timing.md §T5
 suggests (src0 at 0x0, src1 at 0x10100, dst at 0x20000); the model's figure is the
 instruction's own occupancy on V (end - start), which is what msKPP's tables measure.
 Source: Huawei msKPP, csrc/prof_data/resource910b.cpp (total cycles of one instruction).

@@ -1,4 +1,4 @@
-"""The cost of checking (ISA.md §9): 20,000 one-repeat vector instructions run with
+"""The cost of checking (docs/format.md §9): 20,000 one-repeat vector instructions run with
 `--checks=error` (alignment, footprint, overlap, init and race observers) and with
 `--checks=off`; prints the median time of each and their ratio against the 1.5x target and exits
 non-zero when the target is missed.

@@ -1,7 +1,7 @@
-"""A mutation fuzzer for ISA.md §9.1 "no input ever produces a Python traceback": it mutates the
-example programs under programs/ (token swaps and deletions, duplicated and spliced lines,
-random and huge numbers, odd characters, truncation) and runs each through the CLI entry point
-in-process, over every chip and --checks mode, with `run`, now and then `check`, `asm` or a
+"""A mutation fuzzer for docs/format.md §9.1 "no input ever produces a Python traceback": it
+mutates the example programs under programs/ (token swaps and deletions, duplicated and spliced
+lines, random and huge numbers, odd characters, truncation) and runs each through the CLI entry
+point in-process, over every chip and --checks mode, with `run`, now and then `check`, `asm` or a
 trace. A finding is a traceback, a Python warning, a stderr line that is not a diagnostic, or
 an exit status outside 0/1/2; a run longer than --timeout seconds is reported as slow.
 

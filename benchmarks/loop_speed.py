@@ -1,7 +1,8 @@
-"""Loop speed: a scalar loop executing 100,000 one-repeat vector instructions (ISA.md §7).
+"""Loop speed: a scalar loop executing 100,000 one-repeat vector instructions (docs/semantics.md
+§7).
 
 Prints executed hardware instructions per second (vector + scalar, what `RunResult.instructions`
-counts) against the 50,000/s target of PERFORMANCE.md, and exits 1 when the target is missed.
+counts) against the 50,000/s target of docs/performance.md, and exits 1 when the target is missed.
 Run: python benchmarks/loop_speed.py [--vector N] [--profile]
 """
 
@@ -11,7 +12,7 @@ import argparse
 import sys
 import time
 
-TARGET = 50_000  # executed instructions per second, end to end (PERFORMANCE.md)
+TARGET = 50_000  # executed instructions per second, end to end (docs/performance.md)
 PER_TRIP = 100  # vector instructions per outer trip
 
 # The inner loop walks a 25-repeat tile with four register-addressed one-repeat vector

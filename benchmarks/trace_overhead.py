@@ -1,5 +1,5 @@
-"""The cost of tracing (ISA.md §11): a 20,000-instruction program of one-repeat `vsel.f32` run
-without a trace and with a jsonl trace; prints the median time of each, their ratio against the
+"""The cost of tracing (docs/format.md §11): a 20,000-instruction program of one-repeat `vsel.f32`
+run without a trace and with a jsonl trace; prints the median time of each, their ratio against the
 2x target, and the peak RSS of a traced run measured in a fresh subprocess against the 400 MB
 target; exits non-zero when a target is missed.
 

@@ -1,4 +1,4 @@
-"""Block/repeat address generation (ISA.md §5) as cached numpy index arrays.
+"""Block/repeat address generation (docs/machine.md §5) as cached numpy index arrays.
 
 addr(i, j, e) = B + (i·r + j·b)·32 + e·sizeof(T). Offsets depend only on (size, b, r, R), so
 they are computed once per distinct combination and shared (read-only) by every instruction.

@@ -1,5 +1,5 @@
-"""API-level instructions (ISA.md §8): each statement expands into a fixed sequence of hardware
-instructions, chosen per chip (counter-mode chips vs ascend910)."""
+"""API-level instructions (docs/semantics.md §8): each statement expands into a fixed sequence of
+hardware instructions, chosen per chip (counter-mode chips vs ascend910)."""
 
 from __future__ import annotations
 
@@ -186,7 +186,7 @@ def _mask_from_keys(e: _Expander) -> tuple[int | RegExpr | None, int | RegExpr]:
         if "mask_lo" in f or "mask_hi" in f:
             raise LexError("give mask= or mask_lo=/mask_hi=, not both", e.key_col("mask"))
         n = f["mask"]
-        if isinstance(n, RegExpr):  # ISA.md §7: decoded as set_mask.T xN (e.mask)
+        if isinstance(n, RegExpr):  # docs/semantics.md §7: decoded as set_mask.T xN (e.mask)
             return None, n
         if t.size == 1 and n != 256:
             raise LexError(f"8-bit types take mask=256 only (all elements), got {n}",

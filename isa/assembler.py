@@ -1,4 +1,4 @@
-"""Text → Program (ISA.md §4): directives, tensors, labels, statements with exact positions.
+"""Text → Program (docs/format.md §4): directives, tensors, labels, statements with exact positions.
 
 Two passes: the first collects `.chip`, tensors and labels; the second resolves operands against
 the instruction table and builds hardware instructions (API statements expand via isa.api).

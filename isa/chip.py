@@ -1,4 +1,5 @@
-"""Chip profiles (ISA.md §2): TOML data files, one per chip, loaded into an immutable Chip."""
+"""Chip profiles (docs/machine.md §2): TOML data files, one per chip, loaded into an immutable
+Chip."""
 
 from __future__ import annotations
 
@@ -159,7 +160,7 @@ def _table(v: Any) -> str:
     return "" if isinstance(v, dict) else "must be a table"
 
 
-# every key a profile may have, with its rule (ISA.md §2; the [timing] table's own keys are
+# every key a profile may have, with its rule (docs/machine.md §2; the [timing] table's own keys are
 # checked by simulator/timing/config.py when a run times the program)
 SCHEMA: dict[str, Check] = {
     "name": _name, "product": _string, "ub_bytes": _integer(32, MAX_UB, 32),

@@ -1,4 +1,4 @@
-"""Diagnostics in the one format every tool prints (ISA.md §9.1)."""
+"""Diagnostics in the one format every tool prints (docs/format.md §9.1)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Instruction families: one record per family answers every question the rest of pipev asks
-about an instruction's shape (ISA.md §5–§8) — which pipe issues it, which operand is data, select
-mask, scalar or CMPMASK address, whether it writes bits or ignores MASK, whether it reads or
+about an instruction's shape (docs/machine.md §5–§8) — which pipe issues it, which operand is data,
+select mask, scalar or CMPMASK address, whether it writes bits or ignores MASK, whether it reads or
 writes CMPMASK, its timing cost class, and the type of each operand.
 
 Decode, listing, executor, checks, timing, hazard checks, traces and the debugger ask the family;
@@ -19,7 +19,7 @@ from isa.types import TYPES, DType
 
 BITS = TYPES["u8"]
 # operand roles no access is decoded for: the scalar (read at issue) and a guard, a scalar
-# element the destination must not overlap (ISA.md §8.1), checked at run time
+# element the destination must not overlap (docs/semantics.md §8.1), checked at run time
 NOT_ACCESSED = ("scalar", "guard")
 
 # What a family is, for the generic parts of the machine (the executor's loop and the observers):
@@ -122,7 +122,7 @@ class Family:
 
 @attrs.frozen
 class SelectMode:
-    """One vsel mode: where the select bits come from and what src1 is (ISA.md §6.2)."""
+    """One vsel mode: where the select bits come from and what src1 is (docs/semantics.md §6.2)."""
 
     sel: str  # cmpmask (bits in CMPMASK), src1 (bits at src1's address), cmpmask_addr
     scalar_src1: bool  # src1 is the scalar held in CMPMASK's low bytes
@@ -183,7 +183,7 @@ class ConvFamily(Family):
     """vconv: source and destination of their own types, possibly of different sizes. A repeat
     covers 256 bytes of the wider operand (N = 256 / the wider size; MASK bit k enables element
     k of both); each operand's blocks hold 32 bytes of its own type, so the narrower operand
-    reads or writes fewer blocks per repeat (ISA.md §5, docs/decisions.md)."""
+    reads or writes fewer blocks per repeat (docs/machine.md §5, docs/decisions.md)."""
 
     def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
         return src if role == "src" and src is not None else t

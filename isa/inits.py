@@ -1,4 +1,4 @@
-"""INIT forms of `.gm` / `.ub` declarations (ISA.md §4.1) → raw element bytes."""
+"""INIT forms of `.gm` / `.ub` declarations (docs/format.md §4.1) → raw element bytes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lexical pieces of the .vasm format (ISA.md §4): comments, operand splitting, numbers and
+"""Lexical pieces of the .vasm format (docs/format.md §4): comments, operand splitting, numbers and
 constant integer expressions. Every function works on one logical line and reports 0-based
 offsets, which the assembler maps back to LINE:COL."""
 

@@ -1,5 +1,5 @@
-"""What the MASK-register instructions do (ISA.md §6.1, §8.3), as pure functions shared by the
-simulator's semantics and the listing, which follows MASK through straight-line code."""
+"""What the MASK-register instructions do (docs/semantics.md §6.1, §8.3), as pure functions shared
+by the simulator's semantics and the listing, which follows MASK through straight-line code."""
 
 from __future__ import annotations
 

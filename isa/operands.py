@@ -1,5 +1,5 @@
 """Operand and keyword-field resolution against the instruction table, with the static checks
-that need nothing but the text and the chip (ISA.md §4.2, §9.2)."""
+that need nothing but the text and the chip (docs/format.md §4.2, §9.2)."""
 
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ class Builder:
             raise LexError(f"{what}.{t.name} is not supported on {self.chip.name} (supports "
                            f"{', '.join(supported)})", syn.offset)
         if defn.level == "hw" and t.name in self.chip.types.get("api_count_only", ()):
-            # ISA.md §2: these types exist on the chip only through the API count= forms
+            # docs/machine.md §2: these types exist on the chip only through the API count= forms
             raise LexError(f"{what}.{t.name} is not supported on {self.chip.name} at hardware "
                            f"level ({t.name} only through the count= form of the API-level "
                            "instructions)", syn.offset)

@@ -119,8 +119,8 @@ def entry(d: InstrDef) -> str:
 def document() -> str:
     parts = ["# pipev ISA reference", "",
              "Generated from `isa/table.py` and the chip profiles by `python -m isa.reference`; "
-             "do not edit by hand. The semantics are specified in ISA.md; `pipev isa MNEMONIC` "
-             "prints one entry.", ""]
+             "do not edit by hand. The semantics are specified in [semantics.md](semantics.md); "
+             "`pipev isa MNEMONIC` prints one entry.", ""]
     for level, title in (("hw", "Hardware-level instructions"), ("api", "API-level instructions"),
                          ("scalar", "Scalar unit")):
         parts += [f"## {title}", ""]

@@ -1,5 +1,5 @@
 """The instruction table: one record per mnemonic. Assembler, listing, decoder and the generated
-ISA reference all read it (ISA.md §6–§8)."""
+ISA reference all read it (docs/semantics.md §6–§8)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ ROUND_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")
 
 @attrs.frozen
 class Key:
-    """A keyword field: its range, default and whether a register may supply it (ISA.md §7)."""
+    """A keyword field: its range, default and whether a register may supply it (docs/semantics.md
+    §7)."""
 
     name: str
     lo: int

@@ -1,4 +1,4 @@
-"""Data types of the vector ISA (ISA.md §3) and their numpy representations."""
+"""Data types of the vector ISA (docs/machine.md §3) and their numpy representations."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class DType:
     size: int
     kind: str  # "int", "uint", "float", "complex"
     numeric: np.dtype  # dtype arithmetic and compares use (c32: float16 pairs)
-    npy: np.dtype  # dtype of .npy files holding this type (ISA.md §3)
+    npy: np.dtype  # dtype of .npy files holding this type (docs/machine.md §3)
 
     @property
     def raw(self) -> np.dtype:
@@ -115,7 +115,7 @@ def npy_count(t: DType, arr: np.ndarray) -> int:
 
 
 def convert_scalar(t: DType, value: complex | float | int) -> tuple[np.ndarray | None, str]:
-    """Scalar immediate → raw bytes of one T element (ISA.md §4.2), or (None, reason)."""
+    """Scalar immediate → raw bytes of one T element (docs/format.md §4.2), or (None, reason)."""
     try:
         return _convert_scalar(t, value)
     except OverflowError:  # an integer beyond every float (and beyond every integer type)

@@ -1,4 +1,4 @@
-"""Run-time checks over decoded micro-ops (ISA.md §9.2–§9.3): pure functions returning a
+"""Run-time checks over decoded micro-ops (docs/format.md §9.2–§9.3): pure functions returning a
 Problem (what is wrong, the operand at fault, where) or None. The executor's policy decides
 error, warning or silence and words the diagnostic."""
 

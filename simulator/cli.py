@@ -1,5 +1,5 @@
-"""`pipev` command line (ISA.md §12): the only module that knows click, and one of the two that
-print (with the debugger's REPL)."""
+"""`pipev` command line (docs/format.md §12): the only module that knows click, and one of the two
+that print (with the debugger's REPL)."""
 
 from __future__ import annotations
 
@@ -362,7 +362,8 @@ def isa_reference(mnemonic) -> None:
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
 @_werror_option
 def debug(program, defines, chip, inputs, commands, checks, max_steps, werror) -> None:
-    """Step through PROGRAM at the (pipev) prompt (ISA.md §13); `help` lists the commands."""
+    """Step through PROGRAM at the (pipev) prompt (docs/format.md §13); `help` lists the
+    commands."""
     from simulator.debugger import debug as debug_session
 
     chip_obj = _resolve_chip(chip)

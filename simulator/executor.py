@@ -1,4 +1,4 @@
-"""The one loop: fetch, issue, take effect, notify (ISA.md §5–§7, §9).
+"""The one loop: fetch, issue, take effect, notify (docs/machine.md §5–§7, §9).
 
 Instructions come from a source — an assembled program (sources.ProgramSource) or a stream fed
 one statement at a time (stream.Stream) — and take effect in order. Each family's semantics

@@ -1,4 +1,4 @@
-"""Hazard checks (ISA.md §9.4, always warnings): the init check and the race check.
+"""Hazard checks (docs/format.md §9.4, always warnings): the init check and the race check.
 
 The init check also covers CMPMASK: `vsel` (every mode reads it: mode 0 its bits, mode 1 its
 scalar, mode 2 the mask address) or `get_cmpmask` before any `set_cmpmask`/`vcmp` wrote it reads

@@ -1,5 +1,5 @@
-"""Writing a run's outputs all or nothing (ISA.md §9.1: a failed run changes nothing the user
-had): every output goes to a temporary file beside its target first; only when all are written
+"""Writing a run's outputs all or nothing (docs/format.md §9.1: a failed run changes nothing the
+user had): every output goes to a temporary file beside its target first; only when all are written
 are they renamed into place, and a failure while renaming puts back what was there. Files get
 the user's umask, like any file a program creates."""
 

@@ -1,5 +1,5 @@
-"""One place for the --checks policy and the words of run-time diagnostics (ISA.md §7, §9.1):
-a Problem becomes an error, a warning (once per statement and rule) or nothing, at the
+"""One place for the --checks policy and the words of run-time diagnostics (docs/semantics.md §7,
+§9.1): a Problem becomes an error, a warning (once per statement and rule) or nothing, at the
 statement's FILE:LINE:COL, naming the registers behind a value and the .rept iteration."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Run-time problems as data: the checks and the semantics describe what is wrong; one place (the
-executor's policy) decides error, warning or silence and formats the diagnostic (ISA.md §9)."""
+executor's policy) decides error, warning or silence and formats the diagnostic (docs/format.md
+§9)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ class Problem:
 
     The diagnostic text is `head` + `tail` + `where`; for an instruction with register operands
     the registers behind the value are named after `head` when `at_value` (head ends with the
-    bad address), else before `where` (ISA.md §7)."""
+    bad address), else before `where` (docs/semantics.md §7)."""
 
     rule: str  # align | footprint | overlap | bounds | range | deadlock | mask | steps | ...
     head: str

@@ -1,4 +1,4 @@
-"""The Python API (ISA.md §12): `run(program_or_path, ...) -> RunResult`. Nothing prints."""
+"""The Python API (docs/format.md §12): `run(program_or_path, ...) -> RunResult`. Nothing prints."""
 
 from __future__ import annotations
 

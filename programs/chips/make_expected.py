@@ -1,5 +1,5 @@
 """Expected outputs of the programs in this folder, computed with plain numpy from the INIT rules
-of ISA.md §4.1 (no simulator code): `python programs/chips/make_expected.py` writes
+of docs/format.md §4.1 (no simulator code): `python programs/chips/make_expected.py` writes
 programs/expected/chips/<program>/<output>.npy."""
 
 from pathlib import Path

@@ -15,7 +15,7 @@ OUT = HERE.parent / "expected" / "kernels"
 
 
 def uniform(seed: int, lo: float, hi: float, n: int, dtype) -> np.ndarray:
-    """The .vasm INIT random(SEED, LOW, HIGH) for floats (ISA.md §4.1)."""
+    """The .vasm INIT random(SEED, LOW, HIGH) for floats (docs/format.md §4.1)."""
     return np.random.default_rng(seed).uniform(lo, hi, n).astype(dtype)
 
 

@@ -1,6 +1,6 @@
 """Expected outputs of the where_* kernels, computed with plain numpy (no simulator):
 out = where(a < b, a, b) over the programs' default inputs, `random(SEED)` being
-`numpy.random.default_rng(SEED).uniform(-100, 100, COUNT).astype(float32)` (ISA.md §4.1).
+`numpy.random.default_rng(SEED).uniform(-100, 100, COUNT).astype(float32)` (docs/format.md §4.1).
 
     python programs/kernels/where_expected.py      # (re)write programs/expected/kernels/where_*
 """

@@ -1,4 +1,4 @@
-"""`pipev debug` (ISA.md §13): a step debugger observing the one executor — no second
+"""`pipev debug` (docs/format.md §13): a step debugger observing the one executor — no second
 interpreter. `Session` holds the run and its undo log, `Commands` the command language, `Repl`
 the prompt. `debug()` is what the CLI calls."""
 

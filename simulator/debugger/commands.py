@@ -1,4 +1,4 @@
-"""The debugger's commands (ISA.md §13): parse one line, act on the session, return text.
+"""The debugger's commands (docs/format.md §13): parse one line, act on the session, return text.
 
 A bad command or argument raises CommandError, which the REPL prints as one line; the session
 goes on. Nothing here prints: every command returns the lines to show.

@@ -1,5 +1,5 @@
 """The debugger's model of a run: the one executor plus the undo log, a position in it, and the
-breakpoints and watchpoints that stop motion (ISA.md §13).
+breakpoints and watchpoints that stop motion (docs/format.md §13).
 
 Only the frontier (the newest point) is ever executed; every other point is reached by undoing
 or redoing records, so the timing model sees each instruction exactly once and reverse motion is

@@ -1,4 +1,4 @@
-"""Element-wise arithmetic (ISA.md §6.4): numpy arithmetic in T; integers wrap.
+"""Element-wise arithmetic (docs/semantics.md §6.4): numpy arithmetic in T; integers wrap.
 
 Two NaN operands of vadd/vsub/vmul(s) give src0's NaN, quieted (docs/decisions.md): numpy's own
 choice depends on whether an element falls in its SIMD body or its scalar tail, which would make

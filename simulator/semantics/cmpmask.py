@@ -1,4 +1,5 @@
-"""set_cmpmask / get_cmpmask (ISA.md §6.1): CMPMASK <-> 16 (32 on ascend950) bytes of UB."""
+"""set_cmpmask / get_cmpmask (docs/semantics.md §6.1): CMPMASK <-> 16 (32 on ascend950) bytes of
+UB."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""vcmp / vcmpv / vcmpvs (ISA.md §6.3): IEEE compares, results as LSB-first bits."""
+"""vcmp / vcmpv / vcmpvs (docs/semantics.md §6.3): IEEE compares, results as LSB-first bits."""
 
 from __future__ import annotations
 

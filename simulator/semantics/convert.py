@@ -1,4 +1,4 @@
-"""vconv (ISA.md §6.4, AscendC Cast): element conversion between types in a round mode.
+"""vconv (docs/semantics.md §6.4, AscendC Cast): element conversion between types in a round mode.
 
 Exact integer arithmetic over the raw bits, vectorised with numpy (never numpy's own casts,
 whose rounding is round-to-nearest only): each source element is split into sign, an integer

@@ -1,4 +1,4 @@
-"""DMA (ISA.md §6.5): copy_gm_to_ub / copy_ub_to_gm on the MTE pipes, copy_ub_to_ub on V.
+"""DMA (docs/semantics.md §6.5): copy_gm_to_ub / copy_ub_to_gm on the MTE pipes, copy_ub_to_ub on V.
 Bursts of `burst` 32-byte blocks; gaps skip blocks after each burst.
 
 The padded copies (AscendC DataCopyPad) are byte-granular: copy_gm_to_ub_pad reads `len`

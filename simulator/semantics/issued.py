@@ -1,5 +1,5 @@
 """What a family's semantics hands the executor for one instruction: the decoded operation, the
-body that takes effect, and what the event reports (ISA.md §5–§7)."""
+body that takes effect, and what the event reports (docs/machine.md §5–§7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""vector_dup and vcopy (ISA.md §6.4): bit copies."""
+"""vector_dup and vcopy (docs/semantics.md §6.4): bit copies."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""MASK and the mask mode (ISA.md §6.1, §8.3): set_vector_mask, set_mask.T, set_mask_count /
-set_mask_norm. The rules are isa.masks', shared with the listing."""
+"""MASK and the mask mode (docs/semantics.md §6.1, §8.3): set_vector_mask, set_mask.T,
+set_mask_count / set_mask_norm. The rules are isa.masks', shared with the listing."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The scalar unit (ISA.md §7): li, mov, the ALU, addr, nop; branches, jmp and halt. 64-bit
-registers, two's complement, results modulo 2^64; branches compare signed."""
+"""The scalar unit (docs/semantics.md §7): li, mov, the ALU, addr, nop; branches, jmp and halt.
+64-bit registers, two's complement, results modulo 2^64; branches compare signed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""vsel modes 0/1/2 (ISA.md §6.2): raw bit patterns move, so NaN payloads survive."""
+"""vsel modes 0/1/2 (docs/semantics.md §6.2): raw bit patterns move, so NaN payloads survive."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""set_flag / wait_flag / pipe_barrier (ISA.md §6.6). Functionally the machine runs in program
-order, so a flag is only bookkeeping: which flags are set, and the deadlock rule."""
+"""set_flag / wait_flag / pipe_barrier (docs/semantics.md §6.6). Functionally the machine runs in
+program order, so a flag is only bookkeeping: which flags are set, and the deadlock rule."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Issuing a repeat-driven vector instruction (ISA.md §5, §9.2–§9.3): decode with MASK/CTRL at
-issue, the no-op and MASK rules, the checks, and the family's body from the registry."""
+"""Issuing a repeat-driven vector instruction (docs/machine.md §5, §9.2–§9.3): decode with
+MASK/CTRL at issue, the no-op and MASK rules, the checks, and the family's body from the
+registry."""
 
 from __future__ import annotations
 

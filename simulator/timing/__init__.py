@@ -1,4 +1,4 @@
-"""Timing model (TIMING.md): pipes, sync, vector cost classes, UB banks, DMA."""
+"""Timing model (docs/timing.md): pipes, sync, vector cost classes, UB banks, DMA."""
 
 from simulator.timing.model import TimingModel
 from simulator.timing.records import InstrTiming, RepeatTiming

@@ -1,4 +1,4 @@
-"""UB bank models (TIMING.md §3): beats(i) of every repeat of a VectorOp, as one numpy array.
+"""UB bank models (docs/timing.md §T3): beats(i) of every repeat of a VectorOp, as one numpy array.
 
 The rows an instruction touches are laid out as columns of an (R, M) array: eight per vector
 operand (block j) and two per bit operand (the vsel mode 1/2 select mask, a vcmpv/vcmpvs
@@ -176,7 +176,7 @@ class Bank910B(_Model):
         return np.maximum(np.maximum(intra, cross), slope)
 
     def terms(self, vop: VectorOp) -> tuple[np.ndarray, np.ndarray]:
-        """intra(i) and cross(i) of TIMING.md §3, each (R,) int."""
+        """intra(i) and cross(i) of docs/timing.md §T3, each (R,) int."""
         shape, intra, (p, q, v), (pw, qw, vw) = self.shape(vop)
         rows = self.rows(vop, shape)
         grp = (rows >> 5) % self.groups

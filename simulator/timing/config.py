@@ -1,6 +1,6 @@
 """The chip profile's [timing] table, checked once and turned into plain attributes.
 
-Every cycle figure the model uses comes from here (TIMING.md: none may be a literal in code).
+Every cycle figure the model uses comes from here (docs/timing.md: none may be a literal in code).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ BANK_KEYS = {"910b": ("groups", "bank_bytes", "conflict_beats"),
 
 @attrs.frozen
 class CostClass:
-    """One row of TIMING.md §2: slope cycles per repeat, min_cycles, head, tail."""
+    """One row of docs/timing.md §T2: slope cycles per repeat, min_cycles, head, tail."""
 
     name: str
     slope: int
@@ -66,7 +66,7 @@ def ceil(x: float) -> int:
 
 
 # the DMA formula's figures may be fractional (it rounds up once); every other figure is a
-# whole number of cycles (ISA.md: every cycle figure is an integer)
+# whole number of cycles (docs/machine.md: every cycle figure is an integer)
 FRACTIONAL = ("mte2_latency", "mte2_cycles_per_block", "mte2_min_cycles_per_block",
               "mte3_latency", "mte3_cycles_per_block", "mte3_min_cycles_per_block",
               "burst_overhead")
@@ -126,7 +126,7 @@ def _check_scalars(chip: Chip, t: dict) -> None:
         if k in SCALAR_KEYS or k == "classes":
             continue
         if not _per_class_key(k):
-            raise _fail(chip, f"[timing] unknown key '{k}' (TIMING.md lists the keys)", k)
+            raise _fail(chip, f"[timing] unknown key '{k}' (docs/timing.md lists the keys)", k)
         problem = _number_problem(v, 0, True)
         if problem:
             raise _fail(chip, f"[timing] {k} = {show_value(v)} {problem}", k)

@@ -1,4 +1,4 @@
-"""The timing model (TIMING.md): the stage that times each executed hardware instruction.
+"""The timing model (docs/timing.md): the stage that times each executed hardware instruction.
 
 S issues in program order; V, MTE2 and MTE3 are in-order queues of at most `queue_depth`
 unfinished instructions, ordered across pipes only by flags and barriers. The executor hands it

@@ -1,7 +1,7 @@
 """What the timing model publishes in each executed instruction's event (`event.timing`).
 
 Per-repeat records are built lazily from the per-repeat bank beats: a 255-repeat instruction
-costs one InstrTiming unless somebody reads `.repeats` (PERFORMANCE.md: no objects per micro-op
+costs one InstrTiming unless somebody reads `.repeats` (docs/performance.md: no objects per micro-op
 on the hot path).
 """
 
@@ -36,7 +36,7 @@ class InstrTiming:
     _repeats: tuple[RepeatTiming, ...] = attrs.field(default=(), eq=False, repr=False)
     fire: int | None = None  # set_flag: the cycle the flag fires
     wait_issue: int = 0  # cycles S stalled before issuing it (queue full, pipe_barrier ALL)
-    # Vector instructions: bank beats of each repeat (TIMING.md §2-3) and the min_cycles /
+    # Vector instructions: bank beats of each repeat (docs/timing.md §T2-3) and the min_cycles /
     # partial-block padding that extends the last repeat.
     beats: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
     pad: int = 0

@@ -1,4 +1,4 @@
-"""Trace writers (ISA.md §11): jsonl (default), chrome, vcd, text.
+"""Trace writers (docs/format.md §11): jsonl (default), chrome, vcd, text.
 
 `open_writer` returns an observer the run builder attaches; `close(ok=True)` renames the finished
 file into place. Nothing here is imported unless a trace is requested.

@@ -1,6 +1,6 @@
-"""What every trace writer shares (ISA.md §11): a temporary file in the target directory renamed
-into place at close, the cycle figures of an event (zeros without a timing model), per-repeat
-row addresses and active bits, and the run summary.
+"""What every trace writer shares (docs/format.md §11): a temporary file in the target directory
+renamed into place at close, the cycle figures of an event (zeros without a timing model),
+per-repeat row addresses and active bits, and the run summary.
 
 A writer is an ordinary observer: the timing model's figures arrive in each event
 (`event.timing`), the summary with `on_finish`. Writers stream: nothing grows with program
@@ -199,7 +199,7 @@ _ROWS_MAX = 512
 
 
 def repeat_rows(vop: VectorOp) -> list[dict[str, list[int]]]:
-    """Per repeat, each operand's 32-byte row addresses (ISA.md §11 `addr`); for bit-stream
+    """Per repeat, each operand's 32-byte row addresses (docs/format.md §11 `addr`); for bit-stream
     operands (vcmpv dst, vsel mask) the first byte address read or written. Vectorised per
     operand; cached by access pattern because loops and unrolled kernels repeat them (also
     register-addressed ones, whose decodings differ)."""

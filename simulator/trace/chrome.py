@@ -1,4 +1,4 @@
-"""Chrome Trace Event JSON (docs/traces.md, `chrome`): opens in Perfetto, chrome://tracing,
+"""Chrome Trace Event JSON (docs/format.md §11, `chrome`): opens in Perfetto, chrome://tracing,
 speedscope and MindStudio Insight.
 
 Core 0 is pid 1; each pipe is one thread. An instruction is an `X` slice (category `instr`) on

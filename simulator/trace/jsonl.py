@@ -1,4 +1,4 @@
-"""The default trace: one JSON object per line (ISA.md §11, `jsonl`).
+"""The default trace: one JSON object per line (docs/format.md §11, `jsonl`).
 
 Lines are formatted by hand around cached per-instruction prefixes: `json.dumps` of a fresh dict
 per event would cost more than executing a one-repeat instruction.

@@ -1,5 +1,5 @@
-"""An llvm-mca-style timeline (ISA.md §11, `text`): one row per executed instruction, one column
-per bucket of cycles.
+"""An llvm-mca-style timeline (docs/format.md §11, `text`): one row per executed instruction, one
+column per bucket of cycles.
 
 The bucket size depends on the run's last cycle, known only at the end, so each instruction's
 figures go to a spool file beside the trace as the run goes; the rows are drawn from the spool

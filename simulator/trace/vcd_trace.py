@@ -1,4 +1,4 @@
-"""IEEE 1364 value-change dump (docs/traces.md, `vcd`), written with pyvcd; opens in GTKWave.
+"""IEEE 1364 value-change dump (docs/format.md §11, `vcd`), written with pyvcd; opens in GTKWave.
 
 Time is real time of the chip clock: the timescale is 1 ps and a cycle is 10^6 / MHz ps,
 rounded (the cycle count is in `$comment`). Scopes:

@@ -66,7 +66,7 @@ def _flex(sel: str, stride: str, repeat: int, mask: int, src0: str = "9.0") -> s
 
 
 def _strided(base: np.ndarray, blk: int, rep: int, repeats: int, active: int) -> np.ndarray:
-    """ISA.md §5 for f16: element k of repeat i is block k // 16, offset k % 16."""
+    """docs/machine.md §5 for f16: element k of repeat i is block k // 16, offset k % 16."""
     k = np.arange(active)
     idx = [i * rep * 16 + (k // 16) * blk * 16 + k % 16 for i in range(repeats)]
     return base[np.concatenate(idx)]

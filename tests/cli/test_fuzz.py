@@ -1,6 +1,6 @@
 """benchmarks/fuzz.py, small: a few hundred mutations of the example programs through the CLI,
 every chip and --checks mode; any traceback, Python warning, stray stderr line or odd exit
-status fails (ISA.md §9.1: no input ever produces a Python traceback)."""
+status fails (docs/format.md §9.1: no input ever produces a Python traceback)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""No input breaks pipev (ISA.md §9.1): any byte string as a program, any token soup, any field
-value, any .npy file: one diagnostic line per problem in the §9.1 format, exit 0 or 1 (2 for
+"""No input breaks pipev (docs/format.md §9.1): any byte string as a program, any token soup, any
+field value, any .npy file: one diagnostic line per problem in the §9.1 format, exit 0 or 1 (2 for
 command-line usage), never a traceback; a failed run writes no output and clobbers none."""
 
 from __future__ import annotations

@@ -550,7 +550,7 @@ class Gen950:
         return f"mask_lo={lo:#x}" + (f", mask_hi={hi:#x}" if n == 128 else ""), bits
 
     def extent(self, repeat: int, blk: int, rep: int, row: list[bool]) -> int:
-        """Bytes from the base to the end of the last active element (ISA.md §5)."""
+        """Bytes from the base to the end of the last active element (docs/machine.md §5)."""
         per_block = 32 // self.size
         ends = [((i * rep + k // per_block * blk) * 32 + (k % per_block + 1) * self.size)
                 for i in range(repeat) for k in range(self.n) if row[k]]

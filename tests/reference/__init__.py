@@ -1,4 +1,4 @@
-"""The independent reference model of ISA.md §5–§6 (model.py): an element-by-element numpy
+"""The independent reference model of docs/machine.md §5–§6 (model.py): an element-by-element numpy
 expression of the spec that never calls into pipev; the differential tests compare pipev with
 it byte for byte."""
 

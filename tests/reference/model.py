@@ -1,5 +1,5 @@
-"""An independent, element-by-element reference model of ISA.md §5–§6 (ascend910b), and of the
-API-level `select` of §8.1 on ascend950 (its semantics, not its decoding).
+"""An independent, element-by-element reference model of docs/machine.md §5–§6 (ascend910b), and of
+the API-level `select` of §8.1 on ascend950 (its semantics, not its decoding).
 
 Written from the spec, not from the simulator: it imports nothing from `isa` or `simulator`.
 It parses the small subset of `.vasm` the property tests generate (hardware-level instructions,
@@ -24,7 +24,7 @@ import numpy as np
 
 from tests.reference.convert import convert_one
 
-UB_BYTES = 196608  # ascend910b (ISA.md §2)
+UB_BYTES = 196608  # ascend910b (docs/machine.md §2)
 CMPMASK_BYTES = 16  # 128 bits
 CHIPS = {"ascend910b": (UB_BYTES, CMPMASK_BYTES), "ascend950": (253952, 32)}  # UB, CMPMASK
 ONES = (1 << 64) - 1

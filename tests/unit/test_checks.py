@@ -1,5 +1,5 @@
-"""The checks of ISA.md §9 through the real command line: one failing program per rule and per
-message (exit status, LINE:COL, key words), and a passing program at each rule's boundary."""
+"""The checks of docs/format.md §9 through the real command line: one failing program per rule and
+per message (exit status, LINE:COL, key words), and a passing program at each rule's boundary."""
 
 from __future__ import annotations
 

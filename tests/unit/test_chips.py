@@ -1,5 +1,5 @@
-"""Chip profiles as data (ISA.md §2, §3, §8, §14): the profile table, per-chip feature gating,
-the ascend950 types end to end, the flexible scalar position, and a made-up chip profile."""
+"""Chip profiles as data (docs/machine.md §2, §3, §8, §14): the profile table, per-chip feature
+gating, the ascend950 types end to end, the flexible scalar position, and a made-up chip profile."""
 
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ COUNT_ONLY_950 = ("s8", "u8", "s64", "u64", "c32", "c64")
 OPS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "gt": np.greater,
        "le": np.less_equal, "ge": np.greater_equal}
 
-# ISA.md §2, copied (tests must not read the spec folder): UB bytes, vsel modes, counter mode,
-# vcmp -> CMPMASK, select types, compare types, s32 compares eq only, clock, event ids,
+# docs/machine.md §2, copied (tests must not read the spec folder): UB bytes, vsel modes, counter
+# mode, vcmp -> CMPMASK, select types, compare types, s32 compares eq only, clock, event ids,
 # CMPMASK bits, MASK = 0 severity.
 TABLE = {
     "ascend910": (262144, (0,), False, False, {"f16", "f32"}, {"f16", "f32"}, False, 1000, 4,

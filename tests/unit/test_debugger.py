@@ -1,5 +1,5 @@
-"""`pipev debug` (ISA.md §13): scripted sessions covering every command, exact reverse execution,
-and a real pseudo-terminal session typed as a person would."""
+"""`pipev debug` (docs/format.md §13): scripted sessions covering every command, exact reverse
+execution, and a real pseudo-terminal session typed as a person would."""
 
 from __future__ import annotations
 

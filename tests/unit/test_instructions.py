@@ -1,6 +1,6 @@
-"""Focused examples per hardware instruction (ISA.md §5–§6) and per API-level decoding (§8),
-on ascend910b: hand-computed expected bytes, the exact hardware sequence of each API statement,
-and the listing (`pipev asm`) showing every expansion with its per-repeat micro-ops.
+"""Focused examples per hardware instruction (docs/machine.md §5–§6) and per API-level decoding
+(§8), on ascend910b: hand-computed expected bytes, the exact hardware sequence of each API
+statement, and the listing (`pipev asm`) showing every expansion with its per-repeat micro-ops.
 
 Every hardware-level example is also run through tests/reference/model.py, so the hand-written
 expectation, the reference and the simulator must all agree.

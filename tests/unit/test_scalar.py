@@ -1,6 +1,6 @@
-"""The scalar unit and control flow (ISA.md §7): registers, branches, loops, register-addressed
-operands and fields, `.rept`, `--max-steps`, and the run-time checks that name the registers
-behind a bad value. Data is compared as raw bytes."""
+"""The scalar unit and control flow (docs/semantics.md §7): registers, branches, loops,
+register-addressed operands and fields, `.rept`, `--max-steps`, and the run-time checks that name
+the registers behind a bad value. Data is compared as raw bytes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The timing model (TIMING.md): the worked example, bank examples, cost rules, sync, DMA."""
+"""The timing model (docs/timing.md): the worked example, bank examples, cost rules, sync, DMA."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def occupancy(line: str, decls: str = "", chip=None) -> int:
     return recs[-1].end - recs[-1].start
 
 
-# -- TIMING.md §6: the worked example ----------------------------------------------------------
+# -- docs/timing.md §T6: the worked example --------------------------------------------------------
 WORKED = [  # index: (pipe, issue, start, end) — every instruction, S ones included
     ("MTE2", 0, 0, 242), ("MTE2", 1, 242, 484), ("MTE2", 2, 484, 485), ("V", 3, 3, 486),
     ("V", 4, 486, 494), ("S", 5, 5, 6), ("S", 6, 6, 7), ("V", 7, 494, 497), ("V", 8, 497, 498),
@@ -77,7 +77,7 @@ def test_report_stalls_and_hot_lines_in_summary():
     assert d["hot_lines"][2]["text"] == "copy_ub_to_gm  out, z, nburst=1, burst=32"
 
 
-# -- TIMING.md §3: the six vendor bank examples ---------------------------------------------------
+# -- docs/timing.md §T3: the six vendor bank examples ----------------------------------------------
 def vector_op(line: str, addrs: dict, chip: str = "ascend910b"):
     p = isa.assemble(f".chip {chip}\n    {line}\n", checks="off")
     instr = p.statements[0].hw[0]
@@ -134,7 +134,7 @@ def test_bank_conflict_program_costs_eight_beats_per_repeat():
     assert result.outputs["flat"].tobytes() == np.arange(1024, dtype=np.float32).tobytes()
 
 
-# -- TIMING.md §2: cost classes ------------------------------------------------------------------
+# -- docs/timing.md §T2: cost classes --------------------------------------------------------------
 @pytest.mark.parametrize("line, cycles", [
     ("vsel.f32 @0x20000, @0x0, @0x10100", 3),  # min_cycles
     ("vsel.f32 @0x20000, @0x0, @0x10100, repeat=4", 8),
@@ -217,7 +217,7 @@ def test_min_cycles_padding_extends_last_repeat(tmp_path):
     assert [(r.start, r.end, r.bank_beats) for r in t.repeats] == [(1, 3, 2), (3, 10, 2)]
 
 
-# -- TIMING.md §1: issue, queues, synchronisation ------------------------------------------------
+# -- docs/timing.md §T1: issue, queues, synchronisation --------------------------------------------
 def test_pipe_barrier_drains_only_a_busy_pipe():
     _, recs, _ = timed(prog("pipe_barrier V\nvadd.f32 c, a, b\npipe_barrier V\n" + "nop\n" * 20
                             + "pipe_barrier V", ABC))

@@ -1,4 +1,5 @@
-"""Trace writers (ISA.md §11): jsonl, chrome, vcd and text, through the Python API and the CLI.
+"""Trace writers (docs/format.md §11): jsonl, chrome, vcd and text, through the Python API and the
+CLI.
 
 Most tests run with a small in-order timing model defined here, so that the trace figures are
 known independently of simulator/timing; the end-to-end tests at the bottom use the real one.
@@ -173,7 +174,7 @@ def test_jsonl_repeat_events(tmp_path, fake):
     cmp = reps[0]
     assert set(cmp) == {"ev", "pc", "line", "repeat", "start", "end", "bank_beats", "addr",
                         "active", "mask", "mask_mode", "cmpmask"}
-    # x @0, y @1024, m @2048, z @2080 (TIMING.md §6); f32: 8 rows per repeat
+    # x @0, y @1024, m @2048, z @2080 (docs/timing.md §T6); f32: 8 rows per repeat
     for i, e in enumerate(reps[:4]):
         assert e["addr"] == {"dst": [2048 + 8 * i],
                              "src0": [256 * i + 32 * j for j in range(8)],
@@ -198,7 +199,7 @@ def test_jsonl_repeat_events(tmp_path, fake):
 
 def test_jsonl_rows_and_active_bits_match_the_decoder(tmp_path, fake):
     """Masked, strided and counter-mode instructions: rows and active bits as VectorOp.uops()
-    gives them (bit-stream operands: the first byte address, ISA.md §11)."""
+    gives them (bit-stream operands: the first byte address, docs/format.md §11)."""
     out = tmp_path / "t.jsonl"
     result = simulator.run(STRIDED, trace=out)
     reps = [e for e in read_jsonl(out)[1:] if e["ev"] == "repeat"]
@@ -612,7 +613,7 @@ class Recorder(Observer):
 
 
 def test_real_model_quickstart_figures_in_every_format(tmp_path):
-    """TIMING.md §6: the worked example's issue/start/end figures reach the traces."""
+    """docs/timing.md §T6: the worked example's issue/start/end figures reach the traces."""
     table = [(0, 0, 242), (1, 242, 484), (2, 484, 485), (3, 3, 486), (4, 486, 494),
              (7, 494, 497), (8, 497, 498), (11, 498, 506), (14, 506, 507), (15, 15, 508),
              (16, 508, 664)]

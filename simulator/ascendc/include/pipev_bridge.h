@@ -1,6 +1,6 @@
 // pipev_bridge.h: the one interface between pipev's clean-room AscendC headers (C++) and the
 // pipev process (Python, through ctypes). The headers turn every API call into one pipev
-// statement in .vasm syntax (docs/isa.md, ISA.md §4, §6-§8) and hand it over here; pipev
+// statement in .vasm syntax (docs/isa.md, docs/format.md §4, §6-§8) and hand it over here; pipev
 // assembles it once per call site, runs it on the simulated machine with checks, timing and
 // traces, and returns. Scalar C++ code runs natively and is not timed.
 //

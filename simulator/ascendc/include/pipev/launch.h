@@ -169,7 +169,7 @@ template <class A> A& ubuf_array(const char* name, PIPEV_LOC) {
 }  // namespace pipev
 
 namespace pipev::detail {
-inline size_t type_size(const char* t) {  // pipev type names and their C aliases (ISA.md §3)
+inline size_t type_size(const char* t) {  // pipev type names and their C aliases (docs/machine.md §3)
     static const struct { const char* name; size_t size; } table[] = {
         {"s8", 1}, {"u8", 1}, {"int8_t", 1}, {"uint8_t", 1}, {"s16", 2}, {"u16", 2},
         {"f16", 2}, {"bf16", 2}, {"half", 2}, {"bfloat16_t", 2}, {"int16_t", 2},

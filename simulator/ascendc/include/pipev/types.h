@@ -55,9 +55,9 @@ private:
 };
 
 namespace pipev {
-// The pipev type name of an element type (ISA.md §3); other types cannot be vector operands.
+// The pipev type name of an element type (docs/machine.md §3); other types cannot be vector operands.
 template <class T> struct TypeInfo {
-    static_assert(sizeof(T) == 0, "pipev: this element type has no pipev equivalent (ISA.md section 3)");
+    static_assert(sizeof(T) == 0, "pipev: this element type has no pipev equivalent (docs/machine.md §3)");
 };
 #define PIPEV_TYPE(T, NAME) template <> struct TypeInfo<T> { static constexpr const char* name = NAME; };
 PIPEV_TYPE(half, "f16")
@@ -111,7 +111,7 @@ enum class RoundMode : uint8_t {
 };
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
 
-// Strides in 32-byte blocks (ISA.md §5): block stride within a repeat, repeat stride between repeats.
+// Strides in 32-byte blocks (docs/machine.md §5): block stride within a repeat, repeat stride between repeats.
 struct BinaryRepeatParams {
     BinaryRepeatParams() = default;
     BinaryRepeatParams(uint8_t dstBlk, uint8_t src0Blk, uint8_t src1Blk, uint8_t dstRep,

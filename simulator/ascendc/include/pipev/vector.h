@@ -1,6 +1,6 @@
 // pipev/vector.h: vector APIs. Select, Compare, Compares and Duplicate (count form) map onto pipev's
-// API statements (ISA.md §8), which decode to the same hardware micro-ops as the vendor's APIs;
-// the rest become the hardware sequence the API runs (ISA.md §6): the count form in counter mode
+// API statements (docs/semantics.md §8), which decode to the same hardware micro-ops as the vendor's APIs;
+// the rest become the hardware sequence the API runs (docs/semantics.md §6): the count form in counter mode
 // (set_mask_count · set_vector_mask 0, N · OP repeat=1 · set_mask_norm · set_vector_mask ONES,
 // ONES), the high-dimensional form as the mask setting and the instruction.
 #ifndef PIPEV_VECTOR_H
@@ -43,12 +43,12 @@ struct Mask {
 inline Mask mask_of(const uint64_t* bits) { return {bits, 0}; }
 inline Mask mask_of(uint64_t len) { return {nullptr, len}; }
 // MASK_HI:MASK_LO of a bitwise mask: mask[0] low, mask[1] high (16-bit); 32/64-bit use mask[0];
-// 8-bit takes four words, and pipev only the full mask (ISA.md §14.1).
+// 8-bit takes four words, and pipev only the full mask (docs/format.md §14.1).
 template <class T> void mask_words(const uint64_t* m, uint64_t& hi, uint64_t& lo, Loc loc) {
     if constexpr (sizeof(T) == 1) {
         if ((m[0] & m[1] & m[2] & m[3]) != kOnes)
-            error(loc, "8-bit types take only the full mask (all four words all ones; ISA.md "
-                  "section 14.1)");
+            error(loc, "8-bit types take only the full mask (all four words all ones; docs/format.md "
+                  "§14.1)");
         hi = lo = kOnes;
     } else if constexpr (sizeof(T) == 2) {
         lo = m[0];
@@ -121,7 +121,7 @@ template <class T, class X> void src_op(Stmt& s, const X& x, Loc loc) {
     else s.op("%s", scalar_text<T>(static_cast<T>(x)).c_str());
 }
 
-// ---- select (ISA.md §8.1) -----------------------------------------------------------------------
+// ---- select (docs/semantics.md §8.1) -----------------------------------------------------------------------
 template <class T, class U, class A, class B>
 void select_count(const LocalTensor<T>& dst, const LocalTensor<U>& sel, const A& a, const B& b,
                   int mode, uint32_t count, bool scalar0, Loc loc) {
@@ -191,7 +191,7 @@ void dup_hd(const LocalTensor<T>& dst, T scalar, Mask m, uint8_t repeat, uint16_
     s.op("stride=%u,1,%u,8", dst_blk, dst_rep).issue(loc);
 }
 
-// ---- compare (ISA.md §8.2) ----------------------------------------------------------------------
+// ---- compare (docs/semantics.md §8.2) ----------------------------------------------------------------------
 template <class T, class U>
 void compare_count(const LocalTensor<U>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
                    AscendC::CMPMODE m, uint32_t count, Loc loc) {
