@@ -20,6 +20,7 @@ from .session import Break, Session, Stop, statement_pcs
 from .valuefmt import format_value
 
 CONTEXT = 5  # source lines `list` shows either side
+SHOWN_UNDONE = 4  # `set var`s named when backward motion undoes them
 
 
 class CommandError(Exception):
@@ -187,15 +188,22 @@ class Commands:
                 *self._stopped(stop)]
 
     def cmd_back(self, arg: str) -> list[str]:
-        return self._stopped(self.s.backward(self.s.steps_done(_count(arg), boundaries=True)))
+        return self._back(self.s.steps_done(_count(arg), boundaries=True))
 
     def cmd_backr(self, arg: str) -> list[str]:
-        return self._stopped(self.s.backward(self.s.steps_done(_count(arg), boundaries=False),
-                                             by_repeat=True))
+        return self._back(self.s.steps_done(_count(arg), boundaries=False), by_repeat=True)
 
     def cmd_rcontinue(self, arg: str) -> list[str]:
         self._no_args("rcontinue", arg)
-        return self._stopped(self.s.backward(lambda rec: False))
+        return self._back(lambda rec: False)
+
+    def _back(self, done, by_repeat: bool = False) -> list[str]:
+        """Backward motion; the user's own writes it undid are named first."""
+        stop = self.s.backward(done, by_repeat)
+        undone = [f"undid {label}" for label in self.s.undone]
+        more = len(undone) - SHOWN_UNDONE
+        return undone[:SHOWN_UNDONE] + ([f"undid {more} more"] if more > 0 else []) + \
+            self._stopped(stop)
 
     def _pc(self) -> int:
         s = self.s
@@ -295,7 +303,7 @@ class Commands:
         kind, what, pcs, message = self._location_pcs(loc, name)
         b = s.add(kind=kind, what=what, pcs=pcs, temporary=temporary, condition=cond, test=test)
         word = "temporary breakpoint" if temporary else "breakpoint"
-        return [f"{word} {b.num} {message}" + (f" if {cond}" if cond else "")]
+        return [f"{word} {b.num} {message}" + (f"; stops only if {cond}" if cond else "")]
 
     def cmd_tbreak(self, arg: str) -> list[str]:
         return self.cmd_break(arg, temporary=True)
@@ -461,13 +469,13 @@ class Commands:
         out = []
         for name in REGISTERS:
             v = self.eval.register(name)
-            if name in X_REGS:
-                out.append(f"{name:<10} {format_value(v, 'x', 64):<20} {v}")
-            elif name == "$mode":
+            if name == "$mode":
                 out.append(f"{name:<10} {v}")
-            else:
-                out.append(f"{name:<10} {format_value(v, 'x', register_bits(name, self.s)):<20}"
-                           + (f" {v}" if name in ("$pc", "$cycle", "$block_idx") else ""))
+                continue
+            text = f"{name:<10} {format_value(v, 'x', register_bits(name, self.s)):<20}"
+            if name in X_REGS or name in ("$pc", "$cycle", "$block_idx"):
+                text += f" {v}"
+            out.append(text.rstrip())
         return out
 
     def _info_display(self) -> list[str]:

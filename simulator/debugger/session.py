@@ -64,8 +64,12 @@ class Stop:
 
 class Session:
     def __init__(self, program: Program, inputs: Mapping | None = None, checks: str = "error",
-                 max_steps: int = 10_000_000, history_bytes: int = HISTORY_BYTES):
+                 max_steps: int = 10_000_000, history_bytes: int = HISTORY_BYTES,
+                 werror: bool = False):
         self.program = program
+        self.werror = werror  # a warning stops motion like an error and fails the session
+        self.promoted = False  # a warning was made an error (`pipev debug --werror` exits 1)
+        self.warned = False  # the instruction just executed warned (under werror)
         self.inputs = dict(inputs or {})
         self.checks = checks
         self.max_steps = max_steps
@@ -74,6 +78,7 @@ class Session:
         self.next_num = 1
         self.interrupted = False
         self.by_repeat = False  # motion by micro-ops: vector instructions are split into repeats
+        self.undone: list[str] = []  # the `set var`s the last backward motion undid
         self.start()
 
     # -- building ----------------------------------------------------------------------------
@@ -108,6 +113,9 @@ class Session:
     def new_diagnostics(self) -> list:
         new = self.ex.diagnostics[self.shown:]
         self.shown = len(self.ex.diagnostics)
+        if self.werror:
+            new = [attrs.evolve(d, severity="error") if d.severity == "warning" else d
+                   for d in new]
         return new
 
     # -- where we are ------------------------------------------------------------------------
@@ -149,7 +157,16 @@ class Session:
             self.pos += len(subs) - 1
 
     def at_newest(self) -> bool:
-        return self.pos == self.hist.end
+        """At the newest point, or only the user's own writes (`set var`, undone) lie ahead:
+        then they are dropped, and this point is the newest."""
+        ahead = list(self.hist.between(self.pos, self.hist.end))
+        if any(r.label is None for r in ahead):
+            return False
+        if ahead:
+            self.sync()
+            self.hist.truncate(self.pos)
+            self.mpos = self.pos
+        return True
 
     def assign(self, label: str, space: str | None, addr: int, data: bytes | None,
                reg: int | None = None, value: int = 0) -> None:
@@ -187,12 +204,15 @@ class Session:
         index = src.index
         self.recorder.split = self.by_repeat
         self.recorder.begin(index)
+        seen = len(ex.diagnostics)
         try:
             ev = ex.step()
         except Fault:
             self.recorder.abandon()
             self.fault = str(ex.diagnostics[-1])
             return False
+        if self.werror and any(d.severity == "warning" for d in ex.diagnostics[seen:]):
+            self.promoted = self.warned = True
         recs = self.recorder.end(src.flat[index], src.index)
         self._time(recs, ev)
         self.hist.extend(recs, keep_from=self.pos)
@@ -201,16 +221,17 @@ class Session:
         return True
 
     def _time(self, recs: list[Record], ev) -> None:
-        """Cycle figures from the timing model's record published in the event."""
+        """Cycle figures from the timing model's record published in the event (per-repeat
+        ones only for an instruction split into repeats: building them costs)."""
         t = ev.timing if ev is not None else None
         prev = self.cycle(self.hist.end)
-        total = self.model.total_cycles if self.model is not None else 0
-        reps = t.repeats if t is not None else ()
+        end = self.model.total_cycles if self.model is not None else 0
+        if t is not None:
+            end = t.end
+        reps = t.repeats if t is not None and len(recs) > 1 else ()
         for rec in recs:
-            end = getattr(t, "end", total) if t is not None else total
-            if rec.repeat is not None and rec.repeat < len(reps):
-                end = reps[rec.repeat].end
-            rec.end = int(end)
+            rec.end = int(reps[rec.repeat].end if rec.repeat is not None and
+                          rec.repeat < len(reps) else end)
             prev = rec.cycle = max(prev, rec.end)
         recs[-1].timing = t
 
@@ -233,7 +254,13 @@ class Session:
         rec = self._forward()
         if rec is None:
             return None, self._why_not_forward()
-        return rec, self._hit(rec)
+        hit = self._hit(rec)
+        if self.warned and self.pos == self.hist.end:
+            self.warned = False
+            note = "stopped: --werror makes that warning an error (`continue` goes on)"
+            return rec, Stop("\n".join(m for m in (hit.message if hit else "", note) if m),
+                             error=True, watched=hit.watched if hit else ())
+        return rec, hit
 
     def _move(self, advance: Callable[[], tuple[Record | None, Stop | None]],
               done: Callable[[Record], bool], by_repeat: bool = False) -> Stop:
@@ -266,8 +293,13 @@ class Session:
 
     def backward(self, done: Callable[[Record], bool], by_repeat: bool = False) -> Stop:
         """Move back record by record (undoing) until DONE, a break/watchpoint, the start of
-        the history or an interrupt. DONE gets the record just undone."""
-        return self._move(self._step_backward, done, by_repeat)
+        the history or an interrupt. DONE gets the record just undone. The user's writes it
+        undid are named in `undone`; those at the end of the history are dropped (nothing ran
+        after them: going forward again does not repeat them)."""
+        self.undone = []
+        stop = self._move(self._step_backward, done, by_repeat)
+        self.at_newest()
+        return stop
 
     def _step_backward(self) -> tuple[Record | None, Stop | None]:
         if self.pos == self.hist.first:
@@ -278,6 +310,9 @@ class Session:
             self.split(self.pos - 1)
         self.pos -= 1
         rec = self.hist[self.pos]
+        if rec.label is not None:  # a `set var` undone: no instruction, nothing to stop at
+            self.undone.append(rec.label)
+            return rec, None
         prev = self.record()
         hit = self._hit(prev, forward=False) if prev is not None else None
         if hit is None and self.pos == self.hist.first:

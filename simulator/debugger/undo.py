@@ -32,10 +32,12 @@ Regs = tuple[int, int, bool, bytes, tuple, tuple]
 
 _size = sys.getsizeof
 # Resident bytes of the parts of a record that `Record.nbytes` does not measure one by one:
-# a Python int above the small-int cache, an event (slots object, its mask tuples) and its
-# timing record (attrs slots object plus the per-repeat beats array's header)
+# a Python int above the small-int cache, an event (slots object, its mask tuples, the byte
+# ranges observers compute from it) and its timing record (attrs slots object plus the
+# per-repeat beats array's header). benchmarks/debugger_speed.py compares the total with the
+# resident memory a session really takes (within a few percent).
 INT_BYTES = 32
-EVENT_BYTES = _size(object()) + 16 * 8 + 2 * 56
+EVENT_BYTES = _size(object()) + 16 * 8 + 2 * 56 + 200
 TIMING_BYTES = _size(object()) + 17 * 8 + 112
 
 
@@ -120,6 +122,8 @@ class Record:
         for w in self.writes:
             n += _size(w) + _size(w.before) + _size(w.after)
         n += regs_bytes(self.regs_after, self.regs_before)
+        if self.op is not None and self.completes:  # a decoding of its own (shared by repeats)
+            n += _size(self.op)
         if self.event is not None:
             n += EVENT_BYTES
         t = self.timing
@@ -318,6 +322,12 @@ class UndoLog:
         self.nbytes += sum(r.measure() for r in recs) + 8 * len(recs)  # + the list's slots
         if self.nbytes > self.budget:
             self._trim(keep_from)
+
+    def truncate(self, p: int) -> None:
+        """Drop the records from point P on."""
+        gone = self.records[p - self.first:]
+        self.nbytes -= sum(r.nbytes + 8 for r in gone)
+        del self.records[p - self.first:]
 
     def replace(self, p: int, recs: list[Record]) -> None:
         """Record P becomes RECS (a bulk record split into its repeats)."""

@@ -34,7 +34,8 @@ def scalar(v, fmt: str | None, bits: int = 64) -> str:
         v = int(v)
     if isinstance(v, complex | np.complexfloating):
         return str(v)
-    if isinstance(v, float | np.floating):
+    if isinstance(v, float | np.floating) or (isinstance(v, np.generic) and
+                                              v.dtype.kind not in "iub"):  # bf16 too
         if fmt in ("x", "t"):
             arr = np.asarray(v)
             raw = arr.view(f"u{arr.dtype.itemsize}") if arr.dtype.itemsize in (1, 2, 4, 8) \

@@ -122,8 +122,8 @@ def test_empty_line_repeats_the_last_command():
 
 def test_bad_commands_print_one_line_and_the_session_goes_on():
     text = transcript(LOOP, "frobnicate", "break nowhere", "step -1", "x/abc z", "print q",
-                      "watch @0x7 0", "until nowhere", "delete 9", "info", "back 0", "print z[1:2:x]",
-                      "break pc 99", "step")
+                      "watch @0x7 0", "until nowhere", "delete 9", "info", "back 0",
+                      "print z[1:2:x]", "break pc 99", "step")
     got = replies(text)
     for cmd, lines in got[:12]:
         assert len(lines) == 1 and lines[0].startswith("error: "), (cmd, lines)
