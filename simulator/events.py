@@ -232,9 +232,11 @@ class Observer:
     each repeat when the run goes repeat by repeat), then `on_finish` or `on_error` once.
 
     Two hooks serve the debugger and are part of the contract: an observer whose
-    `wants_repeats` is true makes vector instructions run repeat by repeat, and
-    `before_write(instr, op, repeat)` (when overridden) runs just before each write to memory —
-    op being the decoded operation, repeat the repeat or None for all of them.
+    `wants_repeats` is true makes vector instructions run repeat by repeat (a class attribute,
+    or a property the executor asks before each vector instruction: the debugger wants repeats
+    only while stepping inside an instruction), and `before_write(instr, op, repeat)` (when
+    overridden) runs just before each write to memory — op being the decoded operation, repeat
+    the repeat or None for all of them.
     """
 
     wants_repeats = False

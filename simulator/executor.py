@@ -123,7 +123,7 @@ class Executor:
         body = iss.body
         if body is not None:
             self.issued = iss
-            if iss.repeats and (iss.sequential or self.split_repeats):
+            if iss.repeats and (iss.sequential or self._askers and self.split_repeats):
                 ev = self._event(instr, iss, mask, counter) if listening else None
                 self._repeat_by_repeat(instr, iss, ev)
             else:

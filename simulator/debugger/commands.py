@@ -170,6 +170,8 @@ class Commands:
             return self._stopped(self.s.forward(lambda rec: False))
         finally:
             self.s.breaks.pop(tmp.num, None)
+            if self.s.next_num == tmp.num + 1:  # its number is the user's again
+                self.s.next_num = tmp.num
 
     def cmd_finish(self, arg: str) -> list[str]:
         self._no_args("finish", arg)
@@ -594,8 +596,8 @@ class Commands:
                 m = self.s.machine
                 return [f"{arg} = {m.signed(r)} ({m.x[r]:#x})"]
             arg = "$" + arg
-        return self._format(self._parse(arg), fmt, arg.replace(" ", "") if fmt is None and
-                            _plain_slice(arg) else show(self._parse(arg)))
+        label = arg.replace(" ", "") if _plain_slice(arg) else " ".join(arg.split())
+        return self._format(self._parse(arg), fmt, label)
 
     def cmd_display(self, arg: str, suffix: str = "") -> list[str]:
         fmt = _format(suffix, "display")

@@ -61,7 +61,14 @@ def _prompt_toolkit(commands, candidates, path) -> Callable[[str], str]:
             for c in candidates(commands, line):
                 yield Completion(c, start_position=-word)
 
-    history = FileHistory(str(path)) if path is not None else InMemoryHistory()
+    class KeptHistory(FileHistory):
+        def store_string(self, string: str) -> None:
+            try:
+                super().store_string(string)
+            except OSError:  # an unwritable cache directory costs the history, not the session
+                pass
+
+    history = KeptHistory(str(path)) if path is not None else InMemoryHistory()
     session = PromptSession(history=history, completer=DebuggerCompleter(),
                             complete_while_typing=False)
     return lambda prompt: session.prompt(prompt)

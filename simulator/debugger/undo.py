@@ -215,9 +215,12 @@ class Recorder(Observer):
 
     def before_write(self, instr: Instruction, op, repeat: int | None) -> None:
         rerun = None
-        if repeat is None and isinstance(op, VectorOp) and op.repeats > 1:
-            iss = self.executor.issued
-            rerun = (iss.body, iss.arg)
+        if repeat is None and isinstance(op, VectorOp):
+            if op.repeats == 1:
+                repeat = 0  # one repeat: the record is that repeat
+            elif op.repeats > 1:
+                iss = self.executor.issued
+                rerun = (iss.body, iss.arg)
         self.open = (instr, op, repeat, _writes(self.m, instr, op, repeat), rerun)
 
     def on_repeat(self, event: Event, repeat: int) -> None:
