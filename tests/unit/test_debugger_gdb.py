@@ -323,14 +323,20 @@ def test_tab_completes_a_tensor_name_at_a_terminal_and_history_is_kept(tmp_path,
                               cwd=str(ROOT), env=env, encoding="utf-8", timeout=30,
                               dimensions=(50, 200))
         try:
+            prompt = "(pipev)"  # prompt_toolkit draws the space as a cursor move
             child.expect_exact("pc 0  cycle 0")
+            child.expect_exact(prompt)  # keys typed before the prompt would meet a cooked tty
             if attempt == 0:
                 child.send("step 3\r")
                 child.expect_exact("pc 3")
+                child.expect_exact(prompt)
                 child.send("print ou\t")
-                child.expect_exact("out")  # Tab completed the tensor name
+                # Tab completed the tensor name: "out" on the screen, or (prompt_toolkit
+                # redrawing only what changed) "ou", cursor and colour codes, then "t"
+                child.expect(r"ou(\x1b\[[0-9;?]*[A-Za-z])*t")
                 child.send("[0:2]\r")
                 child.expect_exact("out[0:2] = [0. 0.]")
+                child.expect_exact(prompt)
             else:  # Up twice: the first session's `print out[0:2]` (then its `quit`)
                 child.send("\x1b[A")
                 child.expect_exact("quit")
@@ -338,6 +344,7 @@ def test_tab_completes_a_tensor_name_at_a_terminal_and_history_is_kept(tmp_path,
                 child.expect_exact("out[0:2]")  # (prompt_toolkit redraws only what changed)
                 child.send("\r")
                 child.expect_exact("out[0:2] = [0. 0.]")
+                child.expect_exact(prompt)
             child.send("quit\r")
             child.expect(pexpect.EOF)
         finally:
