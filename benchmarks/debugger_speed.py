@@ -34,6 +34,11 @@ WORKLOADS = {
     "20,000 vsel.f32 repeat=1": vsel_program(20_000, repeat=1),
     "loop of 5,000 x (vadds repeat=64, add, blt)": HEADER + "    li x1, 0\ntop:\n"
     "    vadds.f32 x, x, 1.0, repeat=64\n    add x1, x1, 1\n    blt x1, 5000, top\n",
+    # mostly scalar instructions: the per-instruction cost of the log, not its bytes
+    "loop of 10,000 x (vadds repeat=4, add, blt)": HEADER + "    li x1, 0\ntop:\n"
+    "    vadds.f32 x, x, 1.0, repeat=4\n    add x1, x1, 1\n    blt x1, 10000, top\n",
+    "4,000 ub->ub copies": HEADER + "    copy_ub_to_ub y, x, nburst=4, burst=8, src_gap=8, "
+    "dst_gap=8\n" * 4_000,
 }
 
 

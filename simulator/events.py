@@ -113,6 +113,11 @@ class Event:
             self._ranges = op.ub_ranges() if op is not None else ()
         return self._ranges
 
+    def compact(self) -> None:
+        """Drop what was computed lazily (the byte ranges, which may hold per-byte index
+        arrays): for observers that keep events after the run moved on (the debugger's log)."""
+        self._ranges = None
+
     @property
     def reads(self) -> list[tuple[int, int]]:
         return _spans(r for r in self.ub_ranges() if not r[4])

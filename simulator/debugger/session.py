@@ -138,6 +138,8 @@ class Session:
     def sync(self, target: int | None = None) -> None:
         """Bring the machine to the user's point (or to point TARGET)."""
         target = self.pos if target is None else target
+        if self.mpos != target:
+            self.recorder.stale = True
         while self.mpos > target:
             self.mpos -= 1
             undo(self.machine, self.hist[self.mpos])
@@ -153,6 +155,7 @@ class Session:
         subs = split_record(self.machine, rec, self.cycle(p))
         self.hist.replace(p, subs)
         self.mpos = p + len(subs)
+        self.recorder.stale = True
         if self.pos > p:
             self.pos += len(subs) - 1
 
@@ -213,6 +216,8 @@ class Session:
             return False
         if self.werror and any(d.severity == "warning" for d in ex.diagnostics[seen:]):
             self.promoted = self.warned = True
+        if ev is not None:
+            ev.compact()  # the log keeps the event: not its per-byte ranges
         recs = self.recorder.end(src.flat[index], src.index)
         self._time(recs, ev)
         self.hist.extend(recs, keep_from=self.pos)
@@ -348,6 +353,8 @@ class Session:
         bulk record that fires a byte watch or a cycle breakpoint is split first, so the stop
         is right after the repeat that did it (moving forward: its first repeat is checked,
         the others are stepped through; backward: its last)."""
+        if not self.breaks:
+            return None
         if rec.bulk and self._fires_inside(rec):
             p = self.pos - 1
             self.split(p)
@@ -426,6 +433,8 @@ class Session:
         return bytes(old), new
 
     def _bp_at_boundary(self) -> Stop | None:
+        if not self.breaks:
+            return None
         k = self.index()
         if k >= len(self.flat):
             return None

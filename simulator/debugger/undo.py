@@ -32,13 +32,20 @@ Regs = tuple[int, int, bool, bytes, tuple, tuple]
 
 _size = sys.getsizeof
 # Resident bytes of the parts of a record that `Record.nbytes` does not measure one by one:
-# a Python int above the small-int cache, an event (slots object, its mask tuples, the byte
-# ranges observers compute from it) and its timing record (attrs slots object plus the
-# per-repeat beats array's header). benchmarks/debugger_speed.py compares the total with the
-# resident memory a session really takes (within a few percent).
+# a Python int above the small-int cache, an event (slots object, its mask tuples, what its
+# decoded operation holds; its byte ranges are dropped: Event.compact) and its timing record
+# (attrs slots object plus the per-repeat beats array's header). benchmarks/debugger_speed.py
+# compares the total with the resident memory a session really takes (within about 10%).
 INT_BYTES = 32
-EVENT_BYTES = _size(object()) + 16 * 8 + 2 * 56 + 200
+EVENT_BYTES = _size(object()) + 16 * 8 + 2 * 56 + 160
 TIMING_BYTES = _size(object()) + 17 * 8 + 112
+
+
+def _fixed_sizes() -> tuple[int, int, int]:
+    """Resident bytes of an empty record, an empty list, and a Write with its two bytes
+    objects beyond their data (slots classes: the same for every instance)."""
+    rec = Record(0, None, None, 0, None, [], (), ())
+    return _size(rec), _size([]), _size(Write(None, 0, b"")) + 2 * _size(b"")
 
 
 def snapshot(m: Machine, prev: Regs | None = None) -> Regs:
@@ -118,10 +125,12 @@ class Record:
 
     def measure(self) -> int:
         """Resident bytes of this record and what only it holds (shared parts not counted)."""
-        n = _size(self) + _size(self.writes)
-        for w in self.writes:
-            n += _size(w) + _size(w.before) + _size(w.after)
-        n += regs_bytes(self.regs_after, self.regs_before)
+        writes = self.writes
+        n = RECORD_BYTES + LIST_BYTES + 8 * len(writes)
+        for w in writes:
+            n += WRITE_BYTES + len(w.before) + len(w.after)
+        if self.regs_after is not self.regs_before:
+            n += regs_bytes(self.regs_after, self.regs_before)
         if self.op is not None and self.completes:  # a decoding of its own (shared by repeats)
             n += _size(self.op)
         if self.event is not None:
@@ -189,6 +198,9 @@ def _writes(m: Machine, instr: Instruction, op, repeat: int | None) -> list[Writ
     return [Write(space, a, mem[a:a + n].tobytes()) for a, n in runs]
 
 
+RECORD_BYTES, LIST_BYTES, WRITE_BYTES = _fixed_sizes()
+
+
 class Recorder(Observer):
     """Builds the records of one executed instruction from the executor's notifications. It
     asks for repeat-by-repeat execution only while `split` is set (stepping by repeats at the
@@ -204,6 +216,7 @@ class Recorder(Observer):
         self.regs: Regs = snapshot(machine)
         self.split = False
         self.executor = None  # set by the session: where a bulk instruction's body is read
+        self.stale = True  # the machine changed since `regs` was taken (the session says so)
 
     @property
     def wants_repeats(self) -> bool:
@@ -211,7 +224,9 @@ class Recorder(Observer):
 
     def begin(self, index: int) -> None:
         self.pending, self.open, self.event, self.index = [], None, None, index
-        self.regs = snapshot(self.m, self.regs)
+        if self.stale:
+            self.regs = snapshot(self.m, self.regs)
+            self.stale = False
 
     def before_write(self, instr: Instruction, op, repeat: int | None) -> None:
         rerun = None
@@ -258,7 +273,7 @@ class Recorder(Observer):
         """The instruction faulted: put back whatever it had written."""
         for rec in reversed(self.pending):
             undo(self.m, rec)
-        self.pending, self.open = [], None
+        self.pending, self.open, self.stale = [], None, True
 
 
 def split_record(m: Machine, rec: Record, cycle_before: int) -> list[Record]:
