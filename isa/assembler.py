@@ -59,6 +59,9 @@ class Src:
         return line, col0 + (offset - start) + 1
 
 
+LOC_RE = re.compile(r'(?:"([^"]+)"|(\S+))\s+([0-9]{1,9})(?:\s+([1-9][0-9]{0,5}))?')
+
+
 class _Stop(Exception):
     pass
 
@@ -75,14 +78,15 @@ class Assembler:
         self.errors = 0
 
     # -- diagnostics ------------------------------------------------------------------------
-    def diag(self, sev: str, src: Src | tuple[int, int], offset: int, msg: str) -> None:
+    def diag(self, sev: str, src: Src | tuple[int, int], offset: int, msg: str,
+             file: str | None = None) -> None:
         if isinstance(src, Src):
             line, col = src.pos(offset)
             if src.rept is not None:
                 msg += f" (in .rept iteration {src.rept})"
         else:
             line, col = src
-        self.diags.append(Diagnostic(sev, self.path, line, col, _shorten(msg)))
+        self.diags.append(Diagnostic(sev, file or self.path, line, col, _shorten(msg)))
         if sev == "error":
             self.errors += 1
             if self.errors >= MAX_ERRORS:
@@ -170,6 +174,8 @@ class Assembler:
         self.labels: dict[str, int] = {}
         self.stmts: list[tuple[Src, int]] = []  # (line, offset of the mnemonic)
         self.chip_from_text = None
+        self.loc: tuple[str, int, int] | None = None  # the last .loc: (file, line, col)
+        self.locs: dict[int, tuple[str, int, int]] = {}  # statement index → its .loc
         chip_src = None
         for src in srcs:
             off = 0
@@ -200,15 +206,30 @@ class Assembler:
                     self.declare(src, wo, d[1:], off + h.end())
                 elif d == ".end":
                     break
+                elif d == ".loc":
+                    self.set_loc(src, wo, rest[h.end():])
                 else:
                     self.error(src, wo, f"unknown directive '{word}' (expected .chip, .gm, .ub, "
-                               ".rept, .endr or .end)")
+                               ".loc, .rept, .endr or .end)")
                 continue
+            if self.loc is not None:
+                self.locs[len(self.stmts)] = self.loc
             self.stmts.append((src, wo))
         self.chip = self.resolve_chip(chip_src)
         for name in self.labels:
             if name in self.tensors:
                 self.error((1, 1), 0, f"'{name}' is both a label and a tensor")
+
+    def set_loc(self, src: Src, off: int, rest: str) -> None:
+        """`.loc FILE LINE [COL]`: the statements after it come from FILE:LINE (a recording's
+        C++ call site): their diagnostics, traces and hot lines name it."""
+        m = LOC_RE.fullmatch(rest.strip())
+        if m is None:
+            self.error(src, off, "expected '.loc FILE LINE [COL]' (FILE in double quotes if it "
+                       "has spaces)")
+            return
+        file = m.group(1) if m.group(1) is not None else m.group(2)
+        self.loc = (file, int(m.group(3)), int(m.group(4) or 1))
 
     def resolve_chip(self, chip_src) -> Chip:
         if self.cli_chip is not None:
@@ -368,8 +389,12 @@ class Assembler:
                     continue
                 defn, diags = syn.defn, builder.take_diags()
                 cache[(src.text, off)] = (defn, hw, notes, diags)
+            loc = self.locs.get(pc)
+            if loc is not None:
+                hw = [attrs.evolve(h, file=loc[0], line=loc[1], col=loc[2], col_fixed=True)
+                      for h in hw]
             for sev, o, msg in diags:
-                self.diag(sev, src, o, msg)
+                self.diag(sev, (loc[1], loc[2]) if loc else src, o, msg, loc[0] if loc else None)
             out.append(Statement(pc, src.line, src.pos(off)[1], src.text.strip(), defn,
                                  tuple(hw), src.rept, tuple(notes)))
         return out
