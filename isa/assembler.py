@@ -385,7 +385,11 @@ class Assembler:
                 try:
                     hw, notes = builder.build(syn, pc, src.line)
                 except LexError as e:
-                    self.error(src, e.offset, e.message)
+                    loc = self.locs.get(pc)
+                    if loc is None:
+                        self.error(src, e.offset, e.message)
+                    else:
+                        self.diag("error", (loc[1], loc[2]), 0, e.message, loc[0])
                     continue
                 defn, diags = syn.defn, builder.take_diags()
                 cache[(src.text, off)] = (defn, hw, notes, diags)
