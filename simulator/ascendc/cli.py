@@ -16,6 +16,7 @@ import sys
 
 import click
 
+from isa.diagnostics import DiagnosticError
 from simulator.trace import FORMATS as TRACE_FORMATS
 
 CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
@@ -49,6 +50,8 @@ class CppAwareGroup(click.Group):
     def resolve_command(self, ctx, args):
         if args[:1] == ["run"] and wants(args[1:]):
             return "run", run_cpp, args[1:]
+        if args[:1] == ["debug"] and wants(args[1:]):
+            return "debug", debug_cpp, args[1:]
         return super().resolve_command(ctx, args)
 
 
@@ -120,6 +123,60 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
               "block_dim": block_dim or 1, "args": [s.to_json() for s in specs],
               "output_dir": output_dir, "json": as_json}
     sys.exit(run_worker(config))
+
+
+@click.command("debug", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("program", type=click.Path(exists=True, dir_okay=False))
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
+              help="define a macro for the compiler")
+@click.option("-I", "includes", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False), help="add an include directory")
+@click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`)")
+@click.option("--launch", "launch_index", type=click.IntRange(0), default=0, show_default=True,
+              help="which kernel launch to debug (0 = the first)")
+@click.option("--commands", type=click.Path(exists=True, dir_okay=False),
+              help="read debugger commands from FILE (echoed) and exit at its end")
+@click.option("--checks", type=click.Choice(["error", "warn", "off"]), default="error",
+              show_default=True)
+@click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
+def debug_cpp(program, args, defines, includes, chip, launch_index, commands, checks,
+              max_steps) -> None:
+    """Record the AscendC program PROGRAM's run, then debug a launch at its C++ lines."""
+    import tempfile
+    from pathlib import Path
+
+    from simulator.ascendc.build import BuildError, compile_source
+    from simulator.ascendc.debug import at_cpp_lines, recording
+    from simulator.ascendc.driver import run_worker
+    from simulator.debugger import debug as debug_session
+    from simulator.run import load_program
+
+    chip_obj = _chip(chip)
+    try:
+        build = compile_source(program, npu_arch=chip_obj.npu_arch, defines=tuple(defines),
+                               includes=tuple(includes))
+    except BuildError as e:
+        click.echo(e.text, err=True)
+        sys.exit(1)
+    with tempfile.TemporaryDirectory(prefix="pipev-debug-") as tmp:
+        config = {"so": str(build.shared_object), "source": program, "argv": list(args),
+                  "chip": chip_obj.path or chip_obj.name, "checks": checks,
+                  "max_steps": max_steps, "save_vasm": str(Path(tmp) / "rec.vasm"),
+                  "quiet": True, "block_dim": 1, "args": []}
+        rc = run_worker(config)
+        path = recording(Path(tmp), launch_index)
+        if path is None:
+            click.echo(f"{program}:1:1: error: the run made no kernel launch {launch_index} to "
+                       "debug" + (f" (it exited with status {rc})" if rc else ""), err=True)
+            sys.exit(1)
+        try:
+            recorded = at_cpp_lines(load_program(path, chip_obj, checks))
+        except DiagnosticError as e:
+            click.echo("\n".join(map(str, e.diagnostics)), err=True)
+            sys.exit(1)
+        sys.exit(debug_session(recorded, chip=chip_obj, commands=commands, checks=checks,
+                               max_steps=max_steps))
 
 
 def _parse_args(items) -> list:

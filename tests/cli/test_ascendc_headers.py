@@ -20,8 +20,6 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import ml_dtypes
-import numpy as np
 import pytest
 
 import simulator

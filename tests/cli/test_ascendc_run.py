@@ -140,9 +140,9 @@ def test_cpp_run_summary_and_traces(recorded):
     proc, traces, cwd = recorded
     assert proc.returncode == 0, proc.stderr
     src = str(PROGRAMS / "select_count.cpp")
+    launch = line_of(PROGRAMS / "select_count.cpp", "ICPU_RUN_KF(select_count")
     head = proc.stderr.splitlines()[0]
-    assert head.startswith(f"{src}:{line_of(PROGRAMS / 'select_count.cpp', 'ICPU_RUN_KF(select_count')} "
-                           "select_count on ascend910b: ")
+    assert head.startswith(f"{src}:{launch} select_count on ascend910b: ")
     assert re.search(r"^  cycles \d+ ", proc.stderr, re.M)
     assert "scalar C++ code is not timed" in proc.stderr
     hot = re.findall(r"^  hot  (.+?):\s+(\d+)", proc.stderr, re.M)
@@ -169,3 +169,21 @@ def test_save_vasm_replays_with_the_same_bytes_cycles_and_cpp_lines(recorded, pi
     assert all(h["file"] == str(src) for h in summary["hot_lines"])
     outputs = b"".join((cwd / f"select_count_out_mode{m}.bin").read_bytes() for m in range(3))
     assert np.load(cwd / "out" / "gm_out.npy").tobytes() == outputs
+
+
+def test_debug_a_cpp_program_at_its_lines(pipev, tmp_path):
+    src = PROGRAMS / "select_count.cpp"
+    line = line_of(src, "static_cast<half>(0.5f), mode, N)")
+    (tmp_path / "cmds").write_text(f"break select_count.cpp:{line}\ncontinue\nwatch que3_0[0:4]\n"
+                                   "continue\nprint que3_0[0:4]\nback\nprint que3_0[0:4]\n"
+                                   "list\n")
+    proc = pipev("debug", src, "--commands", "cmds")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert f"pipev debug: {src} on ascend910b" in out
+    assert f"breakpoint 1 at line {line}" in out
+    assert f"{src}:{line}: AscendC::Select(dst, sel, a, static_cast<half>(0.5f), mode, N);" in out
+    assert "watchpoint 2 (que3_0[0:4]) written by line" in out
+    after, before = re.findall(r"^que3_0\[0:4\] = (.*)$", out, re.M)
+    assert after == "[0.5 0.5 0.5 0.5]" and before != after  # stepped back over the write
+    assert re.search(rf"^b=>\s+{line}\s+AscendC::Select", out, re.M)
