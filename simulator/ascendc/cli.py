@@ -16,7 +16,6 @@ import sys
 
 import click
 
-from isa.diagnostics import DiagnosticError
 from simulator.trace import FORMATS as TRACE_FORMATS
 
 CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
@@ -142,15 +141,14 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
 def debug_cpp(program, args, defines, includes, chip, launch_index, commands, checks,
               max_steps) -> None:
-    """Record the AscendC program PROGRAM's run, then debug a launch at its C++ lines."""
+    """Record the AscendC program PROGRAM's run, then debug a launch at its C++ lines (the
+    recording's `.loc` lines: see `at_loc_lines`)."""
     import tempfile
     from pathlib import Path
 
     from simulator.ascendc.build import BuildError, compile_source
-    from simulator.ascendc.debug import at_cpp_lines, recording
     from simulator.ascendc.driver import run_worker
     from simulator.debugger import debug as debug_session
-    from simulator.run import load_program
 
     chip_obj = _chip(chip)
     try:
@@ -165,17 +163,13 @@ def debug_cpp(program, args, defines, includes, chip, launch_index, commands, ch
                   "max_steps": max_steps, "save_vasm": str(Path(tmp) / "rec.vasm"),
                   "quiet": True, "block_dim": 1, "args": []}
         rc = run_worker(config)
-        path = recording(Path(tmp), launch_index)
-        if path is None:
+        # the first core's recording of each launch: rec.vasm, rec.1.vasm, ...
+        path = Path(tmp) / ("rec.vasm" if launch_index == 0 else f"rec.{launch_index}.vasm")
+        if not path.is_file():
             click.echo(f"{program}:1:1: error: the run made no kernel launch {launch_index} to "
                        "debug" + (f" (it exited with status {rc})" if rc else ""), err=True)
             sys.exit(1)
-        try:
-            recorded = at_cpp_lines(load_program(path, chip_obj, checks))
-        except DiagnosticError as e:
-            click.echo("\n".join(map(str, e.diagnostics)), err=True)
-            sys.exit(1)
-        sys.exit(debug_session(recorded, chip=chip_obj, commands=commands, checks=checks,
+        sys.exit(debug_session(path, chip=chip_obj, commands=commands, checks=checks,
                                max_steps=max_steps))
 
 

@@ -187,3 +187,13 @@ def test_debug_a_cpp_program_at_its_lines(pipev, tmp_path):
     after, before = re.findall(r"^que3_0\[0:4\] = (.*)$", out, re.M)
     assert after == "[0.5 0.5 0.5 0.5]" and before != after  # stepped back over the write
     assert re.search(rf"^b=>\s+{line}\s+AscendC::Select", out, re.M)
+
+
+def test_debugging_a_recording_shows_the_cpp_source(recorded, pipev):
+    _, _, cwd = recorded
+    src = PROGRAMS / "select_count.cpp"
+    (cwd / "cmds").write_text("list\n")
+    proc = pipev("debug", "rec.vasm", "--commands", "cmds", cwd=cwd)
+    assert proc.returncode == 0, proc.stderr
+    first = line_of(src, "AscendC::DataCopy(aLocal, aGm, N)")
+    assert f"{src}:{first}: AscendC::DataCopy(aLocal, aGm, N);" in proc.stdout
