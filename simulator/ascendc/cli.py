@@ -21,14 +21,15 @@ from simulator.trace import FORMATS as TRACE_FORMATS
 CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
 
 
-# options of either `run` that take a value as the next argument
+# options of either `run` or `debug` that take a value as the next argument
 VALUE_OPTIONS = {"--chip", "--trace", "--trace-format", "--checks", "--max-steps", "--input",
-                 "--output-dir", "--save-vasm", "--kernel", "--block-dim", "--arg", "-D", "-I"}
+                 "--output-dir", "--save-vasm", "--kernel", "--block-dim", "--arg", "-D", "-I",
+                 "--commands", "--launch"}
 
 
 def wants(args: list[str]) -> bool:
-    """ARGS (after `run`) name a C++ program: the first positional argument (before a `--`,
-    skipping option values) ends in .cpp, .asc, .cc or .cxx."""
+    """ARGS (after `run` or `debug`) name a C++ program: the first positional argument (before
+    a `--`, skipping option values) ends in .cpp, .asc, .cc or .cxx."""
     skip = False
     for a in args:
         if skip:

@@ -177,7 +177,7 @@ def test_debug_a_cpp_program_at_its_lines(pipev, tmp_path):
     (tmp_path / "cmds").write_text(f"break select_count.cpp:{line}\ncontinue\nwatch que3_0[0:4]\n"
                                    "continue\nprint que3_0[0:4]\nback\nprint que3_0[0:4]\n"
                                    "list\n")
-    proc = pipev("debug", src, "--commands", "cmds")
+    proc = pipev("debug", "--commands", "cmds", src)  # options before the file too
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert f"pipev debug: {src} on ascend910b" in out
