@@ -1,13 +1,16 @@
-"""`pipev run FILE.cpp|FILE.asc`: compile an AscendC program and co-simulate it.
+"""`pipev run FILE.cpp|FILE.asc`: compile an AscendC program and co-simulate it; `pipev debug
+FILE.cpp`: record its run, then debug the recording.
 
     pipev run FILE.cpp [-D NAME[=VALUE]]... [-I DIR]... [--chip C] [--trace F]
                        [--trace-format F] [--checks C] [--werror] [--save-vasm F] [-- ARGS...]
     pipev run kernel.cpp --kernel NAME [--block-dim N] --arg NAME=FILE.npy|FILE.bin|out:T[N]...
                        [--output-dir D] [--json]
+    pipev debug FILE.cpp [-D ...] [-I ...] [--chip C] [--launch N] [--commands F] [-- ARGS...]
 
 The first form runs the file's host `main` with ARGS in the current directory (its `<<<>>>`
 launches run on pipev); the second launches kernel NAME of a file that has only kernels.
-`simulator/cli.py` hands `run` over to `run_cpp` when the program is a C++ file (`wants`).
+`simulator/cli.py` hands `run` and `debug` over to `run_cpp` and `debug_cpp` when the program
+is a C++ file (`wants`).
 """
 
 from __future__ import annotations
