@@ -197,3 +197,14 @@ def test_debugging_a_recording_shows_the_cpp_source(recorded, pipev):
     assert proc.returncode == 0, proc.stderr
     first = line_of(src, "AscendC::DataCopy(aLocal, aGm, N)")
     assert f"{src}:{first}: AscendC::DataCopy(aLocal, aGm, N);" in proc.stdout
+
+
+def test_listing_a_recording_names_the_cpp_lines(recorded, pipev):
+    _, _, cwd = recorded
+    src = PROGRAMS / "select_count.cpp"
+    proc = pipev("asm", "rec.vasm", cwd=cwd)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == f"; {src} on ascend910b"
+    first = line_of(src, "AscendC::DataCopy(aLocal, aGm, N)")
+    assert re.match(rf"\s+{first}\s+0\s+copy_gm_to_ub que0_0\[\(0\)\], gm_a", lines[1])
