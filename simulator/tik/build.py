@@ -18,7 +18,7 @@ from isa.program import Tensor as ProgramTensor
 from isa.table import InstrDef
 from simulator.tik.errors import Loc, TikError
 from simulator.tik.nodes import Block, If, Loop, Op
-from simulator.tik.sync import ADJACENT, Events, Plan, plan
+from simulator.tik.sync import Events, Plan, plan
 
 if TYPE_CHECKING:
     from simulator.tik.tik import Tik
@@ -54,24 +54,29 @@ class Emitter:
             self.pending = []
 
     def block(self, block: Block) -> None:
+        sync, events = self.sync, self.events
         for i, node in enumerate(block.nodes):
-            after = [line for pair in self.sync.sets_after.get((block.id, i), ())
-                     for line in self.events.set_line(pair)]
+            where = (block.id, i)
             if isinstance(node, Op):
-                before = []
-                for pair in self.sync.waits.get(node, ()):
-                    if pair.after == ADJACENT:
-                        before += self.events.set_line(pair)
-                    before += self.events.wait_line(pair)
+                before = [line for pair in sync.waits.get(node, ())
+                          for line in events.wait_before(pair)]
+                after = self._sets_after(where)
                 self.unit(node.loc, node.api, node.loc.source, before + node.lines + after)
                 continue
-            self.node(node)
+            self.node(node, [line for pair in sync.before_loop.get(where, ())
+                             for line in events.before_loop(pair)])
+            after = [line for pair in sync.after_loop.get(where, ())
+                     for line in events.after_loop(pair)] + self._sets_after(where)
             self.unit(node.loc, "synchronisation", f"{node.loc.source}  # after the block",
                       after)
 
-    def node(self, node) -> None:
+    def _sets_after(self, where) -> list[str]:
+        return [line for pair in self.sync.sets_after.get(where, ())
+                for line in self.events.set_after(pair)]
+
+    def node(self, node, before: list[str]) -> None:
         if isinstance(node, Loop):
-            self.unit(node.loc, "for_range", node.loc.source, node.head.lines)
+            self.unit(node.loc, "for_range", node.loc.source, before + node.head.lines)
             self.label(f"{node.label}_body")
             self.block(node.body)
             self.unit(node.loc, "for_range", f"{node.loc.source}  # next iteration",

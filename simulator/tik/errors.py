@@ -7,6 +7,7 @@ called into `tik` is the one a kernel author wrote).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import linecache
@@ -18,6 +19,7 @@ import attrs
 from isa.diagnostics import Diagnostic, DiagnosticError
 
 HERE = str(Path(__file__).resolve().parent)
+CONTEXTLIB = str(Path(contextlib.__file__).resolve())  # for_range / if_scope are context managers
 
 
 @attrs.frozen
@@ -42,7 +44,8 @@ class TikError(DiagnosticError):
 
 
 def _ours(filename: str) -> bool:
-    return str(Path(filename).resolve()).startswith(HERE)
+    path = str(Path(filename).resolve())
+    return path.startswith(HERE) or path == CONTEXTLIB
 
 
 def caller() -> Loc:

@@ -17,6 +17,7 @@ FOLD: dict[str, Callable[[int, int], int]] = {
     "|": operator.or_, "^": operator.xor}
 ALU = {"+": "add", "-": "sub", "*": "mul", "<<": "shl", ">>": "shr", "&": "and", "|": "or",
        "^": "xor"}
+IDENTITY = {"+": 0, "-": 0, "*": 1, "<<": 0, ">>": 0, "|": 0, "^": 0}
 COMMUTATIVE = {"+", "*", "&", "|", "^"}
 BRANCH = {"<": "blt", ">=": "bge", ">": "bgt", "<=": "ble", "==": "beq", "!=": "bne"}
 NEGATE = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
@@ -185,6 +186,8 @@ class Lowering:
             a, b = b, a
         if op in ("//", "%"):
             return self._divide(op, a, b)
+        if b == IDENTITY.get(op):  # x + 0, x * 1, x << 0 ...: no instruction
+            return a
         t = self.temp()
         if isinstance(a, int):  # a constant left operand of - << >>
             self.lines.append(f"li x{t}, {a}")
