@@ -27,7 +27,7 @@ def maximum_kernel(n=N):
             tik_instance.Tensor("float16", (TILE,), name=f"z_{side}", scope=tik.scope_ubuf)])
     offset = tik_instance.Scalar("int32", name="offset", init_value=0)
     with tik_instance.for_range(0, n // (2 * TILE), name="i") as i:
-        for k, (x, y, gt, z) in enumerate(buffers):
+        for k, (x, y, _, _) in enumerate(buffers):
             offset.set_as((2 * i + k) * TILE)
             tik_instance.data_move(x, x_gm[offset], 0, 1, BLOCKS, 0, 0)
             tik_instance.data_move(y, y_gm[offset], 0, 1, BLOCKS, 0, 0)
