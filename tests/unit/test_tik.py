@@ -202,3 +202,158 @@ def test_start_debug_feed_dict_checked(tik_importable, tmp_path):
         tik_instance.tikdb.start_debug({}, interactive=False)
     with pytest.raises(TikError, match="float32 of shape"):
         tik_instance.tikdb.start_debug({"x_gm": np.zeros(256, np.float32)}, interactive=False)
+
+
+# -- the rest of the instruction set ----------------------------------------------------------
+PAIR = """
+a_gm = tik_instance.Tensor("float16", (256,), name="a_gm", scope=tik.scope_gm)
+b_gm = tik_instance.Tensor("float16", (256,), name="b_gm", scope=tik.scope_gm)
+z_gm = tik_instance.Tensor("float16", (256,), name="z_gm", scope=tik.scope_gm)
+m_gm = tik_instance.Tensor("uint16", (16,), name="m_gm", scope=tik.scope_gm)
+a = tik_instance.Tensor("float16", (256,), name="a", scope=tik.scope_ubuf)
+b = tik_instance.Tensor("float16", (256,), name="b", scope=tik.scope_ubuf)
+z = tik_instance.Tensor("float16", (256,), name="z", scope=tik.scope_ubuf)
+m = tik_instance.Tensor("uint16", (16,), name="m", scope=tik.scope_ubuf)
+tik_instance.data_move(a, a_gm, 0, 1, 16, 0, 0)
+tik_instance.data_move(b, b_gm, 0, 1, 16, 0, 0)
+"""
+PAIR_OUT = """
+tik_instance.data_move(z_gm, z, 0, 1, 16, 0, 0)
+tik_instance.data_move(m_gm, m, 0, 1, 1, 0, 0)
+tik_instance.BuildCCE(kernel_name="k", inputs=[a_gm, b_gm], outputs=[z_gm, m_gm])
+"""
+
+
+def pair_data():
+    rng = np.random.default_rng(11)
+    a = rng.uniform(-50, 50, 256).astype(np.float16)
+    b = rng.uniform(-50, 50, 256).astype(np.float16)
+    b[::7] = a[::7]  # some equal elements
+    return a, b
+
+
+def run_pair(tmp_path, body: str):
+    a, b = pair_data()
+    tik_instance = build(tmp_path, PAIR, body, PAIR_OUT)
+    z, m = tik_instance.tikdb.start_debug({"a_gm": a, "b_gm": b}, interactive=False)
+    return a, b, z, m, tik_instance
+
+
+def bits(values, n: int) -> np.ndarray:
+    return np.unpackbits(np.asarray(values).view(np.uint8), bitorder="little")[:n].astype(bool)
+
+
+def test_vec_cmp_to_cmpmask_and_back(tik_importable, tmp_path):
+    a, b, z, m, _ = run_pair(tmp_path, """
+        cmp = tik_instance.vec_cmp_lt(128, a, b, 1, 1)
+        tik_instance.vec_sel(128, 0, z, cmp, a, b, 2, 8, 8, 8)
+        tik_instance.mov_cmpmask_to_tensor(m, cmp)
+    """)
+    lt = a[:128] < b[:128]
+    assert bits(m, 128).tolist() == lt.tolist()
+    assert z.tobytes() == np.where(np.tile(lt, 2), a, b).tobytes()
+
+
+def test_mov_tensor_to_cmpmask(tik_importable, tmp_path):
+    a, b, z, m, _ = run_pair(tmp_path, """
+        tik_instance.vec_cmpv_eq(m, a, b, 1, 8, 8)
+        mask = tik_instance.mov_tensor_to_cmpmask(m)
+        tik_instance.vec_sel(64, 0, z, mask, a, b, 4, 4, 4, 4)
+    """)
+    eq = bits(m, 128)
+    assert eq.tolist() == (a[:128] == b[:128]).tolist()
+    want = np.zeros(256, np.float16)  # never written: the machine's zero
+    for r in range(4):  # mask 64, repeat strides of 4 blocks: 64 elements per repeat
+        s = slice(64 * r, 64 * r + 64)
+        want[s] = np.where(eq[:64], a[s], b[s])
+    assert z.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("name, fn", [("vec_add", np.add), ("vec_sub", np.subtract),
+                                      ("vec_mul", np.multiply), ("vec_max", np.maximum),
+                                      ("vec_min", np.minimum)])
+def test_binary(tik_importable, tmp_path, name, fn):
+    a, b, z, _, _ = run_pair(tmp_path, f"tik_instance.{name}(128, z, a, b, 2, 8, 8, 8)\n")
+    assert z.tobytes() == fn(a, b).tobytes()
+
+
+@pytest.mark.parametrize("name, fn", [("vec_adds", np.add), ("vec_muls", np.multiply),
+                                      ("vec_maxs", np.maximum), ("vec_mins", np.minimum)])
+def test_with_scalar(tik_importable, tmp_path, name, fn):
+    a, _, z, _, _ = run_pair(tmp_path, f"""
+        s = tik_instance.Scalar("float16", init_value=-2.5)
+        tik_instance.{name}(128, z, a, s, 2, 8, 8)
+    """)
+    assert z.tobytes() == fn(a, np.float16(-2.5)).tobytes()
+
+
+def test_tik2_whole_tensor_instructions(tik_importable, tmp_path):
+    a, b, z, m, _ = run_pair(tmp_path, """
+        w = tik_instance.Tensor("float16", (256,), name="w", scope=tik.scope_ubuf)
+        tik_instance.h_max(w, a, b)
+        tik_instance.h_sub(w, w, 1.5)
+        tik_instance.h_cmpv(m, a, b, "GE")
+        tik_instance.h_sel(z, w, a, m)
+    """)
+    ge = a >= b
+    w = np.maximum(a, b) - np.float16(1.5)
+    assert bits(m, 256).tolist() == ge.tolist()
+    assert z.tobytes() == np.where(ge, w, a).tobytes()
+
+
+def test_vector_dup_block_stride_and_reinterpret(tik_importable, tmp_path):
+    _, _, z, m, _ = run_pair(tmp_path, """
+        tik_instance.vec_dup(128, z, 0.0, 2, 8)
+        tik_instance.vector_dup(32, z, 3.0, 1, 2, 8)
+        bits16 = m.reinterpret_cast_to("int16")
+        tik_instance.vec_dup(16, bits16, -1, 1, 8)
+    """)
+    want = np.zeros(256, np.float16)
+    want[0:16] = want[32:48] = 3.0  # mask 32: two blocks, block stride 2
+    assert z.tobytes() == want.tobytes()
+    assert m.tobytes() == b"\xff" * 32
+
+
+def test_new_stmt_scope_frees_ub(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, """
+        with tik_instance.new_stmt_scope():
+            big = tik_instance.Tensor("float16", (40000,), name="big", scope=tik.scope_ubuf)
+        again = tik_instance.Tensor("float16", (40000,), name="again", scope=tik.scope_ubuf)
+    """)
+    assert tik_instance.tensors["again"].addr == tik_instance.tensors["big"].addr == 0
+
+
+def test_interactive_start_debug_opens_the_debugger(tik_importable, tmp_path, monkeypatch,
+                                                    capsys):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("step\nregs\ncontinue\nquit\n"))
+    a, b = pair_data()
+    tik_instance = build(tmp_path, PAIR, "tik_instance.vec_max(128, z, a, b, 2, 8, 8, 8)\n",
+                         PAIR_OUT)
+    z, _ = tik_instance.tikdb.start_debug({"a_gm": a, "b_gm": b}, interactive=True)
+    out = capsys.readouterr().out
+    assert "(pipev) step" in out and "kernel.py:" in out
+    assert z.tobytes() == np.maximum(a, b).tobytes()
+
+
+def test_scalar_misuse(tik_importable, tmp_path):
+    line, _, msg = error_of(tmp_path, VECTOR, """
+        n = tik_instance.Scalar("int32", init_value=3)
+        with tik_instance.for_range(0, 2) as i:
+            n.set_as(i + 1)
+        tik_instance.vec_dup(128, z, n, 1, 8)
+    """)
+    assert line == 11 and "no value known when the kernel is built" in msg
+    line, _, msg = error_of(tmp_path, """
+        f = tik_instance.Scalar("float16", init_value=1.0)
+        g = tik_instance.Scalar("int32")
+        g.set_as(f * 2)
+    """)
+    assert line == 5 and "float Scalar" in msg
+    line, _, msg = error_of(tmp_path, """
+        g = tik_instance.Scalar("int32", init_value=5)
+        h = tik_instance.Scalar("int32")
+        h.set_as(g // 3)
+    """)
+    assert line == 5 and "power of two" in msg
