@@ -52,6 +52,7 @@ class If:
     label: str
     orelse: Block | None = None
     else_loc: Loc | None = None
+    chained: bool = False  # the else part is an elif_scope's if
 
 
 def children(node) -> list[Block]:

@@ -249,18 +249,37 @@ class Tik(Instructions):
             self.stack.pop()
 
     @contextmanager
+    def elif_scope(self, cond):
+        """`else` holding one `if`: a following elif_scope / else_scope continues the chain."""
+        last = self._open_if(caller(), "elif_scope")
+        last.orelse, last.else_loc, last.chained = Block(), caller(), True
+        self.stack.append(last.orelse)
+        try:
+            with self.if_scope(cond):
+                yield
+        finally:
+            self.stack.pop()
+
+    @contextmanager
     def else_scope(self):
         loc = caller()
-        nodes = self.stack[-1].nodes
-        last = nodes[-1] if nodes else None
-        if not isinstance(last, If) or last.orelse is not None:
-            raise TikError.at(loc, "else_scope must follow an if_scope directly")
+        last = self._open_if(loc, "else_scope")
         last.orelse, last.else_loc = Block(), loc
         self.stack.append(last.orelse)
         try:
             yield
         finally:
             self.stack.pop()
+
+    def _open_if(self, loc: Loc, what: str) -> If:
+        """The if_scope (or the last elif_scope of its chain) an else part attaches to."""
+        nodes = self.stack[-1].nodes
+        last = nodes[-1] if nodes else None
+        while isinstance(last, If) and last.chained:
+            last = last.orelse.nodes[-1]
+        if not isinstance(last, If) or last.orelse is not None:
+            raise TikError.at(loc, f"{what} must follow an if_scope or elif_scope directly")
+        return last
 
     @contextmanager
     def new_stmt_scope(self, disable_sync=False):

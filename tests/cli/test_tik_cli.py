@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
-from simulator.tik import SHIM
+from simulator.tik import SHIM, tik
 
 ROOT = Path(__file__).resolve().parents[2]
 TIK = ROOT / "programs" / "tik"
@@ -27,6 +27,7 @@ sys.path.remove(str(ROOT / "programs"))
 def cli(monkeypatch):
     """`pipev ARGS` in-process, the changes the TIK commands make to the process undone."""
     monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(tik, "SETTINGS", dict(tik.SETTINGS))
     for var in ("PYTHONPATH", "PIPEV_CHIP", "PIPEV_CHECKS"):
         monkeypatch.setenv(var, os.environ.get(var, ""))
     yield lambda *args: CliRunner().invoke(main, [str(a) for a in args])
@@ -96,6 +97,15 @@ def test_usage_error_is_a_diagnostic(cli, tmp_path):
     assert out.exit_code == 1
     assert f"{script}:4:1: error: vec_dup(): missing a required argument" in out.output
     assert "Traceback" not in out.output
+
+
+def test_chip_and_checks_reach_the_kernel(cli, tmp_path):
+    """--chip: vec_sel mode 1 does not exist on ascend910, at the script's line."""
+    out = cli("python", "--chip", "ascend910", TIK / "vec_sel_mode1.py")
+    assert out.exit_code == 1
+    assert "vec_sel_mode1.py:16:1: error: vec_sel:" in out.output
+    assert "supports mode 0 only" in out.output
+    assert cli("python", "--checks", "warn", TIK / "vec_sel_mode1.py").exit_code == 0
 
 
 def test_no_kernel(cli, tmp_path):

@@ -357,3 +357,25 @@ def test_scalar_misuse(tik_importable, tmp_path):
         h.set_as(g // 3)
     """)
     assert line == 5 and "power of two" in msg
+
+
+def test_elif_chain(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, """
+        out_gm = tik_instance.Tensor("int32", (256,), name="out_gm", scope=tik.scope_gm)
+        out = tik_instance.Tensor("int32", (256,), name="out", scope=tik.scope_ubuf)
+        with tik_instance.for_range(0, 4) as i:
+            with tik_instance.if_scope(i == 0):
+                tik_instance.vec_dup(64, out[i * 64:], 10, 1, 8)
+            with tik_instance.elif_scope(i == 2):
+                tik_instance.vec_dup(64, out[i * 64:], 20, 1, 8)
+            with tik_instance.elif_scope(i > 2):
+                tik_instance.vec_dup(64, out[i * 64:], 30, 1, 8)
+            with tik_instance.else_scope():
+                tik_instance.vec_dup(64, out[i * 64:], 40, 1, 8)
+        tik_instance.data_move(out_gm, out, 0, 1, 32, 0, 0)
+        tik_instance.BuildCCE(kernel_name="k", inputs=[], outputs=[out_gm])
+    """)
+    out, = tik_instance.tikdb.start_debug({}, interactive=False)
+    assert out.tobytes() == np.repeat(np.array([10, 40, 20, 30], np.int32), 64).tobytes()
+    line, _, msg = error_of(tmp_path, "with tik_instance.else_scope():\n    pass\n")
+    assert line == 3 and "must follow an if_scope" in msg
