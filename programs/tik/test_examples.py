@@ -38,6 +38,7 @@ def test_vec_sel_page_example(script):
     expected = np.load(HERE.parent / "expected" / program / "dst_gm.npy")
     assert dst.dtype == np.float16
     assert dst.tobytes() == expected.tobytes()
+    assert not tik_instance.tikdb.result.diagnostics  # no race: the inserted flags suffice
 
 
 def test_tiled_maximum_matches_numpy():

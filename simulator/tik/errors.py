@@ -43,6 +43,7 @@ class TikError(DiagnosticError):
         return cls([Diagnostic("error", loc.file, loc.line, loc.col, message)])
 
 
+@functools.lru_cache(maxsize=256)
 def _ours(filename: str) -> bool:
     path = str(Path(filename).resolve())
     return path.startswith(HERE) or path == CONTEXTLIB

@@ -211,7 +211,8 @@ class Lowering:
         """Branch to LABEL when COND is false. Returns False when COND is constant and true
         (no branch needed); a constant false condition jumps."""
         if not isinstance(cond, Cond):
-            cond = Cond("!=", as_expr(cond), Const(0))
+            value = int(cond) if isinstance(cond, bool) else cond
+            cond = Cond("!=", as_expr(value), Const(0))
         op = NEGATE[cond.op]
         a, b = self.lower(cond.a), self.lower(cond.b)
         if isinstance(a, int) and isinstance(b, int):

@@ -141,6 +141,9 @@ class Tik(Instructions):
         if t is None:
             raise TikError.at(loc, f"reinterpret_cast_to: unknown dtype {dtype!r}")
         root = tensor.root
+        if root.scope != "ubuf":
+            raise TikError.at(loc, f"reinterpret_cast_to of scope_gm tensor '{root.name}': "
+                              "pipev's GM tensors are separate buffers (reinterpret UB tensors)")
         nbytes = root.size * root.t.size
         if nbytes % t.size:
             raise TikError.at(loc, f"reinterpret_cast_to: {nbytes} bytes are not whole {dtype}")
@@ -149,7 +152,7 @@ class Tik(Instructions):
         if view_root is None:
             view_root = Tensor(self, dtype, t, (nbytes // t.size,), root.name, root.scope, key,
                                loc)
-            view_root.addr = getattr(root, "addr", 0)
+            view_root.addr = root.addr
             view_root.alias_of = root
             self.tensors[key] = view_root
         offset = tensor.offset * root.t.size

@@ -87,7 +87,6 @@ class Tensor:
                 offset = offset + as_expr(start) * strides[k]
                 n = _length(start, stop)
                 shape = ([n] if n is not None else []) + list(self.shape[k + 1:])
-                offset = offset  # later indices apply inside the slice
             else:
                 offset = offset + as_expr(ix) * strides[k]
         view = Tensor(self.tik, self.dtype, self.t, tuple(shape), self.name, self.scope,

@@ -379,3 +379,24 @@ def test_elif_chain(tik_importable, tmp_path):
     assert out.tobytes() == np.repeat(np.array([10, 40, 20, 30], np.int32), 64).tobytes()
     line, _, msg = error_of(tmp_path, "with tik_instance.else_scope():\n    pass\n")
     assert line == 3 and "must follow an if_scope" in msg
+
+
+def test_constant_conditions_and_gm_reinterpret(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, """
+        out_gm = tik_instance.Tensor("int32", (64,), name="out_gm", scope=tik.scope_gm)
+        out = tik_instance.Tensor("int32", (64,), name="out", scope=tik.scope_ubuf)
+        tik_instance.vec_dup(64, out, 1, 1, 8)
+        with tik_instance.if_scope(False):
+            tik_instance.vec_dup(64, out, 2, 1, 8)
+        with tik_instance.if_scope(3 > 2):
+            tik_instance.vec_adds(64, out, out, 5, 1, 8, 8)
+        tik_instance.data_move(out_gm, out, 0, 1, 8, 0, 0)
+        tik_instance.BuildCCE(kernel_name="k", inputs=[], outputs=[out_gm])
+    """)
+    out, = tik_instance.tikdb.start_debug({}, interactive=False)
+    assert out.tolist() == [6] * 64
+    line, _, msg = error_of(tmp_path, """
+        g = tik_instance.Tensor("int32", (64,), name="g", scope=tik.scope_gm)
+        h = g.reinterpret_cast_to("float32")
+    """)
+    assert line == 4 and "separate buffers" in msg
