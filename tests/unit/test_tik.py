@@ -400,3 +400,31 @@ def test_constant_conditions_and_gm_reinterpret(tik_importable, tmp_path):
         h = g.reinterpret_cast_to("float32")
     """)
     assert line == 4 and "separate buffers" in msg
+
+
+@pytest.mark.parametrize("rows", [0, 1, 3])
+def test_nested_loops_sync_without_races(tik_importable, tmp_path, rows):
+    """Outer loop over rows (a Scalar count, 0 included: the carried flags' prime and drain
+    balance), inner loop over tiles with one buffer: every placement kind, no race, numpy."""
+    tik_instance = build(tmp_path, f"""
+        x_gm = tik_instance.Tensor("float32", (3, 256), name="x_gm", scope=tik.scope_gm)
+        z_gm = tik_instance.Tensor("float32", (3, 256), name="z_gm", scope=tik.scope_gm)
+        x = tik_instance.Tensor("float32", (64,), name="x", scope=tik.scope_ubuf)
+        z = tik_instance.Tensor("float32", (64,), name="z", scope=tik.scope_ubuf)
+        bias = tik_instance.Tensor("float32", (64,), name="bias", scope=tik.scope_ubuf)
+        rows = tik_instance.Scalar("int32", name="rows", init_value={rows})
+        tik_instance.data_move(bias, x_gm, 0, 1, 8, 0, 0)
+        with tik_instance.for_range(0, rows) as r:
+            with tik_instance.for_range(0, 4) as t:
+                tik_instance.data_move(x, x_gm[r, t * 64], 0, 1, 8, 0, 0)
+                tik_instance.vec_add(64, z, x, bias, 1, 8, 8, 8)
+                tik_instance.vec_muls(64, z, z, 2.0, 1, 8, 8)
+                tik_instance.data_move(z_gm[r, t * 64], z, 0, 1, 8, 0, 0)
+        tik_instance.BuildCCE(kernel_name="k", inputs=[x_gm], outputs=[z_gm])
+    """)
+    x = np.random.default_rng(rows).uniform(-10, 10, (3, 256)).astype(np.float32)
+    z, = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
+    want = np.zeros((3, 256), np.float32)
+    want[:rows] = (x[:rows] + np.tile(x[0, :64], 4)) * np.float32(2)
+    assert z.tobytes() == want.tobytes()
+    assert not tik_instance.tikdb.result.diagnostics
