@@ -247,7 +247,8 @@ def debug(program, chip, inputs, commands, checks, max_steps) -> None:
 @_chip_option
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="the checks of the kernels the script runs")
-@click.argument("args", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.argument("args", nargs=-1, required=True, type=click.UNPROCESSED,
+                metavar="SCRIPT [ARGS]...")
 def python(chip, checks, args) -> None:
     """Run a Python SCRIPT [ARGS] (or -m MODULE, or a pytest file) with TIK importable
     (`from tbe import tik`): start_debug tests run on pipev unchanged."""

@@ -103,9 +103,15 @@ def build(tik: Tik) -> Program:
     labels.update({name: len(units) for name in emitter.pending})
     tensors = program_tensors(tik)
     statements, diags = [], []
+    built: dict[str, tuple] = {}  # identical text, identical instructions (re-stamped)
     for pc, u in enumerate(units):
         hw = []
         for text in u.lines:
+            template = built.get(text)
+            if template is not None:
+                hw.extend(attrs.evolve(h, pc=pc, line=u.loc.line, col=u.loc.col,
+                                       file=u.loc.file) for h in template)
+                continue
             try:
                 stmt, warnings = assemble_statement(text, u.loc.file, u.loc.line, u.loc.col, pc,
                                                     tik.chip, tensors, tik.checks, labels)
@@ -115,7 +121,10 @@ def build(tik: Tik) -> Program:
                 if len(diags) >= MAX_ERRORS:
                     raise TikError(diags) from None
                 continue
-            diags += [attrs.evolve(d, message=f"{u.api}: {d.message}") for d in warnings]
+            if warnings:  # every statement gets its own warnings: never shared
+                diags += [attrs.evolve(d, message=f"{u.api}: {d.message}") for d in warnings]
+            else:
+                built[text] = stmt.hw
             hw.extend(stmt.hw)
         statements.append(Statement(pc, u.loc.line, u.loc.col, u.source, TIK_CALL, tuple(hw)))
     if any(d.severity == "error" for d in diags):

@@ -111,10 +111,10 @@ def plan(root: Block) -> Plan:
                                  block.id in loops)
             where[c] = (block, i)
             state[(q, p)] = _kept(entries, anc, block.id, kind, after, i)
-        mine = {(b, False, c) for b in c.reads} | {(b, True, c) for b in c.writes}
+        mine = {(b, False, c) for b in c.reads - c.writes} | {(b, True, c) for b in c.writes}
         for r in PIPES:
             if r != p:
-                state[(p, r)] = state.get((p, r), frozenset()) | mine
+                state[(p, r)] = _superseded(state.get((p, r), frozenset()), c) | mine
         return state
 
     def walk(block: Block, state: State, seen: dict) -> State:
@@ -161,6 +161,15 @@ def _placed(known, where, loops) -> Plan:
         if kind == CARRIED:
             plan.after_loop[loops[block.id]].append(pair)
     return Plan(*(dict(d) for d in attrs.astuple(plan, recurse=False)))
+
+
+def _superseded(entries: frozenset, c: Op) -> frozenset:
+    """Entries of C's own pipe that C's accesses make redundant: its pipe runs in order, so
+    whatever is ordered after C is ordered after them (a write covers reads of the buffer)."""
+    if not entries:
+        return entries
+    return frozenset(e for e in entries if not (e[0] in c.writes or
+                                                (not e[1] and e[0] in c.reads)))
 
 
 def _union(*states: State) -> State:
