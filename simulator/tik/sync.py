@@ -153,7 +153,8 @@ def _placed(known, where, loops) -> Plan:
         block, i = where[c]
         kind, after = decide(local, i, block.id in loops)
         pair = Pair(q, c.pipe, kind, after)
-        plan.waits[c].append(pair)
+        if kind != HOISTED:  # a hoisted pair is whole before the loop
+            plan.waits[c].append(pair)
         if kind in (EAGER, CARRIED):
             plan.sets_after[(block.id, after)].append(pair)
         if kind in (CARRIED, HOISTED):
