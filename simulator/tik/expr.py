@@ -11,6 +11,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 
+from simulator.tik.errors import TikError, caller
+
 FOLD: dict[str, Callable[[int, int], int]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
     "%": operator.mod, "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_,
@@ -61,13 +63,14 @@ class Expr:
     def __ne__(self, o): return Cond("!=", self, as_expr(o))  # type: ignore[override]
 
     def __bool__(self) -> bool:
-        raise LowerError("a TIK Scalar or Expr has no Python truth value while the kernel is "
-                         "built: use tik_instance.if_scope(...)")
+        raise TikError.at(caller(), "a TIK Scalar or Expr has no Python truth value while the "
+                          "kernel is built: use tik_instance.if_scope(...)")
 
     def __index__(self) -> int:
         v = self.constant()
         if v is None:
-            raise LowerError("this Expr is only known when the kernel runs")
+            raise TikError.at(caller(), "this Scalar or Expr is only known when the kernel "
+                              "runs, not as a Python int: use tik_instance.for_range")
         return v
 
     def constant(self) -> int | None:
@@ -104,8 +107,8 @@ class Cond:
         self.op, self.a, self.b = op, a, b
 
     def __bool__(self) -> bool:
-        raise LowerError("a TIK condition has no Python truth value while the kernel is built: "
-                         "use tik_instance.if_scope(...)")
+        raise TikError.at(caller(), "a TIK condition has no Python truth value while the kernel "
+                          "is built: use tik_instance.if_scope(...)")
 
 
 class RegisterRef(Expr):

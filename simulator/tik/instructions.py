@@ -19,14 +19,14 @@ H_BINARY = {"h_add": ("vadd", "vadds"), "h_sub": ("vsub", None), "h_mul": ("vmul
 class Instructions:
     """Mixed into Tik: every method records one TIK call."""
 
-    def call(self, name: str) -> Call:
+    def _call(self, name: str) -> Call:
         return Call(self, name)
 
     # -- data movement -----------------------------------------------------------------------
     @api
     def data_move(self, dst, src, sid, nburst, burst, src_stride, dst_stride, *args,
                   **kwargs) -> None:
-        with self.call("data_move") as c:
+        with self._call("data_move") as c:
             for role, t in (("dst", dst), ("src", src)):
                 if not isinstance(t, Tensor):
                     raise c.error(f"{role} must be a Tensor, got {type(t).__name__}")
@@ -53,7 +53,7 @@ class Instructions:
     @api
     def vec_sel(self, mask, mode, dst, sel, src0, src1, repeat_times, dst_rep_stride=0,
                 src0_rep_stride=0, src1_rep_stride=0) -> None:
-        with self.call("vec_sel") as c:
+        with self._call("vec_sel") as c:
             if not isinstance(mode, int) or isinstance(mode, bool) or mode not in (0, 1, 2):
                 raise c.error(f"mode must be the immediate 0, 1 or 2, got {mode!r}")
             t = c.same_type(_tensor(c, dst, "dst"), src0=src0,
@@ -81,7 +81,7 @@ class Instructions:
 
     def _cmpv(self, op: str, dst, src0, src1, repeat_times, src0_rep_stride,
               src1_rep_stride) -> None:
-        with self.call(f"vec_cmpv_{op}") as c:
+        with self._call(f"vec_cmpv_{op}") as c:
             if isinstance(dst, Tensor) and not dst.dtype.startswith("uint"):
                 raise c.error(f"dst '{dst.name}' must be uint8/16/32/64, not {dst.dtype}")
             t = c.same_type(_tensor(c, src0, "src0"), src1=src1)
@@ -93,7 +93,7 @@ class Instructions:
             c.record("V")
 
     def _cmp(self, op: str, mask, src0, src1, src0_stride, src1_stride) -> CmpMask:
-        with self.call(f"vec_cmp_{op}") as c:
+        with self._call(f"vec_cmp_{op}") as c:
             t = c.same_type(_tensor(c, src0, "src0"), src1=src1)
             s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
             c.mask(mask, t)
@@ -105,7 +105,7 @@ class Instructions:
 
     @api
     def mov_cmpmask_to_tensor(self, dst, src_cmpmask) -> None:
-        with self.call("mov_cmpmask_to_tensor") as c:
+        with self._call("mov_cmpmask_to_tensor") as c:
             if not isinstance(src_cmpmask, CmpMask):
                 raise c.error("src_cmpmask must be the CMPMASK a vec_cmp_* returned")
             c.emit(f"get_cmpmask {c.tensor(dst, 'dst', write=True)}")
@@ -113,7 +113,7 @@ class Instructions:
 
     @api
     def mov_tensor_to_cmpmask(self, src) -> CmpMask:
-        with self.call("mov_tensor_to_cmpmask") as c:
+        with self._call("mov_tensor_to_cmpmask") as c:
             c.emit(f"set_cmpmask {c.tensor(src, 'src')}")
             c.record("V")
             return CmpMask(c.loc)
@@ -129,7 +129,7 @@ class Instructions:
         self._dup("vector_dup", mask, dst, scalar, repeat_times, dst_blk_stride, dst_rep_stride)
 
     def _dup(self, name, mask, dst, scalar, repeat_times, blk, rep) -> None:
-        with self.call(name) as c:
+        with self._call(name) as c:
             t = _tensor(c, dst, "dst").t
             d = c.tensor(dst, "dst", write=True)
             value = c.immediate(scalar, t)
@@ -141,7 +141,7 @@ class Instructions:
 
     def _binary(self, name: str, mask, dst, src0, src1, repeat_times, dst_rep_stride,
                 src0_rep_stride, src1_rep_stride) -> None:
-        with self.call(name) as c:
+        with self._call(name) as c:
             t = c.same_type(_tensor(c, dst, "dst"), src0=src0, src1=src1)
             d = c.tensor(dst, "dst", write=True)
             s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
@@ -154,7 +154,7 @@ class Instructions:
 
     def _with_scalar(self, name: str, mask, dst, src, scalar, repeat_times, dst_rep_stride,
                      src_rep_stride) -> None:
-        with self.call(name) as c:
+        with self._call(name) as c:
             t = c.same_type(_tensor(c, dst, "dst"), src=src)
             d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
             value = c.immediate(scalar, t)
@@ -167,7 +167,7 @@ class Instructions:
 
     # -- TIK 2.0: whole tensors --------------------------------------------------------------
     def _h_binary(self, name: str, dst, src0, src1) -> None:
-        with self.call(name) as c:
+        with self._call(name) as c:
             t = c.same_type(_tensor(c, dst, "dst"), src0=src0,
                             src1=src1 if isinstance(src1, Tensor) else None)
             n = dst.size
@@ -188,7 +188,7 @@ class Instructions:
 
     @api
     def h_cmpv(self, dst, src0, src1, op) -> None:
-        with self.call("h_cmpv") as c:
+        with self._call("h_cmpv") as c:
             key = str(op).lower()
             if key not in COMPARE:
                 raise c.error(f"op must be one of {', '.join(o.upper() for o in COMPARE)}, "
@@ -209,7 +209,7 @@ class Instructions:
 
     @api
     def h_sel(self, dst, src0, src1, sel) -> None:
-        with self.call("h_sel") as c:
+        with self._call("h_sel") as c:
             t = c.same_type(_tensor(c, dst, "dst"), src0=src0,
                             src1=src1 if isinstance(src1, Tensor) else None)
             d, s0 = c.tensor(dst, "dst", write=True), c.tensor(src0, "src0")

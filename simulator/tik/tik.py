@@ -14,6 +14,7 @@ from contextlib import contextmanager
 
 from isa.chip import Chip, ChipError, get_chip
 from simulator.tik.call import Call
+from simulator.tik.debug import Tikdb
 from simulator.tik.dtypes import known, pipev_type
 from simulator.tik.errors import Loc, TikError, api, caller
 from simulator.tik.expr import LowerError, Lowering, as_expr
@@ -70,8 +71,6 @@ class Tik(Instructions):
         self.inputs: list[Tensor] = []
         self.outputs: list[Tensor] = []
         self.kernel_name = ""
-        from simulator.tik.debug import Tikdb
-
         self.tikdb = Tikdb(self)
 
     # -- diagnostics and recording -----------------------------------------------------------

@@ -428,3 +428,18 @@ def test_nested_loops_sync_without_races(tik_importable, tmp_path, rows):
     want[:rows] = (x[:rows] + np.tile(x[0, :64], 4)) * np.float32(2)
     assert z.tobytes() == want.tobytes()
     assert not tik_instance.tikdb.result.diagnostics
+
+
+def test_python_truth_of_a_scalar_is_a_diagnostic(tik_importable, tmp_path):
+    line, col, msg = error_of(tmp_path, """
+        n = tik_instance.Scalar("int32", init_value=3)
+        if n > 2:
+            pass
+    """)
+    assert (line, col) == (4, 4) and "no Python truth value" in msg
+    line, _, msg = error_of(tmp_path, """
+        n = tik_instance.Scalar("int32", init_value=3)
+        for k in range(n):
+            pass
+    """)
+    assert line == 4 and "for_range" in msg
