@@ -91,24 +91,25 @@ class Call:
             raise self.error(f"{what} {c} is out of range [0, 255]")
         return c
 
-    def mask(self, mask, t: DType) -> None:
+    def mask(self, mask, t: DType, n: int | None = None) -> None:
         """TIK's mask argument: an int (contiguous: the first MASK elements) or [mask_h, mask_l]
-        (bitwise); emitted as set_vector_mask before the instruction."""
-        n = t.per_repeat
+        (bitwise); emitted as set_vector_mask before the instruction. N: the elements of a
+        repeat (N(T) unless a conversion says otherwise)."""
+        n = n or t.per_repeat
         if isinstance(mask, (list, tuple)):
             if len(mask) != 2:
                 raise self.error(f"a bitwise mask is [mask_h, mask_l], got {len(mask)} values")
             hi = self.value(mask[0], "mask_h", 0, ONES)
             lo = self.value(mask[1], "mask_l", 0, ONES)
-            if t.size >= 4 and hi not in ("0",):
-                raise self.error(f"mask_h must be 0 for {t.size * 8}-bit types, got {hi}")
+            if n <= 64 and hi != "0":
+                raise self.error(f"mask_h must be 0 when a repeat has {n} elements, got {hi}")
             self.lines.append(f"set_vector_mask {hi}, {lo}")
             return
         if isinstance(mask, Expr) and as_expr(mask).constant() is None:
             self.lines.append(f"set_mask.{t.name} {self.low.value(mask)}")
             return
         length = int(self.value(mask, "mask", 1, n))
-        if t.size == 1:
+        if n > 128:  # 8-bit: MASK is all ones or nothing (ISA.md §14.1)
             self.lines.append(f"set_mask.{t.name} {length}")
             return
         lo_bits = (1 << min(length, 64)) - 1

@@ -9,7 +9,11 @@ from simulator.tik.values import CmpMask, Scalar, Tensor
 
 COMPARE = ("eq", "ne", "lt", "gt", "le", "ge")
 BINARY = {"vec_add": "vadd", "vec_sub": "vsub", "vec_mul": "vmul", "vec_max": "vmax",
-          "vec_min": "vmin"}
+          "vec_min": "vmin", "vec_and": "vand", "vec_or": "vor"}
+UNARY = {"vec_abs": "vabs", "vec_not": "vnot"}
+# TIK's round_mode words → pipev's round modes (ISA: none rint floor ceil round trunc odd)
+ROUND = {"": "none", "none": "none", "round": "rint", "floor": "floor", "ceil": "ceil",
+         "ceiling": "ceil", "away-zero": "round", "to-zero": "trunc", "odd": "odd"}
 WITH_SCALAR = {"vec_adds": "vadds", "vec_muls": "vmuls", "vec_maxs": "vmaxs",
                "vec_mins": "vmins"}
 H_BINARY = {"h_add": ("vadd", "vadds"), "h_sub": ("vsub", None), "h_mul": ("vmul", "vmuls"),
@@ -165,6 +169,36 @@ class Instructions:
                    f"{c.stride(src_rep_stride, 'src_rep_stride')}")
             c.record("V")
 
+    def _unary(self, name: str, mask, dst, src, repeat_times, dst_rep_stride, src_rep_stride
+               ) -> None:
+        with self._call(name) as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src=src)
+            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+            c.mask(mask, t)
+            c.emit(f"{UNARY[name]}.{t.name} {d}, {s}, repeat={c.repeat(repeat_times)}, "
+                   f"stride=1,1,{c.stride(dst_rep_stride, 'dst_rep_stride')},"
+                   f"{c.stride(src_rep_stride, 'src_rep_stride')}")
+            c.record("V")
+
+    @api
+    def vec_conv(self, mask, round_mode, dst, src, repeat_times, dst_rep_stride,
+                 src_rep_stride, deqscale=None, ldst_high_half=False) -> None:
+        with self._call("vec_conv") as c:
+            dt, st = _tensor(c, dst, "dst").t, _tensor(c, src, "src").t
+            mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
+            if mode is None:
+                raise c.error(f"round_mode {round_mode!r} is not one of "
+                              f"{', '.join(repr(m) for m in ROUND)}")
+            if deqscale is not None or ldst_high_half:
+                raise c.error("deqscale and ldst_high_half (dequantising conversions) are not "
+                              "supported by pipev")
+            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+            c.mask(mask, dt, 256 // max(dt.size, st.size))
+            c.emit(f"vconv.{dt.name}.{st.name} {d}, {s}, repeat={c.repeat(repeat_times)}, "
+                   f"round={mode}, stride=1,1,{c.stride(dst_rep_stride, 'dst_rep_stride')},"
+                   f"{c.stride(src_rep_stride, 'src_rep_stride')}")
+            c.record("V")
+
     # -- TIK 2.0: whole tensors --------------------------------------------------------------
     def _h_binary(self, name: str, dst, src0, src1) -> None:
         with self._call(name) as c:
@@ -290,6 +324,12 @@ def _install() -> None:
         method.__name__ = name
         return api(method)
 
+    def unary(name):
+        def method(self, mask, dst, src, repeat_times, dst_rep_stride, src_rep_stride):
+            self._unary(name, mask, dst, src, repeat_times, dst_rep_stride, src_rep_stride)
+        method.__name__ = name
+        return api(method)
+
     def h_binary(name):
         def method(self, dst, src0, src1):
             self._h_binary(name, dst, src0, src1)
@@ -303,6 +343,8 @@ def _install() -> None:
         setattr(Instructions, name, binary(name))
     for name in WITH_SCALAR:
         setattr(Instructions, name, with_scalar(name))
+    for name in UNARY:
+        setattr(Instructions, name, unary(name))
     for name in H_BINARY:
         setattr(Instructions, name, h_binary(name))
 

@@ -443,3 +443,67 @@ def test_python_truth_of_a_scalar_is_a_diagnostic(tik_importable, tmp_path):
             pass
     """)
     assert line == 4 and "for_range" in msg
+
+
+CONVERT = """
+x_gm = tik_instance.Tensor("float32", (128,), name="x_gm", scope=tik.scope_gm)
+h_gm = tik_instance.Tensor("float16", (128,), name="h_gm", scope=tik.scope_gm)
+i_gm = tik_instance.Tensor("int32", (128,), name="i_gm", scope=tik.scope_gm)
+x = tik_instance.Tensor("float32", (128,), name="x", scope=tik.scope_ubuf)
+h = tik_instance.Tensor("float16", (128,), name="h", scope=tik.scope_ubuf)
+i = tik_instance.Tensor("int32", (128,), name="i", scope=tik.scope_ubuf)
+tik_instance.data_move(x, x_gm, 0, 1, 16, 0, 0)
+"""
+
+
+@pytest.mark.parametrize("mode, rounding", [("round", np.rint), ("away-zero", None),
+                                             ("to-zero", np.trunc), ("floor", np.floor),
+                                             ("ceil", np.ceil)])
+def test_vec_conv_round_modes(tik_importable, tmp_path, mode, rounding):
+    tik_instance = build(tmp_path, CONVERT, f"""
+        tik_instance.vec_conv(64, "{mode}", i, x, 2, 8, 8)
+        tik_instance.vec_conv(64, "", h, x, 2, 4, 8)
+        tik_instance.data_move(h_gm, h, 0, 1, 8, 0, 0)
+        tik_instance.data_move(i_gm, i, 0, 1, 16, 0, 0)
+        tik_instance.BuildCCE(kernel_name="k", inputs=[x_gm], outputs=[h_gm, i_gm])
+    """)
+    x = np.concatenate([np.arange(-8, 8) + 0.5, np.linspace(-300, 300, 112)]).astype(np.float32)
+    h, i = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
+    exact = x.astype(np.float64)
+    if rounding is None:  # half away from zero
+        want = np.sign(exact) * np.floor(np.abs(exact) + 0.5)
+    else:
+        want = rounding(exact)
+    assert i.tobytes() == want.astype(np.int32).tobytes()
+    assert h.tobytes() == x.astype(np.float16).tobytes()  # in range: IEEE nearest-even
+
+
+def test_vec_abs_and_or_not(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, """
+        a_gm = tik_instance.Tensor("int16", (128,), name="a_gm", scope=tik.scope_gm)
+        f_gm = tik_instance.Tensor("float16", (128,), name="f_gm", scope=tik.scope_gm)
+        o_gm = tik_instance.Tensor("int16", (384,), name="o_gm", scope=tik.scope_gm)
+        a = tik_instance.Tensor("int16", (128,), name="a", scope=tik.scope_ubuf)
+        f = tik_instance.Tensor("float16", (128,), name="f", scope=tik.scope_ubuf)
+        o = tik_instance.Tensor("int16", (384,), name="o", scope=tik.scope_ubuf)
+        tik_instance.data_move(a, a_gm, 0, 1, 8, 0, 0)
+        tik_instance.data_move(f, f_gm, 0, 1, 8, 0, 0)
+        tik_instance.vec_and(128, o, a, f.reinterpret_cast_to("int16"), 1, 8, 8, 8)
+        tik_instance.vec_or(128, o[128], a, o, 1, 8, 8, 8)
+        tik_instance.vec_not(128, o[256], a, 1, 8, 8)
+        tik_instance.vec_abs(128, f, f, 1, 8, 8)
+        tik_instance.data_move(o_gm, o, 0, 1, 24, 0, 0)
+        tik_instance.data_move(f_gm, f, 0, 1, 8, 0, 0)
+        tik_instance.BuildCCE(kernel_name="k", inputs=[a_gm, f_gm], outputs=[o_gm, f_gm])
+    """)
+    rng = np.random.default_rng(5)
+    a = rng.integers(-2**15, 2**15, 128, dtype=np.int16)
+    f = rng.uniform(-9, 9, 128).astype(np.float16)
+    f[:2] = [np.float16(-0.0), np.float16("nan")]
+    o, g = tik_instance.tikdb.start_debug({"a_gm": a, "f_gm": f}, interactive=False)
+    anded = a & f.view(np.int16)
+    assert o.tobytes() == np.concatenate([anded, a | anded, ~a]).tobytes()
+    assert g.tobytes() == (f.view(np.uint16) & np.uint16(0x7FFF)).tobytes()
+    line, _, msg = error_of(tmp_path, CONVERT, 'tik_instance.vec_conv(64, "nearest", i, x, 1, 8, '
+                                               '8)\n')
+    assert line == 10 and "round_mode 'nearest'" in msg
