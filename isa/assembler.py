@@ -29,7 +29,7 @@ from isa.lexer import (
 )
 from isa.operands import Builder, StatementSyntax
 from isa.program import Init, Program, Statement, Tensor
-from isa.table import INSTRUCTIONS
+from isa.table import lookup_form
 from isa.types import lookup
 
 MAX_ERRORS = 20
@@ -60,6 +60,9 @@ class Src:
         return line, col0 + (offset - start) + 1
 
 
+LOC_RE = re.compile(r'(?:"([^"]+)"|(\S+))\s+([0-9]{1,9})(?:\s+([1-9][0-9]{0,5}))?')
+
+
 class _Stop(Exception):
     pass
 
@@ -76,14 +79,15 @@ class Assembler:
         self.errors = 0
 
     # -- diagnostics ------------------------------------------------------------------------
-    def diag(self, sev: str, src: Src | tuple[int, int], offset: int, msg: str) -> None:
+    def diag(self, sev: str, src: Src | tuple[int, int], offset: int, msg: str,
+             file: str | None = None) -> None:
         if isinstance(src, Src):
             line, col = src.pos(offset)
             if src.rept is not None:
                 msg += f" (in .rept iteration {src.rept})"
         else:
             line, col = src
-        self.diags.append(Diagnostic(sev, self.path, line, col, _shorten(msg)))
+        self.diags.append(Diagnostic(sev, file or self.path, line, col, _shorten(msg)))
         if sev == "error":
             self.errors += 1
             if self.errors >= MAX_ERRORS:
@@ -171,6 +175,8 @@ class Assembler:
         self.labels: dict[str, int] = {}
         self.stmts: list[tuple[Src, int]] = []  # (line, offset of the mnemonic)
         self.chip_from_text = None
+        self.loc: tuple[str, int, int] | None = None  # the last .loc: (file, line, col)
+        self.locs: dict[int, tuple[str, int, int]] = {}  # statement index → its .loc
         chip_src = None
         for src in srcs:
             off = 0
@@ -201,15 +207,30 @@ class Assembler:
                     self.declare(src, wo, d[1:], off + h.end())
                 elif d == ".end":
                     break
+                elif d == ".loc":
+                    self.set_loc(src, wo, rest[h.end():])
                 else:
                     self.error(src, wo, f"unknown directive '{word}' (expected .chip, .gm, .ub, "
-                               ".rept, .endr or .end)")
+                               ".loc, .rept, .endr or .end)")
                 continue
+            if self.loc is not None:
+                self.locs[len(self.stmts)] = self.loc
             self.stmts.append((src, wo))
         self.chip = self.resolve_chip(chip_src)
         for name in self.labels:
             if name in self.tensors:
                 self.error((1, 1), 0, f"'{name}' is both a label and a tensor")
+
+    def set_loc(self, src: Src, off: int, rest: str) -> None:
+        """`.loc FILE LINE [COL]`: the statements after it come from FILE:LINE (a recording's
+        C++ call site): their diagnostics, traces and hot lines name it."""
+        m = LOC_RE.fullmatch(rest.strip())
+        if m is None:
+            self.error(src, off, "expected '.loc FILE LINE [COL]' (FILE in double quotes if it "
+                       "has spaces)")
+            return
+        file = m.group(1) if m.group(1) is not None else m.group(2)
+        self.loc = (file, int(m.group(3)), int(m.group(4) or 1))
 
     def resolve_chip(self, chip_src) -> Chip:
         if self.cli_chip is not None:
@@ -365,12 +386,20 @@ class Assembler:
                 try:
                     hw, notes = builder.build(syn, pc, src.line)
                 except LexError as e:
-                    self.error(src, e.offset, e.message)
+                    loc = self.locs.get(pc)
+                    if loc is None:
+                        self.error(src, e.offset, e.message)
+                    else:
+                        self.diag("error", (loc[1], loc[2]), 0, e.message, loc[0])
                     continue
                 defn, diags = syn.defn, builder.take_diags()
                 cache[(src.text, off)] = (defn, hw, notes, diags)
+            loc = self.locs.get(pc)
+            if loc is not None:
+                hw = [attrs.evolve(h, file=loc[0], line=loc[1], col=loc[2], col_fixed=True)
+                      for h in hw]
             for sev, o, msg in diags:
-                self.diag(sev, src, o, msg)
+                self.diag(sev, (loc[1], loc[2]) if loc else src, o, msg, loc[0] if loc else None)
             out.append(Statement(pc, src.line, src.pos(off)[1], src.text.strip(), defn,
                                  tuple(hw), src.rept, tuple(notes)))
         return out
@@ -379,12 +408,12 @@ class Assembler:
         text = src.text
         m = HEAD_RE.match(text, off)
         parts = m.group(1).split(".")
-        defn = INSTRUCTIONS.get(parts[0].lower())
+        defn = lookup_form(parts[0].lower(), len(parts) > 1)
         if defn is None:
             self.error(src, off, f"unknown mnemonic '{parts[0]}'")
             return None
         mods = parts[1:]
-        op = dtype = None
+        op = dtype = src_dtype = None
         if defn.has_op:
             if not mods or mods[0].lower() not in api.COMPARE_OPS:
                 self.error(src, off, f"{defn.name} needs a compare operator "
@@ -397,7 +426,18 @@ class Assembler:
                 return None
             dtype = lookup(mods[0])
             if dtype is None:
-                self.error(src, off + len(m.group(1)) - len(mods[0]),
+                self.error(src, off + len(m.group(1)) - len(".".join(mods)),
+                           f"unknown type '{mods[0]}'")
+                return None
+            mods.pop(0)
+        if defn.src_typed:
+            if not mods:
+                self.error(src, off, f"{defn.name} needs a destination and a source type, e.g. "
+                           f"{defn.name}.f16.f32")
+                return None
+            src_dtype = lookup(mods[0])
+            if src_dtype is None:
+                self.error(src, off + len(m.group(1)) - len(".".join(mods)),
                            f"unknown type '{mods[0]}'")
                 return None
             mods.pop(0)
@@ -433,7 +473,7 @@ class Assembler:
                 return None
             else:
                 positional.append((piece, poff))
-        return StatementSyntax(defn, op, dtype, positional, keys, off, src.pos(off)[1])
+        return StatementSyntax(defn, op, dtype, positional, keys, off, src.pos(off)[1], src_dtype)
 
 
 def _substitute(s: Src, k: int) -> Src:
@@ -476,13 +516,15 @@ def _lowest_fit(placed: list[tuple[int, int]], size: int, limit: int) -> int | N
 
 
 def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip: Chip,
-                       tensors: dict[str, Tensor], checks: str = "error"
+                       tensors: dict[str, Tensor], checks: str = "error",
+                       labels: dict[str, int] | None = None
                        ) -> tuple[Statement, list[Diagnostic]]:
-    """One statement against tensors declared elsewhere (the streaming entry): its hardware
-    instructions carry PATH, LINE and COL, the caller's position, which every diagnostic names.
-    Raises AssemblyError."""
+    """One statement against tensors (and branch LABELS → statement pc) declared elsewhere (the
+    streaming entry, the TIK front end): its hardware instructions carry PATH, LINE and COL, the
+    caller's position, which every diagnostic names. Raises AssemblyError."""
+    labels = labels or {}
     a = Assembler(text, path, chip, checks)
-    a.chip, a.tensors, a.labels = chip, tensors, {}
+    a.chip, a.tensors, a.labels = chip, tensors, labels
     at = (line, max(col, 1))
     src = Src(text, line, segs=[(0, line, 0)])
     off = len(text) - len(text.lstrip())
@@ -491,7 +533,7 @@ def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip:
         if not a.diags:
             a.error(at, 0, "an empty statement")
         raise AssemblyError([attrs.evolve(d, line=line, column=at[1]) for d in a.diags])
-    builder = Builder(chip, tensors, {}, checks)
+    builder = Builder(chip, tensors, labels, checks)
     try:
         hw, notes = builder.build(syn, pc, line)
     except LexError as e:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -99,12 +100,19 @@ class Instruction:
                               takes_self=True))
     file: str = ""  # the source file, when not the program's own (a streamed statement)
     col_fixed: bool = False  # diagnostics name `col` (the caller's), not an operand's column
+    src_dtype: DType | None = None  # the source type of a two-type instruction (vconv.DST.SRC)
 
     def at(self, pc: int, line: int) -> Instruction:
         """The same instruction at another statement (identical lines share one build)."""
         return Instruction(self.defn, self.op, self.dtype, self.operands, self.fields, self.cols,
                            pc, line, self.col, self.text, self.notes, self.is_static,
-                           self.file, self.col_fixed)
+                           self.file, self.col_fixed, self.src_dtype)
+
+    def operand_type(self, role: str) -> DType | None:
+        """The element type of operand ROLE, as the family says."""
+        if self.dtype is None:
+            return None
+        return self.defn.family.operand_type(role, self.dtype, self.src_dtype)
 
     @property
     def name(self) -> str:
@@ -148,3 +156,21 @@ class Program:
     @property
     def ub(self) -> dict[str, Tensor]:
         return {n: t for n, t in self.tensors.items() if t.space == "ub"}
+
+
+def at_loc_lines(program: Program) -> Program:
+    """PROGRAM as the one file its `.loc` directives name sees it (a C++ recording): that file's
+    path and lines, each statement at its `.loc` line, so a debugger's listing, `break LINE` and
+    positions are the file's. Unchanged when no `.loc` names a file, when they name several or
+    leave statements out, or when the file cannot be read."""
+    files = {h.file for st in program.statements for h in st.hw}
+    if len(files) != 1 or "" in files:
+        return program
+    file = files.pop()
+    try:
+        lines = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return program
+    statements = tuple(attrs.evolve(st, line=st.hw[0].line, col=st.hw[0].col) if st.hw else st
+                       for st in program.statements)
+    return attrs.evolve(program, path=file, lines=tuple(lines), statements=statements)

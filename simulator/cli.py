@@ -76,11 +76,18 @@ def main() -> None:
 def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, as_json,
         quiet) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
+    execute(program, _resolve_chip(chip), _parse_inputs(inputs), output_dir, trace,
+            trace_format, checks, max_steps, as_json, quiet)
+
+
+def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks, max_steps,
+            as_json, quiet) -> None:
+    """Run PROGRAM (a path, or a Program a front end built), write its outputs, print the
+    summary; exit 1 on any error."""
     from isa.diagnostics import DiagnosticError
     from simulator.run import run as run_program
 
-    chip_obj = _resolve_chip(chip)
-    supplied = _parse_inputs(inputs)
+    label = getattr(program, "path", program)
     progress = [] if quiet or as_json or not sys.stderr.isatty() else [Progress()]
     try:
         result = run_program(program, chip=chip_obj, inputs=supplied, checks=checks,
@@ -92,7 +99,7 @@ def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_step
         _emit(e.diagnostics)
         sys.exit(1)
     except MemoryError:
-        click.echo(f"{program}:1:1: error: out of memory: the program's tensors do not fit in "
+        click.echo(f"{label}:1:1: error: out of memory: the program's tensors do not fit in "
                    "this machine's memory", err=True)
         sys.exit(1)
     for p in progress:
@@ -103,7 +110,7 @@ def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_step
     try:
         paths = write_outputs(Path(output_dir), result.outputs)
     except OSError as e:
-        click.echo(_output_error(program, result.program, output_dir, e), err=True)
+        click.echo(_output_error(label, result.program, output_dir, e), err=True)
         sys.exit(1)
     if quiet and not as_json:
         return
@@ -168,8 +175,9 @@ class Progress(Observer):
 def asm(program, chip, as_json) -> None:
     """Print the listing: each source line with its hardware instructions and micro-ops."""
     from isa.listing import format_listing, listing
+    from isa.program import at_loc_lines
 
-    prog = _assemble_or_exit(program, chip)
+    prog = at_loc_lines(_assemble_or_exit(program, chip))  # a C++ recording: at its C++ lines
     if as_json:
         click.echo(json.dumps({"chip": prog.chip.name, "statements": listing(prog)}))
     else:
@@ -204,12 +212,14 @@ def _assemble_or_exit(program, chip):
 @click.argument("mnemonic", required=False)
 def isa_reference(mnemonic) -> None:
     """Print the ISA reference (one MNEMONIC, or all), generated from the instruction table."""
-    from isa.reference import INSTRUCTIONS, document, entry
+    from isa.reference import document, entry
+    from isa.table import lookup_form
 
     if mnemonic is None:
         click.echo(document())
         return
-    d = INSTRUCTIONS.get(mnemonic.lower().split(".")[0])
+    parts = mnemonic.lower().split(".")
+    d = lookup_form(parts[0], len(parts) > 1)
     if d is None:
         raise click.UsageError(f"unknown mnemonic '{mnemonic}' (see `pipev isa`)")
     click.echo(entry(d))
@@ -243,6 +253,22 @@ def debug(program, chip, inputs, commands, ex, batch, output_dir, werror, checks
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
                            checks=checks, max_steps=max_steps, ex=ex, batch=batch,
                            output_dir=output_dir, werror=werror))
+
+
+@main.command("python", context_settings={"ignore_unknown_options": True,
+                                         "allow_interspersed_args": False})
+@_chip_option
+@click.option("--checks", type=CHECKS, default="error", show_default=True,
+              help="the checks of the kernels the script runs")
+@click.argument("args", nargs=-1, required=True, type=click.UNPROCESSED,
+                metavar="SCRIPT [ARGS]...")
+def python(chip, checks, args) -> None:
+    """Run a Python SCRIPT [ARGS] (or -m MODULE, or a pytest file) with TIK importable
+    (`from tbe import tik`): start_debug tests run on pipev unchanged."""
+    from simulator.tik.cli import run_python
+
+    _resolve_chip(chip)
+    sys.exit(run_python(list(args), chip, checks))
 
 
 @main.command()

@@ -11,6 +11,7 @@ from typing import TextIO
 
 from isa.chip import Chip
 from isa.diagnostics import DiagnosticError
+from isa.program import Program, at_loc_lines
 
 from .commands import CommandError, Commands
 from .expr import parse as parse_expr
@@ -77,8 +78,8 @@ class Debugger:
         return self.session.finished
 
 
-def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping | None = None,
-          commands: str | Path | None = None, checks: str = "error",
+def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
+          inputs: Mapping | None = None, commands: str | Path | None = None, checks: str = "error",
           max_steps: int = 10_000_000, stdin: TextIO | None = None, out: TextIO | None = None,
           err: TextIO | None = None, ex: Sequence[str] = (), batch: bool = False,
           output_dir: str | Path | None = None, werror: bool = False) -> int:
@@ -94,7 +95,8 @@ def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        program = load_program(Path(program_path), chip, checks)
+        program = at_loc_lines(load_program(program_path if isinstance(program_path, Program)
+                                            else Path(program_path), chip, checks))
         session = Session(program, inputs, checks, max_steps, werror=werror)
     except DiagnosticError as e:
         for d in e.diagnostics:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -774,8 +775,6 @@ def _split_condition(arg: str) -> tuple[str, str | None]:
 
 
 def _same_file(given: str, path: str) -> bool:
-    from pathlib import Path
-
     return given == path or Path(path).name == given or path.endswith("/" + given)
 
 
