@@ -218,15 +218,16 @@ def test_until_without_argument_leaves_the_loop_from_its_last_line():
     assert c.execute("print $x1") == ["$x1 = 3"]
 
 
-def test_backr_into_instructions_run_in_bulk_matches_a_run_split_into_repeats():
+@pytest.mark.parametrize("program", [STATE, LOOP])
+def test_backr_into_instructions_run_in_bulk_matches_a_run_split_into_repeats(program):
     """`continue` runs vector instructions in bulk; `backr` then re-runs each one repeat by
     repeat from its recorded pre-state: every point equals the one stepping by repeats made."""
-    stepped, _ = session(STATE)
+    stepped, _ = session(program)
     states = [full_state(stepped)]
     while not stepped.finished:
         stepped.forward(stepped.steps_done(1, boundaries=False), by_repeat=True)
         states.append(full_state(stepped))
-    bulk, c = session(STATE)
+    bulk, c = session(program)
     c.execute("continue")
     assert len(bulk.hist.records) < len(states) - 1  # it did run in bulk
     assert full_state(bulk) == states[-1]
