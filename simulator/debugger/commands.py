@@ -653,7 +653,7 @@ class Commands:
         except (ValueError, TypeError, OverflowError) as e:
             raise CommandError(f"{text.strip()} does not fit {target} ({t.dtype.name}): {e}") \
                 from None
-        if t.name == "c32" or new.dtype.itemsize != t.dtype.size:
+        if t.dtype.name == "c32" or new.dtype.itemsize != t.dtype.size:
             raise CommandError(f"set var cannot write {t.dtype.name} elements")
         base = t.addr if t.space == "ub" else 0
         space = None if t.space == "ub" else t.name

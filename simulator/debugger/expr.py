@@ -105,10 +105,6 @@ class Evaluator:
         except (ArithmeticError, ValueError, TypeError, IndexError, OverflowError) as e:
             raise ExprError(f"{show(node)}: {e}") from None
 
-    def compile(self, text: str) -> tuple[ast.expr, Callable[[], object]]:
-        tree = parse(text)
-        return tree, lambda: self(tree)
-
     def condition(self, text: str) -> Callable[[], bool]:
         """A breakpoint condition: true when the expression is (an error counts as true, so
         the user sees it at the stop, as gdb does)."""
