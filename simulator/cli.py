@@ -143,11 +143,26 @@ def main() -> None:
 def run(program, defines, chip, inputs, output_dir, trace, trace_format, trace_time, checks,
         max_steps, werror, expects, expect_ulp, as_json, quiet) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
+    supplied = _parse_inputs(inputs)
+    prog = _assemble_or_exit(program, chip, checks, quiet=True, as_json=as_json,
+                             defines=defines)
+    execute(prog, None, supplied, output_dir, trace, trace_format, checks, max_steps, as_json,
+            quiet, werror=werror, expects=expects, expect_ulp=expect_ulp,
+            trace_time=trace_time)
+
+
+def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks, max_steps,
+            as_json, quiet, *, werror: bool = False, expects=(), expect_ulp: int = 0,
+            trace_time: str = "cycles") -> None:
+    """Run PROGRAM (a path, or a Program a front end built), compare --expect outputs, write
+    the outputs, print the summary; exit 1 on any error (2 on a trace name without a known
+    extension)."""
     from isa.diagnostics import DiagnosticError
     from simulator.expect import check_outputs, load_expected
+    from simulator.run import load_program
     from simulator.run import run as run_program
 
-    supplied = _parse_inputs(inputs)
+    label = getattr(program, "path", program)
     if trace is not None:
         from simulator.trace import format_for
 
@@ -155,8 +170,10 @@ def run(program, defines, chip, inputs, output_dir, trace, trace_format, trace_t
             trace_format = format_for(trace, trace_format)
         except ValueError as e:
             raise click.UsageError(str(e)) from None
-    prog = _assemble_or_exit(program, chip, checks, quiet=True, as_json=as_json,
-                             defines=defines)
+    try:
+        prog = load_program(program, chip_obj, checks)
+    except DiagnosticError as e:
+        _fail(e.diagnostics, as_json)
     expected, errors = load_expected(prog, _parse_pairs("--expect", expects))
     if errors:
         _fail(errors, as_json)
@@ -164,14 +181,13 @@ def run(program, defines, chip, inputs, output_dir, trace, trace_format, trace_t
     try:
         result = run_program(prog, inputs=supplied, checks=checks, trace=trace,
                              trace_format=trace_format, trace_time=trace_time,
-                             max_steps=max_steps,
-                             observers=progress)
+                             max_steps=max_steps, observers=progress)
     except DiagnosticError as e:
         for p in progress:
             p.clear()
         _fail(e.diagnostics, as_json)
     except MemoryError:
-        _fail([], as_json, f"{program}:1:1: error: out of memory: the program's tensors do "
+        _fail([], as_json, f"{label}:1:1: error: out of memory: the program's tensors do "
               "not fit in this machine's memory")
     for p in progress:
         p.clear()
@@ -184,7 +200,7 @@ def run(program, defines, chip, inputs, output_dir, trace, trace_format, trace_t
     try:
         paths = write_outputs(Path(output_dir), result.outputs)
     except OSError as e:
-        _fail(result.diagnostics, as_json, _output_error(program, prog, output_dir, e))
+        _fail(result.diagnostics, as_json, _output_error(label, prog, output_dir, e))
     if mismatches:  # the run succeeded: its outputs are written, to be looked at
         _fail(result.diagnostics + mismatches, as_json)
     _emit(result.diagnostics)
@@ -271,8 +287,10 @@ class Progress(Observer):
 def asm(program, defines, chip, as_json) -> None:
     """Print the listing: each source line with its hardware instructions and micro-ops."""
     from isa.listing import format_listing, listing
+    from isa.program import at_loc_lines
 
-    prog = _assemble_or_exit(program, chip, defines=defines)
+    # a C++ recording: at its C++ lines
+    prog = at_loc_lines(_assemble_or_exit(program, chip, defines=defines))
     if as_json:
         click.echo(json.dumps({"chip": prog.chip.name, "statements": listing(prog)}))
     else:
@@ -290,9 +308,15 @@ def check(program, defines, chip, checks, max_steps, werror) -> None:
     """Run every check that needs no input data: syntax, types, chip rules, field ranges,
     alignment, bounds, footprints, overlaps, deadlocks, init reads and races, with `run`'s
     messages (the program runs on zero data, without timing); exit 0 when there is no error."""
+    prog = _assemble_or_exit(program, chip, checks, quiet=True, defines=defines)
+    check_and_report(prog, program, checks, max_steps, werror)
+
+
+def check_and_report(prog, program, checks: str, max_steps: int, werror: bool) -> None:
+    """`check` of an assembled program (also a front end's): run's diagnostics, the note, and
+    `ok` or exit 1."""
     from simulator.static_check import MASK_ADDRESS_CHECKS, check_program
 
-    prog = _assemble_or_exit(program, chip, checks, quiet=True, defines=defines)
     result = check_program(prog, checks, max_steps)
     _emit(result.diagnostics)
     if result.undecided:
@@ -357,11 +381,19 @@ def isa_reference(mnemonic) -> None:
               help="supply a GM input tensor")
 @click.option("--commands", type=click.Path(exists=True, dir_okay=False),
               help="read debugger commands from FILE (echoed) and exit at its end")
+@click.option("--ex", "ex", multiple=True, metavar="CMD",
+              help="run debugger command CMD first (repeatable, in order; like gdb's -ex)")
+@click.option("--batch", is_flag=True,
+              help="exit after the --ex and --commands commands (1 if one failed)")
+@click.option("--output-dir", type=click.Path(file_okay=False),
+              help="write the outputs here once the program has finished in the session")
+@click.option("--werror", is_flag=True,
+              help="treat warnings as errors: motion stops at them and the session exits 1")
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
-@_werror_option
-def debug(program, defines, chip, inputs, commands, checks, max_steps, werror) -> None:
+def debug(program, defines, chip, inputs, commands, ex, batch, output_dir, werror, checks,
+          max_steps) -> None:
     """Step through PROGRAM at the (pipev) prompt (docs/format.md §13); `help` lists the
     commands."""
     from simulator.debugger import debug as debug_session
@@ -369,8 +401,25 @@ def debug(program, defines, chip, inputs, commands, checks, max_steps, werror) -
     chip_obj = _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
-                           checks=checks, max_steps=max_steps, werror=werror,
+                           checks=checks, max_steps=max_steps, ex=ex, batch=batch,
+                           output_dir=output_dir, werror=werror,
                            params=_parse_defines(defines)))
+
+
+@main.command("python", context_settings={"ignore_unknown_options": True,
+                                         "allow_interspersed_args": False})
+@_chip_option
+@click.option("--checks", type=CHECKS, default="error", show_default=True,
+              help="the checks of the kernels the script runs")
+@click.argument("args", nargs=-1, required=True, type=click.UNPROCESSED,
+                metavar="SCRIPT [ARGS]...")
+def python(chip, checks, args) -> None:
+    """Run a Python SCRIPT [ARGS] (or -m MODULE, or a pytest file) with TIK importable
+    (`from tbe import tik`): start_debug tests run on pipev unchanged."""
+    from simulator.tik.cli import run_python
+
+    _resolve_chip(chip)
+    sys.exit(run_python(list(args), chip, checks))
 
 
 @main.command()

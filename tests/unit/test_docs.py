@@ -1,4 +1,5 @@
-"""The reference ships with pipev: every document a file cites is in the repository."""
+"""The reference ships with pipev: every document a file cites is in the repository
+(scripts/fix_citations.py rewrites citations of the old spec documents)."""
 
 import re
 import subprocess
@@ -21,7 +22,8 @@ def tracked_files() -> list[Path]:
 
 def test_no_file_cites_the_unshipped_spec_documents():
     offenders = [str(p.relative_to(ROOT)) for p in tracked_files()
-                 if SPEC_NAMES.search(p.read_text(encoding="utf-8", errors="replace"))]
+                 if p.name != "fix_citations.py"
+                 and SPEC_NAMES.search(p.read_text(encoding="utf-8", errors="replace"))]
     assert offenders == []
 
 
