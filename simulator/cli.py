@@ -140,20 +140,23 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="print the summary (or, on a failure, "
               "the diagnostics) as one JSON object")
 @click.option("--quiet", is_flag=True, help="print no summary")
+@click.option("--view", "views", multiple=True, type=click.Choice(["resources", "bottleneck"]),
+              help="after the summary: busy cycles per pipe per source line (resources), or "
+              "the chain of waits that set the total (bottleneck)")
 def run(program, defines, chip, inputs, output_dir, trace, trace_format, trace_time, checks,
-        max_steps, werror, expects, expect_ulp, as_json, quiet) -> None:
+        max_steps, werror, expects, expect_ulp, as_json, quiet, views) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
     supplied = _parse_inputs(inputs)
     prog = _assemble_or_exit(program, chip, checks, quiet=True, as_json=as_json,
                              defines=defines)
     execute(prog, None, supplied, output_dir, trace, trace_format, checks, max_steps, as_json,
             quiet, werror=werror, expects=expects, expect_ulp=expect_ulp,
-            trace_time=trace_time)
+            trace_time=trace_time, views=views)
 
 
 def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks, max_steps,
             as_json, quiet, *, werror: bool = False, expects=(), expect_ulp: int = 0,
-            trace_time: str = "cycles") -> None:
+            trace_time: str = "cycles", views=()) -> None:
     """Run PROGRAM (a path, or a Program a front end built), compare --expect outputs, write
     the outputs, print the summary; exit 1 on any error (2 on a trace name without a known
     extension)."""
@@ -178,10 +181,16 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
     if errors:
         _fail(errors, as_json)
     progress = [] if quiet or as_json or not sys.stderr.isatty() else [Progress()]
+    view = None
+    if views:
+        from simulator.views import Views
+
+        view = Views()
     try:
         result = run_program(prog, inputs=supplied, checks=checks, trace=trace,
                              trace_format=trace_format, trace_time=trace_time,
-                             max_steps=max_steps, observers=progress)
+                             max_steps=max_steps,
+                             observers=[*progress, *([view] if view else [])])
     except DiagnosticError as e:
         for p in progress:
             p.clear()
@@ -208,10 +217,14 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
         return
     from simulator.summary import summary_dict, summary_text
 
+    shown = {name: getattr(view, name)(result.cycles) for name in dict.fromkeys(views)}
     if as_json:
-        click.echo(json.dumps({"ok": True, **summary_dict(result, paths)}))
+        extra = {"views": shown} if shown else {}
+        click.echo(json.dumps({"ok": True, **summary_dict(result, paths), **extra}))
     else:
         click.echo(summary_text(result, paths))
+        for text in shown.values():
+            click.echo(text)
 
 
 def _fail(diags, as_json: bool, reason: str | None = None):

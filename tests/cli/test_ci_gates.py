@@ -278,3 +278,30 @@ def test_json_failure_prints_ok_false_with_the_diagnostics(tmp_path):
     ok = json.loads(invoke("run", TUTORIAL / "maximum.vasm", "--json", "--output-dir",
                            tmp_path).stdout)
     assert ok["ok"] is True
+
+
+# -- summary views ------------------------------------------------------------------------------
+def test_view_resources_gives_each_lines_busy_cycles_per_pipe(tmp_path):
+    r = invoke("run", TUTORIAL / "maximum.vasm", "--view", "resources", "--output-dir", tmp_path)
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    at = lines.index("resource pressure per source line (busy cycles per pipe)")
+    assert lines[at + 1].split()[:6] == ["line", "S", "V", "MTE2", "MTE3", "share"]
+    row = {int(ln.split()[0]): ln.split() for ln in lines[at + 2:]}
+    assert row[19][1:5] == ["1", "0", "0", "156"] and row[19][5] == "23.5%"
+    assert row[11][3] == "242" and set(row) == set(range(11, 20))
+
+
+def test_view_bottleneck_walks_the_waits_back_from_the_last_instruction(tmp_path):
+    r = invoke("run", TUTORIAL / "maximum.vasm", "--view", "bottleneck", "--output-dir", tmp_path)
+    text = r.stdout[r.stdout.index("what set the total of 664 cycles"):]
+    links = [ln.split() for ln in text.splitlines()[1:] if ln.startswith("  line")]
+    assert links[0][:3] == ["line", "19", "MTE3"] and links[-1][:3] == ["line", "11", "MTE2"]
+    assert "waited 492 cycles for flag V->MTE3 0, released by" in text
+    # each link ends no later than the one it delayed
+    import re
+
+    spans = [tuple(map(int, re.search(r"\[\s*(\d+),\s*(\d+)\)", " ".join(ln)).groups()))
+             for ln in links]
+    assert all(earlier[1] <= later[1] for later, earlier in zip(spans, spans[1:], strict=False))
+    assert text.rstrip().endswith("started when issued (cycle 0)")
