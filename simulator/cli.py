@@ -129,6 +129,10 @@ def main() -> None:
 @click.option("--trace-time", type=click.Choice(["cycles", "real"]), default="cycles",
               show_default=True, help="Chrome trace timestamps: 1 unit = 1 cycle, or µs of "
               "the chip clock")
+@click.option("--timeline-width", type=click.IntRange(1, 10_000), default=None, metavar="N",
+              help="text timeline: at most N columns (default 60)")
+@click.option("--timeline-range", default=None, metavar="START:END",
+              help="text timeline: only cycles START to END")
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
@@ -143,20 +147,50 @@ def main() -> None:
 @click.option("--view", "views", multiple=True, type=click.Choice(["resources", "bottleneck"]),
               help="after the summary: busy cycles per pipe per source line (resources), or "
               "the chain of waits that set the total (bottleneck)")
-def run(program, defines, chip, inputs, output_dir, trace, trace_format, trace_time, checks,
-        max_steps, werror, expects, expect_ulp, as_json, quiet, views) -> None:
+def run(program, defines, chip, inputs, output_dir, trace, trace_format, trace_time,
+        timeline_width, timeline_range, checks, max_steps, werror, expects, expect_ulp,
+        as_json, quiet, views) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
     supplied = _parse_inputs(inputs)
+    options = _timeline_options(trace, trace_format, timeline_width, timeline_range)
     prog = _assemble_or_exit(program, chip, checks, quiet=True, as_json=as_json,
                              defines=defines)
     execute(prog, None, supplied, output_dir, trace, trace_format, checks, max_steps, as_json,
             quiet, werror=werror, expects=expects, expect_ulp=expect_ulp,
-            trace_time=trace_time, views=views)
+            trace_time=trace_time, views=views, trace_options=options)
+
+
+def _timeline_options(trace, trace_format, width, window) -> dict:
+    """--timeline-width / --timeline-range as the text writer's options (usage errors for
+    another format or a malformed range)."""
+    if width is None and window is None:
+        return {}
+    from simulator.trace import format_for
+
+    try:
+        fmt = format_for(trace, trace_format) if trace is not None else None
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    if fmt != "text":
+        raise click.UsageError("--timeline-width and --timeline-range shape the text timeline: "
+                               "give --trace FILE.txt")
+    options: dict = {} if width is None else {"width": width}
+    if window is not None:
+        start, sep, end = window.partition(":")
+        try:
+            a, b = int(start), int(end)
+        except ValueError:
+            a = b = -1
+        if not sep or not 0 <= a < b:
+            raise click.UsageError(f"--timeline-range takes START:END cycles with 0 <= START < "
+                                   f"END, got '{window}'")
+        options["cycles"] = (a, b)
+    return options
 
 
 def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks, max_steps,
             as_json, quiet, *, werror: bool = False, expects=(), expect_ulp: int = 0,
-            trace_time: str = "cycles", views=()) -> None:
+            trace_time: str = "cycles", views=(), trace_options=None) -> None:
     """Run PROGRAM (a path, or a Program a front end built), compare --expect outputs, write
     the outputs, print the summary; exit 1 on any error (2 on a trace name without a known
     extension)."""
@@ -189,7 +223,7 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
     try:
         result = run_program(prog, inputs=supplied, checks=checks, trace=trace,
                              trace_format=trace_format, trace_time=trace_time,
-                             max_steps=max_steps,
+                             trace_options=trace_options, max_steps=max_steps,
                              observers=[*progress, *([view] if view else [])])
     except DiagnosticError as e:
         for p in progress:

@@ -131,7 +131,7 @@ class Run:
 
     def __init__(self, machine: Machine, source, *, checks: str = "error",
                  trace: str | Path | None = None, trace_format: str | None = None,
-                 trace_time: str = "cycles",
+                 trace_time: str = "cycles", trace_options: Mapping | None = None,
                  max_steps: int = 10_000_000, observers: Sequence[Observer] = (),
                  timing: bool = True, warnings: Sequence[Diagnostic] = (),
                  internal: Sequence[Observer] = ()):
@@ -148,7 +148,9 @@ class Run:
         if trace is not None:
             from simulator.trace import open_writer
 
-            options = {"time": trace_time} if trace_time != "cycles" else {}
+            options = dict(trace_options or {})
+            if trace_time != "cycles":
+                options["time"] = trace_time
             self.writer = open_writer(trace_format, Path(trace), chip, source.path,
                                       self.model is not None, **options)
             obs.append(self.writer)
@@ -223,10 +225,12 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
         inputs: Mapping | None = None, checks: str = "error", trace: str | Path | None = None,
         trace_format: str | None = None, max_steps: int = 10_000_000,
         observers: Sequence[Observer] = (), timing: bool = True,
-        params: Mapping[str, int] | None = None, trace_time: str = "cycles") -> RunResult:
+        params: Mapping[str, int] | None = None, trace_time: str = "cycles",
+        trace_options: Mapping | None = None) -> RunResult:
     """Assemble (if needed) and run a program. PARAMS overrides `.param` values by name. The
     trace's format follows TRACE's extension (.jsonl, .json: Chrome, .vcd, .txt) unless
-    TRACE_FORMAT says; TRACE_TIME="real" writes Chrome timestamps in µs instead of cycles.
+    TRACE_FORMAT says; TRACE_TIME="real" writes Chrome timestamps in µs instead of cycles;
+    TRACE_OPTIONS go to the writer (text: `width`, `cycles=(START, END)`).
     Raises SimulationError (or AssemblyError, its sibling) carrying every diagnostic; prints
     nothing and writes only the trace file."""
     check_mode(checks)
@@ -238,7 +242,7 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
                                               str(e))]) from None
     program = load_program(program_or_path, chip, checks, params)
     r = Run.of_program(program, inputs, checks=checks, trace=trace, trace_format=trace_format,
-                       trace_time=trace_time,
+                       trace_time=trace_time, trace_options=trace_options,
                        max_steps=max_steps, observers=observers, timing=timing)
     r.execute()
     return r.result(program, outputs_of(program, r.machine))

@@ -42,7 +42,38 @@ def timeline_row(issue: int, start: int, end: int, wait: int, bucket: int, ncols
     return "".join(row)
 
 
+def _clipped_row(issue: int, start: int, end: int, wait: int, first: int, last: int,
+                 bucket: int, ncols: int) -> str:
+    """timeline_row over cycles FIRST..LAST: states outside the window are cut off."""
+    if first == 0 and end <= last + 1:
+        return timeline_row(issue, start, end, wait, bucket, ncols)
+    lo, hi = first, last + 1
+
+    def clip(c: int) -> int:
+        return min(max(c, lo), hi) - lo
+
+    run = min(start + wait, end)
+    row = [" "] * ncols
+    for a, b, ch in ((issue + 1, start, "."), (issue, issue + 1, "I"), (start, run, "w"),
+                     (run, end, "=")):
+        a, b = clip(a), clip(b)
+        if b > a:
+            ca, cb = a // bucket, min((b - 1) // bucket, ncols - 1)
+            row[ca:cb + 1] = ch * (cb - ca + 1)
+    return "".join(row)
+
+
 class TextWriter(TraceWriter):
+    def __init__(self, path, chip, name, timed, width: int = COLUMNS,
+                 cycles: tuple[int, int] | None = None):
+        if width < 1:
+            raise ValueError("the timeline needs at least one column")
+        if cycles is not None and not 0 <= cycles[0] < cycles[1]:
+            raise ValueError("the timeline range is START:END with 0 <= START < END")
+        self.columns = width
+        self.window = cycles  # [START, END) cycles shown; None: the whole run
+        super().__init__(path, chip, name, timed)
+
     def header(self) -> None:
         self.spool_path, self.spool = self.temp_file(self.path, "spool.")
 
@@ -61,26 +92,33 @@ class TextWriter(TraceWriter):
 
     def footer(self) -> None:
         self.spool.close()
-        last = self.max_cycle
-        bucket = bucket_size(last)
-        ncols = last // bucket + 1
+        first, last = 0, self.max_cycle
+        if self.window is not None:
+            first, last = self.window[0], max(self.window[0], min(self.window[1], last + 1) - 1)
+        bucket = bucket_size(last - first, self.columns)
+        ncols = (last - first) // bucket + 1
         f = self.f
         f.write(f"pipev timeline: {self.name} on {self.chip.name} "
                 f"({self.chip.clock_mhz:g} MHz)\n")
         note = "" if self.timed else " (timing off: every figure is 0)"
-        f.write(f"{self.instructions} instructions, cycles 0..{last}, "
+        shown = "" if self.window is None else " (of the run's 0.." + f"{self.max_cycle})"
+        f.write(f"{self.instructions} instructions, cycles {first}..{last}{shown}, "
                 f"1 column = {bucket} cycle{'s' if bucket > 1 else ''}{note}\n{LEGEND}\n\n")
         ruler = "".join(str(k % 10) for k in range(ncols))
         marks = "".join("|" if k % 10 == 0 else " " for k in range(ncols))
         prefix = f"{'#':>6} {'line':>5} {'pipe':<4} "
-        f.write(f"{'':>{len(prefix)}} {marks}  column k starts at cycle k*{bucket}\n")
+        base = f"{first} + " if first else ""
+        f.write(f"{'':>{len(prefix)}} {marks}  column k starts at cycle {base}k*{bucket}\n")
         f.write(f"{prefix}[{ruler}] instruction\n")
         room = max(20, WIDTH - len(prefix) - ncols - 3)
         with open(self.spool_path, encoding="utf-8") as spool:
             for k, line in enumerate(spool):
                 nums, _, text = line.rstrip("\n").partition("\t")
                 issue, start, end, wait, pipe, src = nums.split(" ")
-                row = timeline_row(int(issue), int(start), int(end), int(wait), bucket, ncols)
+                a, b, c, w = int(issue), int(start), int(end), int(wait)
+                if self.window is not None and (a > last or max(c, a + 1) <= first):
+                    continue  # entirely outside the range shown
+                row = _clipped_row(a, b, c, w, first, last, bucket, ncols)
                 if len(text) > room:
                     text = text[:room - 3] + "..."
                 f.write(f"{k:>6} {src:>5} {pipe:<4} [{row}] {text}\n")

@@ -119,3 +119,31 @@ def test_the_format_follows_the_extension_and_an_unknown_one_lists_them(tmp_path
                                   "--output-dir", str(tmp_path / "o")])
     assert r.exit_code == 2 and not (tmp_path / "t.trace").exists()
     assert ".jsonl (jsonl), .json (chrome), .vcd (vcd), .txt (text)" in r.output
+
+
+def test_text_timeline_width_and_range(tmp_path):
+    out = tmp_path / "t.txt"
+    simulator.run(ROOT / "tutorial" / "maximum.vasm", trace=out,
+                  trace_options={"width": 20, "cycles": (480, 520)})
+    lines = out.read_text().splitlines()
+    assert lines[1].startswith("17 instructions, cycles 480..519 (of the run's 0..664), "
+                               "1 column = 2 cycles")
+    rows = [ln for ln in lines if ln[:6].strip().isdigit()]
+    assert all(len(ln.split("[")[1].split("]")[0]) == 20 for ln in rows)
+    shown = {int(ln.split()[1]) for ln in rows}  # source lines with work in 480..519
+    assert shown == {12, 13, 14, 15, 16, 17, 18, 19}
+    wide = tmp_path / "w.txt"
+    simulator.run(ROOT / "tutorial" / "maximum.vasm", trace=wide, trace_options={"width": 200})
+    assert "1 column = 4 cycles" in wide.read_text().splitlines()[1]
+
+
+def test_timeline_options_belong_to_the_text_format(tmp_path):
+    from click.testing import CliRunner
+
+    from simulator.cli import main
+
+    prog = str(ROOT / "tutorial" / "maximum.vasm")
+    for args in (["--trace", str(tmp_path / "t.json"), "--timeline-width", "30"],
+                 ["--trace", str(tmp_path / "t.txt"), "--timeline-range", "9:3"]):
+        r = CliRunner().invoke(main, ["run", prog, *args, "--output-dir", str(tmp_path)])
+        assert r.exit_code == 2, r.output
