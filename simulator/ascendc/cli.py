@@ -70,6 +70,18 @@ class CppAwareGroup(click.Group):
         return super().resolve_command(ctx, args)
 
 
+def _trace_format(trace, fmt):
+    """The trace's format: FMT, else its extension's (a usage error for an unknown one)."""
+    if trace is None:
+        return fmt or "jsonl"
+    from simulator.trace import format_for
+
+    try:
+        return format_for(trace, fmt)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+
+
 @click.command("run", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("program", type=click.Path(exists=True, dir_okay=False))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
@@ -81,8 +93,9 @@ class CppAwareGroup(click.Group):
               "__NPU_ARCH__")
 @click.option("--trace", type=click.Path(dir_okay=False), help="write a trace file (one per "
               "launch and core: F, F.1, F.0.1 ...)")
-@click.option("--trace-format", type=click.Choice(list(TRACE_FORMATS)),
-              default="jsonl", show_default=True)
+@click.option("--trace-format", type=click.Choice(list(TRACE_FORMATS)), default=None,
+              help="the trace format whatever the extension says (.jsonl, .json: Chrome, "
+              ".vcd, .txt)")
 @click.option("--checks", type=click.Choice(["error", "warn", "off"]), default="error",
               show_default=True, help="alignment/footprint/overlap rules as errors, warnings "
               "or off")
@@ -118,6 +131,7 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
     elif args:
         raise click.UsageError("program ARGS are for a host main; with --kernel give --arg")
     specs = _parse_args(kernel_args)
+    trace_format = _trace_format(trace, trace_format)
     chip_obj = _chip(chip)
     if not chip_obj.npu_arch:
         click.echo(f"error: chip {chip_obj.name} gives no npu_arch in its profile "
