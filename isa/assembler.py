@@ -33,6 +33,7 @@ from isa.types import lookup
 
 MAX_ERRORS = 20
 MAX_TENSOR_BYTES = 256 << 20  # a simulated GM tensor; UB is far smaller on every chip
+MAX_BLOCK_DIM = 65535  # blockDim is a 16-bit count on every Ascend launch
 MAX_LINES = 2_000_000  # .rept expansion limit: beyond it the program is surely a mistake
 LONG_TOKEN = re.compile(r"\S{81,}")
 CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
@@ -104,7 +105,8 @@ class Assembler:
             raise AssemblyError(self.diags)
         return Program(self.path, self.chip, self.chip_from_text, self.tensors,
                        tuple(statements), self.labels, tuple(self.raw_lines),
-                       tuple(d for d in self.diags if d.severity != "error"))
+                       tuple(d for d in self.diags if d.severity != "error"),
+                       self.block_dim, self.block_dim_at)
 
     # -- lines, .rept and continued brackets --------------------------------------------------
     def logical_lines(self) -> list[Src]:
@@ -170,6 +172,7 @@ class Assembler:
         self.labels: dict[str, int] = {}
         self.stmts: list[tuple[Src, int]] = []  # (line, offset of the mnemonic)
         self.chip_from_text = None
+        self.block_dim, self.block_dim_at = 1, None
         chip_src = None
         for src in srcs:
             off = 0
@@ -196,19 +199,37 @@ class Assembler:
                     self.chip_from_text = rest[h.end():].strip()
                     chip_src = (src, off + h.end() + len(rest[h.end():]) -
                                 len(rest[h.end():].lstrip()))
+                elif d == ".block_dim":
+                    self.block_dim_directive(src, off + h.end(), rest[h.end():])
                 elif d in (".gm", ".ub"):
                     self.declare(src, wo, d[1:], off + h.end())
                 elif d == ".end":
                     break
                 else:
-                    self.error(src, wo, f"unknown directive '{word}' (expected .chip, .gm, .ub, "
-                               ".rept, .endr or .end)")
+                    self.error(src, wo, f"unknown directive '{word}' (expected .chip, "
+                               ".block_dim, .gm, .ub, .rept, .endr or .end)")
                 continue
             self.stmts.append((src, wo))
         self.chip = self.resolve_chip(chip_src)
         for name in self.labels:
             if name in self.tensors:
                 self.error((1, 1), 0, f"'{name}' is both a label and a tensor")
+
+    def block_dim_directive(self, src: Src, off: int, arg: str) -> None:
+        """`.block_dim N`: the launch runs N cores (1..65535; --block-dim overrides it)."""
+        at = off + len(arg) - len(arg.lstrip())
+        if self.block_dim_at is not None:
+            self.error(src, at, ".block_dim is given twice")
+            return
+        try:
+            n = parse_int(arg.strip(), at)
+        except LexError as e:
+            self.error(src, e.offset, f".block_dim takes the number of cores: {e.message}")
+            return
+        if not 1 <= n <= MAX_BLOCK_DIM:
+            self.error(src, at, f".block_dim {n} is out of range (1..{MAX_BLOCK_DIM} cores)")
+            return
+        self.block_dim, self.block_dim_at = n, src.pos(at)
 
     def resolve_chip(self, chip_src) -> Chip:
         if self.cli_chip is not None:

@@ -12,6 +12,7 @@ from isa import api
 from isa.chip import Chip
 from isa.lexer import (
     NAME_RE,
+    READ_ONLY,
     LexError,
     parse_int,
     parse_number,
@@ -224,6 +225,9 @@ class Builder:
             reg = parse_register(text)
             if reg is None:
                 raise LexError(f"expected a register x0..x31, got '{text}'", off)
+            if role == "d" and reg in READ_ONLY:
+                raise LexError(f"{READ_ONLY[reg]} is read-only (the launch sets it for each "
+                               "core); write the result to x0..x31", off)
             return Operand("reg", off, text, value=reg)
         if kind in ("xsrc", "value", "imm"):
             reg = parse_register(text)
