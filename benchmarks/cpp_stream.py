@@ -33,7 +33,7 @@ N1, N2 = 500, 4500
 PROGRAM = r"""
 #include <cstdlib>
 #include <vector>
-#include "kernel_operator.h"
+#include "pipev_standin.h"
 
 __global__ __aicore__ void k(int n, int kind) {
     pipev::ub("x", "half", 0, 4096);

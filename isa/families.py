@@ -148,19 +148,20 @@ class SelectFamily(Family):
         return BITS if role == "sel" else t
 
     def sel_column_source(self, fields: dict) -> str | None:
-        return "src1" if self.mode(fields).sel == "src1" else None
+        return "src1" if self.modes[fields.get("mode", 0)].sel == "src1" else None
 
     def cmpmask_reads(self, fields: dict) -> bool:
         return True  # mode 0 bits, mode 1 scalar, mode 2 the mask address
 
+    # the next three run once per executed vsel: the lookup is written out
     def cmpmask_addr(self, fields: dict) -> bool:
-        return self.mode(fields).sel == "cmpmask_addr"
+        return self.modes[fields.get("mode", 0)].sel == "cmpmask_addr"
 
     def scalar_src1(self, fields: dict) -> bool:
-        return self.mode(fields).scalar_src1
+        return self.modes[fields.get("mode", 0)].scalar_src1
 
     def cost_class(self, fields: dict) -> str:
-        return self.mode(fields).cost
+        return self.modes[fields.get("mode", 0)].cost
 
     def cost_classes(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(m.cost for m in self.modes.values()))

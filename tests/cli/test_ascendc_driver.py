@@ -59,7 +59,7 @@ def write(path: Path, text: str) -> Path:
 
 
 COPY_KERNEL = r"""
-#include "kernel_operator.h"
+#include "pipev_standin.h"
 
 extern "C" __global__ __aicore__ void copy_kernel(GM_ADDR src, GM_ADDR dst, GM_ADDR n_) {
     uint32_t n = *reinterpret_cast<uint32_t *>(n_);
@@ -73,7 +73,7 @@ extern "C" __global__ __aicore__ void copy_kernel(GM_ADDR src, GM_ADDR dst, GM_A
 
 # z = x > y ? x : y on 512 halves (the tutorial's maximum.vasm), one API call per statement
 MAXIMUM_KERNEL = r"""
-#include "kernel_operator.h"
+#include "pipev_standin.h"
 
 extern "C" __global__ __aicore__ void maximum(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
     pipev::ub("x", "half", 0, 512);
@@ -97,7 +97,7 @@ HOST_PROGRAM = r"""
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include "kernel_operator.h"
+#include "pipev_standin.h"
 
 __global__ __aicore__ void double_up(GM_ADDR in, GM_ADDR out, uint32_t n) {
     __ubuf__ uint16_t scratch[16];  // a UB array of the C API
@@ -202,7 +202,7 @@ def test_no_compiler_through_the_command_line(tmp_path):
 
 @needs_cxx
 def test_compiler_errors_are_the_compilers_own(cpp, tmp_path, capfd):
-    write(tmp_path / "bad.cpp", '#include "kernel_operator.h"\n__global__ void k(int) {}\n'
+    write(tmp_path / "bad.cpp", '#include "pipev_standin.h"\n__global__ void k(int) {}\n'
           "int main() {\n    k<<<1, nullptr, nullptr>>>(1);\n    undeclared = 2;\n}\n")
     rc, out, err = cpp(capfd, "bad.cpp", "-I", FAKE_INCLUDE)
     assert rc == 1 and out == ""
@@ -418,7 +418,7 @@ def test_host_program_with_a_launch_and_files(cpp, tmp_path, capfd):
 
 CRASHER = r"""
 #include <cstdlib>
-#include "kernel_operator.h"
+#include "pipev_standin.h"
 
 __global__ __aicore__ void k(int mode) {
     pipev::issue("set_flag MTE2, V, 0");
@@ -460,7 +460,7 @@ def test_pipev_cache_dir_and_default(monkeypatch):
 
 TWO_LAUNCHES = r"""
 #include <cstdint>
-#include "kernel_operator.h"
+#include "pipev_standin.h"
 
 __global__ __aicore__ void fill(int warn) {
     pipev::ub("x", "half", 0, 128);

@@ -1,5 +1,6 @@
-// A stand-in for pipev's AscendC headers, for the driver's tests: just enough to reach every
-// callback of pipev_bridge.h by hand (the real headers are simulator/ascendc/include/).
+// pipev_standin.h: a stand-in for pipev's AscendC headers, for the driver's own tests: just
+// enough to reach every callback of pipev_bridge.h by hand (the real headers are
+// simulator/ascendc/include/; tests/cli/test_ascendc_headers.py and the examples use those).
 #pragma once
 #include <cstdint>
 #include <cstdio>

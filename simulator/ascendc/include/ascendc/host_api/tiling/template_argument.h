@@ -1,0 +1,54 @@
+// ascendc/host_api/tiling/template_argument.h: tiling template arguments. The declarations drive
+// the vendor's build (which template instantiations exist); under pipev a kernel names its
+// instantiation itself (ICPU_RUN_KF(kernel<...>, ...) or kernel<...><<<...>>>), so they expand to
+// nothing.
+#ifndef PIPEV_TEMPLATE_ARGUMENT_H
+#define PIPEV_TEMPLATE_ARGUMENT_H
+
+#define ASCENDC_TPL_1_BW 1
+#define ASCENDC_TPL_2_BW 2
+#define ASCENDC_TPL_4_BW 4
+#define ASCENDC_TPL_8_BW 8
+#define ASCENDC_TPL_DTYPE 0
+#define ASCENDC_TPL_FORMAT 1
+#define ASCENDC_TPL_UINT 2
+#define ASCENDC_TPL_BOOL 3
+#define ASCENDC_TPL_KERNEL_TYPE 4
+#define ASCENDC_TPL_UI_RANGE 0
+#define ASCENDC_TPL_UI_LIST 1
+#define ASCENDC_TPL_UI_MIX 2
+
+// Data type and format codes for template arguments (the graph engine's numbering).
+#define C_DT_FLOAT 0
+#define C_DT_FLOAT16 1
+#define C_DT_INT8 2
+#define C_DT_INT32 3
+#define C_DT_UINT8 4
+#define C_DT_INT16 6
+#define C_DT_UINT16 7
+#define C_DT_UINT32 8
+#define C_DT_INT64 9
+#define C_DT_UINT64 10
+#define C_DT_DOUBLE 11
+#define C_DT_BOOL 12
+#define C_DT_BF16 27
+#define C_FORMAT_NCHW 0
+#define C_FORMAT_NHWC 1
+#define C_FORMAT_ND 2
+
+#define ASCENDC_TPL_ARGS_DECL(NAME, ...) static_assert(true, "")
+#define ASCENDC_TPL_SEL(...) static_assert(true, "")
+#define ASCENDC_TPL_ARGS_SEL(...)
+#define ASCENDC_TPL_DTYPE_DECL(...)
+#define ASCENDC_TPL_DATATYPE_DECL(...)
+#define ASCENDC_TPL_FORMAT_DECL(...)
+#define ASCENDC_TPL_UINT_DECL(...)
+#define ASCENDC_TPL_BOOL_DECL(...)
+#define ASCENDC_TPL_KERNEL_TYPE_DECL(...)
+#define ASCENDC_TPL_DTYPE_SEL(...)
+#define ASCENDC_TPL_DATATYPE_SEL(...)
+#define ASCENDC_TPL_FORMAT_SEL(...)
+#define ASCENDC_TPL_UINT_SEL(...)
+#define ASCENDC_TPL_BOOL_SEL(...)
+#define ASCENDC_TPL_KERNEL_TYPE_SEL(...)
+#endif

@@ -1,0 +1,338 @@
+// c_api/asc_simd.h: the AscendC C API (asc_*) on pipev. Operands are pointers into UB (`__ubuf__`
+// arrays, placed by pipev's source rewrite) or into GM buffers; each pointer names the pipev tensor
+// that holds it (`@xN` when no declared tensor does). High-dimensional forms do not touch MASK (as
+// on the hardware); count forms run in counter mode; `_sync` forms end with pipe_barrier ALL.
+#ifndef PIPEV_ASC_SIMD_H
+#define PIPEV_ASC_SIMD_H
+#include "../kernel_operator.h"
+
+namespace pipev::detail {
+// UB operand for a pointer: a declared tensor holding it (of type TYPE first), else @xN.
+inline void ub_ptr(Stmt& s, const void* p, const char* type, size_t esize, Loc loc) {
+    uint64_t a = ub_addr(p, loc);
+    const UbTensor* best = nullptr;
+    for (auto& t : g.tensors) {
+        if (a < t.addr || a >= t.addr + t.count * t.esize || (a - t.addr) % t.esize) continue;
+        if (type && t.type == type) {
+            best = &t;
+            break;
+        }
+        if (!best && (!type || t.esize == esize)) best = &t;
+    }
+    if (best) s.op("%s[x%d]", best->name.c_str(), s.r((a - best->addr) / best->esize));
+    else s.op("@x%d", s.r(a));
+}
+template <class T> void ub_ptr(Stmt& s, const T* p, Loc loc) {
+    ub_ptr(s, p, type_name<T>, sizeof(T), loc);
+}
+inline void sync_all(bool sync, Loc loc) {
+    if (sync) Stmt("pipe_barrier ALL").issue(loc);
+}
+inline std::string strides6(unsigned a, unsigned b, unsigned c, unsigned d, unsigned e, unsigned f) {
+    return format("stride=%u,%u,%u,%u,%u,%u", a, b, c, d, e, f);
+}
+
+template <class T>
+void asc_cmp(const char* op, uint8_t* dst, T* a, T* b, uint8_t repeat, const std::string& stride,
+             bool sync, Loc loc) {
+    Stmt s("compare.%s.%s", op, type_name<T>);
+    if (dst) ub_ptr(s, dst, loc);
+    else s.op("cmpmask");
+    ub_ptr(s, a, loc);
+    ub_ptr(s, b, loc);
+    if (dst) s.key("repeat", repeat);
+    s.op("%s", stride.c_str()).issue(loc);
+    sync_all(sync, loc);
+}
+template <class T>
+void asc_cmps(const char* op, uint8_t* dst, T* src, T value, uint8_t repeat, uint16_t db,
+              uint16_t sb, uint16_t dr, uint16_t sr, bool sync, Loc loc) {
+    Stmt s("compares.%s.%s", op, type_name<T>);
+    ub_ptr(s, dst, loc);
+    ub_ptr(s, src, loc);
+    s.op("%s", scalar_text(value).c_str()).key("repeat", repeat);
+    s.op("stride=%u,%u,%u,%u", db, sb, dr, sr).issue(loc);
+    sync_all(sync, loc);
+}
+// A hardware instruction over the first COUNT elements (counter mode); SCALAR may be empty.
+template <class T>
+void asc_first_n(const char* mn, T* dst, T* a, T* b, const std::string& scalar, uint32_t count,
+                 const char* extra, bool sync, Loc loc) {
+    first_n<T>(count, loc, [&](uint64_t off, uint64_t repeat) {
+        Stmt s("%s.%s", mn, type_name<T>);
+        ub_ptr(s, dst + off, loc);
+        if (a) ub_ptr(s, a + off, loc);
+        if (b) ub_ptr(s, b + off, loc);
+        if (!scalar.empty()) s.op("%s", scalar.c_str());
+        s.key("repeat", repeat);
+        if (*extra) s.op("%s", extra);
+        s.issue(loc);
+    });
+    sync_all(sync, loc);
+}
+template <class T>
+void asc_hw(const char* mn, T* dst, T* a, T* b, const std::string& scalar, uint8_t repeat,
+            const std::string& stride, const char* extra, Loc loc) {
+    Stmt s("%s.%s", mn, type_name<T>);
+    ub_ptr(s, dst, loc);
+    if (a) ub_ptr(s, a, loc);
+    if (b) ub_ptr(s, b, loc);
+    if (!scalar.empty()) s.op("%s", scalar.c_str());
+    s.key("repeat", repeat).op("%s", stride.c_str());
+    if (*extra) s.op("%s", extra);
+    s.issue(loc);
+}
+inline void asc_copy(const char* mn, bool to_ub, void* dst, void* src, uint64_t nburst,
+                     uint64_t burst, uint64_t src_gap, uint64_t dst_gap, bool sync, Loc loc) {
+    Stmt s("%s", mn);
+    if (to_ub) {
+        ub_ptr(s, dst, nullptr, 1, loc);
+        gm_ptr_op(s, src, loc);
+    } else {
+        gm_ptr_op(s, dst, loc);
+        ub_ptr(s, src, nullptr, 1, loc);
+    }
+    s.key("nburst", nburst).key("burst", burst).key("src_gap", src_gap).key("dst_gap", dst_gap);
+    s.issue(loc);
+    sync_all(sync, loc);
+}
+inline uint64_t copy_blocks(uint32_t size, Loc loc) {
+    if (size == 0 || size % 32)
+        error(loc, "a copy of %u bytes: the size must be a non-zero multiple of 32 bytes", size);
+    return size / 32;
+}
+inline int c_pipe(pipe_t p, Loc loc) {
+    switch (p) {
+        case PIPE_S: return kS;
+        case PIPE_V: return kV;
+        case PIPE_MTE2: return kMte2;
+        case PIPE_MTE3: return kMte3;
+        default: error(loc, "pipe %d is not modelled by pipev (PIPE_S, PIPE_V, PIPE_MTE2, "
+                       "PIPE_MTE3)", int(p));
+    }
+}
+}  // namespace pipev::detail
+
+// ---- compares: to CMPMASK (no dst) or to UB bits; `_scalar` against a scalar --------------------
+#define PIPEV_ASC_CMP(OP)                                                                          \
+    template <class T>                                                                             \
+    void asc_##OP(T* src0, T* src1, uint8_t repeat, uint8_t dst_block_stride,                      \
+                  uint8_t src0_block_stride, uint8_t src1_block_stride, uint8_t dst_repeat_stride,  \
+                  uint8_t src0_repeat_stride, uint8_t src1_repeat_stride, PIPEV_LOC) {              \
+        pipev::detail::asc_cmp<T>(#OP, nullptr, src0, src1, repeat,                                \
+                                  pipev::detail::strides6(dst_block_stride, src0_block_stride,      \
+                                                          src1_block_stride, dst_repeat_stride,     \
+                                                          src0_repeat_stride, src1_repeat_stride),  \
+                                  false, loc);                                                     \
+    }                                                                                              \
+    template <class T>                                                                             \
+    void asc_##OP(uint8_t* dst, T* src0, T* src1, uint8_t repeat, uint8_t dst_block_stride,        \
+                  uint8_t src0_block_stride, uint8_t src1_block_stride, uint8_t dst_repeat_stride,  \
+                  uint8_t src0_repeat_stride, uint8_t src1_repeat_stride, PIPEV_LOC) {              \
+        pipev::detail::asc_cmp<T>(#OP, dst, src0, src1, repeat,                                    \
+                                  pipev::detail::strides6(dst_block_stride, src0_block_stride,      \
+                                                          src1_block_stride, dst_repeat_stride,     \
+                                                          src0_repeat_stride, src1_repeat_stride),  \
+                                  false, loc);                                                     \
+    }                                                                                              \
+    template <class T>                                                                             \
+    void asc_##OP##_sync(T* src0, T* src1, uint8_t repeat, uint8_t dst_block_stride,               \
+                         uint8_t src0_block_stride, uint8_t src1_block_stride,                     \
+                         uint8_t dst_repeat_stride, uint8_t src0_repeat_stride,                    \
+                         uint8_t src1_repeat_stride, PIPEV_LOC) {                                  \
+        pipev::detail::asc_cmp<T>(#OP, nullptr, src0, src1, repeat,                                \
+                                  pipev::detail::strides6(dst_block_stride, src0_block_stride,      \
+                                                          src1_block_stride, dst_repeat_stride,     \
+                                                          src0_repeat_stride, src1_repeat_stride),  \
+                                  true, loc);                                                      \
+    }                                                                                              \
+    template <class T>                                                                             \
+    void asc_##OP##_sync(uint8_t* dst, T* src0, T* src1, uint8_t repeat,                           \
+                         uint8_t dst_block_stride, uint8_t src0_block_stride,                      \
+                         uint8_t src1_block_stride, uint8_t dst_repeat_stride,                     \
+                         uint8_t src0_repeat_stride, uint8_t src1_repeat_stride, PIPEV_LOC) {      \
+        pipev::detail::asc_cmp<T>(#OP, dst, src0, src1, repeat,                                    \
+                                  pipev::detail::strides6(dst_block_stride, src0_block_stride,      \
+                                                          src1_block_stride, dst_repeat_stride,     \
+                                                          src0_repeat_stride, src1_repeat_stride),  \
+                                  true, loc);                                                      \
+    }                                                                                              \
+    template <class T>                                                                             \
+    void asc_##OP##_scalar(uint8_t* dst, T* src, pipev::NoDeduce<T> value, uint8_t repeat,         \
+                           uint16_t dst_block_stride, uint16_t src_block_stride,                   \
+                           uint16_t dst_repeat_stride, uint16_t src_repeat_stride, PIPEV_LOC) {    \
+        pipev::detail::asc_cmps<T>(#OP, dst, src, value, repeat, dst_block_stride,                 \
+                                   src_block_stride, dst_repeat_stride, src_repeat_stride, false,  \
+                                   loc);                                                           \
+    }                                                                                              \
+    template <class T>                                                                             \
+    void asc_##OP##_scalar_sync(uint8_t* dst, T* src, pipev::NoDeduce<T> value, uint8_t repeat,    \
+                                uint16_t dst_block_stride, uint16_t src_block_stride,              \
+                                uint16_t dst_repeat_stride, uint16_t src_repeat_stride,            \
+                                PIPEV_LOC) {                                                       \
+        pipev::detail::asc_cmps<T>(#OP, dst, src, value, repeat, dst_block_stride,                 \
+                                   src_block_stride, dst_repeat_stride, src_repeat_stride, true,   \
+                                   loc);                                                           \
+    }
+PIPEV_ASC_CMP(eq)
+PIPEV_ASC_CMP(ne)
+PIPEV_ASC_CMP(lt)
+PIPEV_ASC_CMP(gt)
+PIPEV_ASC_CMP(le)
+PIPEV_ASC_CMP(ge)
+#undef PIPEV_ASC_CMP
+
+// ---- CMPMASK, MASK ------------------------------------------------------------------------------
+inline void asc_get_cmp_mask(void* dst, PIPEV_LOC) {
+    pipev::detail::Stmt s("get_cmp_mask");
+    pipev::detail::ub_ptr(s, dst, nullptr, 1, loc);
+    s.issue(loc);
+}
+inline void asc_set_cmp_mask(void* src, PIPEV_LOC) {
+    pipev::detail::Stmt s("set_cmp_mask");
+    pipev::detail::ub_ptr(s, src, nullptr, 1, loc);
+    s.issue(loc);
+}
+inline void asc_set_vector_mask(uint64_t mask1, uint64_t mask0, PIPEV_LOC) {
+    pipev::detail::set_vector_mask(mask1, mask0, loc);
+}
+inline void asc_set_mask_count(PIPEV_LOC) { pipev::detail::Stmt("set_mask_count").issue(loc); }
+inline void asc_set_mask_norm(PIPEV_LOC) { pipev::detail::Stmt("set_mask_norm").issue(loc); }
+
+// ---- select (mode 0: CMPMASK from asc_set_cmp_mask), duplicate ----------------------------------
+template <class T> void asc_select(T* dst, T* src0, T* src1, uint32_t count, PIPEV_LOC) {
+    pipev::detail::asc_first_n<T>("vsel", dst, src0, src1, "", count, "mode=0", false, loc);
+}
+template <class T> void asc_select_sync(T* dst, T* src0, T* src1, uint32_t count, PIPEV_LOC) {
+    pipev::detail::asc_first_n<T>("vsel", dst, src0, src1, "", count, "mode=0", true, loc);
+}
+template <class T>
+void asc_select(T* dst, T* src0, T* src1, uint8_t repeat, uint8_t dst_block_stride,
+                uint8_t src0_block_stride, uint8_t src1_block_stride, uint8_t dst_repeat_stride,
+                uint8_t src0_repeat_stride, uint8_t src1_repeat_stride, PIPEV_LOC) {
+    pipev::detail::Stmt s("select.%s", pipev::type_name<T>);  // the no-mask form: vsel alone
+    pipev::detail::ub_ptr(s, dst, loc);
+    pipev::detail::ub_ptr(s, src0, loc);
+    pipev::detail::ub_ptr(s, src1, loc);
+    s.op("mode=0").key("repeat", repeat);
+    s.op("%s", pipev::detail::strides6(dst_block_stride, src0_block_stride, src1_block_stride,
+                                       dst_repeat_stride, src0_repeat_stride, src1_repeat_stride)
+                   .c_str());
+    s.issue(loc);
+}
+template <class T> void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint32_t count, PIPEV_LOC) {
+    pipev::detail::Stmt s("duplicate.%s", pipev::type_name<T>);
+    pipev::detail::ub_ptr(s, dst, loc);
+    s.op("%s", pipev::detail::scalar_text(src).c_str());
+    pipev::detail::count_key(s, "count", count, pipev::kCounterMode);
+    s.issue(loc);
+}
+template <class T>
+void asc_duplicate_sync(T* dst, pipev::NoDeduce<T> src, uint32_t count, PIPEV_LOC) {
+    asc_duplicate(dst, src, count, loc);
+    pipev::detail::sync_all(true, loc);
+}
+template <class T>
+void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_block_stride,
+                   uint16_t dst_repeat_stride, PIPEV_LOC) {
+    pipev::detail::asc_hw<T>("vector_dup", dst, nullptr, nullptr,
+                             pipev::detail::scalar_text(src), repeat,
+                             pipev::detail::format("stride=%u,1,%u,8", dst_block_stride,
+                                                   dst_repeat_stride), "", loc);
+}
+
+// ---- arithmetic ---------------------------------------------------------------------------------
+#define PIPEV_ASC_BINARY(NAME, MN)                                                                 \
+    template <class T> void NAME(T* dst, T* src0, T* src1, uint32_t count, PIPEV_LOC) {            \
+        pipev::detail::asc_first_n<T>(MN, dst, src0, src1, "", count, "", false, loc);             \
+    }                                                                                              \
+    template <class T> void NAME##_sync(T* dst, T* src0, T* src1, uint32_t count, PIPEV_LOC) {     \
+        pipev::detail::asc_first_n<T>(MN, dst, src0, src1, "", count, "", true, loc);              \
+    }                                                                                              \
+    template <class T>                                                                             \
+    void NAME(T* dst, T* src0, T* src1, uint8_t repeat, uint8_t dst_block_stride,                  \
+              uint8_t src0_block_stride, uint8_t src1_block_stride, uint8_t dst_repeat_stride,      \
+              uint8_t src0_repeat_stride, uint8_t src1_repeat_stride, PIPEV_LOC) {                  \
+        pipev::detail::asc_hw<T>(MN, dst, src0, src1, "", repeat,                                  \
+                                 pipev::detail::strides6(dst_block_stride, src0_block_stride,       \
+                                                         src1_block_stride, dst_repeat_stride,      \
+                                                         src0_repeat_stride, src1_repeat_stride),   \
+                                 "", loc);                                                         \
+    }
+PIPEV_ASC_BINARY(asc_add, "vadd")
+PIPEV_ASC_BINARY(asc_sub, "vsub")
+PIPEV_ASC_BINARY(asc_mul, "vmul")
+PIPEV_ASC_BINARY(asc_max, "vmax")
+PIPEV_ASC_BINARY(asc_min, "vmin")
+#undef PIPEV_ASC_BINARY
+
+#define PIPEV_ASC_SCALAR(NAME, MN)                                                                 \
+    template <class T>                                                                             \
+    void NAME(T* dst, T* src, pipev::NoDeduce<T> value, uint32_t count, PIPEV_LOC) {               \
+        pipev::detail::asc_first_n<T>(MN, dst, src, nullptr, pipev::detail::scalar_text(value),    \
+                                      count, "", false, loc);                                      \
+    }                                                                                              \
+    template <class T>                                                                             \
+    void NAME##_sync(T* dst, T* src, pipev::NoDeduce<T> value, uint32_t count, PIPEV_LOC) {        \
+        pipev::detail::asc_first_n<T>(MN, dst, src, nullptr, pipev::detail::scalar_text(value),    \
+                                      count, "", true, loc);                                       \
+    }                                                                                              \
+    template <class T>                                                                             \
+    void NAME(T* dst, T* src, pipev::NoDeduce<T> value, uint8_t repeat, uint16_t dst_block_stride, \
+              uint16_t src_block_stride, uint16_t dst_repeat_stride, uint16_t src_repeat_stride,   \
+              PIPEV_LOC) {                                                                         \
+        pipev::detail::asc_hw<T>(MN, dst, src, nullptr, pipev::detail::scalar_text(value), repeat, \
+                                 pipev::detail::format("stride=%u,%u,%u,%u", dst_block_stride,     \
+                                                       src_block_stride, dst_repeat_stride,        \
+                                                       src_repeat_stride), "", loc);               \
+    }
+PIPEV_ASC_SCALAR(asc_add_scalar, "vadds")
+PIPEV_ASC_SCALAR(asc_mul_scalar, "vmuls")
+PIPEV_ASC_SCALAR(asc_max_scalar, "vmaxs")
+PIPEV_ASC_SCALAR(asc_min_scalar, "vmins")
+#undef PIPEV_ASC_SCALAR
+
+// ---- data movement ------------------------------------------------------------------------------
+inline void asc_copy_gm2ub(void* dst, void* src, uint32_t size, PIPEV_LOC) {
+    pipev::detail::asc_copy("copy_gm_to_ub", true, dst, src, 1,
+                                  pipev::detail::copy_blocks(size, loc), 0, 0, false, loc);
+}
+inline void asc_copy_gm2ub_sync(void* dst, void* src, uint32_t size, PIPEV_LOC) {
+    pipev::detail::asc_copy("copy_gm_to_ub", true, dst, src, 1,
+                                  pipev::detail::copy_blocks(size, loc), 0, 0, true, loc);
+}
+inline void asc_copy_gm2ub(void* dst, void* src, uint16_t n_burst, uint16_t len_burst,
+                           uint16_t src_gap, uint16_t dst_gap, PIPEV_LOC) {
+    pipev::detail::asc_copy("copy_gm_to_ub", true, dst, src, n_burst, len_burst, src_gap,
+                                  dst_gap, false, loc);
+}
+inline void asc_copy_ub2gm(void* dst, void* src, uint32_t size, PIPEV_LOC) {
+    pipev::detail::asc_copy("copy_ub_to_gm", false, dst, src, 1,
+                                  pipev::detail::copy_blocks(size, loc), 0, 0, false, loc);
+}
+inline void asc_copy_ub2gm_sync(void* dst, void* src, uint32_t size, PIPEV_LOC) {
+    pipev::detail::asc_copy("copy_ub_to_gm", false, dst, src, 1,
+                                  pipev::detail::copy_blocks(size, loc), 0, 0, true, loc);
+}
+inline void asc_copy_ub2gm(void* dst, void* src, uint16_t n_burst, uint16_t len_burst,
+                           uint16_t src_gap, uint16_t dst_gap, PIPEV_LOC) {
+    pipev::detail::asc_copy("copy_ub_to_gm", false, dst, src, n_burst, len_burst, src_gap,
+                                  dst_gap, false, loc);
+}
+
+// ---- synchronisation and system ----------------------------------------------------------------
+inline void asc_sync_notify(pipe_t pipe, pipe_t tpipe, event_t id, PIPEV_LOC) {
+    pipev::detail::set_flag(pipev::detail::c_pipe(pipe, loc), pipev::detail::c_pipe(tpipe, loc),
+                            int(id), loc);
+}
+inline void asc_sync_wait(pipe_t pipe, pipe_t tpipe, event_t id, PIPEV_LOC) {
+    pipev::detail::wait_flag(pipev::detail::c_pipe(pipe, loc), pipev::detail::c_pipe(tpipe, loc),
+                             int(id), loc);
+}
+inline void asc_sync_pipe(pipe_t pipe, PIPEV_LOC) { pipev::detail::barrier(pipe, loc); }
+inline void asc_sync(PIPEV_LOC) { pipev::detail::barrier(PIPE_ALL, loc); }
+inline int64_t asc_get_block_idx() { return AscendC::GetBlockIdx(); }
+inline int64_t asc_get_block_num() { return AscendC::GetBlockNum(); }
+// The machine is in its reset state when a launch starts.
+inline void asc_init() {}
+#endif

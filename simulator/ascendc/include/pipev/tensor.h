@@ -1,0 +1,173 @@
+// pipev/tensor.h: GlobalTensor (a view of a GM buffer) and LocalTensor (a view of a UB buffer).
+// Views name pipev tensors in statements: `que0_1[x3]` (UB, element index) and `gm_x[x4]` (GM,
+// byte index: GM buffers are declared as u8).
+#ifndef PIPEV_TENSOR_H
+#define PIPEV_TENSOR_H
+#include "core.h"
+
+namespace AscendC {
+
+template <class T> class GlobalTensor {
+public:
+    using PrimType = T;
+    void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize, PIPEV_LOC) {
+        ptr_ = buffer;
+        size_ = bufferSize;
+        if (pipev::detail::g.active && pipev::detail::gm_find(buffer) < 0) {
+            if (bufferSize == 0)
+                pipev::detail::error(loc, "SetGlobalBuffer: %p is not in a GM buffer from GmAlloc "
+                                     "or aclrtMalloc (give the buffer size to declare it)",
+                                     static_cast<void*>(buffer));
+            pipev::detail::gm_declare("gm_buf", buffer, bufferSize * sizeof(T), loc);
+        }
+    }
+    void SetGlobalBuffer(__gm__ T* buffer, PIPEV_LOC) { SetGlobalBuffer(buffer, 0, loc); }
+    GlobalTensor operator[](uint64_t offset) const {
+        GlobalTensor v = *this;
+        v.ptr_ += offset;
+        v.size_ = size_ > offset ? size_ - offset : 0;
+        return v;
+    }
+    // Scalar access to GM (host memory) is not timed and not race-checked.
+    T GetValue(uint64_t offset) const { return ptr_[offset]; }
+    void SetValue(uint64_t offset, T value) const { ptr_[offset] = value; }
+    T& operator()(uint64_t offset) const { return ptr_[offset]; }
+    uint64_t GetSize() const { return size_; }
+    __gm__ T* GetPhyAddr() const { return ptr_; }
+    __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+
+    T* ptr_ = nullptr;  // pipev: the view's first element (host memory)
+    uint64_t size_ = 0;
+};
+
+template <class T> class LocalRef;
+
+template <class T> class LocalTensor {
+public:
+    using PrimType = T;
+    LocalTensor() = default;
+    // Static tensor programming: a tensor at UB byte address ADDR of TILE elements.
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) : addr_(addr), size_(tileSize),
+                                                                   pos_(pos) {
+        using namespace pipev::detail;
+        for (size_t i = 0; i < g.regions.size() && region_ < 0; ++i)
+            if (addr >= g.regions[i].addr && addr < g.regions[i].addr + g.regions[i].bytes)
+                region_ = int(i);
+        if (region_ < 0)
+            region_ = new_region(format("ub_%x", addr), addr, uint64_t(tileSize) * sizeof(T));
+    }
+    LocalTensor operator[](uint32_t offset) const {
+        LocalTensor v = *this;
+        v.addr_ += uint64_t(offset) * sizeof(T);
+        v.size_ = size_ > offset ? size_ - offset : 0;
+        return v;
+    }
+    T GetValue(uint32_t offset, PIPEV_LOC) const {
+        uint64_t a = addr_ + uint64_t(offset) * sizeof(T);
+        check_access(a, loc);
+        pipev::detail::host_access(a, sizeof(T), false, loc);
+        T v;
+        std::memcpy(&v, pipev::detail::bridge().ub + a, sizeof(T));
+        return v;
+    }
+    template <class V> void SetValue(uint32_t offset, V value, PIPEV_LOC) const {
+        uint64_t a = addr_ + uint64_t(offset) * sizeof(T);
+        check_access(a, loc);
+        pipev::detail::host_access(a, sizeof(T), true, loc);
+        T v = static_cast<T>(value);
+        std::memcpy(pipev::detail::bridge().ub + a, &v, sizeof(T));
+    }
+    LocalRef<T> operator()(uint32_t offset, PIPEV_LOC) const;
+    uint32_t GetSize() const { return size_; }
+    void SetSize(uint32_t size) { size_ = size; }
+    uint32_t GetLength() const { return size_ * uint32_t(sizeof(T)); }
+    TPosition GetPosition() const { return pos_; }
+    // A view of the same bytes as U (declares the U tensor over the buffer: an alias in pipev).
+    template <class U> LocalTensor<U> ReinterpretCast(PIPEV_LOC) const {
+        LocalTensor<U> v;
+        v.region_ = region_;
+        v.addr_ = addr_;
+        v.size_ = uint32_t(uint64_t(size_) * sizeof(T) / sizeof(U));
+        v.pos_ = pos_;
+        if (region_ >= 0) pipev::detail::typed(region_, pipev::type_name<U>, sizeof(U), loc);
+        return v;
+    }
+    // The element's host address in pipev's UB (so `(__ubuf__ T*)t.GetPhyAddr()` is a pointer the
+    // C API accepts); the UB byte address is this minus the UB base.
+    uint64_t GetPhyAddr() const { return GetPhyAddr(0); }
+    uint64_t GetPhyAddr(uint32_t offset) const {
+        return uint64_t(reinterpret_cast<uintptr_t>(pipev::detail::bridge().ub)) + addr_ +
+               uint64_t(offset) * sizeof(T);
+    }
+
+    // pipev: the UB region (buffer) of the view, its first byte and its length in elements.
+    int region_ = -1;
+    uint64_t addr_ = 0;
+    uint32_t size_ = 0;
+    TPosition pos_ = TPosition::VECCALC;
+
+private:
+    void check_access(uint64_t a, pipev::Loc loc) const {
+        if (region_ < 0)
+            pipev::detail::error(loc, "LocalTensor has no buffer (use AllocTensor, TBuf::Get or "
+                                 "LocalMemAllocator::Alloc first)");
+        if (a + sizeof(T) > pipev::detail::bridge().ub_bytes)
+            pipev::detail::error(loc, "UB access at 0x%llx is beyond UB", (unsigned long long)a);
+    }
+};
+// operator() of a LocalTensor: reads and writes go through GetValue / SetValue.
+template <class T> class LocalRef {
+public:
+    LocalRef(const LocalTensor<T>& t, uint32_t i, pipev::Loc loc) : t_(t), i_(i), loc_(loc) {}
+    operator T() const { return t_.GetValue(i_, loc_); }
+    LocalRef& operator=(T v) {
+        t_.SetValue(i_, v, loc_);
+        return *this;
+    }
+
+private:
+    LocalTensor<T> t_;
+    uint32_t i_;
+    pipev::Loc loc_;
+};
+template <class T> LocalRef<T> LocalTensor<T>::operator()(uint32_t offset, pipev::Loc loc) const {
+    return {*this, offset, loc};
+}
+}  // namespace AscendC
+
+namespace pipev::detail {
+// UB operand NAME[xK] of a view (its typed tensor; K = element index in that tensor).
+template <class T> void ub_op(Stmt& s, const AscendC::LocalTensor<T>& t, Loc loc,
+                              const char* wrap = "%s[x%d]") {
+    if (t.region_ < 0)
+        error(loc, "LocalTensor has no buffer (use AllocTensor, TBuf::Get or "
+              "LocalMemAllocator::Alloc first)");
+    const UbTensor& u = typed(t.region_, type_name<T>, sizeof(T), loc);
+    uint64_t off = t.addr_ - u.addr;
+    if (off % sizeof(T))
+        error(loc, "a %s view at UB 0x%llx is not on a %s element boundary of %s", type_name<T>,
+              (unsigned long long)t.addr_, type_name<T>, u.name.c_str());
+    s.op(wrap, u.name.c_str(), s.r(off / sizeof(T)));
+}
+// The tensor element as a scalar operand (ascend950 Select): scalar(NAME[xK]).
+template <class T> void ub_scalar_op(Stmt& s, const AscendC::LocalTensor<T>& t, Loc loc) {
+    ub_op(s, t, loc, "scalar(%s[x%d])");
+}
+// GM operand NAME[xK]: K indexes the buffer's elements (bytes for the headers' own u8 buffers).
+inline void gm_ptr_op(Stmt& s, const void* p, Loc loc) {
+    int i = gm_find(p);
+    if (i < 0)
+        error(loc, "%p is not in a GM buffer (memory from GmAlloc or aclrtMalloc, or "
+              "SetGlobalBuffer with its size)", p);
+    const GmBuffer& b = g.gm[size_t(i)];
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.host);
+    if (off % b.esize)
+        error(loc, "GM byte offset %llu is not on an element boundary of %s (%zu-byte elements)",
+              (unsigned long long)off, b.name.c_str(), b.esize);
+    s.op("%s[x%d]", b.name.c_str(), s.r(off / b.esize));
+}
+template <class T> void gm_op(Stmt& s, const AscendC::GlobalTensor<T>& t, Loc loc) {
+    gm_ptr_op(s, t.ptr_, loc);
+}
+}  // namespace pipev::detail
+#endif

@@ -1,0 +1,588 @@
+// pipev/vector.h: vector APIs. Select, Compare, Compares and Duplicate (count form) map onto pipev's
+// API statements (ISA.md §8), which decode to the same hardware micro-ops as the vendor's APIs;
+// the rest become the hardware sequence the API runs (ISA.md §6): the count form in counter mode
+// (set_mask_count · set_vector_mask 0, N · OP repeat=1 · set_mask_norm · set_vector_mask ONES,
+// ONES), the high-dimensional form as the mask setting and the instruction.
+#ifndef PIPEV_VECTOR_H
+#define PIPEV_VECTOR_H
+#include <string>
+
+#include "tensor.h"
+
+namespace pipev::detail {
+using AscendC::BinaryRepeatParams;
+using AscendC::LocalTensor;
+using AscendC::UnaryRepeatParams;
+
+// pipev's assembler takes count=/repeat= only as constants in some forms (compare/compares count=,
+// select with a scalar src0, everything on ascend910): those are written as literals.
+constexpr bool kCompareCountRegister = false;  // shared/repros/f10_count_register_rejected.vasm
+
+inline const char* cmp_name(AscendC::CMPMODE m) {
+    static const char* names[] = {"lt", "gt", "eq", "le", "ge", "ne"};
+    return names[int(m)];
+}
+inline std::string binary_stride(const BinaryRepeatParams& p) {
+    return format("stride=%u,%u,%u,%u,%u,%u", p.dstBlkStride, p.src0BlkStride, p.src1BlkStride,
+                  p.dstRepStride, p.src0RepStride, p.src1RepStride);
+}
+inline std::string unary_stride(const UnaryRepeatParams& p) {
+    return format("stride=%u,%u,%u,%u", p.dstBlkStride, p.srcBlkStride, p.dstRepStride,
+                  p.srcRepStride);
+}
+inline void count_key(Stmt& s, const char* k, uint64_t n, bool reg) {
+    if (reg) s.key(k, n);
+    else s.op("%s=%llu", k, (unsigned long long)n);
+}
+
+// A mask argument: bitwise (uint64_t mask[]) or contiguous (the number of leading elements).
+struct Mask {
+    const uint64_t* bits = nullptr;
+    uint64_t len = 0;
+};
+inline Mask mask_of(const uint64_t* bits) { return {bits, 0}; }
+inline Mask mask_of(uint64_t len) { return {nullptr, len}; }
+// MASK_HI:MASK_LO of a bitwise mask: mask[0] low, mask[1] high (16-bit); 32/64-bit use mask[0];
+// 8-bit takes four words, and pipev only the full mask (ISA.md §14.1).
+template <class T> void mask_words(const uint64_t* m, uint64_t& hi, uint64_t& lo, Loc loc) {
+    if constexpr (sizeof(T) == 1) {
+        if ((m[0] & m[1] & m[2] & m[3]) != kOnes)
+            error(loc, "8-bit types take only the full mask (all four words all ones; ISA.md "
+                  "section 14.1)");
+        hi = lo = kOnes;
+    } else if constexpr (sizeof(T) == 2) {
+        lo = m[0];
+        hi = m[1];
+    } else {
+        lo = m[0];
+        hi = 0;
+    }
+}
+// The mask keys of an API statement (select, compare, compares).
+template <class T> void mask_keys(Stmt& s, Mask m, Loc loc) {
+    if (!m.bits) {
+        s.key("mask", m.len);
+        return;
+    }
+    uint64_t hi, lo;
+    mask_words<T>(m.bits, hi, lo, loc);
+    s.key("mask_lo", lo);
+    if (sizeof(T) <= 2) s.key("mask_hi", hi);
+}
+inline void set_vector_mask(uint64_t hi, uint64_t lo, Loc loc) {
+    Stmt("set_vector_mask").reg(hi).reg(lo).issue(loc);
+}
+// MASK for a high-dimensional hardware instruction: the contiguous rule is pipev's set_mask.T.
+template <class T> void set_mask(Mask m, Loc loc) {
+    if (!m.bits) {
+        Stmt("set_mask.%s", type_name<T>).reg(m.len).issue(loc);
+        return;
+    }
+    uint64_t hi, lo;
+    mask_words<T>(m.bits, hi, lo, loc);
+    set_vector_mask(hi, lo, loc);
+}
+
+// The count form of a hardware instruction: EMIT(element offset, repeat) issues it once in counter
+// mode, or (ascend910) in chunks of up to 255 full repeats and a masked tail.
+template <class T, class Emit> void first_n(uint64_t n, Loc loc, Emit emit) {
+    if constexpr (kCounterMode) {
+        Stmt("set_mask_count").issue(loc);
+        set_vector_mask(0, n, loc);
+        emit(0, 1);
+        Stmt("set_mask_norm").issue(loc);
+        set_vector_mask(kOnes, kOnes, loc);
+    } else {
+        constexpr uint64_t per = 256 / sizeof(T);
+        uint64_t full = n / per, off = 0;
+        while (full > 0) {
+            uint64_t k = full < 255 ? full : 255;
+            set_vector_mask(sizeof(T) >= 4 ? 0 : kOnes, kOnes, loc);
+            emit(off, k);
+            off += k * per;
+            full -= k;
+        }
+        if (uint64_t tail = n % per) {
+            set_vector_mask(tail > 64 ? (uint64_t(1) << (tail - 64)) - 1 : 0,
+                            tail >= 64 ? kOnes : (uint64_t(1) << tail) - 1, loc);
+            emit(off, 1);
+        }
+        set_vector_mask(kOnes, kOnes, loc);
+    }
+}
+
+// Source operands: a tensor, a tensor element used as a scalar (ascend950), or an immediate.
+template <class T> struct Elem {
+    LocalTensor<T> t;
+};
+template <class T, class X> void src_op(Stmt& s, const X& x, Loc loc) {
+    if constexpr (std::is_same_v<X, Elem<T>>) ub_scalar_op(s, x.t, loc);
+    else if constexpr (std::is_same_v<X, LocalTensor<T>>) ub_op(s, x, loc);
+    else s.op("%s", scalar_text<T>(static_cast<T>(x)).c_str());
+}
+
+// ---- select (ISA.md §8.1) -----------------------------------------------------------------------
+template <class T, class U, class A, class B>
+void select_count(const LocalTensor<T>& dst, const LocalTensor<U>& sel, const A& a, const B& b,
+                  int mode, uint32_t count, bool scalar0, Loc loc) {
+    Stmt s("select.%s", type_name<T>);
+    ub_op(s, dst, loc);
+    ub_op(s, sel, loc);
+    src_op<T>(s, a, loc);
+    src_op<T>(s, b, loc);
+    s.op("mode=%d", mode);
+    count_key(s, "count", count, kCounterMode && !scalar0);
+    s.issue(loc);
+}
+template <class T, class U, class A, class B>
+void select_hd(const LocalTensor<T>& dst, const LocalTensor<U>& sel, const A& a, const B& b,
+               int mode, Mask m, uint8_t repeat, const BinaryRepeatParams& p, bool scalar0,
+               Loc loc) {
+    Stmt s("select.%s", type_name<T>);
+    ub_op(s, dst, loc);
+    ub_op(s, sel, loc);
+    src_op<T>(s, a, loc);
+    src_op<T>(s, b, loc);
+    s.op("mode=%d", mode);
+    count_key(s, "repeat", repeat, !scalar0);
+    s.op("%s", binary_stride(p).c_str());
+    mask_keys<T>(s, m, loc);
+    s.issue(loc);
+}
+// The no-mask form: modes 0/2 `select.T dst, src0, src1`, mode 1 `select.T dst, sel, src0`.
+template <class T, class X>
+void select_nomask(const LocalTensor<T>& dst, const X& x, const LocalTensor<T>& src, int mode,
+                   uint8_t repeat, const BinaryRepeatParams& p, Loc loc) {
+    Stmt s("select.%s", type_name<T>);
+    ub_op(s, dst, loc);
+    ub_op(s, x, loc);
+    ub_op(s, src, loc);
+    s.op("mode=%d", mode).key("repeat", repeat).op("%s", binary_stride(p).c_str());
+    s.issue(loc);
+}
+template <class X> constexpr bool is_local = false;
+template <class T> constexpr bool is_local<LocalTensor<T>> = true;
+// The ascend950 flexible scalar position (BinaryConfig): T2 is the destination, T3/T4 the sources
+// (LocalTensor, or a scalar). In mode 1 with two tensors, the one at config.scalarTensorIndex is
+// the scalar (its element 0); GO(dst, sel, src0, src1, src0 is the scalar).
+template <const AscendC::BinaryConfig& config, class T2, class T3, class T4, class U, class Go>
+void flexible(const T2& dst, const LocalTensor<U>& sel, const T3& src0, const T4& src1,
+              AscendC::SELMODE mode, Go go) {
+    using T = typename T2::PrimType;
+    constexpr bool t3 = is_local<T3>, t4 = is_local<T4>;
+    bool scalar_mode = mode == AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE;
+    if constexpr (t3 && t4) {
+        if (scalar_mode && config.scalarTensorIndex == 0) go(dst, sel, Elem<T>{src0}, src1, true);
+        else if (scalar_mode) go(dst, sel, src0, Elem<T>{src1}, false);
+        else go(dst, sel, src0, src1, false);
+    } else if constexpr (t3) {
+        go(dst, sel, src0, static_cast<T>(src1), false);
+    } else {
+        go(dst, sel, static_cast<T>(src0), src1, true);
+    }
+}
+template <class T, bool isSetMask>
+void dup_hd(const LocalTensor<T>& dst, T scalar, Mask m, uint8_t repeat, uint16_t dst_blk,
+            uint8_t dst_rep, Loc loc) {
+    if (isSetMask) set_mask<T>(m, loc);
+    Stmt s("vector_dup.%s", type_name<T>);
+    ub_op(s, dst, loc);
+    s.op("%s", scalar_text(scalar).c_str()).key("repeat", repeat);
+    s.op("stride=%u,1,%u,8", dst_blk, dst_rep).issue(loc);
+}
+
+// ---- compare (ISA.md §8.2) ----------------------------------------------------------------------
+template <class T, class U>
+void compare_count(const LocalTensor<U>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                   AscendC::CMPMODE m, uint32_t count, Loc loc) {
+    Stmt s("compare.%s.%s", cmp_name(m), type_name<T>);
+    ub_op(s, dst, loc);
+    ub_op(s, a, loc);
+    ub_op(s, b, loc);
+    count_key(s, "count", count, kCompareCountRegister);
+    s.issue(loc);
+}
+template <class T, class U>
+void compare_hd(const LocalTensor<U>* dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                AscendC::CMPMODE m, const Mask* mask, uint8_t repeat, const BinaryRepeatParams& p,
+                Loc loc) {
+    Stmt s("compare.%s.%s", cmp_name(m), type_name<T>);
+    if (dst) ub_op(s, *dst, loc);
+    else s.op("cmpmask");  // the result in CMPMASK
+    ub_op(s, a, loc);
+    ub_op(s, b, loc);
+    if (dst) s.key("repeat", repeat);
+    s.op("%s", binary_stride(p).c_str());
+    if (mask) mask_keys<T>(s, *mask, loc);
+    s.issue(loc);
+}
+template <class T, class U>
+void compares(const LocalTensor<U>& dst, const LocalTensor<T>& src, T scalar, AscendC::CMPMODE m,
+              const uint32_t* count, const Mask* mask, uint8_t repeat, const UnaryRepeatParams& p,
+              Loc loc) {
+    Stmt s("compares.%s.%s", cmp_name(m), type_name<T>);
+    ub_op(s, dst, loc);
+    ub_op(s, src, loc);
+    s.op("%s", scalar_text(scalar).c_str());
+    if (count) {
+        count_key(s, "count", *count, kCompareCountRegister);
+    } else {
+        s.key("repeat", repeat).op("%s", unary_stride(p).c_str());
+        if (mask) mask_keys<T>(s, *mask, loc);
+    }
+    s.issue(loc);
+}
+
+// ---- hardware instructions: binary (vadd ...), with a scalar (vadds ...), unary (vabs ...) ----
+template <class T>
+void binary_count(const char* mn, const LocalTensor<T>& dst, const LocalTensor<T>& a,
+                  const LocalTensor<T>& b, uint64_t n, Loc loc) {
+    first_n<T>(n, loc, [&](uint64_t off, uint64_t repeat) {
+        Stmt s("%s.%s", mn, type_name<T>);
+        ub_op(s, dst[uint32_t(off)], loc);
+        ub_op(s, a[uint32_t(off)], loc);
+        ub_op(s, b[uint32_t(off)], loc);
+        s.key("repeat", repeat).issue(loc);
+    });
+}
+template <class T, bool isSetMask>
+void binary_hd(const char* mn, const LocalTensor<T>& dst, const LocalTensor<T>& a,
+               const LocalTensor<T>& b, Mask m, uint8_t repeat, const BinaryRepeatParams& p,
+               Loc loc) {
+    if (isSetMask) set_mask<T>(m, loc);
+    Stmt s("%s.%s", mn, type_name<T>);
+    ub_op(s, dst, loc);
+    ub_op(s, a, loc);
+    ub_op(s, b, loc);
+    s.key("repeat", repeat).op("%s", binary_stride(p).c_str()).issue(loc);
+}
+// SCALAR is empty for unary instructions (vabs, vnot, vconv).
+template <class T, class S>
+void unary_count(const char* mn, const LocalTensor<T>& dst, const LocalTensor<S>& src,
+                 const std::string& scalar, uint64_t n, const char* extra, Loc loc) {
+    using Big = std::conditional_t<(sizeof(T) > sizeof(S)), T, S>;
+    first_n<Big>(n, loc, [&](uint64_t off, uint64_t repeat) {
+        Stmt s("%s", mn);
+        ub_op(s, dst[uint32_t(off)], loc);
+        ub_op(s, src[uint32_t(off)], loc);
+        if (!scalar.empty()) s.op("%s", scalar.c_str());
+        s.key("repeat", repeat);
+        if (*extra) s.op("%s", extra);
+        s.issue(loc);
+    });
+}
+template <class T, class S, bool isSetMask>
+void unary_hd(const char* mn, const LocalTensor<T>& dst, const LocalTensor<S>& src,
+              const std::string& scalar, Mask m, uint8_t repeat, const UnaryRepeatParams& p,
+              const char* extra, Loc loc) {
+    if (isSetMask) set_mask<T>(m, loc);
+    Stmt s("%s", mn);
+    ub_op(s, dst, loc);
+    ub_op(s, src, loc);
+    if (!scalar.empty()) s.op("%s", scalar.c_str());
+    s.key("repeat", repeat).op("%s", unary_stride(p).c_str());
+    if (*extra) s.op("%s", extra);
+    s.issue(loc);
+}
+template <class T> std::string mnemonic(const char* mn) { return format("%s.%s", mn, type_name<T>); }
+inline const char* round_name(AscendC::RoundMode r) {
+    static const char* names[] = {"none", "rint", "floor", "ceil", "round", "trunc", "odd", "hybrid"};
+    return names[int(r)];
+}
+}  // namespace pipev::detail
+
+namespace AscendC {
+
+// ---- Select -------------------------------------------------------------------------------------
+// First n elements, modes 0 and 2 (two tensors) and mode 1 (tensor and scalar).
+template <typename T, typename U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, SELMODE selMode, uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::select_count(dst, selMask, src0, src1, int(selMode), calCount, false, loc);
+}
+template <typename T, typename U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            T src1, SELMODE selMode, uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::select_count(dst, selMask, src0, src1, int(selMode), calCount, false, loc);
+}
+// High-dimensional, bitwise (mask[]) or contiguous (mask) MASK, modes 0/2 and 1.
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, SELMODE selMode, const uint64_t mask[], uint8_t repeatTimes,
+            const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
+    pipev::detail::select_hd(dst, selMask, src0, src1, int(selMode), pipev::detail::mask_of(mask),
+                             repeatTimes, repeatParams, false, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
+            const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
+    pipev::detail::select_hd(dst, selMask, src0, src1, int(selMode), pipev::detail::mask_of(mask),
+                             repeatTimes, repeatParams, false, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            T src1, SELMODE selMode, const uint64_t mask[], uint8_t repeatTimes,
+            const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
+    pipev::detail::select_hd(dst, selMask, src0, src1, int(selMode), pipev::detail::mask_of(mask),
+                             repeatTimes, repeatParams, false, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            T src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
+            const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
+    pipev::detail::select_hd(dst, selMask, src0, src1, int(selMode), pipev::detail::mask_of(mask),
+                             repeatTimes, repeatParams, false, loc);
+}
+// No mask argument: MASK (SetVectorMask) and CMPMASK (SetCmpMask) as they stand. Mode 1 takes the
+// scalar already in CMPMASK; modes 0/2 are chosen by the template argument.
+template <typename T, typename U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            uint8_t repeatTimes, const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
+    pipev::detail::select_nomask(dst, selMask, src0, 1, repeatTimes, repeatParams, loc);
+}
+template <typename T, SELMODE selMode>
+void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+            uint8_t repeatTimes, const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
+    pipev::detail::select_nomask(dst, src0, src1, int(selMode), repeatTimes, repeatParams, loc);
+}
+
+template <typename T0 = BinaryDefaultType, typename T1 = BinaryDefaultType,
+          const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename T2, typename T3, typename T4>
+void Select(const T2& dst, const LocalTensor<T1>& selMask, const T3& src0, const T4& src1,
+            SELMODE selMode, uint32_t count, PIPEV_LOC) {
+    pipev::detail::flexible<config>(dst, selMask, src0, src1, selMode,
+                                 [&](auto& d, auto& s, auto a, auto b, bool scalar0) {
+        pipev::detail::select_count(d, s, a, b, int(selMode), count, scalar0, loc);
+    });
+}
+template <typename T0 = BinaryDefaultType, typename T1 = BinaryDefaultType, bool isSetMask = true,
+          const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename T2, typename T3, typename T4>
+void Select(const T2& dst, const LocalTensor<T1>& selMask, const T3& src0, const T4& src1,
+            SELMODE selMode, const uint64_t mask[], uint8_t repeatTime,
+            const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
+    pipev::detail::flexible<config>(dst, selMask, src0, src1, selMode,
+                                 [&](auto& d, auto& s, auto a, auto b, bool scalar0) {
+        pipev::detail::select_hd(d, s, a, b, int(selMode), pipev::detail::mask_of(mask), repeatTime,
+                                 repeatParams, scalar0, loc);
+    });
+}
+template <typename T0 = BinaryDefaultType, typename T1 = BinaryDefaultType, bool isSetMask = true,
+          const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename T2, typename T3, typename T4>
+void Select(const T2& dst, const LocalTensor<T1>& selMask, const T3& src0, const T4& src1,
+            SELMODE selMode, uint64_t mask, uint8_t repeatTime,
+            const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
+    pipev::detail::flexible<config>(dst, selMask, src0, src1, selMode,
+                                 [&](auto& d, auto& s, auto a, auto b, bool scalar0) {
+        pipev::detail::select_hd(d, s, a, b, int(selMode), pipev::detail::mask_of(mask), repeatTime,
+                                 repeatParams, scalar0, loc);
+    });
+}
+
+// ---- Compare, Compares / CompareScalar ----------------------------------------------------------
+template <typename T, typename U>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+             CMPMODE cmpMode, uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::compare_count(dst, src0, src1, cmpMode, calCount, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+             CMPMODE cmpMode, const uint64_t mask[], uint8_t repeatTimes,
+             const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
+    auto m = pipev::detail::mask_of(mask);
+    pipev::detail::compare_hd(&dst, src0, src1, cmpMode, isSetMask ? &m : nullptr, repeatTimes,
+                              repeatParams, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+             CMPMODE cmpMode, uint64_t mask, uint8_t repeatTimes,
+             const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
+    auto m = pipev::detail::mask_of(mask);
+    pipev::detail::compare_hd(&dst, src0, src1, cmpMode, isSetMask ? &m : nullptr, repeatTimes,
+                              repeatParams, loc);
+}
+// The result in CMPMASK (read it with GetCmpMask).
+template <typename T, bool isSetMask = true>
+void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+             const uint64_t mask[], const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
+    auto m = pipev::detail::mask_of(mask);
+    pipev::detail::compare_hd<T, uint8_t>(nullptr, src0, src1, cmpMode, isSetMask ? &m : nullptr,
+                                          1, repeatParams, loc);
+}
+template <typename T, bool isSetMask = true>
+void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+             uint64_t mask, const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
+    auto m = pipev::detail::mask_of(mask);
+    pipev::detail::compare_hd<T, uint8_t>(nullptr, src0, src1, cmpMode, isSetMask ? &m : nullptr,
+                                          1, repeatParams, loc);
+}
+
+#define PIPEV_COMPARES(NAME)                                                                       \
+    template <typename T, typename U>                                                              \
+    void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0,                               \
+              const pipev::NoDeduce<T> src1Scalar, CMPMODE cmpMode, uint32_t calCount, PIPEV_LOC) { \
+        pipev::detail::compares(dst, src0, src1Scalar, cmpMode, &calCount, nullptr, 0, {}, loc);   \
+    }                                                                                              \
+    template <typename T, typename U, bool isSetMask = true>                                       \
+    void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0,                               \
+              const pipev::NoDeduce<T> src1Scalar, CMPMODE cmpMode, const uint64_t mask[],         \
+              uint8_t repeatTimes, const UnaryRepeatParams& repeatParams, PIPEV_LOC) {             \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::compares(dst, src0, src1Scalar, cmpMode, nullptr, isSetMask ? &m : nullptr, \
+                                repeatTimes, repeatParams, loc);                                   \
+    }                                                                                              \
+    template <typename T, typename U, bool isSetMask = true>                                       \
+    void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0,                               \
+              const pipev::NoDeduce<T> src1Scalar, CMPMODE cmpMode, uint64_t mask,                 \
+              uint8_t repeatTimes, const UnaryRepeatParams& repeatParams, PIPEV_LOC) {             \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::compares(dst, src0, src1Scalar, cmpMode, nullptr, isSetMask ? &m : nullptr, \
+                                repeatTimes, repeatParams, loc);                                   \
+    }
+PIPEV_COMPARES(Compares)
+PIPEV_COMPARES(CompareScalar)
+#undef PIPEV_COMPARES
+
+// ---- CMPMASK and MASK ---------------------------------------------------------------------------
+template <typename T> void GetCmpMask(const LocalTensor<T>& dst, PIPEV_LOC) {
+    pipev::detail::Stmt s("get_cmp_mask");
+    pipev::detail::ub_op(s, dst, loc);
+    s.issue(loc);
+}
+template <typename T> void SetCmpMask(const LocalTensor<T>& src, PIPEV_LOC) {
+    pipev::detail::Stmt s("set_cmp_mask");
+    pipev::detail::ub_op(s, src, loc);
+    s.issue(loc);
+}
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow, PIPEV_LOC) {
+    pipev::detail::set_vector_mask(maskHigh, maskLow, loc);
+}
+// LEN leading elements (normal mode) or the element count (counter mode): pipev's set_mask.T.
+template <typename T, MaskMode mode = MaskMode::NORMAL> void SetVectorMask(int32_t len, PIPEV_LOC) {
+    pipev::detail::Stmt("set_mask.%s", pipev::type_name<T>).reg(uint64_t(len)).issue(loc);
+}
+inline void SetMaskCount(PIPEV_LOC) { pipev::detail::Stmt("set_mask_count").issue(loc); }
+inline void SetMaskNorm(PIPEV_LOC) { pipev::detail::Stmt("set_mask_norm").issue(loc); }
+inline void ResetMask(PIPEV_LOC) { pipev::detail::set_vector_mask(pipev::kOnes, pipev::kOnes, loc); }
+
+// ---- Duplicate ----------------------------------------------------------------------------------
+template <typename T>
+void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
+               const int32_t& calCount, PIPEV_LOC) {
+    pipev::detail::Stmt s("duplicate.%s", pipev::type_name<T>);
+    pipev::detail::ub_op(s, dst, loc);
+    s.op("%s", pipev::detail::scalar_text(scalarValue).c_str());
+    pipev::detail::count_key(s, "count", uint64_t(calCount), pipev::kCounterMode);
+    s.issue(loc);
+}
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
+               const uint64_t mask[], const uint8_t repeatTimes, const uint16_t dstBlockStride,
+               const uint8_t dstRepeatStride, PIPEV_LOC) {
+    pipev::detail::dup_hd<T, isSetMask>(dst, scalarValue, pipev::detail::mask_of(mask),
+                                        repeatTimes, dstBlockStride, dstRepeatStride, loc);
+}
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue, uint64_t mask,
+               const uint8_t repeatTimes, const uint16_t dstBlockStride,
+               const uint8_t dstRepeatStride, PIPEV_LOC) {
+    pipev::detail::dup_hd<T, isSetMask>(dst, scalarValue, pipev::detail::mask_of(mask),
+                                        repeatTimes, dstBlockStride, dstRepeatStride, loc);
+}
+
+// ---- arithmetic: Add Sub Mul Max Min (vadd ...), Adds Muls Maxs Mins (vadds ...) ----------------
+// And / Or (vand, vor), Abs / Not (vabs, vnot) and Cast (vconv) are declared so kernels compile;
+// pipev has no such instructions yet and rejects the statements they issue.
+#define PIPEV_BINARY(NAME, MN)                                                                     \
+    template <typename T>                                                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
+              const int32_t& calCount, PIPEV_LOC) {                                                \
+        pipev::detail::binary_count(MN, dst, src0, src1, uint64_t(calCount), loc);                 \
+    }                                                                                              \
+    template <typename T, bool isSetMask = true>                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
+              const uint64_t mask[], const uint8_t repeatTimes,                                    \
+              const BinaryRepeatParams& repeatParams, PIPEV_LOC) {                                 \
+        pipev::detail::binary_hd<T, isSetMask>(MN, dst, src0, src1, pipev::detail::mask_of(mask),  \
+                                               repeatTimes, repeatParams, loc);                    \
+    }                                                                                              \
+    template <typename T, bool isSetMask = true>                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
+              uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams,    \
+              PIPEV_LOC) {                                                                         \
+        pipev::detail::binary_hd<T, isSetMask>(MN, dst, src0, src1, pipev::detail::mask_of(mask),  \
+                                               repeatTimes, repeatParams, loc);                    \
+    }
+PIPEV_BINARY(Add, "vadd")
+PIPEV_BINARY(Sub, "vsub")
+PIPEV_BINARY(Mul, "vmul")
+PIPEV_BINARY(Max, "vmax")
+PIPEV_BINARY(Min, "vmin")
+PIPEV_BINARY(And, "vand")
+PIPEV_BINARY(Or, "vor")
+#undef PIPEV_BINARY
+
+#define PIPEV_UNARY(NAME, MN, SCALAR_PARAM, SCALAR_TEXT)                                           \
+    template <typename T>                                                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src SCALAR_PARAM,                   \
+              const int32_t& calCount, PIPEV_LOC) {                                                \
+        pipev::detail::unary_count(pipev::detail::mnemonic<T>(MN).c_str(), dst, src, SCALAR_TEXT,  \
+                                   uint64_t(calCount), "", loc);                                   \
+    }                                                                                              \
+    template <typename T, bool isSetMask = true>                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src SCALAR_PARAM,                   \
+              const uint64_t mask[], const uint8_t repeatTimes,                                    \
+              const UnaryRepeatParams& repeatParams, PIPEV_LOC) {                                  \
+        pipev::detail::unary_hd<T, T, isSetMask>(pipev::detail::mnemonic<T>(MN).c_str(), dst, src, \
+                                                 SCALAR_TEXT, pipev::detail::mask_of(mask),        \
+                                                 repeatTimes, repeatParams, "", loc);              \
+    }                                                                                              \
+    template <typename T, bool isSetMask = true>                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src SCALAR_PARAM, uint64_t mask,    \
+              const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams, PIPEV_LOC) {       \
+        pipev::detail::unary_hd<T, T, isSetMask>(pipev::detail::mnemonic<T>(MN).c_str(), dst, src, \
+                                                 SCALAR_TEXT, pipev::detail::mask_of(mask),        \
+                                                 repeatTimes, repeatParams, "", loc);              \
+    }
+#define PIPEV_SCALAR_PARAM , const pipev::NoDeduce<T>& scalarValue
+#define PIPEV_SCALAR_TEXT pipev::detail::scalar_text(scalarValue)
+PIPEV_UNARY(Adds, "vadds", PIPEV_SCALAR_PARAM, PIPEV_SCALAR_TEXT)
+PIPEV_UNARY(Muls, "vmuls", PIPEV_SCALAR_PARAM, PIPEV_SCALAR_TEXT)
+PIPEV_UNARY(Maxs, "vmaxs", PIPEV_SCALAR_PARAM, PIPEV_SCALAR_TEXT)
+PIPEV_UNARY(Mins, "vmins", PIPEV_SCALAR_PARAM, PIPEV_SCALAR_TEXT)
+PIPEV_UNARY(Abs, "vabs", , std::string())
+PIPEV_UNARY(Not, "vnot", , std::string())
+#undef PIPEV_SCALAR_PARAM
+#undef PIPEV_SCALAR_TEXT
+#undef PIPEV_UNARY
+
+template <typename T, typename U>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
+          const uint32_t calCount, PIPEV_LOC) {
+    std::string mn = pipev::detail::format("vconv.%s.%s", pipev::type_name<T>, pipev::type_name<U>);
+    std::string round = pipev::detail::format("round=%s", pipev::detail::round_name(roundMode));
+    pipev::detail::unary_count(mn.c_str(), dst, src, std::string(), calCount, round.c_str(), loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
+          const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+          PIPEV_LOC) {
+    std::string mn = pipev::detail::format("vconv.%s.%s", pipev::type_name<T>, pipev::type_name<U>);
+    std::string round = pipev::detail::format("round=%s", pipev::detail::round_name(roundMode));
+    pipev::detail::unary_hd<T, U, isSetMask>(mn.c_str(), dst, src, std::string(),
+                                             pipev::detail::mask_of(mask), repeatTimes,
+                                             repeatParams, round.c_str(), loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
+          uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+          PIPEV_LOC) {
+    std::string mn = pipev::detail::format("vconv.%s.%s", pipev::type_name<T>, pipev::type_name<U>);
+    std::string round = pipev::detail::format("round=%s", pipev::detail::round_name(roundMode));
+    pipev::detail::unary_hd<T, U, isSetMask>(mn.c_str(), dst, src, std::string(),
+                                             pipev::detail::mask_of(mask), repeatTimes,
+                                             repeatParams, round.c_str(), loc);
+}
+}  // namespace AscendC
+#endif
