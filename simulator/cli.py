@@ -71,21 +71,28 @@ def main() -> None:
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
+@click.option("--block-dim", type=click.IntRange(1, 65535), default=None, metavar="N",
+              help="run N cores (blocks); overrides .block_dim")
+@click.option("--core", "trace_core", type=click.IntRange(0, 65534), default=None,
+              metavar="K", help="the text timeline of core K only")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as one JSON object")
 @click.option("--quiet", is_flag=True, help="print no summary")
-def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, as_json,
-        quiet) -> None:
+def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, block_dim,
+        trace_core, as_json, quiet) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
     from isa.diagnostics import DiagnosticError
     from simulator.run import run as run_program
 
     chip_obj = _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
+    if trace_core is not None and (trace is None or trace_format != "text"):
+        raise click.UsageError("--core K selects the core of a text timeline (--trace F "
+                               "--trace-format text)")
     progress = [] if quiet or as_json or not sys.stderr.isatty() else [Progress()]
     try:
         result = run_program(program, chip=chip_obj, inputs=supplied, checks=checks,
                              trace=trace, trace_format=trace_format, max_steps=max_steps,
-                             observers=progress)
+                             observers=progress, block_dim=block_dim, trace_core=trace_core)
     except DiagnosticError as e:
         for p in progress:
             p.clear()

@@ -53,6 +53,35 @@ class Lane(Observer):
         self.writer.on_error(diagnostic, instr)
 
 
+class Schedule:
+    """Where and when each block of a launch runs, and what its cores share: the first
+    `vector_cores` blocks start at cycle 0, each later one on the vector core that frees first
+    (ties: the lowest); the GM bandwidth ledger; the cross-core race check."""
+
+    def __init__(self, chip, n: int, timing: bool, checks: str):
+        self.slots = min(n, chip.vector_cores)
+        self.free = [(0, slot) for slot in range(self.slots)]  # (cycle it frees, vector core)
+        self.waves = [0] * self.slots  # blocks each vector core has run so far
+        bandwidth = chip.gm_bytes_per_cycle
+        self.ledger = GmBandwidth(bandwidth) if n > 1 and timing and bandwidth > 0 else None
+        self.races = CrossCoreRaces() if n > 1 and checks != "off" else None
+
+    def begin(self) -> tuple[int, int, int]:
+        """The next block's (start cycle, vector core, wave)."""
+        start, slot = heapq.heappop(self.free)
+        return start, slot, self.waves[slot]
+
+    def end(self, slot: int, end: int) -> None:
+        """The block on vector core SLOT finished at cycle END."""
+        if self.ledger is not None:
+            self.ledger.commit()
+        heapq.heappush(self.free, (end, slot))
+        self.waves[slot] += 1
+
+    def observers(self) -> list[Observer]:
+        return [self.races] if self.races is not None else []
+
+
 class Launch:
     """Run PROGRAM on BLOCK_DIM cores (None: its `.block_dim`, else 1)."""
 
@@ -60,9 +89,13 @@ class Launch:
                  block_dim: int | None = None, checks: str = "error",
                  trace: str | Path | None = None, trace_format: str = "jsonl",
                  max_steps: int = 10_000_000, observers: Sequence[Observer] = (),
-                 timing: bool = True):
+                 timing: bool = True, trace_core: int | None = None):
         self.program, self.chip = program, program.chip
         self.n = block_dim or program.block_dim
+        if trace_core is not None and trace_core >= self.n:
+            raise SimulationError([Diagnostic(
+                "error", program.path, 1, 1, f"--core {trace_core}: the launch runs cores "
+                f"0..{self.n - 1}")])
         self.checks, self.max_steps, self.timing = checks, max_steps, timing
         self.observers = list(observers)
         self.gm = gm_arrays(program, inputs)
@@ -73,18 +106,16 @@ class Launch:
             self.warnings.append(Diagnostic("note", program.path, line, col,
                                             f"--block-dim {block_dim} overrides .block_dim "
                                             f"{program.block_dim}"))
-        self.slots = min(self.n, self.chip.vector_cores)
-        multi = self.n > 1
-        bandwidth = self.chip.gm_bytes_per_cycle
-        self.ledger = GmBandwidth(bandwidth) if multi and timing and bandwidth > 0 else None
-        self.races = CrossCoreRaces({k: v.size for k, v in self.gm.items()}) \
-            if multi and checks != "off" else None
+        self.schedule = Schedule(self.chip, self.n, timing, checks)
+        self.slots = self.schedule.slots
         self.writer = None
         if trace is not None:
             from simulator.trace import open_writer
 
             self.writer = open_writer(trace_format, Path(trace), self.chip, program.path,
                                       timing, cores=self.n)
+            if trace_core is not None:
+                self.writer.only_core = trace_core
         self.cores: list[CoreResult] = []
         self.stats: list[Statistics] = []
         self.per_core: list[list[Diagnostic]] = []
@@ -92,19 +123,14 @@ class Launch:
 
     # -- running -------------------------------------------------------------------------------
     def execute(self) -> RunResult:
-        free = [(0, slot) for slot in range(self.slots)]  # (cycle it frees, vector core)
-        waves = [0] * self.slots  # blocks each vector core has run so far
         try:
             for block in range(self.n):
-                start, slot = heapq.heappop(free)
+                start, slot, wave = self.schedule.begin()
                 run = self._core(block, start)
                 self._run_core(run, block)
                 end = run.cycles() if self.timing else 0
-                if self.ledger is not None:
-                    self.ledger.commit()
-                heapq.heappush(free, (end, slot))
-                self._record(run, block, slot, waves[slot], start, end)
-                waves[slot] += 1
+                self.schedule.end(slot, end)
+                self._record(run, block, slot, wave, start, end)
         except BaseException:
             if self.writer is not None:
                 self.writer.close(ok=False)
@@ -120,11 +146,11 @@ class Launch:
 
     def _core(self, block: int, start: int) -> Run:
         machine = Machine(self.chip, self.gm, self.program, (block, self.n))
-        internal = [self.races] if self.races is not None else []
         return Run(machine, ProgramSource(self.program), checks=self.checks,
                    max_steps=self.max_steps, observers=self.observers, timing=self.timing,
-                   warnings=self.warnings if block == 0 else (), internal=internal,
-                   core=block, origin=start, gm_bandwidth=self.ledger,
+                   warnings=self.warnings if block == 0 else (),
+                   internal=self.schedule.observers(), core=block, origin=start,
+                   gm_bandwidth=self.schedule.ledger,
                    writer=Lane(self.writer) if self.writer is not None else None)
 
     def _run_core(self, run: Run, block: int) -> None:
@@ -163,10 +189,11 @@ class Launch:
                     seen[d].append(core)
         if self.n == 1:
             return list(self.per_core[0]) if self.per_core else []
-        reported = self.races.reported if self.races is not None else set()
+        races = self.schedule.races
+        reported = races.reported if races is not None else set()
         out = []
         for d, cores in seen.items():
-            if d.severity != "note" and d.message not in reported:
+            if d.severity != "note" and not any(d.message.startswith(m) for m in reported):
                 d = attrs.evolve(d, message=d.message + _on_cores(cores, self.n))
             out.append(d)
         return out

@@ -5,8 +5,9 @@ depend on the order the hardware happens to run the cores in, while pipev runs t
 order.
 
 One observer serves every core of the launch (cores run one after another). Per GM tensor it
-keeps, per byte, the last core that wrote it and the last that read it (`core + 1`, 0 for none:
-two bytes of bookkeeping per GM byte and direction); a conflict is reported at the later core's
+keeps, per byte, the last core that wrote it and the last two cores that read it (`core + 1`, 0
+for none: two bytes of bookkeeping per GM byte each), so every conflict is found (naming one of
+the cores it is with); a conflict is reported at the later core's
 statement, naming the earlier core's statement and the first byte.
 """
 
@@ -21,10 +22,10 @@ RULE = "cross-core GM race"
 
 
 class CrossCoreRaces(Observer):
-    def __init__(self, gm_sizes: dict[str, int]):
-        self.sizes = gm_sizes
+    def __init__(self):
         self.writer: dict[str, np.ndarray] = {}
-        self.reader: dict[str, np.ndarray] = {}
+        self.reader: dict[str, np.ndarray] = {}  # the last core that read each byte
+        self.earlier_reader: dict[str, np.ndarray] = {}  # the one before, of another core
         # (core, tensor, write) -> the accesses, to name the earlier core's statement
         self.log: dict[tuple[int, str, bool], list[tuple[DmaOp, int, int, object]]] = {}
         self.run: RunInfo | None = None
@@ -42,10 +43,16 @@ class CrossCoreRaces(Observer):
         if op.dst_space is not None:
             self._access(ev, op, op.dst_space, op.dst, op.dst_gap, True)
 
-    def _owners(self, table: dict[str, np.ndarray], tensor: str) -> np.ndarray:
+    @staticmethod
+    def _owners(table: dict[str, np.ndarray], tensor: str, size: int) -> np.ndarray:
+        """TABLE's owners of TENSOR's bytes, at least SIZE of them (grown as accesses reach
+        further: a front end declares GM as it goes)."""
         arr = table.get(tensor)
-        if arr is None:
-            arr = table[tensor] = np.zeros(self.sizes[tensor], np.uint16)
+        if arr is None or arr.size < size:
+            grown = np.zeros(max(size, 2 * arr.size if arr is not None else 0), np.uint16)
+            if arr is not None:
+                grown[:arr.size] = arr
+            arr = table[tensor] = grown
         return arr
 
     def _access(self, ev: Event, op: DmaOp, tensor: str, base: int, gap: int,
@@ -55,17 +62,23 @@ class CrossCoreRaces(Observer):
         where = slice(base, base + op.nburst * op.burst * 32) if gap == 0 or op.nburst == 1 \
             else op.indices(base, gap)
         self.log.setdefault((core, tensor, write), []).append((op, base, gap, ev.instr))
-        writers = self._owners(self.writer, tensor)
-        self._conflict(ev, tensor, where, writers, write, True)
+        size = op.extent(base, gap)[1] + 1
+        writers = self._owners(self.writer, tensor, size)
+        readers = self._owners(self.reader, tensor, size)
+        earlier = self._owners(self.earlier_reader, tensor, size)
+        self._conflict(ev, tensor, where, writers[where], write, True)
         if write:
-            self._conflict(ev, tensor, where, self._owners(self.reader, tensor), True, False)
+            last, before = readers[where], earlier[where]
+            self._conflict(ev, tensor, where, np.where((last != 0) & (last != me), last,
+                                                       before), True, False)
             writers[where] = me
-        else:
-            self._owners(self.reader, tensor)[where] = me
+        else:  # many cores may read a byte: keep the last two that did
+            last = readers[where]
+            earlier[where] = np.where(last != me, last, earlier[where])
+            readers[where] = me
 
-    def _conflict(self, ev: Event, tensor: str, where, owners: np.ndarray, write: bool,
+    def _conflict(self, ev: Event, tensor: str, where, seen: np.ndarray, write: bool,
                   other_writes: bool) -> None:
-        seen = owners[where]
         hit = np.flatnonzero((seen != 0) & (seen != ev.core + 1))
         if not hit.size:
             return

@@ -218,9 +218,10 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
         inputs: Mapping | None = None, checks: str = "error", trace: str | Path | None = None,
         trace_format: str = "jsonl", max_steps: int = 10_000_000,
         observers: Sequence[Observer] = (), timing: bool = True,
-        block_dim: int | None = None) -> RunResult:
+        block_dim: int | None = None, trace_core: int | None = None) -> RunResult:
     """Assemble (if needed) and run a program on BLOCK_DIM cores (None: the program's
-    `.block_dim`, else 1; simulator/cores.py). Raises SimulationError (or AssemblyError, its
+    `.block_dim`, else 1; simulator/cores.py); TRACE_CORE: a text trace shows that core
+    alone. Raises SimulationError (or AssemblyError, its
     sibling) carrying every diagnostic; prints nothing and writes only the trace file."""
     check_mode(checks)
     if block_dim is not None and not (type(block_dim) is int and 1 <= block_dim <= 65535):
@@ -236,4 +237,4 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
 
     return Launch(program, inputs, block_dim=block_dim, checks=checks, trace=trace,
                   trace_format=trace_format, max_steps=max_steps, observers=observers,
-                  timing=timing).execute()
+                  timing=timing, trace_core=trace_core).execute()
