@@ -75,11 +75,23 @@ def launch_summary(launch) -> str:
 def launch_dict(launch) -> dict:
     from simulator.summary import summary_dict
 
-    cores = [summary_dict(c.result) for c in launch.cores]
+    cores = [core_summary(launch, c) for c in launch.cores]
     slowest = launch.slowest
     out = dict(summary_dict(slowest.result)) if slowest is not None else {}
     out.update({"kernel": launch.kernel, "file": launch.file, "line": launch.line,
                 "block_dim": launch.block_dim})
     if launch.block_dim > 1:
         out["cores"] = cores
+    return out
+
+
+def core_summary(launch, core) -> dict:
+    """One core in the launch's `cores` list: its summary, where and when it ran."""
+    from simulator.summary import summary_dict
+
+    out = summary_dict(core.result)
+    slot, wave, start = launch.placed.get(core.core, (0, 0, 0))
+    end = out["cycles"]
+    out.update({"block": core.core, "core": slot, "wave": wave, "start": start, "end": end,
+                "cycles": end - start})
     return out
