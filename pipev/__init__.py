@@ -39,6 +39,9 @@ def chips() -> list[Chip]:
 
 
 def debug(program: Program | str | Path, *, chip: Chip | str | None = None, inputs=None,
-          checks: str = "error", max_steps: int = 10_000_000) -> Debugger:
-    """A debugging session on PROGRAM, at its first instruction."""
-    return Debugger(program, chip=chip, inputs=inputs, checks=checks, max_steps=max_steps)
+          checks: str = "error", max_steps: int = 10_000_000,
+          block_dim: int | None = None) -> Debugger:
+    """A debugging session on PROGRAM, at its first instruction (of core 0 when it runs
+    BLOCK_DIM, or its .block_dim, cores)."""
+    return Debugger(program, chip=chip, inputs=inputs, checks=checks, max_steps=max_steps,
+                    block_dim=block_dim)

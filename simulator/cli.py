@@ -232,14 +232,16 @@ def isa_reference(mnemonic) -> None:
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
-def debug(program, chip, inputs, commands, checks, max_steps) -> None:
+@click.option("--block-dim", type=click.IntRange(1, 65535), default=None, metavar="N",
+              help="run N cores (blocks); overrides .block_dim")
+def debug(program, chip, inputs, commands, checks, max_steps, block_dim) -> None:
     """Step through PROGRAM at the (pipev) prompt (ISA.md §13); `help` lists the commands."""
     from simulator.debugger import debug as debug_session
 
     chip_obj = _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
-                           checks=checks, max_steps=max_steps))
+                           checks=checks, max_steps=max_steps, block_dim=block_dim))
 
 
 @main.command()

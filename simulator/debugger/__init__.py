@@ -24,7 +24,8 @@ class Debugger:
     as lines, and the machine at the current point."""
 
     def __init__(self, program, *, chip=None, inputs: Mapping | None = None,
-                 checks: str = "error", max_steps: int = 10_000_000):
+                 checks: str = "error", max_steps: int = 10_000_000,
+                 block_dim: int | None = None):
         from simulator.run import check_mode, load_program
 
         check_mode(checks)
@@ -32,7 +33,8 @@ class Debugger:
             from isa.chip import get_chip
 
             chip = get_chip(chip)
-        self.session = Session(load_program(program, chip, checks), inputs, checks, max_steps)
+        self.session = Session(load_program(program, chip, checks), inputs, checks, max_steps,
+                               block_dim=block_dim)
         self.commands = Commands(self.session)
 
     def execute(self, command: str) -> list[str]:
@@ -67,7 +69,7 @@ class Debugger:
 def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping | None = None,
           commands: str | Path | None = None, checks: str = "error",
           max_steps: int = 10_000_000, stdin: TextIO | None = None, out: TextIO | None = None,
-          err: TextIO | None = None) -> int:
+          err: TextIO | None = None, block_dim: int | None = None) -> int:
     """Run a debugging session; the exit status (0, or 1 when the program cannot be loaded)."""
     from simulator.run import load_program
 
@@ -76,7 +78,7 @@ def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping
     err = err or sys.stderr
     try:
         program = load_program(Path(program_path), chip, checks)
-        session = Session(program, inputs, checks, max_steps)
+        session = Session(program, inputs, checks, max_steps, block_dim=block_dim)
     except DiagnosticError as e:
         for d in e.diagnostics:
             err.write(f"{d}\n")
@@ -95,8 +97,9 @@ def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping
     cmds = Commands(session)
     repl = Repl(cmds, out)
     n_hw = len(session.flat)
+    cores = f", {session.n} cores (`core K`, `info cores`)" if session.n > 1 else ""
     repl.write([f"pipev debug: {program.path} on {program.chip.name}, "
-                f"{len(program.statements)} statements ({n_hw} hardware instructions); "
+                f"{len(program.statements)} statements ({n_hw} hardware instructions){cores}; "
                 "`help` lists the commands",
                 *[str(d) for d in session.new_diagnostics()], *cmds.where()])
     if lines is None:

@@ -27,13 +27,15 @@ class Quit(Exception):
 
 
 HELP: dict[str, tuple[str, str]] = {
-    "break": ("break LINE|LABEL|pc N|cycle N",
+    "break": ("break LINE|LABEL|pc N|cycle N [core K]",
               "stop before the statement at LINE/LABEL/pc N (every time it runs), or once the "
-              "cycle reaches N"),
+              "cycle reaches N; on every core, or on core K only"),
+    "core": ("core [K]", "inspect core K of a multi-core launch (the cores before it run to "
+             "their end first); without K, the core inspected now"),
     "delete": ("delete [N]", "delete breakpoint or watchpoint N (all of them without N)"),
-    "info": ("info break|pipes|loops",
+    "info": ("info break|pipes|loops|cores",
              "breakpoints and watchpoints; the pipes' queues, busy-until and pending flags; "
-             "the iteration count of the loops around pc"),
+             "the iteration count of the loops around pc; where each core stopped"),
     "step": ("step [N]", "run N hardware instructions (finishes one already begun)"),
     "stepr": ("stepr [N]", "run N micro-ops: one repeat of a vector instruction, or one whole "
               "other instruction"),
@@ -185,12 +187,39 @@ class Commands:
             n = k - s.source.pc_start[instr.pc] + 1
             info += f"  next {instr.text} ({n} of {len(stmt.hw)})"
         if end and s.ex.done:
-            info += "  (program finished)"
+            info += "  (program finished)" if s.core + 1 >= s.n else "  (core finished)"
+        if s.n > 1:
+            info += f"  core {s.core} of {s.n}"
         return out + [info]
 
     # -- breakpoints -------------------------------------------------------------------------
+    def cmd_core(self, arg: str) -> list[str]:
+        s = self.s
+        if not arg:
+            return [f"core {s.core} of {s.n}"]
+        why = s.switch(parse_int(arg, "K"))
+        if why is not None:
+            raise CommandError(why)
+        return [f"core {s.core} of {s.n}", *[str(d) for d in s.new_diagnostics()],
+                *self.where()]
+
     def cmd_break(self, arg: str) -> list[str]:
         words = arg.split()
+        core = None
+        if len(words) >= 3 and words[-2] == "core":
+            core = parse_int(words[-1], "K")
+            if not 0 <= core < self.s.n:
+                raise CommandError(f"core {core} does not exist (the launch runs cores "
+                                   f"0..{self.s.n - 1})")
+            words = words[:-2]
+        out = self._break(words, arg)
+        if core is not None:
+            b = self.s.breaks[self.s.next_num - 1]
+            b.core, b.what = core, f"{b.what} on core {core}"
+            out = [f"{out[0]} on core {core}"]
+        return out
+
+    def _break(self, words: list[str], arg: str) -> list[str]:
         s, program = self.s, self.s.program
         if not words:
             raise CommandError("break needs LINE, LABEL, `pc N` or `cycle N`")
@@ -267,10 +296,27 @@ class Commands:
     def cmd_info(self, arg: str) -> list[str]:
         sub = {"break": self._info_break, "breakpoints": self._info_break, "b": self._info_break,
                "watch": self._info_break, "pipes": self._info_pipes,
-               "loops": self._info_loops}.get(arg.strip())
+               "loops": self._info_loops, "cores": self._info_cores}.get(arg.strip())
         if sub is None:
-            raise CommandError("info takes break, pipes or loops")
+            raise CommandError("info takes break, pipes, loops or cores")
         return sub()
+
+    def _info_cores(self) -> list[str]:
+        s = self.s
+        out = []
+        for core in range(s.n):
+            if core in s.ends:
+                out.append(f"  core {core}: finished at cycle {s.ends[core]}")
+            elif core == s.core:
+                k = s.index()
+                if k < len(s.flat):
+                    at = f"at line {s.flat[k].line}, pc {s.flat[k].pc}"
+                else:
+                    at = "finished" if s.ex.done else "at the end"
+                out.append(f"* core {core}: {at}, cycle {s.cycle()} (inspected)")
+            else:
+                out.append(f"  core {core}: not started")
+        return out
 
     def _info_break(self) -> list[str]:
         if not self.s.breaks:

@@ -296,3 +296,30 @@ def test_chip_profiles_give_vector_cores_and_gm_bandwidth():
         chip = get_chip(name)
         assert chip.vector_cores == cores and chip.gm_bandwidth_gbps > 0
     assert round(get_chip("ascend910b").gm_bytes_per_cycle, 3) == round(1600e9 / 1850e6, 3)
+
+
+# -- the debugger --------------------------------------------------------------------------------
+def test_debugger_breaks_per_core_switches_cores_and_lists_them():
+    import pipev
+
+    d = pipev.debug(RELU, block_dim=3)
+    assert d.execute("info cores") == ["* core 0: at line 12, pc 0, cycle 0 (inspected)",
+                                       "  core 1: not started", "  core 2: not started"]
+    assert d.execute("break 17 core 2") == ["breakpoint 1 at line 17, pc 4 on core 2"]
+    assert d.execute("continue")[0] == "breakpoint 1, line 17 on core 2"
+    assert d.execute("print x1") == ["x1 = 2 (0x2)"]
+    cores = d.execute("info cores")
+    assert cores[0].startswith("  core 0: finished at cycle ") and \
+        cores[2] == "* core 2: at line 17, pc 4, cycle 280 (inspected)"
+    assert d.execute("core 1")[0] == "core 1 of 3"  # an earlier core: the launch restarts
+    assert d.execute("print x1") == ["x1 = 0 (0x0)"] and d.registers[32:] == (1, 3)
+    assert d.execute("back")[0].startswith("reached the start of core 1")
+    assert d.execute("break 17")[0] == "breakpoint 2 at line 17, pc 4"
+    assert d.execute("continue")[0] == "breakpoint 2, line 17"  # every core: core 1's own
+    assert d.execute("core 9") == ["core 9 does not exist (the launch runs cores 0..2)"]
+    d.execute("delete")
+    out = d.execute("continue")
+    assert out[0].startswith("program finished on all 3 cores") and d.finished
+    one = simulator.run(RELU, block_dim=3)
+    assert d.execute("print y_gm[0:4]") == \
+        [f"y_gm[0:4] = {np.array2string(one.outputs['y_gm'][:4])}"]
