@@ -58,13 +58,14 @@ class Schedule:
     `vector_cores` blocks start at cycle 0, each later one on the vector core that frees first
     (ties: the lowest); the GM bandwidth ledger; the cross-core race check."""
 
-    def __init__(self, chip, n: int, timing: bool, checks: str):
+    def __init__(self, chip, n: int, timing: bool, checks: str,
+                 gm_sizes: dict[str, int] | None = None):
         self.slots = min(n, chip.vector_cores)
         self.free = [(0, slot) for slot in range(self.slots)]  # (cycle it frees, vector core)
         self.waves = [0] * self.slots  # blocks each vector core has run so far
         bandwidth = chip.gm_bytes_per_cycle
         self.ledger = GmBandwidth(bandwidth) if n > 1 and timing and bandwidth > 0 else None
-        self.races = CrossCoreRaces() if n > 1 and checks != "off" else None
+        self.races = CrossCoreRaces(gm_sizes) if n > 1 and checks != "off" else None
 
     def begin(self) -> tuple[int, int, int]:
         """The next block's (start cycle, vector core, wave)."""
@@ -106,7 +107,8 @@ class Launch:
             self.warnings.append(Diagnostic("note", program.path, line, col,
                                             f"--block-dim {block_dim} overrides .block_dim "
                                             f"{program.block_dim}"))
-        self.schedule = Schedule(self.chip, self.n, timing, checks)
+        self.schedule = Schedule(self.chip, self.n, timing, checks,
+                                 {name: buf.size for name, buf in self.gm.items()})
         self.slots = self.schedule.slots
         self.writer = None
         if trace is not None:

@@ -22,7 +22,8 @@ RULE = "cross-core GM race"
 
 
 class CrossCoreRaces(Observer):
-    def __init__(self):
+    def __init__(self, sizes: dict[str, int] | None = None):
+        self.sizes = dict(sizes or {})  # GM tensors' bytes, when known (else grown on demand)
         self.writer: dict[str, np.ndarray] = {}
         self.reader: dict[str, np.ndarray] = {}  # the last core that read each byte
         self.earlier_reader: dict[str, np.ndarray] = {}  # the one before, of another core
@@ -43,13 +44,13 @@ class CrossCoreRaces(Observer):
         if op.dst_space is not None:
             self._access(ev, op, op.dst_space, op.dst, op.dst_gap, True)
 
-    @staticmethod
-    def _owners(table: dict[str, np.ndarray], tensor: str, size: int) -> np.ndarray:
+    def _owners(self, table: dict[str, np.ndarray], tensor: str, size: int) -> np.ndarray:
         """TABLE's owners of TENSOR's bytes, at least SIZE of them (grown as accesses reach
-        further: a front end declares GM as it goes)."""
+        further when the tensor's size is not known: a front end declares GM as it goes)."""
         arr = table.get(tensor)
         if arr is None or arr.size < size:
-            grown = np.zeros(max(size, 2 * arr.size if arr is not None else 0), np.uint16)
+            size = max(size, self.sizes.get(tensor, 0), 2 * arr.size if arr is not None else 0)
+            grown = np.zeros(size, np.uint16)
             if arr is not None:
                 grown[:arr.size] = arr
             arr = table[tensor] = grown

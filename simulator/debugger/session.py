@@ -73,7 +73,8 @@ class Session:
         """(Re)create machine, timing model and executor of core 0: point 0, nothing
         executed."""
         self.gm = gm_arrays(self.program, self.inputs)
-        self.schedule = Schedule(self.program.chip, self.n, True, self.checks)
+        self.schedule = Schedule(self.program.chip, self.n, True, self.checks,
+                                 {name: buf.size for name, buf in self.gm.items()})
         self.ends: dict[int, int] = {}  # finished cores -> their end cycle
         self.shown_before = 0  # diagnostics of finished cores already shown
         self.earlier: list = []  # finished cores' diagnostics

@@ -17,7 +17,7 @@ from isa.decode import VectorOp
 from isa.table import PIPES
 from simulator.events import Event, RunInfo
 from simulator.timing.banks import bank_model
-from simulator.timing.config import BLOCK, CostClass, load_config
+from simulator.timing.config import BLOCK, CostClass, config_of
 from simulator.timing.records import InstrTiming, QueueState, TimingSnapshot
 
 QUEUES = ("V", "MTE2", "MTE3")
@@ -46,7 +46,7 @@ class TimingModel:
         self.chip = chip
         self.origin, self.gm = origin, gm
         self.gm_wait = 0  # cycles the shared GM bandwidth added to this core's transfers
-        cfg = self.cfg = load_config(chip)
+        cfg = self.cfg = config_of(chip)
         t = cfg.t
         self.scalar_issue, self.scalar_op = t["scalar_issue"], t["scalar_op"]
         self.branch_taken, self.depth = t["branch_taken"], t["queue_depth"]
