@@ -64,8 +64,14 @@ def double_buffer() -> dict[str, np.ndarray]:
     return {"y_gm": np.where(x > 0, x, np.float32(0))}
 
 
+def multicore_relu() -> dict[str, np.ndarray]:
+    x = uniform(11, -10, 10, 49152, np.float32)  # 48 slices, whichever core does each
+    return {"y_gm": np.where(x > 0, x, np.float32(0))}
+
+
 KERNELS = {"double_buffer": double_buffer, "relu": relu, "clamp": clamp,
-           "where_tiles": where_tiles, "nan_scrub": nan_scrub, "masked_fill": masked_fill}
+           "where_tiles": where_tiles, "nan_scrub": nan_scrub, "masked_fill": masked_fill,
+           "multicore_relu": multicore_relu}
 
 
 def main() -> None:
