@@ -29,7 +29,7 @@ from isa.lexer import (
 )
 from isa.operands import Builder, StatementSyntax
 from isa.program import Init, Program, Statement, Tensor
-from isa.table import INSTRUCTIONS
+from isa.table import lookup_form
 from isa.types import lookup
 
 MAX_ERRORS = 20
@@ -400,12 +400,12 @@ class Assembler:
         text = src.text
         m = HEAD_RE.match(text, off)
         parts = m.group(1).split(".")
-        defn = INSTRUCTIONS.get(parts[0].lower())
+        defn = lookup_form(parts[0].lower(), len(parts) > 1)
         if defn is None:
             self.error(src, off, f"unknown mnemonic '{parts[0]}'")
             return None
         mods = parts[1:]
-        op = dtype = None
+        op = dtype = src_dtype = None
         if defn.has_op:
             if not mods or mods[0].lower() not in api.COMPARE_OPS:
                 self.error(src, off, f"{defn.name} needs a compare operator "
@@ -418,7 +418,18 @@ class Assembler:
                 return None
             dtype = lookup(mods[0])
             if dtype is None:
-                self.error(src, off + len(m.group(1)) - len(mods[0]),
+                self.error(src, off + len(m.group(1)) - len(".".join(mods)),
+                           f"unknown type '{mods[0]}'")
+                return None
+            mods.pop(0)
+        if defn.src_typed:
+            if not mods:
+                self.error(src, off, f"{defn.name} needs a destination and a source type, e.g. "
+                           f"{defn.name}.f16.f32")
+                return None
+            src_dtype = lookup(mods[0])
+            if src_dtype is None:
+                self.error(src, off + len(m.group(1)) - len(".".join(mods)),
                            f"unknown type '{mods[0]}'")
                 return None
             mods.pop(0)
@@ -454,7 +465,7 @@ class Assembler:
                 return None
             else:
                 positional.append((piece, poff))
-        return StatementSyntax(defn, op, dtype, positional, keys, off, src.pos(off)[1])
+        return StatementSyntax(defn, op, dtype, positional, keys, off, src.pos(off)[1], src_dtype)
 
 
 def _substitute(s: Src, k: int) -> Src:

@@ -211,12 +211,14 @@ def _assemble_or_exit(program, chip):
 @click.argument("mnemonic", required=False)
 def isa_reference(mnemonic) -> None:
     """Print the ISA reference (one MNEMONIC, or all), generated from the instruction table."""
-    from isa.reference import INSTRUCTIONS, document, entry
+    from isa.reference import document, entry
+    from isa.table import lookup_form
 
     if mnemonic is None:
         click.echo(document())
         return
-    d = INSTRUCTIONS.get(mnemonic.lower().split(".")[0])
+    parts = mnemonic.lower().split(".")
+    d = lookup_form(parts[0], len(parts) > 1)
     if d is None:
         raise click.UsageError(f"unknown mnemonic '{mnemonic}' (see `pipev isa`)")
     click.echo(entry(d))

@@ -28,7 +28,7 @@ class CrossCoreRaces(Observer):
         self.reader: dict[str, np.ndarray] = {}  # the last core that read each byte
         self.earlier_reader: dict[str, np.ndarray] = {}  # the one before, of another core
         # (core, tensor, write) -> the accesses, to name the earlier core's statement
-        self.log: dict[tuple[int, str, bool], list[tuple[DmaOp, int, int, object]]] = {}
+        self.log: dict[tuple[int, str, bool], list[tuple[DmaOp, str, object]]] = {}
         self.run: RunInfo | None = None
         self.reported: set[str] = set()  # the messages this check made (the launch words them)
 
@@ -39,10 +39,10 @@ class CrossCoreRaces(Observer):
         op = ev.op
         if op.__class__ is not DmaOp:
             return
-        if op.src_space is not None:
-            self._access(ev, op, op.src_space, op.src, op.src_gap, False)
-        if op.dst_space is not None:
-            self._access(ev, op, op.dst_space, op.dst, op.dst_gap, True)
+        for role in ("src", "dst"):
+            space = op.space_of(role)
+            if space is not None:
+                self._access(ev, op, space, role)
 
     def _owners(self, table: dict[str, np.ndarray], tensor: str, size: int) -> np.ndarray:
         """TABLE's owners of TENSOR's bytes, at least SIZE of them (grown as accesses reach
@@ -56,14 +56,16 @@ class CrossCoreRaces(Observer):
             arr = table[tensor] = grown
         return arr
 
-    def _access(self, ev: Event, op: DmaOp, tensor: str, base: int, gap: int,
-                write: bool) -> None:
-        core = ev.core
+    def _access(self, ev: Event, op: DmaOp, tensor: str, role: str) -> None:
+        core, write = ev.core, role == "dst"
         me = core + 1
-        where = slice(base, base + op.nburst * op.burst * 32) if gap == 0 or op.nburst == 1 \
-            else op.indices(base, gap)
-        self.log.setdefault((core, tensor, write), []).append((op, base, gap, ev.instr))
-        size = op.extent(base, gap)[1] + 1
+        runs = op.runs(role)
+        if len(runs) == 1:
+            where = slice(runs[0][0], runs[0][0] + runs[0][1])
+        else:
+            where = op.indices(role, *op.touched(role))
+        self.log.setdefault((core, tensor, write), []).append((op, role, ev.instr))
+        size = op.extent(role)[1] + 1
         writers = self._owners(self.writer, tensor, size)
         readers = self._owners(self.reader, tensor, size)
         earlier = self._owners(self.earlier_reader, tensor, size)
@@ -101,8 +103,7 @@ class CrossCoreRaces(Observer):
 
     def _statement(self, core: int, tensor: str, write: bool, byte: int) -> str:
         """`line L` (or FILE:L) of core CORE's access that touched BYTE of TENSOR."""
-        for op, base, gap, instr in self.log.get((core, tensor, write), ()):
-            lo, hi = op.extent(base, gap)
-            if lo <= byte <= hi and ((byte - base) // 32) % (op.burst + gap) < op.burst:
+        for op, role, instr in self.log.get((core, tensor, write), ()):
+            if any(a <= byte < a + n for a, n in op.runs(role)):
                 return f"{instr.file}:{instr.line}" if instr.file else f"line {instr.line}"
         return "an earlier statement"  # pragma: no cover - every owner byte has its access

@@ -225,7 +225,7 @@ class TimingModel:
         start = max(issue, q.last_end)
         alone = occ = self.cfg.dma_cycles(engine, op.nburst, op.burst)
         if self.gm is not None:  # other cores' transfers leave this one less bandwidth
-            occ = self.gm.book(start, alone, op.nburst * op.burst * BLOCK) - start
+            occ = self.gm.book(start, alone, op.nburst * op.data_bytes) - start
             self.gm_wait += occ - alone
         end = self._finish(q, start, occ, False)
         return InstrTiming(q.name, issue, start, end, occ, wait_pipe=start - issue,
