@@ -77,13 +77,17 @@ def summary_text(result: RunResult, outputs: dict[str, str] | None = None) -> st
 
 
 def _core_lines(cores: list[dict]) -> list[str]:
-    out = []
-    for c in cores[:CORE_LINES]:
-        busy = " ".join(f"{p} {v}" for p, v in c["pipes"].items())
-        stall = sum(c["stalls"].values())
-        gm = f", GM bandwidth +{c['gm_bandwidth_wait']}" if c["gm_bandwidth_wait"] else ""
-        out.append(f"  core {c['block']:>3}  cycles {c['cycles']:>8}  ({c['start']}..{c['end']}"
-                   f", wave {c['wave']})  busy {busy}  stalls {stall}{gm}")
+    out = [core_line(c["block"], c["start"], c["end"], c["wave"], c["pipes"], c["stalls"],
+                     c["gm_bandwidth_wait"]) for c in cores[:CORE_LINES]]
     if len(cores) > CORE_LINES:
         out.append(f"  ... {len(cores) - CORE_LINES} more cores (--json lists every one)")
     return out
+
+
+def core_line(block: int, start: int, end: int, wave: int, pipes: dict[str, int],
+              stalls: dict[str, int], gm_wait: int = 0) -> str:
+    """One core of a launch in the text summary."""
+    busy = " ".join(f"{p} {int(pipes.get(p, 0))}" for p in PIPES)
+    gm = f", GM bandwidth +{gm_wait}" if gm_wait else ""
+    return (f"  core {block:>3}  cycles {end - start:>8}  ({start}..{end}, wave {wave})  "
+            f"busy {busy}  stalls {sum(stalls.values())}{gm}")

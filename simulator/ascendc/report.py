@@ -66,9 +66,15 @@ def launch_summary(launch) -> str:
         return f"{launch.file}:{launch.line}: {launch.kernel}: no core finished"
     text = summary_text(slowest.result)
     if launch.block_dim > 1:
+        from simulator.summary import CORE_LINES, core_line
+
         text = (f"{launch.file}:{launch.line}: {launch.kernel}<<<{launch.block_dim}>>>: "
                 f"{len(launch.cores)} cores one after another; the slowest, core "
                 f"{slowest.core}:\n" + text)
+        for c in launch.cores[:CORE_LINES]:
+            slot, wave, start = launch.placed.get(c.core, (0, 0, 0))
+            r = c.result
+            text += "\n" + core_line(c.core, start, r.cycles, wave, r.pipes, r.stalls)
     return text
 
 

@@ -96,10 +96,24 @@ def test_ascendc_cores_writing_the_same_gm_bytes_warn_and_syncall_is_an_error(tm
                 "twice", *base])
     _, err = capfd.readouterr()
     assert rc == 0 and "warning: core 1 writes GM y bytes that core 0 also writes" in err, err
+    rc = _main(["run", KERNELS / "big_small.cpp", "-D", "PIPEV_TEST_STOMP", "--werror",
+                "--kernel", "twice", *base])
+    _, err = capfd.readouterr()
+    assert rc == 1 and "error: core 1 writes GM y bytes that core 0 also writes" in err, err
     rc = _main(["run", KERNELS / "big_small.cpp", "-D", "PIPEV_TEST_SYNCALL", "--kernel",
                 "twice", *base])
     _, err = capfd.readouterr()
     assert rc == 1 and "error: SyncAll: inter-core synchronisation is not modelled" in err, err
+
+
+@needs_cxx
+def test_ascendc_host_program_launches_4_cores_with_the_triple_chevron(tmp_path, capfd):
+    rc = _main(["run", KERNELS / "big_small_host.cpp"])
+    out, err = capfd.readouterr()
+    assert rc == 0 and out == "ok\n", (out, err)
+    assert "twice<<<4>>>: 4 cores one after another" in err
+    rows = [ln.split()[:2] for ln in err.splitlines() if ln.startswith("  core ")]
+    assert rows == [["core", str(k)] for k in range(4)]
 
 
 def _main(args) -> int:
