@@ -64,11 +64,14 @@ class ChromeWriter(TraceWriter):
                  "freq_mhz": self.freq_mhz, "program": self.name}
         self.f.write('{"displayTimeUnit":"ns","otherData":' + json.dumps(other, separators=SEP)
                      + ',"traceEvents":[')
-        self._process(0)
+        self._processes: set[int] = set()
         self._issue = self.issue_cycles
 
     def _process(self, core: int) -> None:
         """Core CORE is process CORE ("core N"), with one thread per pipe."""
+        if core in self._processes:
+            return
+        self._processes.add(core)
         meta = [json.dumps({"name": "process_name", "ph": "M", "pid": core,
                             "args": {"name": f"core {core} ({self.chip.name})"}},
                            separators=SEP),
@@ -83,8 +86,7 @@ class ChromeWriter(TraceWriter):
 
     def on_start(self, run) -> None:
         super().on_start(run)
-        if self.core:  # core 0's process is in the header
-            self._guard(self._process, self.core)
+        self._guard(self._process, self.core)
 
     def _names(self, ev: Event) -> tuple[str, str]:
         """The slice name and the constant part of its args, cached per instruction."""
