@@ -80,14 +80,23 @@ def main() -> None:
 def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, block_dim,
         trace_core, as_json, quiet) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
-    from isa.diagnostics import DiagnosticError
-    from simulator.run import run as run_program
-
-    chip_obj = _resolve_chip(chip)
-    supplied = _parse_inputs(inputs)
     if trace_core is not None and (trace is None or trace_format != "text"):
         raise click.UsageError("--core K selects the core of a text timeline (--trace F "
                                "--trace-format text)")
+    execute(program, _resolve_chip(chip), _parse_inputs(inputs), output_dir, trace,
+            trace_format, checks, max_steps, as_json, quiet, block_dim=block_dim,
+            trace_core=trace_core)
+
+
+def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks, max_steps,
+            as_json, quiet, *, block_dim: int | None = None,
+            trace_core: int | None = None) -> None:
+    """Run PROGRAM (a path, or a Program a front end built), write its outputs, print the
+    summary; exit 1 on any error."""
+    from isa.diagnostics import DiagnosticError
+    from simulator.run import run as run_program
+
+    label = getattr(program, "path", program)
     progress = [] if quiet or as_json or not sys.stderr.isatty() else [Progress()]
     try:
         result = run_program(program, chip=chip_obj, inputs=supplied, checks=checks,
@@ -99,7 +108,7 @@ def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_step
         _emit(e.diagnostics)
         sys.exit(1)
     except MemoryError:
-        click.echo(f"{program}:1:1: error: out of memory: the program's tensors do not fit in "
+        click.echo(f"{label}:1:1: error: out of memory: the program's tensors do not fit in "
                    "this machine's memory", err=True)
         sys.exit(1)
     for p in progress:
@@ -110,7 +119,7 @@ def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_step
     try:
         paths = write_outputs(Path(output_dir), result.outputs)
     except OSError as e:
-        click.echo(_output_error(program, result.program, output_dir, e), err=True)
+        click.echo(_output_error(label, result.program, output_dir, e), err=True)
         sys.exit(1)
     if quiet and not as_json:
         return
@@ -244,6 +253,22 @@ def debug(program, chip, inputs, commands, checks, max_steps, block_dim) -> None
     supplied = _parse_inputs(inputs)
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
                            checks=checks, max_steps=max_steps, block_dim=block_dim))
+
+
+@main.command("python", context_settings={"ignore_unknown_options": True,
+                                         "allow_interspersed_args": False})
+@_chip_option
+@click.option("--checks", type=CHECKS, default="error", show_default=True,
+              help="the checks of the kernels the script runs")
+@click.argument("args", nargs=-1, required=True, type=click.UNPROCESSED,
+                metavar="SCRIPT [ARGS]...")
+def python(chip, checks, args) -> None:
+    """Run a Python SCRIPT [ARGS] (or -m MODULE, or a pytest file) with TIK importable
+    (`from tbe import tik`): start_debug tests run on pipev unchanged."""
+    from simulator.tik.cli import run_python
+
+    _resolve_chip(chip)
+    sys.exit(run_python(list(args), chip, checks))
 
 
 @main.command()

@@ -11,6 +11,7 @@ from typing import TextIO
 
 from isa.chip import Chip
 from isa.diagnostics import DiagnosticError
+from isa.program import Program
 
 from .commands import CommandError, Commands
 from .repl import PROMPT, Repl
@@ -66,8 +67,8 @@ class Debugger:
         return self.session.finished
 
 
-def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping | None = None,
-          commands: str | Path | None = None, checks: str = "error",
+def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
+          inputs: Mapping | None = None, commands: str | Path | None = None, checks: str = "error",
           max_steps: int = 10_000_000, stdin: TextIO | None = None, out: TextIO | None = None,
           err: TextIO | None = None, block_dim: int | None = None) -> int:
     """Run a debugging session; the exit status (0, or 1 when the program cannot be loaded)."""
@@ -77,7 +78,8 @@ def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        program = load_program(Path(program_path), chip, checks)
+        program = load_program(program_path if isinstance(program_path, Program)
+                               else Path(program_path), chip, checks)
         session = Session(program, inputs, checks, max_steps, block_dim=block_dim)
     except DiagnosticError as e:
         for d in e.diagnostics:

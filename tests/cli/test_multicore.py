@@ -5,7 +5,9 @@ through the real headers."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -69,6 +71,53 @@ def test_usage_errors(tmp_path):
     r = pipev("run", RELU, "--core", "9", "--trace", "t.txt", "--trace-format", "text",
               cwd=tmp_path)
     assert r.exit_code == 1 and "error: --core 9: the launch runs cores 0..7" in r.output
+
+
+TIK_BLOCKS = """from tbe import tik
+
+tik_instance = tik.Tik()
+x_gm = tik_instance.Tensor("float16", (4 * 128,), name="x_gm", scope=tik.scope_gm)
+y_gm = tik_instance.Tensor("float16", (4 * 128,), name="y_gm", scope=tik.scope_gm)
+with tik_instance.for_range(0, 4, block_num=4) as i:
+    x_ub = tik_instance.Tensor("float16", (128,), name="x_ub", scope=tik.scope_ubuf)
+    tik_instance.data_move(x_ub, x_gm[i * 128], 0, 1, 8, 0, 0)
+    tik_instance.vec_muls(128, x_ub, x_ub, 2.0, 1, 8, 8)
+    tik_instance.data_move(y_gm[i * 128], x_ub, 0, 1, 8, 0, 0)
+tik_instance.BuildCCE(kernel_name="twice", inputs=[x_gm], outputs=[y_gm])
+"""
+
+
+@pytest.fixture
+def tik_process(monkeypatch):
+    """What the TIK commands change in the process, undone (as tests/cli/test_tik_cli.py)."""
+    from simulator.tik import tik
+
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(tik, "SETTINGS", dict(tik.SETTINGS))
+    for var in ("PYTHONPATH", "PIPEV_CHIP", "PIPEV_CHECKS"):
+        monkeypatch.setenv(var, os.environ.get(var, ""))
+    yield
+    for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
+        del sys.modules[name]
+
+
+def test_tik_block_num_launches_that_many_cores(tmp_path, tik_process):
+    """TIK's outermost for_range(0, 4, block_num=4): 4 cores, the loop variable block_idx."""
+    (tmp_path / "blocks.py").write_text(TIK_BLOCKS)
+    x = np.arange(512).astype(np.float16)
+    np.save(tmp_path / "x.npy", x)
+    r = pipev("run", "blocks.py", "--input", "x_gm=x.npy", "--json", cwd=tmp_path)
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["block_dim"] == 4 and not d["warnings"]
+    y = np.load(tmp_path / "pipev-out" / "y_gm.npy")
+    assert y.tobytes() == (x * np.float16(2)).tobytes()
+    (tmp_path / "nested.py").write_text(TIK_BLOCKS.replace(
+        "with tik_instance.for_range(0, 4, block_num=4) as i:",
+        "with tik_instance.for_range(0, 1) as j:\n  with tik_instance.for_range(0, 4, "
+        "block_num=4) as i:"))
+    r = pipev("run", "nested.py", "--input", "x_gm=x.npy", cwd=tmp_path)
+    assert r.exit_code == 1 and "block_num must be on one outermost loop" in r.output
 
 
 @needs_cxx
