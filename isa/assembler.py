@@ -61,6 +61,9 @@ class Src:
         return line, col0 + (offset - start) + 1
 
 
+LOC_RE = re.compile(r'(?:"([^"]+)"|(\S+))\s+([0-9]{1,9})(?:\s+([1-9][0-9]{0,5}))?')
+
+
 class _Stop(Exception):
     pass
 
@@ -77,14 +80,15 @@ class Assembler:
         self.errors = 0
 
     # -- diagnostics ------------------------------------------------------------------------
-    def diag(self, sev: str, src: Src | tuple[int, int], offset: int, msg: str) -> None:
+    def diag(self, sev: str, src: Src | tuple[int, int], offset: int, msg: str,
+             file: str | None = None) -> None:
         if isinstance(src, Src):
             line, col = src.pos(offset)
             if src.rept is not None:
                 msg += f" (in .rept iteration {src.rept})"
         else:
             line, col = src
-        self.diags.append(Diagnostic(sev, self.path, line, col, _shorten(msg)))
+        self.diags.append(Diagnostic(sev, file or self.path, line, col, _shorten(msg)))
         if sev == "error":
             self.errors += 1
             if self.errors >= MAX_ERRORS:
@@ -174,6 +178,8 @@ class Assembler:
         self.stmts: list[tuple[Src, int]] = []  # (line, offset of the mnemonic)
         self.chip_from_text = None
         self.block_dim, self.block_dim_at = 1, None
+        self.loc: tuple[str, int, int] | None = None  # the last .loc: (file, line, col)
+        self.locs: dict[int, tuple[str, int, int]] = {}  # statement index → its .loc
         chip_src = None
         for src in srcs:
             off = 0
@@ -206,10 +212,14 @@ class Assembler:
                     self.declare(src, wo, d[1:], off + h.end())
                 elif d == ".end":
                     break
+                elif d == ".loc":
+                    self.set_loc(src, wo, rest[h.end():])
                 else:
                     self.error(src, wo, f"unknown directive '{word}' (expected .chip, "
-                               ".block_dim, .gm, .ub, .rept, .endr or .end)")
+                               ".block_dim, .gm, .ub, .loc, .rept, .endr or .end)")
                 continue
+            if self.loc is not None:
+                self.locs[len(self.stmts)] = self.loc
             self.stmts.append((src, wo))
         self.chip = self.resolve_chip(chip_src)
         for name in self.labels:
@@ -231,6 +241,16 @@ class Assembler:
             self.error(src, at, f".block_dim {n} is out of range (1..{MAX_BLOCK_DIM} cores)")
             return
         self.block_dim, self.block_dim_at = n, src.pos(at)
+    def set_loc(self, src: Src, off: int, rest: str) -> None:
+        """`.loc FILE LINE [COL]`: the statements after it come from FILE:LINE (a recording's
+        C++ call site): their diagnostics, traces and hot lines name it."""
+        m = LOC_RE.fullmatch(rest.strip())
+        if m is None:
+            self.error(src, off, "expected '.loc FILE LINE [COL]' (FILE in double quotes if it "
+                       "has spaces)")
+            return
+        file = m.group(1) if m.group(1) is not None else m.group(2)
+        self.loc = (file, int(m.group(3)), int(m.group(4) or 1))
 
     def resolve_chip(self, chip_src) -> Chip:
         if self.cli_chip is not None:
@@ -386,12 +406,20 @@ class Assembler:
                 try:
                     hw, notes = builder.build(syn, pc, src.line)
                 except LexError as e:
-                    self.error(src, e.offset, e.message)
+                    loc = self.locs.get(pc)
+                    if loc is None:
+                        self.error(src, e.offset, e.message)
+                    else:
+                        self.diag("error", (loc[1], loc[2]), 0, e.message, loc[0])
                     continue
                 defn, diags = syn.defn, builder.take_diags()
                 cache[(src.text, off)] = (defn, hw, notes, diags)
+            loc = self.locs.get(pc)
+            if loc is not None:
+                hw = [attrs.evolve(h, file=loc[0], line=loc[1], col=loc[2], col_fixed=True)
+                      for h in hw]
             for sev, o, msg in diags:
-                self.diag(sev, src, o, msg)
+                self.diag(sev, (loc[1], loc[2]) if loc else src, o, msg, loc[0] if loc else None)
             out.append(Statement(pc, src.line, src.pos(off)[1], src.text.strip(), defn,
                                  tuple(hw), src.rept, tuple(notes)))
         return out
