@@ -165,6 +165,18 @@ def test_ascendc_host_program_launches_4_cores_with_the_triple_chevron(tmp_path,
     assert rows == [["core", str(k)] for k in range(4)]
 
 
+@needs_cxx
+def test_ascendc_debug_picks_a_core_of_a_launch(tmp_path, capfd):
+    (tmp_path / "cmds.txt").write_text("continue\nprint x1\nquit\n")
+    host = KERNELS / "big_small_host.cpp"
+    rc = _main(["debug", host, "--core", "3", "--commands", tmp_path / "cmds.txt"])
+    out, err = capfd.readouterr()
+    assert rc == 0 and "program finished: 9 instructions" in out, out + err
+    rc = _main(["debug", host, "--core", "4", "--commands", tmp_path / "cmds.txt"])
+    _, err = capfd.readouterr()
+    assert rc == 1 and "error: the run made no kernel launch 0 core 4 to debug" in err, err
+
+
 def _main(args) -> int:
     try:
         main.main([str(a) for a in args], prog_name="pipev", standalone_mode=True)
