@@ -200,6 +200,14 @@ def test_blocks_beyond_the_vector_cores_run_in_waves(tmp_path):
     for later, earlier in ((2, 0), (3, 1), (4, 2)):
         assert r.cores[later].start == r.cores[earlier].end
     assert r.vector_cores == 2 and r.cycles == r.cores[4].end
+    for fmt in ("vcd", "chrome", "text", "jsonl"):  # later waves' times interleave: still valid
+        trace = tmp_path / f"t.{fmt}"
+        assert simulator.run(copy_kernel(5, 64), chip=path, trace=trace,
+                             trace_format=fmt).cycles == r.cycles
+        assert trace.stat().st_size > 0
+    vcd = (tmp_path / "t.vcd").read_text()
+    times = [int(ln[1:]) for ln in vcd.splitlines() if ln.startswith("#")]
+    assert times == sorted(times) and times[-1] == r.cycles
 
 
 # -- cross-core GM races -----------------------------------------------------------------------
