@@ -8,7 +8,8 @@
 - `assemble(text, path=None, chip=None)` -> Program.
 - `Stream(chip, ...)`: a run fed one statement at a time (front ends, producers that branch on
   the machine state); `issue`, `declare_gm`, `declare_ub`, `finish`, `save_vasm`.
-- `debug(program, ...)` -> Debugger: the step debugger as an object (`execute("step")`).
+- `debug(program, ...)` -> Debugger: the step debugger as an object (`execute("step")`,
+  `evaluate("z[0:8] * 2")`).
 - `Observer` / `Event` / `RunInfo`: the observer contract (docs/observers.md).
 - `chips()`: the chip profiles.
 Errors raise `SimulationError` / `AssemblyError`, whose `.diagnostics` say FILE:LINE:COL.

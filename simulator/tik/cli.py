@@ -176,7 +176,8 @@ def _check(program, chip) -> None:
                err=True)
 
 
-def _debug(program, chip, inputs, commands, checks, max_steps, block_dim) -> None:
+def _debug(program, chip, inputs, commands, ex, batch, output_dir, werror, checks,
+           max_steps, block_dim) -> None:
     from simulator.cli import _parse_inputs, _resolve_chip
     from simulator.debugger import debug
 
@@ -184,7 +185,8 @@ def _debug(program, chip, inputs, commands, checks, max_steps, block_dim) -> Non
     supplied = _parse_inputs(inputs)
     prog = kernel_of(program, chip, checks)
     sys.exit(debug(prog, inputs=supplied, commands=commands, checks=checks,
-                   max_steps=max_steps, block_dim=block_dim))
+                   max_steps=max_steps, ex=ex, batch=batch, output_dir=output_dir,
+                   werror=werror, block_dim=block_dim))
 
 
 CALLBACKS = {"run": _run, "asm": _asm, "check": _check, "debug": _debug}
