@@ -313,7 +313,7 @@ def test_debugger_breaks_per_core_switches_cores_and_lists_them():
     d = pipev.debug(RELU, block_dim=3)
     assert d.execute("info cores") == ["* core 0: at line 12, pc 0, cycle 0 (inspected)",
                                        "  core 1: not started", "  core 2: not started"]
-    assert d.execute("break 17 core 2") == ["breakpoint 1 at line 17, pc 4 on core 2"]
+    assert d.execute("break 17 core 2") == ["breakpoint 1 on core 2 at line 17, pc 4"]
     assert d.execute("continue")[0] == "breakpoint 1, line 17 on core 2"
     assert d.execute("print x1") == ["x1 = 2 (0x2)"]
     cores = d.execute("info cores")
