@@ -326,6 +326,12 @@ def test_debugger_breaks_per_core_switches_cores_and_lists_them():
     assert d.execute("continue")[0] == "breakpoint 2, line 17"  # every core: core 1's own
     assert d.execute("core 9") == ["core 9 does not exist (the launch runs cores 0..2)"]
     d.execute("delete")
+    d.execute("core 0")
+    assert d.execute("break 17 core 1 if $x1 > 10")[0] == \
+        "breakpoint 3 on core 1 at line 17, pc 4; stops only if $x1 > 10"
+    assert d.execute("continue")[0] == "breakpoint 3, line 17 on core 1"
+    assert d.execute("print x1") == ["x1 = 13 (0xd)"]  # core 1's slices: 1, 4, 7, 10, 13
+    d.execute("delete")
     out = d.execute("continue")
     assert out[0].startswith("program finished on all 3 cores") and d.finished
     one = simulator.run(RELU, block_dim=3)
