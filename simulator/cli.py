@@ -144,20 +144,35 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="print the summary (or, on a failure, "
               "the diagnostics) as one JSON object")
 @click.option("--quiet", is_flag=True, help="print no summary")
+@click.option("--block-dim", type=click.IntRange(1, 65535), default=None, metavar="N",
+              help="run N cores (blocks); overrides .block_dim")
+@click.option("--core", "trace_core", type=click.IntRange(0, 65534), default=None,
+              metavar="K", help="the text timeline of core K only")
 @click.option("--view", "views", multiple=True, type=click.Choice(["resources", "bottleneck"]),
               help="after the summary: busy cycles per pipe per source line (resources), or "
               "the chain of waits that set the total (bottleneck)")
 def run(program, defines, chip, inputs, output_dir, trace, trace_format, trace_time,
         timeline_width, timeline_range, checks, max_steps, werror, expects, expect_ulp,
-        as_json, quiet, views) -> None:
+        as_json, quiet, block_dim, trace_core, views) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
+    if trace_core is not None:
+        from simulator.trace import format_for
+
+        try:
+            fmt = format_for(trace, trace_format) if trace is not None else None
+        except ValueError as e:
+            raise click.UsageError(str(e)) from None
+        if fmt != "text":
+            raise click.UsageError("--core K selects the core of a text timeline (--trace "
+                                   "F.txt)")
     supplied = _parse_inputs(inputs)
     options = _timeline_options(trace, trace_format, timeline_width, timeline_range)
     prog = _assemble_or_exit(program, chip, checks, quiet=True, as_json=as_json,
                              defines=defines)
     execute(prog, None, supplied, output_dir, trace, trace_format, checks, max_steps, as_json,
             quiet, werror=werror, expects=expects, expect_ulp=expect_ulp,
-            trace_time=trace_time, views=views, trace_options=options)
+            trace_time=trace_time, views=views, trace_options=options, block_dim=block_dim,
+            trace_core=trace_core)
 
 
 def _timeline_options(trace, trace_format, width, window) -> dict:
@@ -190,7 +205,8 @@ def _timeline_options(trace, trace_format, width, window) -> dict:
 
 def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks, max_steps,
             as_json, quiet, *, werror: bool = False, expects=(), expect_ulp: int = 0,
-            trace_time: str = "cycles", views=(), trace_options=None) -> None:
+            trace_time: str = "cycles", views=(), trace_options=None,
+            block_dim: int | None = None, trace_core: int | None = None) -> None:
     """Run PROGRAM (a path, or a Program a front end built), compare --expect outputs, write
     the outputs, print the summary; exit 1 on any error (2 on a trace name without a known
     extension)."""
@@ -224,7 +240,8 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
         result = run_program(prog, inputs=supplied, checks=checks, trace=trace,
                              trace_format=trace_format, trace_time=trace_time,
                              trace_options=trace_options, max_steps=max_steps,
-                             observers=[*progress, *([view] if view else [])])
+                             observers=[*progress, *([view] if view else [])],
+                             block_dim=block_dim, trace_core=trace_core)
     except DiagnosticError as e:
         for p in progress:
             p.clear()
@@ -439,8 +456,10 @@ def isa_reference(mnemonic) -> None:
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
+@click.option("--block-dim", type=click.IntRange(1, 65535), default=None, metavar="N",
+              help="run N cores (blocks); overrides .block_dim")
 def debug(program, defines, chip, inputs, commands, ex, batch, output_dir, werror, checks,
-          max_steps) -> None:
+          max_steps, block_dim) -> None:
     """Step through PROGRAM at the (pipev) prompt (docs/format.md §13); `help` lists the
     commands."""
     from simulator.debugger import debug as debug_session
@@ -449,7 +468,7 @@ def debug(program, defines, chip, inputs, commands, ex, batch, output_dir, werro
     supplied = _parse_inputs(inputs)
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
                            checks=checks, max_steps=max_steps, ex=ex, batch=batch,
-                           output_dir=output_dir, werror=werror,
+                           output_dir=output_dir, werror=werror, block_dim=block_dim,
                            params=_parse_defines(defines)))
 
 

@@ -143,17 +143,29 @@ def _no_defines(defines) -> None:
         raise click.UsageError("-D sets a .vasm program's .param; a TIK script has none")
 
 
+def _format(trace, fmt):
+    from simulator.trace import format_for
+
+    try:
+        return format_for(trace, fmt)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+
+
 def _run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, as_json,
-         quiet, defines=(), werror=False, expects=(), expect_ulp=0, trace_time="cycles",
-         **_) -> None:
+         quiet, block_dim=None, trace_core=None, defines=(), werror=False, expects=(),
+         expect_ulp=0, trace_time="cycles", **_) -> None:
     from simulator.cli import _parse_inputs, _resolve_chip, execute
 
     _no_defines(defines)
     _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
+    if trace_core is not None and (trace is None or _format(trace, trace_format) != "text"):
+        raise click.UsageError("--core K selects the core of a text timeline (--trace F.txt)")
     execute(kernel_of(program, chip, checks), None, supplied, output_dir, trace, trace_format,
             checks, max_steps, as_json, quiet, werror=werror, expects=expects,
-            expect_ulp=expect_ulp, trace_time=trace_time)
+            expect_ulp=expect_ulp, trace_time=trace_time, block_dim=block_dim,
+            trace_core=trace_core)
 
 
 def _asm(program, chip, as_json, defines=(), **_) -> None:
@@ -182,7 +194,7 @@ def _check(program, chip, checks="error", max_steps=10_000_000, werror=False, de
 
 
 def _debug(program, chip, inputs, commands, ex, batch, output_dir, werror, checks,
-           max_steps, defines=(), **_) -> None:
+           max_steps, block_dim=None, defines=(), **_) -> None:
     from simulator.cli import _parse_inputs, _resolve_chip
     from simulator.debugger import debug
 
@@ -192,7 +204,7 @@ def _debug(program, chip, inputs, commands, ex, batch, output_dir, werror, check
     prog = kernel_of(program, chip, checks)
     sys.exit(debug(prog, inputs=supplied, commands=commands, checks=checks,
                    max_steps=max_steps, ex=ex, batch=batch, output_dir=output_dir,
-                   werror=werror))
+                   werror=werror, block_dim=block_dim))
 
 
 CALLBACKS = {"run": _run, "asm": _asm, "check": _check, "debug": _debug}

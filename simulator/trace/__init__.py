@@ -24,10 +24,12 @@ def format_for(path: str | Path, fmt: str | None = None) -> str:
                      f"{known}, or give --trace-format")
 
 
-def open_writer(fmt: str | None, path: Path, chip, name: str, timed: bool, **options):
+def open_writer(fmt: str | None, path: Path, chip, name: str, timed: bool, cores: int = 1,
+                **options):
     """A writer of format FMT (None: from PATH's extension) streaming to a temporary file
-    beside PATH. Raises SimulationError when the file cannot be created, ValueError for an
-    unknown format. OPTIONS go to the writer (chrome: `time="cycles"|"real"`)."""
+    beside PATH, for a launch of CORES cores (every event says its `core`). Raises
+    SimulationError when the file cannot be created, ValueError for an unknown format.
+    OPTIONS go to the writer (chrome: `time="cycles"|"real"`; text: `width`, `cycles`)."""
     fmt = format_for(path, fmt)
     if fmt == "jsonl":
         from simulator.trace.jsonl import JsonlWriter as cls
@@ -39,7 +41,7 @@ def open_writer(fmt: str | None, path: Path, chip, name: str, timed: bool, **opt
         from simulator.trace.text import TextWriter as cls
     else:
         raise ValueError(f"trace_format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    return cls(Path(path), chip, name, timed, **options)
+    return cls(Path(path), chip, name, timed, cores, **options)
 
 
 __all__ = ["open_writer", "format_for", "FORMATS", "EXTENSIONS"]

@@ -1,7 +1,8 @@
 """Chrome Trace Event JSON (docs/format.md §11, `chrome`): opens in Perfetto, chrome://tracing,
 speedscope and MindStudio Insight.
 
-Core 0 is pid 1; each pipe is one thread. An instruction is an `X` slice (category `instr`) on
+Core (block) K of a launch is process K + 1 ("core K"; viewers treat pid 0 as the idle
+process); each pipe is one thread. An instruction is an `X` slice (category `instr`) on
 its pipe; its head, its wait for a flag and its repeats are `X` slices nested inside it. S also
 shows the cycles it spends issuing each queued instruction (`issue`) and its stalls (`stall`).
 A flow (`s` → `f`) links each set_flag to the wait_flag it releases.
@@ -28,22 +29,22 @@ from simulator.trace.jsonl import VERSION
 TIDS = {p: k + 1 for k, p in enumerate(PIPES)}
 
 
-PID = 1  # viewers treat pid 0 as the idle/swapper process
+PID = 1  # core K is pid K + 1: viewers treat pid 0 as the idle/swapper process
 
 
 class ChromeWriter(TraceWriter):
-    def __init__(self, path, chip, name, timed, time: str = "cycles"):
+    def __init__(self, path, chip, name, timed, cores=1, time: str = "cycles"):
         if time not in ("cycles", "real"):
             raise ValueError(f"chrome trace time must be cycles or real, not {time!r}")
         self.real = time == "real"
         self._error_tid = TIDS["S"]
         self._first = True
-        self._flows: dict[tuple[str, str, int], tuple[str, int]] = {}  # set, not yet waited
+        self._flows: dict[tuple, tuple[str, int]] = {}  # (core, flag) set, not yet waited
         self._next_flow = 0
         self._tail: dict[str, object] = {}
         self._args: dict[Instruction, tuple[str, str]] = {}  # slice name, constant args
         self._scale = 1_000_000 / float(chip.clock_mhz)  # picoseconds per cycle
-        super().__init__(path, chip, name, timed)
+        super().__init__(path, chip, name, timed, cores)
 
     # -- time ----------------------------------------------------------------------------------
     def _ps(self, cycle: int) -> int:
@@ -58,7 +59,7 @@ class ChromeWriter(TraceWriter):
     def _slice(self, name: str, cat: str, pipe: str, start: int, end: int, args: str) -> str:
         a = self._ps(start)
         b = self._ps(end) if end > start else a
-        return (f'{{"name":{name},"cat":"{cat}","ph":"X","pid":{PID},"tid":{TIDS[pipe]},'
+        return (f'{{"name":{name},"cat":"{cat}","ph":"X","pid":{self.pid},"tid":{TIDS[pipe]},'
                 f'"ts":{self._us(a)},"dur":{self._us(b - a)},"args":{{{args}}}}}')
 
     def _emit(self, items: list[str]) -> None:
@@ -80,18 +81,36 @@ class ChromeWriter(TraceWriter):
         # displayTimeUnit only where the unit is real time (a cycle is no ms or ns)
         self.f.write('{"displayTimeUnit":"ns",' if self.real else "{")
         self.f.write('"traceEvents":[')
+        self._processes: set[int] = set()
+        self._issue = self.issue_cycles
+
+    @property
+    def pid(self) -> int:
+        return PID + self.core
+
+    def _process(self, core: int) -> None:
+        """Core CORE is process CORE + 1 ("core N"), with one thread per pipe."""
+        if core in self._processes:
+            return
+        self._processes.add(core)
+        pid = PID + core
         unit = "" if self.real else "; 1 us on the axis = 1 cycle"
-        meta = [json.dumps({"name": "process_name", "ph": "M", "pid": PID,
-                            "args": {"name": f"core 0 ({self.chip.name}, "
+        meta = [json.dumps({"name": "process_name", "ph": "M", "pid": pid,
+                            "args": {"name": f"core {core} ({self.chip.name}, "
                                              f"{self.freq_mhz:g} MHz{unit})"}},
-                           separators=SEP)]
+                           separators=SEP),
+                json.dumps({"name": "process_sort_index", "ph": "M", "pid": pid,
+                            "args": {"sort_index": core}}, separators=SEP)]
         for pipe, tid in TIDS.items():
-            meta.append(json.dumps({"name": "thread_name", "ph": "M", "pid": PID, "tid": tid,
+            meta.append(json.dumps({"name": "thread_name", "ph": "M", "pid": pid, "tid": tid,
                                     "args": {"name": pipe}}, separators=SEP))
-            meta.append(json.dumps({"name": "thread_sort_index", "ph": "M", "pid": PID,
+            meta.append(json.dumps({"name": "thread_sort_index", "ph": "M", "pid": pid,
                                     "tid": tid, "args": {"sort_index": tid}}, separators=SEP))
         self._emit(meta)
-        self._issue = self.issue_cycles
+
+    def on_start(self, run) -> None:
+        super().on_start(run)
+        self._guard(self._process, self.core)
 
     def _names(self, ev: Event) -> tuple[str, str]:
         """The slice name and the constant part of its args, cached per instruction."""
@@ -157,7 +176,7 @@ class ChromeWriter(TraceWriter):
     def _flow(self, ev: Event, pipe: str, t: InstrTiming) -> list[str]:
         """An arrow from a set_flag's slice to the wait_flag it releases. Both ends are written
         when the wait comes, so a flag that is never waited for leaves no half arrow."""
-        key = ev.flag
+        key = (ev.core, *ev.flag)
         if ev.kind == SET_FLAG:  # remember where it starts; the first set is the one waited
             if key not in self._flows:
                 self._flows[key] = (self._us(self._ps(t.start)), TIDS[pipe])
@@ -166,17 +185,17 @@ class ChromeWriter(TraceWriter):
         if start is None:
             return []
         self._next_flow += 1
-        fid, label = self._next_flow, json.dumps(f"flag {key[0]}->{key[1]} {key[2]}")
+        fid, label = self._next_flow, json.dumps(f"flag {key[1]}->{key[2]} {key[3]}")
         # the end binds to the next slice that begins at or after it on its thread: the
         # wait_flag's own slice, which begins at its start
         # the end binds to the next slice that begins on its thread: `released`, nested in
         # the wait_flag from the cycle the flag released it (so the arrow points forwards)
         release = min(t.start + t.wait_flag, t.end)
         ts = self._us(self._ps(release))
-        return [f'{{"name":{label},"cat":"flag","ph":"s","id":{fid},"pid":{PID},'
+        return [f'{{"name":{label},"cat":"flag","ph":"s","id":{fid},"pid":{self.pid},'
                 f'"tid":{start[1]},"ts":{start[0]}}}',
                 f'{{"name":{label},"cat":"flag","ph":"f","id":{fid},'
-                f'"pid":{PID},"tid":{TIDS[pipe]},"ts":{ts}}}',
+                f'"pid":{self.pid},"tid":{TIDS[pipe]},"ts":{ts}}}',
                 self._slice('"released"', "released", pipe, release, t.end,
                             f'"line":{ev.instr.line},"flag":{label}')]
 
@@ -193,7 +212,7 @@ class ChromeWriter(TraceWriter):
                "col": diagnostic.column, "diagnostic": str(diagnostic)}
         self._tail["pipevError"] = err
         ts = self._us(self._ps(self.max_cycle))
-        self._emit([f'{{"name":"error","cat":"error","ph":"i","s":"t","pid":{PID},'
+        self._emit([f'{{"name":"error","cat":"error","ph":"i","s":"t","pid":{self.pid},'
                     f'"tid":{self._error_tid},"ts":{ts},'
                     f'"args":{json.dumps(err, separators=SEP)}}}'])
 

@@ -64,7 +64,9 @@ def _clipped_row(issue: int, start: int, end: int, wait: int, first: int, last: 
 
 
 class TextWriter(TraceWriter):
-    def __init__(self, path, chip, name, timed, width: int = COLUMNS,
+    only_core: int | None = None  # --core K: the timeline of that core alone
+
+    def __init__(self, path, chip, name, timed, cores: int = 1, width: int = COLUMNS,
                  cycles: tuple[int, int] | None = None):
         if width < 1:
             raise ValueError("the timeline needs at least one column")
@@ -72,15 +74,17 @@ class TextWriter(TraceWriter):
             raise ValueError("the timeline range is START:END with 0 <= START < END")
         self.columns = width
         self.window = cycles  # [START, END) cycles shown; None: the whole run
-        super().__init__(path, chip, name, timed)
+        super().__init__(path, chip, name, timed, cores)
 
     def header(self) -> None:
         self.spool_path, self.spool = self.temp_file(self.path, "spool.")
 
     def event(self, ev: Event, t: InstrTiming) -> None:
+        if self.only_core is not None and ev.core != self.only_core:
+            return
         text = ev.instr.text.replace("\n", " ")
-        self.spool.write(f"{t.issue} {t.start} {t.end} {t.wait_flag} {ev.pipe} {ev.instr.line}"
-                         f"\t{text}\n")
+        self.spool.write(f"{t.issue} {t.start} {t.end} {t.wait_flag} {ev.pipe} {ev.instr.line} "
+                         f"{ev.core}\t{text}\n")
 
     def finish(self, summary: dict) -> None:
         self._end = (f"summary: {summary['cycles']} cycles ({summary['time_us']} us), "
@@ -111,13 +115,17 @@ class TextWriter(TraceWriter):
         f.write(f"{'':>{len(prefix)}} {marks}  column k starts at cycle {base}k*{bucket}\n")
         f.write(f"{prefix}[{ruler}] instruction\n")
         room = max(20, WIDTH - len(prefix) - ncols - 3)
+        shown = None
         with open(self.spool_path, encoding="utf-8") as spool:
             for k, line in enumerate(spool):
                 nums, _, text = line.rstrip("\n").partition("\t")
-                issue, start, end, wait, pipe, src = nums.split(" ")
+                issue, start, end, wait, pipe, src, core = nums.split(" ")
                 a, b, c, w = int(issue), int(start), int(end), int(wait)
                 if self.window is not None and (a > last or max(c, a + 1) <= first):
                     continue  # entirely outside the range shown
+                if self.cores > 1 and core != shown:  # cores come one after another
+                    shown = core
+                    f.write(f"{'':>{len(prefix)}} core {core}\n")
                 row = _clipped_row(a, b, c, w, first, last, bucket, ncols)
                 if len(text) > room:
                     text = text[:room - 3] + "..."

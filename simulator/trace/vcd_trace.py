@@ -12,9 +12,13 @@ rounded (the cycle count is in `$comment`). Scopes:
   writes it completes).
 - `pipev.registers`: MASK_HI, MASK_LO and mask_mode as S sets them.
 
+A launch of several cores has these scopes under one scope per core (`pipev.core0`, ...).
+
 Events arrive in issue order but the pipes run in parallel, so changes wait in a small heap
 until no later event can precede them: every change of an instruction lies at or after its
-issue cycle and S issues in order, so all changes up to the latest issue cycle are final.
+issue cycle and S issues in order, so all changes up to the latest issue cycle are final. A
+launch's cores all start near cycle 0, so the changes of every core but the last wait in the
+heap until the last core runs (memory grows with the launch).
 """
 
 from __future__ import annotations
@@ -35,13 +39,13 @@ IDLE = "idle"
 
 
 class VcdWriter(TraceWriter):
-    def __init__(self, path, chip, name, timed):
+    def __init__(self, path, chip, name, timed, cores=1):
         self._heap: list[tuple[int, int, object, object]] = []
         self._seq = 0
         self._issue = 0
         self._regs: dict[str, int] = {"hi": ONES, "lo": ONES, "mode": 0, "cmp": 0}
         self._ps_per_cycle = 1_000_000 / float(chip.clock_mhz)
-        super().__init__(path, chip, name, timed)
+        super().__init__(path, chip, name, timed, cores)
 
     def header(self) -> None:
         chip = self.chip
@@ -50,18 +54,34 @@ class VcdWriter(TraceWriter):
             self.f, timescale="1 ps", version="pipev",
             comment=f"pipev trace of {self.name} on {chip.name}: real time of the "
                     f"{chip.clock_mhz:g} MHz clock, one cycle = {self._ps_per_cycle:.1f} ps")
+        scopes = ["pipev"] if self.cores == 1 else [f"pipev.core{k}" for k in range(self.cores)]
+        self._signals = [self._register(scope) for scope in scopes]
+        self._use(0)
+
+    def _register(self, top: str) -> tuple:
         reg = self.vcd.register_var
-        self.v_busy = {p: reg(f"pipev.{p}", "busy", "wire", 1, init=0) for p in PIPES}
-        self.v_wait = {p: reg(f"pipev.{p}", "wait", "wire", 1, init=0) for p in PIPES}
-        self.v_line = {p: reg(f"pipev.{p}", "line", "integer", 32, init=0) for p in PIPES}
-        self.v_instr = {p: reg(f"pipev.{p}", "instr", "string", init=IDLE) for p in PIPES}
-        self.v_exec = (reg("pipev.V", "MASK_HI", "reg", 64, init=ONES),
-                       reg("pipev.V", "MASK_LO", "reg", 64, init=ONES),
-                       reg("pipev.V", "mask_mode", "wire", 1, init=0))
-        self.v_cmp = reg("pipev.V", "CMPMASK", "reg", chip.cmpmask_bits, init=0)
-        self.v_hi = reg("pipev.registers", "MASK_HI", "reg", 64, init=ONES)
-        self.v_lo = reg("pipev.registers", "MASK_LO", "reg", 64, init=ONES)
-        self.v_mode = reg("pipev.registers", "mask_mode", "wire", 1, init=0)
+        return ({p: reg(f"{top}.{p}", "busy", "wire", 1, init=0) for p in PIPES},
+                {p: reg(f"{top}.{p}", "wait", "wire", 1, init=0) for p in PIPES},
+                {p: reg(f"{top}.{p}", "line", "integer", 32, init=0) for p in PIPES},
+                {p: reg(f"{top}.{p}", "instr", "string", init=IDLE) for p in PIPES},
+                (reg(f"{top}.V", "MASK_HI", "reg", 64, init=ONES),
+                 reg(f"{top}.V", "MASK_LO", "reg", 64, init=ONES),
+                 reg(f"{top}.V", "mask_mode", "wire", 1, init=0)),
+                reg(f"{top}.V", "CMPMASK", "reg", self.chip.cmpmask_bits, init=0),
+                reg(f"{top}.registers", "MASK_HI", "reg", 64, init=ONES),
+                reg(f"{top}.registers", "MASK_LO", "reg", 64, init=ONES),
+                reg(f"{top}.registers", "mask_mode", "wire", 1, init=0))
+
+    def _use(self, core: int) -> None:
+        """Write core CORE's signals from now on (cores run one after another)."""
+        (self.v_busy, self.v_wait, self.v_line, self.v_instr, self.v_exec, self.v_cmp,
+         self.v_hi, self.v_lo, self.v_mode) = self._signals[core]
+        self._regs = {"hi": ONES, "lo": ONES, "mode": 0, "cmp": 0}
+
+    def on_start(self, run) -> None:
+        super().on_start(run)
+        if self.core < len(self._signals):
+            self._use(self.core)
 
     def _ps(self, cycle: int) -> int:
         return round(cycle * self._ps_per_cycle)
@@ -117,7 +137,8 @@ class VcdWriter(TraceWriter):
                 hi, lo = ev.mask
                 for var, value in zip(self.v_exec, (hi, lo, int(ev.counter)), strict=True):
                     self._push(t.start, var, value)
-        self._flush(t.issue)
+        if ev.core >= self.cores - 1:  # a later core's changes may come earlier in time
+            self._flush(t.issue)
 
     def _registers(self, ev: Event, cycle: int) -> None:
         regs = self._regs

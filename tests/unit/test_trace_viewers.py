@@ -18,7 +18,7 @@ import simulator
 
 ROOT = Path(__file__).resolve().parents[2] / "programs"
 PROGRAMS = [ROOT / "tutorial" / "maximum.vasm", ROOT / "kernels" / "double_buffer.vasm",
-            ROOT / "kernels" / "relu.vasm"]
+            ROOT / "kernels" / "relu.vasm", ROOT / "kernels" / "multicore_relu.vasm"]
 
 
 def nesting_problems(slices: list[dict]) -> list[str]:
