@@ -133,8 +133,9 @@ def run_python(args: list[str], chip: str | None, checks: str) -> int:
 
 
 def _emit(diags) -> None:
-    for d in diags:
-        click.echo(str(d), err=True)
+    from simulator.cli import _emit as emit  # the source line and caret, as for .vasm
+
+    emit(diags)
 
 
 # -- the commands -------------------------------------------------------------------------------
