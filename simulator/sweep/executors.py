@@ -1,0 +1,99 @@
+"""Where variants run: a pool of local worker processes (the default), an existing Dask
+scheduler (`dask://HOST:PORT`, with `pip install 'pipev[dask]'`), or any object with the
+`concurrent.futures.Executor` interface (Ray, a Slurm executor, ...). The engine sees a `Pool`:
+an executor, how many tasks to keep in flight, and whether a broken executor can be replaced."""
+
+from __future__ import annotations
+
+import os
+import signal
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+PRELOAD = ["simulator.sweep.task", "simulator.run", "isa"]  # warm: imported once per worker
+
+
+class SweepSetupError(Exception):
+    """The executor cannot be had (no scheduler at the address, dask not installed)."""
+
+
+class Pool:
+    """A caller's executor, used as it is (the caller shuts it down)."""
+
+    def __init__(self, executor: Executor, window: int = 256):
+        self.executor = executor
+        self.window = window
+
+    def renew(self) -> bool:
+        return False
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+
+def _quiet_worker() -> None:
+    """Workers ignore Ctrl-C: the parent decides what an interrupt means (it writes the rows
+    finished so far, then stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalPool(Pool):
+    """JOBS warm worker processes (default: one per core), started by a fork server that has
+    imported pipev once; a pool broken by a dying worker is replaced."""
+
+    def __init__(self, jobs: int | None = None):
+        self.jobs = jobs or os.cpu_count() or 1
+        super().__init__(self._new(), window=4 * self.jobs)
+
+    def _new(self) -> ProcessPoolExecutor:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(PRELOAD)
+        return ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=_quiet_worker)
+
+    def renew(self) -> bool:
+        self.close(cancel=True)
+        self.executor = self._new()
+        return True
+
+    def close(self, cancel: bool = False) -> None:
+        if cancel:  # running variants are abandoned: their workers are stopped, not awaited
+            for process in list(getattr(self.executor, "_processes", {}).values()):
+                if process.is_alive():
+                    process.terminate()
+        self.executor.shutdown(wait=not cancel, cancel_futures=cancel)
+
+
+class DaskPool(Pool):
+    """A client of an existing Dask scheduler. The scheduler reassigns the tasks of a worker
+    that dies; workers need pipev installed (and, for C++ kernels, the source files)."""
+
+    def __init__(self, address: str, timeout: float = 10.0):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise SweepSetupError("the dask executor needs Dask distributed: pip install "
+                                  "'pipev[dask]'") from None
+        address = "tcp://" + address.removeprefix("dask://").removeprefix("tcp://")
+        try:
+            self.client = Client(address, timeout=timeout, set_as_default=False)
+        except (OSError, TimeoutError) as e:
+            raise SweepSetupError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        super().__init__(self.client.get_executor(pure=False), window=1024)
+
+    def close(self, cancel: bool = False) -> None:
+        self.client.close()  # the scheduler forgets the client's unfinished tasks
+
+
+def make_pool(executor, jobs: int | None) -> Pool:
+    """The Pool for `executor=` of the API: None/"local", "dask://HOST:PORT", or an Executor."""
+    if executor is None or executor == "local":
+        return LocalPool(jobs)
+    if isinstance(executor, str):
+        if executor.startswith(("dask://", "tcp://")):
+            return DaskPool(executor)
+        raise SweepSetupError(f"unknown executor '{executor}' (local or dask://HOST:PORT)")
+    if not callable(getattr(executor, "submit", None)):
+        raise SweepSetupError("executor= takes 'local', 'dask://HOST:PORT' or an object with "
+                              "the concurrent.futures interface (submit)")
+    return Pool(executor)
