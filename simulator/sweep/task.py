@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -49,6 +50,11 @@ class Task:
     checks: str = "error"
     max_steps: int = 10_000_000
     cpp: CppKernel | None = None
+
+
+class VariantInterrupted(BaseException):
+    """The variant's process was interrupted (Ctrl-C at a terminal reaches it too): no row, so
+    nothing is cached and a resumed sweep runs it again."""
 
 
 def output_hash(array: np.ndarray) -> str:
@@ -134,6 +140,8 @@ def _run_cpp(task: Task) -> dict:
         proc = subprocess.run(cpp_command(task, out_dir), cwd=task.cpp.cwd or None,
                               capture_output=True, text=True, errors="replace",
                               env=_worker_env())
+        if proc.returncode in (130, -signal.SIGINT):
+            raise VariantInterrupted(task.path)
         if proc.returncode != 0:
             return error_row(_first_error(proc.stderr, task.path, proc.returncode))
         try:
