@@ -7,6 +7,8 @@ the instruction table and builds hardware instructions (API statements expand vi
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from difflib import get_close_matches
 from pathlib import Path
 
 import attrs
@@ -18,7 +20,9 @@ from isa.inits import evaluate
 from isa.lexer import (
     KEY_RE,
     NAME_RE,
+    REG_RE,
     LexError,
+    parameters,
     parse_int,
     parse_number,
     parse_reg_expr,
@@ -40,6 +44,8 @@ LABEL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*:(?!=)")
 HEAD_RE = re.compile(r"\s*(\.?[A-Za-z_][A-Za-z0-9_.]*)")
 DECL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\[([^\]]*)\]")
 GM_ROLES = ("input", "output", "inout")
+# `.param NAME = VALUE`; group 1 is None when the directive is malformed
+PARAM_RE = re.compile(r"\s*\.param\b(?:\s+([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)\Z)?", re.I | re.S)
 
 
 @attrs.define
@@ -64,13 +70,17 @@ class _Stop(Exception):
 
 
 class Assembler:
-    def __init__(self, text: str, path: str, chip: Chip | str | None, checks: str):
+    def __init__(self, text: str, path: str, chip: Chip | str | None, checks: str,
+                 overrides: Mapping[str, int] | None = None):
         self.path = path
+        self.overrides = dict(overrides or {})
+        self.params: dict[str, int] = {}
         self.base_dir = Path(path).parent if path != "<string>" else Path(".")
         self.raw_lines = text.split("\n")
         self.cli_chip = chip
         self.checks = checks
         self.diags: list[Diagnostic] = []
+        self.param_lines: dict[str, Src] = {}
         self.expanded = 0  # lines made by .rept so far
         self.errors = 0
 
@@ -94,17 +104,64 @@ class Assembler:
     # -- driver -----------------------------------------------------------------------------
     def run(self) -> Program:
         try:
-            srcs = self.logical_lines()
-            self.pass1(srcs)
-            self.place_ub()
-            statements = self.pass2()
+            self.declare_params()
+            with parameters(self.params):
+                srcs = self.logical_lines()
+                self.pass1(srcs)
+                self.place_ub()
+                statements = self.pass2()
         except _Stop:
             statements = ()
         if self.errors:
             raise AssemblyError(self.diags)
         return Program(self.path, self.chip, self.chip_from_text, self.tensors,
                        tuple(statements), self.labels, tuple(self.raw_lines),
-                       tuple(d for d in self.diags if d.severity != "error"))
+                       tuple(d for d in self.diags if d.severity != "error"),
+                       dict(self.params))
+
+    # -- .param NAME = VALUE ----------------------------------------------------------------
+    def declare_params(self) -> None:
+        """Every `.param` first, in order (a value may use the parameters above it), so a
+        parameter can size a tensor or count a .rept anywhere; -D overrides replace values."""
+        declared: dict[str, int] = {}
+        names = [m.group(1) for raw in self.raw_lines
+                 if (m := PARAM_RE.match(strip_comment(raw))) is not None and m.group(1)]
+        for i, raw in enumerate(self.raw_lines):
+            text = strip_comment(raw.rstrip("\r"))
+            m = PARAM_RE.match(text)
+            if m is None:
+                continue
+            src = Src(text, i + 1, segs=[(0, i + 1, 0)])
+            name, value = m.group(1), m.group(2)
+            if name is None:
+                self.error(src, m.start(), ".param takes NAME = VALUE (an integer expression)")
+                continue
+            if name in declared:
+                self.error(src, m.start(1), f"parameter '{name}' is declared twice")
+                continue
+            if REG_RE.match(name):
+                self.error(src, m.start(1), f"'{name}' is a register name, not a parameter")
+                continue
+            try:
+                with parameters(declared):
+                    v = parse_int(value.strip(), m.start(2) + len(value) - len(value.lstrip()))
+            except LexError as e:
+                later = [n for n in names if n not in declared and n != name and
+                         re.search(rf"\b{n}\b", value)]
+                self.error(src, e.offset, f"parameter '{later[0]}' is declared below this line "
+                           "(a .param value uses the parameters above it)" if later
+                           else e.message)
+                continue
+            declared[name] = self.overrides.get(name, v)
+            self.param_lines[name] = src
+        unknown = [n for n in self.overrides if n not in declared]
+        for name in unknown:
+            near = get_close_matches(name, list(declared), 1)
+            listed = ", ".join(declared) or "none"
+            self.error((1, 1), 0, f"-D {name}: the program declares no parameter '{name}' "
+                       f"(its parameters: {listed})" + (f"; did you mean '{near[0]}'?" if near
+                                                        else ""))
+        self.params = declared
 
     # -- lines, .rept and continued brackets --------------------------------------------------
     def logical_lines(self) -> list[Src]:
@@ -200,9 +257,11 @@ class Assembler:
                     self.declare(src, wo, d[1:], off + h.end())
                 elif d == ".end":
                     break
+                elif d == ".param":
+                    pass  # declared before the first pass (declare_params)
                 else:
                     self.error(src, wo, f"unknown directive '{word}' (expected .chip, .gm, .ub, "
-                               ".rept, .endr or .end)")
+                               ".param, .rept, .endr or .end)")
                 continue
             self.stmts.append((src, wo))
         self.chip = self.resolve_chip(chip_src)
@@ -504,9 +563,10 @@ def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip:
 
 
 def assemble(text: str, path: str | None = None, chip: Chip | str | None = None,
-             checks: str = "error") -> Program:
-    """Assemble .vasm TEXT; raise AssemblyError with every static error (at most 20)."""
-    return Assembler(text, path or "<string>", chip, checks).run()
+             checks: str = "error", params: Mapping[str, int] | None = None) -> Program:
+    """Assemble .vasm TEXT; raise AssemblyError with every static error (at most 20). PARAMS
+    overrides `.param` values by name (an undeclared name is an error)."""
+    return Assembler(text, path or "<string>", chip, checks, params).run()
 
 
 __all__ = ["assemble", "assemble_statement", "parse_number", "parse_reg_expr", "NAME_RE"]

@@ -183,6 +183,10 @@ def _file(args, off, t, count, base_dir) -> np.ndarray:
 def load_npy(path: Path) -> tuple[np.ndarray | None, str]:
     """np.load without pickles; (None, reason) for anything that is not a plain .npy array."""
     try:
+        with open(path, "rb") as fp:
+            if fp.read(6) != b"\x93NUMPY":
+                return None, (f"{path} is not a .npy file (it does not begin with the .npy "
+                              "magic bytes; write arrays with numpy.save)")
         why = _truncated(path)
         if why:
             return None, f"{path} is not a valid .npy array ({why})"

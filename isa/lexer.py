@@ -8,6 +8,11 @@ import ast
 import math
 import re
 import warnings
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from difflib import get_close_matches
+from types import MappingProxyType
 
 NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 NAME_RE = re.compile(NAME + r"\Z")
@@ -21,6 +26,25 @@ KEY_RE = re.compile(r"(" + NAME + r")\s*=\s*(.*)\Z", re.S)
 LIMIT = 1 << 200  # constant expressions beyond this are certainly out of every range
 LITERAL_DIGITS = 1000  # a literal may be larger (a 400-digit fill overflows f16, and says so)
 LITERAL_BITS = 3322  # about 1000 decimal digits
+
+
+# the `.param` values of the program being assembled (names usable in constant expressions)
+_PARAMS: ContextVar[Mapping[str, int]] = ContextVar("pipev_params",
+                                                   default=MappingProxyType({}))
+
+
+@contextmanager
+def parameters(values: Mapping[str, int]) -> Iterator[None]:
+    """Constant expressions evaluated inside see VALUES' names."""
+    token = _PARAMS.set(values)
+    try:
+        yield
+    finally:
+        _PARAMS.reset(token)
+
+
+def is_parameter(name: str) -> bool:
+    return name in _PARAMS.get()
 
 
 class LexError(Exception):
@@ -139,6 +163,8 @@ def _eval(root: ast.AST, text: str, offset: int) -> int:
             if abs(node.value) > LIMIT:
                 raise LexError(f"'{text}' is too large", offset)
             values.append(node.value)
+        elif isinstance(node, ast.Name):
+            values.append(_parameter(node.id, text, offset))
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             if not ready:
                 stack += [(node, True), (node.operand, False)]
@@ -153,6 +179,19 @@ def _eval(root: ast.AST, text: str, offset: int) -> int:
         else:
             raise LexError(f"expected an integer expression, got '{text}'", offset)
     return values[0]
+
+
+def _parameter(name: str, text: str, offset: int) -> int:
+    params = _PARAMS.get()
+    if name in params:
+        return params[name]
+    if REG_RE.match(name):  # a register where only a constant can stand
+        raise LexError(f"expected an integer expression, got '{text}'", offset)
+    near = get_close_matches(name, list(params), 1)
+    hint = f"; did you mean '{near[0]}'?" if near else \
+        " (declare it with `.param NAME = VALUE`)" if not params else ""
+    where = f" in '{text}'" if text.strip() != name else ""
+    raise LexError(f"unknown parameter '{name}'{where}{hint}", offset + max(text.find(name), 0))
 
 
 def _binop(op: ast.operator, a: int, b: int, text: str, offset: int) -> int:

@@ -13,6 +13,7 @@ from isa.chip import Chip
 from isa.lexer import (
     NAME_RE,
     LexError,
+    is_parameter,
     parse_int,
     parse_number,
     parse_reg_expr,
@@ -198,7 +199,7 @@ class Builder:
             return self.scalar(t, text, off)
         if kind == "scalar_or_vec":
             if SCALAR_REF_RE.match(text) or not (text.startswith("@") or REF_RE.match(text)) \
-                    or text in ("inf", "nan"):
+                    or text in ("inf", "nan") or is_parameter(text):
                 return self.scalar(t, text, off)
             o = self.mem(text, off, "ub")
             self.check_mem(o, "vec", role)

@@ -140,6 +140,7 @@ class Program:
     labels: dict[str, int]  # label → pc
     lines: tuple[str, ...]  # the source lines, for listings and the debugger
     warnings: tuple = ()  # Diagnostics from assembly
+    params: dict = attrs.field(factory=dict)  # `.param` name → value (after any override)
 
     @property
     def gm(self) -> dict[str, Tensor]:

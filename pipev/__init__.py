@@ -5,7 +5,8 @@
     result.outputs["out"], result.cycles, result.pipes, result.stalls, result.hot_lines
 
 - `run(program, ...)` -> RunResult: assemble (a path, a Program, or program text) and run.
-- `assemble(text, path=None, chip=None)` -> Program.
+- `assemble(text, path=None, chip=None, params=None)` -> Program (`params={"N": 64}` overrides
+  `.param N = …`, as `-D N=64` does; `run` and `debug` take `params=` too).
 - `Stream(chip, ...)`: a run fed one statement at a time (front ends, producers that branch on
   the machine state); `issue`, `declare_gm`, `declare_ub`, `finish`, `save_vasm`.
 - `debug(program, ...)` -> Debugger: the step debugger as an object (`execute("step")`).
@@ -39,6 +40,8 @@ def chips() -> list[Chip]:
 
 
 def debug(program: Program | str | Path, *, chip: Chip | str | None = None, inputs=None,
-          checks: str = "error", max_steps: int = 10_000_000) -> Debugger:
-    """A debugging session on PROGRAM, at its first instruction."""
-    return Debugger(program, chip=chip, inputs=inputs, checks=checks, max_steps=max_steps)
+          checks: str = "error", max_steps: int = 10_000_000, params=None) -> Debugger:
+    """A debugging session on PROGRAM, at its first instruction (PARAMS: `.param`
+    overrides)."""
+    return Debugger(program, chip=chip, inputs=inputs, checks=checks, max_steps=max_steps,
+                    params=params)

@@ -23,7 +23,27 @@ def _chip_option(f):
 
 
 def _program_arg(f):
+    f = click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
+                     help="override the program's `.param NAME = …` (an integer expression)")(f)
     return click.argument("program", type=click.Path(exists=True, dir_okay=False))(f)
+
+
+def _parse_defines(items) -> dict[str, int]:
+    """-D NAME=VALUE options → {NAME: VALUE}; a malformed one is a usage error."""
+    from isa.lexer import NAME_RE, LexError, parse_int
+
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not NAME_RE.match(name):
+            raise click.UsageError(f"-D takes NAME=VALUE, got '{item}'")
+        try:
+            out[name] = parse_int(value.strip())
+        except LexError:
+            raise click.UsageError(f"-D {name}: the value must be an integer expression, got "
+                                   f"'{value.strip()}'") from None
+    return out
 
 
 def _resolve_chip(name: str | None):
@@ -39,11 +59,16 @@ def _resolve_chip(name: str | None):
 
 def _parse_inputs(items) -> dict[str, str]:
     """--input NAME=FILE.npy options → {NAME: FILE}."""
+    return _parse_pairs("--input", items)
+
+
+def _parse_pairs(option: str, items) -> dict[str, str]:
+    """OPTION NAME=FILE.npy options → {NAME: FILE}."""
     supplied = {}
     for item in items:
         name, sep, path = item.partition("=")
         if not sep or not name or not path:
-            raise click.UsageError(f"--input takes NAME=FILE.npy, got '{item}'")
+            raise click.UsageError(f"{option} takes NAME=FILE.npy, got '{item}'")
         supplied[name] = path
     return supplied
 
@@ -51,6 +76,20 @@ def _parse_inputs(items) -> dict[str, str]:
 def _emit(diags) -> None:
     for d in diags:
         click.echo(str(d), err=True)
+
+
+def _werror_option(f):
+    return click.option("--werror", is_flag=True,
+                        help="treat warnings as errors: exit 1 (and write nothing)")(f)
+
+
+def _warnings(diags) -> list:
+    return [d for d in diags if d.severity == "warning"]
+
+
+def _werror_failure(program, n: int) -> str:
+    return (f"{program}: error: {n} warning{'s' if n != 1 else ''} treated as error"
+            f"{'s' if n != 1 else ''} (--werror); no output was written")
 
 
 @click.group(cls=CppAwareGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -71,48 +110,82 @@ def main() -> None:
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="print the summary as one JSON object")
+@_werror_option
+@click.option("--expect", "expects", multiple=True, metavar="NAME=FILE.npy",
+              help="compare output NAME with FILE bit for bit; a mismatch exits 1")
+@click.option("--expect-ulp", type=click.IntRange(0), default=0, show_default=True,
+              metavar="N", help="let float outputs differ by up to N units in the last place")
+@click.option("--json", "as_json", is_flag=True, help="print the summary (or, on a failure, "
+              "the diagnostics) as one JSON object")
 @click.option("--quiet", is_flag=True, help="print no summary")
-def run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, as_json,
-        quiet) -> None:
+def run(program, defines, chip, inputs, output_dir, trace, trace_format, checks, max_steps,
+        werror, expects, expect_ulp, as_json, quiet) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
     from isa.diagnostics import DiagnosticError
+    from simulator.expect import check_outputs, load_expected
     from simulator.run import run as run_program
 
-    chip_obj = _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
+    prog = _assemble_or_exit(program, chip, checks, quiet=True, as_json=as_json,
+                             defines=defines)
+    expected, errors = load_expected(prog, _parse_pairs("--expect", expects))
+    if errors:
+        _fail(errors, as_json)
     progress = [] if quiet or as_json or not sys.stderr.isatty() else [Progress()]
     try:
-        result = run_program(program, chip=chip_obj, inputs=supplied, checks=checks,
-                             trace=trace, trace_format=trace_format, max_steps=max_steps,
+        result = run_program(prog, inputs=supplied, checks=checks, trace=trace,
+                             trace_format=trace_format, max_steps=max_steps,
                              observers=progress)
     except DiagnosticError as e:
         for p in progress:
             p.clear()
-        _emit(e.diagnostics)
-        sys.exit(1)
+        _fail(e.diagnostics, as_json)
     except MemoryError:
-        click.echo(f"{program}:1:1: error: out of memory: the program's tensors do not fit in "
-                   "this machine's memory", err=True)
-        sys.exit(1)
+        _fail([], as_json, f"{program}:1:1: error: out of memory: the program's tensors do "
+              "not fit in this machine's memory")
     for p in progress:
         p.clear()
-    _emit(result.diagnostics)
+    warned = _warnings(result.diagnostics)
+    if werror and warned:
+        _fail(result.diagnostics, as_json, _werror_failure(program, len(warned)))
+    mismatches = check_outputs(prog, result.outputs, expected, expect_ulp)
     from simulator.outputs import write_outputs
 
     try:
         paths = write_outputs(Path(output_dir), result.outputs)
     except OSError as e:
-        click.echo(_output_error(program, result.program, output_dir, e), err=True)
-        sys.exit(1)
+        _fail(result.diagnostics, as_json, _output_error(program, prog, output_dir, e))
+    if mismatches:  # the run succeeded: its outputs are written, to be looked at
+        _fail(result.diagnostics + mismatches, as_json)
+    _emit(result.diagnostics)
     if quiet and not as_json:
         return
     from simulator.summary import summary_dict, summary_text
 
     if as_json:
-        click.echo(json.dumps(summary_dict(result, paths)))
+        click.echo(json.dumps({"ok": True, **summary_dict(result, paths)}))
     else:
         click.echo(summary_text(result, paths))
+
+
+def _fail(diags, as_json: bool, reason: str | None = None):
+    """Report a failure (every diagnostic, then REASON) and exit 1: on stderr, or with --json
+    as `{"ok": false, "diagnostics": [...], "reason": ...}` on stdout."""
+    if as_json:
+        obj = {"ok": False, "diagnostics": [_diag_dict(d) for d in diags]}
+        if reason:
+            obj["reason"] = reason
+        click.echo(json.dumps(obj))
+    else:
+        _emit(diags)
+        if reason:
+            click.echo(reason, err=True)
+    sys.exit(1)
+
+
+def _diag_dict(d) -> dict:
+    return {"severity": d.severity, "path": d.path, "line": d.line, "column": d.column,
+            "message": d.message, "text": str(d)}
 
 
 def _output_error(path, program, output_dir, e: OSError) -> str:
@@ -165,11 +238,11 @@ class Progress(Observer):
 @_program_arg
 @_chip_option
 @click.option("--json", "as_json", is_flag=True, help="the listing as JSON")
-def asm(program, chip, as_json) -> None:
+def asm(program, defines, chip, as_json) -> None:
     """Print the listing: each source line with its hardware instructions and micro-ops."""
     from isa.listing import format_listing, listing
 
-    prog = _assemble_or_exit(program, chip)
+    prog = _assemble_or_exit(program, chip, defines=defines)
     if as_json:
         click.echo(json.dumps({"chip": prog.chip.name, "statements": listing(prog)}))
     else:
@@ -179,24 +252,53 @@ def asm(program, chip, as_json) -> None:
 @main.command()
 @_program_arg
 @_chip_option
-def check(program, chip) -> None:
-    """Run every static check without executing; exit 0 when there is no error."""
-    prog = _assemble_or_exit(program, chip)
+@click.option("--checks", type=CHECKS, default="error", show_default=True,
+              help="alignment/footprint/overlap rules as errors, warnings or off")
+@click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
+@_werror_option
+def check(program, defines, chip, checks, max_steps, werror) -> None:
+    """Run every check that needs no input data: syntax, types, chip rules, field ranges,
+    alignment, bounds, footprints, overlaps, deadlocks, init reads and races, with `run`'s
+    messages (the program runs on zero data, without timing); exit 0 when there is no error."""
+    from simulator.static_check import MASK_ADDRESS_CHECKS, check_program
+
+    prog = _assemble_or_exit(program, chip, checks, quiet=True, defines=defines)
+    result = check_program(prog, checks, max_steps)
+    _emit(result.diagnostics)
+    if result.undecided:
+        lines = ", ".join(str(i.line) for i in result.undecided)
+        click.echo(f"{program}: note: {result.undecided_checks} checks need run-time values: "
+                   f"the select-mask address of {len(result.undecided)} vsel mode 2 "
+                   f"instruction(s) (line {lines}) comes from CMPMASK loaded from input data "
+                   f"({', '.join(MASK_ADDRESS_CHECKS)}); `pipev run` decides them", err=True)
+    if not result.ok:
+        sys.exit(1)
+    warned = _warnings(result.diagnostics)
+    if werror and warned:
+        click.echo(_werror_failure(program, len(warned)).replace("; no output was written", ""),
+                   err=True)
+        sys.exit(1)
     click.echo(f"{program}: ok ({len(prog.statements)} statements, chip {prog.chip.name})",
                err=True)
 
 
-def _assemble_or_exit(program, chip):
+def _assemble_or_exit(program, chip, checks: str = "error", quiet: bool = False,
+                      as_json: bool = False, defines=()):
+    """The assembled program; QUIET leaves its warnings to the run that reports them."""
     from isa.diagnostics import DiagnosticError
     from simulator.run import load_program
 
     chip_obj = _resolve_chip(chip)
+    params = _parse_defines(defines)
     try:
-        prog = load_program(Path(program), chip_obj)
+        prog = load_program(Path(program), chip_obj, checks, params)
     except DiagnosticError as e:
-        _emit(e.diagnostics)
-        sys.exit(1)
-    _emit(prog.warnings)
+        _fail(e.diagnostics, as_json)
+    except MemoryError:
+        _fail([], as_json, f"{program}:1:1: error: out of memory: the program's tensors do "
+              "not fit in this machine's memory")
+    if not quiet:
+        _emit(prog.warnings)
     return prog
 
 
@@ -225,14 +327,16 @@ def isa_reference(mnemonic) -> None:
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
-def debug(program, chip, inputs, commands, checks, max_steps) -> None:
+@_werror_option
+def debug(program, defines, chip, inputs, commands, checks, max_steps, werror) -> None:
     """Step through PROGRAM at the (pipev) prompt (ISA.md §13); `help` lists the commands."""
     from simulator.debugger import debug as debug_session
 
     chip_obj = _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
-                           checks=checks, max_steps=max_steps))
+                           checks=checks, max_steps=max_steps, werror=werror,
+                           params=_parse_defines(defines)))
 
 
 @main.command()

@@ -1,5 +1,9 @@
 """Hazard checks (ISA.md §9.4, always warnings): the init check and the race check.
 
+The init check also covers CMPMASK: `vsel` (every mode reads it: mode 0 its bits, mode 1 its
+scalar, mode 2 the mask address) or `get_cmpmask` before any `set_cmpmask`/`vcmp` wrote it reads
+the power-on zeros, which is almost always a missing `set_cmpmask`.
+
 Both are one observer over the bytes each executed instruction reads and writes in UB, as its
 event gives them (`Event.ub_ranges`: VectorOp footprints, DmaOp bursts, CMPMASK moves). They
 never change machine state and are independent of the timing model.
@@ -54,6 +58,7 @@ class HazardChecks(Observer):
         self.where: list[list[Instruction]] = [[] for _ in PIPES]  # pipe → its accesses
         self.pending: dict[tuple[str, str, int], list[int]] = {}
         self.written: set[tuple[int, int]] = set()  # read ranges found fully written
+        self.cmpmask_set = False
 
     # -- happens-before -------------------------------------------------------------------------
     def _join(self, p: int, other: list[int]) -> None:
@@ -83,6 +88,8 @@ class HazardChecks(Observer):
         if p != S and self.seen_s[p] != self.s_version:
             self._join(p, self.clock[S])
             self.seen_s[p] = self.s_version
+        if not self.cmpmask_set:
+            self._cmpmask_check(ev)
         kind = ev.instr.defn.family.kind
         if kind in (SET_FLAG, WAIT_FLAG, BARRIER):
             self._sync(ev, p, kind)
@@ -132,6 +139,17 @@ class HazardChecks(Observer):
         self.where[p].append(ev.instr)
 
     # -- init check ---------------------------------------------------------------------------
+    def _cmpmask_check(self, ev: Event) -> None:
+        """The first read of a never-set CMPMASK warns; after that CMPMASK is taken as set (one
+        missing set_cmpmask is one warning, not one per vsel)."""
+        if self.init and ev.reads_cmpmask:
+            self.run.warn(ev, f"{ev.instr.head} reads CMPMASK, which nothing has set "
+                          "(uninitialised CMPMASK: no set_cmpmask or vcmp before this read; it "
+                          "holds its power-on zeros)", once="init")
+            self.cmpmask_set = True
+        if ev.writes_cmpmask:
+            self.cmpmask_set = True
+
     def _uninit(self, ev: Event, role: str, lo: int, idx, w: np.ndarray) -> None:
         k = int(np.argmax(w < 0))
         byte = lo + k if idx is None else int(idx[k])

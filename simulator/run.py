@@ -25,12 +25,15 @@ from simulator.summary import build_summary
 
 
 def load_program(program_or_path: Program | str | Path, chip: Chip | str | None = None,
-                 checks: str = "error") -> Program:
-    """A Program from a Program, a path, or program text (a string containing a newline)."""
+                 checks: str = "error", params: Mapping[str, int] | None = None) -> Program:
+    """A Program from a Program, a path, or program text (a string containing a newline);
+    PARAMS overrides its `.param` values (an assembled Program takes none)."""
     if isinstance(program_or_path, Program):
+        if params:
+            raise ValueError("params apply when assembling: pass the path or the text")
         return program_or_path
     if isinstance(program_or_path, str) and "\n" in program_or_path:
-        return assemble(program_or_path, None, chip, checks)
+        return assemble(program_or_path, None, chip, checks, params)
     path = Path(program_or_path)
     try:
         text = path.read_bytes().decode("utf-8-sig")  # a leading BOM is not text
@@ -41,7 +44,7 @@ def load_program(program_or_path: Program | str | Path, chip: Chip | str | None 
     except OSError as e:
         raise AssemblyError([Diagnostic("error", str(path), 1, 1,
                                         f"cannot read program: {e.strerror}")]) from None
-    return assemble(text, str(path), chip, checks)
+    return assemble(text, str(path), chip, checks, params)
 
 
 def _input_error(program: Program, tensor: Tensor | None, message: str) -> Diagnostic:
@@ -207,9 +210,11 @@ def check_mode(checks: str) -> None:
 def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None,
         inputs: Mapping | None = None, checks: str = "error", trace: str | Path | None = None,
         trace_format: str = "jsonl", max_steps: int = 10_000_000,
-        observers: Sequence[Observer] = (), timing: bool = True) -> RunResult:
-    """Assemble (if needed) and run a program. Raises SimulationError (or AssemblyError, its
-    sibling) carrying every diagnostic; prints nothing and writes only the trace file."""
+        observers: Sequence[Observer] = (), timing: bool = True,
+        params: Mapping[str, int] | None = None) -> RunResult:
+    """Assemble (if needed) and run a program. PARAMS overrides `.param` values by name.
+    Raises SimulationError (or AssemblyError, its sibling) carrying every diagnostic; prints
+    nothing and writes only the trace file."""
     check_mode(checks)
     if chip is not None:
         try:
@@ -217,7 +222,7 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
         except ChipError as e:
             raise SimulationError([Diagnostic("error", str(program_or_path)[:200], 1, 1,
                                               str(e))]) from None
-    program = load_program(program_or_path, chip, checks)
+    program = load_program(program_or_path, chip, checks, params)
     r = Run.of_program(program, inputs, checks=checks, trace=trace, trace_format=trace_format,
                        max_steps=max_steps, observers=observers, timing=timing)
     r.execute()

@@ -24,7 +24,8 @@ class Debugger:
     as lines, and the machine at the current point."""
 
     def __init__(self, program, *, chip=None, inputs: Mapping | None = None,
-                 checks: str = "error", max_steps: int = 10_000_000):
+                 checks: str = "error", max_steps: int = 10_000_000,
+                 params: Mapping | None = None):
         from simulator.run import check_mode, load_program
 
         check_mode(checks)
@@ -32,7 +33,8 @@ class Debugger:
             from isa.chip import get_chip
 
             chip = get_chip(chip)
-        self.session = Session(load_program(program, chip, checks), inputs, checks, max_steps)
+        self.session = Session(load_program(program, chip, checks, params), inputs, checks,
+                               max_steps)
         self.commands = Commands(self.session)
 
     def execute(self, command: str) -> list[str]:
@@ -67,15 +69,17 @@ class Debugger:
 def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping | None = None,
           commands: str | Path | None = None, checks: str = "error",
           max_steps: int = 10_000_000, stdin: TextIO | None = None, out: TextIO | None = None,
-          err: TextIO | None = None) -> int:
-    """Run a debugging session; the exit status (0, or 1 when the program cannot be loaded)."""
+          err: TextIO | None = None, werror: bool = False,
+          params: Mapping | None = None) -> int:
+    """Run a debugging session; the exit status (0, or 1 when the program cannot be loaded or,
+    with WERROR, when the session reported a warning)."""
     from simulator.run import load_program
 
     stdin = stdin or sys.stdin
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        program = load_program(Path(program_path), chip, checks)
+        program = load_program(Path(program_path), chip, checks, params)
         session = Session(program, inputs, checks, max_steps)
     except DiagnosticError as e:
         for d in e.diagnostics:
@@ -102,6 +106,11 @@ def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping
     if lines is None:
         _readline()
     repl.loop(lines)
+    warned = sum(d.severity == "warning" for d in session.ex.diagnostics)
+    if werror and warned:
+        err.write(f"{program.path}: error: {warned} warning{'s' if warned != 1 else ''} "
+                  f"treated as error{'s' if warned != 1 else ''} (--werror)\n")
+        return 1
     return 0
 
 

@@ -85,12 +85,14 @@ def test_asm_json_lists_expansions_and_micro_ops():
     assert vsel["uops"][0]["rows"]["dst"][0] == "0x820"  # z is placed at 2080
 
 
-def test_check_runs_static_checks_only(tmp_path):
+def test_check_fails_a_footprint_overrun_as_run_does(tmp_path):
     ok = CliRunner().invoke(main, ["check", str(QUICKSTART)])
     assert ok.exit_code == 0 and "ok (9 statements, chip ascend910b)" in ok.output
     bad = tmp_path / "bad.vasm"
-    # a footprint problem is a run-time check: `check` passes it, `run` does not
+    # a footprint needs no data: `check` fails it at run's line and column
     bad.write_text(".ub z f32[32]\n    vector_dup.f32 z, 1.0\n")
-    assert CliRunner().invoke(main, ["check", str(bad)]).exit_code == 0
+    checked = CliRunner().invoke(main, ["check", str(bad)])
     run = CliRunner().invoke(main, ["run", str(bad), "--output-dir", str(tmp_path)])
-    assert run.exit_code == 1 and "bad.vasm:2:" in run.output and "needs 256 bytes" in run.output
+    assert run.exit_code == checked.exit_code == 1
+    assert "bad.vasm:2:" in run.output and "needs 256 bytes" in run.output
+    assert checked.output.splitlines()[0] == run.output.splitlines()[0]

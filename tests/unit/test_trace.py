@@ -237,6 +237,7 @@ def test_jsonl_summary_has_the_run_json_keys(tmp_path, fake):
                                   "--output-dir", str(trace_dir)])
     assert r.exit_code == 0, r.output
     printed = json.loads(r.stdout)
+    assert printed.pop("ok") is True  # --json says ok true, or ok false with the diagnostics
     summary = read_jsonl(out)[-1]
     assert summary.pop("ev") == "summary"
     assert set(summary) == set(printed)
