@@ -11,6 +11,7 @@
   the machine state); `issue`, `declare_gm`, `declare_ub`, `finish`, `save_vasm`.
 - `debug(program, ...)` -> Debugger: the step debugger as an object (`execute("step")`).
 - `Observer` / `Event` / `RunInfo`: the observer contract (docs/observers.md).
+- `sweep(program, params, executor=...)` -> SweepResult: every variant (docs/sweep.md).
 - `chips()`: the chip profiles.
 Errors raise `SimulationError` / `AssemblyError`, whose `.diagnostics` say FILE:LINE:COL.
 """
@@ -28,8 +29,9 @@ from simulator.errors import SimulationError
 from simulator.events import Event, Observer, RunInfo
 from simulator.run import RunResult, run
 from simulator.stream import Stream
+from simulator.sweep import SweepError, SweepResult, sweep
 
-__all__ = ["run", "assemble", "debug", "chips", "Stream", "Observer", "Event", "RunInfo",
+__all__ = ["run", "assemble", "debug", "chips", "sweep", "SweepResult", "SweepError", "Stream", "Observer", "Event", "RunInfo",
            "RunResult", "Debugger", "Program", "Chip", "Diagnostic", "DiagnosticError",
            "SimulationError", "AssemblyError"]
 

@@ -82,7 +82,8 @@ def sweep(program: str | Path, params: Mapping[str, Sequence] | None = None, *,
         variants = space.expand(axes, mode) if axes else [{}]
     except space.SpaceError as e:
         raise SweepError(str(e), usage=True) from None
-    build = _task_builder(path, inputs, checks, max_steps, kernel, args, includes, fixed)
+    build = _task_builder(path, inputs, checks, max_steps, kernel, args, includes, axes,
+                          fixed)
     tasks = [build(k, v) for k, v in enumerate(variants)]
     expected = _expected(expect)
     store = _cache(cache)
@@ -139,7 +140,7 @@ def _chip(value) -> Chip:
 
 
 def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | None,
-                  args: Sequence[str], includes: Sequence[str], fixed: dict):
+                  args: Sequence[str], includes: Sequence[str], axes: dict, fixed: dict):
     """A function (index, variant) -> Task, with what every variant shares read once."""
     is_cpp = path.lower().endswith(CPP_SUFFIXES)
     source = Path(path)
@@ -164,6 +165,11 @@ def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | 
             raise SweepError(f"{path}:1:1: error: cannot read program: "
                              f"{getattr(e, 'strerror', None) or e}") from None
         program_key = {"kind": "vasm", "text": text}
+        from simulator.sweep.params import check_values
+
+        why = check_values({k: v for k, v in axes.items() if k not in RESERVED}, text, path)
+        if why is not None:
+            raise SweepError(why, usage=True)
         cpp, options_extra = None, {}
     arrays = _load_inputs(inputs)
     digests = {n: keys.array_digest(a) for n, a in arrays.items()}
