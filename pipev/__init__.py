@@ -29,10 +29,10 @@ from simulator.errors import SimulationError
 from simulator.events import Event, Observer, RunInfo
 from simulator.run import RunResult, run
 from simulator.stream import Stream
-from simulator.sweep import SweepError, SweepResult, sweep
 
-__all__ = ["run", "assemble", "debug", "chips", "sweep", "SweepResult", "SweepError", "Stream", "Observer", "Event", "RunInfo",
-           "RunResult", "Debugger", "Program", "Chip", "Diagnostic", "DiagnosticError",
+__all__ = ["run", "assemble", "debug", "chips", "sweep", "SweepResult", "SweepError", "Stream",
+           "Observer", "Event", "RunInfo", "RunResult", "Debugger", "Program", "Chip",
+           "Diagnostic", "DiagnosticError",
            "SimulationError", "AssemblyError"]
 
 
@@ -47,3 +47,21 @@ def debug(program: Program | str | Path, *, chip: Chip | str | None = None, inpu
     overrides)."""
     return Debugger(program, chip=chip, inputs=inputs, checks=checks, max_steps=max_steps,
                     params=params)
+
+
+def sweep(program: str | Path, params=None, **options):
+    """Every variant of PROGRAM, run as `pipev run -D ...` would, on local worker processes
+    (default), a Dask scheduler (`executor="dask://HOST:PORT"`) or any concurrent.futures
+    executor; cached and resumable. Returns a SweepResult (`rows`, `best()`, `write()`,
+    `plot()`); see simulator.sweep.api for every option and docs/sweep.md."""
+    from simulator.sweep import sweep as run_sweep
+
+    return run_sweep(program, params, **options)
+
+
+def __getattr__(name: str):
+    if name in ("SweepResult", "SweepError"):  # imported on first use: `import pipev` stays fast
+        import simulator.sweep
+
+        return getattr(simulator.sweep, name)
+    raise AttributeError(f"module 'pipev' has no attribute {name!r}")

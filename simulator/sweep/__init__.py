@@ -4,11 +4,17 @@
     result = sweep("kernel.vasm", {"TILE": [1024, 2048, 4096]}, executor="dask://host:8786")
     result.best("cycles"), result.write("results.csv"), result.plot("sweep.png")
 
-Modules: `space` (axes, grid/zip), `task` (one variant's run on a worker), `keys` and `cache`
-(the row cache), `executors` and `engine` (pools, retries, Ctrl-C), `table`, `plot`,
-`progress`, `cli`.
+Modules: `api` (sweep, SweepResult), `space` (axes, grid/zip), `task` (one variant's run on a
+worker), `keys` and `cache` (the row cache), `executors` and `engine` (pools, retries, Ctrl-C),
+`params` (.param values), `table`, `plot`, `progress`, `cli`.
 """
 
-from simulator.sweep.sweep import SweepError, SweepResult, sweep
-
 __all__ = ["sweep", "SweepResult", "SweepError"]
+
+
+def __getattr__(name: str):
+    if name in __all__:  # on first use: the `pipev` command's start-up does not pay for it
+        from simulator.sweep import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'simulator.sweep' has no attribute {name!r}")

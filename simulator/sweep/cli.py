@@ -63,8 +63,8 @@ def sweep_command(program, axes, mode, inputs, chips, block_dims, kernel, kernel
     """Run every variant of PROGRAM and write one row per variant to --out."""
     from simulator.sweep import plot as plotting
     from simulator.sweep import space, table
+    from simulator.sweep.api import SweepError, sweep
     from simulator.sweep.progress import ProgressBar
-    from simulator.sweep.sweep import SweepError, sweep
 
     try:
         params = dict(space.parse_axis(a) for a in axes)

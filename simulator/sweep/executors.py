@@ -36,23 +36,38 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _context():
+    """Fork where it is safe (Linux, one thread): the workers start warm, with pipev imported,
+    and a script that calls `sweep` needs no `if __name__ == "__main__":` guard. Elsewhere a
+    fork server that imports pipev once (the script then needs the guard, as multiprocessing
+    always asks)."""
+    import multiprocessing
+    import sys
+    import threading
+
+    if sys.platform == "linux" and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(PRELOAD)
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
 class LocalPool(Pool):
-    """JOBS warm worker processes (default: one per core), started by a fork server that has
-    imported pipev once; a pool broken by a dying worker is replaced."""
+    """JOBS warm worker processes (default: one per core); a pool broken by a dying worker is
+    replaced."""
 
     def __init__(self, jobs: int | None = None):
         self.jobs = jobs or os.cpu_count() or 1
         super().__init__(self._new(), window=4 * self.jobs)
 
     def _new(self) -> ProcessPoolExecutor:
-        import multiprocessing
-
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(PRELOAD)
-        return ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=_quiet_worker)
+        return ProcessPoolExecutor(self.jobs, mp_context=_context(), initializer=_quiet_worker)
 
     def renew(self) -> bool:
         self.close(cancel=True)
+        self.executor.shutdown(wait=True)  # its threads end before the next fork
         self.executor = self._new()
         return True
 

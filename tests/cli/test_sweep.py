@@ -3,6 +3,7 @@ the table and plot files, and the C++ path. The Dask cluster tests are in test_s
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -88,3 +89,109 @@ def test_usage_errors(tmp_path, args, message):
     result = runner.invoke(main, full)
     assert result.exit_code == 2, result.output
     assert message in result.output
+
+
+# -- .vasm kernels (.param) ----------------------------------------------------------------
+
+KERNEL = ROOT / "programs" / "kernels" / "where_tuned.vasm"
+
+
+def test_rows_match_pipev_run_processes_and_repeat_from_the_cache(tmp_path):
+    env = {"PIPEV_CACHE_DIR": str(tmp_path / "cache")}
+    args = ["sweep", KERNEL, "--param", "N=4096", "--param", "TILE=1024,2048,4096",
+            "--param", "BUFFERS=1,4", "--jobs", "2"]
+    proc = pipev(*args, "--out", tmp_path / "r.csv", "--plot", tmp_path / "p.png", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "6 variants: 5 ok, 1 error, 0 from the cache" in proc.stderr
+    assert "best by cycles: N=4096 TILE=4096 BUFFERS=1: cycles" in proc.stderr
+    assert (tmp_path / "p.png").read_bytes().startswith(b"\x89PNG")
+    import csv
+
+    rows = list(csv.DictReader((tmp_path / "r.csv").open()))
+    assert [(r["TILE"], r["BUFFERS"], r["status"]) for r in rows] == [
+        ("1024", "1", "ok"), ("1024", "4", "ok"), ("2048", "1", "ok"), ("2048", "4", "ok"),
+        ("4096", "1", "ok"), ("4096", "4", "error")]
+    assert rows[5]["error"] == (f"{KERNEL}:19:6: error: 'z' (65536 bytes) does not fit in UB "
+                                "below the scratch area (188416 bytes on ascend910b)")
+    assert len({r["out_out"] for r in rows[:5]}) == 1  # tiling never changes the result
+    for k in (0, 3):  # two variants as real `pipev run -D` processes
+        single = pipev("run", KERNEL, "-D", "N=4096", "-D", f"TILE={rows[k]['TILE']}", "-D",
+                       f"BUFFERS={rows[k]['BUFFERS']}", "--json", "--output-dir",
+                       tmp_path / f"one{k}")
+        expected = run_row(json.loads(single.stdout), tmp_path / f"one{k}")
+        same({c: rows[k][c] for c in expected}, {c: str(v) for c, v in expected.items()})
+
+    again = pipev(*args, "--out", tmp_path / "r.jsonl", env=env)
+    assert "6 variants: 5 ok, 1 error, 6 from the cache" in again.stderr
+    cached = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert all(r["cached"] for r in cached)
+    assert [r["cycles"] for r in cached[:5]] == [int(r["cycles"]) for r in rows[:5]]
+    fresh = pipev(*args, "--out", tmp_path / "n.csv", "--no-cache", env=env)
+    assert "0 from the cache" in fresh.stderr
+
+
+def test_expect_marks_rows_whose_output_differs(tmp_path):
+    good = tmp_path / "good.npy"
+    np.save(good, np.load(ROOT / "programs" / "expected" / "kernels" / "where_tiled_loop" /
+                          "out.npy"))
+    bad = tmp_path / "bad.npy"
+    np.save(bad, np.zeros(65536, np.float32))
+    from simulator.sweep import sweep
+
+    ok = sweep(KERNEL, {"TILE": [4096]}, expect={"out": good}, cache=False, jobs=1)
+    differs = sweep(KERNEL, {"TILE": [4096]}, expect={"out": bad}, cache=False, jobs=1)
+    assert ok.rows[0]["expect"] == "match" and differs.rows[0]["expect"] == "differs: out"
+
+
+def test_any_concurrent_futures_executor(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from simulator.sweep import sweep
+
+    grid = {"N": [4096], "TILE": [2048, 4096], "BUFFERS": [1, 2]}
+    with ThreadPoolExecutor(2) as ex:
+        threaded = sweep(KERNEL, grid, executor=ex, cache=False)
+    local = sweep(KERNEL, grid, executor="local", jobs=2, cache=False)
+
+    def strip(rows):
+        return [{k: v for k, v in r.items() if k not in VOLATILE} for r in rows]
+
+    assert strip(threaded.rows) == strip(local.rows) and len(local.rows) == 4
+
+
+def test_undeclared_parameter_and_bad_value_are_usage_errors(tmp_path):
+    proc = pipev("sweep", KERNEL, "--param", "TILES=1024", "--out", tmp_path / "r.csv")
+    assert proc.returncode == 2
+    assert "declares no `.param TILES` (its parameters: N, TILE, BUFFERS)" in proc.stderr
+    proc = pipev("sweep", KERNEL, "--param", "TILE=big", "--out", tmp_path / "r.csv")
+    assert proc.returncode == 2 and "integer expression, got 'big'" in proc.stderr
+
+
+def test_ctrl_c_writes_the_finished_rows_and_the_next_run_resumes(tmp_path):
+    env = {"PIPEV_CACHE_DIR": str(tmp_path / "cache")}
+    args = ["sweep", KERNEL, "--param", "N=32768", "--param", "TILE=256,512",
+            "--param", "BUFFERS=1..4", "--jobs", "1", "--out", tmp_path / "r.jsonl"]
+    full = {**os.environ, "PYTHONPATH": str(ROOT), **env}
+    proc = subprocess.Popen([sys.executable, "-m", "simulator.cli", *map(str, args)],
+                            env=full, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(list((tmp_path / "cache").glob("sweep/*/*.json"))) < 2:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    assert proc.returncode == 130, err
+    rows = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert 2 <= len(rows) < 8 and all(r["status"] == "ok" for r in rows)
+    assert "interrupted: " in err and "the same command resumes" in err
+    resumed = pipev(*args, env=env)
+    assert resumed.returncode == 0
+    served = re.search(r"8 variants: 8 ok, 0 errors, (\d+) from the cache", resumed.stderr)
+    assert served and int(served.group(1)) >= len(rows)  # rows cached as they finished
+    done = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert len(done) == 8 and sum(r["cached"] for r in done) >= len(rows)
