@@ -129,10 +129,10 @@ def _finish(result, out: str, plot: str | None, objective: str, quiet: bool) -> 
     if quiet:
         return
     ran = len(result.rows) - result.cached
-    rate = ran / result.seconds if result.seconds > 0 else 0.0
+    rate = f" ({ran / result.seconds:.1f} variants/s run)" if ran and result.seconds > 0 else ""
     click.echo(f"{result.total} variants: {result.total - result.failed} ok, {result.failed} "
                f"error{'s' if result.failed != 1 else ''}, {result.cached} from the cache; "
-               f"{result.seconds:.1f} s ({rate:.1f} variants/s run) -> {out}", err=True)
+               f"{result.seconds:.1f} s{rate} -> {out}", err=True)
     error = next((r for r in result.rows if r.get("status") != "ok"), None)
     if error is not None:
         click.echo(f"  first error ({_label(error, result.params)}): {error['error']}",

@@ -234,3 +234,19 @@ def test_plot(tmp_path, suffix):
         assert "<svg" in text and "best by cycles: 32" in text
     else:
         assert b"<svg" in data
+
+
+def test_progress_line():
+    import io
+
+    from simulator.sweep.progress import ProgressBar
+
+    out = io.StringIO()
+    bar = ProgressBar(4, out)
+    bar.row({"status": "ok"}, True)
+    bar.row({"status": "error"}, False)
+    line = bar.line()
+    assert line.startswith("  [############............] 2/4  cached 1  failed 1  ")
+    assert "variants/s  ETA" in line
+    bar.close()
+    assert out.getvalue().endswith("\r\033[K")
