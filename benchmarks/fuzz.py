@@ -40,6 +40,7 @@ CHIPS = ("ascend910", "ascend310p", "ascend910b", "ascend310b", "ascend950", Non
 CHECKS = ("error", "warn", "off")
 TRACES = ("jsonl", "chrome", "vcd", "text")
 DIAG = re.compile(r"^.+:\d+:\d+: (error|warning|note): \S")
+QUOTE = re.compile(r"^ *\d+ \| |^ +\| ")  # the source line and caret under a diagnostic
 CHECK_OK = re.compile(r"^.+: ok \(\d+ statements, chip \S+\)$")  # `pipev check` on stderr
 TOKEN = re.compile(r'"[^"\n]*"|0[xX][0-9a-fA-F_]+|\d[\w.]*|[A-Za-z_.][\w.]*|\S')
 NUMBER = re.compile(r"^(0[xX][0-9a-fA-F_]+|\d[\w.]*)$")
@@ -264,7 +265,7 @@ def classify(exc, stderr: str, code: int, found: list[str], seconds: float, args
         return out
     for w in found:
         out.append(Finding("warning", re.sub(r"\d+", "N", w)[:120], w[:300], args, text))
-    bad = [ln for ln in stderr.splitlines() if ln and not DIAG.match(ln)
+    bad = [ln for ln in stderr.splitlines() if ln and not DIAG.match(ln) and not QUOTE.match(ln)
            and not CHECK_OK.match(ln) and not ln.startswith(("Usage:", "Try '", "Error: "))]
     if bad:
         out.append(Finding("stderr", re.sub(r"\d+", "N", bad[0])[:80], bad[0][:300], args,

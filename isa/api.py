@@ -53,15 +53,16 @@ class _Expander:
         return self.cols.get(key, self.syn.offset)
 
     def emit(self, name: str, ops: dict[str, Operand] | None = None, t: DType | None = None,
-             op: str | None = None, **fields) -> None:
+             op: str | None = None, src: DType | None = None, **fields) -> None:
         defn = INSTRUCTIONS[name]
         if defn.strides:
-            stride = fields.pop("stride", defn.stride_default)
+            stride = fields.pop("stride", None) or defn.family.default_strides(
+                defn.stride_names, defn.stride_default, t, src)
             fields.update(zip(defn.stride_names, stride, strict=True))
         ops = ops or {}
         cols = {r: o.col for r, o in ops.items()}
         cols.update({k: self.key_col(k if k in self.cols else "stride") for k in fields})
-        self.out.append(self.b.make(defn, op, t, ops, fields, cols))
+        self.out.append(self.b.make(defn, op, t, ops, fields, cols, src=src))
 
     def raw(self, addr: int) -> Operand:
         return Operand("mem", self.syn.offset, f"@{addr:#x}", "ub", addr)
@@ -531,6 +532,62 @@ def _duplicate(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit("vector_dup", ops, t, repeat=1), body)
 
 
+def _elementwise(hw: str, roles: tuple[str, ...]):
+    """abs / not (one source) and and / or (two): count=, repeat= with a mask, or repeat=
+    alone (MASK as it is), each one hardware instruction (chunks on ascend910)."""
+    def expand_one(e: _Expander) -> None:
+        form = _form(e)
+        _arity(e, len(roles), form)
+        ops = _operands(e, list(e.syn.defn.operands))
+        t = e.t
+        if form != "count":
+            if form == "highdim":
+                e.mask(*_mask_from_keys(e))
+            e.emit(hw, ops, t, repeat=e.fields["repeat"], stride=_strides(e))
+            return
+        n = _count(e, CHUNK_REPEAT * t.per_repeat)
+        if n == 0:
+            e.b.warn(e.key_col("count"), f"{e.syn.defn.name} with count=0 does nothing")
+            return
+
+        def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+            e.mask(*hi_lo)
+            e.emit(hw, {r: shift(o, off) for r, o in ops.items()}, t, repeat=repeat)
+
+        _first_n(e, n, lambda: e.emit(hw, ops, t, repeat=1), body)
+    return expand_one
+
+
+def _cast(e: _Expander) -> None:
+    """Cast → vconv.DST.SRC: masks and counts are in elements of a repeat, N = 256 bytes of the
+    wider type; each operand moves on in its own type."""
+    dst_t, src_t = e.syn.dtype, e.syn.src_dtype
+    wide = dst_t if dst_t.size >= src_t.size else src_t
+    e.t = wide  # the mask and count rules are the wider type's
+    form = _form(e)
+    _arity(e, 2, form)
+    ops = _operands(e, list(e.syn.defn.operands))
+    rnd = e.fields.get("round", 0)
+    if form != "count":
+        if form == "highdim":
+            e.mask(*_mask_from_keys(e))
+        e.emit("vconv", ops, dst_t, src=src_t, repeat=e.fields["repeat"], stride=_strides(e),
+               round=rnd)
+        return
+    n = _count(e, CHUNK_REPEAT * wide.per_repeat)
+    if n == 0:
+        e.b.warn(e.key_col("count"), "cast with count=0 does nothing")
+        return
+
+    def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        k = off // 256 * wide.per_repeat  # elements done so far
+        e.mask(*hi_lo)
+        moved = {"dst": shift(ops["dst"], k * dst_t.size), "src": shift(ops["src"], k * src_t.size)}
+        e.emit("vconv", moved, dst_t, src=src_t, repeat=repeat, round=rnd)
+
+    _first_n(e, n, lambda: e.emit("vconv", ops, dst_t, src=src_t, repeat=1, round=rnd), body)
+
+
 def _set_mask(e: _Expander) -> None:
     """set_mask.T LEN runs on S as itself: the contiguous rule, or the count in counter mode,
     decided by the mask mode at issue."""
@@ -555,6 +612,11 @@ _EXPANSIONS = {
     "api_compare": _compare,
     "api_compares": _compares,
     "api_duplicate": _duplicate,
+    "api_cast": _cast,
+    "api_unary": lambda e: _elementwise({"abs": "vabs", "not": "vnot"}[e.syn.defn.name],
+                                        ("dst", "src"))(e),
+    "api_binary": lambda e: _elementwise({"and": "vand", "or": "vor"}[e.syn.defn.name],
+                                         ("dst", "src0", "src1"))(e),
     "api_set_mask": _set_mask,
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),

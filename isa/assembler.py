@@ -6,6 +6,7 @@ the instruction table and builds hardware instructions (API statements expand vi
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Mapping
 from difflib import get_close_matches
@@ -15,7 +16,7 @@ import attrs
 
 from isa import api
 from isa.chip import Chip, ChipError, get_chip
-from isa.diagnostics import AssemblyError, Diagnostic
+from isa.diagnostics import AssemblyError, Diagnostic, did_you_mean
 from isa.inits import evaluate
 from isa.lexer import (
     KEY_RE,
@@ -32,8 +33,8 @@ from isa.lexer import (
 )
 from isa.operands import Builder, StatementSyntax
 from isa.program import Init, Program, Statement, Tensor
-from isa.table import INSTRUCTIONS
-from isa.types import lookup
+from isa.table import INSTRUCTIONS, lookup_form
+from isa.types import ALIASES, TYPES, lookup
 
 MAX_ERRORS = 20
 MAX_TENSOR_BYTES = 256 << 20  # a simulated GM tensor; UB is far smaller on every chip
@@ -44,6 +45,7 @@ LABEL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*:(?!=)")
 HEAD_RE = re.compile(r"\s*(\.?[A-Za-z_][A-Za-z0-9_.]*)")
 DECL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\[([^\]]*)\]")
 GM_ROLES = ("input", "output", "inout")
+DIRECTIVES = (".chip", ".gm", ".ub", ".param", ".rept", ".endr", ".end")
 # `.param NAME = VALUE`; group 1 is None when the directive is malformed
 PARAM_RE = re.compile(r"\s*\.param\b(?:\s+([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)\Z)?", re.I | re.S)
 
@@ -261,7 +263,8 @@ class Assembler:
                     pass  # declared before the first pass (declare_params)
                 else:
                     self.error(src, wo, f"unknown directive '{word}' (expected .chip, .gm, .ub, "
-                               ".param, .rept, .endr or .end)")
+                               ".param, .rept, .endr or .end)" + did_you_mean(
+                                   d, DIRECTIVES, case_sensitive=False))
                 continue
             self.stmts.append((src, wo))
         self.chip = self.resolve_chip(chip_src)
@@ -300,7 +303,8 @@ class Assembler:
             return
         t = lookup(tname)
         if t is None:
-            self.error(src, m.start(2), f"unknown type '{tname}'")
+            self.error(src, m.start(2), f"unknown type '{tname}'"
+                       f"{did_you_mean(tname, [*TYPES, *ALIASES], case_sensitive=False)}")
             return
         try:
             count = parse_int(m.group(3).strip(), m.start(3))
@@ -437,12 +441,13 @@ class Assembler:
         text = src.text
         m = HEAD_RE.match(text, off)
         parts = m.group(1).split(".")
-        defn = INSTRUCTIONS.get(parts[0].lower())
+        defn = lookup_form(parts[0].lower(), len(parts) > 1)
         if defn is None:
-            self.error(src, off, f"unknown mnemonic '{parts[0]}'")
+            self.error(src, off, f"unknown mnemonic '{parts[0]}'"
+                       f"{did_you_mean(parts[0], INSTRUCTIONS, case_sensitive=False)}")
             return None
         mods = parts[1:]
-        op = dtype = None
+        op = dtype = src_dtype = None
         if defn.has_op:
             if not mods or mods[0].lower() not in api.COMPARE_OPS:
                 self.error(src, off, f"{defn.name} needs a compare operator "
@@ -455,8 +460,21 @@ class Assembler:
                 return None
             dtype = lookup(mods[0])
             if dtype is None:
-                self.error(src, off + len(m.group(1)) - len(mods[0]),
-                           f"unknown type '{mods[0]}'")
+                self.error(src, off + len(m.group(1)) - len(".".join(mods)),
+                           f"unknown type '{mods[0]}'"
+                           f"{did_you_mean(mods[0], [*TYPES, *ALIASES], case_sensitive=False)}")
+                return None
+            mods.pop(0)
+        if defn.src_typed:
+            if not mods:
+                self.error(src, off, f"{defn.name} needs a destination and a source type, e.g. "
+                           f"{defn.name}.f16.f32")
+                return None
+            src_dtype = lookup(mods[0])
+            if src_dtype is None:
+                self.error(src, off + len(m.group(1)) - len(".".join(mods)),
+                           f"unknown type '{mods[0]}'"
+                           f"{did_you_mean(mods[0], [*TYPES, *ALIASES], case_sensitive=False)}")
                 return None
             mods.pop(0)
         if mods:
@@ -491,7 +509,7 @@ class Assembler:
                 return None
             else:
                 positional.append((piece, poff))
-        return StatementSyntax(defn, op, dtype, positional, keys, off, src.pos(off)[1])
+        return StatementSyntax(defn, op, dtype, positional, keys, off, src.pos(off)[1], src_dtype)
 
 
 def _substitute(s: Src, k: int) -> Src:
@@ -566,7 +584,15 @@ def assemble(text: str, path: str | None = None, chip: Chip | str | None = None,
              checks: str = "error", params: Mapping[str, int] | None = None) -> Program:
     """Assemble .vasm TEXT; raise AssemblyError with every static error (at most 20). PARAMS
     overrides `.param` values by name (an undeclared name is an error)."""
-    return Assembler(text, path or "<string>", chip, checks, params).run()
+    # assembly builds many small objects and no reference cycles: the collector's passes over
+    # them were a third of assembly time
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return Assembler(text, path or "<string>", chip, checks, params).run()
+    finally:
+        if paused:
+            gc.enable()
 
 
 __all__ = ["assemble", "assemble_statement", "parse_number", "parse_reg_expr", "NAME_RE"]

@@ -9,6 +9,7 @@ from typing import Any
 
 import attrs
 
+from isa.table import ROUND_MODES
 from isa.table import type_families as table_type_families
 from isa.types import TYPES
 
@@ -39,6 +40,8 @@ class Chip:
     timing: dict[str, Any] = attrs.field(eq=False)
     path: str = ""
     npu_arch: int = 0  # __NPU_ARCH__ for AscendC kernels (pipev run FILE.cpp); 0: not given
+    # vconv/cast: "DST.SRC" -> the round modes that pair supports
+    conversions: dict[str, tuple[str, ...]] = attrs.field(eq=False, factory=dict)
 
     @property
     def scratch_base(self) -> int:
@@ -134,6 +137,19 @@ def _types(v: Any) -> str:
     return ""
 
 
+def _conversions(v: Any) -> str:
+    if not isinstance(v, dict):
+        return "must be a table of \"DST.SRC\" = [round modes]"
+    for pair, modes in v.items():
+        names = pair.split(".")
+        if len(names) != 2 or not all(n in TYPES for n in names) or names[0] == names[1]:
+            return f"names {pair}, which is not a pair DST.SRC of two different types"
+        if not isinstance(modes, list) or not modes or \
+                not all(isinstance(m, str) and m in ROUND_MODES for m in modes):
+            return f"{pair} must be a non-empty list of round modes ({', '.join(ROUND_MODES)})"
+    return ""
+
+
 def _bank(v: Any) -> str:  # the model's own keys are the timing model's (timing/config.py)
     ok = isinstance(v, dict) and isinstance(v.get("model", "none"), str)
     return "" if ok else "must be a table whose model is a string"
@@ -152,6 +168,7 @@ SCHEMA: dict[str, Check] = {
     "counter_mode": _boolean, "vsel_modes": _modes, "compare_to_cmpmask": _boolean,
     "flexible_scalar": _boolean, "zero_mask": _one_of("warning", "error"), "types": _types,
     "bank": _bank, "timing": _table, "npu_arch": _integer(0, 99999),
+    "conversions": _conversions,
 }
 
 
@@ -185,6 +202,7 @@ def load_chip_file(path: Path) -> Chip:
         types={k: tuple(v) for k, v in data["types"].items()},
         bank=dict(data.get("bank", {"model": "none"})), timing=dict(data["timing"]),
         path=str(path), npu_arch=data.get("npu_arch", 0),
+        conversions={k: tuple(v) for k, v in data.get("conversions", {}).items()},
     )
 
 

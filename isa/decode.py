@@ -35,9 +35,30 @@ class Access:
     rep: int = 8
     write: bool = False
     space: str = "ub"
+    count: int = 0  # elements a repeat touches (0: 256 bytes' worth); vconv's narrower side
+
+    @property
+    def per_repeat(self) -> int:
+        """Elements of this operand in one repeat."""
+        return self.count or 256 // self.size
+
+    @property
+    def repeat_bytes(self) -> int:
+        """Bytes one full repeat of this operand spans with block stride 1."""
+        return self.per_repeat * self.size
+
+    @property
+    def contiguous(self) -> bool:
+        """Block stride 1 and repeats back to back: one run of bytes."""
+        return self.blk == 1 and self.rep * 32 == self.repeat_bytes
 
     def offsets(self, repeats: int) -> np.ndarray:
-        return element_offsets(self.size, self.blk, self.rep, repeats)
+        return _offsets(self.size, self.blk, self.rep, repeats, self.per_repeat)
+
+
+def _offsets(size: int, blk: int, rep: int, repeats: int, n: int) -> np.ndarray:
+    out = element_offsets(size, blk, rep, repeats)
+    return out if n == out.shape[1] else out[:, :n]
 
 
 @attrs.frozen
@@ -168,10 +189,10 @@ def _contiguous_span(vop: VectorOp, acc: Access) -> tuple[int, int] | None:
     r = vop.repeats
     if acc.kind == "bits":
         return acc.base, acc.base + r * vop.bit_bytes
-    if acc.blk != 1 or (r > 1 and acc.rep != 8):
+    if acc.blk != 1 or (r > 1 and not acc.contiguous):
         return None
     if vop.all_active or acc.role in vop.full_roles:
-        return acc.base, acc.base + (r - 1) * acc.rep * 32 + 256
+        return acc.base, acc.base + (r - 1) * acc.rep * 32 + acc.repeat_bytes
     if vop.row.all():  # counter mode: the last repeat is cut short
         return acc.base, acc.base + (r - 1) * acc.rep * 32 + vop.last * acc.size
     return None
@@ -203,8 +224,8 @@ def decode_vector(instr: Instruction, addrs: dict[str, int], fields: dict[str, i
     """Decode a repeat-driven vector instruction with its addresses and fields resolved. The
     family says which operand is which; `addrs["sel"]` is a select mask address taken from
     CMPMASK (vsel mode 2), absent where it is unknown (the listing)."""
-    fam, t = instr.defn.family, instr.dtype
-    n = t.per_repeat
+    fam, t, src = instr.defn.family, instr.dtype, instr.src_dtype
+    n = fam.repeat_elements(t, src)
     repeat = 1 if fam.one_repeat else fields.get("repeat", 1)
     r, row, last = repeat_plan(n, repeat, mask, counter)
     if fam.one_repeat:
@@ -222,16 +243,22 @@ def decode_vector(instr: Instruction, addrs: dict[str, int], fields: dict[str, i
         if op.kind == "bits":
             ops.append(Access(op.role, base, "bits", 1, write=op.write))
         else:
-            ops.append(Access(op.role, base, "vector", fam.operand_type(op.role, t).size,
+            size = fam.operand_type(op.role, t, src).size
+            ops.append(Access(op.role, base, "vector", size,
                               fields.get(f"{op.role}_blk", 1), fields.get(f"{op.role}_rep", 8),
-                              op.write))
+                              op.write, count=n if n * size < 256 else 0))
     all_active = bool(row.all()) and last == n
     return VectorOp(instr, t, r, n, row, last, tuple(ops), mask, counter, all_active)
 
 
 @attrs.frozen
 class DmaOp:
-    """A DMA copy: nburst bursts of `burst` blocks; gaps skip blocks after each burst (§6.5)."""
+    """A DMA copy: nburst bursts of `burst` blocks; gaps skip blocks after each burst (§6.5).
+
+    The padded copies (copy_gm_to_ub_pad / copy_ub_to_gm_pad) are byte-granular: `length`
+    bytes of data a burst, burst starts `pitch` bytes apart on each side, and on a GM → UB copy
+    `left` and `right` bytes of padding (`pad`, one element's bytes repeated) around the data in
+    UB. `burst` is then the blocks a burst occupies, rounded up (what the timing counts)."""
 
     instr: Instruction
     dst_space: str | None  # GM tensor name, or None for UB
@@ -242,36 +269,77 @@ class DmaOp:
     burst: int
     src_gap: int
     dst_gap: int
+    length: int = 0  # data bytes a burst (0: burst·32)
+    src_pitch: int = 0  # bytes between burst starts (0: (burst + gap)·32)
+    dst_pitch: int = 0
+    left: int = 0  # padding bytes before / after the data (GM → UB)
+    right: int = 0
+    pad: bytes = b""
 
     @property
     def blocks(self) -> int:
         return self.nburst * self.burst
 
-    def indices(self, base: int, gap: int) -> np.ndarray:
-        """Byte addresses of one side, burst after burst."""
-        starts = base + np.arange(self.nburst, dtype=np.int64) * (self.burst + gap) * 32
-        return (starts[:, None] + np.arange(self.burst * 32, dtype=np.int64)).reshape(-1)
+    @property
+    def data_bytes(self) -> int:
+        return self.length or self.burst * 32
 
-    def extent(self, base: int, gap: int) -> tuple[int, int]:
-        return base, base + (self.nburst - 1) * (self.burst + gap) * 32 + self.burst * 32 - 1
+    def side(self, role: str) -> tuple[int, int, int]:
+        """(base, pitch, bytes touched a burst) of the src or dst side."""
+        if role == "src":
+            return (self.src, self.src_pitch or (self.burst + self.src_gap) * 32,
+                    self.data_bytes)
+        return (self.dst, self.dst_pitch or (self.burst + self.dst_gap) * 32,
+                self.left + self.data_bytes + self.right)
 
-    def burst_starts(self, base: int, gap: int) -> np.ndarray:
-        return base + np.arange(self.nburst, dtype=np.int64) * (self.burst + gap) * 32
+    def space_of(self, role: str) -> str | None:
+        return self.src_space if role == "src" else self.dst_space
+
+    def burst_starts(self, role: str) -> np.ndarray:
+        base, pitch, _ = self.side(role)
+        return base + np.arange(self.nburst, dtype=np.int64) * pitch
+
+    def indices(self, role: str, skip: int = 0, count: int | None = None) -> np.ndarray:
+        """Byte addresses of one side, burst after burst (SKIP bytes into each burst, COUNT
+        bytes of it: all of it by default)."""
+        count = self.side(role)[2] - skip if count is None else count
+        starts = self.burst_starts(role) + skip
+        return (starts[:, None] + np.arange(count, dtype=np.int64)).reshape(-1)
+
+    def extent(self, role: str) -> tuple[int, int]:
+        """[first, last] byte of one side."""
+        base, pitch, run = self.side(role)
+        return base, base + (self.nburst - 1) * pitch + run - 1
+
+    def touched(self, role: str) -> tuple[int, int]:
+        """(skip, bytes) of each burst the side reads or writes: without a pad value the
+        padding of a GM → UB copy is skipped, not written."""
+        run = self.side(role)[2]
+        if role == "dst" and not self.pad and (self.left or self.right):
+            return self.left, self.data_bytes
+        return 0, run
+
+    def runs(self, role: str) -> list[tuple[int, int]]:
+        """(start, bytes) of each contiguous run one side touches."""
+        base, pitch, _ = self.side(role)
+        skip, run = self.touched(role)
+        if self.nburst == 1 or pitch == run:
+            return [(base + skip, run * self.nburst)]
+        return [(int(a) + skip, run) for a in self.burst_starts(role)]
 
     def ub_ranges(self) -> list[Range]:
         """The UB bytes of each UB side (see VectorOp.ub_ranges)."""
         out: list[Range] = []
-        for role, space, base, gap, write in (("src", self.src_space, self.src, self.src_gap,
-                                               False),
-                                              ("dst", self.dst_space, self.dst, self.dst_gap,
-                                               True)):
-            if space is not None:
+        for role, write in (("src", False), ("dst", True)):
+            if self.space_of(role) is not None:
                 continue
-            if self.nburst == 1 or gap == 0:
-                out.append((role, base, base + self.blocks * 32, None, write))
+            base, pitch, _ = self.side(role)
+            skip, run = self.touched(role)
+            if self.nburst == 1 or pitch == run:
+                out.append((role, base + skip, base + skip + self.nburst * run, None, write))
             else:
-                idx = self.indices(base, gap)
-                out.append((role, base, int(idx[-1]) + 1, idx, write))
+                idx = self.indices(role, skip, run)
+                out.append((role, int(idx[0]), int(idx[-1]) + 1, idx, write))
         return out
 
 

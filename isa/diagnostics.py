@@ -27,3 +27,16 @@ class DiagnosticError(Exception):
 
 class AssemblyError(DiagnosticError):
     """The program text has static errors."""
+
+
+def did_you_mean(name: str, candidates, case_sensitive: bool = True) -> str:
+    """`; did you mean 'X'?` naming the nearest of CANDIDATES (difflib's ratio), or ''."""
+    from difflib import get_close_matches
+
+    pool = list(candidates)
+    if not case_sensitive:
+        lowered = {c.lower(): c for c in pool}
+        near = get_close_matches(name.lower(), list(lowered), 1, 0.6)
+        return f"; did you mean '{lowered[near[0]]}'?" if near else ""
+    near = get_close_matches(name, pool, 1, 0.6)
+    return f"; did you mean '{near[0]}'?" if near else ""

@@ -62,6 +62,7 @@ class Family:
     cmpmask_role: str = ""  # CMPMASK moves: the operand holding the UB address ("src"/"dst")
     sets_mask_mode: bool | None = None  # mask-mode families: the mode they set (True: counter)
     needs_burst: bool = False  # DMA: `burst=` has no default
+    needs_len: bool = False  # padded DMA: `len=` has no default
 
     # -- operands -----------------------------------------------------------------------------
     def operands(self, roles: tuple[str, ...], fields: dict) -> tuple[Operand, ...]:
@@ -78,9 +79,19 @@ class Family:
         """The assembler's operand kind for ROLE (the table's, unless fields change it)."""
         return kind
 
-    def operand_type(self, role: str, t: DType) -> DType:
-        """The element type of operand ROLE when the instruction's type is T."""
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        """The element type of operand ROLE when the instruction's type is T (and its source
+        type SRC, for families with two)."""
         return BITS if self.bit_output and role == "dst" else t
+
+    def repeat_elements(self, t: DType, src: DType | None = None) -> int:
+        """Elements one repeat processes: 256 bytes of the instruction's (widest) type."""
+        return t.per_repeat
+
+    def default_strides(self, names: tuple[str, ...], default: tuple[int, ...], t: DType,
+                        src: DType | None = None) -> tuple[int, ...]:
+        """The stride fields an instruction gets when the text gives none."""
+        return default
 
     def full_roles(self) -> tuple[str, ...]:
         """Operands read in full whatever MASK says (the sources of bit-output compares)."""
@@ -144,26 +155,51 @@ class SelectFamily(Family):
     def operand_kind(self, role: str, kind: str, fields: dict) -> str:
         return "bits" if role == "src1" and self.mode(fields).sel == "src1" else kind
 
-    def operand_type(self, role: str, t: DType) -> DType:
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
         return BITS if role == "sel" else t
 
     def sel_column_source(self, fields: dict) -> str | None:
-        return "src1" if self.mode(fields).sel == "src1" else None
+        return "src1" if self.modes[fields.get("mode", 0)].sel == "src1" else None
 
     def cmpmask_reads(self, fields: dict) -> bool:
         return True  # mode 0 bits, mode 1 scalar, mode 2 the mask address
 
+    # the next three run once per executed vsel: the lookup is written out
     def cmpmask_addr(self, fields: dict) -> bool:
-        return self.mode(fields).sel == "cmpmask_addr"
+        return self.modes[fields.get("mode", 0)].sel == "cmpmask_addr"
 
     def scalar_src1(self, fields: dict) -> bool:
-        return self.mode(fields).scalar_src1
+        return self.modes[fields.get("mode", 0)].scalar_src1
 
     def cost_class(self, fields: dict) -> str:
-        return self.mode(fields).cost
+        return self.modes[fields.get("mode", 0)].cost
 
     def cost_classes(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(m.cost for m in self.modes.values()))
+
+
+@attrs.frozen
+class ConvFamily(Family):
+    """vconv: source and destination of their own types, possibly of different sizes. A repeat
+    covers 256 bytes of the wider operand (N = 256 / the wider size; MASK bit k enables element
+    k of both); each operand's blocks hold 32 bytes of its own type, so the narrower operand
+    reads or writes fewer blocks per repeat (ISA.md §5, docs/decisions.md)."""
+
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        return src if role == "src" and src is not None else t
+
+    def repeat_elements(self, t: DType, src: DType | None = None) -> int:
+        return 256 // max(t.size, src.size if src is not None else t.size)
+
+    def default_strides(self, names: tuple[str, ...], default: tuple[int, ...], t: DType,
+                        src: DType | None = None) -> tuple[int, ...]:
+        """Contiguous by default: each operand's repeat stride is the blocks it covers."""
+        n = self.repeat_elements(t, src)
+        out = []
+        for name, d in zip(names, default, strict=True):
+            role, what = name.rsplit("_", 1)
+            out.append(n * self.operand_type(role, t, src).size // 32 if what == "rep" else d)
+        return tuple(out)
 
 
 @attrs.frozen
@@ -193,6 +229,8 @@ DUP = _vector("dup")
 BINARY = _vector("binary")
 UNARY_SCALAR = _vector("unary_scalar")
 VCOPY = _vector("vcopy", "copy")
+UNARY = _vector("unary")  # vabs, vnot: one source, bits in, bits out
+VCONV = ConvFamily("vconv", VECTOR, "V", "conv")
 SET_CMPMASK = Family("set_cmpmask", CMPMASK_MOVE, "V", "cmpmask_move", writes_cmpmask=True,
                      cmpmask_role="src")
 GET_CMPMASK = Family("get_cmpmask", CMPMASK_MOVE, "V", "cmpmask_move", reads_cmpmask=True,
@@ -200,6 +238,9 @@ GET_CMPMASK = Family("get_cmpmask", CMPMASK_MOVE, "V", "cmpmask_move", reads_cmp
 DMA_GM_TO_UB = Family("dma", DMA, "MTE2", "mte2", needs_burst=True)
 DMA_UB_TO_GM = Family("dma", DMA, "MTE3", "mte3", needs_burst=True)
 DMA_UB_TO_UB = Family("dma", DMA, "V", "copy", needs_burst=True)
+# DataCopyPad: byte-granular bursts (len= bytes), padding on the UB side (GM → UB)
+DMA_PAD_GM_TO_UB = Family("dma_pad", DMA, "MTE2", "mte2", needs_len=True)
+DMA_PAD_UB_TO_GM = Family("dma_pad", DMA, "MTE3", "mte3", needs_len=True)
 SET_MASK = Family("set_mask", REGISTER)
 API_SET_MASK = Family("api_set_mask", REGISTER)
 MASK_COUNT = Family("mask_mode", REGISTER, sets_mask_mode=True)
@@ -218,6 +259,7 @@ HALT = Family("halt", CONTROL)
 
 
 HOST_ACCESS = Family("host_access", HOST)
+API_CAST = ConvFamily("api_cast", API, "V")  # its operands are typed as vconv's
 
 
 def api(name: str) -> Family:

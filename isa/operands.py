@@ -10,6 +10,7 @@ import numpy as np
 
 from isa import api
 from isa.chip import Chip
+from isa.diagnostics import did_you_mean
 from isa.lexer import (
     NAME_RE,
     LexError,
@@ -26,6 +27,7 @@ from isa.table import (
     INSTRUCTIONS,
     KEYS,
     PIPES,
+    ROUND_MODES,
     UNARY_BLK_MAX,
     InstrDef,
 )
@@ -46,6 +48,7 @@ class StatementSyntax:
     keys: dict[str, tuple[str, int]]
     offset: int  # of the mnemonic
     col: int
+    src_dtype: DType | None = None  # vconv.DST.SRC: the source type
 
 
 class Builder:
@@ -89,6 +92,8 @@ class Builder:
             want = str(nmax) if nmin == nmax else f"{nmin} to {nmax}"
             raise LexError(f"{defn.name} takes {want} operands, got {got}", syn.offset)
         fields, cols = self.fields(syn)
+        if defn.src_typed:
+            self.check_conversion(syn, fields)
         if defn.level == "api":
             return api.expand(self, syn, fields, cols), []
         ops = {}
@@ -98,18 +103,35 @@ class Builder:
             ops[role] = self.operand(kind, text, off, role)
             cols[role] = off
         self.check_hw(defn, syn.dtype, ops, fields, syn.positional)
-        return [self.make(defn, syn.op, syn.dtype, ops, fields, cols)], []
+        return [self.make(defn, syn.op, syn.dtype, ops, fields, cols, src=syn.src_dtype)], []
 
     def make(self, defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict,
-             cols: dict, notes: tuple[str, ...] = ()) -> Instruction:
+             cols: dict, notes: tuple[str, ...] = (), src: DType | None = None) -> Instruction:
         syn = self.syn
         return Instruction(defn, op, dtype, ops, fields, cols, self.pc,
-                           self.line, syn.col, render(defn, op, dtype, ops, fields), notes)
+                           self.line, syn.col, render(defn, op, dtype, ops, fields, src), notes,
+                           src_dtype=src)
 
     # -- types and chip support --------------------------------------------------------------
+    def check_conversion(self, syn: StatementSyntax, fields: dict) -> None:
+        """The chip converts DST.SRC in the round mode the statement names (chip profile
+        [conversions])."""
+        pair = f"{syn.dtype.name}.{syn.src_dtype.name}"
+        modes = self.chip.conversions.get(pair)
+        what = f"{syn.defn.name}.{pair}"
+        if modes is None:
+            known = ", ".join(self.chip.conversions) or "none"
+            raise LexError(f"{what} is not supported on {self.chip.name} (supports {known})",
+                           syn.offset)
+        mode = ROUND_MODES[fields.get("round", 0)]
+        if mode not in modes:
+            col = _key_col(syn, "round") if "round" in syn.keys else syn.offset
+            raise LexError(f"{what} round={mode} is not supported on {self.chip.name} "
+                           f"(supports round={', '.join(modes)})", col)
+
     def check_types(self, syn: StatementSyntax) -> None:
         defn, t = syn.defn, syn.dtype
-        if t is None or not defn.types:
+        if t is None or not defn.types or defn.src_typed:
             return
         supported = self.chip.types.get(defn.types, ())
         what = defn.name + (f".{syn.op}" if syn.op else "")
@@ -134,7 +156,9 @@ class Builder:
         cols: dict[str, int] = {}
         for key, (text, off) in syn.keys.items():
             if key not in KEYS and key != "stride":
-                raise LexError(f"unknown key '{key}'", off - len(key) - 1)
+                near = did_you_mean(key, [k for k in (*KEYS, "stride") if k in allowed] or
+                                    [*KEYS, "stride"])
+                raise LexError(f"unknown key '{key}'{near}", off - len(key) - 1)
             if key not in allowed:
                 acc = ", ".join(sorted(allowed)) or "no keys"
                 raise LexError(f"key '{key}' does not apply to {defn.name} (accepts {acc})",
@@ -145,7 +169,8 @@ class Builder:
             out[key] = self.key_value(defn, key, text, off)
         if defn.strides:
             names = defn.stride_names
-            vals = list(defn.stride_default)
+            vals = list(defn.family.default_strides(names, defn.stride_default, syn.dtype,
+                                                    syn.src_dtype))
             if "stride" in syn.keys:
                 text, off = syn.keys["stride"]
                 parts = split_top(text, off)
@@ -169,6 +194,14 @@ class Builder:
         spec = KEYS[key]
         if key.endswith(("_blk", "_rep")):
             return self.stride_value(defn, key, text, off)
+        if spec.words:
+            word = text.strip().lower()
+            if word not in spec.words:
+                raise LexError(f"{key}={text} is not one of {', '.join(spec.words)}", off)
+            return spec.words.index(word)
+        if spec.scalar:
+            o = self.scalar(self.syn.dtype, text, off)
+            return int.from_bytes(o.value.tobytes(), "little")
         reg = parse_register(text)
         if reg is not None:
             if not spec.register:
@@ -236,7 +269,7 @@ class Builder:
             return Operand("int", off, text, value=v % (1 << 64))
         if kind == "label":
             if text not in self.labels:
-                raise LexError(f"unknown label '{text}'", off)
+                raise LexError(f"unknown label '{text}'{did_you_mean(text, self.labels)}", off)
             return Operand("label", off, text, value=self.labels[text])
         if kind == "elem":
             o = self.mem(text, off, "ub")
@@ -265,7 +298,8 @@ class Builder:
         if t is None:
             if parse_register(name) is not None:
                 raise LexError(f"a register as an address is written @{name}", off)
-            raise LexError(f"unknown tensor '{name}'", off)
+            near = did_you_mean(name, [n for n, t in self.tensors.items() if t.space == space])
+            raise LexError(f"unknown tensor '{name}'{near}", off)
         if t.space != space:
             where = "GM" if t.space == "gm" else "UB"
             need = "a UB operand (only DMA touches GM)" if space == "ub" else "a GM operand"
@@ -286,6 +320,8 @@ class Builder:
 
     def check_mem(self, o: Operand, kind: str, role: str) -> None:
         t = self.syn.dtype
+        if t is not None and self.syn.defn.src_typed:
+            t = self.syn.defn.family.operand_type(role, t, self.syn.src_dtype)
         if o.tensor is not None and t is not None:
             tt = o.tensor.dtype
             if kind == "vec" and tt.size != t.size:
@@ -305,7 +341,8 @@ class Builder:
         """`vsel.f32`, `vcmpv.lt.f16`: the mnemonic as diagnostics name it (as at run time)."""
         syn = self.syn
         return syn.defn.name + (f".{syn.op}" if syn.op else "") + (
-            f".{syn.dtype.name}" if syn.dtype else "")
+            f".{syn.dtype.name}" if syn.dtype else "") + (
+            f".{syn.src_dtype.name}" if syn.src_dtype else "")
 
     def scalar(self, t: DType | None, text: str, off: int) -> Operand:
         m = SCALAR_REF_RE.match(text)
@@ -361,6 +398,8 @@ class Builder:
                       "hardware (destination block stride must be at least 1)")
         if defn.family.needs_burst and "burst" not in fields:
             raise LexError(f"{name} needs burst=", self.syn.offset)
+        if defn.family.needs_len and "len" not in fields:
+            raise LexError(f"{name} needs len= (bytes a burst)", self.syn.offset)
 
     def _col(self, key: str) -> int:
         k = self.syn.keys.get(key) or self.syn.keys.get("stride")
@@ -373,19 +412,28 @@ def _key_col(syn: StatementSyntax, key: str) -> int:
 
 
 # -- canonical text ---------------------------------------------------------------------------
-_FIELD_ORDER = ("repeat", "nburst", "burst", "src_gap", "dst_gap", "mode")
+_FIELD_ORDER = ("repeat", "nburst", "burst", "len", "src_gap", "dst_gap", "left_pad",
+                "right_pad", "pad_value", "mode", "round")
+_ZERO_HIDDEN = ("src_gap", "dst_gap", "left_pad", "right_pad")  # pad_value=0 is a value
 
 
-def render(defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict) -> str:
+def render(defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict,
+           src: DType | None = None) -> str:
     """The instruction as the listing prints it (hardware level, API expansions included)."""
-    head = defn.name + (f".{op}" if op else "") + (f".{dtype.name}" if dtype else "")
+    head = defn.name + (f".{op}" if op else "") + (f".{dtype.name}" if dtype else "") + (
+        f".{src.name}" if src else "")
     parts = [_render_operand(o) for r, o in ops.items() if r != "guard"]
     for k in _FIELD_ORDER:
-        if k in fields and not (k in ("src_gap", "dst_gap") and fields[k] == 0):
-            parts.append(f"{k}={fields[k]}")
+        if k in fields and not (k in _ZERO_HIDDEN and fields[k] == 0):
+            v = fields[k]
+            words = KEYS[k].words
+            text = words[v] if words and isinstance(v, int) else \
+                f"{v:#x}" if k == "pad_value" else str(v)
+            parts.append(f"{k}={text}")
     if defn.strides:
         vals = tuple(fields[n] for n in defn.stride_names)
-        if vals != defn.stride_default:
+        if vals != defn.family.default_strides(defn.stride_names, defn.stride_default, dtype,
+                                               src):
             parts.append("stride=" + ",".join(str(v) for v in vals))
     if defn.name == "vsel" and "mode" not in fields:
         parts.append("mode=0")

@@ -99,12 +99,19 @@ class Instruction:
                               takes_self=True))
     file: str = ""  # the source file, when not the program's own (a streamed statement)
     col_fixed: bool = False  # diagnostics name `col` (the caller's), not an operand's column
+    src_dtype: DType | None = None  # the source type of a two-type instruction (vconv.DST.SRC)
 
     def at(self, pc: int, line: int) -> Instruction:
         """The same instruction at another statement (identical lines share one build)."""
         return Instruction(self.defn, self.op, self.dtype, self.operands, self.fields, self.cols,
                            pc, line, self.col, self.text, self.notes, self.is_static,
-                           self.file, self.col_fixed)
+                           self.file, self.col_fixed, self.src_dtype)
+
+    def operand_type(self, role: str) -> DType | None:
+        """The element type of operand ROLE, as the family says."""
+        if self.dtype is None:
+            return None
+        return self.defn.family.operand_type(role, self.dtype, self.src_dtype)
 
     @property
     def name(self) -> str:

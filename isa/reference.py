@@ -10,7 +10,7 @@ import sys
 
 from isa.chip import chip_names, get_chip
 from isa.families import SYNC_KINDS
-from isa.table import COMPARE_OPS, INSTRUCTIONS, KEYS, UNARY_BLK_MAX, InstrDef
+from isa.table import COMPARE_OPS, KEYS, UNARY_BLK_MAX, InstrDef, all_defs
 
 KIND_TEXT = {
     "vec": "UB vector operand (NAME, NAME[I] or @ADDR; 32-byte aligned)",
@@ -28,7 +28,8 @@ KIND_TEXT = {
 
 
 def syntax(d: InstrDef) -> str:
-    head = d.name + (".OP" if d.has_op else "") + (".T" if d.typed else "")
+    head = d.name + (".OP" if d.has_op else "") + (
+        ".DST.SRC" if d.src_typed else ".T" if d.typed else "")
     ops = ", ".join(role.upper() for role, _ in d.operands)
     keys = [f"{k}=" for k in d.keys]
     if d.strides:
@@ -37,9 +38,20 @@ def syntax(d: InstrDef) -> str:
     return f"{head} {ops}{tail}".strip()
 
 
+def _conversions_per_chip() -> list[str]:
+    rows = []
+    for name in chip_names():
+        conv = get_chip(name).conversions
+        pairs = "; ".join(f"{p} ({' '.join(m)})" for p, m in conv.items())
+        rows.append(f"  - {name}: {pairs or 'none'}")
+    return rows
+
+
 def _types_per_chip(d: InstrDef) -> list[str]:
     if not d.types:
         return []
+    if d.src_typed:
+        return _conversions_per_chip()
     rows = []
     for name in chip_names():
         c = get_chip(name)
@@ -59,7 +71,15 @@ def _key_line(d: InstrDef, k: str) -> str:
     hi = UNARY_BLK_MAX if k.endswith("_blk") and d.strides == "unary" else spec.hi
     default = "" if spec.default is None or d.level == "api" else f", default {spec.default}"
     reg = ", register allowed" if spec.register else ""
-    return f"  - `{k}`: {spec.doc}, {spec.lo}..{hi}{default}{reg}"
+    if spec.words:
+        return f"  - `{k}`: {spec.doc}, default {spec.words[spec.default or 0]}"
+    if spec.scalar:
+        return f"  - `{k}`: {spec.doc}"
+    doc = spec.doc
+    if d.family.name == "dma_pad" and k.endswith("_gap"):
+        gm = (k == "src_gap") == (d.operands[1][1] == "gm")
+        doc = "gap between bursts in " + ("bytes (GM side)" if gm else "32-byte blocks (UB side)")
+    return f"  - `{k}`: {doc}, {spec.lo}..{hi}{default}{reg}"
 
 
 def entry(d: InstrDef) -> str:
@@ -76,12 +96,21 @@ def entry(d: InstrDef) -> str:
     if keys or d.strides:
         lines.append("- keyword fields:")
         lines += [_key_line(d, k) for k in keys]
-        if d.strides:
+        if d.strides and d.src_typed:
+            lines.append(f"  - `stride=`{','.join(d.stride_names)} (default contiguous: block "
+                         "stride 1, repeat stride the blocks each operand covers, 8 for the "
+                         "wider type and 8·size/wider size for the other); single overrides "
+                         f"`{'=`, `'.join(d.stride_names)}=`")
+        elif d.strides:
             default = ",".join(map(str, d.stride_default))
             lines.append(f"  - `stride=`{','.join(d.stride_names)} (default {default}); single "
                          f"overrides `{'=`, `'.join(d.stride_names)}=`")
     types = _types_per_chip(d)
-    if types:
+    if types and d.src_typed:
+        lines.append("- DST.SRC pairs (round modes) per chip, from the vendor's AscendC Cast "
+                     "pages (hiascend.com …/ascendcopapi/atlasascendc_api_07_0073.html):")
+        lines += types
+    elif types:
         lines.append("- types per chip:")
         lines += types
     return "\n".join(lines) + "\n"
@@ -95,7 +124,7 @@ def document() -> str:
     for level, title in (("hw", "Hardware-level instructions"), ("api", "API-level instructions"),
                          ("scalar", "Scalar unit")):
         parts += [f"## {title}", ""]
-        parts += [entry(d) for d in INSTRUCTIONS.values() if d.level == level]
+        parts += [entry(d) for d in all_defs() if d.level == level]
     return "\n".join(parts)
 
 

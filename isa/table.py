@@ -17,6 +17,8 @@ UNARY_STRIDES = ("dst_blk", "src_blk", "dst_rep", "src_rep")
 BINARY_DEFAULT = (1, 1, 1, 8, 8, 8)
 UNARY_DEFAULT = (1, 1, 8, 8)
 U64 = (1 << 64) - 1
+# vconv/cast round modes (AscendC RoundMode CAST_NONE ... CAST_ODD, in that order)
+ROUND_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")
 
 
 @attrs.frozen
@@ -29,6 +31,8 @@ class Key:
     default: int | None = None
     register: bool = False
     doc: str = ""
+    words: tuple[str, ...] = ()  # a word-valued key (round=rint): the value is the word's index
+    scalar: bool = False  # a scalar of the instruction's type (pad_value=1.5): its raw bits
 
 
 KEYS: dict[str, Key] = {k.name: k for k in (
@@ -42,6 +46,13 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("burst", 1, 65535, None, True, "DMA burst length in 32-byte blocks"),
     Key("src_gap", 0, 65535, 0, True, "DMA source gap in blocks"),
     Key("dst_gap", 0, 65535, 0, True, "DMA destination gap in blocks"),
+    Key("round", 0, len(ROUND_MODES) - 1, 0, False, "round mode: " + " ".join(ROUND_MODES),
+        words=ROUND_MODES),
+    Key("len", 1, (1 << 21) - 1, None, True, "padded DMA burst length in bytes"),
+    Key("left_pad", 0, 32, 0, True, "padded DMA: elements of pad_value before each burst"),
+    Key("right_pad", 0, 32, 0, True, "padded DMA: elements of pad_value after each burst"),
+    Key("pad_value", 0, U64, None, False, "padded DMA: the padding element, a scalar of T "
+        "(none: the padding bytes are not written)", scalar=True),
     *(Key(s, 0, 255, None, False, "block/repeat stride in 32-byte blocks")
       for s in sorted(set(BINARY_STRIDES + UNARY_STRIDES))),
 )}
@@ -64,6 +75,7 @@ class InstrDef:
     level: str = "hw"  # hw | api | scalar
     has_op: bool = False
     typed: bool = False
+    src_typed: bool = False  # two type modifiers, DST.SRC (vconv.f16.f32)
     types: str = ""  # chip type family key ("select", "compare", "arith", "move")
     strides: str = ""  # binary | unary | ""
     keys: tuple[str, ...] = ()
@@ -96,11 +108,25 @@ _VEC3 = (("dst", "vec"), ("src0", "vec"), ("src1", "vec"))
 _VS = (("dst", "vec"), ("src", "vec"), ("scalar", "scalar"))
 _DMA = ("nburst", "burst", "src_gap", "dst_gap")
 _APIMASK = ("mask", "mask_lo", "mask_hi")
+_VEC2 = (("dst", "vec"), ("src", "vec"))
+_PAD_IN = ("nburst", "len", "src_gap", "dst_gap", "left_pad", "right_pad", "pad_value")
+_PAD_OUT = ("nburst", "len", "src_gap", "dst_gap")
 
 
-def _binary(name: str, doc: str) -> InstrDef:
-    return InstrDef(name, _VEC3, F.BINARY, typed=True, types="arith",
+def _binary(name: str, doc: str, types: str = "arith") -> InstrDef:
+    return InstrDef(name, _VEC3, F.BINARY, typed=True, types=types,
                     strides="binary", keys=("repeat",), doc=doc)
+
+
+def _unary(name: str, types: str, doc: str) -> InstrDef:
+    return InstrDef(name, _VEC2, F.UNARY, typed=True, types=types, strides="unary",
+                    keys=("repeat",), doc=doc)
+
+
+def _api_elementwise(name: str, operands, family: str, types: str, strides: str,
+                     doc: str) -> InstrDef:
+    return InstrDef(name, operands, F.api(family), level="api", typed=True, types=types,
+                    strides=strides, keys=("count", "repeat") + _APIMASK, doc=doc)
 
 
 def _scalar_op(name: str, doc: str) -> InstrDef:
@@ -152,6 +178,14 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
     _scalar_op("vmaxs", "dst = max(src, SCALAR)"), _scalar_op("vmins", "dst = min(src, SCALAR)"),
     InstrDef("vcopy", (("dst", "vec"), ("src", "vec")), F.VCOPY, typed=True,
              types="move", strides="unary", keys=("repeat",), doc="dst = src (bit copy)"),
+    _binary("vand", "dst = src0 & src1 (bitwise)", "bitwise"),
+    _binary("vor", "dst = src0 | src1 (bitwise)", "bitwise"),
+    _unary("vnot", "bitwise", "dst = ~src (bitwise)"),
+    _unary("vabs", "abs", "dst = |src|: the sign bit cleared (NaN payloads kept)"),
+    InstrDef("vconv", _VEC2, F.VCONV, typed=True, src_typed=True, types="conv",
+             strides="unary", keys=("repeat", "round"),
+             doc="dst = src converted from SRC to DST in the round mode; a repeat covers 256 "
+             "bytes of the wider operand, each operand's strides count its own 32-byte blocks"),
     # --- DMA (§6.5)
     InstrDef("copy_gm_to_ub", (("dst", "ub"), ("src", "gm")), F.DMA_GM_TO_UB,
              keys=_DMA, doc="GM → UB, nburst bursts of burst blocks"),
@@ -159,6 +193,17 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              keys=_DMA, doc="UB → GM"),
     InstrDef("copy_ub_to_ub", (("dst", "ub"), ("src", "ub")), F.DMA_UB_TO_UB,
              keys=_DMA, doc="UB → UB on the vector pipe"),
+    InstrDef("copy_gm_to_ub_pad", (("dst", "ub"), ("src", "gm")), F.DMA_PAD_GM_TO_UB,
+             typed=True, types="pad", keys=_PAD_IN,
+             doc="GM → UB byte-granular (AscendC DataCopyPad): each of nburst bursts reads len "
+             "bytes of GM (bursts len + src_gap bytes apart) and writes left_pad elements of "
+             "pad_value, the data, then right_pad elements; the next burst starts at the next "
+             "32-byte block plus dst_gap blocks"),
+    InstrDef("copy_ub_to_gm_pad", (("dst", "gm"), ("src", "ub")), F.DMA_PAD_UB_TO_GM,
+             typed=True, types="pad", keys=_PAD_OUT,
+             doc="UB → GM byte-granular (AscendC DataCopyPad): each burst writes len bytes to "
+             "GM (bursts len + dst_gap bytes apart); in UB the next burst starts at the next "
+             "32-byte block plus src_gap blocks"),
     # --- synchronisation (§6.6)
     InstrDef("set_flag", (("src", "pipe"), ("dst", "pipe"), ("id", "event")), F.SET_FLAG_F,
              doc="fires when every earlier SRC instruction has completed"),
@@ -198,11 +243,35 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="AscendC Duplicate, first-n form"),
     InstrDef("set_mask", (("len", "value"),), F.API_SET_MASK, level="api", typed=True,
              doc="set_vector_mask by the contiguous rule"),
+    InstrDef("cast", _VEC2, F.API_CAST, level="api", typed=True, src_typed=True,
+             types="conv", strides="unary", keys=("count", "repeat", "round") + _APIMASK,
+             doc="AscendC Cast: first-n (count=) or high-dimensional (repeat= + mask) → vconv"),
+    _api_elementwise("abs", _VEC2, "api_unary", "abs", "unary", "AscendC Abs → vabs"),
+    _api_elementwise("not", _VEC2, "api_unary", "bitwise", "unary", "AscendC Not → vnot"),
     InstrDef("get_cmp_mask", (("dst", "cmpaddr"),), F.api("api_get_cmp_mask"), level="api",
              doc="AscendC GetCmpMask → get_cmpmask"),
     InstrDef("set_cmp_mask", (("src", "cmpaddr"),), F.api("api_set_cmp_mask"), level="api",
              doc="AscendC SetCmpMask → set_cmpmask"),
 )}
+
+
+# Typed API forms whose mnemonic is also a scalar instruction: `and.s16 …` is AscendC And,
+# `and x1, x2, 3` the scalar ALU (the assembler picks by the type modifier).
+TYPED_FORMS: dict[str, InstrDef] = {d.name: d for d in (
+    _api_elementwise("and", _VEC3, "api_binary", "bitwise", "binary", "AscendC And → vand"),
+    _api_elementwise("or", _VEC3, "api_binary", "bitwise", "binary", "AscendC Or → vor"),
+)}
+
+
+def lookup_form(name: str, typed: bool) -> InstrDef | None:
+    """The record of mnemonic NAME; TYPED: a type modifier follows it."""
+    if typed and name in TYPED_FORMS:
+        return TYPED_FORMS[name]
+    return INSTRUCTIONS.get(name)
+
+
+def all_defs() -> tuple[InstrDef, ...]:
+    return tuple(INSTRUCTIONS.values()) + tuple(TYPED_FORMS.values())
 
 
 def register(defn: InstrDef) -> InstrDef:
@@ -220,4 +289,4 @@ def cost_classes() -> tuple[str, ...]:
 
 def type_families() -> tuple[str, ...]:
     """The chip type-family keys the table names (InstrDef.types)."""
-    return tuple(dict.fromkeys(d.types for d in INSTRUCTIONS.values() if d.types))
+    return tuple(dict.fromkeys(d.types for d in all_defs() if d.types and d.types != "conv"))

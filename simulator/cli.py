@@ -23,6 +23,8 @@ def _chip_option(f):
 
 
 def _program_arg(f):
+    f = click.option("--no-source", is_flag=True, expose_value=False, callback=_no_source,
+                     help="print diagnostics without the source line and caret")(f)
     f = click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
                      help="override the program's `.param NAME = …` (an integer expression)")(f)
     return click.argument("program", type=click.Path(exists=True, dir_okay=False))(f)
@@ -74,8 +76,18 @@ def _parse_pairs(option: str, items) -> dict[str, str]:
 
 
 def _emit(diags) -> None:
+    from simulator.render import render
+
+    ctx = click.get_current_context(silent=True)
+    show = ctx is None or not ctx.meta.get("pipev.no_source")
     for d in diags:
-        click.echo(str(d), err=True)
+        click.echo(render(d, show_source=show), err=True)
+
+
+def _no_source(ctx, param, value) -> None:
+    """--no-source (on the group or a command): diagnostics without the quoted line."""
+    if value:
+        ctx.meta["pipev.no_source"] = True
 
 
 def _werror_option(f):
@@ -87,13 +99,18 @@ def _warnings(diags) -> list:
     return [d for d in diags if d.severity == "warning"]
 
 
-def _werror_failure(program, n: int) -> str:
-    return (f"{program}: error: {n} warning{'s' if n != 1 else ''} treated as error"
-            f"{'s' if n != 1 else ''} (--werror); no output was written")
+def _werror_failure(warned: list, outputs: bool = True) -> str:
+    """The --werror verdict, at the first warning's position."""
+    first, n = warned[0], len(warned)
+    tail = "; no output was written" if outputs else ""
+    return (f"{first.path}:{first.line}:{first.column}: error: {n} warning"
+            f"{'s' if n != 1 else ''} treated as error{'s' if n != 1 else ''} (--werror){tail}")
 
 
 @click.group(cls=CppAwareGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pipev")
+@click.option("--no-source", is_flag=True, expose_value=False, callback=_no_source,
+              is_eager=True, help="print diagnostics without the source line and caret")
 def main() -> None:
     """pipev: a cycle-approximate simulator of the Ascend AI Core vector pipeline."""
 
@@ -147,7 +164,7 @@ def run(program, defines, chip, inputs, output_dir, trace, trace_format, checks,
         p.clear()
     warned = _warnings(result.diagnostics)
     if werror and warned:
-        _fail(result.diagnostics, as_json, _werror_failure(program, len(warned)))
+        _fail(result.diagnostics, as_json, _werror_failure(warned))
     mismatches = check_outputs(prog, result.outputs, expected, expect_ulp)
     from simulator.outputs import write_outputs
 
@@ -267,7 +284,9 @@ def check(program, defines, chip, checks, max_steps, werror) -> None:
     _emit(result.diagnostics)
     if result.undecided:
         lines = ", ".join(str(i.line) for i in result.undecided)
-        click.echo(f"{program}: note: {result.undecided_checks} checks need run-time values: "
+        first = result.undecided[0]
+        click.echo(f"{first.file or prog.path}:{first.line}:{first.col}: note: "
+                   f"{result.undecided_checks} checks need run-time values: "
                    f"the select-mask address of {len(result.undecided)} vsel mode 2 "
                    f"instruction(s) (line {lines}) comes from CMPMASK loaded from input data "
                    f"({', '.join(MASK_ADDRESS_CHECKS)}); `pipev run` decides them", err=True)
@@ -275,8 +294,7 @@ def check(program, defines, chip, checks, max_steps, werror) -> None:
         sys.exit(1)
     warned = _warnings(result.diagnostics)
     if werror and warned:
-        click.echo(_werror_failure(program, len(warned)).replace("; no output was written", ""),
-                   err=True)
+        click.echo(_werror_failure(warned, outputs=False), err=True)
         sys.exit(1)
     click.echo(f"{program}: ok ({len(prog.statements)} statements, chip {prog.chip.name})",
                err=True)
@@ -306,12 +324,14 @@ def _assemble_or_exit(program, chip, checks: str = "error", quiet: bool = False,
 @click.argument("mnemonic", required=False)
 def isa_reference(mnemonic) -> None:
     """Print the ISA reference (one MNEMONIC, or all), generated from the instruction table."""
-    from isa.reference import INSTRUCTIONS, document, entry
+    from isa.reference import document, entry
+    from isa.table import lookup_form
 
     if mnemonic is None:
         click.echo(document())
         return
-    d = INSTRUCTIONS.get(mnemonic.lower().split(".")[0])
+    parts = mnemonic.lower().split(".")
+    d = lookup_form(parts[0], len(parts) > 1)
     if d is None:
         raise click.UsageError(f"unknown mnemonic '{mnemonic}' (see `pipev isa`)")
     click.echo(entry(d))

@@ -133,11 +133,11 @@ class Event:
         op = self.dma
         if op is None:
             return []
-        space, base, gap = (op.dst_space, op.dst, op.dst_gap) if write else \
-            (op.src_space, op.src, op.src_gap)
+        role = "dst" if write else "src"
+        space = op.space_of(role)
         if space is None:
             return []
-        return [(space, int(a), int(a) + op.burst * 32) for a in op.burst_starts(base, gap)]
+        return [(space, a, a + n) for a, n in op.runs(role)]
 
     @property
     def reads_cmpmask(self) -> bool:

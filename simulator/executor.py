@@ -109,7 +109,7 @@ class Executor:
         ev = None
         listening = self.listening
         if listening:
-            mask, counter = m.mask, m.counter
+            mask, counter = (m.mask_hi, m.mask_lo), m.counter
         body = iss.body
         if body is not None:
             if iss.repeats and (iss.sequential or self.split_repeats):
@@ -147,8 +147,10 @@ class Executor:
         m = self.m
         if instr.defn.family.writes_cmpmask:  # only these change it: read it again
             self._cmpmask = m.cmpmask.tobytes()
+        after = (m.mask_hi, m.mask_lo)
         return Event(self.steps - 1, instr, iss.pipe, iss.op, iss.uops, iss.flag, iss.taken,
-                     mask, counter, m.mask, m.counter, self._cmpmask, self.source)
+                     mask, counter, mask if after == mask else after, m.counter, self._cmpmask,
+                     self.source)
 
     def _cmpmask_after(self, instr: Instruction) -> bytes:
         if instr.defn.family.writes_cmpmask:  # only these change it: read it again

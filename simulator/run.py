@@ -9,7 +9,7 @@ import numpy as np
 
 from isa import assemble
 from isa.chip import Chip, ChipError, get_chip
-from isa.diagnostics import AssemblyError, Diagnostic
+from isa.diagnostics import AssemblyError, Diagnostic, did_you_mean
 from isa.inits import load_npy
 from isa.program import Program, Tensor
 from isa.types import from_npy, npy_count, to_npy
@@ -58,12 +58,22 @@ def gm_arrays(program: Program, inputs: Mapping[str, np.ndarray | str | Path] | 
     inputs = dict(inputs or {})
     errors: list[Diagnostic] = []
     gm: dict[str, np.ndarray] = {}
+    declared = [n for n, t in program.gm.items() if t.role in ("input", "inout")]
+    listed = f"its inputs: {', '.join(declared)}" if declared else "it declares no inputs"
     for name in inputs:
         t = program.tensors.get(name)
-        if t is None or t.space != "gm" or t.role not in ("input", "inout"):
-            errors.append(_input_error(program, t if t is not None and t.space == "gm" else None,
-                                       f"--input {name}: the program declares no GM input "
-                                       f"'{name}'"))
+        if t is None:
+            errors.append(_input_error(program, None, f"--input {name}: the program declares "
+                                       f"no GM input '{name}' ({listed})"
+                                       f"{did_you_mean(name, declared)}"))
+        elif t.space != "gm":
+            errors.append(_input_error(program, t, f"--input {name}: '{name}' is a UB tensor; "
+                                       f"--input supplies GM inputs ({listed})"))
+        elif t.role not in ("input", "inout"):
+            what = "an output" if t.role == "output" else "constant data"
+            errors.append(_input_error(program, t, f"--input {name}: '{name}' is {what}, not "
+                                       f"an input (declare it `input` or `inout` to supply it; "
+                                       f"{listed})"))
     for name, t in program.gm.items():
         data = None
         if name in inputs and t.role in ("input", "inout"):

@@ -32,7 +32,10 @@ class ProgramSource:
         self.index = 0
 
     def fetch(self) -> Instruction | None:
-        return self.flat[self.index] if self.index < len(self.flat) else None
+        try:
+            return self.flat[self.index]
+        except IndexError:  # past the end (cheaper than testing the length every time)
+            return None
 
     def advance(self, jump: int | None) -> None:
         if jump is None:

@@ -64,8 +64,17 @@ def double_buffer() -> dict[str, np.ndarray]:
     return {"y_gm": np.where(x > 0, x, np.float32(0))}
 
 
+def bf16_max_tail() -> dict[str, np.ndarray]:
+    import ml_dtypes
+
+    a = uniform(1, -100, 100, 300, ml_dtypes.bfloat16).astype(np.float32)
+    b = uniform(2, -100, 100, 300, ml_dtypes.bfloat16).astype(np.float32)
+    return {"out": np.where(a > b, a, b).astype(ml_dtypes.bfloat16).view(np.uint16)}
+
+
 KERNELS = {"double_buffer": double_buffer, "relu": relu, "clamp": clamp,
-           "where_tiles": where_tiles, "nan_scrub": nan_scrub, "masked_fill": masked_fill}
+           "where_tiles": where_tiles, "nan_scrub": nan_scrub, "masked_fill": masked_fill,
+           "bf16_max_tail": bf16_max_tail}
 
 
 def main() -> None:

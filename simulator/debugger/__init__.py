@@ -106,10 +106,12 @@ def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping
     if lines is None:
         _readline()
     repl.loop(lines)
-    warned = sum(d.severity == "warning" for d in session.ex.diagnostics)
+    warned = [d for d in session.ex.diagnostics if d.severity == "warning"]
     if werror and warned:
-        err.write(f"{program.path}: error: {warned} warning{'s' if warned != 1 else ''} "
-                  f"treated as error{'s' if warned != 1 else ''} (--werror)\n")
+        n = len(warned)
+        err.write(f"{warned[0].path}:{warned[0].line}:{warned[0].column}: error: {n} warning"
+                  f"{'s' if n != 1 else ''} treated as error{'s' if n != 1 else ''} "
+                  "(--werror)\n")
         return 1
     return 0
 

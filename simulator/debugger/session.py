@@ -349,7 +349,8 @@ def block_of(rec: Record, addr: int) -> int:
 
 def dma_block(op, addr: int) -> tuple[int, int]:
     off = addr - op.dst
-    return divmod(off // 32, op.burst + op.dst_gap)
+    pitch = op.side("dst")[1]
+    return off // pitch, off % pitch // 32
 
 
 def statement_pcs(program: Program, line: int) -> tuple[int, frozenset[int]]:

@@ -101,19 +101,16 @@ def vector_runs(vop: VectorOp, repeat: int | None) -> list[tuple[int, int]]:
         nb = vop.n // 8
         return [(acc.base + lo * nb, (hi - lo) * nb)]
     full = vop.all_active or (hi < vop.repeats and bool(vop.row.all()))
-    if full and acc.blk == 1 and (acc.rep == 8 or hi - lo == 1):
-        return [(acc.base + lo * acc.rep * 32, (hi - lo) * 256)]  # the common case, no arrays
+    if full and acc.blk == 1 and (acc.contiguous or hi - lo == 1):
+        # the common case, no arrays
+        return [(acc.base + lo * acc.rep * 32, (hi - lo) * acc.repeat_bytes)]
     addrs = acc.base + acc.offsets(vop.repeats)[lo:hi]
     addrs = addrs[vop.active[lo:hi]]
     return _runs(np.unique((addrs[:, None] + np.arange(acc.size)).reshape(-1)))
 
 
 def dma_runs(op: DmaOp) -> list[tuple[int, int]]:
-    n = op.burst * 32
-    if op.dst_gap == 0 or op.nburst == 1:
-        return [(op.dst, n * op.nburst)]
-    step = (op.burst + op.dst_gap) * 32
-    return [(op.dst + k * step, n) for k in range(op.nburst)]
+    return op.runs("dst")
 
 
 def _writes(m: Machine, instr: Instruction, op, repeat: int | None) -> list[Write]:

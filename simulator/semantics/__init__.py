@@ -10,14 +10,16 @@ executes repeats [lo, hi). Bodies compute results and nothing else. `register` /
 from collections.abc import Callable
 
 from simulator.semantics import cmpmask, dma, registers, scalar, sync, vector
-from simulator.semantics.arith import binary, unary_scalar
+from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import vcmp, vcmpv, vcmpvs
+from simulator.semantics.convert import vconv
 from simulator.semantics.issued import HALT, Issued
 from simulator.semantics.move import dup, vcopy
 from simulator.semantics.select import vsel
 
 SEMANTICS: dict[str, Callable] = {
     "set_cmpmask": cmpmask.issue, "get_cmpmask": cmpmask.issue, "dma": dma.issue,
+    "dma_pad": dma.issue_pad,
     "set_mask": registers.issue, "api_set_mask": registers.issue, "mask_mode": registers.issue,
     "set_flag": sync.set_flag, "wait_flag": sync.wait_flag, "barrier": sync.barrier,
     "li": scalar.li, "mov": scalar.mov, "alu": scalar.alu, "addr": scalar.addr,
@@ -37,7 +39,8 @@ def register_vector(family: str, body: Callable) -> None:
 
 
 for _name, _body in {"vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
-                     "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy}.items():
+                     "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy,
+                     "unary": unary, "vconv": vconv}.items():
     register_vector(_name, _body)
 
 __all__ = ["SEMANTICS", "Issued", "HALT", "register", "register_vector"]

@@ -13,7 +13,7 @@ from simulator.machine import Machine
 from simulator.semantics.common import load, numeric, store
 
 BINARY = {"vadd": np.add, "vsub": np.subtract, "vmul": np.multiply, "vmax": np.maximum,
-          "vmin": np.minimum}
+          "vmin": np.minimum, "vand": np.bitwise_and, "vor": np.bitwise_or}
 SCALAR = {"vadds": np.add, "vmuls": np.multiply, "vmaxs": np.maximum, "vmins": np.minimum}
 NAN_SRC0 = ("vadd", "vsub", "vmul", "vadds", "vmuls")
 
@@ -37,6 +37,20 @@ def binary(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
         res = BINARY[vop.instr.name](a, b).astype(vop.t.numeric, copy=False)
         res = _nan_rule(vop, a, b, res)
     store(m, vop, vop.access("dst"), res, lo, hi)
+
+
+def _abs(raw: np.ndarray, t) -> np.ndarray:
+    """The sign bit cleared: |x| for floats, NaN payloads and all."""
+    return raw & np.asarray((1 << (8 * t.size - 1)) - 1, t.raw)
+
+
+UNARY = {"vabs": _abs, "vnot": lambda raw, t: ~raw}
+
+
+def unary(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+    """vabs, vnot: bit operations on the raw elements."""
+    raw = load(m, vop, vop.access("src"), lo, hi).view(vop.t.raw)
+    store(m, vop, vop.access("dst"), UNARY[vop.instr.name](raw, vop.t), lo, hi)
 
 
 def unary_scalar(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:

@@ -14,14 +14,14 @@ from simulator.machine import RAW, Machine
 
 
 @lru_cache(maxsize=4096)
-def _index_offsets(size: int, blk: int, rep: int, repeats: int) -> np.ndarray:
-    out = element_offsets(size, blk, rep, repeats) // size
+def _index_offsets(size: int, blk: int, rep: int, repeats: int, n: int) -> np.ndarray:
+    out = element_offsets(size, blk, rep, repeats)[:, :n] // size
     out.setflags(write=False)
     return out
 
 
 def _contiguous(acc: Access) -> bool:
-    return acc.blk == 1 and acc.rep == 8 and acc.base % acc.size == 0
+    return acc.contiguous and acc.base % acc.size == 0
 
 
 def _byte_gather(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray:
@@ -32,13 +32,14 @@ def _byte_gather(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np
 
 
 def _strided(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray | None:
-    """A zero-copy (hi-lo, 8, B) view of repeats [lo, hi), or None if its blocks leave UB."""
-    size = acc.size
+    """A zero-copy (hi-lo, blocks, B) view of repeats [lo, hi), or None if its blocks leave
+    UB."""
+    size, nblk = acc.size, acc.repeat_bytes // 32
     first = acc.base + lo * acc.rep * 32
-    end = first + (hi - lo - 1) * acc.rep * 32 + 7 * acc.blk * 32 + 32
+    end = first + (hi - lo - 1) * acc.rep * 32 + (nblk - 1) * acc.blk * 32 + 32
     if first < 0 or end > m.ub.size:
         return None
-    return as_strided(m.views[size][first // size:], shape=(hi - lo, 8, 32 // size),
+    return as_strided(m.views[size][first // size:], shape=(hi - lo, nblk, 32 // size),
                       strides=(acc.rep * 32, acc.blk * 32, size))
 
 
@@ -56,7 +57,7 @@ def load(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray
     strided = _strided(m, vop, acc, lo, hi)
     if strided is not None:
         return strided.reshape(hi - lo, n)
-    idx = start + _index_offsets(size, acc.blk, acc.rep, vop.repeats)[lo:hi]
+    idx = start + _index_offsets(size, acc.blk, acc.rep, vop.repeats, n)[lo:hi]
     return view.take(idx, mode="clip")  # inactive elements may lie outside UB
 
 
@@ -76,14 +77,14 @@ def store(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int, h
     dup = hi - lo > 1 and has_duplicates(size, acc.blk, acc.rep, vop.repeats)
     strided = None if dup else _strided(m, vop, acc, lo, hi)
     if strided is not None:  # no two elements share an address: write through the view
-        shape = (hi - lo, 8, 32 // size)
+        shape = (hi - lo, acc.repeat_bytes // 32, 32 // size)
         if full:
             strided[...] = np.broadcast_to(values, (hi - lo, n)).reshape(shape)
         else:
             np.copyto(strided, np.broadcast_to(values, (hi - lo, n)).reshape(shape),
                       where=vop.active[lo:hi].reshape(shape))
         return
-    idx = start + _index_offsets(size, acc.blk, acc.rep, vop.repeats)[lo:hi]
+    idx = start + _index_offsets(size, acc.blk, acc.rep, vop.repeats, n)[lo:hi]
     values = np.broadcast_to(values, idx.shape)
     if not full:
         act = vop.active[lo:hi]

@@ -1,7 +1,15 @@
 """DMA (ISA.md §6.5): copy_gm_to_ub / copy_ub_to_gm on the MTE pipes, copy_ub_to_ub on V.
-Bursts of `burst` 32-byte blocks; gaps skip blocks after each burst."""
+Bursts of `burst` 32-byte blocks; gaps skip blocks after each burst.
+
+The padded copies (AscendC DataCopyPad) are byte-granular: copy_gm_to_ub_pad reads `len`
+bytes a burst from GM (bursts len + src_gap bytes apart) and writes left_pad elements of
+pad_value, the data and right_pad elements to UB, the next burst on the next 32-byte block plus
+dst_gap blocks; copy_ub_to_gm_pad is the reverse without padding (UB gaps in blocks, GM gaps in
+bytes). Bytes between a burst's last padding byte and the next block are left as they were."""
 
 from __future__ import annotations
+
+import numpy as np
 
 from isa.decode import DmaOp
 from isa.program import Instruction
@@ -17,44 +25,87 @@ def issue(ex: Context, instr: Instruction) -> Issued:
     spaces = {r: (o[r].tensor.name if o[r].space == "gm" else None) for r in ("dst", "src")}
     op = DmaOp(instr, spaces["dst"], addrs["dst"], spaces["src"], addrs["src"],
                f["nburst"], f["burst"], f.get("src_gap", 0), f.get("dst_gap", 0))
-    for role, base, gap in (("src", op.src, op.src_gap), ("dst", op.dst, op.dst_gap)):
-        _check_side(ex, instr, op, role, base, gap, spaces[role])
+    for role in ("src", "dst"):
+        _check_side(ex, instr, op, role, spaces[role])
+    return Issued(instr.defn.family.pipe, op, copy)
+
+
+def issue_pad(ex: Context, instr: Instruction) -> Issued:
+    """copy_gm_to_ub_pad / copy_ub_to_gm_pad: the byte-granular DmaOp."""
+    addrs, f = ex.resolve(instr)
+    o = instr.operands
+    spaces = {r: (o[r].tensor.name if o[r].space == "gm" else None) for r in ("dst", "src")}
+    size = instr.dtype.size
+    length, nburst = f["len"], f["nburst"]
+    to_ub = spaces["dst"] is None
+    left, right = f.get("left_pad", 0) * size, f.get("right_pad", 0) * size
+    for key, nbytes in (("left_pad", left), ("right_pad", right)):
+        if nbytes > 32:
+            raise Fault(Problem("range", f"{instr.name} {key} of {nbytes} bytes is beyond a "
+                                "32-byte block", col=instr.cols.get(key)))
+    ub_run = left + length + right if to_ub else length
+    blocks = -(-ub_run // 32)
+    gm_gap, ub_gap = (f.get("src_gap", 0), f.get("dst_gap", 0)) if to_ub else \
+        (f.get("dst_gap", 0), f.get("src_gap", 0))
+    gm_pitch, ub_pitch = length + gm_gap, (blocks + ub_gap) * 32
+    # no pad_value: the padding bytes are skipped (DataCopyPad with isPad false leaves them
+    # unspecified; reading them is then an uninitialised read, docs/decisions.md)
+    pad = int(f["pad_value"]).to_bytes(size, "little") if "pad_value" in f else b""
+    op = DmaOp(instr, spaces["dst"], addrs["dst"], spaces["src"], addrs["src"], nburst, blocks,
+               0, 0, length, gm_pitch if to_ub else ub_pitch, ub_pitch if to_ub else gm_pitch,
+               left, right, pad)
+    for role in ("src", "dst"):
+        _check_side(ex, instr, op, role, spaces[role])
     return Issued(instr.defn.family.pipe, op, copy)
 
 
 def copy(m: Machine, op: DmaOp, _arg, _lo, _hi) -> None:
     src, dst = m.space(op.src_space), m.space(op.dst_space)
-    n = op.burst * 32
+    n = op.data_bytes
+    if op.pad and (op.left or op.right):
+        _pad(dst, op)
     if op.nburst == 1:
-        dst[op.dst:op.dst + n] = src[op.src:op.src + n]
+        dst[op.dst + op.left:op.dst + op.left + n] = src[op.src:op.src + n]
     elif src is dst:  # UB → UB: burst by burst, in order
+        s0, sp, _ = op.side("src")
+        d0, dp, _ = op.side("dst")
         for k in range(op.nburst):
-            s = op.src + k * (op.burst + op.src_gap) * 32
-            d = op.dst + k * (op.burst + op.dst_gap) * 32
-            dst[d:d + n] = src[s:s + n]
+            dst[d0 + k * dp:d0 + k * dp + n] = src[s0 + k * sp:s0 + k * sp + n]
     else:
-        dst[op.indices(op.dst, op.dst_gap)] = src[op.indices(op.src, op.src_gap)]
+        dst[op.indices("dst", op.left, n)] = src[op.indices("src")]
 
 
-def _where(op: DmaOp, base: int, gap: int, byte: int) -> str:
+def _pad(dst, op: DmaOp) -> None:
+    """The padding elements of every burst (the data goes between them)."""
+    size = len(op.pad)
+    unit = np.frombuffer(op.pad, np.uint8)
+    for skip, nbytes in ((0, op.left), (op.left + op.data_bytes, op.right)):
+        if nbytes:
+            idx = op.indices("dst", skip, nbytes)
+            dst[idx] = np.tile(unit, idx.size // size)
+
+
+def _where(op: DmaOp, role: str, byte: int) -> str:
     """`(burst k, block j)` of the first block at or after BYTE that one side touches."""
-    burst, blk = divmod(max(byte - base, 0) // 32, op.burst + gap)
-    if blk >= op.burst:  # BYTE falls in a gap: the next burst's first block
+    base, pitch, run = op.side(role)
+    burst, off = divmod(max(byte - base, 0), pitch)
+    blk = off // 32
+    if off >= run:  # BYTE falls in a gap: the next burst's first block
         burst, blk = burst + 1, 0
     if burst >= op.nburst:
-        burst, blk = op.nburst - 1, op.burst - 1
+        burst, blk = op.nburst - 1, (run - 1) // 32
     return f"(burst {burst}, block {blk})"
 
 
-def _check_side(ex: Context, instr: Instruction, op: DmaOp, role: str, base: int, gap: int,
-                gm: str | None) -> None:
-    lo, hi = op.extent(base, gap)
+def _check_side(ex: Context, instr: Instruction, op: DmaOp, role: str, gm: str | None) -> None:
+    base = op.side(role)[0]
+    lo, hi = op.extent(role)
     size = ex.m.space(gm).size
     if lo < 0 or hi >= size:
         where = f"GM tensor {gm} ({size} bytes)" if gm else f"UB ({size} bytes)"
         first = lo if lo < 0 else max(lo, size)
         raise Fault(Problem("bounds", f"{instr.name} {role} touches byte {first:#x} outside "
-                            f"{where}", where=_where(op, base, gap, first), role=role))
+                            f"{where}", where=_where(op, role, first), role=role))
     if gm is not None:
         return
     if base % 32 and not instr.is_static:
@@ -64,7 +115,7 @@ def _check_side(ex: Context, instr: Instruction, op: DmaOp, role: str, base: int
     t = instr.operands[role].tensor
     if t is not None and (lo < t.addr or hi >= t.addr + t.nbytes):
         end = t.addr + t.nbytes
-        tail = _where(op, base, gap, end if hi >= end else lo)
+        tail = _where(op, role, end if hi >= end else lo)
         ex.check(instr, Problem("footprint", f"{instr.name} {role} {t.name} needs "
                                 f"{hi - t.addr + 1} bytes, tensor has {t.nbytes}", where=tail,
                                 role=role))

@@ -38,8 +38,28 @@ def wait_flag(ex: Context, instr: Instruction) -> Issued:
             where = f"; the next set_flag of it is at line {later.line}" if later else \
                 "; no set_flag of it follows"
         raise Fault(Problem("deadlock", f"deadlock: wait_flag {key[0]}, {key[1]}, {key[2]} has "
-                            f"no earlier unconsumed set_flag{where}"))
+                            f"no earlier unconsumed set_flag{where}{_near_miss(ex, key)}"))
     return Issued(key[1], None, _clear, key, flag=key)
+
+
+def _near(a: tuple, b: tuple) -> bool:
+    """Flags that differ in exactly one of source pipe, destination pipe and id."""
+    return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+
+
+def _near_miss(ex: Context, key: tuple) -> str:
+    """A set_flag the author probably meant: one still set (unconsumed), else one ahead, whose
+    flag differs from KEY in one place."""
+    for other, setter in ex.m.flags.items():
+        if _near(other, key):
+            return (f" (set_flag {', '.join(map(str, other))} at line {setter.line} is set and "
+                    f"never waited for: did you mean wait_flag {', '.join(map(str, other))}?)")
+    ahead = ex.source.ahead(lambda h: h.name == "set_flag" and _near(flag_key(h), key))
+    if ahead:
+        other = flag_key(ahead)
+        return (f" (set_flag {', '.join(map(str, other))} at line {ahead.line} differs from it "
+                "in one place)")
+    return ""
 
 
 def _clear(m: Machine, _op, key, _lo, _hi) -> None:

@@ -51,7 +51,7 @@ def _noop(ex: Context, instr: Instruction, vop: VectorOp, fields: dict) -> bool:
                                    "nothing"), once="count0")
             return True
         return False
-    if not fam.bit_output and vop.t.size == 1 and m.mask != (M64, M64):
+    if not fam.bit_output and vop.n > 128 and m.mask != (M64, M64):
         raise fault("mask", f"{instr.head}: an 8-bit instruction in normal mode needs MASK all "
                     f"ones (MASK is {m.mask_hi:#x}, {m.mask_lo:#x}); use counter mode")
     if fields.get("repeat", 1) == 0 and not fam.one_repeat:

@@ -32,6 +32,16 @@ def block_activity(vop: VectorOp) -> np.ndarray:
     return act
 
 
+def _narrow_activity(vop: VectorOp, acc) -> np.ndarray:
+    """(R, 8) bool for an operand covering fewer than 8 blocks a repeat (vconv's narrower
+    side): block j holds elements j·B(T) .. (j+1)·B(T) - 1; blocks past its last are never
+    touched."""
+    nblk = acc.repeat_bytes // 32
+    out = np.zeros((vop.repeats, 8), bool)
+    out[:, :nblk] = vop.active.reshape(vop.repeats, nblk, -1).any(axis=2)
+    return out
+
+
 @attrs.frozen(eq=False)
 class Shape:
     """Columns of every operand's rows relative to that operand's own first row."""
@@ -70,7 +80,8 @@ def build_shape(vop: VectorOp) -> Shape:
             js = (0, 0)
         else:
             rel = np.arange(r, dtype=np.int64)[:, None] * (acc.rep * 32) + J * (acc.blk * 32)
-            valid = act if acc.blk else act & (J == 0)
+            own = act if acc.repeat_bytes == 256 else _narrow_activity(vop, acc)
+            valid = own if acc.blk else own & (J == 0)
             js = tuple(range(8))
         rels.append(rel)
         valids.append(valid)

@@ -46,7 +46,7 @@ PROGRAMS = {
     "c_api_compare": (["c_api_compare.cpp"], 2201),
     "select_sample": (["select_sample.cpp"], 2201),
     "queue_errors": (["queue_errors.cpp"], 2201),
-    "unsupported": (["unsupported.cpp"], 2201),
+    "convert_pad": (["convert_pad.cpp"], 2201),
     "flex950": (["flex950.cpp"], 3510),
     "ascend910": (["ascend910.cpp"], 1001),
     "kernel_only": (["kernel_only.cpp"], 2201),
@@ -288,7 +288,7 @@ STREAM_RUNS = {
     "select_sample": [()],
     "flex950": [()],
     "ascend910": [()],
-    "unsupported": [()],
+    "convert_pad": [(), ("pad",), ("cast",)],
     "kernel_only": [()],
 }
 
@@ -312,7 +312,7 @@ def test_statement_streams_assemble_and_run(programs, name):
 
 
 RUN_ARGS = {"queue_errors": [(c,) for c in QUEUE_ERRORS], "tiled_add_cpu": [(), ("multicore",)],
-            "unsupported": [(), ("pad",), ("cast",)]}
+            "convert_pad": [(), ("pad",), ("cast",)]}
 SOURCES = sorted({s for srcs, _ in PROGRAMS.values() for s in srcs})
 
 
@@ -387,15 +387,20 @@ def test_multicore_launch_is_an_error(programs):
     assert not [r for r in records if r[0] == "issue"] and records[-1] == ["launch_end"]
 
 
-def test_unsupported_apis_issue_statements_pipev_rejects(programs):
-    for case, mnemonics in (("pad", ("set_pad_value.f32", "copy_pad.f32")),
-                            ("cast", ("vconv.f16.f32",))):
-        launch = launches(run(programs, "unsupported", case))[0]
-        issued = [r[3] for r in launch if r[0] == "issue"]
-        for mn in mnemonics:
-            assert any(t.startswith(mn) for t in issued), issued
-        with pytest.raises(AssertionError, match="does not assemble"):
-            assemble_launch(launch, "ascend910b")
+def test_cast_and_pad_statements_match_pipev_syntax(programs):
+    """Cast, Abs, And, Or, Not and DataCopyPad issue statements pipev assembles and runs; the
+    padded round trip writes back exactly the 4 rows of 31 floats it read."""
+    launch = launches(run(programs, "convert_pad", "cast"))[0]
+    issued = [r[3] for r in launch if r[0] == "issue"]
+    for mn in ("vconv.f16.f32", "vabs.f16", "vand.s16", "vor.s16", "vnot.s16"):
+        assert any(t.startswith(mn) for t in issued), issued
+    launch = launches(run(programs, "convert_pad", "pad"))[0]
+    program, _ = assemble_launch(launch, "ascend910b")
+    x = next(t for t in program.gm.values() if t.name.endswith("x"))
+    data = np.arange(x.nbytes // 4, dtype=np.float32).view(np.uint8)
+    result = simulator.run(program, inputs={x.name: data.view(x.dtype.npy)})
+    y = next(v for k, v in result.outputs.items() if k.endswith("y"))
+    assert y.view(np.uint8)[:496].tobytes() == data[:496].tobytes()
 
 
 def test_select_template_sample_compiles_unchanged(programs):

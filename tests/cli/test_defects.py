@@ -16,6 +16,7 @@ from isa.chip import CHIP_DIR, ChipError, get_chip
 from isa.diagnostics import AssemblyError
 from simulator.cli import main
 from simulator.errors import SimulationError
+from tests.support import diagnostic_lines
 
 DIAG = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|note): "
                   r"(?P<msg>\S[^\n]*)$")
@@ -25,7 +26,7 @@ def pipev(*args: str) -> tuple[int, list[str]]:
     """Run the CLI in-process: (exit code, stderr lines); a traceback fails the test."""
     res = CliRunner().invoke(main, list(args))
     assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
-    return res.exit_code, [ln for ln in res.stderr.splitlines() if ln]
+    return res.exit_code, diagnostic_lines([ln for ln in res.stderr.splitlines() if ln])
 
 
 def one_error(tmp: Path, text: str, *args: str) -> re.Match:

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simulator.cli import main
+from tests.support import diagnostic_lines
 
 DIAG = re.compile(r"^.+:\d+:\d+: (error|warning|note): \S[^\n]*$")
 SETTINGS = settings(max_examples=120, deadline=None, derandomize=True,
@@ -26,7 +27,7 @@ SETTINGS = settings(max_examples=120, deadline=None, derandomize=True,
 def pipev(*args: str) -> tuple[int, list[str]]:
     res = CliRunner().invoke(main, list(args))
     assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
-    return res.exit_code, [ln for ln in res.stderr.splitlines() if ln]
+    return res.exit_code, diagnostic_lines([ln for ln in res.stderr.splitlines() if ln])
 
 
 def assert_clean_failure(code: int, lines: list[str]) -> None:
@@ -175,7 +176,7 @@ PROGRAM = """.chip ascend910b
     wait_flag MTE2, MTE3, 0
     copy_ub_to_gm o, x, burst=8
 """
-AT = {"a": "2:6", "b": "3:6", "c": "4:6", "o": "5:6", "undeclared": "1:1"}
+AT = {"a": "2:6", "b": "3:6", "c": "4:6", "o": "5:6", "x": "6:6", "undeclared": "1:1"}
 
 
 class Evil:
@@ -233,11 +234,11 @@ def input_cases(tmp: Path) -> list[tuple[str, list[str], str, list[str]]]:
         ("c32-shape", [f"a={good}", f"c={_npy(tmp, 'c.npy', np.zeros(16, np.float16))}"], "c",
          ["--input c", "c32"]),
         ("output-as-input", [f"a={good}", f"o={good}"], "o",
-         ["--input o: the program declares no GM input 'o'"]),
+         ["--input o: 'o' is an output, not an input", "its inputs: a, b, c"]),
         ("undeclared", [f"a={good}", f"zz={good}"], "undeclared",
-         ["--input zz: the program declares no GM input 'zz'"]),
-        ("ub-name", [f"a={good}", f"x={good}"], "undeclared",
-         ["--input x: the program declares no GM input 'x'"]),
+         ["--input zz: the program declares no GM input 'zz' (its inputs: a, b, c)"]),
+        ("ub-name", [f"a={good}", f"x={good}"], "x",
+         ["--input x: 'x' is a UB tensor; --input supplies GM inputs"]),
     ]
 
 

@@ -4,9 +4,10 @@ Hypothesis writes `.vasm` text (ascend910b): `.ub` declarations at random 32-byt
 addresses initialised with `random(SEED)` or `bits("HEX")` (NaN payloads, -0.0, ±inf, repeated
 values so that compares hit), then a sequence of MASK / mask-mode / CMPMASK instructions, vsel
 (modes 0/1/2), compares, arithmetic, vector_dup, vcopy and copy_ub_to_ub with random masks,
-strides (0 included on sources), repeats 0..255 and counter mode. The simulator's final UB must
-equal the reference's byte for byte; a program the reference rejects must be rejected by the
-simulator at the same line for one of the same documented reasons (§9.2–§9.3).
+strides (0 included on sources), repeats 0..255 and counter mode; vconv in every ascend910b
+pair and round mode (per-operand sizes and strides), vabs, vnot, vand and vor. The simulator's
+final UB must equal the reference's byte for byte; a program the reference rejects must be
+rejected by the simulator at the same line for one of the same documented reasons (§9.2–§9.3).
 """
 
 from __future__ import annotations
@@ -24,7 +25,18 @@ from tests.reference import UB_BYTES, RefError, run_reference
 
 LIMIT = UB_BYTES - 8192  # below scratch
 OPS = ("eq", "ne", "lt", "gt", "le", "ge")
-SIZE = {"f16": 2, "f32": 4, "s16": 2, "s32": 4, "u16": 2, "u32": 4, "u8": 1}
+SIZE = {"f16": 2, "f32": 4, "s16": 2, "s32": 4, "u16": 2, "u32": 4, "u8": 1, "s8": 1,
+        "bf16": 2}
+BITWISE = ("s16", "u16")
+# vconv DST.SRC pairs of ascend910b with their round modes (isa/chips/ascend910b.toml)
+ALL_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")
+DIRECTED = ("rint", "floor", "ceil", "round", "trunc")
+CONVERSIONS = {("f16", "f32"): ALL_MODES, ("f32", "f16"): ("none",), ("s32", "f32"): DIRECTED,
+               ("f32", "s32"): ("none",) + DIRECTED, ("bf16", "f32"): DIRECTED,
+               ("f32", "bf16"): ("none",), ("s32", "f16"): DIRECTED, ("s16", "f16"): DIRECTED,
+               ("f16", "s16"): ("none",) + DIRECTED, ("s8", "f16"): ("none",) + DIRECTED,
+               ("u8", "f16"): ("none",) + DIRECTED, ("f16", "s8"): ("none",),
+               ("f16", "u8"): ("none",)}
 ARITH = ("f16", "f32", "s16", "s32")
 MOVE = ("s16", "u16", "f16", "s32", "u32", "f32")
 FLOAT_POOL = {
@@ -156,8 +168,8 @@ class Gen:
         return blk, rep
 
     @staticmethod
-    def extent(r: int, blk: int, rep: int) -> int:
-        return max(r - 1, 0) * rep * 32 + 7 * blk * 32 + 32
+    def extent(r: int, blk: int, rep: int, blocks: int = 8) -> int:
+        return max(r - 1, 0) * rep * 32 + (blocks - 1) * blk * 32 + 32
 
     # -- instructions ---------------------------------------------------------------------------
     def mask(self) -> None:
@@ -217,8 +229,11 @@ class Gen:
     def binary(self) -> None:
         self.new_state()
         name = self.draw(st.sampled_from(("vsel", "vcmpv", "vcmp", "vsel", "vadd", "vsub",
-                                          "vmul", "vmax", "vmin", "vsel", "vcmp")))
-        if name == "vsel":
+                                          "vmul", "vmax", "vmin", "vsel", "vcmp", "vand",
+                                          "vor")))
+        if name in ("vand", "vor"):
+            t = self.draw(st.sampled_from(BITWISE))
+        elif name == "vsel":
             t = self.draw(st.sampled_from(("f16", "f32")))
         elif name in ("vcmpv", "vcmp"):
             t = self.draw(st.sampled_from(("f16", "f32", "s32")))
@@ -298,8 +313,12 @@ class Gen:
     def unary(self) -> None:
         self.new_state()
         name = self.draw(st.sampled_from(("vadds", "vmuls", "vmaxs", "vmins", "vcopy",
-                                          "vector_dup", "vcmpvs")))
-        if name == "vcmpvs":
+                                          "vector_dup", "vcmpvs", "vabs", "vnot")))
+        if name == "vabs":
+            t = self.draw(st.sampled_from(("f16", "f32")))
+        elif name == "vnot":
+            t = self.draw(st.sampled_from(BITWISE))
+        elif name == "vcmpvs":
             t = self.draw(st.sampled_from(("f16", "f32", "s32")))
         elif name in ("vcopy", "vector_dup"):
             t = self.draw(st.sampled_from(MOVE))
@@ -317,15 +336,38 @@ class Gen:
             ops = [self.operand(t, max(r, 1) * n // 8, "bits")[0]]
         else:
             ops = [self.shared_dst(t, r, db, dr)]
-        if name in ("vadds", "vmuls", "vmaxs", "vmins", "vcopy") and \
+        if name in ("vadds", "vmuls", "vmaxs", "vmins", "vcopy", "vabs", "vnot") and \
                 self.draw(st.integers(0, 4)) == 4:
             ops.append(ops[0])  # in place
             sb, sr = db, dr
         elif name != "vector_dup":
             ops.append(self.operand(t, self.extent(r, sb, sr))[0])
-        if name not in ("vcopy",):
+        if name not in ("vcopy", "vabs", "vnot"):
             ops.append(self.scalar(t))
         self.emit_vector(f"{name}{op}.{t}", ops, repeat, [db, sb, dr, sr])
+
+    def conv(self) -> None:
+        """vconv.DST.SRC: each side covers its own blocks a repeat (N = 256 bytes of the
+        wider type), in a random round mode the pair supports."""
+        self.new_state()
+        dst_t, src_t = self.draw(st.sampled_from(sorted(CONVERSIONS)))
+        mode = self.draw(st.sampled_from(CONVERSIONS[(dst_t, src_t)]))
+        wide = max(SIZE[dst_t], SIZE[src_t])
+        n = 256 // wide
+        repeat = self.repeats_field()
+        r = self.effective_repeats(repeat, n)
+        (db, dr), (sb, sr) = self.stride(r, True), self.stride(r, False)
+        self.used, self.dst_region = set(), None
+        dst = self.shared_dst_blocks(dst_t, r, db, dr, 8 * SIZE[dst_t] // wide)
+        src = self.operand(src_t, self.extent(r, sb, sr, 8 * SIZE[src_t] // wide))[0]
+        self.emit_vector(f"vconv.{dst_t}.{src_t}", [dst, src], repeat, [db, sb, dr, sr])
+        if mode != "none" or self.draw(st.booleans()):
+            self.lines[-1] += f", round={mode}"
+
+    def shared_dst_blocks(self, t: str, r: int, blk: int, rep: int, blocks: int) -> str:
+        text = self.operand(t, self.extent(r, blk, rep, blocks))[0]
+        self.dst_region = next(x for x in self.regions if x[0] in self.used)
+        return text
 
     def cmpmask_move(self) -> None:
         name = self.draw(st.sampled_from(("set_cmpmask", "get_cmpmask")))
@@ -346,9 +388,9 @@ class Gen:
         steps = self.draw(st.integers(1, 7))
         for _ in range(steps):
             kind = self.draw(st.sampled_from(("mask", "mode", "cmp", "bin", "bin", "bin",
-                                              "un", "un", "dma")))
+                                              "un", "un", "dma", "conv")))
             {"mask": self.mask, "mode": self.mask_mode, "cmp": self.cmpmask_move,
-             "bin": self.binary, "un": self.unary, "dma": self.dma}[kind]()
+             "bin": self.binary, "un": self.unary, "dma": self.dma, "conv": self.conv}[kind]()
         self.lines.append(f"get_cmpmask @{UB_BYTES - 8192 + 64:#x}")  # CMPMASK observable
         return "\n".join([".chip ascend910b", *self.decls, *self.lines]) + "\n"
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 import ml_dtypes
 import numpy as np
 
+from tests.reference.convert import convert_one
+
 UB_BYTES = 196608  # ascend910b (ISA.md §2)
 CMPMASK_BYTES = 16  # 128 bits
 CHIPS = {"ascend910b": (UB_BYTES, CMPMASK_BYTES), "ascend950": (253952, 32)}  # UB, CMPMASK
@@ -29,15 +31,17 @@ ONES = (1 << 64) - 1
 
 # name → (numpy dtype, struct code, kind)
 TYPES = {
+    "s8": (np.int8, "b", "int"),
     "u8": (np.uint8, "B", "int"), "u16": (np.uint16, "H", "int"),
     "u32": (np.uint32, "I", "int"), "u64": (np.uint64, "Q", "int"),
     "s16": (np.int16, "h", "int"), "s32": (np.int32, "i", "int"),
     "f16": (np.float16, "e", "float"), "f32": (np.float32, "f", "float"),
     "bf16": (ml_dtypes.bfloat16, "", "float"),  # select moves it as raw bits; no struct code
 }
-BINARY = ("vadd", "vsub", "vmul", "vmax", "vmin")
+BINARY = ("vadd", "vsub", "vmul", "vmax", "vmin", "vand", "vor")
 SCALAR_OPS = ("vadds", "vmuls", "vmaxs", "vmins")
-UNARY_STRIDED = SCALAR_OPS + ("vcopy", "vector_dup", "vcmpvs")
+UNARY_BITS = ("vabs", "vnot")  # bit operations on one source
+UNARY_STRIDED = SCALAR_OPS + ("vcopy", "vector_dup", "vcmpvs", "vconv") + UNARY_BITS
 BINARY_STRIDED = BINARY + ("vsel", "vcmp", "vcmpv")
 QUIET = {2: 0x0200, 4: 0x00400000}  # the quiet bit of an f16 / f32 NaN
 
@@ -81,6 +85,7 @@ class Instr:
     t: str | None
     args: list[str]
     keys: dict[str, str] = field(default_factory=dict)
+    src_t: str | None = None  # vconv.DST.SRC
 
 
 # -- value helpers --------------------------------------------------------------------------------
@@ -116,6 +121,9 @@ def arith(name: str, t: str, a: bytes, b: bytes) -> bytes:
     """One element of numpy arithmetic in T (integers wrap). Where both operands of an add,
     subtract or multiply are NaN the result is src0's NaN, quieted (docs/decisions.md: the
     payload must not depend on how many elements numpy processes at once)."""
+    if name in ("vand", "vor"):
+        x, y = int.from_bytes(a, "little"), int.from_bytes(b, "little")
+        return (x & y if name == "vand" else x | y).to_bytes(len(a), "little")
     both_nan = TYPES[t][2] == "float" and is_nan(t, a) and is_nan(t, b)
     if both_nan and name in ("vadd", "vsub", "vmul", "vadds", "vmuls"):
         q = int.from_bytes(a, "little") | QUIET[size_of(t)]
@@ -233,10 +241,14 @@ class Reference:
             head, _, rest = line.partition(" ")
             parts = head.lower().split(".")
             name = parts[0]
-            op = parts[1] if len(parts) == 3 else None
-            t = parts[-1] if len(parts) >= 2 else None
+            src_t = None
+            if name == "vconv":  # vconv.DST.SRC
+                op, t, src_t = None, parts[1], parts[2]
+            else:
+                op = parts[1] if len(parts) == 3 else None
+                t = parts[-1] if len(parts) >= 2 else None
             args, keys = split_operands(rest)
-            instrs.append(Instr(lineno, name, op, t, args, keys))
+            instrs.append(Instr(lineno, name, op, t, args, keys, src_t))
         if checks == "error":
             for ins in instrs:
                 self.static_rules(ins)
@@ -348,6 +360,9 @@ class Reference:
         names = (("dst_blk", "src_blk", "dst_rep", "src_rep") if unary else
                  ("dst_blk", "src0_blk", "src1_blk", "dst_rep", "src0_rep", "src1_rep"))
         vals = [1, 1, 8, 8] if unary else [1, 1, 1, 8, 8, 8]
+        if ins.name == "vconv":  # contiguous: each side's repeat stride is the blocks it covers
+            wide = max(size_of(ins.t), size_of(ins.src_t))
+            vals = [1, 1, 8 * size_of(ins.t) // wide, 8 * size_of(ins.src_t) // wide]
         if "stride" in ins.keys:
             vals = [int(v) for v in ins.keys["stride"].split(",")]
         out = dict(zip(names, vals, strict=True))
@@ -402,7 +417,7 @@ class Reference:
     def vector(self, ins: Instr) -> None:
         t = ins.t
         size = size_of(t)
-        n = 256 // size
+        n = 256 // max(size, size_of(ins.src_t)) if ins.src_t else 256 // size
         name = ins.name
         active = self.plan(ins, n)
         if not any(any(r) for r in active):
@@ -459,9 +474,11 @@ class Reference:
             vec("src", args[1], "src_blk", "src_rep")
         elif name == "vector_dup":
             vec("dst", args[0], "dst_blk", "dst_rep", True)
-        elif name in SCALAR_OPS or name == "vcopy":
+        elif name in SCALAR_OPS or name in ("vcopy", "vconv") + UNARY_BITS:
             vec("dst", args[0], "dst_blk", "dst_rep", True)
             vec("src", args[1], "src_blk", "src_rep")
+            if name == "vconv":
+                ops["src"]["size"] = size_of(ins.src_t)
         else:
             raise ValueError(f"reference: unsupported instruction {name}")
         return ops
@@ -482,8 +499,9 @@ class Reference:
                 else:
                     for k in range(n):
                         if act[k] or (full_sources and not o["write"]):
-                            a = self.addr(o["addr"], size, o["blk"], o["rep"], i, k)
-                            s.update(range(a, a + size))
+                            sz = o.get("size", size)  # vconv's source has its own
+                            a = self.addr(o["addr"], sz, o["blk"], o["rep"], i, k)
+                            s.update(range(a, a + sz))
                 per.append(s)
             out[role] = per
         return out
@@ -526,6 +544,7 @@ class Reference:
         return False
 
     def load(self, o: dict, size: int, i: int, k: int) -> bytes:
+        size = o.get("size", size)
         a = self.addr(o["addr"], size, o["blk"], o["rep"], i, k)
         return bytes(self.ub[a:a + size])
 
@@ -575,6 +594,16 @@ class Reference:
                 v = arith(name, t, self.load(ops["src"], size, i, k), scalar)
             elif name == "vector_dup":
                 v = scalar
+            elif name == "vconv":
+                x = int.from_bytes(self.load(ops["src"], size, i, k), "little")
+                mode = ins.keys.get("round", "none")
+                v = convert_one(ins.src_t, t, x, mode).to_bytes(size, "little")
+            elif name == "vabs":  # the sign bit cleared
+                x = int.from_bytes(self.load(ops["src"], size, i, k), "little")
+                v = (x & ((1 << (8 * size - 1)) - 1)).to_bytes(size, "little")
+            elif name == "vnot":
+                x = int.from_bytes(self.load(ops["src"], size, i, k), "little")
+                v = (~x % (1 << (8 * size))).to_bytes(size, "little")
             else:  # vcopy
                 v = self.load(ops["src"], size, i, k)
             d = ops["dst"]

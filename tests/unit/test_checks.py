@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
+from tests.support import diagnostic_lines
 
 DIAG = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|note): "
                   r"(?P<msg>\S.*)$")
@@ -37,7 +38,7 @@ def run_cli(tmp_path: Path, text: str, *args: str) -> tuple[int, list[str], Path
     res = CliRunner().invoke(main, ["run", str(prog), "--quiet", "--output-dir",
                                     str(tmp_path / "out"), *args])
     assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
-    return res.exit_code, [ln for ln in res.stderr.splitlines() if ln], prog
+    return res.exit_code, diagnostic_lines([ln for ln in res.stderr.splitlines() if ln]), prog
 
 
 def diags(lines: list[str], prog: Path) -> list[re.Match]:
@@ -471,7 +472,7 @@ def test_check_command_runs_every_data_independent_check(tmp_path):
     prog.write_text(_text("ascend910b", "vadd.f32 @0x10, y, z\nvadd.f32 q, y, z"))
     res = CliRunner().invoke(main, ["check", str(prog)])
     assert res.exit_code == 1
-    assert len(diags(res.stderr.splitlines(), prog)) == 2
+    assert len(diags(diagnostic_lines(res.stderr.splitlines()), prog)) == 2
 
 
 def test_runtime_error_keeps_earlier_warnings(tmp_path):

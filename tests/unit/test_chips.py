@@ -697,6 +697,8 @@ def test_malformed_profiles_are_reported_not_raised(tmp_path):
         "badtype.toml": good.replace('select = ["f16", "f32"]', 'select = ["f16", "f128"]'),
         "badmode.toml": good.replace("vsel_modes = [0, 1, 2]", "vsel_modes = [0, 3]"),
         "syntax.toml": good + "\n[[[",
+        "badpair.toml": good.replace('"f32.f16" = ["none"]', '"f32.f99" = ["none"]'),
+        "badround.toml": good.replace('"f32.f16" = ["none"]', '"f32.f16" = ["nearest"]'),
     }
     for name, text in cases.items():
         p = tmp_path / name

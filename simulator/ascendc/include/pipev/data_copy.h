@@ -1,11 +1,15 @@
 // pipev/data_copy.h: DataCopy (GM->UB, UB->GM, UB->UB) as pipev's DMA statements, and
-// DataCopyPad / SetPadValue, which pipev has no instruction for yet (they issue copy_pad and
-// set_pad_value, which pipev rejects until the conversions issue adds them).
+// DataCopyPad as the byte-granular copy_gm_to_ub_pad / copy_ub_to_gm_pad (SetPadValue sets the
+// value a DataCopyPad with isPad false pads with; without one the padding is left unwritten).
 #ifndef PIPEV_DATA_COPY_H
 #define PIPEV_DATA_COPY_H
 #include "tensor.h"
 
 namespace pipev::detail {
+// SetPadValue's value (its bits as text) and type, for DataCopyPad with isPad false
+inline std::string& pad_value_text() { static std::string text; return text; }
+inline const char*& pad_value_type() { static const char* name = nullptr; return name; }
+
 // The count form moves whole 32-byte blocks, like the hardware: a tail is not copied.
 inline uint64_t count_blocks(uint64_t bytes, Loc loc) {
     if (bytes < 32) error(loc, "DataCopy of %llu bytes: less than one 32-byte block (use "
@@ -71,27 +75,31 @@ template <class T> void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>
     s.issue(loc);
 }
 
-// DataCopyPad: blockLen in bytes, GM-side stride in bytes, UB-side stride in blocks. Not yet in
-// pipev: `copy_pad.T DST, SRC, nburst=, len=, src_stride=, dst_stride=[, left=, right=][, pad=V]`.
+// DataCopyPad: blockLen in bytes, GM-side stride in bytes, UB-side stride in blocks:
+// `copy_gm_to_ub_pad.T DST, SRC, nburst=, len=, src_gap=, dst_gap=, left_pad=, right_pad=
+// [, pad_value=V]` and `copy_ub_to_gm_pad.T DST, SRC, nburst=, len=, src_gap=, dst_gap=`.
 template <class T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                                     const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad,
                                     PIPEV_LOC) {
-    pipev::detail::Stmt s("copy_pad.%s", pipev::type_name<T>);
+    pipev::detail::Stmt s("copy_gm_to_ub_pad.%s", pipev::type_name<T>);
     pipev::detail::ub_op(s, dst, loc);
     pipev::detail::gm_op(s, src, loc);
     s.key("nburst", p.blockCount).key("len", p.blockLen);
-    s.key("src_stride", p.srcStride).key("dst_stride", p.dstStride);
-    s.key("left", pad.leftPadding).key("right", pad.rightPadding);
-    if (pad.isPad) s.op("pad=%s", pipev::detail::scalar_text(pad.paddingValue).c_str());
+    s.key("src_gap", p.srcStride).key("dst_gap", p.dstStride);
+    s.key("left_pad", pad.leftPadding).key("right_pad", pad.rightPadding);
+    if (pad.isPad)
+        s.op("pad_value=%s", pipev::detail::scalar_text(pad.paddingValue).c_str());
+    else if (pipev::detail::pad_value_type() == pipev::type_name<T>)
+        s.op("pad_value=%s", pipev::detail::pad_value_text().c_str());
     s.issue(loc);
 }
 template <class T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                                     const DataCopyExtParams& p, PIPEV_LOC) {
-    pipev::detail::Stmt s("copy_pad.%s", pipev::type_name<T>);
+    pipev::detail::Stmt s("copy_ub_to_gm_pad.%s", pipev::type_name<T>);
     pipev::detail::gm_op(s, dst, loc);
     pipev::detail::ub_op(s, src, loc);
     s.key("nburst", p.blockCount).key("len", p.blockLen);
-    s.key("src_stride", p.srcStride).key("dst_stride", p.dstStride);
+    s.key("src_gap", p.srcStride).key("dst_gap", p.dstStride);
     s.issue(loc);
 }
 template <class T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
@@ -106,10 +114,12 @@ template <class T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTenso
     DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride),
                 loc);
 }
-// The value DataCopyPad pads with when isPad is false. Not yet in pipev: `set_pad_value.T V`.
+// The value later DataCopyPad calls of type T with isPad false pad with (docs/decisions.md);
+// it issues nothing itself (the value travels in each copy's pad_value=).
 template <class T, TPosition pos = TPosition::MAX> void SetPadValue(T paddingValue, PIPEV_LOC) {
-    pipev::detail::Stmt("set_pad_value.%s %s", pipev::type_name<T>,
-         pipev::detail::scalar_text(paddingValue).c_str()).issue(loc);
+    (void)loc;
+    pipev::detail::pad_value_text() = pipev::detail::scalar_text(paddingValue);
+    pipev::detail::pad_value_type() = pipev::type_name<T>;
 }
 }  // namespace AscendC
 #endif

@@ -492,8 +492,8 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
 }
 
 // ---- arithmetic: Add Sub Mul Max Min (vadd ...), Adds Muls Maxs Mins (vadds ...) ----------------
-// And / Or (vand, vor), Abs / Not (vabs, vnot) and Cast (vconv) are declared so kernels compile;
-// pipev has no such instructions yet and rejects the statements they issue.
+// And / Or (vand, vor), Abs / Not (vabs, vnot) and Cast (vconv.DST.SRC, round=MODE): the
+// hardware instructions; counts and masks of Cast are in elements of the wider type.
 #define PIPEV_BINARY(NAME, MN)                                                                     \
     template <typename T>                                                                          \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \

@@ -1,6 +1,6 @@
-// APIs pipev has no instructions for yet (Cast, Abs, And, Or, Not, DataCopyPad, SetPadValue): a
-// kernel naming them in a discarded `if constexpr` branch compiles and runs; calling them issues a
-// statement pipev rejects. Argument "pad" or "cast" calls them.
+// Cast, Abs, And, Or, Not, DataCopyPad and SetPadValue: argument "cast" converts f32 to f16 and
+// runs the bitwise ones; "pad" round-trips 4 rows of 31 floats through a padded UB buffer (one
+// pad element a row); no argument takes the other branch of the `if constexpr`.
 #include <cstring>
 
 #include "tikicpulib.h"
@@ -25,8 +25,9 @@ template <bool kConvert> __global__ __aicore__ void maybe_convert(GM_ADDR x, GM_
     PipeBarrier<PIPE_ALL>();
     if constexpr (kConvert) {
         Cast(h, f, RoundMode::CAST_RINT, 256);  // => vconv.f16.f32
-        Abs(h, h, 256);
-        And(s, s, s, 256);
+        Abs(h, h, 256);  // => vabs.f16
+        Duplicate(s, (int16_t)0x0ff0, 256);
+        And(s, s, s, 256);  // => vand.s16
         Or(s, s, s, 256);
         Not(s, s, 256);
     } else {
@@ -47,11 +48,12 @@ extern "C" __global__ __aicore__ void pad_copy(GM_ADDR x, GM_ADDR y)
     LocalTensor<float> t = q.AllocTensor<float>();
     DataCopyExtParams params{4, 31 * sizeof(float), 0, 0, 0};
     DataCopyPadExtParams<float> pad{true, 0, 1, 0.0f};
-    SetPadValue(37.0f);  // => set_pad_value.f32 raw(0x42140000)
-    DataCopyPad(t, xGm, params, pad);  // => copy_pad.f32 que0_0[x1], gm_x[x2], nburst=x3, len=x4
+    SetPadValue(37.0f);  // used by isPad false copies only
+    DataCopyPad(t, xGm, params, pad);  // => copy_gm_to_ub_pad.f32 que0_0[x1], gm_x[x2], nburst=x3
     q.EnQue(t);
     t = q.DeQue<float>();
-    DataCopyPad(yGm, t, params);
+    PipeBarrier<PIPE_ALL>();  // MTE2 wrote what MTE3 reads: the VECIN queue syncs only V
+    DataCopyPad(yGm, t, params);  // => copy_ub_to_gm_pad.f32 gm_y[x1], que0_0[x2], nburst=x3
     q.FreeTensor(t);
 }
 

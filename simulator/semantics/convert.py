@@ -1,0 +1,147 @@
+"""vconv (ISA.md §6.4, AscendC Cast): element conversion between types in a round mode.
+
+Exact integer arithmetic over the raw bits, vectorised with numpy (never numpy's own casts,
+whose rounding is round-to-nearest only): each source element is split into sign, an integer
+magnitude M and a power of two E (value = ±M·2^E), rounded once to the destination's quantum,
+and encoded. The rules (docs/decisions.md):
+
+- `rint` nearest, ties to even; `round` nearest, ties away from zero; `floor`, `ceil`, `trunc`
+  the directed modes; `odd` truncate and set the last bit when inexact; `none` is `rint` where
+  precision is lost (exact conversions are exact in every mode).
+- float results: subnormals are produced and read (no flush); signed zeros keep their sign; a
+  finite result beyond the destination's range saturates to its largest finite value (the
+  vendor's "overflow saturates by default"); ±inf stays ±inf; NaN stays NaN, sign and the top
+  payload bits kept, quiet bit set.
+- integer results: saturate to the destination's range; ±inf saturates; NaN gives 0.
+"""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from isa.decode import VectorOp
+from isa.table import ROUND_MODES
+from isa.types import DType
+from simulator.machine import RAW, Machine
+from simulator.semantics.common import load, store
+
+MAX_SHIFT = 62  # M < 2^53 in every supported type: beyond this shift only a sticky bit is left
+
+
+@attrs.frozen
+class FloatFormat:
+    mant: int  # explicit mantissa bits
+    exp_bits: int
+
+    @property
+    def bias(self) -> int:
+        return (1 << (self.exp_bits - 1)) - 1
+
+    @property
+    def emin(self) -> int:
+        return 1 - self.bias
+
+    @property
+    def inf_bits(self) -> int:
+        return ((1 << self.exp_bits) - 1) << self.mant
+
+
+def float_format(t: DType) -> FloatFormat:
+    p = t.mantissa_bits
+    return FloatFormat(p, 8 * t.size - 1 - p)
+
+
+@attrs.frozen(eq=False)
+class Parts:
+    """Source elements as ±M·2^E (finite) plus the special classes."""
+
+    neg: np.ndarray
+    mag: np.ndarray  # int64 M
+    exp: np.ndarray  # int64 E
+    inf: np.ndarray
+    nan: np.ndarray
+    payload: np.ndarray  # NaN payload bits, aligned to the top of a 62-bit field
+
+
+def split(raw: np.ndarray, t: DType) -> Parts:
+    """Raw elements of T → Parts."""
+    if t.is_int:
+        v = raw.view(t.numeric).astype(np.int64)
+        zeros = np.zeros(v.shape, bool)
+        return Parts(v < 0, np.abs(v), np.zeros(v.shape, np.int64), zeros, zeros,
+                     np.zeros(v.shape, np.int64))
+    f = float_format(t)
+    bits = raw.astype(np.int64)
+    neg = ((bits >> (8 * t.size - 1)) & 1).astype(bool)
+    e = (bits >> f.mant) & ((1 << f.exp_bits) - 1)
+    frac = bits & ((1 << f.mant) - 1)
+    special = e == (1 << f.exp_bits) - 1
+    normal = e != 0
+    mag = np.where(normal, frac | (1 << f.mant), frac)
+    exp = np.where(normal, e, 1) - f.bias - f.mant
+    return Parts(neg, np.where(special, 0, mag), exp, special & (frac == 0),
+                 special & (frac != 0), frac << (MAX_SHIFT - f.mant))
+
+
+def round_shift(mag: np.ndarray, sh: np.ndarray, neg: np.ndarray, mode: str) -> np.ndarray:
+    """M / 2^sh rounded to an integer in MODE (sh may be negative: an exact left shift)."""
+    s = np.clip(sh, 0, MAX_SHIFT)
+    q = mag >> s
+    rem = mag - (q << s)
+    half = (np.int64(1) << s) >> 1
+    inexact = rem != 0
+    above = rem > half
+    tie = inexact & (rem == half)
+    odd = (q & 1) == 1
+    if mode in ("none", "rint"):
+        up = above | (tie & odd)
+    elif mode == "round":
+        up = above | tie
+    elif mode == "floor":
+        up = inexact & neg
+    elif mode == "ceil":
+        up = inexact & ~neg
+    elif mode == "odd":
+        up = inexact & ~odd
+    else:  # trunc
+        up = np.zeros(mag.shape, bool)
+    return np.where(sh <= 0, mag << np.clip(-sh, 0, MAX_SHIFT), q + up)
+
+
+def to_float(p: Parts, t: DType, mode: str) -> np.ndarray:
+    f = float_format(t)
+    sign = p.neg.astype(np.int64) << (8 * t.size - 1)
+    length = np.frexp(p.mag.astype(np.float64))[1].astype(np.int64)  # bit length of M
+    e = np.maximum(length - 1 + p.exp, f.emin)  # the result's exponent (emin: subnormal)
+    m = round_shift(p.mag, e - f.mant - p.exp, p.neg, mode)
+    bits = ((e - f.emin) << f.mant) + m  # a carry out of the mantissa bumps the exponent
+    bits = np.where(p.mag == 0, 0, np.minimum(bits, f.inf_bits - 1))  # saturate
+    quiet = 1 << (f.mant - 1)
+    nan = f.inf_bits | quiet | (p.payload >> (MAX_SHIFT - f.mant))
+    bits = np.where(p.inf, f.inf_bits, np.where(p.nan, nan, bits))
+    return (bits | sign).astype(t.raw)
+
+
+def to_int(p: Parts, t: DType, mode: str) -> np.ndarray:
+    info = np.iinfo(t.numeric)
+    big = p.exp > 32  # |value| ≥ 2^32: saturates whatever the mode
+    m = round_shift(p.mag, -np.minimum(p.exp, 32), p.neg, mode)
+    v = np.clip(np.where(p.neg, -m, m), info.min, info.max)
+    v = np.where(big | p.inf, np.where(p.neg, info.min, info.max), v)
+    v = np.where(p.nan, 0, v)
+    return v.astype(t.numeric).view(t.raw)
+
+
+def convert(raw: np.ndarray, src: DType, dst: DType, mode: str) -> np.ndarray:
+    """Raw SRC elements → raw DST elements, exactly (see the module docstring)."""
+    parts = split(raw, src)
+    return to_float(parts, dst, mode) if dst.is_float else to_int(parts, dst, mode)
+
+
+def vconv(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+    instr = vop.instr
+    raw = load(m, vop, vop.access("src"), lo, hi)
+    mode = ROUND_MODES[instr.fields.get("round", 0)]
+    out = convert(raw.view(RAW[instr.src_dtype.size]), instr.src_dtype, instr.dtype, mode)
+    store(m, vop, vop.access("dst"), out, lo, hi)
