@@ -552,13 +552,15 @@ def _lowest_fit(placed: list[tuple[int, int]], size: int, limit: int) -> int | N
 
 
 def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip: Chip,
-                       tensors: dict[str, Tensor], checks: str = "error"
+                       tensors: dict[str, Tensor], checks: str = "error",
+                       labels: dict[str, int] | None = None
                        ) -> tuple[Statement, list[Diagnostic]]:
-    """One statement against tensors declared elsewhere (the streaming entry): its hardware
-    instructions carry PATH, LINE and COL, the caller's position, which every diagnostic names.
-    Raises AssemblyError."""
+    """One statement against tensors (and branch LABELS → statement pc) declared elsewhere (the
+    streaming entry, the TIK front end): its hardware instructions carry PATH, LINE and COL, the
+    caller's position, which every diagnostic names. Raises AssemblyError."""
+    labels = labels or {}
     a = Assembler(text, path, chip, checks)
-    a.chip, a.tensors, a.labels = chip, tensors, {}
+    a.chip, a.tensors, a.labels = chip, tensors, labels
     at = (line, max(col, 1))
     src = Src(text, line, segs=[(0, line, 0)])
     off = len(text) - len(text.lstrip())
@@ -567,7 +569,7 @@ def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip:
         if not a.diags:
             a.error(at, 0, "an empty statement")
         raise AssemblyError([attrs.evolve(d, line=line, column=at[1]) for d in a.diags])
-    builder = Builder(chip, tensors, {}, checks)
+    builder = Builder(chip, tensors, labels, checks)
     try:
         hw, notes = builder.build(syn, pc, line)
     except LexError as e:

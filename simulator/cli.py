@@ -138,13 +138,26 @@ def main() -> None:
 def run(program, defines, chip, inputs, output_dir, trace, trace_format, checks, max_steps,
         werror, expects, expect_ulp, as_json, quiet) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
-    from isa.diagnostics import DiagnosticError
-    from simulator.expect import check_outputs, load_expected
-    from simulator.run import run as run_program
-
-    supplied = _parse_inputs(inputs)
     prog = _assemble_or_exit(program, chip, checks, quiet=True, as_json=as_json,
                              defines=defines)
+    execute(prog, None, _parse_inputs(inputs), output_dir, trace, trace_format, checks,
+            max_steps, as_json, quiet, werror=werror, expects=expects, expect_ulp=expect_ulp)
+
+
+def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks, max_steps,
+            as_json, quiet, *, werror: bool = False, expects=(), expect_ulp: int = 0) -> None:
+    """Run PROGRAM (a path, or a Program a front end built), write its outputs, print the
+    summary; exit 1 on any error."""
+    from isa.diagnostics import DiagnosticError
+    from simulator.expect import check_outputs, load_expected
+    from simulator.run import load_program
+    from simulator.run import run as run_program
+
+    label = getattr(program, "path", program)
+    try:
+        prog = load_program(program, chip_obj, checks)
+    except DiagnosticError as e:
+        _fail(e.diagnostics, as_json)
     expected, errors = load_expected(prog, _parse_pairs("--expect", expects))
     if errors:
         _fail(errors, as_json)
@@ -158,8 +171,8 @@ def run(program, defines, chip, inputs, output_dir, trace, trace_format, checks,
             p.clear()
         _fail(e.diagnostics, as_json)
     except MemoryError:
-        _fail([], as_json, f"{program}:1:1: error: out of memory: the program's tensors do "
-              "not fit in this machine's memory")
+        _fail([], as_json, f"{label}:1:1: error: out of memory: the program's tensors do not "
+              "fit in this machine's memory")
     for p in progress:
         p.clear()
     warned = _warnings(result.diagnostics)
@@ -171,7 +184,7 @@ def run(program, defines, chip, inputs, output_dir, trace, trace_format, checks,
     try:
         paths = write_outputs(Path(output_dir), result.outputs)
     except OSError as e:
-        _fail(result.diagnostics, as_json, _output_error(program, prog, output_dir, e))
+        _fail(result.diagnostics, as_json, _output_error(label, prog, output_dir, e))
     if mismatches:  # the run succeeded: its outputs are written, to be looked at
         _fail(result.diagnostics + mismatches, as_json)
     _emit(result.diagnostics)
@@ -357,6 +370,22 @@ def debug(program, defines, chip, inputs, commands, checks, max_steps, werror) -
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
                            checks=checks, max_steps=max_steps, werror=werror,
                            params=_parse_defines(defines)))
+
+
+@main.command("python", context_settings={"ignore_unknown_options": True,
+                                         "allow_interspersed_args": False})
+@_chip_option
+@click.option("--checks", type=CHECKS, default="error", show_default=True,
+              help="the checks of the kernels the script runs")
+@click.argument("args", nargs=-1, required=True, type=click.UNPROCESSED,
+                metavar="SCRIPT [ARGS]...")
+def python(chip, checks, args) -> None:
+    """Run a Python SCRIPT [ARGS] (or -m MODULE, or a pytest file) with TIK importable
+    (`from tbe import tik`): start_debug tests run on pipev unchanged."""
+    from simulator.tik.cli import run_python
+
+    _resolve_chip(chip)
+    sys.exit(run_python(list(args), chip, checks))
 
 
 @main.command()

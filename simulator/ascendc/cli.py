@@ -26,29 +26,40 @@ VALUE_OPTIONS = {"--chip", "--trace", "--trace-format", "--checks", "--max-steps
                  "--output-dir", "--save-vasm", "--kernel", "--block-dim", "--arg", "-D", "-I"}
 
 
-def wants(args: list[str]) -> bool:
-    """ARGS (after `run`) name a C++ program: the first positional argument (before a `--`,
-    skipping option values) ends in .cpp, .asc, .cc or .cxx."""
+def program_of(args: list[str]) -> str | None:
+    """The first positional argument of ARGS (before a `--`, skipping option values)."""
     skip = False
     for a in args:
         if skip:
             skip = False
             continue
         if a == "--":
-            return False
+            return None
         if a.startswith("-"):
             skip = a in VALUE_OPTIONS
             continue
-        return a.lower().endswith(CPP_SUFFIXES)
-    return False
+        return a
+    return None
+
+
+def wants(args: list[str]) -> bool:
+    """ARGS (after `run`) name a C++ program: it ends in .cpp, .asc, .cc or .cxx."""
+    program = program_of(args)
+    return program is not None and program.lower().endswith(CPP_SUFFIXES)
 
 
 class CppAwareGroup(click.Group):
-    """A click group whose `run` command goes to `run_cpp` for C++ programs."""
+    """A click group whose `run` command goes to `run_cpp` for C++ programs, and whose run,
+    asm, check and debug go to the TIK front end for Python scripts (simulator/tik/cli.py)."""
 
     def resolve_command(self, ctx, args):
         if args[:1] == ["run"] and wants(args[1:]):
             return "run", run_cpp, args[1:]
+        from simulator.tik.cli import command_for
+
+        tik = command_for(self, args, program_of(args[1:]))
+        if tik is not None:
+            return tik
         return super().resolve_command(ctx, args)
 
 

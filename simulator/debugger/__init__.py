@@ -11,6 +11,7 @@ from typing import TextIO
 
 from isa.chip import Chip
 from isa.diagnostics import DiagnosticError
+from isa.program import Program
 
 from .commands import CommandError, Commands
 from .repl import PROMPT, Repl
@@ -66,8 +67,8 @@ class Debugger:
         return self.session.finished
 
 
-def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping | None = None,
-          commands: str | Path | None = None, checks: str = "error",
+def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
+          inputs: Mapping | None = None, commands: str | Path | None = None, checks: str = "error",
           max_steps: int = 10_000_000, stdin: TextIO | None = None, out: TextIO | None = None,
           err: TextIO | None = None, werror: bool = False,
           params: Mapping | None = None) -> int:
@@ -79,7 +80,8 @@ def debug(program_path: str | Path, *, chip: Chip | None = None, inputs: Mapping
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        program = load_program(Path(program_path), chip, checks, params)
+        program = load_program(program_path if isinstance(program_path, Program)
+                               else Path(program_path), chip, checks, params)
         session = Session(program, inputs, checks, max_steps)
     except DiagnosticError as e:
         for d in e.diagnostics:

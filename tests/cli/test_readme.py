@@ -15,7 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 # other documents whose console sessions are run the same way
-DOCS = [README, (ROOT / "programs" / "kernels" / "README.md").read_text(encoding="utf-8")]
+DOCS = [README, *((ROOT / doc).read_text(encoding="utf-8")
+                   for doc in ("programs/kernels/README.md", "docs/tik.md"))]
 BLOCK_RE = re.compile(r"(?:<!-- file: (?P<file>\S+) -->\n)?```(?P<lang>\w*)\n(?P<body>.*?)```",
                       re.S)
 

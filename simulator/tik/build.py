@@ -1,0 +1,160 @@
+"""The recorded tree → an `isa.Program`: labels and branches for loops and ifs, the
+synchronisation pass's flags, and every statement assembled at the script's FILE:LINE:COL."""
+
+from __future__ import annotations
+
+import linecache
+from collections import Counter
+from typing import TYPE_CHECKING
+
+import attrs
+import numpy as np
+
+from isa.assembler import assemble_statement
+from isa.diagnostics import AssemblyError
+from isa.families import NOP
+from isa.program import Init, Program, Statement
+from isa.program import Tensor as ProgramTensor
+from isa.table import InstrDef
+from simulator.tik.errors import Loc, TikError
+from simulator.tik.nodes import Block, If, Loop, Op
+from simulator.tik.sync import Events, Plan, plan
+
+if TYPE_CHECKING:
+    from simulator.tik.tik import Tik
+
+# a TIK call in the listing: its hardware instructions are shown under it, as for an API line
+TIK_CALL = InstrDef("tik", (), NOP, level="api", doc="a TIK call")
+MAX_ERRORS = 20
+
+
+@attrs.define
+class Unit:
+    """One statement of the program: a TIK call (or loop/branch control) at its line."""
+
+    loc: Loc
+    api: str
+    source: str
+    lines: list[str]
+    labels: list[str]
+
+
+class Emitter:
+    def __init__(self, sync: Plan, events: Events):
+        self.sync, self.events = sync, events
+        self.units: list[Unit] = []
+        self.pending: list[str] = []
+
+    def label(self, name: str) -> None:
+        self.pending.append(name)
+
+    def unit(self, loc: Loc, api: str, source: str, lines: list[str]) -> None:
+        if lines:
+            self.units.append(Unit(loc, api, source, lines, self.pending))
+            self.pending = []
+
+    def block(self, block: Block) -> None:
+        sync, events = self.sync, self.events
+        for i, node in enumerate(block.nodes):
+            where = (block.id, i)
+            if isinstance(node, Op):
+                before = [line for pair in sync.waits.get(node, ())
+                          for line in events.wait_before(pair)]
+                after = self._sets_after(where)
+                self.unit(node.loc, node.api, node.loc.source, before + node.lines + after)
+                continue
+            self.node(node, [line for pair in sync.before_loop.get(where, ())
+                             for line in events.before_loop(pair)])
+            after = [line for pair in sync.after_loop.get(where, ())
+                     for line in events.after_loop(pair)] + self._sets_after(where)
+            self.unit(node.loc, "synchronisation", f"{node.loc.source}  # after the block",
+                      after)
+
+    def _sets_after(self, where) -> list[str]:
+        return [line for pair in self.sync.sets_after.get(where, ())
+                for line in self.events.set_after(pair)]
+
+    def node(self, node, before: list[str]) -> None:
+        if isinstance(node, Loop):
+            self.unit(node.loc, "for_range", node.loc.source, before + node.head.lines)
+            self.label(f"{node.label}_body")
+            self.block(node.body)
+            self.unit(node.loc, "for_range", f"{node.loc.source}  # next iteration",
+                      node.tail.lines)
+            self.label(f"{node.label}_end")
+        elif isinstance(node, If):
+            self.unit(node.loc, "if_scope", node.loc.source, node.head.lines)
+            self.block(node.then)
+            if node.orelse is not None:
+                self.unit(node.else_loc, "else_scope", node.else_loc.source,
+                          [f"jmp {node.label}_end"])
+                self.label(f"{node.label}_else")
+                self.block(node.orelse)
+            else:
+                self.label(f"{node.label}_else")
+            self.label(f"{node.label}_end")
+
+
+def build(tik: Tik) -> Program:
+    emitter = Emitter(plan(tik.root), Events(tik.chip.event_ids))
+    emitter.block(tik.root)
+    units = emitter.units
+    labels = {name: pc for pc, u in enumerate(units) for name in u.labels}
+    labels.update({name: len(units) for name in emitter.pending})
+    tensors = program_tensors(tik)
+    statements, diags = [], []
+    built: dict[str, tuple] = {}  # identical text, identical instructions (re-stamped)
+    for pc, u in enumerate(units):
+        hw = []
+        for text in u.lines:
+            template = built.get(text)
+            if template is not None:
+                hw.extend(attrs.evolve(h, pc=pc, line=u.loc.line, col=u.loc.col,
+                                       file=u.loc.file) for h in template)
+                continue
+            try:
+                stmt, warnings = assemble_statement(text, u.loc.file, u.loc.line, u.loc.col, pc,
+                                                    tik.chip, tensors, tik.checks, labels)
+            except AssemblyError as e:
+                diags += [attrs.evolve(d, message=f"{u.api}: {d.message}")
+                          for d in e.diagnostics]
+                if len(diags) >= MAX_ERRORS:
+                    raise TikError(diags) from None
+                continue
+            if warnings:  # every statement gets its own warnings: never shared
+                diags += [attrs.evolve(d, message=f"{u.api}: {d.message}") for d in warnings]
+            else:
+                built[text] = stmt.hw
+            hw.extend(stmt.hw)
+        statements.append(Statement(pc, u.loc.line, u.loc.col, u.source, TIK_CALL, tuple(hw)))
+    if any(d.severity == "error" for d in diags):
+        raise TikError(diags)
+    path = _main_file(tik, units)
+    lines = tuple(line.rstrip("\n") for line in linecache.getlines(path))
+    return Program(path, tik.chip, None, tensors, tuple(statements), labels, lines,
+                   tuple(diags))
+
+
+def program_tensors(tik: Tik) -> dict[str, ProgramTensor]:
+    """The containers' tensors as the assembler knows them: GM roles from BuildCCE, UB
+    tensors at the addresses TIK placed them."""
+    inputs = {t.pname for t in tik.inputs}
+    outputs = {t.pname for t in tik.outputs}
+    out = {}
+    for name, t in tik.tensors.items():
+        line, col = t.loc.line, t.loc.col
+        if t.scope == "ubuf":
+            out[name] = ProgramTensor(name, "ub", t.t, t.size, line, col, addr=t.addr,
+                                      explicit=True)
+            continue
+        role = ("inout" if name in inputs and name in outputs else "input" if name in inputs
+                else "output" if name in outputs else "const")
+        init = (Init("zeros", np.zeros(t.size * t.t.size, np.uint8)) if role == "const"
+                else Init("zeros", None) if role == "output" else None)
+        out[name] = ProgramTensor(name, "gm", t.t, t.size, line, col, role=role, init=init)
+    return out
+
+
+def _main_file(tik: Tik, units: list[Unit]) -> str:
+    counts = Counter(u.loc.file for u in units)
+    return counts.most_common(1)[0][0] if counts else tik.loc.file

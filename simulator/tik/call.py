@@ -1,0 +1,158 @@
+"""One TIK call being recorded: its operands as `.vasm` text, the scalar work that computes
+them, the buffers it touches, and the diagnostics it gives at the caller's line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from isa.types import DType
+from simulator.tik.errors import TikError, caller
+from simulator.tik.expr import Expr, LowerError, Lowering, as_expr
+from simulator.tik.nodes import Op
+from simulator.tik.values import Scalar, Tensor
+
+if TYPE_CHECKING:
+    from simulator.tik.tik import Tik
+
+TEMPS = tuple(range(24, 32))  # scratch registers of expressions; x1..x23 hold Scalars
+ONES = (1 << 64) - 1
+
+
+class Call:
+    def __init__(self, tik: Tik, api: str):
+        self.tik, self.api = tik, api
+        self.loc = caller()
+        self.lines: list[str] = []
+        self.low = Lowering(self.lines, list(TEMPS))
+        self.reads: set[str] = set()
+        self.writes: set[str] = set()
+
+    def __enter__(self) -> Call:
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        if isinstance(exc, LowerError):
+            raise TikError.at(self.loc, f"{self.api}: {exc}") from None
+
+    def error(self, message: str) -> TikError:
+        return TikError.at(self.loc, f"{self.api}: {message}")
+
+    # -- operands ----------------------------------------------------------------------------
+    def tensor(self, v, role: str, *, write: bool = False, space: str | None = "ubuf") -> str:
+        """A tensor operand's text (`name[I]`, `name[xN+I]`), recording the access."""
+        if not isinstance(v, Tensor):
+            raise self.error(f"{role} must be a Tensor, got {_what(v)}")
+        if space is not None and v.root.scope != space:
+            raise self.error(f"{role} '{v.name}' must be in {_scope_name(space)}, not "
+                             f"{_scope_name(v.root.scope)}")
+        (self.writes if write else self.reads).add(v.buffer)
+        reg, k = self.low.affine(v.offset)
+        if reg is None:
+            return f"{v.pname}[{k}]"
+        return f"{v.pname}[x{reg}{k:+d}]" if k else f"{v.pname}[x{reg}]"
+
+    def same_type(self, dst: Tensor, **srcs: Tensor) -> DType:
+        for role, s in srcs.items():
+            if isinstance(s, Tensor) and s.dtype != dst.dtype:
+                raise self.error(f"{role} '{s.name}' is {s.dtype} but dst '{dst.name}' is "
+                                 f"{dst.dtype} (they must have the same dtype)")
+        return dst.t
+
+    def value(self, v, what: str, lo: int, hi: int) -> str:
+        """A numeric field: an immediate in LO..HI, or a register the scalar unit computes."""
+        try:
+            e = as_expr(v)
+        except LowerError:
+            raise self.error(f"{what} must be an int, a Scalar or an Expr, got {_what(v)}") \
+                from None
+        c = e.constant()
+        if c is None:
+            return str(self.low.value(e))
+        if not lo <= c <= hi:
+            raise self.error(f"{what} {c} is out of range [{lo}, {hi}]")
+        return str(c)
+
+    def repeat(self, v) -> str:
+        if isinstance(v, int) and not isinstance(v, bool) and v == 0:
+            raise self.error("repeat_times 0 as an immediate is not supported (TIK rejects it)")
+        return self.value(v, "repeat_times", 1, 255)
+
+    def stride(self, v, what: str) -> int:
+        try:
+            c = as_expr(v).constant()
+        except LowerError:
+            raise self.error(f"{what} must be an int, got {_what(v)}") from None
+        if c is None:
+            raise self.error(f"{what} must be known when the kernel is built (pipev's strides "
+                             "are immediates)")
+        if not 0 <= c <= 255:
+            raise self.error(f"{what} {c} is out of range [0, 255]")
+        return c
+
+    def mask(self, mask, t: DType, n: int | None = None) -> None:
+        """TIK's mask argument: an int (contiguous: the first MASK elements) or [mask_h, mask_l]
+        (bitwise); emitted as set_vector_mask before the instruction. N: the elements of a
+        repeat (N(T) unless a conversion says otherwise)."""
+        n = n or t.per_repeat
+        if isinstance(mask, (list, tuple)):
+            if len(mask) != 2:
+                raise self.error(f"a bitwise mask is [mask_h, mask_l], got {len(mask)} values")
+            hi = self.value(mask[0], "mask_h", 0, ONES)
+            lo = self.value(mask[1], "mask_l", 0, ONES)
+            if n <= 64 and hi != "0":
+                raise self.error(f"mask_h must be 0 when a repeat has {n} elements, got {hi}")
+            self.lines.append(f"set_vector_mask {hi}, {lo}")
+            return
+        if isinstance(mask, Expr) and as_expr(mask).constant() is None:
+            self.lines.append(f"set_mask.{t.name} {self.low.value(mask)}")
+            return
+        length = int(self.value(mask, "mask", 1, n))
+        if n > 128:  # 8-bit: MASK is all ones or nothing (ISA.md §14.1)
+            self.lines.append(f"set_mask.{t.name} {length}")
+            return
+        lo_bits = (1 << min(length, 64)) - 1
+        hi_bits = (1 << max(length - 64, 0)) - 1
+        self.lines.append(f"set_vector_mask {hi_bits:#x}, {lo_bits:#x}")
+
+    def immediate(self, v, t: DType, role: str = "scalar") -> str:
+        """A vector instruction's scalar: a number, or a Scalar whose value is known."""
+        if isinstance(v, Scalar):
+            if v.value is None:
+                raise self.error(f"{role} Scalar '{v.name}' has no value known when the kernel "
+                                 "is built (pipev's vector scalars are immediates: give it an "
+                                 "init_value or set_as a constant outside for_range/if_scope)")
+            v = v.value
+        if isinstance(v, Expr):
+            c = v.constant()
+            if c is None:
+                raise self.error(f"{role} must be known when the kernel is built")
+            v = c
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number)):
+            raise self.error(f"{role} must be a number or a Scalar, got {_what(v)}")
+        if t.is_float:
+            return repr(float(v))
+        if float(v) != int(v):
+            raise self.error(f"{role} {v} is not an integer ({t.name} operand)")
+        return str(int(v))
+
+    # -- the end ---------------------------------------------------------------------------
+    def emit(self, text: str) -> None:
+        self.lines.append(text)
+
+    def record(self, pipe: str | None) -> None:
+        self.tik.record(Op(self.loc, self.api, self.lines, pipe, frozenset(self.reads),
+                           frozenset(self.writes)))
+
+
+def _scope_name(scope: str) -> str:
+    return {"ubuf": "scope_ubuf", "gm": "scope_gm"}.get(scope, scope)
+
+
+def _what(v) -> str:
+    if isinstance(v, Tensor):
+        return f"Tensor '{v.name}'"
+    if isinstance(v, Scalar):
+        return f"Scalar '{v.name}'"
+    return f"{type(v).__name__} {v!r}"[:60]

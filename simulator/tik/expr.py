@@ -1,0 +1,241 @@
+"""TIK Scalars and expressions: integer values the scalar unit computes (ISA.md §7).
+
+An `Expr` is a tree over integers and Scalars; `lower` turns it into `li`/`add`/`mul`/... on
+scratch registers when a statement needs its value, or folds it when it is constant. Integer
+Scalars live in x registers; float Scalars are constants (the scalar unit has no float ALU), so
+their value is the one given at record time.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+
+from simulator.tik.errors import TikError, caller
+
+FOLD: dict[str, Callable[[int, int], int]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+    "%": operator.mod, "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_,
+    "|": operator.or_, "^": operator.xor}
+ALU = {"+": "add", "-": "sub", "*": "mul", "<<": "shl", ">>": "shr", "&": "and", "|": "or",
+       "^": "xor"}
+IDENTITY = {"+": 0, "-": 0, "*": 1, "<<": 0, ">>": 0, "|": 0, "^": 0}
+COMMUTATIVE = {"+", "*", "&", "|", "^"}
+BRANCH = {"<": "blt", ">=": "bge", ">": "bgt", "<=": "ble", "==": "beq", "!=": "bne"}
+NEGATE = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
+MIRROR = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+
+class LowerError(Exception):
+    """An expression the scalar unit cannot compute (the caller words it at its line)."""
+
+
+class Expr:
+    """An integer expression; arithmetic and comparisons build trees."""
+
+    __hash__ = object.__hash__
+
+    def _bin(self, op: str, other, swap: bool = False) -> Expr:
+        other = as_expr(other)
+        return BinOp(op, other, self) if swap else BinOp(op, self, other)
+
+    def __add__(self, o): return self._bin("+", o)
+    def __radd__(self, o): return self._bin("+", o, True)
+    def __sub__(self, o): return self._bin("-", o)
+    def __rsub__(self, o): return self._bin("-", o, True)
+    def __mul__(self, o): return self._bin("*", o)
+    def __rmul__(self, o): return self._bin("*", o, True)
+    def __floordiv__(self, o): return self._bin("//", o)
+    def __rfloordiv__(self, o): return self._bin("//", o, True)
+    def __mod__(self, o): return self._bin("%", o)
+    def __lshift__(self, o): return self._bin("<<", o)
+    def __rshift__(self, o): return self._bin(">>", o)
+    def __and__(self, o): return self._bin("&", o)
+    def __rand__(self, o): return self._bin("&", o, True)
+    def __or__(self, o): return self._bin("|", o)
+    def __ror__(self, o): return self._bin("|", o, True)
+    def __xor__(self, o): return self._bin("^", o)
+    def __lt__(self, o): return Cond("<", self, as_expr(o))
+    def __le__(self, o): return Cond("<=", self, as_expr(o))
+    def __gt__(self, o): return Cond(">", self, as_expr(o))
+    def __ge__(self, o): return Cond(">=", self, as_expr(o))
+    def __eq__(self, o): return Cond("==", self, as_expr(o))  # type: ignore[override]
+    def __ne__(self, o): return Cond("!=", self, as_expr(o))  # type: ignore[override]
+
+    def __bool__(self) -> bool:
+        raise TikError.at(caller(), "a TIK Scalar or Expr has no Python truth value while the "
+                          "kernel is built: use tik_instance.if_scope(...)")
+
+    def __index__(self) -> int:
+        v = self.constant()
+        if v is None:
+            raise TikError.at(caller(), "this Scalar or Expr is only known when the kernel "
+                              "runs, not as a Python int: use tik_instance.for_range")
+        return v
+
+    def constant(self) -> int | None:
+        """The value when it is known before running, else None."""
+        return None
+
+
+class Const(Expr):
+    def __init__(self, value: int):
+        self.value = int(value)
+
+    def constant(self) -> int:
+        return self.value
+
+
+class BinOp(Expr):
+    def __init__(self, op: str, a: Expr, b: Expr):
+        self.op, self.a, self.b = op, a, b
+
+    def constant(self) -> int | None:
+        a, b = self.a.constant(), self.b.constant()
+        if a is None or b is None:
+            return None
+        try:
+            return FOLD[self.op](a, b)
+        except ZeroDivisionError:
+            raise LowerError(f"division by zero in a TIK expression ({a} {self.op} 0)") from None
+
+
+class Cond:
+    """A comparison for if_scope: `a OP b`, signed."""
+
+    def __init__(self, op: str, a: Expr, b: Expr):
+        self.op, self.a, self.b = op, a, b
+
+    def __bool__(self) -> bool:
+        raise TikError.at(caller(), "a TIK condition has no Python truth value while the kernel "
+                          "is built: use tik_instance.if_scope(...)")
+
+
+class RegisterRef(Expr):
+    """A value held in register x`reg` (a Scalar's home)."""
+
+    reg: int
+
+
+def as_expr(v) -> Expr:
+    if isinstance(v, Expr):
+        return v
+    if isinstance(v, bool) or not isinstance(v, int):
+        try:
+            import numpy as np
+
+            if isinstance(v, np.integer):
+                return Const(int(v))
+        except ImportError:  # pragma: no cover
+            pass
+        raise LowerError(f"expected an integer, a Scalar or an Expr, got {type(v).__name__} "
+                         f"{v!r}")
+    return Const(v)
+
+
+class Lowering:
+    """Emits scalar-unit statements computing expressions into scratch registers."""
+
+    def __init__(self, lines: list[str], temps: list[int]):
+        self.lines = lines
+        self.free = list(temps)
+
+    def temp(self) -> int:
+        if not self.free:
+            raise LowerError("the expression needs more scratch registers than pipev keeps "
+                             "(8): split it over Scalars")
+        return self.free.pop(0)
+
+    def value(self, e: Expr) -> int | str:
+        """E as an immediate (int) or a register name `xN`."""
+        r = self.lower(e)
+        return r if isinstance(r, int) else f"x{r.reg}"
+
+    def into(self, reg: int, e: Expr) -> None:
+        """xREG = E."""
+        r = self.lower(e)
+        if isinstance(r, int):
+            self.lines.append(f"li x{reg}, {r}")
+        elif r.reg != reg:
+            self.lines.append(f"mov x{reg}, x{r.reg}")
+
+    def affine(self, e: Expr) -> tuple[int | None, int]:
+        """E as (register or None) + constant: `NAME[xN+C]` operands fold the constant."""
+        c = e.constant()
+        if c is not None:
+            return None, c
+        if isinstance(e, BinOp) and e.op in "+-":
+            bc = e.b.constant()
+            if bc is not None:
+                reg, k = self.affine(e.a)
+                return reg, k + (bc if e.op == "+" else -bc)
+            ac = e.a.constant()
+            if ac is not None and e.op == "+":
+                reg, k = self.affine(e.b)
+                return reg, k + ac
+        r = self.lower(e)
+        return r.reg, 0
+
+    def lower(self, e: Expr) -> int | _Reg:
+        c = e.constant()
+        if c is not None:
+            return c
+        if isinstance(e, RegisterRef):
+            return _Reg(e.reg)
+        assert isinstance(e, BinOp)
+        op = e.op
+        a, b = self.lower(e.a), self.lower(e.b)
+        if isinstance(a, int) and op in COMMUTATIVE:
+            a, b = b, a
+        if op in ("//", "%"):
+            return self._divide(op, a, b)
+        if b == IDENTITY.get(op):  # x + 0, x * 1, x << 0 ...: no instruction
+            return a
+        t = self.temp()
+        if isinstance(a, int):  # a constant left operand of - << >>
+            self.lines.append(f"li x{t}, {a}")
+            a = _Reg(t)
+        bt = b if isinstance(b, int) else f"x{b.reg}"
+        self.lines.append(f"{ALU[op]} x{t}, x{a.reg}, {bt}")
+        return _Reg(t)
+
+    def _divide(self, op: str, a, b) -> _Reg:
+        if isinstance(b, int) and b > 0 and b & (b - 1) == 0 and not isinstance(a, int):
+            t = self.temp()
+            if op == "//":
+                self.lines.append(f"shr x{t}, x{a.reg}, {b.bit_length() - 1}")
+            else:
+                self.lines.append(f"and x{t}, x{a.reg}, {b - 1}")
+            return _Reg(t)
+        raise LowerError(f"the scalar unit divides only by a constant power of two ('{op}' "
+                         f"by {b if isinstance(b, int) else 'a register'})")
+
+    def branch_unless(self, cond, label: str) -> bool:
+        """Branch to LABEL when COND is false. Returns False when COND is constant and true
+        (no branch needed); a constant false condition jumps."""
+        if not isinstance(cond, Cond):
+            value = int(cond) if isinstance(cond, bool) else cond
+            cond = Cond("!=", as_expr(value), Const(0))
+        op = NEGATE[cond.op]
+        a, b = self.lower(cond.a), self.lower(cond.b)
+        if isinstance(a, int) and isinstance(b, int):
+            if FOLD_CMP[cond.op](a, b):
+                return False
+            self.lines.append(f"jmp {label}")
+            return True
+        if isinstance(a, int):
+            a, b, op = b, a, MIRROR[op]
+        bt = b if isinstance(b, int) else f"x{b.reg}"
+        self.lines.append(f"{BRANCH[op]} x{a.reg}, {bt}, {label}")
+        return True
+
+
+class _Reg:
+    __slots__ = ("reg",)
+
+    def __init__(self, reg: int):
+        self.reg = reg
+
+
+FOLD_CMP = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+            "==": operator.eq, "!=": operator.ne}

@@ -1,0 +1,352 @@
+"""TIK's data-movement and vector instructions, each recorded as pipev statements (ISA.md §6,
+§8): the method names, argument order and defaults are TIK's public API."""
+
+from __future__ import annotations
+
+from simulator.tik.call import Call
+from simulator.tik.errors import api
+from simulator.tik.values import CmpMask, Scalar, Tensor
+
+COMPARE = ("eq", "ne", "lt", "gt", "le", "ge")
+BINARY = {"vec_add": "vadd", "vec_sub": "vsub", "vec_mul": "vmul", "vec_max": "vmax",
+          "vec_min": "vmin", "vec_and": "vand", "vec_or": "vor"}
+UNARY = {"vec_abs": "vabs", "vec_not": "vnot"}
+# TIK's round_mode words → pipev's round modes (ISA: none rint floor ceil round trunc odd)
+ROUND = {"": "none", "none": "none", "round": "rint", "floor": "floor", "ceil": "ceil",
+         "ceiling": "ceil", "away-zero": "round", "to-zero": "trunc", "odd": "odd"}
+WITH_SCALAR = {"vec_adds": "vadds", "vec_muls": "vmuls", "vec_maxs": "vmaxs",
+               "vec_mins": "vmins"}
+H_BINARY = {"h_add": ("vadd", "vadds"), "h_sub": ("vsub", None), "h_mul": ("vmul", "vmuls"),
+            "h_max": ("vmax", "vmaxs"), "h_min": ("vmin", "vmins")}
+
+
+class Instructions:
+    """Mixed into Tik: every method records one TIK call."""
+
+    def _call(self, name: str) -> Call:
+        return Call(self, name)
+
+    # -- data movement -----------------------------------------------------------------------
+    @api
+    def data_move(self, dst, src, sid, nburst, burst, src_stride, dst_stride, *args,
+                  **kwargs) -> None:
+        with self._call("data_move") as c:
+            for role, t in (("dst", dst), ("src", src)):
+                if not isinstance(t, Tensor):
+                    raise c.error(f"{role} must be a Tensor, got {type(t).__name__}")
+            if dst.t.size != src.t.size:
+                raise c.error(f"dst '{dst.name}' ({dst.dtype}) and src '{src.name}' "
+                              f"({src.dtype}) must have the same element size")
+            spaces = (src.root.scope, dst.root.scope)
+            mnemonic, pipe = {("gm", "ubuf"): ("copy_gm_to_ub", "MTE2"),
+                              ("ubuf", "gm"): ("copy_ub_to_gm", "MTE3"),
+                              ("ubuf", "ubuf"): ("copy_ub_to_ub", "V")}.get(spaces, (None, None))
+            if mnemonic is None:
+                raise c.error("moves GM to UB, UB to GM or UB to UB; both tensors are in "
+                              "scope_gm")
+            d = c.tensor(dst, "dst", write=True, space=None)
+            s = c.tensor(src, "src", space=None)
+            fields = (f"nburst={c.value(nburst, 'nburst', 1, 4095)}, "
+                      f"burst={c.value(burst, 'burst', 1, 65535)}, "
+                      f"src_gap={c.value(src_stride, 'src_stride', 0, 65535)}, "
+                      f"dst_gap={c.value(dst_stride, 'dst_stride', 0, 65535)}")
+            c.emit(f"{mnemonic} {d}, {s}, {fields}")
+            c.record(pipe)
+
+    # -- select and compare ------------------------------------------------------------------
+    @api
+    def vec_sel(self, mask, mode, dst, sel, src0, src1, repeat_times, dst_rep_stride=0,
+                src0_rep_stride=0, src1_rep_stride=0) -> None:
+        with self._call("vec_sel") as c:
+            if not isinstance(mode, int) or isinstance(mode, bool) or mode not in (0, 1, 2):
+                raise c.error(f"mode must be the immediate 0, 1 or 2, got {mode!r}")
+            t = c.same_type(_tensor(c, dst, "dst"), src0=src0,
+                            src1=src1 if mode != 1 else None)
+            strides = (f"stride=1,1,1,{c.stride(dst_rep_stride, 'dst_rep_stride')},"
+                       f"{c.stride(src0_rep_stride, 'src0_rep_stride')},"
+                       f"{c.stride(src1_rep_stride, 'src1_rep_stride')}")
+            d = c.tensor(dst, "dst", write=True)
+            s0 = c.tensor(src0, "src0")
+            s1 = c.immediate(src1, t, "src1") if mode == 1 else c.tensor(src1, "src1")
+            repeat = c.repeat(repeat_times)
+            if isinstance(sel, CmpMask):
+                if mode != 0:
+                    raise c.error("a CMPMASK sel (from vec_cmp_* or mov_tensor_to_cmpmask) "
+                                  "selects in mode 0 only")
+                c.mask(mask, t)
+                c.emit(f"vsel.{t.name} {d}, {s0}, {s1}, repeat={repeat}, {strides}, mode=0")
+            else:
+                if isinstance(sel, Tensor) and not sel.dtype.startswith("uint"):
+                    raise c.error(f"sel '{sel.name}' must be uint8/16/32/64, not {sel.dtype}")
+                s = c.tensor(sel, "sel")
+                c.emit(f"select.{t.name} {d}, {s}, {s0}, {s1}, mode={mode}, repeat={repeat}, "
+                       f"{strides}, {_mask_keys(c, mask, t)}")
+            c.record("V")
+
+    def _cmpv(self, op: str, dst, src0, src1, repeat_times, src0_rep_stride,
+              src1_rep_stride) -> None:
+        with self._call(f"vec_cmpv_{op}") as c:
+            if isinstance(dst, Tensor) and not dst.dtype.startswith("uint"):
+                raise c.error(f"dst '{dst.name}' must be uint8/16/32/64, not {dst.dtype}")
+            t = c.same_type(_tensor(c, src0, "src0"), src1=src1)
+            d = c.tensor(dst, "dst", write=True)
+            s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
+            c.emit(f"vcmpv.{op}.{t.name} {d}, {s0}, {s1}, repeat={c.repeat(repeat_times)}, "
+                   f"stride=1,1,1,8,{c.stride(src0_rep_stride, 'src0_rep_stride')},"
+                   f"{c.stride(src1_rep_stride, 'src1_rep_stride')}")
+            c.record("V")
+
+    def _cmp(self, op: str, mask, src0, src1, src0_stride, src1_stride) -> CmpMask:
+        with self._call(f"vec_cmp_{op}") as c:
+            t = c.same_type(_tensor(c, src0, "src0"), src1=src1)
+            s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
+            c.mask(mask, t)
+            c.emit(f"vcmp.{op}.{t.name} {s0}, {s1}, stride="
+                   f"1,{c.stride(src0_stride, 'src0_stride')},"
+                   f"{c.stride(src1_stride, 'src1_stride')},8,8,8")
+            c.record("V")
+            return CmpMask(c.loc)
+
+    @api
+    def mov_cmpmask_to_tensor(self, dst, src_cmpmask) -> None:
+        with self._call("mov_cmpmask_to_tensor") as c:
+            if not isinstance(src_cmpmask, CmpMask):
+                raise c.error("src_cmpmask must be the CMPMASK a vec_cmp_* returned")
+            c.emit(f"get_cmpmask {c.tensor(dst, 'dst', write=True)}")
+            c.record("V")
+
+    @api
+    def mov_tensor_to_cmpmask(self, src) -> CmpMask:
+        with self._call("mov_tensor_to_cmpmask") as c:
+            c.emit(f"set_cmpmask {c.tensor(src, 'src')}")
+            c.record("V")
+            return CmpMask(c.loc)
+
+    # -- duplicate and arithmetic ----------------------------------------------------------
+    @api
+    def vec_dup(self, mask, dst, scalar, repeat_times, dst_rep_stride) -> None:
+        self._dup("vec_dup", mask, dst, scalar, repeat_times, 1, dst_rep_stride)
+
+    @api
+    def vector_dup(self, mask, dst, scalar, repeat_times, dst_blk_stride, dst_rep_stride
+                   ) -> None:
+        self._dup("vector_dup", mask, dst, scalar, repeat_times, dst_blk_stride, dst_rep_stride)
+
+    def _dup(self, name, mask, dst, scalar, repeat_times, blk, rep) -> None:
+        with self._call(name) as c:
+            t = _tensor(c, dst, "dst").t
+            d = c.tensor(dst, "dst", write=True)
+            value = c.immediate(scalar, t)
+            c.mask(mask, t)
+            c.emit(f"vector_dup.{t.name} {d}, {value}, repeat={c.repeat(repeat_times)}, "
+                   f"stride={c.value(blk, 'dst_blk_stride', 0, 65535)},1,"
+                   f"{c.stride(rep, 'dst_rep_stride')},8")
+            c.record("V")
+
+    def _binary(self, name: str, mask, dst, src0, src1, repeat_times, dst_rep_stride,
+                src0_rep_stride, src1_rep_stride) -> None:
+        with self._call(name) as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src0=src0, src1=src1)
+            d = c.tensor(dst, "dst", write=True)
+            s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
+            c.mask(mask, t)
+            c.emit(f"{BINARY[name]}.{t.name} {d}, {s0}, {s1}, repeat={c.repeat(repeat_times)}, "
+                   f"stride=1,1,1,{c.stride(dst_rep_stride, 'dst_rep_stride')},"
+                   f"{c.stride(src0_rep_stride, 'src0_rep_stride')},"
+                   f"{c.stride(src1_rep_stride, 'src1_rep_stride')}")
+            c.record("V")
+
+    def _with_scalar(self, name: str, mask, dst, src, scalar, repeat_times, dst_rep_stride,
+                     src_rep_stride) -> None:
+        with self._call(name) as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src=src)
+            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+            value = c.immediate(scalar, t)
+            c.mask(mask, t)
+            c.emit(f"{WITH_SCALAR[name]}.{t.name} {d}, {s}, {value}, "
+                   f"repeat={c.repeat(repeat_times)}, "
+                   f"stride=1,1,{c.stride(dst_rep_stride, 'dst_rep_stride')},"
+                   f"{c.stride(src_rep_stride, 'src_rep_stride')}")
+            c.record("V")
+
+    def _unary(self, name: str, mask, dst, src, repeat_times, dst_rep_stride, src_rep_stride
+               ) -> None:
+        with self._call(name) as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src=src)
+            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+            c.mask(mask, t)
+            c.emit(f"{UNARY[name]}.{t.name} {d}, {s}, repeat={c.repeat(repeat_times)}, "
+                   f"stride=1,1,{c.stride(dst_rep_stride, 'dst_rep_stride')},"
+                   f"{c.stride(src_rep_stride, 'src_rep_stride')}")
+            c.record("V")
+
+    @api
+    def vec_conv(self, mask, round_mode, dst, src, repeat_times, dst_rep_stride,
+                 src_rep_stride, deqscale=None, ldst_high_half=False) -> None:
+        with self._call("vec_conv") as c:
+            dt, st = _tensor(c, dst, "dst").t, _tensor(c, src, "src").t
+            mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
+            if mode is None:
+                raise c.error(f"round_mode {round_mode!r} is not one of "
+                              f"{', '.join(repr(m) for m in ROUND)}")
+            if deqscale is not None or ldst_high_half:
+                raise c.error("deqscale and ldst_high_half (dequantising conversions) are not "
+                              "supported by pipev")
+            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+            c.mask(mask, dt, 256 // max(dt.size, st.size))
+            c.emit(f"vconv.{dt.name}.{st.name} {d}, {s}, repeat={c.repeat(repeat_times)}, "
+                   f"round={mode}, stride=1,1,{c.stride(dst_rep_stride, 'dst_rep_stride')},"
+                   f"{c.stride(src_rep_stride, 'src_rep_stride')}")
+            c.record("V")
+
+    # -- TIK 2.0: whole tensors --------------------------------------------------------------
+    def _h_binary(self, name: str, dst, src0, src1) -> None:
+        with self._call(name) as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src0=src0,
+                            src1=src1 if isinstance(src1, Tensor) else None)
+            n = dst.size
+            for role, s in (("src0", src0), ("src1", src1)):
+                if isinstance(s, Tensor) and s.size != n:
+                    raise c.error(f"{role} '{s.name}' has {s.size} elements, dst '{dst.name}' "
+                                  f"{n} (TIK 2.0 instructions take tensors of one shape)")
+            d, s0 = c.tensor(dst, "dst", write=True), c.tensor(src0, "src0")
+            vector, with_scalar = H_BINARY[name]
+            if isinstance(src1, Tensor):
+                body = f"{vector}.{t.name} {d}, {s0}, {c.tensor(src1, 'src1')}"
+            elif with_scalar is not None:
+                body = f"{with_scalar}.{t.name} {d}, {s0}, {c.immediate(src1, t, 'src1')}"
+            else:
+                body = f"vadds.{t.name} {d}, {s0}, {_negated(c, src1, t)}"
+            _counted(c, body, t, n)
+            c.record("V")
+
+    @api
+    def h_cmpv(self, dst, src0, src1, op) -> None:
+        with self._call("h_cmpv") as c:
+            key = str(op).lower()
+            if key not in COMPARE:
+                raise c.error(f"op must be one of {', '.join(o.upper() for o in COMPARE)}, "
+                              f"got {op!r}")
+            t = c.same_type(_tensor(c, src0, "src0"), src1=src1 if isinstance(src1, Tensor)
+                            else None)
+            n = src0.size
+            if (n * t.size) % 256:
+                raise c.error(f"compares whole repeats: {n} {src0.dtype} elements are not a "
+                              "multiple of 256 bytes")
+            d, s0 = c.tensor(dst, "dst", write=True), c.tensor(src0, "src0")
+            if isinstance(src1, Tensor):
+                c.emit(f"compare.{key}.{t.name} {d}, {s0}, {c.tensor(src1, 'src1')}, count={n}")
+            else:
+                c.emit(f"compares.{key}.{t.name} {d}, {s0}, {c.immediate(src1, t, 'src1')}, "
+                       f"count={n}")
+            c.record("V")
+
+    @api
+    def h_sel(self, dst, src0, src1, sel) -> None:
+        with self._call("h_sel") as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src0=src0,
+                            src1=src1 if isinstance(src1, Tensor) else None)
+            d, s0 = c.tensor(dst, "dst", write=True), c.tensor(src0, "src0")
+            s = c.tensor(sel, "sel")
+            if isinstance(src1, Tensor):
+                c.emit(f"select.{t.name} {d}, {s}, {s0}, {c.tensor(src1, 'src1')}, mode=2, "
+                       f"count={dst.size}")
+            else:
+                c.emit(f"select.{t.name} {d}, {s}, {s0}, {c.immediate(src1, t, 'src1')}, "
+                       f"mode=1, count={dst.size}")
+            c.record("V")
+
+
+def _tensor(c: Call, v, role: str) -> Tensor:
+    if not isinstance(v, Tensor):
+        raise c.error(f"{role} must be a Tensor, got {type(v).__name__}")
+    return v
+
+
+def _mask_keys(c: Call, mask, t) -> str:
+    """vec_sel's mask as the select statement's keys (ISA.md §8.1, high-dimensional form)."""
+    if isinstance(mask, (list, tuple)):
+        if len(mask) != 2:
+            raise c.error(f"a bitwise mask is [mask_h, mask_l], got {len(mask)} values")
+        hi = c.value(mask[0], "mask_h", 0, (1 << 64) - 1)
+        lo = c.value(mask[1], "mask_l", 0, (1 << 64) - 1)
+        return f"mask_hi={hi}, mask_lo={lo}"
+    return f"mask={c.value(mask, 'mask', 1, t.per_repeat)}"
+
+
+def _counted(c: Call, body: str, t, n: int) -> None:
+    """A whole-tensor operation in counter mode (ISA.md §5), back to normal mode after."""
+    if n > 255 * t.per_repeat:
+        raise c.error(f"{n} elements are more than one counter-mode instruction takes "
+                      f"({255 * t.per_repeat} {t.name})")
+    c.emit("set_mask_count")
+    c.emit(f"set_vector_mask 0, {n}")
+    c.emit(f"{body}, repeat=1")
+    c.emit("set_mask_norm")
+    c.emit("set_vector_mask 0xffffffffffffffff, 0xffffffffffffffff")
+
+
+def _negated(c: Call, v, t) -> str:
+    if isinstance(v, Scalar) and v.value is not None:
+        v = v.value
+    if isinstance(v, (int, float)):
+        return c.immediate(-v, t, "src1")
+    raise c.error("src1 must be a Tensor or a number")
+
+
+def _install() -> None:
+    """vec_cmpv_OP / vec_cmp_OP for every compare operator, the binary and scalar forms."""
+    def cmpv(op):
+        def method(self, dst, src0, src1, repeat_times, src0_rep_stride, src1_rep_stride):
+            self._cmpv(op, dst, src0, src1, repeat_times, src0_rep_stride, src1_rep_stride)
+        method.__name__ = f"vec_cmpv_{op}"
+        return api(method)
+
+    def cmp(op):
+        def method(self, mask, src0, src1, src0_stride=1, src1_stride=1):
+            return self._cmp(op, mask, src0, src1, src0_stride, src1_stride)
+        method.__name__ = f"vec_cmp_{op}"
+        return api(method)
+
+    def binary(name):
+        def method(self, mask, dst, src0, src1, repeat_times, dst_rep_stride, src0_rep_stride,
+                   src1_rep_stride):
+            self._binary(name, mask, dst, src0, src1, repeat_times, dst_rep_stride,
+                         src0_rep_stride, src1_rep_stride)
+        method.__name__ = name
+        return api(method)
+
+    def with_scalar(name):
+        def method(self, mask, dst, src, scalar, repeat_times, dst_rep_stride, src_rep_stride,
+                   mask_mode="normal"):
+            self._with_scalar(name, mask, dst, src, scalar, repeat_times, dst_rep_stride,
+                              src_rep_stride)
+        method.__name__ = name
+        return api(method)
+
+    def unary(name):
+        def method(self, mask, dst, src, repeat_times, dst_rep_stride, src_rep_stride):
+            self._unary(name, mask, dst, src, repeat_times, dst_rep_stride, src_rep_stride)
+        method.__name__ = name
+        return api(method)
+
+    def h_binary(name):
+        def method(self, dst, src0, src1):
+            self._h_binary(name, dst, src0, src1)
+        method.__name__ = name
+        return api(method)
+
+    for op in COMPARE:
+        setattr(Instructions, f"vec_cmpv_{op}", cmpv(op))
+        setattr(Instructions, f"vec_cmp_{op}", cmp(op))
+    for name in BINARY:
+        setattr(Instructions, name, binary(name))
+    for name in WITH_SCALAR:
+        setattr(Instructions, name, with_scalar(name))
+    for name in UNARY:
+        setattr(Instructions, name, unary(name))
+    for name in H_BINARY:
+        setattr(Instructions, name, h_binary(name))
+
+
+_install()

@@ -1,0 +1,1 @@
+"""pipev stand-in for `tbe`: only `tbe.tik` (simulator/tik)."""

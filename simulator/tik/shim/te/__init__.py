@@ -1,0 +1,1 @@
+"""pipev stand-in for `te`: only `te.tik` (simulator/tik)."""

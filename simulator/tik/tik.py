@@ -1,0 +1,331 @@
+"""`tik.Tik()`: the container a TIK script records its kernel in.
+
+Data definitions (Tensor, Scalar), program control (for_range, if_scope, else_scope,
+new_stmt_scope) and BuildCCE, which turns the recorded tree into an `isa.Program`
+(simulator/tik/build.py); the instructions are in simulator/tik/instructions.py.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from contextlib import contextmanager
+
+from isa.chip import Chip, ChipError, get_chip
+from simulator.tik.call import Call
+from simulator.tik.debug import Tikdb
+from simulator.tik.dtypes import known, pipev_type
+from simulator.tik.errors import Loc, TikError, api, caller
+from simulator.tik.expr import LowerError, Lowering, as_expr
+from simulator.tik.instructions import Instructions
+from simulator.tik.nodes import Block, If, Loop, Op
+from simulator.tik.values import Scalar, Tensor
+
+SCOPES = {"global": "gm", "local.UB": "ubuf"}
+SCOPE_NAMES = {"gm": "scope_gm", "ubuf": "scope_ubuf"}
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+REGISTER_NAME = re.compile(r"x([0-9]|[12][0-9]|3[01])\Z")
+
+# how pipev's commands run the script: --chip and --checks reach the Tik containers here
+SETTINGS = {"chip": os.environ.get("PIPEV_CHIP") or None,
+            "checks": os.environ.get("PIPEV_CHECKS") or "error"}
+BUILT: list[Tik] = []  # every container whose BuildCCE ran, in order (`pipev run` takes one)
+
+
+class Registers:
+    """x1..x23 hold integer Scalars (x24..x31 are the expressions' scratch)."""
+
+    def __init__(self) -> None:
+        self.free = list(range(1, 24))
+
+    def take(self, loc: Loc, name: str) -> int:
+        if not self.free:
+            raise TikError.at(loc, f"Scalar '{name}': more than 23 integer Scalars are alive "
+                              "(pipev keeps them in registers x1..x23)")
+        return self.free.pop(0)
+
+    def give_back(self, reg: int) -> None:
+        if reg not in self.free:
+            self.free.append(reg)
+            self.free.sort()
+
+
+class Tik(Instructions):
+    def __init__(self, *args, **kwargs):
+        loc = caller()
+        try:
+            self.chip: Chip = get_chip(SETTINGS["chip"])
+        except ChipError as e:
+            raise TikError.at(loc, str(e)) from None
+        self.checks = SETTINGS["checks"]
+        self.loc = loc
+        self.root = Block()
+        self.stack: list[Block] = [self.root]
+        self.registers = Registers()
+        self.tensors: dict[str, Tensor] = {}  # pipev name → root tensor
+        self.ub: list[tuple[int, int, Tensor]] = []  # placed UB buffers
+        self.scopes: list[tuple[list, list]] = []  # new_stmt_scope: (tensors, scalars) made in it
+        self.labels = 0
+        self.program = None
+        self.inputs: list[Tensor] = []
+        self.outputs: list[Tensor] = []
+        self.kernel_name = ""
+        self.tikdb = Tikdb(self)
+
+    # -- diagnostics and recording -----------------------------------------------------------
+    def error(self, message: str) -> TikError:
+        return TikError.at(caller(), message)
+
+    def record(self, node) -> None:
+        if self.program is not None:
+            raise TikError.at(node.loc, "the kernel was already built (BuildCCE): record "
+                              "statements before it")
+        self.stack[-1].nodes.append(node)
+
+    def _label(self) -> str:
+        self.labels += 1
+        return f"__tik{self.labels}"
+
+    # -- data definition ---------------------------------------------------------------------
+    @api
+    def Tensor(self, dtype, shape, scope=None, name="", enable_buffer_reuse=False,
+               no_reuse_list=None, reuse_list=None, is_workspace=False, is_atomic_add=False,
+               **kwargs) -> Tensor:
+        loc = caller()
+        t = pipev_type(dtype)
+        if t is None:
+            raise TikError.at(loc, f"Tensor: unknown dtype {dtype!r} (TIK dtypes: {known()})")
+        shape = _shape(loc, shape)
+        space = SCOPES.get(scope)
+        if space is None:
+            raise TikError.at(loc, f"Tensor '{name}': scope {scope!r} is not supported by "
+                              "pipev (tik.scope_gm or tik.scope_ubuf)")
+        pname = self._name(str(name or "tensor"))
+        tensor = Tensor(self, dtype, t, shape, str(name or pname), space, pname, loc)
+        if space == "ubuf":
+            self._place(tensor)
+        self.tensors[pname] = tensor
+        if self.scopes:
+            self.scopes[-1][0].append(tensor)
+        return tensor
+
+    def _name(self, name: str) -> str:
+        base = name if NAME_RE.match(name) else re.sub(r"\W", "_", name) or "tensor"
+        if base[0].isdigit() or REGISTER_NAME.match(base) or base.startswith("__tik"):
+            base = "t_" + base
+        pname, k = base, 2
+        while pname in self.tensors:
+            pname, k = f"{base}_{k}", k + 1
+        return pname
+
+    def _place(self, tensor: Tensor) -> None:
+        """The lowest 32-byte aligned free UB range below the API scratch area."""
+        size = tensor.size * tensor.t.size
+        limit = self.chip.ub_bytes - self.chip.scratch_bytes
+        addr = 0
+        for a, b, _ in sorted(self.ub, key=lambda u: u[0]):
+            if addr + size <= a:
+                break
+            addr = max(addr, (b + 31) // 32 * 32)
+        if addr + size > limit:
+            raise TikError.at(tensor.loc, f"Tensor '{tensor.name}' ({size} bytes) does not fit "
+                              f"in UB: {limit} bytes on {self.chip.name} below the scratch area")
+        tensor.addr = addr
+        self.ub.append((addr, addr + size, tensor))
+
+    def reinterpret(self, tensor: Tensor, dtype: str) -> Tensor:
+        loc = caller()
+        t = pipev_type(dtype)
+        if t is None:
+            raise TikError.at(loc, f"reinterpret_cast_to: unknown dtype {dtype!r}")
+        root = tensor.root
+        if root.scope != "ubuf":
+            raise TikError.at(loc, f"reinterpret_cast_to of scope_gm tensor '{root.name}': "
+                              "pipev's GM tensors are separate buffers (reinterpret UB tensors)")
+        nbytes = root.size * root.t.size
+        if nbytes % t.size:
+            raise TikError.at(loc, f"reinterpret_cast_to: {nbytes} bytes are not whole {dtype}")
+        key = f"{root.pname}_as_{t.name}"
+        view_root = self.tensors.get(key)
+        if view_root is None:
+            view_root = Tensor(self, dtype, t, (nbytes // t.size,), root.name, root.scope, key,
+                               loc)
+            view_root.addr = root.addr
+            view_root.alias_of = root
+            self.tensors[key] = view_root
+        offset = tensor.offset * root.t.size
+        c = offset.constant()
+        if c is not None and c % t.size:
+            raise TikError.at(loc, "reinterpret_cast_to: the view does not start at a whole "
+                              f"{dtype} element")
+        return Tensor(self, dtype, t, (tensor.size * tensor.t.size // t.size,), root.name,
+                      root.scope, key, loc, view_root, offset // t.size)
+
+    @api
+    def Scalar(self, dtype="int64", name="reg_buf", init_value=None) -> Scalar:
+        loc = caller()
+        t = pipev_type(dtype)
+        if t is None:
+            raise TikError.at(loc, f"Scalar: unknown dtype {dtype!r} (TIK dtypes: {known()})")
+        s = Scalar(self, dtype, t, str(name), loc)
+        if self.scopes:
+            self.scopes[-1][1].append(s)
+        if init_value is not None:
+            self.set_scalar(s, init_value, loc)
+        return s
+
+    def set_scalar(self, s: Scalar, value, loc: Loc | None = None) -> None:
+        loc = loc or caller()
+        nested = len(self.stack) > 1
+        if isinstance(value, Tensor):
+            raise TikError.at(loc, f"Scalar '{s.name}'.set_as(a tensor element): pipev's "
+                              "scalar unit has no UB load")
+        if not s.t.is_int:
+            if isinstance(value, Scalar):
+                value = value.value
+            if nested or not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise TikError.at(loc, f"float Scalar '{s.name}' takes a number outside "
+                                  "for_range and if_scope (pipev's float Scalars are constants)")
+            s.value = float(value)
+            return
+        c = Call(self, "set_as")
+        c.loc = loc
+        try:
+            e = as_expr(value)
+            Lowering(c.lines, list(range(24, 32))).into(s.reg, e)
+        except LowerError as err:
+            raise TikError.at(loc, f"Scalar '{s.name}'.set_as: {err}") from None
+        const = e.constant()
+        s.value = const if const is not None and not nested and not s.assigned_in_scope else None
+        s.assigned_in_scope |= nested
+        c.record(None)
+
+    # -- program control ---------------------------------------------------------------------
+    @contextmanager
+    def for_range(self, begint, endt, name="i", thread_num=1, thread_type="whole", block_num=1,
+                  dtype="int32", for_type="serial", **kwargs):
+        loc = caller()
+        var = Scalar(self, "int32", pipev_type("int32"), str(name), loc)
+        label = self._label()
+        head: list[str] = []
+        held = [var.reg]
+        try:
+            low = Lowering(head, list(range(24, 32)))
+            low.into(var.reg, as_expr(begint))
+            end = as_expr(endt)
+            bound = end.constant()
+            if bound is None:
+                held.append(self.registers.take(loc, f"{name} bound"))
+                low.into(held[-1], end)
+                bound = f"x{held[-1]}"
+        except LowerError as e:
+            raise TikError.at(loc, f"for_range: {e}") from None
+        head.append(f"bge x{var.reg}, {bound}, {label}_end")
+        tail = [f"add x{var.reg}, x{var.reg}, 1", f"blt x{var.reg}, {bound}, {label}_body"]
+        node = Loop(loc, Op(loc, "for_range", head), Block(), Op(loc, "for_range", tail), label)
+        self.record(node)
+        self.stack.append(node.body)
+        try:
+            yield var
+        finally:
+            self.stack.pop()
+            for reg in held:
+                self.registers.give_back(reg)
+
+    @contextmanager
+    def if_scope(self, cond):
+        loc = caller()
+        label = self._label()
+        head: list[str] = []
+        try:
+            Lowering(head, list(range(24, 32))).branch_unless(cond, f"{label}_else")
+        except LowerError as e:
+            raise TikError.at(loc, f"if_scope: {e}") from None
+        node = If(loc, Op(loc, "if_scope", head), Block(), label)
+        self.record(node)
+        self.stack.append(node.then)
+        try:
+            yield
+        finally:
+            self.stack.pop()
+
+    @contextmanager
+    def elif_scope(self, cond):
+        """`else` holding one `if`: a following elif_scope / else_scope continues the chain."""
+        last = self._open_if(caller(), "elif_scope")
+        last.orelse, last.else_loc, last.chained = Block(), caller(), True
+        self.stack.append(last.orelse)
+        try:
+            with self.if_scope(cond):
+                yield
+        finally:
+            self.stack.pop()
+
+    @contextmanager
+    def else_scope(self):
+        loc = caller()
+        last = self._open_if(loc, "else_scope")
+        last.orelse, last.else_loc = Block(), loc
+        self.stack.append(last.orelse)
+        try:
+            yield
+        finally:
+            self.stack.pop()
+
+    def _open_if(self, loc: Loc, what: str) -> If:
+        """The if_scope (or the last elif_scope of its chain) an else part attaches to."""
+        nodes = self.stack[-1].nodes
+        last = nodes[-1] if nodes else None
+        while isinstance(last, If) and last.chained:
+            last = last.orelse.nodes[-1]
+        if not isinstance(last, If) or last.orelse is not None:
+            raise TikError.at(loc, f"{what} must follow an if_scope or elif_scope directly")
+        return last
+
+    @contextmanager
+    def new_stmt_scope(self, disable_sync=False):
+        self.scopes.append(([], []))
+        try:
+            yield
+        finally:
+            tensors, scalars = self.scopes.pop()
+            self.ub = [u for u in self.ub if u[2] not in tensors]
+            for s in scalars:
+                if s.t.is_int:
+                    self.registers.give_back(s.reg)
+
+    # -- building ----------------------------------------------------------------------------
+    @api
+    def BuildCCE(self, kernel_name, inputs, outputs, output_files_path=None,
+                 enable_l2=False, config=None, flowtable=None, **kwargs) -> None:
+        from simulator.tik.build import build
+
+        loc = caller()
+        if len(self.stack) > 1:
+            raise TikError.at(loc, "BuildCCE inside for_range / if_scope")
+        for role, group in (("inputs", inputs), ("outputs", outputs)):
+            for t in group:
+                if not isinstance(t, Tensor) or t.root.scope != "gm" or t.root is not t:
+                    raise TikError.at(loc, f"BuildCCE {role}: every entry must be a whole "
+                                      f"scope_gm Tensor, got {t!r}")
+        self.kernel_name = str(kernel_name)
+        self.inputs, self.outputs = list(inputs), list(outputs)
+        self.build_loc = loc
+        self.program = build(self)
+        BUILT.append(self)
+
+
+def _shape(loc: Loc, shape) -> tuple[int, ...]:
+    if isinstance(shape, int):
+        shape = (shape,)
+    try:
+        dims = tuple(int(as_expr(d).constant()) for d in shape)
+    except (TypeError, LowerError):
+        raise TikError.at(loc, f"Tensor: shape must be a tuple of ints, got {shape!r}") \
+            from None
+    if not dims or any(d < 1 for d in dims):
+        raise TikError.at(loc, f"Tensor: shape {shape!r} must have positive dimensions")
+    if math.prod(dims) > 1 << 26:
+        raise TikError.at(loc, f"Tensor: shape {shape!r} is too large")
+    return dims

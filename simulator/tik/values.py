@@ -1,0 +1,122 @@
+"""The objects a TIK script holds: Scalars, Tensors (and views into them), CMPMASK handles."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from isa.types import DType
+from simulator.tik.errors import Loc
+from simulator.tik.expr import Const, Expr, LowerError, RegisterRef, as_expr
+
+if TYPE_CHECKING:
+    from simulator.tik.tik import Tik
+
+
+class Scalar(RegisterRef):
+    """`tik_instance.Scalar(dtype, name, init_value)`. An integer Scalar is a register; a float
+    Scalar a constant the vector instructions take as an immediate."""
+
+    def __init__(self, tik: Tik, dtype: str, t: DType, name: str, loc: Loc):
+        self.tik, self.dtype, self.t, self.name, self.loc = tik, dtype, t, name, loc
+        self.reg = tik.registers.take(loc, name) if t.is_int else 0
+        self.value: float | int | None = None  # the constant a float Scalar holds
+        self.assigned_in_scope = False  # set_as inside for_range / if_scope
+
+    def constant(self) -> None:
+        if not self.t.is_int:
+            raise LowerError(f"float Scalar '{self.name}' cannot take part in integer "
+                             "arithmetic (the scalar unit has no float ALU)")
+        return None
+
+    def set_as(self, value, src_offset=None) -> None:
+        self.tik.set_scalar(self, value)
+
+    def __repr__(self) -> str:
+        return f"Scalar({self.dtype!r}, name={self.name!r})"
+
+
+class CmpMask:
+    """The CMPMASK register after vec_cmp_* / mov_tensor_to_cmpmask, as vec_sel's `sel`."""
+
+    def __init__(self, loc: Loc):
+        self.loc = loc
+
+
+class Tensor:
+    """A TIK Tensor, or a view of one (`t[i]`, `t[a:]`): a root buffer and an element offset."""
+
+    def __init__(self, tik: Tik, dtype: str, t: DType, shape: tuple[int, ...], name: str,
+                 scope: str, pname: str, loc: Loc, root: Tensor | None = None,
+                 offset: Expr | None = None):
+        self.tik, self.dtype, self.t, self.shape = tik, dtype, t, shape
+        self.name, self.scope, self.pname, self.loc = name, scope, pname, loc
+        self.root = root if root is not None else self
+        self.offset: Expr = offset if offset is not None else Const(0)
+        self.addr = 0  # UB byte address of a root tensor
+        self.alias_of: Tensor | None = None  # reinterpret_cast_to: the tensor it views
+
+    @property
+    def buffer(self) -> str:
+        """The storage this view reads and writes (what the synchronisation tracks)."""
+        root = self.root
+        return (root.alias_of or root).pname
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape) if self.shape else 1
+
+    @property
+    def is_ub(self) -> bool:
+        return self.root.scope == "ubuf"
+
+    def __getitem__(self, index) -> Tensor:
+        index = index if isinstance(index, tuple) else (index,)
+        if len(index) > max(len(self.shape), 1):
+            raise self.tik.error(f"too many indices for tensor '{self.name}' of shape "
+                                 f"{self.shape}")
+        strides = [math.prod(self.shape[k + 1:]) for k in range(len(self.shape))] or [1]
+        offset: Expr = self.offset
+        shape: list[int] = list(self.shape[len(index):])
+        for k, ix in enumerate(index):
+            if isinstance(ix, slice):
+                if ix.step not in (None, 1):
+                    raise self.tik.error("tensor slices take no step")
+                start = ix.start if ix.start is not None else 0
+                stop = ix.stop if ix.stop is not None else self.shape[k]
+                offset = offset + as_expr(start) * strides[k]
+                n = _length(start, stop)
+                shape = ([n] if n is not None else []) + list(self.shape[k + 1:])
+            else:
+                offset = offset + as_expr(ix) * strides[k]
+        view = Tensor(self.tik, self.dtype, self.t, tuple(shape), self.name, self.scope,
+                      self.pname, self.loc, self.root, _fold(offset))
+        return view
+
+    def reinterpret_cast_to(self, dtype: str) -> Tensor:
+        return self.tik.reinterpret(self, dtype)
+
+    def reshape(self, shape) -> Tensor:
+        shape = tuple(int(s) for s in shape)
+        if math.prod(shape) != self.size:
+            raise self.tik.error(f"reshape of '{self.name}' to {shape}: {self.size} elements "
+                                 f"cannot have shape {shape}")
+        return Tensor(self.tik, self.dtype, self.t, shape, self.name, self.scope, self.pname,
+                      self.loc, self.root, self.offset)
+
+    def set_as(self, value, *args, **kwargs) -> None:
+        raise self.tik.error("Tensor.set_as (a scalar store to UB) is not supported by pipev's "
+                             "TIK: the scalar unit has no UB store (use vec_dup)")
+
+    def __repr__(self) -> str:
+        return f"Tensor({self.dtype!r}, {self.shape}, name={self.name!r}, scope={self.scope!r})"
+
+
+def _length(start, stop) -> int | None:
+    a, b = as_expr(start).constant(), as_expr(stop).constant()
+    return b - a if a is not None and b is not None else None
+
+
+def _fold(e: Expr) -> Expr:
+    c = e.constant()
+    return Const(c) if c is not None else e
