@@ -156,6 +156,9 @@ def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | 
                        "path": path}
         cpp = CppKernel(kernel, tuple(args), tuple(includes), str(Path.cwd()))
         options_extra = {"kernel": kernel, "args": [_arg_digest(a) for a in args]}
+    elif path.lower().endswith(".py"):
+        raise SweepError("a TIK script takes no parameters yet: sweep a .vasm program (its "
+                         ".param values) or a C++ kernel (its -D macros)", usage=True)
     else:
         if kernel is not None or args:
             raise SweepError("--kernel and --arg are for C++ kernels", usage=True)

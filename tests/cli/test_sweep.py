@@ -195,3 +195,20 @@ def test_ctrl_c_writes_the_finished_rows_and_the_next_run_resumes(tmp_path):
     assert served and int(served.group(1)) >= len(rows)  # rows cached as they finished
     done = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
     assert len(done) == 8 and sum(r["cached"] for r in done) >= len(rows)
+
+
+def test_chips_are_an_axis():
+    from simulator.sweep import sweep
+
+    result = sweep(KERNEL, {"TILE": [4096]}, chip=["ascend910b", "ascend950"], cache=False,
+                   jobs=1)
+    assert result.params == ["TILE", "chip"]
+    assert [(r["chip"], r["status"]) for r in result.rows] == [("ascend910b", "ok"),
+                                                                ("ascend950", "ok")]
+    assert result.rows[0]["time_us"] != result.rows[1]["time_us"]  # 1850 MHz against 1650
+
+
+def test_a_tik_script_is_not_swept_yet(tmp_path):
+    proc = pipev("sweep", ROOT / "programs" / "tik" / "vec_sel_mode0.py", "--param", "N=1",
+                 "--out", tmp_path / "r.csv")
+    assert proc.returncode == 2 and "a TIK script takes no parameters yet" in proc.stderr

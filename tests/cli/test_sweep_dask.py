@@ -8,24 +8,25 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
+import distributed  # the test extra installs it, as pipev[dask] does
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
-distributed = pytest.importorskip("distributed", reason="the dask extra (pipev[dask])")
-
-from simulator.cli import main  # noqa: E402
-from simulator.sweep import sweep  # noqa: E402
-from simulator.sweep.task import output_hash, summary_row  # noqa: E402
+from simulator.cli import main
+from simulator.sweep import sweep
+from simulator.sweep.task import output_hash, summary_row
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL = ROOT / "programs" / "kernels" / "where_tuned.vasm"
 GRID = {"N": ["4096", "8192"], "TILE": ["256", "512", "1024", "2048", "4096"],
         "BUFFERS": ["1", "2", "3", "4"]}  # 40 variants; TILE=4096 x 4 buffers overflows UB
 START_TIMEOUT = 30.0
+WATCHDOG = 180.0  # past this the cluster is stopped, so a hung sweep fails instead of waiting
 VOLATILE = ("seconds", "cached")  # how the row was made, not what the variant does
 
 
@@ -71,7 +72,12 @@ def cluster(tmp_path):
         procs += workers
         with distributed.Client(address, timeout=START_TIMEOUT) as client:
             client.wait_for_workers(2, timeout=START_TIMEOUT)
-        yield address, workers
+        watchdog = threading.Timer(WATCHDOG, lambda: [p.kill() for p in procs])
+        watchdog.start()
+        try:
+            yield address, workers
+        finally:
+            watchdog.cancel()
     finally:
         for proc in reversed(procs):
             _stop(proc)
