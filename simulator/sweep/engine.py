@@ -35,6 +35,7 @@ class Engine:
         self.on_tick = on_tick or (lambda: None)
         self.attempts = attempts
         self.function = function
+        self.in_flight: dict = {}  # future -> (task, executor generation)
 
     def run(self, tasks: Iterable[Task]) -> Outcome:
         outcome = Outcome({}, set())
@@ -47,16 +48,19 @@ class Engine:
                 outcome.rows[task.index] = row
                 outcome.cached.add(task.index)
                 self.on_row(row, True)
+        self.in_flight = {}
         try:
             self._execute(todo, outcome)
         except KeyboardInterrupt:
             outcome.interrupted = True
+            for future in self.in_flight:  # a caller's executor is not ours to stop: its
+                future.cancel()            # queued tasks are cancelled
             self.pool.close(cancel=True)
         return outcome
 
     def _execute(self, todo: deque[Task], outcome: Outcome) -> None:
         done: queue.SimpleQueue = queue.SimpleQueue()
-        in_flight: dict = {}  # future -> (task, executor generation)
+        in_flight = self.in_flight
         tries: dict[int, int] = {}
         generation = 0
         while todo or in_flight:

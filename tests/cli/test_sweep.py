@@ -212,3 +212,20 @@ def test_a_tik_script_is_not_swept_yet(tmp_path):
     proc = pipev("sweep", ROOT / "programs" / "tik" / "vec_sel_mode0.py", "--param", "N=1",
                  "--out", tmp_path / "r.csv")
     assert proc.returncode == 2 and "a TIK script takes no parameters yet" in proc.stderr
+
+
+def test_progress_bar_on_a_terminal(tmp_path):
+    import pexpect
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PIPEV_CACHE_DIR": str(tmp_path / "cache")}
+    child = pexpect.spawn(sys.executable, ["-m", "simulator.cli", "sweep", str(KERNEL),
+                                           "--param", "TILE=2048,4096", "--jobs", "1",
+                                           "--out", str(tmp_path / "r.csv")],
+                          env=env, timeout=60, encoding="utf-8")
+    try:
+        child.expect(r"\] 2/2  cached 0  failed 0  [\d.]+ variants/s  ETA")
+        child.expect("2 variants: 2 ok, 0 errors")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
