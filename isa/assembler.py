@@ -45,7 +45,7 @@ LABEL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*:(?!=)")
 HEAD_RE = re.compile(r"\s*(\.?[A-Za-z_][A-Za-z0-9_.]*)")
 DECL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\[([^\]]*)\]")
 GM_ROLES = ("input", "output", "inout")
-DIRECTIVES = (".chip", ".gm", ".ub", ".param", ".rept", ".endr", ".end")
+DIRECTIVES = (".chip", ".gm", ".ub", ".loc", ".param", ".rept", ".endr", ".end")
 # `.param NAME = VALUE`; group 1 is None when the directive is malformed
 PARAM_RE = re.compile(r"\s*\.param\b(?:\s+([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)\Z)?", re.I | re.S)
 
@@ -65,6 +65,9 @@ class Src:
             if offset >= off:
                 start, line, col0 = off, ln, c0
         return line, col0 + (offset - start) + 1
+
+
+LOC_RE = re.compile(r'(?:"([^"]+)"|(\S+))\s+([0-9]{1,9})(?:\s+([1-9][0-9]{0,5}))?')
 
 
 class _Stop(Exception):
@@ -87,14 +90,15 @@ class Assembler:
         self.errors = 0
 
     # -- diagnostics ------------------------------------------------------------------------
-    def diag(self, sev: str, src: Src | tuple[int, int], offset: int, msg: str) -> None:
+    def diag(self, sev: str, src: Src | tuple[int, int], offset: int, msg: str,
+             file: str | None = None) -> None:
         if isinstance(src, Src):
             line, col = src.pos(offset)
             if src.rept is not None:
                 msg += f" (in .rept iteration {src.rept})"
         else:
             line, col = src
-        self.diags.append(Diagnostic(sev, self.path, line, col, _shorten(msg)))
+        self.diags.append(Diagnostic(sev, file or self.path, line, col, _shorten(msg)))
         if sev == "error":
             self.errors += 1
             if self.errors >= MAX_ERRORS:
@@ -229,6 +233,8 @@ class Assembler:
         self.labels: dict[str, int] = {}
         self.stmts: list[tuple[Src, int]] = []  # (line, offset of the mnemonic)
         self.chip_from_text = None
+        self.loc: tuple[str, int, int] | None = None  # the last .loc: (file, line, col)
+        self.locs: dict[int, tuple[str, int, int]] = {}  # statement index → its .loc
         chip_src = None
         for src in srcs:
             off = 0
@@ -261,16 +267,31 @@ class Assembler:
                     break
                 elif d == ".param":
                     pass  # declared before the first pass (declare_params)
+                elif d == ".loc":
+                    self.set_loc(src, wo, rest[h.end():])
                 else:
                     self.error(src, wo, f"unknown directive '{word}' (expected .chip, .gm, .ub, "
-                               ".param, .rept, .endr or .end)" + did_you_mean(
+                               ".loc, .param, .rept, .endr or .end)" + did_you_mean(
                                    d, DIRECTIVES, case_sensitive=False))
                 continue
+            if self.loc is not None:
+                self.locs[len(self.stmts)] = self.loc
             self.stmts.append((src, wo))
         self.chip = self.resolve_chip(chip_src)
         for name in self.labels:
             if name in self.tensors:
                 self.error((1, 1), 0, f"'{name}' is both a label and a tensor")
+
+    def set_loc(self, src: Src, off: int, rest: str) -> None:
+        """`.loc FILE LINE [COL]`: the statements after it come from FILE:LINE (a recording's
+        C++ call site): their diagnostics, traces and hot lines name it."""
+        m = LOC_RE.fullmatch(rest.strip())
+        if m is None:
+            self.error(src, off, "expected '.loc FILE LINE [COL]' (FILE in double quotes if it "
+                       "has spaces)")
+            return
+        file = m.group(1) if m.group(1) is not None else m.group(2)
+        self.loc = (file, int(m.group(3)), int(m.group(4) or 1))
 
     def resolve_chip(self, chip_src) -> Chip:
         if self.cli_chip is not None:
@@ -427,12 +448,20 @@ class Assembler:
                 try:
                     hw, notes = builder.build(syn, pc, src.line)
                 except LexError as e:
-                    self.error(src, e.offset, e.message)
+                    loc = self.locs.get(pc)
+                    if loc is None:
+                        self.error(src, e.offset, e.message)
+                    else:
+                        self.diag("error", (loc[1], loc[2]), 0, e.message, loc[0])
                     continue
                 defn, diags = syn.defn, builder.take_diags()
                 cache[(src.text, off)] = (defn, hw, notes, diags)
+            loc = self.locs.get(pc)
+            if loc is not None:
+                hw = [attrs.evolve(h, file=loc[0], line=loc[1], col=loc[2], col_fixed=True)
+                      for h in hw]
             for sev, o, msg in diags:
-                self.diag(sev, src, o, msg)
+                self.diag(sev, (loc[1], loc[2]) if loc else src, o, msg, loc[0] if loc else None)
             out.append(Statement(pc, src.line, src.pos(off)[1], src.text.strip(), defn,
                                  tuple(hw), src.rept, tuple(notes)))
         return out

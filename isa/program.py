@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -156,3 +157,21 @@ class Program:
     @property
     def ub(self) -> dict[str, Tensor]:
         return {n: t for n, t in self.tensors.items() if t.space == "ub"}
+
+
+def at_loc_lines(program: Program) -> Program:
+    """PROGRAM as the one file its `.loc` directives name sees it (a C++ recording): that file's
+    path and lines, each statement at its `.loc` line, so a debugger's listing, `break LINE` and
+    positions are the file's. Unchanged when no `.loc` names a file, when they name several or
+    leave statements out, or when the file cannot be read."""
+    files = {h.file for st in program.statements for h in st.hw}
+    if len(files) != 1 or "" in files:
+        return program
+    file = files.pop()
+    try:
+        lines = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return program
+    statements = tuple(attrs.evolve(st, line=st.hw[0].line, col=st.hw[0].col) if st.hw else st
+                       for st in program.statements)
+    return attrs.evolve(program, path=file, lines=tuple(lines), statements=statements)

@@ -271,8 +271,9 @@ class Progress(Observer):
 def asm(program, defines, chip, as_json) -> None:
     """Print the listing: each source line with its hardware instructions and micro-ops."""
     from isa.listing import format_listing, listing
+    from isa.program import at_loc_lines
 
-    prog = _assemble_or_exit(program, chip, defines=defines)
+    prog = at_loc_lines(_assemble_or_exit(program, chip, defines=defines))  # a C++ recording
     if as_json:
         click.echo(json.dumps({"chip": prog.chip.name, "statements": listing(prog)}))
     else:

@@ -66,7 +66,8 @@ class Stream:
         self.source = StreamSource(name)
         self.tensors: dict[str, Tensor] = {}
         self._statements: dict[tuple[str, int, str], list[Instruction]] = {}
-        self._log: list[tuple[str, str, int, tuple[int, ...]]] = []  # text, file, line, regs
+        self._log: list[tuple[str, str, int, int, tuple[int, ...]]] = []  # text, file, line,
+        # col, regs
         self._gm_initial: dict[str, bytes] = {}
         self.failed = False
         self.run = Run(self.machine, self.source, checks=checks, trace=trace,
@@ -137,7 +138,7 @@ class Stream:
         hw = self._statement(text, file, line, col)
         values = self._load(regs)
         self._snapshot_gm()
-        self._log.append((text, file, line, values))
+        self._log.append((text, file, line, col, values))
         self.source.push(hw)
         try:
             while self.source.queue:
@@ -214,8 +215,10 @@ class Stream:
 
     def vasm_text(self, gm_file: str = "{name}.npy") -> str:
         """The executed stream as a straight-line program: declarations, then every statement
-        with its registers replaced by their values and a comment naming its source line. GM
-        inputs come from .npy files named by GM_FILE (see `save_vasm`)."""
+        with its registers replaced by their values, after a `.loc FILE LINE [COL]` naming the
+        caller's position whenever it changes (so a replay's diagnostics, traces and hot lines
+        name the producer's lines). GM inputs come from .npy files named by GM_FILE (see
+        `save_vasm`)."""
         out = [f"; pipev: the stream {self.name} as executed (straight-line replay)",
                f".chip {self.chip.name}"]
         for t in self.tensors.values():
@@ -224,8 +227,12 @@ class Stream:
                 out.append(f'.gm {t.name} {t.dtype.name}[{t.count}] inout = file("{init}")')
             else:
                 out.append(f".ub {t.name} {t.dtype.name}[{t.count}] @{t.addr:#x}")
-        for text, file, line, regs in self._log:
-            out.append(f"    {substitute(text, regs):<60} ; {file}:{line}")
+        at = None
+        for text, file, line, col, regs in self._log:
+            if (file, line, col) != at:
+                at = (file, line, col)
+                out.append(f'.loc "{file}" {line}' + (f" {col}" if col > 0 else ""))
+            out.append(f"    {substitute(text, regs)}")
         return "\n".join(out) + "\n"
 
     def save_vasm(self, path: str | Path) -> list[Path]:

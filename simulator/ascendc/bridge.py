@@ -165,6 +165,7 @@ class Session:
         self.failed = False
         self.diagnostics: list[Diagnostic] = []
         self._strings: dict[bytes, str] = {}
+        self._lines: dict[str, list[str]] = {}  # source lines, for call columns
         self.struct = PipevBridge()
         # the CFUNCTYPE objects must live as long as C may call them
         self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
@@ -188,6 +189,23 @@ class Session:
         if s is None:
             s = self._strings[raw] = raw.decode("utf-8", "replace")
         return s
+
+    def _column(self, file: str, line: int, col: int) -> int:
+        """COL, or when the headers could not know it (0: GCC has no __builtin_COLUMN) the
+        column of the first character of FILE's LINE, where the call's statement begins."""
+        if col > 0 or line < 1:
+            return col
+        lines = self._lines.get(file)
+        if lines is None:
+            try:
+                lines = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                lines = []
+            self._lines[file] = lines
+        if line > len(lines):
+            return 0
+        text = lines[line - 1]
+        return len(text) - len(text.lstrip()) + 1 if text.strip() else 0
 
     def _where(self, args) -> tuple[str, int]:
         if len(args) >= 2 and isinstance(args[0], bytes) and isinstance(args[1], int):
@@ -304,7 +322,8 @@ class Session:
         stream = self._current(file, line)
         if stream is None:
             return 1
-        stream.issue(self._s(text), file=self._s(file), line=line, col=col,
+        f = self._s(file)
+        stream.issue(self._s(text), file=f, line=line, col=self._column(f, line, col),
                      regs=tuple(regs[:nregs]) if nregs > 0 else ())
         return 0
 
@@ -363,7 +382,8 @@ class Session:
             self.on_print(self._s(text))
             return 0
         sev = SEVERITIES.get(severity, "error")
-        d = Diagnostic(sev, self._s(file), line, col or 1, self._s(text))  # COL is 1-based
+        f = self._s(file)
+        d = Diagnostic(sev, f, line, self._column(f, line, col) or 1, self._s(text))
         if sev == "error":
             self.fail([d])
             return 1

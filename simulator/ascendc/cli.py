@@ -1,13 +1,16 @@
-"""`pipev run FILE.cpp|FILE.asc`: compile an AscendC program and co-simulate it.
+"""`pipev run FILE.cpp|FILE.asc`: compile an AscendC program and co-simulate it; `pipev debug
+FILE.cpp`: record its run, then debug the recording.
 
     pipev run FILE.cpp [-D NAME[=VALUE]]... [-I DIR]... [--chip C] [--trace F]
                        [--trace-format F] [--checks C] [--werror] [--save-vasm F] [-- ARGS...]
     pipev run kernel.cpp --kernel NAME [--block-dim N] --arg NAME=FILE.npy|FILE.bin|out:T[N]...
                        [--output-dir D] [--json]
+    pipev debug FILE.cpp [-D ...] [-I ...] [--chip C] [--launch N] [--commands F] [-- ARGS...]
 
 The first form runs the file's host `main` with ARGS in the current directory (its `<<<>>>`
 launches run on pipev); the second launches kernel NAME of a file that has only kernels.
-`simulator/cli.py` hands `run` over to `run_cpp` when the program is a C++ file (`wants`).
+`simulator/cli.py` hands `run` and `debug` over to `run_cpp` and `debug_cpp` when the program
+is a C++ file (`wants`).
 """
 
 from __future__ import annotations
@@ -21,9 +24,10 @@ from simulator.trace import FORMATS as TRACE_FORMATS
 CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
 
 
-# options of either `run` that take a value as the next argument
+# options of either `run` or `debug` that take a value as the next argument
 VALUE_OPTIONS = {"--chip", "--trace", "--trace-format", "--checks", "--max-steps", "--input",
-                 "--output-dir", "--save-vasm", "--kernel", "--block-dim", "--arg", "-D", "-I"}
+                 "--output-dir", "--save-vasm", "--kernel", "--block-dim", "--arg", "-D", "-I",
+                 "--commands", "--launch"}
 
 
 def program_of(args: list[str]) -> str | None:
@@ -43,18 +47,21 @@ def program_of(args: list[str]) -> str | None:
 
 
 def wants(args: list[str]) -> bool:
-    """ARGS (after `run`) name a C++ program: it ends in .cpp, .asc, .cc or .cxx."""
+    """ARGS (after `run` or `debug`) name a C++ program: it ends in .cpp, .asc, .cc or .cxx."""
     program = program_of(args)
     return program is not None and program.lower().endswith(CPP_SUFFIXES)
 
 
 class CppAwareGroup(click.Group):
-    """A click group whose `run` command goes to `run_cpp` for C++ programs, and whose run,
-    asm, check and debug go to the TIK front end for Python scripts (simulator/tik/cli.py)."""
+    """A click group whose `run` and `debug` commands go to `run_cpp` and `debug_cpp` for C++
+    programs, and whose run, asm, check and debug go to the TIK front end for Python scripts
+    (simulator/tik/cli.py)."""
 
     def resolve_command(self, ctx, args):
         if args[:1] == ["run"] and wants(args[1:]):
             return "run", run_cpp, args[1:]
+        if args[:1] == ["debug"] and wants(args[1:]):
+            return "debug", debug_cpp, args[1:]
         from simulator.tik.cli import command_for
 
         tik = command_for(self, args, program_of(args[1:]))
@@ -131,6 +138,55 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
               "block_dim": block_dim or 1, "args": [s.to_json() for s in specs],
               "output_dir": output_dir, "json": as_json}
     sys.exit(run_worker(config))
+
+
+@click.command("debug", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("program", type=click.Path(exists=True, dir_okay=False))
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
+              help="define a macro for the compiler")
+@click.option("-I", "includes", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False), help="add an include directory")
+@click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`)")
+@click.option("--launch", "launch_index", type=click.IntRange(0), default=0, show_default=True,
+              help="which kernel launch to debug (0 = the first)")
+@click.option("--commands", type=click.Path(exists=True, dir_okay=False),
+              help="read debugger commands from FILE (echoed) and exit at its end")
+@click.option("--checks", type=click.Choice(["error", "warn", "off"]), default="error",
+              show_default=True)
+@click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
+def debug_cpp(program, args, defines, includes, chip, launch_index, commands, checks,
+              max_steps) -> None:
+    """Record the AscendC program PROGRAM's run, then debug a launch at its C++ lines (the
+    recording's `.loc` lines: see `at_loc_lines`)."""
+    import tempfile
+    from pathlib import Path
+
+    from simulator.ascendc.build import BuildError, compile_source
+    from simulator.ascendc.driver import run_worker
+    from simulator.debugger import debug as debug_session
+
+    chip_obj = _chip(chip)
+    try:
+        build = compile_source(program, npu_arch=chip_obj.npu_arch, defines=tuple(defines),
+                               includes=tuple(includes))
+    except BuildError as e:
+        click.echo(e.text, err=True)
+        sys.exit(1)
+    with tempfile.TemporaryDirectory(prefix="pipev-debug-") as tmp:
+        config = {"so": str(build.shared_object), "source": program, "argv": list(args),
+                  "chip": chip_obj.path or chip_obj.name, "checks": checks,
+                  "max_steps": max_steps, "save_vasm": str(Path(tmp) / "rec.vasm"),
+                  "quiet": True, "block_dim": 1, "args": []}
+        rc = run_worker(config)
+        # the first core's recording of each launch: rec.vasm, rec.1.vasm, ...
+        path = Path(tmp) / ("rec.vasm" if launch_index == 0 else f"rec.{launch_index}.vasm")
+        if not path.is_file():
+            click.echo(f"{program}:1:1: error: the run made no kernel launch {launch_index} to "
+                       "debug" + (f" (it exited with status {rc})" if rc else ""), err=True)
+            sys.exit(1)
+        sys.exit(debug_session(path, chip=chip_obj, commands=commands, checks=checks,
+                               max_steps=max_steps))
 
 
 def _parse_args(items) -> list:

@@ -123,8 +123,11 @@ def run_kernel(lib, session, reporter, config: dict, *, has_bridge: bool) -> int
     if errors:
         print("\n".join(errors), file=sys.stderr)
         return 1
+    declared = _gm_declared_hook(lib)
     for a, (dtype, buf) in zip(specs, buffers, strict=True):
         session.declare_gm(a.name, dtype, buf, file=source, line=1)
+        if declared is not None:  # the headers name GlobalTensors over it after it
+            declared(a.name.encode(), dtype.encode(), buf.ctypes.data, buf.size)
     ptrs = (ctypes.c_void_p * max(1, len(buffers)))(*[b.ctypes.data for _, b in buffers])
     entry = lib["pipev_kernel_entry"]
     entry.argtypes = [ctypes.c_void_p, ctypes.c_uint32]
@@ -156,6 +159,19 @@ def run_kernel(lib, session, reporter, config: dict, *, has_bridge: bool) -> int
         for name, path in paths.items():
             sys.stderr.write(f"  output {name} -> {path}\n")
     return 0
+
+
+def _gm_declared_hook(lib):
+    """The headers' `pipev_gm_declared(name, type, host, bytes)`: tells them about a GM buffer
+    pipev declared itself, so SetGlobalBuffer and C-API pointers into it find its name (None
+    for a header set without it)."""
+    try:
+        hook = lib["pipev_gm_declared"]
+    except AttributeError:
+        return None
+    hook.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_uint64]
+    hook.restype = None
+    return hook
 
 
 def write_outputs(directory: Path, outputs: dict[str, np.ndarray]) -> dict[str, str]:

@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 
 LAUNCH_HELPER = "pipev::launch"
+# a `<<<>>>` launch passes its argument list's text too: GM buffers are named after it (gm_x)
+NAMED_LAUNCH_HELPER = "pipev::launch_named"
 UB_ARRAY_HELPER = "::pipev::ubuf_array"
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -241,6 +243,10 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _c_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 class _Edit:
     __slots__ = ("start", "end", "text")
 
@@ -281,8 +287,10 @@ def _launch_edits(text: str, b: str) -> list[_Edit]:
         d0, d1 = parts[0]
         args_s = paren + 1
         has_args = bool(b[args_s:close].strip())
-        out = (f'{LAUNCH_HELPER}(__FILE__, __LINE__, "{_one_line(name)}", {text[d0:d1]}, '
-               f"{name}{_newlines(text, name_end, d0)}{_newlines(text, d1, args_s)}")
+        arg_text = _c_string(_one_line(b[args_s:close])) if has_args else "nullptr"
+        out = (f'{NAMED_LAUNCH_HELPER}(__FILE__, __LINE__, "{_one_line(name)}", {arg_text}, '
+               f"{text[d0:d1]}, {name}{_newlines(text, name_end, d0)}"
+               f"{_newlines(text, d1, args_s)}")
         out += (f", {text[args_s:close]})" if has_args else f"{text[args_s:close]})")
         edits.append(_Edit(name_s, close + 1, out))
         pos = close + 1

@@ -57,6 +57,9 @@ class Reporter:
         return rc if self.ok else 1
 
 
+UNTIMED = "  scalar C++ code is not timed (it runs natively between the API calls)"
+
+
 def launch_summary(launch) -> str:
     """The summary of one launch: the slowest core's (all of them with --json)."""
     from simulator.summary import summary_text
@@ -64,7 +67,7 @@ def launch_summary(launch) -> str:
     slowest = launch.slowest
     if slowest is None:
         return f"{launch.file}:{launch.line}: {launch.kernel}: no core finished"
-    text = summary_text(slowest.result)
+    text = summary_text(slowest.result) + "\n" + UNTIMED
     if launch.block_dim > 1:
         text = (f"{launch.file}:{launch.line}: {launch.kernel}<<<{launch.block_dim}>>>: "
                 f"{len(launch.cores)} cores one after another; the slowest, core "

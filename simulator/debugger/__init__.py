@@ -11,7 +11,7 @@ from typing import TextIO
 
 from isa.chip import Chip
 from isa.diagnostics import DiagnosticError
-from isa.program import Program
+from isa.program import Program, at_loc_lines
 
 from .commands import CommandError, Commands
 from .repl import PROMPT, Repl
@@ -80,8 +80,8 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        program = load_program(program_path if isinstance(program_path, Program)
-                               else Path(program_path), chip, checks, params)
+        program = at_loc_lines(load_program(program_path if isinstance(program_path, Program)
+                                            else Path(program_path), chip, checks, params))
         session = Session(program, inputs, checks, max_steps)
     except DiagnosticError as e:
         for d in e.diagnostics:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -27,7 +28,7 @@ class Quit(Exception):
 
 
 HELP: dict[str, tuple[str, str]] = {
-    "break": ("break LINE|LABEL|pc N|cycle N",
+    "break": ("break LINE|FILE:LINE|LABEL|pc N|cycle N",
               "stop before the statement at LINE/LABEL/pc N (every time it runs), or once the "
               "cycle reaches N"),
     "delete": ("delete [N]", "delete breakpoint or watchpoint N (all of them without N)"),
@@ -209,6 +210,11 @@ class Commands:
         if len(words) != 1:
             raise CommandError(f"break takes LINE, LABEL, `pc N` or `cycle N`, not '{arg}'")
         word = words[0]
+        file, colon, rest = word.rpartition(":")
+        if colon and rest.isdigit():  # FILE:LINE (a C++ recording's program is kernel.cpp)
+            if Path(file).name != Path(program.path).name:
+                raise CommandError(f"no file '{file}' in this program ({program.path})")
+            word = rest
         if word[0].isdigit():
             line, pcs = statement_pcs(program, parse_int(word, "LINE"))
             if not pcs:

@@ -3,6 +3,7 @@ pool of workers, with a cache; the rows, the best one, the table and the plot.""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -15,7 +16,7 @@ from simulator.sweep import keys, space, table
 from simulator.sweep.cache import Cache, default_dir
 from simulator.sweep.engine import Engine
 from simulator.sweep.executors import make_pool
-from simulator.sweep.task import CPP_SUFFIXES, CppKernel, Task, output_hash
+from simulator.sweep.task import CPP_ENV, CPP_SUFFIXES, CppKernel, Task, output_hash
 
 RESERVED = {"chip", "block_dim"}  # axes of their own (--chip, --block-dim)
 
@@ -154,8 +155,10 @@ def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | 
         text = ""
         program_key = {"kind": "cpp", "files": keys.included_files(source, tuple(includes)),
                        "path": path}
-        cpp = CppKernel(kernel, tuple(args), tuple(includes), str(Path.cwd()))
-        options_extra = {"kernel": kernel, "args": [_arg_digest(a) for a in args]}
+        env = tuple((k, os.environ[k]) for k in CPP_ENV if k in os.environ)
+        cpp = CppKernel(kernel, tuple(args), tuple(includes), str(Path.cwd()), env)
+        options_extra = {"kernel": kernel, "args": [_arg_digest(a) for a in args],
+                         "compiler": [(k, v) for k, v in env if k != "PIPEV_CACHE_DIR"]}
     elif path.lower().endswith(".py"):
         raise SweepError("a TIK script takes no parameters yet: sweep a .vasm program (its "
                          ".param values) or a C++ kernel (its -D macros)", usage=True)

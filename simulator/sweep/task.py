@@ -35,6 +35,10 @@ class CppKernel:
     args: tuple[str, ...] = ()  # the --arg values, in order
     includes: tuple[str, ...] = ()  # -I directories
     cwd: str = ""  # where relative paths are read (the sweep's directory)
+    env: tuple[tuple[str, str], ...] = ()  # the sweeping process's compiler settings
+
+
+CPP_ENV = ("CXX", "PIPEV_CXXFLAGS", "PIPEV_CACHE_DIR")  # what a C++ variant's build reads
 
 
 @attrs.frozen(eq=False)
@@ -139,7 +143,7 @@ def _run_cpp(task: Task) -> dict:
     with tempfile.TemporaryDirectory(prefix="pipev-sweep-") as out_dir:
         proc = subprocess.run(cpp_command(task, out_dir), cwd=task.cpp.cwd or None,
                               capture_output=True, text=True, errors="replace",
-                              env=_worker_env())
+                              env=_worker_env(task.cpp.env))
         if proc.returncode in (130, -signal.SIGINT):
             raise VariantInterrupted(task.path)
         if proc.returncode != 0:
@@ -153,8 +157,8 @@ def _run_cpp(task: Task) -> dict:
     return summary_row(summary, outputs)
 
 
-def _worker_env() -> dict[str, str]:
-    env = dict(os.environ)
+def _worker_env(given: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    env = {**os.environ, **dict(given)}
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env

@@ -82,7 +82,8 @@ class ChromeWriter(TraceWriter):
         if len(self._args) > 1 << 16:
             self._args.clear()
         head = instr.text if instr.defn.family.kind in SYNC_KINDS else instr.head
-        args = (f'"pc":{instr.pc},"line":{instr.line},"text":{jstr(instr.text)},'
+        where = f',"file":{jstr(instr.file)}' if instr.file else ""
+        args = (f'"pc":{instr.pc},"line":{instr.line}{where},"text":{jstr(instr.text)},'
                 f'"source":{jstr(self.source_line(ev))}')
         hit = self._args[instr] = (jstr(head), args)
         return hit

@@ -44,6 +44,8 @@ class JsonlWriter(TraceWriter):
             if len(self._prefix) > 1 << 16:
                 self._prefix.clear()
             loc = f'"pc":{instr.pc},"line":{instr.line}'
+            if instr.file:  # a streamed or .loc statement: the producer's file
+                loc += f',"file":{jstr(instr.file)}'
             hit = self._prefix[instr] = (f'{{"ev":"instr",{loc},"text":{jstr(instr.text)}',
                                          f'{{"ev":"repeat",{loc}')
         return hit

@@ -442,7 +442,7 @@ int main(int argc, char **argv) {
     (0, 1, "crash.cpp:7: error: the kernel crashed (SIGSEGV) after this call\n"),
     (1, 1, "crash.cpp:7: error: the kernel exited the program (exit status 5) after this "
            "call\n"),
-    (2, 1, "crash.cpp:10:1: error: queue misuse\n"),
+    (2, 1, "crash.cpp:10:5: error: queue misuse\n"),
     (3, 1, "crash.cpp:15: error: the program crashed (SIGABRT) after this kernel launch\n"),
     (4, 9, ""),
 ])
@@ -482,7 +482,7 @@ def test_werror_save_vasm_and_traces_per_launch(cpp, tmp_path, capfd):
                      "t.jsonl")
     assert rc == 0, err
     assert err.count(" fill on ascend910b: ") == 2  # one summary per launch
-    assert "two.cpp:8:1: warning: a warning of the headers" in err
+    assert "two.cpp:8:5: warning: a warning of the headers" in err
     for name in ("run.vasm", "run.1.vasm", "t.jsonl", "t.1.jsonl"):
         assert (tmp_path / name).is_file(), name
     assert "duplicate.f16 x, raw(0x3c00), count=128" in (tmp_path / "run.1.vasm").read_text()
@@ -490,7 +490,7 @@ def test_werror_save_vasm_and_traces_per_launch(cpp, tmp_path, capfd):
     assert rc == 0, err
     rc, _, err = cpp(capfd, "two.cpp", "-I", FAKE_INCLUDE, "--werror", "--quiet")
     assert rc == 1
-    assert err == "two.cpp:8:1: error: a warning of the headers\n"
+    assert err == "two.cpp:8:5: error: a warning of the headers\n"
 
 
 def test_chip_profiles_give_npu_arch():

@@ -20,7 +20,6 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
 import pytest
 
@@ -169,35 +168,6 @@ def launches(records: list[list[str]]) -> list[list[list[str]]]:
     return out
 
 
-_RAW = re.compile(r"raw\((0x[0-9a-f]+)\)")
-_DTYPES = {"f16": np.float16, "f32": np.float32, "bf16": ml_dtypes.bfloat16}
-_BITS = {"f16": np.uint16, "f32": np.uint32, "bf16": np.uint16}
-
-
-def _raw_supported() -> bool:
-    try:
-        assemble(".ub a f16[128]\nduplicate.f16 a, raw(0x3c00), count=128\n")
-        return True
-    except AssemblyError:
-        return False
-
-
-RAW_OK = _raw_supported()
-
-
-def decimal_scalars(text: str) -> str:
-    """raw(0x...) as a decimal literal of the statement's type, for an assembler without raw()."""
-    if RAW_OK or "raw(" not in text:
-        return text
-    t = text.split()[0].split(".")[-1]
-
-    def value(m: re.Match) -> str:
-        v = np.array([int(m.group(1), 16)], _BITS[t]).view(_DTYPES[t])[0]
-        return repr(float(v))
-
-    return _RAW.sub(value, text)
-
-
 def program_text(launch: list[list[str]], chip: str) -> tuple[str, list[tuple[str, int]]]:
     """A .vasm program of one launch: its tensors, then each statement after `li`s of its
     registers. Returns the text and, per program line, the (file, line) that issued it."""
@@ -212,7 +182,7 @@ def program_text(launch: list[list[str]], chip: str) -> tuple[str, list[tuple[st
         elif rec[0] == "issue":
             for kv in rec[4].split():
                 body.append(("li " + kv.replace("=", ", "), (rec[1], int(rec[2]))))
-            body.append((decimal_scalars(rec[3]), (rec[1], int(rec[2]))))
+            body.append((rec[3], (rec[1], int(rec[2]))))
     where += [("", 0)] * (len(decls) - 1) + [w for _, w in body]
     return "\n".join(decls + [t for t, _ in body]) + "\n", where
 

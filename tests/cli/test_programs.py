@@ -153,3 +153,114 @@ def test_pipev_run_with_no_other_argument(tmp_path):
     assert "Traceback" not in proc.stderr
     out = np.load(tmp_path / "pipev-out" / "dst_gm.npy")
     assert out.tobytes() == np.load(EXPECTED / "tik_vec_sel_example2" / "dst_gm.npy").tobytes()
+
+
+# -- the AscendC programs (programs/ascendc/*.cpp, *.asc) ---------------------------------------
+# Each runs with one command, `pipev run programs/ascendc/X.cpp`, in an empty directory, and
+# writes its inputs (X_in_NAME.bin) and outputs (X_out_NAME.bin) there; REFERENCES computes each
+# output from the inputs in numpy, element by element, and the bytes must be equal.
+
+CPP_PROGRAMS = sorted(p for p in (PROGRAMS / "ascendc").iterdir() if p.suffix in (".cpp", ".asc"))
+F16, F32 = np.float16, np.float32
+
+
+def _bits(sel: np.ndarray) -> np.ndarray:
+    """Selection/result bits, element k at bit k%8 of byte k//8 (ISA.md §3.2)."""
+    return np.unpackbits(sel, bitorder="little").astype(bool)
+
+
+def _pack(bits: np.ndarray) -> np.ndarray:
+    return np.packbits(bits, bitorder="little")
+
+
+def _select_count(i):
+    a, b, bits = i["a"], i["b"], _bits(i["sel"])
+    return {"mode0": np.where(np.tile(bits[:128], a.size // 128), a, b),  # CMPMASK every repeat
+            "mode1": np.where(bits, a, F16(0.5)),
+            "mode2": np.where(bits, a, b)}
+
+
+def _select_highdim(i):
+    a, b, bits = i["a"], i["b"], _bits(i["sel"])
+    lane, rep = np.arange(a.size) % 64, np.arange(a.size) // 64
+    bitwise = _bits(np.array([0xffff0000ffff0000], "<u8").view(np.uint8))[lane]
+    old = F32(-9)
+    return {"bitwise": np.where(bitwise, np.where(bits, a, b), old),
+            "mode0": np.where(lane < 32, np.where(bits[lane], a, b), old),
+            "mode1": np.where(rep < 2, np.where(bits, a, F32(1.5)), old)}
+
+
+def _select_nomask(i):
+    a, b, bits = i["a"], i["b"], _bits(i["sel"])
+    lane = np.arange(a.size) % 64
+    return {"mode0": np.where(bits[lane], a, b), "mode1": np.where(bits, a, F32(2.5))}
+
+
+def _compare(i):
+    a, b = i["a"], i["b"]
+    return {"lt": _pack(a < b),
+            "eq": np.concatenate([_pack(a[:128] == b[:128]), np.zeros(16, np.uint8)]),
+            "ge": _pack(a >= F16(0.5))}
+
+
+def _c_api_compare(i):
+    x, y = i["x"], i["y"]
+    return {"ne": _pack(x != y), "lt": _pack(x < y), "sel": np.where(x != y, x, y)}
+
+
+REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
+    "select_count": ({"a": F16, "b": F16, "sel": np.uint8}, _select_count),
+    "select_highdim": ({"a": F32, "b": F32, "sel": np.uint8}, _select_highdim),
+    "select_nomask": ({"a": F32, "b": F32, "sel": np.uint8}, _select_nomask),
+    "compare": ({"a": F16, "b": F16}, _compare),
+    "tiled_add": ({"x": F32, "y": F32}, lambda i: {"z": i["x"] + i["y"]}),
+    "c_api_compare": ({"x": F16, "y": F16}, _c_api_compare),
+    "select_max": ({"x": F16, "y": F16},
+                   lambda i: {"z": np.where(i["x"] > i["y"], i["x"], i["y"])}),
+}
+
+
+@pytest.fixture(scope="session")
+def cpp_runs(request, tmp_path_factory):
+    """Every AscendC program run once, two at a time, each in its own empty directory, with the
+    compile cache under pytest's cache (a rerun of the suite compiles nothing)."""
+    import os
+    import subprocess
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    cache = request.config.cache.mkdir("pipev-ascendc") if request.config.cache else \
+        tmp_path_factory.mktemp("cache")
+    env = dict(os.environ, PIPEV_CACHE_DIR=str(cache))
+
+    def run(path: Path):
+        cwd = tmp_path_factory.mktemp(path.stem)
+        proc = subprocess.run([sys.executable, "-m", "simulator.cli", "run", str(path)], cwd=cwd,
+                              env=env, capture_output=True, text=True, timeout=120)
+        return proc, cwd
+
+    with ThreadPoolExecutor(2) as pool:
+        return dict(zip([p.stem for p in CPP_PROGRAMS], pool.map(run, CPP_PROGRAMS),
+                        strict=True))
+
+
+def test_every_cpp_program_has_a_numpy_reference():
+    assert sorted(p.stem for p in CPP_PROGRAMS) == sorted(REFERENCES)
+
+
+@pytest.mark.parametrize("path", CPP_PROGRAMS, ids=lambda p: p.name)
+def test_cpp_program_matches_numpy(path: Path, cpp_runs):
+    proc, cwd = cpp_runs[path.stem]
+    assert proc.returncode == 0, proc.stderr
+    assert " error: " not in proc.stderr and " warning: " not in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert f"{path}:" in proc.stderr and "cycles" in proc.stderr  # the launch's summary
+    types, reference = REFERENCES[path.stem]
+    inputs = {name: np.fromfile(cwd / f"{path.stem}_in_{name}.bin", t)
+              for name, t in types.items()}
+    expected = reference(inputs)
+    written = sorted(f.name for f in cwd.glob(f"{path.stem}_out_*.bin"))
+    assert written == sorted(f"{path.stem}_out_{n}.bin" for n in expected)
+    for name, want in expected.items():
+        got = (cwd / f"{path.stem}_out_{name}.bin").read_bytes()
+        assert got == np.ascontiguousarray(want).tobytes(), f"{path.name}: {name} differs"

@@ -271,9 +271,11 @@ def test_a_streamed_run_equals_the_assembled_program(tmp_path, monkeypatch, seed
 
 
 def _events(path: Path) -> list[dict]:
-    """A trace's events without the header (which names the program)."""
+    """A trace's events without the header (which names the program) and without the file a
+    streamed statement's events name (the assembled program's are its own)."""
     lines = [json.loads(x) for x in path.read_text().splitlines()]
-    return [e for e in lines if e.get("ev") not in (None, "summary")] + \
+    return [{k: v for k, v in e.items() if k != "file"} for e in lines
+            if e.get("ev") not in (None, "summary")] + \
         [{k: v for k, v in lines[-1].items() if k != "outputs"}]
 
 
@@ -345,3 +347,35 @@ def test_host_reads_and_writes_of_ub_meet_the_race_checks():
         "k.cpp:8:1: warning: race: SetValue on S writes UB byte 0x20, which copy_gm_to_ub on "
         "MTE2 at line 5 wrote, with no set_flag/wait_flag or pipe_barrier ordering them "
         "(write-after-write)"]
+
+
+# -- .loc FILE LINE [COL] --------------------------------------------------------------------------
+LOC_PROGRAM = """.chip ascend910b
+.ub x f32[256]
+.ub y f32[256]
+.loc "my kernel.cpp" 40 9
+    vector_dup.f32 x, 1.0, repeat=4
+    vadds.f32 y, x, 1.0, repeat=4
+.loc kernel.cpp 44
+    vadds.f32 y[1], x, 1.0, repeat=1
+"""
+
+
+def test_loc_attributes_the_statements_after_it(tmp_path):
+    prog = pipev.assemble(LOC_PROGRAM.rsplit(".loc kernel.cpp", 1)[0])
+    assert [(h.file, h.line, h.col) for st in prog.statements for h in st.hw] == \
+        [("my kernel.cpp", 40, 9)] * 2
+    assert [st.line for st in prog.statements] == [5, 6]  # the statements' own lines stay
+    path = tmp_path / "rec.vasm"
+    path.write_text(LOC_PROGRAM)
+    with pytest.raises(pipev.AssemblyError) as e:  # a replayed failure names the C++ line
+        pipev.run(path)
+    assert str(e.value.diagnostics[-1]).startswith("kernel.cpp:44:1: error: vadds.f32 dst "
+                                                   "address 0x404 is not 32-byte aligned")
+
+
+@pytest.mark.parametrize("bad", [".loc", ".loc k.cpp", ".loc k.cpp x", ".loc k.cpp 4 5 6"])
+def test_loc_needs_a_file_and_a_line(bad):
+    with pytest.raises(pipev.AssemblyError) as e:
+        pipev.assemble(f".ub x f32[64]\n{bad}\n    vector_dup.f32 x, 1.0, repeat=1\n")
+    assert "expected '.loc FILE LINE [COL]'" in str(e.value)

@@ -10,7 +10,7 @@
 
 namespace pipev {
 // The issue that will bring multi-core launches (one machine per block over a shared GM).
-constexpr const char* kMultiCoreIssue = "the multi-core launch issue";
+constexpr const char* kMultiCoreIssue = "issue 15";
 
 namespace detail {
 struct GmAllocation {

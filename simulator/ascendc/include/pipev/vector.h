@@ -14,9 +14,8 @@ using AscendC::BinaryRepeatParams;
 using AscendC::LocalTensor;
 using AscendC::UnaryRepeatParams;
 
-// pipev's assembler takes count=/repeat= only as constants in some forms (compare/compares count=,
-// select with a scalar src0, everything on ascend910): those are written as literals.
-constexpr bool kCompareCountRegister = false;  // shared/repros/f10_count_register_rejected.vasm
+// count= and repeat= are registers (one text per call site), except count= on ascend910: with no
+// counter mode the assembler expands a first-n form at assembly time, so it needs the constant.
 
 inline const char* cmp_name(AscendC::CMPMODE m) {
     static const char* names[] = {"lt", "gt", "eq", "le", "ge", "ne"};
@@ -124,27 +123,26 @@ template <class T, class X> void src_op(Stmt& s, const X& x, Loc loc) {
 // ---- select (ISA.md §8.1) -----------------------------------------------------------------------
 template <class T, class U, class A, class B>
 void select_count(const LocalTensor<T>& dst, const LocalTensor<U>& sel, const A& a, const B& b,
-                  int mode, uint32_t count, bool scalar0, Loc loc) {
+                  int mode, uint32_t count, Loc loc) {
     Stmt s("select.%s", type_name<T>);
     ub_op(s, dst, loc);
     ub_op(s, sel, loc);
     src_op<T>(s, a, loc);
     src_op<T>(s, b, loc);
     s.op("mode=%d", mode);
-    count_key(s, "count", count, kCounterMode && !scalar0);
+    count_key(s, "count", count, kCounterMode);
     s.issue(loc);
 }
 template <class T, class U, class A, class B>
 void select_hd(const LocalTensor<T>& dst, const LocalTensor<U>& sel, const A& a, const B& b,
-               int mode, Mask m, uint8_t repeat, const BinaryRepeatParams& p, bool scalar0,
-               Loc loc) {
+               int mode, Mask m, uint8_t repeat, const BinaryRepeatParams& p, Loc loc) {
     Stmt s("select.%s", type_name<T>);
     ub_op(s, dst, loc);
     ub_op(s, sel, loc);
     src_op<T>(s, a, loc);
     src_op<T>(s, b, loc);
     s.op("mode=%d", mode);
-    count_key(s, "repeat", repeat, !scalar0);
+    s.key("repeat", repeat);
     s.op("%s", binary_stride(p).c_str());
     mask_keys<T>(s, m, loc);
     s.issue(loc);
@@ -199,7 +197,7 @@ void compare_count(const LocalTensor<U>& dst, const LocalTensor<T>& a, const Loc
     ub_op(s, dst, loc);
     ub_op(s, a, loc);
     ub_op(s, b, loc);
-    count_key(s, "count", count, kCompareCountRegister);
+    count_key(s, "count", count, kCounterMode);
     s.issue(loc);
 }
 template <class T, class U>
@@ -225,7 +223,7 @@ void compares(const LocalTensor<U>& dst, const LocalTensor<T>& src, T scalar, As
     ub_op(s, src, loc);
     s.op("%s", scalar_text(scalar).c_str());
     if (count) {
-        count_key(s, "count", *count, kCompareCountRegister);
+        count_key(s, "count", *count, kCounterMode);
     } else {
         s.key("repeat", repeat).op("%s", unary_stride(p).c_str());
         if (mask) mask_keys<T>(s, *mask, loc);
@@ -298,12 +296,12 @@ namespace AscendC {
 template <typename T, typename U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint32_t calCount, PIPEV_LOC) {
-    pipev::detail::select_count(dst, selMask, src0, src1, int(selMode), calCount, false, loc);
+    pipev::detail::select_count(dst, selMask, src0, src1, int(selMode), calCount, loc);
 }
 template <typename T, typename U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             T src1, SELMODE selMode, uint32_t calCount, PIPEV_LOC) {
-    pipev::detail::select_count(dst, selMask, src0, src1, int(selMode), calCount, false, loc);
+    pipev::detail::select_count(dst, selMask, src0, src1, int(selMode), calCount, loc);
 }
 // High-dimensional, bitwise (mask[]) or contiguous (mask) MASK, modes 0/2 and 1.
 template <typename T, typename U, bool isSetMask = true>
@@ -311,28 +309,28 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
             const LocalTensor<T>& src1, SELMODE selMode, const uint64_t mask[], uint8_t repeatTimes,
             const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
     pipev::detail::select_hd(dst, selMask, src0, src1, int(selMode), pipev::detail::mask_of(mask),
-                             repeatTimes, repeatParams, false, loc);
+                             repeatTimes, repeatParams, loc);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
             const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
     pipev::detail::select_hd(dst, selMask, src0, src1, int(selMode), pipev::detail::mask_of(mask),
-                             repeatTimes, repeatParams, false, loc);
+                             repeatTimes, repeatParams, loc);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             T src1, SELMODE selMode, const uint64_t mask[], uint8_t repeatTimes,
             const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
     pipev::detail::select_hd(dst, selMask, src0, src1, int(selMode), pipev::detail::mask_of(mask),
-                             repeatTimes, repeatParams, false, loc);
+                             repeatTimes, repeatParams, loc);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             T src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
             const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
     pipev::detail::select_hd(dst, selMask, src0, src1, int(selMode), pipev::detail::mask_of(mask),
-                             repeatTimes, repeatParams, false, loc);
+                             repeatTimes, repeatParams, loc);
 }
 // No mask argument: MASK (SetVectorMask) and CMPMASK (SetCmpMask) as they stand. Mode 1 takes the
 // scalar already in CMPMASK; modes 0/2 are chosen by the template argument.
@@ -352,8 +350,8 @@ template <typename T0 = BinaryDefaultType, typename T1 = BinaryDefaultType,
 void Select(const T2& dst, const LocalTensor<T1>& selMask, const T3& src0, const T4& src1,
             SELMODE selMode, uint32_t count, PIPEV_LOC) {
     pipev::detail::flexible<config>(dst, selMask, src0, src1, selMode,
-                                 [&](auto& d, auto& s, auto a, auto b, bool scalar0) {
-        pipev::detail::select_count(d, s, a, b, int(selMode), count, scalar0, loc);
+                                 [&](auto& d, auto& s, auto a, auto b, bool) {
+        pipev::detail::select_count(d, s, a, b, int(selMode), count, loc);
     });
 }
 template <typename T0 = BinaryDefaultType, typename T1 = BinaryDefaultType, bool isSetMask = true,
@@ -362,9 +360,9 @@ void Select(const T2& dst, const LocalTensor<T1>& selMask, const T3& src0, const
             SELMODE selMode, const uint64_t mask[], uint8_t repeatTime,
             const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
     pipev::detail::flexible<config>(dst, selMask, src0, src1, selMode,
-                                 [&](auto& d, auto& s, auto a, auto b, bool scalar0) {
+                                 [&](auto& d, auto& s, auto a, auto b, bool) {
         pipev::detail::select_hd(d, s, a, b, int(selMode), pipev::detail::mask_of(mask), repeatTime,
-                                 repeatParams, scalar0, loc);
+                                 repeatParams, loc);
     });
 }
 template <typename T0 = BinaryDefaultType, typename T1 = BinaryDefaultType, bool isSetMask = true,
@@ -373,9 +371,9 @@ void Select(const T2& dst, const LocalTensor<T1>& selMask, const T3& src0, const
             SELMODE selMode, uint64_t mask, uint8_t repeatTime,
             const BinaryRepeatParams& repeatParams, PIPEV_LOC) {
     pipev::detail::flexible<config>(dst, selMask, src0, src1, selMode,
-                                 [&](auto& d, auto& s, auto a, auto b, bool scalar0) {
+                                 [&](auto& d, auto& s, auto a, auto b, bool) {
         pipev::detail::select_hd(d, s, a, b, int(selMode), pipev::detail::mask_of(mask), repeatTime,
-                                 repeatParams, scalar0, loc);
+                                 repeatParams, loc);
     });
 }
 

@@ -27,12 +27,12 @@ extern "C" __global__ __aicore__ void compare_ops(GM_ADDR x, GM_ADDR y, GM_ADDR 
 
     BinaryRepeatParams rp;
     UnaryRepeatParams up;
-    Compare(bits, xs, ys, CMPMODE::LT, N);  // => compare.lt.f32 lm2[x1], lm0[x2], lm1[x3], count=256
+    Compare(bits, xs, ys, CMPMODE::LT, N);  // => compare.lt.f32 lm2[x1], lm0[x2], lm1[x3], count=x4
     Compare(bits, xs, ys, CMPMODE::GE, 64, 4, rp);  // => compare.ge.f32 lm2[x1], lm0[x2], lm1[x3], repeat=x4, stride=1,1,1,8,8,8, mask=x5
     Compare<float, uint8_t, false>(bits, xs, ys, CMPMODE::NE, 64, 4, rp);  // => compare.ne.f32 lm2[x1], lm0[x2], lm1[x3], repeat=x4, stride=1,1,1,8,8,8$
     Compare(xs, ys, CMPMODE::EQ, 64, rp);  // => compare.eq.f32 cmpmask, lm0[x1], lm1[x2], stride=1,1,1,8,8,8, mask=x3
     GetCmpMask(bits);  // => get_cmp_mask lm2[x1]
-    CompareScalar(bits, xs, 0.0f, CMPMODE::GT, N);  // => compares.gt.f32 lm2[x1], lm0[x2], raw(0x00000000), count=256
+    CompareScalar(bits, xs, 0.0f, CMPMODE::GT, N);  // => compares.gt.f32 lm2[x1], lm0[x2], raw(0x00000000), count=x3
     uint64_t lanes[2] = {0xffffffffull, 0};
     Compares(bits, xs, 1, CMPMODE::LE, lanes, 4, up);  // => compares.le.f32 lm2[x1], lm0[x2], raw(0x3f800000), repeat=x3, stride=1,1,8,8, mask_lo=x4
 

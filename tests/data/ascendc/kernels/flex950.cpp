@@ -33,8 +33,8 @@ extern "C" __global__ __aicore__ void flex_select(GM_ADDR a, GM_ADDR b, GM_ADDR 
     static constexpr BinaryConfig scalarRight{1};
     static constexpr BinaryConfig scalarLeft{0};
     Select<BinaryDefaultType, uint8_t, scalarRight>(dst, mask, x, y[3], SELMODE::VSEL_TENSOR_SCALAR_MODE, N);  // => select.f16 tbuf3[x1], tbuf2[x2], tbuf0[x3], scalar(tbuf1[x4]), mode=1, count=x5
-    Select<BinaryDefaultType, uint8_t, scalarLeft>(dst, mask, x[5], y, SELMODE::VSEL_TENSOR_SCALAR_MODE, N);  // => select.f16 tbuf3[x1], tbuf2[x2], scalar(tbuf0[x3]), tbuf1[x4], mode=1, count=256
-    Select(dst, mask, (half)2, y, SELMODE::VSEL_TENSOR_SCALAR_MODE, N);  // => select.f16 tbuf3[x1], tbuf2[x2], raw(0x4000), tbuf1[x3], mode=1, count=256
+    Select<BinaryDefaultType, uint8_t, scalarLeft>(dst, mask, x[5], y, SELMODE::VSEL_TENSOR_SCALAR_MODE, N);  // => select.f16 tbuf3[x1], tbuf2[x2], scalar(tbuf0[x3]), tbuf1[x4], mode=1, count=x5
+    Select(dst, mask, (half)2, y, SELMODE::VSEL_TENSOR_SCALAR_MODE, N);  // => select.f16 tbuf3[x1], tbuf2[x2], raw(0x4000), tbuf1[x3], mode=1, count=x4
     BinaryRepeatParams rp;
     Select<BinaryDefaultType, uint8_t, true, scalarRight>(dst, mask, x, y[0], SELMODE::VSEL_TENSOR_SCALAR_MODE, 128, 2, rp);  // => select.f16 tbuf3[x1], tbuf2[x2], tbuf0[x3], scalar(tbuf1[x4]), mode=1, repeat=x5, stride=1,1,1,8,8,8, mask=x6
     Select(dst, mask, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, N);  // => select.f16 tbuf3[x1], tbuf2[x2], tbuf0[x3], tbuf1[x4], mode=2, count=x5
