@@ -140,65 +140,91 @@ def _chip(value) -> Chip:
         raise SweepError(str(e), usage=True) from None
 
 
+@attrs.frozen
+class _Source:
+    """What every variant of the program shares: its text (.vasm), the C++ kernel call, and
+    the parts of the cache key that do not vary."""
+
+    text: str
+    key: dict
+    cpp: CppKernel | None
+    options: dict
+
+
+def _cpp_source(path: str, inputs, kernel: str | None, args: Sequence[str],
+                includes: Sequence[str]) -> _Source:
+    if kernel is None:
+        raise SweepError("a C++ program is swept in kernel-only mode: give --kernel NAME and "
+                         "its --arg values", usage=True)
+    if inputs:
+        raise SweepError("a C++ kernel takes its inputs as --arg NAME=FILE.npy, not --input",
+                         usage=True)
+    env = tuple((k, os.environ[k]) for k in CPP_ENV if k in os.environ)
+    cpp = CppKernel(kernel, tuple(args), tuple(includes), str(Path.cwd()), env)
+    key = {"kind": "cpp", "files": keys.included_files(Path(path), tuple(includes)),
+           "path": path}
+    options = {"kernel": kernel, "args": [_arg_digest(a) for a in args],
+               "compiler": [(k, v) for k, v in env if k != "PIPEV_CACHE_DIR"]}
+    return _Source("", key, cpp, options)
+
+
+def _vasm_source(path: str, axes: dict, kernel: str | None, args: Sequence[str],
+                 block_dim) -> _Source:
+    from simulator.sweep.params import check_values
+
+    if kernel is not None or args:
+        raise SweepError("--kernel and --arg are for C++ kernels", usage=True)
+    if block_dim is not None:
+        raise SweepError("--block-dim is for C++ kernel-only runs (a .vasm program runs on one "
+                         "core)", usage=True)
+    try:
+        text = Path(path).read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise SweepError(f"{path}:1:1: error: cannot read program: "
+                         f"{getattr(e, 'strerror', None) or e}") from None
+    why = check_values({k: v for k, v in axes.items() if k not in RESERVED}, text, path)
+    if why is not None:
+        raise SweepError(why, usage=True)
+    return _Source(text, {"kind": "vasm", "text": text}, None, {})
+
+
 def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | None,
                   args: Sequence[str], includes: Sequence[str], axes: dict, fixed: dict):
     """A function (index, variant) -> Task, with what every variant shares read once."""
-    is_cpp = path.lower().endswith(CPP_SUFFIXES)
-    source = Path(path)
-    if is_cpp:
-        if kernel is None:
-            raise SweepError("a C++ program is swept in kernel-only mode: give --kernel NAME "
-                             "and its --arg values", usage=True)
-        if inputs:
-            raise SweepError("a C++ kernel takes its inputs as --arg NAME=FILE.npy, not "
-                             "--input", usage=True)
-        text = ""
-        program_key = {"kind": "cpp", "files": keys.included_files(source, tuple(includes)),
-                       "path": path}
-        env = tuple((k, os.environ[k]) for k in CPP_ENV if k in os.environ)
-        cpp = CppKernel(kernel, tuple(args), tuple(includes), str(Path.cwd()), env)
-        options_extra = {"kernel": kernel, "args": [_arg_digest(a) for a in args],
-                         "compiler": [(k, v) for k, v in env if k != "PIPEV_CACHE_DIR"]}
+    if path.lower().endswith(CPP_SUFFIXES):
+        source = _cpp_source(path, inputs, kernel, args, includes)
     elif path.lower().endswith(".py"):
         raise SweepError("a TIK script takes no parameters yet: sweep a .vasm program (its "
                          ".param values) or a C++ kernel (its -D macros)", usage=True)
     else:
-        if kernel is not None or args:
-            raise SweepError("--kernel and --arg are for C++ kernels", usage=True)
-        try:
-            text = source.read_bytes().decode("utf-8-sig")
-        except (OSError, UnicodeDecodeError) as e:
-            raise SweepError(f"{path}:1:1: error: cannot read program: "
-                             f"{getattr(e, 'strerror', None) or e}") from None
-        program_key = {"kind": "vasm", "text": text}
-        from simulator.sweep.params import check_values
-
-        why = check_values({k: v for k, v in axes.items() if k not in RESERVED}, text, path)
-        if why is not None:
-            raise SweepError(why, usage=True)
-        cpp, options_extra = None, {}
+        dims = fixed["block_dim"] if "block_dim" not in axes else axes["block_dim"]
+        source = _vasm_source(path, axes, kernel, args, dims)
     arrays = _load_inputs(inputs)
     digests = {n: keys.array_digest(a) for n, a in arrays.items()}
-    fixed_chip, fixed_dim = fixed["chip"], fixed["block_dim"]
-    chips: dict[str, Chip] = {}
+    options = {"checks": checks, "max_steps": max_steps, **source.options}
+    chips: dict[str, tuple[Chip, str]] = {}  # name or path -> (profile, its text)
 
     def build(index: int, variant: dict) -> Task:
-        chip_value = variant.get("chip", fixed_chip)
-        chip = None
-        if chip_value is not None:
-            name = str(chip_value.path or chip_value.name) if isinstance(chip_value, Chip) \
-                else str(chip_value)
-            chip = chips.get(name) or chips.setdefault(name, _chip(chip_value))
-        dim = variant.get("block_dim", fixed_dim)
+        chip, chip_text = _chip_of(variant.get("chip", fixed["chip"]), chips)
+        dim = variant.get("block_dim", fixed["block_dim"])
         params = tuple((k, v) for k, v in variant.items() if k not in RESERVED)
-        chip_text = Path(chip.path).read_text(encoding="utf-8") if chip and chip.path else \
-            (chip.name if chip else "")
-        options = {"checks": checks, "max_steps": max_steps, **options_extra}
-        key = keys.variant_key(program_key, dict(params), digests, chip_text, dim, options)
-        return Task(index, key, path, text, params, chip, dim,
-                    tuple(arrays.items()), checks, max_steps, cpp)
+        key = keys.variant_key(source.key, dict(params), digests, chip_text, dim, options)
+        return Task(index, key, path, source.text, params, chip, dim, tuple(arrays.items()),
+                    checks, max_steps, source.cpp)
 
     return build
+
+
+def _chip_of(value, chips: dict) -> tuple[Chip | None, str]:
+    """The profile VALUE names (None: the program's own .chip) and its text for the key."""
+    if value is None:
+        return None, ""
+    name = str(value.path or value.name) if isinstance(value, Chip) else str(value)
+    if name not in chips:
+        chip = _chip(value)
+        text = Path(chip.path).read_text(encoding="utf-8") if chip.path else chip.name
+        chips[name] = (chip, text)
+    return chips[name]
 
 
 def _arg_digest(arg: str) -> str:

@@ -79,6 +79,7 @@ def test_cpp_needs_kernel_mode(tmp_path):
     (["--param", "T=1", "--objective", "cycles:up"], "COLUMN:max"),
     (["--param", "T=1,2", "--param", "U=1", "--zip"], "as many values"),
     (["--param", "chip=1"], "--chip"),
+    (["--block-dim", "2"], "C++ kernel-only runs"),
 ])
 def test_usage_errors(tmp_path, args, message):
     runner = CliRunner()
