@@ -114,7 +114,7 @@ def session_cost(text: str) -> None:
         Commands(Session(program)).execute("continue")
     t_dbg = best(debug, 3)
     print(f"  debugger `continue` {t_dbg * 1e3:8.1f} ms vs pipev run {t_run * 1e3:8.1f} ms "
-          f"({t_dbg / t_run:.1f}x: per-repeat execution plus the undo log)")
+          f"({t_dbg / t_run:.1f}x: the undo log; benchmarks/debugger_speed.py has the bound)")
 
 
 def main() -> int:

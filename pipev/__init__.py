@@ -9,7 +9,8 @@
   `.param N = …`, as `-D N=64` does; `run` and `debug` take `params=` too).
 - `Stream(chip, ...)`: a run fed one statement at a time (front ends, producers that branch on
   the machine state); `issue`, `declare_gm`, `declare_ub`, `finish`, `save_vasm`.
-- `debug(program, ...)` -> Debugger: the step debugger as an object (`execute("step")`).
+- `debug(program, ...)` -> Debugger: the step debugger as an object (`execute("step")`,
+  `evaluate("z[0:8] * 2")`).
 - `Observer` / `Event` / `RunInfo`: the observer contract (docs/observers.md).
 - `sweep(program, params, executor=...)` -> SweepResult: every variant (docs/sweep.md).
 - `chips()`: the chip profiles.

@@ -358,18 +358,27 @@ def isa_reference(mnemonic) -> None:
               help="supply a GM input tensor")
 @click.option("--commands", type=click.Path(exists=True, dir_okay=False),
               help="read debugger commands from FILE (echoed) and exit at its end")
+@click.option("--ex", "ex", multiple=True, metavar="CMD",
+              help="run debugger command CMD first (repeatable, in order; like gdb's -ex)")
+@click.option("--batch", is_flag=True,
+              help="exit after the --ex and --commands commands (1 if one failed)")
+@click.option("--output-dir", type=click.Path(file_okay=False),
+              help="write the outputs here once the program has finished in the session")
+@click.option("--werror", is_flag=True,
+              help="treat warnings as errors: motion stops at them and the session exits 1")
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
-@_werror_option
-def debug(program, defines, chip, inputs, commands, checks, max_steps, werror) -> None:
+def debug(program, defines, chip, inputs, commands, ex, batch, output_dir, werror, checks,
+          max_steps) -> None:
     """Step through PROGRAM at the (pipev) prompt (ISA.md §13); `help` lists the commands."""
     from simulator.debugger import debug as debug_session
 
     chip_obj = _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
-                           checks=checks, max_steps=max_steps, werror=werror,
+                           checks=checks, max_steps=max_steps, ex=ex, batch=batch,
+                           output_dir=output_dir, werror=werror,
                            params=_parse_defines(defines)))
 
 

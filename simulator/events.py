@@ -113,6 +113,11 @@ class Event:
             self._ranges = op.ub_ranges() if op is not None else ()
         return self._ranges
 
+    def compact(self) -> None:
+        """Drop what was computed lazily (the byte ranges, which may hold per-byte index
+        arrays): for observers that keep events after the run moved on (the debugger's log)."""
+        self._ranges = None
+
     @property
     def reads(self) -> list[tuple[int, int]]:
         return _spans(r for r in self.ub_ranges() if not r[4])
@@ -232,9 +237,11 @@ class Observer:
     each repeat when the run goes repeat by repeat), then `on_finish` or `on_error` once.
 
     Two hooks serve the debugger and are part of the contract: an observer whose
-    `wants_repeats` is true makes vector instructions run repeat by repeat, and
-    `before_write(instr, op, repeat)` (when overridden) runs just before each write to memory —
-    op being the decoded operation, repeat the repeat or None for all of them.
+    `wants_repeats` is true makes vector instructions run repeat by repeat (a class attribute,
+    or a property the executor asks before each vector instruction: the debugger wants repeats
+    only while stepping inside an instruction), and `before_write(instr, op, repeat)` (when
+    overridden) runs just before each write to memory — op being the decoded operation, repeat
+    the repeat or None for all of them.
     """
 
     wants_repeats = False

@@ -38,7 +38,12 @@ class Executor:
         self.max_steps = max_steps
         self.decodings = Decodings(machine.ub.size)
         self.listening = timing is not None or bool(self.observers)
-        self.split_repeats = any(ob.wants_repeats for ob in self.observers)
+        # observers that may want repeats (a class attribute True or a property, asked per
+        # instruction: the debugger wants them only while stepping inside an instruction)
+        self._askers = tuple(ob for ob in self.observers
+                             if type(ob).wants_repeats is not False)
+        self.issued: Issued | None = None  # the instruction taking effect (the debugger re-runs
+        # a bulk instruction's body repeat by repeat from it)
         self._before = [ob.before_write for ob in self.observers
                         if type(ob).before_write is not Observer.before_write]
         self.summarize = dict  # the run builder's: the summary observers get at the end
@@ -48,6 +53,11 @@ class Executor:
         self._static: dict[str, tuple[dict, dict]] = {}
         self._plans: dict[int, tuple] = {}
         self._cmpmask = machine.cmpmask.tobytes()  # CMPMASK as events report it
+
+    @property
+    def split_repeats(self) -> bool:
+        """Whether an observer asks for the instruction about to take effect repeat by repeat."""
+        return any(ob.wants_repeats for ob in self._askers)
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -112,7 +122,8 @@ class Executor:
             mask, counter = (m.mask_hi, m.mask_lo), m.counter
         body = iss.body
         if body is not None:
-            if iss.repeats and (iss.sequential or self.split_repeats):
+            self.issued = iss
+            if iss.repeats and (iss.sequential or self._askers and self.split_repeats):
                 ev = self._event(instr, iss, mask, counter) if listening else None
                 self._repeat_by_repeat(instr, iss, ev)
             else:

@@ -27,7 +27,7 @@ CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
 # options of either `run` or `debug` that take a value as the next argument
 VALUE_OPTIONS = {"--chip", "--trace", "--trace-format", "--checks", "--max-steps", "--input",
                  "--output-dir", "--save-vasm", "--kernel", "--block-dim", "--arg", "-D", "-I",
-                 "--commands", "--launch"}
+                 "--commands", "--launch", "--ex"}
 
 
 def program_of(args: list[str]) -> str | None:
@@ -152,11 +152,17 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
               help="which kernel launch to debug (0 = the first)")
 @click.option("--commands", type=click.Path(exists=True, dir_okay=False),
               help="read debugger commands from FILE (echoed) and exit at its end")
+@click.option("--ex", "ex", multiple=True, metavar="CMD",
+              help="run debugger command CMD first (repeatable, in order; like gdb's -ex)")
+@click.option("--batch", is_flag=True,
+              help="exit after the --ex and --commands commands (1 if one failed)")
+@click.option("--werror", is_flag=True,
+              help="treat warnings as errors: motion stops at them and the session exits 1")
 @click.option("--checks", type=click.Choice(["error", "warn", "off"]), default="error",
               show_default=True)
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
-def debug_cpp(program, args, defines, includes, chip, launch_index, commands, checks,
-              max_steps) -> None:
+def debug_cpp(program, args, defines, includes, chip, launch_index, commands, ex, batch, werror,
+              checks, max_steps) -> None:
     """Record the AscendC program PROGRAM's run, then debug a launch at its C++ lines (the
     recording's `.loc` lines: see `at_loc_lines`)."""
     import tempfile
@@ -186,7 +192,7 @@ def debug_cpp(program, args, defines, includes, chip, launch_index, commands, ch
                        "debug" + (f" (it exited with status {rc})" if rc else ""), err=True)
             sys.exit(1)
         sys.exit(debug_session(path, chip=chip_obj, commands=commands, checks=checks,
-                               max_steps=max_steps))
+                               max_steps=max_steps, ex=ex, batch=batch, werror=werror))
 
 
 def _parse_args(items) -> list:

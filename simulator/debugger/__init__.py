@@ -5,7 +5,7 @@ the prompt. `debug()` is what the CLI calls."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -14,7 +14,8 @@ from isa.diagnostics import DiagnosticError
 from isa.program import Program, at_loc_lines
 
 from .commands import CommandError, Commands
-from .repl import PROMPT, Repl
+from .expr import parse as parse_expr
+from .repl import PROMPT, Repl, terminal_reader
 from .session import Session
 
 __all__ = ["Session", "Commands", "CommandError", "Repl", "PROMPT", "debug", "Debugger"]
@@ -45,6 +46,18 @@ class Debugger:
         except CommandError as e:
             return [str(e)]
 
+    def evaluate(self, expression: str):
+        """The value of a debugger expression at the current point: `z[0:8]` (a numpy array),
+        `$x1` (an int), `$cmpmask & 0xff`, ... Raises CommandError when it cannot be
+        evaluated."""
+        from .expr import ExprError
+
+        try:
+            value = self.commands.eval(parse_expr(expression))
+        except ExprError as e:
+            raise CommandError(str(e)) from None
+        return value.copy() if hasattr(value, "copy") else value
+
     @property
     def ub(self):
         """UB at the current point (read-only)."""
@@ -70,10 +83,16 @@ class Debugger:
 def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
           inputs: Mapping | None = None, commands: str | Path | None = None, checks: str = "error",
           max_steps: int = 10_000_000, stdin: TextIO | None = None, out: TextIO | None = None,
-          err: TextIO | None = None, werror: bool = False,
+          err: TextIO | None = None, ex: Sequence[str] = (), batch: bool = False,
+          output_dir: str | Path | None = None, werror: bool = False,
           params: Mapping | None = None) -> int:
-    """Run a debugging session; the exit status (0, or 1 when the program cannot be loaded or,
-    with WERROR, when the session reported a warning)."""
+    """Run a debugging session; the exit status: 0, or 1 when the program cannot be loaded,
+    under --batch when a command failed, under --werror when the run warned, or when the
+    outputs cannot be written.
+
+    EX: commands run first (gdb's -ex), echoed; then the COMMANDS file, then — unless BATCH —
+    the terminal or STDIN. OUTPUT_DIR: where the outputs go once the program has finished.
+    PARAMS: the program's `.param` overrides (as `-D`)."""
     from simulator.run import load_program
 
     stdin = stdin or sys.stdin
@@ -82,12 +101,12 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
     try:
         program = at_loc_lines(load_program(program_path if isinstance(program_path, Program)
                                             else Path(program_path), chip, checks, params))
-        session = Session(program, inputs, checks, max_steps)
+        session = Session(program, inputs, checks, max_steps, werror=werror)
     except DiagnosticError as e:
         for d in e.diagnostics:
             err.write(f"{d}\n")
         return 1
-    lines = None
+    scripted: list[str] = list(ex)
     if commands is not None:
         try:
             text = Path(commands).read_text(encoding="utf-8")
@@ -95,32 +114,49 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
             err.write(f"{commands}:1:1: error: cannot read the command file: "
                       f"{getattr(e, 'strerror', None) or e}\n")
             return 1
-        lines = iter(text.splitlines())
-    elif not stdin.isatty():
-        lines = iter(stdin)
+        scripted.extend(text.splitlines())
     cmds = Commands(session)
-    repl = Repl(cmds, out)
+    interactive = not batch and commands is None and stdin.isatty()
+    reader = terminal_reader(cmds) if interactive else input
+    repl = Repl(cmds, out, reader)
     n_hw = len(session.flat)
     repl.write([f"pipev debug: {program.path} on {program.chip.name}, "
                 f"{len(program.statements)} statements ({n_hw} hardware instructions); "
                 "`help` lists the commands",
                 *[str(d) for d in session.new_diagnostics()], *cmds.where()])
-    if lines is None:
-        _readline()
-    repl.loop(lines)
-    warned = [d for d in session.ex.diagnostics if d.severity == "warning"]
-    if werror and warned:
-        n = len(warned)
-        err.write(f"{warned[0].path}:{warned[0].line}:{warned[0].column}: error: {n} warning"
-                  f"{'s' if n != 1 else ''} treated as error{'s' if n != 1 else ''} "
-                  "(--werror)\n")
-        return 1
-    return 0
+    ended = False
+    if scripted:
+        ended = not repl.loop(iter(scripted), at_end=batch or commands is not None)
+    if not ended and not batch and commands is None:
+        repl.loop(None if interactive else iter(stdin))
+    rc = 1 if batch and repl.failed else 0
+    if session.promoted:
+        err.write(f"{program.path}: error: the run warned and --werror makes warnings errors\n")
+        rc = 1
+    if output_dir is not None and rc == 0:
+        rc = _write_outputs(session, Path(output_dir), err)
+    return rc
 
 
-def _readline() -> None:
-    """Line editing and history at a terminal, where the platform has it."""
+def _write_outputs(session: Session, directory: Path, err: TextIO) -> int:
+    """The finished program's outputs (the newest point's GM), as `pipev run` writes them."""
+    from simulator.outputs import write_outputs
+    from simulator.run import outputs_of
+
+    path = session.program.path
+    if not session.ex.done or session.fault is not None:
+        err.write(f"{path}: note: no outputs written to {directory}: the program did not "
+                  "finish in this session\n")
+        return 0
+    session.sync(session.hist.end)
     try:
-        import readline  # noqa: F401
-    except ImportError:  # pragma: no cover
-        pass
+        written = write_outputs(directory, outputs_of(session.program, session.machine))
+    except OSError as e:
+        err.write(f"{path}:1:1: error: cannot write outputs to {directory}: "
+                  f"{e.strerror or e}; no output was changed\n")
+        return 1
+    finally:
+        session.sync()
+    for name, where in written.items():
+        err.write(f"wrote {name} to {where}\n")
+    return 0

@@ -6,6 +6,7 @@ goes on. Nothing here prints: every command returns the lines to show.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -14,9 +15,13 @@ import numpy as np
 
 from isa.types import DType, lookup
 
-from .session import Session, Stop, statement_pcs
+from .expr import REGISTERS, WATCHABLE, X_REGS, Evaluator, ExprError, parse, register_bits, show
+from .expr import values as _values
+from .session import Break, Session, Stop, statement_pcs
+from .valuefmt import format_value
 
 CONTEXT = 5  # source lines `list` shows either side
+SHOWN_UNDONE = 4  # `set var`s named when backward motion undoes them
 
 
 class CommandError(Exception):
@@ -27,37 +32,57 @@ class Quit(Exception):
     """`quit`: end the session."""
 
 
+LOCATION = "LINE|LABEL|FILE:LINE|pc N"
 HELP: dict[str, tuple[str, str]] = {
-    "break": ("break LINE|FILE:LINE|LABEL|pc N|cycle N",
-              "stop before the statement at LINE/LABEL/pc N (every time it runs), or once the "
-              "cycle reaches N"),
-    "delete": ("delete [N]", "delete breakpoint or watchpoint N (all of them without N)"),
-    "info": ("info break|pipes|loops",
-             "breakpoints and watchpoints; the pipes' queues, busy-until and pending flags; "
-             "the iteration count of the loops around pc"),
+    "break": (f"break {LOCATION}|cycle N [if EXPR]",
+              "stop before the statement at LINE/LABEL/pc N (every time it runs, while EXPR "
+              "holds), or once the cycle reaches N"),
+    "tbreak": (f"tbreak {LOCATION} [if EXPR]", "a breakpoint deleted when it first stops"),
+    "condition": ("condition N [EXPR]", "stop at breakpoint N only while EXPR holds (no EXPR: "
+                  "always)"),
+    "ignore": ("ignore N COUNT", "pass breakpoint N COUNT times before it stops again"),
+    "disable": ("disable [N...]", "keep breakpoints N (all) but stop at none of them"),
+    "enable": ("enable [N...]", "make breakpoints N (all) stop again"),
+    "delete": ("delete [N...]", "delete breakpoints or watchpoints N (all of them without N)"),
+    "info": ("info break|registers|display|pipes|loops",
+             "breakpoints and watchpoints with hit counts; every register; the displays; the "
+             "pipes' queues, busy-until and pending flags; the loops around pc"),
     "step": ("step [N]", "run N hardware instructions (finishes one already begun)"),
     "stepr": ("stepr [N]", "run N micro-ops: one repeat of a vector instruction, or one whole "
               "other instruction"),
     "continue": ("continue", "run until a breakpoint, a watchpoint, an error or the end "
                  "(Ctrl-C interrupts)"),
     "run": ("run", "restart the program from the beginning and continue"),
-    "until": ("until LINE", "continue until the statement at LINE is about to run"),
+    "until": (f"until [{LOCATION}]", "continue until LOCATION is about to run; without one, "
+              "until a statement past this one runs (out of a loop from its last line)"),
+    "advance": (f"advance {LOCATION}", "continue until LOCATION is about to run"),
+    "finish": ("finish", "run to the end of the current API statement's expansion"),
     "back": ("back [N]", "go back N hardware instructions (undoing them exactly)"),
+    "backr": ("backr [N]", "go back N micro-ops (repeats), the mirror of stepr"),
     "rcontinue": ("rcontinue", "go back until a breakpoint, a watchpoint or the start"),
     "regs": ("regs", "MASK, CMPMASK, mask mode, flags, cycle, pc and the non-zero x registers"),
     "x": ("x[/COUNT] [TYPE] ADDR|NAME[I]",
           "dump COUNT elements of TYPE from a UB address (@0x800) or a tensor element, "
           "e.g. x/16 f32 z"),
-    "print": ("print NAME[a:b]|xN", "a tensor slice as numpy prints it, or a scalar register"),
-    "watch": ("watch NAME[a:b]|@ADDR LEN",
-              "stop right after any micro-op writes those bytes (UB or a GM tensor)"),
+    "print": ("print[/x|/t|/d|/f] EXPR",
+              "an expression over tensors (z, z[3], z[0:8]) and registers ($x1, $mask, "
+              "$cmpmask, $pc, $cycle, ...): hex, binary, decimal or float"),
+    "display": ("display[/FMT] [EXPR]", "print EXPR after every stop (no EXPR: show them all)"),
+    "undisplay": ("undisplay [N...]", "stop displaying N (all without N)"),
+    "set": ("set var $xN|NAME[I]|NAME[a:b] = EXPR",
+            "write a register or tensor elements (recorded: `back` undoes it)"),
+    "watch": ("watch NAME[a:b]|@ADDR LEN|$REG [if EXPR]",
+              "stop right after any micro-op writes those bytes (UB or a GM tensor) or changes "
+              "the register"),
     "list": ("list [LINE]", "the source around pc (or LINE)"),
     "help": ("help [CMD]", "this list, or one command's help"),
     "quit": ("quit", "end the session"),
 }
-ALIASES = {"b": "break", "d": "delete", "i": "info", "s": "step", "si": "stepr", "c": "continue",
-           "r": "run", "u": "until", "rc": "rcontinue", "p": "print", "w": "watch", "l": "list",
-           "h": "help", "q": "quit", "exit": "quit"}
+ALIASES = {"b": "break", "tb": "tbreak", "d": "delete", "i": "info", "s": "step",
+           "si": "stepr", "c": "continue", "r": "run", "u": "until", "rc": "rcontinue",
+           "p": "print", "w": "watch", "l": "list", "h": "help", "q": "quit", "exit": "quit",
+           "fin": "finish", "bs": "backr", "disp": "display"}
+FORMATS = ("x", "t", "d", "f")
 COMMAND = re.compile(r"^\s*([A-Za-z]+)(/\S*)?\s*(.*?)\s*$")
 ELEMENT = re.compile(r"^([A-Za-z_]\w*)\s*(?:\[\s*([^\]]*?)\s*\])?$")
 
@@ -76,9 +101,19 @@ def _count(arg: str) -> int:
     return n
 
 
+class Display:
+    """`display[/FMT] EXPR`: shown after every stop."""
+
+    def __init__(self, num: int, text: str, fmt: str | None, tree):
+        self.num, self.text, self.fmt, self.tree = num, text, fmt, tree
+
+
 class Commands:
     def __init__(self, session: Session):
         self.s = session
+        self.eval = Evaluator(session)
+        self.displays: dict[int, Display] = {}
+        self.next_display = 1
 
     # -- dispatch ----------------------------------------------------------------------------
     def execute(self, line: str) -> list[str]:
@@ -91,16 +126,19 @@ class Commands:
         fn: Callable | None = getattr(self, f"cmd_{name}", None)
         if fn is None or name not in HELP:
             raise CommandError(f"unknown command '{word}' (try `help`)")
-        if suffix and name != "x":
+        if name in ("x", "print", "display"):
+            return fn(arg, suffix)
+        if suffix:
             raise CommandError(f"{name} takes no /FORMAT")
-        return fn(arg, suffix) if name == "x" else fn(arg)
+        return fn(arg)
 
     # -- motion ------------------------------------------------------------------------------
     def cmd_step(self, arg: str) -> list[str]:
         return self._stopped(self.s.forward(self.s.steps_done(_count(arg), boundaries=True)))
 
     def cmd_stepr(self, arg: str) -> list[str]:
-        return self._stopped(self.s.forward(self.s.steps_done(_count(arg), boundaries=False)))
+        return self._stopped(self.s.forward(self.s.steps_done(_count(arg), boundaries=False),
+                                            by_repeat=True))
 
     def cmd_continue(self, arg: str) -> list[str]:
         self._no_args("continue", arg)
@@ -115,33 +153,94 @@ class Commands:
         return ["restarted", *self._stopped(self.s.forward(lambda rec: False))]
 
     def cmd_until(self, arg: str) -> list[str]:
+        if arg:
+            return self._run_to(arg, "until")
+        s = self.s
+        here = self._pc()
+        return self._stopped(s.forward(s.boundary_done(lambda: self._pc() > here)))
+
+    def cmd_advance(self, arg: str) -> list[str]:
         if not arg:
-            raise CommandError("until needs a LINE")
-        line, pcs = statement_pcs(self.s.program, parse_int(arg, "LINE"))
-        if not pcs:
-            raise CommandError(f"no statement at or after line {arg}")
-        tmp = self.s.add(kind="line", what=f"line {line}", pcs=pcs, temporary=True)
+            raise CommandError(f"advance needs a location: {LOCATION}")
+        return self._run_to(arg, "advance")
+
+    def _run_to(self, arg: str, name: str) -> list[str]:
+        _, what, pcs, _ = self._location_pcs(arg, name)
+        tmp = self.s.add(kind="motion", what=what, pcs=pcs, temporary=True)
         try:
             return self._stopped(self.s.forward(lambda rec: False))
         finally:
             self.s.breaks.pop(tmp.num, None)
+            if self.s.next_num == tmp.num + 1:  # its number is the user's again
+                self.s.next_num = tmp.num
+
+    def cmd_finish(self, arg: str) -> list[str]:
+        self._no_args("finish", arg)
+        s = self.s
+        inside = s.inside()
+        k = s.index()
+        if inside is None and k >= len(s.flat):
+            raise CommandError("the program has finished: nothing to finish")
+        pc = inside.instr.pc if inside is not None else s.flat[k].pc
+
+        def left() -> bool:  # the next instruction is another statement's (or this one anew)
+            j = s.index()
+            return j >= len(s.flat) or s.flat[j].pc != pc or s.source.pc_start[pc] == j
+        stop = s.forward(s.boundary_done(left))
+        return [f"run till the end of line {s.program.statements[pc].line} (pc {pc})",
+                *self._stopped(stop)]
 
     def cmd_back(self, arg: str) -> list[str]:
-        return self._stopped(self.s.backward(self.s.steps_done(_count(arg), boundaries=True)))
+        return self._back(self.s.steps_done(_count(arg), boundaries=True))
+
+    def cmd_backr(self, arg: str) -> list[str]:
+        return self._back(self.s.steps_done(_count(arg), boundaries=False), by_repeat=True)
 
     def cmd_rcontinue(self, arg: str) -> list[str]:
         self._no_args("rcontinue", arg)
-        return self._stopped(self.s.backward(lambda rec: False))
+        return self._back(lambda rec: False)
+
+    def _back(self, done, by_repeat: bool = False) -> list[str]:
+        """Backward motion; the user's own writes it undid are named first."""
+        stop = self.s.backward(done, by_repeat)
+        undone = [f"undid {label}" for label in self.s.undone]
+        more = len(undone) - SHOWN_UNDONE
+        return undone[:SHOWN_UNDONE] + ([f"undid {more} more"] if more > 0 else []) + \
+            self._stopped(stop)
+
+    def _pc(self) -> int:
+        s = self.s
+        inside = s.inside()
+        if inside is not None:
+            return inside.instr.pc
+        k = s.index()
+        return s.flat[k].pc if k < len(s.flat) else len(s.program.statements)
 
     def _stopped(self, stop: Stop) -> list[str]:
         out = [str(d) for d in self.s.new_diagnostics() if str(d) not in (stop.message or "")]
         if stop.message:
             out.extend(stop.message.split("\n"))
         for b, rec in stop.watched:
+            if b.kind == "regwatch":
+                old, new = (self.s.reg_value(b.reg, r) for r in (rec.regs_before, rec.regs_after))
+                bits = register_bits(b.reg, self.s)
+                fmt = "x" if b.reg in ("$mask", "$cmpmask") else None
+                out.append(f"  old {format_value(old, fmt, bits)}")
+                out.append(f"  new {format_value(new, fmt, bits)}")
+                continue
             old, new = self.s.watched_bytes(b, rec)
             out.append(f"  old {self._show(b, old)}")
             out.append(f"  new {self._show(b, new)}")
-        return out + self.where()
+        return out + self.where() + self.show_displays()
+
+    def show_displays(self) -> list[str]:
+        out = []
+        for d in self.displays.values():
+            try:
+                out.extend(self._format(d.tree, d.fmt, f"{d.num}: {d.text}"))
+            except ExprError as e:
+                out.append(f"{d.num}: {d.text}: error: {e}")
+        return out
 
     @staticmethod
     def _show(b, raw: bytes) -> str:
@@ -190,52 +289,127 @@ class Commands:
         return out + [info]
 
     # -- breakpoints -------------------------------------------------------------------------
-    def cmd_break(self, arg: str) -> list[str]:
-        words = arg.split()
-        s, program = self.s, self.s.program
+    def cmd_break(self, arg: str, temporary: bool = False) -> list[str]:
+        name = "tbreak" if temporary else "break"
+        loc, cond = _split_condition(arg)
+        words = loc.split()
+        s = self.s
         if not words:
-            raise CommandError("break needs LINE, LABEL, `pc N` or `cycle N`")
-        if words[0] in ("pc", "cycle") and len(words) == 2:
-            n = parse_int(words[1], words[0])
-            if words[0] == "cycle":
-                if n < 0:
-                    raise CommandError(f"cycle must be >= 0, not {n}")
-                b = s.add(kind="cycle", what=f"cycle {n}", cycle=n)
-                return [f"breakpoint {b.num} at cycle {n}"]
+            raise CommandError(f"{name} needs {LOCATION}" + ("" if temporary else " or `cycle N`"))
+        test = self.eval.condition(cond) if cond else None
+        if words[0] == "cycle" and len(words) == 2 and not temporary:
+            n = parse_int(words[1], "cycle")
+            if n < 0:
+                raise CommandError(f"cycle must be >= 0, not {n}")
+            b = s.add(kind="cycle", what=f"cycle {n}", cycle=n, condition=cond, test=test)
+            return [f"breakpoint {b.num} at cycle {n}"]
+        kind, what, pcs, message = self._location_pcs(loc, name)
+        b = s.add(kind=kind, what=what, pcs=pcs, temporary=temporary, condition=cond, test=test)
+        word = "temporary breakpoint" if temporary else "breakpoint"
+        return [f"{word} {b.num} {message}" + (f"; stops only if {cond}" if cond else "")]
+
+    def cmd_tbreak(self, arg: str) -> list[str]:
+        return self.cmd_break(arg, temporary=True)
+
+    def _location_pcs(self, arg: str, name: str) -> tuple[str, str, frozenset[int], str]:
+        """(kind, what, statement pcs, how `break` says it) of LINE|LABEL|FILE:LINE|pc N."""
+        program = self.s.program
+        words = arg.split()
+        if words and words[0] == "pc" and len(words) == 2:
+            n = parse_int(words[1], "pc")
             if not 0 <= n < len(program.statements):
                 raise CommandError(f"pc {n} is not a statement (0..{len(program.statements) - 1})")
             line = program.statements[n].line
-            b = s.add(kind="pc", what=f"pc {n} (line {line})", pcs=frozenset([n]))
-            return [f"breakpoint {b.num} at pc {n}, line {line}"]
+            return "pc", f"pc {n} (line {line})", frozenset([n]), f"at pc {n}, line {line}"
         if len(words) != 1:
-            raise CommandError(f"break takes LINE, LABEL, `pc N` or `cycle N`, not '{arg}'")
+            raise CommandError(f"{name} takes {LOCATION}, not '{arg}'")
         word = words[0]
-        file, colon, rest = word.rpartition(":")
-        if colon and rest.isdigit():  # FILE:LINE (a C++ recording's program is kernel.cpp)
-            if Path(file).name != Path(program.path).name:
+        if ":" in word:
+            file, _, rest = word.rpartition(":")
+            if not _same_file(file, str(program.path)):
                 raise CommandError(f"no file '{file}' in this program ({program.path})")
+            if not rest.strip().isdigit():
+                raise CommandError(f"FILE:LINE needs a line number, not '{rest}'")
             word = rest
         if word[0].isdigit():
             line, pcs = statement_pcs(program, parse_int(word, "LINE"))
             if not pcs:
                 raise CommandError(f"no statement at or after line {word}")
-            b = s.add(kind="line", what=f"line {line}", pcs=pcs)
             moved = "" if line == int(word, 0) else f" (line {word} has no statement)"
-            return [f"breakpoint {b.num} at line {line}, pc {min(pcs)}{moved}"]
+            return "line", f"line {line}", pcs, f"at line {line}, pc {min(pcs)}{moved}"
         if word not in program.labels:
             raise CommandError(f"no label '{word}' (labels: {', '.join(program.labels) or 'none'})")
         pc = program.labels[word]
         if pc >= len(program.statements):
             raise CommandError(f"label '{word}' is at the end of the program")
         line = program.statements[pc].line
-        b = s.add(kind="label", what=f"label {word} (line {line})", pcs=frozenset([pc]))
-        return [f"breakpoint {b.num} at label {word}: line {line}, pc {pc}"]
+        return ("label", f"label {word} (line {line})", frozenset([pc]),
+                f"at label {word}: line {line}, pc {pc}")
+
+    def _numbered(self, arg: str, name: str) -> Break:
+        num = parse_int(arg, "N")
+        b = self.s.breaks.get(num)
+        if b is None:
+            raise CommandError(f"no breakpoint or watchpoint {num} (see `info break`)")
+        return b
+
+    def _selected(self, arg: str, name: str) -> list[Break]:
+        if not arg:
+            return list(self.s.breaks.values())
+        return [self._numbered(w, name) for w in arg.split()]
+
+    def cmd_condition(self, arg: str) -> list[str]:
+        words = arg.split(None, 1)
+        if not words:
+            raise CommandError("condition needs N [EXPR]")
+        b = self._numbered(words[0], "condition")
+        if len(words) == 1:
+            b.condition, b.test = None, None
+            return [f"breakpoint {b.num} now unconditional"]
+        b.test, b.condition = self.eval.condition(words[1]), words[1].strip()
+        return [f"breakpoint {b.num} stops only if {b.condition}"]
+
+    def cmd_ignore(self, arg: str) -> list[str]:
+        words = arg.split()
+        if len(words) != 2:
+            raise CommandError("ignore needs N COUNT")
+        b = self._numbered(words[0], "ignore")
+        n = parse_int(words[1], "COUNT")
+        if n < 0:
+            raise CommandError(f"COUNT must be >= 0, not {n}")
+        b.ignore = n
+        if n == 0:
+            return [f"breakpoint {b.num} will stop next time it is reached"]
+        return [f"breakpoint {b.num} will be passed {n} time(s)"]
+
+    def cmd_disable(self, arg: str) -> list[str]:
+        chosen = self._selected(arg, "disable")
+        for b in chosen:
+            b.enabled = False
+        return [f"disabled {', '.join(str(b.num) for b in chosen) or 'nothing'}"]
+
+    def cmd_enable(self, arg: str) -> list[str]:
+        chosen = self._selected(arg, "enable")
+        for b in chosen:
+            b.enabled = True
+        return [f"enabled {', '.join(str(b.num) for b in chosen) or 'nothing'}"]
 
     def cmd_watch(self, arg: str) -> list[str]:
+        arg, cond = _split_condition(arg)
+        test = self.eval.condition(cond) if cond else None
+        suffix = f" if {cond}" if cond else ""
+        if arg.startswith("$"):
+            reg = arg.strip()
+            if reg not in WATCHABLE:
+                raise CommandError(f"cannot watch '{reg}' (watchable: $x0..$x31, "
+                                   f"{', '.join(WATCHABLE[32:])})")
+            b = self.s.add(kind="regwatch", what=reg, reg=reg, condition=cond, test=test)
+            return [f"watchpoint {b.num}: {reg}{suffix}"]
         space, lo, hi, what, dtype = self._watch_range(arg)
-        b = self.s.add(kind="watch", what=what, space=space, lo=lo, hi=hi, dtype=dtype)
+        b = self.s.add(kind="watch", what=what, space=space, lo=lo, hi=hi, dtype=dtype,
+                       condition=cond, test=test)
         where = "UB" if space is None else f"GM {space}"
-        return [f"watchpoint {b.num}: {what} ({where} bytes {lo:#x}..{hi - 1:#x})"]
+        return [f"watchpoint {b.num}: {what} ({where} bytes {lo:#x}..{hi - 1:#x}){suffix}"]
 
     def _watch_range(self, arg: str) -> tuple[str | None, int, int, str, DType | None]:
         if arg.startswith("@"):
@@ -264,28 +438,54 @@ class Commands:
             n = len(self.s.breaks)
             self.s.breaks.clear()
             return [f"deleted {n} breakpoint(s) and watchpoint(s)"]
-        num = parse_int(arg, "N")
-        if self.s.breaks.pop(num, None) is None:
-            raise CommandError(f"no breakpoint or watchpoint {num} (see `info break`)")
-        return [f"deleted {num}"]
+        chosen = self._selected(arg, "delete")
+        for b in chosen:
+            self.s.breaks.pop(b.num, None)
+        return [f"deleted {' '.join(str(b.num) for b in chosen)}"]
 
     # -- info --------------------------------------------------------------------------------
     def cmd_info(self, arg: str) -> list[str]:
         sub = {"break": self._info_break, "breakpoints": self._info_break, "b": self._info_break,
-               "watch": self._info_break, "pipes": self._info_pipes,
-               "loops": self._info_loops}.get(arg.strip())
+               "watch": self._info_break, "watchpoints": self._info_break,
+               "registers": self._info_registers, "reg": self._info_registers,
+               "r": self._info_registers, "display": self._info_display,
+               "pipes": self._info_pipes, "loops": self._info_loops}.get(arg.strip())
         if sub is None:
-            raise CommandError("info takes break, pipes or loops")
+            raise CommandError("info takes break, registers, display, pipes or loops")
         return sub()
 
     def _info_break(self) -> list[str]:
         if not self.s.breaks:
             return ["no breakpoints or watchpoints"]
-        out = [f"{'num':<4} {'type':<11} {'what':<36} hits"]
+        out = [f"{'num':<4} {'type':<11} {'enb':<4}{'what':<36} hits"]
         for b in self.s.breaks.values():
-            kind = "watchpoint" if b.kind == "watch" else "breakpoint"
-            out.append(f"{b.num:<4} {kind:<11} {b.what:<36} {b.hits}")
+            kind = "watchpoint" if b.is_watch else "tbreak" if b.temporary else "breakpoint"
+            enb = "y" if b.enabled else "n"
+            out.append(f"{b.num:<4} {kind:<11} {enb:<4}{b.what:<36} {b.hits}")
+            if b.condition:
+                out.append(f"{'':<21}stop only if {b.condition}")
+            if b.ignore:
+                out.append(f"{'':<21}will be passed {b.ignore} more time(s)")
         return out
+
+    def _info_registers(self) -> list[str]:
+        out = []
+        for name in REGISTERS:
+            v = self.eval.register(name)
+            if name == "$mode":
+                out.append(f"{name:<10} {v}")
+                continue
+            text = f"{name:<10} {format_value(v, 'x', register_bits(name, self.s)):<20}"
+            if name in X_REGS or name in ("$pc", "$cycle", "$block_idx"):
+                text += f" {v}"
+            out.append(text.rstrip())
+        return out
+
+    def _info_display(self) -> list[str]:
+        if not self.displays:
+            return ["no displays"]
+        return [f"{d.num}: {'/' + d.fmt + ' ' if d.fmt else ''}{d.text}"
+                for d in self.displays.values()]
 
     def _info_pipes(self) -> list[str]:
         from .pipes import pipes_view
@@ -386,21 +586,98 @@ class Commands:
                                                                for v in values[i:i + per]))
         return out
 
-    def cmd_print(self, arg: str) -> list[str]:
+    def cmd_print(self, arg: str, suffix: str = "") -> list[str]:
+        fmt = _format(suffix, "print")
         if not arg:
-            raise CommandError("print needs NAME[a:b] or a register xN")
-        self.s.sync()
-        if re.fullmatch(r"x([0-9]|[12][0-9]|3[01])", arg):
-            r = int(arg[1:])
-            m = self.s.machine
-            return [f"{arg} = {m.signed(r)} ({m.x[r]:#x})"]
-        t, sl = self._tensor_slice(arg)
-        mem = self.s.machine.space(None if t.space == "ub" else t.name)
+            raise CommandError("print needs an expression: NAME[a:b], $x1, z[3] * 2, ...")
+        if re.fullmatch(r"x([0-9]|[12][0-9]|3[01])", arg) and arg not in self.s.program.tensors:
+            if fmt is None:  # `print x1`: the register, signed and in hex
+                self.s.sync()
+                r = int(arg[1:])
+                m = self.s.machine
+                return [f"{arg} = {m.signed(r)} ({m.x[r]:#x})"]
+            arg = "$" + arg
+        label = arg.replace(" ", "") if _plain_slice(arg) else " ".join(arg.split())
+        return self._format(self._parse(arg), fmt, label)
+
+    def cmd_display(self, arg: str, suffix: str = "") -> list[str]:
+        fmt = _format(suffix, "display")
+        if not arg:
+            return self.show_displays() or ["no displays"]
+        tree = self._parse(arg)
+        d = Display(self.next_display, arg.strip(), fmt, tree)
+        self.next_display += 1
+        self.displays[d.num] = d
+        try:
+            return self._format(d.tree, d.fmt, f"{d.num}: {d.text}")
+        except CommandError as e:
+            return [f"{d.num}: {d.text}: error: {e}"]
+
+    def cmd_undisplay(self, arg: str) -> list[str]:
+        if not arg:
+            self.displays.clear()
+            return ["deleted every display"]
+        nums = [parse_int(w, "N") for w in arg.split()]
+        for n in nums:
+            if n not in self.displays:
+                raise CommandError(f"no display {n} (see `info display`)")
+        for n in nums:
+            del self.displays[n]
+        return [f"deleted display {' '.join(map(str, nums))}"]
+
+    def cmd_set(self, arg: str) -> list[str]:
+        m = re.match(r"^(?:var(?:iable)?\s+)?(.+?)\s*(?<![=!<>])=(?!=)\s*(.+)$", arg)
+        if m is None:
+            raise CommandError("set var needs TARGET = EXPR ($x1 = 3, z[3] = 1.5)")
+        target, text = m.group(1).strip(), m.group(2)
+        s = self.s
+        if not s.at_newest():
+            raise CommandError("set var writes the machine, so only at the newest point: the "
+                               "history after this point was run from the old values "
+                               "(`continue`, `step` or `run` get there)")
+        value = self._value(self._parse(text))
+        label = f"set var {target} = {text.strip()}"
+        if target.startswith("$"):
+            if target not in X_REGS:
+                raise CommandError(f"set var can write $x0..$x31, not '{target}'")
+            if not isinstance(value, int | np.integer | bool | np.bool_):
+                raise CommandError(f"{target} takes an integer, not {value!r}")
+            s.assign(label, None, 0, None, reg=int(target[2:]), value=int(value))
+            return [f"{target} = {self.eval.register(target)}"]
+        t, sl = self._tensor_slice(target)
+        start, stop, step = (sl, sl + 1, 1) if isinstance(sl, int) else sl.indices(t.count)
+        if step != 1 or stop <= start:
+            raise CommandError(f"{target}: set var needs an element or a contiguous slice")
+        try:
+            new = np.broadcast_to(np.asarray(value).astype(t.dtype.numeric), (stop - start,))
+        except (ValueError, TypeError, OverflowError) as e:
+            raise CommandError(f"{text.strip()} does not fit {target} ({t.dtype.name}): {e}") \
+                from None
+        if t.dtype.name == "c32" or new.dtype.itemsize != t.dtype.size:
+            raise CommandError(f"set var cannot write {t.dtype.name} elements")
         base = t.addr if t.space == "ub" else 0
-        arr = _values(t.dtype, mem[base:base + t.nbytes])[sl]
-        label = arg.replace(" ", "")
-        with np.printoptions(threshold=256, linewidth=100):
-            text = np.array2string(arr, prefix=f"{label} = ") if arr.ndim else str(arr)
+        space = None if t.space == "ub" else t.name
+        s.assign(label, space, base + start * t.dtype.size, np.ascontiguousarray(new).tobytes())
+        return self._format(self._parse(target), None, target.replace(" ", ""))
+
+    def _parse(self, text: str):
+        try:
+            return parse(text)
+        except ExprError as e:
+            raise CommandError(str(e)) from None
+
+    def _value(self, tree):
+        try:
+            return self.eval(tree)
+        except ExprError as e:
+            raise CommandError(str(e)) from None
+
+    def _format(self, tree, fmt: str | None, label: str) -> list[str]:
+        v = self._value(tree)
+        bits = 64
+        if isinstance(tree, ast.Name) and tree.id.startswith("__reg_"):
+            bits = register_bits(show(tree), self.s)
+        text = format_value(v, fmt, bits, prefix=f"{label} = ")
         return f"{label} = {text}".split("\n")
 
     def cmd_list(self, arg: str) -> list[str]:
@@ -489,13 +766,31 @@ class Commands:
         return t, slice(*vals)
 
 
-def _values(t: DType, raw: np.ndarray) -> np.ndarray:
-    """Raw bytes → the values numpy prints (c32 as complex64, bf16 as bfloat16)."""
-    raw = np.ascontiguousarray(raw)
-    if t.name == "c32":
-        pairs = raw.view(np.float16).reshape(-1, 2).astype(np.float32)
-        return pairs[:, 0] + 1j * pairs[:, 1]
-    return raw.view(t.numeric)
+def _split_condition(arg: str) -> tuple[str, str | None]:
+    """`LOCATION if EXPR` → (LOCATION, EXPR)."""
+    m = re.match(r"^(.*?)\s+if\s+(.+)$", arg)
+    if m is None:
+        return arg.strip(), None
+    return m.group(1).strip(), m.group(2).strip()
+
+
+def _same_file(given: str, path: str) -> bool:
+    return given == path or Path(path).name == given or path.endswith("/" + given)
+
+
+def _format(suffix: str, name: str) -> str | None:
+    if not suffix:
+        return None
+    fmt = suffix[1:]
+    if fmt not in FORMATS:
+        raise CommandError(f"{name}/{fmt}: the formats are /x (hex), /t (binary), /d (decimal) "
+                           "and /f (float)")
+    return fmt
+
+
+def _plain_slice(text: str) -> bool:
+    """NAME or NAME[a:b]: printed with the label as typed (numpy's layout)."""
+    return re.fullmatch(r"\s*[A-Za-z_]\w*\s*(\[[^\]]*\])?\s*", text) is not None
 
 
 def _strings(t: DType, raw: np.ndarray, hexa: bool) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 import attrs
+import numpy as np
 
 from isa.families import CONTROL
 from isa.program import Instruction, Program
@@ -19,15 +20,16 @@ from simulator.problems import Fault
 from simulator.run import Run, gm_arrays
 from simulator.sources import ProgramSource
 
-from .undo import Record, Recorder, UndoLog, redo, undo
+from .undo import Record, Recorder, UndoLog, Write, redo, snapshot, split_record, undo
 
 HISTORY_BYTES = 256 << 20
 
 
 @attrs.define
 class Break:
-    """A breakpoint (kind line|label|pc|cycle, `pcs` the statements it stops at) or a
-    watchpoint (kind watch, bytes [lo, hi) of `space`: None = UB, else a GM tensor)."""
+    """A breakpoint (kind line|label|pc|cycle, `pcs` the statements it stops at), a watchpoint
+    on bytes (kind watch, bytes [lo, hi) of `space`: None = UB, else a GM tensor) or on a
+    register (kind regwatch, `reg` its name as expressions spell it: `$cmpmask`)."""
 
     num: int
     kind: str
@@ -40,6 +42,15 @@ class Break:
     hits: int = 0
     temporary: bool = False
     dtype: object = None  # a watched tensor's type, to show its values
+    reg: str | None = None
+    enabled: bool = True
+    condition: str | None = None  # stop only when this expression is true (its text)
+    test: Callable[[], bool] | None = None  # the condition, compiled
+    ignore: int = 0  # crossings still to pass without stopping (`ignore N COUNT`)
+
+    @property
+    def is_watch(self) -> bool:
+        return self.kind in ("watch", "regwatch")
 
 
 @attrs.frozen
@@ -53,8 +64,12 @@ class Stop:
 
 class Session:
     def __init__(self, program: Program, inputs: Mapping | None = None, checks: str = "error",
-                 max_steps: int = 10_000_000, history_bytes: int = HISTORY_BYTES):
+                 max_steps: int = 10_000_000, history_bytes: int = HISTORY_BYTES,
+                 werror: bool = False):
         self.program = program
+        self.werror = werror  # a warning stops motion like an error and fails the session
+        self.promoted = False  # a warning was made an error (`pipev debug --werror` exits 1)
+        self.warned = False  # the instruction just executed warned (under werror)
         self.inputs = dict(inputs or {})
         self.checks = checks
         self.max_steps = max_steps
@@ -62,6 +77,8 @@ class Session:
         self.breaks: dict[int, Break] = {}
         self.next_num = 1
         self.interrupted = False
+        self.by_repeat = False  # motion by micro-ops: vector instructions are split into repeats
+        self.undone: list[str] = []  # the `set var`s the last backward motion undid
         self.start()
 
     # -- building ----------------------------------------------------------------------------
@@ -74,6 +91,7 @@ class Session:
         self.built = Run(self.machine, self.source, checks=self.checks, max_steps=self.max_steps,
                        warnings=self.program.warnings, internal=[self.recorder])  # as `pipev run`
         self.ex = self.built.executor
+        self.recorder.executor = self.ex
         self.model = self.built.model
         self.hist = UndoLog(self.history_bytes)
         self.pos = 0  # the user's point
@@ -95,6 +113,9 @@ class Session:
     def new_diagnostics(self) -> list:
         new = self.ex.diagnostics[self.shown:]
         self.shown = len(self.ex.diagnostics)
+        if self.werror:
+            new = [attrs.evolve(d, severity="error") if d.severity == "warning" else d
+                   for d in new]
         return new
 
     # -- where we are ------------------------------------------------------------------------
@@ -114,14 +135,64 @@ class Session:
         p = self.pos if p is None else p
         return self.hist[p - 1].cycle if p > self.hist.first else 0
 
-    def sync(self) -> None:
-        """Bring the machine to the user's point."""
-        while self.mpos > self.pos:
+    def sync(self, target: int | None = None) -> None:
+        """Bring the machine to the user's point (or to point TARGET)."""
+        target = self.pos if target is None else target
+        if self.mpos != target:
+            self.recorder.stale = True
+        while self.mpos > target:
             self.mpos -= 1
             undo(self.machine, self.hist[self.mpos])
-        while self.mpos < self.pos:
+        while self.mpos < target:
             redo(self.machine, self.hist[self.mpos])
             self.mpos += 1
+
+    def split(self, p: int) -> None:
+        """Replace bulk record P by one record per repeat (re-running its body from its
+        pre-state); points after it move on by the repeats added."""
+        rec = self.hist[p]
+        self.sync(p)
+        subs = split_record(self.machine, rec, self.cycle(p))
+        self.hist.replace(p, subs)
+        self.mpos = p + len(subs)
+        self.recorder.stale = True
+        if self.pos > p:
+            self.pos += len(subs) - 1
+
+    def at_newest(self) -> bool:
+        """At the newest point, or only the user's own writes (`set var`, undone) lie ahead:
+        then they are dropped, and this point is the newest."""
+        ahead = list(self.hist.between(self.pos, self.hist.end))
+        if any(r.label is None for r in ahead):
+            return False
+        if ahead:
+            self.sync()
+            self.hist.truncate(self.pos)
+            self.mpos = self.pos
+        return True
+
+    def assign(self, label: str, space: str | None, addr: int, data: bytes | None,
+               reg: int | None = None, value: int = 0) -> None:
+        """`set var`: write DATA at ADDR of SPACE (or VALUE into x register REG) as one record
+        of the undo log, so `back` undoes it. Only at the newest point: the executor is there."""
+        self.sync()
+        m = self.machine
+        before = snapshot(m, self.recorder.regs)
+        writes = []
+        if data is not None:
+            mem = m.space(space)
+            writes.append(Write(space, addr, mem[addr:addr + len(data)].tobytes(), data))
+            mem[addr:addr + len(data)] = np.frombuffer(data, np.uint8)
+        if reg is not None:
+            m.x[reg] = value & ((1 << 64) - 1)
+        after = snapshot(m, before)
+        k = self.index()
+        instr = self.flat[min(k, len(self.flat) - 1)]
+        rec = Record(k, instr, None, 0, None, writes, before, after, True, k, label=label)
+        rec.end = rec.cycle = self.cycle()
+        self.hist.extend([rec], keep_from=self.pos)
+        self.pos = self.mpos = self.hist.end
+        self.recorder.regs = after
 
     # -- executing at the frontier -----------------------------------------------------------
     def _execute(self) -> bool:
@@ -134,56 +205,74 @@ class Session:
             return False
         self.sync()  # only ever called at the newest point
         index = src.index
+        self.recorder.split = self.by_repeat
         self.recorder.begin(index)
+        seen = len(ex.diagnostics)
         try:
             ev = ex.step()
         except Fault:
             self.recorder.abandon()
             self.fault = str(ex.diagnostics[-1])
             return False
+        if self.werror and any(d.severity == "warning" for d in ex.diagnostics[seen:]):
+            self.promoted = self.warned = True
+        if ev is not None:
+            ev.compact()  # the log keeps the event: not its per-byte ranges
         recs = self.recorder.end(src.flat[index], src.index)
         self._time(recs, ev)
         self.hist.extend(recs, keep_from=self.pos)
         self.mpos = self.hist.end
-        self.uops += len(recs)
+        self.uops += ev.repeats if ev is not None else len(recs)
         return True
 
     def _time(self, recs: list[Record], ev) -> None:
-        """Cycle figures from the timing model's record published in the event."""
+        """Cycle figures from the timing model's record published in the event (per-repeat
+        ones only for an instruction split into repeats: building them costs)."""
         t = ev.timing if ev is not None else None
         prev = self.cycle(self.hist.end)
-        total = self.model.total_cycles if self.model is not None else 0
-        reps = t.repeats if t is not None else ()
+        end = self.model.total_cycles if self.model is not None else 0
+        if t is not None:
+            end = t.end
+        reps = t.repeats if t is not None and len(recs) > 1 else ()
         for rec in recs:
-            end = getattr(t, "end", total) if t is not None else total
-            if rec.repeat is not None and rec.repeat < len(reps):
-                end = reps[rec.repeat].end
-            rec.end = int(end)
+            rec.end = int(reps[rec.repeat].end if rec.repeat is not None and
+                          rec.repeat < len(reps) else end)
             prev = rec.cycle = max(prev, rec.end)
         recs[-1].timing = t
 
     # -- motion ------------------------------------------------------------------------------
     def _forward(self) -> Record | None:
-        if self.pos == self.hist.end and not self._execute():
-            return None
+        if self.pos == self.hist.end:
+            if not self._execute():
+                return None
+        elif self.by_repeat and self.hist[self.pos].bulk:
+            self.split(self.pos)
         self.pos += 1
         return self.hist[self.pos - 1]
 
-    def forward(self, done: Callable[[Record], bool]) -> Stop:
-        """Move micro-op by micro-op until DONE says so, a break/watchpoint, the end, an
-        error or an interrupt."""
-        return self._move(self._step_forward, done)
+    def forward(self, done: Callable[[Record], bool], by_repeat: bool = False) -> Stop:
+        """Move record by record until DONE says so, a break/watchpoint, the end, an error or
+        an interrupt (BY_REPEAT: micro-op by micro-op)."""
+        return self._move(self._step_forward, done, by_repeat)
 
     def _step_forward(self) -> tuple[Record | None, Stop | None]:
         rec = self._forward()
         if rec is None:
             return None, self._why_not_forward()
-        return rec, self._hit(rec)
+        hit = self._hit(rec)
+        if self.warned and self.pos == self.hist.end:
+            self.warned = False
+            note = "stopped: --werror makes that warning an error (`continue` goes on)"
+            return rec, Stop("\n".join(m for m in (hit.message if hit else "", note) if m),
+                             error=True, watched=hit.watched if hit else ())
+        return rec, hit
 
     def _move(self, advance: Callable[[], tuple[Record | None, Stop | None]],
-              done: Callable[[Record], bool]) -> Stop:
-        """Advance (either way) until a stop, DONE or an interrupt; then sync the machine."""
+              done: Callable[[Record], bool], by_repeat: bool = False) -> Stop:
+        """Advance (either way) until a stop, DONE or an interrupt; then sync the machine.
+        BY_REPEAT: every repeat of a vector instruction is a point of its own."""
         self.interrupted = False
+        self.by_repeat = by_repeat
         try:
             while True:
                 rec, stop = advance()
@@ -194,6 +283,7 @@ class Session:
                 if self.interrupted:
                     return Stop("interrupted")
         finally:
+            self.by_repeat = False
             self.sync()
 
     def _why_not_forward(self) -> Stop:
@@ -206,23 +296,37 @@ class Session:
         return (f"program finished: {self.ex.steps} instructions, {self.uops} micro-ops, "
                 f"cycle {self.cycle()}")
 
-    def backward(self, done: Callable[[Record], bool]) -> Stop:
-        """Move back micro-op by micro-op (undoing) until DONE, a break/watchpoint, the start of
-        the history or an interrupt. DONE gets the record just undone."""
-        return self._move(self._step_backward, done)
+    def backward(self, done: Callable[[Record], bool], by_repeat: bool = False) -> Stop:
+        """Move back record by record (undoing) until DONE, a break/watchpoint, the start of
+        the history or an interrupt. DONE gets the record just undone. The user's writes it
+        undid are named in `undone`; those at the end of the history are dropped (nothing ran
+        after them: going forward again does not repeat them)."""
+        self.undone = []
+        stop = self._move(self._step_backward, done, by_repeat)
+        self.at_newest()
+        return stop
 
     def _step_backward(self) -> tuple[Record | None, Stop | None]:
         if self.pos == self.hist.first:
             where = "the start of the program" if self.hist.first == 0 else \
                 "the oldest point still in the history"
             return None, Stop(f"reached {where}")
+        if self.by_repeat and self.hist[self.pos - 1].bulk:
+            self.split(self.pos - 1)
         self.pos -= 1
         rec = self.hist[self.pos]
+        if rec.label is not None:  # a `set var` undone: no instruction, nothing to stop at
+            self.undone.append(rec.label)
+            return rec, None
         prev = self.record()
-        hit = self._hit(prev) if prev is not None else None
+        hit = self._hit(prev, forward=False) if prev is not None else None
         if hit is None and self.pos == self.hist.first:
             hit = self._bp_at_boundary()
         return rec, hit
+
+    def boundary_done(self, stop_at: Callable[[], bool]) -> Callable[[Record], bool]:
+        """A DONE predicate: at the first instruction boundary where STOP_AT() holds."""
+        return lambda rec: self.hist.boundary(self.pos) and stop_at()
 
     def steps_done(self, n: int, boundaries: bool) -> Callable[[Record], bool]:
         """A DONE predicate: after N micro-ops, or N instruction boundaries reached."""
@@ -244,24 +348,77 @@ class Session:
         self.breaks[b.num] = b
         return b
 
-    def _hit(self, rec: Record) -> Stop | None:
-        """A break/watchpoint that fires at the current point, REC the micro-op before it."""
+    def _hit(self, rec: Record, forward: bool = True) -> Stop | None:
+        """A break/watchpoint that fires at the current point, REC the micro-op before it. A
+        bulk record that fires a byte watch or a cycle breakpoint is split first, so the stop
+        is right after the repeat that did it (moving forward: its first repeat is checked,
+        the others are stepped through; backward: its last)."""
+        if not self.breaks:
+            return None
+        if rec.bulk and self._fires_inside(rec):
+            p = self.pos - 1
+            self.split(p)
+            if forward:
+                self.pos = p + 1
+            return self._hit(self.hist[self.pos - 1], forward)
         msgs, watched = [], []
         for b in list(self.breaks.values()):
+            if not b.enabled:
+                continue
             if b.kind == "watch":
                 w = rec.touches(b.space, b.lo, b.hi)
-                if w is not None:
+                if w is not None and self._passes(b):
                     msgs.append(self._fire(b, self._watch_message(b, rec, w)))
+                    watched.append((b, rec))
+            elif b.kind == "regwatch":
+                old, new = self.reg_value(b.reg, rec.regs_before), \
+                    self.reg_value(b.reg, rec.regs_after)
+                if old != new and self._passes(b):
+                    msgs.append(self._fire(b, f"watchpoint {b.num} ({b.what}) changed by "
+                                              f"{self._writer(rec)}"))
                     watched.append((b, rec))
             elif b.kind == "cycle":
                 before = self.cycle(self.pos - 1)
-                if rec.cycle >= b.cycle > before:
+                if rec.cycle >= b.cycle > before and self._passes(b):
                     msgs.append(self._fire(b, f"breakpoint {b.num}: cycle {b.cycle} reached "
                                               f"(this micro-op ended at cycle {rec.end})"))
         bp = self._bp_at_boundary() if rec.completes else None
         if bp is not None:
             msgs.append(bp.message)
         return Stop("\n".join(msgs), watched=tuple(watched)) if msgs else None
+
+    def _fires_inside(self, rec: Record) -> bool:
+        """Whether a byte watch or cycle breakpoint fires on bulk record REC."""
+        before = self.cycle(self.pos - 1)
+        return any(b.enabled and (
+            b.kind == "watch" and rec.touches(b.space, b.lo, b.hi) is not None
+            or b.kind == "cycle" and rec.cycle >= b.cycle > before)
+            for b in self.breaks.values())
+
+    def _passes(self, b: Break) -> bool:
+        """A crossing of B: stops when its condition holds and no ignore count is left."""
+        if b.test is not None:
+            self.sync()
+            if not b.test():
+                return False
+        if b.ignore > 0:
+            b.ignore -= 1
+            b.hits += 1
+            return False
+        return True
+
+    @staticmethod
+    def reg_value(name: str, regs) -> object:
+        """A watched register's value in a record's register snapshot."""
+        from .expr import regs_value
+
+        return regs_value(name, regs)
+
+    def _writer(self, rec: Record) -> str:
+        if rec.label is not None:
+            return rec.label
+        where = f"line {rec.instr.line} (pc {rec.instr.pc}) {rec.instr.text}"
+        return where + (f", repeat {rec.repeat}" if rec.repeat is not None else "")
 
     def watched_bytes(self, b: Break, rec: Record) -> tuple[bytes, bytes]:
         """The watched bytes before and after REC (the machine being right after it)."""
@@ -276,6 +433,8 @@ class Session:
         return bytes(old), new
 
     def _bp_at_boundary(self) -> Stop | None:
+        if not self.breaks:
+            return None
         k = self.index()
         if k >= len(self.flat):
             return None
@@ -284,10 +443,13 @@ class Session:
             return None  # inside an API statement's expansion
         msgs = []
         for b in list(self.breaks.values()):
-            if instr.pc in b.pcs:
+            if instr.pc in b.pcs and b.enabled and self._passes(b):
                 if b.temporary:
                     del self.breaks[b.num]
-                    msgs.append("")
+                    if b.kind == "motion":  # until/advance: their own, silent
+                        msgs.append("")
+                        continue
+                    msgs.append(f"temporary breakpoint {b.num}, {b.what}")
                     continue
                 msgs.append(self._fire(b, f"breakpoint {b.num}, {b.what}"))
         return Stop("\n".join(m for m in msgs if m)) if msgs else None
@@ -297,6 +459,8 @@ class Session:
         return message
 
     def _watch_message(self, b: Break, rec: Record, w) -> str:
+        if rec.label is not None:
+            return f"watchpoint {b.num} ({b.what}) written by {rec.label}"
         where = f"line {rec.instr.line} (pc {rec.instr.pc}) {rec.instr.text}"
         part = ""
         lo = max(b.lo, w.addr)

@@ -3,11 +3,20 @@ registers around it, so the debugger can move backward and forward without re-ex
 
 Memory grows with what the program wrote, never with UB size: a record keeps only the exact byte
 runs its micro-op wrote (found from the decoded operation just before the write, through the
-observer contract's `before_write` hook) plus a register snapshot (a few hundred bytes).
+observer contract's `before_write` hook) plus a register snapshot, shared with the record before
+when no register changed.
+
+A vector instruction runs in bulk (all repeats in one numpy operation, one record) unless the
+debugger is stepping by repeats at the newest point (`Recorder.split`, read by the executor
+through `wants_repeats`). A bulk record keeps the body and scalar the instruction ran with, so
+`split` can re-run it repeat by repeat from its recorded pre-state when motion needs a point
+inside it (`stepr`/`backr` into it, a watchpoint or a cycle breakpoint firing in it): the same
+body on the same state, so the repeats' records are exactly what a split run would have made.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 
 import attrs
@@ -20,12 +29,49 @@ from simulator.machine import Machine
 
 # (MASK_HI, MASK_LO, counter mode, CMPMASK bytes, set flags, x registers)
 Regs = tuple[int, int, bool, bytes, tuple, tuple]
-RECORD_OVERHEAD = 400  # bytes a record costs besides its data, for the history budget
+
+_size = sys.getsizeof
+# Resident bytes of the parts of a record that `Record.nbytes` does not measure one by one:
+# a Python int above the small-int cache, an event (slots object, its mask tuples, what its
+# decoded operation holds; its byte ranges are dropped: Event.compact) and its timing record
+# (attrs slots object plus the per-repeat beats array's header). benchmarks/debugger_speed.py
+# compares the total with the resident memory a session really takes (within about 10%).
+INT_BYTES = 32
+EVENT_BYTES = _size(object()) + 16 * 8 + 2 * 56 + 160
+TIMING_BYTES = _size(object()) + 17 * 8 + 112
 
 
-def snapshot(m: Machine) -> Regs:
-    return (m.mask_hi, m.mask_lo, m.counter, m.cmpmask.tobytes(), tuple(m.flags.items()),
-            tuple(m.x))
+def _fixed_sizes() -> tuple[int, int, int]:
+    """Resident bytes of an empty record, an empty list, and a Write with its two bytes
+    objects beyond their data (slots classes: the same for every instance)."""
+    rec = Record(0, None, None, 0, None, [], (), ())
+    return _size(rec), _size([]), _size(Write(None, 0, b"")) + 2 * _size(b"")
+
+
+def snapshot(m: Machine, prev: Regs | None = None) -> Regs:
+    """The registers now; the parts equal to PREV's are PREV's own objects (shared)."""
+    x = tuple(m.x)
+    cmp = m.cmpmask.tobytes()
+    flags = tuple(m.flags.items())
+    if prev is not None:
+        x = prev[5] if x == prev[5] else x
+        cmp = prev[3] if cmp == prev[3] else cmp
+        flags = prev[4] if flags == prev[4] else flags
+    return (m.mask_hi, m.mask_lo, m.counter, cmp, flags, x)
+
+
+def regs_bytes(regs: Regs, prev: Regs) -> int:
+    """Resident bytes REGS holds beyond what it shares with PREV."""
+    if regs is prev:
+        return 0
+    n = _size(regs) + 3 * INT_BYTES
+    if regs[3] is not prev[3]:
+        n += _size(regs[3])
+    if regs[4] is not prev[4]:
+        n += _size(regs[4]) + len(regs[4]) * 120  # ((src, dst, id), instr) pairs
+    if regs[5] is not prev[5]:
+        n += _size(regs[5]) + sum(INT_BYTES for v in regs[5] if v > 256)
+    return n
 
 
 def restore(m: Machine, regs: Regs) -> None:
@@ -68,10 +114,33 @@ class Record:
     cycle: int = 0  # the largest end cycle of any micro-op up to this one
     timing: object = None  # the instruction's InstrTiming (on its completing record)
     event: Event | None = None  # the instruction's event (on its completing record)
+    rerun: tuple | None = None  # (body, scalar) of a bulk vector instruction: see `split`
+    label: str | None = None  # a write the user made (`set var ...`), not an instruction
+    nbytes: int = 0  # resident bytes it holds (the history budget counts these)
 
     @property
-    def nbytes(self) -> int:
-        return RECORD_OVERHEAD + sum(2 * len(w.before) for w in self.writes)
+    def bulk(self) -> bool:
+        """All repeats of a vector instruction in one record (split it to see one repeat)."""
+        return self.rerun is not None
+
+    def measure(self) -> int:
+        """Resident bytes of this record and what only it holds (shared parts not counted)."""
+        writes = self.writes
+        n = RECORD_BYTES + LIST_BYTES + 8 * len(writes)
+        for w in writes:
+            n += WRITE_BYTES + len(w.before) + len(w.after)
+        if self.regs_after is not self.regs_before:
+            n += regs_bytes(self.regs_after, self.regs_before)
+        if self.op is not None and self.completes:  # a decoding of its own (shared by repeats)
+            n += _size(self.op)
+        if self.event is not None:
+            n += EVENT_BYTES
+        t = self.timing
+        if t is not None:
+            n += TIMING_BYTES + (t.beats.nbytes if t.beats is not None else 0)
+            n += len(t._repeats) * 80  # per-repeat records, once somebody read them
+        self.nbytes = n
+        return n
 
     def touches(self, space: str | None, lo: int, hi: int) -> Write | None:
         """The first write overlapping bytes [lo, hi) of SPACE, if any."""
@@ -126,11 +195,14 @@ def _writes(m: Machine, instr: Instruction, op, repeat: int | None) -> list[Writ
     return [Write(space, a, mem[a:a + n].tobytes()) for a, n in runs]
 
 
-class Recorder(Observer):
-    """Builds the records of one executed instruction from the executor's notifications; it
-    asks for repeat-by-repeat execution so that every repeat is a point of its own."""
+RECORD_BYTES, LIST_BYTES, WRITE_BYTES = _fixed_sizes()
 
-    wants_repeats = True
+
+class Recorder(Observer):
+    """Builds the records of one executed instruction from the executor's notifications. It
+    asks for repeat-by-repeat execution only while `split` is set (stepping by repeats at the
+    newest point); otherwise a vector instruction runs in bulk and gets one record that can be
+    split later (`split_record`)."""
 
     def __init__(self, machine: Machine):
         self.m = machine
@@ -139,13 +211,29 @@ class Recorder(Observer):
         self.event: Event | None = None
         self.index = 0
         self.regs: Regs = snapshot(machine)
+        self.split = False
+        self.executor = None  # set by the session: where a bulk instruction's body is read
+        self.stale = True  # the machine changed since `regs` was taken (the session says so)
+
+    @property
+    def wants_repeats(self) -> bool:
+        return self.split
 
     def begin(self, index: int) -> None:
         self.pending, self.open, self.event, self.index = [], None, None, index
-        self.regs = snapshot(self.m)
+        if self.stale:
+            self.regs = snapshot(self.m, self.regs)
+            self.stale = False
 
     def before_write(self, instr: Instruction, op, repeat: int | None) -> None:
-        self.open = (instr, op, repeat, _writes(self.m, instr, op, repeat))
+        rerun = None
+        if repeat is None and isinstance(op, VectorOp):
+            if op.repeats == 1:
+                repeat = 0  # one repeat: the record is that repeat
+            elif op.repeats > 1:
+                iss = self.executor.issued
+                rerun = (iss.body, iss.arg)
+        self.open = (instr, op, repeat, _writes(self.m, instr, op, repeat), rerun)
 
     def on_repeat(self, event: Event, repeat: int) -> None:
         self._close(event.vop.repeats, completes=False)
@@ -154,14 +242,14 @@ class Recorder(Observer):
         self.event = event
 
     def _close(self, repeats: int, completes: bool) -> Record:
-        instr, op, repeat, writes = self.open
+        instr, op, repeat, writes, rerun = self.open
         for w in writes:
             w.after = self.m.space(w.space)[w.addr:w.end].tobytes()
-        after = snapshot(self.m)
+        after = snapshot(self.m, self.regs)
         if after == self.regs:
             after = self.regs  # share the tuple: most micro-ops change no register
         rec = Record(self.index, instr, repeat, repeats, op, writes, self.regs, after,
-                     completes, self.index)
+                     completes, self.index, rerun=rerun)
         self.pending.append(rec)
         self.regs, self.open = after, None
         return rec
@@ -172,7 +260,7 @@ class Recorder(Observer):
         repeats = ev.vop.repeats if ev is not None and ev.vop is not None else 0
         if self.open is not None or not self.pending:
             if self.open is None:
-                self.open = (instr, ev.vop if ev is not None else None, None, [])
+                self.open = (instr, ev.vop if ev is not None else None, None, [], None)
             self._close(repeats, completes=True)
         last = self.pending[-1]
         last.completes, last.next_index, last.event = True, next_index, ev
@@ -182,7 +270,36 @@ class Recorder(Observer):
         """The instruction faulted: put back whatever it had written."""
         for rec in reversed(self.pending):
             undo(self.m, rec)
-        self.pending, self.open = [], None
+        self.pending, self.open, self.stale = [], None, True
+
+
+def split_record(m: Machine, rec: Record, cycle_before: int) -> list[Record]:
+    """Re-run bulk record REC repeat by repeat; the machine must be at its pre-state and is
+    left at its post-state. The records of its repeats (the last one completes it);
+    CYCLE_BEFORE is the cycle at its start."""
+    body, arg = rec.rerun
+    vop, regs = rec.op, rec.regs_before
+    out = []
+    for i in range(vop.repeats):
+        writes = _writes(m, rec.instr, vop, i)
+        body(m, vop, arg, i, i + 1)
+        for w in writes:
+            w.after = m.space(w.space)[w.addr:w.end].tobytes()
+        after = snapshot(m, regs)
+        after = regs if after == regs else after
+        out.append(Record(rec.index, rec.instr, i, rec.repeats, vop, writes, regs, after,
+                          completes=False, next_index=rec.index))
+        regs = after
+    last = out[-1]
+    last.completes, last.next_index, last.event = True, rec.next_index, rec.event
+    last.regs_after = rec.regs_after  # the same registers, one object with the next record's
+    reps = rec.timing.repeats if rec.timing is not None else ()
+    for sub in out:  # cycles: a running maximum, ending at the bulk record's own
+        sub.end = int(reps[sub.repeat].end) if sub.repeat < len(reps) else rec.end
+        sub.cycle = cycle_before = max(cycle_before, sub.end)
+    last.end, last.cycle = rec.end, rec.cycle
+    last.timing = rec.timing
+    return out
 
 
 def undo(m: Machine, rec: Record) -> None:
@@ -217,9 +334,22 @@ class UndoLog:
 
     def extend(self, recs: list[Record], keep_from: int) -> None:
         self.records.extend(recs)
-        self.nbytes += sum(r.nbytes for r in recs)
+        self.nbytes += sum(r.measure() for r in recs) + 8 * len(recs)  # + the list's slots
         if self.nbytes > self.budget:
             self._trim(keep_from)
+
+    def truncate(self, p: int) -> None:
+        """Drop the records from point P on."""
+        gone = self.records[p - self.first:]
+        self.nbytes -= sum(r.nbytes + 8 for r in gone)
+        del self.records[p - self.first:]
+
+    def replace(self, p: int, recs: list[Record]) -> None:
+        """Record P becomes RECS (a bulk record split into its repeats)."""
+        i = p - self.first
+        self.nbytes += sum(r.measure() for r in recs) + 8 * (len(recs) - 1) \
+            - self.records[i].nbytes
+        self.records[i:i + 1] = recs
 
     def _trim(self, keep_from: int) -> None:
         """Drop the oldest instructions down to half the budget, never past KEEP_FROM."""
@@ -233,7 +363,7 @@ class UndoLog:
                 cut = drop
         if cut:
             self.start_index = self.records[cut - 1].next_index
-            self.nbytes -= sum(r.nbytes for r in self.records[:cut])
+            self.nbytes -= sum(r.nbytes + 8 for r in self.records[:cut])
             del self.records[:cut]
             self.first += cut
 

@@ -187,7 +187,8 @@ def _check(program, defines, chip, checks, max_steps, werror) -> None:
                err=True)
 
 
-def _debug(program, defines, chip, inputs, commands, checks, max_steps, werror) -> None:
+def _debug(program, defines, chip, inputs, commands, ex, batch, output_dir, werror, checks,
+           max_steps) -> None:
     from simulator.cli import _parse_inputs, _resolve_chip
     from simulator.debugger import debug
 
@@ -196,7 +197,8 @@ def _debug(program, defines, chip, inputs, commands, checks, max_steps, werror) 
     supplied = _parse_inputs(inputs)
     prog = kernel_of(program, chip, checks)
     sys.exit(debug(prog, inputs=supplied, commands=commands, checks=checks,
-                   max_steps=max_steps, werror=werror))
+                   max_steps=max_steps, ex=ex, batch=batch, output_dir=output_dir,
+                   werror=werror))
 
 
 CALLBACKS = {"run": _run, "asm": _asm, "check": _check, "debug": _debug}

@@ -187,6 +187,10 @@ def test_debug_a_cpp_program_at_its_lines(pipev, tmp_path):
     after, before = re.findall(r"^que3_0\[0:4\] = (.*)$", out, re.M)
     assert after == "[0.5 0.5 0.5 0.5]" and before != after  # stepped back over the write
     assert re.search(rf"^b=>\s+{line}\s+AscendC::Select", out, re.M)
+    gdb = pipev("debug", "--ex", f"break {line}", "--ex", "continue", "--ex", "print $pc",
+                "--batch", src)  # --ex takes a value: the file is still found
+    assert gdb.returncode == 0, gdb.stderr
+    assert f"breakpoint 1, line {line}" in gdb.stdout and "$pc = " in gdb.stdout
 
 
 def test_debugging_a_recording_shows_the_cpp_source(recorded, pipev):

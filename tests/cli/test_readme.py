@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 # other documents whose console sessions are run the same way
 DOCS = [README, *((ROOT / doc).read_text(encoding="utf-8")
-                   for doc in ("programs/kernels/README.md", "docs/tik.md"))]
+                   for doc in ("programs/kernels/README.md", "docs/tik.md", "docs/debugger.md"))]
 BLOCK_RE = re.compile(r"(?:<!-- file: (?P<file>\S+) -->\n)?```(?P<lang>\w*)\n(?P<body>.*?)```",
                       re.S)
 

@@ -86,6 +86,10 @@ def test_debug_names_script_lines(cli, tmp_path):
     assert out.exit_code == 0, out.output
     assert "vec_sel_mode0.py:20: tik_instance.vec_sel(128, 0, dst_ub, is_le" in out.output
     assert "is_le[0:2] = [7 0]" in out.output
+    gdb = cli("debug", TIK / "vec_sel_mode0.py", *inputs(tmp_path, "tik_vec_sel_mode0"),
+              "--ex", "break 20", "--ex", "continue", "--ex", "print/x is_le[0:2]", "--batch")
+    assert gdb.exit_code == 0, gdb.output
+    assert "is_le[0:2] = [0x7 0x0]" in gdb.output
 
 
 def test_usage_error_is_a_diagnostic(cli, tmp_path):

@@ -1,0 +1,224 @@
+"""Debugger expressions (`print`, `display`, `set var`, `break ... if`, `condition`): tensors,
+their elements and slices, registers and arithmetic, in Python's expression syntax.
+
+`$x0`…`$x31` (signed 64-bit), `$mask` (128 bits), `$mask_lo`, `$mask_hi`, `$mode` ("norm" or
+"count"), `$cmpmask` (all its bits), `$pc`, `$cycle`, `$block_idx`; a tensor name is its values
+(numpy, of the tensor's type), `z[3]` an element, `z[0:8]` a slice. Only literals, names,
+subscripts, arithmetic, bit operations, comparisons and `and`/`or`/`not` are accepted: the text
+is parsed with `ast` and walked here, never handed to `eval`.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from isa.types import DType
+
+if TYPE_CHECKING:
+    from .session import Session
+
+REGISTER = re.compile(r"\$([A-Za-z_]\w*)")
+PREFIX = "__reg_"
+X_REGS = tuple(f"$x{i}" for i in range(32))
+REGISTERS = (*X_REGS, "$mask", "$mask_lo", "$mask_hi", "$mode", "$cmpmask", "$pc", "$cycle",
+             "$block_idx")
+WATCHABLE = (*X_REGS, "$mask", "$mask_lo", "$mask_hi", "$mode", "$cmpmask")
+M64 = (1 << 64) - 1
+
+BINARY: dict[type, Callable] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+    ast.Pow: operator.pow, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
+    ast.BitAnd: operator.and_, ast.BitOr: operator.or_, ast.BitXor: operator.xor,
+}
+UNARY: dict[type, Callable] = {ast.USub: operator.neg, ast.UAdd: operator.pos,
+                               ast.Invert: operator.invert, ast.Not: operator.not_}
+COMPARE: dict[type, Callable] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge,
+}
+
+
+class ExprError(Exception):
+    """An expression that cannot be parsed or evaluated: one line saying why."""
+
+
+def _signed(v: int) -> int:
+    return v - (1 << 64) if v >> 63 else v
+
+
+def regs_value(name: str, regs) -> object:
+    """A register's value in an undo record's snapshot (MASK_HI, MASK_LO, counter, CMPMASK
+    bytes, flags, x)."""
+    if name in X_REGS:
+        return _signed(regs[5][int(name[2:])])
+    return {"$mask": lambda: regs[0] << 64 | regs[1], "$mask_lo": lambda: regs[1],
+            "$mask_hi": lambda: regs[0], "$mode": lambda: "count" if regs[2] else "norm",
+            "$cmpmask": lambda: int.from_bytes(regs[3], "little")}[name]()
+
+
+def register_bits(name: str, session: Session) -> int:
+    """How many bits a register has (for /x and /t)."""
+    if name == "$mask":
+        return 128
+    if name == "$cmpmask":
+        return session.machine.cmpmask.size * 8
+    return 64
+
+
+def parse(text: str) -> ast.expr:
+    """TEXT as an expression tree ($NAME spelled as Python names); ExprError when it is not
+    one."""
+    src = REGISTER.sub(lambda m: PREFIX + m.group(1), text.strip())
+    if not src:
+        raise ExprError("an expression is needed")
+    try:
+        tree = ast.parse(src, mode="eval")
+    except SyntaxError:
+        raise ExprError(f"cannot parse '{text.strip()}'") from None
+    return tree.body
+
+
+def show(node: ast.AST) -> str:
+    """An expression as the user writes it."""
+    return ast.unparse(node).replace(PREFIX, "$")
+
+
+class Evaluator:
+    """Evaluates expression trees against the session's machine at the current point."""
+
+    def __init__(self, session: Session):
+        self.s = session
+
+    def __call__(self, node: ast.AST):
+        self.s.sync()
+        try:
+            return self._eval(node)
+        except ExprError:
+            raise
+        except (ArithmeticError, ValueError, TypeError, IndexError, OverflowError) as e:
+            raise ExprError(f"{show(node)}: {e}") from None
+
+    def condition(self, text: str) -> Callable[[], bool]:
+        """A breakpoint condition: true when the expression is (an error counts as true, so
+        the user sees it at the stop, as gdb does)."""
+        tree = parse(text)
+        self._check_names(tree)
+
+        def test() -> bool:
+            try:
+                v = self(tree)
+            except ExprError:
+                return True
+            return bool(np.all(v))
+        return test
+
+    def _check_names(self, tree: ast.AST) -> None:
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Name):
+                self.name(n.id)
+
+    # -- nodes -------------------------------------------------------------------------------
+    def _eval(self, node: ast.AST):
+        ev = self._eval
+        if isinstance(node, ast.Constant) and isinstance(node.value, int | float | str):
+            return node.value
+        if isinstance(node, ast.Name):
+            return self.name(node.id)
+        if isinstance(node, ast.Subscript):
+            return self._subscript(ev(node.value), node.slice)
+        if isinstance(node, ast.BinOp) and type(node.op) in BINARY:
+            return BINARY[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.UnaryOp) and type(node.op) in UNARY:
+            v = ev(node.operand)
+            if isinstance(node.op, ast.Not):
+                return np.logical_not(v) if isinstance(v, np.ndarray) else not v
+            return UNARY[type(node.op)](v)
+        if isinstance(node, ast.Compare):
+            left, result = ev(node.left), True
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                if type(op) not in COMPARE:
+                    raise ExprError(f"'{show(node)}': unsupported comparison")
+                r = ev(right)
+                result = result & COMPARE[type(op)](left, r)
+                left = r
+            return result
+        if isinstance(node, ast.BoolOp):
+            values = [ev(v) for v in node.values]
+            join = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
+            out = values[0]
+            for v in values[1:]:
+                out = join(out, v)
+            return out
+        raise ExprError(f"'{show(node)}' is not supported in an expression")
+
+    def _subscript(self, value, index: ast.AST):
+        if not isinstance(value, np.ndarray):
+            raise ExprError("only a tensor can be indexed")
+        if isinstance(index, ast.Slice):
+            parts = [None if p is None else self._int(self._eval(p))
+                     for p in (index.lower, index.upper, index.step)]
+            return value[slice(*parts)]
+        i = self._int(self._eval(index))
+        if not -len(value) <= i < len(value):
+            raise ExprError(f"index {i} is outside the tensor (0..{len(value) - 1})")
+        return value[i]
+
+    @staticmethod
+    def _int(v) -> int:
+        if isinstance(v, int | np.integer):
+            return int(v)
+        what = f"an array of {v.size}" if isinstance(v, np.ndarray) else repr(v)
+        raise ExprError(f"an index must be an integer, not {what}")
+
+    # -- names -------------------------------------------------------------------------------
+    def name(self, ident: str):
+        if ident.startswith(PREFIX):
+            return self.register("$" + ident[len(PREFIX):])
+        t = self.s.program.tensors.get(ident)
+        if t is None:
+            raise ExprError(f"no tensor '{ident}' (tensors: "
+                            f"{', '.join(self.s.program.tensors) or 'none'}; registers are "
+                            "written $x1, $cmpmask, ...)")
+        return tensor_values(self.s, t)
+
+    def register(self, name: str):
+        s, m = self.s, self.s.machine
+        if name in X_REGS:
+            return m.signed(int(name[2:]))
+        if name == "$pc":
+            k = s.index()
+            return s.flat[k].pc if k < len(s.flat) else len(s.program.statements)
+        if name == "$cycle":
+            return s.cycle()
+        if name == "$block_idx":
+            return 0  # a .vasm program is the code of one core
+        if name in WATCHABLE:
+            return regs_value(name, (m.mask_hi, m.mask_lo, m.counter, m.cmpmask.tobytes(),
+                                     (), ()))
+        raise ExprError(f"no register '{name}' (registers: $x0..$x31, " +
+                        ", ".join(REGISTERS[32:]) + ")")
+
+
+def tensor_values(s: Session, t) -> np.ndarray:
+    """A tensor's values at the current point (a read-only view)."""
+    mem = s.machine.space(None if t.space == "ub" else t.name)
+    base = t.addr if t.space == "ub" else 0
+    arr = values(t.dtype, mem[base:base + t.nbytes])
+    arr.setflags(write=False)
+    return arr
+
+
+def values(t: DType, raw: np.ndarray) -> np.ndarray:
+    """Raw bytes → the values numpy prints (c32 as complex64, bf16 as bfloat16)."""
+    raw = np.ascontiguousarray(raw)
+    if t.name == "c32":
+        pairs = raw.view(np.float16).reshape(-1, 2).astype(np.float32)
+        return pairs[:, 0] + 1j * pairs[:, 1]
+    return raw.view(t.numeric)
