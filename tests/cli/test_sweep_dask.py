@@ -1,7 +1,8 @@
 """The sweep on a real Dask cluster: a scheduler and two worker processes on 127.0.0.1 (started
 here, stopped in finally blocks, every wait bounded), a 40-variant grid, one worker killed
 mid-sweep; every row equal to a single `pipev run -D ...` of its variant; the second identical
-sweep served from the cache; the local executor giving the same rows."""
+sweep served from the cache; the local executor and `pipev sweep --executor dask://` giving the
+same rows."""
 
 import json
 import os
@@ -142,3 +143,12 @@ def test_dask_sweep_survives_a_killed_worker_and_matches_single_runs(cluster, tm
 
     local = sweep(KERNEL, GRID, executor="local", jobs=2, cache=False)
     assert [stable(r) for r in local.rows] == [stable(r) for r in first.rows]
+
+    cli = CliRunner().invoke(main, ["sweep", str(KERNEL), "--param", "N=4096", "--param",
+                                    "TILE=2048,4096", "--param", "BUFFERS=2", "--executor",
+                                    f"dask://{address.removeprefix('tcp://')}", "--no-cache",
+                                    "--out", str(tmp_path / "cli.jsonl")])
+    assert cli.exit_code == 0, cli.output
+    cli_rows = [json.loads(line) for line in (tmp_path / "cli.jsonl").read_text().splitlines()]
+    by_variant = {(r["N"], r["TILE"], r["BUFFERS"]): stable(r) for r in first.rows}
+    assert [stable(r) for r in cli_rows] == [by_variant[(4096, t, 2)] for t in (2048, 4096)]
