@@ -15,7 +15,7 @@ from isa.chip import Chip, ChipError, get_chip
 from simulator.sweep import keys, space, table
 from simulator.sweep.cache import Cache, default_dir
 from simulator.sweep.engine import Engine
-from simulator.sweep.executors import make_pool
+from simulator.sweep.executors import SweepSetupError, make_pool
 from simulator.sweep.task import CPP_ENV, CPP_SUFFIXES, CppKernel, Task, output_hash
 
 RESERVED = {"chip", "block_dim"}  # axes of their own (--chip, --block-dim)
@@ -78,6 +78,8 @@ def sweep(program: str | Path, params: Mapping[str, Sequence] | None = None, *,
     (`interrupted`)."""
     t0 = time.perf_counter()
     path = str(program)
+    if checks not in ("error", "warn", "off"):
+        raise SweepError(f"checks must be error, warn or off, not {checks!r}", usage=True)
     axes, fixed = _axes(params or {}, chip, block_dim)
     try:
         variants = space.expand(axes, mode) if axes else [{}]
@@ -90,7 +92,7 @@ def sweep(program: str | Path, params: Mapping[str, Sequence] | None = None, *,
     store = _cache(cache)
     try:
         pool = make_pool(executor, jobs)
-    except Exception as e:
+    except SweepSetupError as e:
         raise SweepError(str(e)) from None
     engine = Engine(pool, store, on_row=on_row, on_tick=on_tick)
     if on_start is not None:
@@ -239,7 +241,7 @@ def _arg_digest(arg: str) -> str:
     return arg
 
 
-def _load_inputs(inputs) -> dict[str, np.ndarray]:
+def _load_inputs(inputs, option: str = "--input") -> dict[str, np.ndarray]:
     from isa.inits import load_npy
 
     arrays = {}
@@ -247,7 +249,7 @@ def _load_inputs(inputs) -> dict[str, np.ndarray]:
         if isinstance(value, (str, Path)):
             arr, why = load_npy(Path(value))
             if arr is None:
-                raise SweepError(f"error: --input {name}: {why}")
+                raise SweepError(f"error: {option} {name}: {why}")
             arrays[name] = arr
         else:
             arrays[name] = np.asarray(value)
@@ -255,7 +257,7 @@ def _load_inputs(inputs) -> dict[str, np.ndarray]:
 
 
 def _expected(expect) -> dict[str, str]:
-    return {name: output_hash(arr) for name, arr in _load_inputs(expect).items()}
+    return {name: output_hash(arr) for name, arr in _load_inputs(expect, "--expect").items()}
 
 
 def _cache(cache) -> Cache | None:

@@ -230,3 +230,14 @@ def test_progress_bar_on_a_terminal(tmp_path):
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("option", ["--input", "--expect"])
+def test_an_unreadable_file_stops_the_sweep_before_it_runs(tmp_path, option):
+    result = CliRunner().invoke(main, ["sweep", str(KERNEL), "--param", "TILE=4096", option,
+                                       f"a={tmp_path / 'none.npy'}", "--out",
+                                       str(tmp_path / "r.csv")])
+    assert result.exit_code == 1
+    assert f"error: {option} a: cannot read {tmp_path / 'none.npy'}: no such file" in \
+        result.output
+    assert not (tmp_path / "r.csv").exists()
