@@ -102,7 +102,10 @@ def sweep_command(program, axes, mode, inputs, chips, block_dims, kernel, kernel
         sys.exit(130)
     if bar:
         bar.close()
-    _finish(result, out, plot, objective, quiet)
+    try:
+        _finish(result, out, plot, objective, quiet)
+    except KeyboardInterrupt:  # a second Ctrl-C while writing: the table is written or not
+        sys.exit(130)
 
 
 def _starter(bar):
