@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 PRELOAD = ["simulator.sweep.task", "simulator.run", "isa"]  # warm: imported once per worker
+PARENT_POLL = 1.0  # seconds between a worker's checks that the sweep is still there
 
 
 class SweepSetupError(Exception):
@@ -30,10 +33,25 @@ class Pool:
         pass
 
 
-def _quiet_worker() -> None:
+def _quiet_worker(parent: int) -> None:
     """Workers ignore Ctrl-C: the parent decides what an interrupt means (it writes the rows
-    finished so far, then stops the workers)."""
+    finished so far, then stops the workers). A worker whose parent has gone (killed, or a pool
+    it lost track of) ends by itself instead of waiting on its queue for ever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(parent, os.getppid()), daemon=True).start()
+
+
+def _exit_with(parent: int, ppid: int) -> None:
+    """End when the sweep's process is gone or this worker was handed to another parent (the
+    sweep's exit re-parents its forked workers at once, before anyone reaps it)."""
+    while True:
+        time.sleep(PARENT_POLL)
+        if os.getppid() != ppid:
+            os._exit(0)
+        try:
+            os.kill(parent, 0)
+        except (ProcessLookupError, PermissionError):  # gone (or the pid is someone else's)
+            os._exit(0)
 
 
 def _context():
@@ -43,7 +61,6 @@ def _context():
     always asks)."""
     import multiprocessing
     import sys
-    import threading
 
     if sys.platform == "linux" and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
@@ -63,7 +80,8 @@ class LocalPool(Pool):
         super().__init__(self._new(), window=4 * self.jobs)
 
     def _new(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.jobs, mp_context=_context(), initializer=_quiet_worker)
+        return ProcessPoolExecutor(self.jobs, mp_context=_context(), initializer=_quiet_worker,
+                                   initargs=(os.getpid(),))
 
     def renew(self) -> bool:
         self.close(cancel=True)

@@ -252,3 +252,44 @@ def test_progress_line():
     assert "variants/s  ETA" in line
     bar.close()
     assert out.getvalue().endswith("\r\033[K")
+
+
+ORPHAN = """
+import os, sys
+from simulator.sweep.executors import LocalPool
+pool = LocalPool(1)
+print(pool.executor.submit(os.getpid).result(), flush=True)
+os._exit(0)  # gone without shutting the pool down, as a killed sweep would
+"""
+
+
+def test_a_worker_whose_sweep_died_ends_by_itself():
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-c", ORPHAN], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        worker = int(proc.stdout.readline())
+        proc.wait(timeout=30)
+    finally:
+        proc.stdout.close()  # the worker holds its copy: reading on would wait for it
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    deadline = time.monotonic() + 20
+    while _alive(worker):
+        if time.monotonic() > deadline:
+            os.kill(worker, 9)
+            pytest.fail("the orphaned worker kept running")
+        time.sleep(0.1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
