@@ -38,6 +38,7 @@ from isa.types import ALIASES, TYPES, lookup
 
 MAX_ERRORS = 20
 MAX_TENSOR_BYTES = 256 << 20  # a simulated GM tensor; UB is far smaller on every chip
+MAX_BLOCK_DIM = 65535  # blockDim is a 16-bit count on every Ascend launch
 MAX_LINES = 2_000_000  # .rept expansion limit: beyond it the program is surely a mistake
 LONG_TOKEN = re.compile(r"\S{81,}")
 CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
@@ -45,7 +46,7 @@ LABEL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*:(?!=)")
 HEAD_RE = re.compile(r"\s*(\.?[A-Za-z_][A-Za-z0-9_.]*)")
 DECL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\[([^\]]*)\]")
 GM_ROLES = ("input", "output", "inout")
-DIRECTIVES = (".chip", ".gm", ".ub", ".loc", ".param", ".rept", ".endr", ".end")
+DIRECTIVES = (".chip", ".block_dim", ".gm", ".ub", ".loc", ".param", ".rept", ".endr", ".end")
 # `.param NAME = VALUE`; group 1 is None when the directive is malformed
 PARAM_RE = re.compile(r"\s*\.param\b(?:\s+([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)\Z)?", re.I | re.S)
 
@@ -123,7 +124,7 @@ class Assembler:
         return Program(self.path, self.chip, self.chip_from_text, self.tensors,
                        tuple(statements), self.labels, tuple(self.raw_lines),
                        tuple(d for d in self.diags if d.severity != "error"),
-                       dict(self.params))
+                       self.block_dim, self.block_dim_at, dict(self.params))
 
     # -- .param NAME = VALUE ----------------------------------------------------------------
     def declare_params(self) -> None:
@@ -233,6 +234,7 @@ class Assembler:
         self.labels: dict[str, int] = {}
         self.stmts: list[tuple[Src, int]] = []  # (line, offset of the mnemonic)
         self.chip_from_text = None
+        self.block_dim, self.block_dim_at = 1, None
         self.loc: tuple[str, int, int] | None = None  # the last .loc: (file, line, col)
         self.locs: dict[int, tuple[str, int, int]] = {}  # statement index → its .loc
         chip_src = None
@@ -261,6 +263,8 @@ class Assembler:
                     self.chip_from_text = rest[h.end():].strip()
                     chip_src = (src, off + h.end() + len(rest[h.end():]) -
                                 len(rest[h.end():].lstrip()))
+                elif d == ".block_dim":
+                    self.block_dim_directive(src, off + h.end(), rest[h.end():])
                 elif d in (".gm", ".ub"):
                     self.declare(src, wo, d[1:], off + h.end())
                 elif d == ".end":
@@ -270,9 +274,9 @@ class Assembler:
                 elif d == ".loc":
                     self.set_loc(src, wo, rest[h.end():])
                 else:
-                    self.error(src, wo, f"unknown directive '{word}' (expected .chip, .gm, .ub, "
-                               ".loc, .param, .rept, .endr or .end)" + did_you_mean(
-                                   d, DIRECTIVES, case_sensitive=False))
+                    self.error(src, wo, f"unknown directive '{word}' (expected .chip, "
+                               ".block_dim, .gm, .ub, .loc, .param, .rept, .endr or .end)"
+                               + did_you_mean(d, DIRECTIVES, case_sensitive=False))
                 continue
             if self.loc is not None:
                 self.locs[len(self.stmts)] = self.loc
@@ -282,6 +286,21 @@ class Assembler:
             if name in self.tensors:
                 self.error((1, 1), 0, f"'{name}' is both a label and a tensor")
 
+    def block_dim_directive(self, src: Src, off: int, arg: str) -> None:
+        """`.block_dim N`: the launch runs N cores (1..65535; --block-dim overrides it)."""
+        at = off + len(arg) - len(arg.lstrip())
+        if self.block_dim_at is not None:
+            self.error(src, at, ".block_dim is given twice")
+            return
+        try:
+            n = parse_int(arg.strip(), at)
+        except LexError as e:
+            self.error(src, e.offset, f".block_dim takes the number of cores: {e.message}")
+            return
+        if not 1 <= n <= MAX_BLOCK_DIM:
+            self.error(src, at, f".block_dim {n} is out of range (1..{MAX_BLOCK_DIM} cores)")
+            return
+        self.block_dim, self.block_dim_at = n, src.pos(at)
     def set_loc(self, src: Src, off: int, rest: str) -> None:
         """`.loc FILE LINE [COL]`: the statements after it come from FILE:LINE (a recording's
         C++ call site): their diagnostics, traces and hot lines name it."""

@@ -42,6 +42,13 @@ class Chip:
     npu_arch: int = 0  # __NPU_ARCH__ for AscendC kernels (pipev run FILE.cpp); 0: not given
     # vconv/cast: "DST.SRC" -> the round modes that pair supports
     conversions: dict[str, tuple[str, ...]] = attrs.field(eq=False, factory=dict)
+    vector_cores: int = 1  # vector cores a launch runs on at once; more blocks run in waves
+    gm_bandwidth_gbps: float = 0.0  # aggregate GM (HBM/DDR) bandwidth, GB/s; 0: unlimited
+
+    @property
+    def gm_bytes_per_cycle(self) -> float:
+        """The aggregate GM bandwidth in bytes per cycle of the core clock (0: unlimited)."""
+        return self.gm_bandwidth_gbps * 1000.0 / self.clock_mhz
 
     @property
     def scratch_base(self) -> int:
@@ -155,6 +162,11 @@ def _bank(v: Any) -> str:  # the model's own keys are the timing model's (timing
     return "" if ok else "must be a table whose model is a string"
 
 
+def _bandwidth(v: Any) -> str:
+    ok = type(v) in (int, float) and 0 <= v <= 1e6
+    return "" if ok else "must be a number of GB/s in 0..1000000 (0: unlimited)"
+
+
 def _table(v: Any) -> str:
     return "" if isinstance(v, dict) else "must be a table"
 
@@ -169,6 +181,7 @@ SCHEMA: dict[str, Check] = {
     "flexible_scalar": _boolean, "zero_mask": _one_of("warning", "error"), "types": _types,
     "bank": _bank, "timing": _table, "npu_arch": _integer(0, 99999),
     "conversions": _conversions,
+    "vector_cores": _integer(1, 65535), "gm_bandwidth_gbps": _bandwidth,
 }
 
 
@@ -203,6 +216,8 @@ def load_chip_file(path: Path) -> Chip:
         bank=dict(data.get("bank", {"model": "none"})), timing=dict(data["timing"]),
         path=str(path), npu_arch=data.get("npu_arch", 0),
         conversions={k: tuple(v) for k, v in data.get("conversions", {}).items()},
+        vector_cores=data.get("vector_cores", 1),
+        gm_bandwidth_gbps=float(data.get("gm_bandwidth_gbps", 0)),
     )
 
 

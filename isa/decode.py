@@ -37,17 +37,18 @@ class Access:
     space: str = "ub"
     count: int = 0  # elements a repeat touches (0: 256 bytes' worth); vconv's narrower side
 
-    @property
+    # derived once per access (accesses are shared by every execution of a decoding)
+    @cached_property
     def per_repeat(self) -> int:
         """Elements of this operand in one repeat."""
         return self.count or 256 // self.size
 
-    @property
+    @cached_property
     def repeat_bytes(self) -> int:
         """Bytes one full repeat of this operand spans with block stride 1."""
         return self.per_repeat * self.size
 
-    @property
+    @cached_property
     def contiguous(self) -> bool:
         """Block stride 1 and repeats back to back: one run of bytes."""
         return self.blk == 1 and self.rep * 32 == self.repeat_bytes

@@ -19,8 +19,13 @@ NAME_RE = re.compile(NAME + r"\Z")
 INT_RE = re.compile(r"[+-]?(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|[0-9][0-9_]*)\Z")
 FLOAT_RE = re.compile(
     r"[+-]?(?:(?:[0-9][0-9_]*)?\.?[0-9_]*(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z", re.I)
-REG_RE = re.compile(r"[xX]([0-9]|[12][0-9]|3[01])\Z")
-REG_EXPR_RE = re.compile(r"[xX]([0-9]|[12][0-9]|3[01])\s*(?:([+-])\s*(.+))?\Z")
+REG = r"(?:[xX]([0-9]|[12][0-9]|3[01])|(block_idx|block_num))"
+REG_RE = re.compile(REG + r"\Z")
+REG_EXPR_RE = re.compile(REG + r"\s*(?:([+-])\s*(.+))?\Z")
+# the read-only registers of a multi-core launch: which core (block) runs, and how many
+BLOCK_IDX, BLOCK_NUM = 32, 33
+READ_ONLY = {BLOCK_IDX: "block_idx", BLOCK_NUM: "block_num"}
+REGISTERS = 34  # x0..x31, block_idx, block_num
 COMMENT_RE = re.compile(r"[;#]")
 KEY_RE = re.compile(r"(" + NAME + r")\s*=\s*(.*)\Z", re.S)
 LIMIT = 1 << 200  # constant expressions beyond this are certainly out of every range
@@ -231,8 +236,19 @@ def parse_number(text: str, offset: int = 0) -> int | float | complex:
 
 
 def parse_register(text: str) -> int | None:
+    """`x0`..`x31` → 0..31; `block_idx`, `block_num` → 32, 33; else None."""
     m = REG_RE.match(text)
-    return int(m.group(1)) if m else None
+    return _reg_index(m) if m else None
+
+
+def _reg_index(m: re.Match) -> int:
+    if m.group(1) is not None:
+        return int(m.group(1))
+    return BLOCK_IDX if m.group(2) == "block_idx" else BLOCK_NUM
+
+
+def register_name(reg: int) -> str:
+    return READ_ONLY.get(reg, f"x{reg}")
 
 
 def parse_reg_expr(text: str, offset: int = 0) -> tuple[int, int] | None:
@@ -240,7 +256,7 @@ def parse_reg_expr(text: str, offset: int = 0) -> tuple[int, int] | None:
     m = REG_EXPR_RE.match(text.strip())
     if not m:
         return None
-    reg, sign, rest = int(m.group(1)), m.group(2), m.group(3)
+    reg, sign, rest = _reg_index(m), m.group(3), m.group(4)
     if not sign:
         return reg, 0
     v = parse_int(rest.strip(), offset + text.index(rest))

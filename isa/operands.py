@@ -13,6 +13,7 @@ from isa.chip import Chip
 from isa.diagnostics import did_you_mean
 from isa.lexer import (
     NAME_RE,
+    READ_ONLY,
     LexError,
     is_parameter,
     parse_int,
@@ -258,6 +259,9 @@ class Builder:
             reg = parse_register(text)
             if reg is None:
                 raise LexError(f"expected a register x0..x31, got '{text}'", off)
+            if role == "d" and reg in READ_ONLY:
+                raise LexError(f"{READ_ONLY[reg]} is read-only (the launch sets it for each "
+                               "core); write the result to x0..x31", off)
             return Operand("reg", off, text, value=reg)
         if kind in ("xsrc", "value", "imm"):
             reg = parse_register(text)

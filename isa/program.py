@@ -9,6 +9,7 @@ import attrs
 import numpy as np
 
 from isa.chip import Chip
+from isa.lexer import register_name
 from isa.table import InstrDef
 from isa.types import DType
 
@@ -22,7 +23,8 @@ class RegExpr:
     offset: int = 0
 
     def __str__(self) -> str:
-        s = f"x{self.reg}" if self.scale == 1 else f"x{self.reg}*{self.scale}"
+        name = register_name(self.reg)
+        s = name if self.scale == 1 else f"{name}*{self.scale}"
         if self.offset:
             s += f"{self.offset:+d}"
         return s
@@ -148,6 +150,8 @@ class Program:
     labels: dict[str, int]  # label → pc
     lines: tuple[str, ...]  # the source lines, for listings and the debugger
     warnings: tuple = ()  # Diagnostics from assembly
+    block_dim: int = 1  # cores the launch runs (.block_dim N)
+    block_dim_at: tuple[int, int] | None = None  # (line, col) of .block_dim, when given
     params: dict = attrs.field(factory=dict)  # `.param` name → value (after any override)
 
     @property

@@ -43,11 +43,12 @@ def chips() -> list[Chip]:
 
 
 def debug(program: Program | str | Path, *, chip: Chip | str | None = None, inputs=None,
-          checks: str = "error", max_steps: int = 10_000_000, params=None) -> Debugger:
-    """A debugging session on PROGRAM, at its first instruction (PARAMS: `.param`
-    overrides)."""
+          checks: str = "error", max_steps: int = 10_000_000,
+          block_dim: int | None = None, params=None) -> Debugger:
+    """A debugging session on PROGRAM, at its first instruction (of core 0 when it runs
+    BLOCK_DIM, or its .block_dim, cores; PARAMS: `.param` overrides)."""
     return Debugger(program, chip=chip, inputs=inputs, checks=checks, max_steps=max_steps,
-                    params=params)
+                    block_dim=block_dim, params=params)
 
 
 def sweep(program: str | Path, params=None, **options):

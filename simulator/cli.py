@@ -132,20 +132,29 @@ def main() -> None:
               help="compare output NAME with FILE bit for bit; a mismatch exits 1")
 @click.option("--expect-ulp", type=click.IntRange(0), default=0, show_default=True,
               metavar="N", help="let float outputs differ by up to N units in the last place")
+@click.option("--block-dim", type=click.IntRange(1, 65535), default=None, metavar="N",
+              help="run N cores (blocks); overrides .block_dim")
+@click.option("--core", "trace_core", type=click.IntRange(0, 65534), default=None,
+              metavar="K", help="the text timeline of core K only")
 @click.option("--json", "as_json", is_flag=True, help="print the summary (or, on a failure, "
               "the diagnostics) as one JSON object")
 @click.option("--quiet", is_flag=True, help="print no summary")
 def run(program, defines, chip, inputs, output_dir, trace, trace_format, checks, max_steps,
-        werror, expects, expect_ulp, as_json, quiet) -> None:
+        werror, expects, expect_ulp, block_dim, trace_core, as_json, quiet) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
+    if trace_core is not None and (trace is None or trace_format != "text"):
+        raise click.UsageError("--core K selects the core of a text timeline (--trace F "
+                               "--trace-format text)")
     prog = _assemble_or_exit(program, chip, checks, quiet=True, as_json=as_json,
                              defines=defines)
     execute(prog, None, _parse_inputs(inputs), output_dir, trace, trace_format, checks,
-            max_steps, as_json, quiet, werror=werror, expects=expects, expect_ulp=expect_ulp)
+            max_steps, as_json, quiet, werror=werror, expects=expects, expect_ulp=expect_ulp,
+            block_dim=block_dim, trace_core=trace_core)
 
 
 def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks, max_steps,
-            as_json, quiet, *, werror: bool = False, expects=(), expect_ulp: int = 0) -> None:
+            as_json, quiet, *, werror: bool = False, expects=(), expect_ulp: int = 0,
+            block_dim: int | None = None, trace_core: int | None = None) -> None:
     """Run PROGRAM (a path, or a Program a front end built), write its outputs, print the
     summary; exit 1 on any error."""
     from isa.diagnostics import DiagnosticError
@@ -165,7 +174,7 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
     try:
         result = run_program(prog, inputs=supplied, checks=checks, trace=trace,
                              trace_format=trace_format, max_steps=max_steps,
-                             observers=progress)
+                             observers=progress, block_dim=block_dim, trace_core=trace_core)
     except DiagnosticError as e:
         for p in progress:
             p.clear()
@@ -369,8 +378,10 @@ def isa_reference(mnemonic) -> None:
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
+@click.option("--block-dim", type=click.IntRange(1, 65535), default=None, metavar="N",
+              help="run N cores (blocks); overrides .block_dim")
 def debug(program, defines, chip, inputs, commands, ex, batch, output_dir, werror, checks,
-          max_steps) -> None:
+          max_steps, block_dim) -> None:
     """Step through PROGRAM at the (pipev) prompt (ISA.md §13); `help` lists the commands."""
     from simulator.debugger import debug as debug_session
 
@@ -378,7 +389,7 @@ def debug(program, defines, chip, inputs, commands, ex, batch, output_dir, werro
     supplied = _parse_inputs(inputs)
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
                            checks=checks, max_steps=max_steps, ex=ex, batch=batch,
-                           output_dir=output_dir, werror=werror,
+                           output_dir=output_dir, werror=werror, block_dim=block_dim,
                            params=_parse_defines(defines)))
 
 

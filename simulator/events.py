@@ -35,7 +35,8 @@ class Event:
     `gm_reads` / `gm_writes` (`(tensor, start, end)` of DMA), `reads_cmpmask` /
     `writes_cmpmask`, `mask` (MASK_HI, MASK_LO) and `mask_mode` (`norm` / `count`) at issue,
     `mask_after` / `mask_mode_after`, `cmpmask` (CMPMASK after it, as an int), `flag` ((src, dst,
-    id) of set_flag / wait_flag), `taken` (a taken branch), and with timing on `issue`, `start`,
+    id) of set_flag / wait_flag), `taken` (a taken branch), `core` (the block of a multi-core
+    launch that executed it, 0..N-1), and with timing on `issue`, `start`,
     `end`, `busy` (the cycles it occupied its pipe; a wait counts only its last cycle),
     `issue_busy` (the cycles S spent issuing it) and `beats` (per-repeat cycles), all None with
     timing off. `op` is the decoded operation
@@ -43,7 +44,8 @@ class Event:
     """
 
     __slots__ = ("seq", "instr", "pipe", "op", "repeats", "flag", "taken", "mask", "counter",
-                 "mask_after", "counter_after", "_cmpmask", "timing", "_source", "_ranges")
+                 "mask_after", "counter_after", "_cmpmask", "timing", "_source", "_ranges",
+                 "core")
 
     def __init__(self, seq: int, instr: Instruction, pipe: str, op: Any, repeats: int, flag,
                  taken: bool, mask: tuple[int, int], counter: bool,
@@ -63,6 +65,7 @@ class Event:
         self.timing: InstrTiming | None = None
         self._source = source
         self._ranges = None
+        self.core = 0  # the block (core) of a launch that executed it
 
     # -- where it came from ------------------------------------------------------------------
     @property
@@ -212,11 +215,14 @@ def _spans(ranges) -> list[tuple[int, int]]:
 
 class RunInfo:
     """What an observer learns when a run starts: the chip, the program (None for a stream),
-    UB's size, the UB ranges written before the first instruction, and `warn`, the way an
-    observer reports a finding as a diagnostic at an event's source line."""
+    the core (block) of a launch it runs, UB's size, the UB ranges written before the first
+    instruction, and `warn`, the way an observer reports a finding as a diagnostic at an event's
+    source line."""
 
-    def __init__(self, chip: Chip, path: str, program, initialised, warn, lines=()):
+    def __init__(self, chip: Chip, path: str, program, initialised, warn, lines=(),
+                 core: int = 0):
         self.chip = chip
+        self.core = core  # the block of a multi-core launch this run is
         self.path = path
         self.program = program
         self.ub_bytes = chip.ub_bytes

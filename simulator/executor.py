@@ -27,8 +27,10 @@ from simulator.semantics.issued import Issued
 class Executor:
     def __init__(self, machine: Machine, source, checks: str = "error",
                  observers: Sequence[Observer] = (), timing=None,
-                 max_steps: int = 10_000_000, warnings: Sequence[Diagnostic] = ()):
+                 max_steps: int = 10_000_000, warnings: Sequence[Diagnostic] = (),
+                 core: int = 0):
         self.m = machine
+        self.core = core  # the block of a launch this executor runs (stamped on its events)
         self.chip = machine.chip
         self.source = source
         self.checks = checks
@@ -70,7 +72,8 @@ class Executor:
             return
         self.started = True
         info = RunInfo(self.chip, self.source.path, self.source.program,
-                       self.source.initialised(), self._observer_warning, self.source.lines)
+                       self.source.initialised(), self._observer_warning, self.source.lines,
+                       self.core)
         for ob in ([self.timing] if self.timing is not None else []) + self.observers:
             ob.on_start(info)
 
@@ -159,9 +162,11 @@ class Executor:
         if instr.defn.family.writes_cmpmask:  # only these change it: read it again
             self._cmpmask = m.cmpmask.tobytes()
         after = (m.mask_hi, m.mask_lo)
-        return Event(self.steps - 1, instr, iss.pipe, iss.op, iss.uops, iss.flag, iss.taken,
-                     mask, counter, mask if after == mask else after, m.counter, self._cmpmask,
-                     self.source)
+        ev = Event(self.steps - 1, instr, iss.pipe, iss.op, iss.uops, iss.flag, iss.taken,
+                   mask, counter, mask if after == mask else after, m.counter, self._cmpmask,
+                   self.source)
+        ev.core = self.core
+        return ev
 
     def _cmpmask_after(self, instr: Instruction) -> bytes:
         if instr.defn.family.writes_cmpmask:  # only these change it: read it again

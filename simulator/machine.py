@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from isa.chip import Chip
+from isa.lexer import BLOCK_IDX, BLOCK_NUM, REGISTERS
 from isa.program import Program
 
 ONES = (1 << 64) - 1
@@ -14,7 +15,8 @@ RAW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 class Machine:
     """Everything a program can change. Nothing but semantics and the executor writes here."""
 
-    def __init__(self, chip: Chip, gm: dict[str, np.ndarray], program: Program | None = None):
+    def __init__(self, chip: Chip, gm: dict[str, np.ndarray], program: Program | None = None,
+                 block: tuple[int, int] = (0, 1)):
         self.chip = chip
         self.ub = np.zeros(chip.ub_bytes, np.uint8)
         self.views = {size: self.ub.view(dt) for size, dt in RAW.items()}
@@ -25,7 +27,8 @@ class Machine:
         self.mask_source = None  # (set_vector_mask, its lo operand) when a register set MASK_LO
         self.cmpmask = np.zeros(chip.cmpmask_bytes, np.uint8)
         self.flags: dict[tuple[str, str, int], object] = {}  # set flag → its set_flag
-        self.x = [0] * 32
+        self.x = [0] * REGISTERS  # x0..x31, then block_idx and block_num (read-only)
+        self.x[BLOCK_IDX], self.x[BLOCK_NUM] = block
         for t in (program.ub.values() if program is not None else ()):
             if t.init is not None and t.init.data is not None:
                 self.ub[t.addr:t.addr + t.nbytes] = t.init.data

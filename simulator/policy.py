@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from isa.diagnostics import Diagnostic
+from isa.lexer import register_name
 from isa.program import Instruction, RegExpr
 from simulator.problems import POLICY_RULES, Fault, Problem
 
@@ -67,7 +68,7 @@ class Policy:
         seen: dict[int, str] = {}
         for _, rx, as_hex in [it for it in items if it[0] == col] or items:
             v = self.m.signed(rx.reg)
-            seen.setdefault(rx.reg, f"x{rx.reg} = {_fmt(v, as_hex)}")
+            seen.setdefault(rx.reg, f"{register_name(rx.reg)} = {_fmt(v, as_hex)}")
         return ", ".join(seen.values())
 
 

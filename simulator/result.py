@@ -11,10 +11,32 @@ from isa.program import Program
 from simulator.timing.records import TimingSnapshot
 
 
+@attrs.frozen
+class CoreResult:
+    """One core (block) of a launch: where and when it ran, and its own figures."""
+
+    block: int  # block_idx
+    slot: int  # the vector core it ran on (blocks beyond vector_cores reuse a freed one)
+    wave: int  # 0 for the first vector_cores blocks, then 1, 2, ...
+    start: int  # the cycle it started (0 in the first wave)
+    end: int  # the cycle it finished
+    pipes: dict[str, int] = attrs.field(eq=False)
+    stalls: dict[str, int] = attrs.field(eq=False)
+    instructions: int = 0
+    uops: int = 0
+    gm_wait: int = 0  # cycles the shared GM bandwidth added to its transfers
+
+    @property
+    def cycles(self) -> int:
+        return self.end - self.start
+
+
 @attrs.frozen(eq=False)
 class RunResult:
     """What a run produced: outputs (GM output tensors as arrays), cycles and pipe busy cycles
-    (a model: zero with timing off), stalls by cause, hot lines, diagnostics, the final UB."""
+    (a model: zero with timing off), stalls by cause, hot lines, diagnostics, the final UB.
+    For a launch of N cores the figures are the whole launch's (cycles: the slowest core's end;
+    busy, stalls and counts: summed over cores; UB: the last core's) and `cores` has each."""
 
     program: Program | None  # None for a streamed run
     outputs: dict[str, np.ndarray]
@@ -30,7 +52,13 @@ class RunResult:
     chip: Chip | None = None
     path: str = ""
     timing: TimingSnapshot | None = None  # the timing model's final state, when one ran
-    registers: tuple[int, ...] = ()  # x0..x31 at the end
+    registers: tuple[int, ...] = ()  # x0..x31 at the end (of the last core)
+    cores: tuple[CoreResult, ...] = ()  # per core of the launch, in block order
+    vector_cores: int = 1  # the cores the launch ran on at once
+
+    @property
+    def block_dim(self) -> int:
+        return max(1, len(self.cores))
 
     @property
     def warnings(self) -> list[Diagnostic]:

@@ -133,25 +133,35 @@ class Run:
                  trace: str | Path | None = None, trace_format: str = "jsonl",
                  max_steps: int = 10_000_000, observers: Sequence[Observer] = (),
                  timing: bool = True, warnings: Sequence[Diagnostic] = (),
-                 internal: Sequence[Observer] = ()):
+                 internal: Sequence[Observer] = (), core: int = 0, origin: int = 0,
+                 gm_bandwidth=None, writer: Observer | None = None):
+        """A core of a multi-core launch (simulator/cores.py) passes CORE (its block), ORIGIN
+        (the cycle it starts), the launch's shared GM_BANDWIDTH ledger and the launch's trace
+        WRITER (which the launch closes)."""
         chip = machine.chip
         self.machine, self.source, self.chip = machine, source, chip
         self.model = None
         if timing:
             from simulator.timing import TimingModel
 
-            self.model = TimingModel(chip)
+            shared = origin != 0 or gm_bandwidth is not None  # a later core of a launch
+            self.model = TimingModel(chip, origin, gm_bandwidth) if shared else \
+                TimingModel(chip)
+        self.origin = origin
         self.stats = Statistics()
         obs: list[Observer] = [self.stats, *history_checks(checks), *internal]
         self.writer = None
-        if trace is not None:
+        if writer is not None:
+            obs.append(writer)
+        elif trace is not None:
             from simulator.trace import open_writer
 
             self.writer = open_writer(trace_format, Path(trace), chip, source.path,
                                       self.model is not None)
             obs.append(self.writer)
         obs.extend(observers)
-        self.executor = Executor(machine, source, checks, obs, self.model, max_steps, warnings)
+        self.executor = Executor(machine, source, checks, obs, self.model, max_steps, warnings,
+                                 core)
         self.executor.summarize = self.summary
 
     @classmethod
@@ -209,7 +219,7 @@ class Run:
                          dict(self.stats.busy), self.diagnostics, ub, self.stats.instructions,
                          self.stats.uops, dict(self.stats.stalls) if timed else {},
                          self.stats.hot_lines() if timed else [], self.chip, self.source.path,
-                         self.model.snapshot() if timed else None, tuple(self.machine.x))
+                         self.model.snapshot() if timed else None, tuple(self.machine.x[:32]))
 
 
 def check_mode(checks: str) -> None:
@@ -221,11 +231,15 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
         inputs: Mapping | None = None, checks: str = "error", trace: str | Path | None = None,
         trace_format: str = "jsonl", max_steps: int = 10_000_000,
         observers: Sequence[Observer] = (), timing: bool = True,
-        params: Mapping[str, int] | None = None) -> RunResult:
-    """Assemble (if needed) and run a program. PARAMS overrides `.param` values by name.
-    Raises SimulationError (or AssemblyError, its sibling) carrying every diagnostic; prints
-    nothing and writes only the trace file."""
+        params: Mapping[str, int] | None = None, block_dim: int | None = None,
+        trace_core: int | None = None) -> RunResult:
+    """Assemble (if needed) and run a program on BLOCK_DIM cores (None: the program's
+    `.block_dim`, else 1; simulator/cores.py); PARAMS overrides `.param` values by name;
+    TRACE_CORE: a text trace shows that core alone. Raises SimulationError (or AssemblyError,
+    its sibling) carrying every diagnostic; prints nothing and writes only the trace file."""
     check_mode(checks)
+    if block_dim is not None and not (type(block_dim) is int and 1 <= block_dim <= 65535):
+        raise ValueError(f"block_dim must be an integer in 1..65535, not {block_dim!r}")
     if chip is not None:
         try:
             chip = get_chip(chip)
@@ -233,7 +247,8 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
             raise SimulationError([Diagnostic("error", str(program_or_path)[:200], 1, 1,
                                               str(e))]) from None
     program = load_program(program_or_path, chip, checks, params)
-    r = Run.of_program(program, inputs, checks=checks, trace=trace, trace_format=trace_format,
-                       max_steps=max_steps, observers=observers, timing=timing)
-    r.execute()
-    return r.result(program, outputs_of(program, r.machine))
+    from simulator.cores import Launch
+
+    return Launch(program, inputs, block_dim=block_dim, checks=checks, trace=trace,
+                  trace_format=trace_format, max_steps=max_steps, observers=observers,
+                  timing=timing, trace_core=trace_core).execute()

@@ -54,7 +54,11 @@ class Stream:
     def __init__(self, chip: Chip | str = "ascend910b", *, checks: str = "error",
                  observers: Sequence[Observer] = (), trace: str | Path | None = None,
                  trace_format: str = "jsonl", timing: bool = True,
-                 max_steps: int = 10_000_000, name: str = "<stream>"):
+                 max_steps: int = 10_000_000, name: str = "<stream>",
+                 block: tuple[int, int] = (0, 1), origin: int = 0, gm_bandwidth=None,
+                 internal: Sequence[Observer] = ()):
+        """BLOCK (block_idx, block_num), ORIGIN, GM_BANDWIDTH and INTERNAL: one core of a
+        multi-core launch (simulator/cores.py Schedule gives them)."""
         check_mode(checks)
         try:
             self.chip = get_chip(chip)
@@ -62,7 +66,7 @@ class Stream:
             raise SimulationError([Diagnostic("error", name, 1, 1, str(e))]) from None
         self.name = name
         self.checks = checks
-        self.machine = Machine(self.chip, {})
+        self.machine = Machine(self.chip, {}, block=block)
         self.source = StreamSource(name)
         self.tensors: dict[str, Tensor] = {}
         self._statements: dict[tuple[str, int, str], list[Instruction]] = {}
@@ -72,7 +76,8 @@ class Stream:
         self.failed = False
         self.run = Run(self.machine, self.source, checks=checks, trace=trace,
                        trace_format=trace_format, max_steps=max_steps, observers=observers,
-                       timing=timing)
+                       timing=timing, internal=internal, core=block[0], origin=origin,
+                       gm_bandwidth=gm_bandwidth)
         self.executor = self.run.executor
         self.hazards = next((ob for ob in self.executor.observers
                              if isinstance(ob, HazardChecks)), None)

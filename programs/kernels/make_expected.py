@@ -64,6 +64,11 @@ def double_buffer() -> dict[str, np.ndarray]:
     return {"y_gm": np.where(x > 0, x, np.float32(0))}
 
 
+def multicore_relu() -> dict[str, np.ndarray]:
+    x = uniform(11, -10, 10, 49152, np.float32)  # 48 slices, whichever core does each
+    return {"y_gm": np.where(x > 0, x, np.float32(0))}
+
+
 def bf16_max_tail() -> dict[str, np.ndarray]:
     import ml_dtypes
 
@@ -74,7 +79,7 @@ def bf16_max_tail() -> dict[str, np.ndarray]:
 
 KERNELS = {"double_buffer": double_buffer, "relu": relu, "clamp": clamp,
            "where_tiles": where_tiles, "nan_scrub": nan_scrub, "masked_fill": masked_fill,
-           "bf16_max_tail": bf16_max_tail}
+           "multicore_relu": multicore_relu, "bf16_max_tail": bf16_max_tail}
 
 
 def main() -> None:

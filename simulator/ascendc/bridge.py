@@ -77,6 +77,8 @@ class Launch:
     block_dim: int
     cores: list[CoreResult] = attrs.Factory(list)
     ok: bool = True
+    schedule: object = None  # simulator.cores.Schedule of a launch of several cores
+    placed: dict[int, tuple[int, int, int]] = attrs.Factory(dict)  # core -> slot, wave, start
 
     @property
     def slowest(self) -> CoreResult | None:
@@ -263,9 +265,16 @@ class Session:
         self.core = core
         name = f"{launch.file}:{launch.line} {launch.kernel}" + \
             (f" core {core}" if launch.block_dim > 1 else "")
+        extra = {}
+        if launch.block_dim > 1:  # one core of several: when and where it runs, what it shares
+            start, slot, wave = launch.schedule.begin()
+            launch.placed[core] = (slot, wave, start)
+            extra = {"block": (core, launch.block_dim), "origin": start,
+                     "gm_bandwidth": launch.schedule.ledger,
+                     "internal": launch.schedule.observers()}
         stream = self.stream_factory(self.chip, name=name,
                                      trace=numbered(self.trace, launch.index, core),
-                                     **self.options)
+                                     **self.options, **extra)
         for gm_name, (dtype, view, file, line) in {**self.gm, **self.launch_gm}.items():
             stream.declare_gm(gm_name, dtype, view, file=file, line=line)
         self.stream = stream
@@ -285,6 +294,8 @@ class Session:
         finally:
             self._save_vasm(stream)
         launch.cores.append(CoreResult(self.core, result))
+        if self.core in launch.placed:
+            launch.schedule.end(launch.placed[self.core][0], getattr(result, "cycles", 0))
         for d in getattr(result, "diagnostics", ()):
             if d not in self.diagnostics:
                 self.diagnostics.append(d)
@@ -403,6 +414,11 @@ class Session:
             return self._error(f, line, f"kernel {self._s(kernel)} launched with blockDim "
                                f"{block_dim} (at least 1)")
         self.launch = Launch(len(self.launches), f, line, self._s(kernel), int(block_dim))
+        if block_dim > 1:
+            from simulator.cores import Schedule
+
+            self.launch.schedule = Schedule(self.chip, int(block_dim),
+                                            self.options["timing"], self.options["checks"])
         self.launches.append(self.launch)
         if self.status is not None:
             self.status.launch_began(file, line)

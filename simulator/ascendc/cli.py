@@ -5,7 +5,8 @@ FILE.cpp`: record its run, then debug the recording.
                        [--trace-format F] [--checks C] [--werror] [--save-vasm F] [-- ARGS...]
     pipev run kernel.cpp --kernel NAME [--block-dim N] --arg NAME=FILE.npy|FILE.bin|out:T[N]...
                        [--output-dir D] [--json]
-    pipev debug FILE.cpp [-D ...] [-I ...] [--chip C] [--launch N] [--commands F] [-- ARGS...]
+    pipev debug FILE.cpp [-D ...] [-I ...] [--chip C] [--launch N] [--core K] [--commands F]
+                         [-- ARGS...]
 
 The first form runs the file's host `main` with ARGS in the current directory (its `<<<>>>`
 launches run on pipev); the second launches kernel NAME of a file that has only kernels.
@@ -27,7 +28,7 @@ CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
 # options of either `run` or `debug` that take a value as the next argument
 VALUE_OPTIONS = {"--chip", "--trace", "--trace-format", "--checks", "--max-steps", "--input",
                  "--output-dir", "--save-vasm", "--kernel", "--block-dim", "--arg", "-D", "-I",
-                 "--commands", "--launch", "--ex"}
+                 "--commands", "--launch", "--core", "--ex"}
 
 
 def program_of(args: list[str]) -> str | None:
@@ -150,6 +151,8 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
 @click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`)")
 @click.option("--launch", "launch_index", type=click.IntRange(0), default=0, show_default=True,
               help="which kernel launch to debug (0 = the first)")
+@click.option("--core", "core", type=click.IntRange(0), default=0, show_default=True,
+              help="which core (block) of a multi-core launch to debug")
 @click.option("--commands", type=click.Path(exists=True, dir_okay=False),
               help="read debugger commands from FILE (echoed) and exit at its end")
 @click.option("--ex", "ex", multiple=True, metavar="CMD",
@@ -161,8 +164,8 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
 @click.option("--checks", type=click.Choice(["error", "warn", "off"]), default="error",
               show_default=True)
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
-def debug_cpp(program, args, defines, includes, chip, launch_index, commands, ex, batch, werror,
-              checks, max_steps) -> None:
+def debug_cpp(program, args, defines, includes, chip, launch_index, core, commands, ex, batch,
+              werror, checks, max_steps) -> None:
     """Record the AscendC program PROGRAM's run, then debug a launch at its C++ lines (the
     recording's `.loc` lines: see `at_loc_lines`)."""
     import tempfile
@@ -185,10 +188,14 @@ def debug_cpp(program, args, defines, includes, chip, launch_index, commands, ex
                   "max_steps": max_steps, "save_vasm": str(Path(tmp) / "rec.vasm"),
                   "quiet": True, "block_dim": 1, "args": []}
         rc = run_worker(config)
-        # the first core's recording of each launch: rec.vasm, rec.1.vasm, ...
-        path = Path(tmp) / ("rec.vasm" if launch_index == 0 else f"rec.{launch_index}.vasm")
+        # each core's recording of each launch: rec.vasm, rec.0.1.vasm, rec.1.vasm, ... (its GM
+        # as that core found it: a core debugs alone)
+        from simulator.ascendc.bridge import numbered
+
+        path = Path(numbered(str(Path(tmp) / "rec.vasm"), launch_index, core))
         if not path.is_file():
-            click.echo(f"{program}:1:1: error: the run made no kernel launch {launch_index} to "
+            what = f"kernel launch {launch_index}" + (f" core {core}" if core else "")
+            click.echo(f"{program}:1:1: error: the run made no {what} to "
                        "debug" + (f" (it exited with status {rc})" if rc else ""), err=True)
             sys.exit(1)
         sys.exit(debug_session(path, chip=chip_obj, commands=commands, checks=checks,

@@ -69,20 +69,38 @@ def launch_summary(launch) -> str:
         return f"{launch.file}:{launch.line}: {launch.kernel}: no core finished"
     text = summary_text(slowest.result) + "\n" + UNTIMED
     if launch.block_dim > 1:
+        from simulator.summary import CORE_LINES, core_line
+
         text = (f"{launch.file}:{launch.line}: {launch.kernel}<<<{launch.block_dim}>>>: "
                 f"{len(launch.cores)} cores one after another; the slowest, core "
                 f"{slowest.core}:\n" + text)
+        for c in launch.cores[:CORE_LINES]:
+            slot, wave, start = launch.placed.get(c.core, (0, 0, 0))
+            r = c.result
+            text += "\n" + core_line(c.core, start, r.cycles, wave, r.pipes, r.stalls)
     return text
 
 
 def launch_dict(launch) -> dict:
     from simulator.summary import summary_dict
 
-    cores = [summary_dict(c.result) for c in launch.cores]
+    cores = [core_summary(launch, c) for c in launch.cores]
     slowest = launch.slowest
     out = dict(summary_dict(slowest.result)) if slowest is not None else {}
     out.update({"kernel": launch.kernel, "file": launch.file, "line": launch.line,
                 "block_dim": launch.block_dim})
     if launch.block_dim > 1:
         out["cores"] = cores
+    return out
+
+
+def core_summary(launch, core) -> dict:
+    """One core in the launch's `cores` list: its summary, where and when it ran."""
+    from simulator.summary import summary_dict
+
+    out = summary_dict(core.result)
+    slot, wave, start = launch.placed.get(core.core, (0, 0, 0))
+    end = out["cycles"]
+    out.update({"block": core.core, "core": slot, "wave": wave, "start": start, "end": end,
+                "cycles": end - start})
     return out

@@ -27,7 +27,7 @@ class Debugger:
 
     def __init__(self, program, *, chip=None, inputs: Mapping | None = None,
                  checks: str = "error", max_steps: int = 10_000_000,
-                 params: Mapping | None = None):
+                 block_dim: int | None = None, params: Mapping | None = None):
         from simulator.run import check_mode, load_program
 
         check_mode(checks)
@@ -36,7 +36,7 @@ class Debugger:
 
             chip = get_chip(chip)
         self.session = Session(load_program(program, chip, checks, params), inputs, checks,
-                               max_steps)
+                               max_steps, block_dim=block_dim)
         self.commands = Commands(self.session)
 
     def execute(self, command: str) -> list[str]:
@@ -85,7 +85,7 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
           max_steps: int = 10_000_000, stdin: TextIO | None = None, out: TextIO | None = None,
           err: TextIO | None = None, ex: Sequence[str] = (), batch: bool = False,
           output_dir: str | Path | None = None, werror: bool = False,
-          params: Mapping | None = None) -> int:
+          block_dim: int | None = None, params: Mapping | None = None) -> int:
     """Run a debugging session; the exit status: 0, or 1 when the program cannot be loaded,
     under --batch when a command failed, under --werror when the run warned, or when the
     outputs cannot be written.
@@ -101,7 +101,8 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
     try:
         program = at_loc_lines(load_program(program_path if isinstance(program_path, Program)
                                             else Path(program_path), chip, checks, params))
-        session = Session(program, inputs, checks, max_steps, werror=werror)
+        session = Session(program, inputs, checks, max_steps, werror=werror,
+                          block_dim=block_dim)
     except DiagnosticError as e:
         for d in e.diagnostics:
             err.write(f"{d}\n")
@@ -120,8 +121,9 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
     reader = terminal_reader(cmds) if interactive else input
     repl = Repl(cmds, out, reader)
     n_hw = len(session.flat)
+    cores = f", {session.n} cores (`core K`, `info cores`)" if session.n > 1 else ""
     repl.write([f"pipev debug: {program.path} on {program.chip.name}, "
-                f"{len(program.statements)} statements ({n_hw} hardware instructions); "
+                f"{len(program.statements)} statements ({n_hw} hardware instructions){cores}; "
                 "`help` lists the commands",
                 *[str(d) for d in session.new_diagnostics()], *cmds.where()])
     ended = False

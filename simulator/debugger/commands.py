@@ -34,9 +34,11 @@ class Quit(Exception):
 
 LOCATION = "LINE|LABEL|FILE:LINE|pc N"
 HELP: dict[str, tuple[str, str]] = {
-    "break": (f"break {LOCATION}|cycle N [if EXPR]",
+    "break": (f"break {LOCATION}|cycle N [core K] [if EXPR]",
               "stop before the statement at LINE/LABEL/pc N (every time it runs, while EXPR "
-              "holds), or once the cycle reaches N"),
+              "holds), or once the cycle reaches N; on every core, or on core K only"),
+    "core": ("core [K]", "inspect core K of a multi-core launch (the cores before it run to "
+             "their end first); without K, the core inspected now"),
     "tbreak": (f"tbreak {LOCATION} [if EXPR]", "a breakpoint deleted when it first stops"),
     "condition": ("condition N [EXPR]", "stop at breakpoint N only while EXPR holds (no EXPR: "
                   "always)"),
@@ -44,9 +46,10 @@ HELP: dict[str, tuple[str, str]] = {
     "disable": ("disable [N...]", "keep breakpoints N (all) but stop at none of them"),
     "enable": ("enable [N...]", "make breakpoints N (all) stop again"),
     "delete": ("delete [N...]", "delete breakpoints or watchpoints N (all of them without N)"),
-    "info": ("info break|registers|display|pipes|loops",
+    "info": ("info break|registers|display|pipes|loops|cores",
              "breakpoints and watchpoints with hit counts; every register; the displays; the "
-             "pipes' queues, busy-until and pending flags; the loops around pc"),
+             "pipes' queues, busy-until and pending flags; the loops around pc; where each core "
+             "of a multi-core launch stopped"),
     "step": ("step [N]", "run N hardware instructions (finishes one already begun)"),
     "stepr": ("stepr [N]", "run N micro-ops: one repeat of a vector instruction, or one whole "
               "other instruction"),
@@ -285,13 +288,46 @@ class Commands:
             n = k - s.source.pc_start[instr.pc] + 1
             info += f"  next {instr.text} ({n} of {len(stmt.hw)})"
         if end and s.ex.done:
-            info += "  (program finished)"
+            info += "  (program finished)" if s.core + 1 >= s.n else "  (core finished)"
+        if s.n > 1:
+            info += f"  core {s.core} of {s.n}"
         return out + [info]
+
+    def cmd_core(self, arg: str) -> list[str]:
+        s = self.s
+        if not arg:
+            return [f"core {s.core} of {s.n}"]
+        why = s.switch(parse_int(arg, "K"))
+        if why is not None:
+            raise CommandError(why)
+        return [f"core {s.core} of {s.n}", *[str(d) for d in s.new_diagnostics()],
+                *self.where()]
 
     # -- breakpoints -------------------------------------------------------------------------
     def cmd_break(self, arg: str, temporary: bool = False) -> list[str]:
         name = "tbreak" if temporary else "break"
         loc, cond = _split_condition(arg)
+        loc, core = self._core_of(loc)
+        out = self._break(name, loc, cond, temporary)
+        if core is not None:
+            b = self.s.breaks[self.s.next_num - 1]
+            b.core, b.what = core, f"{b.what} on core {core}"
+            out = [out[0].replace(f"breakpoint {b.num} ", f"breakpoint {b.num} on core {core} ",
+                                  1)]
+        return out
+
+    def _core_of(self, loc: str) -> tuple[str, int | None]:
+        """LOC without a trailing `core K`, and K (None when not given)."""
+        words = loc.split()
+        if len(words) < 3 or words[-2] != "core":
+            return loc, None
+        core = parse_int(words[-1], "K")
+        if not 0 <= core < self.s.n:
+            raise CommandError(f"core {core} does not exist (the launch runs cores "
+                               f"0..{self.s.n - 1})")
+        return " ".join(words[:-2]), core
+
+    def _break(self, name: str, loc: str, cond: str | None, temporary: bool) -> list[str]:
         words = loc.split()
         s = self.s
         if not words:
@@ -449,10 +485,28 @@ class Commands:
                "watch": self._info_break, "watchpoints": self._info_break,
                "registers": self._info_registers, "reg": self._info_registers,
                "r": self._info_registers, "display": self._info_display,
-               "pipes": self._info_pipes, "loops": self._info_loops}.get(arg.strip())
+               "pipes": self._info_pipes, "loops": self._info_loops,
+               "cores": self._info_cores}.get(arg.strip())
         if sub is None:
-            raise CommandError("info takes break, registers, display, pipes or loops")
+            raise CommandError("info takes break, registers, display, pipes, loops or cores")
         return sub()
+
+    def _info_cores(self) -> list[str]:
+        s = self.s
+        out = []
+        for core in range(s.n):
+            if core in s.ends:
+                out.append(f"  core {core}: finished at cycle {s.ends[core]}")
+            elif core == s.core:
+                k = s.index()
+                if k < len(s.flat):
+                    at = f"at line {s.flat[k].line}, pc {s.flat[k].pc}"
+                else:
+                    at = "finished" if s.ex.done else "at the end"
+                out.append(f"* core {core}: {at}, cycle {s.cycle()} (inspected)")
+            else:
+                out.append(f"  core {core}: not started")
+        return out
 
     def _info_break(self) -> list[str]:
         if not self.s.breaks:

@@ -15,6 +15,7 @@ import numpy as np
 
 from isa.families import CONTROL
 from isa.program import Instruction, Program
+from simulator.cores import Schedule
 from simulator.machine import Machine
 from simulator.problems import Fault
 from simulator.run import Run, gm_arrays
@@ -42,6 +43,7 @@ class Break:
     hits: int = 0
     temporary: bool = False
     dtype: object = None  # a watched tensor's type, to show its values
+    core: int | None = None  # the core (block) it applies to; None: every core
     reg: str | None = None
     enabled: bool = True
     condition: str | None = None  # stop only when this expression is true (its text)
@@ -65,8 +67,9 @@ class Stop:
 class Session:
     def __init__(self, program: Program, inputs: Mapping | None = None, checks: str = "error",
                  max_steps: int = 10_000_000, history_bytes: int = HISTORY_BYTES,
-                 werror: bool = False):
+                 werror: bool = False, block_dim: int | None = None):
         self.program = program
+        self.n = block_dim or program.block_dim  # the launch's cores, debugged one by one
         self.werror = werror  # a warning stops motion like an error and fails the session
         self.promoted = False  # a warning was made an error (`pipev debug --werror` exits 1)
         self.warned = False  # the instruction just executed warned (under werror)
@@ -83,13 +86,29 @@ class Session:
 
     # -- building ----------------------------------------------------------------------------
     def start(self) -> None:
-        """(Re)create machine, timing model and executor: point 0, nothing executed."""
-        gm = gm_arrays(self.program, self.inputs)
-        self.machine = Machine(self.program.chip, gm, self.program)
+        """(Re)create machine, timing model and executor of core 0: point 0, nothing
+        executed."""
+        self.gm = gm_arrays(self.program, self.inputs)
+        self.schedule = Schedule(self.program.chip, self.n, True, self.checks,
+                                 {name: buf.size for name, buf in self.gm.items()})
+        self.ends: dict[int, int] = {}  # finished cores -> their end cycle
+        self.earlier: list = []  # finished cores' diagnostics
+        self._start_core(0)
+        for b in self.breaks.values():
+            b.hits = 0
+
+    def _start_core(self, core: int) -> None:
+        """Core CORE's machine over the launch's GM, its own executor and history."""
+        self.core = core
+        origin, self.slot, _ = self.schedule.begin()
+        self.machine = Machine(self.program.chip, self.gm, self.program, (core, self.n))
         self.recorder = Recorder(self.machine)
         self.source = ProgramSource(self.program)
         self.built = Run(self.machine, self.source, checks=self.checks, max_steps=self.max_steps,
-                       warnings=self.program.warnings, internal=[self.recorder])  # as `pipev run`
+                         warnings=self.program.warnings if core == 0 else (),
+                         internal=[self.recorder, *self.schedule.observers()], core=core,
+                         origin=origin, gm_bandwidth=self.schedule.ledger)  # as `pipev run`
+        self.origin = origin
         self.ex = self.built.executor
         self.recorder.executor = self.ex
         self.model = self.built.model
@@ -99,8 +118,38 @@ class Session:
         self.fault: str | None = None
         self.uops = 0  # micro-ops executed (not replayed)
         self.shown = 0  # diagnostics already shown
-        for b in self.breaks.values():
-            b.hits = 0
+
+    def _next_core(self) -> bool:
+        """The running core finished: start the next one (False when there is none)."""
+        if self.fault is not None or not self.ex.done or self.core + 1 >= self.n:
+            return False
+        end = self.model.total_cycles if self.model is not None else 0
+        self.ends[self.core] = end
+        self.schedule.end(self.slot, end)
+        self.earlier.extend(self.ex.diagnostics[self.shown:])
+        self._start_core(self.core + 1)
+        return True
+
+    def switch(self, core: int) -> str | None:
+        """Inspect core CORE: run the cores before it to their end (restarting the launch to
+        reach an earlier one), breakpoints aside; stop before its first instruction. Returns
+        why it cannot, or None."""
+        if not 0 <= core < self.n:
+            return f"core {core} does not exist (the launch runs cores 0..{self.n - 1})"
+        if core == self.core:
+            return None
+        if core < self.core:
+            self.start()
+        self.pos = self.hist.end
+        while self.core < core:
+            while self._execute():
+                self.pos = self.hist.end
+            self.pos = self.hist.end
+            if not self._next_core():
+                self.sync()
+                return f"core {self.core} stopped on an error before core {core} could start"
+        self.sync()
+        return None
 
     @property
     def flat(self) -> list[Instruction]:
@@ -111,7 +160,8 @@ class Session:
         return self.pos == self.hist.end and self.ex.done
 
     def new_diagnostics(self) -> list:
-        new = self.ex.diagnostics[self.shown:]
+        new = self.earlier + self.ex.diagnostics[self.shown:]
+        self.earlier = []
         self.shown = len(self.ex.diagnostics)
         if self.werror:
             new = [attrs.evolve(d, severity="error") if d.severity == "warning" else d
@@ -133,7 +183,7 @@ class Session:
 
     def cycle(self, p: int | None = None) -> int:
         p = self.pos if p is None else p
-        return self.hist[p - 1].cycle if p > self.hist.first else 0
+        return self.hist[p - 1].cycle if p > self.hist.first else self.origin
 
     def sync(self, target: int | None = None) -> None:
         """Bring the machine to the user's point (or to point TARGET)."""
@@ -244,7 +294,8 @@ class Session:
     def _forward(self) -> Record | None:
         if self.pos == self.hist.end:
             if not self._execute():
-                return None
+                if not self._next_core() or not self._execute():  # on into the next core
+                    return None
         elif self.by_repeat and self.hist[self.pos].bulk:
             self.split(self.pos)
         self.pos += 1
@@ -293,6 +344,11 @@ class Session:
         return Stop(self.finish_message())
 
     def finish_message(self) -> str:
+        if self.n > 1:
+            last = max([*self.ends.values(), self.cycle()])
+            return (f"program finished on all {self.n} cores: core {self.core} ran "
+                    f"{self.ex.steps} instructions, {self.uops} micro-ops, to cycle "
+                    f"{self.cycle()}; the launch ends at cycle {last}")
         return (f"program finished: {self.ex.steps} instructions, {self.uops} micro-ops, "
                 f"cycle {self.cycle()}")
 
@@ -310,6 +366,8 @@ class Session:
         if self.pos == self.hist.first:
             where = "the start of the program" if self.hist.first == 0 else \
                 "the oldest point still in the history"
+            if self.core and self.hist.first == 0:
+                where = (f"the start of core {self.core} (`core K` goes to an earlier core)")
             return None, Stop(f"reached {where}")
         if self.by_repeat and self.hist[self.pos - 1].bulk:
             self.split(self.pos - 1)
@@ -363,7 +421,7 @@ class Session:
             return self._hit(self.hist[self.pos - 1], forward)
         msgs, watched = [], []
         for b in list(self.breaks.values()):
-            if not b.enabled:
+            if not b.enabled or (b.core is not None and b.core != self.core):
                 continue
             if b.kind == "watch":
                 w = rec.touches(b.space, b.lo, b.hi)
@@ -443,7 +501,8 @@ class Session:
             return None  # inside an API statement's expansion
         msgs = []
         for b in list(self.breaks.values()):
-            if instr.pc in b.pcs and b.enabled and self._passes(b):
+            if instr.pc in b.pcs and b.enabled and b.core in (None, self.core) \
+                    and self._passes(b):
                 if b.temporary:
                     del self.breaks[b.num]
                     if b.kind == "motion":  # until/advance: their own, silent

@@ -4,9 +4,12 @@ worker that died, and on Ctrl-C stops at once keeping the rows finished so far."
 from __future__ import annotations
 
 import queue
+import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import BrokenExecutor, CancelledError
+from contextlib import contextmanager
 
 import attrs
 
@@ -50,7 +53,8 @@ class Engine:
                 self.on_row(row, True)
         self.in_flight = {}
         try:
-            self._execute(todo, outcome)
+            with broken_pipes_raise():
+                self._execute(todo, outcome)
         except KeyboardInterrupt:
             outcome.interrupted = True
             for future in self.in_flight:  # a caller's executor is not ours to stop: its
@@ -114,6 +118,22 @@ class Engine:
         for task in todo:
             self._finish(task, error_row(f"{task.path}:1:1: error: not run: {why}"), outcome,
                          cache=False)
+
+
+@contextmanager
+def broken_pipes_raise():
+    """A worker that dies leaves pipes and sockets whose writes fail: Python's default (SIGPIPE
+    ignored, so a write raises BrokenPipeError and the pool notices) must hold during a sweep
+    even when a library has reset it (vcdvcd does, at import)."""
+    if not hasattr(signal, "SIGPIPE") or threading.current_thread() is not \
+            threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGPIPE, previous)
 
 
 def _failure(future) -> BaseException | None:

@@ -38,6 +38,8 @@ def _quiet_worker(parent: int) -> None:
     finished so far, then stops the workers). A worker whose parent has gone (killed, or a pool
     it lost track of) ends by itself instead of waiting on its queue for ever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGPIPE"):  # Python's default, whatever the parent had
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     threading.Thread(target=_exit_with, args=(parent, os.getppid()), daemon=True).start()
 
 

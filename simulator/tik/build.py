@@ -132,7 +132,7 @@ def build(tik: Tik) -> Program:
     path = _main_file(tik, units)
     lines = tuple(line.rstrip("\n") for line in linecache.getlines(path))
     return Program(path, tik.chip, None, tensors, tuple(statements), labels, lines,
-                   tuple(diags))
+                   tuple(diags), tik.block_dim)
 
 
 def program_tensors(tik: Tik) -> dict[str, ProgramTensor]:

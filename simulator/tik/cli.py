@@ -145,15 +145,18 @@ def _no_defines(defines) -> None:
 
 
 def _run(program, defines, chip, inputs, output_dir, trace, trace_format, checks, max_steps,
-         werror, expects, expect_ulp, as_json, quiet) -> None:
+         werror, expects, expect_ulp, block_dim, trace_core, as_json, quiet) -> None:
     from simulator.cli import _parse_inputs, _resolve_chip, execute
 
     _no_defines(defines)
     _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
+    if trace_core is not None and (trace is None or trace_format != "text"):
+        raise click.UsageError("--core K selects the core of a text timeline (--trace F "
+                               "--trace-format text)")
     execute(kernel_of(program, chip, checks), None, supplied, output_dir, trace, trace_format,
             checks, max_steps, as_json, quiet, werror=werror, expects=expects,
-            expect_ulp=expect_ulp)
+            expect_ulp=expect_ulp, block_dim=block_dim, trace_core=trace_core)
 
 
 def _asm(program, defines, chip, as_json) -> None:
@@ -188,7 +191,7 @@ def _check(program, defines, chip, checks, max_steps, werror) -> None:
 
 
 def _debug(program, defines, chip, inputs, commands, ex, batch, output_dir, werror, checks,
-           max_steps) -> None:
+           max_steps, block_dim) -> None:
     from simulator.cli import _parse_inputs, _resolve_chip
     from simulator.debugger import debug
 
@@ -198,7 +201,7 @@ def _debug(program, defines, chip, inputs, commands, ex, batch, output_dir, werr
     prog = kernel_of(program, chip, checks)
     sys.exit(debug(prog, inputs=supplied, commands=commands, checks=checks,
                    max_steps=max_steps, ex=ex, batch=batch, output_dir=output_dir,
-                   werror=werror))
+                   werror=werror, block_dim=block_dim))
 
 
 CALLBACKS = {"run": _run, "asm": _asm, "check": _check, "debug": _debug}

@@ -71,6 +71,7 @@ class Tik(Instructions):
         self.inputs: list[Tensor] = []
         self.outputs: list[Tensor] = []
         self.kernel_name = ""
+        self.block_dim = 1  # an outermost for_range(0, N, block_num=N) runs N cores
         self.tikdb = Tikdb(self)
 
     # -- diagnostics and recording -----------------------------------------------------------
@@ -207,6 +208,10 @@ class Tik(Instructions):
                   dtype="int32", for_type="serial", **kwargs):
         loc = caller()
         var = Scalar(self, "int32", pipev_type("int32"), str(name), loc)
+        if isinstance(block_num, int) and block_num > 1:
+            with self._blocks(loc, var, begint, endt, block_num):
+                yield var
+            return
         label = self._label()
         head: list[str] = []
         held = [var.reg]
@@ -232,6 +237,26 @@ class Tik(Instructions):
             self.stack.pop()
             for reg in held:
                 self.registers.give_back(reg)
+
+    @contextmanager
+    def _blocks(self, loc, var, begint, endt, block_num: int):
+        """for_range(0, N, block_num=N) at the top of the kernel: a launch of N cores, the loop
+        variable each core's block_idx (docs/cores.md); the body is recorded once, as the code
+        every core runs."""
+        if len(self.stack) > 1 or self.block_dim > 1:
+            raise TikError.at(loc, "for_range: block_num must be on one outermost loop (pipev "
+                              "launches the kernel on block_num cores)")
+        if as_expr(begint).constant() != 0 or as_expr(endt).constant() != block_num:
+            raise TikError.at(loc, f"for_range: a multi-core loop runs 0..block_num "
+                              f"(for_range(0, {block_num}, block_num={block_num}))")
+        self.block_dim = block_num
+        self.record(Op(loc, "for_range", [f"mov x{var.reg}, block_idx"]))
+        self.stack.append(self.root)  # the body is the kernel's, not a loop's
+        try:
+            yield
+        finally:
+            self.stack.pop()
+            self.registers.give_back(var.reg)
 
     @contextmanager
     def if_scope(self, cond):

@@ -115,6 +115,19 @@ def load_config(chip: Chip) -> TimingConfig:
     return TimingConfig({k: t[k] for k in SCALAR_KEYS}, classes, _bank(chip))
 
 
+_checked: dict[int, tuple[Chip, TimingConfig]] = {}
+
+
+def config_of(chip: Chip) -> TimingConfig:
+    """load_config, once per chip object (a launch of many cores times each with it)."""
+    hit = _checked.get(id(chip))
+    if hit is None or hit[0] is not chip:
+        if len(_checked) > 64:
+            _checked.clear()
+        hit = _checked[id(chip)] = (chip, load_config(chip))
+    return hit[1]
+
+
 def _check_scalars(chip: Chip, t: dict) -> None:
     for k in SCALAR_KEYS:
         if k not in t:

@@ -17,7 +17,7 @@ from isa.decode import VectorOp
 from isa.table import PIPES
 from simulator.events import Event, RunInfo
 from simulator.timing.banks import bank_model
-from simulator.timing.config import BLOCK, CostClass, load_config
+from simulator.timing.config import BLOCK, CostClass, config_of
 from simulator.timing.records import InstrTiming, QueueState, TimingSnapshot
 
 QUEUES = ("V", "MTE2", "MTE3")
@@ -40,9 +40,13 @@ class Queue:
 
 
 class TimingModel:
-    def __init__(self, chip):
+    def __init__(self, chip, origin: int = 0, gm=None):
+        """ORIGIN: the cycle this core starts (a later wave of a launch starts when a core
+        frees); GM: the launch's shared GM bandwidth ledger (timing/bandwidth.py), if any."""
         self.chip = chip
-        cfg = self.cfg = load_config(chip)
+        self.origin, self.gm = origin, gm
+        self.gm_wait = 0  # cycles the shared GM bandwidth added to this core's transfers
+        cfg = self.cfg = config_of(chip)
         t = cfg.t
         self.scalar_issue, self.scalar_op = t["scalar_issue"], t["scalar_op"]
         self.branch_taken, self.depth = t["branch_taken"], t["queue_depth"]
@@ -51,12 +55,12 @@ class TimingModel:
         self.drain = {q: t[f"barrier_drain_{q}"] for q in QUEUES}
         self.classes = cfg.classes
         self.banks = bank_model(cfg.bank)
-        self.s_time = 0
+        self.s_time = origin
         self.queues = {q: Queue(q) for q in QUEUES}
         self.flags: dict[tuple[str, str, int], int] = {}
         self.busy = dict.fromkeys(PIPES, 0)
         self.stalls = dict.fromkeys(STALLS, 0)
-        self.total_cycles = 0
+        self.total_cycles = origin
         self._cache: dict = {}  # instruction kind + relative layout -> vector cost
         self._class_of: dict = {}
         self._by_kind = {families.SET_FLAG: self._set_flag, families.WAIT_FLAG: self._wait_flag,
@@ -219,10 +223,14 @@ class TimingModel:
         q = self.queues[ev.pipe]
         issue, stalled = self._issue(q)
         start = max(issue, q.last_end)
-        occ = self.cfg.dma_cycles(engine, op.nburst, op.burst)
+        alone = occ = self.cfg.dma_cycles(engine, op.nburst, op.burst)
+        if self.gm is not None:  # other cores' transfers leave this one less bandwidth
+            occ = self.gm.book(start, alone, op.nburst * op.data_bytes) - start
+            self.gm_wait += occ - alone
         end = self._finish(q, start, occ, False)
         return InstrTiming(q.name, issue, start, end, occ, wait_pipe=start - issue,
-                           wait_issue=stalled, issue_cost=self.scalar_issue)
+                           wait_issue=stalled, issue_cost=self.scalar_issue,
+                           gm_wait=occ - alone)
 
     # -- synchronisation -----------------------------------------------------------------------
     def _set_flag(self, ev: Event) -> InstrTiming:

@@ -42,6 +42,7 @@ class InstrTiming:
     pad: int = 0
     bank_extra: int = 0  # cycles bank conflicts added to this instruction
     issue_cost: int = 0  # cycles S spent issuing it into its queue (0 for S's own)
+    gm_wait: int = 0  # cycles other cores' GM transfers added to this one (a launch's cores)
 
     @property
     def repeats(self) -> tuple[RepeatTiming, ...]:

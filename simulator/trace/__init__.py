@@ -11,8 +11,9 @@ from pathlib import Path
 FORMATS = ("jsonl", "chrome", "vcd", "text")
 
 
-def open_writer(fmt: str, path: Path, chip, name: str, timed: bool):
-    """A writer of format FMT streaming to a temporary file beside PATH. Raises
+def open_writer(fmt: str, path: Path, chip, name: str, timed: bool, cores: int = 1):
+    """A writer of format FMT streaming to a temporary file beside PATH, for a launch of CORES
+    cores (every event says its `core`). Raises
     SimulationError when the file cannot be created, ValueError for an unknown format."""
     if fmt == "jsonl":
         from simulator.trace.jsonl import JsonlWriter as cls
@@ -24,7 +25,7 @@ def open_writer(fmt: str, path: Path, chip, name: str, timed: bool):
         from simulator.trace.text import TextWriter as cls
     else:
         raise ValueError(f"trace_format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    return cls(Path(path), chip, name, timed)
+    return cls(Path(path), chip, name, timed, cores)
 
 
 __all__ = ["open_writer", "FORMATS"]

@@ -52,8 +52,10 @@ def _why(e: OSError) -> str:
 class TraceWriter(Observer):
     """Base of the four writers: override `header`, `event`, `finish`, `error`, `footer`."""
 
-    def __init__(self, path: Path, chip: Chip, name: str, timed: bool):
+    def __init__(self, path: Path, chip: Chip, name: str, timed: bool, cores: int = 1):
         self.path = Path(path)
+        self.cores = cores  # the launch's cores: events arrive core after core
+        self.core = 0
         self.name = name  # the program's path, as diagnostics name it
         self.timed = timed
         self.chip = chip
@@ -126,6 +128,7 @@ class TraceWriter(Observer):
     # -- observer ------------------------------------------------------------------------------
     def on_start(self, run: RunInfo) -> None:
         self.lines = run.lines
+        self.core = run.core  # the core now running (a launch's cores start one by one)
 
     def on_event(self, event: Event) -> None:
         t = self.timing(event)

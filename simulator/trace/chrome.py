@@ -1,9 +1,10 @@
 """Chrome Trace Event JSON (ISA.md §11, `chrome`): opens in Perfetto, chrome://tracing and
 MindStudio Insight.
 
-Core 0 is pid 0; each pipe is one thread. An instruction is an `X` slice (category `instr`) on
-its pipe; its head, its wait for a flag and its repeats are `X` slices nested inside it. S also
-shows the cycles it spends issuing each queued instruction (`issue`) and its stalls (`stall`).
+Core (block) K of a launch is process K ("core K"); each pipe is one thread. An instruction is
+an `X` slice (category `instr`) on its pipe; its head, its wait for a flag and its repeats are
+`X` slices nested inside it. S also shows the cycles it spends issuing each queued instruction
+(`issue`) and its stalls (`stall`).
 A flow (`s` → `f`) links each set_flag to the wait_flag it releases. Times are µs = cycles /
 freq_mhz, written from integer picoseconds so that rounding never lets a nested slice stick out
 of its parent.
@@ -26,14 +27,14 @@ TIDS = {p: k + 1 for k, p in enumerate(PIPES)}
 
 
 class ChromeWriter(TraceWriter):
-    def __init__(self, path, chip, name, timed):
+    def __init__(self, path, chip, name, timed, cores=1):
         self._first = True
-        self._flows: dict[tuple[str, str, int], tuple[str, int]] = {}  # set, not yet waited
+        self._flows: dict[tuple, tuple[str, int]] = {}  # (core, flag) set, not yet waited
         self._next_flow = 0
         self._tail: dict[str, object] = {}
         self._args: dict[Instruction, tuple[str, str]] = {}  # slice name, constant args
         self._scale = 1_000_000 / float(chip.clock_mhz)  # picoseconds per cycle
-        super().__init__(path, chip, name, timed)
+        super().__init__(path, chip, name, timed, cores)
 
     # -- time ----------------------------------------------------------------------------------
     def _ps(self, cycle: int) -> int:
@@ -47,7 +48,7 @@ class ChromeWriter(TraceWriter):
     def _slice(self, name: str, cat: str, pipe: str, start: int, end: int, args: str) -> str:
         a = round(start * self._scale)
         b = round(end * self._scale) if end > start else a
-        return (f'{{"name":{name},"cat":"{cat}","ph":"X","pid":0,"tid":{TIDS[pipe]},'
+        return (f'{{"name":{name},"cat":"{cat}","ph":"X","pid":{self.core},"tid":{TIDS[pipe]},'
                 f'"ts":{self._us(a)},"dur":{self._us(b - a)},"args":{{{args}}}}}')
 
     def _emit(self, items: list[str]) -> None:
@@ -63,15 +64,29 @@ class ChromeWriter(TraceWriter):
                  "freq_mhz": self.freq_mhz, "program": self.name}
         self.f.write('{"displayTimeUnit":"ns","otherData":' + json.dumps(other, separators=SEP)
                      + ',"traceEvents":[')
-        meta = [json.dumps({"name": "process_name", "ph": "M", "pid": 0,
-                            "args": {"name": f"core 0 ({self.chip.name})"}}, separators=SEP)]
+        self._processes: set[int] = set()
+        self._issue = self.issue_cycles
+
+    def _process(self, core: int) -> None:
+        """Core CORE is process CORE ("core N"), with one thread per pipe."""
+        if core in self._processes:
+            return
+        self._processes.add(core)
+        meta = [json.dumps({"name": "process_name", "ph": "M", "pid": core,
+                            "args": {"name": f"core {core} ({self.chip.name})"}},
+                           separators=SEP),
+                json.dumps({"name": "process_sort_index", "ph": "M", "pid": core,
+                            "args": {"sort_index": core}}, separators=SEP)]
         for pipe, tid in TIDS.items():
-            meta.append(json.dumps({"name": "thread_name", "ph": "M", "pid": 0, "tid": tid,
+            meta.append(json.dumps({"name": "thread_name", "ph": "M", "pid": core, "tid": tid,
                                     "args": {"name": pipe}}, separators=SEP))
-            meta.append(json.dumps({"name": "thread_sort_index", "ph": "M", "pid": 0,
+            meta.append(json.dumps({"name": "thread_sort_index", "ph": "M", "pid": core,
                                     "tid": tid, "args": {"sort_index": tid}}, separators=SEP))
         self._emit(meta)
-        self._issue = self.issue_cycles
+
+    def on_start(self, run) -> None:
+        super().on_start(run)
+        self._guard(self._process, self.core)
 
     def _names(self, ev: Event) -> tuple[str, str]:
         """The slice name and the constant part of its args, cached per instruction."""
@@ -137,7 +152,7 @@ class ChromeWriter(TraceWriter):
     def _flow(self, ev: Event, pipe: str, t: InstrTiming) -> list[str]:
         """An arrow from a set_flag's slice to the wait_flag it releases. Both ends are written
         when the wait comes, so a flag that is never waited for leaves no half arrow."""
-        key = ev.flag
+        key = (ev.core, *ev.flag)
         if ev.kind == SET_FLAG:  # remember where it starts; the first set is the one waited
             if key not in self._flows:
                 self._flows[key] = (self._us(self._ps(t.start)), TIDS[pipe])
@@ -146,12 +161,13 @@ class ChromeWriter(TraceWriter):
         if start is None:
             return []
         self._next_flow += 1
-        fid, label = self._next_flow, json.dumps(f"flag {key[0]}->{key[1]} {key[2]}")
+        fid, label = self._next_flow, json.dumps(f"flag {key[1]}->{key[2]} {key[3]}")
         ts = self._us(self._ps(min(t.start + t.wait_flag, t.end)))
-        return [f'{{"name":{label},"cat":"flag","ph":"s","id":{fid},"pid":0,"tid":{start[1]},'
+        return [f'{{"name":{label},"cat":"flag","ph":"s","id":{fid},"pid":{ev.core},'
+                f'"tid":{start[1]},'
                 f'"ts":{start[0]}}}',
                 f'{{"name":{label},"cat":"flag","ph":"f","bp":"e","id":{fid},'
-                f'"pid":0,"tid":{TIDS[pipe]},"ts":{ts}}}']
+                f'"pid":{ev.core},"tid":{TIDS[pipe]},"ts":{ts}}}']
 
     def finish(self, summary: dict) -> None:
         self._tail["pipevSummary"] = summary
@@ -160,7 +176,8 @@ class ChromeWriter(TraceWriter):
         err = {"message": diagnostic.message, "pc": pc, "line": diagnostic.line,
                "col": diagnostic.column, "diagnostic": str(diagnostic)}
         self._tail["pipevError"] = err
-        self._emit([json.dumps({"name": "error", "cat": "error", "ph": "i", "s": "g", "pid": 0,
+        self._emit([json.dumps({"name": "error", "cat": "error", "ph": "i", "s": "g",
+                                "pid": self.core,
                                 "tid": TIDS["S"], "ts": float(self._us(self._ps(self.max_cycle))),
                                 "args": err}, separators=SEP)])
 

@@ -27,10 +27,10 @@ VERSION = 1
 
 
 class JsonlWriter(TraceWriter):
-    def __init__(self, path, chip, name, timed):
+    def __init__(self, path, chip, name, timed, cores=1):
         self._cm_digits = chip.cmpmask_bits // 4
         self._prefix: dict[Instruction, tuple[str, str]] = {}  # constant parts of its lines
-        super().__init__(path, chip, name, timed)
+        super().__init__(path, chip, name, timed, cores)
 
     def header(self) -> None:
         head = {"format": "pipev-trace", "version": VERSION, "chip": self.chip.name,
@@ -52,6 +52,9 @@ class JsonlWriter(TraceWriter):
 
     def event(self, ev: Event, t: InstrTiming) -> None:
         pre, rep = self._prefixes(ev.instr)
+        if self.cores > 1:  # a launch of several cores: every line says which
+            core = f',"core":{ev.core}'
+            pre, rep = pre + core, rep + core
         vop = ev.vop
         uops = vop.repeats if vop is not None else 1
         out = [f'{pre},"pipe":"{ev.pipe}","issue":{t.issue},"start":{t.start},"end":{t.end},'
@@ -65,7 +68,9 @@ class JsonlWriter(TraceWriter):
             else:
                 op, cycle = "wait", t.start + t.wait_flag
             out.append(f'{{"ev":"flag","op":"{op}","src":"{src}","dst":"{dst}","id":{eid},'
-                       f'"pc":{ev.instr.pc},"line":{ev.instr.line},"cycle":{cycle}}}\n')
+                       f'"pc":{ev.instr.pc},"line":{ev.instr.line},'
+                       + (f'"core":{ev.core},' if self.cores > 1 else "")
+                       + f'"cycle":{cycle}}}\n')
         self.f.write("".join(out))
 
     def _repeats(self, ev: Event, t: InstrTiming, rep: str) -> list[str]:
@@ -90,7 +95,8 @@ class JsonlWriter(TraceWriter):
         self.f.write(json.dumps({"ev": "summary", **summary}, separators=SEP) + "\n")
 
     def error(self, diagnostic: Diagnostic, pc: int | None) -> None:
-        self.f.write(json.dumps({"ev": "error", "message": diagnostic.message, "pc": pc,
+        core = {"core": self.core} if self.cores > 1 else {}
+        self.f.write(json.dumps({"ev": "error", **core, "message": diagnostic.message, "pc": pc,
                                  "line": diagnostic.line, "col": diagnostic.column,
                                  "diagnostic": str(diagnostic)}, separators=SEP) + "\n")
 

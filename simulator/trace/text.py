@@ -46,10 +46,14 @@ class TextWriter(TraceWriter):
     def header(self) -> None:
         self.spool_path, self.spool = self.temp_file(self.path, "spool.")
 
+    only_core: int | None = None  # --core K: the timeline of that core alone
+
     def event(self, ev: Event, t: InstrTiming) -> None:
+        if self.only_core is not None and ev.core != self.only_core:
+            return
         text = ev.instr.text.replace("\n", " ")
-        self.spool.write(f"{t.issue} {t.start} {t.end} {t.wait_flag} {ev.pipe} {ev.instr.line}"
-                         f"\t{text}\n")
+        self.spool.write(f"{t.issue} {t.start} {t.end} {t.wait_flag} {ev.pipe} {ev.instr.line} "
+                         f"{ev.core}\t{text}\n")
 
     def finish(self, summary: dict) -> None:
         self._end = (f"summary: {summary['cycles']} cycles ({summary['time_us']} us), "
@@ -76,10 +80,14 @@ class TextWriter(TraceWriter):
         f.write(f"{'':>{len(prefix)}} {marks}  column k starts at cycle k*{bucket}\n")
         f.write(f"{prefix}[{ruler}] instruction\n")
         room = max(20, WIDTH - len(prefix) - ncols - 3)
+        shown = None
         with open(self.spool_path, encoding="utf-8") as spool:
             for k, line in enumerate(spool):
                 nums, _, text = line.rstrip("\n").partition("\t")
-                issue, start, end, wait, pipe, src = nums.split(" ")
+                issue, start, end, wait, pipe, src, core = nums.split(" ")
+                if self.cores > 1 and core != shown:  # cores come one after another
+                    shown = core
+                    f.write(f"{'':>{len(prefix)}} core {core}\n")
                 row = timeline_row(int(issue), int(start), int(end), int(wait), bucket, ncols)
                 if len(text) > room:
                     text = text[:room - 3] + "..."

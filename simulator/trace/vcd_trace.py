@@ -5,7 +5,9 @@ per pipe, `busy` (executing; for S also issuing to a queue), `wait` (waiting for
 (the statement it executes or issues, x when idle). Events arrive in issue order but the pipes
 run in parallel, so changes wait in a small heap until no later event can precede them: every
 change of an instruction lies at or after its issue cycle and S issues in order, so all changes
-up to the latest issue cycle are final. The queue depth bounds what waits there.
+up to the latest issue cycle are final. The queue depth bounds what waits there. A launch of
+several cores has one scope per core; their times all start near 0, so the changes of every core
+but the last wait in the heap until the last core runs (memory grows with the launch).
 """
 
 from __future__ import annotations
@@ -25,12 +27,12 @@ ONES = (1 << 64) - 1
 
 
 class VcdWriter(TraceWriter):
-    def __init__(self, path, chip, name, timed):
+    def __init__(self, path, chip, name, timed, cores=1):
         self._heap: list[tuple[int, int, object, object]] = []
         self._seq = 0
         self._issue = 0
         self._regs: dict[str, int] = {"hi": ONES, "lo": ONES, "mode": 0, "cmp": 0}
-        super().__init__(path, chip, name, timed)
+        super().__init__(path, chip, name, timed, cores)
 
     def header(self) -> None:
         chip = self.chip
@@ -39,14 +41,31 @@ class VcdWriter(TraceWriter):
             self.f, timescale="1 ns", version="pipev",
             comment=f"pipev trace of {self.name} on {chip.name}: one time unit is one "
                     f"cycle of the {chip.clock_mhz:g} MHz clock (1 ns stands for 1 cycle)")
+        # one scope per core of a launch (pipev.core0, pipev.core1, ...; pipev for one core)
+        scopes = ["pipev"] if self.cores == 1 else [f"pipev.core{k}" for k in range(self.cores)]
+        self._signals = [self._register(scope) for scope in scopes]
+        self._use(0)
+
+    def _register(self, scope: str) -> tuple:
         reg = self.vcd.register_var
-        self.v_hi = reg("pipev", "MASK_HI", "reg", 64, init=ONES)
-        self.v_lo = reg("pipev", "MASK_LO", "reg", 64, init=ONES)
-        self.v_cmp = reg("pipev", "CMPMASK", "reg", chip.cmpmask_bits, init=0)
-        self.v_mode = reg("pipev", "mask_mode", "wire", 1, init=0)
-        self.v_busy = {p: reg(f"pipev.{p}", "busy", "wire", 1, init=0) for p in PIPES}
-        self.v_wait = {p: reg(f"pipev.{p}", "wait", "wire", 1, init=0) for p in PIPES}
-        self.v_pc = {p: reg(f"pipev.{p}", "pc", "integer", 32, init="x") for p in PIPES}
+        return (reg(scope, "MASK_HI", "reg", 64, init=ONES),
+                reg(scope, "MASK_LO", "reg", 64, init=ONES),
+                reg(scope, "CMPMASK", "reg", self.chip.cmpmask_bits, init=0),
+                reg(scope, "mask_mode", "wire", 1, init=0),
+                {p: reg(f"{scope}.{p}", "busy", "wire", 1, init=0) for p in PIPES},
+                {p: reg(f"{scope}.{p}", "wait", "wire", 1, init=0) for p in PIPES},
+                {p: reg(f"{scope}.{p}", "pc", "integer", 32, init="x") for p in PIPES})
+
+    def _use(self, core: int) -> None:
+        """Write core CORE's signals from now on (cores run one after another)."""
+        (self.v_hi, self.v_lo, self.v_cmp, self.v_mode, self.v_busy, self.v_wait,
+         self.v_pc) = self._signals[core]
+        self._regs = {"hi": ONES, "lo": ONES, "mode": 0, "cmp": 0}
+
+    def on_start(self, run) -> None:
+        super().on_start(run)
+        if self.core < len(self._signals):
+            self._use(self.core)
 
     def _push(self, cycle: int, var, value) -> None:
         self._seq += 1
@@ -89,7 +108,8 @@ class VcdWriter(TraceWriter):
                 self._push(run, self.v_busy[pipe], 1)
                 self._push(t.end, self.v_busy[pipe], 0)
             self._push(t.end, self.v_pc[pipe], "x")
-        self._flush(t.issue)
+        if ev.core >= self.cores - 1:  # a later core's changes may come earlier in time
+            self._flush(t.issue)
 
     def _registers(self, ev: Event, cycle: int) -> None:
         regs = self._regs

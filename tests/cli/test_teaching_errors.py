@@ -64,8 +64,8 @@ def test_unknown_names_suggest_the_nearest_valid_one(tmp_path):
     lines = stderr_lines(invoke("--no-source", "check", prog))
     assert [ln.split(": error: ")[1] for ln in lines] == [
         "unknown type 'flot16'; did you mean 'float16'?",
-        "unknown directive '.rpt' (expected .chip, .gm, .ub, .loc, .param, .rept, .endr or .end); "
-        "did you mean '.rept'?",
+        "unknown directive '.rpt' (expected .chip, .block_dim, .gm, .ub, .loc, .param, .rept, "
+        ".endr or .end); did you mean '.rept'?",
         "unknown mnemonic 'vsell'; did you mean 'vsel'?",
         "unknown type 'f61'; did you mean 'f16'?",
         "unknown tensor 'xni'; did you mean 'xin'?",

@@ -293,3 +293,26 @@ def _alive(pid: int) -> bool:
             return f.read().split(")")[-1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_a_dying_worker_cannot_kill_the_sweep_through_sigpipe(tmp_path):
+    """vcdvcd resets SIGPIPE at import; the engine restores Python's default for the sweep."""
+    import signal
+
+    from simulator.sweep.engine import broken_pipes_raise
+
+    previous = signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    try:
+        with broken_pipes_raise():
+            assert signal.getsignal(signal.SIGPIPE) == signal.SIG_IGN
+        assert signal.getsignal(signal.SIGPIPE) == signal.SIG_DFL
+        marker = tmp_path / "marker"
+        pool = LocalPool(2)
+        try:
+            tasks = [Task(k, f"key{k}", str(marker), "", ()) for k in range(8)]
+            out = Engine(pool, None, function=die_once).run(tasks)
+        finally:
+            pool.close()
+        assert [out.rows[k].get("cycles") for k in range(8)] == [k * k for k in range(8)]
+    finally:
+        signal.signal(signal.SIGPIPE, previous)

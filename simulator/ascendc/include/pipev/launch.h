@@ -1,5 +1,5 @@
 // pipev/launch.h: kernel launches and GM memory. GmAlloc / aclrtMalloc buffers are host memory,
-// declared to pipev as GM buffers at every launch; pipev::launch runs a kernel body for one core
+// declared to pipev as GM buffers at every launch; pipev::launch runs a kernel body once per block
 // (the `kernel<<<blockDim, l2ctrl, stream>>>(args)` rewrite and ICPU_RUN_KF both call it), and
 // ubuf_array places the C API's `__ubuf__` local arrays in UB.
 #ifndef PIPEV_LAUNCH_H
@@ -9,9 +9,6 @@
 #include "queue.h"
 
 namespace pipev {
-// The issue that will bring multi-core launches (one machine per block over a shared GM).
-constexpr const char* kMultiCoreIssue = "issue 15";
-
 namespace detail {
 struct GmAllocation {
     uint8_t* host;
@@ -22,6 +19,17 @@ struct GmAllocation {
 };
 inline std::vector<GmAllocation> g_allocs;  // live GmAlloc / aclrtMalloc buffers (host side)
 inline int32_t g_tiling_key = 0;          // ICPU_SET_TILING_KEY
+
+// The next core of a launch: its UB, queues, pipes and event ids start afresh (each core has
+// its own machine); the launch's GM buffers stay. Handles of the earlier core are stale.
+inline void reset_core() {
+    State next{};
+    next.active = true;
+    next.gm = std::move(g.gm);
+    for (auto& buf : next.gm) next.names.push_back(buf.name);
+    g = std::move(next);
+    ++g_generation;
+}
 
 inline void* gm_alloc(size_t bytes) {
     size_t size = (bytes + 63) & ~size_t(63);
@@ -83,7 +91,7 @@ inline bool reserved_name(const char* n) {  // pipev's register names x0..x31
 }
 }  // namespace detail
 
-// A launch of KERNEL on blockDim cores (only 1 for now); ARG_TEXT, the launch's argument list as
+// A launch of KERNEL on blockDim cores, run one after another; ARG_TEXT, the launch's argument list as
 // written (or null), names the GM buffers the arguments point into (gm_x for `(uint8_t *)x`).
 template <class F, class... A>
 void launch_named(const char* file, int line, const char* name, const char* arg_text,
@@ -120,10 +128,14 @@ void launch_named(const char* file, int line, const char* name, const char* arg_
             gm_declare(al.name.empty() ? format("gm%zu", i) : al.name, al.host, al.bytes, loc);
             al.name.clear();
         }
-        if (blockDim != 1)
-            error(loc, "%s launched with blockDim %u: pipev runs one core for now (blockDim 1); "
-                  "multi-core launches come with %s", name, blockDim, kMultiCoreIssue);
-        kernel(args...);
+        // one core after another in block order (pipev's multi-core model: docs/cores.md);
+        // the bridge starts a new core's machine when block_idx changes
+        bridge().block_num = blockDim;
+        for (uint32_t block = 0; block < blockDim; ++block) {
+            bridge().block_idx = block;
+            if (block) reset_core();
+            kernel(args...);
+        }
     } catch (Stopped&) {
     }
     g.active = false;

@@ -36,6 +36,16 @@ template <pipe_t pipe> void PipeBarrier(PIPEV_LOC) { pipev::detail::barrier(pipe
 
 inline int64_t GetBlockIdx() { return pipev::detail::bridge().block_idx; }
 inline int64_t GetBlockNum() { return pipev::detail::bridge().block_num; }
+// Inter-core synchronisation is out of pipev's model: its cores run one after another, so a
+// kernel that waits for the others would wait for cores that have not run yet.
+inline void sync_all(pipev::Loc loc) {
+    pipev::detail::error(loc, "SyncAll: inter-core synchronisation is not modelled (pipev runs "
+                         "a launch's cores one after another; split the kernel into two "
+                         "launches at the SyncAll)");
+}
+template <bool isAIVOnly = true> void SyncAll(PIPEV_LOC) { sync_all(loc); }
+template <bool isAIVOnly = true, class G, class L>
+void SyncAll(const G&, const L&, int32_t = 0, PIPEV_LOC) { sync_all(loc); }
 // The machine is in its reset state when a launch starts: nothing to do.
 inline void InitSocState() {}
 }  // namespace AscendC

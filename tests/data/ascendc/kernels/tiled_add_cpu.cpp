@@ -1,5 +1,5 @@
 // The CPU-twin harness of the tiled add: GmAlloc buffers and ICPU_RUN_KF of two instantiations
-// (single and double buffered). Argument "multicore" launches on 2 cores.
+// (single and double buffered). Argument "multicore" launches on 2 cores, one after another.
 #include <cstring>
 
 #include "tikicpulib.h"
@@ -21,7 +21,7 @@ int main(int argc, char** argv)
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
     ICPU_SET_TILING_KEY(1);
     if (argc > 1 && std::strcmp(argv[1], "multicore") == 0) {
-        ICPU_RUN_KF(tiled_add<C_DT_FLOAT, 2>, 2, x, y, z, tiling);  // => error: blockDim 2
+        ICPU_RUN_KF(tiled_add<C_DT_FLOAT, 2>, 2, x, y, z, tiling);  // => launch tiled_add<C_DT_FLOAT, 2>
     } else {
         ICPU_RUN_KF(tiled_add<C_DT_FLOAT, 1>, 1, x, y, z, tiling);  // => launch tiled_add<C_DT_FLOAT, 1> | gm gm_tiling
         ICPU_RUN_KF(tiled_add<C_DT_FLOAT, 2>, 1, x, y, z, tiling);  // => launch tiled_add<C_DT_FLOAT, 2>

@@ -1,0 +1,109 @@
+"""Cross-core GM hazards of a multi-core launch (msSanitizer's "multi-core stomping"): two cores
+writing the same GM bytes, or one core reading GM bytes another core writes. Cores are never
+ordered (inter-core synchronisation is out of scope), so either is a race: the result would
+depend on the order the hardware happens to run the cores in, while pipev runs them in block
+order.
+
+One observer serves every core of the launch (cores run one after another). Per GM tensor it
+keeps, per byte, the last core that wrote it and the last two cores that read it (`core + 1`, 0
+for none: two bytes of bookkeeping per GM byte each), so every conflict is found (naming one of
+the cores it is with); a conflict is reported at the later core's
+statement, naming the earlier core's statement and the first byte.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from isa.decode import DmaOp
+from simulator.events import Event, Observer, RunInfo
+
+RULE = "cross-core GM race"
+
+
+class CrossCoreRaces(Observer):
+    def __init__(self, sizes: dict[str, int] | None = None):
+        self.sizes = dict(sizes or {})  # GM tensors' bytes, when known (else grown on demand)
+        self.writer: dict[str, np.ndarray] = {}
+        self.reader: dict[str, np.ndarray] = {}  # the last core that read each byte
+        self.earlier_reader: dict[str, np.ndarray] = {}  # the one before, of another core
+        # (core, tensor, write) -> the accesses, to name the earlier core's statement
+        self.log: dict[tuple[int, str, bool], list[tuple[DmaOp, str, object]]] = {}
+        self.run: RunInfo | None = None
+        self.reported: set[str] = set()  # the messages this check made (the launch words them)
+
+    def on_start(self, run: RunInfo) -> None:
+        self.run = run
+
+    def on_event(self, ev: Event) -> None:
+        op = ev.op
+        if op.__class__ is not DmaOp:
+            return
+        for role in ("src", "dst"):
+            space = op.space_of(role)
+            if space is not None:
+                self._access(ev, op, space, role)
+
+    def _owners(self, table: dict[str, np.ndarray], tensor: str, size: int) -> np.ndarray:
+        """TABLE's owners of TENSOR's bytes, at least SIZE of them (grown as accesses reach
+        further when the tensor's size is not known: a front end declares GM as it goes)."""
+        arr = table.get(tensor)
+        if arr is None or arr.size < size:
+            size = max(size, self.sizes.get(tensor, 0), 2 * arr.size if arr is not None else 0)
+            grown = np.zeros(size, np.uint16)
+            if arr is not None:
+                grown[:arr.size] = arr
+            arr = table[tensor] = grown
+        return arr
+
+    def _access(self, ev: Event, op: DmaOp, tensor: str, role: str) -> None:
+        core, write = ev.core, role == "dst"
+        me = core + 1
+        runs = op.runs(role)
+        if len(runs) == 1:
+            where = slice(runs[0][0], runs[0][0] + runs[0][1])
+        else:
+            where = op.indices(role, *op.touched(role))
+        self.log.setdefault((core, tensor, write), []).append((op, role, ev.instr))
+        size = op.extent(role)[1] + 1
+        writers = self._owners(self.writer, tensor, size)
+        readers = self._owners(self.reader, tensor, size)
+        earlier = self._owners(self.earlier_reader, tensor, size)
+        self._conflict(ev, tensor, where, writers[where], write, True)
+        if write:
+            last, before = readers[where], earlier[where]
+            self._conflict(ev, tensor, where, np.where((last != 0) & (last != me), last,
+                                                       before), True, False)
+            writers[where] = me
+        else:  # many cores may read a byte: keep the last two that did
+            last = readers[where]
+            earlier[where] = np.where(last != me, last, earlier[where])
+            readers[where] = me
+
+    def _conflict(self, ev: Event, tensor: str, where, seen: np.ndarray, write: bool,
+                  other_writes: bool) -> None:
+        hit = np.flatnonzero((seen != 0) & (seen != ev.core + 1))
+        if not hit.size:
+            return
+        k = int(hit[0])
+        byte = (where.start + k) if isinstance(where, slice) else int(where[k])
+        other = int(seen[k]) - 1
+        line = self._statement(other, tensor, other_writes, byte)
+        mine = "writes" if write else "reads"
+        theirs = "writes" if other_writes else "reads"
+        also = " also" if mine == theirs else ""
+        consequence = ("the result depends on which core writes last" if write and other_writes
+                       else "what is read depends on which core runs first")
+        message = (f"core {ev.core} {mine} GM {tensor} bytes that core {other}{also} {theirs} "
+                   f"({line}), first byte {byte:#x}: {consequence} (multi-core stomping: "
+                   "cores are not ordered)")
+        self.reported.add(message)
+        if self.run is not None:
+            self.run.warn(ev, message, role="dst" if write else "src", once=RULE)
+
+    def _statement(self, core: int, tensor: str, write: bool, byte: int) -> str:
+        """`line L` (or FILE:L) of core CORE's access that touched BYTE of TENSOR."""
+        for op, role, instr in self.log.get((core, tensor, write), ()):
+            if any(a <= byte < a + n for a, n in op.runs(role)):
+                return f"{instr.file}:{instr.line}" if instr.file else f"line {instr.line}"
+        return "an earlier statement"  # pragma: no cover - every owner byte has its access

@@ -1,0 +1,185 @@
+"""Multi-core runs end to end: `pipev run --block-dim N` of a .vasm kernel (summary, --json
+`cores`, traces, usage errors) and an AscendC kernel with big/small-core tiling on 8 cores
+through the real headers."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simulator.ascendc import build
+from simulator.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+RELU = ROOT / "programs" / "kernels" / "multicore_relu.vasm"
+KERNELS = ROOT / "tests" / "data" / "ascendc" / "kernels"
+needs_cxx = pytest.mark.skipif(not any(shutil.which(c) for c in build.COMPILERS),
+                               reason="no C++ compiler")
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # outputs land in pipev-out/ there
+
+
+def pipev(*args, cwd: Path):
+    r = CliRunner().invoke(main, [str(a) for a in args])
+    assert "Traceback" not in r.output, r.output
+    return r
+
+
+@pytest.mark.parametrize("cores", [1, 8, 48])
+def test_json_has_each_cores_cycles_and_the_total(tmp_path, cores: int):
+    r = pipev("run", RELU, "--block-dim", cores, "--json", cwd=tmp_path)
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    if cores == 1:
+        assert "cores" not in d  # a one-core run reads as before
+        return
+    assert d["block_dim"] == cores and d["vector_cores"] == cores and d["waves"] == 1
+    assert [c["block"] for c in d["cores"]] == list(range(cores))
+    assert d["cycles"] == max(c["end"] for c in d["cores"])
+    assert all(c["cycles"] == c["end"] - c["start"] and c["pipes"]["V"] > 0 for c in d["cores"])
+    assert d["pipes"]["MTE2"]["busy"] == sum(c["pipes"]["MTE2"] for c in d["cores"])
+    assert d["instructions"] == sum(c["instructions"] for c in d["cores"])
+
+
+def test_summary_text_lists_the_cores_and_the_chrome_trace_has_a_process_each(tmp_path):
+    trace = tmp_path / "relu.json"
+    r = pipev("run", RELU, "--trace", trace, "--trace-format", "chrome", cwd=tmp_path)
+    assert r.exit_code == 0, r.output
+    assert "; 8 cores on 8 vector cores in 1 wave" in r.stdout
+    rows = [ln for ln in r.stdout.splitlines() if ln.startswith("  core ")]
+    assert len(rows) == 8 and rows[3].split()[:2] == ["core", "3"]
+    events = json.loads(trace.read_text())["traceEvents"]
+    procs = sorted(e["pid"] for e in events if e.get("name") == "process_name")
+    assert procs == list(range(8))
+
+
+def test_usage_errors(tmp_path):
+    for args in (["--block-dim", "0"], ["--block-dim", "65536"], ["--core", "1"],
+                 ["--core", "1", "--trace", "t.json", "--trace-format", "chrome"]):
+        r = pipev("run", RELU, *args, cwd=tmp_path)
+        assert r.exit_code == 2, (args, r.output)
+    r = pipev("run", RELU, "--core", "9", "--trace", "t.txt", "--trace-format", "text",
+              cwd=tmp_path)
+    assert r.exit_code == 1 and "error: --core 9: the launch runs cores 0..7" in r.output
+
+
+TIK_BLOCKS = """from tbe import tik
+
+tik_instance = tik.Tik()
+x_gm = tik_instance.Tensor("float16", (4 * 128,), name="x_gm", scope=tik.scope_gm)
+y_gm = tik_instance.Tensor("float16", (4 * 128,), name="y_gm", scope=tik.scope_gm)
+with tik_instance.for_range(0, 4, block_num=4) as i:
+    x_ub = tik_instance.Tensor("float16", (128,), name="x_ub", scope=tik.scope_ubuf)
+    tik_instance.data_move(x_ub, x_gm[i * 128], 0, 1, 8, 0, 0)
+    tik_instance.vec_muls(128, x_ub, x_ub, 2.0, 1, 8, 8)
+    tik_instance.data_move(y_gm[i * 128], x_ub, 0, 1, 8, 0, 0)
+tik_instance.BuildCCE(kernel_name="twice", inputs=[x_gm], outputs=[y_gm])
+"""
+
+
+@pytest.fixture
+def tik_process(monkeypatch):
+    """What the TIK commands change in the process, undone (as tests/cli/test_tik_cli.py)."""
+    from simulator.tik import tik
+
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(tik, "SETTINGS", dict(tik.SETTINGS))
+    for var in ("PYTHONPATH", "PIPEV_CHIP", "PIPEV_CHECKS"):
+        monkeypatch.setenv(var, os.environ.get(var, ""))
+    yield
+    for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
+        del sys.modules[name]
+
+
+def test_tik_block_num_launches_that_many_cores(tmp_path, tik_process):
+    """TIK's outermost for_range(0, 4, block_num=4): 4 cores, the loop variable block_idx."""
+    (tmp_path / "blocks.py").write_text(TIK_BLOCKS)
+    x = np.arange(512).astype(np.float16)
+    np.save(tmp_path / "x.npy", x)
+    r = pipev("run", "blocks.py", "--input", "x_gm=x.npy", "--json", cwd=tmp_path)
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["block_dim"] == 4 and not d["warnings"]
+    y = np.load(tmp_path / "pipev-out" / "y_gm.npy")
+    assert y.tobytes() == (x * np.float16(2)).tobytes()
+    (tmp_path / "nested.py").write_text(TIK_BLOCKS.replace(
+        "with tik_instance.for_range(0, 4, block_num=4) as i:",
+        "with tik_instance.for_range(0, 1) as j:\n  with tik_instance.for_range(0, 4, "
+        "block_num=4) as i:"))
+    r = pipev("run", "nested.py", "--input", "x_gm=x.npy", cwd=tmp_path)
+    assert r.exit_code == 1 and "block_num must be on one outermost loop" in r.output
+
+
+@needs_cxx
+def test_ascendc_big_and_small_cores_on_8_cores_match_numpy(tmp_path, capfd):
+    """805 rows over 8 cores: cores 0..4 take 101 rows, 5..7 take 100 (GetBlockIdx and
+    GetBlockNum, a tail); the output is numpy's x * 2, and each core is in --json."""
+    x = np.random.default_rng(5).standard_normal(805 * 8).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    rc = _main(["run", KERNELS / "big_small.cpp", "--kernel", "twice", "--block-dim", "8",
+                "--arg", "x=x.npy", "--arg", "y=out:f32[6440]", "--json"])
+    out, err = capfd.readouterr()
+    assert rc == 0, err
+    y = np.load(tmp_path / "pipev-out" / "y.npy")
+    assert y.tobytes() == (x * np.float32(2)).tobytes()
+    d = json.loads(out)
+    assert d["block_dim"] == 8 and [c["core"] for c in d["cores"]] == list(range(8))
+    assert not d["warnings"]
+
+
+@needs_cxx
+def test_ascendc_cores_writing_the_same_gm_bytes_warn_and_syncall_is_an_error(tmp_path, capfd):
+    np.save(tmp_path / "x.npy", np.ones(805 * 8, np.float32))
+    base = ["--arg", "x=x.npy", "--arg", "y=out:f32[6440]", "--block-dim", "2"]
+    rc = _main(["run", KERNELS / "big_small.cpp", "-D", "PIPEV_TEST_STOMP", "--kernel",
+                "twice", *base])
+    _, err = capfd.readouterr()
+    assert rc == 0 and "warning: core 1 writes GM y bytes that core 0 also writes" in err, err
+    rc = _main(["run", KERNELS / "big_small.cpp", "-D", "PIPEV_TEST_STOMP", "--werror",
+                "--kernel", "twice", *base])
+    _, err = capfd.readouterr()
+    assert rc == 1 and "error: core 1 writes GM y bytes that core 0 also writes" in err, err
+    rc = _main(["run", KERNELS / "big_small.cpp", "-D", "PIPEV_TEST_SYNCALL", "--kernel",
+                "twice", *base])
+    _, err = capfd.readouterr()
+    assert rc == 1 and "error: SyncAll: inter-core synchronisation is not modelled" in err, err
+
+
+@needs_cxx
+def test_ascendc_host_program_launches_4_cores_with_the_triple_chevron(tmp_path, capfd):
+    rc = _main(["run", KERNELS / "big_small_host.cpp"])
+    out, err = capfd.readouterr()
+    assert rc == 0 and out == "ok\n", (out, err)
+    assert "twice<<<4>>>: 4 cores one after another" in err
+    rows = [ln.split()[:2] for ln in err.splitlines() if ln.startswith("  core ")]
+    assert rows == [["core", str(k)] for k in range(4)]
+
+
+@needs_cxx
+def test_ascendc_debug_picks_a_core_of_a_launch(tmp_path, capfd):
+    (tmp_path / "cmds.txt").write_text("continue\nprint x1\nquit\n")
+    host = KERNELS / "big_small_host.cpp"
+    rc = _main(["debug", host, "--core", "3", "--commands", tmp_path / "cmds.txt"])
+    out, err = capfd.readouterr()
+    assert rc == 0 and "program finished: 9 instructions" in out, out + err
+    rc = _main(["debug", host, "--core", "4", "--commands", tmp_path / "cmds.txt"])
+    _, err = capfd.readouterr()
+    assert rc == 1 and "error: the run made no kernel launch 0 core 4 to debug" in err, err
+
+
+def _main(args) -> int:
+    try:
+        main.main([str(a) for a in args], prog_name="pipev", standalone_mode=True)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else 1
+    return 0
