@@ -170,15 +170,11 @@ def _cpp_source(path: str, inputs, kernel: str | None, args: Sequence[str],
     return _Source("", key, cpp, options)
 
 
-def _vasm_source(path: str, axes: dict, kernel: str | None, args: Sequence[str],
-                 block_dim) -> _Source:
+def _vasm_source(path: str, axes: dict, kernel: str | None, args: Sequence[str]) -> _Source:
     from simulator.sweep.params import check_values
 
     if kernel is not None or args:
         raise SweepError("--kernel and --arg are for C++ kernels", usage=True)
-    if block_dim is not None:
-        raise SweepError("--block-dim is for C++ kernel-only runs (a .vasm program runs on one "
-                         "core)", usage=True)
     try:
         text = Path(path).read_bytes().decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
@@ -199,8 +195,7 @@ def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | 
         raise SweepError("a TIK script takes no parameters yet: sweep a .vasm program (its "
                          ".param values) or a C++ kernel (its -D macros)", usage=True)
     else:
-        dims = fixed["block_dim"] if "block_dim" not in axes else axes["block_dim"]
-        source = _vasm_source(path, axes, kernel, args, dims)
+        source = _vasm_source(path, axes, kernel, args)
     arrays = _load_inputs(inputs)
     digests = {n: keys.array_digest(a) for n, a in arrays.items()}
     options = {"checks": checks, "max_steps": max_steps, **source.options}

@@ -32,7 +32,7 @@ def _pairs(items, flag: str) -> dict[str, str]:
 @click.option("--chip", "chips", multiple=True, metavar="NAME",
               help="chip profile; given more than once, an axis of the sweep")
 @click.option("--block-dim", "block_dims", multiple=True, type=click.IntRange(1, 65535),
-              help="C++ kernel-only: blockDim; given more than once, an axis")
+              help="cores (blocks) the kernel runs on; given more than once, an axis")
 @click.option("--kernel", metavar="NAME", help="C++: the kernel to launch (kernel-only mode)")
 @click.option("--arg", "kernel_args", multiple=True, metavar="NAME=FILE.npy|out:T[N]",
               help="C++ kernel-only: the next kernel parameter")

@@ -110,7 +110,7 @@ def _run_vasm(task: Task) -> dict:
     try:
         program = assemble_with(task.text, task.path, task.chip, task.checks, dict(task.params))
         result = run(program, inputs=dict(task.inputs), checks=task.checks,
-                     max_steps=task.max_steps)
+                     max_steps=task.max_steps, block_dim=task.block_dim)
     except DiagnosticError as e:
         first = next((d for d in e.diagnostics if d.severity == "error"), None)
         return error_row(str(first or e.diagnostics[0]))

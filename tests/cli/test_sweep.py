@@ -79,7 +79,6 @@ def test_cpp_needs_kernel_mode(tmp_path):
     (["--param", "T=1", "--objective", "cycles:up"], "COLUMN:max"),
     (["--param", "T=1,2", "--param", "U=1", "--zip"], "as many values"),
     (["--param", "chip=1"], "--chip"),
-    (["--block-dim", "2"], "C++ kernel-only runs"),
 ])
 def test_usage_errors(tmp_path, args, message):
     runner = CliRunner()
@@ -241,3 +240,17 @@ def test_an_unreadable_file_stops_the_sweep_before_it_runs(tmp_path, option):
     assert f"error: {option} a: cannot read {tmp_path / 'none.npy'}: no such file" in \
         result.output
     assert not (tmp_path / "r.csv").exists()
+
+
+def test_block_dims_are_an_axis(tmp_path):
+    from simulator.sweep import sweep
+
+    relu = ROOT / "programs" / "kernels" / "multicore_relu.vasm"
+    result = sweep(relu, block_dim=[1, 8], cache=False, jobs=1)
+    assert result.params == ["block_dim"] and [r["status"] for r in result.rows] == ["ok", "ok"]
+    assert result.rows[0]["out_y_gm"] == result.rows[1]["out_y_gm"]  # same result on 8 cores
+    single = CliRunner().invoke(main, ["run", str(relu), "--block-dim", "8", "--json",
+                                       "--output-dir", str(tmp_path / "one")])
+    expected = run_row(json.loads(single.stdout), tmp_path / "one")
+    same(result.rows[1], expected)
+    assert result.rows[1]["cycles"] < result.rows[0]["cycles"]
