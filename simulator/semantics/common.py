@@ -84,6 +84,11 @@ def store(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int, h
             np.copyto(strided, np.broadcast_to(values, (hi - lo, n)).reshape(shape),
                       where=vop.active[lo:hi].reshape(shape))
         return
+    if dup:  # the later repeat wins: the surviving writes, worked out once per decoding
+        idx, keep = vop.derived(("scatter", acc.role, lo, hi), lambda v: _last_writes(v, acc,
+                                                                                       lo, hi))
+        view[idx] = np.broadcast_to(values, (hi - lo, n)).reshape(-1)[keep]
+        return
     idx = start + _index_offsets(size, acc.blk, acc.rep, vop.repeats, n)[lo:hi]
     values = np.broadcast_to(values, idx.shape)
     if not full:
@@ -91,11 +96,26 @@ def store(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int, h
         idx, values = idx[act], values[act]
     else:
         idx, values = idx.reshape(-1), values.reshape(-1)
-    if dup:  # the later repeat wins: keep the last write to each address
-        rev = idx[::-1]
-        _, first = np.unique(rev, return_index=True)
-        idx, values = rev[first], values[::-1][first]
     view[idx] = values
+
+
+def _last_writes(vop: VectorOp, acc: Access, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """(element indices, positions in the flat (hi-lo)·N values) of the writes that survive when
+    repeats [lo, hi) write overlapping elements: each address's last write."""
+    n = vop.n
+    idx = (acc.base // acc.size
+           + _index_offsets(acc.size, acc.blk, acc.rep, vop.repeats, n)[lo:hi]).reshape(-1)
+    pos = np.arange(idx.size)
+    full = vop.all_active or (bool(vop.row.all()) and hi < vop.repeats)
+    if not full:
+        act = vop.active[lo:hi].reshape(-1)
+        idx, pos = idx[act], pos[act]
+    _, first = np.unique(idx[::-1], return_index=True)
+    last = idx.size - 1 - first
+    out = (idx[last], pos[last])
+    for a in out:
+        a.setflags(write=False)
+    return out
 
 
 def _byte_store(m: Machine, vop: VectorOp, acc: Access, values, lo: int, hi: int) -> None:
