@@ -12,6 +12,7 @@
 - `debug(program, ...)` -> Debugger: the step debugger as an object (`execute("step")`,
   `evaluate("z[0:8] * 2")`).
 - `Observer` / `Event` / `RunInfo`: the observer contract (docs/observers.md).
+- `sweep(program, params, executor=...)` -> SweepResult: every variant (docs/sweep.md).
 - `chips()`: the chip profiles.
 Errors raise `SimulationError` / `AssemblyError`, whose `.diagnostics` say FILE:LINE:COL.
 """
@@ -30,8 +31,9 @@ from simulator.events import Event, Observer, RunInfo
 from simulator.run import RunResult, run
 from simulator.stream import Stream
 
-__all__ = ["run", "assemble", "debug", "chips", "Stream", "Observer", "Event", "RunInfo",
-           "RunResult", "Debugger", "Program", "Chip", "Diagnostic", "DiagnosticError",
+__all__ = ["run", "assemble", "debug", "chips", "sweep", "SweepResult", "SweepError", "Stream",
+           "Observer", "Event", "RunInfo", "RunResult", "Debugger", "Program", "Chip",
+           "Diagnostic", "DiagnosticError",
            "SimulationError", "AssemblyError"]
 
 
@@ -44,6 +46,24 @@ def debug(program: Program | str | Path, *, chip: Chip | str | None = None, inpu
           checks: str = "error", max_steps: int = 10_000_000,
           block_dim: int | None = None, params=None) -> Debugger:
     """A debugging session on PROGRAM, at its first instruction (of core 0 when it runs
-    BLOCK_DIM, or its .block_dim, cores); PARAMS: `.param` overrides."""
+    BLOCK_DIM, or its .block_dim, cores; PARAMS: `.param` overrides)."""
     return Debugger(program, chip=chip, inputs=inputs, checks=checks, max_steps=max_steps,
                     block_dim=block_dim, params=params)
+
+
+def sweep(program: str | Path, params=None, **options):
+    """Every variant of PROGRAM, run as `pipev run -D ...` would, on local worker processes
+    (default), a Dask scheduler (`executor="dask://HOST:PORT"`) or any concurrent.futures
+    executor; cached and resumable. Returns a SweepResult (`rows`, `best()`, `write()`,
+    `plot()`); see simulator.sweep.api for every option and docs/sweep.md."""
+    from simulator.sweep import sweep as run_sweep
+
+    return run_sweep(program, params, **options)
+
+
+def __getattr__(name: str):
+    if name in ("SweepResult", "SweepError"):  # imported on first use: `import pipev` stays fast
+        import simulator.sweep
+
+        return getattr(simulator.sweep, name)
+    raise AttributeError(f"module 'pipev' has no attribute {name!r}")

@@ -506,5 +506,9 @@ def chips() -> None:
                    f"select: {' '.join(c.types.get('select', ()))}; compare: {compare}")
 
 
+from simulator.sweep.cli import sweep_command  # noqa: E402  (the sweep's own package)
+
+main.add_command(sweep_command)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

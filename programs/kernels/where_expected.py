@@ -13,7 +13,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 EXPECTED = HERE.parent / "expected" / "kernels"
-KERNELS = ("where_tiled_loop", "where_tiled_rept", "where_tiled_db_loop")
+KERNELS = ("where_tiled_loop", "where_tiled_rept", "where_tiled_db_loop", "where_tuned")
 COUNT = 65536
 
 

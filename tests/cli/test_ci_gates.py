@@ -44,7 +44,7 @@ def test_a_race_is_a_warning_and_fails_under_werror_writing_nothing(tmp_path):
 
 def test_werror_fails_a_debug_session_that_warned():
     session = invoke("debug", DATA / "race.vasm", "--werror", stdin="continue\n")
-    assert session.exit_code == 1 and "race: vadd.f16" in session.output
+    assert session.exit_code == 1 and "error: race: vadd.f16" in session.output  # promoted
     assert invoke("debug", DATA / "race.vasm", stdin="continue\n").exit_code == 0
 
 

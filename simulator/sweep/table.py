@@ -1,0 +1,108 @@
+"""The results table: columns in a fixed order, written as CSV, JSON Lines or Parquet (by the
+file's extension), and the best row by an objective column."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import tempfile
+from pathlib import Path
+
+FORMATS = (".csv", ".jsonl", ".parquet")
+LEAD = ["status", "error", "expect", "cycles", "time_us", "instructions", "uops"]
+TAIL = ["warnings", "seconds", "cached", "key"]
+
+
+class TableError(Exception):
+    pass
+
+
+def columns(rows: list[dict], params: list[str]) -> list[str]:
+    """Parameters first, then the fixed figures, per-pipe and stall columns, output hashes."""
+    seen: dict[str, None] = {}
+    for row in rows:
+        seen.update(dict.fromkeys(row))
+    fixed = [c for c in LEAD if c in seen]
+    rest = [c for c in seen if c not in params and c not in LEAD and c not in TAIL]
+    order = {"busy": 0, "util": 1, "stall": 2, "out": 3}
+    rest.sort(key=lambda c: (order.get(c.split("_", 1)[0], 4), list(seen).index(c)))
+    return [*params, *fixed, *rest, *(c for c in TAIL if c in seen)]
+
+
+def check_format(path: str | Path) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise TableError(f"--out {path}: the format follows the extension: "
+                         f"{', '.join(FORMATS)}")
+    if suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise TableError("--out .parquet needs pyarrow: pip install 'pipev[sweep]'") from None
+    return suffix
+
+
+def write(path: str | Path, rows: list[dict], cols: list[str]) -> None:
+    """Write the table atomically (a temporary file renamed into place)."""
+    path = Path(path)
+    suffix = check_format(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    os.close(fd)
+    try:
+        {".csv": _csv, ".jsonl": _jsonl, ".parquet": _parquet}[suffix](tmp, rows, cols)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _csv(path: str, rows: list[dict], cols: list[str]) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, cols, restval="", extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+
+
+def _jsonl(path: str, rows: list[dict], cols: list[str]) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps({c: row[c] for c in cols if c in row}) + "\n")
+
+
+def _parquet(path: str, rows: list[dict], cols: list[str]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    data = {c: [row.get(c) for row in rows] for c in cols}
+    for c, values in data.items():  # one type a column: mixed ints and strings become text
+        kinds = {type(v) for v in values if v is not None}
+        if len(kinds) > 1 and not kinds <= {int, float}:
+            data[c] = [None if v is None else str(v) for v in values]
+    pq.write_table(pa.table(data), path)
+
+
+def parse_objective(text: str) -> tuple[str, bool]:
+    """`COLUMN` (smallest is best) or `COLUMN:max` (largest) -> (column, maximise)."""
+    column, _, direction = text.partition(":")
+    if direction not in ("", "min", "max"):
+        raise TableError(f"--objective takes COLUMN or COLUMN:max, got '{text}'")
+    return column, direction == "max"
+
+
+def best(rows: list[dict], objective: str = "cycles") -> dict | None:
+    """The ok row with the best OBJECTIVE value (the first of equals), or None."""
+    column, maximise = parse_objective(objective)
+    scored = [r for r in rows if r.get("status") == "ok"
+              and isinstance(r.get(column), (int, float)) and not isinstance(r[column], bool)]
+    if not scored:
+        return None
+    pick = max if maximise else min
+    return pick(scored, key=lambda r: r[column])

@@ -1,0 +1,171 @@
+"""One variant's run, as a worker executes it: `run_task(task) -> row`.
+
+A task carries everything the run needs (the program text, the input arrays, the chip profile
+itself), so a worker on another machine needs pipev installed and nothing else; a C++ kernel is
+compiled where it runs, from the path it was given (a cluster needs a shared file system for
+C++). `run_task` never raises for the variant's own failure: a program that does not assemble,
+faults, or runs out of memory is a row with status "error" and its first diagnostic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import attrs
+import numpy as np
+
+from isa.chip import Chip
+
+CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
+
+
+@attrs.frozen
+class CppKernel:
+    """Kernel-only mode of a C++ program: what `pipev run K.cpp --kernel NAME --arg ...` takes."""
+
+    kernel: str
+    args: tuple[str, ...] = ()  # the --arg values, in order
+    includes: tuple[str, ...] = ()  # -I directories
+    cwd: str = ""  # where relative paths are read (the sweep's directory)
+    env: tuple[tuple[str, str], ...] = ()  # the sweeping process's compiler settings
+
+
+CPP_ENV = ("CXX", "PIPEV_CXXFLAGS", "PIPEV_CACHE_DIR")  # what a C++ variant's build reads
+
+
+@attrs.frozen(eq=False)
+class Task:
+    index: int  # the variant's position in the sweep
+    key: str  # the cache key (simulator.sweep.keys)
+    path: str  # the program as the user named it (diagnostics say it)
+    text: str  # the .vasm source ("" for C++: compiled from `path`)
+    params: tuple[tuple[str, str], ...]  # .param overrides / -D macros
+    chip: Chip | None = None
+    block_dim: int | None = None
+    inputs: tuple[tuple[str, np.ndarray], ...] = ()
+    checks: str = "error"
+    max_steps: int = 10_000_000
+    cpp: CppKernel | None = None
+
+
+class VariantInterrupted(BaseException):
+    """The variant's process was interrupted (Ctrl-C at a terminal reaches it too): no row, so
+    nothing is cached and a resumed sweep runs it again."""
+
+
+def output_hash(array: np.ndarray) -> str:
+    """A short hash of an output's bytes: variants that must agree have equal hashes."""
+    return hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()[:16]
+
+
+def run_task(task: Task) -> dict:
+    """The row of one variant: status, error, cycles, time_us, busy/utilisation per pipe,
+    stall cycles by cause, a hash of each output, seconds (wall time of this run)."""
+    t0 = time.perf_counter()
+    try:
+        row = _run_cpp(task) if task.cpp is not None else _run_vasm(task)
+    except MemoryError:
+        row = error_row(f"{task.path}:1:1: error: out of memory: the program's tensors do not "
+                        "fit in this machine's memory")
+    except Exception as e:  # a pipev bug must not end the sweep: the row says what happened
+        row = error_row(f"{task.path}:1:1: error: internal error: {type(e).__name__}: {e}")
+    row["seconds"] = round(time.perf_counter() - t0, 6)
+    return row
+
+
+def error_row(message: str) -> dict:
+    return {"status": "error", "error": message}
+
+
+def summary_row(summary: dict, outputs: dict[str, str]) -> dict:
+    """A row from a `pipev run --json` summary and the outputs' hashes."""
+    row = {"status": "ok", "error": "", "cycles": summary["cycles"],
+           "time_us": summary["time_us"], "instructions": summary["instructions"],
+           "uops": summary["uops"]}
+    for pipe, figures in summary["pipes"].items():
+        row[f"busy_{pipe}"] = figures["busy"]
+        row[f"util_{pipe}"] = figures["utilisation"]
+    for cause, cycles in summary.get("stalls", {}).items():
+        row[f"stall_{cause}"] = cycles
+    row["warnings"] = len(summary.get("warnings", ()))
+    for name, digest in sorted(outputs.items()):
+        row[f"out_{name}"] = digest
+    return row
+
+
+def _run_vasm(task: Task) -> dict:
+    from isa.diagnostics import DiagnosticError
+    from simulator.run import run
+    from simulator.summary import summary_dict
+    from simulator.sweep.params import assemble_with
+
+    try:
+        program = assemble_with(task.text, task.path, task.chip, task.checks, dict(task.params))
+        result = run(program, inputs=dict(task.inputs), checks=task.checks,
+                     max_steps=task.max_steps, block_dim=task.block_dim)
+    except DiagnosticError as e:
+        first = next((d for d in e.diagnostics if d.severity == "error"), None)
+        return error_row(str(first or e.diagnostics[0]))
+    outputs = {name: output_hash(arr) for name, arr in result.outputs.items()}
+    return summary_row(summary_dict(result), outputs)
+
+
+def cpp_command(task: Task, output_dir: str) -> list[str]:
+    """The `pipev run K.cpp --kernel ...` command line of a C++ variant."""
+    cpp = task.cpp
+    argv = [sys.executable, "-m", "simulator.cli", "run", task.path, "--kernel", cpp.kernel,
+            "--json", "--output-dir", output_dir, "--checks", task.checks,
+            "--max-steps", str(task.max_steps)]
+    for a in cpp.args:
+        argv += ["--arg", a]
+    for name, value in task.params:
+        argv += ["-D", f"{name}={value}"]
+    for d in cpp.includes:
+        argv += ["-I", d]
+    if task.chip is not None:
+        argv += ["--chip", task.chip.path or task.chip.name]
+    if task.block_dim is not None:
+        argv += ["--block-dim", str(task.block_dim)]
+    return argv
+
+
+def _run_cpp(task: Task) -> dict:
+    """Compile and run the kernel as `pipev run` does, in its own process (a crashing kernel
+    takes only that process down); the outputs land in a directory of its own."""
+    with tempfile.TemporaryDirectory(prefix="pipev-sweep-") as out_dir:
+        proc = subprocess.run(cpp_command(task, out_dir), cwd=task.cpp.cwd or None,
+                              capture_output=True, text=True, errors="replace",
+                              env=_worker_env(task.cpp.env))
+        if proc.returncode in (130, -signal.SIGINT):
+            raise VariantInterrupted(task.path)
+        if proc.returncode != 0:
+            return error_row(_first_error(proc.stderr, task.path, proc.returncode))
+        try:
+            summary = json.loads(proc.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            return error_row(f"{task.path}:1:1: error: the run printed no summary")
+        outputs = {Path(p).stem: output_hash(np.load(p, allow_pickle=False))
+                   for p in summary.get("outputs", {}).values()}
+    return summary_row(summary, outputs)
+
+
+def _worker_env(given: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    env = {**os.environ, **dict(given)}
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return env
+
+
+def _first_error(stderr: str, path: str, rc: int) -> str:
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    first = next((ln for ln in lines if ": error:" in ln or ln.startswith("error:")), None)
+    return first or (lines[-1] if lines else f"{path}:1:1: error: the run failed (exit "
+                                                f"status {rc})")

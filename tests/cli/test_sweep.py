@@ -1,0 +1,256 @@
+"""`pipev sweep` end to end: rows equal to single `pipev run`s, error rows, the cache, Ctrl-C,
+the table and plot files, and the C++ path. The Dask cluster tests are in test_sweep_dask.py."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli import main
+from simulator.sweep.task import output_hash
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "sweep"
+VOLATILE = {"seconds", "cached"}  # how a row was made, not what the variant does
+
+
+def pipev(*args, cwd=None, env=None, timeout=120):
+    full = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.run([sys.executable, "-m", "simulator.cli", *map(str, args)], cwd=cwd,
+                          env=full, capture_output=True, text=True, timeout=timeout)
+
+
+def run_row(summary: dict, output_dir: Path) -> dict:
+    """What a sweep row must hold, from one `pipev run --json` and the outputs it wrote."""
+    from simulator.sweep.task import summary_row
+
+    outputs = {Path(p).stem: output_hash(np.load(p)) for p in summary["outputs"].values()}
+    return summary_row(summary, outputs)
+
+
+def same(row: dict, expected: dict) -> None:
+    got = {k: v for k, v in row.items() if k in expected}
+    assert got == expected
+
+
+# -- C++ kernels (-D macros) ---------------------------------------------------------------
+
+def test_cpp_kernel_variants_match_pipev_run(tmp_path):
+    env = {"PIPEV_CACHE_DIR": str(tmp_path / "cache")}
+    x = tmp_path / "x.npy"
+    np.save(x, np.arange(256, dtype=np.float32))
+    kernel = ["--kernel", "scale", "--arg", f"x={x}", "--arg", "y=out:f32[256]"]
+    proc = pipev("sweep", DATA / "scale.cpp", *kernel, "--param", "TILE=64,3", "--out",
+                 tmp_path / "r.jsonl", "--jobs", "2", cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert [r["TILE"] for r in rows] == [64, 3]
+    assert rows[1]["status"] == "error"
+    assert rows[1]["error"].startswith(f"{DATA / 'scale.cpp'}:18:")
+    assert "less than one 32-byte block" in rows[1]["error"]
+    single = pipev("run", DATA / "scale.cpp", *kernel, "-D", "TILE=64", "--json",
+                   "--output-dir", tmp_path / "one", cwd=tmp_path, env=env)
+    assert single.returncode == 0, single.stderr
+    expected = run_row(json.loads(single.stdout), tmp_path / "one")
+    same(rows[0], expected)
+    assert rows[0]["out_y"] == output_hash(np.arange(256, dtype=np.float32) * 2)
+    assert "best by cycles: TILE=64" in proc.stderr
+
+
+def test_cpp_needs_kernel_mode(tmp_path):
+    proc = pipev("sweep", DATA / "scale.cpp", "--param", "TILE=8", "--out", tmp_path / "r.csv")
+    assert proc.returncode == 2 and "kernel-only mode" in proc.stderr
+
+
+# -- usage ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (["--param", "TILE"], "NAME=V1,V2"),
+    (["--param", "T=1", "--out", "r.xlsx"], "extension"),
+    (["--param", "T=1", "--plot", "p.gif"], "extension"),
+    (["--param", "T=1", "--objective", "cycles:up"], "COLUMN:max"),
+    (["--param", "T=1,2", "--param", "U=1", "--zip"], "as many values"),
+    (["--param", "chip=1"], "--chip"),
+])
+def test_usage_errors(tmp_path, args, message):
+    runner = CliRunner()
+    prog = ROOT / "programs" / "quickstart.vasm"
+    full = ["sweep", str(prog), *args]
+    if "--out" not in args:
+        full += ["--out", str(tmp_path / "r.csv")]
+    result = runner.invoke(main, full)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+
+
+# -- .vasm kernels (.param) ----------------------------------------------------------------
+
+KERNEL = ROOT / "programs" / "kernels" / "where_tuned.vasm"
+
+
+def test_rows_match_pipev_run_processes_and_repeat_from_the_cache(tmp_path):
+    env = {"PIPEV_CACHE_DIR": str(tmp_path / "cache")}
+    args = ["sweep", KERNEL, "--param", "N=4096", "--param", "TILE=1024,2048,4096",
+            "--param", "BUFFERS=1,4", "--jobs", "2"]
+    proc = pipev(*args, "--out", tmp_path / "r.csv", "--plot", tmp_path / "p.png", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "6 variants: 5 ok, 1 error, 0 from the cache" in proc.stderr
+    assert "best by cycles: N=4096 TILE=4096 BUFFERS=1: cycles" in proc.stderr
+    assert (tmp_path / "p.png").read_bytes().startswith(b"\x89PNG")
+    import csv
+
+    rows = list(csv.DictReader((tmp_path / "r.csv").open()))
+    assert [(r["TILE"], r["BUFFERS"], r["status"]) for r in rows] == [
+        ("1024", "1", "ok"), ("1024", "4", "ok"), ("2048", "1", "ok"), ("2048", "4", "ok"),
+        ("4096", "1", "ok"), ("4096", "4", "error")]
+    assert rows[5]["error"] == (f"{KERNEL}:19:6: error: 'z' (65536 bytes) does not fit in UB "
+                                "below the scratch area (188416 bytes on ascend910b)")
+    assert len({r["out_out"] for r in rows[:5]}) == 1  # tiling never changes the result
+    for k in (0, 3):  # two variants as real `pipev run -D` processes
+        single = pipev("run", KERNEL, "-D", "N=4096", "-D", f"TILE={rows[k]['TILE']}", "-D",
+                       f"BUFFERS={rows[k]['BUFFERS']}", "--json", "--output-dir",
+                       tmp_path / f"one{k}")
+        expected = run_row(json.loads(single.stdout), tmp_path / f"one{k}")
+        same({c: rows[k][c] for c in expected}, {c: str(v) for c, v in expected.items()})
+
+    again = pipev(*args, "--out", tmp_path / "r.jsonl", env=env)
+    assert "6 variants: 5 ok, 1 error, 6 from the cache" in again.stderr
+    cached = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert all(r["cached"] for r in cached)
+    assert [r["cycles"] for r in cached[:5]] == [int(r["cycles"]) for r in rows[:5]]
+    fresh = pipev(*args, "--out", tmp_path / "n.csv", "--no-cache", env=env)
+    assert "0 from the cache" in fresh.stderr
+
+
+def test_expect_marks_rows_whose_output_differs(tmp_path):
+    good = tmp_path / "good.npy"
+    np.save(good, np.load(ROOT / "programs" / "expected" / "kernels" / "where_tiled_loop" /
+                          "out.npy"))
+    bad = tmp_path / "bad.npy"
+    np.save(bad, np.zeros(65536, np.float32))
+    from simulator.sweep import sweep
+
+    ok = sweep(KERNEL, {"TILE": [4096]}, expect={"out": good}, cache=False, jobs=1)
+    differs = sweep(KERNEL, {"TILE": [4096]}, expect={"out": bad}, cache=False, jobs=1)
+    assert ok.rows[0]["expect"] == "match" and differs.rows[0]["expect"] == "differs: out"
+
+
+def test_any_concurrent_futures_executor(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from simulator.sweep import sweep
+
+    grid = {"N": [4096], "TILE": [2048, 4096], "BUFFERS": [1, 2]}
+    with ThreadPoolExecutor(2) as ex:
+        threaded = sweep(KERNEL, grid, executor=ex, cache=False)
+    local = sweep(KERNEL, grid, executor="local", jobs=2, cache=False)
+
+    def strip(rows):
+        return [{k: v for k, v in r.items() if k not in VOLATILE} for r in rows]
+
+    assert strip(threaded.rows) == strip(local.rows) and len(local.rows) == 4
+
+
+def test_undeclared_parameter_and_bad_value_are_usage_errors(tmp_path):
+    proc = pipev("sweep", KERNEL, "--param", "TILES=1024", "--out", tmp_path / "r.csv")
+    assert proc.returncode == 2
+    assert "declares no `.param TILES` (its parameters: N, TILE, BUFFERS)" in proc.stderr
+    proc = pipev("sweep", KERNEL, "--param", "TILE=big", "--out", tmp_path / "r.csv")
+    assert proc.returncode == 2 and "integer expression, got 'big'" in proc.stderr
+
+
+def test_ctrl_c_writes_the_finished_rows_and_the_next_run_resumes(tmp_path):
+    env = {"PIPEV_CACHE_DIR": str(tmp_path / "cache")}
+    args = ["sweep", KERNEL, "--param", "N=32768", "--param", "TILE=256,512",
+            "--param", "BUFFERS=1..4", "--jobs", "1", "--out", tmp_path / "r.jsonl"]
+    full = {**os.environ, "PYTHONPATH": str(ROOT), **env}
+    proc = subprocess.Popen([sys.executable, "-m", "simulator.cli", *map(str, args)],
+                            env=full, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(list((tmp_path / "cache").glob("sweep/*/*.json"))) < 2:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    assert proc.returncode == 130, err
+    rows = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert 2 <= len(rows) < 8 and all(r["status"] == "ok" for r in rows)
+    assert "interrupted: " in err and "the same command resumes" in err
+    resumed = pipev(*args, env=env)
+    assert resumed.returncode == 0
+    served = re.search(r"8 variants: 8 ok, 0 errors, (\d+) from the cache", resumed.stderr)
+    assert served and int(served.group(1)) >= len(rows)  # rows cached as they finished
+    done = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert len(done) == 8 and sum(r["cached"] for r in done) >= len(rows)
+
+
+def test_chips_are_an_axis():
+    from simulator.sweep import sweep
+
+    result = sweep(KERNEL, {"TILE": [4096]}, chip=["ascend910b", "ascend950"], cache=False,
+                   jobs=1)
+    assert result.params == ["TILE", "chip"]
+    assert [(r["chip"], r["status"]) for r in result.rows] == [("ascend910b", "ok"),
+                                                                ("ascend950", "ok")]
+    assert result.rows[0]["time_us"] != result.rows[1]["time_us"]  # 1850 MHz against 1650
+
+
+def test_a_tik_script_is_not_swept_yet(tmp_path):
+    proc = pipev("sweep", ROOT / "programs" / "tik" / "vec_sel_mode0.py", "--param", "N=1",
+                 "--out", tmp_path / "r.csv")
+    assert proc.returncode == 2 and "a TIK script takes no parameters yet" in proc.stderr
+
+
+def test_progress_bar_on_a_terminal(tmp_path):
+    import pexpect
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PIPEV_CACHE_DIR": str(tmp_path / "cache")}
+    child = pexpect.spawn(sys.executable, ["-m", "simulator.cli", "sweep", str(KERNEL),
+                                           "--param", "TILE=2048,4096", "--jobs", "1",
+                                           "--out", str(tmp_path / "r.csv")],
+                          env=env, timeout=60, encoding="utf-8")
+    try:
+        child.expect(r"\] 2/2  cached 0  failed 0  [\d.]+ variants/s  ETA")
+        child.expect("2 variants: 2 ok, 0 errors")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("option", ["--input", "--expect"])
+def test_an_unreadable_file_stops_the_sweep_before_it_runs(tmp_path, option):
+    result = CliRunner().invoke(main, ["sweep", str(KERNEL), "--param", "TILE=4096", option,
+                                       f"a={tmp_path / 'none.npy'}", "--out",
+                                       str(tmp_path / "r.csv")])
+    assert result.exit_code == 1
+    assert f"error: {option} a: cannot read {tmp_path / 'none.npy'}: no such file" in \
+        result.output
+    assert not (tmp_path / "r.csv").exists()
+
+
+def test_block_dims_are_an_axis(tmp_path):
+    from simulator.sweep import sweep
+
+    relu = ROOT / "programs" / "kernels" / "multicore_relu.vasm"
+    result = sweep(relu, block_dim=[1, 8], cache=False, jobs=1)
+    assert result.params == ["block_dim"] and [r["status"] for r in result.rows] == ["ok", "ok"]
+    assert result.rows[0]["out_y_gm"] == result.rows[1]["out_y_gm"]  # same result on 8 cores
+    single = CliRunner().invoke(main, ["run", str(relu), "--block-dim", "8", "--json",
+                                       "--output-dir", str(tmp_path / "one")])
+    expected = run_row(json.loads(single.stdout), tmp_path / "one")
+    same(result.rows[1], expected)
+    assert result.rows[1]["cycles"] < result.rows[0]["cycles"]
