@@ -31,9 +31,15 @@ def source_line(path: str, line: int) -> str | None:
                    ("Cc", "Cf", "Zl", "Zp", "Cs") else c for c in lines[line - 1].rstrip("\r"))
 
 
+def _about_an_option(d: Diagnostic) -> bool:
+    """A command-line option's problem with no place in the text (`-D X` the program does not
+    declare, at 1:1): quoting line 1 would point at nothing."""
+    return (d.line, d.column) == (1, 1) and d.message.startswith("-")
+
+
 def render(d: Diagnostic, show_source: bool = True) -> str:
     head = str(d)
-    if not show_source or d.line < 1:
+    if not show_source or d.line < 1 or _about_an_option(d):
         return head
     text = source_line(d.path, d.line)
     if text is None or not text.strip():

@@ -103,6 +103,8 @@ def test_input_errors_point_at_the_declaration_and_list_the_inputs(tmp_path):
 
     assert error("q") == (f"{prog}:1:1: error: --input q: the program declares no GM input 'q' "
                           "(its inputs: a, b)")
+    unknown = invoke("run", prog, "--input", f"q={good}", "--output-dir", tmp_path / "o")
+    assert len(stderr_lines(unknown)) == 1  # an option's problem at 1:1 quotes no source
     assert error("aa").endswith("(its inputs: a, b); did you mean 'a'?")
     assert error("out") == (f"{prog}:5:6: error: --input out: 'out' is an output, not an input "
                             "(declare it `input` or `inout` to supply it; its inputs: a, b)")
