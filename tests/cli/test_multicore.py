@@ -183,3 +183,26 @@ def _main(args) -> int:
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else 1
     return 0
+
+
+STOMP = """\
+.chip ascend910b
+.block_dim 2
+.gm out f32[64] output
+.ub x f32[64] = fill(1)
+    copy_ub_to_gm out, x, nburst=1, burst=8
+"""
+
+
+def test_vasm_cores_writing_the_same_gm_bytes_warn_and_fail_under_werror(tmp_path):
+    prog = tmp_path / "stomp.vasm"
+    prog.write_text(STOMP)
+    out = tmp_path / "out"
+    r = CliRunner().invoke(main, ["run", str(prog), "--quiet", "--output-dir", str(out)])
+    assert r.exit_code == 0
+    assert (f"{prog}:5:19: warning: core 1 writes GM out bytes that core 0 also writes (line 5), "
+            "first byte 0x0") in r.stderr
+    r = CliRunner().invoke(main, ["run", str(prog), "--quiet", "--werror", "--output-dir",
+                                  str(tmp_path / "out2")])
+    assert r.exit_code == 1 and "treated as error (--werror)" in r.stderr
+    assert not (tmp_path / "out2").exists() or not any((tmp_path / "out2").iterdir())
