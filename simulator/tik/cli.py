@@ -133,7 +133,7 @@ def run_python(args: list[str], chip: str | None, checks: str) -> int:
 
 
 def _emit(diags) -> None:
-    from simulator.cli import _emit as emit  # the source line and caret, as for .vasm
+    from simulator.commands import _emit as emit  # the source line and caret, as for .vasm
 
     emit(diags)
 
@@ -156,7 +156,7 @@ def _format(trace, fmt):
 def _run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, as_json,
          quiet, block_dim=None, trace_core=None, defines=(), werror=False, expects=(),
          expect_ulp=0, trace_time="cycles", **_) -> None:
-    from simulator.cli import _parse_inputs, _resolve_chip, execute
+    from simulator.commands import _parse_inputs, _resolve_chip, execute
 
     _no_defines(defines)
     _resolve_chip(chip)
@@ -173,7 +173,7 @@ def _asm(program, chip, as_json, defines=(), **_) -> None:
     import json
 
     from isa.listing import format_listing, listing
-    from simulator.cli import _resolve_chip
+    from simulator.commands import _resolve_chip
 
     _no_defines(defines)
     _resolve_chip(chip)
@@ -187,7 +187,7 @@ def _asm(program, chip, as_json, defines=(), **_) -> None:
 
 def _check(program, chip, checks="error", max_steps=10_000_000, werror=False, defines=(),
            **_) -> None:
-    from simulator.cli import _resolve_chip, check_and_report
+    from simulator.commands import _resolve_chip, check_and_report
 
     _no_defines(defines)
     _resolve_chip(chip)
@@ -196,7 +196,7 @@ def _check(program, chip, checks="error", max_steps=10_000_000, werror=False, de
 
 def _debug(program, chip, inputs, commands, ex, batch, output_dir, werror, checks,
            max_steps, block_dim=None, defines=(), **_) -> None:
-    from simulator.cli import _parse_inputs, _resolve_chip
+    from simulator.commands import _parse_inputs, _resolve_chip
     from simulator.debugger import debug
 
     _no_defines(defines)

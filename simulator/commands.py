@@ -1,0 +1,321 @@
+"""What the `pipev` commands share (options, inputs, the run-and-report step, diagnostics on
+stderr), apart from the command group itself so the front ends' commands (simulator/ascendc,
+simulator/tik) can use them without importing the CLI that dispatches to them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from simulator.events import Observer
+from simulator.trace import FORMATS as TRACE_FORMATS
+
+CHECKS = click.Choice(["error", "warn", "off"])
+FORMATS = click.Choice(list(TRACE_FORMATS))
+
+
+def _chip_option(f):
+    return click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`); "
+                        "overrides .chip")(f)
+
+
+def _program_arg(f):
+    f = click.option("--no-source", is_flag=True, expose_value=False, callback=_no_source,
+                     help="print diagnostics without the source line and caret")(f)
+    f = click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
+                     help="override the program's `.param NAME = …` (an integer expression)")(f)
+    return click.argument("program", type=click.Path(exists=True, dir_okay=False))(f)
+
+
+def _parse_defines(items) -> dict[str, int]:
+    """-D NAME=VALUE options → {NAME: VALUE}; a malformed one is a usage error."""
+    from isa.lexer import NAME_RE, LexError, parse_int
+
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not NAME_RE.match(name):
+            raise click.UsageError(f"-D takes NAME=VALUE, got '{item}'")
+        try:
+            out[name] = parse_int(value.strip())
+        except LexError:
+            raise click.UsageError(f"-D {name}: the value must be an integer expression, got "
+                                   f"'{value.strip()}'") from None
+    return out
+
+
+def _resolve_chip(name: str | None):
+    if name is None:
+        return None
+    from isa.chip import ChipError, get_chip
+
+    try:
+        return get_chip(name)
+    except ChipError as e:
+        raise click.UsageError(str(e)) from None
+
+
+def _parse_inputs(items) -> dict[str, str]:
+    """--input NAME=FILE.npy options → {NAME: FILE}."""
+    return _parse_pairs("--input", items)
+
+
+def _parse_pairs(option: str, items) -> dict[str, str]:
+    """OPTION NAME=FILE.npy options → {NAME: FILE}."""
+    supplied = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise click.UsageError(f"{option} takes NAME=FILE.npy, got '{item}'")
+        supplied[name] = path
+    return supplied
+
+
+def _emit(diags) -> None:
+    from simulator.render import render
+
+    ctx = click.get_current_context(silent=True)
+    show = ctx is None or not ctx.meta.get("pipev.no_source")
+    for d in diags:
+        click.echo(render(d, show_source=show), err=True)
+
+
+def _no_source(ctx, param, value) -> None:
+    """--no-source (on the group or a command): diagnostics without the quoted line."""
+    if value:
+        ctx.meta["pipev.no_source"] = True
+
+
+def _werror_option(f):
+    return click.option("--werror", is_flag=True,
+                        help="treat warnings as errors: exit 1 (and write nothing)")(f)
+
+
+def _warnings(diags) -> list:
+    return [d for d in diags if d.severity == "warning"]
+
+
+def _werror_failure(warned: list, outputs: bool = True) -> str:
+    """The --werror verdict, at the first warning's position."""
+    first, n = warned[0], len(warned)
+    tail = "; no output was written" if outputs else ""
+    return (f"{first.path}:{first.line}:{first.column}: error: {n} warning"
+            f"{'s' if n != 1 else ''} treated as error{'s' if n != 1 else ''} (--werror){tail}")
+
+
+def _timeline_options(trace, trace_format, width, window) -> dict:
+    """--timeline-width / --timeline-range as the text writer's options (usage errors for
+    another format or a malformed range)."""
+    if width is None and window is None:
+        return {}
+    from simulator.trace import format_for
+
+    try:
+        fmt = format_for(trace, trace_format) if trace is not None else None
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    if fmt != "text":
+        raise click.UsageError("--timeline-width and --timeline-range shape the text timeline: "
+                               "give --trace FILE.txt")
+    options: dict = {} if width is None else {"width": width}
+    if window is not None:
+        start, sep, end = window.partition(":")
+        try:
+            a, b = int(start), int(end)
+        except ValueError:
+            a = b = -1
+        if not sep or not 0 <= a < b:
+            raise click.UsageError(f"--timeline-range takes START:END cycles with 0 <= START < "
+                                   f"END, got '{window}'")
+        options["cycles"] = (a, b)
+    return options
+
+
+def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks, max_steps,
+            as_json, quiet, *, werror: bool = False, expects=(), expect_ulp: int = 0,
+            trace_time: str = "cycles", views=(), trace_options=None,
+            block_dim: int | None = None, trace_core: int | None = None) -> None:
+    """Run PROGRAM (a path, or a Program a front end built), compare --expect outputs, write
+    the outputs, print the summary; exit 1 on any error (2 on a trace name without a known
+    extension)."""
+    from isa.diagnostics import DiagnosticError
+    from simulator.expect import check_outputs, load_expected
+    from simulator.run import load_program
+    from simulator.run import run as run_program
+
+    label = getattr(program, "path", program)
+    if trace is not None:
+        from simulator.trace import format_for
+
+        try:
+            trace_format = format_for(trace, trace_format)
+        except ValueError as e:
+            raise click.UsageError(str(e)) from None
+    try:
+        prog = load_program(program, chip_obj, checks)
+    except DiagnosticError as e:
+        _fail(e.diagnostics, as_json)
+    expected, errors = load_expected(prog, _parse_pairs("--expect", expects))
+    if errors:
+        _fail(errors, as_json)
+    progress = [] if quiet or as_json or not sys.stderr.isatty() else [Progress()]
+    view = None
+    if views:
+        from simulator.views import Views
+
+        view = Views()
+    try:
+        result = run_program(prog, inputs=supplied, checks=checks, trace=trace,
+                             trace_format=trace_format, trace_time=trace_time,
+                             trace_options=trace_options, max_steps=max_steps,
+                             observers=[*progress, *([view] if view else [])],
+                             block_dim=block_dim, trace_core=trace_core)
+    except DiagnosticError as e:
+        for p in progress:
+            p.clear()
+        _fail(e.diagnostics, as_json)
+    except MemoryError:
+        _fail([], as_json, f"{label}:1:1: error: out of memory: the program's tensors do "
+              "not fit in this machine's memory")
+    for p in progress:
+        p.clear()
+    warned = _warnings(result.diagnostics)
+    if werror and warned:
+        _fail(result.diagnostics, as_json, _werror_failure(warned))
+    mismatches = check_outputs(prog, result.outputs, expected, expect_ulp)
+    from simulator.outputs import write_outputs
+
+    try:
+        paths = write_outputs(Path(output_dir), result.outputs)
+    except OSError as e:
+        _fail(result.diagnostics, as_json, _output_error(label, prog, output_dir, e))
+    if mismatches:  # the run succeeded: its outputs are written, to be looked at
+        _fail(result.diagnostics + mismatches, as_json)
+    _emit(result.diagnostics)
+    if quiet and not as_json:
+        return
+    from simulator.summary import summary_dict, summary_text
+
+    shown = {name: getattr(view, name)(result.cycles) for name in dict.fromkeys(views)}
+    if as_json:
+        extra = {"views": shown} if shown else {}
+        click.echo(json.dumps({"ok": True, **summary_dict(result, paths), **extra}))
+    else:
+        click.echo(summary_text(result, paths))
+        for text in shown.values():
+            click.echo(text)
+
+
+def _fail(diags, as_json: bool, reason: str | None = None):
+    """Report a failure (every diagnostic, then REASON) and exit 1: on stderr, or with --json
+    as `{"ok": false, "diagnostics": [...], "reason": ...}` on stdout."""
+    if as_json:
+        obj = {"ok": False, "diagnostics": [_diag_dict(d) for d in diags]}
+        if reason:
+            obj["reason"] = reason
+        click.echo(json.dumps(obj))
+    else:
+        _emit(diags)
+        if reason:
+            click.echo(reason, err=True)
+    sys.exit(1)
+
+
+def _diag_dict(d) -> dict:
+    return {"severity": d.severity, "path": d.path, "line": d.line, "column": d.column,
+            "message": d.message, "text": str(d)}
+
+
+def _output_error(path, program, output_dir, e: OSError) -> str:
+    """The diagnostic of an output that cannot be written: at its .gm line when it is known."""
+    target = Path(e.filename) if e.filename else None
+    tensor = program.tensors.get(target.stem) if target is not None else None
+    where = f"{tensor.line}:{tensor.col}" if tensor is not None else "1:1"
+    what = f"output {target}" if tensor is not None else f"outputs to {output_dir}"
+    return (f"{path}:{where}: error: cannot write {what}: {e.strerror or e}; no output was "
+            "changed")
+
+
+class Progress(Observer):
+    """A progress line on stderr (a terminal only) for runs longer than a second."""
+
+    EVERY = 2048  # events between clock reads: the observer costs one increment per event
+
+    def __init__(self) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.start = self.clock()
+        self.events = 0
+        self.shown = False
+        self.total = 0
+
+    def on_start(self, run) -> None:
+        self.total = len(run.program.statements) if run.program is not None else 0
+
+    def on_event(self, event) -> None:
+        self.events += 1
+        if self.events % self.EVERY:
+            return
+        elapsed = self.clock() - self.start
+        if elapsed < 1.0:
+            return
+        where = f", statement {event.instr.pc + 1}/{self.total}" if self.total else ""
+        sys.stderr.write(f"\r  running: {self.events:,} instructions{where}, {elapsed:.1f} s ")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.shown = False
+
+
+def check_and_report(prog, program, checks: str, max_steps: int, werror: bool) -> None:
+    """`check` of an assembled program (also a front end's): run's diagnostics, the note, and
+    `ok` or exit 1."""
+    from simulator.static_check import MASK_ADDRESS_CHECKS, check_program
+
+    result = check_program(prog, checks, max_steps)
+    _emit(result.diagnostics)
+    if result.undecided:
+        lines = ", ".join(str(i.line) for i in result.undecided)
+        first = result.undecided[0]
+        click.echo(f"{first.file or prog.path}:{first.line}:{first.col}: note: "
+                   f"{result.undecided_checks} checks need run-time values: "
+                   f"the select-mask address of {len(result.undecided)} vsel mode 2 "
+                   f"instruction(s) (line {lines}) comes from CMPMASK loaded from input data "
+                   f"({', '.join(MASK_ADDRESS_CHECKS)}); `pipev run` decides them", err=True)
+    if not result.ok:
+        sys.exit(1)
+    warned = _warnings(result.diagnostics)
+    if werror and warned:
+        click.echo(_werror_failure(warned, outputs=False), err=True)
+        sys.exit(1)
+    click.echo(f"{program}: ok ({len(prog.statements)} statements, chip {prog.chip.name})",
+               err=True)
+
+
+def _assemble_or_exit(program, chip, checks: str = "error", quiet: bool = False,
+                      as_json: bool = False, defines=()):
+    """The assembled program; QUIET leaves its warnings to the run that reports them."""
+    from isa.diagnostics import DiagnosticError
+    from simulator.run import load_program
+
+    chip_obj = _resolve_chip(chip)
+    params = _parse_defines(defines)
+    try:
+        prog = load_program(Path(program), chip_obj, checks, params)
+    except DiagnosticError as e:
+        _fail(e.diagnostics, as_json)
+    except MemoryError:
+        _fail([], as_json, f"{program}:1:1: error: out of memory: the program's tensors do "
+              "not fit in this machine's memory")
+    if not quiet:
+        _emit(prog.warnings)
+    return prog
