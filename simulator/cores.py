@@ -19,12 +19,12 @@ import attrs
 
 from isa.diagnostics import Diagnostic
 from isa.program import Program
+from simulator.builder import Run, gm_arrays, outputs_of
 from simulator.crosscore import CrossCoreRaces
 from simulator.errors import SimulationError
 from simulator.events import Observer
 from simulator.machine import Machine
 from simulator.result import CoreResult, RunResult
-from simulator.run import Run, gm_arrays, outputs_of
 from simulator.sources import ProgramSource
 from simulator.stats import Statistics
 from simulator.summary import build_summary, core_dict

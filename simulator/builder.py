@@ -1,0 +1,232 @@
+"""Building a run (docs/format.md §12): load a program and its GM inputs, and the one run builder
+(`Run`) that `run`, `debug`, the stream, the front ends and each core of a launch use."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from isa import assemble
+from isa.chip import Chip
+from isa.diagnostics import AssemblyError, Diagnostic, did_you_mean
+from isa.inits import load_npy
+from isa.program import Program, Tensor
+from isa.types import from_npy, npy_count, to_npy
+from simulator.errors import SimulationError
+from simulator.events import Observer
+from simulator.executor import Executor
+from simulator.machine import Machine
+from simulator.problems import Fault
+from simulator.result import RunResult
+from simulator.sources import ProgramSource
+from simulator.stats import Statistics
+from simulator.summary import build_summary
+
+
+def load_program(program_or_path: Program | str | Path, chip: Chip | str | None = None,
+                 checks: str = "error", params: Mapping[str, int] | None = None) -> Program:
+    """A Program from a Program, a path, or program text (a string containing a newline);
+    PARAMS overrides its `.param` values (an assembled Program takes none)."""
+    if isinstance(program_or_path, Program):
+        if params:
+            raise ValueError("params apply when assembling: pass the path or the text")
+        return program_or_path
+    if isinstance(program_or_path, str) and "\n" in program_or_path:
+        return assemble(program_or_path, None, chip, checks, params)
+    path = Path(program_or_path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")  # a leading BOM is not text
+    except UnicodeDecodeError as e:
+        raise AssemblyError([Diagnostic("error", str(path), 1, 1,
+                                        f"the program is not UTF-8 text ({e.reason} at byte "
+                                        f"{e.start})")]) from None
+    except OSError as e:
+        raise AssemblyError([Diagnostic("error", str(path), 1, 1,
+                                        f"cannot read program: {e.strerror}")]) from None
+    return assemble(text, str(path), chip, checks, params)
+
+
+def _input_error(program: Program, tensor: Tensor | None, message: str) -> Diagnostic:
+    line, col = (tensor.line, tensor.col) if tensor is not None else (1, 1)
+    return Diagnostic("error", program.path, line, col, message)
+
+
+def gm_arrays(program: Program, inputs: Mapping[str, np.ndarray | str | Path] | None
+              ) -> dict[str, np.ndarray]:
+    """Each GM tensor's initial bytes: supplied input, else its INIT, else zeros."""
+    inputs = dict(inputs or {})
+    errors: list[Diagnostic] = []
+    gm: dict[str, np.ndarray] = {}
+    declared = [n for n, t in program.gm.items() if t.role in ("input", "inout")]
+    listed = f"its inputs: {', '.join(declared)}" if declared else "it declares no inputs"
+    for name in inputs:
+        t = program.tensors.get(name)
+        if t is None:
+            errors.append(_input_error(program, None, f"--input {name}: the program declares "
+                                       f"no GM input '{name}' ({listed})"
+                                       f"{did_you_mean(name, declared)}"))
+        elif t.space != "gm":
+            errors.append(_input_error(program, t, f"--input {name}: '{name}' is a UB tensor; "
+                                       f"--input supplies GM inputs ({listed})"))
+        elif t.role not in ("input", "inout"):
+            what = "an output" if t.role == "output" else "constant data"
+            errors.append(_input_error(program, t, f"--input {name}: '{name}' is {what}, not "
+                                       f"an input (declare it `input` or `inout` to supply it; "
+                                       f"{listed})"))
+    for name, t in program.gm.items():
+        data = None
+        if name in inputs and t.role in ("input", "inout"):
+            data = _supplied(program, t, inputs[name], errors)
+        elif t.init is not None and t.init.data is not None:
+            data = t.init.data.copy()
+        elif t.role in ("input", "inout") and (t.init is None):
+            errors.append(_input_error(program, t, f"input '{name}' is required: give "
+                                       f"--input {name}=FILE.npy ({t.dtype.name}[{t.count}])"))
+        gm[name] = data if data is not None else np.zeros(t.nbytes, np.uint8)
+    if errors:
+        raise SimulationError(errors)
+    return gm
+
+
+def _supplied(program: Program, t: Tensor, value, errors: list) -> np.ndarray | None:
+    if isinstance(value, (str, Path)):
+        arr, why = load_npy(Path(value))
+        if arr is None:
+            errors.append(_input_error(program, t, f"--input {t.name}: {why}"))
+            return None
+    else:
+        arr = np.asarray(value)
+    raw = from_npy(t.dtype, arr) if arr.dtype != object else None
+    if raw is None:
+        errors.append(_input_error(program, t, f"--input {t.name}: holds {arr.dtype}"
+                                   f"{list(arr.shape)}, expected {t.dtype.npy} for "
+                                   f"{t.dtype.name}"))
+        return None
+    if npy_count(t.dtype, arr) != t.count:
+        errors.append(_input_error(program, t, f"--input {t.name}: holds "
+                                   f"{npy_count(t.dtype, arr)} elements, expected {t.count}"))
+        return None
+    return raw.copy()
+
+
+def outputs_of(program: Program, machine: Machine) -> dict[str, np.ndarray]:
+    return {name: to_npy(t.dtype, machine.gm[name].copy()).copy()
+            for name, t in program.gm.items() if t.role in ("output", "inout")}
+
+
+def history_checks(checks: str) -> list[Observer]:
+    """The §9.4 init and race checks as observers; --checks=off runs without them."""
+    if checks == "off":
+        return []
+    from simulator.hazards import HazardChecks
+
+    return [HazardChecks()]
+
+
+class Run:
+    """One run, built the same way for `run`, `debug`, the streaming entry and the front ends:
+    a machine, a source, the timing stage, the statistics, the hazard checks, a trace writer
+    and the caller's observers, around one executor."""
+
+    def __init__(self, machine: Machine, source, *, checks: str = "error",
+                 trace: str | Path | None = None, trace_format: str | None = None,
+                 trace_time: str = "cycles", trace_options: Mapping | None = None,
+                 max_steps: int = 10_000_000, observers: Sequence[Observer] = (),
+                 timing: bool = True, warnings: Sequence[Diagnostic] = (),
+                 internal: Sequence[Observer] = (), core: int = 0, origin: int = 0,
+                 gm_bandwidth=None, writer: Observer | None = None):
+        """A core of a multi-core launch (simulator/cores.py) passes CORE (its block), ORIGIN
+        (the cycle it starts), the launch's shared GM_BANDWIDTH ledger and the launch's trace
+        WRITER (which the launch closes)."""
+        chip = machine.chip
+        self.machine, self.source, self.chip = machine, source, chip
+        self.model = None
+        if timing:
+            from simulator.timing import TimingModel
+
+            shared = origin != 0 or gm_bandwidth is not None  # a later core of a launch
+            self.model = TimingModel(chip, origin, gm_bandwidth) if shared else \
+                TimingModel(chip)
+        self.origin = origin
+        self.stats = Statistics()
+        obs: list[Observer] = [self.stats, *history_checks(checks), *internal]
+        self.writer = None
+        if writer is not None:
+            obs.append(writer)
+        elif trace is not None:
+            from simulator.trace import open_writer
+
+            options = dict(trace_options or {})
+            if trace_time != "cycles":
+                options["time"] = trace_time
+            self.writer = open_writer(trace_format, Path(trace), chip, source.path,
+                                      self.model is not None, **options)
+            obs.append(self.writer)
+        obs.extend(observers)
+        self.executor = Executor(machine, source, checks, obs, self.model, max_steps, warnings,
+                                 core)
+        self.executor.summarize = self.summary
+
+    @classmethod
+    def of_program(cls, program: Program, inputs: Mapping | None = None, **kw) -> Run:
+        """The run of an assembled program (its GM inputs or INITs loaded)."""
+        machine = Machine(program.chip, gm_arrays(program, inputs), program)
+        return cls(machine, ProgramSource(program), warnings=program.warnings, **kw)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return self.executor.diagnostics
+
+    def execute(self) -> None:
+        """Run to the end; on an error the trace is kept (the user debugs with it) and
+        SimulationError carries every diagnostic."""
+        try:
+            self.executor.run()
+        except Fault:
+            self.close_trace_after_error()
+            raise SimulationError(self.diagnostics, partial=self.machine) from None
+        except BaseException:
+            self.close(ok=False)
+            raise
+        self.close()
+
+    def close_trace_after_error(self) -> None:
+        if self.writer is not None:
+            try:
+                self.writer.close(ok=True)
+            except SimulationError as e:
+                self.diagnostics.extend(e.diagnostics)
+
+    def close(self, ok: bool = True) -> None:
+        """Finish the trace (ok=False: discard it, e.g. when interrupted)."""
+        if self.writer is not None:
+            self.writer.close(ok=ok)
+
+    def cycles(self) -> int:
+        return self.model.total_cycles if self.model is not None else 0
+
+    def summary(self, outputs: dict[str, str] | None = None) -> dict:
+        """The `run --json` object and every trace's summary."""
+        return build_summary(self.chip, self.cycles(), self.stats.busy, self.stats.instructions,
+                             self.stats.uops, [d for d in self.diagnostics
+                                               if d.severity != "error"], outputs,
+                             self.stats.stalls if self.model is not None else None,
+                             self.stats.hot_lines() if self.model is not None else None)
+
+    def result(self, program: Program | None, outputs: dict[str, np.ndarray]) -> RunResult:
+        cycles = self.cycles()
+        ub = self.machine.ub.view()
+        ub.setflags(write=False)
+        timed = self.model is not None
+        return RunResult(program, outputs, cycles, cycles / self.chip.clock_mhz,
+                         dict(self.stats.busy), self.diagnostics, ub, self.stats.instructions,
+                         self.stats.uops, dict(self.stats.stalls) if timed else {},
+                         self.stats.hot_lines() if timed else [], self.chip, self.source.path,
+                         self.model.snapshot() if timed else None, tuple(self.machine.x[:32]))
+
+
+def check_mode(checks: str) -> None:
+    if checks not in ("error", "warn", "off"):
+        raise ValueError(f"checks must be error, warn or off, not {checks!r}")
