@@ -14,14 +14,14 @@ import ast
 import operator
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
 from isa.types import DType
 
-if TYPE_CHECKING:
-    from .session import Session
+# the debugger's Session (session.py imports this module to evaluate register watches)
+Session = Any
 
 REGISTER = re.compile(r"\$([A-Za-z_]\w*)")
 PREFIX = "__reg_"
