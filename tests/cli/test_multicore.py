@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -14,14 +13,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from simulator.ascendc import build
 from simulator.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 RELU = ROOT / "programs" / "kernels" / "multicore_relu.vasm"
 KERNELS = ROOT / "tests" / "data" / "ascendc" / "kernels"
-needs_cxx = pytest.mark.skipif(not any(shutil.which(c) for c in build.COMPILERS),
-                               reason="no C++ compiler")
+
+
+def needs_cxx(test):
+    """Marks a test that compiles C++ (a missing compiler fails in test_ascendc_driver)."""
+    return test
 
 
 @pytest.fixture(autouse=True)
