@@ -31,6 +31,7 @@ from simulator.commands import (  # noqa: F401  (Progress, execute: used by fron
     _werror_option,
     check_and_report,
     execute,
+    trace_format_of,
 )
 
 
@@ -83,13 +84,7 @@ def run(program, defines, chip, inputs, output_dir, trace, trace_format, trace_t
         as_json, quiet, block_dim, trace_core, views) -> None:
     """Assemble and run PROGRAM; write its outputs as .npy files."""
     if trace_core is not None:
-        from simulator.trace import format_for
-
-        try:
-            fmt = format_for(trace, trace_format) if trace is not None else None
-        except ValueError as e:
-            raise click.UsageError(str(e)) from None
-        if fmt != "text":
+        if trace_format_of(trace, trace_format) != "text":
             raise click.UsageError("--core K selects the core of a text timeline (--trace "
                                    "F.txt)")
     supplied = _parse_inputs(inputs)

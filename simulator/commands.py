@@ -107,18 +107,25 @@ def _werror_failure(warned: list, outputs: bool = True) -> str:
             f"{'s' if n != 1 else ''} treated as error{'s' if n != 1 else ''} (--werror){tail}")
 
 
+def trace_format_of(trace, trace_format) -> str | None:
+    """The format of TRACE: TRACE_FORMAT, else its extension's (None without a trace; a usage
+    error for an unknown extension)."""
+    if trace is None:
+        return None
+    from simulator.trace import format_for
+
+    try:
+        return format_for(trace, trace_format)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+
+
 def _timeline_options(trace, trace_format, width, window) -> dict:
     """--timeline-width / --timeline-range as the text writer's options (usage errors for
     another format or a malformed range)."""
     if width is None and window is None:
         return {}
-    from simulator.trace import format_for
-
-    try:
-        fmt = format_for(trace, trace_format) if trace is not None else None
-    except ValueError as e:
-        raise click.UsageError(str(e)) from None
-    if fmt != "text":
+    if trace_format_of(trace, trace_format) != "text":
         raise click.UsageError("--timeline-width and --timeline-range shape the text timeline: "
                                "give --trace FILE.txt")
     options: dict = {} if width is None else {"width": width}

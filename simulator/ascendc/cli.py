@@ -20,6 +20,7 @@ import sys
 
 import click
 
+from simulator.commands import trace_format_of
 from simulator.trace import FORMATS as TRACE_FORMATS
 
 CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
@@ -71,18 +72,6 @@ class CppAwareGroup(click.Group):
         return super().resolve_command(ctx, args)
 
 
-def _trace_format(trace, fmt):
-    """The trace's format: FMT, else its extension's (a usage error for an unknown one)."""
-    if trace is None:
-        return fmt or "jsonl"
-    from simulator.trace import format_for
-
-    try:
-        return format_for(trace, fmt)
-    except ValueError as e:
-        raise click.UsageError(str(e)) from None
-
-
 @click.command("run", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("program", type=click.Path(exists=True, dir_okay=False))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
@@ -132,7 +121,7 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
     elif args:
         raise click.UsageError("program ARGS are for a host main; with --kernel give --arg")
     specs = _parse_args(kernel_args)
-    trace_format = _trace_format(trace, trace_format)
+    trace_format = trace_format_of(trace, trace_format) or trace_format or "jsonl"
     chip_obj = _chip(chip)
     if not chip_obj.npu_arch:
         click.echo(f"error: chip {chip_obj.name} gives no npu_arch in its profile "

@@ -7,17 +7,7 @@ import sys
 
 import click
 
-CHECKS = click.Choice(["error", "warn", "off"])
-
-
-def _pairs(items, flag: str) -> dict[str, str]:
-    out = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name or not value:
-            raise click.UsageError(f"{flag} takes NAME=FILE.npy, got '{item}'")
-        out[name] = value
-    return out
+from simulator.commands import CHECKS, _parse_pairs
 
 
 @click.command("sweep", context_settings={"help_option_names": ["-h", "--help"]})
@@ -80,12 +70,12 @@ def sweep_command(program, axes, mode, inputs, chips, block_dims, kernel, kernel
     if not quiet and sys.stderr.isatty():
         bar = ProgressBar(0)
     try:
-        result = sweep(program, params, mode=mode, inputs=_pairs(inputs, "--input"),
+        result = sweep(program, params, mode=mode, inputs=_parse_pairs("--input", inputs),
                        chip=list(chips) or None, block_dim=list(block_dims) or None,
                        checks=checks, max_steps=max_steps, kernel=kernel, args=kernel_args,
                        includes=includes, executor=executor, jobs=jobs,
                        cache=False if no_cache else (cache_dir or True),
-                       expect=_pairs(expects, "--expect"),
+                       expect=_parse_pairs("--expect", expects),
                        on_row=bar.row if bar else None, on_tick=bar.draw if bar else None,
                        on_start=_starter(bar))
     except SweepError as e:

@@ -144,24 +144,15 @@ def _no_defines(defines) -> None:
         raise click.UsageError("-D sets a .vasm program's .param; a TIK script has none")
 
 
-def _format(trace, fmt):
-    from simulator.trace import format_for
-
-    try:
-        return format_for(trace, fmt)
-    except ValueError as e:
-        raise click.UsageError(str(e)) from None
-
-
 def _run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, as_json,
          quiet, block_dim=None, trace_core=None, defines=(), werror=False, expects=(),
          expect_ulp=0, trace_time="cycles", **_) -> None:
-    from simulator.commands import _parse_inputs, _resolve_chip, execute
+    from simulator.commands import _parse_inputs, _resolve_chip, execute, trace_format_of
 
     _no_defines(defines)
     _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
-    if trace_core is not None and (trace is None or _format(trace, trace_format) != "text"):
+    if trace_core is not None and trace_format_of(trace, trace_format) != "text":
         raise click.UsageError("--core K selects the core of a text timeline (--trace F.txt)")
     execute(kernel_of(program, chip, checks), None, supplied, output_dir, trace, trace_format,
             checks, max_steps, as_json, quiet, werror=werror, expects=expects,
