@@ -486,6 +486,21 @@ class Assembler:
                                  tuple(hw), src.rept, tuple(notes)))
         return out
 
+    def _type_modifier(self, src: Src, off: int, head: re.Match, mods: list[str], need: str):
+        """The type named by the next modifier (taken off MODS), or None after an error (NEED
+        when there is no modifier left)."""
+        if not mods:
+            self.error(src, off, need)
+            return None
+        t = lookup(mods[0])
+        if t is None:
+            self.error(src, off + len(head.group(1)) - len(".".join(mods)),
+                       f"unknown type '{mods[0]}'"
+                       f"{did_you_mean(mods[0], [*TYPES, *ALIASES], case_sensitive=False)}")
+            return None
+        mods.pop(0)
+        return t
+
     def split_statement(self, src: Src, off: int) -> StatementSyntax | None:
         text = src.text
         m = HEAD_RE.match(text, off)
@@ -504,28 +519,16 @@ class Assembler:
                 return None
             op = mods.pop(0).lower()
         if defn.typed:
-            if not mods:
-                self.error(src, off, f"{defn.name} needs a type, e.g. {defn.name}.f32")
-                return None
-            dtype = lookup(mods[0])
+            dtype = self._type_modifier(src, off, m, mods,
+                                        f"{defn.name} needs a type, e.g. {defn.name}.f32")
             if dtype is None:
-                self.error(src, off + len(m.group(1)) - len(".".join(mods)),
-                           f"unknown type '{mods[0]}'"
-                           f"{did_you_mean(mods[0], [*TYPES, *ALIASES], case_sensitive=False)}")
                 return None
-            mods.pop(0)
         if defn.src_typed:
-            if not mods:
-                self.error(src, off, f"{defn.name} needs a destination and a source type, e.g. "
-                           f"{defn.name}.f16.f32")
-                return None
-            src_dtype = lookup(mods[0])
+            src_dtype = self._type_modifier(src, off, m, mods, f"{defn.name} needs a "
+                                            "destination and a source type, e.g. "
+                                            f"{defn.name}.f16.f32")
             if src_dtype is None:
-                self.error(src, off + len(m.group(1)) - len(".".join(mods)),
-                           f"unknown type '{mods[0]}'"
-                           f"{did_you_mean(mods[0], [*TYPES, *ALIASES], case_sensitive=False)}")
                 return None
-            mods.pop(0)
         if mods:
             self.error(src, off, f"unexpected modifier '.{mods[0]}' on {defn.name}")
             return None

@@ -23,6 +23,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from simulator.timing.records import InstrTiming
 
 
+def _timed(field: str, doc: str) -> property:
+    """An event attribute read from the timing model's record (None with timing off)."""
+    def get(ev: Event) -> int | None:
+        t = ev.timing
+        return getattr(t, field) if t is not None else None
+    return property(get, doc=doc)
+
+
 class Event:
     """One executed hardware instruction.
 
@@ -167,27 +175,12 @@ class Event:
     def cmpmask(self) -> int:
         return int.from_bytes(self._cmpmask, "little")
 
-    # -- timing, published by the timing model ------------------------------------------------
-    @property
-    def issue(self) -> int | None:
-        return self.timing.issue if self.timing is not None else None
-
-    @property
-    def start(self) -> int | None:
-        return self.timing.start if self.timing is not None else None
-
-    @property
-    def end(self) -> int | None:
-        return self.timing.end if self.timing is not None else None
-
-    @property
-    def busy(self) -> int | None:
-        return self.timing.busy if self.timing is not None else None
-
-    @property
-    def issue_busy(self) -> int | None:
-        """Cycles S spent issuing it into its queue (0 for S's own instructions)."""
-        return self.timing.issue_cost if self.timing is not None else None
+    # -- timing, published by the timing model (None with timing off) ------------------------
+    issue = _timed("issue", "cycle S issued it")
+    start = _timed("start", "cycle its pipe started it")
+    end = _timed("end", "cycle it completed")
+    busy = _timed("busy", "cycles it occupied its pipe (a wait counts only its last cycle)")
+    issue_busy = _timed("issue_cost", "cycles S spent issuing it into its queue (0 for S's own)")
 
     @property
     def beats(self) -> list[int] | None:
