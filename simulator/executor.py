@@ -159,12 +159,10 @@ class Executor:
 
     def _event(self, instr: Instruction, iss: Issued, mask, counter) -> Event:
         m = self.m
-        if instr.defn.family.writes_cmpmask:  # only these change it: read it again
-            self._cmpmask = m.cmpmask.tobytes()
         after = (m.mask_hi, m.mask_lo)
         ev = Event(self.steps - 1, instr, iss.pipe, iss.op, iss.uops, iss.flag, iss.taken,
-                   mask, counter, mask if after == mask else after, m.counter, self._cmpmask,
-                   self.source)
+                   mask, counter, mask if after == mask else after, m.counter,
+                   self._cmpmask_after(instr), self.source)
         ev.core = self.core
         return ev
 
