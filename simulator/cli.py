@@ -31,6 +31,7 @@ from simulator.commands import (  # noqa: F401  (Progress, execute: used by fron
     _werror_option,
     check_and_report,
     execute,
+    session_options,
     trace_format_of,
 )
 
@@ -97,18 +98,6 @@ def run(program, defines, chip, inputs, output_dir, trace, trace_format, trace_t
             trace_core=trace_core)
 
 
-
-
-
-
-
-
-
-
-
-
-
-
 @main.command()
 @_program_arg
 @_chip_option
@@ -141,10 +130,6 @@ def check(program, defines, chip, checks, max_steps, werror) -> None:
     check_and_report(prog, program, checks, max_steps, werror)
 
 
-
-
-
-
 @main.command("isa")
 @click.argument("mnemonic", required=False)
 def isa_reference(mnemonic) -> None:
@@ -167,16 +152,9 @@ def isa_reference(mnemonic) -> None:
 @_chip_option
 @click.option("--input", "inputs", multiple=True, metavar="NAME=FILE.npy",
               help="supply a GM input tensor")
-@click.option("--commands", type=click.Path(exists=True, dir_okay=False),
-              help="read debugger commands from FILE (echoed) and exit at its end")
-@click.option("--ex", "ex", multiple=True, metavar="CMD",
-              help="run debugger command CMD first (repeatable, in order; like gdb's -ex)")
-@click.option("--batch", is_flag=True,
-              help="exit after the --ex and --commands commands (1 if one failed)")
+@session_options
 @click.option("--output-dir", type=click.Path(file_okay=False),
               help="write the outputs here once the program has finished in the session")
-@click.option("--werror", is_flag=True,
-              help="treat warnings as errors: motion stops at them and the session exits 1")
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="alignment/footprint/overlap rules as errors, warnings or off")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
@@ -229,10 +207,10 @@ def chips() -> None:
                    f"{c.event_ids:>6} {c.bank.get('model', 'none'):<5}  "
                    f"select: {' '.join(c.types.get('select', ()))}; compare: {compare}")
 
-
 from simulator.sweep.cli import sweep_command  # noqa: E402  (the sweep's own package)
 
 main.add_command(sweep_command)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

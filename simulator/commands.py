@@ -326,3 +326,18 @@ def _assemble_or_exit(program, chip, checks: str = "error", quiet: bool = False,
     if not quiet:
         _emit(prog.warnings)
     return prog
+
+
+def session_options(f):
+    """The debugger's scripting options, shared by `debug` of every kind of program:
+    --commands, --ex, --batch, --werror."""
+    f = click.option("--werror", is_flag=True, help="treat warnings as errors: motion stops at "
+                     "them and the session exits 1")(f)
+    f = click.option("--batch", is_flag=True,
+                     help="exit after the --ex and --commands commands (1 if one failed)")(f)
+    f = click.option("--ex", "ex", multiple=True, metavar="CMD",
+                     help="run debugger command CMD first (repeatable, in order; like gdb's "
+                     "-ex)")(f)
+    return click.option("--commands", type=click.Path(exists=True, dir_okay=False),
+                        help="read debugger commands from FILE (echoed) and exit at its end")(f)
+

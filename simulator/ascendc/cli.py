@@ -20,7 +20,7 @@ import sys
 
 import click
 
-from simulator.commands import trace_format_of
+from simulator.commands import session_options, trace_format_of
 from simulator.trace import FORMATS as TRACE_FORMATS
 
 CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
@@ -156,14 +156,7 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
               help="which kernel launch to debug (0 = the first)")
 @click.option("--core", "core", type=click.IntRange(0), default=0, show_default=True,
               help="which core (block) of a multi-core launch to debug")
-@click.option("--commands", type=click.Path(exists=True, dir_okay=False),
-              help="read debugger commands from FILE (echoed) and exit at its end")
-@click.option("--ex", "ex", multiple=True, metavar="CMD",
-              help="run debugger command CMD first (repeatable, in order; like gdb's -ex)")
-@click.option("--batch", is_flag=True,
-              help="exit after the --ex and --commands commands (1 if one failed)")
-@click.option("--werror", is_flag=True,
-              help="treat warnings as errors: motion stops at them and the session exits 1")
+@session_options
 @click.option("--checks", type=click.Choice(["error", "warn", "off"]), default="error",
               show_default=True)
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
