@@ -10,7 +10,10 @@ never change machine state and are independent of the timing model.
 
 One int32 per UB byte holds its last writer: -1 never written, 0 written by INIT (ordered before
 everything), else count*4 + pipe, where count numbers the pipe's accessing instructions from 1.
-One int32 row per pipe holds the count of that pipe's last read of each byte. Happens-before is
+One int32 per byte and pipe holds the count of that pipe's last read of each byte. Both are
+kept per 32-byte block where a block's bytes agree (simulator/footprints.py), with each
+operand's footprint worked out once per decoding: the checks see exactly the per-byte values
+and give the same diagnostics, at block cost. Happens-before is
 tracked with a vector clock per pipe (program order within a pipe; S before everything it issues
 later; set_flag before the wait_flag it releases; `pipe_barrier ALL` before everything after
 it). The byte arrays are only compared when some other pipe has accesses this pipe does not know
@@ -27,6 +30,7 @@ from isa.decode import Range
 from isa.families import BARRIER, SET_FLAG, WAIT_FLAG
 from isa.table import PIPES
 from simulator.events import Event, Observer, RunInfo
+from simulator.footprints import Footprint, Record, index_footprint, span_footprint
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
@@ -34,6 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 PIPE = {p: k for k, p in enumerate(PIPES)}
 S = 0
 ACCESS_PIPES = (1, 2, 3)  # S never touches UB
+SPAN_CACHE = 4096  # remembered footprints of contiguous ranges (DMA, CMPMASK moves, scalars)
 
 
 class HazardChecks(Observer):
@@ -46,10 +51,12 @@ class HazardChecks(Observer):
     def on_start(self, run: RunInfo) -> None:
         self.run = run
         ub = run.ub_bytes
-        self.writer = np.full(ub, -1, np.int32)
+        self.spans: dict[tuple[int, int], Footprint] = {}
+        self.writer = Record(ub, -1)
         for lo, hi in run.initialised:
-            self.writer[lo:hi] = 0
-        self.readers = np.zeros((4, ub), np.int32)
+            if hi > lo:
+                self.writer.fill(self._span(lo, hi), 0)
+        self.readers = [Record(ub, 0) for _ in PIPES]
         self.clock = [[0, 0, 0, 0] for _ in PIPES]
         self.s_version = 0
         self.seen_s = [0, 0, 0, 0]
@@ -57,7 +64,6 @@ class HazardChecks(Observer):
         self.last_read = [0, 0, 0, 0]
         self.where: list[list[Instruction]] = [[] for _ in PIPES]  # pipe → its accesses
         self.pending: dict[tuple[str, str, int], list[int]] = {}
-        self.written: set[tuple[int, int]] = set()  # read ranges found fully written
         self.cmpmask_set = False
 
     # -- happens-before -------------------------------------------------------------------------
@@ -97,6 +103,7 @@ class HazardChecks(Observer):
         ranges = ev.ub_ranges()
         if not ranges:
             return
+        plans = self._footprints(ev, ranges)
         clock = self.clock[p]
         count = clock[p] + 1
         clock[p] = count
@@ -106,37 +113,50 @@ class HazardChecks(Observer):
             lw, lr = self.last_write, self.last_read
             for q in ACCESS_PIPES:
                 if q != p and (lw[q] > clock[q] or lr[q] > clock[q]):
-                    self._race_check(ev, p, ranges)
+                    self._race_check(ev, p, ranges, plans)
                     break
         writer, row = self.writer, self.readers[p]
         wrote = read = False
-        for role, lo, hi, idx, write in ranges:
+        for (role, lo, hi, idx, write), fp in zip(ranges, plans, strict=True):
             if write:
                 wrote = True
                 continue
             read = True
-            if self.init and (idx is not None or (lo, hi) not in self.written):
-                w = writer[lo:hi] if idx is None else writer[idx]
-                if w.min() < 0:
-                    self._uninit(ev, role, lo, idx, w)
-                elif idx is None:  # bytes never become unwritten: no need to look again
-                    self.written.add((lo, hi))
-            if idx is None:
-                row[lo:hi] = count
-            else:
-                row[idx] = count
+            if self.init and not fp.written:
+                self._init_check(ev, role, lo, hi, idx, fp)
+            row.fill(fp, count)
         if wrote:
             mark = count * 4 + p
-            for _, lo, hi, idx, write in ranges:
+            for (_, _, _, _, write), fp in zip(ranges, plans, strict=True):
                 if write:
-                    if idx is None:
-                        writer[lo:hi] = mark
-                    else:
-                        writer[idx] = mark
+                    writer.fill(fp, mark)
             self.last_write[p] = count
         if read:
             self.last_read[p] = count
         self.where[p].append(ev.instr)
+
+    # -- footprints ---------------------------------------------------------------------------
+    def _footprints(self, ev: Event, ranges) -> list[Footprint]:
+        """Each range's footprint: once per decoding for a vector instruction, once per span
+        for a contiguous range."""
+        memo = getattr(ev.op, "memo", None)
+        if memo is not None:
+            hit = memo.get(self)
+            if hit is not None and hit[0] is ranges:
+                return hit[1]
+        plans = [self._span(lo, hi) if idx is None else index_footprint(idx)
+                 for _, lo, hi, idx, _ in ranges]
+        if memo is not None:
+            memo[self] = (ranges, plans)
+        return plans
+
+    def _span(self, lo: int, hi: int) -> Footprint:
+        fp = self.spans.get((lo, hi))
+        if fp is None:
+            if len(self.spans) >= SPAN_CACHE:
+                self.spans.clear()
+            fp = self.spans[(lo, hi)] = span_footprint(lo, hi)
+        return fp
 
     # -- init check ---------------------------------------------------------------------------
     def _cmpmask_check(self, ev: Event) -> None:
@@ -150,6 +170,16 @@ class HazardChecks(Observer):
         if ev.writes_cmpmask:
             self.cmpmask_set = True
 
+    def _init_check(self, ev: Event, role: str, lo: int, hi: int, idx, fp: Footprint) -> None:
+        """Warn at the first never-written byte of a read; a range found fully written is not
+        looked at again (bytes never become unwritten)."""
+        if self.writer.may_hold(fp, _negative):
+            w = self.writer.values(lo, hi, idx)
+            if w.min() < 0:
+                self._uninit(ev, role, lo, idx, w)
+                return
+        fp.written = True
+
     def _uninit(self, ev: Event, role: str, lo: int, idx, w: np.ndarray) -> None:
         k = int(np.argmax(w < 0))
         byte = lo + k if idx is None else int(idx[k])
@@ -158,25 +188,33 @@ class HazardChecks(Observer):
                       "wrote it before this read)", role, once="init")
 
     # -- race check ---------------------------------------------------------------------------
-    def _race_check(self, ev: Event, p: int, ranges: list[Range]) -> None:
+    def _race_check(self, ev: Event, p: int, ranges: list[Range], plans: list[Footprint]
+                    ) -> None:
         clock = np.array(self.clock[p], np.int64)
-        for role, lo, hi, idx, write in ranges:
-            w = self.writer[lo:hi] if idx is None else self.writer[idx]
-            other = clock[w & 3]
-            bad = (w >> 2) > other
-            if bad.any():
-                k = int(np.argmax(bad))
-                q, c = int(w[k] & 3), int(w[k] >> 2)
-                kind = "write-after-write" if write else "read-after-write"
-                self._race(ev, p, role, lo, idx, k, q, c, "wrote", kind)
-                return
+
+        def unordered_write(w: np.ndarray) -> np.ndarray:
+            return (w >> 2) > clock[w & 3]
+
+        for (role, lo, hi, idx, write), fp in zip(ranges, plans, strict=True):
+            if self.writer.may_hold(fp, unordered_write):
+                w = self.writer.values(lo, hi, idx)
+                bad = unordered_write(w)
+                if bad.any():
+                    k = int(np.argmax(bad))
+                    q, c = int(w[k] & 3), int(w[k] >> 2)
+                    kind = "write-after-write" if write else "read-after-write"
+                    self._race(ev, p, role, lo, idx, k, q, c, "wrote", kind)
+                    return
             if not write:
                 continue
             for q in ACCESS_PIPES:
                 if q == p or self.last_read[q] <= clock[q]:
                     continue
-                r = self.readers[q][lo:hi] if idx is None else self.readers[q][idx]
-                bad = r > clock[q]
+                known = int(clock[q])
+                if not self.readers[q].may_hold(fp, lambda r, known=known: r > known):
+                    continue
+                r = self.readers[q].values(lo, hi, idx)
+                bad = r > known
                 if bad.any():
                     k = int(np.argmax(bad))
                     self._race(ev, p, role, lo, idx, k, q, int(r[k]), "read",
@@ -192,6 +230,10 @@ class HazardChecks(Observer):
                       f"byte {byte:#x}, which {other.head} on {PIPES[q]} at line {other.line} "
                       f"{verb}, with no set_flag/wait_flag or pipe_barrier ordering them "
                       f"({kind})", role, once="race")
+
+
+def _negative(w: np.ndarray) -> np.ndarray:
+    return w < 0
 
 
 def _name(instr: Instruction, role: str) -> str:

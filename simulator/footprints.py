@@ -1,0 +1,123 @@
+"""Block-granular per-byte records for the hazard checks (simulator/hazards.py).
+
+A `Record` holds one int32 per UB byte, but stores it per 32-byte block while a block's bytes
+agree: vector operands and DMA bursts are made of whole blocks, so filling a 64 KB footprint is
+2,048 block stores instead of 65,536 byte stores. A block some access covers only in part is
+*split*: its value is copied to its 32 bytes, which are the truth from then on, until an access
+covering the whole block joins it again. Splitting never changes a value, so every query sees
+exactly the bytes a per-byte array would hold.
+
+A `Footprint` is one operand's bytes as the record uses them, worked out once per decoding: the
+blocks it covers whole (a slice when they are consecutive) and the bytes of the blocks it
+covers in part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+BLOCK = 32
+_IN_BLOCK = np.arange(BLOCK, dtype=np.int64)
+
+
+class Footprint:
+    """The bytes of one UB range: whole blocks (`full`) plus the bytes (`part`, in the range's
+    order) of the blocks it covers in part (`blocks`)."""
+
+    __slots__ = ("full", "part", "blocks", "written")
+
+    def __init__(self, full, part: np.ndarray | None, blocks: np.ndarray | None):
+        self.full = full  # slice or block index array, or None
+        self.part = part
+        self.blocks = blocks
+        self.written = False  # the init check found every byte written (bytes stay written)
+
+
+def span_footprint(lo: int, hi: int) -> Footprint:
+    """The footprint of bytes [lo, hi)."""
+    a, b = -(-lo // BLOCK), hi // BLOCK
+    if a >= b:
+        part = np.arange(lo, hi, dtype=np.int64)
+        return Footprint(None, part, np.unique(part >> 5))
+    edges = np.concatenate((np.arange(lo, a * BLOCK), np.arange(b * BLOCK, hi))).astype(
+        np.int64)
+    if edges.size == 0:
+        return Footprint(slice(a, b), None, None)
+    return Footprint(slice(a, b), edges, np.unique(edges >> 5))
+
+
+def index_footprint(idx: np.ndarray) -> Footprint:
+    """The footprint of the bytes of an index array (any order, repeats allowed)."""
+    idx = np.asarray(idx, np.int64)
+    inc = idx.size < 2 or bool((idx[1:] > idx[:-1]).all())
+    u = idx if inc else np.unique(idx)
+    b0 = int(u[0]) >> 5
+    counts = np.bincount((u >> 5) - b0)
+    whole = counts == BLOCK
+    full_blocks = b0 + np.flatnonzero(whole)
+    full = None
+    if full_blocks.size:
+        first, last = int(full_blocks[0]), int(full_blocks[-1])
+        full = slice(first, last + 1) if last - first + 1 == full_blocks.size else full_blocks
+    partial = (counts > 0) & ~whole
+    if not partial.any():
+        return Footprint(full, None, None)
+    part = idx[~whole[(idx >> 5) - b0]]
+    return Footprint(full, part, b0 + np.flatnonzero(partial))
+
+
+class Record:
+    """One int32 per byte of a UB of NBYTES bytes, stored per block where the block agrees."""
+
+    __slots__ = ("blk", "byte", "mixed", "any_mixed")
+
+    def __init__(self, nbytes: int, fill: int):
+        nblk = -(-nbytes // BLOCK)
+        self.blk = np.full(nblk, fill, np.int32)
+        self.byte = np.full(nblk * BLOCK, fill, np.int32)
+        self.mixed = np.zeros(nblk, bool)  # the block's bytes (not blk) hold its values
+        self.any_mixed = False
+
+    def _split(self, blocks: np.ndarray) -> None:
+        """Make BLOCKS' bytes the truth (their values unchanged)."""
+        todo = blocks[~self.mixed[blocks]] if self.any_mixed else blocks
+        if todo.size:
+            self.byte[(todo[:, None] * BLOCK + _IN_BLOCK).reshape(-1)] = \
+                np.repeat(self.blk[todo], BLOCK)
+            self.mixed[todo] = True
+            self.any_mixed = True
+
+    def fill(self, fp: Footprint, value: int) -> None:
+        """Every byte of FP := VALUE."""
+        if fp.full is not None:
+            self.blk[fp.full] = value
+            if self.any_mixed:
+                self.mixed[fp.full] = False
+        if fp.part is not None:
+            self._split(fp.blocks)
+            self.byte[fp.part] = value
+
+    def may_hold(self, fp: Footprint, pred: Callable[[np.ndarray], np.ndarray]) -> bool:
+        """False when no byte of FP satisfies PRED; True when one may (then `values` tells)."""
+        full = fp.full
+        if full is not None:
+            if self.any_mixed and self.mixed[full].any():
+                return True
+            if pred(self.blk[full]).any():
+                return True
+        if fp.part is not None:
+            self._split(fp.blocks)
+            return bool(pred(self.byte[fp.part]).any())
+        return False
+
+    def values(self, lo: int, hi: int, idx: np.ndarray | None) -> np.ndarray:
+        """The bytes [lo, hi) (idx None) or idx, in that order, as a per-byte array holds them."""
+        where = np.arange(lo, hi, dtype=np.int64) if idx is None else np.asarray(idx, np.int64)
+        blocks = where >> 5
+        out = self.blk[blocks]
+        if self.any_mixed:
+            split = self.mixed[blocks]
+            out[split] = self.byte[where[split]]
+        return out

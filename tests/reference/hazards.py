@@ -1,0 +1,210 @@
+"""The per-byte hazard checks, kept as the reference for simulator/hazards.py (which keeps the same
+records per 32-byte block): tests/differential/test_bulk_layouts.py runs both and compares
+every diagnostic. This is the implementation simulator/hazards.py had before block-granular
+records; it is not used by the simulator.
+
+Hazard checks (docs/format.md §9.4, always warnings): the init check and the race check.
+
+The init check also covers CMPMASK: `vsel` (every mode reads it: mode 0 its bits, mode 1 its
+scalar, mode 2 the mask address) or `get_cmpmask` before any `set_cmpmask`/`vcmp` wrote it reads
+the power-on zeros, which is almost always a missing `set_cmpmask`.
+
+Both are one observer over the bytes each executed instruction reads and writes in UB, as its
+event gives them (`Event.ub_ranges`: VectorOp footprints, DmaOp bursts, CMPMASK moves). They
+never change machine state and are independent of the timing model.
+
+One int32 per UB byte holds its last writer: -1 never written, 0 written by INIT (ordered before
+everything), else count*4 + pipe, where count numbers the pipe's accessing instructions from 1.
+One int32 row per pipe holds the count of that pipe's last read of each byte. Happens-before is
+tracked with a vector clock per pipe (program order within a pipe; S before everything it issues
+later; set_flag before the wait_flag it releases; `pipe_barrier ALL` before everything after
+it). The byte arrays are only compared when some other pipe has accesses this pipe does not know
+about; a well-synchronised program pays for one comparison and one store per operand.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from isa.decode import Range
+from isa.families import BARRIER, SET_FLAG, WAIT_FLAG
+from isa.table import PIPES
+from simulator.events import Event, Observer, RunInfo
+
+if TYPE_CHECKING:  # pragma: no cover
+    from isa.program import Instruction
+
+PIPE = {p: k for k, p in enumerate(PIPES)}
+S = 0
+ACCESS_PIPES = (1, 2, 3)  # S never touches UB
+
+
+class ByteHazardChecks(Observer):
+    """Init and race checks as one observer (they share the per-byte writer record)."""
+
+    def __init__(self, init: bool = True, races: bool = True):
+        self.init = init
+        self.races = races
+
+    def on_start(self, run: RunInfo) -> None:
+        self.run = run
+        ub = run.ub_bytes
+        self.writer = np.full(ub, -1, np.int32)
+        for lo, hi in run.initialised:
+            self.writer[lo:hi] = 0
+        self.readers = np.zeros((4, ub), np.int32)
+        self.clock = [[0, 0, 0, 0] for _ in PIPES]
+        self.s_version = 0
+        self.seen_s = [0, 0, 0, 0]
+        self.last_write = [0, 0, 0, 0]
+        self.last_read = [0, 0, 0, 0]
+        self.where: list[list[Instruction]] = [[] for _ in PIPES]  # pipe → its accesses
+        self.pending: dict[tuple[str, str, int], list[int]] = {}
+        self.written: set[tuple[int, int]] = set()  # read ranges found fully written
+        self.cmpmask_set = False
+
+    # -- happens-before -------------------------------------------------------------------------
+    def _join(self, p: int, other: list[int]) -> None:
+        c = self.clock[p]
+        for k in range(4):
+            if other[k] > c[k]:
+                c[k] = other[k]
+
+    def _sync(self, ev: Event, p: int, kind: str) -> None:
+        """Flag and barrier edges."""
+        if kind == SET_FLAG:
+            self.pending.setdefault(ev.flag, list(self.clock[p]))  # a set flag stays set
+        elif kind == WAIT_FLAG:
+            clk = self.pending.pop(ev.flag, None)
+            if clk is not None:
+                self._join(p, clk)
+                if p == S:
+                    self.s_version += 1
+        elif ev.pipe == "S":  # pipe_barrier ALL: S waits until every queue is empty
+            for q in ACCESS_PIPES:
+                self._join(S, self.clock[q])
+            self.s_version += 1
+
+    # -- the observer ---------------------------------------------------------------------------
+    def on_event(self, ev: Event) -> None:
+        p = PIPE[ev.pipe]
+        if p != S and self.seen_s[p] != self.s_version:
+            self._join(p, self.clock[S])
+            self.seen_s[p] = self.s_version
+        if not self.cmpmask_set:
+            self._cmpmask_check(ev)
+        kind = ev.instr.defn.family.kind
+        if kind in (SET_FLAG, WAIT_FLAG, BARRIER):
+            self._sync(ev, p, kind)
+            return
+        ranges = ev.ub_ranges()
+        if not ranges:
+            return
+        clock = self.clock[p]
+        count = clock[p] + 1
+        clock[p] = count
+        if p == S:  # a front end's scalar code touched UB: what S issues later is after it
+            self.s_version += 1
+        if self.races:
+            lw, lr = self.last_write, self.last_read
+            for q in ACCESS_PIPES:
+                if q != p and (lw[q] > clock[q] or lr[q] > clock[q]):
+                    self._race_check(ev, p, ranges)
+                    break
+        writer, row = self.writer, self.readers[p]
+        wrote = read = False
+        for role, lo, hi, idx, write in ranges:
+            if write:
+                wrote = True
+                continue
+            read = True
+            if self.init and (idx is not None or (lo, hi) not in self.written):
+                w = writer[lo:hi] if idx is None else writer[idx]
+                if w.min() < 0:
+                    self._uninit(ev, role, lo, idx, w)
+                elif idx is None:  # bytes never become unwritten: no need to look again
+                    self.written.add((lo, hi))
+            if idx is None:
+                row[lo:hi] = count
+            else:
+                row[idx] = count
+        if wrote:
+            mark = count * 4 + p
+            for _, lo, hi, idx, write in ranges:
+                if write:
+                    if idx is None:
+                        writer[lo:hi] = mark
+                    else:
+                        writer[idx] = mark
+            self.last_write[p] = count
+        if read:
+            self.last_read[p] = count
+        self.where[p].append(ev.instr)
+
+    # -- init check ---------------------------------------------------------------------------
+    def _cmpmask_check(self, ev: Event) -> None:
+        """The first read of a never-set CMPMASK warns; after that CMPMASK is taken as set (one
+        missing set_cmpmask is one warning, not one per vsel)."""
+        if self.init and ev.reads_cmpmask:
+            self.run.warn(ev, f"{ev.instr.head} reads CMPMASK, which nothing has set "
+                          "(uninitialised CMPMASK: no set_cmpmask or vcmp before this read; it "
+                          "holds its power-on zeros)", once="init")
+            self.cmpmask_set = True
+        if ev.writes_cmpmask:
+            self.cmpmask_set = True
+
+    def _uninit(self, ev: Event, role: str, lo: int, idx, w: np.ndarray) -> None:
+        k = int(np.argmax(w < 0))
+        byte = lo + k if idx is None else int(idx[k])
+        self.run.warn(ev, f"{ev.instr.head} {_name(ev.instr, role)} reads byte {byte:#x}, "
+                      "which was never written (uninitialised UB: no INIT, DMA or instruction "
+                      "wrote it before this read)", role, once="init")
+
+    # -- race check ---------------------------------------------------------------------------
+    def _race_check(self, ev: Event, p: int, ranges: list[Range]) -> None:
+        clock = np.array(self.clock[p], np.int64)
+        for role, lo, hi, idx, write in ranges:
+            w = self.writer[lo:hi] if idx is None else self.writer[idx]
+            other = clock[w & 3]
+            bad = (w >> 2) > other
+            if bad.any():
+                k = int(np.argmax(bad))
+                q, c = int(w[k] & 3), int(w[k] >> 2)
+                kind = "write-after-write" if write else "read-after-write"
+                self._race(ev, p, role, lo, idx, k, q, c, "wrote", kind)
+                return
+            if not write:
+                continue
+            for q in ACCESS_PIPES:
+                if q == p or self.last_read[q] <= clock[q]:
+                    continue
+                r = self.readers[q][lo:hi] if idx is None else self.readers[q][idx]
+                bad = r > clock[q]
+                if bad.any():
+                    k = int(np.argmax(bad))
+                    self._race(ev, p, role, lo, idx, k, q, int(r[k]), "read",
+                               "write-after-read")
+                    return
+
+    def _race(self, ev: Event, p: int, role: str, lo: int, idx, k: int, q: int, c: int,
+              verb: str, kind: str) -> None:
+        byte = lo + k if idx is None else int(idx[k])
+        other = self.where[q][c - 1]
+        mine = "writes" if kind != "read-after-write" else "reads"
+        self.run.warn(ev, f"race: {ev.instr.head} on {PIPES[p]} {mine} {_name(ev.instr, role)} "
+                      f"byte {byte:#x}, which {other.head} on {PIPES[q]} at line {other.line} "
+                      f"{verb}, with no set_flag/wait_flag or pipe_barrier ordering them "
+                      f"({kind})", role, once="race")
+
+
+def _name(instr: Instruction, role: str) -> str:
+    if role == "sel":
+        src = instr.defn.family.sel_column_source(instr.fields)
+        o = instr.operands.get(src) if src else None
+    else:
+        o = instr.operands.get(role)
+    if o is not None and o.tensor is not None:
+        return f"{role} {o.tensor.name}"
+    return "select mask" if role == "sel" else role
