@@ -14,7 +14,8 @@ Layouts (every one legal with --checks=error):
 - default: `vsel.f32 x, x, y, repeat=255` (in place, repeats back to back);
 - overlapping dst: dst repeat stride 2 blocks, so repeat i+1 rewrites 6 of repeat i's 8 blocks
   (the later repeat wins);
-- small strides: source repeat strides 1 and 2 blocks (repeats re-read each other's blocks);
+- small strides: source repeat strides 1 and 2 blocks (each repeat re-reads blocks of the
+  one before);
 - src block stride 0: each source repeat reads one block eight times (a broadcast).
 """
 
@@ -49,7 +50,7 @@ HEADER = """.chip ascend910b
 LAYOUTS = {
     "default": "vsel.f32 x, x, y, repeat=255",
     "overlapping dst": "vsel.f32 z, x, y, repeat=255, stride=1,1,1,2,8,8",
-    "small strides": "vsel.f32 z, x, y, repeat=255, stride=1,1,1,2,1,2",
+    "small strides": "vsel.f32 x, y, z, repeat=255, stride=1,1,1,8,1,2",
     "src block stride 0": "vsel.f32 x, x, y, repeat=255, stride=1,1,0,8,8,1",
 }
 

@@ -7,9 +7,11 @@ import numpy as np
 from isa.addressing import bits_of
 from isa.decode import VectorOp
 from simulator.machine import RAW, Machine
+from simulator.semantics.bulk import blend, plan_of
 from simulator.semantics.common import load, store
 
 _CMPMASK_BITS: dict[tuple[bytes, int], np.ndarray] = {}
+_CMPMASK_MASKS: dict[tuple[bytes, int, int], np.ndarray] = {}
 
 
 def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
@@ -32,6 +34,8 @@ def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
 
 
 def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+    if lo == 0 and hi == vop.repeats and _vsel_bulk(m, vop):
+        return
     s = select_bits(m, vop, lo, hi)
     a = load(m, vop, vop.access("src0"), lo, hi)
     if vop.family.scalar_src1(vop.instr.fields):  # mode 1: src1 is CMPMASK's scalar
@@ -39,3 +43,39 @@ def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     else:
         other = load(m, vop, vop.access("src1"), lo, hi)
     store(m, vop, vop.access("dst"), np.where(s, a, other), lo, hi)
+
+
+def _vsel_bulk(m: Machine, vop: VectorOp) -> bool:
+    """All repeats through the decoding's bulk plan (semantics/bulk.py); False when it has
+    none. The selection is a bit blend of the raw patterns, as exact as np.where."""
+    mode1 = vop.family.scalar_src1(vop.instr.fields)
+    plan = plan_of(m, vop, ("src0",) if mode1 else ("src0", "src1"))
+    if plan is None:
+        return False
+    mask = plan.per_element(_select_mask(m, vop, plan.raw))
+    a = plan.load("src0")
+    other = m.cmpmask[:vop.t.size].view(plan.raw)[0] if mode1 else plan.load("src1")
+    if plan.out is not None:
+        blend(mask, a, other, plan.out)
+    else:
+        plan.store(blend(mask, a, other))
+    return True
+
+
+def _select_mask(m: Machine, vop: VectorOp, raw) -> np.ndarray:
+    """(1 or R, N) of RAW: all ones where the element selects src0, zero elsewhere."""
+    if vop.access("sel") is None:  # mode 0: one mask per CMPMASK value
+        key = (m.cmpmask.tobytes(), vop.n, np.dtype(raw).itemsize)
+        mask = _CMPMASK_MASKS.get(key)
+        if mask is None:
+            if len(_CMPMASK_MASKS) > 256:
+                _CMPMASK_MASKS.clear()
+            mask = _CMPMASK_MASKS[key] = _ones_where(select_bits(m, vop, 0, 1), raw)
+            mask.setflags(write=False)
+        return mask
+    return _ones_where(select_bits(m, vop, 0, vop.repeats), raw)
+
+
+def _ones_where(bits: np.ndarray, raw) -> np.ndarray:
+    out = bits.astype(raw)
+    return np.negative(out, out=out)  # 1 → all ones (unsigned wrap-around)

@@ -1,0 +1,121 @@
+"""All repeats of a vector instruction at once, planned once per decoding (the bulk access path).
+
+A vector operand is made of whole 32-byte blocks: block j of repeat i lies at
+base + (i·rep + j·blk)·32. When every element is active and every operand is 32-byte aligned,
+a `BulkPlan` says, once per decoding and machine, how the body reads and writes all repeats:
+
+- a source whose blocks are consecutive within a repeat is a zero-copy (R, blocks, B) view of
+  UB (any repeat stride, 0 and overlapping repeats included); any other (block stride 0 or
+  above 1) is one gather of 32-byte blocks by a precomputed index;
+- a destination whose positions are all distinct is a view the body computes into (`out=`);
+  one whose repeats overlap keeps only each block's last writer (the later repeat wins), and
+  the body computes just those surviving blocks, gathered from the sources by precomputed
+  indices, and scatters them.
+
+Anything else (masks, counter mode's short last repeat, unaligned operands, repeat by repeat)
+takes the element paths of semantics/common.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from isa.addressing import has_duplicates
+from isa.decode import Access, VectorOp
+from simulator.machine import RAW, Machine
+
+BLOCK = 32
+V32 = np.dtype("V32")  # one UB block as one element: gathers and scatters move whole blocks
+
+
+class BulkPlan:
+    """How one decoding's body reads and writes all its repeats (see the module docstring)."""
+
+    __slots__ = ("blocks", "raw", "sources", "out", "dst_blocks", "positions", "shape", "nb",
+                 "in_repeat")
+
+    def __init__(self, m: Machine, vop: VectorOp, dst: Access, sources: tuple[Access, ...]):
+        self.blocks = m.ub.view(V32)
+        self.raw = RAW[dst.size]
+        r, nb, pb = vop.repeats, dst.repeat_bytes // BLOCK, BLOCK // dst.size
+        self.nb = nb
+        i = np.arange(r, dtype=np.int64)[:, None]
+        j = np.arange(nb, dtype=np.int64)[None, :]
+        self.out = self.dst_blocks = self.positions = None
+        if has_duplicates(dst.size, dst.blk, dst.rep, r):
+            where = (dst.base // BLOCK + i * dst.rep + j * dst.blk).reshape(-1)
+            _, first = np.unique(where[::-1], return_index=True)
+            keep = np.sort(where.size - 1 - first)  # each block's last write, in order
+            self.positions, self.in_repeat = keep, keep % nb
+            self.dst_blocks = _as_slice(where[keep])
+            self.shape = (keep.size, pb)
+        else:
+            self.out = _view(m, dst, r, nb, pb)
+            self.shape = (r, nb, pb)
+        self.sources = {acc.role: self._source(m, acc, i, j, r, nb, pb) for acc in sources}
+
+    def _source(self, m: Machine, acc: Access, i, j, r: int, nb: int, pb: int
+                ) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """(a view (R, nb, B), None) or (None, the block indices to gather)."""
+        if self.positions is None and acc.blk == 1:
+            return _view(m, acc, r, nb, pb), None
+        where = (acc.base // BLOCK + i * acc.rep + j * acc.blk).reshape(-1)
+        return None, (where if self.positions is None else where[self.positions])
+
+    def load(self, role: str) -> np.ndarray:
+        """The raw elements of source ROLE at the plan's positions, in the plan's shape."""
+        view, where = self.sources[role]
+        if view is not None:
+            return view
+        return self.blocks.take(where).view(self.raw).reshape(self.shape)
+
+    def per_element(self, values: np.ndarray) -> np.ndarray:
+        """A (1 or R, N) per-element array (the select mask) in the plan's shape."""
+        if self.positions is None:
+            return values.reshape(values.shape[0], *self.shape[1:])
+        rows = np.ascontiguousarray(values).reshape(-1).view(V32)  # one element a block
+        return rows.take(self.in_repeat if values.shape[0] == 1 else self.positions) \
+            .view(values.dtype).reshape(self.shape)
+
+    def store(self, values: np.ndarray) -> None:
+        """Scatter the computed surviving blocks (when the destination's repeats overlap)."""
+        values = np.ascontiguousarray(values).reshape(-1).view(V32)
+        if isinstance(self.dst_blocks, slice):
+            self.blocks[self.dst_blocks] = values
+        else:
+            self.blocks.put(self.dst_blocks, values)
+
+
+def _as_slice(where: np.ndarray) -> slice | np.ndarray:
+    """Sorted distinct block indices as a slice when they are consecutive."""
+    if where.size and bool((np.diff(where) == 1).all()):
+        return slice(int(where[0]), int(where[-1]) + 1)
+    return where
+
+
+def _view(m: Machine, acc: Access, r: int, nb: int, pb: int) -> np.ndarray:
+    return np.ndarray((r, nb, pb), RAW[acc.size], m.ub, acc.base,
+                      (acc.rep * BLOCK, acc.blk * BLOCK, acc.size))
+
+
+def plan_of(m: Machine, vop: VectorOp, sources: tuple[str, ...]) -> BulkPlan | None:
+    """The decoding's bulk plan on machine M for its destination and SOURCES, or None when
+    the element paths must run."""
+    key = ("bulk", m, sources)
+    plan = vop.memo.get(key)
+    if plan is None:
+        dst = next((a for a in vop.operands if a.write), None)
+        accs = tuple(vop.access(role) for role in sources)
+        ok = dst is not None and None not in accs and vop.all_active and vop.repeats > 0 and \
+            all(a.kind == "vector" and a.base % BLOCK == 0 and a.size == dst.size
+                and a.repeat_bytes == dst.repeat_bytes for a in (dst, *accs))
+        plan = vop.memo[key] = BulkPlan(m, vop, dst, accs) if ok else False
+    return plan or None
+
+
+def blend(mask: np.ndarray, a: np.ndarray, b, out: np.ndarray | None = None) -> np.ndarray:
+    """Raw bits: A where MASK is all ones, B where it is zero (MASK holds nothing else). Three
+    branch-free passes; writing into OUT reads every input first (numpy's overlap rule)."""
+    t = np.bitwise_xor(a, b)
+    t &= mask
+    return np.bitwise_xor(t, b, out=out)
