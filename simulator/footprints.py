@@ -76,7 +76,7 @@ class Record:
     def __init__(self, nbytes: int, fill: int):
         nblk = -(-nbytes // BLOCK)
         self.blk = np.full(nblk, fill, np.int32)
-        self.byte = np.full(nblk * BLOCK, fill, np.int32)
+        self.byte: np.ndarray | None = None  # allocated at the first split
         self.mixed = np.zeros(nblk, bool)  # the block's bytes (not blk) hold its values
         self.any_mixed = False
 
@@ -84,6 +84,8 @@ class Record:
         """Make BLOCKS' bytes the truth (their values unchanged)."""
         todo = blocks[~self.mixed[blocks]] if self.any_mixed else blocks
         if todo.size:
+            if self.byte is None:  # only split blocks' bytes are ever read
+                self.byte = np.empty(self.blk.size * BLOCK, np.int32)
             self.byte[(todo[:, None] * BLOCK + _IN_BLOCK).reshape(-1)] = \
                 np.repeat(self.blk[todo], BLOCK)
             self.mixed[todo] = True

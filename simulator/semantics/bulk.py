@@ -32,7 +32,7 @@ class BulkPlan:
     """How one decoding's body reads and writes all its repeats (see the module docstring)."""
 
     __slots__ = ("blocks", "raw", "sources", "out", "dst_blocks", "positions", "shape", "nb",
-                 "in_repeat")
+                 "in_repeat", "masks")
 
     def __init__(self, m: Machine, vop: VectorOp, dst: Access, sources: tuple[Access, ...]):
         self.blocks = m.ub.view(V32)
@@ -53,6 +53,7 @@ class BulkPlan:
             self.out = _view(m, dst, r, nb, pb)
             self.shape = (r, nb, pb)
         self.sources = {acc.role: self._source(m, acc, i, j, r, nb, pb) for acc in sources}
+        self.masks: dict = {}  # a body's per-element masks by the state they come from
 
     def _source(self, m: Machine, acc: Access, i, j, r: int, nb: int, pb: int
                 ) -> tuple[np.ndarray | None, np.ndarray | None]:

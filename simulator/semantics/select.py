@@ -11,7 +11,7 @@ from simulator.semantics.bulk import blend, plan_of
 from simulator.semantics.common import load, store
 
 _CMPMASK_BITS: dict[tuple[bytes, int], np.ndarray] = {}
-_CMPMASK_MASKS: dict[tuple[bytes, int, int], np.ndarray] = {}
+MASKS_PER_PLAN = 16  # CMPMASK values whose select mask a bulk plan keeps
 
 
 def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
@@ -48,11 +48,24 @@ def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
 def _vsel_bulk(m: Machine, vop: VectorOp) -> bool:
     """All repeats through the decoding's bulk plan (semantics/bulk.py); False when it has
     none. The selection is a bit blend of the raw patterns, as exact as np.where."""
-    mode1 = vop.family.scalar_src1(vop.instr.fields)
-    plan = plan_of(m, vop, ("src0",) if mode1 else ("src0", "src1"))
-    if plan is None:
+    key = ("vsel", m)
+    how = vop.memo.get(key)
+    if how is None:  # once per decoding: the plan, mode 1 (scalar src1), mode 0 (CMPMASK bits)
+        mode1 = vop.family.scalar_src1(vop.instr.fields)
+        plan = plan_of(m, vop, ("src0",) if mode1 else ("src0", "src1"))
+        how = vop.memo[key] = (plan, mode1, vop.access("sel") is None) if plan else False
+    if not how:
         return False
-    mask = plan.per_element(_select_mask(m, vop, plan.raw))
+    plan, mode1, mode0 = how
+    if mode0:  # the same mask every repeat: one per CMPMASK value, in the plan's shape
+        bits = m.cmpmask.tobytes()
+        mask = plan.masks.get(bits)
+        if mask is None:
+            if len(plan.masks) >= MASKS_PER_PLAN:
+                plan.masks.clear()
+            mask = plan.masks[bits] = plan.per_element(_select_mask(m, vop, plan.raw))
+    else:
+        mask = plan.per_element(_select_mask(m, vop, plan.raw))
     a = plan.load("src0")
     other = m.cmpmask[:vop.t.size].view(plan.raw)[0] if mode1 else plan.load("src1")
     if plan.out is not None:
@@ -64,15 +77,8 @@ def _vsel_bulk(m: Machine, vop: VectorOp) -> bool:
 
 def _select_mask(m: Machine, vop: VectorOp, raw) -> np.ndarray:
     """(1 or R, N) of RAW: all ones where the element selects src0, zero elsewhere."""
-    if vop.access("sel") is None:  # mode 0: one mask per CMPMASK value
-        key = (m.cmpmask.tobytes(), vop.n, np.dtype(raw).itemsize)
-        mask = _CMPMASK_MASKS.get(key)
-        if mask is None:
-            if len(_CMPMASK_MASKS) > 256:
-                _CMPMASK_MASKS.clear()
-            mask = _CMPMASK_MASKS[key] = _ones_where(select_bits(m, vop, 0, 1), raw)
-            mask.setflags(write=False)
-        return mask
+    if vop.access("sel") is None:  # mode 0: the CMPMASK bits, the same every repeat
+        return _ones_where(select_bits(m, vop, 0, 1), raw)
     return _ones_where(select_bits(m, vop, 0, vop.repeats), raw)
 
 

@@ -124,13 +124,22 @@ def relative_layout(vop: VectorOp, region: int | None) -> tuple:
     return tuple(parts)
 
 
+_PREPARED: dict[tuple, dict[tuple, tuple]] = {}  # bank parameters -> shape key -> prepared
+
+
 class _Model:
     """Shared plumbing: the Shape cache and the absolute rows of an instruction."""
 
     region: int | None = None
 
     def __init__(self):
-        self._shapes: dict[tuple, tuple] = {}
+        # prepared shapes depend on the shape and the bank parameters alone: shared by every
+        # model of the same parameters (each run has its own model)
+        self._shapes = _PREPARED.setdefault((type(self), *self.parameters()), {})
+
+    def parameters(self) -> tuple:
+        """What `prepare` depends on besides the shape."""
+        return ()
 
     def layout_key(self, vop: VectorOp) -> tuple:
         return relative_layout(vop, self.region)
@@ -158,10 +167,13 @@ class Bank910B(_Model):
     """ascend910b: 16 groups; a row's bank is 16·(a // bank_bytes) + group."""
 
     def __init__(self, bank: dict):
-        super().__init__()
         self.groups = bank["groups"]
         self.region = bank["bank_bytes"]
         self.conflict = bank["conflict_beats"]
+        super().__init__()
+
+    def parameters(self) -> tuple:
+        return (self.groups,)
 
     def prepare(self, shape: Shape) -> tuple:
         """intra(i) depends on the shape alone (an operand's rows shift together)."""
