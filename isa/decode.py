@@ -127,10 +127,13 @@ class VectorOp:
         """Sorted unique byte addresses the operand touches (its active elements' bytes)."""
         if acc.kind == "bits":
             return acc.base + np.arange(self.repeats * self.bit_bytes, dtype=np.int64)
-        addrs = self.byte_addrs(acc)
-        if not (self.all_active or acc.role in self.full_roles):
-            addrs = addrs[self.active]
-        return np.unique((addrs.reshape(-1, 1) + np.arange(acc.size)).reshape(-1))
+        if self.all_active or acc.role in self.full_roles:  # whole 32-byte blocks
+            rel = np.arange(self.repeats, dtype=np.int64)[:, None] * acc.rep + \
+                np.arange(acc.repeat_bytes // 32, dtype=np.int64) * acc.blk
+            starts, run = acc.base + 32 * np.unique(rel), 32
+        else:  # element starts all lie on one grid of acc.size: distinct ones never overlap
+            starts, run = np.unique(self.byte_addrs(acc)[self.active]), acc.size
+        return (starts[:, None] + np.arange(run, dtype=np.int64)).reshape(-1)
 
     @property
     def bit_bytes(self) -> int:
@@ -178,7 +181,8 @@ def _vector_ranges(vop: VectorOp) -> list[Range]:
             continue
         fp = vop.footprint(acc)
         if fp.size:
-            out.append((acc.role, int(fp[0]), int(fp[-1]) + 1, fp, acc.write))
+            lo, hi = int(fp[0]), int(fp[-1]) + 1
+            out.append((acc.role, lo, hi, None if hi - lo == fp.size else fp, acc.write))
     scalar = vop.instr.operands.get("scalar")
     if scalar is not None and scalar.tensor is not None and isinstance(scalar.addr, int):
         out.append(("scalar", scalar.addr, scalar.addr + vop.t.size, None, False))
