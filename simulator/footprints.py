@@ -68,6 +68,20 @@ def index_footprint(idx: np.ndarray) -> Footprint:
     return Footprint(full, part, b0 + np.flatnonzero(partial))
 
 
+def merged(fps: list[Footprint]) -> tuple[Footprint, ...]:
+    """Footprints filled with one value, as few as can be: whole-block footprints whose union
+    is one run of blocks become one."""
+    if len(fps) < 2 or any(fp.part is not None or not isinstance(fp.full, slice) for fp in fps):
+        return tuple(fps)
+    runs = sorted((fp.full.start, fp.full.stop) for fp in fps)
+    start, stop = runs[0]
+    for a, b in runs[1:]:
+        if a > stop:
+            return tuple(fps)
+        stop = max(stop, b)
+    return (Footprint(slice(start, stop), None, None),)
+
+
 class Record:
     """One int32 per byte of a UB of NBYTES bytes, stored per block where the block agrees."""
 

@@ -30,7 +30,7 @@ from isa.decode import Range
 from isa.families import BARRIER, SET_FLAG, WAIT_FLAG
 from isa.table import PIPES
 from simulator.events import Event, Observer, RunInfo
-from simulator.footprints import Footprint, Record, index_footprint, span_footprint
+from simulator.footprints import Footprint, Record, index_footprint, merged, span_footprint
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
@@ -39,6 +39,20 @@ PIPE = {p: k for k, p in enumerate(PIPES)}
 S = 0
 ACCESS_PIPES = (1, 2, 3)  # S never touches UB
 SPAN_CACHE = 4096  # remembered footprints of contiguous ranges (DMA, CMPMASK moves, scalars)
+
+
+class Accesses:
+    """One instruction's UB accesses: its ranges with their footprints, the reads (role,
+    range and footprint, for the init check) and what the readers' and writer's records are
+    filled with (the reads' footprints merged where they can be)."""
+
+    __slots__ = ("ranges", "footprints", "reads", "read_fills", "writes", "written")
+
+    def __init__(self, ranges, footprints, reads, writes):
+        self.ranges, self.footprints = ranges, footprints
+        self.reads, self.writes = reads, writes
+        self.read_fills = merged([r[4] for r in reads])
+        self.written = False  # every read found fully written: the init check is done
 
 
 class HazardChecks(Observer):
@@ -96,14 +110,18 @@ class HazardChecks(Observer):
             self.seen_s[p] = self.s_version
         if not self.cmpmask_set:
             self._cmpmask_check(ev)
-        kind = ev.instr.defn.family.kind
-        if kind in (SET_FLAG, WAIT_FLAG, BARRIER):
-            self._sync(ev, p, kind)
+        memo = getattr(ev.op, "memo", None)  # a vector decoding's: its accesses, planned once
+        acc = memo.get(self) if memo is not None else None
+        if acc is None:
+            kind = ev.instr.defn.family.kind
+            if kind in (SET_FLAG, WAIT_FLAG, BARRIER):
+                self._sync(ev, p, kind)
+                return
+            acc = self._accesses(ev.ub_ranges())
+            if memo is not None:
+                memo[self] = acc
+        if acc.ranges is None:
             return
-        ranges = ev.ub_ranges()
-        if not ranges:
-            return
-        plans = self._footprints(ev, ranges)
         clock = self.clock[p]
         count = clock[p] + 1
         clock[p] = count
@@ -113,42 +131,37 @@ class HazardChecks(Observer):
             lw, lr = self.last_write, self.last_read
             for q in ACCESS_PIPES:
                 if q != p and (lw[q] > clock[q] or lr[q] > clock[q]):
-                    self._race_check(ev, p, ranges, plans)
+                    self._race_check(ev, p, acc.ranges, acc.footprints)
                     break
-        writer, row = self.writer, self.readers[p]
-        wrote = read = False
-        for (role, lo, hi, idx, write), fp in zip(ranges, plans, strict=True):
-            if write:
-                wrote = True
-                continue
-            read = True
-            if self.init and not fp.written:
-                self._init_check(ev, role, lo, hi, idx, fp)
-            row.fill(fp, count)
-        if wrote:
-            mark = count * 4 + p
-            for (_, _, _, _, write), fp in zip(ranges, plans, strict=True):
-                if write:
-                    writer.fill(fp, mark)
-            self.last_write[p] = count
-        if read:
+        if acc.reads:
+            if self.init and not acc.written:
+                for role, lo, hi, idx, fp in acc.reads:
+                    if not fp.written:
+                        self._init_check(ev, role, lo, hi, idx, fp)
+                acc.written = all(r[4].written for r in acc.reads)
+            row = self.readers[p]
+            for fp in acc.read_fills:
+                row.fill(fp, count)
             self.last_read[p] = count
+        if acc.writes:
+            writer, mark = self.writer, count * 4 + p
+            for fp in acc.writes:
+                writer.fill(fp, mark)
+            self.last_write[p] = count
         self.where[p].append(ev.instr)
 
     # -- footprints ---------------------------------------------------------------------------
-    def _footprints(self, ev: Event, ranges) -> list[Footprint]:
-        """Each range's footprint: once per decoding for a vector instruction, once per span
-        for a contiguous range."""
-        memo = getattr(ev.op, "memo", None)
-        if memo is not None:
-            hit = memo.get(self)
-            if hit is not None and hit[0] is ranges:
-                return hit[1]
-        plans = [self._span(lo, hi) if idx is None else index_footprint(idx)
-                 for _, lo, hi, idx, _ in ranges]
-        if memo is not None:
-            memo[self] = (ranges, plans)
-        return plans
+    def _accesses(self, ranges) -> Accesses:
+        """An instruction's UB accesses as the records use them (for a vector instruction once
+        per decoding; a contiguous range's footprint once per span)."""
+        if not ranges:
+            return Accesses(None, (), (), ())
+        fps = [self._span(lo, hi) if idx is None else index_footprint(idx)
+               for _, lo, hi, idx, _ in ranges]
+        reads = tuple((role, lo, hi, idx, fp) for (role, lo, hi, idx, write), fp
+                      in zip(ranges, fps, strict=True) if not write)
+        writes = tuple(fp for (*_, write), fp in zip(ranges, fps, strict=True) if write)
+        return Accesses(ranges, fps, reads, writes)
 
     def _span(self, lo: int, hi: int) -> Footprint:
         fp = self.spans.get((lo, hi))
