@@ -4,9 +4,10 @@ A vector operand is made of whole 32-byte blocks: block j of repeat i lies at
 base + (i·rep + j·blk)·32. When every element is active and every operand is 32-byte aligned,
 a `BulkPlan` says, once per decoding and machine, how the body reads and writes all repeats:
 
-- a source whose blocks are consecutive within a repeat is a zero-copy (R, blocks, B) view of
-  UB (any repeat stride, 0 and overlapping repeats included); any other (block stride 0 or
-  above 1) is one gather of 32-byte blocks by a precomputed index;
+- a contiguous source is a zero-copy (R, blocks, B) view of UB; one whose blocks are
+  consecutive within a repeat (any repeat stride, 0 and overlapping repeats included) is one
+  copy out of such a view; any other (block stride 0 or above 1) is one gather of 32-byte
+  blocks by a precomputed index;
 - a destination whose positions are all distinct is a view the body computes into (`out=`);
   one whose repeats overlap keeps only each block's last writer (the later repeat wins), and
   the body computes just those surviving blocks, gathered from the sources by precomputed
@@ -56,24 +57,30 @@ class BulkPlan:
         self.masks: dict = {}  # a body's per-element masks by the state they come from
 
     def _source(self, m: Machine, acc: Access, i, j, r: int, nb: int, pb: int
-                ) -> tuple[np.ndarray | None, np.ndarray | None]:
-        """(a view (R, nb, B), None) or (None, the block indices to gather)."""
+                ) -> tuple[str, np.ndarray]:
+        """How to read a source: ("view", its (R, nb, B) view) when it is contiguous;
+        ("copy", view) when its repeats share blocks (one fast copy beats every pass reading
+        a strided view); else ("take", the block indices to gather)."""
         if self.positions is None and acc.blk == 1:
-            return _view(m, acc, r, nb, pb), None
+            return ("view" if acc.rep == nb else "copy"), _view(m, acc, r, nb, pb)
         where = (acc.base // BLOCK + i * acc.rep + j * acc.blk).reshape(-1)
-        return None, (where if self.positions is None else where[self.positions])
+        return "take", (where if self.positions is None else where[self.positions])
 
     def load(self, role: str) -> np.ndarray:
         """The raw elements of source ROLE at the plan's positions, in the plan's shape."""
-        view, where = self.sources[role]
-        if view is not None:
-            return view
-        return self.blocks.take(where).view(self.raw).reshape(self.shape)
+        how, data = self.sources[role]
+        if how == "view":
+            return data
+        if how == "copy":
+            return np.ascontiguousarray(data)
+        return self.blocks.take(data).view(self.raw).reshape(self.shape)
 
     def per_element(self, values: np.ndarray) -> np.ndarray:
-        """A (1 or R, N) per-element array (the select mask) in the plan's shape."""
+        """A (1 or R, N) per-element array (the select mask) in the plan's full shape
+        (broadcasting a row costs more than reading a full array)."""
         if self.positions is None:
-            return values.reshape(values.shape[0], *self.shape[1:])
+            return np.ascontiguousarray(np.broadcast_to(
+                values.reshape(values.shape[0], *self.shape[1:]), self.shape))
         rows = np.ascontiguousarray(values).reshape(-1).view(V32)  # one element a block
         return rows.take(self.in_repeat if values.shape[0] == 1 else self.positions) \
             .view(values.dtype).reshape(self.shape)
