@@ -17,6 +17,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from unittest import mock
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +25,9 @@ import simulator
 import simulator.builder
 from isa.diagnostics import AssemblyError
 from simulator.errors import SimulationError
+from simulator.events import Observer
 from simulator.hazards import HazardChecks
+from simulator.semantics import bulk, select
 from tests.differential.test_random_programs import SETTINGS, SIZE, Gen, check
 from tests.reference.hazards import ByteHazardChecks
 
@@ -91,16 +94,56 @@ def bulk_programs(draw) -> str:
     return BulkGen(draw, overlap=False).program()
 
 
-@settings(SETTINGS, max_examples=150)
+@settings(SETTINGS, max_examples=100)
 @given(bulk_programs())
 def test_bulk_layouts_are_bit_exact(text):
     check(text, "error")
 
 
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=40)
 @given(bulk_programs())
 def test_bulk_layouts_are_bit_exact_with_checks_off(text):
     check(text, "off")
+
+
+@settings(SETTINGS, max_examples=50)
+@given(bulk_programs())
+def test_the_bulk_path_gives_what_the_element_path_gives(text):
+    """Bytes and diagnostics with semantics/bulk.py and without it (the element paths)."""
+    got = outcome(text)
+    with mock.patch.object(select, "_vsel_bulk", lambda m, vop: False):
+        assert outcome(text) == got
+
+
+BENCHMARK_LAYOUTS = {  # benchmarks/bulk_speed.py's: whether only surviving blocks are computed
+    "vsel.f32 x, x, y, repeat=255": False,
+    "vsel.f32 z, x, y, repeat=255, stride=1,1,1,2,8,8": True,
+    "vsel.f32 x, y, z, repeat=255, stride=1,1,1,8,1,2": False,
+    "vsel.f32 x, x, y, repeat=255, stride=1,1,0,8,8,1": False}
+
+
+def test_the_benchmarked_layouts_take_the_bulk_path():
+    text = """.chip ascend910b
+.ub x f32[16320] = random(1)
+.ub y f32[16320] = random(2)
+.ub z f32[4128] = random(4)
+.ub m u8[32] = random(3)
+set_cmpmask m
+"""
+    plans = []
+    real = bulk.plan_of
+
+    def spy(m, vop, sources):
+        plan = real(m, vop, sources)
+        plans.append(plan)
+        return plan
+
+    for line, survivors in BENCHMARK_LAYOUTS.items():
+        plans.clear()
+        with mock.patch.object(select, "plan_of", spy):
+            assert not simulator.run(text + line + "\n").diagnostics
+        assert plans and plans[0] is not None, line
+        assert (plans[0].positions is not None) == survivors, line
 
 
 # -- 2. block-granular hazard checks against the per-byte ones ----------------------------------
@@ -209,16 +252,44 @@ def pipe_programs(draw) -> str:
     return PipeGen(draw).program()
 
 
-@settings(SETTINGS, max_examples=250)
+@settings(SETTINGS, max_examples=150)
 @given(pipe_programs())
 def test_hazard_diagnostics_match_the_per_byte_checks(text):
     same_as_byte_hazards(text)
 
 
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=40)
 @given(bulk_programs())
 def test_bulk_layout_diagnostics_match_the_per_byte_checks(text):
     same_as_byte_hazards(text)
+
+
+class NaiveFootprints(Observer):
+    """Checks each vector event's UB ranges against its bytes worked out element by element."""
+
+    def on_event(self, ev) -> None:
+        vop = ev.vop
+        if vop is None or not vop.repeats:
+            return
+        for role, lo, hi, idx, _ in ev.ub_ranges():
+            acc = vop.access(role)
+            if acc is None or acc.kind != "vector":
+                continue
+            addrs = vop.byte_addrs(acc)
+            if not (vop.all_active or role in vop.full_roles):
+                addrs = addrs[vop.active]
+            want = np.unique((addrs.reshape(-1, 1) + np.arange(acc.size)).reshape(-1))
+            got = np.arange(lo, hi) if idx is None else idx
+            assert np.array_equal(got, want), (ev.text, role)
+
+
+@settings(SETTINGS, max_examples=40)
+@given(st.one_of(bulk_programs(), pipe_programs()))
+def test_vector_footprints_are_the_bytes_of_the_active_elements(text):
+    try:
+        simulator.run(text, checks="warn", observers=[NaiveFootprints()])
+    except (SimulationError, AssemblyError):
+        pass
 
 
 # -- 3. pinned diagnostics on partial blocks and overlapping repeats ----------------------------
@@ -291,8 +362,6 @@ def test_a_half_block_cmpmask_move_after_a_partial_write():
 def test_block_records_match_per_byte_values_through_splits_and_joins():
     """A block split by a partial write and joined again by a whole-block write reads back
     as a per-byte array would."""
-    import numpy as np
-
     from simulator.footprints import Record, index_footprint, span_footprint
 
     rec, ref = Record(256, -1), np.full(256, -1, np.int32)
