@@ -128,9 +128,7 @@ class VectorOp:
         if acc.kind == "bits":
             return acc.base + np.arange(self.repeats * self.bit_bytes, dtype=np.int64)
         if self.all_active or acc.role in self.full_roles:  # whole 32-byte blocks
-            rel = np.arange(self.repeats, dtype=np.int64)[:, None] * acc.rep + \
-                np.arange(acc.repeat_bytes // 32, dtype=np.int64) * acc.blk
-            starts, run = acc.base + 32 * np.unique(rel), 32
+            starts, run = acc.base + 32 * _distinct_blocks(self.repeats, acc), 32
         else:  # element starts all lie on one grid of acc.size: distinct ones never overlap
             starts, run = np.unique(self.byte_addrs(acc)[self.active]), acc.size
         return (starts[:, None] + np.arange(run, dtype=np.int64)).reshape(-1)
@@ -164,6 +162,19 @@ class VectorOp:
                 rows[acc.role] = sorted({int(x) & ~31 for x in sel})
             bits = int.from_bytes(np.packbits(act[i], bitorder="little").tobytes(), "little")
             yield MicroOp(i, bits, rows)
+
+
+def _distinct_blocks(repeats: int, acc: Access) -> np.ndarray:
+    """Sorted distinct i·rep + j·blk over the repeats and the operand's blocks."""
+    nb = acc.repeat_bytes // 32
+    i = np.arange(repeats, dtype=np.int64)
+    if acc.blk == 1 and acc.rep <= nb:  # repeats that meet or overlap: one run of blocks
+        return np.arange((repeats - 1) * acc.rep + nb, dtype=np.int64)
+    if acc.blk == 1:  # repeats apart: already sorted and distinct
+        return (i[:, None] * acc.rep + np.arange(nb, dtype=np.int64)).reshape(-1)
+    if acc.blk == 0:
+        return i * acc.rep if acc.rep else i[:1]
+    return np.unique(i[:, None] * acc.rep + np.arange(nb, dtype=np.int64) * acc.blk)
 
 
 # One operand's UB bytes: (role, first byte, end byte, index array or None, write)
