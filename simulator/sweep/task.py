@@ -46,14 +46,15 @@ class Task:
     index: int  # the variant's position in the sweep
     key: str  # the cache key (simulator.sweep.keys)
     path: str  # the program as the user named it (diagnostics say it)
-    text: str  # the .vasm source ("" for C++: compiled from `path`)
-    params: tuple[tuple[str, str], ...]  # .param overrides / -D macros
+    text: str  # the .vasm source or the TIK script ("" for C++: compiled from `path`)
+    params: tuple[tuple[str, str], ...]  # .param overrides / TIK constants / -D macros
     chip: Chip | None = None
     block_dim: int | None = None
     inputs: tuple[tuple[str, np.ndarray], ...] = ()
     checks: str = "error"
     max_steps: int = 10_000_000
     cpp: CppKernel | None = None
+    tik: bool = False  # `text` is a TIK script, its kernel the program
 
 
 class VariantInterrupted(BaseException):
@@ -71,7 +72,7 @@ def run_task(task: Task) -> dict:
     stall cycles by cause, a hash of each output, seconds (wall time of this run)."""
     t0 = time.perf_counter()
     try:
-        row = _run_cpp(task) if task.cpp is not None else _run_vasm(task)
+        row = _run_cpp(task) if task.cpp is not None else _run_program(task)
     except MemoryError:
         row = error_row(f"{task.path}:1:1: error: out of memory: the program's tensors do not "
                         "fit in this machine's memory")
@@ -101,14 +102,15 @@ def summary_row(summary: dict, outputs: dict[str, str]) -> dict:
     return row
 
 
-def _run_vasm(task: Task) -> dict:
+def _run_program(task: Task) -> dict:
+    """A .vasm program assembled with the variant's .param values, or the kernel a TIK script
+    builds with its constants overridden, run in this process as `pipev run` runs it."""
     from isa.diagnostics import DiagnosticError
     from simulator.run import run
     from simulator.summary import summary_dict
-    from simulator.sweep.params import assemble_with
 
     try:
-        program = assemble_with(task.text, task.path, task.chip, task.checks, dict(task.params))
+        program = _tik_program(task) if task.tik else _vasm_program(task)
         result = run(program, inputs=dict(task.inputs), checks=task.checks,
                      max_steps=task.max_steps, block_dim=task.block_dim)
     except DiagnosticError as e:
@@ -116,6 +118,18 @@ def _run_vasm(task: Task) -> dict:
         return error_row(str(first or e.diagnostics[0]))
     outputs = {name: output_hash(arr) for name, arr in result.outputs.items()}
     return summary_row(summary_dict(result), outputs)
+
+
+def _vasm_program(task: Task):
+    from simulator.sweep.params import assemble_with
+
+    return assemble_with(task.text, task.path, task.chip, task.checks, dict(task.params))
+
+
+def _tik_program(task: Task):
+    from simulator.tik.script import build
+
+    return build(task.path, task.text, dict(task.params), task.chip, task.checks)
 
 
 def cpp_command(task: Task, output_dir: str) -> list[str]:
