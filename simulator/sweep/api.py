@@ -155,12 +155,18 @@ class _Source:
 
 
 def _cpp_source(path: str, inputs, kernel: str | None, args: Sequence[str],
-                includes: Sequence[str]) -> _Source:
-    if kernel is None:
-        raise SweepError("a C++ program is swept in kernel-only mode: give --kernel NAME and "
-                         "its --arg values", usage=True)
+                includes: Sequence[str], fixed: dict, axes: dict) -> _Source:
+    """A C++ program: kernel-only (--kernel NAME and its --arg values) or a host main (its
+    <<<>>> launches, the program's own inputs); every variant is compiled with its -D macros."""
     if inputs:
-        raise SweepError("a C++ kernel takes its inputs as --arg NAME=FILE.npy, not --input",
+        raise SweepError("a C++ kernel takes its inputs as --arg NAME=FILE.npy (kernel-only) or "
+                         "reads them itself (a host main), not --input", usage=True)
+    if kernel is None and args:
+        raise SweepError("--arg needs --kernel NAME (kernel-only mode); a host main passes "
+                         "its kernels' arguments itself", usage=True)
+    if kernel is None and (fixed["block_dim"] is not None or "block_dim" in axes):
+        raise SweepError("--block-dim needs --kernel NAME (kernel-only mode); a host main "
+                         "chooses blockDim in its <<<>>> launches (sweep a -D macro there)",
                          usage=True)
     env = tuple((k, os.environ[k]) for k in CPP_ENV if k in os.environ)
     cpp = CppKernel(kernel, tuple(args), tuple(includes), str(Path.cwd()), env)
@@ -213,7 +219,7 @@ def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | 
                   args: Sequence[str], includes: Sequence[str], axes: dict, fixed: dict):
     """A function (index, variant) -> Task, with what every variant shares read once."""
     if path.lower().endswith(CPP_SUFFIXES):
-        source = _cpp_source(path, inputs, kernel, args, includes)
+        source = _cpp_source(path, inputs, kernel, args, includes, fixed, axes)
     elif path.lower().endswith(".py"):
         source = _tik_source(path, axes, kernel, args)
     else:
