@@ -5,6 +5,7 @@ workers share."""
 from __future__ import annotations
 
 import builtins
+import contextlib
 import importlib.util
 import sys
 import threading
@@ -17,6 +18,7 @@ from isa.diagnostics import Diagnostic, DiagnosticError
 from simulator.tik import SHIM
 from simulator.tik.params import compiled
 
+SHIM_PACKAGES = ("tbe", "te", "tik")
 BUILD_LOCK = threading.Lock()  # the TIK settings, BUILT, sys.argv and __main__ are per process
 
 
@@ -95,9 +97,7 @@ def build(path: str, text: str, defines: Mapping[str, str], chip, checks: str):
     (the sweep's rows)."""
     from simulator.tik import tik
 
-    if SHIM not in sys.path:
-        sys.path.insert(0, SHIM)
-    with BUILD_LOCK:
+    with BUILD_LOCK, _shim_importable():
         saved = dict(tik.SETTINGS)
         tik.SETTINGS.update(chip=chip, checks=checks)
         first = len(tik.BUILT)
@@ -118,6 +118,23 @@ def build(path: str, text: str, defines: Mapping[str, str], chip, checks: str):
     if not built:
         raise DiagnosticError([no_kernel(path)])
     return built[-1].program
+
+
+@contextlib.contextmanager
+def _shim_importable():
+    """`tbe.tik`, `te.tik` and `tik` importable for the script, and gone again after it: a
+    sweep run in the caller's own process (a thread executor) leaves nothing that could shadow
+    a real CANN."""
+    old_path = list(sys.path)
+    old_modules = {m for m in sys.modules if m.split(".")[0] in SHIM_PACKAGES}
+    sys.path.insert(0, SHIM)
+    try:
+        yield
+    finally:
+        sys.path[:] = old_path
+        for m in [m for m in sys.modules if m.split(".")[0] in SHIM_PACKAGES]:
+            if m not in old_modules:
+                del sys.modules[m]
 
 
 def no_kernel(path: str) -> Diagnostic:
