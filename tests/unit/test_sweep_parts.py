@@ -216,6 +216,8 @@ def test_best():
     assert table.best(ROWS, "util_V:max")["T"] == 128
     assert table.best(ROWS, "busy_V:min")["T"] == 64
     assert table.best(ROWS, "nope") is None
+    checked = [{**r, "expect": "match" if r["T"] != 128 else "differs: y"} for r in ROWS]
+    assert table.best(checked)["T"] != 128  # a fast wrong answer is not the best
     with pytest.raises(table.TableError):
         table.best(ROWS, "cycles:up")
 
