@@ -2,7 +2,8 @@
 FILE.cpp`: record its run, then debug the recording.
 
     pipev run FILE.cpp [-D NAME[=VALUE]]... [-I DIR]... [--chip C] [--trace F]
-                       [--trace-format F] [--checks C] [--werror] [--save-vasm F] [-- ARGS...]
+                       [--trace-format F] [--checks C] [--werror] [--save-vasm F] [--json]
+                       [-- ARGS...]
     pipev run kernel.cpp --kernel NAME [--block-dim N] --arg NAME=FILE.npy|FILE.bin|out:T[N]...
                        [--output-dir D] [--json]
     pipev debug FILE.cpp [-D ...] [-I ...] [--chip C] [--launch N] [--core K] [--commands F]
