@@ -52,9 +52,11 @@ def configure(chip: str | None, checks: str) -> None:
             os.environ[key] = value
 
 
-def kernel_of(script: str, chip: str | None, checks: str, defines=()):
+def kernel_of(script: str, chip: str | None, checks: str, defines=(), as_json: bool = False):
     """Execute SCRIPT, its parameters overridden by the -D NAME=VALUE items DEFINES, and return
-    the Program of the last kernel it built; exit 1 on errors."""
+    the Program of the last kernel it built; exit 1 on errors (AS_JSON: reported as `run
+    --json` reports a failed run)."""
+    from simulator.commands import _fail
     from simulator.tik import tik
 
     overrides = _defines(defines)
@@ -63,15 +65,13 @@ def kernel_of(script: str, chip: str | None, checks: str, defines=()):
     try:
         execute_script(script, [], overrides)
     except DiagnosticError as e:
-        _emit(e.diagnostics)
-        sys.exit(1)
+        _fail(e.diagnostics, as_json)
     except ScriptFailed as e:
         print_user_traceback(e, script)
         sys.exit(1)
     built = tik.BUILT[first:]
     if not built:
-        _emit([no_kernel(script)])
-        sys.exit(1)
+        _fail([no_kernel(script)], as_json)
     return built[-1].program
 
 
@@ -135,7 +135,7 @@ def _run(program, chip, inputs, output_dir, trace, trace_format, checks, max_ste
     supplied = _parse_inputs(inputs)
     if trace_core is not None and trace_format_of(trace, trace_format) != "text":
         raise click.UsageError("--core K selects the core of a text timeline (--trace F.txt)")
-    prog = kernel_of(program, chip, checks, defines)
+    prog = kernel_of(program, chip, checks, defines, as_json)
     execute(prog, None, supplied, output_dir, trace, trace_format, checks, max_steps, as_json,
             quiet, werror=werror, expects=expects, expect_ulp=expect_ulp, trace_time=trace_time,
             block_dim=block_dim, trace_core=trace_core)
@@ -148,7 +148,7 @@ def _asm(program, chip, as_json, defines=(), **_) -> None:
     from simulator.commands import _resolve_chip
 
     _resolve_chip(chip)
-    prog = kernel_of(program, chip, "error", defines)
+    prog = kernel_of(program, chip, "error", defines, as_json)
     _emit(prog.warnings)
     if as_json:
         click.echo(json.dumps({"chip": prog.chip.name, "statements": listing(prog)}))

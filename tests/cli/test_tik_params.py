@@ -118,3 +118,12 @@ def test_an_error_at_an_overridden_value_names_the_script_line(cli):
     assert out.exit_code == 1
     assert f"{TILED}:25:13: error: Tensor: shape (0,) must have positive dimensions" \
         in out.output
+
+
+def test_json_reports_a_failed_build_as_json(cli):
+    out = cli("run", TILED, "-D", "TILE=3", "--json")
+    assert out.exit_code == 1
+    report = json.loads(out.stdout)
+    assert report["ok"] is False
+    assert report["diagnostics"][0]["text"] == (f"{TILED}:25:13: error: Tensor: shape (0,) must "
+                                                "have positive dimensions")
