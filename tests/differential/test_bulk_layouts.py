@@ -100,7 +100,7 @@ def test_bulk_layouts_are_bit_exact(text):
     check(text, "error")
 
 
-@settings(SETTINGS, max_examples=40)
+@settings(SETTINGS, max_examples=25)
 @given(bulk_programs())
 def test_bulk_layouts_are_bit_exact_with_checks_off(text):
     check(text, "off")
@@ -252,7 +252,7 @@ def pipe_programs(draw) -> str:
     return PipeGen(draw).program()
 
 
-@settings(SETTINGS, max_examples=150)
+@settings(SETTINGS, max_examples=120)
 @given(pipe_programs())
 def test_hazard_diagnostics_match_the_per_byte_checks(text):
     same_as_byte_hazards(text)
