@@ -27,6 +27,7 @@ from simulator.machine import RAW, Machine
 
 BLOCK = 32
 V32 = np.dtype("V32")  # one UB block as one element: gathers and scatters move whole blocks
+MASKS_PER_PLAN = 16  # per-element masks a plan keeps (by the state they come from)
 
 
 class BulkPlan:

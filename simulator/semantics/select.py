@@ -7,11 +7,10 @@ import numpy as np
 from isa.addressing import bits_of
 from isa.decode import VectorOp
 from simulator.machine import RAW, Machine
-from simulator.semantics.bulk import blend, plan_of
+from simulator.semantics.bulk import MASKS_PER_PLAN, blend, plan_of
 from simulator.semantics.common import load, store
 
 _CMPMASK_BITS: dict[tuple[bytes, int], np.ndarray] = {}
-MASKS_PER_PLAN = 16  # CMPMASK values whose select mask a bulk plan keeps
 
 
 def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
@@ -31,18 +30,6 @@ def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
     a = sel.base + lo * nb
     data = m.ub[a:a + (hi - lo) * nb]
     return bits_of(data, (hi - lo) * n).reshape(hi - lo, n)
-
-
-def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
-    if lo == 0 and hi == vop.repeats and _vsel_bulk(m, vop):
-        return
-    s = select_bits(m, vop, lo, hi)
-    a = load(m, vop, vop.access("src0"), lo, hi)
-    if vop.family.scalar_src1(vop.instr.fields):  # mode 1: src1 is CMPMASK's scalar
-        other = m.cmpmask[:vop.t.size].view(RAW[vop.t.size])[0]
-    else:
-        other = load(m, vop, vop.access("src1"), lo, hi)
-    store(m, vop, vop.access("dst"), np.where(s, a, other), lo, hi)
 
 
 def _vsel_bulk(m: Machine, vop: VectorOp) -> bool:
@@ -85,3 +72,15 @@ def _select_mask(m: Machine, vop: VectorOp, raw) -> np.ndarray:
 def _ones_where(bits: np.ndarray, raw) -> np.ndarray:
     out = bits.astype(raw)
     return np.negative(out, out=out)  # 1 → all ones (unsigned wrap-around)
+
+
+def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+    if lo == 0 and hi == vop.repeats and _vsel_bulk(m, vop):
+        return
+    s = select_bits(m, vop, lo, hi)
+    a = load(m, vop, vop.access("src0"), lo, hi)
+    if vop.family.scalar_src1(vop.instr.fields):  # mode 1: src1 is CMPMASK's scalar
+        other = m.cmpmask[:vop.t.size].view(RAW[vop.t.size])[0]
+    else:
+        other = load(m, vop, vop.access("src1"), lo, hi)
+    store(m, vop, vop.access("dst"), np.where(s, a, other), lo, hi)

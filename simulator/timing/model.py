@@ -62,6 +62,7 @@ class TimingModel:
         self.stalls = dict.fromkeys(STALLS, 0)
         self.total_cycles = origin
         self._cache: dict = {}  # instruction kind + relative layout -> vector cost
+        self._class_of: dict = {}
         self._by_kind = {families.SET_FLAG: self._set_flag, families.WAIT_FLAG: self._wait_flag,
                          families.BARRIER: self._barrier, families.DMA: self._dma,
                          families.CMPMASK_MOVE: self._cmpmask, families.VECTOR: self._vector}
@@ -134,11 +135,19 @@ class TimingModel:
             self.total_cycles = self.s_time
 
     # -- vector --------------------------------------------------------------------------------
+    def _class(self, ev: Event) -> CostClass:
+        instr = ev.instr
+        cls = self._class_of.get(instr)
+        if cls is None:
+            cls = self._class_of[instr] = self.classes[instr.defn.family.cost_class(instr.fields)]
+        return cls
+
     def _vector(self, ev: Event) -> InstrTiming:
         q = self.queues["V"]
         issue, stalled = self._issue(q)
         start = max(issue, q.last_end)
-        cls, beats, body, pad, extra = self._vector_cost(ev.vop)
+        cls = self._class(ev)
+        beats, body, pad, extra = self._vector_cost(ev.vop, cls)
         head = cls.head if body and q.compute_end != start else 0
         end = self._finish(q, start, head + body, True, cls.tail)
         if extra:
@@ -147,17 +156,16 @@ class TimingModel:
                            head=head, wait_issue=stalled, beats=beats, pad=pad,
                            bank_extra=extra, issue_cost=self.scalar_issue)
 
-    def _vector_cost(self, vop: VectorOp) -> tuple[CostClass, np.ndarray, int, int, int]:
-        """(cost class, beats per repeat, busy cycles, padding after the last repeat, cycles
-        added by bank conflicts), once per decoding: statements with identical text share
-        their decoding (VectorOp.at) and its memo, so a re-run costs one dict lookup. Behind
-        it, a cache on the instruction's kind and its layout relative to its first operand
-        (moving the operands together through UB)."""
-        hit = vop.memo.get(self)
+    def _vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
+        """(beats per repeat, busy cycles, padding after the last repeat, cycles added by bank
+        conflicts), cached on the instruction's kind and its layout relative to its first
+        operand: a statement re-run, or moving its operands together through UB, costs a dict
+        lookup."""
+        # statements with identical text share their decoding (VectorOp.at) and its memo
+        key = (self, cls.name)
+        hit = vop.memo.get(key)
         if hit is None:
-            instr = vop.instr  # the class depends on the text's fields, which the decoding fixes
-            cls = self.classes[instr.defn.family.cost_class(instr.fields)]
-            hit = vop.memo[self] = (cls, *self._vector_cost_by_layout(vop, cls))
+            hit = vop.memo[key] = self._vector_cost_by_layout(vop, cls)
         return hit
 
     def _vector_cost_by_layout(self, vop: VectorOp, cls: CostClass
