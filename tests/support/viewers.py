@@ -27,7 +27,7 @@ TIMEOUT_MS = 30_000  # a page that has not loaded a small trace by then never wi
 
 
 def chromium() -> str | None:
-    return os.environ.get("PIPEV_CHROMIUM") or shutil.which("chromium")
+    return shutil.which(os.environ.get("PIPEV_CHROMIUM") or "chromium")
 
 
 def perfetto_ui() -> Path | None:
