@@ -22,9 +22,15 @@ def _chip_option(f):
                         "overrides .chip")(f)
 
 
+def no_source_option(f):
+    """--no-source: diagnostics without the quoted source line (on every command that prints
+    them; `pipev --no-source CMD` too)."""
+    return click.option("--no-source", is_flag=True, expose_value=False, callback=_no_source,
+                        help="print diagnostics without the source line and caret")(f)
+
+
 def _program_arg(f):
-    f = click.option("--no-source", is_flag=True, expose_value=False, callback=_no_source,
-                     help="print diagnostics without the source line and caret")(f)
+    f = no_source_option(f)
     f = click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
                      help="override the program's `.param NAME = …` (an integer expression)")(f)
     return click.argument("program", type=click.Path(exists=True, dir_okay=False))(f)
@@ -78,10 +84,15 @@ def _parse_pairs(option: str, items) -> dict[str, str]:
 def _emit(diags) -> None:
     from simulator.render import render
 
-    ctx = click.get_current_context(silent=True)
-    show = ctx is None or not ctx.meta.get("pipev.no_source")
+    show = show_source()
     for d in diags:
         click.echo(render(d, show_source=show), err=True)
+
+
+def show_source() -> bool:
+    """Whether diagnostics quote their source line: not under --no-source."""
+    ctx = click.get_current_context(silent=True)
+    return ctx is None or not ctx.meta.get("pipev.no_source")
 
 
 def _no_source(ctx, param, value) -> None:
@@ -233,8 +244,12 @@ def _fail(diags, as_json: bool, reason: str | None = None):
 
 
 def _diag_dict(d) -> dict:
+    """A diagnostic in --json output: its fields, its one-line text, and the source line it
+    points into (null when it cannot be read); never the rendered quote."""
+    from simulator.render import quoted_line
+
     return {"severity": d.severity, "path": d.path, "line": d.line, "column": d.column,
-            "message": d.message, "text": str(d)}
+            "message": d.message, "text": str(d), "source": quoted_line(d)}
 
 
 def _output_error(path, program, output_dir, e: OSError) -> str:
@@ -286,6 +301,7 @@ class Progress(Observer):
 def check_and_report(prog, program, checks: str, max_steps: int, werror: bool) -> None:
     """`check` of an assembled program (also a front end's): run's diagnostics, the note, and
     `ok` or exit 1."""
+    from isa.diagnostics import Diagnostic
     from simulator.static_check import MASK_ADDRESS_CHECKS, check_program
 
     result = check_program(prog, checks, max_steps)
@@ -293,11 +309,12 @@ def check_and_report(prog, program, checks: str, max_steps: int, werror: bool) -
     if result.undecided:
         lines = ", ".join(str(i.line) for i in result.undecided)
         first = result.undecided[0]
-        click.echo(f"{first.file or prog.path}:{first.line}:{first.col}: note: "
-                   f"{result.undecided_checks} checks need run-time values: "
-                   f"the select-mask address of {len(result.undecided)} vsel mode 2 "
-                   f"instruction(s) (line {lines}) comes from CMPMASK loaded from input data "
-                   f"({', '.join(MASK_ADDRESS_CHECKS)}); `pipev run` decides them", err=True)
+        _emit([Diagnostic(
+            "note", first.file or prog.path, first.line, first.col,
+            f"{result.undecided_checks} checks need run-time values: the select-mask address "
+            f"of {len(result.undecided)} vsel mode 2 instruction(s) (line {lines}) comes from "
+            f"CMPMASK loaded from input data ({', '.join(MASK_ADDRESS_CHECKS)}); `pipev run` "
+            "decides them")])
     if not result.ok:
         sys.exit(1)
     warned = _warnings(result.diagnostics)
