@@ -228,18 +228,21 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
             click.echo(text)
 
 
-def _fail(diags, as_json: bool, reason: str | None = None):
-    """Report a failure (every diagnostic, then REASON) and exit 1: on stderr, or with --json
-    as `{"ok": false, "diagnostics": [...], "reason": ...}` on stdout."""
+def _fail(diags, as_json: bool, reason=None):
+    """Report a failure (every diagnostic, then REASON: a line, or a Diagnostic rendered like
+    the others) and exit 1: on stderr, or with --json as `{"ok": false, "diagnostics": [...],
+    "reason": ...}` on stdout."""
     if as_json:
         obj = {"ok": False, "diagnostics": [_diag_dict(d) for d in diags]}
         if reason:
-            obj["reason"] = reason
+            obj["reason"] = str(reason)
         click.echo(json.dumps(obj))
     else:
         _emit(diags)
-        if reason:
+        if isinstance(reason, str):
             click.echo(reason, err=True)
+        elif reason is not None:
+            _emit([reason])
     sys.exit(1)
 
 
@@ -252,14 +255,18 @@ def _diag_dict(d) -> dict:
             "message": d.message, "text": str(d), "source": quoted_line(d)}
 
 
-def _output_error(path, program, output_dir, e: OSError) -> str:
-    """The diagnostic of an output that cannot be written: at its .gm line when it is known."""
+def _output_error(path, program, output_dir, e: OSError):
+    """The diagnostic of an output that cannot be written: at its .gm line when it is known
+    (a Diagnostic, quoted), else a line at 1:1."""
+    from isa.diagnostics import Diagnostic
+
     target = Path(e.filename) if e.filename else None
     tensor = program.tensors.get(target.stem) if target is not None else None
-    where = f"{tensor.line}:{tensor.col}" if tensor is not None else "1:1"
-    what = f"output {target}" if tensor is not None else f"outputs to {output_dir}"
-    return (f"{path}:{where}: error: cannot write {what}: {e.strerror or e}; no output was "
-            "changed")
+    why = f"{e.strerror or e}; no output was changed"
+    if tensor is None:
+        return f"{path}:1:1: error: cannot write outputs to {output_dir}: {why}"
+    return Diagnostic("error", str(path), tensor.line, tensor.col,
+                      f"cannot write output {target}: {why}")
 
 
 class Progress(Observer):

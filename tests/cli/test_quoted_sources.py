@@ -99,6 +99,18 @@ def test_a_warning_in_a_session_is_quoted_too(tmp_path):
     assert caret_column(quote) == int(lines[k].split(":")[2])
 
 
+def test_checks_note_is_quoted_at_the_instruction_it_could_not_decide(tmp_path):
+    from test_ci_gates import DATA_ADDRESS
+
+    prog = tmp_path / "d.vasm"
+    prog.write_text(DATA_ADDRESS)
+    lines = CliRunner().invoke(main, ["check", str(prog)]).stderr.splitlines()
+    assert lines[0].startswith(f"{prog}:10:5: note: 4 checks need run-time values")
+    assert lines[1:3] == ["   10 |     vsel.f16       z, x, x, mode=2, repeat=1", "      |     ^"]
+    lines = CliRunner().invoke(main, ["check", "--no-source", str(prog)]).stderr.splitlines()
+    assert len(lines) == 2 and lines[1].endswith(": ok (5 statements, chip ascend910b)")
+
+
 # -- --json, files that cannot be read -------------------------------------------------------
 def test_json_failure_carries_the_source_line_and_no_quote(tmp_path):
     r = CliRunner().invoke(main, ["run", str(OVERLAP), "--json", "--output-dir", str(tmp_path)])
@@ -107,6 +119,17 @@ def test_json_failure_carries_the_source_line_and_no_quote(tmp_path):
     first = obj["diagnostics"][0]
     assert first["source"] == OVERLAP_QUOTE[0][8:] and first["column"] == 30
     assert "^" not in r.stdout
+
+
+def test_an_output_that_cannot_be_written_quotes_its_declaration(tmp_path):
+    prog = ROOT / "programs" / "tutorial" / "maximum.vasm"
+    (tmp_path / "out.npy").mkdir()
+    r = CliRunner().invoke(main, ["run", str(prog), "--output-dir", str(tmp_path), "--quiet"])
+    lines = r.stderr.splitlines()
+    assert r.exit_code == 1 and lines[0].startswith(f"{prog}:5:6: error: cannot write output ")
+    assert lines[1:] == ["    5 | .gm  out  f16[512]  output", "      |      ^"]
+    r = CliRunner().invoke(main, ["run", str(prog), "--output-dir", str(tmp_path), "--json"])
+    assert json.loads(r.stdout)["reason"] == lines[0] and r.stderr == ""
 
 
 def test_a_file_that_cannot_be_read_or_was_rewritten(tmp_path):
