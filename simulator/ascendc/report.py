@@ -8,6 +8,7 @@ import sys
 import attrs
 
 from isa.diagnostics import Diagnostic
+from simulator.render import render
 
 
 class Reporter:
@@ -28,8 +29,6 @@ class Reporter:
             self.promoted = True
             if self.session is not None and self.session.status is not None:
                 self.session.status.set_failed()
-        from simulator.render import render
-
         self.out.write(render(d, self.show_source) + "\n")
         self.out.flush()
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from isa.types import DType, lookup
+from simulator.render import render_lines
 
 from .expr import REGISTERS, WATCHABLE, X_REGS, Evaluator, ExprError, parse, register_bits, show
 from .expr import values as _values
@@ -222,8 +223,6 @@ class Commands:
 
     def diagnostics(self, diags) -> list[str]:
         """DIAGS as the session shows them: each with its source line and caret."""
-        from simulator.render import render_lines
-
         return render_lines(diags, self.show_source)
 
     def _stopped(self, stop: Stop) -> list[str]:
