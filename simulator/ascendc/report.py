@@ -8,6 +8,7 @@ import sys
 import attrs
 
 from isa.diagnostics import Diagnostic
+from simulator.render import render
 
 
 class Reporter:
@@ -16,9 +17,11 @@ class Reporter:
         self.quiet = bool(config.get("quiet"))
         self.as_json = bool(config.get("json"))
         self.werror = bool(config.get("werror"))
+        self.show_source = bool(config.get("show_source", True))  # not --no-source, --json
         self.session = None  # set by the worker once the session exists
         self.promoted = False  # a warning became an error under --werror
         self.launches = []
+        self.diagnostics: list[Diagnostic] = []  # as reported (--json's failure object)
         self.out = sys.stderr
 
     def emit(self, d: Diagnostic) -> None:
@@ -27,7 +30,8 @@ class Reporter:
             self.promoted = True
             if self.session is not None and self.session.status is not None:
                 self.session.status.set_failed()
-        self.out.write(f"{d}\n")
+        self.diagnostics.append(d)
+        self.out.write(render(d, self.show_source) + "\n")
         self.out.flush()
 
     def printer(self, write_stdout):
@@ -54,7 +58,19 @@ class Reporter:
         return not (self.promoted or (self.session is not None and self.session.failed))
 
     def finish(self, rc: int) -> int:
-        return rc if self.ok else 1
+        """The exit status; under --json a failed run also prints `{"ok": false,
+        "diagnostics": [...]}` on stdout, as `pipev run` of a .vasm does."""
+        if self.ok:
+            return rc
+        if self.as_json:
+            import json
+
+            from simulator.commands import _diag_dict
+
+            obj = {"ok": False, "diagnostics": [_diag_dict(d) for d in self.diagnostics]}
+            sys.stdout.write(json.dumps(obj) + "\n")
+            sys.stdout.flush()
+        return 1
 
 
 UNTIMED = "  scalar C++ code is not timed (it runs natively between the API calls)"
