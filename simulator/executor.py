@@ -80,6 +80,13 @@ class Executor:
     def run(self) -> None:
         """Execute the source to its end (the loop of `step`, kept tight)."""
         self.start()
+        from simulator.fused import fused_for
+
+        fused = fused_for(self)
+        if fused is not None:  # only the default observers listen: the fast path
+            fused.run()
+            self.finish()
+            return
         fetch, execute = self.source.fetch, self.execute
         while not self.done:
             instr = fetch()

@@ -15,7 +15,7 @@ from simulator.semantics.compare import vcmp, vcmpv, vcmpvs
 from simulator.semantics.convert import vconv
 from simulator.semantics.issued import HALT, Issued
 from simulator.semantics.move import dup, vcopy
-from simulator.semantics.select import vsel
+from simulator.semantics.select import prepare_vsel, vsel
 
 SEMANTICS: dict[str, Callable] = {
     "set_cmpmask": cmpmask.issue, "get_cmpmask": cmpmask.issue, "dma": dma.issue,
@@ -35,6 +35,7 @@ def register(family: str, issue: Callable) -> None:
 def register_vector(family: str, body: Callable) -> None:
     """Add a repeat-driven vector family: body(machine, vop, scalar, lo, hi)."""
     vector.BODIES[family] = body
+    vector.PREPARE.pop(family, None)  # a prepared body would bypass the new one
     SEMANTICS[family] = vector.issue
 
 
@@ -42,5 +43,6 @@ for _name, _body in {"vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpv
                      "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy,
                      "unary": unary, "vconv": vconv}.items():
     register_vector(_name, _body)
+vector.PREPARE["vsel"] = prepare_vsel
 
 __all__ = ["SEMANTICS", "Issued", "HALT", "register", "register_vector"]

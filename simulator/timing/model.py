@@ -136,25 +136,41 @@ class TimingModel:
 
     # -- vector --------------------------------------------------------------------------------
     def _class(self, ev: Event) -> CostClass:
-        instr = ev.instr
-        cls = self._class_of.get(instr)
-        if cls is None:
-            cls = self._class_of[instr] = self.classes[instr.defn.family.cost_class(instr.fields)]
-        return cls
+        return self.class_of(ev.instr)
 
     def _vector(self, ev: Event) -> InstrTiming:
+        cls = self._class(ev)
+        cost = self._vector_cost(ev.vop, cls)
+        issue, start, end, head, stalled = self.book_vector(cls, cost)
+        beats, body, pad, extra = cost
+        return InstrTiming("V", issue, start, end, head + body, wait_pipe=start - issue,
+                           head=head, wait_issue=stalled, beats=beats, pad=pad,
+                           bank_extra=extra, issue_cost=self.scalar_issue)
+
+    def book_vector(self, cls: CostClass, cost: tuple) -> tuple[int, int, int, int, int]:
+        """Issue and book a vector instruction of class CLS and COST (`vector_cost`) on V:
+        (issue, start, end, head, cycles S stalled on a full queue). The fused executor
+        (simulator/fused.py) calls it without building the record; busy is end - start."""
         q = self.queues["V"]
         issue, stalled = self._issue(q)
         start = max(issue, q.last_end)
-        cls = self._class(ev)
-        beats, body, pad, extra = self._vector_cost(ev.vop, cls)
+        body, extra = cost[1], cost[3]
         head = cls.head if body and q.compute_end != start else 0
         end = self._finish(q, start, head + body, True, cls.tail)
         if extra:
             self.stalls["bank_conflict"] += extra
-        return InstrTiming("V", issue, start, end, head + body, wait_pipe=start - issue,
-                           head=head, wait_issue=stalled, beats=beats, pad=pad,
-                           bank_extra=extra, issue_cost=self.scalar_issue)
+        return issue, start, end, head, stalled
+
+    def vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
+        """The public name of `_vector_cost` (the fused executor precomputes it)."""
+        return self._vector_cost(vop, cls)
+
+    def class_of(self, instr) -> CostClass:
+        """INSTR's cost class (cached per instruction)."""
+        cls = self._class_of.get(instr)
+        if cls is None:
+            cls = self._class_of[instr] = self.classes[instr.defn.family.cost_class(instr.fields)]
+        return cls
 
     def _vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
         """(beats per repeat, busy cycles, padding after the last repeat, cycles added by bank
