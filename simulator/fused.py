@@ -63,6 +63,7 @@ def fused_for(ex: Executor) -> FusedRun | None:
 class FusedRun:
     def __init__(self, ex: Executor, stats: Statistics, hazards: HazardChecks | None):
         self.ex, self.stats, self.hazards = ex, stats, hazards
+        self.m, self.source, self.model = ex.m, ex.source, ex.timing
         # text -> {(MASK_HI, MASK_LO, counter): Plan}, or False: never fused
         self.plans: dict[str, dict | bool] = {}
 
@@ -123,16 +124,16 @@ class FusedRun:
     def _fused(self, instr: Instruction, plan: Plan) -> None:
         """One execution of a planned instruction: what `Executor.execute`, the timing stage and
         the statistics do for it, without the generic dispatch."""
-        ex, m = self.ex, self.ex.m
+        ex, m = self.ex, self.m
         r = plan.repeats
         plan.body(m, plan.vop, plan.arg, 0, r)
-        ex.source.index += 1
+        self.source.index += 1
         if plan.writes_cmpmask:
             ex._cmpmask = m.cmpmask.tobytes()
         stats = self.stats
         stats.instructions += 1
         stats.uops += r
-        model = ex.timing
+        model = self.model
         if model is not None:
             _, start, end, _, stalled = model.book_vector(plan.cls, plan.cost)
             busy = end - start
@@ -141,14 +142,13 @@ class FusedRun:
             sums["V"] += busy
             sums["S"] += model.scalar_issue
             stats.line_cycles[("", instr.line)] += busy
-            extra = plan.cost[3]
-            if extra:
-                stats.stalls["bank_conflict"] += extra
+            if plan.cost[3]:
+                stats.stalls["bank_conflict"] += plan.cost[3]
             if stalled:
                 stats.stalls["queue_full"] += stalled
         if self.hazards is not None:
             mask = (m.mask_hi, m.mask_lo)
             ev = Event(ex.steps - 1, instr, "V", plan.vop, r, None, False, mask, m.counter,
-                       mask, m.counter, ex._cmpmask, ex.source)
+                       mask, m.counter, ex._cmpmask, self.source)
             ev.core = ex.core
             self.hazards.on_event(ev)

@@ -55,8 +55,13 @@ def prepare_vsel(vop: VectorOp, ub_bytes: int):
     if vop.access("dst").size != size:
         return None
 
+    seen = [b"", None]  # CMPMASK's bytes when last seen, and their selection bits
+
     def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
         view = m.views[size]
-        s = select_bits(m, vop, 0, shape[0])
-        view[dst] = np.where(s, view[src0].reshape(shape), view[src1].reshape(shape)).reshape(-1)
+        cmpmask = m.cmpmask.tobytes()
+        if cmpmask != seen[0]:
+            seen[:] = cmpmask, select_bits(m, vop, 0, shape[0])
+        view[dst] = np.where(seen[1], view[src0].reshape(shape),
+                             view[src1].reshape(shape)).reshape(-1)
     return body

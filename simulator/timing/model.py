@@ -177,7 +177,7 @@ class TimingModel:
         conflicts), cached on the instruction's kind and its layout relative to its first
         operand: a statement re-run, or moving its operands together through UB, costs a dict
         lookup."""
-        # statements with identical text share their decoding (VectorOp.at) and its memo
+        # statements with identical text share their decoding (simulator/decodings.py) and memo
         key = (self, cls.name)
         hit = vop.memo.get(key)
         if hit is None:
