@@ -64,15 +64,17 @@ class FusedRun:
     def __init__(self, ex: Executor, stats: Statistics, hazards: HazardChecks | None):
         self.ex, self.stats, self.hazards = ex, stats, hazards
         self.m, self.source, self.model = ex.m, ex.source, ex.timing
-        # text -> {(MASK_HI, MASK_LO, counter): Plan}, or False: never fused
-        self.plans: dict[str, dict | bool] = {}
+        # (MASK_HI, MASK_LO, counter) -> text -> Plan; only the reference path changes them
+        self.plans: dict[tuple, dict[str, Plan]] = {}
+        self.never: set[str] = set()  # texts that never have a plan
 
     def run(self) -> None:
         """Execute the source to its end (the executor started the run and finishes it)."""
-        ex, plans = self.ex, self.plans
-        source, m = ex.source, ex.m
+        ex, m, never = self.ex, self.m, self.never
+        source, fused, learn = self.source, self._fused, self._learn
         flat, max_steps = source.flat, ex.max_steps
-        fused = self._fused
+        state = (m.mask_hi, m.mask_lo, m.counter)
+        plans = self.plans.setdefault(state, {})
         while not ex.done:
             try:
                 instr = flat[source.index]
@@ -81,45 +83,41 @@ class FusedRun:
             if ex.steps >= max_steps:
                 ex._count(instr)  # fails with the reference path's words
             ex.steps += 1
-            entry = plans.get(instr.text)
-            plan = entry.get((m.mask_hi, m.mask_lo, m.counter)) if entry else None
+            plan = plans.get(instr.text)
             if plan is not None:
                 try:
                     fused(instr, plan)
                 except Fault as f:
                     ex.fail(instr, f.problem)
                 continue
-            state = (m.mask_hi, m.mask_lo, m.counter)  # a vector instruction keeps them
             try:
                 ex.execute(instr)
             except Fault as f:
                 ex.fail(instr, f.problem)
-            if entry is not False:
-                self._learn(instr, state)
+            after = (m.mask_hi, m.mask_lo, m.counter)
+            if after != state:
+                state, plans = after, self.plans.setdefault(after, {})
+            elif instr.text not in never:
+                learn(instr, plans)
 
-    def _learn(self, instr: Instruction, state: tuple) -> None:
-        """After INSTR's reference execution: its plan at STATE, if it can have one."""
+    def _learn(self, instr: Instruction, plans: dict[str, Plan]) -> None:
+        """After INSTR's reference execution (which left MASK/CTRL as they were): its plan at
+        this MASK/CTRL, if it can have one."""
         fam = instr.defn.family
         if fam.kind != VECTOR or SEMANTICS.get(fam.name) is not vector.issue or instr.file \
-                or not instr.is_static:
-            self.plans[instr.text] = False
-            return
-        m = self.ex.m
-        if (m.mask_hi, m.mask_lo, m.counter) != state:
+                or not instr.is_static or fam.cmpmask_addr(instr.fields):
+            self.never.add(instr.text)  # mode 2 included: its mask address is state
             return
         got = vector.prepared(self.ex, instr)
-        if got is None:
-            if fam.cmpmask_addr(instr.fields):
-                self.plans[instr.text] = False  # mode 2: the mask address is state
+        if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
             return
         vop, body, arg = got
-        model = self.ex.timing
+        model = self.model
         cls = cost = None
         if model is not None:
             cls = model.class_of(instr)
             cost = model.vector_cost(vop, cls)
-        entry = self.plans.setdefault(instr.text, {})
-        entry[state] = Plan(vop, body, arg, cls, cost)
+        plans[instr.text] = Plan(vop, body, arg, cls, cost)
 
     def _fused(self, instr: Instruction, plan: Plan) -> None:
         """One execution of a planned instruction: what `Executor.execute`, the timing stage and

@@ -51,17 +51,15 @@ def prepare_vsel(vop: VectorOp, ub_bytes: int):
     if runs is None:
         return None
     dst, src0, src1 = runs
-    size, shape = vop.t.size, (vop.repeats, vop.n)
+    size, r = vop.t.size, vop.repeats
     if vop.access("dst").size != size:
         return None
-
-    seen = [b"", None]  # CMPMASK's bytes when last seen, and their selection bits
+    seen = [b"", None]  # CMPMASK's bytes when last seen, and its selection bits for all repeats
 
     def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
         view = m.views[size]
         cmpmask = m.cmpmask.tobytes()
         if cmpmask != seen[0]:
-            seen[:] = cmpmask, select_bits(m, vop, 0, shape[0])
-        view[dst] = np.where(seen[1], view[src0].reshape(shape),
-                             view[src1].reshape(shape)).reshape(-1)
+            seen[:] = cmpmask, np.tile(select_bits(m, vop, 0, r).reshape(-1), r)
+        view[dst] = np.where(seen[1], view[src0], view[src1])
     return body

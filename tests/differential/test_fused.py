@@ -151,3 +151,34 @@ def test_fused_path_is_taken_and_left_for_observers():
         fused.FusedRun._fused = real
     assert np.array_equal(simulator.run(text).ub, simulator.run(
         text, observers=[simulator.events.Observer()]).ub)
+
+
+@st.composite
+def whole_run_selects(draw) -> str:
+    """vsel mode 0 over whole runs (the prepared body), in place and not, between CMPMASK
+    changes, MASK changes and strided or partial-mask statements that take the general body."""
+    t = draw(st.sampled_from(("f16", "f32")))
+    n = 256 // (2 if t == "f16" else 4)
+    lines = [".chip ascend910b", f".ub a {t}[{n * 40}] = random(1)",
+             f".ub b {t}[{n * 40}] = random(2)", f".ub c {t}[{n * 40}]",
+             ".ub m u8[512] = random(3)", "set_cmpmask m"]
+    places = [f"{v}[{n * k}]" for v in "abc" for k in (0, 1, 4)]
+    for _ in range(draw(st.integers(1, 8))):
+        r = draw(st.sampled_from((1, 2, 3, 8)))
+        dst, src0, src1 = (draw(st.sampled_from(places)) for _ in range(3))
+        kind = draw(st.sampled_from(("plain", "plain", "plain", "cmpmask", "mask", "stride")))
+        if kind == "cmpmask":
+            lines.append(f"set_cmpmask m[{32 * draw(st.integers(0, 15))}]")
+        elif kind == "mask":
+            lines.append(draw(st.sampled_from(("set_vector_mask 0, 0xff", "set_vector_mask "
+                                               "-1, -1"))))
+        stride = ", stride=1,1,1,8,8,16" if kind == "stride" else ""
+        lines += [f"vsel.{t} {dst}, {src0}, {src1}, repeat={r}{stride}"] * draw(
+            st.integers(1, 4))
+    return "\n".join(lines) + "\n"
+
+
+@settings(SETTINGS, max_examples=120)
+@given(whole_run_selects(), st.sampled_from(("error", "off")))
+def test_prepared_select_equals_reference(text, checks):
+    same_if_it_assembles(text, checks)
