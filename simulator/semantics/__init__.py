@@ -10,6 +10,7 @@ executes repeats [lo, hi). Bodies compute results and nothing else. `register` /
 from collections.abc import Callable
 
 from simulator.semantics import cmpmask, dma, registers, scalar, sync, vector
+from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import vcmp, vcmpv, vcmpvs
 from simulator.semantics.convert import vconv
@@ -43,6 +44,6 @@ for _name, _body in {"vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpv
                      "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy,
                      "unary": unary, "vconv": vconv}.items():
     register_vector(_name, _body)
-vector.PREPARE["vsel"] = prepare_vsel
+vector.PREPARE.update(ARITH_PREPARED, vsel=prepare_vsel)
 
 __all__ = ["SEMANTICS", "Issued", "HALT", "register", "register_vector"]

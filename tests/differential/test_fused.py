@@ -154,9 +154,10 @@ def test_fused_path_is_taken_and_left_for_observers():
 
 
 @st.composite
-def whole_run_selects(draw) -> str:
-    """vsel mode 0 over whole runs (the prepared body), in place and not, between CMPMASK
-    changes, MASK changes and strided or partial-mask statements that take the general body."""
+def whole_run_programs(draw) -> str:
+    """vsel mode 0 and arithmetic over whole runs (prepared bodies), in place and not, between
+    CMPMASK changes, MASK changes and strided or partial-mask statements that take the general
+    bodies (NaN scalars included)."""
     t = draw(st.sampled_from(("f16", "f32")))
     n = 256 // (2 if t == "f16" else 4)
     lines = [".chip ascend910b", f".ub a {t}[{n * 40}] = random(1)",
@@ -173,12 +174,19 @@ def whole_run_selects(draw) -> str:
             lines.append(draw(st.sampled_from(("set_vector_mask 0, 0xff", "set_vector_mask "
                                                "-1, -1"))))
         stride = ", stride=1,1,1,8,8,16" if kind == "stride" else ""
-        lines += [f"vsel.{t} {dst}, {src0}, {src1}, repeat={r}{stride}"] * draw(
+        ustride = ", stride=1,1,8,16" if kind == "stride" else ""
+        head = draw(st.sampled_from(("vsel", "vsel", "vadd", "vmul", "vmax", "vsub")))
+        lines += [f"{head}.{t} {dst}, {src0}, {src1}, repeat={r}{stride}"] * draw(
             st.integers(1, 4))
+        if draw(st.booleans()):  # one-source forms over whole runs too
+            head, scalar = draw(st.sampled_from((("vadds", ", -0.0"), ("vmuls", ", 2.5"),
+                                                 ("vmaxs", ", nan"), ("vabs", ""))))
+            lines += [f"{head}.{t} {dst}, {src0}{scalar}, repeat={r}{ustride}"] * draw(
+                st.integers(1, 3))
     return "\n".join(lines) + "\n"
 
 
 @settings(SETTINGS, max_examples=120)
-@given(whole_run_selects(), st.sampled_from(("error", "off")))
-def test_prepared_select_equals_reference(text, checks):
+@given(whole_run_programs(), st.sampled_from(("error", "off")))
+def test_prepared_bodies_equal_reference(text, checks):
     same_if_it_assembles(text, checks)
