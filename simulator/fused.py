@@ -14,6 +14,7 @@ every cycle figure are identical (tests/differential/test_fused.py runs both).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from isa.families import VECTOR
@@ -25,22 +26,11 @@ from simulator.sources import ProgramSource
 from simulator.stats import Statistics
 
 if TYPE_CHECKING:  # pragma: no cover
+    from isa.decode import VectorOp
     from isa.program import Instruction
     from simulator.executor import Executor
 
 ENABLED = True  # tests switch it off to run the reference path alone
-
-
-class Plan:
-    """One instruction text's execution at one MASK/CTRL, worked out once."""
-
-    __slots__ = ("vop", "body", "arg", "repeats", "cls", "cost", "writes_cmpmask")
-
-    def __init__(self, vop, body, arg, cls, cost):
-        self.vop, self.body, self.arg = vop, body, arg
-        self.repeats = vop.repeats
-        self.cls, self.cost = cls, cost
-        self.writes_cmpmask = vop.family.writes_cmpmask
 
 
 def fused_for(ex: Executor) -> FusedRun | None:
@@ -64,14 +54,15 @@ class FusedRun:
     def __init__(self, ex: Executor, stats: Statistics, hazards: HazardChecks | None):
         self.ex, self.stats, self.hazards = ex, stats, hazards
         self.m, self.source, self.model = ex.m, ex.source, ex.timing
-        # (MASK_HI, MASK_LO, counter) -> text -> Plan; only the reference path changes them
-        self.plans: dict[tuple, dict[str, Plan]] = {}
+        # (MASK_HI, MASK_LO, counter) -> text -> plan (`_plan`); only the reference path
+        # changes MASK/CTRL
+        self.plans: dict[tuple, dict[str, Callable]] = {}
         self.never: set[str] = set()  # texts that never have a plan
 
     def run(self) -> None:
         """Execute the source to its end (the executor started the run and finishes it)."""
         ex, m, never = self.ex, self.m, self.never
-        source, fused, learn = self.source, self._fused, self._learn
+        source, learn = self.source, self._learn
         flat, max_steps = source.flat, ex.max_steps
         state = (m.mask_hi, m.mask_lo, m.counter)
         plans = self.plans.setdefault(state, {})
@@ -86,7 +77,7 @@ class FusedRun:
             plan = plans.get(instr.text)
             if plan is not None:
                 try:
-                    fused(instr, plan)
+                    plan(instr)
                 except Fault as f:
                     ex.fail(instr, f.problem)
                 continue
@@ -100,7 +91,7 @@ class FusedRun:
             elif instr.text not in never:
                 learn(instr, plans)
 
-    def _learn(self, instr: Instruction, plans: dict[str, Plan]) -> None:
+    def _learn(self, instr: Instruction, plans: dict[str, Callable]) -> None:
         """After INSTR's reference execution (which left MASK/CTRL as they were): its plan at
         this MASK/CTRL, if it can have one."""
         fam = instr.defn.family
@@ -111,42 +102,45 @@ class FusedRun:
         got = vector.prepared(self.ex, instr)
         if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
             return
-        vop, body, arg = got
-        model = self.model
-        cls = cost = None
-        if model is not None:
-            cls = model.class_of(instr)
-            cost = model.vector_cost(vop, cls)
-        plans[instr.text] = Plan(vop, body, arg, cls, cost)
+        plans[instr.text] = self._plan(*got)
 
-    def _fused(self, instr: Instruction, plan: Plan) -> None:
-        """One execution of a planned instruction: what `Executor.execute`, the timing stage and
-        the statistics do for it, without the generic dispatch."""
-        ex, m = self.ex, self.m
-        r = plan.repeats
-        plan.body(m, plan.vop, plan.arg, 0, r)
-        self.source.index += 1
-        if plan.writes_cmpmask:
-            ex._cmpmask = m.cmpmask.tobytes()
-        stats = self.stats
-        stats.instructions += 1
-        stats.uops += r
-        model = self.model
+    def _plan(self, vop: VectorOp, body: Callable, arg) -> Callable:
+        """plan(instr): one execution of an instruction with this decoding, body and scalar —
+        what `Executor.execute`, the timing stage and the statistics do for it, with
+        everything that depends on the decoding alone bound once."""
+        ex, m, source, stats, model, hazards = (self.ex, self.m, self.source, self.stats,
+                                                self.model, self.hazards)
+        r, writes_cmpmask, core = vop.repeats, vop.family.writes_cmpmask, ex.core
+        sums, stalls, line_cycles = stats.busy, stats.stalls, stats.line_cycles
+        on_event = hazards.on_event if hazards is not None else None
         if model is not None:
-            _, start, end, _, stalled = model.book_vector(plan.cls, plan.cost)
-            busy = end - start
-            model.busy["V"] += busy
-            sums = stats.busy
-            sums["V"] += busy
-            sums["S"] += model.scalar_issue
-            stats.line_cycles[("", instr.line)] += busy
-            if plan.cost[3]:
-                stats.stalls["bank_conflict"] += plan.cost[3]
-            if stalled:
-                stats.stalls["queue_full"] += stalled
-        if self.hazards is not None:
-            mask = (m.mask_hi, m.mask_lo)
-            ev = Event(ex.steps - 1, instr, "V", plan.vop, r, None, False, mask, m.counter,
-                       mask, m.counter, ex._cmpmask, self.source)
-            ev.core = ex.core
-            self.hazards.on_event(ev)
+            cls = model.class_of(vop.instr)  # the class follows the text's fields
+            cost = model.vector_cost(vop, cls)
+            book, model_busy, issue_cost, extra = (model.book_vector, model.busy,
+                                                   model.scalar_issue, cost[3])
+
+        def plan(instr: Instruction) -> None:
+            body(m, vop, arg, 0, r)
+            source.index += 1
+            if writes_cmpmask:
+                ex._cmpmask = m.cmpmask.tobytes()
+            stats.instructions += 1
+            stats.uops += r
+            if model is not None:
+                _, start, end, _, stalled = book(cls, cost)
+                busy = end - start
+                model_busy["V"] += busy
+                sums["V"] += busy
+                sums["S"] += issue_cost
+                line_cycles[("", instr.line)] += busy
+                if extra:
+                    stalls["bank_conflict"] += extra
+                if stalled:
+                    stalls["queue_full"] += stalled
+            if on_event is not None:
+                mask = (m.mask_hi, m.mask_lo)
+                ev = Event(ex.steps - 1, instr, "V", vop, r, None, False, mask, m.counter,
+                           mask, m.counter, ex._cmpmask, source)
+                ev.core = core
+                on_event(ev)
+        return plan

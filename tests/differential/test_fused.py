@@ -20,6 +20,8 @@ import simulator
 from isa.diagnostics import AssemblyError
 from simulator import fused
 from simulator.errors import SimulationError
+from simulator.events import Observer
+from simulator.executor import Executor
 from tests.differential.test_random_programs import SETTINGS, Gen
 
 
@@ -130,27 +132,24 @@ def test_errors_after_fused_instructions_are_the_same():
     assert got == _outcome(text, "error", False)
 
 
-def test_fused_path_is_taken_and_left_for_observers():
-    """Without observers the fast path runs planned instructions; with one it stays off."""
+def test_fused_path_is_taken_and_left_for_observers(monkeypatch):
+    """Without observers only the first vsel (and set_cmpmask) take the reference path; with
+    an observer of the user's every instruction does."""
     text = VSEL + "set_cmpmask m\n" + "vsel.f32 x, x, y\n" * 10
     calls = []
-    real = fused.FusedRun._fused
+    real = Executor.execute
 
-    def spy(self, instr, plan):
+    def spy(self, instr):
         calls.append(instr.line)
-        real(self, instr, plan)
+        return real(self, instr)
 
-    fused.FusedRun._fused = spy
-    try:
-        simulator.run(text)
-        assert len(calls) == 9  # the first vsel plans, the nine after it are fused
-        calls.clear()
-        simulator.run(text, observers=[simulator.events.Observer()])
-        assert calls == []
-    finally:
-        fused.FusedRun._fused = real
-    assert np.array_equal(simulator.run(text).ub, simulator.run(
-        text, observers=[simulator.events.Observer()]).ub)
+    monkeypatch.setattr(Executor, "execute", spy)
+    plain = simulator.run(text)
+    assert len(calls) == 2
+    calls.clear()
+    watched = simulator.run(text, observers=[Observer()])
+    assert len(calls) == 11
+    assert np.array_equal(plain.ub, watched.ub)
 
 
 @st.composite
