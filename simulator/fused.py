@@ -4,8 +4,9 @@ With nothing but the run's statistics and hazard checks watching (no trace, debu
 internal observer), a vector instruction whose issue depends on nothing but its text and
 MASK/CTRL (`semantics.vector.prepared`: static operands, checks passed cleanly once) is issued
 once per (text, MASK, CTRL); every later execution runs a plan worked out then: the body on the
-shared decoding, the timing stage's booking with the cost precomputed (no InstrTiming record),
-the statistics' sums inlined, and the hazard checks fed their event. Everything else — scalar
+shared decoding (a prepared body where the family has one), the timing stage's V booking bound
+to the precomputed cost (`TimingModel.vector_booker`; no InstrTiming record), the statistics'
+sums inlined, and the hazard checks fed their event. Everything else — scalar
 code, branches, DMA, flags, a first execution, a decoding with diagnostics, a mode-2 vsel, a
 scalar read from UB — takes the reference path (`Executor.execute`) in the same loop, so state
 flows between the two paths instruction by instruction. Functional results, diagnostics and
@@ -116,7 +117,7 @@ class FusedRun:
         if model is not None:
             cls = model.class_of(vop.instr)  # the class follows the text's fields
             cost = model.vector_cost(vop, cls)
-            book, model_busy, issue_cost, extra = (model.book_vector, model.busy,
+            book, model_busy, issue_cost, extra = (model.vector_booker(cls, cost), model.busy,
                                                    model.scalar_issue, cost[3])
 
         def plan(instr: Instruction) -> None:
@@ -127,7 +128,7 @@ class FusedRun:
             stats.instructions += 1
             stats.uops += r
             if model is not None:
-                _, start, end, _, stalled = book(cls, cost)
+                _, start, end, _, stalled = book()
                 busy = end - start
                 model_busy["V"] += busy
                 sums["V"] += busy

@@ -149,8 +149,7 @@ class TimingModel:
 
     def book_vector(self, cls: CostClass, cost: tuple) -> tuple[int, int, int, int, int]:
         """Issue and book a vector instruction of class CLS and COST (`vector_cost`) on V:
-        (issue, start, end, head, cycles S stalled on a full queue). The fused executor
-        (simulator/fused.py) calls it without building the record; busy is end - start."""
+        (issue, start, end, head, cycles S stalled on a full queue); busy is end - start."""
         q = self.queues["V"]
         issue, stalled = self._issue(q)
         start = max(issue, q.last_end)
@@ -160,6 +159,48 @@ class TimingModel:
         if extra:
             self.stalls["bank_conflict"] += extra
         return issue, start, end, head, stalled
+
+    def vector_booker(self, cls: CostClass, cost: tuple):
+        """book() -> (issue, start, end, head, stalled): `book_vector(cls, cost)` with
+        everything that depends on the class and cost bound once, for the fused executor
+        (simulator/fused.py), whose differential tests hold it to `book_vector`: the same
+        `_issue` and `_finish` steps, inlined."""
+        q = self.queues["V"]
+        inflight, depth, issue_cost = q.inflight, self.depth, self.scalar_issue
+        popleft, append = inflight.popleft, inflight.append
+        stalls, busy = self.stalls, self.busy
+        body, extra, cls_head, tail = cost[1], cost[3], cls.head, cls.tail
+
+        def book() -> tuple[int, int, int, int, int]:
+            c = self.s_time
+            while inflight and inflight[0] <= c:
+                popleft()
+            stalled = 0
+            if len(inflight) >= depth:
+                stalled = inflight[0] - c
+                c = popleft()
+                while inflight and inflight[0] <= c:
+                    popleft()
+                stalls["queue_full"] += stalled
+            s_time = self.s_time = c + issue_cost
+            busy["S"] += issue_cost
+            start = c if c > q.last_end else q.last_end
+            head = cls_head if body and q.compute_end != start else 0
+            occ = head + body
+            end = start + occ
+            append(end)
+            q.last_end = done = end
+            if occ:
+                q.drain_end = done = end + tail
+                q.tail, q.compute_end = tail, end
+            if done > self.total_cycles:
+                self.total_cycles = done
+            if s_time > self.total_cycles:
+                self.total_cycles = s_time
+            if extra:
+                stalls["bank_conflict"] += extra
+            return c, start, end, head, stalled
+        return book
 
     def vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
         """The public name of `_vector_cost` (the fused executor precomputes it)."""

@@ -189,3 +189,13 @@ def whole_run_programs(draw) -> str:
 @given(whole_run_programs(), st.sampled_from(("error", "off")))
 def test_prepared_bodies_equal_reference(text, checks):
     same_if_it_assembles(text, checks)
+
+
+def test_full_queues_and_bank_conflicts_cost_the_same():
+    """Long straight-line code fills V's queue (S stalls) and strided operands conflict on
+    banks: the fused booking must stall and charge exactly as the reference's."""
+    text = VSEL + "set_cmpmask m\n" + ("vsel.f32 x, x, y\nvadd.f32 u, x, y\n"
+                                       "vcopy.f32 u, x, stride=16,1,1,8\n") * 30
+    outcome = same_both_ways(text)
+    stalls = outcome[9]
+    assert stalls["queue_full"] > 0 and stalls["bank_conflict"] > 0, stalls
