@@ -48,6 +48,11 @@ def fused_for(ex: Executor) -> FusedRun | None:
             return None
     if stats is None:
         return None
+    if ex.timing is not None:
+        from simulator.timing import TimingModel
+
+        if type(ex.timing) is not TimingModel:
+            return None
     return FusedRun(ex, stats, hazards)
 
 
@@ -96,7 +101,7 @@ class FusedRun:
         """After INSTR's reference execution (which left MASK/CTRL as they were): its plan at
         this MASK/CTRL, if it can have one."""
         fam = instr.defn.family
-        if fam.kind != VECTOR or SEMANTICS.get(fam.name) is not vector.issue or instr.file \
+        if fam.kind != VECTOR or SEMANTICS.get(fam.name) is not vector.issue \
                 or not instr.is_static or fam.cmpmask_addr(instr.fields):
             self.never.add(instr.text)  # mode 2 included: its mask address is state
             return
@@ -133,15 +138,21 @@ class FusedRun:
                 model_busy["V"] += busy
                 sums["V"] += busy
                 sums["S"] += issue_cost
-                line_cycles[("", instr.line)] += busy
+                key = (instr.file, instr.line)
+                if instr.file and key not in line_cycles:  # a .loc line: the statistics keep
+                    stats.line_event[key] = event(instr)  # its first event for its text
+                line_cycles[key] += busy
                 if extra:
                     stalls["bank_conflict"] += extra
                 if stalled:
                     stalls["queue_full"] += stalled
             if on_event is not None:
-                mask = (m.mask_hi, m.mask_lo)
-                ev = Event(ex.steps - 1, instr, "V", vop, r, None, False, mask, m.counter,
-                           mask, m.counter, ex._cmpmask, source)
-                ev.core = core
-                on_event(ev)
+                on_event(event(instr))
+
+        def event(instr: Instruction) -> Event:
+            mask = (m.mask_hi, m.mask_lo)
+            ev = Event(ex.steps - 1, instr, "V", vop, r, None, False, mask, m.counter, mask,
+                       m.counter, ex._cmpmask, source)
+            ev.core = core
+            return ev
         return plan

@@ -109,6 +109,9 @@ VSEL = """.chip ascend910b
     # a register-addressed statement (never fused) between fused ones; a scalar from UB
     "set_cmpmask m\nli x1, 256\n" + "vsel.f32 x[x1], x, y\nvadds.f32 u, x, 1.5\n"
     "vadds.f32 u, x, 2.5\n" * 3,
+    # statements from another file (a C++ recording's .loc): hot lines name it
+    '.loc "k.cpp" 7 3\nset_cmpmask m\n' + "vsel.f32 x, x, y\n" * 3 + '.loc "k.cpp" 9 5\n'
+    + "vadd.f32 u, x, y\n" * 4,
     # vsel mode 2 reads its mask address from CMPMASK: not fused
     ".ub p u32[8] = [0x3000, 0, 0, 0, 0, 0, 0, 0]\nset_cmpmask p\n"
     + "vsel.f32 u, x, y, mode=2\n" * 3,
