@@ -2,7 +2,8 @@
 FILE.cpp`: record its run, then debug the recording.
 
     pipev run FILE.cpp [-D NAME[=VALUE]]... [-I DIR]... [--chip C] [--trace F]
-                       [--trace-format F] [--checks C] [--werror] [--save-vasm F] [-- ARGS...]
+                       [--trace-format F] [--checks C] [--werror] [--save-vasm F] [--json]
+                       [-- ARGS...]
     pipev run kernel.cpp --kernel NAME [--block-dim N] --arg NAME=FILE.npy|FILE.bin|out:T[N]...
                        [--output-dir D] [--json]
     pipev debug FILE.cpp [-D ...] [-I ...] [--chip C] [--launch N] [--core K] [--commands F]
@@ -103,8 +104,8 @@ class CppAwareGroup(click.Group):
               help="kernel-only: the next kernel parameter")
 @click.option("--output-dir", type=click.Path(file_okay=False), default=None,
               help="kernel-only: where out: arguments are saved  [default: pipev-out]")
-@click.option("--json", "as_json", is_flag=True, help="kernel-only: print the summary as one "
-              "JSON object")
+@click.option("--json", "as_json", is_flag=True, help="print the summary as one JSON object "
+              "(a host main's own output goes to stderr)")
 def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks, max_steps,
             werror, save_vasm, quiet, kernel, block_dim, kernel_args, output_dir,
             as_json) -> None:
@@ -114,7 +115,7 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
 
     if kernel is None:
         for flag, given in (("--arg", kernel_args), ("--block-dim", block_dim),
-                            ("--output-dir", output_dir), ("--json", as_json)):
+                            ("--output-dir", output_dir)):
             if given:
                 raise click.UsageError(f"{flag} needs --kernel NAME (kernel-only mode); a "
                                        "program with a host main writes its own outputs")

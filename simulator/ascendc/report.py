@@ -104,3 +104,45 @@ def core_summary(launch, core) -> dict:
     out.update({"block": core.core, "core": slot, "wave": wave, "start": start, "end": end,
                 "cycles": end - start})
     return out
+
+
+def host_dict(session, exit_status: int) -> dict:
+    """`pipev run host.cpp --json`: the program's launches, one after another, as one summary —
+    cycles, instructions, busy cycles and stalls summed (utilisation over the summed cycles) —
+    with each launch's own summary in `launches`, the program's exit status, and `gm`: a
+    16-hex-digit hash of each GM buffer's bytes after the last launch that used it (outputs
+    the program writes to files are its own)."""
+    launches = [launch_dict(launch) for launch in session.launches]
+    cycles = sum(d.get("cycles", 0) for d in launches)
+    busy: dict[str, int] = {}
+    stalls: dict[str, int] = {}
+    for d in launches:
+        for pipe, figures in d.get("pipes", {}).items():
+            busy[pipe] = busy.get(pipe, 0) + figures["busy"]
+        for cause, n in d.get("stalls", {}).items():
+            stalls[cause] = stalls.get(cause, 0) + n
+    chip = session.chip
+    return {"chip": chip.name, "cycles": cycles, "time_us": round(cycles / chip.clock_mhz, 6),
+            "instructions": sum(d.get("instructions", 0) for d in launches),
+            "uops": sum(d.get("uops", 0) for d in launches),
+            "pipes": {p: {"busy": b, "utilisation": round(b / cycles, 6) if cycles else 0.0}
+                      for p, b in busy.items()},
+            "stalls": stalls, "warnings": [str(d) for d in session.diagnostics
+                                           if d.severity != "error"],
+            "exit_status": exit_status, "gm": gm_hashes(session.launches),
+            "launches": launches}
+
+
+def gm_hashes(launches) -> dict[str, str]:
+    import hashlib
+
+    import numpy as np
+
+    out: dict[str, str] = {}
+    for launch in launches:
+        if not launch.cores:
+            continue
+        last = launch.cores[-1].result  # the cores ran one after another over the same GM
+        for name, arr in sorted(last.outputs.items()):
+            out[name] = hashlib.sha256(np.ascontiguousarray(arr).tobytes()).hexdigest()[:16]
+    return out
