@@ -147,12 +147,16 @@ class FusedRun:
                 if stalled:
                     stalls["queue_full"] += stalled
             if on_event is not None:
-                on_event(event(instr))
+                told.seq, told.instr, told._cmpmask = ex.steps - 1, instr, ex._cmpmask
+                on_event(told)
 
         def event(instr: Instruction) -> Event:
-            mask = (m.mask_hi, m.mask_lo)
+            mask = (m.mask_hi, m.mask_lo)  # MASK/CTRL are this plan's: a vector op keeps them
             ev = Event(ex.steps - 1, instr, "V", vop, r, None, False, mask, m.counter, mask,
                        m.counter, ex._cmpmask, source)
             ev.core = core
             return ev
+        # the hazard checks' event, brought up to date for each execution: they keep nothing
+        # of an event but its instruction (the statistics keep events: theirs are fresh)
+        told = event(vop.instr)
         return plan

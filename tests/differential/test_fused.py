@@ -112,14 +112,16 @@ VSEL = """.chip ascend910b
     # statements from another file (a C++ recording's .loc): hot lines name it
     '.loc "k.cpp" 7 3\nset_cmpmask m\n' + "vsel.f32 x, x, y\n" * 3 + '.loc "k.cpp" 9 5\n'
     + "vadd.f32 u, x, y\n" * 4,
+    # races on fused statements' bytes: the warnings name the fused statement's line
+    ".gm g f32[2048] output\nset_cmpmask m\n" + "vsel.f32 x, x, y\n" * 3 + "copy_ub_to_gm g, x, "
+    "nburst=1, burst=8\n" + "vsel.f32 x, x, y\n" * 2 + "copy_ub_to_gm g, x, nburst=1, burst=8"
+    "\n",
     # vsel mode 2 reads its mask address from CMPMASK: not fused
     ".ub p u32[8] = [0x3000, 0, 0, 0, 0, 0, 0, 0]\nset_cmpmask p\n"
     + "vsel.f32 u, x, y, mode=2\n" * 3,
 ])
 def test_directed_programs_equal(body):
-    text = VSEL + body if not body.startswith(".ub") else \
-        VSEL + body.split("\n", 1)[0] + "\n" + body.split("\n", 1)[1]
-    outcome = same_both_ways(text)
+    outcome = same_both_ways(VSEL + body)
     assert outcome[0] == "ok", outcome
 
 
