@@ -3,7 +3,8 @@
 With nothing but the run's statistics and hazard checks watching (no trace, debugger, user or
 internal observer), a vector instruction whose issue depends on nothing but its text and
 MASK/CTRL (`semantics.vector.prepared`: static operands, checks passed cleanly once) is issued
-once per (text, MASK, CTRL); every later execution runs a plan worked out then: the body on the
+by the reference path until its text ran twice (a text that runs once never pays for a plan);
+every later execution at that MASK/CTRL runs the plan worked out then: the body on the
 shared decoding (a prepared body where the family has one), the timing stage's V booking bound
 to the precomputed cost (`TimingModel.vector_booker`; no InstrTiming record), the statistics'
 sums inlined, and the hazard checks fed their event. Everything else — scalar
@@ -64,6 +65,9 @@ class FusedRun:
         # changes MASK/CTRL
         self.plans: dict[tuple, dict[str, Callable]] = {}
         self.never: set[str] = set()  # texts that never have a plan
+        # texts the reference path executed once: a plan is made at the second execution (a
+        # text that runs once, as most of long straight-line code does, would only pay for it)
+        self.once: set[str] = set()
 
     def run(self) -> None:
         """Execute the source to its end (the executor started the run and finishes it)."""
@@ -104,6 +108,9 @@ class FusedRun:
         if fam.kind != VECTOR or SEMANTICS.get(fam.name) is not vector.issue \
                 or not instr.is_static or fam.cmpmask_addr(instr.fields):
             self.never.add(instr.text)  # mode 2 included: its mask address is state
+            return
+        if instr.text not in self.once:
+            self.once.add(instr.text)
             return
         got = vector.prepared(self.ex, instr)
         if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
