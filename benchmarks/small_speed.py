@@ -133,7 +133,7 @@ def main() -> int:
     ap.add_argument("--no-cpp", action="store_true", help="skip target 5 (needs g++)")
     args = ap.parse_args()
     ok = report_small(args.n, small(args.n, args.runs))
-    distinct_lines(min(args.n, 4000), 3)
+    distinct_lines(min(args.n, 4000), args.runs)
     if not args.no_cpp:
         ok = cpp_ratio() and ok
     return 0 if ok else 1
