@@ -56,7 +56,7 @@ def main() -> None:
 @click.option("--trace-format", type=FORMATS, default=None,
               help="the trace format whatever the extension says")
 @click.option("--trace-time", type=click.Choice(["cycles", "real"]), default="cycles",
-              show_default=True, help="Chrome trace timestamps: 1 unit = 1 cycle, or µs of "
+              show_default=True, help="Chrome trace timestamps: 1 unit = 1 cycle, or 1 ps of "
               "the chip clock")
 @click.option("--timeline-width", type=click.IntRange(1, 10_000), default=None, metavar="N",
               help="text timeline: at most N columns (default 60)")
