@@ -180,13 +180,6 @@ def _c_stdout_writer(libc):
     return write_c
 
 
-def _stderr_writer():
-    def emit(d) -> None:
-        sys.stderr.write(f"{d}\n")
-        sys.stderr.flush()
-    return emit
-
-
 def worker_main(config: dict) -> int:
     """Everything the worker does; returns the exit status (the caller ends the process)."""
     from isa.chip import ChipError, get_chip

@@ -8,6 +8,7 @@ import sys
 import attrs
 
 from isa.diagnostics import Diagnostic
+from simulator.render import render
 
 
 class Reporter:
@@ -16,6 +17,7 @@ class Reporter:
         self.quiet = bool(config.get("quiet"))
         self.as_json = bool(config.get("json"))
         self.werror = bool(config.get("werror"))
+        self.show_source = bool(config.get("show_source", True))  # not --no-source, --json
         self.session = None  # set by the worker once the session exists
         self.promoted = False  # a warning became an error under --werror
         self.launches = []
@@ -27,7 +29,7 @@ class Reporter:
             self.promoted = True
             if self.session is not None and self.session.status is not None:
                 self.session.status.set_failed()
-        self.out.write(f"{d}\n")
+        self.out.write(render(d, self.show_source) + "\n")
         self.out.flush()
 
     def printer(self, write_stdout):

@@ -38,7 +38,9 @@ def command_for(group: click.Group, args: list[str], program: str | None):
 
 # -- running a script with TIK importable -----------------------------------------------------
 def configure(chip: str | None, checks: str) -> None:
-    """Make `tbe.tik`, `te.tik` and `tik` importable here and in the script's subprocesses."""
+    """Make `tbe.tik`, `te.tik` and `tik` importable here and in the script's subprocesses,
+    with the command's --chip, --checks and --no-source."""
+    from simulator.commands import show_source
     from simulator.tik import tik
 
     if SHIM not in sys.path:
@@ -46,10 +48,15 @@ def configure(chip: str | None, checks: str) -> None:
     parts = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     if SHIM not in parts:
         os.environ["PYTHONPATH"] = os.pathsep.join([SHIM, *parts])
-    tik.SETTINGS.update(chip=chip, checks=checks)
+    quote = show_source()
+    tik.SETTINGS.update(chip=chip, checks=checks, show_source=quote)
     for key, value in (("PIPEV_CHIP", chip), ("PIPEV_CHECKS", checks)):
         if value:
             os.environ[key] = value
+    if quote:  # this command's choice, not an earlier one's
+        os.environ.pop("PIPEV_NO_SOURCE", None)
+    else:
+        os.environ["PIPEV_NO_SOURCE"] = "1"
 
 
 def kernel_of(script: str, chip: str | None, checks: str, defines=(), as_json: bool = False):
@@ -167,7 +174,7 @@ def _check(program, chip, checks="error", max_steps=10_000_000, werror=False, de
 
 def _debug(program, chip, inputs, commands, ex, batch, output_dir, werror, checks,
            max_steps, block_dim=None, defines=(), **_) -> None:
-    from simulator.commands import _parse_inputs, _resolve_chip
+    from simulator.commands import _parse_inputs, _resolve_chip, show_source
     from simulator.debugger import debug
 
     _resolve_chip(chip)
@@ -175,7 +182,7 @@ def _debug(program, chip, inputs, commands, ex, batch, output_dir, werror, check
     prog = kernel_of(program, chip, checks, defines)
     sys.exit(debug(prog, inputs=supplied, commands=commands, checks=checks,
                    max_steps=max_steps, ex=ex, batch=batch, output_dir=output_dir,
-                   werror=werror, block_dim=block_dim))
+                   werror=werror, block_dim=block_dim, show_source=show_source()))
 
 
 CALLBACKS = {"run": _run, "asm": _asm, "check": _check, "debug": _debug}
