@@ -21,6 +21,7 @@ class Reporter:
         self.session = None  # set by the worker once the session exists
         self.promoted = False  # a warning became an error under --werror
         self.launches = []
+        self.diagnostics: list[Diagnostic] = []  # as reported (--json's failure object)
         self.out = sys.stderr
 
     def emit(self, d: Diagnostic) -> None:
@@ -29,6 +30,7 @@ class Reporter:
             self.promoted = True
             if self.session is not None and self.session.status is not None:
                 self.session.status.set_failed()
+        self.diagnostics.append(d)
         self.out.write(render(d, self.show_source) + "\n")
         self.out.flush()
 
@@ -56,7 +58,19 @@ class Reporter:
         return not (self.promoted or (self.session is not None and self.session.failed))
 
     def finish(self, rc: int) -> int:
-        return rc if self.ok else 1
+        """The exit status; under --json a failed run also prints `{"ok": false,
+        "diagnostics": [...]}` on stdout, as `pipev run` of a .vasm does."""
+        if self.ok:
+            return rc
+        if self.as_json:
+            import json
+
+            from simulator.commands import _diag_dict
+
+            obj = {"ok": False, "diagnostics": [_diag_dict(d) for d in self.diagnostics]}
+            sys.stdout.write(json.dumps(obj) + "\n")
+            sys.stdout.flush()
+        return 1
 
 
 UNTIMED = "  scalar C++ code is not timed (it runs natively between the API calls)"

@@ -71,3 +71,21 @@ def test_the_launches_summed_on_stdout_the_programs_output_on_stderr(tmp_path):
     status = run(tmp_path, "--", "x")
     assert status.returncode == 9  # the program's own exit status, its summary still printed
     assert json.loads(status.stdout)["exit_status"] == 9
+
+
+def test_a_failed_run_prints_the_failure_object(tmp_path):
+    """A check that fails in a host main's launch: `{"ok": false, "diagnostics": [...]}` on
+    stdout and exit 1, as `pipev run prog.vasm --json` does."""
+    bad = TWO_LAUNCHES.replace("burst=x1\", {n / 16});\n    pipev::issue(\"set_flag",
+                               "burst=x1\", {n / 8});\n    pipev::issue(\"set_flag", 1)
+    assert bad != TWO_LAUNCHES
+    (tmp_path / "two.cpp").write_text(bad)
+    proc = run(tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    failure = json.loads(proc.stdout)
+    assert failure["ok"] is False and failure["diagnostics"]
+    first = failure["diagnostics"][0]
+    line = next(i for i, text in enumerate(bad.splitlines(), 1) if "{n / 8}" in text)
+    assert (first["severity"], first["line"]) == ("error", line)
+    assert first["path"].endswith("two.cpp")
+    assert first["text"] in proc.stderr
