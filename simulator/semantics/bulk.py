@@ -115,11 +115,18 @@ def plan_of(m: Machine, vop: VectorOp, sources: tuple[str, ...]) -> BulkPlan | N
     if plan is None:
         dst = next((a for a in vop.operands if a.write), None)
         accs = tuple(vop.access(role) for role in sources)
-        ok = dst is not None and None not in accs and vop.all_active and vop.repeats > 0 and \
-            all(a.kind == "vector" and a.base % BLOCK == 0 and a.size == dst.size
-                and a.repeat_bytes == dst.repeat_bytes for a in (dst, *accs))
-        plan = vop.memo[key] = BulkPlan(m, vop, dst, accs) if ok else False
+        plan = vop.memo[key] = BulkPlan(m, vop, dst, accs) if has_plan(vop, sources) else False
     return plan or None
+
+
+def has_plan(vop: VectorOp, sources: tuple[str, ...]) -> bool:
+    """Whether the decoding's destination and SOURCES can take the bulk path: every element
+    active, whole aligned blocks of one element size."""
+    dst = next((a for a in vop.operands if a.write), None)
+    accs = tuple(vop.access(role) for role in sources)
+    return dst is not None and None not in accs and vop.all_active and vop.repeats > 0 and \
+        all(a.kind == "vector" and a.base % BLOCK == 0 and a.size == dst.size
+            and a.repeat_bytes == dst.repeat_bytes for a in (dst, *accs))
 
 
 def blend(mask: np.ndarray, a: np.ndarray, b, out: np.ndarray | None = None) -> np.ndarray:

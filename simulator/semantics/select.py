@@ -7,11 +7,12 @@ import numpy as np
 from isa.addressing import bits_of
 from isa.decode import VectorOp
 from simulator.machine import RAW, Machine
-from simulator.semantics.bulk import MASKS_PER_PLAN, blend, plan_of
+from simulator.semantics.bulk import MASKS_PER_PLAN, blend, has_plan, plan_of
 from simulator.semantics.common import load, store
 from simulator.semantics.runs import whole_runs
 
 _CMPMASK_BITS: dict[tuple[bytes, int], np.ndarray] = {}
+BULK_REPEATS = 8  # from this many repeats the fused executor runs vsel's bulk path (measured)
 
 
 def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
@@ -89,8 +90,11 @@ def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
 
 def prepare_vsel(vop: VectorOp, ub_bytes: int):
     """vsel mode 0 over whole runs (semantics/runs.py): `vsel` with the slices worked out once;
-    None for any other decoding."""
+    None for any other decoding, and for one of many repeats that the bulk path (`vsel`'s own,
+    planned per decoding: a bit blend, faster than np.where on random bits) takes."""
     if vop.access("sel") is not None or vop.family.scalar_src1(vop.instr.fields):
+        return None
+    if vop.repeats >= BULK_REPEATS and has_plan(vop, ("src0", "src1")):
         return None
     runs = whole_runs(vop, ("dst", "src0", "src1"), ub_bytes)
     if runs is None:
