@@ -95,8 +95,9 @@ class _Built(NamedTuple):
 
 class Assembler:
     def __init__(self, text: str, path: str, chip: Chip | str | None, checks: str,
-                 overrides: Mapping[str, int] | None = None):
+                 overrides: Mapping[str, int] | None = None, memo: bool = True):
         self.path = path
+        self.memo = memo  # share one build among lines of identical text (tests turn it off)
         self.overrides = dict(overrides or {})
         self.params: dict[str, int] = {}
         self.base_dir = Path(path).parent if path != "<string>" else Path(".")
@@ -141,7 +142,7 @@ class Assembler:
         if self.errors:
             raise AssemblyError(self.diags)
         return Program(self.path, self.chip, self.chip_from_text, self.tensors,
-                       tuple(statements), self.labels, tuple(self.raw_lines),
+                       tuple(statements), self.labels, _shared(self.raw_lines),
                        tuple(d for d in self.diags if d.severity != "error"),
                        self.block_dim, self.block_dim_at, dict(self.params))
 
@@ -481,7 +482,7 @@ class Assembler:
         cache: dict[tuple[str, int], _Built] = {}
         for pc, (src, off) in enumerate(self.stmts):
             one_line = src.segs is None or len(src.segs) == 1  # columns are offset + 1
-            built = cache.get((src.text, off)) if one_line else None
+            built = cache.get((src.text, off)) if one_line and self.memo else None
             if built is None:
                 built = self.build(builder, src, off, pc)
                 if built is None:
@@ -616,6 +617,12 @@ def _substitute(s: Src, k: int) -> Src:
         line, col = s.pos(old)
         segs.append((to_new(old), line, col - 1))
     return Src(str(k).join(pieces), s.line, rept, segs)
+
+
+def _shared(lines: list[str]) -> tuple[str, ...]:
+    """LINES with one string object for each distinct text: unrolled code repeats its lines."""
+    seen: dict[str, str] = {}
+    return tuple([seen.setdefault(line, line) for line in lines])
 
 
 def _shorten(msg: str) -> str:
