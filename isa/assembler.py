@@ -60,11 +60,12 @@ class Src:
     (offset, line, col0) from each offset on, is None for the common case of one physical
     line from column 1 (no list per line)."""
 
-    __slots__ = ("text", "line", "rept", "segs")
+    __slots__ = ("text", "line", "rept", "segs", "off")
 
     def __init__(self, text: str, line: int, rept: int | None = None,
                  segs: list[tuple[int, int, int]] | None = None):
         self.text, self.line, self.rept, self.segs = text, line, rept, segs
+        self.off = 0  # a statement's: where its mnemonic starts
 
     def pos(self, offset: int) -> tuple[int, int]:
         if self.segs is None:
@@ -102,7 +103,7 @@ class Assembler:
         self.params: dict[str, int] = {}
         self.base_dir = Path(path).parent if path != "<string>" else Path(".")
         self.text = text
-        self.raw_lines = text.split("\n")
+        self.raw_lines = _shared(text.split("\n"))  # before anything refers to a line
         self.cli_chip = chip
         self.checks = checks
         self.diags: list[Diagnostic] = []
@@ -142,7 +143,7 @@ class Assembler:
         if self.errors:
             raise AssemblyError(self.diags)
         return Program(self.path, self.chip, self.chip_from_text, self.tensors,
-                       tuple(statements), self.labels, _shared(self.raw_lines),
+                       tuple(statements), self.labels, self.raw_lines,
                        tuple(d for d in self.diags if d.severity != "error"),
                        self.block_dim, self.block_dim_at, dict(self.params))
 
@@ -256,7 +257,7 @@ class Assembler:
         self.tensors: dict[str, Tensor] = {}
         self.decls: list[tuple[Src, int, str, dict]] = []
         self.labels: dict[str, int] = {}
-        self.stmts: list[tuple[Src, int]] = []  # (line, offset of the mnemonic)
+        self.stmts: list[Src] = []  # the statements' lines (`off`: the mnemonic's offset)
         self.chip_from_text = None
         self.block_dim, self.block_dim_at = 1, None
         self.loc: tuple[str, int, int] | None = None  # the last .loc: (file, line, col)
@@ -304,7 +305,8 @@ class Assembler:
                 continue
             if self.loc is not None:
                 self.locs[len(self.stmts)] = self.loc
-            self.stmts.append((src, wo))
+            src.off = wo
+            self.stmts.append(src)
         self.chip = self.resolve_chip(chip_src)
         for name in self.labels:
             if name in self.tensors:
@@ -480,7 +482,8 @@ class Assembler:
         # identical lines build identical instructions: build once, re-stamp pc and line (the
         # build reads neither); the statement's text and notes are shared too
         cache: dict[tuple[str, int], _Built] = {}
-        for pc, (src, off) in enumerate(self.stmts):
+        for pc, src in enumerate(self.stmts):
+            off = src.off
             one_line = src.segs is None or len(src.segs) == 1  # columns are offset + 1
             built = cache.get((src.text, off)) if one_line and self.memo else None
             if built is None:
