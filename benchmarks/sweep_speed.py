@@ -6,6 +6,7 @@ non-zero when one worker is not TARGET times faster than the loop. Wall-clock ti
 a user waits for), all three measured in this run, without the cache.
 
     .venv/bin/python benchmarks/sweep_speed.py
+    .venv/bin/python benchmarks/sweep_speed.py --tik   # programs/tik/tiled_maximum.py's TILE
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from simulator.sweep.space import expand  # noqa: E402
 KERNEL = ROOT / "programs" / "kernels" / "where_tuned.vasm"
 GRID = {"N": ["4096", "8192"], "TILE": ["512", "1024", "2048", "4096"],
         "BUFFERS": ["1", "2", "3"]}  # 24 variants
+INPUTS: dict[str, Path] = {}
+if "--tik" in sys.argv:  # a TIK script: its module-level constant TILE (docs/tik.md)
+    KERNEL = ROOT / "programs" / "tik" / "tiled_maximum.py"
+    GRID = {"TILE": ["128", "256", "512", "1024", "2048", "4096"]}
 TARGET = 3.0  # "several times faster by reusing warm processes"
 
 
@@ -33,15 +38,16 @@ def plain_loop(variants: list[dict], out_dir: Path) -> float:
     t0 = time.perf_counter()
     for v in variants:
         defines = [a for name, value in v.items() for a in ("-D", f"{name}={value}")]
+        inputs = [a for name, path in INPUTS.items() for a in ("--input", f"{name}={path}")]
         subprocess.run([sys.executable, "-m", "simulator.cli", "run", str(KERNEL), *defines,
-                        "--quiet", "--output-dir", str(out_dir)], env=env, check=False,
+                        *inputs, "--quiet", "--output-dir", str(out_dir)], env=env, check=False,
                        capture_output=True)
     return time.perf_counter() - t0
 
 
 def swept(jobs: int) -> float:
     t0 = time.perf_counter()
-    result = sweep(KERNEL, GRID, jobs=jobs, cache=False)
+    result = sweep(KERNEL, GRID, inputs=INPUTS, jobs=jobs, cache=False)
     elapsed = time.perf_counter() - t0
     assert len(result.rows) == result.total
     return elapsed
@@ -54,9 +60,16 @@ def main() -> int:
     n = len(variants)
     cores = os.cpu_count() or 1
     with tempfile.TemporaryDirectory() as tmp:
+        if "--tik" in sys.argv:
+            import numpy as np
+
+            for name in ("x_gm", "y_gm"):
+                INPUTS[name] = Path(tmp) / f"{name}.npy"
+                np.save(INPUTS[name], np.random.default_rng(len(name)).standard_normal(
+                    8192).astype(np.float16))
         loop = plain_loop(variants, Path(tmp))
-    one = swept(1)
-    many = swept(cores)
+        one = swept(1)
+        many = swept(cores)
     print(f"{n} variants of {KERNEL.name}:")
     print(f"  plain loop of `pipev run -D` processes  {n / loop:7.1f} variants/s  "
           f"({loop:.2f} s)")

@@ -44,11 +44,12 @@ def chips() -> list[Chip]:
 
 def debug(program: Program | str | Path, *, chip: Chip | str | None = None, inputs=None,
           checks: str = "error", max_steps: int = 10_000_000,
-          block_dim: int | None = None, params=None) -> Debugger:
+          block_dim: int | None = None, params=None, show_source: bool = True) -> Debugger:
     """A debugging session on PROGRAM, at its first instruction (of core 0 when it runs
-    BLOCK_DIM, or its .block_dim, cores; PARAMS: `.param` overrides)."""
+    BLOCK_DIM, or its .block_dim, cores; PARAMS: `.param` overrides). Its replies quote a
+    diagnostic's source line as `pipev debug` does (not with SHOW_SOURCE=False)."""
     return Debugger(program, chip=chip, inputs=inputs, checks=checks, max_steps=max_steps,
-                    block_dim=block_dim, params=params)
+                    block_dim=block_dim, params=params, show_source=show_source)
 
 
 def sweep(program: str | Path, params=None, **options):

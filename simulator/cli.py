@@ -31,7 +31,9 @@ from simulator.commands import (  # noqa: F401  (Progress, execute: used by fron
     _werror_option,
     check_and_report,
     execute,
+    no_source_option,
     session_options,
+    show_source,
     trace_format_of,
 )
 
@@ -56,7 +58,7 @@ def main() -> None:
 @click.option("--trace-format", type=FORMATS, default=None,
               help="the trace format whatever the extension says")
 @click.option("--trace-time", type=click.Choice(["cycles", "real"]), default="cycles",
-              show_default=True, help="Chrome trace timestamps: 1 unit = 1 cycle, or µs of "
+              show_default=True, help="Chrome trace timestamps: 1 unit = 1 cycle, or 1 ps of "
               "the chip clock")
 @click.option("--timeline-width", type=click.IntRange(1, 10_000), default=None, metavar="N",
               help="text timeline: at most N columns (default 60)")
@@ -171,11 +173,12 @@ def debug(program, defines, chip, inputs, commands, ex, batch, output_dir, werro
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
                            checks=checks, max_steps=max_steps, ex=ex, batch=batch,
                            output_dir=output_dir, werror=werror, block_dim=block_dim,
-                           params=_parse_defines(defines)))
+                           params=_parse_defines(defines), show_source=show_source()))
 
 
 @main.command("python", context_settings={"ignore_unknown_options": True,
                                          "allow_interspersed_args": False})
+@no_source_option
 @_chip_option
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
               help="the checks of the kernels the script runs")

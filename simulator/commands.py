@@ -22,9 +22,15 @@ def _chip_option(f):
                         "overrides .chip")(f)
 
 
+def no_source_option(f):
+    """--no-source: diagnostics without the quoted source line (on every command that prints
+    them; `pipev --no-source CMD` too)."""
+    return click.option("--no-source", is_flag=True, expose_value=False, callback=_no_source,
+                        help="print diagnostics without the source line and caret")(f)
+
+
 def _program_arg(f):
-    f = click.option("--no-source", is_flag=True, expose_value=False, callback=_no_source,
-                     help="print diagnostics without the source line and caret")(f)
+    f = no_source_option(f)
     f = click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
                      help="override the program's `.param NAME = …` (an integer expression)")(f)
     return click.argument("program", type=click.Path(exists=True, dir_okay=False))(f)
@@ -78,10 +84,15 @@ def _parse_pairs(option: str, items) -> dict[str, str]:
 def _emit(diags) -> None:
     from simulator.render import render
 
-    ctx = click.get_current_context(silent=True)
-    show = ctx is None or not ctx.meta.get("pipev.no_source")
+    show = show_source()
     for d in diags:
         click.echo(render(d, show_source=show), err=True)
+
+
+def show_source() -> bool:
+    """Whether diagnostics quote their source line: not under --no-source."""
+    ctx = click.get_current_context(silent=True)
+    return ctx is None or not ctx.meta.get("pipev.no_source")
 
 
 def _no_source(ctx, param, value) -> None:
@@ -217,34 +228,45 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
             click.echo(text)
 
 
-def _fail(diags, as_json: bool, reason: str | None = None):
-    """Report a failure (every diagnostic, then REASON) and exit 1: on stderr, or with --json
-    as `{"ok": false, "diagnostics": [...], "reason": ...}` on stdout."""
+def _fail(diags, as_json: bool, reason=None):
+    """Report a failure (every diagnostic, then REASON: a line, or a Diagnostic rendered like
+    the others) and exit 1: on stderr, or with --json as `{"ok": false, "diagnostics": [...],
+    "reason": ...}` on stdout."""
     if as_json:
         obj = {"ok": False, "diagnostics": [_diag_dict(d) for d in diags]}
         if reason:
-            obj["reason"] = reason
+            obj["reason"] = str(reason)
         click.echo(json.dumps(obj))
     else:
         _emit(diags)
-        if reason:
+        if isinstance(reason, str):
             click.echo(reason, err=True)
+        elif reason is not None:
+            _emit([reason])
     sys.exit(1)
 
 
 def _diag_dict(d) -> dict:
+    """A diagnostic in --json output: its fields, its one-line text, and the source line it
+    points into (null when it cannot be read); never the rendered quote."""
+    from simulator.render import quoted_line
+
     return {"severity": d.severity, "path": d.path, "line": d.line, "column": d.column,
-            "message": d.message, "text": str(d)}
+            "message": d.message, "text": str(d), "source": quoted_line(d)}
 
 
-def _output_error(path, program, output_dir, e: OSError) -> str:
-    """The diagnostic of an output that cannot be written: at its .gm line when it is known."""
+def _output_error(path, program, output_dir, e: OSError):
+    """The diagnostic of an output that cannot be written: at its .gm line when it is known
+    (a Diagnostic, quoted), else a line at 1:1."""
+    from isa.diagnostics import Diagnostic
+
     target = Path(e.filename) if e.filename else None
     tensor = program.tensors.get(target.stem) if target is not None else None
-    where = f"{tensor.line}:{tensor.col}" if tensor is not None else "1:1"
-    what = f"output {target}" if tensor is not None else f"outputs to {output_dir}"
-    return (f"{path}:{where}: error: cannot write {what}: {e.strerror or e}; no output was "
-            "changed")
+    why = f"{e.strerror or e}; no output was changed"
+    if tensor is None:
+        return f"{path}:1:1: error: cannot write outputs to {output_dir}: {why}"
+    return Diagnostic("error", str(path), tensor.line, tensor.col,
+                      f"cannot write output {target}: {why}")
 
 
 class Progress(Observer):
@@ -286,6 +308,7 @@ class Progress(Observer):
 def check_and_report(prog, program, checks: str, max_steps: int, werror: bool) -> None:
     """`check` of an assembled program (also a front end's): run's diagnostics, the note, and
     `ok` or exit 1."""
+    from isa.diagnostics import Diagnostic
     from simulator.static_check import MASK_ADDRESS_CHECKS, check_program
 
     result = check_program(prog, checks, max_steps)
@@ -293,11 +316,12 @@ def check_and_report(prog, program, checks: str, max_steps: int, werror: bool) -
     if result.undecided:
         lines = ", ".join(str(i.line) for i in result.undecided)
         first = result.undecided[0]
-        click.echo(f"{first.file or prog.path}:{first.line}:{first.col}: note: "
-                   f"{result.undecided_checks} checks need run-time values: "
-                   f"the select-mask address of {len(result.undecided)} vsel mode 2 "
-                   f"instruction(s) (line {lines}) comes from CMPMASK loaded from input data "
-                   f"({', '.join(MASK_ADDRESS_CHECKS)}); `pipev run` decides them", err=True)
+        _emit([Diagnostic(
+            "note", first.file or prog.path, first.line, first.col,
+            f"{result.undecided_checks} checks need run-time values: the select-mask address "
+            f"of {len(result.undecided)} vsel mode 2 instruction(s) (line {lines}) comes from "
+            f"CMPMASK loaded from input data ({', '.join(MASK_ADDRESS_CHECKS)}); `pipev run` "
+            "decides them")])
     if not result.ok:
         sys.exit(1)
     warned = _warnings(result.diagnostics)

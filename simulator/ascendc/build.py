@@ -24,6 +24,7 @@ from pathlib import Path
 
 import attrs
 
+from isa.diagnostics import Diagnostic
 from simulator.ascendc import launch
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
@@ -36,11 +37,18 @@ PRUNE_AFTER_DAYS = 30  # cache files not used for this long go when something ne
 
 
 class BuildError(Exception):
-    """The build failed; `.text` is what to print on stderr (diagnostic lines), exit status 1."""
+    """The build failed; `.text` is what to print on stderr (diagnostic lines), exit status 1.
+    `.diagnostic`: pipev's own diagnostic at the user's line, to be rendered with its source
+    line (a compiler's output is printed as the compiler wrote it)."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, diagnostic: Diagnostic | None = None):
         super().__init__(text)
         self.text = text.rstrip("\n")
+        self.diagnostic = diagnostic
+
+    @classmethod
+    def at(cls, diagnostic: Diagnostic) -> BuildError:
+        return cls(str(diagnostic), diagnostic)
 
 
 @attrs.frozen
@@ -177,7 +185,7 @@ def compile_source(source: str | Path, *, npu_arch: int, defines: tuple[str, ...
     try:
         text = launch.rewrite(original)
     except launch.RewriteError as e:
-        raise BuildError(f"{display}:{e.line}:{e.col}: error: {e.message}") from None
+        raise BuildError.at(Diagnostic("error", display, e.line, e.col, e.message)) from None
     if kernel is not None:
         text += ("" if text.endswith("\n") else "\n") + launch.entry_trailer(
             kernel, display, launch.definition_line(original, kernel))

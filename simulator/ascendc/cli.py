@@ -2,7 +2,8 @@
 FILE.cpp`: record its run, then debug the recording.
 
     pipev run FILE.cpp [-D NAME[=VALUE]]... [-I DIR]... [--chip C] [--trace F]
-                       [--trace-format F] [--checks C] [--werror] [--save-vasm F] [-- ARGS...]
+                       [--trace-format F] [--checks C] [--werror] [--save-vasm F] [--json]
+                       [-- ARGS...]
     pipev run kernel.cpp --kernel NAME [--block-dim N] --arg NAME=FILE.npy|FILE.bin|out:T[N]...
                        [--output-dir D] [--json]
     pipev debug FILE.cpp [-D ...] [-I ...] [--chip C] [--launch N] [--core K] [--commands F]
@@ -20,7 +21,7 @@ import sys
 
 import click
 
-from simulator.commands import session_options, trace_format_of
+from simulator.commands import no_source_option, session_options, show_source, trace_format_of
 from simulator.trace import FORMATS as TRACE_FORMATS
 
 CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
@@ -105,8 +106,9 @@ class CppAwareGroup(click.Group):
               help="kernel-only: the next kernel parameter")
 @click.option("--output-dir", type=click.Path(file_okay=False), default=None,
               help="kernel-only: where out: arguments are saved  [default: pipev-out]")
-@click.option("--json", "as_json", is_flag=True, help="kernel-only: print the summary as one "
-              "JSON object")
+@click.option("--json", "as_json", is_flag=True, help="print the summary as one JSON object "
+              "(a host main's own output goes to stderr)")
+@no_source_option
 def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks, max_steps,
             werror, save_vasm, quiet, kernel, block_dim, kernel_args, output_dir,
             as_json) -> None:
@@ -116,7 +118,7 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
 
     if kernel is None:
         for flag, given in (("--arg", kernel_args), ("--block-dim", block_dim),
-                            ("--output-dir", output_dir), ("--json", as_json)):
+                            ("--output-dir", output_dir)):
             if given:
                 raise click.UsageError(f"{flag} needs --kernel NAME (kernel-only mode); a "
                                        "program with a host main writes its own outputs")
@@ -133,8 +135,7 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
         build = compile_source(program, npu_arch=chip_obj.npu_arch, defines=tuple(defines),
                                includes=tuple(includes), kernel=kernel)
     except BuildError as e:
-        click.echo(e.text, err=True)
-        sys.exit(1)
+        _build_failed(e)
     if build.compiler_output:
         click.echo(build.compiler_output, err=True)
     config = {"so": str(build.shared_object), "source": program, "argv": list(args),
@@ -142,7 +143,8 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
               "max_steps": max_steps, "trace": trace, "trace_format": trace_format,
               "save_vasm": save_vasm, "werror": werror, "quiet": quiet, "kernel": kernel,
               "block_dim": block_dim or 1, "args": [s.to_json() for s in specs],
-              "output_dir": output_dir, "json": as_json}
+              "output_dir": output_dir, "json": as_json,
+              "show_source": show_source() and not as_json}
     sys.exit(run_worker(config))
 
 
@@ -162,6 +164,7 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
 @click.option("--checks", type=click.Choice(["error", "warn", "off"]), default="error",
               show_default=True)
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True)
+@no_source_option
 def debug_cpp(program, args, defines, includes, chip, launch_index, core, commands, ex, batch,
               werror, checks, max_steps) -> None:
     """Record the AscendC program PROGRAM's run, then debug a launch at its C++ lines (the
@@ -178,13 +181,12 @@ def debug_cpp(program, args, defines, includes, chip, launch_index, core, comman
         build = compile_source(program, npu_arch=chip_obj.npu_arch, defines=tuple(defines),
                                includes=tuple(includes))
     except BuildError as e:
-        click.echo(e.text, err=True)
-        sys.exit(1)
+        _build_failed(e)
     with tempfile.TemporaryDirectory(prefix="pipev-debug-") as tmp:
         config = {"so": str(build.shared_object), "source": program, "argv": list(args),
                   "chip": chip_obj.path or chip_obj.name, "checks": checks,
                   "max_steps": max_steps, "save_vasm": str(Path(tmp) / "rec.vasm"),
-                  "quiet": True, "block_dim": 1, "args": []}
+                  "quiet": True, "block_dim": 1, "args": [], "show_source": show_source()}
         rc = run_worker(config)
         # each core's recording of each launch: rec.vasm, rec.0.1.vasm, rec.1.vasm, ... (its GM
         # as that core found it: a core debugs alone)
@@ -197,7 +199,19 @@ def debug_cpp(program, args, defines, includes, chip, launch_index, core, comman
                        "debug" + (f" (it exited with status {rc})" if rc else ""), err=True)
             sys.exit(1)
         sys.exit(debug_session(path, chip=chip_obj, commands=commands, checks=checks,
-                               max_steps=max_steps, ex=ex, batch=batch, werror=werror))
+                               max_steps=max_steps, ex=ex, batch=batch, werror=werror,
+                               show_source=show_source()))
+
+
+def _build_failed(e) -> None:
+    """A failed build's report (pipev's own diagnostic with its source line) and exit 1."""
+    if e.diagnostic is None:
+        click.echo(e.text, err=True)
+    else:
+        from simulator.commands import _emit
+
+        _emit([e.diagnostic])
+    sys.exit(1)
 
 
 def _parse_args(items) -> list:

@@ -15,6 +15,7 @@ library's exit(), so the program's static destructors and atexit handlers run as
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
 import mmap
@@ -179,13 +180,6 @@ def _c_stdout_writer(libc):
     return write_c
 
 
-def _stderr_writer():
-    def emit(d) -> None:
-        sys.stderr.write(f"{d}\n")
-        sys.stderr.flush()
-    return emit
-
-
 def worker_main(config: dict) -> int:
     """Everything the worker does; returns the exit status (the caller ends the process)."""
     from isa.chip import ChipError, get_chip
@@ -225,16 +219,44 @@ def worker_main(config: dict) -> int:
         set_bridge(ctypes.addressof(session.struct))
     status.phase(PHASE_MAIN)
     if config.get("kernel") is None:
-        rc = _call_main(lib, source, config.get("argv", []))
+        with _stdout_to_stderr(libc, config.get("json")):
+            rc = _call_main(lib, source, config.get("argv", []))
+            libc.fflush(None)
+            session.close()
+        rc = reporter.finish(rc)
+        if config.get("json") and reporter.ok:
+            from simulator.ascendc.report import host_dict
+
+            sys.stdout.write(json.dumps(host_dict(session, rc)) + "\n")
     else:
         from simulator.ascendc.kernel_args import run_kernel
 
         rc = run_kernel(lib, session, reporter, config, has_bridge=set_bridge is not None)
-    libc.fflush(None)
-    session.close()
-    rc = reporter.finish(rc)
+        libc.fflush(None)
+        session.close()
+        rc = reporter.finish(rc)
     status.phase(PHASE_DONE)
     return rc
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr(libc, active: bool):
+    """Under --json a host main's own output (printf, std::cout) goes to stderr: stdout is the
+    JSON object's."""
+    if not active:
+        yield
+        return
+    sys.stdout.flush()
+    libc.fflush(None)
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        libc.fflush(None)
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def _call_main(lib, source: str, args: list[str]) -> int:

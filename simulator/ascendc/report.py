@@ -8,6 +8,7 @@ import sys
 import attrs
 
 from isa.diagnostics import Diagnostic
+from simulator.render import render
 
 
 class Reporter:
@@ -16,9 +17,11 @@ class Reporter:
         self.quiet = bool(config.get("quiet"))
         self.as_json = bool(config.get("json"))
         self.werror = bool(config.get("werror"))
+        self.show_source = bool(config.get("show_source", True))  # not --no-source, --json
         self.session = None  # set by the worker once the session exists
         self.promoted = False  # a warning became an error under --werror
         self.launches = []
+        self.diagnostics: list[Diagnostic] = []  # as reported (--json's failure object)
         self.out = sys.stderr
 
     def emit(self, d: Diagnostic) -> None:
@@ -27,7 +30,8 @@ class Reporter:
             self.promoted = True
             if self.session is not None and self.session.status is not None:
                 self.session.status.set_failed()
-        self.out.write(f"{d}\n")
+        self.diagnostics.append(d)
+        self.out.write(render(d, self.show_source) + "\n")
         self.out.flush()
 
     def printer(self, write_stdout):
@@ -54,7 +58,19 @@ class Reporter:
         return not (self.promoted or (self.session is not None and self.session.failed))
 
     def finish(self, rc: int) -> int:
-        return rc if self.ok else 1
+        """The exit status; under --json a failed run also prints `{"ok": false,
+        "diagnostics": [...]}` on stdout, as `pipev run` of a .vasm does."""
+        if self.ok:
+            return rc
+        if self.as_json:
+            import json
+
+            from simulator.commands import _diag_dict
+
+            obj = {"ok": False, "diagnostics": [_diag_dict(d) for d in self.diagnostics]}
+            sys.stdout.write(json.dumps(obj) + "\n")
+            sys.stdout.flush()
+        return 1
 
 
 UNTIMED = "  scalar C++ code is not timed (it runs natively between the API calls)"
@@ -103,4 +119,46 @@ def core_summary(launch, core) -> dict:
     end = out["cycles"]
     out.update({"block": core.core, "core": slot, "wave": wave, "start": start, "end": end,
                 "cycles": end - start})
+    return out
+
+
+def host_dict(session, exit_status: int) -> dict:
+    """`pipev run host.cpp --json`: the program's launches, one after another, as one summary —
+    cycles, instructions, busy cycles and stalls summed (utilisation over the summed cycles) —
+    with each launch's own summary in `launches`, the program's exit status, and `gm`: a
+    16-hex-digit hash of each GM buffer's bytes after the last launch that used it (outputs
+    the program writes to files are its own)."""
+    launches = [launch_dict(launch) for launch in session.launches]
+    cycles = sum(d.get("cycles", 0) for d in launches)
+    busy: dict[str, int] = {}
+    stalls: dict[str, int] = {}
+    for d in launches:
+        for pipe, figures in d.get("pipes", {}).items():
+            busy[pipe] = busy.get(pipe, 0) + figures["busy"]
+        for cause, n in d.get("stalls", {}).items():
+            stalls[cause] = stalls.get(cause, 0) + n
+    chip = session.chip
+    return {"chip": chip.name, "cycles": cycles, "time_us": round(cycles / chip.clock_mhz, 6),
+            "instructions": sum(d.get("instructions", 0) for d in launches),
+            "uops": sum(d.get("uops", 0) for d in launches),
+            "pipes": {p: {"busy": b, "utilisation": round(b / cycles, 6) if cycles else 0.0}
+                      for p, b in busy.items()},
+            "stalls": stalls, "warnings": [str(d) for d in session.diagnostics
+                                           if d.severity != "error"],
+            "exit_status": exit_status, "gm": gm_hashes(session.launches),
+            "launches": launches}
+
+
+def gm_hashes(launches) -> dict[str, str]:
+    import hashlib
+
+    import numpy as np
+
+    out: dict[str, str] = {}
+    for launch in launches:
+        if not launch.cores:
+            continue
+        last = launch.cores[-1].result  # the cores ran one after another over the same GM
+        for name, arr in sorted(last.outputs.items()):
+            out[name] = hashlib.sha256(np.ascontiguousarray(arr).tobytes()).hexdigest()[:16]
     return out

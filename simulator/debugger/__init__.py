@@ -23,11 +23,13 @@ __all__ = ["Session", "Commands", "CommandError", "Repl", "PROMPT", "debug", "De
 
 class Debugger:
     """The debugger as an object (`pipev.debug`): the commands of `pipev debug`, their replies
-    as lines, and the machine at the current point."""
+    as lines (a program error with its source line and caret unless SHOW_SOURCE is False), and
+    the machine at the current point."""
 
     def __init__(self, program, *, chip=None, inputs: Mapping | None = None,
                  checks: str = "error", max_steps: int = 10_000_000,
-                 block_dim: int | None = None, params: Mapping | None = None):
+                 block_dim: int | None = None, params: Mapping | None = None,
+                 show_source: bool = True):
         from simulator.run import check_mode, load_program
 
         check_mode(checks)
@@ -37,7 +39,7 @@ class Debugger:
             chip = get_chip(chip)
         self.session = Session(load_program(program, chip, checks, params), inputs, checks,
                                max_steps, block_dim=block_dim)
-        self.commands = Commands(self.session)
+        self.commands = Commands(self.session, show_source)
 
     def execute(self, command: str) -> list[str]:
         """One debugger command (`step`, `break 16`, `print z[0:8]`, `back`, …); its reply."""
@@ -85,14 +87,17 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
           max_steps: int = 10_000_000, stdin: TextIO | None = None, out: TextIO | None = None,
           err: TextIO | None = None, ex: Sequence[str] = (), batch: bool = False,
           output_dir: str | Path | None = None, werror: bool = False,
-          block_dim: int | None = None, params: Mapping | None = None) -> int:
+          block_dim: int | None = None, params: Mapping | None = None,
+          show_source: bool = True) -> int:
     """Run a debugging session; the exit status: 0, or 1 when the program cannot be loaded,
     under --batch when a command failed, under --werror when the run warned, or when the
     outputs cannot be written.
 
     EX: commands run first (gdb's -ex), echoed; then the COMMANDS file, then — unless BATCH —
     the terminal or STDIN. OUTPUT_DIR: where the outputs go once the program has finished.
-    PARAMS: `.param` overrides (-D)."""
+    PARAMS: `.param` overrides (-D). SHOW_SOURCE: diagnostics quote their source line (not
+    under --no-source)."""
+    from simulator.render import render_lines
     from simulator.run import load_program
 
     stdin = stdin or sys.stdin
@@ -104,8 +109,7 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
         session = Session(program, inputs, checks, max_steps, werror=werror,
                           block_dim=block_dim)
     except DiagnosticError as e:
-        for d in e.diagnostics:
-            err.write(f"{d}\n")
+        err.writelines(f"{line}\n" for line in render_lines(e.diagnostics, show_source))
         return 1
     scripted: list[str] = list(ex)
     if commands is not None:
@@ -116,7 +120,7 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
                       f"{getattr(e, 'strerror', None) or e}\n")
             return 1
         scripted.extend(text.splitlines())
-    cmds = Commands(session)
+    cmds = Commands(session, show_source)
     interactive = not batch and commands is None and stdin.isatty()
     reader = terminal_reader(cmds) if interactive else input
     repl = Repl(cmds, out, reader)
@@ -125,7 +129,7 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
     repl.write([f"pipev debug: {program.path} on {program.chip.name}, "
                 f"{len(program.statements)} statements ({n_hw} hardware instructions){cores}; "
                 "`help` lists the commands",
-                *[str(d) for d in session.new_diagnostics()], *cmds.where()])
+                *cmds.diagnostics(session.new_diagnostics()), *cmds.where()])
     ended = False
     if scripted:
         ended = not repl.loop(iter(scripted), at_end=batch or commands is not None)

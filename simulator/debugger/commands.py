@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from isa.types import DType, lookup
+from simulator.render import render_lines
 
 from .expr import REGISTERS, WATCHABLE, X_REGS, Evaluator, ExprError, parse, register_bits, show
 from .expr import values as _values
@@ -112,8 +113,9 @@ class Display:
 
 
 class Commands:
-    def __init__(self, session: Session):
+    def __init__(self, session: Session, show_source: bool = True):
         self.s = session
+        self.show_source = show_source  # diagnostics quote their source line (not --no-source)
         self.eval = Evaluator(session)
         self.displays: dict[int, Display] = {}
         self.next_display = 1
@@ -219,8 +221,13 @@ class Commands:
         k = s.index()
         return s.flat[k].pc if k < len(s.flat) else len(s.program.statements)
 
+    def diagnostics(self, diags) -> list[str]:
+        """DIAGS as the session shows them: each with its source line and caret."""
+        return render_lines(diags, self.show_source)
+
     def _stopped(self, stop: Stop) -> list[str]:
-        out = [str(d) for d in self.s.new_diagnostics() if str(d) not in (stop.message or "")]
+        fault = [stop.fault] if stop.fault is not None else []
+        out = self.diagnostics([d for d in self.s.new_diagnostics() if d not in fault] + fault)
         if stop.message:
             out.extend(stop.message.split("\n"))
         for b, rec in stop.watched:
@@ -300,7 +307,7 @@ class Commands:
         why = s.switch(parse_int(arg, "K"))
         if why is not None:
             raise CommandError(why)
-        return [f"core {s.core} of {s.n}", *[str(d) for d in s.new_diagnostics()],
+        return [f"core {s.core} of {s.n}", *self.diagnostics(s.new_diagnostics()),
                 *self.where()]
 
     # -- breakpoints -------------------------------------------------------------------------

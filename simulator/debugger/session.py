@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 import attrs
 import numpy as np
 
+from isa.diagnostics import Diagnostic
 from isa.families import CONTROL
 from isa.program import Instruction, Program
 from simulator.cores import Schedule
@@ -62,6 +63,7 @@ class Stop:
     message: str = ""
     error: bool = False
     watched: tuple = ()  # (Break, Record) of the watchpoints that fired
+    fault: Diagnostic | None = None  # the program error motion stopped at
 
 
 class Session:
@@ -115,7 +117,7 @@ class Session:
         self.hist = UndoLog(self.history_bytes)
         self.pos = 0  # the user's point
         self.mpos = 0  # the point the machine is at
-        self.fault: str | None = None
+        self.fault: Diagnostic | None = None  # the error the run stopped on
         self.uops = 0  # micro-ops executed (not replayed)
         self.shown = 0  # diagnostics already shown
 
@@ -262,7 +264,7 @@ class Session:
             ev = ex.step()
         except Fault:
             self.recorder.abandon()
-            self.fault = str(ex.diagnostics[-1])
+            self.fault = ex.diagnostics[-1]
             return False
         if self.werror and any(d.severity == "warning" for d in ex.diagnostics[seen:]):
             self.promoted = self.warned = True
@@ -339,8 +341,8 @@ class Session:
 
     def _why_not_forward(self) -> Stop:
         if self.fault is not None:
-            return Stop(f"{self.fault}\nthe program stopped on this error; `back` steps back "
-                        "from it, `run` restarts", error=True)
+            return Stop("the program stopped on this error; `back` steps back from it, `run` "
+                        "restarts", error=True, fault=self.fault)
         return Stop(self.finish_message())
 
     def finish_message(self) -> str:

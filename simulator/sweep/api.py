@@ -69,13 +69,13 @@ def sweep(program: str | Path, params: Mapping[str, Sequence] | None = None, *,
           on_row: Callable[[dict, bool], None] | None = None,
           on_tick: Callable[[], None] | None = None,
           on_start: Callable[[int], None] | None = None) -> SweepResult:
-    """Run every variant of PROGRAM: PARAMS maps each `.param` name (or C++ `-D` macro) to its
-    values, combined as a grid (every combination) or zipped; CHIP and BLOCK_DIM may be lists
-    (more axes). EXECUTOR: None or "local" (JOBS processes), "dask://HOST:PORT", or any
-    concurrent.futures-style executor. CACHE: True (the user cache), a directory, or False.
-    ON_START(total), ON_ROW(row, cached) and ON_TICK() report progress. Raises SweepError when
-    the sweep cannot start; a failing variant is a row; Ctrl-C returns the rows finished so far
-    (`interrupted`)."""
+    """Run every variant of PROGRAM: PARAMS maps each parameter (a `.param` name, a TIK
+    script's module-level constant, a C++ `-D` macro) to its values, combined as a grid (every
+    combination) or zipped; CHIP and BLOCK_DIM may be lists (more axes). EXECUTOR: None or
+    "local" (JOBS processes), "dask://HOST:PORT", or any concurrent.futures-style executor.
+    CACHE: True (the user cache), a directory, or False. ON_START(total), ON_ROW(row, cached)
+    and ON_TICK() report progress. Raises SweepError when the sweep cannot start; a failing
+    variant is a row; Ctrl-C returns the rows finished so far (`interrupted`)."""
     t0 = time.perf_counter()
     path = str(program)
     if checks not in ("error", "warn", "off"):
@@ -151,15 +151,22 @@ class _Source:
     key: dict
     cpp: CppKernel | None
     options: dict
+    tik: bool = False
 
 
 def _cpp_source(path: str, inputs, kernel: str | None, args: Sequence[str],
-                includes: Sequence[str]) -> _Source:
-    if kernel is None:
-        raise SweepError("a C++ program is swept in kernel-only mode: give --kernel NAME and "
-                         "its --arg values", usage=True)
+                includes: Sequence[str], fixed: dict, axes: dict) -> _Source:
+    """A C++ program: kernel-only (--kernel NAME and its --arg values) or a host main (its
+    <<<>>> launches, the program's own inputs); every variant is compiled with its -D macros."""
     if inputs:
-        raise SweepError("a C++ kernel takes its inputs as --arg NAME=FILE.npy, not --input",
+        raise SweepError("a C++ kernel takes its inputs as --arg NAME=FILE.npy (kernel-only) or "
+                         "reads them itself (a host main), not --input", usage=True)
+    if kernel is None and args:
+        raise SweepError("--arg needs --kernel NAME (kernel-only mode); a host main passes "
+                         "its kernels' arguments itself", usage=True)
+    if kernel is None and (fixed["block_dim"] is not None or "block_dim" in axes):
+        raise SweepError("--block-dim needs --kernel NAME (kernel-only mode); a host main "
+                         "chooses blockDim in its <<<>>> launches (sweep a -D macro there)",
                          usage=True)
     env = tuple((k, os.environ[k]) for k in CPP_ENV if k in os.environ)
     cpp = CppKernel(kernel, tuple(args), tuple(includes), str(Path.cwd()), env)
@@ -186,14 +193,35 @@ def _vasm_source(path: str, axes: dict, kernel: str | None, args: Sequence[str])
     return _Source(text, {"kind": "vasm", "text": text}, None, {})
 
 
+def _tik_source(path: str, axes: dict, kernel: str | None, args: Sequence[str]) -> _Source:
+    """A TIK script: its module-level constants are the parameters (simulator/tik/params.py);
+    every variant executes the script's text, which is also its key."""
+    from isa.diagnostics import DiagnosticError
+    from simulator.tik import params as tik_params
+    from simulator.tik.script import read_script
+
+    if kernel is not None or args:
+        raise SweepError("--kernel and --arg are for C++ kernels", usage=True)
+    try:
+        text = read_script(path)
+        declared = tik_params.declared(tik_params.parse(text, path))
+    except DiagnosticError as e:
+        raise SweepError(str(e.diagnostics[0])) from None
+    for name, values in axes.items():
+        for value in values if name not in RESERVED else ():
+            why = tik_params.problem(declared, name, value)
+            if why is not None:
+                raise SweepError(f"--param {name}: {path}: {why}", usage=True)
+    return _Source(text, {"kind": "tik", "text": text}, None, {}, tik=True)
+
+
 def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | None,
                   args: Sequence[str], includes: Sequence[str], axes: dict, fixed: dict):
     """A function (index, variant) -> Task, with what every variant shares read once."""
     if path.lower().endswith(CPP_SUFFIXES):
-        source = _cpp_source(path, inputs, kernel, args, includes)
+        source = _cpp_source(path, inputs, kernel, args, includes, fixed, axes)
     elif path.lower().endswith(".py"):
-        raise SweepError("a TIK script takes no parameters yet: sweep a .vasm program (its "
-                         ".param values) or a C++ kernel (its -D macros)", usage=True)
+        source = _tik_source(path, axes, kernel, args)
     else:
         source = _vasm_source(path, axes, kernel, args)
     arrays = _load_inputs(inputs)
@@ -207,7 +235,7 @@ def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | 
         params = tuple((k, v) for k, v in variant.items() if k not in RESERVED)
         key = keys.variant_key(source.key, dict(params), digests, chip_text, dim, options)
         return Task(index, key, path, source.text, params, chip, dim, tuple(arrays.items()),
-                    checks, max_steps, source.cpp)
+                    checks, max_steps, source.cpp, source.tik)
 
     return build
 

@@ -13,7 +13,8 @@ from simulator.commands import CHECKS, _parse_pairs
 @click.command("sweep", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("program", type=click.Path(exists=True, dir_okay=False))
 @click.option("--param", "axes", multiple=True, metavar="NAME=V1,V2,...",
-              help="a swept parameter (.param of .vasm, -D macro of C++); LO..HI:STEP ranges")
+              help="a swept parameter (.param of .vasm, a TIK script's module-level constant, "
+              "-D macro of C++); LO..HI:STEP ranges")
 @click.option("--grid", "mode", flag_value="grid", default=True,
               help="every combination of the values (default)")
 @click.option("--zip", "mode", flag_value="zip", help="the k-th values of every axis together")
@@ -23,7 +24,8 @@ from simulator.commands import CHECKS, _parse_pairs
               help="chip profile; given more than once, an axis of the sweep")
 @click.option("--block-dim", "block_dims", multiple=True, type=click.IntRange(1, 65535),
               help="cores (blocks) the kernel runs on; given more than once, an axis")
-@click.option("--kernel", metavar="NAME", help="C++: the kernel to launch (kernel-only mode)")
+@click.option("--kernel", metavar="NAME", help="C++: the kernel to launch (kernel-only mode; "
+              "without it, the program's host main runs)")
 @click.option("--arg", "kernel_args", multiple=True, metavar="NAME=FILE.npy|out:T[N]",
               help="C++ kernel-only: the next kernel parameter")
 @click.option("-I", "includes", multiple=True, metavar="DIR",

@@ -98,9 +98,10 @@ def parse_objective(text: str) -> tuple[str, bool]:
 
 
 def best(rows: list[dict], objective: str = "cycles") -> dict | None:
-    """The ok row with the best OBJECTIVE value (the first of equals), or None."""
+    """The ok row with the best OBJECTIVE value (the first of equals), or None; with --expect,
+    only rows whose outputs match (a fast wrong answer is not the best variant)."""
     column, maximise = parse_objective(objective)
-    scored = [r for r in rows if r.get("status") == "ok"
+    scored = [r for r in rows if r.get("status") == "ok" and r.get("expect", "match") == "match"
               and isinstance(r.get(column), (int, float)) and not isinstance(r[column], bool)]
     if not scored:
         return None

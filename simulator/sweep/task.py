@@ -29,9 +29,10 @@ CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
 
 @attrs.frozen
 class CppKernel:
-    """Kernel-only mode of a C++ program: what `pipev run K.cpp --kernel NAME --arg ...` takes."""
+    """How a C++ program runs: kernel-only (`pipev run K.cpp --kernel NAME --arg ...`) or, with
+    no kernel, its host main (`pipev run host.cpp`)."""
 
-    kernel: str
+    kernel: str | None
     args: tuple[str, ...] = ()  # the --arg values, in order
     includes: tuple[str, ...] = ()  # -I directories
     cwd: str = ""  # where relative paths are read (the sweep's directory)
@@ -46,14 +47,15 @@ class Task:
     index: int  # the variant's position in the sweep
     key: str  # the cache key (simulator.sweep.keys)
     path: str  # the program as the user named it (diagnostics say it)
-    text: str  # the .vasm source ("" for C++: compiled from `path`)
-    params: tuple[tuple[str, str], ...]  # .param overrides / -D macros
+    text: str  # the .vasm source or the TIK script ("" for C++: compiled from `path`)
+    params: tuple[tuple[str, str], ...]  # .param overrides / TIK constants / -D macros
     chip: Chip | None = None
     block_dim: int | None = None
     inputs: tuple[tuple[str, np.ndarray], ...] = ()
     checks: str = "error"
     max_steps: int = 10_000_000
     cpp: CppKernel | None = None
+    tik: bool = False  # `text` is a TIK script, its kernel the program
 
 
 class VariantInterrupted(BaseException):
@@ -71,7 +73,7 @@ def run_task(task: Task) -> dict:
     stall cycles by cause, a hash of each output, seconds (wall time of this run)."""
     t0 = time.perf_counter()
     try:
-        row = _run_cpp(task) if task.cpp is not None else _run_vasm(task)
+        row = _run_cpp(task) if task.cpp is not None else _run_program(task)
     except MemoryError:
         row = error_row(f"{task.path}:1:1: error: out of memory: the program's tensors do not "
                         "fit in this machine's memory")
@@ -101,14 +103,15 @@ def summary_row(summary: dict, outputs: dict[str, str]) -> dict:
     return row
 
 
-def _run_vasm(task: Task) -> dict:
+def _run_program(task: Task) -> dict:
+    """A .vasm program assembled with the variant's .param values, or the kernel a TIK script
+    builds with its constants overridden, run in this process as `pipev run` runs it."""
     from isa.diagnostics import DiagnosticError
     from simulator.run import run
     from simulator.summary import summary_dict
-    from simulator.sweep.params import assemble_with
 
     try:
-        program = assemble_with(task.text, task.path, task.chip, task.checks, dict(task.params))
+        program = _tik_program(task) if task.tik else _vasm_program(task)
         result = run(program, inputs=dict(task.inputs), checks=task.checks,
                      max_steps=task.max_steps, block_dim=task.block_dim)
     except DiagnosticError as e:
@@ -118,12 +121,25 @@ def _run_vasm(task: Task) -> dict:
     return summary_row(summary_dict(result), outputs)
 
 
+def _vasm_program(task: Task):
+    from simulator.sweep.params import assemble_with
+
+    return assemble_with(task.text, task.path, task.chip, task.checks, dict(task.params))
+
+
+def _tik_program(task: Task):
+    from simulator.tik.script import build
+
+    return build(task.path, task.text, dict(task.params), task.chip, task.checks)
+
+
 def cpp_command(task: Task, output_dir: str) -> list[str]:
-    """The `pipev run K.cpp --kernel ...` command line of a C++ variant."""
+    """The `pipev run K.cpp [--kernel ...] --json` command line of a C++ variant."""
     cpp = task.cpp
-    argv = [sys.executable, "-m", "simulator.cli", "run", task.path, "--kernel", cpp.kernel,
-            "--json", "--output-dir", output_dir, "--checks", task.checks,
-            "--max-steps", str(task.max_steps)]
+    argv = [sys.executable, "-m", "simulator.cli", "run", task.path, "--json", "--checks",
+            task.checks, "--max-steps", str(task.max_steps)]
+    if cpp.kernel is not None:
+        argv += ["--kernel", cpp.kernel, "--output-dir", output_dir]
     for a in cpp.args:
         argv += ["--arg", a]
     for name, value in task.params:
@@ -138,8 +154,9 @@ def cpp_command(task: Task, output_dir: str) -> list[str]:
 
 
 def _run_cpp(task: Task) -> dict:
-    """Compile and run the kernel as `pipev run` does, in its own process (a crashing kernel
-    takes only that process down); the outputs land in a directory of its own."""
+    """Compile and run the program as `pipev run` does, in its own process (a crashing kernel
+    takes only that process down); a kernel-only run's outputs land in a directory of its own,
+    a host main's GM buffers are hashed by the run (`gm` in its summary)."""
     with tempfile.TemporaryDirectory(prefix="pipev-sweep-") as out_dir:
         proc = subprocess.run(cpp_command(task, out_dir), cwd=task.cpp.cwd or None,
                               capture_output=True, text=True, errors="replace",
@@ -152,8 +169,11 @@ def _run_cpp(task: Task) -> dict:
             summary = json.loads(proc.stdout.strip().splitlines()[-1])
         except (ValueError, IndexError):
             return error_row(f"{task.path}:1:1: error: the run printed no summary")
-        outputs = {Path(p).stem: output_hash(np.load(p, allow_pickle=False))
-                   for p in summary.get("outputs", {}).values()}
+        if "gm" in summary:
+            outputs = dict(summary["gm"])
+        else:
+            outputs = {Path(p).stem: output_hash(np.load(p, allow_pickle=False))
+                       for p in summary.get("outputs", {}).values()}
     return summary_row(summary, outputs)
 
 
@@ -165,7 +185,11 @@ def _worker_env(given: tuple[tuple[str, str], ...]) -> dict[str, str]:
 
 
 def _first_error(stderr: str, path: str, rc: int) -> str:
+    """The run's first error diagnostic; else its exit status and last line of output (a host
+    main that returned nonzero: its own output is on stderr under --json)."""
     lines = [ln for ln in stderr.splitlines() if ln.strip()]
     first = next((ln for ln in lines if ": error:" in ln or ln.startswith("error:")), None)
-    return first or (lines[-1] if lines else f"{path}:1:1: error: the run failed (exit "
-                                                f"status {rc})")
+    if first is not None:
+        return first
+    return f"{path}:1:1: error: the run failed (exit status {rc})" + \
+        (f": {lines[-1].strip()}" if lines else "")

@@ -12,20 +12,16 @@ import os
 import re
 import runpy
 import sys
-import traceback
 from pathlib import Path
 
 import click
 
-from isa.diagnostics import Diagnostic, DiagnosticError
+from isa.diagnostics import DiagnosticError
 from simulator.tik import SHIM
+from simulator.tik.script import ScriptFailed, execute_script, no_kernel, print_user_traceback
 
 COMMANDS = ("run", "asm", "check", "debug")
 PYTEST_FILE = re.compile(r"(test_.*|.*_test)\.py\Z")
-
-
-class ScriptFailed(Exception):
-    """The user's script raised: its traceback has been printed."""
 
 
 def command_for(group: click.Group, args: list[str], program: str | None):
@@ -42,7 +38,9 @@ def command_for(group: click.Group, args: list[str], program: str | None):
 
 # -- running a script with TIK importable -----------------------------------------------------
 def configure(chip: str | None, checks: str) -> None:
-    """Make `tbe.tik`, `te.tik` and `tik` importable here and in the script's subprocesses."""
+    """Make `tbe.tik`, `te.tik` and `tik` importable here and in the script's subprocesses,
+    with the command's --chip, --checks and --no-source."""
+    from simulator.commands import show_source
     from simulator.tik import tik
 
     if SHIM not in sys.path:
@@ -50,56 +48,37 @@ def configure(chip: str | None, checks: str) -> None:
     parts = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     if SHIM not in parts:
         os.environ["PYTHONPATH"] = os.pathsep.join([SHIM, *parts])
-    tik.SETTINGS.update(chip=chip, checks=checks)
+    quote = show_source()
+    tik.SETTINGS.update(chip=chip, checks=checks, show_source=quote)
     for key, value in (("PIPEV_CHIP", chip), ("PIPEV_CHECKS", checks)):
         if value:
             os.environ[key] = value
+    if quote:  # this command's choice, not an earlier one's
+        os.environ.pop("PIPEV_NO_SOURCE", None)
+    else:
+        os.environ["PIPEV_NO_SOURCE"] = "1"
 
 
-def execute_script(path: str, argv: list[str]) -> None:
-    """Run PATH as __main__ with ARGV. DiagnosticError passes through (pipev's diagnostics);
-    any other exception is printed as the user's traceback and becomes ScriptFailed."""
-    old_argv, old_path = sys.argv, list(sys.path)
-    sys.argv = [path, *argv]
-    sys.path.insert(0, str(Path(path).resolve().parent))
-    try:
-        runpy.run_path(path, run_name="__main__")
-    except (DiagnosticError, SystemExit, KeyboardInterrupt):
-        raise
-    except BaseException as e:
-        _print_user_traceback(e, path)
-        raise ScriptFailed from None
-    finally:
-        sys.argv, sys.path[:] = old_argv, old_path
-
-
-def _print_user_traceback(e: BaseException, path: str) -> None:
-    """The traceback from the user's script's first frame on (runpy and pipev left out)."""
-    tb = e.__traceback__
-    target = str(Path(path).resolve())
-    while tb is not None and str(Path(tb.tb_frame.f_code.co_filename).resolve()) != target:
-        tb = tb.tb_next
-    traceback.print_exception(type(e), e, tb or e.__traceback__)
-
-
-def kernel_of(script: str, chip: str | None, checks: str):
-    """Execute SCRIPT and return the Program of the last kernel it built; exit 1 on errors."""
+def kernel_of(script: str, chip: str | None, checks: str, defines=(), as_json: bool = False):
+    """Execute SCRIPT, its parameters overridden by the -D NAME=VALUE items DEFINES, and return
+    the Program of the last kernel it built; exit 1 on errors (AS_JSON: reported as `run
+    --json` reports a failed run)."""
+    from simulator.commands import _fail
     from simulator.tik import tik
 
+    overrides = _defines(defines)
     configure(chip, checks)
     first = len(tik.BUILT)
     try:
-        execute_script(script, [])
+        execute_script(script, [], overrides)
     except DiagnosticError as e:
-        _emit(e.diagnostics)
-        sys.exit(1)
-    except ScriptFailed:
+        _fail(e.diagnostics, as_json)
+    except ScriptFailed as e:
+        print_user_traceback(e, script)
         sys.exit(1)
     built = tik.BUILT[first:]
     if not built:
-        _emit([Diagnostic("error", script, 1, 1, "the script builds no kernel (it never calls "
-                          "tik_instance.BuildCCE)")])
-        sys.exit(1)
+        _fail([no_kernel(script)], as_json)
     return built[-1].program
 
 
@@ -126,7 +105,8 @@ def run_python(args: list[str], chip: str | None, checks: str) -> int:
     except DiagnosticError as e:
         _emit(e.diagnostics)
         return 1
-    except ScriptFailed:
+    except ScriptFailed as e:
+        print_user_traceback(e, args[0])
         return 1
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
@@ -139,9 +119,18 @@ def _emit(diags) -> None:
 
 
 # -- the commands -------------------------------------------------------------------------------
-def _no_defines(defines) -> None:
-    if defines:
-        raise click.UsageError("-D sets a .vasm program's .param; a TIK script has none")
+def _defines(items) -> dict[str, str]:
+    """-D NAME=VALUE items -> {NAME: VALUE text} (read as each parameter's type when the
+    script runs: simulator/tik/params.py); a malformed one is a usage error."""
+    from isa.lexer import NAME_RE
+
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not NAME_RE.match(name.strip()):
+            raise click.UsageError(f"-D takes NAME=VALUE, got '{item}'")
+        out[name.strip()] = value
+    return out
 
 
 def _run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, as_json,
@@ -149,15 +138,14 @@ def _run(program, chip, inputs, output_dir, trace, trace_format, checks, max_ste
          expect_ulp=0, trace_time="cycles", **_) -> None:
     from simulator.commands import _parse_inputs, _resolve_chip, execute, trace_format_of
 
-    _no_defines(defines)
     _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
     if trace_core is not None and trace_format_of(trace, trace_format) != "text":
         raise click.UsageError("--core K selects the core of a text timeline (--trace F.txt)")
-    execute(kernel_of(program, chip, checks), None, supplied, output_dir, trace, trace_format,
-            checks, max_steps, as_json, quiet, werror=werror, expects=expects,
-            expect_ulp=expect_ulp, trace_time=trace_time, block_dim=block_dim,
-            trace_core=trace_core)
+    prog = kernel_of(program, chip, checks, defines, as_json)
+    execute(prog, None, supplied, output_dir, trace, trace_format, checks, max_steps, as_json,
+            quiet, werror=werror, expects=expects, expect_ulp=expect_ulp, trace_time=trace_time,
+            block_dim=block_dim, trace_core=trace_core)
 
 
 def _asm(program, chip, as_json, defines=(), **_) -> None:
@@ -166,9 +154,8 @@ def _asm(program, chip, as_json, defines=(), **_) -> None:
     from isa.listing import format_listing, listing
     from simulator.commands import _resolve_chip
 
-    _no_defines(defines)
     _resolve_chip(chip)
-    prog = kernel_of(program, chip, "error")
+    prog = kernel_of(program, chip, "error", defines, as_json)
     _emit(prog.warnings)
     if as_json:
         click.echo(json.dumps({"chip": prog.chip.name, "statements": listing(prog)}))
@@ -180,23 +167,22 @@ def _check(program, chip, checks="error", max_steps=10_000_000, werror=False, de
            **_) -> None:
     from simulator.commands import _resolve_chip, check_and_report
 
-    _no_defines(defines)
     _resolve_chip(chip)
-    check_and_report(kernel_of(program, chip, checks), program, checks, max_steps, werror)
+    prog = kernel_of(program, chip, checks, defines)
+    check_and_report(prog, program, checks, max_steps, werror)
 
 
 def _debug(program, chip, inputs, commands, ex, batch, output_dir, werror, checks,
            max_steps, block_dim=None, defines=(), **_) -> None:
-    from simulator.commands import _parse_inputs, _resolve_chip
+    from simulator.commands import _parse_inputs, _resolve_chip, show_source
     from simulator.debugger import debug
 
-    _no_defines(defines)
     _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
-    prog = kernel_of(program, chip, checks)
+    prog = kernel_of(program, chip, checks, defines)
     sys.exit(debug(prog, inputs=supplied, commands=commands, checks=checks,
                    max_steps=max_steps, ex=ex, batch=batch, output_dir=output_dir,
-                   werror=werror, block_dim=block_dim))
+                   werror=werror, block_dim=block_dim, show_source=show_source()))
 
 
 CALLBACKS = {"run": _run, "asm": _asm, "check": _check, "debug": _debug}

@@ -24,7 +24,9 @@ class Tikdb:
 
     @api
     def start_debug(self, feed_dict, interactive=True) -> list[np.ndarray]:
+        from simulator.render import render
         from simulator.run import run
+        from simulator.tik.tik import SETTINGS
 
         loc = caller()
         tik = self.tik
@@ -35,10 +37,11 @@ class Tikdb:
         if interactive:
             from simulator.debugger import debug
 
-            debug(tik.program, inputs=inputs, checks=tik.checks)
+            debug(tik.program, inputs=inputs, checks=tik.checks,
+                  show_source=SETTINGS["show_source"])
         self.result = run(tik.program, inputs=inputs, checks=tik.checks)
         for d in self.result.diagnostics:
-            print(d, file=sys.stderr)
+            print(render(d, SETTINGS["show_source"]), file=sys.stderr)
         return [self.result.outputs[t.pname].reshape(t.shape) for t in tik.outputs]
 
     def debug_print(self, *args, **kwargs) -> None:

@@ -27,9 +27,11 @@ SCOPE_NAMES = {"gm": "scope_gm", "ubuf": "scope_ubuf"}
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 REGISTER_NAME = re.compile(r"x([0-9]|[12][0-9]|3[01])\Z")
 
-# how pipev's commands run the script: --chip and --checks reach the Tik containers here
+# how pipev's commands run the script: --chip, --checks and --no-source reach the Tik
+# containers here
 SETTINGS = {"chip": os.environ.get("PIPEV_CHIP") or None,
-            "checks": os.environ.get("PIPEV_CHECKS") or "error"}
+            "checks": os.environ.get("PIPEV_CHECKS") or "error",
+            "show_source": not os.environ.get("PIPEV_NO_SOURCE")}
 BUILT: list[Tik] = []  # every container whose BuildCCE ran, in order (`pipev run` takes one)
 
 

@@ -9,8 +9,9 @@ A flow (`s` → `f`) links each set_flag to the wait_flag it releases.
 
 Timestamps are integers: by default 1 unit (which viewers label µs) is 1 cycle, as `otherData`
 and the process name say, so nesting and sibling order are exact — viewers drop or re-parent
-slices whose float end lands an ulp past the next one's start. `time="real"` writes µs of the
-chip clock instead, from integer picoseconds, with the same guarantee.
+slices whose float end lands an ulp past the next one's start. `time="real"` writes integer
+picoseconds of the chip clock instead (1 unit shown as µs is 1 ps): fractional µs are exact in
+no viewer (Perfetto truncates each µs figure to ns on its own, speedscope adds floats).
 """
 
 from __future__ import annotations
@@ -47,20 +48,15 @@ class ChromeWriter(TraceWriter):
         super().__init__(path, chip, name, timed, cores)
 
     # -- time ----------------------------------------------------------------------------------
-    def _ps(self, cycle: int) -> int:
+    def _ts(self, cycle: int) -> int:
+        """The timestamp of CYCLE: the cycle itself, or in real time its rounded picosecond."""
         return round(cycle * self._scale) if self.real else cycle
 
-    def _us(self, ps: int) -> str:
-        if not self.real:
-            return str(ps)  # a cycle count
-        whole, frac = divmod(ps, 1_000_000)
-        return f"{whole}.{frac:06d}"
-
     def _slice(self, name: str, cat: str, pipe: str, start: int, end: int, args: str) -> str:
-        a = self._ps(start)
-        b = self._ps(end) if end > start else a
+        a = self._ts(start)
+        b = self._ts(end) if end > start else a
         return (f'{{"name":{name},"cat":"{cat}","ph":"X","pid":{self.pid},"tid":{TIDS[pipe]},'
-                f'"ts":{self._us(a)},"dur":{self._us(b - a)},"args":{{{args}}}}}')
+                f'"ts":{a},"dur":{b - a},"args":{{{args}}}}}')
 
     def _emit(self, items: list[str]) -> None:
         if not items:
@@ -73,14 +69,14 @@ class ChromeWriter(TraceWriter):
     def header(self) -> None:
         self._other = {"format": "pipev-trace", "version": VERSION, "chip": self.chip.name,
                        "freq_mhz": self.freq_mhz, "program": self.name,
-                       "time_unit": "us" if self.real else "cycle",
-                       "time_note": (f"timestamps are microseconds of the {self.freq_mhz:g} MHz "
-                                     "clock") if self.real else
+                       "time_unit": "ps" if self.real else "cycle",
+                       "time_note": ("1 time unit (shown as 1 us) is 1 ps of real time "
+                                     f"({1e6 / self.freq_mhz:.4g} ps a cycle of the "
+                                     f"{self.freq_mhz:g} MHz clock)") if self.real else
                        (f"1 time unit (shown as 1 us) is 1 cycle of the {self.freq_mhz:g} MHz "
                         f"clock ({1000 / self.freq_mhz:.4g} ns)")}
-        # displayTimeUnit only where the unit is real time (a cycle is no ms or ns)
-        self.f.write('{"displayTimeUnit":"ns",' if self.real else "{")
-        self.f.write('"traceEvents":[')
+        # no displayTimeUnit: the unit is µs to viewers whatever pipev means by it
+        self.f.write('{"traceEvents":[')
         self._processes: set[int] = set()
         self._issue = self.issue_cycles
 
@@ -94,7 +90,7 @@ class ChromeWriter(TraceWriter):
             return
         self._processes.add(core)
         pid = PID + core
-        unit = "" if self.real else "; 1 us on the axis = 1 cycle"
+        unit = f"; 1 us on the axis = 1 {'ps' if self.real else 'cycle'}"
         meta = [json.dumps({"name": "process_name", "ph": "M", "pid": pid,
                             "args": {"name": f"core {core} ({self.chip.name}, "
                                              f"{self.freq_mhz:g} MHz{unit})"}},
@@ -179,23 +175,23 @@ class ChromeWriter(TraceWriter):
         key = (ev.core, *ev.flag)
         if ev.kind == SET_FLAG:  # remember where it starts; the first set is the one waited
             if key not in self._flows:
-                self._flows[key] = (self._us(self._ps(t.start)), TIDS[pipe])
+                self._flows[key] = (self._ts(t.start), TIDS[pipe])
             return []
         start = self._flows.pop(key, None)
         if start is None:
             return []
         self._next_flow += 1
         fid, label = self._next_flow, json.dumps(f"flag {key[1]}->{key[2]} {key[3]}")
-        # the end binds to the next slice that begins at or after it on its thread: the
-        # wait_flag's own slice, which begins at its start
-        # the end binds to the next slice that begins on its thread: `released`, nested in
-        # the wait_flag from the cycle the flag released it (so the arrow points forwards)
+        # the end binds (bp:"e") to the innermost slice enclosing it: `released`, nested in
+        # the wait_flag from the cycle the flag released it, so the arrow points forwards.
+        # Without bp the "next slice" rule is ambiguous at equal ts: Perfetto skips a slice
+        # that begins at the flow's own ts and binds the instruction after the wait.
         release = min(t.start + t.wait_flag, t.end)
-        ts = self._us(self._ps(release))
+        ts = self._ts(release)
         return [f'{{"name":{label},"cat":"flag","ph":"s","id":{fid},"pid":{self.pid},'
                 f'"tid":{start[1]},"ts":{start[0]}}}',
                 f'{{"name":{label},"cat":"flag","ph":"f","id":{fid},'
-                f'"pid":{self.pid},"tid":{TIDS[pipe]},"ts":{ts}}}',
+                f'"pid":{self.pid},"tid":{TIDS[pipe]},"ts":{ts},"bp":"e"}}',
                 self._slice('"released"', "released", pipe, release, t.end,
                             f'"line":{ev.instr.line},"flag":{label}')]
 
@@ -211,7 +207,7 @@ class ChromeWriter(TraceWriter):
         err = {"message": diagnostic.message, "pc": pc, "line": diagnostic.line,
                "col": diagnostic.column, "diagnostic": str(diagnostic)}
         self._tail["pipevError"] = err
-        ts = self._us(self._ps(self.max_cycle))
+        ts = self._ts(self.max_cycle)
         self._emit([f'{{"name":"error","cat":"error","ph":"i","s":"t","pid":{self.pid},'
                     f'"tid":{self._error_tid},"ts":{ts},'
                     f'"args":{json.dumps(err, separators=SEP)}}}'])

@@ -225,7 +225,11 @@ def test_an_unparseable_launch_is_a_diagnostic(cpp, tmp_path, capfd):
     rc, _, err = cpp(capfd, "bad.asc")
     assert rc == 1
     assert err == ("bad.asc:2:8: error: cannot parse this kernel launch (no kernel name before "
-                   "<<<)\n")
+                   "<<<)\n"
+                   "    2 |   f(1) <<<1, 0, 0>>>(2);\n"
+                   "      |        ^\n")  # pipev's own diagnostic quotes the line (render.py)
+    _, _, err = cpp(capfd, "--no-source", "bad.asc")
+    assert err.count("\n") == 1
 
 
 def test_usage_errors_exit_2(cpp, tmp_path, capfd):
@@ -451,7 +455,9 @@ int main(int argc, char **argv) {
     (0, 1, "crash.cpp:7: error: the kernel crashed (SIGSEGV) after this call\n"),
     (1, 1, "crash.cpp:7: error: the kernel exited the program (exit status 5) after this "
            "call\n"),
-    (2, 1, "crash.cpp:10:5: error: queue misuse\n"),
+    (2, 1, "crash.cpp:10:5: error: queue misuse\n"
+           '   10 |     if (mode == 2) pipev::say(2, "queue misuse");\n'
+           "      |     ^\n"),
     (3, 1, "crash.cpp:15: error: the program crashed (SIGABRT) after this kernel launch\n"),
     (4, 9, ""),
 ])
@@ -499,7 +505,11 @@ def test_werror_save_vasm_and_traces_per_launch(cpp, tmp_path, capfd):
     assert rc == 0, err
     rc, _, err = cpp(capfd, "two.cpp", "-I", FAKE_INCLUDE, "--werror", "--quiet")
     assert rc == 1
-    assert err == "two.cpp:8:5: error: a warning of the headers\n"
+    assert err == ("two.cpp:8:5: error: a warning of the headers\n"
+                   '    8 |     if (warn) pipev::say(1, "a warning of the headers");\n'
+                   "      |     ^\n")
+    rc, _, err = cpp(capfd, "--no-source", "two.cpp", "-I", FAKE_INCLUDE, "--werror", "--quiet")
+    assert (rc, err) == (1, "two.cpp:8:5: error: a warning of the headers\n")
 
 
 def test_chip_profiles_give_npu_arch():

@@ -65,9 +65,44 @@ def test_cpp_kernel_variants_match_pipev_run(tmp_path):
     assert "best by cycles: TILE=64" in proc.stderr
 
 
-def test_cpp_needs_kernel_mode(tmp_path):
-    proc = pipev("sweep", DATA / "scale.cpp", "--param", "TILE=8", "--out", tmp_path / "r.csv")
-    assert proc.returncode == 2 and "kernel-only mode" in proc.stderr
+def test_cpp_host_main_variants_match_pipev_run(tmp_path):
+    """A host main (scale_host.cpp includes scale.cpp's kernel): each variant is `pipev run
+    host.cpp -D ... --json`."""
+    env = {"PIPEV_CACHE_DIR": str(tmp_path / "cache")}
+    for name in ("scale_host.cpp", "scale.cpp"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    host = tmp_path / "scale_host.cpp"
+    args = ["sweep", host, "--param", "TILE=64,3", "--jobs", "2", "--out", tmp_path / "r.jsonl"]
+    proc = pipev(*args, cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert [(r["TILE"], r["status"]) for r in rows] == [(64, "ok"), (3, "error")]
+    assert rows[1]["error"].startswith(f"{tmp_path / 'scale.cpp'}:18:9: error: DataCopy of 12 "
+                                       "bytes: less than one 32-byte block")
+    single = pipev("run", host, "-D", "TILE=64", "--json", cwd=tmp_path, env=env)
+    assert single.returncode == 0, single.stderr
+    summary = json.loads(single.stdout)  # the program's printf went to stderr
+    assert "TILE 64: 0 wrong" in single.stderr and summary["exit_status"] == 0
+    assert summary["cycles"] == sum(launch["cycles"] for launch in summary["launches"])
+    from simulator.sweep.task import summary_row
+
+    same(rows[0], summary_row(summary, summary["gm"]))
+    assert rows[0]["out_gm_y"] == output_hash(np.arange(256, dtype=np.float32) * 2)
+    again = pipev(*args, cwd=tmp_path, env=env)
+    assert "2 from the cache" in again.stderr  # (an included file's edit: test_sweep_parts)
+
+
+def test_cpp_without_a_main_or_with_kernel_options_and_no_kernel(tmp_path):
+    env = {"PIPEV_CACHE_DIR": str(tmp_path / "cache")}
+    proc = pipev("sweep", DATA / "scale.cpp", "--param", "TILE=8", "--out", tmp_path / "r.jsonl",
+                 "--no-cache", env=env)
+    assert proc.returncode == 0, proc.stderr
+    row = json.loads((tmp_path / "r.jsonl").read_text())
+    assert row["status"] == "error" and "the program has no main()" in row["error"]
+    for option in (["--arg", "x=x.npy"], ["--block-dim", "2"]):
+        result = CliRunner().invoke(main, ["sweep", str(DATA / "scale_host.cpp"), *option,
+                                           "--param", "TILE=8", "--out", str(tmp_path / "r.csv")])
+        assert result.exit_code == 2 and f"{option[0]} needs --kernel NAME" in result.output
 
 
 # -- usage ---------------------------------------------------------------------------------
@@ -208,10 +243,86 @@ def test_chips_are_an_axis():
     assert result.rows[0]["time_us"] != result.rows[1]["time_us"]  # 1850 MHz against 1650
 
 
-def test_a_tik_script_is_not_swept_yet(tmp_path):
-    proc = pipev("sweep", ROOT / "programs" / "tik" / "vec_sel_mode0.py", "--param", "N=1",
-                 "--out", tmp_path / "r.csv")
-    assert proc.returncode == 2 and "a TIK script takes no parameters yet" in proc.stderr
+# -- TIK scripts (module-level constants) ---------------------------------------------------
+
+TILED = ROOT / "programs" / "tik" / "tiled_maximum.py"
+
+
+def _halves(tmp_path) -> tuple[list[str], np.ndarray]:
+    rng = np.random.default_rng(3)
+    x, y = (rng.standard_normal(8192).astype(np.float16) for _ in range(2))
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "y.npy", y)
+    return ["--input", f"x_gm={tmp_path / 'x.npy'}", "--input",
+            f"y_gm={tmp_path / 'y.npy'}"], np.maximum(x, y)
+
+
+def test_tik_script_variants_match_pipev_run_and_the_text_is_the_key(tmp_path):
+    env = {"PIPEV_CACHE_DIR": str(tmp_path / "cache")}
+    script = tmp_path / "tiled.py"
+    script.write_text(TILED.read_text())
+    inputs, want = _halves(tmp_path)
+    args = ["sweep", script, "--param", "TILE=512,1024,3", *inputs, "--jobs", "2"]
+    proc = pipev(*args, "--out", tmp_path / "r.jsonl", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "3 variants: 2 ok, 1 error, 0 from the cache" in proc.stderr
+    rows = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert [(r["TILE"], r["status"]) for r in rows] == [(512, "ok"), (1024, "ok"), (3, "error")]
+    assert rows[2]["error"] == (f"{script}:25:13: error: Tensor: shape (0,) must have "
+                                "positive dimensions")
+    assert rows[0]["out_z_gm"] == rows[1]["out_z_gm"] == output_hash(want)
+    single = pipev("run", script, "-D", "TILE=512", *inputs, "--json", "--output-dir",
+                   tmp_path / "one")
+    assert single.returncode == 0, single.stderr
+    same(rows[0], run_row(json.loads(single.stdout), tmp_path / "one"))
+    assert rows[0]["cycles"] > rows[1]["cycles"]
+
+    again = pipev(*args, "--out", tmp_path / "r.csv", env=env)
+    assert "3 variants: 2 ok, 1 error, 3 from the cache" in again.stderr
+    script.write_text(script.read_text().replace("two tiles per iteration", "two tiles a turn"))
+    edited = pipev(*args, "--out", tmp_path / "r.csv", env=env)
+    assert "0 from the cache" in edited.stderr  # the script's text is its key
+
+
+def test_tik_sweep_in_threads_and_processes_gives_the_same_rows(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from simulator.sweep import sweep
+
+    x = np.arange(8192, dtype=np.float16) % 7
+    inputs = {"x_gm": x, "y_gm": x[::-1].copy()}
+    grid = {"TILE": [256, 2048], "N": [4096, 8192]}
+    with ThreadPoolExecutor(2) as ex:  # TIK builds one at a time in a process
+        threaded = sweep(TILED, grid, inputs=inputs, executor=ex, cache=False)
+    local = sweep(TILED, grid, inputs=inputs, jobs=2, cache=False)
+
+    def strip(rows):
+        return [{k: v for k, v in r.items() if k not in VOLATILE} for r in rows]
+
+    assert strip(threaded.rows) == strip(local.rows)
+    assert [r["status"] for r in local.rows] == ["error", "ok", "error", "ok"]
+    assert "--input x_gm: holds 8192 elements, expected 4096" in local.rows[0]["error"]
+
+
+def test_tik_parameters_are_checked_before_the_sweep(tmp_path):
+    proc = pipev("sweep", TILED, "--param", "TILES=1", "--out", tmp_path / "r.csv")
+    assert proc.returncode == 2
+    assert ("--param TILES: " f"{TILED}: the script declares no parameter 'TILES' (its "
+            "parameters, module-level constants: N, TILE)") in proc.stderr
+    proc = pipev("sweep", TILED, "--param", "TILE=big", "--out", tmp_path / "r.csv")
+    assert proc.returncode == 2 and "integer expression (the default is 1024)" in proc.stderr
+    assert not (tmp_path / "r.csv").exists()
+
+
+def test_a_tik_script_that_raises_is_an_error_row(tmp_path):
+    from simulator.sweep import sweep
+
+    script = tmp_path / "k.py"
+    script.write_text("from tbe import tik\nN = 1\n\ndef f():\n    return 1 // (N - 1)\n\n"
+                      "f()\n")
+    result = sweep(script, {"N": [1]}, cache=False, jobs=1)
+    assert result.rows[0]["error"] == (f"{script}:5:1: error: the script raised "
+                                       "ZeroDivisionError: integer division or modulo by zero")
 
 
 def test_progress_bar_on_a_terminal(tmp_path):

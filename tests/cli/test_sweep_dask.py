@@ -152,3 +152,18 @@ def test_dask_sweep_survives_a_killed_worker_and_matches_single_runs(cluster, tm
     cli_rows = [json.loads(line) for line in (tmp_path / "cli.jsonl").read_text().splitlines()]
     by_variant = {(r["N"], r["TILE"], r["BUFFERS"]): stable(r) for r in first.rows}
     assert [stable(r) for r in cli_rows] == [by_variant[(4096, t, 2)] for t in (2048, 4096)]
+
+
+def test_dask_sweeps_a_tik_script_as_the_local_executor_does(cluster, tmp_path):
+    """The task carries the script's text: a worker executes it in its own process."""
+    address, _ = cluster
+    tiled = ROOT / "programs" / "tik" / "tiled_maximum.py"
+    x = np.arange(8192, dtype=np.float16) % 5
+    inputs = {"x_gm": x, "y_gm": x[::-1].copy()}
+    grid = {"TILE": ["256", "512", "1024", "3"]}
+    on_dask = sweep(tiled, grid, inputs=inputs, cache=False,
+                    executor=f"dask://{address.removeprefix('tcp://')}")
+    local = sweep(tiled, grid, inputs=inputs, cache=False, jobs=2)
+    assert [stable(r) for r in on_dask.rows] == [stable(r) for r in local.rows]
+    assert [r["status"] for r in on_dask.rows] == ["ok", "ok", "ok", "error"]
+    assert len({r["out_z_gm"] for r in on_dask.rows[:3]}) == 1

@@ -216,6 +216,8 @@ def test_best():
     assert table.best(ROWS, "util_V:max")["T"] == 128
     assert table.best(ROWS, "busy_V:min")["T"] == 64
     assert table.best(ROWS, "nope") is None
+    checked = [{**r, "expect": "match" if r["T"] != 128 else "differs: y"} for r in ROWS]
+    assert table.best(checked)["T"] != 128  # a fast wrong answer is not the best
     with pytest.raises(table.TableError):
         table.best(ROWS, "cycles:up")
 
@@ -316,3 +318,26 @@ def test_a_dying_worker_cannot_kill_the_sweep_through_sigpipe(tmp_path):
         assert [out.rows[k].get("cycles") for k in range(8)] == [k * k for k in range(8)]
     finally:
         signal.signal(signal.SIGPIPE, previous)
+
+
+def test_a_cpp_key_covers_the_files_it_includes(tmp_path):
+    """A host main's key changes when a file it reaches by #include "..." changes."""
+    from simulator.sweep import keys
+
+    (tmp_path / "inc").mkdir()
+    host = tmp_path / "host.cpp"
+    host.write_text('#include <cstdio>\n#include "kernel.cpp"\nint main() { return 0; }\n')
+    (tmp_path / "kernel.cpp").write_text('#include "tiling.h"\n')
+    (tmp_path / "inc" / "tiling.h").write_text("#define TILE 64\n")
+
+    def key() -> str:
+        files = keys.included_files(host, (str(tmp_path / "inc"),))
+        return keys.variant_key({"kind": "cpp", "files": files}, {"TILE": "64"}, {}, "", None,
+                                {})
+
+    first = key()
+    reached = keys.included_files(host, (str(tmp_path / "inc"),))
+    assert sorted(Path(p).name for p, _ in reached) == ["host.cpp", "kernel.cpp", "tiling.h"]
+    assert key() == first
+    (tmp_path / "inc" / "tiling.h").write_text("#define TILE 128\n")
+    assert key() != first

@@ -260,18 +260,17 @@ def test_jsonl_without_timing_writes_zero_cycles(tmp_path):
 # -- chrome --------------------------------------------------------------------------------------
 def check_chrome(doc: dict, freq: float) -> dict[int, list[dict]]:
     """Structure every chrome trace must have; returns the instruction slices per tid."""
-    real = doc["otherData"]["time_unit"] == "us"
+    real = doc["otherData"]["time_unit"] == "ps"
     assert doc["otherData"]["freq_mhz"] == freq
-    assert doc.get("displayTimeUnit") == ("ns" if real else None)
+    assert "displayTimeUnit" not in doc
     events = doc["traceEvents"]
     names = {e["tid"]: e["args"]["name"] for e in events
              if e["ph"] == "M" and e["name"] == "thread_name"}
     assert names == {1: "S", 2: "V", 3: "MTE2", 4: "MTE3"}
     assert all(e["pid"] == 1 for e in events)
-    if not real:  # 1 unit = 1 cycle, integers
-        assert all(type(e["ts"]) is int and type(e.get("dur", 0)) is int for e in events
-                   if "ts" in e)
-        freq = 1_000_000  # cycles → "µs": the identity below
+    # integers: 1 unit = 1 cycle, or 1 ps
+    assert all(type(e["ts"]) is int and type(e.get("dur", 0)) is int for e in events
+               if "ts" in e)
     eps = 1e-9
     per_tid: dict[int, list[dict]] = {}
     top: dict[int, list[dict]] = {}  # slices that nest in nothing: instructions, S issue/stall
@@ -279,8 +278,8 @@ def check_chrome(doc: dict, freq: float) -> dict[int, list[dict]]:
         if e["ph"] == "X" and e["cat"] == "instr":
             per_tid.setdefault(e["tid"], []).append(e)
             if real:
-                assert e["ts"] == round(e["args"]["start"] / freq, 6)
-                assert abs(e["ts"] + e["dur"] - round(e["args"]["end"] / freq, 6)) < eps
+                assert e["ts"] == round(e["args"]["start"] * 1e6 / freq)
+                assert e["ts"] + e["dur"] == round(e["args"]["end"] * 1e6 / freq)
             else:
                 assert (e["ts"], e["ts"] + e["dur"]) == (e["args"]["start"], e["args"]["end"])
         if e["ph"] == "X" and e["cat"] in ("instr", "issue", "stall"):
@@ -300,7 +299,7 @@ def check_chrome(doc: dict, freq: float) -> dict[int, list[dict]]:
     finishes = {e["id"]: e for e in events if e["ph"] == "f"}
     assert set(finishes) <= set(starts)
     for fid, f in finishes.items():
-        assert "bp" not in f and starts[fid]["ts"] <= f["ts"] and starts[fid]["name"] == f["name"]
+        assert f["bp"] == "e" and starts[fid]["ts"] <= f["ts"] and starts[fid]["name"] == f["name"]
     return per_tid
 
 
@@ -643,7 +642,7 @@ def test_real_model_quickstart_figures_in_every_format(tmp_path):
     real = json.loads(chrome.read_text())
     check_chrome(real, 1850.0)
     mte3 = [e for e in real["traceEvents"] if e.get("cat") == "instr" and e["tid"] == 4][-1]
-    assert (mte3["ts"], mte3["dur"]) == (round(508 / 1850, 6), round(664 / 1850 - 508 / 1850, 6))
+    assert (mte3["ts"], mte3["dur"]) == (274595, 358919 - 274595)  # ps: 508 and 664 cycles
     text = tmp_path / "t.txt"
     simulator.run(QUICKSTART, trace=text, trace_format="text")
     assert "cycles 0..664, 1 column = 12 cycles" in text.read_text()
