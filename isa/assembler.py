@@ -479,18 +479,18 @@ class Assembler:
     def pass2(self) -> list[Statement]:
         builder = Builder(self.chip, self.tensors, self.labels, self.checks)
         out: list[Statement] = []
-        # identical lines build identical instructions: build once, re-stamp pc and line (the
-        # build reads neither); the statement's text and notes are shared too
-        cache: dict[tuple[str, int], _Built] = {}
+        # a build reads its line's text, the mnemonic's offset and column, nothing else (not
+        # pc, line or .rept iteration): lines alike in those three build once, re-stamped
+        cache: dict[tuple[str, int, int], _Built] = {}
         for pc, src in enumerate(self.stmts):
             off = src.off
-            one_line = src.segs is None or len(src.segs) == 1  # columns are offset + 1
-            built = cache.get((src.text, off)) if one_line and self.memo else None
+            col = off + 1 if src.segs is None else src.pos(off)[1]
+            built = cache.get((src.text, off, col)) if self.memo else None
             if built is None:
                 built = self.build(builder, src, off, pc)
                 if built is None:
                     continue
-                cache[(src.text, off)] = built
+                cache[(src.text, off, col)] = built
                 hw = built.hw
             elif len(built.hw) == 1:
                 hw = (built.hw[0].at(pc, src.line),)
@@ -502,8 +502,8 @@ class Assembler:
                                         col_fixed=True) for h in hw)
             for sev, o, msg in built.diags:
                 self.diag(sev, (loc[1], loc[2]) if loc else src, o, msg, loc[0] if loc else None)
-            out.append(Statement(pc, src.line, off + 1 if one_line else src.pos(off)[1],
-                                 built.source, built.defn, hw, src.rept, built.notes))
+            out.append(Statement(pc, src.line, col, built.source, built.defn, hw, src.rept,
+                                 built.notes))
         return out
 
     def build(self, builder: Builder, src: Src, off: int, pc: int) -> _Built | None:

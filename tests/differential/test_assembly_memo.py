@@ -73,7 +73,21 @@ def test_memo_changes_nothing_with_warnings_and_errors(text, checks):
     "vadd.f32 x, x, y, repeat=1\n  vadd.f32 x, x, y, repeat=1",  # another column
 ])
 def test_memo_keeps_each_lines_position(body):
+    """Lines of equal text in other places, also `.rept` copies, position their own
+    diagnostics and instructions."""
     text = ".chip ascend910b\n.ub x f32[256]\n.ub y f32[256]\n.ub m u8[64]\n" + \
         f"{body}\n" * 3 + ".rept 2\n" + f"{body}\n" + ".endr\n"
     for checks in ("error", "warn"):
         assert _outcome(text, True, checks) == _outcome(text, False, checks)
+
+
+@pytest.mark.parametrize("checks", ["error", "warn"])
+def test_memo_keeps_rept_substitutions_apart(checks):
+    """`{i}` lines: equal text only where the iteration, and so the columns, agree."""
+    text = (".chip ascend910b\n.ub x f32[1024]\n.ub y f32[1024]\n"
+            ".rept 2\n.rept 3\n"
+            "  vadds.f32 x[{i}*64], y[{i} * 64], 1.0, repeat=1\n"
+            "  vadds.f32 x[{i}*8], y, {i}.5, repeat=1 ; misaligned from {i} = 1\n"
+            "  vadds.f32 x[{i}*100], y, 1.0, repeat={i}\n"
+            ".endr\n.endr\n")
+    assert _outcome(text, True, checks) == _outcome(text, False, checks)
