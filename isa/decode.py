@@ -84,18 +84,13 @@ class VectorOp:
     mask: tuple[int, int]  # MASK (HI, LO) at issue
     counter: bool  # counter mode at issue
     all_active: bool
-    # values derived from the decoding alone (byte ranges, rows, costs), shared by every copy
-    # made with `at`: statements with identical text compute them once
+    # values derived from the decoding alone (byte ranges, rows, costs): statements with
+    # identical text share the decoding (simulator/decodings.py) and compute them once
     memo: dict = attrs.field(factory=dict, eq=False, repr=False)
 
     @property
     def family(self) -> Family:
         return self.instr.defn.family
-
-    def at(self, instr: Instruction) -> VectorOp:
-        """The same decoding for another statement with identical text (a decode-cache hit)."""
-        return VectorOp(instr, self.t, self.repeats, self.n, self.row, self.last, self.operands,
-                        self.mask, self.counter, self.all_active, self.memo)
 
     def derived(self, key, compute):
         """COMPUTE(self) once per decoding and KEY (derived data must not depend on the

@@ -30,12 +30,12 @@ class Decodings:
 
     def get(self, instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],
             counter: bool, sel: int | None) -> VectorOp | None:
-        """A stored decoding valid for this execution, re-stamped with INSTR; else None."""
+        """A stored decoding valid for this execution, else None. It may be another
+        statement's with the same text (its `instr` is that statement): a decoding depends on
+        the text alone, and copying it for each statement would cost more than the rest of a
+        small instruction's issue."""
         if instr.is_static:
-            hit = self._static.get((instr.text, *mask, counter, sel))
-            if hit is None:
-                return None
-            return hit if hit.instr is instr else hit.at(instr)
+            return self._static.get((instr.text, *mask, counter, sel))
         return self._rebased(instr, addrs, fields, mask, counter)
 
     def put(self, instr: Instruction, addrs: dict, fields: dict, sel: int | None,
@@ -74,9 +74,7 @@ class Decodings:
         if base % 32 or not lo_b <= base <= hi_b:
             return None
         out = seen.get(base)
-        if out is not None and out.instr is not instr:  # another line with the same text
-            out = out.at(instr)
-        elif out is None:
+        if out is None:
             shift = base - first
             ops = tuple(Access(a.role, a.base + shift, a.kind, a.size, a.blk, a.rep, a.write,
                                a.space) for a in vop.operands)

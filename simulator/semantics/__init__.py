@@ -10,12 +10,13 @@ executes repeats [lo, hi). Bodies compute results and nothing else. `register` /
 from collections.abc import Callable
 
 from simulator.semantics import cmpmask, dma, registers, scalar, sync, vector
+from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import vcmp, vcmpv, vcmpvs
 from simulator.semantics.convert import vconv
 from simulator.semantics.issued import HALT, Issued
 from simulator.semantics.move import dup, vcopy
-from simulator.semantics.select import vsel
+from simulator.semantics.select import prepare_vsel, vsel
 
 SEMANTICS: dict[str, Callable] = {
     "set_cmpmask": cmpmask.issue, "get_cmpmask": cmpmask.issue, "dma": dma.issue,
@@ -35,6 +36,7 @@ def register(family: str, issue: Callable) -> None:
 def register_vector(family: str, body: Callable) -> None:
     """Add a repeat-driven vector family: body(machine, vop, scalar, lo, hi)."""
     vector.BODIES[family] = body
+    vector.PREPARE.pop(family, None)  # a prepared body would bypass the new one
     SEMANTICS[family] = vector.issue
 
 
@@ -42,5 +44,6 @@ for _name, _body in {"vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpv
                      "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy,
                      "unary": unary, "vconv": vconv}.items():
     register_vector(_name, _body)
+vector.PREPARE.update(ARITH_PREPARED, vsel=prepare_vsel)
 
 __all__ = ["SEMANTICS", "Issued", "HALT", "register", "register_vector"]

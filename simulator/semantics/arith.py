@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from isa.decode import VectorOp
-from simulator.machine import Machine
+from simulator.machine import RAW, Machine
 from simulator.semantics.common import load, numeric, store
+from simulator.semantics.runs import whole_runs
 
 BINARY = {"vadd": np.add, "vsub": np.subtract, "vmul": np.multiply, "vmax": np.maximum,
           "vmin": np.minimum, "vand": np.bitwise_and, "vor": np.bitwise_or}
@@ -31,12 +32,16 @@ def _nan_rule(vop: VectorOp, a: np.ndarray, b, res: np.ndarray) -> np.ndarray:
 
 
 def binary(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
-    a = numeric(load(m, vop, vop.access("src0"), lo, hi), vop)
-    b = numeric(load(m, vop, vop.access("src1"), lo, hi), vop)
+    res = _binary(vop, load(m, vop, vop.access("src0"), lo, hi),
+                  load(m, vop, vop.access("src1"), lo, hi))
+    store(m, vop, vop.access("dst"), res, lo, hi)
+
+
+def _binary(vop: VectorOp, raw0: np.ndarray, raw1: np.ndarray) -> np.ndarray:
+    a, b = numeric(raw0, vop), numeric(raw1, vop)
     with np.errstate(all="ignore"):
         res = BINARY[vop.instr.name](a, b).astype(vop.t.numeric, copy=False)
-        res = _nan_rule(vop, a, b, res)
-    store(m, vop, vop.access("dst"), res, lo, hi)
+        return _nan_rule(vop, a, b, res)
 
 
 def _abs(raw: np.ndarray, t) -> np.ndarray:
@@ -49,14 +54,48 @@ UNARY = {"vabs": _abs, "vnot": lambda raw, t: ~raw}
 
 def unary(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     """vabs, vnot: bit operations on the raw elements."""
-    raw = load(m, vop, vop.access("src"), lo, hi).view(vop.t.raw)
-    store(m, vop, vop.access("dst"), UNARY[vop.instr.name](raw, vop.t), lo, hi)
+    raw = load(m, vop, vop.access("src"), lo, hi)
+    store(m, vop, vop.access("dst"), _unary(vop, raw), lo, hi)
+
+
+def _unary(vop: VectorOp, raw: np.ndarray) -> np.ndarray:
+    return UNARY[vop.instr.name](raw.view(vop.t.raw), vop.t)
 
 
 def unary_scalar(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
-    a = numeric(load(m, vop, vop.access("src"), lo, hi), vop)
+    res = _unary_scalar(vop, load(m, vop, vop.access("src"), lo, hi), scalar)
+    store(m, vop, vop.access("dst"), res, lo, hi)
+
+
+def _unary_scalar(vop: VectorOp, raw: np.ndarray, scalar: np.ndarray) -> np.ndarray:
+    a = numeric(raw, vop)
     s = scalar.reshape(1).view(vop.t.numeric)[0]
     with np.errstate(all="ignore"):
         res = SCALAR[vop.instr.name](a, s).astype(vop.t.numeric, copy=False)
-        res = _nan_rule(vop, a, s, res)
-    store(m, vop, vop.access("dst"), res, lo, hi)
+        return _nan_rule(vop, a, s, res)
+
+
+def _prepared(values, sources: tuple[str, ...]):
+    """prepare(vop, ub_bytes) for a family whose body is dst = VALUES(vop, *sources' raw
+    elements[, scalar]) over whole runs (semantics/runs.py): the same values, read and
+    written through slices worked out once; None for any other decoding."""
+    def prepare(vop: VectorOp, ub_bytes: int):
+        size = vop.t.size
+        if vop.t.kind == "complex" or any(a.size != size for a in vop.operands):
+            return None
+        runs = whole_runs(vop, ("dst", *sources), ub_bytes)
+        if runs is None:
+            return None
+        dst, srcs, raw = runs[0], runs[1:], RAW[size]
+
+        def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+            view = m.views[size]
+            args = [view[s] for s in srcs] + ([scalar] if scalar is not None else [])
+            view[dst] = values(vop, *args).view(raw)
+        return body
+    return prepare
+
+
+PREPARE = {"binary": _prepared(_binary, ("src0", "src1")),
+           "unary": _prepared(_unary, ("src",)),
+           "unary_scalar": _prepared(_unary_scalar, ("src",))}

@@ -8,6 +8,7 @@ from isa.addressing import bits_of
 from isa.decode import VectorOp
 from simulator.machine import RAW, Machine
 from simulator.semantics.common import load, store
+from simulator.semantics.runs import whole_runs
 
 _CMPMASK_BITS: dict[tuple[bytes, int], np.ndarray] = {}
 
@@ -39,3 +40,26 @@ def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     else:
         other = load(m, vop, vop.access("src1"), lo, hi)
     store(m, vop, vop.access("dst"), np.where(s, a, other), lo, hi)
+
+
+def prepare_vsel(vop: VectorOp, ub_bytes: int):
+    """vsel mode 0 over whole runs (semantics/runs.py): `vsel` with the slices worked out once;
+    None for any other decoding."""
+    if vop.access("sel") is not None or vop.family.scalar_src1(vop.instr.fields):
+        return None
+    runs = whole_runs(vop, ("dst", "src0", "src1"), ub_bytes)
+    if runs is None:
+        return None
+    dst, src0, src1 = runs
+    size, r = vop.t.size, vop.repeats
+    if vop.access("dst").size != size:
+        return None
+    seen = [b"", None]  # CMPMASK's bytes when last seen, and its selection bits for all repeats
+
+    def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+        view = m.views[size]
+        cmpmask = m.cmpmask.tobytes()
+        if cmpmask != seen[0]:
+            seen[:] = cmpmask, np.tile(select_bits(m, vop, 0, r).reshape(-1), r)
+        view[dst] = np.where(seen[1], view[src0], view[src1])
+    return body

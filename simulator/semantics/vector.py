@@ -16,6 +16,9 @@ from simulator.semantics.issued import Issued
 
 M64 = (1 << 64) - 1
 BODIES: dict = {}  # family name -> body(machine, vop, scalar, lo, hi); see semantics/__init__
+# family name -> prepare(vop, ub_bytes): a body specialised to that decoding (all its repeats at
+# once), or None; the fused executor runs it in place of the family's body
+PREPARE: dict = {}
 
 
 def issue(ex: Context, instr: Instruction) -> Issued:
@@ -138,3 +141,25 @@ def _scalar_bytes(ex: Context, instr: Instruction) -> np.ndarray | None:
         raise fault("bounds", f"scalar address {addr:#x}", tail=" is outside UB", at_value=True,
                     col=o.col)
     return ex.m.ub[addr:addr + t.size].copy().view(RAW[t.size])
+
+
+def prepared(ex: Context, instr: Instruction) -> tuple[VectorOp, object, object] | None:
+    """(decoding, body, scalar) of an instruction whose issue depends on nothing but its text
+    and MASK/CTRL, once its checks passed cleanly at this MASK/CTRL (the decode cache holds it):
+    a static instruction without a mode-2 mask address or a scalar read at issue from UB or a
+    register. The fused executor (simulator/fused.py) runs these without issuing them again;
+    None for anything else."""
+    fam = instr.defn.family
+    if not instr.is_static or fam.cmpmask_addr(instr.fields) or fam.name not in BODIES:
+        return None
+    scalar = instr.operands.get("scalar")
+    if scalar is not None and not isinstance(scalar.value, np.ndarray):
+        return None
+    m = ex.m
+    vop = ex.decodings.get(instr, {}, instr.fields, m.mask, m.counter, None)
+    if vop is None:
+        return None
+    prepare = PREPARE.get(fam.name)
+    body = vop.derived(("prepared", m.ub.size), lambda v: prepare(v, m.ub.size)) \
+        if prepare is not None else None
+    return vop, body or BODIES[fam.name], _scalar_bytes(ex, instr)

@@ -136,32 +136,89 @@ class TimingModel:
 
     # -- vector --------------------------------------------------------------------------------
     def _class(self, ev: Event) -> CostClass:
-        instr = ev.instr
-        cls = self._class_of.get(instr)
-        if cls is None:
-            cls = self._class_of[instr] = self.classes[instr.defn.family.cost_class(instr.fields)]
-        return cls
+        return self.class_of(ev.instr)
 
     def _vector(self, ev: Event) -> InstrTiming:
+        cls = self._class(ev)
+        cost = self._vector_cost(ev.vop, cls)
+        issue, start, end, head, stalled = self.book_vector(cls, cost)
+        beats, body, pad, extra = cost
+        return InstrTiming("V", issue, start, end, head + body, wait_pipe=start - issue,
+                           head=head, wait_issue=stalled, beats=beats, pad=pad,
+                           bank_extra=extra, issue_cost=self.scalar_issue)
+
+    def book_vector(self, cls: CostClass, cost: tuple) -> tuple[int, int, int, int, int]:
+        """Issue and book a vector instruction of class CLS and COST (`vector_cost`) on V:
+        (issue, start, end, head, cycles S stalled on a full queue); busy is end - start."""
         q = self.queues["V"]
         issue, stalled = self._issue(q)
         start = max(issue, q.last_end)
-        cls = self._class(ev)
-        beats, body, pad, extra = self._vector_cost(ev.vop, cls)
+        body, extra = cost[1], cost[3]
         head = cls.head if body and q.compute_end != start else 0
         end = self._finish(q, start, head + body, True, cls.tail)
         if extra:
             self.stalls["bank_conflict"] += extra
-        return InstrTiming("V", issue, start, end, head + body, wait_pipe=start - issue,
-                           head=head, wait_issue=stalled, beats=beats, pad=pad,
-                           bank_extra=extra, issue_cost=self.scalar_issue)
+        return issue, start, end, head, stalled
+
+    def vector_booker(self, cls: CostClass, cost: tuple):
+        """book() -> (issue, start, end, head, stalled): `book_vector(cls, cost)` with
+        everything that depends on the class and cost bound once, for the fused executor
+        (simulator/fused.py), whose differential tests hold it to `book_vector`: the same
+        `_issue` and `_finish` steps, inlined."""
+        q = self.queues["V"]
+        inflight, depth, issue_cost = q.inflight, self.depth, self.scalar_issue
+        popleft, append = inflight.popleft, inflight.append
+        stalls, busy = self.stalls, self.busy
+        body, extra, cls_head, tail = cost[1], cost[3], cls.head, cls.tail
+
+        def book() -> tuple[int, int, int, int, int]:
+            c = self.s_time
+            while inflight and inflight[0] <= c:
+                popleft()
+            stalled = 0
+            if len(inflight) >= depth:
+                stalled = inflight[0] - c
+                c = popleft()
+                while inflight and inflight[0] <= c:
+                    popleft()
+                stalls["queue_full"] += stalled
+            s_time = self.s_time = c + issue_cost
+            busy["S"] += issue_cost
+            start = c if c > q.last_end else q.last_end
+            head = cls_head if body and q.compute_end != start else 0
+            occ = head + body
+            end = start + occ
+            append(end)
+            q.last_end = done = end
+            if occ:
+                q.drain_end = done = end + tail
+                q.tail, q.compute_end = tail, end
+            if done > self.total_cycles:
+                self.total_cycles = done
+            if s_time > self.total_cycles:
+                self.total_cycles = s_time
+            if extra:
+                stalls["bank_conflict"] += extra
+            return c, start, end, head, stalled
+        return book
+
+    def vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
+        """The public name of `_vector_cost` (the fused executor precomputes it)."""
+        return self._vector_cost(vop, cls)
+
+    def class_of(self, instr) -> CostClass:
+        """INSTR's cost class (cached per instruction)."""
+        cls = self._class_of.get(instr)
+        if cls is None:
+            cls = self._class_of[instr] = self.classes[instr.defn.family.cost_class(instr.fields)]
+        return cls
 
     def _vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
         """(beats per repeat, busy cycles, padding after the last repeat, cycles added by bank
         conflicts), cached on the instruction's kind and its layout relative to its first
         operand: a statement re-run, or moving its operands together through UB, costs a dict
         lookup."""
-        # statements with identical text share their decoding (VectorOp.at) and its memo
+        # statements with identical text share their decoding (simulator/decodings.py) and memo
         key = (self, cls.name)
         hit = vop.memo.get(key)
         if hit is None:

@@ -1,0 +1,169 @@
+"""The fused executor: `Executor.run`'s fast path when only the default observers listen.
+
+With nothing but the run's statistics and hazard checks watching (no trace, debugger, user or
+internal observer), a vector instruction whose issue depends on nothing but its text and
+MASK/CTRL (`semantics.vector.prepared`: static operands, checks passed cleanly once) is issued
+by the reference path until its text ran twice (a text that runs once never pays for a plan);
+every later execution at that MASK/CTRL runs the plan worked out then: the body on the
+shared decoding (a prepared body where the family has one), the timing stage's V booking bound
+to the precomputed cost (`TimingModel.vector_booker`; no InstrTiming record), the statistics'
+sums inlined, and the hazard checks fed their event. Everything else — scalar
+code, branches, DMA, flags, a first execution, a decoding with diagnostics, a mode-2 vsel, a
+scalar read from UB — takes the reference path (`Executor.execute`) in the same loop, so state
+flows between the two paths instruction by instruction. Functional results, diagnostics and
+every cycle figure are identical (tests/differential/test_fused.py runs both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from isa.families import VECTOR
+from simulator.events import Event
+from simulator.hazards import HazardChecks
+from simulator.problems import Fault
+from simulator.semantics import SEMANTICS, vector
+from simulator.sources import ProgramSource
+from simulator.stats import Statistics
+
+if TYPE_CHECKING:  # pragma: no cover
+    from isa.decode import VectorOp
+    from isa.program import Instruction
+    from simulator.executor import Executor
+
+ENABLED = True  # tests switch it off to run the reference path alone
+
+
+def fused_for(ex: Executor) -> FusedRun | None:
+    """The fused loop for EX when its source and observers allow it, else None."""
+    if not ENABLED or type(ex.source) is not ProgramSource:
+        return None
+    stats = hazards = None
+    for ob in ex.observers:
+        if type(ob) is Statistics and stats is None:
+            stats = ob
+        elif type(ob) is HazardChecks and hazards is None:
+            hazards = ob
+        else:
+            return None
+    if stats is None:
+        return None
+    if ex.timing is not None:
+        from simulator.timing import TimingModel
+
+        if type(ex.timing) is not TimingModel:
+            return None
+    return FusedRun(ex, stats, hazards)
+
+
+class FusedRun:
+    def __init__(self, ex: Executor, stats: Statistics, hazards: HazardChecks | None):
+        self.ex, self.stats, self.hazards = ex, stats, hazards
+        self.m, self.source, self.model = ex.m, ex.source, ex.timing
+        # (MASK_HI, MASK_LO, counter) -> text -> plan (`_plan`); only the reference path
+        # changes MASK/CTRL
+        self.plans: dict[tuple, dict[str, Callable]] = {}
+        self.never: set[str] = set()  # texts that never have a plan
+        # texts the reference path executed once: a plan is made at the second execution (a
+        # text that runs once, as most of long straight-line code does, would only pay for it)
+        self.once: set[str] = set()
+
+    def run(self) -> None:
+        """Execute the source to its end (the executor started the run and finishes it)."""
+        ex, m, never = self.ex, self.m, self.never
+        source, learn = self.source, self._learn
+        flat, max_steps = source.flat, ex.max_steps
+        state = (m.mask_hi, m.mask_lo, m.counter)
+        plans = self.plans.setdefault(state, {})
+        while not ex.done:
+            try:
+                instr = flat[source.index]
+            except IndexError:
+                break
+            if ex.steps >= max_steps:
+                ex._count(instr)  # fails with the reference path's words
+            ex.steps += 1
+            plan = plans.get(instr.text)
+            if plan is not None:
+                try:
+                    plan(instr)
+                except Fault as f:
+                    ex.fail(instr, f.problem)
+                continue
+            try:
+                ex.execute(instr)
+            except Fault as f:
+                ex.fail(instr, f.problem)
+            after = (m.mask_hi, m.mask_lo, m.counter)
+            if after != state:
+                state, plans = after, self.plans.setdefault(after, {})
+            elif instr.text not in never:
+                learn(instr, plans)
+
+    def _learn(self, instr: Instruction, plans: dict[str, Callable]) -> None:
+        """After INSTR's reference execution (which left MASK/CTRL as they were): its plan at
+        this MASK/CTRL, if it can have one."""
+        fam = instr.defn.family
+        if fam.kind != VECTOR or SEMANTICS.get(fam.name) is not vector.issue \
+                or not instr.is_static or fam.cmpmask_addr(instr.fields):
+            self.never.add(instr.text)  # mode 2 included: its mask address is state
+            return
+        if instr.text not in self.once:
+            self.once.add(instr.text)
+            return
+        got = vector.prepared(self.ex, instr)
+        if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
+            return
+        plans[instr.text] = self._plan(*got)
+
+    def _plan(self, vop: VectorOp, body: Callable, arg) -> Callable:
+        """plan(instr): one execution of an instruction with this decoding, body and scalar —
+        what `Executor.execute`, the timing stage and the statistics do for it, with
+        everything that depends on the decoding alone bound once."""
+        ex, m, source, stats, model, hazards = (self.ex, self.m, self.source, self.stats,
+                                                self.model, self.hazards)
+        r, writes_cmpmask, core = vop.repeats, vop.family.writes_cmpmask, ex.core
+        sums, stalls, line_cycles = stats.busy, stats.stalls, stats.line_cycles
+        on_event = hazards.on_event if hazards is not None else None
+        if model is not None:
+            cls = model.class_of(vop.instr)  # the class follows the text's fields
+            cost = model.vector_cost(vop, cls)
+            book, model_busy, issue_cost, extra = (model.vector_booker(cls, cost), model.busy,
+                                                   model.scalar_issue, cost[3])
+
+        def plan(instr: Instruction) -> None:
+            body(m, vop, arg, 0, r)
+            source.index += 1
+            if writes_cmpmask:
+                ex._cmpmask = m.cmpmask.tobytes()
+            stats.instructions += 1
+            stats.uops += r
+            if model is not None:
+                _, start, end, _, stalled = book()
+                busy = end - start
+                model_busy["V"] += busy
+                sums["V"] += busy
+                sums["S"] += issue_cost
+                key = (instr.file, instr.line)
+                if instr.file and key not in line_cycles:  # a .loc line: the statistics keep
+                    stats.line_event[key] = event(instr)  # its first event for its text
+                line_cycles[key] += busy
+                if extra:
+                    stalls["bank_conflict"] += extra
+                if stalled:
+                    stalls["queue_full"] += stalled
+            if on_event is not None:
+                told.seq, told.instr, told._cmpmask = ex.steps - 1, instr, ex._cmpmask
+                on_event(told)
+
+        def event(instr: Instruction) -> Event:
+            mask = (m.mask_hi, m.mask_lo)  # MASK/CTRL are this plan's: a vector op keeps them
+            ev = Event(ex.steps - 1, instr, "V", vop, r, None, False, mask, m.counter, mask,
+                       m.counter, ex._cmpmask, source)
+            ev.core = core
+            return ev
+        # the hazard checks' event, brought up to date for each execution: they keep nothing
+        # of an event but its instruction (the statistics keep events: theirs are fresh)
+        told = event(vop.instr)
+        return plan

@@ -1,0 +1,206 @@
+"""The fused executor (simulator/fused.py) against the reference per-instruction path.
+
+Random programs (the generators of test_random_programs.py) are run twice, with the fast path
+and with `simulator.fused.ENABLED` off, after their statements were repeated — in place and as
+a whole body — so that every instruction is executed again at the same and at a changed
+MASK/CTRL (the fast path takes over from the second execution). Everything a run reports must
+be identical: the raw bytes of UB and of every output, every diagnostic (severity, position,
+message), every cycle figure and the timing model's final state, the counts, stalls, hot lines
+and registers; a failing run must fail with the same diagnostics and partial UB.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simulator
+from isa.diagnostics import AssemblyError
+from simulator import fused
+from simulator.errors import SimulationError
+from simulator.events import Observer
+from simulator.executor import Executor
+from tests.differential.test_random_programs import SETTINGS, Gen
+
+
+def _outcome(text: str, checks: str, enabled: bool, **kw) -> tuple:
+    fused.ENABLED = enabled
+    try:
+        r = simulator.run(text, checks=checks, **kw)
+    except SimulationError as e:
+        ub = bytes(e.partial.ub) if getattr(e, "partial", None) is not None else None
+        return ("error", e.diagnostics, ub)
+    finally:
+        fused.ENABLED = True
+    outputs = {k: (v.dtype.str, v.shape, v.tobytes()) for k, v in r.outputs.items()}
+    return ("ok", bytes(r.ub), outputs, r.diagnostics, r.cycles, r.time_us, r.pipes,
+            r.instructions, r.uops, r.stalls, r.hot_lines, r.timing, r.registers)
+
+
+def same_both_ways(text: str, checks: str = "error", **kw) -> tuple:
+    """Run TEXT both ways; every field of the outcome must be equal. Returns it."""
+    want = _outcome(text, checks, False, **kw)
+    got = _outcome(text, checks, True, **kw)
+    assert got[0] == want[0], f"fused {got[0]}, reference {want[0]}\n{text}"
+    for k, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert g == w, f"field {k} differs: fused {g!r}\nreference {w!r}\n{text}"
+    return got
+
+
+def same_if_it_assembles(text: str, checks: str = "error", **kw) -> None:
+    try:
+        same_both_ways(text, checks, **kw)
+    except AssemblyError:  # a random program may not assemble: nothing to compare
+        pass
+
+
+@st.composite
+def repeated_programs(draw, overlap: bool = False) -> str:
+    """A random program whose statements run again: each repeated in place 1-4 times, then
+    the whole body up to twice more (at whatever MASK/CTRL the pass before left)."""
+    text = Gen(draw, overlap).program()
+    head = [ln for ln in text.splitlines() if ln.startswith(".")]
+    body = [ln for ln in text.splitlines() if not ln.startswith(".")]
+    times = draw(st.lists(st.integers(1, 4), min_size=len(body), max_size=len(body)))
+    body = [ln for ln, k in zip(body, times, strict=True) for _ in range(k)]
+    return "\n".join(head + body * draw(st.integers(1, 3))) + "\n"
+
+
+@settings(SETTINGS, max_examples=150)
+@given(repeated_programs())
+def test_fused_equals_reference(text):
+    same_if_it_assembles(text, "error")
+
+
+@settings(SETTINGS, max_examples=80)
+@given(repeated_programs(overlap=True), st.sampled_from(("off", "warn", "error")))
+def test_fused_equals_reference_overlapping_and_every_check_mode(text, checks):
+    same_if_it_assembles(text, checks)
+
+
+@settings(SETTINGS, max_examples=40)
+@given(repeated_programs())
+def test_fused_equals_reference_without_timing(text):
+    same_if_it_assembles(text, "error", timing=False)
+
+
+VSEL = """.chip ascend910b
+.ub x f32[2048] = random(1)
+.ub y f32[2048] = random(2)
+.ub u f32[2048]
+.ub m u8[256] = random(3)
+"""
+
+
+@pytest.mark.parametrize("body", [
+    # straight line, a CMPMASK change between identical statements, a MASK change
+    "set_cmpmask m\n" + "vsel.f32 x, x, y\n" * 5 + "set_cmpmask m[32]\n" + "vsel.f32 x, x, y\n"
+    * 3 + "set_vector_mask 0, 0xff\n" + "vsel.f32 x, x, y\n" * 3,
+    # a scalar loop around static vector code (the reference path runs the branch)
+    "set_cmpmask m\nli x5, 0\nloop:\nvsel.f32 x, x, y, repeat=2\nvadd.f32 y, x, y\n"
+    "add x5, x5, 1\nblt x5, 40, loop\n",
+    # uninitialised reads warn once per statement, on either path
+    "set_cmpmask m\n" + "vsel.f32 x, u, y\nvsel.f32 u, x, y\n" * 4,
+    # vcmp writes CMPMASK, then vsel reads it; strided and partial-mask decodings
+    "vcmpv.lt.f32 m, x, y\n" * 3 + "vsel.f32 u, x, y, stride=1,2,1,8,16,8\n" * 3
+    + "set_vector_mask 0, 0x3\n" + "vsel.f32 u, x, y\n" * 3 + "get_cmpmask m[64]\n" * 2,
+    # a register-addressed statement (never fused) between fused ones; a scalar from UB
+    "set_cmpmask m\nli x1, 256\n" + "vsel.f32 x[x1], x, y\nvadds.f32 u, x, 1.5\n"
+    "vadds.f32 u, x, 2.5\n" * 3,
+    # statements from another file (a C++ recording's .loc): hot lines name it
+    '.loc "k.cpp" 7 3\nset_cmpmask m\n' + "vsel.f32 x, x, y\n" * 3 + '.loc "k.cpp" 9 5\n'
+    + "vadd.f32 u, x, y\n" * 4,
+    # races on fused statements' bytes: the warnings name the fused statement's line
+    ".gm g f32[2048] output\nset_cmpmask m\n" + "vsel.f32 x, x, y\n" * 3 + "copy_ub_to_gm g, x, "
+    "nburst=1, burst=8\n" + "vsel.f32 x, x, y\n" * 2 + "copy_ub_to_gm g, x, nburst=1, burst=8"
+    "\n",
+    # vsel mode 2 reads its mask address from CMPMASK: not fused
+    ".ub p u32[8] = [0x3000, 0, 0, 0, 0, 0, 0, 0]\nset_cmpmask p\n"
+    + "vsel.f32 u, x, y, mode=2\n" * 3,
+])
+def test_directed_programs_equal(body):
+    outcome = same_both_ways(VSEL + body)
+    assert outcome[0] == "ok", outcome
+
+
+def test_max_steps_stops_both_paths_alike():
+    text = VSEL + "set_cmpmask m\n" + "vsel.f32 x, x, y\n" * 50
+    assert same_both_ways(text, max_steps=20)[0] == "error"
+
+
+def test_errors_after_fused_instructions_are_the_same():
+    text = VSEL + "set_cmpmask m\n" + "vsel.f32 x, x, y\n" * 4 + "vsel.f32 @0x3ff00, x, y\n"
+    got = _outcome(text, "error", True)
+    assert got[0] == "error"
+    assert got == _outcome(text, "error", False)
+
+
+def test_fused_path_is_taken_and_left_for_observers(monkeypatch):
+    """Without observers only set_cmpmask and the first two vsel take the reference path (the
+    second makes the plan); with an observer of the user's every instruction does."""
+    text = VSEL + "set_cmpmask m\n" + "vsel.f32 x, x, y\n" * 10
+    calls = []
+    real = Executor.execute
+
+    def spy(self, instr):
+        calls.append(instr.line)
+        return real(self, instr)
+
+    monkeypatch.setattr(Executor, "execute", spy)
+    plain = simulator.run(text)
+    assert len(calls) == 3
+    calls.clear()
+    watched = simulator.run(text, observers=[Observer()])
+    assert len(calls) == 11
+    assert np.array_equal(plain.ub, watched.ub)
+
+
+@st.composite
+def whole_run_programs(draw) -> str:
+    """vsel mode 0 and arithmetic over whole runs (prepared bodies), in place and not, between
+    CMPMASK changes, MASK changes and strided or partial-mask statements that take the general
+    bodies (NaN scalars included)."""
+    t = draw(st.sampled_from(("f16", "f32")))
+    n = 256 // (2 if t == "f16" else 4)
+    lines = [".chip ascend910b", f".ub a {t}[{n * 40}] = random(1)",
+             f".ub b {t}[{n * 40}] = random(2)", f".ub c {t}[{n * 40}]",
+             ".ub m u8[512] = random(3)", "set_cmpmask m"]
+    places = [f"{v}[{n * k}]" for v in "abc" for k in (0, 1, 4)]
+    for _ in range(draw(st.integers(1, 8))):
+        r = draw(st.sampled_from((1, 2, 3, 8)))
+        dst, src0, src1 = (draw(st.sampled_from(places)) for _ in range(3))
+        kind = draw(st.sampled_from(("plain", "plain", "plain", "cmpmask", "mask", "stride")))
+        if kind == "cmpmask":
+            lines.append(f"set_cmpmask m[{32 * draw(st.integers(0, 15))}]")
+        elif kind == "mask":
+            lines.append(draw(st.sampled_from(("set_vector_mask 0, 0xff", "set_vector_mask "
+                                               "-1, -1"))))
+        stride = ", stride=1,1,1,8,8,16" if kind == "stride" else ""
+        ustride = ", stride=1,1,8,16" if kind == "stride" else ""
+        head = draw(st.sampled_from(("vsel", "vsel", "vadd", "vmul", "vmax", "vsub")))
+        lines += [f"{head}.{t} {dst}, {src0}, {src1}, repeat={r}{stride}"] * draw(
+            st.integers(1, 4))
+        if draw(st.booleans()):  # one-source forms over whole runs too
+            head, scalar = draw(st.sampled_from((("vadds", ", -0.0"), ("vmuls", ", 2.5"),
+                                                 ("vmaxs", ", nan"), ("vabs", ""))))
+            lines += [f"{head}.{t} {dst}, {src0}{scalar}, repeat={r}{ustride}"] * draw(
+                st.integers(1, 3))
+    return "\n".join(lines) + "\n"
+
+
+@settings(SETTINGS, max_examples=120)
+@given(whole_run_programs(), st.sampled_from(("error", "off")))
+def test_prepared_bodies_equal_reference(text, checks):
+    same_if_it_assembles(text, checks)
+
+
+def test_full_queues_and_bank_conflicts_cost_the_same():
+    """Long straight-line code fills V's queue (S stalls) and strided operands conflict on
+    banks: the fused booking must stall and charge exactly as the reference's."""
+    text = VSEL + "set_cmpmask m\n" + ("vsel.f32 x, x, y\nvadd.f32 u, x, y\n"
+                                       "vcopy.f32 u, x, stride=16,1,1,8\n") * 30
+    outcome = same_both_ways(text)
+    stalls = outcome[9]
+    assert stalls["queue_full"] > 0 and stalls["bank_conflict"] > 0, stalls
