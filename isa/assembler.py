@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from difflib import get_close_matches
 from pathlib import Path
+from typing import NamedTuple
 
 import attrs
 
@@ -32,8 +33,8 @@ from isa.lexer import (
     strip_comment,
 )
 from isa.operands import Builder, StatementSyntax
-from isa.program import Init, Program, Statement, Tensor
-from isa.table import INSTRUCTIONS, lookup_form
+from isa.program import Init, Instruction, Program, Statement, Tensor
+from isa.table import INSTRUCTIONS, InstrDef, lookup_form
 from isa.types import ALIASES, TYPES, lookup
 
 MAX_ERRORS = 20
@@ -43,25 +44,32 @@ MAX_LINES = 2_000_000  # .rept expansion limit: beyond it the program is surely 
 LONG_TOKEN = re.compile(r"\S{81,}")
 CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
 LABEL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*:(?!=)")
+DOT_HEAD = re.compile(r"\s*\.")  # a directive (.rept, .endr) may start here
 HEAD_RE = re.compile(r"\s*(\.?[A-Za-z_][A-Za-z0-9_.]*)")
 DECL_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\[([^\]]*)\]")
 GM_ROLES = ("input", "output", "inout")
 DIRECTIVES = (".chip", ".block_dim", ".gm", ".ub", ".param", ".loc", ".rept", ".endr",
               ".end")
 # `.param NAME = VALUE`; group 1 is None when the directive is malformed
+PARAM_SCAN = re.compile(r"^\s*\.param\b", re.I | re.M)  # is there any .param line at all?
 PARAM_RE = re.compile(r"\s*\.param\b(?:\s+([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)\Z)?", re.I | re.S)
 
 
-@attrs.define
 class Src:
-    """One logical line: its text and where each character came from (for LINE:COL)."""
+    """One logical line: its text and where each character came from (for LINE:COL). SEGS,
+    (offset, line, col0) from each offset on, is None for the common case of one physical
+    line from column 1 (no list per line)."""
 
-    text: str
-    line: int
-    rept: int | None = None
-    segs: list[tuple[int, int, int]] = attrs.field(factory=list)  # (offset, line, col0)
+    __slots__ = ("text", "line", "rept", "segs", "off")
+
+    def __init__(self, text: str, line: int, rept: int | None = None,
+                 segs: list[tuple[int, int, int]] | None = None):
+        self.text, self.line, self.rept, self.segs = text, line, rept, segs
+        self.off = 0  # a statement's: where its mnemonic starts
 
     def pos(self, offset: int) -> tuple[int, int]:
+        if self.segs is None:
+            return self.line, offset + 1
         line, col0, start = self.line, 0, 0
         for off, ln, c0 in self.segs:
             if offset >= off:
@@ -76,14 +84,26 @@ class _Stop(Exception):
     pass
 
 
+class _Built(NamedTuple):
+    """A statement's build, shared by every line of identical text."""
+
+    defn: InstrDef
+    hw: tuple[Instruction, ...]
+    notes: tuple[str, ...]
+    diags: list[tuple[str, int, str]]  # (severity, offset, message)
+    source: str
+
+
 class Assembler:
     def __init__(self, text: str, path: str, chip: Chip | str | None, checks: str,
-                 overrides: Mapping[str, int] | None = None):
+                 overrides: Mapping[str, int] | None = None, memo: bool = True):
         self.path = path
+        self.memo = memo  # share one build among lines of identical text (tests turn it off)
         self.overrides = dict(overrides or {})
         self.params: dict[str, int] = {}
         self.base_dir = Path(path).parent if path != "<string>" else Path(".")
-        self.raw_lines = text.split("\n")
+        self.text = text
+        self.raw_lines = _shared(text.split("\n"))  # before anything refers to a line
         self.cli_chip = chip
         self.checks = checks
         self.diags: list[Diagnostic] = []
@@ -123,7 +143,7 @@ class Assembler:
         if self.errors:
             raise AssemblyError(self.diags)
         return Program(self.path, self.chip, self.chip_from_text, self.tensors,
-                       tuple(statements), self.labels, tuple(self.raw_lines),
+                       tuple(statements), self.labels, self.raw_lines,
                        tuple(d for d in self.diags if d.severity != "error"),
                        self.block_dim, self.block_dim_at, dict(self.params))
 
@@ -132,14 +152,16 @@ class Assembler:
         """Every `.param` first, in order (a value may use the parameters above it), so a
         parameter can size a tensor or count a .rept anywhere; -D overrides replace values."""
         declared: dict[str, int] = {}
-        names = [m.group(1) for raw in self.raw_lines
+        # the common case, no .param at all, needs no pass over the lines
+        lines = self.raw_lines if PARAM_SCAN.search(self.text) else ()
+        names = [m.group(1) for raw in lines
                  if (m := PARAM_RE.match(strip_comment(raw))) is not None and m.group(1)]
-        for i, raw in enumerate(self.raw_lines):
+        for i, raw in enumerate(lines):
             text = strip_comment(raw.rstrip("\r"))
             m = PARAM_RE.match(text)
             if m is None:
                 continue
-            src = Src(text, i + 1, segs=[(0, i + 1, 0)])
+            src = Src(text, i + 1)
             name, value = m.group(1), m.group(2)
             if name is None:
                 self.error(src, m.start(), ".param takes NAME = VALUE (an integer expression)")
@@ -179,10 +201,10 @@ class Assembler:
         n = len(self.raw_lines)
         while i < n:
             text = strip_comment(self.raw_lines[i].rstrip("\r"))
-            src = Src(text, i + 1, segs=[(0, i + 1, 0)])
+            src = Src(text, i + 1)
             i += 1
             i = self._continue_brackets(src, i)
-            head = text.strip().lower()
+            head = text.strip().lower() if DOT_HEAD.match(text) else ""
             if head.startswith(".rept"):
                 arg = text[text.lower().index(".rept") + 5:]
                 arg_off = len(text) - len(arg.lstrip())  # the count's column
@@ -221,6 +243,8 @@ class Assembler:
             return i
         if not src.text.lstrip().startswith((".gm", ".ub")) or "=" not in src.text:
             return i
+        if src.segs is None:
+            src.segs = [(0, src.line, 0)]
         while src.text.count("[") > src.text.count("]") and i < len(self.raw_lines):
             nxt = strip_comment(self.raw_lines[i].rstrip("\r"))
             src.segs.append((len(src.text) + 1, i + 1, 0))
@@ -233,7 +257,7 @@ class Assembler:
         self.tensors: dict[str, Tensor] = {}
         self.decls: list[tuple[Src, int, str, dict]] = []
         self.labels: dict[str, int] = {}
-        self.stmts: list[tuple[Src, int]] = []  # (line, offset of the mnemonic)
+        self.stmts: list[Src] = []  # the statements' lines (`off`: the mnemonic's offset)
         self.chip_from_text = None
         self.block_dim, self.block_dim_at = 1, None
         self.loc: tuple[str, int, int] | None = None  # the last .loc: (file, line, col)
@@ -249,7 +273,7 @@ class Assembler:
                 self.labels[name] = len(self.stmts)
                 off = m.end()
             rest = src.text[off:]
-            if not rest.strip():
+            if not rest or rest.isspace():
                 continue
             h = HEAD_RE.match(rest)
             if not h:
@@ -281,7 +305,8 @@ class Assembler:
                 continue
             if self.loc is not None:
                 self.locs[len(self.stmts)] = self.loc
-            self.stmts.append((src, wo))
+            src.off = wo
+            self.stmts.append(src)
         self.chip = self.resolve_chip(chip_src)
         for name in self.labels:
             if name in self.tensors:
@@ -454,37 +479,48 @@ class Assembler:
     def pass2(self) -> list[Statement]:
         builder = Builder(self.chip, self.tensors, self.labels, self.checks)
         out: list[Statement] = []
-        # identical lines build identical instructions: build once, re-stamp pc and line
-        cache: dict[tuple[str, int], tuple] = {}
-        for pc, (src, off) in enumerate(self.stmts):
-            hit = cache.get((src.text, off))
-            if hit is not None and len(src.segs) == 1:
-                defn, template, notes, diags = hit
-                hw = [h.at(pc, src.line) for h in template]
+        # a build reads its line's text, the mnemonic's offset and column, nothing else (not
+        # pc, line or .rept iteration): lines alike in those three build once, re-stamped
+        cache: dict[tuple[str, int, int], _Built] = {}
+        for pc, src in enumerate(self.stmts):
+            off = src.off
+            col = off + 1 if src.segs is None else src.pos(off)[1]
+            built = cache.get((src.text, off, col)) if self.memo else None
+            if built is None:
+                built = self.build(builder, src, off, pc)
+                if built is None:
+                    continue
+                cache[(src.text, off, col)] = built
+                hw = built.hw
+            elif len(built.hw) == 1:
+                hw = (built.hw[0].at(pc, src.line),)
             else:
-                syn = self.split_statement(src, off)
-                if syn is None:
-                    continue
-                try:
-                    hw, notes = builder.build(syn, pc, src.line)
-                except LexError as e:
-                    loc = self.locs.get(pc)
-                    if loc is None:
-                        self.error(src, e.offset, e.message)
-                    else:
-                        self.diag("error", (loc[1], loc[2]), 0, e.message, loc[0])
-                    continue
-                defn, diags = syn.defn, builder.take_diags()
-                cache[(src.text, off)] = (defn, hw, notes, diags)
+                hw = tuple(h.at(pc, src.line) for h in built.hw)
             loc = self.locs.get(pc)
             if loc is not None:
-                hw = [attrs.evolve(h, file=loc[0], line=loc[1], col=loc[2], col_fixed=True)
-                      for h in hw]
-            for sev, o, msg in diags:
+                hw = tuple(attrs.evolve(h, file=loc[0], line=loc[1], col=loc[2],
+                                        col_fixed=True) for h in hw)
+            for sev, o, msg in built.diags:
                 self.diag(sev, (loc[1], loc[2]) if loc else src, o, msg, loc[0] if loc else None)
-            out.append(Statement(pc, src.line, src.pos(off)[1], src.text.strip(), defn,
-                                 tuple(hw), src.rept, tuple(notes)))
+            out.append(Statement(pc, src.line, col, built.source, built.defn, hw, src.rept,
+                                 built.notes))
         return out
+
+    def build(self, builder: Builder, src: Src, off: int, pc: int) -> _Built | None:
+        """The statement at SRC:OFF built (at PC), or None after an error."""
+        syn = self.split_statement(src, off)
+        if syn is None:
+            return None
+        try:
+            hw, notes = builder.build(syn, pc, src.line)
+        except LexError as e:
+            loc = self.locs.get(pc)
+            if loc is None:
+                self.error(src, e.offset, e.message)
+            else:
+                self.diag("error", (loc[1], loc[2]), 0, e.message, loc[0])
+            return None
+        return _Built(syn.defn, tuple(hw), tuple(notes), builder.take_diags(), src.text.strip())
 
     def _type_modifier(self, src: Src, off: int, head: re.Match, mods: list[str], need: str):
         """The type named by the next modifier (taken off MODS), or None after an error (NEED
@@ -568,7 +604,7 @@ def _substitute(s: Src, k: int) -> Src:
     """A .rept body line with `{i}` replaced by K; columns still point into the source."""
     rept = k if s.rept is None else s.rept
     if "{i}" not in s.text:
-        return attrs.evolve(s, rept=rept)
+        return Src(s.text, s.line, rept, s.segs)
     pieces = s.text.split("{i}")
     starts, o = [], 0
     for piece in pieces:
@@ -580,10 +616,16 @@ def _substitute(s: Src, k: int) -> Src:
         return old + grow * sum(1 for st in starts[1:] if st <= old)
 
     segs = []
-    for old in sorted({off for off, _, _ in s.segs} | set(starts)):
+    for old in sorted({off for off, _, _ in s.segs or [(0, s.line, 0)]} | set(starts)):
         line, col = s.pos(old)
         segs.append((to_new(old), line, col - 1))
-    return attrs.evolve(s, text=str(k).join(pieces), rept=rept, segs=segs)
+    return Src(str(k).join(pieces), s.line, rept, segs)
+
+
+def _shared(lines: list[str]) -> tuple[str, ...]:
+    """LINES with one string object for each distinct text: unrolled code repeats its lines."""
+    seen: dict[str, str] = {}
+    return tuple([seen.setdefault(line, line) for line in lines])
 
 
 def _shorten(msg: str) -> str:
@@ -614,7 +656,7 @@ def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip:
     a = Assembler(text, path, chip, checks)
     a.chip, a.tensors, a.labels = chip, tensors, labels
     at = (line, max(col, 1))
-    src = Src(text, line, segs=[(0, line, 0)])
+    src = Src(text, line)
     off = len(text) - len(text.lstrip())
     syn = a.split_statement(src, off) if text.strip() else None
     if syn is None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import attrs
-import ml_dtypes
 import numpy as np
 
 _RAW = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
@@ -17,8 +18,14 @@ class DType:
     name: str
     size: int
     kind: str  # "int", "uint", "float", "complex"
-    numeric: np.dtype  # dtype arithmetic and compares use (c32: float16 pairs)
+    _numeric: np.dtype | None  # see `numeric`; None for bf16 (ml_dtypes, imported when used)
     npy: np.dtype  # dtype of .npy files holding this type (docs/machine.md §3)
+
+    @property
+    def numeric(self) -> np.dtype:
+        """The dtype arithmetic and compares use (c32: float16 pairs; bf16:
+        ml_dtypes.bfloat16, whose import a run without bf16, and start-up, does without)."""
+        return self._numeric if self._numeric is not None else _bfloat16()
 
     @property
     def raw(self) -> np.dtype:
@@ -46,14 +53,23 @@ class DType:
     @property
     def mantissa_bits(self) -> int:
         """Explicit mantissa bits of a float type (ml_dtypes.finfo also knows bf16)."""
+        import ml_dtypes
+
         return int(ml_dtypes.finfo(self.numeric).nmant)
 
     def __str__(self) -> str:
         return self.name
 
 
+@cache
+def _bfloat16() -> np.dtype:
+    import ml_dtypes
+
+    return np.dtype(ml_dtypes.bfloat16)
+
+
 def _t(name: str, size: int, kind: str, numeric, npy=None) -> DType:
-    numeric = np.dtype(numeric)
+    numeric = np.dtype(numeric) if numeric is not None else None
     return DType(name, size, kind, numeric, np.dtype(npy) if npy is not None else numeric)
 
 
@@ -63,7 +79,7 @@ TYPES: dict[str, DType] = {t.name: t for t in (
     _t("s16", 2, "int", np.int16),
     _t("u16", 2, "uint", np.uint16),
     _t("f16", 2, "float", np.float16),
-    _t("bf16", 2, "float", ml_dtypes.bfloat16, np.uint16),
+    _t("bf16", 2, "float", None, np.uint16),  # numeric: ml_dtypes.bfloat16
     _t("s32", 4, "int", np.int32),
     _t("u32", 4, "uint", np.uint32),
     _t("f32", 4, "float", np.float32),

@@ -6,7 +6,6 @@ the user's umask, like any file a program creates."""
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +20,8 @@ def _mode() -> int:
 def write_outputs(directory: Path, outputs: dict[str, np.ndarray]) -> dict[str, str]:
     """Write OUTPUTS as DIRECTORY/NAME.npy; return {name: absolute path}. Raises OSError with
     nothing changed and no temporary left behind."""
+    import tempfile  # here: a run without outputs (and start-up) does without it
+
     directory.mkdir(parents=True, exist_ok=True)
     targets = {name: directory / f"{name}.npy" for name in outputs}
     for path in targets.values():
@@ -44,6 +45,8 @@ def write_outputs(directory: Path, outputs: dict[str, np.ndarray]) -> dict[str, 
 
 def _commit(staged: list[tuple[str, Path]]) -> None:
     """Rename every temporary into place; on a failure undo the renames already made."""
+    import tempfile
+
     done: list[tuple[Path, str | None]] = []  # (target, backup of what it held)
     try:
         for tmp, final in staged:

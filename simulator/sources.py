@@ -22,13 +22,15 @@ class ProgramSource:
         self.lines = program.lines
         self.flat: list[Instruction] = [h for s in program.statements for h in s.hw]
         # label target (statement pc) -> flat index; a statement that expands to nothing (e.g.
-        # `select count=0`) maps to the next instruction, a label at the end to len(flat)
-        self.pc_start: dict[int, int] = {}
-        k = 0
-        for s in program.statements:
-            self.pc_start[s.pc] = k
-            k += len(s.hw)
-        self._rept = {s.pc: s.rept for s in program.statements if s.rept is not None}
+        # `select count=0`) maps to the next instruction, a label at the end to len(flat).
+        # None when every statement is one instruction (the index is the pc: no table)
+        self.pc_start: list[int] | None = None
+        if len(self.flat) != len(program.statements) or any(
+                len(s.hw) != 1 for s in program.statements):
+            self.pc_start, k = [], 0
+            for s in program.statements:
+                self.pc_start.append(k)
+                k += len(s.hw)
         self.index = 0
 
     def fetch(self) -> Instruction | None:
@@ -43,7 +45,13 @@ class ProgramSource:
         elif jump == HALT:
             self.index = len(self.flat)
         else:
-            self.index = self.pc_start.get(jump, len(self.flat))
+            self.index = self.start_of(jump)
+
+    def start_of(self, pc: int) -> int:
+        """The flat index of statement PC's first instruction (len(flat) past the end)."""
+        if not 0 <= pc < len(self.program.statements):
+            return len(self.flat)
+        return pc if self.pc_start is None else self.pc_start[pc]
 
     def at_end(self) -> bool:
         return self.index >= len(self.flat)
@@ -53,7 +61,7 @@ class ProgramSource:
         return next((h for h in self.flat[self.index + 1:] if pred(h)), False)
 
     def rept(self, instr: Instruction) -> int | None:
-        return self._rept.get(instr.pc)
+        return self.program.statements[instr.pc].rept
 
     def statement_text(self, instr: Instruction) -> str:
         return self.program.statements[instr.pc].source

@@ -65,11 +65,13 @@ class CppAwareGroup(click.Group):
             return "run", run_cpp, args[1:]
         if args[:1] == ["debug"] and wants(args[1:]):
             return "debug", debug_cpp, args[1:]
-        from simulator.tik.cli import command_for
+        program = program_of(args[1:])
+        if program is not None and program.lower().endswith(".py"):  # TIK: imported only then
+            from simulator.tik.cli import command_for
 
-        tik = command_for(self, args, program_of(args[1:]))
-        if tik is not None:
-            return tik
+            tik = command_for(self, args, program)
+            if tik is not None:
+                return tik
         return super().resolve_command(ctx, args)
 
 

@@ -190,7 +190,7 @@ class Commands:
 
         def left() -> bool:  # the next instruction is another statement's (or this one anew)
             j = s.index()
-            return j >= len(s.flat) or s.flat[j].pc != pc or s.source.pc_start[pc] == j
+            return j >= len(s.flat) or s.flat[j].pc != pc or s.source.start_of(pc) == j
         stop = s.forward(s.boundary_done(left))
         return [f"run till the end of line {s.program.statements[pc].line} (pc {pc})",
                 *self._stopped(stop)]
@@ -292,7 +292,7 @@ class Commands:
         if inside is not None:
             info += f"  repeat {inside.repeat} of {inside.repeats} done  in {instr.text}"
         elif not end and len(stmt.hw) > 1:
-            n = k - s.source.pc_start[instr.pc] + 1
+            n = k - s.source.start_of(instr.pc) + 1
             info += f"  next {instr.text} ({n} of {len(stmt.hw)})"
         if end and s.ex.done:
             info += "  (program finished)" if s.core + 1 >= s.n else "  (core finished)"

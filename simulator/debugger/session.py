@@ -499,7 +499,7 @@ class Session:
         if k >= len(self.flat):
             return None
         instr = self.flat[k]
-        if self.source.pc_start.get(instr.pc) != k:
+        if self.source.start_of(instr.pc) != k:
             return None  # inside an API statement's expansion
         msgs = []
         for b in list(self.breaks.values()):

@@ -24,6 +24,7 @@ from simulator.trace.base import (
 )
 
 VERSION = 1
+PREFIXES = 1 << 12  # instructions whose line prefixes are kept (~300 bytes each)
 
 
 class JsonlWriter(TraceWriter):
@@ -41,8 +42,8 @@ class JsonlWriter(TraceWriter):
         """The constant parts of this instruction's `instr` and `repeat` lines."""
         hit = self._prefix.get(instr)
         if hit is None:
-            if len(self._prefix) > 1 << 16:
-                self._prefix.clear()
+            if len(self._prefix) > PREFIXES:  # a loop body hits; straight-line code only
+                self._prefix.clear()  # churns, so a long program keeps few of its lines
             loc = f'"pc":{instr.pc},"line":{instr.line}'
             if instr.file:  # a streamed or .loc statement: the producer's file
                 loc += f',"file":{jstr(instr.file)}'

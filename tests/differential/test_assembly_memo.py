@@ -1,0 +1,93 @@
+"""The assembler's memo (one build shared by every line of identical text) changes nothing: with
+and without it, random programs assemble to the same statements, instructions, positions,
+listing and diagnostics, also when their lines repeat, come from `.rept` or carry warnings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from isa.assembler import Assembler, assemble
+from isa.diagnostics import AssemblyError
+from isa.listing import format_listing, listing
+from tests.differential.test_random_programs import programs
+
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _outcome(text: str, memo: bool, checks: str = "error", listed: bool = True) -> str:
+    """Everything assembly says about TEXT, as text: each statement and instruction (every
+    field, positions included), the listing (when LISTED) and the warnings, or the
+    diagnostics."""
+    try:
+        prog = Assembler(text, "<string>", None, checks, memo=memo).run() if not memo else \
+            assemble(text, checks=checks)
+    except AssemblyError as e:
+        return "\n".join(map(str, e.diagnostics))
+    parts = [repr(s) for s in prog.statements]
+    if listed:
+        parts.append(json.dumps(listing(prog)))
+        parts.append(format_listing(prog))
+    parts.extend(map(str, prog.warnings))
+    return "\n".join(parts)
+
+
+def _variants(text: str) -> list[str]:
+    """TEXT, its statement lines written three times over, and its statements in a .rept."""
+    lines = text.splitlines()
+    decls = [ln for ln in lines if ln.startswith(".")]
+    body = [ln for ln in lines if not ln.startswith(".")]
+    tripled = [ln for ln in body for _ in range(3)]
+    return [text, "\n".join([*decls, *tripled, *body]) + "\n",
+            "\n".join([*decls, ".rept 3", *body, ".endr"]) + "\n"]
+
+
+def _same(text: str, checks: str = "error", listed: bool = True) -> None:
+    for variant in _variants(text):
+        assert _outcome(variant, True, checks, listed) == \
+            _outcome(variant, False, checks, listed), variant
+
+
+@SETTINGS
+@given(programs())
+def test_memo_changes_nothing_on_random_programs(text):
+    # no listing: a counter-mode MASK can ask it for millions of repeats (the statements'
+    # every field is compared; the explicit cases below compare listings)
+    _same(text, listed=False)
+
+
+@SETTINGS
+@given(programs(overlap=True), st.sampled_from(["error", "warn", "off"]))
+def test_memo_changes_nothing_with_warnings_and_errors(text, checks):
+    _same(text, checks, listed=False)
+
+
+@pytest.mark.parametrize("body", [
+    "vsel.f32 x, x, y, repeat=1, mode=0",
+    "vsel.f32 x[1], x, y ; misaligned: the same error on every line",
+    "select.f32 x, m, x, y, mode=2, count=64",
+    "vadd.f32 x, x, y, repeat=1\n  vadd.f32 x, x, y, repeat=1",  # another column
+])
+def test_memo_keeps_each_lines_position(body):
+    """Lines of equal text in other places, also `.rept` copies, position their own
+    diagnostics and instructions."""
+    text = ".chip ascend910b\n.ub x f32[256]\n.ub y f32[256]\n.ub m u8[64]\n" + \
+        f"{body}\n" * 3 + ".rept 2\n" + f"{body}\n" + ".endr\n"
+    for checks in ("error", "warn"):
+        assert _outcome(text, True, checks) == _outcome(text, False, checks)
+
+
+@pytest.mark.parametrize("checks", ["error", "warn"])
+def test_memo_keeps_rept_substitutions_apart(checks):
+    """`{i}` lines: equal text only where the iteration, and so the columns, agree."""
+    text = (".chip ascend910b\n.ub x f32[1024]\n.ub y f32[1024]\n"
+            ".rept 2\n.rept 3\n"
+            "  vadds.f32 x[{i}*64], y[{i} * 64], 1.0, repeat=1\n"
+            "  vadds.f32 x[{i}*8], y, {i}.5, repeat=1 ; misaligned from {i} = 1\n"
+            "  vadds.f32 x[{i}*100], y, 1.0, repeat={i}\n"
+            ".endr\n.endr\n")
+    assert _outcome(text, True, checks) == _outcome(text, False, checks)
