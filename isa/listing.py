@@ -14,7 +14,7 @@ from isa.decode import decode_vector
 from isa.families import REGISTER, VECTOR
 from isa.masks import MaskError, mask_after
 from isa.program import Instruction, Program, RegExpr
-from isa.table import INSTRUCTIONS
+from isa.table import INSTRUCTIONS, KEYS
 
 ONES = (1 << 64) - 1
 MAX_UOPS_SHOWN = 8
@@ -47,6 +47,10 @@ def uop_lines(h: Instruction, state: _State) -> list[dict]:
     addrs = {r: o.addr for r, o in h.operands.items() if o.kind == "mem"}
     from_cmpmask = fam.cmpmask_addr(h.fields)  # vsel mode 2: the mask address is run-time data
     vop = decode_vector(h, addrs, h.fields, state.mask, bool(state.counter))
+    if vop.repeats > KEYS["repeat"].hi:  # a counter-mode count too large: no micro-ops to show
+        return [{"note": f"counter mode count {state.mask[1] & 0xFFFFFFFF} needs {vop.repeats} "
+                 f"repeats of {vop.n} elements (at most {KEYS['repeat'].hi}: the run rejects "
+                 "it)"}]
     out = []
     for u in vop.uops():
         if u.index >= MAX_UOPS_SHOWN and u.index != vop.repeats - 1:

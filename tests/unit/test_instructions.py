@@ -483,3 +483,13 @@ def test_listing_shows_every_expansion_with_per_repeat_micro_ops(case):
         assert any("more repeats" in u.get("note", "") for u in e["uops"])
     for _, e in vector:
         assert all("note" in u or {"repeat", "active", "rows"} <= set(u) for u in e["uops"])
+
+
+def test_listing_of_a_counter_mode_count_past_255_repeats_says_so():
+    """A count of 2**32-1 would be 67M repeats: the listing says the run rejects it instead of
+    expanding them (it once grew to the machine's whole memory)."""
+    p = isa.assemble(".chip ascend910b\n.ub x f32[64] = random(1)\n    set_mask_count\n"
+                     "    set_vector_mask 0, 0x7ffffffffff\n    vadd.f32 x, x, x\n")
+    (note,) = listing(p)[-1]["hw"][0]["uops"]
+    assert note == {"note": "counter mode count 4294967295 needs 67108864 repeats of 64 elements "
+                            "(at most 255: the run rejects it)"}
