@@ -13,6 +13,7 @@ from simulator.semantics.runs import whole_runs
 
 _CMPMASK_BITS: dict[tuple[bytes, int], np.ndarray] = {}
 BULK_REPEATS = 8  # from this many repeats the fused executor runs vsel's bulk path (measured)
+PLAN_AT = 2  # the execution of a decoding that makes its bulk plan (tests plan at the first)
 
 
 def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
@@ -38,12 +39,15 @@ def _vsel_bulk(m: Machine, vop: VectorOp) -> bool:
     """All repeats through the decoding's bulk plan (semantics/bulk.py); False when it has
     none. The selection is a bit blend of the raw patterns, as exact as np.where."""
     key = ("vsel", m)
-    how = vop.memo.get(key)
-    if how is None:  # once per decoding: the plan, mode 1 (scalar src1), mode 0 (CMPMASK bits)
-        mode1 = vop.family.scalar_src1(vop.instr.fields)
-        plan = plan_of(m, vop, ("src0",) if mode1 else ("src0", "src1"))
-        how = vop.memo[key] = (plan, mode1, vop.access("sel") is None) if plan else False
-    if not how:
+    how = vop.memo.get(key, 0)
+    if type(how) is int:  # executions so far: planning costs more than one execution, and most
+        if how + 1 < PLAN_AT:  # lines that run once never run again (the element path does)
+            vop.memo[key] = how + 1
+            return False
+        mode1 = vop.family.scalar_src1(vop.instr.fields)  # the plan, mode 1 (scalar src1),
+        plan = plan_of(m, vop, ("src0",) if mode1 else ("src0", "src1"))  # mode 0 (CMPMASK)
+        how = vop.memo[key] = (plan, mode1, vop.access("sel") is None) if plan else None
+    if how is None:
         return False
     plan, mode1, mode0 = how
     if mode0:  # the same mask every repeat: one per CMPMASK value, in the plan's shape

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from unittest import mock
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -89,6 +90,15 @@ class BulkGen(Gen):
         return "\n".join([".chip ascend910b", *self.decls, *self.lines]) + "\n"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def plan_at_the_first_execution():
+    """The bulk path makes a decoding's plan at its second execution (select.PLAN_AT); these
+    programs run each line once, so here it plans at the first, or the element path would be
+    all they test."""
+    with mock.patch.object(select, "PLAN_AT", 1):
+        yield
+
+
 @st.composite
 def bulk_programs(draw) -> str:
     return BulkGen(draw, overlap=False).program()
@@ -144,6 +154,33 @@ set_cmpmask m
             assert not simulator.run(text + line + "\n").diagnostics
         assert plans and plans[0] is not None, line
         assert (plans[0].positions is not None) == survivors, line
+
+
+def test_a_decoding_is_planned_at_its_second_execution_with_the_same_bytes():
+    """By default (PLAN_AT = 2) a line that runs once takes the element path and the second
+    execution of the same decoding makes the plan; the bytes are the element path's."""
+    text = """.chip ascend910b
+.ub x f32[16320] = random(1)
+.ub y f32[16320] = random(2)
+.ub m u8[32] = random(3)
+set_cmpmask m
+.rept 3
+vsel.f32 x, x, y, repeat=255, stride=1,1,0,8,8,1
+.endr
+"""
+    calls = []
+    real = bulk.plan_of
+
+    def spy(m, vop, sources):
+        calls.append(vop)
+        return real(m, vop, sources)
+
+    with mock.patch.object(select, "PLAN_AT", 2), mock.patch.object(select, "plan_of", spy):
+        got = simulator.run(text)
+    assert len(calls) == 1  # made once, at the second execution, and used by the third
+    with mock.patch.object(select, "_vsel_bulk", lambda m, vop: False):
+        want = simulator.run(text)
+    assert got.ub.tobytes() == want.ub.tobytes()
 
 
 # -- 2. block-granular hazard checks against the per-byte ones ----------------------------------
