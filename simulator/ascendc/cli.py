@@ -75,13 +75,19 @@ class CppAwareGroup(click.Group):
         return super().resolve_command(ctx, args)
 
 
+def _compile_args(f):
+    """PROGRAM [ARGS]... with the compiler's -D and -I: shared by run and debug of C++."""
+    f = click.option("-I", "includes", multiple=True, metavar="DIR",
+                     type=click.Path(exists=True, file_okay=False),
+                     help="add an include directory")(f)
+    f = click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
+                     help="define a macro for the compiler")(f)
+    f = click.argument("args", nargs=-1, type=click.UNPROCESSED)(f)
+    return click.argument("program", type=click.Path(exists=True, dir_okay=False))(f)
+
+
 @click.command("run", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("program", type=click.Path(exists=True, dir_okay=False))
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
-              help="define a macro for the compiler")
-@click.option("-I", "includes", multiple=True, metavar="DIR",
-              type=click.Path(exists=True, file_okay=False), help="add an include directory")
+@_compile_args
 @click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`); sets "
               "__NPU_ARCH__")
 @click.option("--trace", type=click.Path(dir_okay=False), help="write a trace file (one per "
@@ -149,12 +155,7 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
 
 
 @click.command("debug", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("program", type=click.Path(exists=True, dir_okay=False))
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
-              help="define a macro for the compiler")
-@click.option("-I", "includes", multiple=True, metavar="DIR",
-              type=click.Path(exists=True, file_okay=False), help="add an include directory")
+@_compile_args
 @click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`)")
 @click.option("--launch", "launch_index", type=click.IntRange(0), default=0, show_default=True,
               help="which kernel launch to debug (0 = the first)")
