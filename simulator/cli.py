@@ -15,7 +15,6 @@ from simulator.commands import (  # noqa: F401  (Progress, execute: used by fron
     Progress,
     _assemble_or_exit,
     _chip_option,
-    _diag_dict,
     _emit,
     _fail,
     _no_source,

@@ -233,10 +233,7 @@ def _fail(diags, as_json: bool, reason=None):
     the others) and exit 1: on stderr, or with --json as `{"ok": false, "diagnostics": [...],
     "reason": ...}` on stdout."""
     if as_json:
-        obj = {"ok": False, "diagnostics": [_diag_dict(d) for d in diags]}
-        if reason:
-            obj["reason"] = str(reason)
-        click.echo(json.dumps(obj))
+        click.echo(json.dumps(failure_object(diags, reason)))
     else:
         _emit(diags)
         if isinstance(reason, str):
@@ -244,6 +241,15 @@ def _fail(diags, as_json: bool, reason=None):
         elif reason is not None:
             _emit([reason])
     sys.exit(1)
+
+
+def failure_object(diags, reason=None) -> dict:
+    """--json's report of a failed run: `{"ok": false, "diagnostics": [...], "reason": ...}`
+    (a .vasm run's, and a C++ worker's)."""
+    obj = {"ok": False, "diagnostics": [_diag_dict(d) for d in diags]}
+    if reason:
+        obj["reason"] = str(reason)
+    return obj
 
 
 def _diag_dict(d) -> dict:

@@ -65,10 +65,9 @@ class Reporter:
         if self.as_json:
             import json
 
-            from simulator.commands import _diag_dict
+            from simulator.commands import failure_object
 
-            obj = {"ok": False, "diagnostics": [_diag_dict(d) for d in self.diagnostics]}
-            sys.stdout.write(json.dumps(obj) + "\n")
+            sys.stdout.write(json.dumps(failure_object(self.diagnostics)) + "\n")
             sys.stdout.flush()
         return 1
 
