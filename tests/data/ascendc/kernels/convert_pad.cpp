@@ -32,6 +32,13 @@ template <bool kConvert> __global__ __aicore__ void maybe_convert(GM_ADDR x, GM_
         Not(s, s, 256);
     } else {
         Duplicate(h, (half)1, 256);  // => duplicate.f16
+        DataCopyParams rows{1, 8, 0, 0};  // the params forms and UB -> UB, on f's halves
+        DataCopy(f, xGm, rows);  // => copy_gm_to_ub tbuf0[x1], gm_x[x2], nburst=x3, burst=x4, src_gap=x5, dst_gap=x6$
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(f[128], f, 64);  // => copy_ub_to_ub tbuf0[x1], tbuf0[x2], nburst=1, burst=x3$
+        DataCopy(f[192], f[64], rows);  // => copy_ub_to_ub tbuf0[x1], tbuf0[x2], nburst=x3, burst=x4, src_gap=x5, dst_gap=x6$
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(yGm, h, rows);  // => copy_ub_to_gm gm_y[x1], tbuf1[x2], nburst=x3, burst=x4, src_gap=x5, dst_gap=x6$
     }
     PipeBarrier<PIPE_ALL>();
     DataCopy(yGm, h, 256);
