@@ -23,56 +23,63 @@ inline uint64_t count_blocks(uint64_t bytes, Loc loc) {
 inline void dma_keys(Stmt& s, uint64_t nburst, uint64_t burst, uint64_t src_gap, uint64_t dst_gap) {
     s.key("nburst", nburst).key("burst", burst).key("src_gap", src_gap).key("dst_gap", dst_gap);
 }
+template <class X> struct is_gm : std::false_type {};
+template <class T> struct is_gm<AscendC::GlobalTensor<T>> : std::true_type {};
+template <class T> void copy_op(Stmt& s, const AscendC::LocalTensor<T>& t, Loc loc) {
+    ub_op(s, t, loc);
+}
+template <class T> void copy_op(Stmt& s, const AscendC::GlobalTensor<T>& t, Loc loc) {
+    gm_op(s, t, loc);
+}
+// One DataCopy: the DMA statement its operands' kinds name, then KEYS(s) (count or params).
+template <class D, class S, class Keys> void data_copy(const D& dst, const S& src, Loc loc,
+                                                       Keys keys) {
+    Stmt s(is_gm<D>::value ? "copy_ub_to_gm" : is_gm<S>::value ? "copy_gm_to_ub"
+                                                                : "copy_ub_to_ub");
+    copy_op(s, dst, loc);
+    copy_op(s, src, loc);
+    keys(s);
+    s.issue(loc);
+}
+// The count form moves whole blocks; the params form gives bursts and gaps.
+template <class T, class D, class S> void copy_count(const D& dst, const S& src, uint32_t count,
+                                                     Loc loc) {
+    data_copy(dst, src, loc, [&](Stmt& s) {
+        s.op("nburst=1").key("burst", count_blocks(uint64_t(count) * sizeof(T), loc));
+    });
+}
+template <class D, class S> void copy_params(const D& dst, const S& src,
+                                             const AscendC::DataCopyParams& p, Loc loc) {
+    data_copy(dst, src, loc, [&](Stmt& s) {
+        dma_keys(s, p.blockCount, p.blockLen, p.srcStride, p.dstStride);
+    });
+}
 }  // namespace pipev::detail
 
 namespace AscendC {
 template <class T> void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                                  const uint32_t count, PIPEV_LOC) {
-    pipev::detail::Stmt s("copy_gm_to_ub");
-    pipev::detail::ub_op(s, dst, loc);
-    pipev::detail::gm_op(s, src, loc);
-    s.op("nburst=1").key("burst", pipev::detail::count_blocks(uint64_t(count) * sizeof(T), loc));
-    s.issue(loc);
+    pipev::detail::copy_count<T>(dst, src, count, loc);
 }
 template <class T> void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                                  const uint32_t count, PIPEV_LOC) {
-    pipev::detail::Stmt s("copy_ub_to_gm");
-    pipev::detail::gm_op(s, dst, loc);
-    pipev::detail::ub_op(s, src, loc);
-    s.op("nburst=1").key("burst", pipev::detail::count_blocks(uint64_t(count) * sizeof(T), loc));
-    s.issue(loc);
+    pipev::detail::copy_count<T>(dst, src, count, loc);
 }
 template <class T> void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                  const uint32_t count, PIPEV_LOC) {
-    pipev::detail::Stmt s("copy_ub_to_ub");
-    pipev::detail::ub_op(s, dst, loc);
-    pipev::detail::ub_op(s, src, loc);
-    s.op("nburst=1").key("burst", pipev::detail::count_blocks(uint64_t(count) * sizeof(T), loc));
-    s.issue(loc);
+    pipev::detail::copy_count<T>(dst, src, count, loc);
 }
 template <class T> void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                                  const DataCopyParams& p, PIPEV_LOC) {
-    pipev::detail::Stmt s("copy_gm_to_ub");
-    pipev::detail::ub_op(s, dst, loc);
-    pipev::detail::gm_op(s, src, loc);
-    pipev::detail::dma_keys(s, p.blockCount, p.blockLen, p.srcStride, p.dstStride);
-    s.issue(loc);
+    pipev::detail::copy_params(dst, src, p, loc);
 }
 template <class T> void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                                  const DataCopyParams& p, PIPEV_LOC) {
-    pipev::detail::Stmt s("copy_ub_to_gm");
-    pipev::detail::gm_op(s, dst, loc);
-    pipev::detail::ub_op(s, src, loc);
-    pipev::detail::dma_keys(s, p.blockCount, p.blockLen, p.srcStride, p.dstStride);
-    s.issue(loc);
+    pipev::detail::copy_params(dst, src, p, loc);
 }
 template <class T> void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                  const DataCopyParams& p, PIPEV_LOC) {
-    pipev::detail::Stmt s("copy_ub_to_ub");
-    pipev::detail::ub_op(s, dst, loc);
-    pipev::detail::ub_op(s, src, loc);
-    pipev::detail::dma_keys(s, p.blockCount, p.blockLen, p.srcStride, p.dstStride);
-    s.issue(loc);
+    pipev::detail::copy_params(dst, src, p, loc);
 }
 
 // DataCopyPad: blockLen in bytes, GM-side stride in bytes, UB-side stride in blocks:
