@@ -124,7 +124,7 @@ class FusedRun:
         ex, m, source, stats, model, hazards = (self.ex, self.m, self.source, self.stats,
                                                 self.model, self.hazards)
         r, writes_cmpmask, core = vop.repeats, vop.family.writes_cmpmask, ex.core
-        sums, stalls, line_cycles = stats.busy, stats.stalls, stats.line_cycles
+        sums, stalls, line_busy = stats.busy, stats.stalls, stats.line_busy
         on_event = hazards.on_event if hazards is not None else None
         if model is not None:
             cls = model.class_of(vop.instr)  # the class follows the text's fields
@@ -145,10 +145,7 @@ class FusedRun:
                 model_busy["V"] += busy
                 sums["V"] += busy
                 sums["S"] += issue_cost
-                key = (instr.file, instr.line)
-                if instr.file and key not in line_cycles:  # a .loc line: the statistics keep
-                    stats.line_event[key] = event(instr)  # its first event for its text
-                line_cycles[key] += busy
+                line_busy(instr, busy, event)
                 if extra:
                     stalls["bank_conflict"] += extra
                 if stalled:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
+from collections.abc import Callable
 
 from isa.lexer import strip_comment
 from isa.table import PIPES
@@ -42,18 +43,22 @@ class Statistics(Observer):
         busy[t.pipe] += t.busy
         if t.issue_cost:
             busy["S"] += t.issue_cost
-        instr = ev.instr
-        key = (instr.file, instr.line)
-        cycles = self.line_cycles
-        if instr.file and key not in cycles:
-            self.line_event[key] = ev
-        cycles[key] += t.busy
+        self.line_busy(ev.instr, t.busy, lambda _: ev)
         if t.wait_flag:
             self.stalls["flag_wait"] += t.wait_flag
         if t.bank_extra:
             self.stalls["bank_conflict"] += t.bank_extra
         if t.wait_issue:
             self.stalls["barrier" if t.pipe == "S" else "queue_full"] += t.wait_issue
+
+    def line_busy(self, instr, busy: int, event_of: Callable[[object], Event]) -> None:
+        """BUSY cycles to INSTR's source line; a streamed (.loc) line keeps its first event,
+        event_of(instr), for its text (the fused path builds events only for that)."""
+        key = (instr.file, instr.line)
+        cycles = self.line_cycles
+        if instr.file and key not in cycles:
+            self.line_event[key] = event_of(instr)
+        cycles[key] += busy
 
     def _text(self, file: str, line: int) -> str:
         if file:
