@@ -121,15 +121,21 @@ template <class T, class X> void src_op(Stmt& s, const X& x, Loc loc) {
 }
 
 // ---- select (docs/semantics.md §8.1) -----------------------------------------------------------------------
+// DST, SEL, SRC0, SRC1, mode=M: the operands both select forms with a mask tensor start with.
 template <class T, class U, class A, class B>
-void select_count(const LocalTensor<T>& dst, const LocalTensor<U>& sel, const A& a, const B& b,
-                  int mode, uint32_t count, Loc loc) {
-    Stmt s("select.%s", type_name<T>);
+void select_operands(Stmt& s, const LocalTensor<T>& dst, const LocalTensor<U>& sel, const A& a,
+                     const B& b, int mode, Loc loc) {
     ub_op(s, dst, loc);
     ub_op(s, sel, loc);
     src_op<T>(s, a, loc);
     src_op<T>(s, b, loc);
     s.op("mode=%d", mode);
+}
+template <class T, class U, class A, class B>
+void select_count(const LocalTensor<T>& dst, const LocalTensor<U>& sel, const A& a, const B& b,
+                  int mode, uint32_t count, Loc loc) {
+    Stmt s("select.%s", type_name<T>);
+    select_operands<T>(s, dst, sel, a, b, mode, loc);
     count_key(s, "count", count, kCounterMode);
     s.issue(loc);
 }
@@ -137,11 +143,7 @@ template <class T, class U, class A, class B>
 void select_hd(const LocalTensor<T>& dst, const LocalTensor<U>& sel, const A& a, const B& b,
                int mode, Mask m, uint8_t repeat, const BinaryRepeatParams& p, Loc loc) {
     Stmt s("select.%s", type_name<T>);
-    ub_op(s, dst, loc);
-    ub_op(s, sel, loc);
-    src_op<T>(s, a, loc);
-    src_op<T>(s, b, loc);
-    s.op("mode=%d", mode);
+    select_operands<T>(s, dst, sel, a, b, mode, loc);
     s.key("repeat", repeat);
     s.op("%s", binary_stride(p).c_str());
     mask_keys<T>(s, m, loc);
