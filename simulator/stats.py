@@ -1,13 +1,20 @@
 """The run's statistics: one observer whose counts feed both RunResult and every trace's
 summary — instructions, micro-ops, busy cycles per pipe, stall cycles by cause and the source
 lines with the most busy cycles (hot lines). Cycle figures come from the timing model's records
-published in the events; with timing off they stay zero."""
+published in the events; with timing off they stay zero.
+
+A line of the program's own is a slot of one int64 array indexed by line number (8 bytes a
+line, however often it runs: a dict keyed by (file, line) cost ~110 bytes per executed line); a
+statement of another file (a stream's or a .loc line) is keyed by (file, line)."""
 
 from __future__ import annotations
 
 import heapq
+from array import array
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+
+import numpy as np
 
 from isa.lexer import strip_comment
 from isa.table import PIPES
@@ -15,6 +22,7 @@ from simulator.events import Event, Observer, RunInfo
 
 STALLS = ("flag_wait", "queue_full", "bank_conflict", "barrier")
 HOT_LINES = 3
+GROW = 4096  # slots a line beyond the array may add past twice its size
 
 
 class Statistics(Observer):
@@ -23,7 +31,10 @@ class Statistics(Observer):
         self.uops = 0
         self.busy = dict.fromkeys(PIPES, 0)
         self.stalls = dict.fromkeys(STALLS, 0)
-        self.line_cycles: dict[tuple[str, int], int] = defaultdict(int)
+        # busy cycles of the program's own line k (file ""): own[k]; grown in place, so
+        # whoever holds it keeps the same array
+        self.own = array("q")
+        self.line_cycles: dict[tuple[str, int], int] = defaultdict(int)  # other files' lines
         # a streamed statement's first event, for its text (program lines come from the source;
         # holding every line's event would keep them all alive)
         self.line_event: dict[tuple[str, int], Event] = {}
@@ -32,6 +43,7 @@ class Statistics(Observer):
 
     def on_start(self, run: RunInfo) -> None:
         self.path, self.lines = run.path, run.lines
+        self._grow(len(self.lines))
 
     def on_event(self, ev: Event) -> None:
         self.instructions += 1
@@ -43,7 +55,9 @@ class Statistics(Observer):
         busy[t.pipe] += t.busy
         if t.issue_cost:
             busy["S"] += t.issue_cost
-        self.line_busy(ev.instr, t.busy, lambda _: ev)
+        instr = ev.instr
+        if instr.file or not self.own_line(instr.line, t.busy):
+            self.line_busy(instr, t.busy, lambda _: ev)
         if t.wait_flag:
             self.stalls["flag_wait"] += t.wait_flag
         if t.bank_extra:
@@ -51,14 +65,49 @@ class Statistics(Observer):
         if t.wait_issue:
             self.stalls["barrier" if t.pipe == "S" else "queue_full"] += t.wait_issue
 
+    def own_line(self, line: int, busy: int) -> bool:
+        """BUSY cycles to the program's own LINE; False for a line number it does not hold
+        (negative, or far beyond the program's lines: a stray number must not allocate)."""
+        own = self.own
+        if not 0 <= line < len(own):
+            if line < 0 or line > 2 * len(own) + GROW:
+                return False
+            self._grow(line)
+        own[line] += busy
+        return True
+
+    def _grow(self, line: int) -> None:
+        """Slots up to LINE (in place)."""
+        if line >= len(self.own):
+            self.own.frombytes(bytes(8 * (line + 1 - len(self.own))))
+
     def line_busy(self, instr, busy: int, event_of: Callable[[object], Event]) -> None:
         """BUSY cycles to INSTR's source line; a streamed (.loc) line keeps its first event,
         event_of(instr), for its text (the fused path builds events only for that)."""
+        if not instr.file and self.own_line(instr.line, busy):
+            return
         key = (instr.file, instr.line)
         cycles = self.line_cycles
         if instr.file and key not in cycles:
             self.line_event[key] = event_of(instr)
         cycles[key] += busy
+
+    def busy_lines(self) -> Iterator[tuple[tuple[str, int], int]]:
+        """((file, line), busy cycles) of every line with busy cycles (file "": the program's)."""
+        own = np.frombuffer(self.own, np.int64) if len(self.own) else np.zeros(0, np.int64)
+        for k in np.flatnonzero(own).tolist():
+            yield ("", k), int(own[k])
+        for key, c in self.line_cycles.items():
+            if c:
+                yield key, c
+
+    def add(self, other: Statistics) -> None:
+        """OTHER's per-line cycles added to these (a launch's hot lines over its cores)."""
+        for (f, ln), c in other.busy_lines():
+            if f or not self.own_line(ln, c):
+                self.line_cycles[(f, ln)] += c
+        for key, ev in other.line_event.items():
+            self.line_event.setdefault(key, ev)
 
     def _text(self, file: str, line: int) -> str:
         if file:
@@ -67,7 +116,18 @@ class Statistics(Observer):
 
     def hot_lines(self) -> list[dict]:
         """The three source lines with the most busy cycles: file, line, text, cycles."""
-        hot = heapq.nsmallest(HOT_LINES, self.line_cycles.items(),
-                              key=lambda kv: (-kv[1], kv[0]))
+        hot = heapq.nsmallest(HOT_LINES, self._hot_candidates(), key=lambda kv: (-kv[1], kv[0]))
         return [{"file": f or self.path, "line": ln, "text": self._text(f, ln),
                  "cycles": c} for (f, ln), c in hot if c > 0]
+
+    def _hot_candidates(self) -> Iterator[tuple[tuple[str, int], int]]:
+        """The program's own HOT_LINES hottest lines (ties to the lower line) and every other
+        file's line: a superset of the hot lines, without a Python object per program line."""
+        own = np.frombuffer(self.own, np.int64) if len(self.own) else np.zeros(0, np.int64)
+        lines = np.flatnonzero(own > 0)
+        if lines.size > HOT_LINES:
+            cycles = own[lines]
+            lines = lines[np.lexsort((lines, -cycles))[:HOT_LINES]]
+        for k in lines.tolist():
+            yield ("", k), int(own[k])
+        yield from self.line_cycles.items()

@@ -62,7 +62,7 @@ class TimingModel:
         self.stalls = dict.fromkeys(STALLS, 0)
         self.total_cycles = origin
         self._cache: dict = {}  # instruction kind + relative layout -> vector cost
-        self._class_of: dict = {}
+        self._class_of: dict[str, CostClass] = {}  # instruction text -> its cost class
         self._by_kind = {families.SET_FLAG: self._set_flag, families.WAIT_FLAG: self._wait_flag,
                          families.BARRIER: self._barrier, families.DMA: self._dma,
                          families.CMPMASK_MOVE: self._cmpmask, families.VECTOR: self._vector}
@@ -207,10 +207,12 @@ class TimingModel:
         return self._vector_cost(vop, cls)
 
     def class_of(self, instr) -> CostClass:
-        """INSTR's cost class (cached per instruction)."""
-        cls = self._class_of.get(instr)
+        """INSTR's cost class, cached per text: the class follows the fields, which the canonical
+        text spells out (one entry per distinct statement, not per executed line)."""
+        cls = self._class_of.get(instr.text)
         if cls is None:
-            cls = self._class_of[instr] = self.classes[instr.defn.family.cost_class(instr.fields)]
+            cls = self._class_of[instr.text] = self.classes[
+                instr.defn.family.cost_class(instr.fields)]
         return cls
 
     def _vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
