@@ -68,38 +68,56 @@ class FusedRun:
         # texts the reference path executed once: a plan is made at the second execution (a
         # text that runs once, as most of long straight-line code does, would only pay for it)
         self.once: set[str] = set()
+        self.settles: list[Callable[[], None]] = []  # each plan's: its sums to the statistics
 
     def run(self) -> None:
         """Execute the source to its end (the executor started the run and finishes it)."""
+        try:
+            self._loop()
+        finally:  # a failed run reports its counts too
+            for settle in self.settles:
+                settle()
+
+    def _loop(self) -> None:
         ex, m, never = self.ex, self.m, self.never
         source, learn = self.source, self._learn
         flat, max_steps = source.flat, ex.max_steps
         state = (m.mask_hi, m.mask_lo, m.counter)
         plans = self.plans.setdefault(state, {})
-        while not ex.done:
-            try:
-                instr = flat[source.index]
-            except IndexError:
-                break
-            if ex.steps >= max_steps:
-                ex._count(instr)  # fails with the reference path's words
-            ex.steps += 1
-            plan = plans.get(instr.text)
-            if plan is not None:
+        i = source.index  # the source's index, kept here while plans run (they need not see it)
+        try:
+            while True:
                 try:
-                    plan(instr)
+                    instr = flat[i]
+                except IndexError:
+                    break
+                steps = ex.steps
+                if steps >= max_steps:
+                    ex._count(instr)  # fails with the reference path's words
+                ex.steps = steps + 1
+                plan = plans.get(instr.text)
+                if plan is not None:
+                    try:
+                        plan(instr)
+                    except Fault as f:
+                        ex.fail(instr, f.problem)
+                    i += 1
+                    continue
+                source.index = i
+                try:
+                    ex.execute(instr)
                 except Fault as f:
                     ex.fail(instr, f.problem)
-                continue
-            try:
-                ex.execute(instr)
-            except Fault as f:
-                ex.fail(instr, f.problem)
-            after = (m.mask_hi, m.mask_lo, m.counter)
-            if after != state:
-                state, plans = after, self.plans.setdefault(after, {})
-            elif instr.text not in never:
-                learn(instr, plans)
+                i = source.index
+                if ex.done:
+                    break
+                after = (m.mask_hi, m.mask_lo, m.counter)
+                if after != state:
+                    state, plans = after, self.plans.setdefault(after, {})
+                elif instr.text not in never:
+                    learn(instr, plans)
+        finally:
+            source.index = i
 
     def _learn(self, instr: Instruction, plans: dict[str, Callable]) -> None:
         """After INSTR's reference execution (which left MASK/CTRL as they were): its plan at
@@ -120,39 +138,13 @@ class FusedRun:
     def _plan(self, vop: VectorOp, body: Callable, arg) -> Callable:
         """plan(instr): one execution of an instruction with this decoding, body and scalar —
         what `Executor.execute`, the timing stage and the statistics do for it, with
-        everything that depends on the decoding alone bound once."""
-        ex, m, source, stats, model, hazards = (self.ex, self.m, self.source, self.stats,
-                                                self.model, self.hazards)
-        r, writes_cmpmask, core = vop.repeats, vop.family.writes_cmpmask, ex.core
-        sums, stalls, line_busy = stats.busy, stats.stalls, stats.line_busy
-        on_event = hazards.on_event if hazards is not None else None
-        if model is not None:
-            cls = model.class_of(vop.instr)  # the class follows the text's fields
-            cost = model.vector_cost(vop, cls)
-            book, model_busy, issue_cost, extra = (model.vector_booker(cls, cost), model.busy,
-                                                   model.scalar_issue, cost[3])
-
-        def plan(instr: Instruction) -> None:
-            body(m, vop, arg, 0, r)
-            source.index += 1
-            if writes_cmpmask:
-                ex._cmpmask = m.cmpmask.tobytes()
-            stats.instructions += 1
-            stats.uops += r
-            if model is not None:
-                _, start, end, _, stalled = book()
-                busy = end - start
-                model_busy["V"] += busy
-                sums["V"] += busy
-                sums["S"] += issue_cost
-                line_busy(instr, busy, event)
-                if extra:
-                    stalls["bank_conflict"] += extra
-                if stalled:
-                    stalls["queue_full"] += stalled
-            if on_event is not None:
-                told.seq, told.instr, told._cmpmask = ex.steps - 1, instr, ex._cmpmask
-                on_event(told)
+        everything that depends on the decoding alone bound once. The statistics' sums wait
+        for the plan's settle (in `settles`), which `run` calls at its end."""
+        ex, m, stats, model, hazards = self.ex, self.m, self.stats, self.model, self.hazards
+        r, writes_cmpmask, core, source = vop.repeats, vop.family.writes_cmpmask, ex.core, \
+            self.source
+        own, line_busy = stats.own, stats.line_busy
+        executions = 0
 
         def event(instr: Instruction) -> Event:
             mask = (m.mask_hi, m.mask_lo)  # MASK/CTRL are this plan's: a vector op keeps them
@@ -160,7 +152,61 @@ class FusedRun:
                        m.counter, ex._cmpmask, source)
             ev.core = core
             return ev
-        # the hazard checks' event, brought up to date for each execution: they keep nothing
+
+        # the hazard checks' event, brought up to date when they look at it: they keep nothing
         # of an event but its instruction (the statistics keep events: theirs are fresh)
         told = event(vop.instr)
+
+        def told_for(instr: Instruction) -> Event:
+            told.seq, told.instr, told._cmpmask = ex.steps - 1, instr, ex._cmpmask
+            return told
+
+        hook = hazards.vector_hook(told, told_for) if hazards is not None else None
+        if model is None:
+            def plan(instr: Instruction) -> None:
+                nonlocal executions
+                body(m, vop, arg, 0, r)
+                if writes_cmpmask:
+                    ex._cmpmask = m.cmpmask.tobytes()
+                executions += 1
+                if hook is not None:
+                    hook(instr)
+
+            def settle() -> None:
+                nonlocal executions
+                stats.instructions += executions
+                stats.uops += executions * r
+                executions = 0
+            self.settles.append(settle)
+            return plan
+
+        cls = model.class_of(vop.instr)  # the class follows the text's fields
+        cost = model.vector_cost(vop, cls)
+        book, settle_timing = model.vector_booker(cls, cost)
+        issue_cost, extra = model.scalar_issue, cost[3]
+        sized = len(own)  # lines within: own[line] (the array only grows)
+
+        def plan(instr: Instruction) -> None:
+            body(m, vop, arg, 0, r)
+            if writes_cmpmask:
+                ex._cmpmask = m.cmpmask.tobytes()
+            busy = book()
+            line = instr.line
+            if 0 < line < sized and not instr.file:
+                own[line] += busy
+            else:
+                line_busy(instr, busy, event)
+            if hook is not None:
+                hook(instr)
+
+        def settle() -> None:
+            n, busy, stalled = settle_timing()
+            if n:
+                stats.instructions += n
+                stats.uops += n * r
+                stats.busy["V"] += busy
+                stats.busy["S"] += n * issue_cost
+                stats.stalls["queue_full"] += stalled
+                stats.stalls["bank_conflict"] += n * extra
+        self.settles.append(settle)
         return plan
