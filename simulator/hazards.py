@@ -215,6 +215,7 @@ class HazardChecks(Observer):
         pop, last_read, last_write = unfilled.pop, self.last_read, self.last_write
         append = self.where[V].append
         reads, writes, touches = bool(acc.reads), bool(acc.writes), acc.ranges is not None
+        p = V  # (a closure's cell: cheaper than the global)
         cmpmask = ev.reads_cmpmask or ev.writes_cmpmask
         quiet_at = -1  # the v_epoch at which an execution found nothing to check
 
@@ -227,15 +228,15 @@ class HazardChecks(Observer):
                 return
             if not touches:
                 return
-            count = clock[V] + 1
-            clock[V] = count
+            count = clock[p] + 1
+            clock[p] = count
             if pop(acc, None) is None and len(unfilled) >= UNFILLED:
                 self.flush()
-            unfilled[acc] = count * 4 + V
+            unfilled[acc] = count * 4 + p
             if reads:
-                last_read[V] = count
+                last_read[p] = count
             if writes:
-                last_write[V] = count
+                last_write[p] = count
             append(instr)
         return hook
 

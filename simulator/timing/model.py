@@ -196,10 +196,10 @@ class TimingModel:
             if occ:
                 q.drain_end = done = end + tail
                 q.tail, q.compute_end = tail, end
+            if s_time > done:
+                done = s_time
             if done > self.total_cycles:
                 self.total_cycles = done
-            if s_time > self.total_cycles:
-                self.total_cycles = s_time
             executions += 1
             busy_sum += occ
             return occ
