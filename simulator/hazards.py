@@ -164,9 +164,13 @@ class HazardChecks(Observer):
             self.s_version += 1
         if p != V:
             self.v_epoch += 1
-        if self.races and self._unordered(p):
-            self.flush()
-            self._race_check(ev, p, acc.ranges, acc.footprints)
+        if self.races:
+            lw, lr = self.last_write, self.last_read
+            for q in ACCESS_PIPES:
+                if q != p and (lw[q] > clock[q] or lr[q] > clock[q]):
+                    self.flush()
+                    self._race_check(ev, p, acc.ranges, acc.footprints)
+                    break
         if acc.reads:
             if self.init and not acc.written:
                 self.flush()
@@ -190,7 +194,10 @@ class HazardChecks(Observer):
     def _unordered(self, p: int) -> bool:
         """Whether another pipe has accesses pipe P does not know about (a race is possible)."""
         lw, lr, clock = self.last_write, self.last_read, self.clock[p]
-        return any(q != p and (lw[q] > clock[q] or lr[q] > clock[q]) for q in ACCESS_PIPES)
+        for q in ACCESS_PIPES:
+            if q != p and (lw[q] > clock[q] or lr[q] > clock[q]):
+                return True
+        return False
 
     def _fill(self, acc: Accesses, p: int, count: int) -> None:
         if acc.reads:

@@ -22,7 +22,7 @@ from simulator.events import Event, Observer, RunInfo
 
 STALLS = ("flag_wait", "queue_full", "bank_conflict", "barrier")
 HOT_LINES = 3
-GROW = 4096  # slots a line beyond the array may add past twice its size
+GROW = 4096  # lines past the program's own that the array may hold (a stream's file "" lines)
 
 
 class Statistics(Observer):
@@ -34,6 +34,7 @@ class Statistics(Observer):
         # busy cycles of the program's own line k (file ""): own[k]; grown in place, so
         # whoever holds it keeps the same array
         self.own = array("q")
+        self.limit = GROW  # the array holds lines [0, limit)
         self.line_cycles: dict[tuple[str, int], int] = defaultdict(int)  # other files' lines
         # a streamed statement's first event, for its text (program lines come from the source;
         # holding every line's event would keep them all alive)
@@ -43,6 +44,7 @@ class Statistics(Observer):
 
     def on_start(self, run: RunInfo) -> None:
         self.path, self.lines = run.path, run.lines
+        self.limit = len(self.lines) + 1 + GROW
         self._grow(len(self.lines))
 
     def on_event(self, ev: Event) -> None:
@@ -66,11 +68,12 @@ class Statistics(Observer):
             self.stalls["barrier" if t.pipe == "S" else "queue_full"] += t.wait_issue
 
     def own_line(self, line: int, busy: int) -> bool:
-        """BUSY cycles to the program's own LINE; False for a line number it does not hold
-        (negative, or far beyond the program's lines: a stray number must not allocate)."""
+        """BUSY cycles to the program's own LINE; False for a line the array does not hold
+        (outside [0, limit): a stray number must not allocate), which the dict then holds —
+        always the same place for a line, limit being fixed when the run starts."""
         own = self.own
         if not 0 <= line < len(own):
-            if line < 0 or line > 2 * len(own) + GROW:
+            if not 0 <= line < self.limit:
                 return False
             self._grow(line)
         own[line] += busy
@@ -92,18 +95,17 @@ class Statistics(Observer):
             self.line_event[key] = event_of(instr)
         cycles[key] += busy
 
-    def busy_lines(self) -> Iterator[tuple[tuple[str, int], int]]:
-        """((file, line), busy cycles) of every line with busy cycles (file "": the program's)."""
-        own = np.frombuffer(self.own, np.int64) if len(self.own) else np.zeros(0, np.int64)
-        for k in np.flatnonzero(own).tolist():
-            yield ("", k), int(own[k])
-        for key, c in self.line_cycles.items():
-            if c:
-                yield key, c
-
     def add(self, other: Statistics) -> None:
         """OTHER's per-line cycles added to these (a launch's hot lines over its cores)."""
-        for (f, ln), c in other.busy_lines():
+        if other.limit > self.limit:  # lines the array now holds move there (one place a line)
+            self.limit = other.limit
+            for key in [k for k in self.line_cycles if not k[0] and 0 <= k[1] < self.limit]:
+                self.own_line(key[1], self.line_cycles.pop(key))
+        if len(other.own):  # other.own holds lines below other.limit <= self.limit
+            self._grow(len(other.own) - 1)
+            np.frombuffer(self.own, np.int64)[:len(other.own)] += np.frombuffer(other.own,
+                                                                                 np.int64)
+        for (f, ln), c in other.line_cycles.items():
             if f or not self.own_line(ln, c):
                 self.line_cycles[(f, ln)] += c
         for key, ev in other.line_event.items():
