@@ -498,8 +498,8 @@ class Assembler:
                 hw = tuple(h.at(pc, src.line) for h in built.hw)
             loc = self.locs.get(pc)
             if loc is not None:
-                hw = tuple(attrs.evolve(h, file=loc[0], line=loc[1], col=loc[2],
-                                        col_fixed=True) for h in hw)
+                hw = tuple(h.evolve(file=loc[0], line=loc[1], col=loc[2], col_fixed=True)
+                           for h in hw)
             for sev, o, msg in built.diags:
                 self.diag(sev, (loc[1], loc[2]) if loc else src, o, msg, loc[0] if loc else None)
             out.append(Statement(pc, src.line, col, built.source, built.defn, hw, src.rept,
@@ -669,7 +669,7 @@ def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip:
     except LexError as e:
         raise AssemblyError([Diagnostic("error", path, line, at[1], _shorten(e.message))]) \
             from None
-    hw = [attrs.evolve(h, file=path, col=at[1], col_fixed=True) for h in hw]
+    hw = [h.evolve(file=path, col=at[1], col_fixed=True) for h in hw]
     warnings = [Diagnostic(sev, path, line, at[1], _shorten(msg))
                 for sev, _, msg in builder.take_diags()]
     return Statement(pc, line, at[1], text.strip(), syn.defn, tuple(hw), None,
