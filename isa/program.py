@@ -152,8 +152,8 @@ class Instruction:
     col_fixed = _from_body("col_fixed")
     src_dtype = _from_body("src_dtype")
 
-    def __repr__(self) -> str:
-        return f"Instruction({self.text!r}, pc={self.pc}, line={self.line})"
+    def __repr__(self) -> str:  # every field: tests compare programs by their reprs
+        return f"Instruction(pc={self.pc!r}, line={self.line!r}, body={self.body!r})"
 
     def operand_type(self, role: str) -> DType | None:
         """The element type of operand ROLE, as the family says."""
@@ -175,23 +175,31 @@ class Statement:
     """A source statement and the hardware instructions it decodes into (a plain slotted
     object, made once per line and never assigned to)."""
 
-    __slots__ = ("pc", "line", "col", "source", "defn", "hw", "rept", "notes")
+    __slots__ = ("pc", "line", "col", "source", "defn", "_hw", "rept", "notes")
+    FIELDS = ("pc", "line", "col", "source", "defn", "hw", "rept", "notes")
 
     def __init__(self, pc: int, line: int, col: int, source: str, defn: InstrDef,
                  hw: tuple[Instruction, ...], rept: int | None = None,
                  notes: tuple[str, ...] = ()):
         self.pc, self.line, self.col, self.source, self.defn = pc, line, col, source, defn
-        self.hw = hw
+        # most statements are one instruction, kept without a tuple (48 bytes a line)
+        self._hw = hw[0] if len(hw) == 1 else hw
         self.rept = rept  # .rept iteration, for diagnostics
         self.notes = notes
 
+    @property
+    def hw(self) -> tuple[Instruction, ...]:
+        hw = self._hw
+        return hw if type(hw) is tuple else (hw,)
+
     def evolve(self, **changes) -> Statement:
         """A copy with CHANGES (any of the fields)."""
-        now = {k: getattr(self, k) for k in self.__slots__}
+        now = {k: getattr(self, k) for k in self.FIELDS}
         return Statement(**{**now, **changes})
 
-    def __repr__(self) -> str:
-        return f"Statement({self.source!r}, pc={self.pc}, line={self.line})"
+    def __repr__(self) -> str:  # every field, as attrs writes it
+        inner = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.FIELDS)
+        return f"Statement({inner})"
 
 
 @attrs.frozen(eq=False)
