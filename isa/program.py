@@ -225,6 +225,24 @@ class Program:
         return {n: t for n, t in self.tensors.items() if t.space == "ub"}
 
 
+def flatten(statements: tuple[Statement, ...]) -> tuple[list[Instruction], list[int] | None]:
+    """(every statement's instructions in order, each statement's first index in that list or
+    None when every statement is one instruction)"""
+    flat: list[Instruction] = []
+    starts: list[int] = []
+    single = True
+    add, extend, start = flat.append, flat.extend, starts.append
+    for s in statements:
+        start(len(flat))
+        hw = s._hw
+        if type(hw) is tuple:  # never one instruction: that is kept bare
+            extend(hw)
+            single = False
+        else:
+            add(hw)
+    return flat, None if single else starts
+
+
 def at_loc_lines(program: Program) -> Program:
     """PROGRAM as the one file its `.loc` directives name sees it (a C++ recording): that file's
     path and lines, each statement at its `.loc` line, so a debugger's listing, `break LINE` and
