@@ -29,7 +29,7 @@ from simulator.stats import Statistics
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.decode import VectorOp
-    from isa.program import Instruction
+    from isa.program import Body, Instruction
     from simulator.executor import Executor
 
 ENABLED = True  # tests switch it off to run the reference path alone
@@ -61,9 +61,11 @@ class FusedRun:
     def __init__(self, ex: Executor, stats: Statistics, hazards: HazardChecks | None):
         self.ex, self.stats, self.hazards = ex, stats, hazards
         self.m, self.source, self.model = ex.m, ex.source, ex.timing
-        # (MASK_HI, MASK_LO, counter) -> text -> plan (`_plan`); only the reference path
-        # changes MASK/CTRL
-        self.plans: dict[tuple, dict[str, Callable]] = {}
+        # (MASK_HI, MASK_LO, counter) -> instruction body -> plan (`_plan`), and (text, file)
+        # -> plan for the lines of that text whose body is their own (a `.loc` line's, one with
+        # `{i}`: the assembler shares a body between the lines of one physical line's text);
+        # only the reference path changes MASK/CTRL
+        self.plans: dict[tuple, dict[Body | tuple[str, str], Callable]] = {}
         self.never: set[str] = set()  # texts that never have a plan
         # texts the reference path executed once: a plan is made at the second execution (a
         # text that runs once, as most of long straight-line code does, would only pay for it)
@@ -95,7 +97,9 @@ class FusedRun:
                 if steps >= max_steps:
                     ex._count(instr)  # fails with the reference path's words
                 ex.steps = steps + 1
-                plan = plans.get(instr.text)
+                plan = plans.get(instr.body)
+                if plan is None and plans:  # a line of a planned text with a body of its own
+                    plan = plans.get((instr.text, instr.file))
                 if plan is not None:
                     try:
                         plan(instr)
@@ -119,9 +123,9 @@ class FusedRun:
         finally:
             source.index = i
 
-    def _learn(self, instr: Instruction, plans: dict[str, Callable]) -> None:
+    def _learn(self, instr: Instruction, plans: dict) -> None:
         """After INSTR's reference execution (which left MASK/CTRL as they were): its plan at
-        this MASK/CTRL, if it can have one."""
+        this MASK/CTRL, if it can have one, kept for its body and for its (text, file)."""
         fam = instr.defn.family
         if fam.kind != VECTOR or SEMANTICS.get(fam.name) is not vector.issue \
                 or not instr.is_static or fam.cmpmask_addr(instr.fields):
@@ -133,10 +137,11 @@ class FusedRun:
         got = vector.prepared(self.ex, instr)
         if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
             return
-        plans[instr.text] = self._plan(*got)
+        plans[instr.body] = plans[(instr.text, instr.file)] = self._plan(instr, *got)
 
-    def _plan(self, vop: VectorOp, body: Callable, arg) -> Callable:
-        """plan(instr): one execution of an instruction with this decoding, body and scalar —
+    def _plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg) -> Callable:
+        """plan(instr): one execution of an instruction of LEARNT's body (its text at its file)
+        with this decoding, body and scalar —
         what `Executor.execute`, the timing stage and the statistics do for it, with
         everything that depends on the decoding alone bound once. The statistics' sums wait
         for the plan's settle (in `settles`), which `run` calls at its end."""
@@ -184,7 +189,9 @@ class FusedRun:
         cost = model.vector_cost(vop, cls)
         book, settle_timing = model.vector_booker(cls, cost)
         issue_cost, extra = model.scalar_issue, cost[3]
-        sized = len(own)  # lines within: own[line] (the array only grows)
+        # lines within: own[line] (the array only grows); none for another file's statement (a
+        # plan's instructions share their body, so their file)
+        sized = len(own) if not learnt.file else 0
 
         def plan(instr: Instruction) -> None:
             body(m, vop, arg, 0, r)
@@ -192,7 +199,7 @@ class FusedRun:
                 ex._cmpmask = m.cmpmask.tobytes()
             busy = book()
             line = instr.line
-            if 0 < line < sized and not instr.file:
+            if 0 < line < sized:
                 own[line] += busy
             else:
                 line_busy(instr, busy, event)

@@ -117,6 +117,13 @@ VSEL = """.chip ascend910b
     # statements from another file (a C++ recording's .loc): hot lines name it
     '.loc "k.cpp" 7 3\nset_cmpmask m\n' + "vsel.f32 x, x, y\n" * 3 + '.loc "k.cpp" 9 5\n'
     + "vadd.f32 u, x, y\n" * 4,
+    # the same text in the program's own lines and then another file's: each line's cycles
+    # to its own place
+    "set_cmpmask m\n" + "vsel.f32 x, x, y\n" * 4 + '.loc "k.cpp" 9 5\n' + "vsel.f32 x, x, y\n"
+    * 4,
+    # ... and in a loop, where another file's line runs its plan again
+    "set_cmpmask m\nli x5, 0\nloop:\nvsel.f32 x, x, y\n" + '.loc "k.cpp" 9 5\n'
+    "vsel.f32 x, x, y\nvadd.f32 u, x, y\nadd x5, x5, 1\nblt x5, 20, loop\n",
     # races on fused statements' bytes: the warnings name the fused statement's line
     ".gm g f32[2048] output\nset_cmpmask m\n" + "vsel.f32 x, x, y\n" * 3 + "copy_ub_to_gm g, x, "
     "nburst=1, burst=8\n" + "vsel.f32 x, x, y\n" * 2 + "copy_ub_to_gm g, x, nburst=1, burst=8"
