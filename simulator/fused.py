@@ -87,16 +87,17 @@ class FusedRun:
         state = (m.mask_hi, m.mask_lo, m.counter)
         plans = self.plans.setdefault(state, {})
         i = source.index  # the source's index, kept here while plans run (they need not see it)
+        steps = ex.steps  # the executor's, which only this loop moves on
         try:
             while True:
                 try:
                     instr = flat[i]
                 except IndexError:
                     break
-                steps = ex.steps
                 if steps >= max_steps:
                     ex._count(instr)  # fails with the reference path's words
-                ex.steps = steps + 1
+                steps += 1
+                ex.steps = steps
                 plan = plans.get(instr.body)
                 if plan is None and plans:  # a line of a planned text with a body of its own
                     plan = plans.get((instr.text, instr.file))

@@ -189,13 +189,16 @@ class TimingModel:
             start = q.last_end
             if c > start:
                 start = c
-            occ = cls_head + body if body and q.compute_end != start else body
-            end = start + occ
-            append(end)
-            q.last_end = done = end
-            if occ:
+            if body:  # occupancy: the head unless V just finished compute
+                occ = body if q.compute_end == start else cls_head + body
+                end = start + occ
                 q.drain_end = done = end + tail
                 q.tail, q.compute_end = tail, end
+            else:
+                occ, end = 0, start
+                done = end
+            append(end)
+            q.last_end = end
             if s_time > done:
                 done = s_time
             if done > self.total_cycles:
