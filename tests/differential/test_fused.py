@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import simulator
 import simulator.builder
+from isa.chip import CHIP_DIR
 from isa.diagnostics import AssemblyError
 from simulator import fused, hazards
 from simulator.errors import SimulationError
@@ -324,3 +325,42 @@ def test_a_stretch_leaves_fills_pending_and_the_records_right(monkeypatch):
     assert np.array_equal(hz.writer.values(0, ub, None), eager.writer)
     for rec, row in zip(hz.readers, eager.readers, strict=True):
         assert np.array_equal(rec.values(0, ub, None), row)
+
+
+# -- timing with a head and a tail (the shipped profiles have none) --------------------------------
+@pytest.fixture(scope="module")
+def headed_chip(tmp_path_factory) -> str:
+    """ascend910b with every cost class given a head (V idle before it) and a tail (drained
+    before a set_flag or barrier): the fused booking must charge them as the reference does."""
+    text = (CHIP_DIR / "ascend910b.toml").read_text()
+    assert "head = 0, tail = 0" in text
+    path = tmp_path_factory.mktemp("chip") / "headed910b.toml"
+    path.write_text(text.replace("head = 0, tail = 0", "head = 5, tail = 3"))
+    return str(path)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(text=repeated_programs())
+def test_fused_equals_reference_with_heads_and_tails(headed_chip, text):
+    same_if_it_assembles(text, "error", chip=headed_chip)
+
+
+def test_heads_when_v_idles_cost_the_same(headed_chip):
+    """V idles behind S's scalar code and flags, so fused executions pay the head."""
+    text = VSEL + "set_cmpmask m\nli x5, 0\nloop:\n" + "vsel.f32 x, x, y\n" * 3 \
+        + "set_flag V, S, 0\nwait_flag V, S, 0\n" + "add x6, x5, 1\n" * 6 \
+        + "vadd.f32 u, x, y\nadd x5, x5, 1\nblt x5, 10, loop\n"
+    assert same_both_ways(text, chip=headed_chip)[0] == "ok"
+
+
+# -- vsel mode 0 over whole runs: every way the destination lies against the sources ---------------
+@pytest.mark.parametrize("operands", ["x, x, y", "x, y, x", "u, x, y", "x, x[64], y",
+                                      "x, y, x[64]", "x, x, x", "u, x, x"])
+@pytest.mark.parametrize("repeat", [1, 3])
+def test_whole_run_vsel_equal_reference(operands, repeat):
+    """In place of src0 or src1, apart from both, overlapping one in part (a later repeat
+    overwrites what an earlier one read: legal), all three the same;
+    repeated across a CMPMASK change (the prepared body runs from the third execution)."""
+    line = f"vsel.f32 {operands}, repeat={repeat}\n"
+    body = "set_cmpmask m\n" + line * 4 + "set_cmpmask m[64]\n" + line * 4
+    assert same_both_ways(VSEL + body)[0] == "ok"
