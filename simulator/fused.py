@@ -6,8 +6,10 @@ MASK/CTRL (`semantics.vector.prepared`: static operands, checks passed cleanly o
 by the reference path until its text ran twice (a text that runs once never pays for a plan);
 every later execution at that MASK/CTRL runs the plan worked out then: the body on the
 shared decoding (a prepared body where the family has one), the timing stage's V booking bound
-to the precomputed cost (`TimingModel.vector_booker`; no InstrTiming record), the statistics'
-sums inlined, and the hazard checks fed their event. Everything else — scalar
+to the precomputed cost (`TimingModel.vector_booker`; no InstrTiming record), the busy cycles
+to the line, and the hazard checks' hook for the decoding (`HazardChecks.vector_hook`: a clock
+and a pending fill while nothing calls for a check). Sums that are only added to (counts, busy
+cycles, stalls) are settled once per plan when the loop ends. Everything else — scalar
 code, branches, DMA, flags, a first execution, a decoding with diagnostics, a mode-2 vsel, a
 scalar read from UB — takes the reference path (`Executor.execute`) in the same loop, so state
 flows between the two paths instruction by instruction. Functional results, diagnostics and
@@ -142,15 +144,11 @@ class FusedRun:
 
     def _plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg) -> Callable:
         """plan(instr): one execution of an instruction of LEARNT's body (its text at its file)
-        with this decoding, body and scalar —
-        what `Executor.execute`, the timing stage and the statistics do for it, with
-        everything that depends on the decoding alone bound once. The statistics' sums wait
-        for the plan's settle (in `settles`), which `run` calls at its end."""
-        ex, m, stats, model, hazards = self.ex, self.m, self.stats, self.model, self.hazards
-        r, writes_cmpmask, core, source = vop.repeats, vop.family.writes_cmpmask, ex.core, \
-            self.source
-        own, line_busy = stats.own, stats.line_busy
-        executions = 0
+        with this decoding, body and scalar — what `Executor.execute`, the timing stage and
+        the statistics do for it, with everything that depends on the decoding alone bound
+        once. The statistics' sums wait for the plan's settle (in `settles`), which `run`
+        calls at its end."""
+        ex, m, source, core, r = self.ex, self.m, self.source, self.ex.core, vop.repeats
 
         def event(instr: Instruction) -> Event:
             mask = (m.mask_hi, m.mask_lo)  # MASK/CTRL are this plan's: a vector op keeps them
@@ -167,25 +165,38 @@ class FusedRun:
             told.seq, told.instr, told._cmpmask = ex.steps - 1, instr, ex._cmpmask
             return told
 
-        hook = hazards.vector_hook(told, told_for) if hazards is not None else None
-        if model is None:
-            def plan(instr: Instruction) -> None:
-                nonlocal executions
-                body(m, vop, arg, 0, r)
-                if writes_cmpmask:
-                    ex._cmpmask = m.cmpmask.tobytes()
-                executions += 1
-                if hook is not None:
-                    hook(instr)
+        hook = self.hazards.vector_hook(told, told_for) if self.hazards is not None else None
+        if self.model is None:
+            return self._untimed(vop, body, arg, hook)
+        return self._timed(learnt, vop, body, arg, hook, event)
 
-            def settle() -> None:
-                nonlocal executions
-                stats.instructions += executions
-                stats.uops += executions * r
-                executions = 0
-            self.settles.append(settle)
-            return plan
+    def _untimed(self, vop: VectorOp, body: Callable, arg, hook) -> Callable:
+        """The plan with timing off: the body, CMPMASK as events report it, the hazard hook."""
+        ex, m, stats, r = self.ex, self.m, self.stats, vop.repeats
+        writes_cmpmask, executions = vop.family.writes_cmpmask, 0
 
+        def plan(instr: Instruction) -> None:
+            nonlocal executions
+            body(m, vop, arg, 0, r)
+            if writes_cmpmask:
+                ex._cmpmask = m.cmpmask.tobytes()
+            executions += 1
+            if hook is not None:
+                hook(instr)
+
+        def settle() -> None:
+            nonlocal executions
+            stats.instructions += executions
+            stats.uops += executions * r
+            executions = 0
+        self.settles.append(settle)
+        return plan
+
+    def _timed(self, learnt: Instruction, vop: VectorOp, body: Callable, arg, hook,
+               event: Callable[[Instruction], Event]) -> Callable:
+        """The plan with timing on: also the V booking and the busy cycles to the line."""
+        ex, m, stats, model, r = self.ex, self.m, self.stats, self.model, vop.repeats
+        writes_cmpmask, own, line_busy = vop.family.writes_cmpmask, stats.own, stats.line_busy
         cls = model.class_of(vop.instr)  # the class follows the text's fields
         cost = model.vector_cost(vop, cls)
         book, settle_timing = model.vector_booker(cls, cost)
