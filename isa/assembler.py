@@ -557,6 +557,8 @@ class Assembler:
             else:
                 self.diag("error", (loc[1], loc[2]), 0, e.message, loc[0])
             return None
+        if src.segs is not None:  # a `{i}` line: run-time diagnostics name source columns
+            hw = [_source_columns(h, src) for h in hw]
         return _Built(syn.defn, tuple(hw), tuple(notes), builder.take_diags(), src.text.strip())
 
     def _type_modifier(self, src: Src, off: int, head: re.Match, mods: list[str], need: str):
@@ -657,6 +659,16 @@ def _substitute(s: Src, k: int) -> Src:
         line, col = s.pos(old)
         segs.append((to_new(old), line, col - 1))
     return Src(str(k).join(pieces), s.line, rept, segs)
+
+
+def _source_columns(h: Instruction, src: Src) -> Instruction:
+    """H with its operand and field columns (offsets into SRC's text, which `{i}` changed)
+    turned into offsets into the source line."""
+    def at(off: int) -> int:
+        return src.pos(off)[1] - 1
+
+    ops = {role: attrs.evolve(o, col=at(o.col)) for role, o in h.operands.items()}
+    return h.evolve(operands=ops, cols={k: at(v) for k, v in h.cols.items()})
 
 
 def _shared(lines: list[str]) -> tuple[str, ...]:
