@@ -154,7 +154,8 @@ class Assembler:
         parameter can size a tensor or count a .rept anywhere; -D overrides replace values."""
         declared: dict[str, int] = {}
         # the common case, no .param at all, needs no pass over the lines
-        lines = self.raw_lines if PARAM_SCAN.search(self.text) else ()
+        lines = self.raw_lines if (".p" in self.text or ".P" in self.text) and \
+            PARAM_SCAN.search(self.text) else ()
         names = [m.group(1) for raw in lines
                  if (m := PARAM_RE.match(strip_comment(raw))) is not None and m.group(1)]
         for i, raw in enumerate(lines):
@@ -515,7 +516,16 @@ class Assembler:
         # A one-line statement's offset and column follow from its text: the text is its key
         cache: dict[str | tuple[str, int, int], _Built] = {}
         memo, locs = self.memo, self.locs
+        # the common hit, a one-line text built to one instruction without diagnostics and
+        # no .loc anywhere: what its copies take (body, column, source, family record, notes)
+        plain: dict[str, tuple] = {}
         for pc, src in enumerate(self.stmts):
+            hit = plain.get(src.text) if src.segs is None else None
+            if hit is not None:
+                line = src.line
+                out.append(Statement(pc, line, hit[1], hit[2], hit[3],
+                                     (Instruction(hit[0], pc, line),), src.rept, hit[4]))
+                continue
             off = src.off
             if src.segs is None:
                 col, key = off + 1, src.text
@@ -529,6 +539,8 @@ class Assembler:
                     continue
                 cache[key] = built
                 hw = built.hw
+                if memo and src.segs is None and len(hw) == 1 and not built.diags and not locs:
+                    plain[key] = (hw[0].body, col, built.source, built.defn, built.notes)
             elif len(built.hw) == 1:
                 hw = (built.hw[0].at(pc, src.line),)
             else:
