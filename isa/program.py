@@ -204,6 +204,21 @@ class Program:
     block_dim: int = 1  # cores the launch runs (.block_dim N)
     block_dim_at: tuple[int, int] | None = None  # (line, col) of .block_dim, when given
     params: dict = attrs.field(factory=dict)  # `.param` name → value (after any override)
+    # flat(), worked out once (not an init argument: an evolved program works out its own)
+    _flat: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)
+
+    def flat(self) -> tuple[list[Instruction], list[int] | None]:
+        """`flatten(self.statements)`, worked out once for every run of the program (or given
+        by the assembler, which had the instructions at hand). Not to be changed."""
+        got = self._flat
+        if got is None:
+            got = self.know_flat(flatten(self.statements))
+        return got
+
+    def know_flat(self, flat: tuple[list[Instruction], list[int] | None]) -> tuple:
+        """Take FLAT as `flat()` (the caller vouches it is `flatten(self.statements)`)."""
+        object.__setattr__(self, "_flat", flat)
+        return flat
 
     @property
     def gm(self) -> dict[str, Tensor]:

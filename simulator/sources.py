@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from isa.program import Instruction, Program, flatten
+from isa.program import Instruction, Program
 from simulator.semantics.issued import HALT
 
 
@@ -23,7 +23,7 @@ class ProgramSource:
         # pc_start: label target (statement pc) -> flat index; a statement that expands to
         # nothing (e.g. `select count=0`) maps to the next instruction, a label at the end to
         # len(flat). None when every statement is one instruction (the index is the pc)
-        self.flat, self.pc_start = flatten(program.statements)
+        self.flat, self.pc_start = program.flat()
         self.index = 0
 
     def fetch(self) -> Instruction | None:
