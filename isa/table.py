@@ -3,6 +3,8 @@ ISA reference all read it (docs/semantics.md §6–§8)."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import attrs
 
 from isa import families as F
@@ -21,10 +23,9 @@ U64 = (1 << 64) - 1
 ROUND_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")
 
 
-@attrs.frozen
-class Key:
+class Key(NamedTuple):
     """A keyword field: its range, default and whether a register may supply it (docs/semantics.md
-    §7)."""
+    §7). A NamedTuple: built only here, at import, where an attrs class costs start-up."""
 
     name: str
     lo: int
