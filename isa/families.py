@@ -35,8 +35,7 @@ HOST = "host"  # a front end's scalar code touching UB directly (GetValue / SetV
 SYNC_KINDS = (SET_FLAG, WAIT_FLAG, BARRIER)
 
 
-@attrs.frozen
-class Operand:
+class Operand(NamedTuple):
     """How one operand of a decoded vector instruction is accessed.
 
     `role` names it in decodings, checks and events (`sel` is the select mask); `source` is the
