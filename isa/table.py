@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import attrs
-
 from isa import families as F
 from isa.families import Family
 
@@ -61,8 +59,7 @@ KEYS: dict[str, Key] = {k.name: k for k in (
 UNARY_BLK_MAX = 65535
 
 
-@attrs.frozen
-class InstrDef:
+class InstrDef(NamedTuple):
     """One mnemonic. `operands` are (role, kind) pairs; kinds are checked by the assembler.
 
     kinds: vec (UB vector operand), bits (UB bit-mask operand), cmpaddr (16-byte aligned UB),
