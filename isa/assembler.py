@@ -97,7 +97,8 @@ class Assembler:
     def __init__(self, text: str, path: str, chip: Chip | str | None, checks: str,
                  overrides: Mapping[str, int] | None = None, memo: bool = True):
         self.path = path
-        self.memo = memo  # share one build among lines of identical text (tests turn it off)
+        # lines of identical text are read and built once (tests turn it off)
+        self.memo = memo
         self.overrides = dict(overrides or {})
         self.params: dict[str, int] = {}
         self.base_dir = Path(path).parent if path != "<string>" else Path(".")
@@ -197,14 +198,28 @@ class Assembler:
     def logical_lines(self) -> list[Src]:
         out: list[Src] = []
         stack: list[tuple[int, int, list[Src]]] = []  # (.rept count, line, body)
+        # a raw line seen before that is no directive: its text without the comment (unrolled
+        # code repeats its lines; a directive-free line is one physical line, nothing more)
+        plain: dict[str, str] = {}
+        raw_lines = self.raw_lines
         i = 0
-        n = len(self.raw_lines)
+        n = len(raw_lines)
         while i < n:
-            text = strip_comment(self.raw_lines[i].rstrip("\r"))
-            src = Src(text, i + 1)
+            raw = raw_lines[i]
             i += 1
+            text = plain.get(raw)
+            if text is not None:
+                (stack[-1][2] if stack else out).append(Src(text, i))
+                continue
+            text = strip_comment(raw.rstrip("\r"))
+            if not DOT_HEAD.match(text):  # (only a .gm/.ub line continues its brackets)
+                if self.memo:
+                    plain[raw] = text
+                (stack[-1][2] if stack else out).append(Src(text, i))
+                continue
+            src = Src(text, i)
             i = self._continue_brackets(src, i)
-            head = text.strip().lower() if DOT_HEAD.match(text) else ""
+            head = text.strip().lower()
             if head.startswith(".rept"):
                 arg = text[text.lower().index(".rept") + 5:]
                 arg_off = len(text) - len(arg.lstrip())  # the count's column
@@ -263,17 +278,27 @@ class Assembler:
         self.loc: tuple[str, int, int] | None = None  # the last .loc: (file, line, col)
         self.locs: dict[int, tuple[str, int, int]] = {}  # statement index → its .loc
         chip_src = None
+        # a label-free text seen before: its mnemonic's offset when it is a statement, -1 when
+        # blank (unrolled code repeats its lines)
+        known: dict[str, int] = {}
         for src in srcs:
+            wo = known.get(src.text)
+            if wo is not None:
+                if wo >= 0:
+                    self.statement(src, wo)
+                continue
             off = 0
             m = LABEL_RE.match(src.text)
             if m and not src.text.lstrip().startswith("."):
                 name = m.group(1)
-                if name in self.labels or any(name == s for s in ()):
+                if name in self.labels:
                     self.error(src, m.start(1), f"label '{name}' is defined twice")
                 self.labels[name] = len(self.stmts)
                 off = m.end()
             rest = src.text[off:]
             if not rest or rest.isspace():
+                if not off and self.memo:
+                    known[src.text] = -1
                 continue
             h = HEAD_RE.match(rest)
             if not h:
@@ -303,14 +328,20 @@ class Assembler:
                                ".block_dim, .gm, .ub, .param, .loc, .rept, .endr or .end)" +
                                did_you_mean(d, DIRECTIVES, case_sensitive=False))
                 continue
-            if self.loc is not None:
-                self.locs[len(self.stmts)] = self.loc
-            src.off = wo
-            self.stmts.append(src)
+            if not off and self.memo:
+                known[src.text] = wo
+            self.statement(src, wo)
         self.chip = self.resolve_chip(chip_src)
         for name in self.labels:
             if name in self.tensors:
                 self.error((1, 1), 0, f"'{name}' is both a label and a tensor")
+
+    def statement(self, src: Src, off: int) -> None:
+        """SRC is the next statement, its mnemonic at OFF."""
+        if self.loc is not None:
+            self.locs[len(self.stmts)] = self.loc
+        src.off = off
+        self.stmts.append(src)
 
     def block_dim_directive(self, src: Src, off: int, arg: str) -> None:
         """`.block_dim N`: the launch runs N cores (1..65535; --block-dim overrides it)."""
@@ -480,26 +511,32 @@ class Assembler:
         builder = Builder(self.chip, self.tensors, self.labels, self.checks)
         out: list[Statement] = []
         # a build reads its line's text, the mnemonic's offset and column, nothing else (not
-        # pc, line or .rept iteration): lines alike in those three build once, re-stamped
-        cache: dict[tuple[str, int, int], _Built] = {}
+        # pc, line or .rept iteration): lines alike in those three build once, re-stamped.
+        # A one-line statement's offset and column follow from its text: the text is its key
+        cache: dict[str | tuple[str, int, int], _Built] = {}
+        memo, locs = self.memo, self.locs
         for pc, src in enumerate(self.stmts):
             off = src.off
-            col = off + 1 if src.segs is None else src.pos(off)[1]
-            built = cache.get((src.text, off, col)) if self.memo else None
+            if src.segs is None:
+                col, key = off + 1, src.text
+            else:
+                col = src.pos(off)[1]
+                key = (src.text, off, col)
+            built = cache.get(key) if memo else None
             if built is None:
                 built = self.build(builder, src, off, pc)
                 if built is None:
                     continue
-                cache[(src.text, off, col)] = built
+                cache[key] = built
                 hw = built.hw
             elif len(built.hw) == 1:
                 hw = (built.hw[0].at(pc, src.line),)
             else:
                 hw = tuple(h.at(pc, src.line) for h in built.hw)
-            loc = self.locs.get(pc)
+            loc = locs.get(pc) if locs else None
             if loc is not None:
-                hw = tuple(attrs.evolve(h, file=loc[0], line=loc[1], col=loc[2],
-                                        col_fixed=True) for h in hw)
+                hw = tuple(h.evolve(file=loc[0], line=loc[1], col=loc[2], col_fixed=True)
+                           for h in hw)
             for sev, o, msg in built.diags:
                 self.diag(sev, (loc[1], loc[2]) if loc else src, o, msg, loc[0] if loc else None)
             out.append(Statement(pc, src.line, col, built.source, built.defn, hw, src.rept,
@@ -669,7 +706,7 @@ def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip:
     except LexError as e:
         raise AssemblyError([Diagnostic("error", path, line, at[1], _shorten(e.message))]) \
             from None
-    hw = [attrs.evolve(h, file=path, col=at[1], col_fixed=True) for h in hw]
+    hw = [h.evolve(file=path, col=at[1], col_fixed=True) for h in hw]
     warnings = [Diagnostic(sev, path, line, at[1], _shorten(msg))
                 for sev, _, msg in builder.take_diags()]
     return Statement(pc, line, at[1], text.strip(), syn.defn, tuple(hw), None,

@@ -110,9 +110,8 @@ class Builder:
     def make(self, defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict,
              cols: dict, notes: tuple[str, ...] = (), src: DType | None = None) -> Instruction:
         syn = self.syn
-        return Instruction(defn, op, dtype, ops, fields, cols, self.pc,
-                           self.line, syn.col, render(defn, op, dtype, ops, fields, src), notes,
-                           src_dtype=src)
+        return Instruction.of(defn, op, dtype, ops, fields, cols, self.pc, self.line, syn.col,
+                              render(defn, op, dtype, ops, fields, src), notes, src_dtype=src)
 
     # -- types and chip support --------------------------------------------------------------
     def check_conversion(self, syn: StatementSyntax, fields: dict) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from isa.program import Instruction, Program
+from isa.program import Instruction, Program, flatten
 from simulator.semantics.issued import HALT
 
 
@@ -20,17 +20,10 @@ class ProgramSource:
         self.program = program
         self.path = program.path
         self.lines = program.lines
-        self.flat: list[Instruction] = [h for s in program.statements for h in s.hw]
-        # label target (statement pc) -> flat index; a statement that expands to nothing (e.g.
-        # `select count=0`) maps to the next instruction, a label at the end to len(flat).
-        # None when every statement is one instruction (the index is the pc: no table)
-        self.pc_start: list[int] | None = None
-        if len(self.flat) != len(program.statements) or any(
-                len(s.hw) != 1 for s in program.statements):
-            self.pc_start, k = [], 0
-            for s in program.statements:
-                self.pc_start.append(k)
-                k += len(s.hw)
+        # pc_start: label target (statement pc) -> flat index; a statement that expands to
+        # nothing (e.g. `select count=0`) maps to the next instruction, a label at the end to
+        # len(flat). None when every statement is one instruction (the index is the pc)
+        self.flat, self.pc_start = flatten(program.statements)
         self.index = 0
 
     def fetch(self) -> Instruction | None:

@@ -198,7 +198,7 @@ class Stream:
         instr = self._host.get(key)
         if instr is None:
             text = "SetValue" if write else "GetValue"
-            instr = self._host[key] = Instruction(
+            instr = self._host[key] = Instruction.of(
                 HOST_DEFN, None, None, {}, {}, {}, -1, line, 1, text, file=file,
                 col_fixed=True)
         ev = Event(self.executor.steps, instr, "S", HostAccess(addr, nbytes, bool(write)), 1,

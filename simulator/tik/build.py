@@ -109,8 +109,8 @@ def build(tik: Tik) -> Program:
         for text in u.lines:
             template = built.get(text)
             if template is not None:
-                hw.extend(attrs.evolve(h, pc=pc, line=u.loc.line, col=u.loc.col,
-                                       file=u.loc.file) for h in template)
+                hw.extend(h.evolve(pc=pc, line=u.loc.line, col=u.loc.col, file=u.loc.file)
+                          for h in template)
                 continue
             try:
                 stmt, warnings = assemble_statement(text, u.loc.file, u.loc.line, u.loc.col, pc,

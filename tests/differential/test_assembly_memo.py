@@ -1,6 +1,7 @@
-"""The assembler's memo (one build shared by every line of identical text) changes nothing: with
-and without it, random programs assemble to the same statements, instructions, positions,
-listing and diagnostics, also when their lines repeat, come from `.rept` or carry warnings."""
+"""The assembler's memo (a repeated line's text read, classified and built once, the build shared
+by every line of identical text) changes nothing: with and without it, random programs assemble
+to the same statements, instructions, positions, listing and diagnostics, also when their lines
+repeat, come from `.rept` or carry warnings."""
 
 from __future__ import annotations
 
