@@ -81,6 +81,8 @@ def _parse_pairs(option: str, items) -> dict[str, str]:
 
 
 def _emit(diags) -> None:
+    if not diags:
+        return
     from simulator.render import render
 
     show = show_source()

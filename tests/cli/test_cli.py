@@ -102,8 +102,9 @@ def test_check_fails_a_footprint_overrun_as_run_does(tmp_path):
 # regression here costs every `pipev run` its start-up; benchmarks/footprint.py measures it)
 NOT_AT_START_UP = ("simulator.ascendc", "simulator.sweep", "simulator.tik", "simulator.debugger",
                    "simulator.trace.", "simulator.expect", "simulator.semantics.convert",
-                   "simulator.views", "isa.listing", "isa.reference", "json", "tempfile",
-                   "difflib")
+                   "simulator.views", "simulator.render", "simulator.crosscore",
+                   "simulator.timing.bandwidth", "isa.listing", "isa.reference", "json",
+                   "tempfile", "difflib")
 
 
 def test_a_plain_run_imports_only_what_it_uses(tmp_path):
