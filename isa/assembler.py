@@ -153,7 +153,8 @@ class Assembler:
         parameter can size a tensor or count a .rept anywhere; -D overrides replace values."""
         declared: dict[str, int] = {}
         # the common case, no .param at all, needs no pass over the lines
-        lines = self.raw_lines if PARAM_SCAN.search(self.text) else ()
+        lines = self.raw_lines if (".p" in self.text or ".P" in self.text) and \
+            PARAM_SCAN.search(self.text) else ()
         names = [m.group(1) for raw in lines
                  if (m := PARAM_RE.match(strip_comment(raw))) is not None and m.group(1)]
         for i, raw in enumerate(lines):
@@ -515,7 +516,16 @@ class Assembler:
         # A one-line statement's offset and column follow from its text: the text is its key
         cache: dict[str | tuple[str, int, int], _Built] = {}
         memo, locs = self.memo, self.locs
+        # the common hit, a one-line text built to one instruction without diagnostics and
+        # no .loc anywhere: what its copies take (body, column, source, family record, notes)
+        plain: dict[str, tuple] = {}
         for pc, src in enumerate(self.stmts):
+            hit = plain.get(src.text) if src.segs is None else None
+            if hit is not None:
+                line = src.line
+                out.append(Statement(pc, line, hit[1], hit[2], hit[3],
+                                     (Instruction(hit[0], pc, line),), src.rept, hit[4]))
+                continue
             off = src.off
             if src.segs is None:
                 col, key = off + 1, src.text
@@ -529,6 +539,8 @@ class Assembler:
                     continue
                 cache[key] = built
                 hw = built.hw
+                if memo and src.segs is None and len(hw) == 1 and not built.diags and not locs:
+                    plain[key] = (hw[0].body, col, built.source, built.defn, built.notes)
             elif len(built.hw) == 1:
                 hw = (built.hw[0].at(pc, src.line),)
             else:
@@ -557,6 +569,8 @@ class Assembler:
             else:
                 self.diag("error", (loc[1], loc[2]), 0, e.message, loc[0])
             return None
+        if src.segs is not None:  # a `{i}` line: run-time diagnostics name source columns
+            hw = [_source_columns(h, src) for h in hw]
         return _Built(syn.defn, tuple(hw), tuple(notes), builder.take_diags(), src.text.strip())
 
     def _type_modifier(self, src: Src, off: int, head: re.Match, mods: list[str], need: str):
@@ -657,6 +671,16 @@ def _substitute(s: Src, k: int) -> Src:
         line, col = s.pos(old)
         segs.append((to_new(old), line, col - 1))
     return Src(str(k).join(pieces), s.line, rept, segs)
+
+
+def _source_columns(h: Instruction, src: Src) -> Instruction:
+    """H with its operand and field columns (offsets into SRC's text, which `{i}` changed)
+    turned into offsets into the source line."""
+    def at(off: int) -> int:
+        return src.pos(off)[1] - 1
+
+    ops = {role: attrs.evolve(o, col=at(o.col)) for role, o in h.operands.items()}
+    return h.evolve(operands=ops, cols={k: at(v) for k, v in h.cols.items()})
 
 
 def _shared(lines: list[str]) -> tuple[str, ...]:

@@ -149,9 +149,11 @@ def debug_cpp(program, args, defines, includes, chip, launch_index, core, comman
             click.echo(f"{program}:1:1: error: the run made no {what} to "
                        "debug" + (f" (it exited with status {rc})" if rc else ""), err=True)
             sys.exit(1)
+        # a run that failed a check has said so at its C++ line: the recording then fails to
+        # load on the same statement, which is not said a second time
         sys.exit(debug_session(path, chip=chip_obj, commands=commands, checks=checks,
                                max_steps=max_steps, ex=ex, batch=batch, werror=werror,
-                               show_source=show_source()))
+                               show_source=show_source(), load_reported=rc != 0))
 
 
 def _build_failed(e) -> None:

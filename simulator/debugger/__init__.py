@@ -88,7 +88,7 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
           err: TextIO | None = None, ex: Sequence[str] = (), batch: bool = False,
           output_dir: str | Path | None = None, werror: bool = False,
           block_dim: int | None = None, params: Mapping | None = None,
-          show_source: bool = True) -> int:
+          show_source: bool = True, load_reported: bool = False) -> int:
     """Run a debugging session; the exit status: 0, or 1 when the program cannot be loaded,
     under --batch when a command failed, under --werror when the run warned, or when the
     outputs cannot be written.
@@ -96,7 +96,8 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
     EX: commands run first (gdb's -ex), echoed; then the COMMANDS file, then — unless BATCH —
     the terminal or STDIN. OUTPUT_DIR: where the outputs go once the program has finished.
     PARAMS: `.param` overrides (-D). SHOW_SOURCE: diagnostics quote their source line (not
-    under --no-source)."""
+    under --no-source). LOAD_REPORTED: a program that cannot be loaded was already reported (a C++
+    recording of a run that failed): its diagnostics are not written again."""
     from simulator.render import render_lines
     from simulator.run import load_program
 
@@ -109,7 +110,8 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
         session = Session(program, inputs, checks, max_steps, werror=werror,
                           block_dim=block_dim)
     except DiagnosticError as e:
-        err.writelines(f"{line}\n" for line in render_lines(e.diagnostics, show_source))
+        if not load_reported:
+            err.writelines(f"{line}\n" for line in render_lines(e.diagnostics, show_source))
         return 1
     scripted: list[str] = list(ex)
     if commands is not None:

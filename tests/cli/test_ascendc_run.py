@@ -86,6 +86,15 @@ def test_misaligned_select_destination(pipev):
     assert "not 32-byte aligned" in d["msg"] and "0x404" in d["msg"]
 
 
+def test_debugging_a_kernel_that_fails_a_check_reports_it_once(pipev):
+    src = RUN / "misaligned.cpp"
+    proc = pipev("debug", "--batch", src)
+    assert proc.returncode == 1
+    [d] = diagnostics(proc.stderr)  # the run's report at the C++ line, not the recording's too
+    assert (d["sev"], int(d["line"])) == ("error", line_of(src, "Select(dstLocal[1]"))
+    assert "not 32-byte aligned" in d["msg"], proc.stderr
+
+
 def test_missing_flag_between_datacopy_and_vector_op(pipev):
     src = RUN / "missing_flag.cpp"
     proc = pipev("run", src, "--quiet")

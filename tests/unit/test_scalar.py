@@ -374,6 +374,17 @@ def test_runtime_warning_inside_rept_names_the_iteration():
     assert msgs == ["vadds.f32 with repeat=0 does nothing (x1 = 0) (in .rept iteration 0)"]
 
 
+def test_runtime_diagnostics_in_a_substituted_rept_line_name_source_columns():
+    # `{i}` (3 characters) becomes `0` or `1`: an operand after it is 2 columns further right in
+    # the source than in the substituted text; both the uninitialised read of y (col 28) and the
+    # repeat=0 warning at its value x1 (col 38) must name the source's column
+    text = ".ub x f32[1024] = zeros\n.ub y f32[64]\n.rept 2\n    li x1, 0\n" \
+           "    vadd.f32 x[{i}*64], x, y, repeat=x1\n    vadd.f32 x[{i}*64], x, y\n.endr\n"
+    r = simulator.run(text, timing=False)
+    got = {(d.line, d.column, d.message.split(" ")[1]) for d in r.diagnostics}
+    assert (5, 38, "with") in got and (6, 28, "src1") in got, got
+
+
 # -- --max-steps -----------------------------------------------------------------------------------
 def test_max_steps_stops_a_runaway_loop_at_its_line():
     text = "    li x1, 0\nspin:\n    add x1, x1, 1\n    jmp spin\n"
