@@ -258,8 +258,5 @@ def merged_hot_lines(stats: list[Statistics]) -> list[dict]:
     total = Statistics()
     total.path, total.lines = stats[0].path, stats[0].lines
     for s in stats:
-        for key, cycles in s.line_cycles.items():
-            total.line_cycles[key] += cycles
-        for key, ev in s.line_event.items():
-            total.line_event.setdefault(key, ev)
+        total.add(s)
     return total.hot_lines()

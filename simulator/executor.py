@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from isa.diagnostics import Diagnostic
-from isa.program import Instruction, RegExpr
+from isa.program import Body, Instruction, RegExpr
 from isa.table import KEYS
 from simulator.decodings import Decodings
 from simulator.events import Event, Observer, RunInfo
@@ -53,7 +53,7 @@ class Executor:
         self.started = False
         self.done = False
         self._static: dict[str, tuple[dict, dict]] = {}
-        self._plans: dict[int, tuple] = {}
+        self._plans: dict[Body, tuple] = {}  # instruction body -> what resolve reads
         self._cmpmask = machine.cmpmask.tobytes()  # CMPMASK as events report it
 
     @property
@@ -215,14 +215,16 @@ class Executor:
         cached = self._static.get(instr.text) if instr.is_static else None
         if cached is not None:
             return cached
-        plan = self._plans.get(id(instr))
-        if plan is None:  # what to read, sorted out once per instruction
-            plan = self._plans[id(instr)] = (
+        # what to read, sorted out once per body (lines of identical text share one: a long
+        # register-addressed program keeps one plan per distinct line, not per line)
+        plan = self._plans.get(instr.body)
+        if plan is None:
+            plan = self._plans[instr.body] = (
                 tuple((r, o.addr) for r, o in instr.operands.items() if o.kind == "mem"),
                 {k: v for k, v in instr.fields.items() if not isinstance(v, RegExpr)},
                 tuple((k, v, KEYS.get(k)) for k, v in instr.fields.items()
-                      if isinstance(v, RegExpr)), instr)
-        mem, fixed, regs, _ = plan
+                      if isinstance(v, RegExpr)))
+        mem, fixed, regs = plan
         x = self.m.x
         addrs = {}
         for r, a in mem:

@@ -6,8 +6,10 @@ MASK/CTRL (`semantics.vector.prepared`: static operands, checks passed cleanly o
 by the reference path until its text ran twice (a text that runs once never pays for a plan);
 every later execution at that MASK/CTRL runs the plan worked out then: the body on the
 shared decoding (a prepared body where the family has one), the timing stage's V booking bound
-to the precomputed cost (`TimingModel.vector_booker`; no InstrTiming record), the statistics'
-sums inlined, and the hazard checks fed their event. Everything else — scalar
+to the precomputed cost (`TimingModel.vector_booker`; no InstrTiming record), the busy cycles
+to the line, and the hazard checks' hook for the decoding (`HazardChecks.vector_hook`: a clock
+and a pending fill while nothing calls for a check). Sums that are only added to (counts, busy
+cycles, stalls) are settled once per plan when the loop ends. Everything else — scalar
 code, branches, DMA, flags, a first execution, a decoding with diagnostics, a mode-2 vsel, a
 scalar read from UB — takes the reference path (`Executor.execute`) in the same loop, so state
 flows between the two paths instruction by instruction. Functional results, diagnostics and
@@ -29,7 +31,7 @@ from simulator.stats import Statistics
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.decode import VectorOp
-    from isa.program import Instruction
+    from isa.program import Body, Instruction
     from simulator.executor import Executor
 
 ENABLED = True  # tests switch it off to run the reference path alone
@@ -61,49 +63,72 @@ class FusedRun:
     def __init__(self, ex: Executor, stats: Statistics, hazards: HazardChecks | None):
         self.ex, self.stats, self.hazards = ex, stats, hazards
         self.m, self.source, self.model = ex.m, ex.source, ex.timing
-        # (MASK_HI, MASK_LO, counter) -> text -> plan (`_plan`); only the reference path
-        # changes MASK/CTRL
-        self.plans: dict[tuple, dict[str, Callable]] = {}
+        # (MASK_HI, MASK_LO, counter) -> instruction body -> plan (`_plan`), and (text, file)
+        # -> plan for the lines of that text whose body is their own (a `.loc` line's, one with
+        # `{i}`: the assembler shares a body between the lines of one physical line's text);
+        # only the reference path changes MASK/CTRL
+        self.plans: dict[tuple, dict[Body | tuple[str, str], Callable]] = {}
         self.never: set[str] = set()  # texts that never have a plan
         # texts the reference path executed once: a plan is made at the second execution (a
         # text that runs once, as most of long straight-line code does, would only pay for it)
         self.once: set[str] = set()
+        self.settles: list[Callable[[], None]] = []  # each plan's: its sums to the statistics
 
     def run(self) -> None:
         """Execute the source to its end (the executor started the run and finishes it)."""
+        try:
+            self._loop()
+        finally:  # a failed run reports its counts too
+            for settle in self.settles:
+                settle()
+
+    def _loop(self) -> None:
         ex, m, never = self.ex, self.m, self.never
         source, learn = self.source, self._learn
         flat, max_steps = source.flat, ex.max_steps
         state = (m.mask_hi, m.mask_lo, m.counter)
         plans = self.plans.setdefault(state, {})
-        while not ex.done:
-            try:
-                instr = flat[source.index]
-            except IndexError:
-                break
-            if ex.steps >= max_steps:
-                ex._count(instr)  # fails with the reference path's words
-            ex.steps += 1
-            plan = plans.get(instr.text)
-            if plan is not None:
+        i = source.index  # the source's index, kept here while plans run (they need not see it)
+        steps = ex.steps  # the executor's, which only this loop moves on
+        try:
+            while True:
                 try:
-                    plan(instr)
+                    instr = flat[i]
+                except IndexError:
+                    break
+                if steps >= max_steps:
+                    ex._count(instr)  # fails with the reference path's words
+                steps += 1
+                ex.steps = steps
+                plan = plans.get(instr.body)
+                if plan is None and plans:  # a line of a planned text with a body of its own
+                    plan = plans.get((instr.text, instr.file))
+                if plan is not None:
+                    try:
+                        plan(instr)
+                    except Fault as f:
+                        ex.fail(instr, f.problem)
+                    i += 1
+                    continue
+                source.index = i
+                try:
+                    ex.execute(instr)
                 except Fault as f:
                     ex.fail(instr, f.problem)
-                continue
-            try:
-                ex.execute(instr)
-            except Fault as f:
-                ex.fail(instr, f.problem)
-            after = (m.mask_hi, m.mask_lo, m.counter)
-            if after != state:
-                state, plans = after, self.plans.setdefault(after, {})
-            elif instr.text not in never:
-                learn(instr, plans)
+                i = source.index
+                if ex.done:
+                    break
+                after = (m.mask_hi, m.mask_lo, m.counter)
+                if after != state:
+                    state, plans = after, self.plans.setdefault(after, {})
+                elif instr.text not in never:
+                    learn(instr, plans)
+        finally:
+            source.index = i
 
-    def _learn(self, instr: Instruction, plans: dict[str, Callable]) -> None:
+    def _learn(self, instr: Instruction, plans: dict) -> None:
         """After INSTR's reference execution (which left MASK/CTRL as they were): its plan at
-        this MASK/CTRL, if it can have one."""
+        this MASK/CTRL, if it can have one, kept for its body and for its (text, file)."""
         fam = instr.defn.family
         if fam.kind != VECTOR or SEMANTICS.get(fam.name) is not vector.issue \
                 or not instr.is_static or fam.cmpmask_addr(instr.fields):
@@ -115,44 +140,15 @@ class FusedRun:
         got = vector.prepared(self.ex, instr)
         if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
             return
-        plans[instr.text] = self._plan(*got)
+        plans[instr.body] = plans[(instr.text, instr.file)] = self._plan(instr, *got)
 
-    def _plan(self, vop: VectorOp, body: Callable, arg) -> Callable:
-        """plan(instr): one execution of an instruction with this decoding, body and scalar —
-        what `Executor.execute`, the timing stage and the statistics do for it, with
-        everything that depends on the decoding alone bound once."""
-        ex, m, source, stats, model, hazards = (self.ex, self.m, self.source, self.stats,
-                                                self.model, self.hazards)
-        r, writes_cmpmask, core = vop.repeats, vop.family.writes_cmpmask, ex.core
-        sums, stalls, line_busy = stats.busy, stats.stalls, stats.line_busy
-        on_event = hazards.on_event if hazards is not None else None
-        if model is not None:
-            cls = model.class_of(vop.instr)  # the class follows the text's fields
-            cost = model.vector_cost(vop, cls)
-            book, model_busy, issue_cost, extra = (model.vector_booker(cls, cost), model.busy,
-                                                   model.scalar_issue, cost[3])
-
-        def plan(instr: Instruction) -> None:
-            body(m, vop, arg, 0, r)
-            source.index += 1
-            if writes_cmpmask:
-                ex._cmpmask = m.cmpmask.tobytes()
-            stats.instructions += 1
-            stats.uops += r
-            if model is not None:
-                _, start, end, _, stalled = book()
-                busy = end - start
-                model_busy["V"] += busy
-                sums["V"] += busy
-                sums["S"] += issue_cost
-                line_busy(instr, busy, event)
-                if extra:
-                    stalls["bank_conflict"] += extra
-                if stalled:
-                    stalls["queue_full"] += stalled
-            if on_event is not None:
-                told.seq, told.instr, told._cmpmask = ex.steps - 1, instr, ex._cmpmask
-                on_event(told)
+    def _plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg) -> Callable:
+        """plan(instr): one execution of an instruction of LEARNT's body (its text at its file)
+        with this decoding, body and scalar — what `Executor.execute`, the timing stage and
+        the statistics do for it, with everything that depends on the decoding alone bound
+        once. The statistics' sums wait for the plan's settle (in `settles`), which `run`
+        calls at its end."""
+        ex, m, source, core, r = self.ex, self.m, self.source, self.ex.core, vop.repeats
 
         def event(instr: Instruction) -> Event:
             mask = (m.mask_hi, m.mask_lo)  # MASK/CTRL are this plan's: a vector op keeps them
@@ -160,7 +156,76 @@ class FusedRun:
                        m.counter, ex._cmpmask, source)
             ev.core = core
             return ev
-        # the hazard checks' event, brought up to date for each execution: they keep nothing
+
+        # the hazard checks' event, brought up to date when they look at it: they keep nothing
         # of an event but its instruction (the statistics keep events: theirs are fresh)
         told = event(vop.instr)
+
+        def told_for(instr: Instruction) -> Event:
+            told.seq, told.instr, told._cmpmask = ex.steps - 1, instr, ex._cmpmask
+            return told
+
+        hook = self.hazards.vector_hook(told, told_for) if self.hazards is not None else None
+        if self.model is None:
+            return self._untimed(vop, body, arg, hook)
+        return self._timed(learnt, vop, body, arg, hook, event)
+
+    def _untimed(self, vop: VectorOp, body: Callable, arg, hook) -> Callable:
+        """The plan with timing off: the body, CMPMASK as events report it, the hazard hook."""
+        ex, m, stats, r = self.ex, self.m, self.stats, vop.repeats
+        writes_cmpmask, executions = vop.family.writes_cmpmask, 0
+
+        def plan(instr: Instruction) -> None:
+            nonlocal executions
+            body(m, vop, arg, 0, r)
+            if writes_cmpmask:
+                ex._cmpmask = m.cmpmask.tobytes()
+            executions += 1
+            if hook is not None:
+                hook(instr)
+
+        def settle() -> None:
+            nonlocal executions
+            stats.instructions += executions
+            stats.uops += executions * r
+            executions = 0
+        self.settles.append(settle)
+        return plan
+
+    def _timed(self, learnt: Instruction, vop: VectorOp, body: Callable, arg, hook,
+               event: Callable[[Instruction], Event]) -> Callable:
+        """The plan with timing on: also the V booking and the busy cycles to the line."""
+        ex, m, stats, model, r = self.ex, self.m, self.stats, self.model, vop.repeats
+        writes_cmpmask, own, line_busy = vop.family.writes_cmpmask, stats.own, stats.line_busy
+        cls = model.class_of(vop.instr)  # the class follows the text's fields
+        cost = model.vector_cost(vop, cls)
+        book, settle_timing = model.vector_booker(cls, cost)
+        issue_cost, extra = model.scalar_issue, cost[3]
+        # lines within: own[line] (the array only grows); none for another file's statement (a
+        # plan's instructions share their body, so their file)
+        sized = len(own) if not learnt.file else 0
+
+        def plan(instr: Instruction) -> None:
+            body(m, vop, arg, 0, r)
+            if writes_cmpmask:
+                ex._cmpmask = m.cmpmask.tobytes()
+            busy = book()
+            line = instr.line
+            if 0 < line < sized:
+                own[line] += busy
+            else:
+                line_busy(instr, busy, event)
+            if hook is not None:
+                hook(instr)
+
+        def settle() -> None:
+            n, busy, stalled = settle_timing()
+            if n:
+                stats.instructions += n
+                stats.uops += n * r
+                stats.busy["V"] += busy
+                stats.busy["S"] += n * issue_cost
+                stats.stalls["queue_full"] += stalled
+                stats.stalls["bank_conflict"] += n * extra
+        self.settles.append(settle)
         return plan

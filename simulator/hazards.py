@@ -18,10 +18,20 @@ tracked with a vector clock per pipe (program order within a pipe; S before ever
 later; set_flag before the wait_flag it releases; `pipe_barrier ALL` before everything after
 it). The byte arrays are only compared when some other pipe has accesses this pipe does not know
 about; a well-synchronised program pays for one comparison and one store per operand.
+
+A vector decoding's fills are kept pending (`unfilled`: its accesses -> the mark of its latest
+execution, in the order of latest executions) and applied only when something reads the records
+(a race or init check, another kind of access): applying each footprint's latest fill in that
+order leaves every byte exactly as filling at every execution would, so a stretch of vector
+code pays no numpy per instruction. `vector_hook` gives the fused executor (simulator/fused.py)
+one decoding's on_event with its accesses bound once: while nothing that could make a check
+necessary happened since (`v_epoch`: another pipe's access, S's clock moving on), an execution
+is the clock, the pending fill and the access's place in `where`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -37,6 +47,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 PIPE = {p: k for k, p in enumerate(PIPES)}
 S = 0
+V = PIPE["V"]
+UNFILLED = 1 << 14  # pending fills are applied when this many decodings have some
 ACCESS_PIPES = (1, 2, 3)  # S never touches UB
 SPAN_CACHE = 4096  # remembered footprints of contiguous ranges (DMA, CMPMASK moves, scalars)
 
@@ -79,6 +91,27 @@ class HazardChecks(Observer):
         self.where: list[list[Instruction]] = [[] for _ in PIPES]  # pipe → its accesses
         self.pending: dict[tuple[str, str, int], list[int]] = {}
         self.cmpmask_set = False
+        # a vector decoding's accesses -> count*4 + pipe of its latest execution, whose fills
+        # wait (see the module's doc); the same dict all run (hooks hold it)
+        self.unfilled: dict[Accesses, int] = {}
+        # moves on when what let V's executions skip the checks may have changed: another
+        # pipe's access, or S's clock (s_version) moving on
+        self.v_epoch = 0
+
+    def flush(self) -> None:
+        """Apply the pending fills, each decoding's latest, in the order of latest executions:
+        every byte then holds what filling at every execution would have left."""
+        if not self.unfilled:
+            return
+        readers, writer = self.readers, self.writer
+        for acc, mark in self.unfilled.items():
+            if acc.read_fills:
+                row, count = readers[mark & 3], mark >> 2
+                for fp in acc.read_fills:
+                    row.fill(fp, count)
+            for fp in acc.writes:
+                writer.fill(fp, mark)
+        self.unfilled.clear()
 
     # -- happens-before -------------------------------------------------------------------------
     def _join(self, p: int, other: list[int]) -> None:
@@ -97,10 +130,12 @@ class HazardChecks(Observer):
                 self._join(p, clk)
                 if p == S:
                     self.s_version += 1
+                    self.v_epoch += 1
         elif ev.pipe == "S":  # pipe_barrier ALL: S waits until every queue is empty
             for q in ACCESS_PIPES:
                 self._join(S, self.clock[q])
             self.s_version += 1
+            self.v_epoch += 1
 
     # -- the observer ---------------------------------------------------------------------------
     def on_event(self, ev: Event) -> None:
@@ -127,28 +162,102 @@ class HazardChecks(Observer):
         clock[p] = count
         if p == S:  # a front end's scalar code touched UB: what S issues later is after it
             self.s_version += 1
+        if p != V:
+            self.v_epoch += 1
         if self.races:
             lw, lr = self.last_write, self.last_read
             for q in ACCESS_PIPES:
                 if q != p and (lw[q] > clock[q] or lr[q] > clock[q]):
+                    self.flush()
                     self._race_check(ev, p, acc.ranges, acc.footprints)
                     break
         if acc.reads:
             if self.init and not acc.written:
+                self.flush()
                 for role, lo, hi, idx, fp in acc.reads:
                     if not fp.written:
                         self._init_check(ev, role, lo, hi, idx, fp)
                 acc.written = all(r[4].written for r in acc.reads)
+            self.last_read[p] = count
+        if acc.writes:
+            self.last_write[p] = count
+        if memo is not None:  # the fills wait (see flush)
+            unfilled = self.unfilled
+            if unfilled.pop(acc, None) is None and len(unfilled) >= UNFILLED:
+                self.flush()
+            unfilled[acc] = count * 4 + p
+        else:
+            self.flush()
+            self._fill(acc, p, count)
+        self.where[p].append(ev.instr)
+
+    def _unordered(self, p: int) -> bool:
+        """Whether another pipe has accesses pipe P does not know about (a race is possible)."""
+        lw, lr, clock = self.last_write, self.last_read, self.clock[p]
+        for q in ACCESS_PIPES:
+            if q != p and (lw[q] > clock[q] or lr[q] > clock[q]):
+                return True
+        return False
+
+    def _fill(self, acc: Accesses, p: int, count: int) -> None:
+        if acc.reads:
             row = self.readers[p]
             for fp in acc.read_fills:
                 row.fill(fp, count)
-            self.last_read[p] = count
-        if acc.writes:
-            writer, mark = self.writer, count * 4 + p
-            for fp in acc.writes:
-                writer.fill(fp, mark)
-            self.last_write[p] = count
-        self.where[p].append(ev.instr)
+        mark = count * 4 + p
+        for fp in acc.writes:
+            self.writer.fill(fp, mark)
+
+    def vector_hook(self, ev: Event, event_for: Callable[[Instruction], Event]
+                    ) -> Callable[[Instruction], None]:
+        """hook(instr): `on_event` of an execution of EV's vector decoding on V at INSTR (the
+        fused executor's; event_for(instr) brings EV up to date for it). While nothing moved
+        `v_epoch` since an execution found no check to make, an execution only counts, leaves
+        its fill pending and records where it was; else it is on_event's."""
+        assert PIPE[ev.pipe] == V and getattr(ev.op, "memo", None) is not None
+        acc = ev.op.memo.get(self)
+        if acc is None:
+            acc = ev.op.memo[self] = self._accesses(ev.ub_ranges())
+        on_event, unfilled, clock = self.on_event, self.unfilled, self.clock[V]
+        pop, last_read, last_write = unfilled.pop, self.last_read, self.last_write
+        append = self.where[V].append
+        reads, writes, touches = bool(acc.reads), bool(acc.writes), acc.ranges is not None
+        p = V  # (a closure's cell: cheaper than the global)
+        cmpmask = ev.reads_cmpmask or ev.writes_cmpmask
+        quiet_at = -1  # the v_epoch at which an execution found nothing to check
+
+        def hook(instr: Instruction) -> None:
+            nonlocal quiet_at
+            if self.v_epoch != quiet_at:
+                on_event(event_for(instr))
+                if self._quiet(acc, cmpmask):
+                    quiet_at = self.v_epoch
+                return
+            if not touches:
+                return
+            count = clock[p] + 1
+            clock[p] = count
+            if pop(acc, None) is None and len(unfilled) >= UNFILLED:
+                self.flush()
+            unfilled[acc] = count * 4 + p
+            if reads:
+                last_read[p] = count
+            if writes:
+                last_write[p] = count
+            append(instr)
+        return hook
+
+    def _quiet(self, acc: Accesses, cmpmask: bool) -> bool:
+        """After an execution of ACC on V: whether the next, with v_epoch unchanged, would
+        check nothing (S's clock known, CMPMASK's check done or not concerned, no race possible,
+        every read found written) and so may skip to its bookkeeping."""
+        if self.seen_s[V] != self.s_version or (cmpmask and not self.cmpmask_set):
+            return False
+        if acc.ranges is None:
+            return True
+        if self.races and self._unordered(V):
+            return False
+        return not (self.init and acc.reads and not acc.written)
 
     # -- footprints ---------------------------------------------------------------------------
     def _accesses(self, ranges) -> Accesses:

@@ -1,13 +1,20 @@
 """The run's statistics: one observer whose counts feed both RunResult and every trace's
 summary — instructions, micro-ops, busy cycles per pipe, stall cycles by cause and the source
 lines with the most busy cycles (hot lines). Cycle figures come from the timing model's records
-published in the events; with timing off they stay zero."""
+published in the events; with timing off they stay zero.
+
+A line of the program's own is a slot of one int64 array indexed by line number (8 bytes a
+line, however often it runs: a dict keyed by (file, line) cost ~110 bytes per executed line); a
+statement of another file (a stream's or a .loc line) is keyed by (file, line)."""
 
 from __future__ import annotations
 
 import heapq
+from array import array
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+
+import numpy as np
 
 from isa.lexer import strip_comment
 from isa.table import PIPES
@@ -15,6 +22,7 @@ from simulator.events import Event, Observer, RunInfo
 
 STALLS = ("flag_wait", "queue_full", "bank_conflict", "barrier")
 HOT_LINES = 3
+GROW = 4096  # lines past the program's own that the array may hold (a stream's file "" lines)
 
 
 class Statistics(Observer):
@@ -23,7 +31,11 @@ class Statistics(Observer):
         self.uops = 0
         self.busy = dict.fromkeys(PIPES, 0)
         self.stalls = dict.fromkeys(STALLS, 0)
-        self.line_cycles: dict[tuple[str, int], int] = defaultdict(int)
+        # busy cycles of the program's own line k (file ""): own[k]; grown in place, so
+        # whoever holds it keeps the same array
+        self.own = array("q")
+        self.limit = GROW  # the array holds lines [0, limit)
+        self.line_cycles: dict[tuple[str, int], int] = defaultdict(int)  # other files' lines
         # a streamed statement's first event, for its text (program lines come from the source;
         # holding every line's event would keep them all alive)
         self.line_event: dict[tuple[str, int], Event] = {}
@@ -32,6 +44,8 @@ class Statistics(Observer):
 
     def on_start(self, run: RunInfo) -> None:
         self.path, self.lines = run.path, run.lines
+        self.limit = len(self.lines) + 1 + GROW
+        self._grow(len(self.lines))
 
     def on_event(self, ev: Event) -> None:
         self.instructions += 1
@@ -43,7 +57,9 @@ class Statistics(Observer):
         busy[t.pipe] += t.busy
         if t.issue_cost:
             busy["S"] += t.issue_cost
-        self.line_busy(ev.instr, t.busy, lambda _: ev)
+        instr = ev.instr
+        if instr.file or not self.own_line(instr.line, t.busy):
+            self.line_busy(instr, t.busy, lambda _: ev)
         if t.wait_flag:
             self.stalls["flag_wait"] += t.wait_flag
         if t.bank_extra:
@@ -51,14 +67,49 @@ class Statistics(Observer):
         if t.wait_issue:
             self.stalls["barrier" if t.pipe == "S" else "queue_full"] += t.wait_issue
 
+    def own_line(self, line: int, busy: int) -> bool:
+        """BUSY cycles to the program's own LINE; False for a line the array does not hold
+        (outside [0, limit): a stray number must not allocate), which the dict then holds —
+        always the same place for a line, limit being fixed when the run starts."""
+        own = self.own
+        if not 0 <= line < len(own):
+            if not 0 <= line < self.limit:
+                return False
+            self._grow(line)
+        own[line] += busy
+        return True
+
+    def _grow(self, line: int) -> None:
+        """Slots up to LINE (in place)."""
+        if line >= len(self.own):
+            self.own.frombytes(bytes(8 * (line + 1 - len(self.own))))
+
     def line_busy(self, instr, busy: int, event_of: Callable[[object], Event]) -> None:
         """BUSY cycles to INSTR's source line; a streamed (.loc) line keeps its first event,
         event_of(instr), for its text (the fused path builds events only for that)."""
+        if not instr.file and self.own_line(instr.line, busy):
+            return
         key = (instr.file, instr.line)
         cycles = self.line_cycles
         if instr.file and key not in cycles:
             self.line_event[key] = event_of(instr)
         cycles[key] += busy
+
+    def add(self, other: Statistics) -> None:
+        """OTHER's per-line cycles added to these (a launch's hot lines over its cores)."""
+        if other.limit > self.limit:  # lines the array now holds move there (one place a line)
+            self.limit = other.limit
+            for key in [k for k in self.line_cycles if not k[0] and 0 <= k[1] < self.limit]:
+                self.own_line(key[1], self.line_cycles.pop(key))
+        if len(other.own):  # other.own holds lines below other.limit <= self.limit
+            self._grow(len(other.own) - 1)
+            np.frombuffer(self.own, np.int64)[:len(other.own)] += np.frombuffer(other.own,
+                                                                                 np.int64)
+        for (f, ln), c in other.line_cycles.items():
+            if f or not self.own_line(ln, c):
+                self.line_cycles[(f, ln)] += c
+        for key, ev in other.line_event.items():
+            self.line_event.setdefault(key, ev)
 
     def _text(self, file: str, line: int) -> str:
         if file:
@@ -67,7 +118,20 @@ class Statistics(Observer):
 
     def hot_lines(self) -> list[dict]:
         """The three source lines with the most busy cycles: file, line, text, cycles."""
-        hot = heapq.nsmallest(HOT_LINES, self.line_cycles.items(),
-                              key=lambda kv: (-kv[1], kv[0]))
+        hot = heapq.nsmallest(HOT_LINES, self._hot_candidates(), key=lambda kv: (-kv[1], kv[0]))
         return [{"file": f or self.path, "line": ln, "text": self._text(f, ln),
                  "cycles": c} for (f, ln), c in hot if c > 0]
+
+    def _hot_candidates(self) -> Iterator[tuple[tuple[str, int], int]]:
+        """The program's own HOT_LINES hottest lines (ties to the lower line) and every other
+        file's line: a superset of the hot lines, without a Python object per program line."""
+        own = np.frombuffer(self.own, np.int64) if len(self.own) else np.zeros(0, np.int64)
+        lines = np.flatnonzero(own > 0)  # ascending
+        if lines.size > HOT_LINES:
+            cycles = own[lines]
+            third = np.partition(cycles, lines.size - HOT_LINES)[lines.size - HOT_LINES]
+            above = lines[cycles > third]  # fewer than HOT_LINES; then the first ties
+            lines = np.concatenate((above, lines[cycles == third][:HOT_LINES - above.size]))
+        for k in lines.tolist():
+            yield ("", k), int(own[k])
+        yield from self.line_cycles.items()

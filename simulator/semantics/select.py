@@ -16,6 +16,10 @@ BULK_REPEATS = 8  # from this many repeats the fused executor runs vsel's bulk p
 PLAN_AT = 2  # the execution of a decoding that makes its bulk plan (tests plan at the first)
 
 
+# how a whole-run vsel's destination lies against its sources (`_whole_run_vsel`)
+NOTHING, KEEP_SRC0, KEEP_SRC1, APART, OVERLAPPING = range(5)
+
+
 def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
     """The selection bits of repeats [lo, hi): CMPMASK (mode 0) or the mask in UB (1, 2)."""
     n = vop.n
@@ -107,12 +111,43 @@ def prepare_vsel(vop: VectorOp, ub_bytes: int):
     size, r = vop.t.size, vop.repeats
     if vop.access("dst").size != size:
         return None
-    seen = [b"", None]  # CMPMASK's bytes when last seen, and its selection bits for all repeats
+    return _whole_run_vsel(dst, src0, src1, size, r)
+
+
+def _whole_run_vsel(dst: slice, src0: slice, src1: slice, size: int, r: int):
+    """The body of vsel mode 0 over whole runs (element slices of UB viewed as SIZE-byte raw
+    elements, R repeats): through views of the machine's UB made once (a machine's UB is never
+    reallocated) and CMPMASK's selection bits for all repeats made once per CMPMASK value. A
+    destination that is one of the sources keeps its elements and takes the other's where the
+    bits say (np.putmask with a mask and values of its size: no temporary, and cheaper than
+    np.copyto with where); one apart from both takes src1's, then src0's where selected; one
+    overlapping a source in part takes np.where's result."""
+    def apart(a: slice, b: slice) -> bool:
+        return a.stop <= b.start or b.stop <= a.start
+
+    case = (NOTHING if dst == src0 == src1 else KEEP_SRC0 if dst == src0 else
+            KEEP_SRC1 if dst == src1 else
+            APART if apart(dst, src0) and apart(dst, src1) else OVERLAPPING)
+    copyto, putmask = np.copyto, np.putmask
+    machine = cmpmask = d = s0 = s1 = sel = other = None
 
     def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
-        view = m.views[size]
-        cmpmask = m.cmpmask.tobytes()
-        if cmpmask != seen[0]:
-            seen[:] = cmpmask, np.tile(select_bits(m, vop, 0, r).reshape(-1), r)
-        view[dst] = np.where(seen[1], view[src0], view[src1])
+        nonlocal machine, cmpmask, d, s0, s1, sel, other
+        if m is not machine:
+            view = m.views[size]
+            machine, d, s0, s1 = m, view[dst], view[src0], view[src1]
+        seen = m.cmpmask.tobytes()
+        if seen != cmpmask:
+            sel = np.tile(select_bits(m, vop, 0, r).reshape(-1), r)
+            cmpmask, other = seen, ~sel
+        if case == KEEP_SRC0:  # dst is src0: it takes src1 where not selected
+            putmask(d, other, s1)
+        elif case == KEEP_SRC1:
+            putmask(d, sel, s0)
+        elif case == APART:
+            copyto(d, s1)
+            putmask(d, sel, s0)
+        elif case == OVERLAPPING:
+            d[...] = np.where(sel, s0, s1)
+        # NOTHING: every element selects itself
     return body

@@ -9,6 +9,7 @@ it. It reads events and never touches machine state, so functional results canno
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 import numpy as np
 
@@ -62,7 +63,7 @@ class TimingModel:
         self.stalls = dict.fromkeys(STALLS, 0)
         self.total_cycles = origin
         self._cache: dict = {}  # instruction kind + relative layout -> vector cost
-        self._class_of: dict = {}
+        self._class_of: dict[str, CostClass] = {}  # instruction text -> its cost class
         self._by_kind = {families.SET_FLAG: self._set_flag, families.WAIT_FLAG: self._wait_flag,
                          families.BARRIER: self._barrier, families.DMA: self._dma,
                          families.CMPMASK_MOVE: self._cmpmask, families.VECTOR: self._vector}
@@ -160,57 +161,75 @@ class TimingModel:
             self.stalls["bank_conflict"] += extra
         return issue, start, end, head, stalled
 
-    def vector_booker(self, cls: CostClass, cost: tuple):
-        """book() -> (issue, start, end, head, stalled): `book_vector(cls, cost)` with
-        everything that depends on the class and cost bound once, for the fused executor
-        (simulator/fused.py), whose differential tests hold it to `book_vector`: the same
-        `_issue` and `_finish` steps, inlined."""
+    def vector_booker(self, cls: CostClass, cost: tuple
+                      ) -> tuple[Callable[[], int], Callable[[], tuple[int, int, int]]]:
+        """(book, settle) for the fused executor (simulator/fused.py), whose differential tests
+        hold it to `book_vector`. book() issues and books one execution of a vector instruction
+        of class CLS and COST — the same `_issue` and `_finish` steps, inlined, with everything
+        that depends on the class and cost bound once — and returns its busy cycles. The sums
+        it adds to `busy` and `stalls` wait for settle(), which books them and returns
+        (executions, V busy cycles, S's queue-full stall cycles) since the last settle."""
         q = self.queues["V"]
         inflight, depth, issue_cost = q.inflight, self.depth, self.scalar_issue
         popleft, append = inflight.popleft, inflight.append
-        stalls, busy = self.stalls, self.busy
         body, extra, cls_head, tail = cost[1], cost[3], cls.head, cls.tail
+        executions = busy_sum = stalled_sum = 0
 
-        def book() -> tuple[int, int, int, int, int]:
+        def book() -> int:
+            nonlocal executions, busy_sum, stalled_sum
             c = self.s_time
             while inflight and inflight[0] <= c:
                 popleft()
-            stalled = 0
             if len(inflight) >= depth:
-                stalled = inflight[0] - c
+                stalled_sum += inflight[0] - c
                 c = popleft()
                 while inflight and inflight[0] <= c:
                     popleft()
-                stalls["queue_full"] += stalled
             s_time = self.s_time = c + issue_cost
-            busy["S"] += issue_cost
-            start = c if c > q.last_end else q.last_end
-            head = cls_head if body and q.compute_end != start else 0
-            occ = head + body
-            end = start + occ
-            append(end)
-            q.last_end = done = end
-            if occ:
+            start = q.last_end
+            if c > start:
+                start = c
+            if body:  # occupancy: the head unless V just finished compute
+                occ = body if q.compute_end == start else cls_head + body
+                end = start + occ
                 q.drain_end = done = end + tail
                 q.tail, q.compute_end = tail, end
+            else:
+                occ, end = 0, start
+                done = end
+            append(end)
+            q.last_end = end
+            if s_time > done:
+                done = s_time
             if done > self.total_cycles:
                 self.total_cycles = done
-            if s_time > self.total_cycles:
-                self.total_cycles = s_time
-            if extra:
-                stalls["bank_conflict"] += extra
-            return c, start, end, head, stalled
-        return book
+            executions += 1
+            busy_sum += occ
+            return occ
+
+        def settle() -> tuple[int, int, int]:
+            nonlocal executions, busy_sum, stalled_sum
+            out = executions, busy_sum, stalled_sum
+            if executions:
+                self.busy["V"] += busy_sum
+                self.busy["S"] += executions * issue_cost
+                self.stalls["queue_full"] += stalled_sum
+                self.stalls["bank_conflict"] += executions * extra
+                executions = busy_sum = stalled_sum = 0
+            return out
+        return book, settle
 
     def vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
         """The public name of `_vector_cost` (the fused executor precomputes it)."""
         return self._vector_cost(vop, cls)
 
     def class_of(self, instr) -> CostClass:
-        """INSTR's cost class (cached per instruction)."""
-        cls = self._class_of.get(instr)
+        """INSTR's cost class, cached per text: the class follows the fields, which the canonical
+        text spells out (one entry per distinct statement, not per executed line)."""
+        cls = self._class_of.get(instr.text)
         if cls is None:
-            cls = self._class_of[instr] = self.classes[instr.defn.family.cost_class(instr.fields)]
+            cls = self._class_of[instr.text] = self.classes[
+                instr.defn.family.cost_class(instr.fields)]
         return cls
 
     def _vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:

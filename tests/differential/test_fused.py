@@ -11,18 +11,24 @@ and registers; a failing run must fail with the same diagnostics and partial UB.
 
 from __future__ import annotations
 
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simulator
+import simulator.builder
+from isa.chip import CHIP_DIR
 from isa.diagnostics import AssemblyError
-from simulator import fused
+from simulator import fused, hazards
 from simulator.errors import SimulationError
 from simulator.events import Observer
 from simulator.executor import Executor
+from tests.differential.test_bulk_layouts import PipeGen, same_as_byte_hazards
 from tests.differential.test_random_programs import SETTINGS, Gen
+from tests.reference.hazards import ByteHazardChecks
 
 
 def _outcome(text: str, checks: str, enabled: bool, **kw) -> tuple:
@@ -112,6 +118,13 @@ VSEL = """.chip ascend910b
     # statements from another file (a C++ recording's .loc): hot lines name it
     '.loc "k.cpp" 7 3\nset_cmpmask m\n' + "vsel.f32 x, x, y\n" * 3 + '.loc "k.cpp" 9 5\n'
     + "vadd.f32 u, x, y\n" * 4,
+    # the same text in the program's own lines and then another file's: each line's cycles
+    # to its own place
+    "set_cmpmask m\n" + "vsel.f32 x, x, y\n" * 4 + '.loc "k.cpp" 9 5\n' + "vsel.f32 x, x, y\n"
+    * 4,
+    # ... and in a loop, where another file's line runs its plan again
+    "set_cmpmask m\nli x5, 0\nloop:\nvsel.f32 x, x, y\n" + '.loc "k.cpp" 9 5\n'
+    "vsel.f32 x, x, y\nvadd.f32 u, x, y\nadd x5, x5, 1\nblt x5, 20, loop\n",
     # races on fused statements' bytes: the warnings name the fused statement's line
     ".gm g f32[2048] output\nset_cmpmask m\n" + "vsel.f32 x, x, y\n" * 3 + "copy_ub_to_gm g, x, "
     "nburst=1, burst=8\n" + "vsel.f32 x, x, y\n" * 2 + "copy_ub_to_gm g, x, nburst=1, burst=8"
@@ -204,3 +217,150 @@ def test_full_queues_and_bank_conflicts_cost_the_same():
     outcome = same_both_ways(text)
     stalls = outcome[9]
     assert stalls["queue_full"] > 0 and stalls["bank_conflict"] > 0, stalls
+
+
+# -- the hazard checks' fast path: pending fills and the per-plan hook -------------------------
+@st.composite
+def repeated_pipe_programs(draw) -> str:
+    """A random multi-pipe program (DMA in and out, flags, barriers, CMPMASK moves, vector
+    statements, often unsynchronised: tests/differential/test_bulk_layouts.py) whose statements
+    run again: each repeated in place 1-6 times, then the whole body once more — long V-only
+    stretches on the fast path between the other pipes' accesses and syncs."""
+    text = PipeGen(draw).program()
+    head = [ln for ln in text.splitlines() if ln.startswith(".")]
+    body = [ln for ln in text.splitlines() if not ln.startswith(".")]
+    times = draw(st.lists(st.integers(1, 6), min_size=len(body), max_size=len(body)))
+    body = [ln for ln, k in zip(body, times, strict=True) for _ in range(k)]
+    return "\n".join(head + body * draw(st.integers(1, 2))) + "\n"
+
+
+@settings(SETTINGS, max_examples=100)
+@given(repeated_pipe_programs())
+def test_fused_hazard_checks_equal_the_reference_path_and_the_per_byte_checks(text):
+    """Every diagnostic (races, uninitialised reads) of the fused path's pending fills and
+    hooks is the reference path's, and the per-byte checks' (which run the reference path)."""
+    try:
+        same_both_ways(text, "warn")
+        same_as_byte_hazards(text)
+    except AssemblyError:
+        pass
+
+
+@settings(SETTINGS, max_examples=40)
+@given(repeated_pipe_programs())
+def test_pending_fills_applied_early_give_the_same(text):
+    """With room for only two pending decodings the fills are applied all the time: the
+    diagnostics stay the same."""
+    with mock.patch.object(hazards, "UNFILLED", 2):
+        test_fused_hazard_checks_equal_the_reference_path_and_the_per_byte_checks.hypothesis \
+            .inner_test(text)
+
+
+STRETCH = VSEL + ".ub w f32[2048]\n.ub z f32[2048]\n.gm g f32[2048] input = random(4)\n" \
+    ".gm o f32[2048] output\nset_cmpmask m\n"
+
+
+@pytest.mark.parametrize("body, words", [
+    # a long V-only stretch, then DMA out of what it wrote, unsynchronised: the race names
+    # the stretch's last statement
+    ("vsel.f32 w, x, y\nvadd.f32 u, w, y\n" * 40 + "copy_ub_to_gm o, u, nburst=1, burst=8\n",
+     ["read-after-write"]),
+    # two decodings writing the same bytes in turn: the last one's fill wins
+    ("vadd.f32 u, x, y\nvsel.f32 u, y, x\n" * 20 + "vadd.f32 u, x, y\n"
+     "copy_ub_to_gm o, u, nburst=1, burst=8\n", ["read-after-write"]),
+    # and reading them in turn: the write-after-read names the last reader
+    ("vsel.f32 w, x, y\nvadd.f32 u, x, w\n" * 20 + "vsel.f32 w, x, y\n"
+     "copy_gm_to_ub x, g, nburst=1, burst=8\n", ["write-after-read"]),
+    # DMA in under what a stretch reads, unsynchronised (write-after-read), then the stretch
+    # again (read-after-write): the other pipe's access ends the fast path
+    ("vadd.f32 u, x, y\n" * 30 + "copy_gm_to_ub x, g, nburst=1, burst=8\n"
+     + "vadd.f32 u, x, y\n" * 30, ["write-after-read", "read-after-write"]),
+    # synchronised: no race, however long the stretches
+    ("vadd.f32 u, x, y\n" * 30 + "set_flag V, MTE2, 0\nwait_flag V, MTE2, 0\n"
+     "copy_gm_to_ub x, g, nburst=1, burst=8\nset_flag MTE2, V, 0\nwait_flag MTE2, V, 0\n"
+     + "vadd.f32 u, x, y\n" * 30, []),
+    # a stretch writes w; a statement reading w and never-written z warns for z alone
+    ("vsel.f32 w, x, y\n" * 40 + "vadd.f32 u, w, z\n" * 3, ["never written"]),
+    # what a stretch wrote is written for a DMA out after a barrier (no init warning)
+    ("vsel.f32 w, x, y\n" * 40 + "pipe_barrier ALL\ncopy_ub_to_gm o, w, nburst=1, burst=8\n",
+     []),
+])
+def test_hazards_after_long_vector_stretches(body, words):
+    """The diagnostics (the per-byte checks', and the reference path's) are those WORDS name:
+    each of them at least once (a rule warns once per statement), nothing else."""
+    diags = same_as_byte_hazards(STRETCH + body)
+    same_both_ways(STRETCH + body, "warn")
+    messages = [msg for *_, msg in diags]
+    kinds = ("read-after-write", "write-after-read", "write-after-write", "never written")
+    assert all(any(k in msg for k in kinds) for msg in messages), messages
+    assert {k for k in kinds for msg in messages if k in msg} == set(words), messages
+    if words in (["read-after-write"], ["write-after-read"]):  # named after the last access
+        assert f"at line {(STRETCH + body).count(chr(10)) - 1}" in messages[0], messages
+
+
+def test_a_stretch_leaves_fills_pending_and_the_records_right(monkeypatch):
+    """A V-only stretch of 100 executions fills the records a handful of times (its first
+    executions' checks apply what waits), and what they hold once the pending fills are applied
+    is what the per-byte checks' filling at every execution gives."""
+    fills = []
+    real_fill = hazards.Record.fill
+    monkeypatch.setattr(hazards.Record, "fill",
+                        lambda self, fp, v: (fills.append(v), real_fill(self, fp, v))[1])
+    made: list[hazards.HazardChecks] = []
+    real_start = hazards.HazardChecks.on_start
+    monkeypatch.setattr(hazards.HazardChecks, "on_start",
+                        lambda self, run: (made.append(self), real_start(self, run))[1])
+    text = STRETCH + "vsel.f32 w, x, y\nvadd.f32 u, w, y\n" * 50
+    simulator.run(text)
+    assert len(fills) < 20, len(fills)  # per execution: 300
+    hz, before = made[-1], len(fills)
+    assert len(hz.unfilled) == 2  # the two decodings' latest fills wait
+    want = sum(len(acc.read_fills) + len(acc.writes) for acc in hz.unfilled)
+    hz.flush()
+    assert len(fills) - before == want and not hz.unfilled
+    eager = ByteHazardChecks()
+    monkeypatch.setattr(simulator.builder, "history_checks", lambda checks: [eager])
+    simulator.run(text)
+    ub = eager.writer.size
+    assert np.array_equal(hz.writer.values(0, ub, None), eager.writer)
+    for rec, row in zip(hz.readers, eager.readers, strict=True):
+        assert np.array_equal(rec.values(0, ub, None), row)
+
+
+# -- timing with a head and a tail (the shipped profiles have none) --------------------------------
+@pytest.fixture(scope="module")
+def headed_chip(tmp_path_factory) -> str:
+    """ascend910b with every cost class given a head (V idle before it) and a tail (drained
+    before a set_flag or barrier): the fused booking must charge them as the reference does."""
+    text = (CHIP_DIR / "ascend910b.toml").read_text()
+    assert "head = 0, tail = 0" in text
+    path = tmp_path_factory.mktemp("chip") / "headed910b.toml"
+    path.write_text(text.replace("head = 0, tail = 0", "head = 5, tail = 3"))
+    return str(path)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(text=repeated_programs())
+def test_fused_equals_reference_with_heads_and_tails(headed_chip, text):
+    same_if_it_assembles(text, "error", chip=headed_chip)
+
+
+def test_heads_when_v_idles_cost_the_same(headed_chip):
+    """V idles behind S's scalar code and flags, so fused executions pay the head."""
+    text = VSEL + "set_cmpmask m\nli x5, 0\nloop:\n" + "vsel.f32 x, x, y\n" * 3 \
+        + "set_flag V, S, 0\nwait_flag V, S, 0\n" + "add x6, x5, 1\n" * 6 \
+        + "vadd.f32 u, x, y\nadd x5, x5, 1\nblt x5, 10, loop\n"
+    assert same_both_ways(text, chip=headed_chip)[0] == "ok"
+
+
+# -- vsel mode 0 over whole runs: every way the destination lies against the sources ---------------
+@pytest.mark.parametrize("operands", ["x, x, y", "x, y, x", "u, x, y", "x, x[64], y",
+                                      "x, y, x[64]", "x, x, x", "u, x, x"])
+@pytest.mark.parametrize("repeat", [1, 3])
+def test_whole_run_vsel_equal_reference(operands, repeat):
+    """In place of src0 or src1, apart from both, overlapping one in part (a later repeat
+    overwrites what an earlier one read: legal), all three the same;
+    repeated across a CMPMASK change (the prepared body runs from the third execution)."""
+    line = f"vsel.f32 {operands}, repeat={repeat}\n"
+    body = "set_cmpmask m\n" + line * 4 + "set_cmpmask m[64]\n" + line * 4
+    assert same_both_ways(VSEL + body)[0] == "ok"
