@@ -9,7 +9,6 @@ from __future__ import annotations
 import gc
 import re
 from collections.abc import Mapping
-from difflib import get_close_matches
 from pathlib import Path
 from typing import NamedTuple
 
@@ -193,6 +192,7 @@ class Assembler:
             self.param_lines[name] = src
         unknown = [n for n in self.overrides if n not in declared]
         for name in unknown:
+            from difflib import get_close_matches  # here: start-up does without difflib
             near = get_close_matches(name, list(declared), 1)
             listed = ", ".join(declared) or "none"
             self.error((1, 1), 0, f"-D {name}: the program declares no parameter '{name}' "

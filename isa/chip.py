@@ -3,7 +3,9 @@ Chip."""
 
 from __future__ import annotations
 
-import tomllib
+import marshal
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -195,10 +197,11 @@ def show_value(v: Any) -> str:
 
 def load_chip_file(path: Path) -> Chip:
     """Read one profile; raise ChipError naming the file and the missing or bad key."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ChipError(f"{path}: cannot read chip profile: {exc}") from None
+    stamp = _stamp(path) if path.parent == CHIP_DIR else None  # before reading: see _keep
+    data = _cached(path, stamp)
+    if data is None:
+        data = _parse(path)
+        _keep(path, stamp, data)
     missing = [k for k in _REQUIRED if k not in data]
     if missing:
         raise ChipError(f"{path}: chip profile lacks {', '.join(missing)}")
@@ -220,6 +223,68 @@ def load_chip_file(path: Path) -> Chip:
         vector_cores=data.get("vector_cores", 1),
         gm_bandwidth_gbps=float(data.get("gm_bandwidth_gbps", 0)),
     )
+
+
+def _parse(path: Path) -> dict:
+    import tomllib  # here: a profile read from its cache needs no TOML parser
+
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ChipError(f"{path}: cannot read chip profile: {exc}") from None
+
+
+# -- the parsed profiles pipev ships, cached as Python caches bytecode ---------------------------
+# (docs/decisions.md): in __pycache__ beside them (or under PYTHONPYCACHEPREFIX), written unless
+# PYTHONDONTWRITEBYTECODE, valid while the profile's size and mtime are those recorded
+CACHE_FORMAT = 1
+
+
+def cache_file(path: Path) -> Path | None:
+    """Where the parsed form of profile PATH is kept (None: this Python has no cache tag)."""
+    tag = sys.implementation.cache_tag
+    if tag is None:
+        return None
+    name = f"{path.name}.{tag}.marshal"
+    if sys.pycache_prefix:
+        return Path(sys.pycache_prefix, *path.resolve().parent.parts[1:], name)
+    return path.parent / "__pycache__" / name
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return CACHE_FORMAT, st.st_size, st.st_mtime_ns
+
+
+def _cached(path: Path, stamp) -> dict | None:
+    """The cached parse of PATH when it was made from the file STAMP describes, else None."""
+    target = cache_file(path) if stamp is not None else None
+    if target is None:
+        return None
+    try:
+        kept, data = marshal.loads(target.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):  # none yet, or not one of ours
+        return None
+    return data if kept == stamp and isinstance(data, dict) else None
+
+
+def _keep(path: Path, stamp, data: dict) -> None:
+    """Cache DATA, the parse of PATH as STAMP describes it (the stamp taken before reading, so
+    an edit while it was read makes the cache stale, not wrong); silently not in a read-only
+    directory."""
+    target = cache_file(path) if stamp is not None else None
+    if target is None or sys.dont_write_bytecode:
+        return
+    staged = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staged.write_bytes(marshal.dumps((stamp, data)))
+        os.replace(staged, target)  # whole or not at all: parallel runs read it
+    except (OSError, ValueError):  # ValueError: a value marshal cannot hold (a TOML date)
+        staged.unlink(missing_ok=True)
 
 
 def _check_keys(data: dict) -> str:

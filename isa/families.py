@@ -11,7 +11,7 @@ shape, as vsel's mode does) plus its semantics.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -35,8 +35,7 @@ HOST = "host"  # a front end's scalar code touching UB directly (GetValue / SetV
 SYNC_KINDS = (SET_FLAG, WAIT_FLAG, BARRIER)
 
 
-@attrs.frozen
-class Operand:
+class Operand(NamedTuple):
     """How one operand of a decoded vector instruction is accessed.
 
     `role` names it in decodings, checks and events (`sel` is the select mask); `source` is the
@@ -51,6 +50,10 @@ class Operand:
 
 @attrs.frozen
 class Family:
+    """One family's record. Its fields are every family's (a field only some families use says
+    which); a subclass adds behaviour, never fields, so it is a plain subclass (each attrs class
+    costs start-up: ~0.5 ms to generate its methods)."""
+
     name: str
     kind: str
     pipe: str = "S"  # issuing pipe; the sync families take it from their operands
@@ -63,6 +66,8 @@ class Family:
     sets_mask_mode: bool | None = None  # mask-mode families: the mode they set (True: counter)
     needs_burst: bool = False  # DMA: `burst=` has no default
     needs_len: bool = False  # padded DMA: `len=` has no default
+    pipe_operand: str = ""  # sync families: src (set_flag), dst (wait_flag), pipe (pipe_barrier)
+    modes: dict[int, SelectMode] = attrs.field(factory=dict, eq=False, hash=False)  # vsel's
 
     # -- operands -----------------------------------------------------------------------------
     def operands(self, roles: tuple[str, ...], fields: dict) -> tuple[Operand, ...]:
@@ -120,8 +125,7 @@ class Family:
         return self.pipe
 
 
-@attrs.frozen
-class SelectMode:
+class SelectMode(NamedTuple):
     """One vsel mode: where the select bits come from and what src1 is (docs/semantics.md §6.2)."""
 
     sel: str  # cmpmask (bits in CMPMASK), src1 (bits at src1's address), cmpmask_addr
@@ -129,11 +133,10 @@ class SelectMode:
     cost: str
 
 
-@attrs.frozen
 class SelectFamily(Family):
-    """vsel: the mode field decides which operand is the select mask and what src1 is."""
+    """vsel: the mode field decides which operand is the select mask and what src1 is (`modes`)."""
 
-    modes: dict[int, SelectMode] = attrs.field(factory=dict, eq=False, hash=False)
+    __slots__ = ()
 
     def mode(self, fields: dict) -> SelectMode:
         return self.modes[fields.get("mode", 0)]
@@ -178,12 +181,13 @@ class SelectFamily(Family):
         return tuple(dict.fromkeys(m.cost for m in self.modes.values()))
 
 
-@attrs.frozen
 class ConvFamily(Family):
     """vconv: source and destination of their own types, possibly of different sizes. A repeat
     covers 256 bytes of the wider operand (N = 256 / the wider size; MASK bit k enables element
     k of both); each operand's blocks hold 32 bytes of its own type, so the narrower operand
     reads or writes fewer blocks per repeat (docs/machine.md §5, docs/decisions.md)."""
+
+    __slots__ = ()
 
     def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
         return src if role == "src" and src is not None else t
@@ -202,11 +206,10 @@ class ConvFamily(Family):
         return tuple(out)
 
 
-@attrs.frozen
 class SyncFamily(Family):
-    """set_flag / wait_flag / pipe_barrier: the pipe is an operand."""
+    """set_flag / wait_flag / pipe_barrier: the pipe is an operand (`pipe_operand`)."""
 
-    pipe_operand: str = ""  # src (set_flag), dst (wait_flag), pipe (pipe_barrier)
+    __slots__ = ()
 
     def issuing_pipe(self, instr: Any) -> str:
         p = instr.operands[self.pipe_operand].value

@@ -11,7 +11,6 @@ import warnings
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from difflib import get_close_matches
 from types import MappingProxyType
 
 NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -192,6 +191,8 @@ def _parameter(name: str, text: str, offset: int) -> int:
         return params[name]
     if REG_RE.match(name):  # a register where only a constant can stand
         raise LexError(f"expected an integer expression, got '{text}'", offset)
+    from difflib import get_close_matches  # here: start-up does without difflib
+
     near = get_close_matches(name, list(params), 1)
     hint = f"; did you mean '{near[0]}'?" if near else \
         " (declare it with `.param NAME = VALUE`)" if not params else ""

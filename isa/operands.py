@@ -4,8 +4,8 @@ that need nothing but the text and the chip (docs/format.md §4.2, §9.2)."""
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-import attrs
 import numpy as np
 
 from isa import api
@@ -40,8 +40,9 @@ RAW_RE = re.compile(r"raw\s*\((.*)\)\Z", re.S | re.I)  # raw(BITS): a scalar as 
 ALIGN = {"vec": 32, "bits": 32, "cmpaddr": 16, "ub": 32}
 
 
-@attrs.frozen
-class StatementSyntax:
+class StatementSyntax(NamedTuple):
+    """One statement's text split into its parts (the assembler's, for Builder.build)."""
+
     defn: InstrDef
     op: str | None
     dtype: DType | None

@@ -3,7 +3,7 @@ ISA reference all read it (docs/semantics.md §6–§8)."""
 
 from __future__ import annotations
 
-import attrs
+from typing import NamedTuple
 
 from isa import families as F
 from isa.families import Family
@@ -21,10 +21,9 @@ U64 = (1 << 64) - 1
 ROUND_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")
 
 
-@attrs.frozen
-class Key:
+class Key(NamedTuple):
     """A keyword field: its range, default and whether a register may supply it (docs/semantics.md
-    §7)."""
+    §7). A NamedTuple: built only here, at import, where an attrs class costs start-up."""
 
     name: str
     lo: int
@@ -60,8 +59,7 @@ KEYS: dict[str, Key] = {k.name: k for k in (
 UNARY_BLK_MAX = 65535
 
 
-@attrs.frozen
-class InstrDef:
+class InstrDef(NamedTuple):
     """One mnemonic. `operands` are (role, kind) pairs; kinds are checked by the assembler.
 
     kinds: vec (UB vector operand), bits (UB bit-mask operand), cmpaddr (16-byte aligned UB),

@@ -3,12 +3,10 @@ that print (with the debugger's REPL)."""
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
-from simulator.ascendc.cli import CppAwareGroup  # `run FILE.cpp` goes to simulator.ascendc
 from simulator.commands import (  # noqa: F401  (Progress, execute: used by front ends, tests)
     CHECKS,
     FORMATS,
@@ -35,9 +33,10 @@ from simulator.commands import (  # noqa: F401  (Progress, execute: used by fron
     show_source,
     trace_format_of,
 )
+from simulator.group import PipevGroup  # `run FILE.cpp` goes to simulator.ascendc, ...
 
 
-@click.group(cls=CppAwareGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=PipevGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pipev")
 @click.option("--no-source", is_flag=True, expose_value=False, callback=_no_source,
               is_eager=True, help="print diagnostics without the source line and caret")
@@ -105,6 +104,8 @@ def run(program, defines, chip, inputs, output_dir, trace, trace_format, trace_t
 @click.option("--json", "as_json", is_flag=True, help="the listing as JSON")
 def asm(program, defines, chip, as_json) -> None:
     """Print the listing: each source line with its hardware instructions and micro-ops."""
+    import json
+
     from isa.listing import format_listing, listing
     from isa.program import at_loc_lines
 
@@ -208,10 +209,6 @@ def chips() -> None:
                    f"{'yes' if c.compare_to_cmpmask else 'no':<12} {c.cmpmask_bits:>7} "
                    f"{c.event_ids:>6} {c.bank.get('model', 'none'):<5}  "
                    f"select: {' '.join(c.types.get('select', ()))}; compare: {compare}")
-
-from simulator.sweep.cli import sweep_command  # noqa: E402  (the sweep's own package)
-
-main.add_command(sweep_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,7 +4,6 @@ simulator/tik) can use them without importing the CLI that dispatches to them.""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -82,6 +81,8 @@ def _parse_pairs(option: str, items) -> dict[str, str]:
 
 
 def _emit(diags) -> None:
+    if not diags:
+        return
     from simulator.render import render
 
     show = show_source()
@@ -161,7 +162,6 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
     the outputs, print the summary; exit 1 on any error (2 on a trace name without a known
     extension)."""
     from isa.diagnostics import DiagnosticError
-    from simulator.expect import check_outputs, load_expected
     from simulator.run import load_program
     from simulator.run import run as run_program
 
@@ -177,9 +177,12 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
         prog = load_program(program, chip_obj, checks)
     except DiagnosticError as e:
         _fail(e.diagnostics, as_json)
-    expected, errors = load_expected(prog, _parse_pairs("--expect", expects))
-    if errors:
-        _fail(errors, as_json)
+    if expects:  # simulator.expect is imported only then: start-up does without it
+        from simulator.expect import check_outputs, load_expected
+
+        expected, errors = load_expected(prog, _parse_pairs("--expect", expects))
+        if errors:
+            _fail(errors, as_json)
     progress = [] if quiet or as_json or not sys.stderr.isatty() else [Progress()]
     view = None
     if views:
@@ -204,7 +207,7 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
     warned = _warnings(result.diagnostics)
     if werror and warned:
         _fail(result.diagnostics, as_json, _werror_failure(warned))
-    mismatches = check_outputs(prog, result.outputs, expected, expect_ulp)
+    mismatches = check_outputs(prog, result.outputs, expected, expect_ulp) if expects else []
     from simulator.outputs import write_outputs
 
     try:
@@ -220,6 +223,8 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
 
     shown = {name: getattr(view, name)(result.cycles) for name in dict.fromkeys(views)}
     if as_json:
+        import json
+
         extra = {"views": shown} if shown else {}
         click.echo(json.dumps({"ok": True, **summary_dict(result, paths), **extra}))
     else:
@@ -233,6 +238,8 @@ def _fail(diags, as_json: bool, reason=None):
     the others) and exit 1: on stderr, or with --json as `{"ok": false, "diagnostics": [...],
     "reason": ...}` on stdout."""
     if as_json:
+        import json
+
         click.echo(json.dumps(failure_object(diags, reason)))
     else:
         _emit(diags)

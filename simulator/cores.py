@@ -20,7 +20,6 @@ import attrs
 from isa.diagnostics import Diagnostic
 from isa.program import Program
 from simulator.builder import Run, gm_arrays, outputs_of
-from simulator.crosscore import CrossCoreRaces
 from simulator.errors import SimulationError
 from simulator.events import Observer
 from simulator.machine import Machine
@@ -28,7 +27,6 @@ from simulator.result import CoreResult, RunResult
 from simulator.sources import ProgramSource
 from simulator.stats import Statistics
 from simulator.summary import build_summary, core_dict
-from simulator.timing.bandwidth import GmBandwidth
 
 SHOWN_CORES = 8  # a diagnostic seen on several cores lists at most this many
 
@@ -63,9 +61,14 @@ class Schedule:
         self.slots = min(n, chip.vector_cores)
         self.free = [(0, slot) for slot in range(self.slots)]  # (cycle it frees, vector core)
         self.waves = [0] * self.slots  # blocks each vector core has run so far
-        bandwidth = chip.gm_bytes_per_cycle
-        self.ledger = GmBandwidth(bandwidth) if n > 1 and timing and bandwidth > 0 else None
-        self.races = CrossCoreRaces(gm_sizes) if n > 1 and checks != "off" else None
+        self.ledger = self.races = None
+        if n > 1:  # a launch of one core shares nothing (and imports neither)
+            from simulator.crosscore import CrossCoreRaces
+            from simulator.timing.bandwidth import GmBandwidth
+
+            bandwidth = chip.gm_bytes_per_cycle
+            self.ledger = GmBandwidth(bandwidth) if timing and bandwidth > 0 else None
+            self.races = CrossCoreRaces(gm_sizes) if checks != "off" else None
 
     def begin(self) -> tuple[int, int, int]:
         """The next block's (start cycle, vector core, wave)."""

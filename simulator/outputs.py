@@ -20,9 +20,11 @@ def _mode() -> int:
 def write_outputs(directory: Path, outputs: dict[str, np.ndarray]) -> dict[str, str]:
     """Write OUTPUTS as DIRECTORY/NAME.npy; return {name: absolute path}. Raises OSError with
     nothing changed and no temporary left behind."""
-    import tempfile  # here: a run without outputs (and start-up) does without it
-
     directory.mkdir(parents=True, exist_ok=True)
+    if not outputs:  # nothing to stage: a run without outputs (and start-up) needs no tempfile
+        return {}
+    import tempfile
+
     targets = {name: directory / f"{name}.npy" for name in outputs}
     for path in targets.values():
         if path.is_dir():

@@ -4,19 +4,19 @@ executor's policy) decides error, warning or silence and formats the diagnostic 
 
 from __future__ import annotations
 
-import attrs
+from typing import NamedTuple
 
 # rules that --checks turns into warnings (warn) or silences (off); every other rule is an error
 POLICY_RULES = ("align", "footprint", "overlap")
 
 
-@attrs.frozen
-class Problem:
+class Problem(NamedTuple):
     """What is wrong with one instruction.
 
     The diagnostic text is `head` + `tail` + `where`; for an instruction with register operands
     the registers behind the value are named after `head` when `at_value` (head ends with the
-    bad address), else before `where` (docs/semantics.md §7)."""
+    bad address), else before `where` (docs/semantics.md §7). A NamedTuple, as the records built
+    at import are: an attrs class costs start-up (docs/decisions.md)."""
 
     rule: str  # align | footprint | overlap | bounds | range | deadlock | mask | steps | ...
     head: str

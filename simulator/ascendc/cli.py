@@ -11,8 +11,8 @@ FILE.cpp`: record its run, then debug the recording.
 
 The first form runs the file's host `main` with ARGS in the current directory (its `<<<>>>`
 launches run on pipev); the second launches kernel NAME of a file that has only kernels.
-`simulator/cli.py` hands `run` and `debug` over to `run_cpp` and `debug_cpp` when the program
-is a C++ file (`wants`).
+pipev's group (simulator/group.py) hands `run` and `debug` over to `run_cpp` and `debug_cpp` when
+the program is a C++ file (`wants`); this module is imported only then.
 """
 
 from __future__ import annotations
@@ -23,56 +23,6 @@ import click
 
 from simulator.commands import no_source_option, session_options, show_source, trace_format_of
 from simulator.trace import FORMATS as TRACE_FORMATS
-
-CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
-
-
-# options of either `run` or `debug` that take a value as the next argument
-VALUE_OPTIONS = {"--chip", "--trace", "--trace-format", "--checks", "--max-steps", "--input",
-                 "--output-dir", "--save-vasm", "--kernel", "--block-dim", "--arg", "-D", "-I",
-                 "--commands", "--launch", "--core", "--ex"}
-
-
-def program_of(args: list[str]) -> str | None:
-    """The first positional argument of ARGS (before a `--`, skipping option values)."""
-    skip = False
-    for a in args:
-        if skip:
-            skip = False
-            continue
-        if a == "--":
-            return None
-        if a.startswith("-"):
-            skip = a in VALUE_OPTIONS
-            continue
-        return a
-    return None
-
-
-def wants(args: list[str]) -> bool:
-    """ARGS (after `run` or `debug`) name a C++ program: it ends in .cpp, .asc, .cc or .cxx."""
-    program = program_of(args)
-    return program is not None and program.lower().endswith(CPP_SUFFIXES)
-
-
-class CppAwareGroup(click.Group):
-    """A click group whose `run` and `debug` commands go to `run_cpp` and `debug_cpp` for C++
-    programs, and whose run, asm, check and debug go to the TIK front end for Python scripts
-    (simulator/tik/cli.py)."""
-
-    def resolve_command(self, ctx, args):
-        if args[:1] == ["run"] and wants(args[1:]):
-            return "run", run_cpp, args[1:]
-        if args[:1] == ["debug"] and wants(args[1:]):
-            return "debug", debug_cpp, args[1:]
-        program = program_of(args[1:])
-        if program is not None and program.lower().endswith(".py"):  # TIK: imported only then
-            from simulator.tik.cli import command_for
-
-            tik = command_for(self, args, program)
-            if tik is not None:
-                return tik
-        return super().resolve_command(ctx, args)
 
 
 def _compile_args(f):

@@ -13,7 +13,6 @@ from simulator.semantics import cmpmask, dma, registers, scalar, sync, vector
 from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import vcmp, vcmpv, vcmpvs
-from simulator.semantics.convert import vconv
 from simulator.semantics.issued import HALT, Issued
 from simulator.semantics.move import dup, vcopy
 from simulator.semantics.select import prepare_vsel, vsel
@@ -26,6 +25,14 @@ SEMANTICS: dict[str, Callable] = {
     "li": scalar.li, "mov": scalar.mov, "alu": scalar.alu, "addr": scalar.addr,
     "nop": scalar.nop, "branch": scalar.branch, "jmp": scalar.jmp, "halt": scalar.halt,
 }
+
+
+def vconv(machine, vop, scalar, lo: int, hi: int) -> None:
+    """vconv's body (semantics/convert.py), imported at the first conversion: a run without
+    one does without its tables."""
+    from simulator.semantics.convert import vconv as body
+
+    body(machine, vop, scalar, lo, hi)
 
 
 def register(family: str, issue: Callable) -> None:

@@ -252,7 +252,7 @@ def test_arg_forms():
 
 
 def test_which_run_a_command_line_means():
-    from simulator.ascendc.cli import wants
+    from simulator.group import wants
 
     assert wants(["k.cpp"]) and wants(["--chip", "ascend950", "K.ASC", "-DX=1"])
     assert wants(["-I", "inc", "-D", "N=4", "k.cc"])

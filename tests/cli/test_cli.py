@@ -96,3 +96,29 @@ def test_check_fails_a_footprint_overrun_as_run_does(tmp_path):
     assert run.exit_code == checked.exit_code == 1
     assert "bad.vasm:2:" in run.output and "needs 256 bytes" in run.output
     assert checked.output.splitlines()[0] == run.output.splitlines()[0]
+
+
+# what a `.vasm` run must not import: the other commands' code and what only some runs use (a
+# regression here costs every `pipev run` its start-up; benchmarks/footprint.py measures it)
+NOT_AT_START_UP = ("simulator.ascendc", "simulator.sweep", "simulator.tik", "simulator.debugger",
+                   "simulator.trace.", "simulator.expect", "simulator.semantics.convert",
+                   "simulator.views", "simulator.render", "simulator.crosscore",
+                   "simulator.timing.bandwidth", "isa.listing", "isa.reference", "json",
+                   "tempfile", "difflib")
+
+
+def test_a_plain_run_imports_only_what_it_uses(tmp_path):
+    import subprocess
+    import sys
+
+    prog = tmp_path / "trivial.vasm"
+    prog.write_text("nop\n")
+    code = ("import sys\nfrom simulator.cli import main\n"
+            f"sys.argv = ['pipev', 'run', {str(prog)!r}, '--quiet', '--output-dir', "
+            f"{str(tmp_path / 'o')!r}]\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "print(' '.join(sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert "simulator.run" in out and "simulator.group" in out
+    assert [m for m in out if m.startswith(NOT_AT_START_UP)] == []

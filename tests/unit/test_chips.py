@@ -758,3 +758,45 @@ def test_an_edited_profile_is_read_again(tmp_path):
     st = path.stat()
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
     assert get_chip(path).clock_mhz == 750
+
+
+def test_shipped_profiles_are_parsed_once_and_cached_like_bytecode(tmp_path, monkeypatch):
+    """A shipped profile's parse is kept (marshal) where Python keeps bytecode, so a run starts
+    without tomllib; the cache is used only while the profile's size and mtime are the ones it
+    recorded, a broken one is parsed over, and none is written with PYTHONDONTWRITEBYTECODE."""
+    import os
+    import sys
+    import tomllib
+
+    from isa import chip as chip_module
+
+    shipped = tmp_path / "chips"
+    shipped.mkdir()
+    path = shipped / "ascend910b.toml"
+    shutil.copy(CHIP_DIR / "ascend910b.toml", path)
+    monkeypatch.setattr(chip_module, "CHIP_DIR", shipped)
+    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path / "prefix"))
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    original = chip_module.load_chip_file(path)
+    cache = chip_module.cache_file(path)
+    assert cache is not None and not cache.exists()
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    assert chip_module.load_chip_file(path) == original and cache.is_file()
+    assert str(cache).startswith(str(tmp_path / "prefix"))
+
+    def no_parse(text):
+        raise AssertionError("parsed although the cache is valid")
+
+    with monkeypatch.context() as m:
+        m.setattr(tomllib, "loads", no_parse)
+        cached = chip_module.load_chip_file(path)
+    assert cached == original and (cached.types, cached.timing) == (original.types,
+                                                                    original.timing)
+    path.write_text(path.read_text().replace("clock_mhz = 1850", "clock_mhz = 925"))
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert chip_module.load_chip_file(path).clock_mhz == 925  # stale cache: parsed again
+    cache.write_bytes(b"\x00 not a cache")
+    assert chip_module.load_chip_file(path).clock_mhz == 925
+    assert chip_module.load_chip_file(path) == chip_module.load_chip_file(path)
+    assert not [p for p in cache.parent.iterdir() if p.suffix == ".tmp"]
