@@ -21,20 +21,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from isa.decode import VectorOp
 from isa.families import VECTOR
 from simulator.events import Event
 from simulator.hazards import HazardChecks
 from simulator.problems import Fault
-from simulator.semantics import SEMANTICS, vector
+from simulator.semantics import SEMANTICS, scalar, vector
 from simulator.sources import ProgramSource
 from simulator.stats import Statistics
 
 if TYPE_CHECKING:  # pragma: no cover
-    from isa.decode import VectorOp
     from isa.program import Body, Instruction
     from simulator.executor import Executor
 
 ENABLED = True  # tests switch it off to run the reference path alone
+# a register-addressed instruction's plan keeps at most this many decodings' plans (a loop
+# walking UB has one per address; past it, the reference path issues the new ones)
+DECODINGS_PER_PLAN = 1024
 
 
 def fused_for(ex: Executor) -> FusedRun | None:
@@ -105,11 +110,14 @@ class FusedRun:
                     plan = plans.get((instr.text, instr.file))
                 if plan is not None:
                     try:
-                        plan(instr)
+                        nxt = plan(instr, i)
                     except Fault as f:
                         ex.fail(instr, f.problem)
-                    i += 1
-                    continue
+                    if nxt is not None:
+                        i = nxt
+                        continue
+                    # this execution is the reference path's (e.g. a register-addressed
+                    # instruction at addresses whose decoding is not stored yet)
                 source.index = i
                 try:
                     ex.execute(instr)
@@ -121,7 +129,7 @@ class FusedRun:
                 after = (m.mask_hi, m.mask_lo, m.counter)
                 if after != state:
                     state, plans = after, self.plans.setdefault(after, {})
-                elif instr.text not in never:
+                elif plan is None and instr.text not in never:
                     learn(instr, plans)
         finally:
             source.index = i
@@ -130,17 +138,129 @@ class FusedRun:
         """After INSTR's reference execution (which left MASK/CTRL as they were): its plan at
         this MASK/CTRL, if it can have one, kept for its body and for its (text, file)."""
         fam = instr.defn.family
-        if fam.kind != VECTOR or SEMANTICS.get(fam.name) is not vector.issue \
-                or not instr.is_static or fam.cmpmask_addr(instr.fields):
+        issue = SEMANTICS.get(fam.name)
+        prepare = scalar.PREPARE.get(issue)
+        if prepare is not None:
+            if fam.writes_cmpmask or fam.cmpmask_reads(instr.fields):
+                self.never.add(instr.text)
+                return
+        elif fam.kind != VECTOR or issue is not vector.issue or fam.name not in vector.BODIES \
+                or instr.is_static and fam.cmpmask_addr(instr.fields):
             self.never.add(instr.text)  # mode 2 included: its mask address is state
             return
         if instr.text not in self.once:
             self.once.add(instr.text)
             return
-        got = vector.prepared(self.ex, instr)
-        if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
-            return
-        plans[instr.body] = plans[(instr.text, instr.file)] = self._plan(instr, *got)
+        if prepare is not None:
+            plan = self._scalar_plan(instr, *prepare(instr))
+        elif instr.is_static and _fixed_scalar(instr):
+            got = vector.prepared(self.ex, instr)
+            if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
+                return
+            plan = self._plan(instr, *got)
+        else:  # register-addressed, or a scalar read at issue from UB or a register
+            plan = self._dynamic_plan(instr)
+        plans[instr.body] = plans[(instr.text, instr.file)] = plan
+
+    def _scalar_plan(self, learnt: Instruction, effect: Callable[[list[int]], bool | None],
+                     target: int | None) -> Callable:
+        """plan(instr, i): one execution of a scalar instruction or branch of LEARNT's body —
+        its effect on the registers (`semantics.scalar.PREPARE`), the timing stage's S booking
+        (`TimingModel.scalar_booker`), its busy cycles to the line — returning the flat index
+        to continue at. The hazard checks have nothing to do for it (no UB access, no CMPMASK),
+        and the statistics' sums wait for the settle."""
+        m, stats, model, source, x = self.m, self.stats, self.model, self.source, self.m.x
+        dest = source.start_of(target) if target is not None else None
+        executions = 0
+        if model is None:
+            def plan(instr: Instruction, i: int) -> int:
+                nonlocal executions
+                executions += 1
+                return dest if effect(x) else i + 1
+
+            def settle() -> None:
+                nonlocal executions
+                stats.instructions += executions
+                stats.uops += executions
+                executions = 0
+            self.settles.append(settle)
+            return plan
+
+        book, settle_timing = model.scalar_booker()
+        own, line_busy, ex = stats.own, stats.line_busy, self.ex
+        sized = len(own) if not learnt.file else 0  # as in `_timed`
+
+        def event(instr: Instruction) -> Event:  # a .loc line's first, for its text
+            mask = (m.mask_hi, m.mask_lo)
+            ev = Event(ex.steps - 1, instr, "S", None, 1, None, target is not None, mask,
+                       m.counter, mask, m.counter, ex._cmpmask, source)
+            ev.core = ex.core
+            return ev
+
+        def timed(instr: Instruction, i: int) -> int:
+            nonlocal executions
+            taken = effect(x)
+            busy = book(taken)
+            executions += 1
+            line = instr.line
+            if 0 < line < sized:
+                own[line] += busy
+            else:
+                line_busy(instr, busy, event)
+            return dest if taken else i + 1
+
+        def settle_timed() -> None:
+            nonlocal executions
+            busy = settle_timing()
+            stats.instructions += executions
+            stats.uops += executions
+            stats.busy["S"] += busy
+            executions = 0
+        self.settles.append(settle_timed)
+        return timed
+
+    def _dynamic_plan(self, learnt: Instruction) -> Callable:
+        """plan(instr, i): one execution of a register-addressed vector instruction of LEARNT's
+        body — its addresses and fields read from the registers now (`Executor.resolve`), the
+        decoding looked up as the reference path does (`Executor.decodings`: one whose checks
+        passed cleanly at these addresses relative to each other), the scalar read at issue —
+        then the plan of that decoding (`_plan`, made at its second sighting). None when the
+        reference path must issue it: no decoding stored for these addresses (its checks still
+        to run, or a diagnostic to word), a mode-2 mask address, a decoding seen once."""
+        ex, m, fam = self.ex, self.m, learnt.defn.family
+        resolve, get, cmpmask_addr = ex.resolve, ex.decodings.get, fam.cmpmask_addr
+        fixed = _fixed_scalar(learnt)
+        arg0 = vector._scalar_bytes(ex, learnt) if fixed else None
+        read_scalar = vector._scalar_bytes
+        known: dict[VectorOp, Callable] = {}  # a decoding -> its plan (holding it alive)
+        sighted: set[int] = set()  # ids of decodings seen once
+        prepare, ub_bytes = vector.PREPARE.get(fam.name), m.ub.size
+
+        def plan(instr: Instruction, i: int) -> int | None:
+            addrs, fields = resolve(instr)
+            if cmpmask_addr(fields):
+                return None
+            vop = get(instr, addrs, fields, (m.mask_hi, m.mask_lo), m.counter, None)
+            if vop is None:
+                return None
+            step = known.get(vop)
+            if step is None:
+                step = learn(vop)
+                if step is None:
+                    return None
+            return step(instr, i, arg0 if fixed else read_scalar(ex, instr))
+
+        def learn(vop: VectorOp) -> Callable | None:
+            if id(vop) not in sighted or len(known) >= DECODINGS_PER_PLAN:
+                if len(sighted) >= DECODINGS_PER_PLAN:
+                    sighted.clear()
+                sighted.add(id(vop))
+                return None
+            body = vop.derived(("prepared", ub_bytes), lambda v: prepare(v, ub_bytes)) \
+                if prepare is not None else None
+            step = known[vop] = self._plan(learnt, vop, body or vector.BODIES[fam.name], None)
+            return step
+        return plan
 
     def _plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg) -> Callable:
         """plan(instr): one execution of an instruction of LEARNT's body (its text at its file)
@@ -175,7 +295,7 @@ class FusedRun:
         ex, m, stats, r = self.ex, self.m, self.stats, vop.repeats
         writes_cmpmask, executions = vop.family.writes_cmpmask, 0
 
-        def plan(instr: Instruction) -> None:
+        def plan(instr: Instruction, i: int, arg=arg) -> int:
             nonlocal executions
             body(m, vop, arg, 0, r)
             if writes_cmpmask:
@@ -183,6 +303,7 @@ class FusedRun:
             executions += 1
             if hook is not None:
                 hook(instr)
+            return i + 1
 
         def settle() -> None:
             nonlocal executions
@@ -205,7 +326,7 @@ class FusedRun:
         # plan's instructions share their body, so their file)
         sized = len(own) if not learnt.file else 0
 
-        def plan(instr: Instruction) -> None:
+        def plan(instr: Instruction, i: int, arg=arg) -> int:
             body(m, vop, arg, 0, r)
             if writes_cmpmask:
                 ex._cmpmask = m.cmpmask.tobytes()
@@ -217,6 +338,7 @@ class FusedRun:
                 line_busy(instr, busy, event)
             if hook is not None:
                 hook(instr)
+            return i + 1
 
         def settle() -> None:
             n, busy, stalled = settle_timing()
@@ -229,3 +351,10 @@ class FusedRun:
                 stats.stalls["bank_conflict"] += n * extra
         self.settles.append(settle)
         return plan
+
+
+def _fixed_scalar(instr: Instruction) -> bool:
+    """Whether INSTR's scalar operand (if any) is the same bytes at every execution (an
+    immediate), not read at issue from UB or a register."""
+    o = instr.operands.get("scalar")
+    return o is None or isinstance(o.value, np.ndarray)

@@ -91,6 +91,30 @@ class TimingModel:
         cost = self.scalar_op + (self.branch_taken if ev.taken else 0)
         return self._on_s(self.s_time, cost, 0)
 
+    def scalar_booker(self) -> tuple[Callable[[bool], int], Callable[[], int]]:
+        """(book, settle) for the fused executor (simulator/fused.py), whose differential tests
+        hold it to `_scalar`. book(taken) books one instruction S executes itself (a taken
+        branch costs branch_taken more) and returns its busy cycles; the sum it adds to S's
+        busy cycles waits for settle(), which books it and returns it."""
+        plain, taken_cost = self.scalar_op, self.scalar_op + self.branch_taken
+        busy_sum = 0
+
+        def book(taken: bool) -> int:
+            nonlocal busy_sum
+            cost = taken_cost if taken else plain
+            end = self.s_time = self.s_time + cost
+            if end > self.total_cycles:
+                self.total_cycles = end
+            busy_sum += cost
+            return cost
+
+        def settle() -> int:
+            nonlocal busy_sum
+            out, busy_sum = busy_sum, 0
+            self.busy["S"] += out
+            return out
+        return book, settle
+
     def _on_s(self, start: int, busy: int, wait: int, fire: int | None = None,
               stalled: int = 0) -> InstrTiming:
         end = start + wait + busy
