@@ -364,3 +364,180 @@ def test_whole_run_vsel_equal_reference(operands, repeat):
     line = f"vsel.f32 {operands}, repeat={repeat}\n"
     body = "set_cmpmask m\n" + line * 4 + "set_cmpmask m[64]\n" + line * 4
     assert same_both_ways(VSEL + body)[0] == "ok"
+
+
+# -- loops: scalar code, branches and register-addressed vector statements on the fast path ------
+LOOP_HEAD = """.chip {chip}
+.ub a f32[4096] = random(1)
+.ub b f32[4096] = random(2)
+.ub c f32[4096] = random(5)
+.ub s f32[64] = random(3)
+.ub m u8[256] = random(4)
+.gm o f32[2048] output
+"""
+ALU_OPS = ("add", "sub", "mul", "and", "or", "xor", "shl", "shr")
+BRANCHES = ("beq", "bne", "blt", "bge", "ble", "bgt")
+IMMEDIATES = (0, 1, 3, -1, -7, 64, 1 << 40, (1 << 63) - 1, -(1 << 63))
+
+
+class LoopGen:
+    """Draws a program of two nested loops (trip counts, steps and limits drawn, the inner
+    index walking a, b and c, sometimes past their end or off the 32-byte grid) whose body
+    mixes register-addressed and static vector statements, scalar ALU code over x5..x7,
+    forward branches taken or not, MASK and CMPMASK changes, a scalar read from UB that vector
+    code writes (ascend950's select), and an unsynchronised DMA out (races)."""
+
+    def __init__(self, draw):
+        self.draw = draw
+        self.chip = draw(st.sampled_from(("ascend910b", "ascend910b", "ascend950")))
+        self.skips = 0
+
+    def reg_or_imm(self) -> str:
+        d = self.draw
+        return d(st.sampled_from(("x1", "x5", "x6", "x7"))) if d(st.booleans()) else \
+            str(d(st.sampled_from(IMMEDIATES)))
+
+    def scalar_line(self) -> str:
+        d = self.draw
+        dst = d(st.sampled_from(("x5", "x6", "x7")))
+        kind = d(st.sampled_from(("alu", "alu", "alu", "li", "mov", "addr", "nop")))
+        if kind == "alu":
+            a = d(st.sampled_from(("x1", "x5", "x6", "x7")))
+            return f"{d(st.sampled_from(ALU_OPS))} {dst}, {a}, {self.reg_or_imm()}"
+        if kind == "li":
+            return f"li {dst}, {d(st.sampled_from(IMMEDIATES))}"
+        if kind == "mov":
+            return f"mov {dst}, {d(st.sampled_from(('x1', 'x2', 'x5', 'x6')))}"
+        if kind == "addr":
+            return f"addr {dst}, {d(st.sampled_from('abc'))}[{d(st.sampled_from(('x1', '8')))}]"
+        return "nop"
+
+    def vector_line(self) -> str:
+        d = self.draw
+        rep = d(st.sampled_from(("1", "2", "x4")))
+        return d(st.sampled_from((
+            f"vsel.f32 c[x1], a[x1], b, repeat={rep}",
+            "vadd.f32 c[x1], c[x1], b[x1], repeat=1",
+            "vadds.f32 c, c[x1], 1.5, repeat=1",
+            "vmuls.f32 b[x1], a, 0.5, repeat=1",
+            "vsel.f32 c, a, b, repeat=2",
+            "vmaxs.f32 c, c, -0.0, repeat=1",
+            "vcmpv.lt.f32 m, a[x1], b, repeat=1",
+        )))
+
+    def body(self) -> list[str]:
+        d = self.draw
+        lines = []
+        for _ in range(d(st.integers(1, 6))):
+            kind = d(st.sampled_from(("vec", "vec", "scalar", "scalar", "branch", "mask",
+                                      "ub_scalar", "dma")))
+            if kind == "vec":
+                lines.append(self.vector_line())
+            elif kind == "scalar":
+                lines.append(self.scalar_line())
+            elif kind == "branch":  # forward, over one statement
+                self.skips += 1
+                op = d(st.sampled_from(BRANCHES))
+                a = d(st.sampled_from(("x1", "x5", "x6")))
+                lines += [f"{op} {a}, {self.reg_or_imm()}, skip{self.skips}",
+                          d(st.sampled_from((self.vector_line(), self.scalar_line()))),
+                          f"skip{self.skips}:"]
+            elif kind == "mask":
+                lines.append(d(st.sampled_from(("set_vector_mask 0, 0xff",
+                                                "set_vector_mask -1, -1"))))
+            elif kind == "ub_scalar" and self.chip == "ascend950":
+                lines += ["select.f32 c[x1], m, scalar(s[3]), a, mode=1, repeat=1, mask=64, "
+                          "stride=1,1,1,8,8,8", "vadds.f32 s, s, 1.0, repeat=1"]
+            elif kind == "dma":
+                lines.append("copy_ub_to_gm o, c, nburst=1, burst=8")
+        return lines
+
+    def program(self) -> str:
+        d = self.draw
+        step = d(st.sampled_from((64, 64, 128, 8, 4)))  # elements; 4 f32 is off the grid
+        start = d(st.sampled_from((0, 0, 64, 8)))
+        trips = d(st.integers(1, 10))
+        limit = start + step * trips + d(st.sampled_from((0, 0, 0, 1, 4096)))  # or past c
+        lines = ["set_cmpmask m", f"li x2, {d(st.integers(1, 6))}", "li x4, 2", "li x5, 1",
+                 "li x6, 0", "li x7, 64", "outer:", f"li x1, {start}", "inner:", *self.body(),
+                 f"add x1, x1, {step}", f"blt x1, {limit}, inner", *self.body(),
+                 "sub x2, x2, 1", "bne x2, 0, outer"]
+        if d(st.booleans()):  # a jump over a statement, then halt before one
+            lines += ["jmp over", "vadd.f32 c, c, c, repeat=1", "over:", "halt",
+                      "vadd.f32 c, c, c, repeat=1"]
+        return LOOP_HEAD.format(chip=self.chip) + "\n".join(lines) + "\n"
+
+
+@st.composite
+def loop_programs(draw) -> str:
+    return LoopGen(draw).program()
+
+
+@settings(SETTINGS, max_examples=150)
+@given(loop_programs(), st.sampled_from(("error", "warn", "off")))
+def test_loops_equal_reference(text, checks):
+    same_if_it_assembles(text, checks)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(loop_programs(), st.integers(1, 300))
+def test_max_steps_inside_loops_stops_both_paths_alike(text, max_steps):
+    same_if_it_assembles(text, "warn", max_steps=max_steps)
+
+
+@settings(SETTINGS, max_examples=40)
+@given(loop_programs())
+def test_loops_equal_reference_without_timing(text):
+    same_if_it_assembles(text, "warn", timing=False)
+
+
+@settings(SETTINGS, max_examples=30)
+@given(text=loop_programs())
+def test_loops_equal_reference_with_heads_and_tails(headed_chip, text):
+    same_if_it_assembles(text, "warn", chip=headed_chip)
+
+
+@settings(SETTINGS, max_examples=30)
+@given(loop_programs())
+def test_loops_equal_reference_with_few_decodings_a_plan(text):
+    """Past a plan's room for decodings, new addresses take the reference path."""
+    with mock.patch.object(fused, "DECODINGS_PER_PLAN", 2):
+        same_if_it_assembles(text, "warn")
+
+
+@pytest.mark.parametrize("body", [
+    # the benchmark's loops: a static vsel with sub/bne, register-addressed vector code
+    "set_cmpmask m\nli x1, 50\nloop:\nvsel.f32 x, x, y, repeat=1, mode=0\nsub x1, x1, 1\n"
+    "bne x1, 0, loop\n",
+    "set_cmpmask m\nli x2, 6\nouter:\nli x1, 0\ninner:\nvsel.f32 u[x1], x[x1], y[x1]\n"
+    "vadd.f32 u[x1], u[x1], y[x1], repeat=1\nvadds.f32 u[x1], u[x1], 1.0\nadd x1, x1, 64\n"
+    "blt x1, 640, inner\nsub x2, x2, 1\nbne x2, 0, outer\n",
+    # every scalar family, wrapping arithmetic, signed compares on registers
+    "li x5, -1\nli x6, 3\nli x2, 9\nloop:\nmul x7, x5, x6\nshl x7, x7, 62\nshr x8, x7, x6\n"
+    "xor x5, x5, x7\nor x9, x8, 5\nand x9, x9, x6\nmov x10, x9\naddr x11, x[x6]\nnop\n"
+    "blt x5, x6, skip\nadd x6, x6, x5\nskip:\nbge x7, x8, skip2\nsub x6, x6, 1\nskip2:\n"
+    "sub x2, x2, 1\nbgt x2, 0, loop\n",
+    # a loop walking past the tensor's end: the error at the first address off its bounds
+    "set_cmpmask m\nli x1, 0\nloop:\nvsel.f32 u[x1], x[x1], y\nadd x1, x1, 64\n"
+    "blt x1, 4096, loop\n",
+])
+def test_directed_loops_equal(body):
+    same_both_ways(VSEL + body)
+
+
+def test_loops_take_the_fast_path(monkeypatch):
+    """In a loop of register-addressed vector code and its bookkeeping, the reference path
+    issues only the first executions: the plans run the rest."""
+    body = "set_cmpmask m\nli x2, 20\nouter:\nli x1, 0\ninner:\nvsel.f32 u[x1], x[x1], y\n" \
+        "add x1, x1, 64\nblt x1, 256, inner\nsub x2, x2, 1\nbne x2, 0, outer\n"
+    calls = []
+    real = Executor.execute
+
+    def spy(self, instr):
+        calls.append(instr.line)
+        return real(self, instr)
+
+    monkeypatch.setattr(Executor, "execute", spy)
+    result = simulator.run(VSEL + body)
+    assert result.instructions == 2 + 20 * (1 + 4 * 3 + 2)
+    assert len(calls) < 30, len(calls)
