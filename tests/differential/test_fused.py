@@ -517,12 +517,24 @@ def test_loops_equal_reference_with_few_decodings_a_plan(text):
     "xor x5, x5, x7\nor x9, x8, 5\nand x9, x9, x6\nmov x10, x9\naddr x11, x[x6]\nnop\n"
     "blt x5, x6, skip\nadd x6, x6, x5\nskip:\nbge x7, x8, skip2\nsub x6, x6, 1\nskip2:\n"
     "sub x2, x2, 1\nbgt x2, 0, loop\n",
+    # compares against immediates read the register signed: -1 < 0, 2^63 < 1
+    "li x5, -1\nli x6, 0x8000000000000000\nli x2, 6\nloop:\nblt x5, 0, neg\nadd x7, x7, 1\n"
+    "neg:\nble x6, 1, low\nadd x8, x8, 1\nlow:\nbge x5, 1, big\nadd x9, x9, 1\nbig:\n"
+    "sub x2, x2, 1\nbne x2, 0, loop\n",
     # a loop walking past the tensor's end: the error at the first address off its bounds
     "set_cmpmask m\nli x1, 0\nloop:\nvsel.f32 u[x1], x[x1], y\nadd x1, x1, 64\n"
     "blt x1, 4096, loop\n",
 ])
 def test_directed_loops_equal(body):
     same_both_ways(VSEL + body)
+
+
+def test_a_scalar_read_from_ub_in_a_loop_is_read_at_every_execution():
+    """ascend950's select reads its scalar from UB at issue; vector code rewrites it."""
+    body = "li x2, 12\nloop:\nselect.f32 c, m, scalar(s[3]), a, mode=1, repeat=1, mask=64, " \
+        "stride=1,1,1,8,8,8\nvadds.f32 s, s, 1.0, repeat=1\nvadd.f32 b, b, c, repeat=1\n" \
+        "sub x2, x2, 1\nbne x2, 0, loop\n"
+    assert same_both_ways(LOOP_HEAD.format(chip="ascend950") + body)[0] == "ok"
 
 
 def test_loops_take_the_fast_path(monkeypatch):
