@@ -1,19 +1,28 @@
 """The fused executor: `Executor.run`'s fast path when only the default observers listen.
 
 With nothing but the run's statistics and hazard checks watching (no trace, debugger, user or
-internal observer), a vector instruction whose issue depends on nothing but its text and
-MASK/CTRL (`semantics.vector.prepared`: static operands, checks passed cleanly once) is issued
-by the reference path until its text ran twice (a text that runs once never pays for a plan);
-every later execution at that MASK/CTRL runs the plan worked out then: the body on the
-shared decoding (a prepared body where the family has one), the timing stage's V booking bound
-to the precomputed cost (`TimingModel.vector_booker`; no InstrTiming record), the busy cycles
-to the line, and the hazard checks' hook for the decoding (`HazardChecks.vector_hook`: a clock
-and a pending fill while nothing calls for a check). Sums that are only added to (counts, busy
-cycles, stalls) are settled once per plan when the loop ends. Everything else — scalar
-code, branches, DMA, flags, a first execution, a decoding with diagnostics, a mode-2 vsel, a
-scalar read from UB — takes the reference path (`Executor.execute`) in the same loop, so state
-flows between the two paths instruction by instruction. Functional results, diagnostics and
-every cycle figure are identical (tests/differential/test_fused.py runs both).
+internal observer), an instruction is issued by the reference path until its text ran twice (a
+text that runs once never pays for a plan); every later execution at that MASK/CTRL runs the
+plan worked out then, which returns the flat index to continue at:
+- a vector instruction whose issue depends on nothing but its text and MASK/CTRL
+  (`semantics.vector.prepared`: static operands, checks passed cleanly once): the body on the
+  shared decoding (a prepared body where the family has one), the timing stage's V booking
+  bound to the precomputed cost (`TimingModel.vector_booker`; no InstrTiming record), the busy
+  cycles to the line, and the hazard checks' hook for the decoding (`HazardChecks.vector_hook`:
+  a clock and a pending fill while nothing calls for a check);
+- a register-addressed one (or one whose scalar is read at issue): its addresses, fields and
+  scalar read now, the decoding looked up in the decode cache as the reference path does, then
+  that decoding's plan as above; without a stored decoding it declines (the reference path
+  issues that execution and words its diagnostics);
+- a scalar instruction or branch (`semantics.scalar.PREPARE`): its effect on the registers,
+  S's booking (`TimingModel.scalar_booker`), the busy cycles to the line; a taken branch
+  continues at its target's flat index.
+Sums that are only added to (counts, busy cycles, stalls) are settled once per plan when the
+loop ends. Everything else — DMA, flags, barriers, MASK/CTRL and CMPMASK moves, halt, a first
+execution, a decoding with diagnostics, a mode-2 vsel — takes the reference path
+(`Executor.execute`) in the same loop, so state flows between the two paths instruction by
+instruction. Functional results, diagnostics and every cycle figure are identical
+(tests/differential/test_fused.py runs both).
 """
 
 from __future__ import annotations
