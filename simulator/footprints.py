@@ -38,6 +38,8 @@ class Footprint:
 def span_footprint(lo: int, hi: int) -> Footprint:
     """The footprint of bytes [lo, hi)."""
     a, b = -(-lo // BLOCK), hi // BLOCK
+    if lo == a * BLOCK and hi == b * BLOCK and a < b:  # whole blocks: no numpy
+        return Footprint(slice(a, b), None, None)
     if a >= b:
         part = np.arange(lo, hi, dtype=np.int64)
         return Footprint(None, part, np.unique(part >> 5))

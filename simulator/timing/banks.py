@@ -124,6 +124,43 @@ def relative_layout(vop: VectorOp, region: int | None) -> tuple:
     return tuple(parts)
 
 
+def bank_layout(vop: VectorOp, period: int, region: int | None) -> tuple:
+    """What a bank model's cost depends on in the operands' addresses, and nothing more, so
+    that distinct lines laid out alike share one cost (docs/decisions.md, "the bank cost's
+    layout key"). A row's group is its address modulo PERIOD (groups · 32 bytes), so each
+    operand's first row enters modulo PERIOD; whether two operands ever touch the same row
+    takes their exact distance, needed only while it is within their rows' spans (farther
+    apart, no row of one is a row of the other); and with a REGION (910b: a bank is a group
+    within a 64 KB region) which region each operand lies in, relative to the first, when no
+    operand straddles two — else the exact `relative_layout`. Plain integer arithmetic."""
+    ops = vop.operands
+    r = vop.repeats
+    nb = vop.n >> 3
+    ref = ops[0].base & ~31
+    rows, ends, parts = [], [], []
+    for a in ops:
+        b = a.base & ~31
+        if a.kind == "bits":  # the last repeat's last row, relative to the first row
+            end = ((a.base & 31) + r * nb - 1) & ~31
+            parts.append((a.base & 31, (b - ref) % period))
+        else:
+            end = ((r - 1) * a.rep + 7 * a.blk) << 5
+            parts.append((a.blk, a.rep, (b - ref) % period))
+        rows.append(b)
+        ends.append(end)
+    k = len(ops)
+    for p in range(k):
+        for q in range(p + 1, k):
+            d = rows[p] - rows[q]  # row_p + x == row_q + y for some x <= end_p, y <= end_q
+            parts.append(d if -ends[p] <= d <= ends[q] else None)
+    if region is not None:
+        first = [b // region for b in rows]
+        if any((b + e) // region != f for b, e, f in zip(rows, ends, first, strict=True)):
+            return ("exact", relative_layout(vop, region), ref)
+        parts.append(tuple(f - first[0] for f in first))
+    return tuple(parts)
+
+
 _PREPARED: dict[tuple, dict[tuple, tuple]] = {}  # bank parameters -> shape key -> prepared
 
 
@@ -141,8 +178,10 @@ class _Model:
         """What `prepare` depends on besides the shape."""
         return ()
 
+    groups = 1
+
     def layout_key(self, vop: VectorOp) -> tuple:
-        return relative_layout(vop, self.region)
+        return bank_layout(vop, self.groups * 32, self.region)
 
     def shape(self, vop: VectorOp) -> tuple:
         key = shape_key(vop)
