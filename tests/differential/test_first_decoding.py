@@ -81,14 +81,16 @@ MODELS = {chip: bank_model(load_config(isa.chip.get_chip(chip)).bank) for chip i
 @given(layouts(), st.data())
 def test_same_bank_layout_key_same_beats(layout, data):
     """Moves that keep the key (operands shifted by whole bank periods, or all of them by a
-    region) and moves that may not: equal keys, equal beats."""
+    region) and moves that may not (parts of a period): equal keys, equal beats."""
     instr, mask, counter, addrs = layout
     vop = decode(instr, addrs, mask, counter)
     if vop.repeats == 0:
         return
     for model in MODELS.values():
         period = model.groups * 32
+        # whole periods (the key kept), with now and then a part of one (it may change)
         moved = {role: a + period * data.draw(st.sampled_from((0, 0, 1, -1, 7, 64, 129)))
+                 + data.draw(st.sampled_from((0, 0, 0, 0, 32, 128, 256)))
                  for role, a in addrs.items()}
         if data.draw(st.booleans()):
             moved = {r: a + (1 << 16) for r, a in moved.items()}
@@ -108,7 +110,7 @@ def test_bank_layout_key_is_shared_and_exact():
         line, roles = LINES[int(rng.integers(0, 2))]
         instr = instruction(line.format(t="f32"), f"repeat={int(rng.integers(1, 5))}")
         addrs = {r: int(rng.integers(0, 4000)) * 32 for r in roles}
-        for chip, model in MODELS.items():
+        for model in MODELS.values():
             vop = decode(instr, addrs, (ONES, ONES), False)
             moved = {r: a + model.groups * 32 * int(rng.integers(0, 3)) * 40
                      for r, a in addrs.items()}
@@ -191,3 +193,58 @@ def test_decode_plan_matches_a_fresh_decoding(first, second):
                 planned.counter) == (fresh.repeats, fresh.n, fresh.last, fresh.all_active,
                                      fresh.mask, fresh.counter)
         assert planned.row.tolist() == fresh.row.tolist()
+
+
+@st.composite
+def small_layouts(draw):
+    """(instruction, roles) of a few repeats with small strides: where rows of two operands
+    meet at some distances and not at others."""
+    line, roles = LINES[draw(st.sampled_from((0, 2)))]
+    strides = [f"repeat={draw(st.integers(1, 4))}"]
+    for role in roles:
+        if not (line.startswith("vsel") and role == "src1"):
+            strides.append(f"{role}_blk={draw(st.sampled_from((0, 1, 2)))}")
+            strides.append(f"{role}_rep={draw(st.sampled_from((0, 1, 8)))}")
+    t = draw(st.sampled_from(("f32", "f16")))
+    # near a 64 KB region's end, some operands straddle two regions
+    base = draw(st.sampled_from((0x8000, 0x10000 - 96, 0x10000 - 32)))
+    sel_offset = draw(st.sampled_from((0, 8, 24))) if line.startswith("vsel") else 0
+    return instruction(line.format(t=t), ", ".join(strides)), roles, base, sel_offset
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(small_layouts())
+def test_bank_layout_key_at_every_distance(layout):
+    """Each pair of operands swept over every row distance across and past their spans, each
+    layout against itself a bank period (and a region) farther: equal keys, equal beats —
+    where the key keeps exact distances and where it drops them is where rows stop meeting."""
+    instr, roles, base, sel_offset = layout
+    for model in MODELS.values():
+        period = model.groups * 32
+        for p in roles:
+            for q in roles:
+                if p == q:
+                    continue
+                for d in range(-1024, 1024 + 1, 32):
+                    at = dict.fromkeys(roles, base - 2048)
+                    at.update({p: base, q: base + d})
+                    at["src1"] += sel_offset  # vsel's select mask may start mid-block
+                    vop = decode(instr, at, (ONES, ONES), False)
+                    key, beats = model.layout_key(vop), model.beats(vop, 1).tolist()
+                    for shift in (period, -period, 1 << 16):
+                        other = decode(instr, dict(at, **{q: at[q] + shift}), (ONES, ONES),
+                                       False)
+                        if model.layout_key(other) == key:
+                            assert model.beats(other, 1).tolist() == beats
+
+
+def test_bank_layout_key_of_an_operand_across_a_region_boundary():
+    """910b: a source whose second repeat lies past a 64 KB boundary meets the destination's
+    bank in its first repeat only; moved a period down (all of it in the first region) it
+    meets it in both: the key tells the two apart."""
+    vcopy = instruction("vcopy.f32 @0x0, @0x100", "repeat=2")
+    model = MODELS["ascend910b"]
+    across = decode(vcopy, {"dst": 0xF700, "src": 0xFF00}, (ONES, ONES), False)
+    below = decode(vcopy, {"dst": 0xF700, "src": 0xFD00}, (ONES, ONES), False)
+    assert model.beats(across, 1).tolist() != model.beats(below, 1).tolist()
+    assert model.layout_key(across) != model.layout_key(below)
