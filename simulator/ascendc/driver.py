@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import json
 import mmap
 import os
@@ -185,8 +186,11 @@ def worker_main(config: dict) -> int:
     from isa.chip import ChipError, get_chip
     from simulator.ascendc.bridge import Session
     from simulator.ascendc.report import Reporter
+    from simulator.gcpace import RUN_THRESHOLD
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    # the worker is a run from start to end: its collector paced as a run's (simulator/gcpace.py)
+    gc.set_threshold(RUN_THRESHOLD, *gc.get_threshold()[1:])
     status = StatusBlock(config["status"])
     source = config["source"]
     try:
