@@ -36,20 +36,23 @@ class Access:
     write: bool = False
     space: str = "ub"
     count: int = 0  # elements a repeat touches (0: 256 bytes' worth); vconv's narrower side
+    # derived at construction (read by nearly every check and body: plain slots, no lookup)
+    per_repeat: int = attrs.field(init=False, eq=False, repr=False)
+    repeat_bytes: int = attrs.field(init=False, eq=False, repr=False)
+    contiguous: bool = attrs.field(init=False, eq=False, repr=False)
 
-    # derived once per access (accesses are shared by every execution of a decoding)
-    @cached_property
-    def per_repeat(self) -> int:
+    @per_repeat.default
+    def _per_repeat(self) -> int:
         """Elements of this operand in one repeat."""
         return self.count or 256 // self.size
 
-    @cached_property
-    def repeat_bytes(self) -> int:
+    @repeat_bytes.default
+    def _repeat_bytes(self) -> int:
         """Bytes one full repeat of this operand spans with block stride 1."""
         return self.per_repeat * self.size
 
-    @cached_property
-    def contiguous(self) -> bool:
+    @contiguous.default
+    def _contiguous(self) -> bool:
         """Block stride 1 and repeats back to back: one run of bytes."""
         return self.blk == 1 and self.rep * 32 == self.repeat_bytes
 
