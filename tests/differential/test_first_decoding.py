@@ -20,8 +20,8 @@ import isa
 import isa.chip
 import isa.decode
 from isa.decode import decode_vector
-from simulator import checks
-from simulator.footprints import BLOCK, span_footprint
+from simulator import checks, footprints
+from simulator.footprints import BLOCK, index_footprint, span_footprint
 from simulator.timing.banks import bank_model
 from simulator.timing.config import load_config
 
@@ -248,3 +248,25 @@ def test_bank_layout_key_of_an_operand_across_a_region_boundary():
     below = decode(vcopy, {"dst": 0xF700, "src": 0xFD00}, (ONES, ONES), False)
     assert model.beats(across, 1).tolist() != model.beats(below, 1).tolist()
     assert model.layout_key(across) != model.layout_key(below)
+
+
+def _same_footprint(a, b) -> None:
+    for x, y in ((a.full, b.full), (a.part, b.part), (a.blocks, b.blocks)):
+        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            assert isinstance(x, np.ndarray) and isinstance(y, np.ndarray)
+            assert x.dtype == y.dtype and x.tolist() == y.tolist()
+        else:
+            assert x == y
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.integers(0, 200), st.sampled_from((32, 32, 32, 31, 5))),
+                min_size=1, max_size=12), st.booleans(), st.integers(0, 3))
+def test_index_footprint_of_whole_blocks_matches_counting(runs, shuffle, shift):
+    """Whole blocks in increasing order (the fast path) and anything near it — repeated or
+    unordered blocks, part blocks, an offset start — against counting each block's bytes."""
+    starts = sorted({b for b, _ in runs}) if not shuffle else [b for b, _ in runs]
+    lengths = dict(runs)
+    idx = np.concatenate([np.arange(b * BLOCK + shift, b * BLOCK + shift + lengths[b])
+                          for b in starts]).astype(np.int64)
+    _same_footprint(index_footprint(idx), footprints._index_footprint(idx))
