@@ -137,27 +137,28 @@ def bank_layout(vop: VectorOp, period: int, region: int | None) -> tuple:
     r = vop.repeats
     nb = vop.n >> 3
     ref = ops[0].base & ~31
-    rows, ends, parts = [], [], []
+    spans, parts = [], []  # spans: (first row, last row - first row) of each operand
     for a in ops:
         b = a.base & ~31
-        if a.kind == "bits":  # the last repeat's last row, relative to the first row
-            end = ((a.base & 31) + r * nb - 1) & ~31
-            parts.append((a.base & 31, (b - ref) % period))
+        if a.kind == "bits":  # its rows move with its byte offset in its first row
+            off = a.base & 31
+            spans.append((b, (off + r * nb - 1) & ~31))
+            parts.append((off, (b - ref) % period))
         else:
-            end = ((r - 1) * a.rep + 7 * a.blk) << 5
+            spans.append((b, ((r - 1) * a.rep + 7 * a.blk) << 5))
             parts.append((a.blk, a.rep, (b - ref) % period))
-        rows.append(b)
-        ends.append(end)
-    k = len(ops)
-    for p in range(k):
-        for q in range(p + 1, k):
-            d = rows[p] - rows[q]  # row_p + x == row_q + y for some x <= end_p, y <= end_q
-            parts.append(d if -ends[p] <= d <= ends[q] else None)
+    for k, (row_p, end_p) in enumerate(spans):
+        for row_q, end_q in spans[k + 1:]:
+            d = row_p - row_q  # row_p + x == row_q + y for some x <= end_p, y <= end_q
+            parts.append(d if -end_p <= d <= end_q else None)
     if region is not None:
-        first = [b // region for b in rows]
-        if any((b + e) // region != f for b, e, f in zip(rows, ends, first, strict=True)):
-            return ("exact", relative_layout(vop, region), ref)
-        parts.append(tuple(f - first[0] for f in first))
+        first, regions = ref // region, []
+        for row, end in spans:
+            at = row // region
+            if (row + end) // region != at:  # it straddles two regions
+                return ("exact", relative_layout(vop, region), ref)
+            regions.append(at - first)
+        parts.append(tuple(regions))
     return tuple(parts)
 
 
