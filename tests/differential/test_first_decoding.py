@@ -231,7 +231,7 @@ def test_bank_layout_key_at_every_distance(layout):
                     at["src1"] += sel_offset  # vsel's select mask may start mid-block
                     vop = decode(instr, at, (ONES, ONES), False)
                     key, beats = model.layout_key(vop), model.beats(vop, 1).tolist()
-                    for shift in (period, -period, 1 << 16):
+                    for shift in (period, -period, 1 << 16, 8, 24):  # 8, 24: in its row
                         other = decode(instr, dict(at, **{q: at[q] + shift}), (ONES, ONES),
                                        False)
                         if model.layout_key(other) == key:
