@@ -36,20 +36,23 @@ class Access:
     write: bool = False
     space: str = "ub"
     count: int = 0  # elements a repeat touches (0: 256 bytes' worth); vconv's narrower side
+    # derived at construction (read by nearly every check and body: plain slots, no lookup)
+    per_repeat: int = attrs.field(init=False, eq=False, repr=False)
+    repeat_bytes: int = attrs.field(init=False, eq=False, repr=False)
+    contiguous: bool = attrs.field(init=False, eq=False, repr=False)
 
-    # derived once per access (accesses are shared by every execution of a decoding)
-    @cached_property
-    def per_repeat(self) -> int:
+    @per_repeat.default
+    def _per_repeat(self) -> int:
         """Elements of this operand in one repeat."""
         return self.count or 256 // self.size
 
-    @cached_property
-    def repeat_bytes(self) -> int:
+    @repeat_bytes.default
+    def _repeat_bytes(self) -> int:
         """Bytes one full repeat of this operand spans with block stride 1."""
         return self.per_repeat * self.size
 
-    @cached_property
-    def contiguous(self) -> bool:
+    @contiguous.default
+    def _contiguous(self) -> bool:
         """Block stride 1 and repeats back to back: one run of bytes."""
         return self.blk == 1 and self.rep * 32 == self.repeat_bytes
 
@@ -230,11 +233,38 @@ def _full_row(n: int) -> np.ndarray:
     return row
 
 
+# (family, types, operand roles, fields, MASK, CTRL) -> what a decoding takes from them (`_plan`)
+_PLANS: dict[tuple, tuple] = {}
+PLAN_LIMIT = 4096
+
+
 def decode_vector(instr: Instruction, addrs: dict[str, int], fields: dict[str, int],
                   mask: tuple[int, int], counter: bool) -> VectorOp:
     """Decode a repeat-driven vector instruction with its addresses and fields resolved. The
     family says which operand is which; `addrs["sel"]` is a select mask address taken from
-    CMPMASK (vsel mode 2), absent where it is unknown (the listing)."""
+    CMPMASK (vsel mode 2), absent where it is unknown (the listing). Everything but the
+    addresses comes from a plan remembered per (family, types, roles, fields, MASK, CTRL):
+    distinct lines of one shape decode at the cost of their Access records."""
+    src = instr.src_dtype
+    roles = tuple(role for role in instr.operands if role in addrs)
+    key = (instr.defn.family.name, instr.dtype.name, src.name if src is not None else None,
+           roles, tuple(fields.items()), mask, counter)
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) >= PLAN_LIMIT:
+            _PLANS.clear()
+        plan = _PLANS[key] = _plan(instr, roles, fields, mask, counter)
+    r, n, row, last, all_active, accesses = plan
+    ops = tuple(Access(role, addrs[source], kind, size, blk, rep, write, count=count)
+                for role, source, kind, size, blk, rep, write, count in accesses
+                if source in addrs)
+    return VectorOp(instr, instr.dtype, r, n, row, last, ops, mask, counter, all_active)
+
+
+def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
+          mask: tuple[int, int], counter: bool) -> tuple:
+    """(R, N, active row, last, all active, per operand (role, the address it takes, kind,
+    size, blk, rep, write, count)) of a decoding: all of it but the addresses."""
     fam, t, src = instr.defn.family, instr.dtype, instr.src_dtype
     n = fam.repeat_elements(t, src)
     repeat = 1 if fam.one_repeat else fields.get("repeat", 1)
@@ -245,21 +275,18 @@ def decode_vector(instr: Instruction, addrs: dict[str, int], fields: dict[str, i
             last = min(mask[1] & 0xFFFFFFFF, n)
     if fam.bit_output:
         row, last = _full_row(n), n
-    roles = tuple(role for role in instr.operands if role in addrs)
-    ops = []
+    accesses = []
     for op in fam.operands(roles, fields):
-        base = addrs.get(op.source if op.source is not None else op.role)
-        if base is None:
-            continue
+        source = op.source if op.source is not None else op.role
         if op.kind == "bits":
-            ops.append(Access(op.role, base, "bits", 1, write=op.write))
+            accesses.append((op.role, source, "bits", 1, 1, 8, op.write, 0))
         else:
             size = fam.operand_type(op.role, t, src).size
-            ops.append(Access(op.role, base, "vector", size,
-                              fields.get(f"{op.role}_blk", 1), fields.get(f"{op.role}_rep", 8),
-                              op.write, count=n if n * size < 256 else 0))
+            accesses.append((op.role, source, "vector", size, fields.get(f"{op.role}_blk", 1),
+                             fields.get(f"{op.role}_rep", 8), op.write,
+                             n if n * size < 256 else 0))
     all_active = bool(row.all()) and last == n
-    return VectorOp(instr, t, r, n, row, last, tuple(ops), mask, counter, all_active)
+    return r, n, row, last, all_active, tuple(accesses)
 
 
 @attrs.frozen

@@ -17,6 +17,7 @@ from isa.types import from_npy, npy_count, to_npy
 from simulator.errors import SimulationError
 from simulator.events import Observer
 from simulator.executor import Executor
+from simulator.gcpace import paced_collections
 from simulator.machine import Machine
 from simulator.problems import Fault
 from simulator.result import RunResult
@@ -183,7 +184,8 @@ class Run:
         """Run to the end; on an error the trace is kept (the user debugs with it) and
         SimulationError carries every diagnostic."""
         try:
-            self.executor.run()
+            with paced_collections():
+                self.executor.run()
         except Fault:
             self.close_trace_after_error()
             raise SimulationError(self.diagnostics, partial=self.machine) from None

@@ -34,6 +34,26 @@ def extent(vop: VectorOp, acc: Access) -> tuple[int, int]:
         return 0, -1
     if acc.kind == "bits":
         return acc.base, acc.base + vop.repeats * (vop.n // 8) - 1
+    if (vop.all_active or acc.role in vop.full_roles) and acc.blk >= 0 and acc.rep >= 0:
+        return acc.base, acc.base + _last_offset(vop.repeats, acc) + acc.size - 1
+    return _offsets_extent(vop, acc)
+
+
+def _last_offset(repeats: int, acc: Access) -> int:
+    """The largest element offset of an operand all of whose elements are touched, by plain
+    arithmetic (`_offsets_extent` over the offset table is what it shortcuts): element k of
+    repeat i lies at i·rep·32 + (k // per_block)·blk·32 + (k % per_block)·size, which grows
+    with i and, for blk >= 1, with k; with blk = 0 every block reads the first one."""
+    n, per_block = acc.per_repeat, 32 // acc.size
+    if acc.blk == 0:
+        inner = (min(n, per_block) - 1) * acc.size
+    else:
+        inner = (n - 1) // per_block * acc.blk * 32 + (n - 1) % per_block * acc.size
+    return (repeats - 1) * acc.rep * 32 + inner
+
+
+def _offsets_extent(vop: VectorOp, acc: Access) -> tuple[int, int]:
+    """`extent` of a vector operand over its offset table (any strides and MASK)."""
     offs = acc.offsets(vop.repeats)
     if vop.all_active or acc.role in vop.full_roles:
         return acc.base + int(offs[0, 0]), acc.base + int(offs.max()) + acc.size - 1

@@ -77,7 +77,7 @@ class Decodings:
         if out is None:
             shift = base - first
             ops = tuple(Access(a.role, a.base + shift, a.kind, a.size, a.blk, a.rep, a.write,
-                               a.space) for a in vop.operands)
+                               a.space, a.count) for a in vop.operands)
             out = VectorOp(instr, vop.t, vop.repeats, vop.n, vop.row, vop.last, ops, vop.mask,
                            vop.counter, vop.all_active)
             if len(seen) < SHAPE_CACHE // 64:

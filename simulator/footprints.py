@@ -38,6 +38,8 @@ class Footprint:
 def span_footprint(lo: int, hi: int) -> Footprint:
     """The footprint of bytes [lo, hi)."""
     a, b = -(-lo // BLOCK), hi // BLOCK
+    if lo == a * BLOCK and hi == b * BLOCK and a < b:  # whole blocks: no numpy
+        return Footprint(slice(a, b), None, None)
     if a >= b:
         part = np.arange(lo, hi, dtype=np.int64)
         return Footprint(None, part, np.unique(part >> 5))
@@ -51,6 +53,30 @@ def span_footprint(lo: int, hi: int) -> Footprint:
 def index_footprint(idx: np.ndarray) -> Footprint:
     """The footprint of the bytes of an index array (any order, repeats allowed)."""
     idx = np.asarray(idx, np.int64)
+    blocks = _whole_blocks(idx)
+    if blocks is not None:
+        return Footprint(blocks, None, None)
+    return _index_footprint(idx)
+
+
+def _whole_blocks(idx: np.ndarray):
+    """The blocks (a slice when consecutive) of an index array made of whole 32-byte blocks in
+    increasing order — a strided operand with every element active — else None: a few whole-
+    array tests instead of `_index_footprint`'s counting."""
+    if idx.size == 0 or idx.size % BLOCK or idx[0] % BLOCK:
+        return None
+    rows = idx.reshape(-1, BLOCK)
+    starts = rows[:, 0]
+    if (starts % BLOCK).any() or not (rows - starts[:, None] == _IN_BLOCK).all() or \
+            not (starts[1:] > starts[:-1]).all():
+        return None
+    blocks = starts >> 5
+    first, last = int(blocks[0]), int(blocks[-1])
+    return slice(first, last + 1) if last - first + 1 == blocks.size else blocks
+
+
+def _index_footprint(idx: np.ndarray) -> Footprint:
+    """`index_footprint` by counting each block's distinct bytes (any index array)."""
     inc = idx.size < 2 or bool((idx[1:] > idx[:-1]).all())
     u = idx if inc else np.unique(idx)
     b0 = int(u[0]) >> 5

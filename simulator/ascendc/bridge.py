@@ -165,6 +165,9 @@ class Session:
         self.launches: list[Launch] = []
         self.stopped = False
         self.failed = False
+        # set by the worker of a host program: ends the program after its first error (the
+        # session's report made, the process ended); None in kernel-only runs
+        self.end_program: Callable[[], None] | None = None
         self.diagnostics: list[Diagnostic] = []
         self._strings: dict[bytes, str] = {}
         self._lines: dict[str, list[str]] = {}  # source lines, for call columns
@@ -240,6 +243,16 @@ class Session:
                     self.emit(d)
         if self.status is not None:
             self.status.set_failed()
+        if self.launch is None:  # outside a launch: the program ends now
+            self._end_if_failed()
+
+    def _end_if_failed(self) -> None:
+        """A failed run ends the program here (`end_program`), at the end of the launch that
+        failed or at an error outside any launch."""
+        end = self.end_program
+        if self.failed and end is not None:
+            self.end_program = None
+            end()
 
     def _error(self, file: str, line: int, message: str, col: int = 0) -> int:
         self.fail([Diagnostic("error", file, line, col or 1, message)])
@@ -433,6 +446,7 @@ class Session:
         self.struct.ub = None
         if self.status is not None:
             self.status.launch_ended()
+        self._end_if_failed()
 
     @_guarded("launch_end", when_stopped=_end_stopped)
     def _launch_end(self):

@@ -15,8 +15,8 @@ library's exit(), so the program's static destructors and atexit handlers run as
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
+import gc
 import json
 import mmap
 import os
@@ -185,8 +185,11 @@ def worker_main(config: dict) -> int:
     from isa.chip import ChipError, get_chip
     from simulator.ascendc.bridge import Session
     from simulator.ascendc.report import Reporter
+    from simulator.gcpace import RUN_THRESHOLD
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    # the worker is a run from start to end: its collector paced as a run's (simulator/gcpace.py)
+    gc.set_threshold(RUN_THRESHOLD, *gc.get_threshold()[1:])
     status = StatusBlock(config["status"])
     source = config["source"]
     try:
@@ -219,44 +222,57 @@ def worker_main(config: dict) -> int:
         set_bridge(ctypes.addressof(session.struct))
     status.phase(PHASE_MAIN)
     if config.get("kernel") is None:
-        with _stdout_to_stderr(libc, config.get("json")):
-            rc = _call_main(lib, source, config.get("argv", []))
+        redirect = _StdoutToStderr(libc, config.get("json"))
+
+        def finish(rc: int) -> int:
+            session.end_program = None
             libc.fflush(None)
+            redirect.restore()
             session.close()
-        rc = reporter.finish(rc)
-        if config.get("json") and reporter.ok:
-            from simulator.ascendc.report import host_dict
+            rc = reporter.finish(rc)
+            if config.get("json") and reporter.ok:
+                from simulator.ascendc.report import host_dict
 
-            sys.stdout.write(json.dumps(host_dict(session, rc)) + "\n")
-    else:
-        from simulator.ascendc.kernel_args import run_kernel
+                sys.stdout.write(json.dumps(host_dict(session, rc)) + "\n")
+            status.phase(PHASE_DONE)
+            return rc
 
-        rc = run_kernel(lib, session, reporter, config, has_bridge=set_bridge is not None)
-        libc.fflush(None)
-        session.close()
-        rc = reporter.finish(rc)
+        # the first error ends the program (at the end of its launch), as a kernel fault ends
+        # it on the device: the host code after it does not run (nor write its outputs)
+        session.end_program = lambda: c_exit(finish(1))
+        redirect.start()
+        return finish(_call_main(lib, source, config.get("argv", [])))
+    from simulator.ascendc.kernel_args import run_kernel
+
+    rc = run_kernel(lib, session, reporter, config, has_bridge=set_bridge is not None)
+    libc.fflush(None)
+    session.close()
+    rc = reporter.finish(rc)
     status.phase(PHASE_DONE)
     return rc
 
 
-@contextlib.contextmanager
-def _stdout_to_stderr(libc, active: bool):
+class _StdoutToStderr:
     """Under --json a host main's own output (printf, std::cout) goes to stderr: stdout is the
-    JSON object's."""
-    if not active:
-        yield
-        return
-    sys.stdout.flush()
-    libc.fflush(None)
-    saved = os.dup(1)
-    os.dup2(2, 1)
-    try:
-        yield
-    finally:
-        sys.stdout.flush()
-        libc.fflush(None)
-        os.dup2(saved, 1)
-        os.close(saved)
+    JSON object's. `restore` may be called from a callback that ends the program."""
+
+    def __init__(self, libc, active: bool):
+        self.libc, self.active, self.saved = libc, active, None
+
+    def start(self) -> None:
+        if self.active:
+            sys.stdout.flush()
+            self.libc.fflush(None)
+            self.saved = os.dup(1)
+            os.dup2(2, 1)
+
+    def restore(self) -> None:
+        if self.saved is not None:
+            sys.stdout.flush()
+            self.libc.fflush(None)
+            os.dup2(self.saved, 1)
+            os.close(self.saved)
+            self.saved = None
 
 
 def _call_main(lib, source: str, args: list[str]) -> int:

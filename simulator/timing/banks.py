@@ -124,6 +124,44 @@ def relative_layout(vop: VectorOp, region: int | None) -> tuple:
     return tuple(parts)
 
 
+def bank_layout(vop: VectorOp, period: int, region: int | None) -> tuple:
+    """What a bank model's cost depends on in the operands' addresses, and nothing more, so
+    that distinct lines laid out alike share one cost (docs/decisions.md, "the bank cost's
+    layout key"). A row's group is its address modulo PERIOD (groups · 32 bytes), so each
+    operand's first row enters modulo PERIOD; whether two operands ever touch the same row
+    takes their exact distance, needed only while it is within their rows' spans (farther
+    apart, no row of one is a row of the other); and with a REGION (910b: a bank is a group
+    within a 64 KB region) which region each operand lies in, relative to the first, when no
+    operand straddles two — else the exact `relative_layout`. Plain integer arithmetic."""
+    ops = vop.operands
+    r = vop.repeats
+    nb = vop.n >> 3
+    ref = ops[0].base & ~31
+    spans, parts = [], []  # spans: (first row, last row - first row) of each operand
+    for a in ops:
+        b = a.base & ~31
+        if a.kind == "bits":  # its rows move with its byte offset in its first row
+            off = a.base & 31
+            spans.append((b, (off + r * nb - 1) & ~31))
+            parts.append((off, (b - ref) % period))
+        else:
+            spans.append((b, ((r - 1) * a.rep + 7 * a.blk) << 5))
+            parts.append((a.blk, a.rep, (b - ref) % period))
+    for k, (row_p, end_p) in enumerate(spans):
+        for row_q, end_q in spans[k + 1:]:
+            d = row_p - row_q  # row_p + x == row_q + y for some x <= end_p, y <= end_q
+            parts.append(d if -end_p <= d <= end_q else None)
+    if region is not None:
+        first, regions = ref // region, []
+        for row, end in spans:
+            at = row // region
+            if (row + end) // region != at:  # it straddles two regions
+                return ("exact", relative_layout(vop, region), ref)
+            regions.append(at - first)
+        parts.append(tuple(regions))
+    return tuple(parts)
+
+
 _PREPARED: dict[tuple, dict[tuple, tuple]] = {}  # bank parameters -> shape key -> prepared
 
 
@@ -141,8 +179,10 @@ class _Model:
         """What `prepare` depends on besides the shape."""
         return ()
 
+    groups = 1
+
     def layout_key(self, vop: VectorOp) -> tuple:
-        return relative_layout(vop, self.region)
+        return bank_layout(vop, self.groups * 32, self.region)
 
     def shape(self, vop: VectorOp) -> tuple:
         key = shape_key(vop)

@@ -86,6 +86,32 @@ def test_misaligned_select_destination(pipev):
     assert "not 32-byte aligned" in d["msg"] and "0x404" in d["msg"]
 
 
+@pytest.mark.parametrize("json_out", [False, True])
+def test_a_failed_launch_ends_the_host_program(pipev, json_out):
+    # misaligned.cpp's main prints "after the launch" after ICPU_RUN_KF: a kernel that failed
+    # ends the program there, as a kernel fault does on the device (nor do its outputs follow)
+    proc = pipev("run", RUN / "misaligned.cpp", *(["--json"] if json_out else []))
+    assert proc.returncode == 1
+    assert "after the launch" not in proc.stdout + proc.stderr, proc.stdout
+    assert len([d for d in diagnostics(proc.stderr) if d["sev"] == "error"]) == 1, proc.stderr
+    if json_out:
+        assert json.loads(proc.stdout)["ok"] is False
+
+
+def test_an_api_call_outside_a_launch_ends_the_program_with_one_error(pipev, tmp_path):
+    (tmp_path / "outside.cpp").write_text(
+        '#include "tikicpulib.h"\n#include <cstdio>\n\nint main()\n{\n'
+        "    AscendC::TPipe pipe;\n    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;\n"
+        "    pipe.InitBuffer(buf, 4096);\n"
+        "    AscendC::LocalTensor<float> src = buf.Get<float>();\n"
+        '    std::printf("after the call\\n");\n    return 0;\n}\n')
+    proc = pipev("run", "outside.cpp")
+    assert proc.returncode == 1
+    [d] = diagnostics(proc.stderr)  # once, and no crash report (it was twice, then SIGABRT)
+    assert (d["sev"], int(d["line"])) == ("error", 9) and "outside a kernel launch" in d["msg"]
+    assert "crashed" not in proc.stderr and "after the call" not in proc.stdout
+
+
 def test_debugging_a_kernel_that_fails_a_check_reports_it_once(pipev):
     src = RUN / "misaligned.cpp"
     proc = pipev("debug", "--batch", src)

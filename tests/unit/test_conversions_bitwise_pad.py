@@ -306,3 +306,15 @@ def test_listing_text_assembles_to_itself(stmt):
     decls = X32 + ".ub y f16[256] @0x400\n.ub s s16[128] @0x800\n" + PAD
     text = hw(decls + stmt + "\n")[0]
     assert hw(decls + text + "\n") == [text]
+
+
+def test_vconv_register_addressed_again_at_a_new_address_keeps_its_narrower_side():
+    """A register-addressed vconv re-run with its operands moved together reuses its decoding
+    rebased (simulator/decodings.py): the f16 side still covers 64 elements a repeat."""
+    head = ".ub x f32[512] @0x0 = random(3)\n.ub y f16[1024] @0x800 = fill(9)\n"
+    moved = head + ("li x1, 0\nli x2, 0\nvconv.f16.f32 y[x2], x[x1], repeat=1, round=rint\n"
+                    "li x1, 256\nli x2, 512\nvconv.f16.f32 y[x2], x[x1], repeat=1, round=rint\n")
+    static = head + ("vconv.f16.f32 y[0], x[0], repeat=1, round=rint\n"
+                     "vconv.f16.f32 y[512], x[256], repeat=1, round=rint\n")
+    got, want = run(moved, reference=False), run(static)  # the reference has no registers
+    assert ub(got, "y", np.uint16).tobytes() == ub(want, "y", np.uint16).tobytes()
