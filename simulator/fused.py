@@ -199,12 +199,15 @@ class FusedRun:
         own, line_busy, ex = stats.own, stats.line_busy, self.ex
         sized = len(own) if not learnt.file else 0  # as in `_timed`
 
-        def event(instr: Instruction) -> Event:  # a .loc line's first, for its text
-            mask = (m.mask_hi, m.mask_lo)
-            ev = Event(ex.steps - 1, instr, "S", None, 1, None, target is not None, mask,
-                       m.counter, mask, m.counter, ex._cmpmask, source)
+        def event(instr: Instruction, taken: bool = False) -> Event:  # a .loc line's first,
+            mask = (m.mask_hi, m.mask_lo)  # for its text
+            ev = Event(ex.steps - 1, instr, "S", None, 1, None, taken, mask, m.counter, mask,
+                       m.counter, ex._cmpmask, source)
             ev.core = ex.core
             return ev
+
+        def event_taken(instr: Instruction) -> Event:
+            return event(instr, True)
 
         def timed(instr: Instruction, i: int) -> int:
             nonlocal executions
@@ -215,7 +218,7 @@ class FusedRun:
             if 0 < line < sized:
                 own[line] += busy
             else:
-                line_busy(instr, busy, event)
+                line_busy(instr, busy, event_taken if taken else event)
             return dest if taken else i + 1
 
         def settle_timed() -> None:
