@@ -66,12 +66,16 @@ def same_if_it_assembles(text: str, checks: str = "error", **kw) -> None:
 def repeated_programs(draw, overlap: bool = False) -> str:
     """A random program whose statements run again: each repeated in place 1-4 times, then
     the whole body up to twice more (at whatever MASK/CTRL the pass before left)."""
-    text = Gen(draw, overlap).program()
+    return repeated(draw, Gen(draw, overlap).program(), 4, 3)
+
+
+def repeated(draw, text: str, most: int, passes: int) -> str:
+    """TEXT with each statement repeated in place 1-MOST times, the body 1-PASSES times."""
     head = [ln for ln in text.splitlines() if ln.startswith(".")]
     body = [ln for ln in text.splitlines() if not ln.startswith(".")]
-    times = draw(st.lists(st.integers(1, 4), min_size=len(body), max_size=len(body)))
+    times = draw(st.lists(st.integers(1, most), min_size=len(body), max_size=len(body)))
     body = [ln for ln, k in zip(body, times, strict=True) for _ in range(k)]
-    return "\n".join(head + body * draw(st.integers(1, 3))) + "\n"
+    return "\n".join(head + body * draw(st.integers(1, passes))) + "\n"
 
 
 @settings(SETTINGS, max_examples=150)
@@ -226,12 +230,7 @@ def repeated_pipe_programs(draw) -> str:
     statements, often unsynchronised: tests/differential/test_bulk_layouts.py) whose statements
     run again: each repeated in place 1-6 times, then the whole body once more — long V-only
     stretches on the fast path between the other pipes' accesses and syncs."""
-    text = PipeGen(draw).program()
-    head = [ln for ln in text.splitlines() if ln.startswith(".")]
-    body = [ln for ln in text.splitlines() if not ln.startswith(".")]
-    times = draw(st.lists(st.integers(1, 6), min_size=len(body), max_size=len(body)))
-    body = [ln for ln, k in zip(body, times, strict=True) for _ in range(k)]
-    return "\n".join(head + body * draw(st.integers(1, 2))) + "\n"
+    return repeated(draw, PipeGen(draw).program(), 6, 2)
 
 
 @settings(SETTINGS, max_examples=100)
