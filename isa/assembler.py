@@ -109,8 +109,6 @@ class Assembler:
         self.diags: list[Diagnostic] = []
         self.param_lines: dict[str, Src] = {}
         self.expanded = 0  # lines made by .rept so far
-        # the program's instructions in order while every statement is one (Program.flat)
-        self.flat: list[Instruction] | None = None
         self.errors = 0
 
     # -- diagnostics ------------------------------------------------------------------------
@@ -144,13 +142,10 @@ class Assembler:
             statements = ()
         if self.errors:
             raise AssemblyError(self.diags)
-        program = Program(self.path, self.chip, self.chip_from_text, self.tensors,
-                          tuple(statements), self.labels, self.raw_lines,
-                          tuple(d for d in self.diags if d.severity != "error"),
-                          self.block_dim, self.block_dim_at, dict(self.params))
-        if self.flat is not None:
-            program.know_flat((self.flat, None))
-        return program
+        return Program(self.path, self.chip, self.chip_from_text, self.tensors,
+                       tuple(statements), self.labels, self.raw_lines,
+                       tuple(d for d in self.diags if d.severity != "error"),
+                       self.block_dim, self.block_dim_at, dict(self.params))
 
     # -- .param NAME = VALUE ----------------------------------------------------------------
     def declare_params(self) -> None:
@@ -524,16 +519,12 @@ class Assembler:
         # the common hit, a one-line text built to one instruction without diagnostics and
         # no .loc anywhere: what its copies take (body, column, source, family record, notes)
         plain: dict[str, tuple] = {}
-        flat: list[Instruction] | None = []
         for pc, src in enumerate(self.stmts):
             hit = plain.get(src.text) if src.segs is None else None
             if hit is not None:
                 line = src.line
-                instr = Instruction(hit[0], pc, line)
-                out.append(Statement(pc, line, hit[1], hit[2], hit[3], (instr,), src.rept,
-                                     hit[4]))
-                if flat is not None:
-                    flat.append(instr)
+                out.append(Statement(pc, line, hit[1], hit[2], hit[3],
+                                     (Instruction(hit[0], pc, line),), src.rept, hit[4]))
                 continue
             off = src.off
             if src.segs is None:
@@ -562,12 +553,6 @@ class Assembler:
                 self.diag(sev, (loc[1], loc[2]) if loc else src, o, msg, loc[0] if loc else None)
             out.append(Statement(pc, src.line, col, built.source, built.defn, hw, src.rept,
                                  built.notes))
-            if flat is not None:
-                if len(hw) == 1:
-                    flat.append(hw[0])
-                else:
-                    flat = None
-        self.flat = flat
         return out
 
     def build(self, builder: Builder, src: Src, off: int, pc: int) -> _Built | None:

@@ -208,17 +208,11 @@ class Program:
     _flat: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def flat(self) -> tuple[list[Instruction], list[int] | None]:
-        """`flatten(self.statements)`, worked out once for every run of the program (or given
-        by the assembler, which had the instructions at hand). Not to be changed."""
-        got = self._flat
-        if got is None:
-            got = self.know_flat(flatten(self.statements))
-        return got
-
-    def know_flat(self, flat: tuple[list[Instruction], list[int] | None]) -> tuple:
-        """Take FLAT as `flat()` (the caller vouches it is `flatten(self.statements)`)."""
-        object.__setattr__(self, "_flat", flat)
-        return flat
+        """`flatten(self.statements)`, worked out once for every run of the program. Not to
+        be changed."""
+        if self._flat is None:
+            object.__setattr__(self, "_flat", flatten(self.statements))
+        return self._flat
 
     @property
     def gm(self) -> dict[str, Tensor]:

@@ -1,8 +1,8 @@
 """The assembler's memo (a repeated line's text read, classified and built once, the build shared
 by every line of identical text) changes nothing: with and without it, random programs assemble
 to the same statements, instructions, positions, listing and diagnostics, also when their lines
-repeat, come from `.rept` or carry warnings; the instruction list the assembler hands the
-executor (`Program.flat`) is exactly the statements' instructions in order."""
+repeat, come from `.rept` or carry warnings; the instruction list the executor takes from the
+program (`Program.flat`) is exactly the statements' instructions in order."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _outcome(text: str, memo: bool, checks: str = "error", listed: bool = True) 
             assemble(text, checks=checks)
     except AssemblyError as e:
         return "\n".join(map(str, e.diagnostics))
-    flat, starts = prog.flat()  # the assembler's, when it gave one: exactly what flatten makes
+    flat, starts = prog.flat()  # worked out once, then kept: exactly what flatten makes
     ref_flat, ref_starts = flatten(prog.statements)
     assert starts == ref_starts and len(flat) == len(ref_flat)
     assert all(a is b for a, b in zip(flat, ref_flat, strict=True))
