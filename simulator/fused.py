@@ -30,8 +30,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from isa.decode import VectorOp
 from isa.families import VECTOR
 from simulator.events import Event
@@ -162,7 +160,7 @@ class FusedRun:
             return
         if prepare is not None:
             plan = self._scalar_plan(instr, *prepare(instr))
-        elif instr.is_static and _fixed_scalar(instr):
+        elif instr.is_static and vector.fixed_scalar(instr):
             got = vector.prepared(self.ex, instr)
             if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
                 return
@@ -241,12 +239,12 @@ class FusedRun:
         to run, or a diagnostic to word), a mode-2 mask address, a decoding seen once."""
         ex, m, fam = self.ex, self.m, learnt.defn.family
         resolve, get, cmpmask_addr = ex.resolve, ex.decodings.get, fam.cmpmask_addr
-        fixed = _fixed_scalar(learnt)
-        arg0 = vector._scalar_bytes(ex, learnt) if fixed else None
-        read_scalar = vector._scalar_bytes
+        fixed = vector.fixed_scalar(learnt)
+        read_scalar = vector.scalar_bytes
+        arg0 = read_scalar(ex, learnt) if fixed else None
         known: dict[VectorOp, Callable] = {}  # a decoding -> its plan (holding it alive)
         sighted: set[int] = set()  # ids of decodings seen once
-        prepare, ub_bytes = vector.PREPARE.get(fam.name), m.ub.size
+        ub_bytes = m.ub.size
 
         def plan(instr: Instruction, i: int) -> int | None:
             addrs, fields = resolve(instr)
@@ -268,9 +266,7 @@ class FusedRun:
                     sighted.clear()
                 sighted.add(id(vop))
                 return None
-            body = vop.derived(("prepared", ub_bytes), lambda v: prepare(v, ub_bytes)) \
-                if prepare is not None else None
-            step = known[vop] = self._plan(learnt, vop, body or vector.BODIES[fam.name], None)
+            step = known[vop] = self._plan(learnt, vop, vector.body_of(vop, ub_bytes), None)
             return step
         return plan
 
@@ -363,10 +359,3 @@ class FusedRun:
                 stats.stalls["bank_conflict"] += n * extra
         self.settles.append(settle)
         return plan
-
-
-def _fixed_scalar(instr: Instruction) -> bool:
-    """Whether INSTR's scalar operand (if any) is the same bytes at every execution (an
-    immediate), not read at issue from UB or a register."""
-    o = instr.operands.get("scalar")
-    return o is None or isinstance(o.value, np.ndarray)

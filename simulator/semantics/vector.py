@@ -41,7 +41,7 @@ def issue(ex: Context, instr: Instruction) -> Issued:
         if not sequential and len(diagnostics) == seen:  # a clean pass: reusable
             ex.decodings.put(instr, addrs, fields, sel, vop, tensor_of)
     r = vop.repeats
-    return Issued("V", vop, BODIES[fam.name], _scalar_bytes(ex, instr), r, sequential, uops=r)
+    return Issued("V", vop, BODIES[fam.name], scalar_bytes(ex, instr), r, sequential, uops=r)
 
 
 def _noop(ex: Context, instr: Instruction, vop: VectorOp, fields: dict) -> bool:
@@ -123,7 +123,7 @@ def tensor_of(instr: Instruction, role: str) -> Tensor | None:
     return o.tensor if o is not None else None
 
 
-def _scalar_bytes(ex: Context, instr: Instruction) -> np.ndarray | None:
+def scalar_bytes(ex: Context, instr: Instruction) -> np.ndarray | None:
     """The scalar operand's raw bits, read at issue (an immediate, a register, or a UB
     element)."""
     o = instr.operands.get("scalar")
@@ -152,14 +152,27 @@ def prepared(ex: Context, instr: Instruction) -> tuple[VectorOp, object, object]
     fam = instr.defn.family
     if not instr.is_static or fam.cmpmask_addr(instr.fields) or fam.name not in BODIES:
         return None
-    scalar = instr.operands.get("scalar")
-    if scalar is not None and not isinstance(scalar.value, np.ndarray):
+    if not fixed_scalar(instr):
         return None
     m = ex.m
     vop = ex.decodings.get(instr, {}, instr.fields, m.mask, m.counter, None)
     if vop is None:
         return None
+    return vop, body_of(vop, m.ub.size), scalar_bytes(ex, instr)
+
+
+def body_of(vop: VectorOp, ub_bytes: int):
+    """The body that runs VOP: the family's prepared for this decoding (all its repeats at
+    once, worked out once per decoding), else the family's own."""
+    fam = vop.family
     prepare = PREPARE.get(fam.name)
-    body = vop.derived(("prepared", m.ub.size), lambda v: prepare(v, m.ub.size)) \
+    body = vop.derived(("prepared", ub_bytes), lambda v: prepare(v, ub_bytes)) \
         if prepare is not None else None
-    return vop, body or BODIES[fam.name], _scalar_bytes(ex, instr)
+    return body or BODIES[fam.name]
+
+
+def fixed_scalar(instr: Instruction) -> bool:
+    """Whether INSTR's scalar operand (if any) is the same bytes at every execution (an
+    immediate), not read at issue from UB or a register."""
+    o = instr.operands.get("scalar")
+    return o is None or isinstance(o.value, np.ndarray)
