@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from test_ascendc_run import RUN, env, line_of  # noqa: F401  (env: the compile cache fixture)
-from test_tik_cli import cli  # noqa: F401  (the TIK commands in-process, undone after)
 
 import pipev
 from isa.diagnostics import Diagnostic

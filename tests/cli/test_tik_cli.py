@@ -8,10 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from simulator.cli import main
-from simulator.tik import SHIM, tik
+from simulator.tik import SHIM
 
 ROOT = Path(__file__).resolve().parents[2]
 TIK = ROOT / "programs" / "tik"
@@ -21,18 +19,6 @@ sys.path.insert(0, str(ROOT / "programs"))
 import make_expected  # noqa: E402
 
 sys.path.remove(str(ROOT / "programs"))
-
-
-@pytest.fixture
-def cli(monkeypatch):
-    """`pipev ARGS` in-process, the changes the TIK commands make to the process undone."""
-    monkeypatch.setattr(sys, "path", list(sys.path))
-    monkeypatch.setattr(tik, "SETTINGS", dict(tik.SETTINGS))
-    for var in ("PYTHONPATH", "PIPEV_CHIP", "PIPEV_CHECKS"):
-        monkeypatch.setenv(var, os.environ.get(var, ""))
-    yield lambda *args: CliRunner().invoke(main, [str(a) for a in args])
-    for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
-        del sys.modules[name]
 
 
 def inputs(tmp_path, program: str) -> list[str]:

@@ -2,31 +2,13 @@
 parameters; what follows from them follows; an unknown name or a bad value is a diagnostic."""
 
 import json
-import os
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
-
-from simulator.cli import main
-from simulator.tik import tik
 
 ROOT = Path(__file__).resolve().parents[2]
 TILED = ROOT / "programs" / "tik" / "tiled_maximum.py"
-
-
-@pytest.fixture
-def cli(monkeypatch):
-    """`pipev ARGS` in-process, the changes the TIK commands make to the process undone."""
-    monkeypatch.setattr(sys, "path", list(sys.path))
-    monkeypatch.setattr(tik, "SETTINGS", dict(tik.SETTINGS))
-    for var in ("PYTHONPATH", "PIPEV_CHIP", "PIPEV_CHECKS"):
-        monkeypatch.setenv(var, os.environ.get(var, ""))
-    yield lambda *args: CliRunner().invoke(main, [str(a) for a in args])
-    for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
-        del sys.modules[name]
 
 
 @pytest.fixture

@@ -154,10 +154,9 @@ def test_errors_after_fused_instructions_are_the_same():
     assert got == _outcome(text, "error", False)
 
 
-def test_fused_path_is_taken_and_left_for_observers(monkeypatch):
-    """Without observers only set_cmpmask and the first two vsel take the reference path (the
-    second makes the plan); with an observer of the user's every instruction does."""
-    text = VSEL + "set_cmpmask m\n" + "vsel.f32 x, x, y\n" * 10
+@pytest.fixture
+def reference_lines(monkeypatch) -> list[int]:
+    """The lines of every instruction the reference path (`Executor.execute`) issues."""
     calls = []
     real = Executor.execute
 
@@ -166,6 +165,14 @@ def test_fused_path_is_taken_and_left_for_observers(monkeypatch):
         return real(self, instr)
 
     monkeypatch.setattr(Executor, "execute", spy)
+    return calls
+
+
+def test_fused_path_is_taken_and_left_for_observers(reference_lines):
+    """Without observers only set_cmpmask and the first two vsel take the reference path (the
+    second makes the plan); with an observer of the user's every instruction does."""
+    text = VSEL + "set_cmpmask m\n" + "vsel.f32 x, x, y\n" * 10
+    calls = reference_lines
     plain = simulator.run(text)
     assert len(calls) == 3
     calls.clear()
@@ -536,19 +543,12 @@ def test_a_scalar_read_from_ub_in_a_loop_is_read_at_every_execution():
     assert same_both_ways(LOOP_HEAD.format(chip="ascend950") + body)[0] == "ok"
 
 
-def test_loops_take_the_fast_path(monkeypatch):
+def test_loops_take_the_fast_path(reference_lines):
     """In a loop of register-addressed vector code and its bookkeeping, the reference path
     issues only the first executions: the plans run the rest."""
     body = "set_cmpmask m\nli x2, 20\nouter:\nli x1, 0\ninner:\nvsel.f32 u[x1], x[x1], y\n" \
         "add x1, x1, 64\nblt x1, 256, inner\nsub x2, x2, 1\nbne x2, 0, outer\n"
-    calls = []
-    real = Executor.execute
-
-    def spy(self, instr):
-        calls.append(instr.line)
-        return real(self, instr)
-
-    monkeypatch.setattr(Executor, "execute", spy)
+    calls = reference_lines
     result = simulator.run(VSEL + body)
     assert result.instructions == 2 + 20 * (1 + 4 * 3 + 2)
     assert len(calls) < 30, len(calls)
