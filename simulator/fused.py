@@ -195,7 +195,7 @@ class FusedRun:
 
         book, settle_timing = model.scalar_booker()
         own, line_busy, ex = stats.own, stats.line_busy, self.ex
-        sized = len(own) if not learnt.file else 0  # as in `_timed`
+        sized = stats.own_slots(learnt.file)
 
         def event(instr: Instruction, taken: bool = False) -> Event:  # a .loc line's first,
             mask = (m.mask_hi, m.mask_lo)  # for its text
@@ -330,9 +330,9 @@ class FusedRun:
         cost = model.vector_cost(vop, cls)
         book, settle_timing = model.vector_booker(cls, cost)
         issue_cost, extra = model.scalar_issue, cost[3]
-        # lines within: own[line] (the array only grows); none for another file's statement (a
-        # plan's instructions share their body, so their file)
-        sized = len(own) if not learnt.file else 0
+        # lines whose cycles go straight to own[line]; a plan's instructions share their body,
+        # so their file
+        sized = stats.own_slots(learnt.file)
 
         def plan(instr: Instruction, i: int, arg=arg) -> int:
             body(m, vop, arg, 0, r)

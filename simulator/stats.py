@@ -79,6 +79,12 @@ class Statistics(Observer):
         own[line] += busy
         return True
 
+    def own_slots(self, file: str) -> int:
+        """The slots of `own` a caller may add a line's busy cycles to directly (lines 1 up to
+        it: the array only grows): all of them for the program's own lines (FILE ""), none for
+        another file's."""
+        return len(self.own) if not file else 0
+
     def _grow(self, line: int) -> None:
         """Slots up to LINE (in place)."""
         if line >= len(self.own):
