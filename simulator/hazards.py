@@ -23,15 +23,14 @@ A vector decoding's fills are kept pending (`unfilled`: its accesses -> the mark
 execution, in the order of latest executions) and applied only when something reads the records
 (a race or init check, another kind of access): applying each footprint's latest fill in that
 order leaves every byte exactly as filling at every execution would, so a stretch of vector
-code pays no numpy per instruction. `vector_hook` gives the fused executor (simulator/fused.py)
-one decoding's on_event with its accesses bound once: while nothing that could make a check
-necessary happened since (`v_epoch`: another pipe's access, S's clock moving on), an execution
-is the clock, the pending fill and the access's place in `where`.
+code pays no numpy per instruction. The checks' plan (`plan`, for the fast loop of
+simulator/fused.py) is on_event with one decoding's accesses bound once: while nothing that could
+make a check necessary happened since (`v_epoch`: another pipe's access, S's clock moving on), an
+execution is the clock and `_noted` — on_event's own bookkeeping of such an access.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -41,6 +40,7 @@ from isa.families import BARRIER, SET_FLAG, WAIT_FLAG
 from isa.table import PIPES
 from simulator.events import Event, Observer, RunInfo
 from simulator.footprints import Footprint, Record, index_footprint, merged, span_footprint
+from simulator.plans import ObserverPlan, Planned
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
@@ -171,25 +171,35 @@ class HazardChecks(Observer):
                     self.flush()
                     self._race_check(ev, p, acc.ranges, acc.footprints)
                     break
+        if acc.reads and self.init and not acc.written:
+            self.flush()
+            for role, lo, hi, idx, fp in acc.reads:
+                if not fp.written:
+                    self._init_check(ev, role, lo, hi, idx, fp)
+            acc.written = all(r[4].written for r in acc.reads)
+        if memo is not None:  # a decoding's: the fills wait (see flush)
+            self._noted(acc, p, count, ev.instr)
+            return
         if acc.reads:
-            if self.init and not acc.written:
-                self.flush()
-                for role, lo, hi, idx, fp in acc.reads:
-                    if not fp.written:
-                        self._init_check(ev, role, lo, hi, idx, fp)
-                acc.written = all(r[4].written for r in acc.reads)
             self.last_read[p] = count
         if acc.writes:
             self.last_write[p] = count
-        if memo is not None:  # the fills wait (see flush)
-            unfilled = self.unfilled
-            if unfilled.pop(acc, None) is None and len(unfilled) >= UNFILLED:
-                self.flush()
-            unfilled[acc] = count * 4 + p
-        else:
-            self.flush()
-            self._fill(acc, p, count)
+        self.flush()
+        self._fill(acc, p, count)
         self.where[p].append(ev.instr)
+
+    def _noted(self, acc: Accesses, p: int, count: int, instr: Instruction) -> None:
+        """The COUNTth access of pipe P, ACC of a decoding at INSTR, recorded: its fill left
+        pending (see flush), its place in `where`, the pipe's latest read and write."""
+        unfilled = self.unfilled
+        if unfilled.pop(acc, None) is None and len(unfilled) >= UNFILLED:
+            self.flush()
+        unfilled[acc] = count * 4 + p
+        if acc.reads:
+            self.last_read[p] = count
+        if acc.writes:
+            self.last_write[p] = count
+        self.where[p].append(instr)
 
     def _unordered(self, p: int) -> bool:
         """Whether another pipe has accesses pipe P does not know about (a race is possible)."""
@@ -208,44 +218,37 @@ class HazardChecks(Observer):
         for fp in acc.writes:
             self.writer.fill(fp, mark)
 
-    def vector_hook(self, ev: Event, event_for: Callable[[Instruction], Event]
-                    ) -> Callable[[Instruction], None]:
-        """hook(instr): `on_event` of an execution of EV's vector decoding on V at INSTR (the
-        fused executor's; event_for(instr) brings EV up to date for it). While nothing moved
-        `v_epoch` since an execution found no check to make, an execution only counts, leaves
-        its fill pending and records where it was; else it is on_event's."""
-        assert PIPE[ev.pipe] == V and getattr(ev.op, "memo", None) is not None
-        acc = ev.op.memo.get(self)
+    def plan(self, planned: Planned) -> ObserverPlan | None:
+        """`on_event` for PLANNED's executions (simulator/plans.py): nothing for what S
+        executes itself without touching UB or CMPMASK; for a vector decoding on V, each
+        execution is `on_event` until one finds nothing to check, then, while nothing moved
+        `v_epoch` (another pipe's access, S's clock), only its count and `_noted`. Anything
+        else declines, as does a subclass that checks differently."""
+        if type(self).on_event is not HazardChecks.on_event:
+            return None
+        op, cmpmask = planned.op, planned.reads_cmpmask or planned.writes_cmpmask
+        if op is None and planned.pipe == "S" and not cmpmask \
+                and planned.kind not in (SET_FLAG, WAIT_FLAG, BARRIER):
+            return ObserverPlan(None, None)  # on_event finds no UB access: it does nothing
+        if planned.pipe != "V" or getattr(op, "memo", None) is None:
+            return None
+        acc = op.memo.get(self)
         if acc is None:
-            acc = ev.op.memo[self] = self._accesses(ev.ub_ranges())
-        on_event, unfilled, clock = self.on_event, self.unfilled, self.clock[V]
-        pop, last_read, last_write = unfilled.pop, self.last_read, self.last_write
-        append = self.where[V].append
-        reads, writes, touches = bool(acc.reads), bool(acc.writes), acc.ranges is not None
-        p = V  # (a closure's cell: cheaper than the global)
-        cmpmask = ev.reads_cmpmask or ev.writes_cmpmask
+            acc = op.memo[self] = self._accesses(op.ub_ranges())
+        on_event, event, noted, clock = self.on_event, planned.event, self._noted, self.clock[V]
+        touches = acc.ranges is not None
         quiet_at = -1  # the v_epoch at which an execution found nothing to check
 
-        def hook(instr: Instruction) -> None:
+        def each(instr: Instruction, busy: int, taken: bool) -> None:
             nonlocal quiet_at
             if self.v_epoch != quiet_at:
-                on_event(event_for(instr))
+                on_event(event(instr))
                 if self._quiet(acc, cmpmask):
                     quiet_at = self.v_epoch
-                return
-            if not touches:
-                return
-            count = clock[p] + 1
-            clock[p] = count
-            if pop(acc, None) is None and len(unfilled) >= UNFILLED:
-                self.flush()
-            unfilled[acc] = count * 4 + p
-            if reads:
-                last_read[p] = count
-            if writes:
-                last_write[p] = count
-            append(instr)
-        return hook
+            elif touches:
+                count = clock[V] = clock[V] + 1
+                noted(acc, V, count, instr)
+        return ObserverPlan(each, None)
 
     def _quiet(self, acc: Accesses, cmpmask: bool) -> bool:
         """After an execution of ACC on V: whether the next, with v_epoch unchanged, would

@@ -1,8 +1,8 @@
 """The fused executor (simulator/fused.py) against the reference per-instruction path.
 
 Random programs (the generators of test_random_programs.py) are run twice, with the fast path
-and with `simulator.fused.ENABLED` off, after their statements were repeated — in place and as
-a whole body — so that every instruction is executed again at the same and at a changed
+and with `fast=False` (the reference loop alone), after their statements were repeated — in
+place and as a whole body — so that every instruction is executed again at the same and at a changed
 MASK/CTRL (the fast path takes over from the second execution). Everything a run reports must
 be identical: the raw bytes of UB and of every output, every diagnostic (severity, position,
 message), every cycle figure and the timing model's final state, the counts, stalls, hot lines
@@ -32,14 +32,11 @@ from tests.reference.hazards import ByteHazardChecks
 
 
 def _outcome(text: str, checks: str, enabled: bool, **kw) -> tuple:
-    fused.ENABLED = enabled
     try:
-        r = simulator.run(text, checks=checks, **kw)
+        r = simulator.run(text, checks=checks, fast=enabled, **kw)
     except SimulationError as e:
         ub = bytes(e.partial.ub) if getattr(e, "partial", None) is not None else None
         return ("error", e.diagnostics, ub)
-    finally:
-        fused.ENABLED = True
     outputs = {k: (v.dtype.str, v.shape, v.tobytes()) for k, v in r.outputs.items()}
     return ("ok", bytes(r.ub), outputs, r.diagnostics, r.cycles, r.time_us, r.pipes,
             r.instructions, r.uops, r.stalls, r.hot_lines, r.timing, r.registers)
