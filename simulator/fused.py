@@ -164,8 +164,9 @@ class FastLoop:
         plans[instr.body] = plans[(instr.text, instr.file)] = plan
 
     def _parts(self, planned: Planned) -> tuple | None:
-        """(book, eaches, settle) of PLANNED: the timing stage's booking (book(taken) -> busy
-        cycles), the observers' per-execution parts, and settle(executions), which hands
+        """(book, each0, each1, settle) of PLANNED: the timing stage's booking (book() -> busy
+        cycles; a scalar's book(taken)), the observers' per-execution parts (in two, None
+        when missing: a plan calls them without a loop), and settle(executions), which hands
         every owner its sums; None when any declines."""
         model, timing = self.model, None
         if model is not None:
@@ -190,7 +191,10 @@ class FastLoop:
             done = booked(n)
             for s in settles:
                 s(done)
-        return book, tuple(eaches), settle
+        if len(eaches) > 2:  # a plan calls two without a loop: the rest one after the second
+            eaches[1:] = [_chain(eaches[1:])]
+        each0, each1 = (*eaches, None, None)[:2]
+        return book, each0, each1, settle
 
     def _planned(self, instr: Instruction, pipe: str, op, repeats: int) -> Planned:
         ex = self.ex
@@ -199,7 +203,7 @@ class FastLoop:
             return ex.event_at(at, pipe, op, repeats, taken)
         return Planned(instr, pipe, op, repeats, self.model is not None, event)
 
-    def _scalar_plan(self, learnt: Instruction, effect: Callable[[list[int]], bool | None]
+    def _scalar_plan(self, learnt: Instruction, effect: Callable[[list[int]], bool]
                      ) -> Callable | None:
         """plan(instr, i): one execution of a scalar instruction or branch of LEARNT's body —
         its effect on the registers, the timing stage's and the observers' parts — returning
@@ -207,7 +211,7 @@ class FastLoop:
         parts = self._parts(self._planned(learnt, "S", None, 1))
         if parts is None:
             return None
-        book, eaches, settle_parts = parts
+        book, each0, each1, settle_parts = parts
         x, target = self.m.x, scalar.target_of(learnt)
         dest = self.source.start_of(target) if target is not None else None
         executions = 0
@@ -216,8 +220,10 @@ class FastLoop:
             nonlocal executions
             taken = effect(x)
             busy = book(taken)
-            for each in eaches:
-                each(instr, busy, taken)
+            if each0 is not None:
+                each0(instr, busy, taken)
+                if each1 is not None:
+                    each1(instr, busy, taken)
             executions += 1
             return dest if taken else i + 1
 
@@ -283,7 +289,7 @@ class FastLoop:
         parts = self._parts(self._planned(learnt, "V", vop, r))
         if parts is None:
             return None
-        book, eaches, settle_parts = parts
+        book, each0, each1, settle_parts = parts
         ex, m = self.ex, self.m
         writes_cmpmask, executions = vop.family.writes_cmpmask, 0
 
@@ -292,9 +298,11 @@ class FastLoop:
             body(m, vop, arg, 0, r)
             if writes_cmpmask:  # CMPMASK as events report it
                 ex.cmpmask = m.cmpmask.tobytes()
-            busy = book(False)
-            for each in eaches:
-                each(instr, busy, False)
+            busy = book()
+            if each0 is not None:
+                each0(instr, busy, False)
+                if each1 is not None:
+                    each1(instr, busy, False)
             executions += 1
             return i + 1
 
@@ -306,6 +314,14 @@ class FastLoop:
         return plan
 
 
-def _no_cycles(taken: bool) -> int:
+def _chain(eaches: list) -> Callable:
+    """One per-execution part calling EACHES in order."""
+    def each(instr: Instruction, busy: int, taken: bool) -> None:
+        for e in eaches:
+            e(instr, busy, taken)
+    return each
+
+
+def _no_cycles(taken: bool = False) -> int:
     """The booking with timing off: no cycles."""
     return 0

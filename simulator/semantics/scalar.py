@@ -23,10 +23,10 @@ def signed(v: int) -> int:
 
 
 # One body per family: effect_of(instr) -> effect(x), made once per instruction body, changes
-# the register file X (`Machine.x`) as the instruction does and returns whether a branch is
-# taken. The family's issue applies it (a branch's at issue: where to go next is what it
+# the register file X (`Machine.x`) as the instruction does and returns whether it is a taken
+# branch. The family's issue applies it (a branch's at issue: where to go next is what it
 # decides); the fast loop (simulator/fused.py) runs the same effect without issuing.
-Effect = Callable[[list[int]], bool | None]
+Effect = Callable[[list[int]], bool]
 EFFECTS: dict[Callable, Callable[[Instruction], Effect]] = {}  # issue -> effect_of
 _MADE: dict[object, Effect] = {}  # instruction body -> its effect
 MADE_LIMIT = 1 << 14
@@ -79,8 +79,9 @@ def _li(instr: Instruction):
     o = instr.operands
     d, value = o["d"].value, o["imm"].value & M64
 
-    def effect(x: list[int]) -> None:
+    def effect(x: list[int]) -> bool:
         x[d] = value
+        return False
     return effect
 
 
@@ -88,8 +89,9 @@ def _mov(instr: Instruction):
     o = instr.operands
     d, a = o["d"].value, o["a"].value
 
-    def effect(x: list[int]) -> None:
+    def effect(x: list[int]) -> bool:
         x[d] = x[a]
+        return False
     return effect
 
 
@@ -99,11 +101,13 @@ def _alu(instr: Instruction):
     if isinstance(b, RegExpr):  # `Context.int_operand`: the register's raw value
         breg = b.reg
 
-        def effect(x: list[int]) -> None:
+        def effect(x: list[int]) -> bool:
             x[d] = fn(x[a], x[breg]) & M64
+            return False
     else:
-        def effect(x: list[int]) -> None:
+        def effect(x: list[int]) -> bool:
             x[d] = fn(x[a], b) & M64
+            return False
     return effect
 
 
@@ -114,21 +118,23 @@ def _addr(instr: Instruction):
         return _constant(d, elem & M64)
     reg, scale, offset = elem.reg, elem.scale, elem.offset
 
-    def effect(x: list[int]) -> None:  # `Context.value`: the register read signed
+    def effect(x: list[int]) -> bool:  # `Context.value`: the register read signed
         v = x[reg]
         x[d] = ((v - (1 << 64) if v >> 63 else v) * scale + offset) & M64
+        return False
     return effect
 
 
 def _constant(d: int, value: int):
-    def effect(x: list[int]) -> None:
+    def effect(x: list[int]) -> bool:
         x[d] = value
+        return False
     return effect
 
 
 def _nop(instr: Instruction):
-    def effect(x: list[int]) -> None:
-        return None
+    def effect(x: list[int]) -> bool:
+        return False
     return effect
 
 

@@ -25,8 +25,9 @@ from simulator.timing.records import InstrTiming, QueueState, TimingSnapshot
 QUEUES = ("V", "MTE2", "MTE3")
 STALLS = ("flag_wait", "queue_full", "bank_conflict", "barrier")
 CACHE_LIMIT = 1 << 16
-# a plan's booking: book(taken) -> busy cycles, settle(executions) -> the sums (`plan`)
-TimingPlan = tuple[Callable[[bool], int], Callable[[int], Booked]]
+# a plan's booking: book() -> busy cycles (a scalar's: book(taken)), settle(executions) -> the
+# sums (`plan`)
+TimingPlan = tuple[Callable[..., int], Callable[[int], Booked]]
 
 
 class Queue:
@@ -175,30 +176,37 @@ class TimingModel:
         return issue, end - busy, end, busy - body, issue - before
 
     def _v_book(self, head: int, body: int, tail: int) -> Callable[[], int]:
-        """`_v_booking` for these figures, made once."""
+        """`_v_booking`'s book() for these figures, made once (the reference path's: it books
+        its sums itself, from the records)."""
         key = (head, body, tail)
         book = self._v_books.get(key)
         if book is None:
             if len(self._v_books) >= CACHE_LIMIT:
                 self._v_books.clear()
-            book = self._v_books[key] = self._v_booking(head, body, tail)
+            book = self._v_books[key] = self._v_booking(head, body, tail)[0]
         return book
 
-    def _v_booking(self, head: int, body: int, tail: int) -> Callable[[], int]:
-        """book() -> busy cycles: S issues a compute instruction into V's queue (waiting while
-        the queue is full) and V runs it for BODY cycles, plus HEAD unless V just finished
-        compute, then TAIL cycles of drain (`_issue` and `_finish`, bound once for these
-        figures). The one V booking of both loops: the reference path's records and the fast
-        loop's plans read what it leaves (s_time, the queue's last end); it adds no sums."""
+    def _v_booking(self, head: int, body: int, tail: int
+                   ) -> tuple[Callable[[], int], Callable[[], tuple[int, int]]]:
+        """(book, sums) for a compute instruction of BODY cycles on V. book() -> busy cycles:
+        S issues it into V's queue (waiting while the queue is full) and V runs it for BODY
+        cycles, plus HEAD unless V just finished compute, then TAIL cycles of drain (`_issue`
+        and `_finish`, bound once for these figures). The one V booking of both loops: the
+        reference path's record reads what it leaves (s_time, the queue's last end); a plan's
+        settle takes sums() -> (busy cycles, cycles S stalled on a full queue) since the
+        last call."""
         q = self.queues["V"]
         inflight, depth, issue_cost = q.inflight, self.depth, self.scalar_issue
         popleft, append = inflight.popleft, inflight.append
+        busy_sum = stalled_sum = 0
 
         def book() -> int:
+            nonlocal busy_sum, stalled_sum
             c = self.s_time
             while inflight and inflight[0] <= c:
                 popleft()
             if len(inflight) >= depth:
+                stalled_sum += inflight[0] - c
                 c = popleft()
                 while inflight and inflight[0] <= c:
                     popleft()
@@ -220,13 +228,20 @@ class TimingModel:
                 done = s_time
             if done > self.total_cycles:
                 self.total_cycles = done
+            busy_sum += occ
             return occ
-        return book
+
+        def sums() -> tuple[int, int]:
+            nonlocal busy_sum, stalled_sum
+            out, busy_sum, stalled_sum = (busy_sum, stalled_sum), 0, 0
+            return out
+        return book, sums
 
     # -- the fast loop's plans (simulator/plans.py) ---------------------------------------------
     def plan(self, planned: Planned) -> TimingPlan | None:
-        """(book, settle) for PLANNED's executions, or None: book(taken) books one as `time`
-        would (through the same `_v_booking` / `_book_s`) and returns its busy cycles;
+        """(book, settle) for PLANNED's executions, or None: book() (for what S executes
+        itself, book(taken)) books one as `time` would (through the same `_v_booking` /
+        `_book_s`) and returns its busy cycles;
         settle(executions) adds the sums `time` adds per record and returns them. A subclass
         that times differently declines."""
         if type(self).time is not TimingModel.time:
@@ -241,28 +256,18 @@ class TimingModel:
     def _vector_plan(self, planned: Planned) -> TimingPlan:
         cls = self.class_of(planned.instr)  # the class follows the text's fields
         _, body, _, extra = self._vector_cost(planned.op, cls)
-        book_v, issue_cost = self._v_booking(cls.head, body, cls.tail), self.scalar_issue
-        busy_sum = stalled_sum = 0
-
-        def book(taken: bool) -> int:
-            nonlocal busy_sum, stalled_sum
-            before = self.s_time
-            busy = book_v()
-            stalled_sum += self.s_time - issue_cost - before
-            busy_sum += busy
-            return busy
+        book_v, sums = self._v_booking(cls.head, body, cls.tail)
+        issue_cost = self.scalar_issue
 
         def settle(n: int) -> Booked:
-            nonlocal busy_sum, stalled_sum
-            out = Booked(n, busy_sum, n * issue_cost, stalled_sum, n * extra)
+            busy, stalled = sums()
             if n:
-                self.busy["V"] += busy_sum
+                self.busy["V"] += busy
                 self.busy["S"] += n * issue_cost
-                self.stalls["queue_full"] += stalled_sum
+                self.stalls["queue_full"] += stalled
                 self.stalls["bank_conflict"] += n * extra
-                busy_sum = stalled_sum = 0
-            return out
-        return book, settle
+            return Booked(n, busy, n * issue_cost, stalled, n * extra)
+        return book_v, settle
 
     def _scalar_plan(self) -> TimingPlan:
         book_s, busy_sum = self._book_s, 0
