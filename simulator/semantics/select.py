@@ -16,8 +16,8 @@ BULK_REPEATS = 8  # from this many repeats the fused executor runs vsel's bulk p
 PLAN_AT = 2  # the execution of a decoding that makes its bulk plan (tests plan at the first)
 
 
-# how a whole-run vsel's destination lies against its sources (`_whole_run_vsel`)
-NOTHING, KEEP_SRC0, KEEP_SRC1, APART, OVERLAPPING = range(5)
+# how a selection's destination lies against its sources (`_select`)
+NOTHING, KEEP_SRC0, KEEP_SRC1, APART, OVERLAPPING, NEW = range(6)
 
 
 def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
@@ -85,21 +85,59 @@ def _ones_where(bits: np.ndarray, raw) -> np.ndarray:
 
 
 def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
-    if lo == 0 and hi == vop.repeats and _vsel_bulk(m, vop):
-        return
+    """vsel's one body, for both loops. All repeats at once run the decoding's plan where it
+    has one — whole runs through views made once (`prepare_vsel`: mode 0), else the bulk plan
+    (`_vsel_bulk`) — and otherwise (or repeat by repeat) the elements: every way selects
+    through `_select`, or the bulk plan's bit blend of the same raw patterns."""
+    if lo == 0 and hi == vop.repeats:
+        key = ("vsel", m.ub.size)
+        whole = vop.memo.get(key)
+        if whole is None:  # (False: none, remembered)
+            whole = vop.memo[key] = _whole_run_plan(vop, m.ub.size) or False
+        if whole:
+            whole(m, vop, scalar, lo, hi)
+            return
+        if _vsel_bulk(m, vop):
+            return
     s = select_bits(m, vop, lo, hi)
     a = load(m, vop, vop.access("src0"), lo, hi)
     if vop.family.scalar_src1(vop.instr.fields):  # mode 1: src1 is CMPMASK's scalar
         other = m.cmpmask[:vop.t.size].view(RAW[vop.t.size])[0]
     else:
         other = load(m, vop, vop.access("src1"), lo, hi)
-    store(m, vop, vop.access("dst"), np.where(s, a, other), lo, hi)
+    store(m, vop, vop.access("dst"), _select(NEW, s, None, a, other), lo, hi)
+
+
+def _select(how: int, sel: np.ndarray, unsel: np.ndarray | None, a, b, out=None):
+    """Raw elements A where SEL, B elsewhere (UNSEL: ~SEL), into OUT as HOW says it lies
+    against them (a plan works that out once): NEW returns a new array; KEEP_SRC0 (OUT is A)
+    takes B where not selected and KEEP_SRC1 (OUT is B) A where selected (np.putmask with a
+    mask and values of OUT's size: no temporary); APART takes B, then A where selected;
+    OVERLAPPING (OUT overlaps one in part) takes np.where's result; NOTHING (all three are
+    one) keeps OUT."""
+    if how == KEEP_SRC0:
+        np.putmask(out, unsel, b)
+    elif how == KEEP_SRC1:
+        np.putmask(out, sel, a)
+    elif how == APART:
+        np.copyto(out, b)
+        np.putmask(out, sel, a)
+    elif how == OVERLAPPING:
+        out[...] = np.where(sel, a, b)
+    elif how == NEW:
+        return np.where(sel, a, b)
+    return out
 
 
 def prepare_vsel(vop: VectorOp, ub_bytes: int):
-    """vsel mode 0 over whole runs (semantics/runs.py): `vsel` with the slices worked out once;
-    None for any other decoding, and for one of many repeats that the bulk path (`vsel`'s own,
-    planned per decoding: a bit blend, faster than np.where on random bits) takes."""
+    """vsel's plan over whole runs (semantics/runs.py), which the fast loop runs in place of
+    `vsel` (the same plan `vsel` itself takes for all repeats); None for any other decoding,
+    and for one of many repeats that the bulk path (planned per decoding: a bit blend, faster
+    than np.where on random bits) takes."""
+    return _whole_run_plan(vop, ub_bytes)
+
+
+def _whole_run_plan(vop: VectorOp, ub_bytes: int):
     if vop.access("sel") is not None or vop.family.scalar_src1(vop.instr.fields):
         return None
     if vop.repeats >= BULK_REPEATS and has_plan(vop, ("src0", "src1")):
@@ -115,39 +153,27 @@ def prepare_vsel(vop: VectorOp, ub_bytes: int):
 
 
 def _whole_run_vsel(dst: slice, src0: slice, src1: slice, size: int, r: int):
-    """The body of vsel mode 0 over whole runs (element slices of UB viewed as SIZE-byte raw
-    elements, R repeats): through views of the machine's UB made once (a machine's UB is never
-    reallocated) and CMPMASK's selection bits for all repeats made once per CMPMASK value. A
-    destination that is one of the sources keeps its elements and takes the other's where the
-    bits say (np.putmask with a mask and values of its size: no temporary, and cheaper than
-    np.copyto with where); one apart from both takes src1's, then src0's where selected; one
-    overlapping a source in part takes np.where's result."""
+    """vsel mode 0 over whole runs (element slices of UB viewed as SIZE-byte raw elements, R
+    repeats): `_select` on views of the machine's UB made once (a machine's UB is never
+    reallocated), with CMPMASK's selection bits for all repeats made once per CMPMASK
+    value."""
     def apart(a: slice, b: slice) -> bool:
         return a.stop <= b.start or b.stop <= a.start
 
-    case = (NOTHING if dst == src0 == src1 else KEEP_SRC0 if dst == src0 else
-            KEEP_SRC1 if dst == src1 else
-            APART if apart(dst, src0) and apart(dst, src1) else OVERLAPPING)
-    copyto, putmask = np.copyto, np.putmask
-    machine = cmpmask = d = s0 = s1 = sel = other = None
+    how = (NOTHING if dst == src0 == src1 else KEEP_SRC0 if dst == src0 else
+           KEEP_SRC1 if dst == src1 else
+           APART if apart(dst, src0) and apart(dst, src1) else OVERLAPPING)
+    select = _select
+    machine = cmpmask = d = s0 = s1 = sel = unsel = None
 
     def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
-        nonlocal machine, cmpmask, d, s0, s1, sel, other
+        nonlocal machine, cmpmask, d, s0, s1, sel, unsel
         if m is not machine:
             view = m.views[size]
             machine, d, s0, s1 = m, view[dst], view[src0], view[src1]
         seen = m.cmpmask.tobytes()
         if seen != cmpmask:
             sel = np.tile(select_bits(m, vop, 0, r).reshape(-1), r)
-            cmpmask, other = seen, ~sel
-        if case == KEEP_SRC0:  # dst is src0: it takes src1 where not selected
-            putmask(d, other, s1)
-        elif case == KEEP_SRC1:
-            putmask(d, sel, s0)
-        elif case == APART:
-            copyto(d, s1)
-            putmask(d, sel, s0)
-        elif case == OVERLAPPING:
-            d[...] = np.where(sel, s0, s1)
-        # NOTHING: every element selects itself
+            cmpmask, unsel = seen, ~sel
+        select(how, sel, unsel, s0, s1, d)
     return body
