@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import numpy as np
 
 from isa.addressing import bits_of
@@ -16,7 +19,7 @@ BULK_REPEATS = 8  # from this many repeats the fused executor runs vsel's bulk p
 PLAN_AT = 2  # the execution of a decoding that makes its bulk plan (tests plan at the first)
 
 
-# how a selection's destination lies against its sources (`_select`)
+# how a selection's destination lies against its sources (`_selection`)
 NOTHING, KEEP_SRC0, KEEP_SRC1, APART, OVERLAPPING, NEW = range(6)
 
 
@@ -88,7 +91,7 @@ def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     """vsel's one body, for both loops. All repeats at once run the decoding's plan where it
     has one — whole runs through views made once (`prepare_vsel`: mode 0), else the bulk plan
     (`_vsel_bulk`) — and otherwise (or repeat by repeat) the elements: every way selects
-    through `_select`, or the bulk plan's bit blend of the same raw patterns."""
+    through `_selection`, or the bulk plan's bit blend of the same raw patterns."""
     if lo == 0 and hi == vop.repeats:
         key = ("vsel", m.ub.size)
         whole = vop.memo.get(key)
@@ -105,28 +108,37 @@ def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
         other = m.cmpmask[:vop.t.size].view(RAW[vop.t.size])[0]
     else:
         other = load(m, vop, vop.access("src1"), lo, hi)
-    store(m, vop, vop.access("dst"), _select(NEW, s, None, a, other), lo, hi)
+    store(m, vop, vop.access("dst"), _selection(NEW, s, None, a, other)(), lo, hi)
 
 
-def _select(how: int, sel: np.ndarray, unsel: np.ndarray | None, a, b, out=None):
-    """Raw elements A where SEL, B elsewhere (UNSEL: ~SEL), into OUT as HOW says it lies
-    against them (a plan works that out once): NEW returns a new array; KEEP_SRC0 (OUT is A)
-    takes B where not selected and KEEP_SRC1 (OUT is B) A where selected (np.putmask with a
-    mask and values of OUT's size: no temporary); APART takes B, then A where selected;
-    OVERLAPPING (OUT overlaps one in part) takes np.where's result; NOTHING (all three are
-    one) keeps OUT."""
+def _selection(how: int, sel: np.ndarray, unsel: np.ndarray | None, a, b, out=None
+               ) -> Callable[[], np.ndarray | None]:
+    """vsel's selection, bound: run() makes the raw elements A where SEL, B elsewhere (UNSEL:
+    ~SEL), into OUT as HOW says it lies against them (a plan works that out once): NEW returns
+    a new array; KEEP_SRC0 (OUT is A) takes B where not selected and KEEP_SRC1 (OUT is B) A
+    where selected (np.putmask with a mask and values of OUT's size: no temporary); APART
+    takes B, then A where selected; OVERLAPPING (OUT overlaps one in part) takes np.where's
+    result; NOTHING (all three are one) keeps OUT."""
     if how == KEEP_SRC0:
-        np.putmask(out, unsel, b)
-    elif how == KEEP_SRC1:
-        np.putmask(out, sel, a)
-    elif how == APART:
-        np.copyto(out, b)
-        np.putmask(out, sel, a)
-    elif how == OVERLAPPING:
-        out[...] = np.where(sel, a, b)
-    elif how == NEW:
-        return np.where(sel, a, b)
-    return out
+        return partial(np.putmask, out, unsel, b)
+    if how == KEEP_SRC1:
+        return partial(np.putmask, out, sel, a)
+    if how == NEW:
+        return partial(np.where, sel, a, b)
+    if how == NOTHING:
+        return _nothing
+
+    def run() -> None:
+        if how == APART:
+            np.copyto(out, b)
+            np.putmask(out, sel, a)
+        else:  # OVERLAPPING
+            out[...] = np.where(sel, a, b)
+    return run
+
+
+def _nothing() -> None:
+    return None
 
 
 def prepare_vsel(vop: VectorOp, ub_bytes: int):
@@ -154,26 +166,24 @@ def _whole_run_plan(vop: VectorOp, ub_bytes: int):
 
 def _whole_run_vsel(dst: slice, src0: slice, src1: slice, size: int, r: int):
     """vsel mode 0 over whole runs (element slices of UB viewed as SIZE-byte raw elements, R
-    repeats): `_select` on views of the machine's UB made once (a machine's UB is never
-    reallocated), with CMPMASK's selection bits for all repeats made once per CMPMASK
-    value."""
+    repeats): `_selection` on views of the machine's UB made once (a machine's UB is never
+    reallocated), bound once per CMPMASK value (its selection bits for all repeats)."""
     def apart(a: slice, b: slice) -> bool:
         return a.stop <= b.start or b.stop <= a.start
 
     how = (NOTHING if dst == src0 == src1 else KEEP_SRC0 if dst == src0 else
            KEEP_SRC1 if dst == src1 else
            APART if apart(dst, src0) and apart(dst, src1) else OVERLAPPING)
-    select = _select
-    machine = cmpmask = d = s0 = s1 = sel = unsel = None
+    machine = cmpmask = d = s0 = s1 = run = None
 
     def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
-        nonlocal machine, cmpmask, d, s0, s1, sel, unsel
+        nonlocal machine, cmpmask, d, s0, s1, run
         if m is not machine:
             view = m.views[size]
-            machine, d, s0, s1 = m, view[dst], view[src0], view[src1]
+            machine, d, s0, s1, cmpmask = m, view[dst], view[src0], view[src1], None
         seen = m.cmpmask.tobytes()
         if seen != cmpmask:
             sel = np.tile(select_bits(m, vop, 0, r).reshape(-1), r)
-            cmpmask, unsel = seen, ~sel
-        select(how, sel, unsel, s0, s1, d)
+            cmpmask, run = seen, _selection(how, sel, ~sel, s0, s1, d)
+        run()
     return body
