@@ -68,6 +68,7 @@ class TimingModel:
         self.total_cycles = origin
         self._cache: dict = {}  # instruction kind + relative layout -> vector cost
         self._v_books: dict[tuple[int, int, int], Callable[[], int]] = {}  # (`_v_book`)
+        self._book_s = self._s_booking()[0]  # the reference path's S booking
         self._class_of: dict[str, CostClass] = {}  # instruction text -> its cost class
         self._by_kind = {families.SET_FLAG: self._set_flag, families.WAIT_FLAG: self._wait_flag,
                          families.BARRIER: self._barrier, families.DMA: self._dma,
@@ -97,13 +98,27 @@ class TimingModel:
         cost = self._book_s(ev.taken)
         return InstrTiming("S", start, start, start + cost, cost)
 
-    def _book_s(self, taken: bool) -> int:
-        """S executes an instruction itself (both loops book S's own this way): its cost."""
-        cost = self.scalar_op + self.branch_taken if taken else self.scalar_op
-        end = self.s_time = self.s_time + cost
-        if end > self.total_cycles:
-            self.total_cycles = end
-        return cost
+    def _s_booking(self) -> tuple[Callable[[bool], int], Callable[[], int]]:
+        """(book, sums): book(taken) books an instruction S executes itself (a taken branch
+        costs branch_taken more) and returns its cost — the one S booking of both loops (the
+        reference path's `_book_s`, a plan's own); sums() -> the busy cycles booked since the
+        last call (a plan's settle)."""
+        plain, taken_cost, busy_sum = self.scalar_op, self.scalar_op + self.branch_taken, 0
+
+        def book(taken: bool) -> int:
+            nonlocal busy_sum
+            cost = taken_cost if taken else plain
+            end = self.s_time = self.s_time + cost
+            if end > self.total_cycles:
+                self.total_cycles = end
+            busy_sum += cost
+            return cost
+
+        def sums() -> int:
+            nonlocal busy_sum
+            out, busy_sum = busy_sum, 0
+            return out
+        return book, sums
 
     def _on_s(self, start: int, busy: int, wait: int, fire: int | None = None,
               stalled: int = 0) -> InstrTiming:
@@ -270,19 +285,12 @@ class TimingModel:
         return book_v, settle
 
     def _scalar_plan(self) -> TimingPlan:
-        book_s, busy_sum = self._book_s, 0
-
-        def book(taken: bool) -> int:
-            nonlocal busy_sum
-            cost = book_s(taken)
-            busy_sum += cost
-            return cost
+        book, sums = self._s_booking()
 
         def settle(n: int) -> Booked:
-            nonlocal busy_sum
-            out, busy_sum = Booked(n, busy_sum), 0
-            self.busy["S"] += out.busy
-            return out
+            busy = sums()
+            self.busy["S"] += busy
+            return Booked(n, busy)
         return book, settle
 
     def class_of(self, instr) -> CostClass:
