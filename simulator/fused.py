@@ -164,22 +164,30 @@ class FastLoop:
         plans[instr.body] = plans[(instr.text, instr.file)] = plan
 
     def _parts(self, planned: Planned) -> tuple | None:
-        """(book, each0, each1, settle) of PLANNED: the timing stage's booking (book() -> busy
-        cycles; a scalar's book(taken)), the observers' per-execution parts (in two, None
-        when missing: a plan calls them without a loop), and settle(executions), which hands
-        every owner its sums; None when any declines."""
+        """(book, sink, limit, elsewhere, each0, each1, settle) of PLANNED: the timing stage's
+        booking (book() -> busy cycles; a scalar's book(taken)); the first per-line sink
+        (`ObserverPlan.lines`: busy cycles to sink[line] for 0 < line < limit, else its
+        owner's each, ELSEWHERE); the other per-execution parts (in two, None when missing: a
+        plan calls them without a loop); and settle(executions), which hands every owner its
+        sums. None when any owner declines."""
         model, timing = self.model, None
         if model is not None:
             timing = model.plan(planned)
             if timing is None:
                 return None
-        eaches, settles = [], []
+        eaches, settles, sink, limit, elsewhere = [], [], None, 0, None
         for ob in self.observers:
             part = ob.plan(planned)
             if part is None:
                 return None
-            if part.each is not None:
-                eaches.append(part.each)
+            each = part.each
+            if part.lines is not None:
+                if sink is None:
+                    (sink, limit), elsewhere, each = part.lines, each, None
+                else:
+                    each = _into_lines(*part.lines, each)
+            if each is not None:
+                eaches.append(each)
             if part.settle is not None:
                 settles.append(part.settle)
         if timing is None:
@@ -194,7 +202,7 @@ class FastLoop:
         if len(eaches) > 2:  # a plan calls two without a loop: the rest one after the second
             eaches[1:] = [_chain(eaches[1:])]
         each0, each1 = (*eaches, None, None)[:2]
-        return book, each0, each1, settle
+        return book, sink, limit, elsewhere, each0, each1, settle
 
     def _planned(self, instr: Instruction, pipe: str, op, repeats: int) -> Planned:
         ex = self.ex
@@ -211,7 +219,7 @@ class FastLoop:
         parts = self._parts(self._planned(learnt, "S", None, 1))
         if parts is None:
             return None
-        book, each0, each1, settle_parts = parts
+        book, sink, limit, elsewhere, each0, each1, settle_parts = parts
         x, target = self.m.x, scalar.target_of(learnt)
         dest = self.source.start_of(target) if target is not None else None
         executions = 0
@@ -220,6 +228,11 @@ class FastLoop:
             nonlocal executions
             taken = effect(x)
             busy = book(taken)
+            line = instr.line
+            if 0 < line < limit:
+                sink[line] += busy
+            elif elsewhere is not None:
+                elsewhere(instr, busy, taken)
             if each0 is not None:
                 each0(instr, busy, taken)
                 if each1 is not None:
@@ -289,7 +302,7 @@ class FastLoop:
         parts = self._parts(self._planned(learnt, "V", vop, r))
         if parts is None:
             return None
-        book, each0, each1, settle_parts = parts
+        book, sink, limit, elsewhere, each0, each1, settle_parts = parts
         ex, m = self.ex, self.m
         writes_cmpmask, executions = vop.family.writes_cmpmask, 0
 
@@ -299,6 +312,11 @@ class FastLoop:
             if writes_cmpmask:  # CMPMASK as events report it
                 ex.cmpmask = m.cmpmask.tobytes()
             busy = book()
+            line = instr.line
+            if 0 < line < limit:
+                sink[line] += busy
+            elif elsewhere is not None:
+                elsewhere(instr, busy, False)
             if each0 is not None:
                 each0(instr, busy, False)
                 if each1 is not None:
@@ -312,6 +330,17 @@ class FastLoop:
             settle_parts(n)
         self.settles.append(settle)
         return plan
+
+
+def _into_lines(cycles, limit: int, elsewhere: Callable | None) -> Callable:
+    """A per-line sink (`ObserverPlan.lines`) as a per-execution part."""
+    def each(instr: Instruction, busy: int, taken: bool) -> None:
+        line = instr.line
+        if 0 < line < limit:
+            cycles[line] += busy
+        elif elsewhere is not None:
+            elsewhere(instr, busy, taken)
+    return each
 
 
 def _chain(eaches: list) -> Callable:

@@ -5,14 +5,15 @@ it again and without building its event. Before it does, it describes the execut
 a `Planned` and asks the timing stage and every observer for their part (`Observer.plan`). Each
 part is bound once per plan: `each(instr, busy, taken)` runs after every execution (BUSY: the
 cycles the timing stage booked for it, 0 with timing off), `settle(booked)` once when the loop
-ends, with the sums of the timing fields the observer did not see per execution. A plan must
+ends, with the sums of the timing fields the observer did not see per execution (and a sink for
+per-line busy cycles, `ObserverPlan.lines`, which costs no call). A plan must
 leave its owner exactly as `on_event` would have; an owner that cannot promise that declines
 (returns None), and the loop issues that instruction through the reference path instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableSequence
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,10 +38,16 @@ Each = Callable[["Instruction", int, bool], None]
 
 class ObserverPlan(NamedTuple):
     """An observer's part of a plan: `each(instr, busy, taken)` after every execution, and
-    `settle(booked)` when the loop ends; either may be None (nothing to do)."""
+    `settle(booked)` when the loop ends; either may be None (nothing to do).
+
+    `lines`, when given, is a per-line sink `(cycles, limit)` for an observer whose per-execution
+    part is "busy cycles to the line": an execution at line L with 0 < L < limit adds its busy
+    cycles to cycles[L] (the loop does it, without a call) and `each` is called only for the
+    executions at other lines."""
 
     each: Each | None
     settle: Callable[[Booked], None] | None
+    lines: tuple[MutableSequence[int], int] | None = None
 
 
 class Planned:

@@ -70,8 +70,9 @@ class Statistics(Observer):
 
     def plan(self, planned: Planned) -> ObserverPlan | None:
         """`on_event` for PLANNED's executions (simulator/plans.py): with timing, each adds its
-        busy cycles to its line; the counts and the other sums wait for the settle. A subclass
-        that counts differently declines."""
+        busy cycles to its line (the program's own lines through the plan's per-line sink);
+        the counts and the other sums wait for the settle. A subclass that counts differently
+        declines."""
         if type(self).on_event is not Statistics.on_event:
             return None
         pipe, r, timed = planned.pipe, planned.repeats, planned.timed
@@ -87,18 +88,13 @@ class Statistics(Observer):
                 self.stalls["bank_conflict"] += done.bank_extra
         if not timed:
             return ObserverPlan(None, settle)
-        # lines whose cycles go straight to own[line]; a plan's instructions share their body,
-        # so their file
-        own, sized, line_busy, event = self.own, self.own_slots(planned.instr.file), \
-            self.line_busy, planned.event
+        line_busy, event = self.line_busy, planned.event
 
-        def each(instr, busy: int, taken: bool) -> None:
-            line = instr.line
-            if 0 < line < sized:
-                own[line] += busy
-            else:
-                line_busy(instr, busy, lambda i: event(i, taken))
-        return ObserverPlan(each, settle)
+        def elsewhere(instr, busy: int, taken: bool) -> None:
+            line_busy(instr, busy, lambda i: event(i, taken))
+        # the program's own lines go straight to own[line] (the loop adds them: `lines`); a
+        # plan's instructions share their body, so their file
+        return ObserverPlan(elsewhere, settle, (self.own, self.own_slots(planned.instr.file)))
 
     def own_line(self, line: int, busy: int) -> bool:
         """BUSY cycles to the program's own LINE; False for a line the array does not hold

@@ -652,3 +652,55 @@ def test_subclasses_of_pipevs_observers_that_observe_differently_decline():
         assert ob.plan(planned) is None
     assert Slower(program.chip).plan(planned) is None
     assert run.model.plan(planned) is not None and Statistics().plan(planned) is not None
+
+
+class LineBusy(Observer):
+    """Busy cycles per source line: the program's own in a list, other files' in a dict; its
+    plan hands the list to the loop as a per-line sink (`ObserverPlan.lines`)."""
+
+    def on_start(self, run) -> None:
+        self.cycles, self.other = [0] * (len(run.lines) + 1), {}
+
+    def add(self, instr, busy: int) -> None:
+        if not instr.file and 0 < instr.line < len(self.cycles):
+            self.cycles[instr.line] += busy
+        else:
+            key = (instr.file, instr.line)
+            self.other[key] = self.other.get(key, 0) + busy
+
+    def on_event(self, ev) -> None:
+        self.add(ev.instr, ev.busy or 0)
+
+    def plan(self, planned: Planned) -> ObserverPlan:
+        limit = 0 if planned.instr.file else len(self.cycles)
+        return ObserverPlan(lambda instr, busy, taken: self.add(instr, busy), None,
+                            (self.cycles, limit))
+
+
+def _line_busy(text: str, fast: bool) -> tuple:
+    watcher = LineBusy()
+    try:
+        simulator.run(text, observers=[watcher], fast=fast)
+    except SimulationError:
+        pass
+    return watcher.cycles, watcher.other
+
+
+@settings(SETTINGS, max_examples=30)
+@given(loop_programs())
+def test_a_per_line_sink_adds_what_the_events_say(text):
+    """A plan's per-line sink gets every execution's busy cycles at its line, and the rest
+    (another file's lines) go to its each, as on_event adds them on the reference loop."""
+    try:
+        want = _line_busy(text, False)
+    except AssemblyError:
+        return
+    assert _line_busy(text, True) == want
+
+
+def test_a_per_line_sink_and_another_files_lines():
+    body = "set_cmpmask m\nli x5, 0\nloop:\nvsel.f32 x, x, y\n" + '.loc "k.cpp" 9 5\n' \
+        "vsel.f32 x, x, y\nvadd.f32 u, x, y\nadd x5, x5, 1\nblt x5, 20, loop\n"
+    cycles, other = _line_busy(VSEL + body, True)
+    assert (cycles, other) == _line_busy(VSEL + body, False)
+    assert sum(cycles) > 0 and other[("k.cpp", 9)] > 0
