@@ -148,18 +148,23 @@ class HazardChecks(Observer):
         memo = getattr(ev.op, "memo", None)  # a vector decoding's: its accesses, planned once
         if memo is not None:
             acc = memo.get(self)
-            if acc is None:
-                acc = memo[self] = self._accesses(ev.ub_ranges())
-                acc.step = self._vector_step(acc, ev.reads_cmpmask or ev.writes_cmpmask, None)
-            acc.step(ev.instr, 0, False, ev)
-            return
+            if acc is not None:  # seen before: the decoding's step (made at its second sighting)
+                step = acc.step
+                if step is None:
+                    step = acc.step = self._vector_step(
+                        acc, ev.reads_cmpmask or ev.writes_cmpmask, None)
+                step(ev.instr, 0, False, ev)
+                return
+            acc = memo[self] = self._accesses(ev.ub_ranges())  # a first sighting is filled
+        else:  # at once below, after what waits (as a step's pending fill would leave it)
+            kind = ev.instr.defn.family.kind
+            if kind in (SET_FLAG, WAIT_FLAG, BARRIER):
+                p = PIPE[ev.pipe]
+                self._checked(ev, p, NO_ACCESS)
+                self._sync(ev, p, kind)
+                return
+            acc = self._accesses(ev.ub_ranges())
         p = PIPE[ev.pipe]
-        kind = ev.instr.defn.family.kind
-        if kind in (SET_FLAG, WAIT_FLAG, BARRIER):
-            self._checked(ev, p, NO_ACCESS)
-            self._sync(ev, p, kind)
-            return
-        acc = self._accesses(ev.ub_ranges())
         count = self._checked(ev, p, acc)
         if count is None:
             return

@@ -94,10 +94,11 @@ def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     through `_selection`, or the bulk plan's bit blend of the same raw patterns."""
     if lo == 0 and hi == vop.repeats:
         key = ("vsel", m.ub.size)
-        whole = vop.memo.get(key)
-        if whole is None:  # (False: none, remembered)
-            whole = vop.memo[key] = _whole_run_plan(vop, m.ub.size) or False
-        if whole:
+        whole = vop.memo.get(key, 0)
+        if type(whole) is int:  # executions so far: planned at the PLAN_AT-th, as the bulk plan
+            whole = vop.memo[key] = whole + 1 if whole + 1 < PLAN_AT else \
+                _whole_run_plan(vop, m.ub.size) or False  # (False: none, remembered)
+        if type(whole) is not int and whole:
             whole(m, vop, scalar, lo, hi)
             return
         if _vsel_bulk(m, vop):
