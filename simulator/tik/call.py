@@ -14,7 +14,7 @@ from simulator.tik.nodes import Op
 from simulator.tik.values import Scalar, Tensor
 
 if TYPE_CHECKING:
-    from simulator.tik.tik import Tik
+    from simulator.tik.kernel import Kernel as Tik
 
 TEMPS = tuple(range(24, 32))  # scratch registers of expressions; x1..x23 hold Scalars
 ONES = (1 << 64) - 1

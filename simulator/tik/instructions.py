@@ -162,9 +162,6 @@ class Instructions:
                                   f"{n} (TIK 2.0 instructions take tensors of one shape)")
             d, s0 = c.tensor(dst, "dst", write=True), c.tensor(src0, "src0")
             vector, with_scalar = H_BINARY[name]
-            if n > 255 * t.per_repeat:
-                raise c.error(f"{n} elements are more than one counter-mode instruction takes "
-                              f"({255 * t.per_repeat} {t.name})")
             if isinstance(src1, Tensor):
                 c.emit(f"{vector}.{t.name} {d}, {s0}, {c.tensor(src1, 'src1')}, count={n}")
             elif with_scalar is not None:
