@@ -6,6 +6,8 @@ when it is made, so a row added at run time is callable at once."""
 
 from __future__ import annotations
 
+import functools
+
 from simulator.bindings import ROWS, Binding
 from simulator.tik.call import Call
 from simulator.tik.errors import api
@@ -31,7 +33,7 @@ class Instructions:
         row = ROWS.find("tik", name) if not name.startswith("_") else None
         if row is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        return _SHAPES[row.shape](row).__get__(self)
+        return _method(row).__get__(self)
 
     # -- data movement -----------------------------------------------------------------------
     @api
@@ -87,7 +89,7 @@ class Instructions:
                     raise c.error(f"sel '{sel.name}' must be uint8/16/32/64, not {sel.dtype}")
                 s = c.tensor(sel, "sel")
                 c.emit(f"select.{t.name} {d}, {s}, {s0}, {s1}, mode={mode}, repeat={repeat}, "
-                       f"{strides}, {_mask_keys(c, mask, t)}")
+                       f"{strides}, {c.mask_keys(mask, t)}")
             c.record("V")
 
     def _cmpv(self, op: str, dst, src0, src1, repeat_times, src0_rep_stride,
@@ -214,18 +216,6 @@ def _tensor(c: Call, v, role: str) -> Tensor:
     return v
 
 
-def _mask_keys(c: Call, mask, t) -> str:
-    """vec_sel's mask as the select statement's keys (docs/semantics.md §8.1, high-dimensional
-    form)."""
-    if isinstance(mask, (list, tuple)):
-        if len(mask) != 2:
-            raise c.error(f"a bitwise mask is [mask_h, mask_l], got {len(mask)} values")
-        hi = c.value(mask[0], "mask_h", 0, (1 << 64) - 1)
-        lo = c.value(mask[1], "mask_l", 0, (1 << 64) - 1)
-        return f"mask_hi={hi}, mask_lo={lo}"
-    return f"mask={c.value(mask, 'mask', 1, t.per_repeat)}"
-
-
 def _negated(c: Call, v, t) -> str:
     if isinstance(v, Scalar) and v.value is not None:
         v = v.value
@@ -314,6 +304,12 @@ def _conv(row: Binding):
 
 
 _SHAPES = {"binary": _binary, "scalar": _scalar, "unary": _unary, "conv": _conv}
+
+
+@functools.cache
+def _method(row: Binding):
+    """ROW's method (made once per row)."""
+    return _SHAPES[row.shape](row)
 
 
 def _install() -> None:

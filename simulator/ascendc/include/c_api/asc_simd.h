@@ -1,7 +1,9 @@
 // c_api/asc_simd.h: the AscendC C API (asc_*) on pipev. Operands are pointers into UB (`__ubuf__`
 // arrays, placed by pipev's source rewrite) or into GM buffers; each pointer names the pipev tensor
-// that holds it (`@xN` when no declared tensor does). High-dimensional forms do not touch MASK (as
-// on the hardware); count forms run in counter mode; `_sync` forms end with pipe_barrier ALL.
+// that holds it (`@xN` when no declared tensor does). Each vector call issues one API statement
+// (isa/api.py expands it): count forms `count=`, high-dimensional forms no mask keys (MASK is not
+// touched, as on the hardware); `_sync` forms end with pipe_barrier ALL. The arithmetic calls are
+// binding rows (simulator/bindings.py), defined in the generated c_api/bindings.h.
 #ifndef PIPEV_ASC_SIMD_H
 #define PIPEV_ASC_SIMD_H
 #include "../kernel_operator.h"
@@ -54,7 +56,7 @@ void asc_cmps(const char* op, uint8_t* dst, T* src, T value, uint8_t repeat, uin
     s.op("stride=%u,%u,%u,%u", db, sb, dr, sr).issue(loc);
     sync_all(sync, loc);
 }
-// An API statement of a binding shape (asc_bindings.h): OPS writes its operands; the first-n
+// An API statement of a binding shape (bindings.h): OPS writes its operands; the first-n
 // form (COUNT) or the high-dimensional form without mask keys (MASK as it is, as the C API's
 // high-dimensional calls leave it).
 template <class Ops> void asc_count(const std::string& head, uint32_t count, bool sync, Loc loc,
@@ -72,7 +74,7 @@ template <class Ops> void asc_repeat(const std::string& head, uint8_t repeat,
     s.key("repeat", repeat).op("%s", stride.c_str());
     s.issue(loc);
 }
-template <class T, class... P> void ub_ptrs(Stmt& s, Loc loc, P*... p) { (ub_ptr(s, p, loc), ...); }
+template <class... P> void ub_ptrs(Stmt& s, Loc loc, P*... p) { (ub_ptr(s, p, loc), ...); }
 inline void asc_copy(const char* mn, bool to_ub, void* dst, void* src, uint64_t nburst,
                      uint64_t burst, uint64_t src_gap, uint64_t dst_gap, bool sync, Loc loc) {
     Stmt s("%s", mn);
@@ -194,14 +196,14 @@ inline void asc_set_mask_norm(PIPEV_LOC) { pipev::detail::Stmt("set_mask_norm").
 template <class T> void asc_select(T* dst, T* src0, T* src1, uint32_t count, PIPEV_LOC) {
     pipev::detail::asc_count(pipev::detail::head<T>("select"), count, false, loc,
                              [&](pipev::detail::Stmt& s) {
-        pipev::detail::ub_ptrs<T>(s, loc, dst, src0, src1);
+        pipev::detail::ub_ptrs(s, loc, dst, src0, src1);
         s.op("mode=0");
     });
 }
 template <class T> void asc_select_sync(T* dst, T* src0, T* src1, uint32_t count, PIPEV_LOC) {
     pipev::detail::asc_count(pipev::detail::head<T>("select"), count, true, loc,
                              [&](pipev::detail::Stmt& s) {
-        pipev::detail::ub_ptrs<T>(s, loc, dst, src0, src1);
+        pipev::detail::ub_ptrs(s, loc, dst, src0, src1);
         s.op("mode=0");
     });
 }
@@ -249,13 +251,13 @@ void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_
     template <class T> void NAME(T* dst, T* src0, T* src1, uint32_t count, PIPEV_LOC) {            \
         pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, false, loc,                  \
                                  [&](pipev::detail::Stmt& s) {                                     \
-            pipev::detail::ub_ptrs<T>(s, loc, dst, src0, src1);                                    \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                    \
         });                                                                                        \
     }                                                                                              \
     template <class T> void NAME##_sync(T* dst, T* src0, T* src1, uint32_t count, PIPEV_LOC) {     \
         pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, true, loc,                   \
                                  [&](pipev::detail::Stmt& s) {                                     \
-            pipev::detail::ub_ptrs<T>(s, loc, dst, src0, src1);                                    \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                    \
         });                                                                                        \
     }                                                                                              \
     template <class T>                                                                             \
@@ -267,7 +269,7 @@ void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_
                                                           src1_block_stride, dst_repeat_stride,     \
                                                           src0_repeat_stride, src1_repeat_stride),  \
                                   loc, [&](pipev::detail::Stmt& s) {                               \
-            pipev::detail::ub_ptrs<T>(s, loc, dst, src0, src1);                                    \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                    \
         });                                                                                        \
     }
 // scalar: asc_add_scalar ... (dst, src, value), with NAME_sync
@@ -276,7 +278,7 @@ void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_
     void NAME(T* dst, T* src, pipev::NoDeduce<T> value, uint32_t count, PIPEV_LOC) {               \
         pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, false, loc,                  \
                                  [&](pipev::detail::Stmt& s) {                                     \
-            pipev::detail::ub_ptrs<T>(s, loc, dst, src);                                           \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                           \
             s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
         });                                                                                        \
     }                                                                                              \
@@ -284,7 +286,7 @@ void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_
     void NAME##_sync(T* dst, T* src, pipev::NoDeduce<T> value, uint32_t count, PIPEV_LOC) {        \
         pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, true, loc,                   \
                                  [&](pipev::detail::Stmt& s) {                                     \
-            pipev::detail::ub_ptrs<T>(s, loc, dst, src);                                           \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                           \
             s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
         });                                                                                        \
     }                                                                                              \
@@ -297,7 +299,7 @@ void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_
                                                         src_block_stride, dst_repeat_stride,       \
                                                         src_repeat_stride),                        \
                                   loc, [&](pipev::detail::Stmt& s) {                               \
-            pipev::detail::ub_ptrs<T>(s, loc, dst, src);                                           \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                           \
             s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
         });                                                                                        \
     }
