@@ -15,7 +15,7 @@ instruction keeps taking the reference path. Plans exist for:
   scalar read now, the decoding looked up in the decode cache as the reference path does, then
   that decoding's plan as above; without a stored decoding it declines (the reference path
   issues that execution and words its diagnostics);
-- a scalar instruction or branch (`semantics.scalar.effect_of`): the same effect on the
+- a scalar instruction or branch (`semantics.scalar.EFFECTS`): the same effect on the
   registers the family's issue applies; a taken branch continues at its target's flat index.
 Everything else — DMA, flags, barriers, MASK/CTRL and CMPMASK moves, halt, a first execution, a
 decoding with diagnostics, a mode-2 vsel — takes the reference path in the same loop, so state
