@@ -1,7 +1,8 @@
 """Instruction families: one record per family answers every question the rest of pipev asks
 about an instruction's shape (docs/machine.md §5–§8) — which pipe issues it, which operand is data,
 select mask, scalar or CMPMASK address, whether it writes bits or ignores MASK, whether it reads or
-writes CMPMASK, its timing cost class, and the type of each operand.
+writes CMPMASK, its timing cost class, the type of each operand, the chip capability it needs and
+the operand rules the assembler checks.
 
 Decode, listing, executor, checks, timing, hazard checks, traces and the debugger ask the family;
 nothing outside `isa/` and `simulator/semantics/` branches on a mnemonic or a family name.
@@ -35,6 +36,14 @@ HOST = "host"  # a front end's scalar code touching UB directly (GetValue / SetV
 SYNC_KINDS = (SET_FLAG, WAIT_FLAG, BARRIER)
 
 
+class Requirement(NamedTuple):
+    """A chip capability a family needs: a boolean field of isa.chip.Chip, and the error the
+    assembler reports on a chip without it ({name}: the mnemonic, {chip}: the chip's name)."""
+
+    capability: str
+    message: str
+
+
 class Operand(NamedTuple):
     """How one operand of a decoded vector instruction is accessed.
 
@@ -65,8 +74,11 @@ class Family:
     cmpmask_role: str = ""  # CMPMASK moves: the operand holding the UB address ("src"/"dst")
     sets_mask_mode: bool | None = None  # mask-mode families: the mode they set (True: counter)
     needs_burst: bool = False  # DMA: `burst=` has no default
-    needs_len: bool = False  # padded DMA: `len=` has no default
+    byte_bursts: bool = False  # padded DMA: `len=` bytes a burst (no default), GM gaps in bytes
     pipe_operand: str = ""  # sync families: src (set_flag), dst (wait_flag), pipe (pipe_barrier)
+    requires: Requirement | None = None  # the chip capability it needs (None: every chip)
+    distinct_pipes: tuple[str, ...] = ()  # operands that must name different pipes
+    listed_keys: tuple[str, ...] = ()  # keys the listing shows at their default when unset
     modes: dict[int, SelectMode] = attrs.field(factory=dict, eq=False, hash=False)  # vsel's
 
     # -- operands -----------------------------------------------------------------------------
@@ -80,7 +92,7 @@ class Family:
             out.append(Operand(role, role, kind, role == "dst"))
         return tuple(out)
 
-    def operand_kind(self, role: str, kind: str, fields: dict) -> str:
+    def operand_kind(self, role: str, kind: str, fields: dict, chip: Any) -> str:
         """The assembler's operand kind for ROLE (the table's, unless fields change it)."""
         return kind
 
@@ -116,6 +128,15 @@ class Family:
 
     def cost_class(self, fields: dict) -> str:
         return self.cost
+
+    def chip_problem(self, name: str, chip: Any, fields: dict, t: DType | None
+                     ) -> tuple[str, str] | None:
+        """Why CHIP (isa.chip.Chip) cannot run instruction NAME with these fields and type, and
+        the key the problem is about ("": the mnemonic); None when it can."""
+        r = self.requires
+        if r is not None and not getattr(chip, r.capability):
+            return r.message.format(name=name, chip=chip.name), ""
+        return None
 
     def cost_classes(self) -> tuple[str, ...]:
         return (self.cost,) if self.cost else ()
@@ -155,8 +176,13 @@ class SelectFamily(Family):
             out.append(Operand("sel", None, "bits"))
         return tuple(out)
 
-    def operand_kind(self, role: str, kind: str, fields: dict) -> str:
-        return "bits" if role == "src1" and self.mode(fields).sel == "src1" else kind
+    def operand_kind(self, role: str, kind: str, fields: dict, chip: Any) -> str:
+        """Mode 1: src1 is the select mask (on a chip without the mode, the table's kind: the
+        chip check reports the mode)."""
+        mode = fields.get("mode", 0)
+        if mode in chip.vsel_modes and role == "src1" and self.modes[mode].sel == "src1":
+            return "bits"
+        return kind
 
     def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
         return BITS if role == "sel" else t
@@ -179,6 +205,15 @@ class SelectFamily(Family):
 
     def cost_classes(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(m.cost for m in self.modes.values()))
+
+    def chip_problem(self, name: str, chip: Any, fields: dict, t: DType | None
+                     ) -> tuple[str, str] | None:
+        """The chip's modes and its CMPMASK width (8-bit mode 0) decide."""
+        mode = fields.get("mode", 0)
+        problem = chip.select_mode_problem(name, mode, t.size, t.name)
+        if problem is None:
+            return None
+        return problem, "mode" if mode not in chip.vsel_modes else ""
 
 
 class ConvFamily(Family):
@@ -220,12 +255,15 @@ def _vector(name: str, cost: str | None = None, **kw) -> Family:
     return Family(name, VECTOR, "V", cost or name, **kw)
 
 
-VSEL = SelectFamily("vsel", VECTOR, "V", "vsel", reads_cmpmask=True, modes={
+VSEL = SelectFamily("vsel", VECTOR, "V", "vsel", reads_cmpmask=True, listed_keys=("mode",),
+                   modes={
     0: SelectMode("cmpmask", False, "vsel"),
     1: SelectMode("src1", True, "vsel_scalar"),
     2: SelectMode("cmpmask_addr", False, "vsel"),
 })
-VCMP = _vector("vcmp", one_repeat=True, writes_cmpmask=True)
+VCMP = _vector("vcmp", one_repeat=True, writes_cmpmask=True, requires=Requirement(
+    "compare_to_cmpmask", "{name} (compare to CMPMASK) is not supported on {chip} (supports "
+    "compares to UB bits only: vcmpv, vcmpvs)"))
 VCMPV = _vector("vcmpv", bit_output=True)
 VCMPVS = _vector("vcmpvs", bit_output=True)
 DUP = _vector("dup")
@@ -242,14 +280,15 @@ DMA_GM_TO_UB = Family("dma", DMA, "MTE2", "mte2", needs_burst=True)
 DMA_UB_TO_GM = Family("dma", DMA, "MTE3", "mte3", needs_burst=True)
 DMA_UB_TO_UB = Family("dma", DMA, "V", "copy", needs_burst=True)
 # DataCopyPad: byte-granular bursts (len= bytes), padding on the UB side (GM → UB)
-DMA_PAD_GM_TO_UB = Family("dma_pad", DMA, "MTE2", "mte2", needs_len=True)
-DMA_PAD_UB_TO_GM = Family("dma_pad", DMA, "MTE3", "mte3", needs_len=True)
+DMA_PAD_GM_TO_UB = Family("dma_pad", DMA, "MTE2", "mte2", byte_bursts=True)
+DMA_PAD_UB_TO_GM = Family("dma_pad", DMA, "MTE3", "mte3", byte_bursts=True)
 SET_MASK = Family("set_mask", REGISTER)
 API_SET_MASK = Family("api_set_mask", REGISTER)
-MASK_COUNT = Family("mask_mode", REGISTER, sets_mask_mode=True)
+MASK_COUNT = Family("mask_mode", REGISTER, sets_mask_mode=True, requires=Requirement(
+    "counter_mode", "counter mode is not supported on {chip} (supports normal mask mode only)"))
 MASK_NORM = Family("mask_mode", REGISTER, sets_mask_mode=False)
-SET_FLAG_F = SyncFamily("set_flag", SET_FLAG, pipe_operand="src")
-WAIT_FLAG_F = SyncFamily("wait_flag", WAIT_FLAG, pipe_operand="dst")
+SET_FLAG_F = SyncFamily("set_flag", SET_FLAG, pipe_operand="src", distinct_pipes=("src", "dst"))
+WAIT_FLAG_F = SyncFamily("wait_flag", WAIT_FLAG, pipe_operand="dst", distinct_pipes=("src", "dst"))
 BARRIER_F = SyncFamily("barrier", BARRIER, pipe_operand="pipe")
 NOP = Family("nop", SCALAR)
 LI = Family("li", SCALAR)

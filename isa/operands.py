@@ -100,8 +100,7 @@ class Builder:
             return api.expand(self, syn, fields, cols), []
         ops = {}
         for (role, kind), (text, off) in zip(defn.operands, syn.positional, strict=False):
-            if fields.get("mode", 0) in self.chip.vsel_modes:
-                kind = defn.family.operand_kind(role, kind, fields)  # vsel mode 1: src1 = mask
+            kind = defn.family.operand_kind(role, kind, fields, self.chip)  # vsel mode 1
             ops[role] = self.operand(kind, text, off, role)
             cols[role] = off
         self.check_hw(defn, syn.dtype, ops, fields, syn.positional)
@@ -379,30 +378,23 @@ class Builder:
 
     # -- hardware-level rules ----------------------------------------------------------------
     def check_hw(self, defn: InstrDef, t, ops, fields, positional) -> None:
-        chip = self.chip
-        name = defn.name
-        if name == "vsel":
-            mode = fields.get("mode", 0)
-            problem = chip.select_mode_problem("vsel", mode, t.size, t.name)
-            if problem:
-                col = self.syn.keys["mode"][1] if "mode" in self.syn.keys and \
-                    mode not in chip.vsel_modes else self.syn.offset
-                raise LexError(problem, col)
-        if name == "vcmp" and not chip.compare_to_cmpmask:
-            raise LexError(f"vcmp (compare to CMPMASK) is not supported on {chip.name} "
-                           "(supports compares to UB bits only: vcmpv, vcmpvs)", self.syn.offset)
-        if name == "set_mask_count" and not chip.counter_mode:
-            raise LexError(f"counter mode is not supported on {chip.name} (supports normal "
-                           "mask mode only)", self.syn.offset)
-        if name in ("set_flag", "wait_flag") and ops["src"].value == ops["dst"].value:
-            raise LexError(f"{name} needs two different pipes", ops["dst"].col)
+        """The family's chip requirement and operand rules (isa/families.py), then the
+        stride and DMA-key rules."""
+        fam, name = defn.family, defn.name
+        problem = fam.chip_problem(name, self.chip, fields, t)
+        if problem is not None:
+            message, key = problem
+            raise LexError(message, self.syn.keys[key][1] if key in self.syn.keys
+                           else self.syn.offset)
+        if fam.distinct_pipes and len({ops[r].value for r in fam.distinct_pipes}) == 1:
+            raise LexError(f"{name} needs two different pipes", ops[fam.distinct_pipes[-1]].col)
         if defn.strides and fields.get("dst_blk") == 0 and not defn.family.bit_output \
                 and "dst" in ops:
             self.rule(self._col("dst_blk"), f"{self.head()} dst block stride 0 is undefined on "
                       "hardware (destination block stride must be at least 1)")
-        if defn.family.needs_burst and "burst" not in fields:
+        if fam.needs_burst and "burst" not in fields:
             raise LexError(f"{name} needs burst=", self.syn.offset)
-        if defn.family.needs_len and "len" not in fields:
+        if fam.byte_bursts and "len" not in fields:
             raise LexError(f"{name} needs len= (bytes a burst)", self.syn.offset)
 
     def _col(self, key: str) -> int:
@@ -439,8 +431,7 @@ def render(defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict,
         if vals != defn.family.default_strides(defn.stride_names, defn.stride_default, dtype,
                                                src):
             parts.append("stride=" + ",".join(str(v) for v in vals))
-    if defn.name == "vsel" and "mode" not in fields:
-        parts.append("mode=0")
+    parts += [f"{k}={KEYS[k].default}" for k in defn.family.listed_keys if k not in fields]
     return head + (" " + ", ".join(parts) if parts else "")
 
 

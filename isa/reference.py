@@ -77,7 +77,7 @@ def _key_line(d: InstrDef, k: str) -> str:
     if spec.scalar:
         return f"  - `{k}`: {spec.doc}"
     doc = spec.doc
-    if d.family.name == "dma_pad" and k.endswith("_gap"):
+    if d.family.byte_bursts and k.endswith("_gap"):
         gm = (k == "src_gap") == (d.operands[1][1] == "gm")
         doc = "gap between bursts in " + ("bytes (GM side)" if gm else "32-byte blocks (UB side)")
     return f"  - `{k}`: {doc}, {spec.lo}..{hi}{default}{reg}"

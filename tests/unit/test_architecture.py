@@ -42,6 +42,29 @@ def test_no_module_outside_isa_and_semantics_branches_on_a_mnemonic():
     assert offenders == []
 
 
+# where instruction facts are declared (the table, the family records) and the API statements'
+# expansions (isa/api.py: an API statement's body, as a semantics module is a family's)
+ISA_RECORDS = ("table.py", "families.py", "api.py")
+
+
+def test_no_module_of_isa_outside_the_records_branches_on_a_mnemonic():
+    """The assembler, operand rules, decoder, listing and reference read the family records: a
+    chip requirement, an operand rule or a listing rule is a field, not `name == "vsel"`."""
+    names = "|".join(sorted({d.name for d in table.all_defs()} |
+                            {d.family.name for d in table.all_defs()}, key=len, reverse=True))
+    branch = re.compile(rf"""([\w.]+)\s*(?:==|!=|\bin)\s*\(?\s*["']({names})["']"""
+                        r"""|startswith\(\s*\(?\s*["']v""")
+    offenders = []
+    for path in (ROOT / "isa").rglob("*.py"):
+        if path.name in ISA_RECORDS:
+            continue
+        for k, line in enumerate(path.read_text().splitlines(), 1):
+            for m in branch.finditer(line):
+                if not (m.group(1) or "").endswith("strides"):  # a stride layout's name
+                    offenders.append(f"{path.relative_to(ROOT)}:{k}: {line.strip()}")
+    assert offenders == []
+
+
 def test_isa_never_imports_simulator_and_semantics_never_import_observers():
     for path in (ROOT / "isa").rglob("*.py"):
         assert "simulator" not in re.findall(r"^\s*(?:from|import) (\w+)", path.read_text(),
