@@ -29,7 +29,7 @@ class Debugger:
     def __init__(self, program, *, chip=None, inputs: Mapping | None = None,
                  checks: str = "error", max_steps: int = 10_000_000,
                  block_dim: int | None = None, params: Mapping | None = None,
-                 show_source: bool = True):
+                 show_source: bool = True, isa=None):
         from simulator.run import check_mode, load_program
 
         check_mode(checks)
@@ -37,7 +37,7 @@ class Debugger:
             from isa.chip import get_chip
 
             chip = get_chip(chip)
-        self.session = Session(load_program(program, chip, checks, params), inputs, checks,
+        self.session = Session(load_program(program, chip, checks, params, isa), inputs, checks,
                                max_steps, block_dim=block_dim)
         self.commands = Commands(self.session, show_source)
 

@@ -1,10 +1,10 @@
 """What a family's semantics may ask of the machine that runs it (the executor implements it):
-the machine state, operand resolution at issue, the decode cache, the check policy, and the
-source for look-ahead. Semantics know nothing else of the executor."""
+the machine state, operand resolution at issue, the decode cache, the check policy, the
+source for look-ahead and the instruction set. Semantics know nothing else of the executor."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from isa.chip import Chip
 from isa.program import Instruction
@@ -13,6 +13,9 @@ from simulator.machine import Machine
 from simulator.policy import Policy
 from simulator.problems import Problem
 
+if TYPE_CHECKING:  # pragma: no cover
+    from simulator.semantics.instruction_set import InstructionSet
+
 
 class Context(Protocol):
     m: Machine
@@ -20,6 +23,7 @@ class Context(Protocol):
     decodings: Decodings
     policy: Policy
     source: object  # has ahead(pred): the next matching instruction, False, or None (a stream)
+    isa: InstructionSet  # the instruction set the run executes (its families' bodies)
 
     def resolve(self, instr: Instruction) -> tuple[dict[str, int], dict[str, int]]: ...
 

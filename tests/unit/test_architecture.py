@@ -13,11 +13,10 @@ import numpy as np
 import pytest
 
 import pipev
-from isa import families, table
+from isa import table
 from isa.families import VECTOR, Family
 from isa.listing import listing
 from isa.table import INSTRUCTIONS, InstrDef
-from simulator import semantics
 from simulator.semantics import arith
 from simulator.semantics.common import load, numeric, store
 
@@ -77,12 +76,10 @@ def test_isa_never_imports_simulator_and_semantics_never_import_observers():
 
 @pytest.fixture
 def made_up():
-    """A new binary instruction (one table row, one semantics line) and a new family (its
-    record and its body), added from the test and removed afterwards."""
-    absd = table.register(InstrDef("vabsd", table._VEC3, families.BINARY, typed=True,
-                                   types="arith", strides="binary", keys=("repeat",),
-                                   doc="dst = |src0 - src1|"))
-    arith.BINARY["vabsd"] = lambda a, b: np.abs(a - b)  # the one semantics line
+    """A new binary instruction (one table row, its family, one semantics line) and a new
+    family (its record and its body), in an instruction set built from the test: pipev's own
+    stays as it was."""
+    absd = Family("absd", VECTOR, "V", "binary")  # timed as the binary family
 
     avg = Family("average", VECTOR, "V", "binary")  # a new shape: its record...
 
@@ -91,13 +88,13 @@ def made_up():
         b = numeric(load(m, vop, vop.access("src1"), lo, hi), vop)
         store(m, vop, vop.access("dst"), ((a + b) / 2).astype(vop.t.numeric), lo, hi)
 
-    table.register(InstrDef("vavg", table._VEC3, avg, typed=True, types="arith",
-                            strides="binary", keys=("repeat",), doc="dst = (src0 + src1) / 2"))
-    semantics.register_vector("average", average)
-    yield absd
-    for name in ("vabsd", "vavg"):
-        del INSTRUCTIONS[name]
-    del arith.BINARY["vabsd"]
+    return pipev.instruction_set().extended(
+        InstrDef("vabsd", table._VEC3, absd, typed=True, types="arith", strides="binary",
+                 keys=("repeat",), doc="dst = |src0 - src1|"),
+        InstrDef("vavg", table._VEC3, avg, typed=True, types="arith", strides="binary",
+                 keys=("repeat",), doc="dst = (src0 + src1) / 2"),
+        vector={"absd": arith.binary_of(lambda a, b: np.abs(a - b)),  # the one semantics line
+                "average": average})
 
 
 MADE_UP = """\
@@ -112,7 +109,7 @@ MADE_UP = """\
 
 
 def test_a_made_up_instruction_and_family_work_everywhere(made_up, tmp_path):
-    result = pipev.run(MADE_UP, trace=tmp_path / "t.jsonl")
+    result = pipev.run(MADE_UP, trace=tmp_path / "t.jsonl", isa=made_up)
     a = np.random.default_rng(1).uniform(-100, 100, 128).astype(np.float32)
     b = np.random.default_rng(2).uniform(-100, 100, 128).astype(np.float32)
     p = result.program
@@ -127,6 +124,29 @@ def test_a_made_up_instruction_and_family_work_everywhere(made_up, tmp_path):
     events = [json.loads(x) for x in (tmp_path / "t.jsonl").read_text().splitlines()]
     assert [e["text"].split()[0] for e in events if e.get("ev") == "instr"] == ["vabsd.f32",
                                                                               "vavg.f32"]
+
+
+def test_an_extended_instruction_set_is_an_object_pipevs_own_stays_as_it_was(made_up):
+    assert "vabsd" in made_up.instructions
+    assert "vabsd" not in pipev.instruction_set().instructions
+    with pytest.raises(pipev.AssemblyError, match="unknown mnemonic 'vabsd'"):
+        pipev.run(MADE_UP)
+    program = pipev.assemble(MADE_UP, table=made_up)
+    assert pipev.run(program).pipes["V"] > 0  # a Program runs with the set it was built with
+    with pytest.raises(ValueError, match="isa applies when assembling"):
+        pipev.run(program, isa=pipev.instruction_set())
+    d = pipev.debug(MADE_UP, isa=made_up)
+    assert d.execute("step") == ["<string>:7: vavg.f32  e, a, b, repeat=1, "
+                                 "stride=1,1,1,8,8,8", "  pc 1  cycle 4"]
+    s = pipev.Stream(isa=made_up)
+    s.declare_ub("a", "f32", 64, 0)
+    s.declare_ub("d", "f32", 64, 256)
+    s.issue("vector_dup.f32 a, -2.0, repeat=1")
+    s.issue("vabsd.f32 d, a, d, repeat=1")
+    assert s.finish().ub[256:512].view(np.float32).tolist() == [2.0] * 64
+    rows = InstrDef("vfoo", table._VEC3, Family("foo", VECTOR, "V", "binary"))
+    with pytest.raises(ValueError, match=r"no semantics for vfoo \(family foo\)"):
+        pipev.instruction_set().extended(rows)
 
 
 # -- the observer contract ---------------------------------------------------------------------
