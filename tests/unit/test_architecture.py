@@ -149,6 +149,47 @@ def test_an_extended_instruction_set_is_an_object_pipevs_own_stays_as_it_was(mad
         pipev.instruction_set().extended(rows)
 
 
+ISA_MODULE = """\
+import numpy as np
+import pipev
+from isa.families import VECTOR, Family
+from isa.table import InstrDef
+from simulator.semantics.arith import binary_of
+
+ABSD = pipev.instruction_set().extended(
+    InstrDef("vabsd", (("dst", "vec"), ("src0", "vec"), ("src1", "vec")),
+             Family("absd", VECTOR, "V", "binary"), typed=True, types="arith",
+             strides="binary", keys=("repeat",), doc="dst = |src0 - src1|"),
+    vector={"absd": binary_of(lambda a, b: np.abs(a - b))})
+"""
+
+
+def test_the_cli_takes_an_instruction_set_by_name(tmp_path):
+    from click.testing import CliRunner
+
+    from simulator.cli import main
+
+    (tmp_path / "my_isa.py").write_text(ISA_MODULE)
+    program = tmp_path / "p.vasm"
+    program.write_text(".ub a f32[64] = fill(-3.0)\n.ub b f32[64] = fill(1.0)\n"
+                       ".gm out f32[64] output\n.ub d f32[64]\n"
+                       "    vabsd.f32 d, a, b, repeat=1\n"
+                       "    set_flag V, MTE3, 0\n    wait_flag V, MTE3, 0\n"
+                       "    copy_ub_to_gm out, d, nburst=1, burst=8\n")
+    isa = f"--isa={tmp_path / 'my_isa.py'}:ABSD"
+    ran = CliRunner().invoke(main, ["run", isa, str(program), "--quiet",
+                                    "--output-dir", str(tmp_path / "out")])
+    assert ran.exit_code == 0, ran.output
+    assert np.load(tmp_path / "out" / "out.npy").tolist() == [4.0] * 64
+    listed = CliRunner().invoke(main, ["asm", isa, str(program)])
+    assert "vabsd.f32 d, a, b, repeat=1" in listed.output
+    without = CliRunner().invoke(main, ["run", str(program)])
+    assert without.exit_code == 1 and "unknown mnemonic 'vabsd'" in without.output
+    wrong = CliRunner().invoke(main, ["run", f"--isa={tmp_path / 'my_isa.py'}:NOPE",
+                                      str(program)])
+    assert wrong.exit_code == 2 and "has no InstructionSet named NOPE" in wrong.output
+
+
 # -- the observer contract ---------------------------------------------------------------------
 class PipeBusy(pipev.Observer):
     """Per-pipe busy cycles, from nothing but the events."""
