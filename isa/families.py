@@ -6,17 +6,21 @@ the operand rules the assembler checks.
 
 Decode, listing, executor, checks, timing, hazard checks, traces and the debugger ask the family;
 nothing outside `isa/` and `simulator/semantics/` branches on a mnemonic or a family name.
-Adding an instruction of a new shape is a new record here (a subclass where a field decides the
-shape, as vsel's mode does) plus its semantics.
+Adding an instruction of a new shape is a new record (a subclass where a field decides the
+shape, as vsel's mode does) plus its semantics, in an instruction set handed to the run (here for
+pipev's own; `InstructionSet.extended` for anyone else's: docs/decisions.md).
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
 from isa.types import TYPES, DType
+
+if TYPE_CHECKING:  # pragma: no cover
+    from isa.chip import Chip  # isa.chip reads the table, which reads these records
 
 BITS = TYPES["u8"]
 # operand roles no access is decoded for: the scalar (read at issue) and a guard, a scalar
@@ -92,7 +96,7 @@ class Family:
             out.append(Operand(role, role, kind, role == "dst"))
         return tuple(out)
 
-    def operand_kind(self, role: str, kind: str, fields: dict, chip: Any) -> str:
+    def operand_kind(self, role: str, kind: str, fields: dict, chip: Chip) -> str:
         """The assembler's operand kind for ROLE (the table's, unless fields change it)."""
         return kind
 
@@ -129,9 +133,9 @@ class Family:
     def cost_class(self, fields: dict) -> str:
         return self.cost
 
-    def chip_problem(self, name: str, chip: Any, fields: dict, t: DType | None
+    def chip_problem(self, name: str, chip: Chip, fields: dict, t: DType | None
                      ) -> tuple[str, str] | None:
-        """Why CHIP (isa.chip.Chip) cannot run instruction NAME with these fields and type, and
+        """Why CHIP cannot run instruction NAME with these fields and type, and
         the key the problem is about ("": the mnemonic); None when it can."""
         r = self.requires
         if r is not None and not getattr(chip, r.capability):
@@ -176,7 +180,7 @@ class SelectFamily(Family):
             out.append(Operand("sel", None, "bits"))
         return tuple(out)
 
-    def operand_kind(self, role: str, kind: str, fields: dict, chip: Any) -> str:
+    def operand_kind(self, role: str, kind: str, fields: dict, chip: Chip) -> str:
         """Mode 1: src1 is the select mask (on a chip without the mode, the table's kind: the
         chip check reports the mode)."""
         mode = fields.get("mode", 0)
@@ -206,7 +210,7 @@ class SelectFamily(Family):
     def cost_classes(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(m.cost for m in self.modes.values()))
 
-    def chip_problem(self, name: str, chip: Any, fields: dict, t: DType | None
+    def chip_problem(self, name: str, chip: Chip, fields: dict, t: DType | None
                      ) -> tuple[str, str] | None:
         """The chip's modes and its CMPMASK width (8-bit mode 0) decide."""
         mode = fields.get("mode", 0)
@@ -256,11 +260,9 @@ def _vector(name: str, cost: str | None = None, **kw) -> Family:
 
 
 VSEL = SelectFamily("vsel", VECTOR, "V", "vsel", reads_cmpmask=True, listed_keys=("mode",),
-                   modes={
-    0: SelectMode("cmpmask", False, "vsel"),
-    1: SelectMode("src1", True, "vsel_scalar"),
-    2: SelectMode("cmpmask_addr", False, "vsel"),
-})
+                    modes={0: SelectMode("cmpmask", False, "vsel"),
+                           1: SelectMode("src1", True, "vsel_scalar"),
+                           2: SelectMode("cmpmask_addr", False, "vsel")})
 VCMP = _vector("vcmp", one_repeat=True, writes_cmpmask=True, requires=Requirement(
     "compare_to_cmpmask", "{name} (compare to CMPMASK) is not supported on {chip} (supports "
     "compares to UB bits only: vcmpv, vcmpvs)"))

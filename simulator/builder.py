@@ -40,7 +40,8 @@ def load_program(program_or_path: Program | str | Path, chip: Chip | str | None 
             raise ValueError("isa applies when assembling: the program was assembled with "
                              "another instruction set")
         return program_or_path
-    isa = isa or BUILTIN
+    if isa is None:
+        isa = BUILTIN
     if isinstance(program_or_path, str) and "\n" in program_or_path:
         return assemble(program_or_path, None, chip, checks, params, isa)
     path = Path(program_or_path)
