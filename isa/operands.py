@@ -29,7 +29,6 @@ from isa.table import (
     KEYS,
     PIPES,
     ROUND_MODES,
-    UNARY_BLK_MAX,
     InstrDef,
 )
 from isa.types import UNSIGNED_MASK_TYPES, DType, convert_scalar
@@ -214,7 +213,7 @@ class Builder:
 
     def stride_value(self, defn: InstrDef, key: str, text: str, off: int) -> int:
         v = parse_int(text, off)
-        hi = UNARY_BLK_MAX if key.endswith("_blk") and defn.strides == "unary" else 255
+        hi = defn.stride_layout.blk_max if key.endswith("_blk") else 255
         if not 0 <= v <= hi:
             raise LexError(f"{key}={v} is out of range (0..{hi})", off)
         return v

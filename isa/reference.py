@@ -10,7 +10,7 @@ import sys
 
 from isa.chip import chip_names, get_chip
 from isa.families import SYNC_KINDS
-from isa.table import COMPARE_OPS, KEYS, UNARY_BLK_MAX, InstrDef, all_defs
+from isa.table import COMPARE_OPS, KEYS, InstrDef, all_defs
 
 KIND_TEXT = {
     "vec": "UB vector operand (NAME, NAME[I] or @ADDR; 32-byte aligned)",
@@ -69,7 +69,7 @@ def _types_per_chip(d: InstrDef) -> list[str]:
 
 def _key_line(d: InstrDef, k: str) -> str:
     spec = KEYS[k]
-    hi = UNARY_BLK_MAX if k.endswith("_blk") and d.strides == "unary" else spec.hi
+    hi = d.stride_layout.blk_max if k.endswith("_blk") and d.strides else spec.hi
     default = "" if spec.default is None or d.level == "api" else f", default {spec.default}"
     reg = ", register allowed" if spec.register else ""
     if spec.words:

@@ -61,6 +61,22 @@ KEYS: dict[str, Key] = {k.name: k for k in (
 UNARY_BLK_MAX = 65535
 
 
+class StrideLayout(NamedTuple):
+    """The stride fields of a shape of vector instruction: their names in `stride=` order (each
+    a KEYS entry), their defaults, and the largest block stride the encoding holds."""
+
+    name: str
+    names: tuple[str, ...]
+    default: tuple[int, ...]
+    blk_max: int = 255
+
+
+LAYOUTS: dict[str, StrideLayout] = {s.name: s for s in (
+    StrideLayout("binary", BINARY_STRIDES, BINARY_DEFAULT),
+    StrideLayout("unary", UNARY_STRIDES, UNARY_DEFAULT, UNARY_BLK_MAX),
+)}
+
+
 class InstrDef(NamedTuple):
     """One mnemonic. `operands` are (role, kind) pairs; kinds are checked by the assembler.
 
@@ -78,7 +94,7 @@ class InstrDef(NamedTuple):
     typed: bool = False
     src_typed: bool = False  # two type modifiers, DST.SRC (vconv.f16.f32)
     types: str = ""  # chip type family key ("select", "compare", "arith", "move")
-    strides: str = ""  # binary | unary | ""
+    strides: str | StrideLayout = ""  # a LAYOUTS name (binary, unary), a StrideLayout, or none
     keys: tuple[str, ...] = ()
     min_operands: int | None = None
     doc: str = ""
@@ -92,12 +108,19 @@ class InstrDef(NamedTuple):
         return tuple(r for r, _ in self.operands)
 
     @property
+    def stride_layout(self) -> StrideLayout | None:
+        s = self.strides
+        return LAYOUTS.get(s) if isinstance(s, str) else s
+
+    @property
     def stride_names(self) -> tuple[str, ...]:
-        return {"binary": BINARY_STRIDES, "unary": UNARY_STRIDES}.get(self.strides, ())
+        layout = self.stride_layout
+        return layout.names if layout is not None else ()
 
     @property
     def stride_default(self) -> tuple[int, ...]:
-        return {"binary": BINARY_DEFAULT, "unary": UNARY_DEFAULT}.get(self.strides, ())
+        layout = self.stride_layout
+        return layout.default if layout is not None else ()
 
     @property
     def allowed_keys(self) -> frozenset[str]:
