@@ -511,7 +511,7 @@ class Assembler:
 
     # -- pass 2: statements ------------------------------------------------------------------
     def pass2(self) -> list[Statement]:
-        builder = Builder(self.chip, self.tensors, self.labels, self.checks)
+        builder = Builder(self.chip, self.tensors, self.labels, self.checks, self.table)
         out: list[Statement] = []
         # a build reads its line's text, the mnemonic's offset and column, nothing else (not
         # pc, line or .rept iteration): lines alike in those three build once, re-stamped.
@@ -727,7 +727,7 @@ def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip:
         if not a.diags:
             a.error(at, 0, "an empty statement")
         raise AssemblyError([attrs.evolve(d, line=line, column=at[1]) for d in a.diags])
-    builder = Builder(chip, tensors, labels, checks)
+    builder = Builder(chip, tensors, labels, checks, table)
     try:
         hw, notes = builder.build(syn, pc, line)
     except LexError as e:

@@ -4,6 +4,7 @@ that need nothing but the text and the chip (docs/format.md §4.2, §9.2)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -29,7 +30,10 @@ from isa.table import (
     KEYS,
     PIPES,
     ROUND_MODES,
+    TABLE,
     InstrDef,
+    Key,
+    Table,
 )
 from isa.types import UNSIGNED_MASK_TYPES, DType, convert_scalar
 
@@ -56,8 +60,9 @@ class Builder:
     """Builds the hardware instructions of one statement; collects its diagnostics."""
 
     def __init__(self, chip: Chip, tensors: dict[str, Tensor], labels: dict[str, int],
-                 checks: str = "error"):
+                 checks: str = "error", table: Table = TABLE):
         self.chip = chip
+        self.keys = table.keys  # the keyword fields the table's rows may name
         self.tensors = tensors
         self.labels = labels
         self.checks = checks
@@ -109,7 +114,8 @@ class Builder:
              cols: dict, notes: tuple[str, ...] = (), src: DType | None = None) -> Instruction:
         syn = self.syn
         return Instruction.of(defn, op, dtype, ops, fields, cols, self.pc, self.line, syn.col,
-                              render(defn, op, dtype, ops, fields, src), notes, src_dtype=src)
+                              render(defn, op, dtype, ops, fields, src, self.keys), notes,
+                              src_dtype=src)
 
     # -- types and chip support --------------------------------------------------------------
     def check_conversion(self, syn: StatementSyntax, fields: dict) -> None:
@@ -154,9 +160,9 @@ class Builder:
         out: dict[str, Value] = {}
         cols: dict[str, int] = {}
         for key, (text, off) in syn.keys.items():
-            if key not in KEYS and key != "stride":
-                near = did_you_mean(key, [k for k in (*KEYS, "stride") if k in allowed] or
-                                    [*KEYS, "stride"])
+            if key not in self.keys and key != "stride":
+                near = did_you_mean(key, [k for k in (*self.keys, "stride") if k in allowed] or
+                                    [*self.keys, "stride"])
                 raise LexError(f"unknown key '{key}'{near}", off - len(key) - 1)
             if key not in allowed:
                 acc = ", ".join(sorted(allowed)) or "no keys"
@@ -185,12 +191,12 @@ class Builder:
                 cols.setdefault(n, cols.get("stride", syn.offset))
             out.update(zip(names, vals, strict=True))
         for key in defn.keys:
-            if key not in out and KEYS[key].default is not None and defn.level != "api":
-                out[key] = KEYS[key].default
+            if key not in out and self.keys[key].default is not None and defn.level != "api":
+                out[key] = self.keys[key].default
         return out, cols
 
     def key_value(self, defn: InstrDef, key: str, text: str, off: int) -> Value:
-        spec = KEYS[key]
+        spec = self.keys[key]
         if key.endswith(("_blk", "_rep")):
             return self.stride_value(defn, key, text, off)
         if spec.words:
@@ -413,24 +419,24 @@ _ZERO_HIDDEN = ("src_gap", "dst_gap", "left_pad", "right_pad")  # pad_value=0 is
 
 
 def render(defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict,
-           src: DType | None = None) -> str:
-    """The instruction as the listing prints it (hardware level, API expansions included)."""
+           src: DType | None = None, keys: Mapping[str, Key] = KEYS) -> str:
+    """The instruction as the listing prints it (hardware level, API expansions included):
+    pipev's keys in their order, then any other key of the row's (KEYS: the table's)."""
     head = defn.name + (f".{op}" if op else "") + (f".{dtype.name}" if dtype else "") + (
         f".{src.name}" if src else "")
     parts = [_render_operand(o) for r, o in ops.items() if r != "guard"]
-    for k in _FIELD_ORDER:
+    for k in (*_FIELD_ORDER, *(k for k in defn.keys if k not in _FIELD_ORDER)):
         if k in fields and not (k in _ZERO_HIDDEN and fields[k] == 0):
-            v = fields[k]
-            words = KEYS[k].words
-            text = words[v] if words and isinstance(v, int) else \
-                f"{v:#x}" if k == "pad_value" else str(v)
+            v, spec = fields[k], keys[k]
+            text = spec.words[v] if spec.words and isinstance(v, int) else \
+                f"{v:#x}" if spec.scalar else str(v)
             parts.append(f"{k}={text}")
     if defn.strides:
         vals = tuple(fields[n] for n in defn.stride_names)
         if vals != defn.family.default_strides(defn.stride_names, defn.stride_default, dtype,
                                                src):
             parts.append("stride=" + ",".join(str(v) for v in vals))
-    parts += [f"{k}={KEYS[k].default}" for k in defn.family.listed_keys if k not in fields]
+    parts += [f"{k}={keys[k].default}" for k in defn.family.listed_keys if k not in fields]
     return head + (" " + ", ".join(parts) if parts else "")
 
 

@@ -3,7 +3,7 @@ ISA reference all read it (docs/semantics.md §6–§8)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -293,12 +293,14 @@ class Table:
     (a made-up family in a test, a plug-in) and leaves this one as it is. The assembler reads
     the table it is given; a Program keeps the one it was assembled with."""
 
-    __slots__ = ("instructions", "typed_forms")
+    __slots__ = ("instructions", "typed_forms", "keys")
 
     def __init__(self, instructions: Mapping[str, InstrDef],
-                 typed_forms: Mapping[str, InstrDef] = MappingProxyType({})):
+                 typed_forms: Mapping[str, InstrDef] = MappingProxyType({}),
+                 keys: Mapping[str, Key] = MappingProxyType(KEYS)):
         self.instructions = MappingProxyType(dict(instructions))
         self.typed_forms = MappingProxyType(dict(typed_forms))
+        self.keys = MappingProxyType(dict(keys))  # the keyword fields rows may name
 
     def lookup_form(self, name: str, typed: bool) -> InstrDef | None:
         """The record of mnemonic NAME; TYPED: a type modifier follows it."""
@@ -309,9 +311,14 @@ class Table:
     def all_defs(self) -> tuple[InstrDef, ...]:
         return tuple(self.instructions.values()) + tuple(self.typed_forms.values())
 
-    def extended(self, *defs: InstrDef) -> Table:
-        """This table plus DEFS (a row of an existing mnemonic replaces it)."""
-        return Table({**self.instructions, **{d.name: d for d in defs}}, self.typed_forms)
+    def extended(self, *defs: InstrDef, keys: Iterable[Key] = ()) -> Table:
+        """This table plus DEFS (a row of an existing mnemonic replaces it) and the keyword
+        fields KEYS they name beyond this table's."""
+        return Table(*self._extended_parts(defs, keys))
+
+    def _extended_parts(self, defs: Iterable[InstrDef], keys: Iterable[Key]) -> tuple:
+        return ({**self.instructions, **{d.name: d for d in defs}}, self.typed_forms,
+                {**self.keys, **{k.name: k for k in keys}})
 
     def cost_classes(self) -> tuple[str, ...]:
         """The timing cost classes of everything issued to V."""
@@ -327,6 +334,7 @@ class Table:
 TABLE = Table(INSTRUCTIONS, TYPED_FORMS)
 INSTRUCTIONS = TABLE.instructions  # pipev's own rows, read-only: extend a Table instead
 TYPED_FORMS = TABLE.typed_forms
+KEYS = TABLE.keys
 
 
 def lookup_form(name: str, typed: bool) -> InstrDef | None:

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 
 from isa.diagnostics import Diagnostic
 from isa.program import Body, Instruction, RegExpr
-from isa.table import KEYS
 from simulator.decodings import Decodings
 from simulator.events import Event, Observer, RunInfo
 from simulator.machine import Machine
@@ -224,7 +223,7 @@ class Executor:
             plan = self._plans[instr.body] = (
                 tuple((r, o.addr) for r, o in instr.operands.items() if o.kind == "mem"),
                 {k: v for k, v in instr.fields.items() if not isinstance(v, RegExpr)},
-                tuple((k, v, KEYS.get(k)) for k, v in instr.fields.items()
+                tuple((k, v, self.isa.keys.get(k)) for k, v in instr.fields.items()
                       if isinstance(v, RegExpr)))
         mem, fixed, regs = plan
         x = self.m.x

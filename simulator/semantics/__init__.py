@@ -8,7 +8,7 @@ nothing else. `BUILTIN` is pipev's own instruction set; a new instruction shape 
 record (isa/families.py) and its semantics in `BUILTIN.extended(...)`, handed to the run.
 """
 
-from isa.table import INSTRUCTIONS, TABLE, TYPED_FORMS
+from isa.table import INSTRUCTIONS, KEYS, TABLE, TYPED_FORMS
 from simulator.semantics import cmpmask, dma, registers, scalar, sync
 from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
@@ -28,7 +28,7 @@ def vconv(machine, vop, scalar, lo: int, hi: int) -> None:
 
 
 def _builtin() -> InstructionSet:
-    return InstructionSet(INSTRUCTIONS, TYPED_FORMS, issue={
+    return InstructionSet(INSTRUCTIONS, TYPED_FORMS, KEYS, issue={
         "set_cmpmask": cmpmask.issue, "get_cmpmask": cmpmask.issue, "dma": dma.issue,
         "dma_pad": dma.issue_pad,
         "set_mask": registers.issue, "api_set_mask": registers.issue,

@@ -5,9 +5,9 @@ it was built. `BUILTIN` (simulator/semantics/__init__.py) holds pipev's own inst
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
-from isa.table import InstrDef, Table
+from isa.table import InstrDef, Key, Table
 from simulator.semantics.vector import issue as vector_issue
 
 Issue = Callable  # issue(context, instr) -> Issued (simulator/semantics/context.py)
@@ -25,9 +25,10 @@ class InstructionSet(Table):
     __slots__ = ("issue", "bodies", "prepare")
 
     def __init__(self, instructions: Mapping[str, InstrDef],
-                 typed_forms: Mapping[str, InstrDef], *, issue: Mapping[str, Issue],
-                 bodies: Mapping[str, Body], prepare: Mapping[str, Prepare]):
-        super().__init__(instructions, typed_forms)
+                 typed_forms: Mapping[str, InstrDef], keys: Mapping[str, Key], *,
+                 issue: Mapping[str, Issue], bodies: Mapping[str, Body],
+                 prepare: Mapping[str, Prepare]):
+        super().__init__(instructions, typed_forms, keys)
         self.bodies = dict(bodies)
         self.prepare = {k: v for k, v in prepare.items() if k in self.bodies}
         self.issue = {**issue, **dict.fromkeys(self.bodies, vector_issue)}
@@ -37,17 +38,18 @@ class InstructionSet(Table):
             raise ValueError(f"no semantics for {', '.join(missing)}: give the family an "
                              "issue function (semantics=) or a vector body (vector=)")
 
-    def extended(self, *defs: InstrDef, semantics: Mapping[str, Issue] | None = None,
+    def extended(self, *defs: InstrDef, keys: Iterable[Key] = (),
+                 semantics: Mapping[str, Issue] | None = None,
                  vector: Mapping[str, Body] | None = None) -> InstructionSet:
-        """This set plus the table rows DEFS and their families' semantics: SEMANTICS maps a
-        family name to issue(context, instr) -> Issued, VECTOR a repeat-driven vector family's
-        name to its body(machine, vop, scalar, lo, hi). A family given again replaces this
-        set's (its prepared bodies dropped: they would bypass the new body)."""
+        """This set plus the table rows DEFS, the keyword fields KEYS they name beyond this
+        set's, and their families' semantics: SEMANTICS maps a family name to
+        issue(context, instr) -> Issued, VECTOR a repeat-driven vector family's name to its
+        body(machine, vop, scalar, lo, hi). A family given again replaces this set's (its
+        prepared body dropped: it would bypass the new body)."""
         vector = dict(vector or {})
         semantics = dict(semantics or {})
         bodies = {k: v for k, v in {**self.bodies, **vector}.items() if k not in semantics}
         issue = {k: v for k, v in self.issue.items() if k not in vector}
         prepare = {k: v for k, v in self.prepare.items() if k not in vector}
-        return InstructionSet({**self.instructions, **{d.name: d for d in defs}},
-                               self.typed_forms, issue={**issue, **semantics}, bodies=bodies,
-                               prepare=prepare)
+        return InstructionSet(*self._extended_parts(defs, keys), issue={**issue, **semantics},
+                              bodies=bodies, prepare=prepare)

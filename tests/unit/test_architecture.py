@@ -148,6 +148,28 @@ def test_an_extended_instruction_set_is_an_object_pipevs_own_stays_as_it_was(mad
         pipev.instruction_set().extended(rows)
 
 
+def test_a_made_up_keyword_field_is_ranged_defaulted_and_listed(made_up):
+    def shifted(m, vop, scalar, lo, hi):  # dst = src << shift, on the raw elements
+        raw = load(m, vop, vop.access("src"), lo, hi).view(vop.t.raw)
+        store(m, vop, vop.access("dst"), raw << vop.t.raw.type(vop.instr.fields["shift"]),
+              lo, hi)
+
+    isa = made_up.extended(
+        InstrDef("vshl", (("dst", "vec"), ("src", "vec")), Family("shl", VECTOR, "V", "unary"),
+                 typed=True, types="arith", strides="unary", keys=("repeat", "shift")),
+        keys=[table.Key("shift", 0, 7, 1, False, "bits to shift left")],
+        vector={"shl": shifted})
+    text = ".ub a s16[128] = fill(3)\n.ub d s16[128]\n    vshl.s16 d, a, shift=SHIFT\n"
+    program = pipev.assemble(text.replace("shift=SHIFT", "repeat=1"), table=isa)
+    assert program.statements[0].hw[0].text == "vshl.s16 d, a, repeat=1, shift=1"
+    result = pipev.run(text.replace("SHIFT", "3"), isa=isa)
+    d = result.program.tensors["d"]
+    assert result.ub[d.addr:d.addr + 256].view(np.int16).tolist() == [24] * 128
+    with pytest.raises(pipev.AssemblyError, match=r"shift=9 is out of range \(0\.\.7\)"):
+        pipev.assemble(text.replace("SHIFT", "9"), table=isa)
+    assert "shift" not in pipev.instruction_set().keys
+
+
 ISA_MODULE = """\
 import numpy as np
 import pipev
