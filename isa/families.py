@@ -13,14 +13,15 @@ pipev's own; `InstructionSet.extended` for anyone else's: docs/decisions.md).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import attrs
 
 from isa.types import TYPES, DType
 
-if TYPE_CHECKING:  # pragma: no cover
-    from isa.chip import Chip  # isa.chip reads the table, which reads these records
+# the chip-aware methods take an isa.chip.Chip, typed Any: the chip module reads the table,
+# which reads these records
+AnyChip = Any
 
 BITS = TYPES["u8"]
 # operand roles no access is decoded for: the scalar (read at issue) and a guard, a scalar
@@ -96,7 +97,7 @@ class Family:
             out.append(Operand(role, role, kind, role == "dst"))
         return tuple(out)
 
-    def operand_kind(self, role: str, kind: str, fields: dict, chip: Chip) -> str:
+    def operand_kind(self, role: str, kind: str, fields: dict, chip: AnyChip) -> str:
         """The assembler's operand kind for ROLE (the table's, unless fields change it)."""
         return kind
 
@@ -133,7 +134,7 @@ class Family:
     def cost_class(self, fields: dict) -> str:
         return self.cost
 
-    def chip_problem(self, name: str, chip: Chip, fields: dict, t: DType | None
+    def chip_problem(self, name: str, chip: AnyChip, fields: dict, t: DType | None
                      ) -> tuple[str, str] | None:
         """Why CHIP cannot run instruction NAME with these fields and type, and
         the key the problem is about ("": the mnemonic); None when it can."""
@@ -180,7 +181,7 @@ class SelectFamily(Family):
             out.append(Operand("sel", None, "bits"))
         return tuple(out)
 
-    def operand_kind(self, role: str, kind: str, fields: dict, chip: Chip) -> str:
+    def operand_kind(self, role: str, kind: str, fields: dict, chip: AnyChip) -> str:
         """Mode 1: src1 is the select mask (on a chip without the mode, the table's kind: the
         chip check reports the mode)."""
         mode = fields.get("mode", 0)
@@ -210,7 +211,7 @@ class SelectFamily(Family):
     def cost_classes(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(m.cost for m in self.modes.values()))
 
-    def chip_problem(self, name: str, chip: Chip, fields: dict, t: DType | None
+    def chip_problem(self, name: str, chip: AnyChip, fields: dict, t: DType | None
                      ) -> tuple[str, str] | None:
         """The chip's modes and its CMPMASK width (8-bit mode 0) decide."""
         mode = fields.get("mode", 0)

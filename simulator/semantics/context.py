@@ -4,7 +4,8 @@ source for look-ahead and the instruction set. Semantics know nothing else of th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
 from isa.chip import Chip
 from isa.program import Instruction
@@ -13,8 +14,13 @@ from simulator.machine import Machine
 from simulator.policy import Policy
 from simulator.problems import Problem
 
-if TYPE_CHECKING:  # pragma: no cover
-    from simulator.semantics.instruction_set import InstructionSet
+
+class Semantics(Protocol):
+    """What the issuing paths read of the run's instruction set (instruction_set.py)."""
+
+    issue: Mapping[str, Callable]
+    bodies: Mapping[str, Callable]
+    prepare: Mapping[str, Callable]
 
 
 class Context(Protocol):
@@ -23,7 +29,7 @@ class Context(Protocol):
     decodings: Decodings
     policy: Policy
     source: object  # has ahead(pred): the next matching instruction, False, or None (a stream)
-    isa: InstructionSet  # the instruction set the run executes (its families' bodies)
+    isa: Semantics  # the instruction set the run executes (its families' semantics)
 
     def resolve(self, instr: Instruction) -> tuple[dict[str, int], dict[str, int]]: ...
 

@@ -4,8 +4,6 @@ instruction set the run executes (instruction_set.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from isa.decode import VectorOp, decode_vector
@@ -13,11 +11,8 @@ from isa.program import Instruction, Tensor
 from simulator import checks
 from simulator.machine import RAW
 from simulator.problems import Fault, Problem, fault
-from simulator.semantics.context import Context
+from simulator.semantics.context import Context, Semantics
 from simulator.semantics.issued import Issued
-
-if TYPE_CHECKING:  # pragma: no cover
-    from simulator.semantics.instruction_set import InstructionSet
 
 M64 = (1 << 64) - 1
 
@@ -163,7 +158,7 @@ def prepared(ex: Context, instr: Instruction) -> tuple[VectorOp, object, object]
     return vop, body_of(vop, m.ub.size, ex.isa), scalar_bytes(ex, instr)
 
 
-def body_of(vop: VectorOp, ub_bytes: int, isa: InstructionSet):
+def body_of(vop: VectorOp, ub_bytes: int, isa: Semantics):
     """The body that runs VOP in ISA: the family's prepared for this decoding (all its repeats
     at once, worked out once per decoding), else the family's own."""
     fam = vop.family
