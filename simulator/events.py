@@ -20,8 +20,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from isa.chip import Chip
     from isa.diagnostics import Diagnostic
     from isa.program import Instruction
+    from simulator.instr_timing import InstrTiming
     from simulator.plans import ObserverPlan, Planned
-    from simulator.timing.records import InstrTiming
 
 
 def _timed(field: str, doc: str) -> property:

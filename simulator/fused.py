@@ -36,7 +36,7 @@ from isa.families import VECTOR
 from simulator.events import Observer
 from simulator.plans import Booked, Planned
 from simulator.problems import Fault
-from simulator.semantics import SEMANTICS, scalar, vector
+from simulator.semantics import scalar, vector
 from simulator.sources import ProgramSource
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -136,13 +136,14 @@ class FastLoop:
         """After INSTR's reference execution (which left MASK/CTRL as they were): its plan at
         this MASK/CTRL, if it can have one, kept for its body and for its (text, file)."""
         fam = instr.defn.family
-        issue = SEMANTICS.get(fam.name)
+        isa = self.ex.isa
+        issue = isa.issue.get(fam.name)
         effect_of = scalar.EFFECTS.get(issue)
         if effect_of is not None:
             if fam.writes_cmpmask or fam.cmpmask_reads(instr.fields):
                 self.never.add(instr.text)
                 return
-        elif fam.kind != VECTOR or issue is not vector.issue or fam.name not in vector.BODIES \
+        elif fam.kind != VECTOR or issue is not vector.issue or fam.name not in isa.bodies \
                 or instr.is_static and fam.cmpmask_addr(instr.fields):
             self.never.add(instr.text)  # mode 2 included: its mask address is state
             return
@@ -287,7 +288,7 @@ class FastLoop:
                     sighted.clear()
                 sighted.add(id(vop))
                 return None
-            step = self._vector_plan(learnt, vop, vector.body_of(vop, ub_bytes), None)
+            step = self._vector_plan(learnt, vop, vector.body_of(vop, ub_bytes, ex.isa), None)
             known[vop] = _DECLINED if step is None else step
             return known[vop]
         return plan
