@@ -117,7 +117,8 @@ class Access:
 
     def run(self, lo: int, hi: int, last: int | None = None) -> tuple[int, int] | None:
         """[start, end) of the bytes of repeats [lo, hi) (the last one's first LAST elements,
-        or all) when they are exactly one run, else None."""
+        or all) when block stride 1 lays them out as one run (one repeat, or repeats back to
+        back), else None."""
         if self.blk != 1 or (hi - lo > 1 and not self.contiguous):
             return None
         a = self.base + lo * self.step
@@ -230,7 +231,7 @@ class VectorOp:
         return act
 
     def byte_addrs(self, acc: Access) -> np.ndarray:
-        """(R, N) element byte addresses of a vector operand."""
+        """(R, per_repeat) byte addresses of an operand's elements (a bit stream's bytes)."""
         return acc.addresses(self.repeats)
 
     def touches_all(self, acc: Access) -> bool:
@@ -259,12 +260,12 @@ class VectorOp:
 
     def uops(self) -> Iterator[MicroOp]:
         act = self.active
+        addrs = [(acc.role, self.byte_addrs(acc), self.touches_all(acc)) for acc in self.operands]
         for i in range(self.repeats):
             rows = {}
-            for acc in self.operands:
-                a = self.byte_addrs(acc)[i]
-                sel = a if self.touches_all(acc) else a[act[i]]
-                rows[acc.role] = sorted({int(x) & ~(BLOCK - 1) for x in sel})
+            for role, a, whole in addrs:
+                sel = a[i] if whole else a[i][act[i]]
+                rows[role] = sorted({int(x) & ~(BLOCK - 1) for x in sel})
             bits = int.from_bytes(np.packbits(act[i], bitorder="little").tobytes(), "little")
             yield MicroOp(i, bits, rows)
 
