@@ -231,6 +231,9 @@ def _select(e: _Expander) -> None:
     problem = chip.select_mode_problem("select", mode, e.t.size, e.t.name)
     if problem:
         raise LexError(problem, e.key_col("mode"))
+    if mode == 0 and len(e.syn.positional) == 3 and form != "nomask":
+        _select_cmpmask(e, form)  # CMPMASK as it is (the C API, TIK's vec_cmp_*)
+        return
     if form == "nomask":
         _arity(e, 3, "no-mask form")
         roles = [("dst", "vec"), ("sel", "bits"), ("src0", "vec")] if mode == 1 else \
@@ -268,6 +271,28 @@ def _select(e: _Expander) -> None:
         e.load(mode, ops["sel"], scalar)
         e.mask(*_mask_from_keys(e))
         _vsel(e, ops["dst"], ops["src0"], s1, mode, e.fields["repeat"], _strides(e))
+
+
+def _select_cmpmask(e: _Expander, form: str) -> None:
+    """select.T DST, SRC0, SRC1, mode=0 with count= or a mask: the first N elements, or the
+    high-dimensional form, selected by CMPMASK as an earlier set_cmp_mask or compare left it."""
+    ops = _operands(e, [("dst", "vec"), ("src0", "vec"), ("src1", "vec")])
+    if form == "highdim":
+        e.mask(*_mask_from_keys(e))
+        _vsel(e, ops["dst"], ops["src0"], ops["src1"], 0, e.fields["repeat"], _strides(e))
+        return
+    n = _count(e, CHUNK_REPEAT * e.t.per_repeat)
+    if n == 0:
+        e.b.warn(e.key_col("count"), "select with count=0 does nothing")
+        return
+
+    def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        e.mask(*hi_lo)
+        _vsel(e, shift(ops["dst"], off), shift(ops["src0"], off), shift(ops["src1"], off), 0,
+              repeat, BINARY_DEFAULT)
+
+    _first_n(e, n, lambda: _vsel(e, ops["dst"], ops["src0"], ops["src1"], 0, 1,
+                                 BINARY_DEFAULT), body)
 
 
 def _check_scalar_overlap(e: _Expander, dst: Operand, scalar: Operand, form: str) -> None:
@@ -515,9 +540,13 @@ def _compares(e: _Expander) -> None:
 
 # -- others ---------------------------------------------------------------------------------------
 def _duplicate(e: _Expander) -> None:
+    if "repeat" in e.fields and "count" not in e.fields:
+        _elementwise(e)  # the high-dimensional form, as the other elementwise APIs
+        return
     _arity(e, 2, "count form")
     if "count" not in e.fields:
         raise LexError("duplicate takes count=", e.syn.offset)
+    _form(e)  # no mask or stride keys
     ops = _operands(e, list(e.syn.defn.operands))
     t = e.t
     n = _count(e, CHUNK_REPEAT * t.per_repeat)
@@ -532,30 +561,37 @@ def _duplicate(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit("vector_dup", ops, t, repeat=1), body)
 
 
-def _elementwise(hw: str, roles: tuple[str, ...]):
-    """abs / not (one source) and and / or (two): count=, repeat= with a mask, or repeat=
-    alone (MASK as it is), each one hardware instruction (chunks on ascend910)."""
-    def expand_one(e: _Expander) -> None:
-        form = _form(e)
-        _arity(e, len(roles), form)
-        ops = _operands(e, list(e.syn.defn.operands))
-        t = e.t
-        if form != "count":
-            if form == "highdim":
-                e.mask(*_mask_from_keys(e))
-            e.emit(hw, ops, t, repeat=e.fields["repeat"], stride=_strides(e))
-            return
-        n = _count(e, CHUNK_REPEAT * t.per_repeat)
-        if n == 0:
-            e.b.warn(e.key_col("count"), f"{e.syn.defn.name} with count=0 does nothing")
-            return
+# the hardware instruction of each elementwise API statement
+ELEMENTWISE = {"abs": "vabs", "not": "vnot", "and": "vand", "or": "vor", "add": "vadd",
+               "sub": "vsub", "mul": "vmul", "max": "vmax", "min": "vmin", "adds": "vadds",
+               "muls": "vmuls", "maxs": "vmaxs", "mins": "vmins", "duplicate": "vector_dup"}
 
-        def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
-            e.mask(*hi_lo)
-            e.emit(hw, {r: shift(o, off) for r, o in ops.items()}, t, repeat=repeat)
 
-        _first_n(e, n, lambda: e.emit(hw, ops, t, repeat=1), body)
-    return expand_one
+def _elementwise(e: _Expander) -> None:
+    """abs / not, and / or / add / sub / mul / max / min and adds / muls / maxs / mins:
+    count=, repeat= with a mask, or repeat= alone (MASK as it is), each one hardware
+    instruction (chunks on ascend910; a scalar operand stays where it is)."""
+    hw = ELEMENTWISE[e.syn.defn.name]
+    form = _form(e)
+    _arity(e, len(e.syn.defn.operands), form)
+    ops = _operands(e, list(e.syn.defn.operands))
+    t = e.t
+    if form != "count":
+        if form == "highdim":
+            e.mask(*_mask_from_keys(e))
+        e.emit(hw, ops, t, repeat=e.fields["repeat"], stride=_strides(e))
+        return
+    n = _count(e, CHUNK_REPEAT * t.per_repeat)
+    if n == 0:
+        e.b.warn(e.key_col("count"), f"{e.syn.defn.name} with count=0 does nothing")
+        return
+
+    def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        e.mask(*hi_lo)
+        e.emit(hw, {r: shift(o, off) if o.kind == "mem" else o for r, o in ops.items()}, t,
+               repeat=repeat)
+
+    _first_n(e, n, lambda: e.emit(hw, ops, t, repeat=1), body)
 
 
 def _cast(e: _Expander) -> None:
@@ -613,10 +649,9 @@ _EXPANSIONS = {
     "api_compares": _compares,
     "api_duplicate": _duplicate,
     "api_cast": _cast,
-    "api_unary": lambda e: _elementwise({"abs": "vabs", "not": "vnot"}[e.syn.defn.name],
-                                        ("dst", "src"))(e),
-    "api_binary": lambda e: _elementwise({"and": "vand", "or": "vor"}[e.syn.defn.name],
-                                         ("dst", "src0", "src1"))(e),
+    "api_unary": _elementwise,
+    "api_binary": _elementwise,
+    "api_scalar": _elementwise,
     "api_set_mask": _set_mask,
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),

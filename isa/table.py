@@ -238,8 +238,10 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              strides="unary", keys=("count", "repeat") + _APIMASK,
              doc="AscendC Compares: src OP SCALAR to UB bits"),
     InstrDef("duplicate", (("dst", "vec"), ("scalar", "scalar")), F.api("api_duplicate"),
-             level="api", typed=True, types="move", keys=("count",),
-             doc="AscendC Duplicate, first-n form"),
+             level="api", typed=True, types="move", strides="unary",
+             keys=("count", "repeat") + _APIMASK,
+             doc="AscendC Duplicate: first-n (count=) or high-dimensional (repeat= + mask) → "
+             "vector_dup"),
     InstrDef("set_mask", (("len", "value"),), F.API_SET_MASK, level="api", typed=True,
              doc="set_vector_mask by the contiguous rule"),
     InstrDef("cast", _VEC2, F.API_CAST, level="api", typed=True, src_typed=True,
@@ -254,9 +256,24 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
 )}
 
 
+# The arithmetic APIs as API statements, so that every front end issues them and their count
+# and high-dimensional forms expand in isa/api.py alone.
+for _d in (
+    _api_elementwise("max", _VEC3, "api_binary", "arith", "binary", "AscendC Max → vmax"),
+    _api_elementwise("min", _VEC3, "api_binary", "arith", "binary", "AscendC Min → vmin"),
+    _api_elementwise("adds", _VS, "api_scalar", "arith", "unary", "AscendC Adds → vadds"),
+    _api_elementwise("muls", _VS, "api_scalar", "arith", "unary", "AscendC Muls → vmuls"),
+    _api_elementwise("maxs", _VS, "api_scalar", "arith", "unary", "AscendC Maxs → vmaxs"),
+    _api_elementwise("mins", _VS, "api_scalar", "arith", "unary", "AscendC Mins → vmins"),
+):
+    INSTRUCTIONS[_d.name] = _d
+
 # Typed API forms whose mnemonic is also a scalar instruction: `and.s16 …` is AscendC And,
 # `and x1, x2, 3` the scalar ALU (the assembler picks by the type modifier).
 TYPED_FORMS: dict[str, InstrDef] = {d.name: d for d in (
+    _api_elementwise("add", _VEC3, "api_binary", "arith", "binary", "AscendC Add → vadd"),
+    _api_elementwise("sub", _VEC3, "api_binary", "arith", "binary", "AscendC Sub → vsub"),
+    _api_elementwise("mul", _VEC3, "api_binary", "arith", "binary", "AscendC Mul → vmul"),
     _api_elementwise("and", _VEC3, "api_binary", "bitwise", "binary", "AscendC And → vand"),
     _api_elementwise("or", _VEC3, "api_binary", "bitwise", "binary", "AscendC Or → vor"),
 )}

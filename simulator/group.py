@@ -9,7 +9,7 @@ import importlib
 
 import click
 
-CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
+from simulator.front_ends import front_end_for
 
 # options of either `run` or `debug` that take a value as the next argument
 VALUE_OPTIONS = {"--chip", "--trace", "--trace-format", "--checks", "--max-steps", "--input",
@@ -37,9 +37,9 @@ def program_of(args: list[str]) -> str | None:
 
 
 def wants(args: list[str]) -> bool:
-    """ARGS (after `run` or `debug`) name a C++ program: it ends in .cpp, .asc, .cc or .cxx."""
+    """ARGS (after `run` or `debug`) name a C++ program (simulator/front_ends.py)."""
     program = program_of(args)
-    return program is not None and program.lower().endswith(CPP_SUFFIXES)
+    return program is not None and front_end_for(program) == "cpp"
 
 
 class PipevGroup(click.Group):
@@ -53,7 +53,7 @@ class PipevGroup(click.Group):
 
             return args[0], cpp.run_cpp if args[0] == "run" else cpp.debug_cpp, args[1:]
         program = program_of(args[1:])
-        if program is not None and program.lower().endswith(".py"):
+        if program is not None and front_end_for(program) == "tik":
             from simulator.tik.cli import command_for
 
             tik = command_for(self, args, program)

@@ -54,6 +54,8 @@ class PipevBridge(ctypes.Structure):
         ("npu_arch", ctypes.c_int32),
         ("block_idx", c_uint32),
         ("block_num", c_uint32),
+        ("counter_mode", ctypes.c_int32),
+        ("event_ids", ctypes.c_int32),
     ]
 
 
@@ -185,6 +187,8 @@ class Session:
         self.struct.npu_arch = chip.npu_arch
         self.struct.block_idx = 0
         self.struct.block_num = 1
+        self.struct.counter_mode = int(chip.counter_mode)
+        self.struct.event_ids = chip.event_ids
 
     # -- helpers -----------------------------------------------------------------------------
     def _s(self, raw: bytes | None) -> str:

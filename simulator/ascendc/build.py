@@ -25,7 +25,8 @@ from pathlib import Path
 import attrs
 
 from isa.diagnostics import Diagnostic
-from simulator.ascendc import launch
+from simulator.ascendc import bindgen, launch
+from simulator.bindings import ROWS
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 COMPILERS = ("c++", "g++", "clang++")
@@ -200,23 +201,39 @@ def compile_source(source: str | Path, *, npu_arch: int, defines: tuple[str, ...
     rewritten = text != original
     if rewritten:  # compiled from a copy in the cache: its own includes are found by -iquote
         flags += ["-iquote", str(path.parent)]
+    root = cache_root(env) / "ascendc"
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        flags += _extra_bindings(root)
+    except OSError as e:
+        raise BuildError(f"error: cannot use the compile cache {root} ({e.strerror or e}); set "
+                         "PIPEV_CACHE_DIR to a writable directory") from None
     cwd = os.getcwd()
     key_data = {"format": CACHE_FORMAT, "cxx": cxx, "version": compiler_version(cxx),
                 "flags": flags, "source": text, "path": display, "cwd": cwd,
                 "headers": headers_hash()}
     key = _sha(json.dumps(key_data, sort_keys=True).encode())
-    root = cache_root(env) / "ascendc"
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise BuildError(f"error: cannot use the compile cache {root} ({e.strerror or e}); set "
-                         "PIPEV_CACHE_DIR to a writable directory") from None
     manifest = root / f"{key}.json"
     hit = _lookup(root, manifest)
     if hit is not None:
         so, output = hit
         return Build(so, True, time.perf_counter() - t0, output)
     return _compile(root, key, manifest, cxx, flags, path, display, text, rewritten, t0)
+
+
+def _extra_bindings(root: Path) -> list[str]:
+    """`-include` of the header of the binding rows added at run time (none: no flags), named
+    by its content so that the cache key follows the rows."""
+    text = bindgen.extra_header(ROWS)
+    if text is None:
+        return []
+    header = root / "bindings" / f"{_sha(text.encode())[:32]}.h"
+    if not header.is_file():
+        header.parent.mkdir(exist_ok=True)
+        tmp = header.with_name(f".{header.name}.{os.getpid()}")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, header)
+    return ["-include", str(header)]
 
 
 def _lookup(root: Path, manifest: Path) -> tuple[Path, str] | None:

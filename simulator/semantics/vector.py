@@ -16,8 +16,10 @@ from simulator.semantics.issued import Issued
 
 M64 = (1 << 64) - 1
 BODIES: dict = {}  # family name -> body(machine, vop, scalar, lo, hi); see semantics/__init__
-# family name -> prepare(vop, ub_bytes): a body specialised to that decoding (all its repeats at
-# once), or None; the fused executor runs it in place of the family's body
+# family name -> prepare(vop, ub_bytes): the family body's plan for all repeats of that decoding
+# (the same computation through operand access worked out once: vsel's is the plan its body
+# takes itself, arith's the same values over whole runs), or None; the fast loop binds it in
+# place of the body. One body per family: a plan is never a second implementation.
 PREPARE: dict = {}
 
 
@@ -147,7 +149,7 @@ def prepared(ex: Context, instr: Instruction) -> tuple[VectorOp, object, object]
     """(decoding, body, scalar) of an instruction whose issue depends on nothing but its text
     and MASK/CTRL, once its checks passed cleanly at this MASK/CTRL (the decode cache holds it):
     a static instruction without a mode-2 mask address or a scalar read at issue from UB or a
-    register. The fused executor (simulator/fused.py) runs these without issuing them again;
+    register. The fast loop (simulator/fused.py) runs these without issuing them again;
     None for anything else."""
     fam = instr.defn.family
     if not instr.is_static or fam.cmpmask_addr(instr.fields) or fam.name not in BODIES:

@@ -12,11 +12,12 @@ import attrs
 import numpy as np
 
 from isa.chip import Chip, ChipError, get_chip
+from simulator.front_ends import front_end_for
 from simulator.sweep import keys, space, table
 from simulator.sweep.cache import Cache, default_dir
 from simulator.sweep.engine import Engine
 from simulator.sweep.executors import SweepSetupError, make_pool
-from simulator.sweep.task import CPP_ENV, CPP_SUFFIXES, CppKernel, Task, output_hash
+from simulator.sweep.task import CPP_ENV, CppKernel, Task, output_hash
 
 RESERVED = {"chip", "block_dim"}  # axes of their own (--chip, --block-dim)
 
@@ -218,9 +219,10 @@ def _tik_source(path: str, axes: dict, kernel: str | None, args: Sequence[str]) 
 def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | None,
                   args: Sequence[str], includes: Sequence[str], axes: dict, fixed: dict):
     """A function (index, variant) -> Task, with what every variant shares read once."""
-    if path.lower().endswith(CPP_SUFFIXES):
+    front_end = front_end_for(path)
+    if front_end == "cpp":
         source = _cpp_source(path, inputs, kernel, args, includes, fixed, axes)
-    elif path.lower().endswith(".py"):
+    elif front_end == "tik":
         source = _tik_source(path, axes, kernel, args)
     else:
         source = _vasm_source(path, axes, kernel, args)

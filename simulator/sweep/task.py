@@ -24,8 +24,6 @@ import numpy as np
 
 from isa.chip import Chip
 
-CPP_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
-
 
 @attrs.frozen
 class CppKernel:

@@ -21,7 +21,7 @@ from simulator.tik.nodes import Block, If, Loop, Op
 from simulator.tik.sync import Events, Plan, plan
 
 if TYPE_CHECKING:
-    from simulator.tik.tik import Tik
+    from simulator.tik.kernel import Kernel as Tik
 
 # a TIK call in the listing: its hardware instructions are shown under it, as for an API line
 TIK_CALL = InstrDef("tik", (), NOP, level="api", doc="a TIK call")

@@ -14,7 +14,7 @@ from simulator.tik.nodes import Op
 from simulator.tik.values import Scalar, Tensor
 
 if TYPE_CHECKING:
-    from simulator.tik.tik import Tik
+    from simulator.tik.kernel import Kernel as Tik
 
 TEMPS = tuple(range(24, 32))  # scratch registers of expressions; x1..x23 hold Scalars
 ONES = (1 << 64) - 1
@@ -91,10 +91,11 @@ class Call:
             raise self.error(f"{what} {c} is out of range [0, 255]")
         return c
 
-    def mask(self, mask, t: DType, n: int | None = None) -> None:
-        """TIK's mask argument: an int (contiguous: the first MASK elements) or [mask_h, mask_l]
-        (bitwise); emitted as set_vector_mask before the instruction. N: the elements of a
-        repeat (N(T) unless a conversion says otherwise)."""
+    def mask_keys(self, mask, t: DType, n: int | None = None) -> str:
+        """TIK's mask argument as an API statement's mask keys: an int (contiguous: the first
+        MASK elements, `mask=`) or [mask_h, mask_l] (bitwise, `mask_hi=`, `mask_lo=`); the
+        statement applies the mask rules (isa/api.py). N: the elements of a repeat (N(T)
+        unless a conversion says otherwise)."""
         n = n or t.per_repeat
         if isinstance(mask, (list, tuple)):
             if len(mask) != 2:
@@ -103,18 +104,10 @@ class Call:
             lo = self.value(mask[1], "mask_l", 0, ONES)
             if n <= 64 and hi != "0":
                 raise self.error(f"mask_h must be 0 when a repeat has {n} elements, got {hi}")
-            self.lines.append(f"set_vector_mask {hi}, {lo}")
-            return
+            return f"mask_hi={hi}, mask_lo={lo}"
         if isinstance(mask, Expr) and as_expr(mask).constant() is None:
-            self.lines.append(f"set_mask.{t.name} {self.low.value(mask)}")
-            return
-        length = int(self.value(mask, "mask", 1, n))
-        if n > 128:  # 8-bit: MASK is all ones or nothing (docs/format.md §14.1)
-            self.lines.append(f"set_mask.{t.name} {length}")
-            return
-        lo_bits = (1 << min(length, 64)) - 1
-        hi_bits = (1 << max(length - 64, 0)) - 1
-        self.lines.append(f"set_vector_mask {hi_bits:#x}, {lo_bits:#x}")
+            return f"mask={self.low.value(mask)}"
+        return f"mask={self.value(mask, 'mask', 1, n)}"
 
     def immediate(self, v, t: DType, role: str = "scalar") -> str:
         """A vector instruction's scalar: a number, or a Scalar whose value is known."""

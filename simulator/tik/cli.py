@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from isa.diagnostics import DiagnosticError
+from simulator.front_ends import front_end_for
 from simulator.tik import SHIM
 from simulator.tik.script import ScriptFailed, execute_script, no_kernel, print_user_traceback
 
@@ -27,7 +28,7 @@ PYTEST_FILE = re.compile(r"(test_.*|.*_test)\.py\Z")
 def command_for(group: click.Group, args: list[str], program: str | None):
     """(name, command, args) when ARGS are `run|asm|check|debug SCRIPT.py ...`, else None."""
     if not args or args[0] not in COMMANDS or program is None or \
-            not program.lower().endswith(".py"):
+            front_end_for(program) != "tik":
         return None
     base = group.commands[args[0]]
     cmd = click.Command(args[0], params=base.params, callback=CALLBACKS[args[0]],

@@ -14,7 +14,7 @@ from simulator.tik.errors import Loc, TikError, api, caller
 
 if TYPE_CHECKING:
     from simulator.result import RunResult
-    from simulator.tik.tik import Tik
+    from simulator.tik.kernel import Kernel as Tik
 
 
 class Tikdb:
@@ -26,7 +26,6 @@ class Tikdb:
     def start_debug(self, feed_dict, interactive=True) -> list[np.ndarray]:
         from simulator.render import render
         from simulator.run import run
-        from simulator.tik.tik import SETTINGS
 
         loc = caller()
         tik = self.tik
@@ -38,10 +37,10 @@ class Tikdb:
             from simulator.debugger import debug
 
             debug(tik.program, inputs=inputs, checks=tik.checks,
-                  show_source=SETTINGS["show_source"])
+                  show_source=tik.show_source)
         self.result = run(tik.program, inputs=inputs, checks=tik.checks)
         for d in self.result.diagnostics:
-            print(render(d, SETTINGS["show_source"]), file=sys.stderr)
+            print(render(d, tik.show_source), file=sys.stderr)
         return [self.result.outputs[t.pname].reshape(t.shape) for t in tik.outputs]
 
     def debug_print(self, *args, **kwargs) -> None:

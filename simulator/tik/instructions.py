@@ -1,23 +1,26 @@
 """TIK's data-movement and vector instructions, each recorded as pipev statements
-(docs/semantics.md §6, §8): the method names, argument order and defaults are TIK's public API."""
+(docs/semantics.md §6, §8): the method names, argument order and defaults are TIK's public API.
+Every vector call writes one API statement; how it expands is isa/api.py's. The elementwise
+calls are binding rows (simulator/bindings.py): `Instructions.__getattr__` finds a call's row
+when it is made, so a row added at run time is callable at once."""
 
 from __future__ import annotations
 
+import functools
+
+from simulator.bindings import ROWS, Binding
 from simulator.tik.call import Call
 from simulator.tik.errors import api
 from simulator.tik.values import CmpMask, Scalar, Tensor
 
 COMPARE = ("eq", "ne", "lt", "gt", "le", "ge")
-BINARY = {"vec_add": "vadd", "vec_sub": "vsub", "vec_mul": "vmul", "vec_max": "vmax",
-          "vec_min": "vmin", "vec_and": "vand", "vec_or": "vor"}
-UNARY = {"vec_abs": "vabs", "vec_not": "vnot"}
 # TIK's round_mode words → pipev's round modes (ISA: none rint floor ceil round trunc odd)
 ROUND = {"": "none", "none": "none", "round": "rint", "floor": "floor", "ceil": "ceil",
          "ceiling": "ceil", "away-zero": "round", "to-zero": "trunc", "odd": "odd"}
-WITH_SCALAR = {"vec_adds": "vadds", "vec_muls": "vmuls", "vec_maxs": "vmaxs",
-               "vec_mins": "vmins"}
-H_BINARY = {"h_add": ("vadd", "vadds"), "h_sub": ("vsub", None), "h_mul": ("vmul", "vmuls"),
-            "h_max": ("vmax", "vmaxs"), "h_min": ("vmin", "vmins")}
+# TIK 2.0 whole-tensor calls: the API statement with a tensor src1, and with a number (None:
+# h_sub adds the negated number)
+H_BINARY = {"h_add": ("add", "adds"), "h_sub": ("sub", None), "h_mul": ("mul", "muls"),
+            "h_max": ("max", "maxs"), "h_min": ("min", "mins")}
 
 
 class Instructions:
@@ -25,6 +28,12 @@ class Instructions:
 
     def _call(self, name: str) -> Call:
         return Call(self, name)
+
+    def __getattr__(self, name: str):
+        row = ROWS.find("tik", name) if not name.startswith("_") else None
+        if row is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return _method(row).__get__(self)
 
     # -- data movement -----------------------------------------------------------------------
     @api
@@ -73,14 +82,14 @@ class Instructions:
                 if mode != 0:
                     raise c.error("a CMPMASK sel (from vec_cmp_* or mov_tensor_to_cmpmask) "
                                   "selects in mode 0 only")
-                c.mask(mask, t)
-                c.emit(f"vsel.{t.name} {d}, {s0}, {s1}, repeat={repeat}, {strides}, mode=0")
+                c.emit(f"select.{t.name} {d}, {s0}, {s1}, mode=0, repeat={repeat}, {strides}, "
+                       f"{c.mask_keys(mask, t)}")
             else:
                 if isinstance(sel, Tensor) and not sel.dtype.startswith("uint"):
                     raise c.error(f"sel '{sel.name}' must be uint8/16/32/64, not {sel.dtype}")
                 s = c.tensor(sel, "sel")
                 c.emit(f"select.{t.name} {d}, {s}, {s0}, {s1}, mode={mode}, repeat={repeat}, "
-                       f"{strides}, {_mask_keys(c, mask, t)}")
+                       f"{strides}, {c.mask_keys(mask, t)}")
             c.record("V")
 
     def _cmpv(self, op: str, dst, src0, src1, repeat_times, src0_rep_stride,
@@ -91,7 +100,7 @@ class Instructions:
             t = c.same_type(_tensor(c, src0, "src0"), src1=src1)
             d = c.tensor(dst, "dst", write=True)
             s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
-            c.emit(f"vcmpv.{op}.{t.name} {d}, {s0}, {s1}, repeat={c.repeat(repeat_times)}, "
+            c.emit(f"compare.{op}.{t.name} {d}, {s0}, {s1}, repeat={c.repeat(repeat_times)}, "
                    f"stride=1,1,1,8,{c.stride(src0_rep_stride, 'src0_rep_stride')},"
                    f"{c.stride(src1_rep_stride, 'src1_rep_stride')}")
             c.record("V")
@@ -100,10 +109,10 @@ class Instructions:
         with self._call(f"vec_cmp_{op}") as c:
             t = c.same_type(_tensor(c, src0, "src0"), src1=src1)
             s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
-            c.mask(mask, t)
-            c.emit(f"vcmp.{op}.{t.name} {s0}, {s1}, stride="
+            keys = c.mask_keys(mask, t)
+            c.emit(f"compare.{op}.{t.name} cmpmask, {s0}, {s1}, stride="
                    f"1,{c.stride(src0_stride, 'src0_stride')},"
-                   f"{c.stride(src1_stride, 'src1_stride')},8,8,8")
+                   f"{c.stride(src1_stride, 'src1_stride')},8,8,8, {keys}")
             c.record("V")
             return CmpMask(c.loc)
 
@@ -137,66 +146,10 @@ class Instructions:
             t = _tensor(c, dst, "dst").t
             d = c.tensor(dst, "dst", write=True)
             value = c.immediate(scalar, t)
-            c.mask(mask, t)
-            c.emit(f"vector_dup.{t.name} {d}, {value}, repeat={c.repeat(repeat_times)}, "
+            keys = c.mask_keys(mask, t)
+            c.emit(f"duplicate.{t.name} {d}, {value}, repeat={c.repeat(repeat_times)}, "
                    f"stride={c.value(blk, 'dst_blk_stride', 0, 65535)},1,"
-                   f"{c.stride(rep, 'dst_rep_stride')},8")
-            c.record("V")
-
-    def _binary(self, name: str, mask, dst, src0, src1, repeat_times, dst_rep_stride,
-                src0_rep_stride, src1_rep_stride) -> None:
-        with self._call(name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src0=src0, src1=src1)
-            d = c.tensor(dst, "dst", write=True)
-            s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
-            c.mask(mask, t)
-            c.emit(f"{BINARY[name]}.{t.name} {d}, {s0}, {s1}, repeat={c.repeat(repeat_times)}, "
-                   f"stride=1,1,1,{c.stride(dst_rep_stride, 'dst_rep_stride')},"
-                   f"{c.stride(src0_rep_stride, 'src0_rep_stride')},"
-                   f"{c.stride(src1_rep_stride, 'src1_rep_stride')}")
-            c.record("V")
-
-    def _with_scalar(self, name: str, mask, dst, src, scalar, repeat_times, dst_rep_stride,
-                     src_rep_stride) -> None:
-        with self._call(name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src=src)
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            value = c.immediate(scalar, t)
-            c.mask(mask, t)
-            c.emit(f"{WITH_SCALAR[name]}.{t.name} {d}, {s}, {value}, "
-                   f"repeat={c.repeat(repeat_times)}, "
-                   f"stride=1,1,{c.stride(dst_rep_stride, 'dst_rep_stride')},"
-                   f"{c.stride(src_rep_stride, 'src_rep_stride')}")
-            c.record("V")
-
-    def _unary(self, name: str, mask, dst, src, repeat_times, dst_rep_stride, src_rep_stride
-               ) -> None:
-        with self._call(name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src=src)
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            c.mask(mask, t)
-            c.emit(f"{UNARY[name]}.{t.name} {d}, {s}, repeat={c.repeat(repeat_times)}, "
-                   f"stride=1,1,{c.stride(dst_rep_stride, 'dst_rep_stride')},"
-                   f"{c.stride(src_rep_stride, 'src_rep_stride')}")
-            c.record("V")
-
-    @api
-    def vec_conv(self, mask, round_mode, dst, src, repeat_times, dst_rep_stride,
-                 src_rep_stride, deqscale=None, ldst_high_half=False) -> None:
-        with self._call("vec_conv") as c:
-            dt, st = _tensor(c, dst, "dst").t, _tensor(c, src, "src").t
-            mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
-            if mode is None:
-                raise c.error(f"round_mode {round_mode!r} is not one of "
-                              f"{', '.join(repr(m) for m in ROUND)}")
-            if deqscale is not None or ldst_high_half:
-                raise c.error("deqscale and ldst_high_half (dequantising conversions) are not "
-                              "supported by pipev")
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            c.mask(mask, dt, 256 // max(dt.size, st.size))
-            c.emit(f"vconv.{dt.name}.{st.name} {d}, {s}, repeat={c.repeat(repeat_times)}, "
-                   f"round={mode}, stride=1,1,{c.stride(dst_rep_stride, 'dst_rep_stride')},"
-                   f"{c.stride(src_rep_stride, 'src_rep_stride')}")
+                   f"{c.stride(rep, 'dst_rep_stride')},8, {keys}")
             c.record("V")
 
     # -- TIK 2.0: whole tensors --------------------------------------------------------------
@@ -212,12 +165,12 @@ class Instructions:
             d, s0 = c.tensor(dst, "dst", write=True), c.tensor(src0, "src0")
             vector, with_scalar = H_BINARY[name]
             if isinstance(src1, Tensor):
-                body = f"{vector}.{t.name} {d}, {s0}, {c.tensor(src1, 'src1')}"
+                c.emit(f"{vector}.{t.name} {d}, {s0}, {c.tensor(src1, 'src1')}, count={n}")
             elif with_scalar is not None:
-                body = f"{with_scalar}.{t.name} {d}, {s0}, {c.immediate(src1, t, 'src1')}"
+                c.emit(f"{with_scalar}.{t.name} {d}, {s0}, {c.immediate(src1, t, 'src1')}, "
+                       f"count={n}")
             else:
-                body = f"vadds.{t.name} {d}, {s0}, {_negated(c, src1, t)}"
-            _counted(c, body, t, n)
+                c.emit(f"adds.{t.name} {d}, {s0}, {_negated(c, src1, t)}, count={n}")
             c.record("V")
 
     @api
@@ -263,36 +216,100 @@ def _tensor(c: Call, v, role: str) -> Tensor:
     return v
 
 
-def _mask_keys(c: Call, mask, t) -> str:
-    """vec_sel's mask as the select statement's keys (docs/semantics.md §8.1, high-dimensional
-    form)."""
-    if isinstance(mask, (list, tuple)):
-        if len(mask) != 2:
-            raise c.error(f"a bitwise mask is [mask_h, mask_l], got {len(mask)} values")
-        hi = c.value(mask[0], "mask_h", 0, (1 << 64) - 1)
-        lo = c.value(mask[1], "mask_l", 0, (1 << 64) - 1)
-        return f"mask_hi={hi}, mask_lo={lo}"
-    return f"mask={c.value(mask, 'mask', 1, t.per_repeat)}"
-
-
-def _counted(c: Call, body: str, t, n: int) -> None:
-    """A whole-tensor operation in counter mode (docs/machine.md §5), back to normal mode after."""
-    if n > 255 * t.per_repeat:
-        raise c.error(f"{n} elements are more than one counter-mode instruction takes "
-                      f"({255 * t.per_repeat} {t.name})")
-    c.emit("set_mask_count")
-    c.emit(f"set_vector_mask 0, {n}")
-    c.emit(f"{body}, repeat=1")
-    c.emit("set_mask_norm")
-    c.emit("set_vector_mask 0xffffffffffffffff, 0xffffffffffffffff")
-
-
 def _negated(c: Call, v, t) -> str:
     if isinstance(v, Scalar) and v.value is not None:
         v = v.value
     if isinstance(v, (int, float)):
         return c.immediate(-v, t, "src1")
     raise c.error("src1 must be a Tensor or a number")
+
+
+# -- the shapes of the binding rows: a row → its TIK method ------------------------------------
+def _strides(c: Call, **rep) -> str:
+    """stride=1,..,1,R,..: block strides 1, then TIK's repeat strides (named as TIK names
+    them, for the diagnostics)."""
+    return "stride=" + ",".join(["1"] * len(rep) + [str(c.stride(v, k)) for k, v in rep.items()])
+
+
+def _named(row: Binding, method):
+    method.__name__ = method.__qualname__ = row.name
+    return api(method)
+
+
+def _binary(row: Binding):
+    def method(self, mask, dst, src0, src1, repeat_times, dst_rep_stride, src0_rep_stride,
+               src1_rep_stride) -> None:
+        with self._call(row.name) as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src0=src0, src1=src1)
+            d = c.tensor(dst, "dst", write=True)
+            s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
+            keys = c.mask_keys(mask, t)
+            repeat = c.repeat(repeat_times)
+            rep = _strides(c, dst_rep_stride=dst_rep_stride, src0_rep_stride=src0_rep_stride,
+                           src1_rep_stride=src1_rep_stride)
+            c.emit(f"{row.statement}.{t.name} {d}, {s0}, {s1}, repeat={repeat}, {rep}, {keys}")
+            c.record("V")
+    return _named(row, method)
+
+
+def _scalar(row: Binding):
+    def method(self, mask, dst, src, scalar, repeat_times, dst_rep_stride, src_rep_stride,
+               mask_mode="normal") -> None:
+        with self._call(row.name) as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src=src)
+            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+            value = c.immediate(scalar, t)
+            keys = c.mask_keys(mask, t)
+            repeat = c.repeat(repeat_times)
+            rep = _strides(c, dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
+            c.emit(f"{row.statement}.{t.name} {d}, {s}, {value}, repeat={repeat}, {rep}, "
+                   f"{keys}")
+            c.record("V")
+    return _named(row, method)
+
+
+def _unary(row: Binding):
+    def method(self, mask, dst, src, repeat_times, dst_rep_stride, src_rep_stride) -> None:
+        with self._call(row.name) as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src=src)
+            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+            keys = c.mask_keys(mask, t)
+            repeat = c.repeat(repeat_times)
+            rep = _strides(c, dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
+            c.emit(f"{row.statement}.{t.name} {d}, {s}, repeat={repeat}, {rep}, {keys}")
+            c.record("V")
+    return _named(row, method)
+
+
+def _conv(row: Binding):
+    def method(self, mask, round_mode, dst, src, repeat_times, dst_rep_stride, src_rep_stride,
+               deqscale=None, ldst_high_half=False) -> None:
+        with self._call(row.name) as c:
+            dt, st = _tensor(c, dst, "dst").t, _tensor(c, src, "src").t
+            mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
+            if mode is None:
+                raise c.error(f"round_mode {round_mode!r} is not one of "
+                              f"{', '.join(repr(m) for m in ROUND)}")
+            if deqscale is not None or ldst_high_half:
+                raise c.error("deqscale and ldst_high_half (dequantising conversions) are not "
+                              "supported by pipev")
+            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+            keys = c.mask_keys(mask, dt, 256 // max(dt.size, st.size))
+            repeat = c.repeat(repeat_times)
+            rep = _strides(c, dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
+            c.emit(f"{row.statement}.{dt.name}.{st.name} {d}, {s}, repeat={repeat}, "
+                   f"round={mode}, {rep}, {keys}")
+            c.record("V")
+    return _named(row, method)
+
+
+_SHAPES = {"binary": _binary, "scalar": _scalar, "unary": _unary, "conv": _conv}
+
+
+@functools.cache
+def _method(row: Binding):
+    """ROW's method (made once per row)."""
+    return _SHAPES[row.shape](row)
 
 
 def _install() -> None:
@@ -309,28 +326,6 @@ def _install() -> None:
         method.__name__ = f"vec_cmp_{op}"
         return api(method)
 
-    def binary(name):
-        def method(self, mask, dst, src0, src1, repeat_times, dst_rep_stride, src0_rep_stride,
-                   src1_rep_stride):
-            self._binary(name, mask, dst, src0, src1, repeat_times, dst_rep_stride,
-                         src0_rep_stride, src1_rep_stride)
-        method.__name__ = name
-        return api(method)
-
-    def with_scalar(name):
-        def method(self, mask, dst, src, scalar, repeat_times, dst_rep_stride, src_rep_stride,
-                   mask_mode="normal"):
-            self._with_scalar(name, mask, dst, src, scalar, repeat_times, dst_rep_stride,
-                              src_rep_stride)
-        method.__name__ = name
-        return api(method)
-
-    def unary(name):
-        def method(self, mask, dst, src, repeat_times, dst_rep_stride, src_rep_stride):
-            self._unary(name, mask, dst, src, repeat_times, dst_rep_stride, src_rep_stride)
-        method.__name__ = name
-        return api(method)
-
     def h_binary(name):
         def method(self, dst, src0, src1):
             self._h_binary(name, dst, src0, src1)
@@ -340,12 +335,6 @@ def _install() -> None:
     for op in COMPARE:
         setattr(Instructions, f"vec_cmpv_{op}", cmpv(op))
         setattr(Instructions, f"vec_cmp_{op}", cmp(op))
-    for name in BINARY:
-        setattr(Instructions, name, binary(name))
-    for name in WITH_SCALAR:
-        setattr(Instructions, name, with_scalar(name))
-    for name in UNARY:
-        setattr(Instructions, name, unary(name))
     for name in H_BINARY:
         setattr(Instructions, name, h_binary(name))
 

@@ -13,14 +13,14 @@ import re
 from contextlib import contextmanager
 
 from isa.chip import Chip, ChipError, get_chip
-from simulator.tik.call import Call
 from simulator.tik.debug import Tikdb
 from simulator.tik.dtypes import known, pipev_type
 from simulator.tik.errors import Loc, TikError, api, caller
 from simulator.tik.expr import LowerError, Lowering, as_expr
 from simulator.tik.instructions import Instructions
+from simulator.tik.kernel import Kernel
 from simulator.tik.nodes import Block, If, Loop, Op
-from simulator.tik.values import Scalar, Tensor
+from simulator.tik.values import Scalar, Tensor, set_scalar
 
 SCOPES = {"global": "gm", "local.UB": "ubuf"}
 SCOPE_NAMES = {"gm": "scope_gm", "ubuf": "scope_ubuf"}
@@ -35,60 +35,15 @@ SETTINGS = {"chip": os.environ.get("PIPEV_CHIP") or None,
 BUILT: list[Tik] = []  # every container whose BuildCCE ran, in order (`pipev run` takes one)
 
 
-class Registers:
-    """x1..x23 hold integer Scalars (x24..x31 are the expressions' scratch)."""
-
-    def __init__(self) -> None:
-        self.free = list(range(1, 24))
-
-    def take(self, loc: Loc, name: str) -> int:
-        if not self.free:
-            raise TikError.at(loc, f"Scalar '{name}': more than 23 integer Scalars are alive "
-                              "(pipev keeps them in registers x1..x23)")
-        return self.free.pop(0)
-
-    def give_back(self, reg: int) -> None:
-        if reg not in self.free:
-            self.free.append(reg)
-            self.free.sort()
-
-
-class Tik(Instructions):
+class Tik(Kernel, Instructions):
     def __init__(self, *args, **kwargs):
         loc = caller()
         try:
-            self.chip: Chip = get_chip(SETTINGS["chip"])
+            chip: Chip = get_chip(SETTINGS["chip"])
         except ChipError as e:
             raise TikError.at(loc, str(e)) from None
-        self.checks = SETTINGS["checks"]
-        self.loc = loc
-        self.root = Block()
-        self.stack: list[Block] = [self.root]
-        self.registers = Registers()
-        self.tensors: dict[str, Tensor] = {}  # pipev name → root tensor
-        self.ub: list[tuple[int, int, Tensor]] = []  # placed UB buffers
-        self.scopes: list[tuple[list, list]] = []  # new_stmt_scope: (tensors, scalars) made in it
-        self.labels = 0
-        self.program = None
-        self.inputs: list[Tensor] = []
-        self.outputs: list[Tensor] = []
-        self.kernel_name = ""
-        self.block_dim = 1  # an outermost for_range(0, N, block_num=N) runs N cores
+        super().__init__(loc, chip, SETTINGS["checks"], SETTINGS["show_source"])
         self.tikdb = Tikdb(self)
-
-    # -- diagnostics and recording -----------------------------------------------------------
-    def error(self, message: str) -> TikError:
-        return TikError.at(caller(), message)
-
-    def record(self, node) -> None:
-        if self.program is not None:
-            raise TikError.at(node.loc, "the kernel was already built (BuildCCE): record "
-                              "statements before it")
-        self.stack[-1].nodes.append(node)
-
-    def _label(self) -> str:
-        self.labels += 1
-        return f"__tik{self.labels}"
 
     # -- data definition ---------------------------------------------------------------------
     @api
@@ -137,34 +92,6 @@ class Tik(Instructions):
         tensor.addr = addr
         self.ub.append((addr, addr + size, tensor))
 
-    def reinterpret(self, tensor: Tensor, dtype: str) -> Tensor:
-        loc = caller()
-        t = pipev_type(dtype)
-        if t is None:
-            raise TikError.at(loc, f"reinterpret_cast_to: unknown dtype {dtype!r}")
-        root = tensor.root
-        if root.scope != "ubuf":
-            raise TikError.at(loc, f"reinterpret_cast_to of scope_gm tensor '{root.name}': "
-                              "pipev's GM tensors are separate buffers (reinterpret UB tensors)")
-        nbytes = root.size * root.t.size
-        if nbytes % t.size:
-            raise TikError.at(loc, f"reinterpret_cast_to: {nbytes} bytes are not whole {dtype}")
-        key = f"{root.pname}_as_{t.name}"
-        view_root = self.tensors.get(key)
-        if view_root is None:
-            view_root = Tensor(self, dtype, t, (nbytes // t.size,), root.name, root.scope, key,
-                               loc)
-            view_root.addr = root.addr
-            view_root.alias_of = root
-            self.tensors[key] = view_root
-        offset = tensor.offset * root.t.size
-        c = offset.constant()
-        if c is not None and c % t.size:
-            raise TikError.at(loc, "reinterpret_cast_to: the view does not start at a whole "
-                              f"{dtype} element")
-        return Tensor(self, dtype, t, (tensor.size * tensor.t.size // t.size,), root.name,
-                      root.scope, key, loc, view_root, offset // t.size)
-
     @api
     def Scalar(self, dtype="int64", name="reg_buf", init_value=None) -> Scalar:
         loc = caller()
@@ -175,34 +102,8 @@ class Tik(Instructions):
         if self.scopes:
             self.scopes[-1][1].append(s)
         if init_value is not None:
-            self.set_scalar(s, init_value, loc)
+            set_scalar(s, init_value, loc)
         return s
-
-    def set_scalar(self, s: Scalar, value, loc: Loc | None = None) -> None:
-        loc = loc or caller()
-        nested = len(self.stack) > 1
-        if isinstance(value, Tensor):
-            raise TikError.at(loc, f"Scalar '{s.name}'.set_as(a tensor element): pipev's "
-                              "scalar unit has no UB load")
-        if not s.t.is_int:
-            if isinstance(value, Scalar):
-                value = value.value
-            if nested or not isinstance(value, (int, float)) or isinstance(value, bool):
-                raise TikError.at(loc, f"float Scalar '{s.name}' takes a number outside "
-                                  "for_range and if_scope (pipev's float Scalars are constants)")
-            s.value = float(value)
-            return
-        c = Call(self, "set_as")
-        c.loc = loc
-        try:
-            e = as_expr(value)
-            Lowering(c.lines, list(range(24, 32))).into(s.reg, e)
-        except LowerError as err:
-            raise TikError.at(loc, f"Scalar '{s.name}'.set_as: {err}") from None
-        const = e.constant()
-        s.value = const if const is not None and not nested and not s.assigned_in_scope else None
-        s.assigned_in_scope |= nested
-        c.record(None)
 
     # -- program control ---------------------------------------------------------------------
     @contextmanager

@@ -6,11 +6,13 @@ import math
 from typing import TYPE_CHECKING
 
 from isa.types import DType
-from simulator.tik.errors import Loc
-from simulator.tik.expr import Const, Expr, LowerError, RegisterRef, as_expr
+from simulator.tik.dtypes import pipev_type
+from simulator.tik.errors import Loc, TikError, caller
+from simulator.tik.expr import Const, Expr, LowerError, Lowering, RegisterRef, as_expr
+from simulator.tik.nodes import Op
 
 if TYPE_CHECKING:
-    from simulator.tik.tik import Tik
+    from simulator.tik.kernel import Kernel as Tik
 
 
 class Scalar(RegisterRef):
@@ -30,7 +32,7 @@ class Scalar(RegisterRef):
         return None
 
     def set_as(self, value, src_offset=None) -> None:
-        self.tik.set_scalar(self, value)
+        set_scalar(self, value)
 
     def __repr__(self) -> str:
         return f"Scalar({self.dtype!r}, name={self.name!r})"
@@ -94,7 +96,7 @@ class Tensor:
         return view
 
     def reinterpret_cast_to(self, dtype: str) -> Tensor:
-        return self.tik.reinterpret(self, dtype)
+        return reinterpret(self, dtype)
 
     def reshape(self, shape) -> Tensor:
         shape = tuple(int(s) for s in shape)
@@ -120,3 +122,62 @@ def _length(start, stop) -> int | None:
 def _fold(e: Expr) -> Expr:
     c = e.constant()
     return Const(c) if c is not None else e
+
+
+def reinterpret(tensor: Tensor, dtype: str) -> Tensor:
+    """`tensor.reinterpret_cast_to(dtype)`: a view of TENSOR's UB bytes as DTYPE, its root a
+    second pipev tensor at the same address (made once per root and type)."""
+    loc = caller()
+    tik = tensor.tik
+    t = pipev_type(dtype)
+    if t is None:
+        raise TikError.at(loc, f"reinterpret_cast_to: unknown dtype {dtype!r}")
+    root = tensor.root
+    if root.scope != "ubuf":
+        raise TikError.at(loc, f"reinterpret_cast_to of scope_gm tensor '{root.name}': "
+                          "pipev's GM tensors are separate buffers (reinterpret UB tensors)")
+    nbytes = root.size * root.t.size
+    if nbytes % t.size:
+        raise TikError.at(loc, f"reinterpret_cast_to: {nbytes} bytes are not whole {dtype}")
+    key = f"{root.pname}_as_{t.name}"
+    view_root = tik.tensors.get(key)
+    if view_root is None:
+        view_root = Tensor(tik, dtype, t, (nbytes // t.size,), root.name, root.scope, key, loc)
+        view_root.addr = root.addr
+        view_root.alias_of = root
+        tik.tensors[key] = view_root
+    offset = tensor.offset * root.t.size
+    c = offset.constant()
+    if c is not None and c % t.size:
+        raise TikError.at(loc, "reinterpret_cast_to: the view does not start at a whole "
+                          f"{dtype} element")
+    return Tensor(tik, dtype, t, (tensor.size * tensor.t.size // t.size,), root.name,
+                  root.scope, key, loc, view_root, offset // t.size)
+
+
+def set_scalar(s: Scalar, value, loc: Loc | None = None) -> None:
+    """`s.set_as(value)` (and a Scalar's init_value): an integer Scalar's register computed by
+    the scalar unit, a float Scalar's constant."""
+    loc = loc or caller()
+    nested = s.tik.nested
+    if isinstance(value, Tensor):
+        raise TikError.at(loc, f"Scalar '{s.name}'.set_as(a tensor element): pipev's "
+                          "scalar unit has no UB load")
+    if not s.t.is_int:
+        if isinstance(value, Scalar):
+            value = value.value
+        if nested or not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise TikError.at(loc, f"float Scalar '{s.name}' takes a number outside "
+                              "for_range and if_scope (pipev's float Scalars are constants)")
+        s.value = float(value)
+        return
+    lines: list[str] = []
+    try:
+        e = as_expr(value)
+        Lowering(lines, list(range(24, 32))).into(s.reg, e)
+    except LowerError as err:
+        raise TikError.at(loc, f"Scalar '{s.name}'.set_as: {err}") from None
+    const = e.constant()
+    s.value = const if const is not None and not nested and not s.assigned_in_scope else None
+    s.assigned_in_scope |= nested
+    s.tik.record(Op(loc, "set_as", lines, None, frozenset(), frozenset()))

@@ -240,7 +240,7 @@ def no_source_env(monkeypatch):
 def test_a_tik_misuse_quotes_the_scripts_line(cli, tmp_path, no_source_env):  # noqa: F811
     script = tmp_path / "k.py"
     script.write_text(MISALIGNED_TIK)
-    head = f"{script}:9:1: error: vec_abs: vabs.f16 dst address 0x208 is not 32-byte aligned"
+    head = f"{script}:9:1: error: vec_abs: abs.f16 dst address 0x208 is not 32-byte aligned"
     for command in ("run", "check", "asm"):
         r = cli(command, script)
         assert r.exit_code == 1

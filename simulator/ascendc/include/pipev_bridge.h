@@ -55,6 +55,9 @@ typedef struct pipev_bridge {
     int32_t npu_arch;    // __NPU_ARCH__ of the chip: ascend910b 2201, ascend950 3510, ...
     uint32_t block_idx;  // GetBlockIdx() of the running core
     uint32_t block_num;  // GetBlockNum()
+    // Facts of the chip's profile (isa/chips/*.toml) the headers need while issuing:
+    int32_t counter_mode;  // 1: the chip has counter mode (a count= may be a register)
+    int32_t event_ids;     // event ids per pipe pair (TPipe hands them out)
 } pipev_bridge;
 
 // Defined once in the compiled kernel (by the headers); pipev calls it before main().

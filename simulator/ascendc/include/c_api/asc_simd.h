@@ -1,7 +1,9 @@
 // c_api/asc_simd.h: the AscendC C API (asc_*) on pipev. Operands are pointers into UB (`__ubuf__`
 // arrays, placed by pipev's source rewrite) or into GM buffers; each pointer names the pipev tensor
-// that holds it (`@xN` when no declared tensor does). High-dimensional forms do not touch MASK (as
-// on the hardware); count forms run in counter mode; `_sync` forms end with pipe_barrier ALL.
+// that holds it (`@xN` when no declared tensor does). Each vector call issues one API statement
+// (isa/api.py expands it): count forms `count=`, high-dimensional forms no mask keys (MASK is not
+// touched, as on the hardware); `_sync` forms end with pipe_barrier ALL. The arithmetic calls are
+// binding rows (simulator/bindings.py), defined in the generated c_api/bindings.h.
 #ifndef PIPEV_ASC_SIMD_H
 #define PIPEV_ASC_SIMD_H
 #include "../kernel_operator.h"
@@ -54,34 +56,25 @@ void asc_cmps(const char* op, uint8_t* dst, T* src, T value, uint8_t repeat, uin
     s.op("stride=%u,%u,%u,%u", db, sb, dr, sr).issue(loc);
     sync_all(sync, loc);
 }
-// A hardware instruction over the first COUNT elements (counter mode); SCALAR may be empty.
-template <class T>
-void asc_first_n(const char* mn, T* dst, T* a, T* b, const std::string& scalar, uint32_t count,
-                 const char* extra, bool sync, Loc loc) {
-    first_n<T>(count, loc, [&](uint64_t off, uint64_t repeat) {
-        Stmt s("%s.%s", mn, type_name<T>);
-        ub_ptr(s, dst + off, loc);
-        if (a) ub_ptr(s, a + off, loc);
-        if (b) ub_ptr(s, b + off, loc);
-        if (!scalar.empty()) s.op("%s", scalar.c_str());
-        s.key("repeat", repeat);
-        if (*extra) s.op("%s", extra);
-        s.issue(loc);
-    });
+// An API statement of a binding shape (bindings.h): OPS writes its operands; the first-n
+// form (COUNT) or the high-dimensional form without mask keys (MASK as it is, as the C API's
+// high-dimensional calls leave it).
+template <class Ops> void asc_count(const std::string& head, uint32_t count, bool sync, Loc loc,
+                                    Ops ops) {
+    Stmt s("%s", head.c_str());
+    ops(s);
+    count_key(s, "count", count, counter_mode());
+    s.issue(loc);
     sync_all(sync, loc);
 }
-template <class T>
-void asc_hw(const char* mn, T* dst, T* a, T* b, const std::string& scalar, uint8_t repeat,
-            const std::string& stride, const char* extra, Loc loc) {
-    Stmt s("%s.%s", mn, type_name<T>);
-    ub_ptr(s, dst, loc);
-    if (a) ub_ptr(s, a, loc);
-    if (b) ub_ptr(s, b, loc);
-    if (!scalar.empty()) s.op("%s", scalar.c_str());
+template <class Ops> void asc_repeat(const std::string& head, uint8_t repeat,
+                                     const std::string& stride, Loc loc, Ops ops) {
+    Stmt s("%s", head.c_str());
+    ops(s);
     s.key("repeat", repeat).op("%s", stride.c_str());
-    if (*extra) s.op("%s", extra);
     s.issue(loc);
 }
+template <class... P> void ub_ptrs(Stmt& s, Loc loc, P*... p) { (ub_ptr(s, p, loc), ...); }
 inline void asc_copy(const char* mn, bool to_ub, void* dst, void* src, uint64_t nburst,
                      uint64_t burst, uint64_t src_gap, uint64_t dst_gap, bool sync, Loc loc) {
     Stmt s("%s", mn);
@@ -201,10 +194,18 @@ inline void asc_set_mask_norm(PIPEV_LOC) { pipev::detail::Stmt("set_mask_norm").
 
 // ---- select (mode 0: CMPMASK from asc_set_cmp_mask), duplicate ----------------------------------
 template <class T> void asc_select(T* dst, T* src0, T* src1, uint32_t count, PIPEV_LOC) {
-    pipev::detail::asc_first_n<T>("vsel", dst, src0, src1, "", count, "mode=0", false, loc);
+    pipev::detail::asc_count(pipev::detail::head<T>("select"), count, false, loc,
+                             [&](pipev::detail::Stmt& s) {
+        pipev::detail::ub_ptrs(s, loc, dst, src0, src1);
+        s.op("mode=0");
+    });
 }
 template <class T> void asc_select_sync(T* dst, T* src0, T* src1, uint32_t count, PIPEV_LOC) {
-    pipev::detail::asc_first_n<T>("vsel", dst, src0, src1, "", count, "mode=0", true, loc);
+    pipev::detail::asc_count(pipev::detail::head<T>("select"), count, true, loc,
+                             [&](pipev::detail::Stmt& s) {
+        pipev::detail::ub_ptrs(s, loc, dst, src0, src1);
+        s.op("mode=0");
+    });
 }
 template <class T>
 void asc_select(T* dst, T* src0, T* src1, uint8_t repeat, uint8_t dst_block_stride,
@@ -224,7 +225,7 @@ template <class T> void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint32_t c
     pipev::detail::Stmt s("duplicate.%s", pipev::type_name<T>);
     pipev::detail::ub_ptr(s, dst, loc);
     s.op("%s", pipev::detail::scalar_text(src).c_str());
-    pipev::detail::count_key(s, "count", count, pipev::kCounterMode);
+    pipev::detail::count_key(s, "count", count, pipev::detail::counter_mode());
     s.issue(loc);
 }
 template <class T>
@@ -235,62 +236,74 @@ void asc_duplicate_sync(T* dst, pipev::NoDeduce<T> src, uint32_t count, PIPEV_LO
 template <class T>
 void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_block_stride,
                    uint16_t dst_repeat_stride, PIPEV_LOC) {
-    pipev::detail::asc_hw<T>("vector_dup", dst, nullptr, nullptr,
-                             pipev::detail::scalar_text(src), repeat,
-                             pipev::detail::format("stride=%u,1,%u,8", dst_block_stride,
-                                                   dst_repeat_stride), "", loc);
+    pipev::detail::asc_repeat(pipev::detail::head<T>("duplicate"), repeat,
+                              pipev::detail::format("stride=%u,1,%u,8", dst_block_stride,
+                                                    dst_repeat_stride), loc,
+                              [&](pipev::detail::Stmt& s) {
+        pipev::detail::ub_ptr(s, dst, loc);
+        s.op("%s", pipev::detail::scalar_text<T>(src).c_str());
+    });
 }
 
-// ---- arithmetic ---------------------------------------------------------------------------------
-#define PIPEV_ASC_BINARY(NAME, MN)                                                                 \
+// ---- the binding shapes: NAME is the call, STMT its statement (simulator/bindings.py) ----------
+// binary: asc_add asc_sub asc_mul asc_max asc_min (dst, src0, src1), with NAME_sync
+#define PIPEV_C_API_BINARY(NAME, STMT)                                                             \
     template <class T> void NAME(T* dst, T* src0, T* src1, uint32_t count, PIPEV_LOC) {            \
-        pipev::detail::asc_first_n<T>(MN, dst, src0, src1, "", count, "", false, loc);             \
+        pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, false, loc,                  \
+                                 [&](pipev::detail::Stmt& s) {                                     \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                    \
+        });                                                                                        \
     }                                                                                              \
     template <class T> void NAME##_sync(T* dst, T* src0, T* src1, uint32_t count, PIPEV_LOC) {     \
-        pipev::detail::asc_first_n<T>(MN, dst, src0, src1, "", count, "", true, loc);              \
+        pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, true, loc,                   \
+                                 [&](pipev::detail::Stmt& s) {                                     \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                    \
+        });                                                                                        \
     }                                                                                              \
     template <class T>                                                                             \
     void NAME(T* dst, T* src0, T* src1, uint8_t repeat, uint8_t dst_block_stride,                  \
               uint8_t src0_block_stride, uint8_t src1_block_stride, uint8_t dst_repeat_stride,      \
               uint8_t src0_repeat_stride, uint8_t src1_repeat_stride, PIPEV_LOC) {                  \
-        pipev::detail::asc_hw<T>(MN, dst, src0, src1, "", repeat,                                  \
-                                 pipev::detail::strides6(dst_block_stride, src0_block_stride,       \
-                                                         src1_block_stride, dst_repeat_stride,      \
-                                                         src0_repeat_stride, src1_repeat_stride),   \
-                                 "", loc);                                                         \
+        pipev::detail::asc_repeat(pipev::detail::head<T>(STMT), repeat,                            \
+                                  pipev::detail::strides6(dst_block_stride, src0_block_stride,      \
+                                                          src1_block_stride, dst_repeat_stride,     \
+                                                          src0_repeat_stride, src1_repeat_stride),  \
+                                  loc, [&](pipev::detail::Stmt& s) {                               \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                    \
+        });                                                                                        \
     }
-PIPEV_ASC_BINARY(asc_add, "vadd")
-PIPEV_ASC_BINARY(asc_sub, "vsub")
-PIPEV_ASC_BINARY(asc_mul, "vmul")
-PIPEV_ASC_BINARY(asc_max, "vmax")
-PIPEV_ASC_BINARY(asc_min, "vmin")
-#undef PIPEV_ASC_BINARY
-
-#define PIPEV_ASC_SCALAR(NAME, MN)                                                                 \
+// scalar: asc_add_scalar ... (dst, src, value), with NAME_sync
+#define PIPEV_C_API_SCALAR(NAME, STMT)                                                             \
     template <class T>                                                                             \
     void NAME(T* dst, T* src, pipev::NoDeduce<T> value, uint32_t count, PIPEV_LOC) {               \
-        pipev::detail::asc_first_n<T>(MN, dst, src, nullptr, pipev::detail::scalar_text(value),    \
-                                      count, "", false, loc);                                      \
+        pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, false, loc,                  \
+                                 [&](pipev::detail::Stmt& s) {                                     \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                           \
+            s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
+        });                                                                                        \
     }                                                                                              \
     template <class T>                                                                             \
     void NAME##_sync(T* dst, T* src, pipev::NoDeduce<T> value, uint32_t count, PIPEV_LOC) {        \
-        pipev::detail::asc_first_n<T>(MN, dst, src, nullptr, pipev::detail::scalar_text(value),    \
-                                      count, "", true, loc);                                       \
+        pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, true, loc,                   \
+                                 [&](pipev::detail::Stmt& s) {                                     \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                           \
+            s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
+        });                                                                                        \
     }                                                                                              \
     template <class T>                                                                             \
     void NAME(T* dst, T* src, pipev::NoDeduce<T> value, uint8_t repeat, uint16_t dst_block_stride, \
               uint16_t src_block_stride, uint16_t dst_repeat_stride, uint16_t src_repeat_stride,   \
               PIPEV_LOC) {                                                                         \
-        pipev::detail::asc_hw<T>(MN, dst, src, nullptr, pipev::detail::scalar_text(value), repeat, \
-                                 pipev::detail::format("stride=%u,%u,%u,%u", dst_block_stride,     \
-                                                       src_block_stride, dst_repeat_stride,        \
-                                                       src_repeat_stride), "", loc);               \
+        pipev::detail::asc_repeat(pipev::detail::head<T>(STMT), repeat,                            \
+                                  pipev::detail::format("stride=%u,%u,%u,%u", dst_block_stride,    \
+                                                        src_block_stride, dst_repeat_stride,       \
+                                                        src_repeat_stride),                        \
+                                  loc, [&](pipev::detail::Stmt& s) {                               \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                           \
+            s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
+        });                                                                                        \
     }
-PIPEV_ASC_SCALAR(asc_add_scalar, "vadds")
-PIPEV_ASC_SCALAR(asc_mul_scalar, "vmuls")
-PIPEV_ASC_SCALAR(asc_max_scalar, "vmaxs")
-PIPEV_ASC_SCALAR(asc_min_scalar, "vmins")
-#undef PIPEV_ASC_SCALAR
+#include "bindings.h"
 
 // ---- data movement ------------------------------------------------------------------------------
 inline void asc_copy_gm2ub(void* dst, void* src, uint32_t size, PIPEV_LOC) {

@@ -26,10 +26,6 @@ struct Loc {
 // Thrown when pipev has stopped the run (a callback returned nonzero); the launch wrapper catches it.
 struct Stopped {};
 
-// The chip family the kernel is compiled for (__NPU_ARCH__): ascend910 (1001) has no counter mode
-// and 4 event ids.
-constexpr bool kCounterMode = __NPU_ARCH__ != 1001;
-constexpr int kEventIds = __NPU_ARCH__ == 1001 ? 4 : 8;
 constexpr uint64_t kOnes = ~uint64_t(0);
 
 namespace detail {
@@ -44,6 +40,9 @@ inline pipev_bridge& bridge() {
     }
     return *g_bridge;
 }
+// Chip facts, from the chip's profile through the bridge (pipev_bridge.h).
+inline bool counter_mode() { return bridge().counter_mode != 0; }
+inline int event_ids() { return bridge().event_ids; }
 [[noreturn]] inline void stop() {
     g_stopped = true;
     throw Stopped{};
@@ -205,7 +204,7 @@ struct State {
     std::vector<GmBuffer> gm;
     std::vector<QueueState> queues;
     std::vector<std::string> names;
-    uint8_t events[4][4] = {};  // busy event ids per (src, dst) pipe, one bit each
+    uint64_t events[4][4] = {};  // busy event ids per (src, dst) pipe, one bit each (ids < 64)
     int pipes = 0;              // TPipe objects constructed (ids)
     void* current_pipe = nullptr;
     struct Site { const char* file; int line; std::string name; uint64_t addr; };
@@ -260,20 +259,20 @@ inline const UbTensor& typed(int region, const char* type, size_t esize, Loc loc
 
 // Event ids: a pool per (src, dst) pipe pair, as TPipe hands them out.
 inline int alloc_event(int src, int dst, Loc loc) {
-    for (int id = 0; id < kEventIds; ++id)
-        if (!(g.events[src][dst] & (1u << id))) {
-            g.events[src][dst] |= uint8_t(1u << id);
+    for (int id = 0; id < event_ids(); ++id)
+        if (!(g.events[src][dst] & (uint64_t(1) << id))) {
+            g.events[src][dst] |= uint64_t(1) << id;
             return id;
         }
     error(loc, "no free %s->%s event id: all %d are in use", pipe_name(src), pipe_name(dst),
-          kEventIds);
+          event_ids());
 }
 inline void release_event(int src, int dst, int id) {
-    g.events[src][dst] &= uint8_t(~(1u << id));
+    g.events[src][dst] &= ~(uint64_t(1) << id);
 }
 inline int fetch_event(int src, int dst) {
-    for (int id = 0; id < kEventIds; ++id)
-        if (!(g.events[src][dst] & (1u << id))) return id;
+    for (int id = 0; id < event_ids(); ++id)
+        if (!(g.events[src][dst] & (uint64_t(1) << id))) return id;
     return 0;
 }
 // The pipev pipes of a HardEvent; false for the cube pipes (MTE1, M, FIX) pipev does not model.

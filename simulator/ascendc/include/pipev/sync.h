@@ -10,9 +10,9 @@ inline void flag(bool set, AscendC::HardEvent e, int32_t id, Loc loc) {
     if (!event_pipes(e, src, dst))
         error(loc, "%s: HardEvent %d involves a cube pipe (MTE1, M or FIX), which pipev does not "
               "model", set ? "SetFlag" : "WaitFlag", int(e));
-    if (id < 0 || id >= kEventIds)
+    if (id < 0 || id >= event_ids())
         error(loc, "%s: event id %d is out of range (0..%d)", set ? "SetFlag" : "WaitFlag", id,
-              kEventIds - 1);
+              event_ids() - 1);
     if (set) set_flag(src, dst, id, loc);
     else wait_flag(src, dst, id, loc);
 }

@@ -1,8 +1,9 @@
-// pipev/vector.h: vector APIs. Select, Compare, Compares and Duplicate (count form) map onto pipev's
-// API statements (docs/semantics.md §8), which decode to the same hardware micro-ops as the vendor's APIs;
-// the rest become the hardware sequence the API runs (docs/semantics.md §6): the count form in counter mode
-// (set_mask_count · set_vector_mask 0, N · OP repeat=1 · set_mask_norm · set_vector_mask ONES,
-// ONES), the high-dimensional form as the mask setting and the instruction.
+// pipev/vector.h: vector APIs. Every call issues one pipev API statement (docs/semantics.md §8):
+// `NAME.T OPERANDS, count=N` for the first-n form, `NAME.T OPERANDS, repeat=R, stride=..., MASK
+// KEYS` for the high-dimensional form (no mask keys when isSetMask is false: MASK as it is). How
+// a statement expands into hardware instructions (counter mode, chunks on ascend910, the mask
+// rules) is isa/api.py's alone. The elementwise APIs (Add ... Cast) are declared by binding rows
+// (simulator/bindings.py) in the generated bindings.h; this file holds the shapes they use.
 #ifndef PIPEV_VECTOR_H
 #define PIPEV_VECTOR_H
 #include <string>
@@ -14,8 +15,9 @@ using AscendC::BinaryRepeatParams;
 using AscendC::LocalTensor;
 using AscendC::UnaryRepeatParams;
 
-// count= and repeat= are registers (one text per call site), except count= on ascend910: with no
-// counter mode the assembler expands a first-n form at assembly time, so it needs the constant.
+// count= and repeat= are registers (one text per call site), except count= on chips without
+// counter mode (ascend910): the assembler expands a first-n form there at assembly time, so it
+// needs the constant.
 
 inline const char* cmp_name(AscendC::CMPMODE m) {
     static const char* names[] = {"lt", "gt", "eq", "le", "ge", "ne"};
@@ -71,45 +73,6 @@ template <class T> void mask_keys(Stmt& s, Mask m, Loc loc) {
 inline void set_vector_mask(uint64_t hi, uint64_t lo, Loc loc) {
     Stmt("set_vector_mask").reg(hi).reg(lo).issue(loc);
 }
-// MASK for a high-dimensional hardware instruction: the contiguous rule is pipev's set_mask.T.
-template <class T> void set_mask(Mask m, Loc loc) {
-    if (!m.bits) {
-        Stmt("set_mask.%s", type_name<T>).reg(m.len).issue(loc);
-        return;
-    }
-    uint64_t hi, lo;
-    mask_words<T>(m.bits, hi, lo, loc);
-    set_vector_mask(hi, lo, loc);
-}
-
-// The count form of a hardware instruction: EMIT(element offset, repeat) issues it once in counter
-// mode, or (ascend910) in chunks of up to 255 full repeats and a masked tail.
-template <class T, class Emit> void first_n(uint64_t n, Loc loc, Emit emit) {
-    if constexpr (kCounterMode) {
-        Stmt("set_mask_count").issue(loc);
-        set_vector_mask(0, n, loc);
-        emit(0, 1);
-        Stmt("set_mask_norm").issue(loc);
-        set_vector_mask(kOnes, kOnes, loc);
-    } else {
-        constexpr uint64_t per = 256 / sizeof(T);
-        uint64_t full = n / per, off = 0;
-        while (full > 0) {
-            uint64_t k = full < 255 ? full : 255;
-            set_vector_mask(sizeof(T) >= 4 ? 0 : kOnes, kOnes, loc);
-            emit(off, k);
-            off += k * per;
-            full -= k;
-        }
-        if (uint64_t tail = n % per) {
-            set_vector_mask(tail > 64 ? (uint64_t(1) << (tail - 64)) - 1 : 0,
-                            tail >= 64 ? kOnes : (uint64_t(1) << tail) - 1, loc);
-            emit(off, 1);
-        }
-        set_vector_mask(kOnes, kOnes, loc);
-    }
-}
-
 // Source operands: a tensor, a tensor element used as a scalar (ascend950), or an immediate.
 template <class T> struct Elem {
     LocalTensor<T> t;
@@ -136,7 +99,7 @@ void select_count(const LocalTensor<T>& dst, const LocalTensor<U>& sel, const A&
                   int mode, uint32_t count, Loc loc) {
     Stmt s("select.%s", type_name<T>);
     select_operands<T>(s, dst, sel, a, b, mode, loc);
-    count_key(s, "count", count, kCounterMode);
+    count_key(s, "count", count, counter_mode());
     s.issue(loc);
 }
 template <class T, class U, class A, class B>
@@ -181,16 +144,6 @@ void flexible(const T2& dst, const LocalTensor<U>& sel, const T3& src0, const T4
         go(dst, sel, static_cast<T>(src0), src1, true);
     }
 }
-template <class T, bool isSetMask>
-void dup_hd(const LocalTensor<T>& dst, T scalar, Mask m, uint8_t repeat, uint16_t dst_blk,
-            uint8_t dst_rep, Loc loc) {
-    if (isSetMask) set_mask<T>(m, loc);
-    Stmt s("vector_dup.%s", type_name<T>);
-    ub_op(s, dst, loc);
-    s.op("%s", scalar_text(scalar).c_str()).key("repeat", repeat);
-    s.op("stride=%u,1,%u,8", dst_blk, dst_rep).issue(loc);
-}
-
 // ---- compare (docs/semantics.md §8.2) ----------------------------------------------------------------------
 template <class T, class U>
 void compare_count(const LocalTensor<U>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
@@ -199,7 +152,7 @@ void compare_count(const LocalTensor<U>& dst, const LocalTensor<T>& a, const Loc
     ub_op(s, dst, loc);
     ub_op(s, a, loc);
     ub_op(s, b, loc);
-    count_key(s, "count", count, kCounterMode);
+    count_key(s, "count", count, counter_mode());
     s.issue(loc);
 }
 template <class T, class U>
@@ -225,7 +178,7 @@ void compares(const LocalTensor<U>& dst, const LocalTensor<T>& src, T scalar, As
     ub_op(s, src, loc);
     s.op("%s", scalar_text(scalar).c_str());
     if (count) {
-        count_key(s, "count", *count, kCounterMode);
+        count_key(s, "count", *count, counter_mode());
     } else {
         s.key("repeat", repeat).op("%s", unary_stride(p).c_str());
         if (mask) mask_keys<T>(s, *mask, loc);
@@ -233,58 +186,38 @@ void compares(const LocalTensor<U>& dst, const LocalTensor<T>& src, T scalar, As
     s.issue(loc);
 }
 
-// ---- hardware instructions: binary (vadd ...), with a scalar (vadds ...), unary (vabs ...) ----
-template <class T>
-void binary_count(const char* mn, const LocalTensor<T>& dst, const LocalTensor<T>& a,
-                  const LocalTensor<T>& b, uint64_t n, Loc loc) {
-    first_n<T>(n, loc, [&](uint64_t off, uint64_t repeat) {
-        Stmt s("%s.%s", mn, type_name<T>);
-        ub_op(s, dst[uint32_t(off)], loc);
-        ub_op(s, a[uint32_t(off)], loc);
-        ub_op(s, b[uint32_t(off)], loc);
-        s.key("repeat", repeat).issue(loc);
-    });
-}
-template <class T, bool isSetMask>
-void binary_hd(const char* mn, const LocalTensor<T>& dst, const LocalTensor<T>& a,
-               const LocalTensor<T>& b, Mask m, uint8_t repeat, const BinaryRepeatParams& p,
-               Loc loc) {
-    if (isSetMask) set_mask<T>(m, loc);
-    Stmt s("%s.%s", mn, type_name<T>);
-    ub_op(s, dst, loc);
-    ub_op(s, a, loc);
-    ub_op(s, b, loc);
-    s.key("repeat", repeat).op("%s", binary_stride(p).c_str()).issue(loc);
-}
-// SCALAR is empty for unary instructions (vabs, vnot, vconv).
-template <class T, class S>
-void unary_count(const char* mn, const LocalTensor<T>& dst, const LocalTensor<S>& src,
-                 const std::string& scalar, uint64_t n, const char* extra, Loc loc) {
-    using Big = std::conditional_t<(sizeof(T) > sizeof(S)), T, S>;
-    first_n<Big>(n, loc, [&](uint64_t off, uint64_t repeat) {
-        Stmt s("%s", mn);
-        ub_op(s, dst[uint32_t(off)], loc);
-        ub_op(s, src[uint32_t(off)], loc);
-        if (!scalar.empty()) s.op("%s", scalar.c_str());
-        s.key("repeat", repeat);
-        if (*extra) s.op("%s", extra);
-        s.issue(loc);
-    });
-}
-template <class T, class S, bool isSetMask>
-void unary_hd(const char* mn, const LocalTensor<T>& dst, const LocalTensor<S>& src,
-              const std::string& scalar, Mask m, uint8_t repeat, const UnaryRepeatParams& p,
-              const char* extra, Loc loc) {
-    if (isSetMask) set_mask<T>(m, loc);
-    Stmt s("%s", mn);
-    ub_op(s, dst, loc);
-    ub_op(s, src, loc);
-    if (!scalar.empty()) s.op("%s", scalar.c_str());
-    s.key("repeat", repeat).op("%s", unary_stride(p).c_str());
-    if (*extra) s.op("%s", extra);
+// ---- the elementwise shapes of the binding rows (bindings.h) ------------------------------------
+// OPS(s) writes a statement's operands; the count form and the high-dimensional form follow.
+template <class... X> void ub_ops(Stmt& s, Loc loc, const X&... x) { (ub_op(s, x, loc), ...); }
+template <class Ops> void count_form(const std::string& head, uint64_t n, Loc loc, Ops ops) {
+    Stmt s("%s", head.c_str());
+    ops(s);
+    count_key(s, "count", n, counter_mode());
     s.issue(loc);
 }
-template <class T> std::string mnemonic(const char* mn) { return format("%s.%s", mn, type_name<T>); }
+// M: the mask keys in elements of type M (Cast: the wider type); none when MASK is kept.
+template <class M, class Ops>
+void hd_form(const std::string& head, const Mask* m, uint8_t repeat, const std::string& stride,
+             Loc loc, Ops ops) {
+    Stmt s("%s", head.c_str());
+    ops(s);
+    s.key("repeat", repeat).op("%s", stride.c_str());
+    if (m) mask_keys<M>(s, *m, loc);
+    s.issue(loc);
+}
+template <class T> std::string head(const char* name) { return format("%s.%s", name, type_name<T>); }
+template <class T, class U> std::string head(const char* name) {
+    return format("%s.%s.%s", name, type_name<T>, type_name<U>);
+}
+template <class T>
+void dup_hd(const LocalTensor<T>& dst, T scalar, const Mask* m, uint8_t repeat, uint16_t dst_blk,
+            uint8_t dst_rep, Loc loc) {
+    hd_form<T>(head<T>("duplicate"), m, repeat, format("stride=%u,1,%u,8", dst_blk, dst_rep), loc,
+               [&](Stmt& s) {
+        ub_op(s, dst, loc);
+        s.op("%s", scalar_text(scalar).c_str());
+    });
+}
 inline const char* round_name(AscendC::RoundMode r) {
     static const char* names[] = {"none", "rint", "floor", "ceil", "round", "trunc", "odd", "hybrid"};
     return names[int(r)];
@@ -473,116 +406,116 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
     pipev::detail::Stmt s("duplicate.%s", pipev::type_name<T>);
     pipev::detail::ub_op(s, dst, loc);
     s.op("%s", pipev::detail::scalar_text(scalarValue).c_str());
-    pipev::detail::count_key(s, "count", uint64_t(calCount), pipev::kCounterMode);
+    pipev::detail::count_key(s, "count", uint64_t(calCount), pipev::detail::counter_mode());
     s.issue(loc);
 }
 template <typename T, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
                const uint64_t mask[], const uint8_t repeatTimes, const uint16_t dstBlockStride,
                const uint8_t dstRepeatStride, PIPEV_LOC) {
-    pipev::detail::dup_hd<T, isSetMask>(dst, scalarValue, pipev::detail::mask_of(mask),
-                                        repeatTimes, dstBlockStride, dstRepeatStride, loc);
+    auto m = pipev::detail::mask_of(mask);
+    pipev::detail::dup_hd<T>(dst, scalarValue, isSetMask ? &m : nullptr, repeatTimes,
+                             dstBlockStride, dstRepeatStride, loc);
 }
 template <typename T, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue, uint64_t mask,
                const uint8_t repeatTimes, const uint16_t dstBlockStride,
                const uint8_t dstRepeatStride, PIPEV_LOC) {
-    pipev::detail::dup_hd<T, isSetMask>(dst, scalarValue, pipev::detail::mask_of(mask),
-                                        repeatTimes, dstBlockStride, dstRepeatStride, loc);
+    auto m = pipev::detail::mask_of(mask);
+    pipev::detail::dup_hd<T>(dst, scalarValue, isSetMask ? &m : nullptr, repeatTimes,
+                             dstBlockStride, dstRepeatStride, loc);
 }
 
-// ---- arithmetic: Add Sub Mul Max Min (vadd ...), Adds Muls Maxs Mins (vadds ...) ----------------
-// And / Or (vand, vor), Abs / Not (vabs, vnot) and Cast (vconv.DST.SRC, round=MODE): the
-// hardware instructions; counts and masks of Cast are in elements of the wider type.
-#define PIPEV_BINARY(NAME, MN)                                                                     \
+// ---- the binding shapes: NAME is the API, STMT its statement (simulator/bindings.py) -----------
+// binary: Add Sub Mul Max Min And Or (dst, src0, src1)
+#define PIPEV_ASCENDC_BINARY(NAME, STMT)                                                           \
     template <typename T>                                                                          \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
               const int32_t& calCount, PIPEV_LOC) {                                                \
-        pipev::detail::binary_count(MN, dst, src0, src1, uint64_t(calCount), loc);                 \
+        pipev::detail::count_form(pipev::detail::head<T>(STMT), calCount, loc,                     \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
+        });                                                                                        \
     }                                                                                              \
-    template <typename T, bool isSetMask = true>                                                   \
+    template <typename T, bool isSetMask = true, class M>                                          \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
-              const uint64_t mask[], const uint8_t repeatTimes,                                    \
-              const BinaryRepeatParams& repeatParams, PIPEV_LOC) {                                 \
-        pipev::detail::binary_hd<T, isSetMask>(MN, dst, src0, src1, pipev::detail::mask_of(mask),  \
-                                               repeatTimes, repeatParams, loc);                    \
-    }                                                                                              \
-    template <typename T, bool isSetMask = true>                                                   \
-    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
-              uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams,    \
+              const M& mask, const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams,    \
               PIPEV_LOC) {                                                                         \
-        pipev::detail::binary_hd<T, isSetMask>(MN, dst, src0, src1, pipev::detail::mask_of(mask),  \
-                                               repeatTimes, repeatParams, loc);                    \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::hd_form<T>(pipev::detail::head<T>(STMT), isSetMask ? &m : nullptr,          \
+                                  repeatTimes, pipev::detail::binary_stride(repeatParams), loc,    \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
+        });                                                                                        \
     }
-PIPEV_BINARY(Add, "vadd")
-PIPEV_BINARY(Sub, "vsub")
-PIPEV_BINARY(Mul, "vmul")
-PIPEV_BINARY(Max, "vmax")
-PIPEV_BINARY(Min, "vmin")
-PIPEV_BINARY(And, "vand")
-PIPEV_BINARY(Or, "vor")
-#undef PIPEV_BINARY
-
-#define PIPEV_UNARY(NAME, MN, SCALAR_PARAM, SCALAR_TEXT)                                           \
+// scalar: Adds Muls Maxs Mins (dst, src, scalar)
+#define PIPEV_ASCENDC_SCALAR(NAME, STMT)                                                           \
     template <typename T>                                                                          \
-    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src SCALAR_PARAM,                   \
-              const int32_t& calCount, PIPEV_LOC) {                                                \
-        pipev::detail::unary_count(pipev::detail::mnemonic<T>(MN).c_str(), dst, src, SCALAR_TEXT,  \
-                                   uint64_t(calCount), "", loc);                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                \
+              const pipev::NoDeduce<T>& scalarValue, const int32_t& calCount, PIPEV_LOC) {         \
+        pipev::detail::count_form(pipev::detail::head<T>(STMT), calCount, loc,                     \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+            s.op("%s", pipev::detail::scalar_text<T>(scalarValue).c_str());                        \
+        });                                                                                        \
     }                                                                                              \
-    template <typename T, bool isSetMask = true>                                                   \
-    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src SCALAR_PARAM,                   \
-              const uint64_t mask[], const uint8_t repeatTimes,                                    \
+    template <typename T, bool isSetMask = true, class M>                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                \
+              const pipev::NoDeduce<T>& scalarValue, const M& mask, const uint8_t repeatTimes,     \
               const UnaryRepeatParams& repeatParams, PIPEV_LOC) {                                  \
-        pipev::detail::unary_hd<T, T, isSetMask>(pipev::detail::mnemonic<T>(MN).c_str(), dst, src, \
-                                                 SCALAR_TEXT, pipev::detail::mask_of(mask),        \
-                                                 repeatTimes, repeatParams, "", loc);              \
-    }                                                                                              \
-    template <typename T, bool isSetMask = true>                                                   \
-    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src SCALAR_PARAM, uint64_t mask,    \
-              const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams, PIPEV_LOC) {       \
-        pipev::detail::unary_hd<T, T, isSetMask>(pipev::detail::mnemonic<T>(MN).c_str(), dst, src, \
-                                                 SCALAR_TEXT, pipev::detail::mask_of(mask),        \
-                                                 repeatTimes, repeatParams, "", loc);              \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::hd_form<T>(pipev::detail::head<T>(STMT), isSetMask ? &m : nullptr,          \
+                                  repeatTimes, pipev::detail::unary_stride(repeatParams), loc,     \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+            s.op("%s", pipev::detail::scalar_text<T>(scalarValue).c_str());                        \
+        });                                                                                        \
     }
-#define PIPEV_SCALAR_PARAM , const pipev::NoDeduce<T>& scalarValue
-#define PIPEV_SCALAR_TEXT pipev::detail::scalar_text(scalarValue)
-PIPEV_UNARY(Adds, "vadds", PIPEV_SCALAR_PARAM, PIPEV_SCALAR_TEXT)
-PIPEV_UNARY(Muls, "vmuls", PIPEV_SCALAR_PARAM, PIPEV_SCALAR_TEXT)
-PIPEV_UNARY(Maxs, "vmaxs", PIPEV_SCALAR_PARAM, PIPEV_SCALAR_TEXT)
-PIPEV_UNARY(Mins, "vmins", PIPEV_SCALAR_PARAM, PIPEV_SCALAR_TEXT)
-PIPEV_UNARY(Abs, "vabs", , std::string())
-PIPEV_UNARY(Not, "vnot", , std::string())
-#undef PIPEV_SCALAR_PARAM
-#undef PIPEV_SCALAR_TEXT
-#undef PIPEV_UNARY
-
-template <typename T, typename U>
-void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
-          const uint32_t calCount, PIPEV_LOC) {
-    std::string mn = pipev::detail::format("vconv.%s.%s", pipev::type_name<T>, pipev::type_name<U>);
-    std::string round = pipev::detail::format("round=%s", pipev::detail::round_name(roundMode));
-    pipev::detail::unary_count(mn.c_str(), dst, src, std::string(), calCount, round.c_str(), loc);
-}
-template <typename T, typename U, bool isSetMask = true>
-void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
-          const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
-          PIPEV_LOC) {
-    std::string mn = pipev::detail::format("vconv.%s.%s", pipev::type_name<T>, pipev::type_name<U>);
-    std::string round = pipev::detail::format("round=%s", pipev::detail::round_name(roundMode));
-    pipev::detail::unary_hd<T, U, isSetMask>(mn.c_str(), dst, src, std::string(),
-                                             pipev::detail::mask_of(mask), repeatTimes,
-                                             repeatParams, round.c_str(), loc);
-}
-template <typename T, typename U, bool isSetMask = true>
-void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
-          uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
-          PIPEV_LOC) {
-    std::string mn = pipev::detail::format("vconv.%s.%s", pipev::type_name<T>, pipev::type_name<U>);
-    std::string round = pipev::detail::format("round=%s", pipev::detail::round_name(roundMode));
-    pipev::detail::unary_hd<T, U, isSetMask>(mn.c_str(), dst, src, std::string(),
-                                             pipev::detail::mask_of(mask), repeatTimes,
-                                             repeatParams, round.c_str(), loc);
-}
+// unary: Abs Not (dst, src)
+#define PIPEV_ASCENDC_UNARY(NAME, STMT)                                                            \
+    template <typename T>                                                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& calCount,       \
+              PIPEV_LOC) {                                                                         \
+        pipev::detail::count_form(pipev::detail::head<T>(STMT), calCount, loc,                     \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T, bool isSetMask = true, class M>                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& mask,                 \
+              const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams, PIPEV_LOC) {       \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::hd_form<T>(pipev::detail::head<T>(STMT), isSetMask ? &m : nullptr,          \
+                                  repeatTimes, pipev::detail::unary_stride(repeatParams), loc,     \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+        });                                                                                        \
+    }
+// cast: Cast (dst, src, round mode) → STMT.DST.SRC; masks and counts in the wider type
+#define PIPEV_ASCENDC_CAST(NAME, STMT)                                                             \
+    template <typename T, typename U>                                                              \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,    \
+              const uint32_t calCount, PIPEV_LOC) {                                                \
+        pipev::detail::count_form(pipev::detail::head<T, U>(STMT), calCount, loc,                  \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+            s.op("round=%s", pipev::detail::round_name(roundMode));                                \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T, typename U, bool isSetMask = true, class M>                              \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,    \
+              const M& mask, const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,     \
+              PIPEV_LOC) {                                                                         \
+        using Wide = std::conditional_t<(sizeof(T) > sizeof(U)), T, U>;                            \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::hd_form<Wide>(                                                              \
+            pipev::detail::head<T, U>(STMT),                                                       \
+            isSetMask ? &m : nullptr, repeatTimes, pipev::detail::unary_stride(repeatParams), loc, \
+            [&](pipev::detail::Stmt& s) {                                                          \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+            s.op("round=%s", pipev::detail::round_name(roundMode));                                \
+        });                                                                                        \
+    }
 }  // namespace AscendC
+#include "bindings.h"
 #endif

@@ -26,7 +26,7 @@ extern "C" __global__ __aicore__ void chunks(GM_ADDR x, GM_ADDR out)
     LocalTensor<uint16_t> sel = selBuf.Get<uint16_t>();
     Duplicate(sel, (uint16_t)0x00ff, 16);  // => duplicate.u16 tbuf2[x1], 255, count=16
     Select(z, sel, a, a, SELMODE::VSEL_CMPMASK_SPR, N);  // => select.f16 que1_0[x1], tbuf2[x2], que0_0[x3], que0_0[x4], mode=0, count=336
-    Add(z, z, a, N);  // => set_vector_mask x1, x2 | vadd.f16 que1_0[x1], que1_0[x2], que0_0[x3], repeat=x4
+    Add(z, z, a, N);  // => add.f16 que1_0[x1], que1_0[x2], que0_0[x3], count=336
     outQ.EnQue(z);
     inQ.FreeTensor(a);
     z = outQ.DeQue<half>();

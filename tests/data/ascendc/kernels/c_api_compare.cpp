@@ -25,13 +25,13 @@ __global__ __aicore__ void ne_select(GM_ADDR x, GM_ADDR y, GM_ADDR z)
     asc_ge_sync(bits, a, b, 1, 1, 1, 1, 8, 8, 8);  // => compare.ge.f16 | pipe_barrier ALL
     asc_gt_scalar(bits, a, 0.0f, 1, 1, 1, 8, 8);  // => compares.gt.f16 bits[x1], a[x2], raw(0x0000), repeat=x3, stride=1,1,8,8
     asc_set_cmp_mask(bits);  // => set_cmp_mask bits[x1]
-    asc_select(out, a, b, LEN);  // => set_mask_count | vsel.f16 out[x1], a[x2], b[x3], repeat=x4, mode=0
+    asc_select(out, a, b, LEN);  // => select.f16 out[x1], a[x2], b[x3], mode=0, count=x4
     asc_set_vector_mask(0xffffffffffffffffull, 0xffffffffffffffffull);  // => set_vector_mask x1, x2
     asc_select(out, a, b, 1, 1, 1, 1, 8, 8, 8);  // => select.f16 out[x1], a[x2], b[x3], mode=0, repeat=x4, stride=1,1,1,8,8,8
-    asc_add(out, out, a, LEN);  // => vadd.f16 out[x1], out[x2], a[x3], repeat=x4
-    asc_mul(out, out, b, 1, 1, 1, 1, 8, 8, 8);  // => vmul.f16 out[x1], out[x2], b[x3], repeat=x4, stride=1,1,1,8,8,8
-    asc_add_scalar(out, out, 2, LEN);  // => vadds.f16 out[x1], out[x2], raw(0x4000), repeat=x3
-    asc_max_scalar(out, out, (half)-4, 1, 1, 1, 8, 8);  // => vmaxs.f16 out[x1], out[x2], raw(0xc400), repeat=x3, stride=1,1,8,8
+    asc_add(out, out, a, LEN);  // => add.f16 out[x1], out[x2], a[x3], count=x4
+    asc_mul(out, out, b, 1, 1, 1, 1, 8, 8, 8);  // => mul.f16 out[x1], out[x2], b[x3], repeat=x4, stride=1,1,1,8,8,8
+    asc_add_scalar(out, out, 2, LEN);  // => adds.f16 out[x1], out[x2], raw(0x4000), count=x3
+    asc_max_scalar(out, out, (half)-4, 1, 1, 1, 8, 8);  // => maxs.f16 out[x1], out[x2], raw(0xc400), repeat=x3, stride=1,1,8,8
     asc_duplicate(b, (half)1.5, LEN);  // => duplicate.f16 b[x1], raw(0x3e00), count=x2
 
     asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0);

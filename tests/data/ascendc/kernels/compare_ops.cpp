@@ -37,16 +37,16 @@ extern "C" __global__ __aicore__ void compare_ops(GM_ADDR x, GM_ADDR y, GM_ADDR 
     Compares(bits, xs, 1, CMPMODE::LE, lanes, 4, up);  // => compares.le.f32 lm2[x1], lm0[x2], raw(0x3f800000), repeat=x3, stride=1,1,8,8, mask_lo=x4
 
     Duplicate(zs, 1.0f, N);  // => duplicate.f32 lm3[x1], raw(0x3f800000), count=x2
-    Duplicate(zs, 2.0f, lanes, 4, 1, 8);  // => set_vector_mask x1, x2 | vector_dup.f32 lm3[x1], raw(0x40000000), repeat=x2, stride=1,1,8,8
-    Add(zs, xs, ys, N);  // => set_mask_count | set_vector_mask x1, x2 | vadd.f32 lm3[x1], lm0[x2], lm1[x3], repeat=x4 | set_mask_norm
-    Sub(zs, zs, ys, 64, 4, rp);  // => set_mask.f32 x1 | vsub.f32 lm3[x1], lm3[x2], lm1[x3], repeat=x4, stride=1,1,1,8,8,8
-    Mul(zs, zs, xs, lanes, 4, rp);  // => vmul.f32
-    Max(zs, zs, xs, N);  // => vmax.f32
-    Min<float, false>(zs[64], zs[64], ys[64], 64, 3, rp);  // => vmin.f32 lm3[x1], lm3[x2], lm1[x3], repeat=x4
-    Adds(zs, zs, 1, N);  // => vadds.f32 lm3[x1], lm3[x2], raw(0x3f800000), repeat=x3
-    Muls(zs, zs, 0.5f, 64, 4, up);  // => vmuls.f32 lm3[x1], lm3[x2], raw(0x3f000000), repeat=x3, stride=1,1,8,8
-    Maxs(zs, zs, -8.0f, N);  // => vmaxs.f32
-    Mins(zs, zs, 8.0f, N);  // => vmins.f32
+    Duplicate(zs, 2.0f, lanes, 4, 1, 8);  // => duplicate.f32 lm3[x1], raw(0x40000000), repeat=x2, stride=1,1,8,8, mask_lo=x3
+    Add(zs, xs, ys, N);  // => add.f32 lm3[x1], lm0[x2], lm1[x3], count=x4
+    Sub(zs, zs, ys, 64, 4, rp);  // => sub.f32 lm3[x1], lm3[x2], lm1[x3], repeat=x4, stride=1,1,1,8,8,8, mask=x5
+    Mul(zs, zs, xs, lanes, 4, rp);  // => mul.f32
+    Max(zs, zs, xs, N);  // => max.f32
+    Min<float, false>(zs[64], zs[64], ys[64], 64, 3, rp);  // => min.f32 lm3[x1], lm3[x2], lm1[x3], repeat=x4, stride=1,1,1,8,8,8$
+    Adds(zs, zs, 1, N);  // => adds.f32 lm3[x1], lm3[x2], raw(0x3f800000), count=x3
+    Muls(zs, zs, 0.5f, 64, 4, up);  // => muls.f32 lm3[x1], lm3[x2], raw(0x3f000000), repeat=x3, stride=1,1,8,8
+    Maxs(zs, zs, -8.0f, N);  // => maxs.f32
+    Mins(zs, zs, 8.0f, N);  // => mins.f32
 
     // scalar code reads and writes UB after the vector pipe is done
     SetFlag<HardEvent::V_S>(EVENT_ID1);

@@ -24,10 +24,10 @@ template <bool kConvert> __global__ __aicore__ void maybe_convert(GM_ADDR x, GM_
     DataCopy(f, xGm, 256);
     PipeBarrier<PIPE_ALL>();
     if constexpr (kConvert) {
-        Cast(h, f, RoundMode::CAST_RINT, 256);  // => vconv.f16.f32
-        Abs(h, h, 256);  // => vabs.f16
+        Cast(h, f, RoundMode::CAST_RINT, 256);  // => cast.f16.f32
+        Abs(h, h, 256);  // => abs.f16
         Duplicate(s, (int16_t)0x0ff0, 256);
-        And(s, s, s, 256);  // => vand.s16
+        And(s, s, s, 256);  // => and.s16
         Or(s, s, s, 256);
         Not(s, s, 256);
     } else {

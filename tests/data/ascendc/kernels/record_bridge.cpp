@@ -70,6 +70,8 @@ struct Install {
             default: bridge.ub_bytes = 253952; break;  // 3002, 3510
         }
         bridge.scratch_bytes = 8192;
+        bridge.counter_mode = bridge.npu_arch != 1001;  // the chip TOMLs: ascend910 has none
+        bridge.event_ids = bridge.npu_arch == 1001 ? 4 : 8;
         bridge.ub = static_cast<uint8_t*>(std::aligned_alloc(4096, bridge.ub_bytes));
         std::memset(bridge.ub, 0, bridge.ub_bytes);
         bridge.block_idx = 0;

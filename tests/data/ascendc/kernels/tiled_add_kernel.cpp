@@ -46,7 +46,7 @@ private:
         AscendC::LocalTensor<T> x = inX.template DeQue<T>();  // => wait_flag MTE2, V
         AscendC::LocalTensor<T> y = inY.template DeQue<T>();
         AscendC::LocalTensor<T> z = outZ.template AllocTensor<T>();
-        AscendC::Add(z, x, y, tileLength);  // => vadd
+        AscendC::Add(z, x, y, tileLength);  // => add.
         outZ.EnQue(z);  // => set_flag V, MTE3
         inX.FreeTensor(x);  // => set_flag V, MTE2
         inY.FreeTensor(y);

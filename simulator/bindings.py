@@ -1,0 +1,101 @@
+"""Binding rows: which front-end call issues which `.vasm` statement (docs/ascendc.md, docs/tik.md).
+
+A row names a call of one language (AscendC C++, the AscendC C API, TIK), the statement it
+issues (an API statement of isa/api.py, or any mnemonic the assembler knows) and its shape: the
+call's signature pattern, which each front end knows how to turn into the statement's operands
+and keys (`count=` for the first-n form, `repeat=`, `stride=` and the mask keys for the
+high-dimensional form). The front ends write the statement and nothing else: how it expands
+into hardware instructions is isa/api.py's alone.
+
+The C++ headers' repetitive part is generated from these rows (simulator/ascendc/bindgen.py,
+`scripts/generate_bindings.py`); TIK looks its calls up here when they are made. A row added at
+run time (`ROWS.add`) reaches both: TIK at its next call, C++ through a header that the build
+generates for the rows the checked-in headers lack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import attrs
+
+LANGUAGES = ("ascendc", "c_api", "tik")
+# the shapes each language knows (the operands before the form's keys)
+SHAPES = {
+    "ascendc": ("binary", "scalar", "unary", "cast"),  # (dst, src0, src1) (dst, src, s) (dst, src)
+    "c_api": ("binary", "scalar"),
+    "tik": ("binary", "scalar", "unary", "conv"),
+}
+
+
+@attrs.frozen
+class Binding:
+    language: str  # one of LANGUAGES
+    name: str  # the call in that language: Add, asc_add, vec_add
+    statement: str  # the statement it issues: add (written add.T ...)
+    shape: str  # one of SHAPES[language]
+
+    def __attrs_post_init__(self) -> None:
+        if self.shape not in SHAPES.get(self.language, ()):
+            raise ValueError(f"binding {self.name}: {self.language} has no shape {self.shape!r} "
+                             f"(shapes: {', '.join(SHAPES.get(self.language, ()))})")
+
+
+def _rows(language: str, shape: str, pairs: str) -> list[Binding]:
+    """Rows of one language and shape from 'Name:statement ...'."""
+    return [Binding(language, *pair.split(":"), shape) for pair in pairs.split()]
+
+
+BUILTIN: tuple[Binding, ...] = (
+    *_rows("ascendc", "binary", "Add:add Sub:sub Mul:mul Max:max Min:min And:and Or:or"),
+    *_rows("ascendc", "scalar", "Adds:adds Muls:muls Maxs:maxs Mins:mins"),
+    *_rows("ascendc", "unary", "Abs:abs Not:not"),
+    *_rows("ascendc", "cast", "Cast:cast"),
+    *_rows("c_api", "binary", "asc_add:add asc_sub:sub asc_mul:mul asc_max:max asc_min:min"),
+    *_rows("c_api", "scalar", "asc_add_scalar:adds asc_mul_scalar:muls asc_max_scalar:maxs "
+           "asc_min_scalar:mins"),
+    *_rows("tik", "binary", "vec_add:add vec_sub:sub vec_mul:mul vec_max:max vec_min:min "
+           "vec_and:and vec_or:or"),
+    *_rows("tik", "scalar", "vec_adds:adds vec_muls:muls vec_maxs:maxs vec_mins:mins"),
+    *_rows("tik", "unary", "vec_abs:abs vec_not:not"),
+    *_rows("tik", "conv", "vec_conv:cast"),
+)
+
+
+class Bindings:
+    """The rows in force: the built-in ones and any added at run time."""
+
+    def __init__(self, rows: tuple[Binding, ...] = BUILTIN):
+        self._rows: dict[tuple[str, str], Binding] = {(r.language, r.name): r for r in rows}
+
+    def __iter__(self) -> Iterator[Binding]:
+        return iter(self._rows.values())
+
+    def find(self, language: str, name: str) -> Binding | None:
+        return self._rows.get((language, name))
+
+    def add(self, row: Binding) -> None:
+        self._rows[(row.language, row.name)] = row
+
+    def remove(self, row: Binding) -> None:
+        if self._rows.get((row.language, row.name)) == row:
+            del self._rows[(row.language, row.name)]
+
+    @contextmanager
+    def added(self, *rows: Binding) -> Iterator[None]:
+        """ROWS in force inside the block (a test's made-up API)."""
+        for row in rows:
+            self.add(row)
+        try:
+            yield
+        finally:
+            for row in rows:
+                self.remove(row)
+
+    def extra(self, language: str) -> list[Binding]:
+        """The rows of LANGUAGE that are not built in (those the checked-in headers lack)."""
+        return [r for r in self if r.language == language and r not in BUILTIN]
+
+
+ROWS = Bindings()
