@@ -21,7 +21,7 @@ from isa.assembler import assemble_statement
 from isa.chip import Chip, ChipError, get_chip
 from isa.diagnostics import AssemblyError, Diagnostic
 from isa.families import HOST_ACCESS
-from isa.program import Instruction, Tensor
+from isa.program import Instruction, RegExpr, Tensor
 from isa.table import InstrDef
 from isa.types import lookup, to_npy
 from simulator.errors import SimulationError
@@ -73,8 +73,9 @@ class Stream:
         self.source = StreamSource(name)
         self.tensors: dict[str, Tensor] = {}
         self._statements: dict[tuple[str, int, str], list[Instruction]] = {}
-        self._log: list[tuple[str, str, int, int, tuple[int, ...]]] = []  # text, file, line,
-        # col, regs
+        # text, file, line, col, regs, the hardware instructions the statement expanded to
+        self._log: list[tuple[str, str, int, int, tuple[int, ...], list[Instruction]]] = []
+        self._replays: dict[tuple[str, str, int, str], list[str]] = {}  # see _replay_lines
         self._gm_initial: dict[str, bytes] = {}
         self.failed = False
         self.run = Run(self.machine, self.source, checks=checks, trace=trace,
@@ -146,7 +147,7 @@ class Stream:
         hw = self._statement(text, file, line, col)
         values = self._load(regs)
         self._snapshot_gm()
-        self._log.append((text, file, line, col, values))
+        self._log.append((text, file, line, col, values, hw))
         self.source.push(hw)
         try:
             while self.source.queue:
@@ -237,12 +238,33 @@ class Stream:
             else:
                 out.append(f".ub {t.name} {t.dtype.name}[{t.count}] @{t.addr:#x}")
         at = None
-        for text, file, line, col, regs in self._log:
+        for text, file, line, col, regs, hw in self._log:
             if (file, line, col) != at:
                 at = (file, line, col)
                 out.append(f'.loc "{file}" {line}' + (f" {col}" if col > 0 else ""))
-            out.append(f"    {substitute(text, regs)}")
+            out.extend(f"    {s}" for s in self._replay_lines(text, file, line, regs, hw))
         return "\n".join(out) + "\n"
+
+    def _replay_lines(self, text: str, file: str, line: int, regs: tuple[int, ...],
+                      hw: list[Instruction]) -> list[str]:
+        """The statement TEXT as it ran with REGS, for the replay: its registers replaced by
+        their values when that text expands to the same hardware instructions (an API expansion
+        may choose another sequence for a constant than for a register: compare's count= is one
+        counter-mode instruction for a register, whole repeats for a constant), else the
+        hardware instructions HW that ran, each with its registers replaced."""
+        literal = substitute(text, regs)
+        key = (file, str(line), text, literal)
+        lines = self._replays.get(key)
+        if lines is None:
+            try:
+                stmt, _ = assemble_statement(literal, file, line, 0, 0, self.chip,
+                                             self.tensors, "off", table=self.isa)
+                same = shape(stmt.hw, ()) == shape(hw, regs)
+            except AssemblyError:
+                same = False
+            lines = self._replays[key] = [literal] if same else \
+                [substitute(h.text, regs) for h in hw]
+        return lines
 
     def save_vasm(self, path: str | Path) -> list[Path]:
         """Write the replay program and its GM input files beside it; return the paths."""
@@ -267,3 +289,17 @@ def substitute(text: str, regs: tuple[int, ...]) -> str:
         v = regs[int(m.group(1))]
         return f"({v - (1 << 64) if v >> 63 else v})"
     return REGISTER.sub(value, text)
+
+
+def _resolved(v, regs: tuple[int, ...]):
+    """V, or the value of register expression V with REGS."""
+    if isinstance(v, RegExpr):
+        return (regs[v.reg] * v.scale + v.offset) & M64
+    return v
+
+
+def shape(hw: list[Instruction], regs: tuple[int, ...]) -> tuple:
+    """What a replay must keep of a statement's hardware instructions: which instructions, in
+    order, with their repeat count and mode (registers read with REGS)."""
+    return tuple((h.defn.name, h.op, h.dtype, _resolved(h.fields.get("repeat"), regs),
+                  _resolved(h.fields.get("mode"), regs)) for h in hw)
