@@ -284,10 +284,12 @@ class Stream:
 
 
 def substitute(text: str, regs: tuple[int, ...]) -> str:
-    """TEXT with every register xN replaced by its (signed) value."""
+    """TEXT with every register xN replaced by its value: a register is a 64-bit word (an
+    index, a count, a mask word), so a value with bit 63 set is written as the unsigned word
+    in hex (a mask word 0xffff0000ffff0000), never as a negative number no key accepts."""
     def value(m: re.Match) -> str:
         v = regs[int(m.group(1))]
-        return f"({v - (1 << 64) if v >> 63 else v})"
+        return f"({v:#x})" if v >> 63 else f"({v})"
     return REGISTER.sub(value, text)
 
 

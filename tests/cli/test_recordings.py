@@ -84,3 +84,27 @@ def test_compare_count_forms_replay_as_they_ran(pipev, tmp_path):
     # would expand to whole repeats: it writes the instructions that ran instead
     same_run(*record(pipev, tmp_path, COMPARE_COUNT))
     assert "set_mask_count" in (tmp_path / "r" / "r.vasm").read_text()
+
+
+SELECT_MASK63 = """
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> ta, tb, tm;
+    pipe.InitBuffer(ta, 1024);
+    pipe.InitBuffer(tb, 1024);
+    pipe.InitBuffer(tm, 64);
+    AscendC::LocalTensor<float> a = ta.Get<float>();
+    AscendC::LocalTensor<float> d = tb.Get<float>();
+    AscendC::LocalTensor<uint8_t> m = tm.Get<uint8_t>();
+    AscendC::Duplicate(a, 1.0f, 256);
+    AscendC::Duplicate(m.ReinterpretCast<uint16_t>(), (uint16_t)0x5555, 32);
+    uint64_t mask[2] = {0xffff0000ffff0000ull, 0};
+    AscendC::BinaryRepeatParams p = {1, 1, 1, 8, 8, 8};
+    AscendC::Select(d, m, a, a, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, mask, 4, p);
+}
+""" + MAIN
+
+
+def test_a_mask_word_with_bit_63_replays(pipev, tmp_path):
+    same_run(*record(pipev, tmp_path, SELECT_MASK63))
+    assert "mask_lo=(0xffff0000ffff0000)" in (tmp_path / "r" / "r.vasm").read_text()
