@@ -232,6 +232,8 @@ class Stream:
         out = [f"; pipev: the stream {self.name} as executed (straight-line replay)",
                f".chip {self.chip.name}"]
         for t in self.tensors.values():
+            if t.space == "gm" and t.count == 0:
+                continue  # an empty buffer (a workspace of 0 bytes): nothing can touch it
             if t.space == "gm":
                 init = gm_file.format(name=t.name)
                 out.append(f'.gm {t.name} {t.dtype.name}[{t.count}] inout = file("{init}")')
@@ -272,7 +274,7 @@ class Stream:
         stem = path.stem
         written = []
         for name, t in self.tensors.items():
-            if t.space != "gm":
+            if t.space != "gm" or t.count == 0:
                 continue
             data = self._gm_initial.get(name) or self.machine.gm[name].tobytes()
             npy = path.with_name(f"{stem}.{name}.npy")

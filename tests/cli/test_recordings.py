@@ -108,3 +108,32 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
 def test_a_mask_word_with_bit_63_replays(pipev, tmp_path):
     same_run(*record(pipev, tmp_path, SELECT_MASK63))
     assert "mask_lo=(0xffff0000ffff0000)" in (tmp_path / "r" / "r.vasm").read_text()
+
+
+EMPTY_WORKSPACE = """
+extern "C" __global__ __aicore__ void k(GM_ADDR y, GM_ADDR workspace) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> ta;
+    pipe.InitBuffer(ta, 512);
+    AscendC::GlobalTensor<half> yg;
+    yg.SetGlobalBuffer((__gm__ half*)y, 256);
+    auto a = ta.Get<half>();
+    AscendC::Duplicate(a, half(1.0f), 256);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, a, 256);
+}
+int main() {
+    size_t workspaceSize = 0;
+    uint8_t* y = (uint8_t*)AscendC::GmAlloc(512);
+    uint8_t* workspace = (uint8_t*)AscendC::GmAlloc(workspaceSize);
+    ICPU_RUN_KF(k, 1, y, workspace);
+    return 0;
+}
+"""
+
+
+def test_an_empty_gm_buffer_is_left_out_of_the_recording(pipev, tmp_path):
+    same_run(*record(pipev, tmp_path, EMPTY_WORKSPACE))
+    debug = pipev("debug", "k.cpp", "--batch", "--ex", "continue")
+    assert debug.returncode == 0, debug.stderr
+    assert "program finished" in debug.stdout
