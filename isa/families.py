@@ -301,6 +301,7 @@ ADDR = Family("addr", SCALAR)
 BRANCH = Family("branch", CONTROL)
 JMP = Family("jmp", CONTROL)
 HALT = Family("halt", CONTROL)
+FAIL = Family("fail", CONTROL)
 
 
 HOST_ACCESS = Family("host_access", HOST)

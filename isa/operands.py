@@ -275,6 +275,10 @@ class Builder:
             if not -(1 << 63) <= v <= (1 << 64) - 1:
                 raise LexError(f"{v} does not fit in 64 bits", off)
             return Operand("int", off, text, value=v % (1 << 64))
+        if kind == "text":
+            if len(text) < 2 or not text.startswith('"') or not text.endswith('"'):
+                raise LexError(f"expected text in double quotes, got '{text}'", off)
+            return Operand("word", off, text, value=text[1:-1])
         if kind == "label":
             if text not in self.labels:
                 raise LexError(f"unknown label '{text}'{did_you_mean(text, self.labels)}", off)

@@ -248,6 +248,9 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
     _branch("ble", "branch if xA <= B (signed)"), _branch("bgt", "branch if xA > B (signed)"),
     InstrDef("jmp", (("target", "label"),), F.JMP, level="scalar", doc="jump"),
     InstrDef("halt", (), F.HALT, level="scalar", doc="stop"),
+    InstrDef("fail", (("message", "text"),), F.FAIL, level="scalar",
+             doc="stop the run with the error MESSAGE (a recording ends with the error its "
+                 "front end raised, e.g. an AscendC queue misuse)"),
     # --- API level (§8)
     InstrDef("select", (("dst", "vec"), ("sel", "bits"), ("src0", "scalar_or_vec"),
                         ("src1", "scalar_or_vec")), F.api("api_select"), level="api",

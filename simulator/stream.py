@@ -74,7 +74,8 @@ class Stream:
         self.tensors: dict[str, Tensor] = {}
         self._statements: dict[tuple[str, int, str], list[Instruction]] = {}
         # text, file, line, col, regs, the hardware instructions the statement expanded to
-        self._log: list[tuple[str, str, int, int, tuple[int, ...], list[Instruction]]] = []
+        # (None: record_error's)
+        self._log: list[tuple[str, str, int, int, tuple[int, ...], list | None]] = []
         self._replays: dict[tuple[str, str, int, str], list[str]] = {}  # see _replay_lines
         self._gm_initial: dict[str, bytes] = {}
         self.failed = False
@@ -183,6 +184,14 @@ class Stream:
             x[reg] = int(value) & M64
         return tuple(x)
 
+    def record_error(self, diagnostic: Diagnostic) -> None:
+        """The producer stopped the run with DIAGNOSTIC (an error of its own, e.g. an AscendC
+        queue misuse the headers found): the saved program ends with a `fail` statement
+        at its position, so a replay ends with the same error."""
+        message = diagnostic.message.replace('"', "'").replace("\n", " ")
+        self._log.append((f'fail "{message}"', diagnostic.path, diagnostic.line,
+                          diagnostic.column, (), None))
+
     def _snapshot_gm(self) -> None:
         """Each GM tensor's bytes as the first statement after its declaration finds them (the
         replay's inputs)."""
@@ -248,12 +257,14 @@ class Stream:
         return "\n".join(out) + "\n"
 
     def _replay_lines(self, text: str, file: str, line: int, regs: tuple[int, ...],
-                      hw: list[Instruction]) -> list[str]:
+                      hw: list[Instruction] | None) -> list[str]:
         """The statement TEXT as it ran with REGS, for the replay: its registers replaced by
         their values when that text expands to the same hardware instructions (an API expansion
         may choose another sequence for a constant than for a register: compare's count= is one
         counter-mode instruction for a register, whole repeats for a constant), else the
         hardware instructions HW that ran, each with its registers replaced."""
+        if hw is None:  # record_error's statement
+            return [text]
         literal = substitute(text, regs)
         key = (file, str(line), text, literal)
         lines = self._replays.get(key)

@@ -239,6 +239,10 @@ class Session:
             self.launch.ok = False
         stream, self.stream = self.stream, None
         if stream is not None:
+            if not stream.failed:  # an error of the headers or the bridge: the replay ends so
+                first = next((d for d in diagnostics if d.severity == "error"), None)
+                if first is not None:
+                    stream.record_error(first)
             try:
                 self._save_vasm(stream)
             except DiagnosticError as e:

@@ -36,6 +36,7 @@ def _builtin() -> InstructionSet:
         "set_flag": sync.set_flag, "wait_flag": sync.wait_flag, "barrier": sync.barrier,
         "li": scalar.li, "mov": scalar.mov, "alu": scalar.alu, "addr": scalar.addr,
         "nop": scalar.nop, "branch": scalar.branch, "jmp": scalar.jmp, "halt": scalar.halt,
+        "fail": scalar.fail,
     }, bodies={
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,

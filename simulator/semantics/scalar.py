@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from isa.program import Instruction, RegExpr
 from simulator.machine import Machine
+from simulator.problems import fault
 from simulator.semantics.context import Context
 from simulator.semantics.issued import HALT, Issued
 
@@ -73,6 +74,12 @@ def target_of(instr: Instruction) -> int | None:
 
 def halt(ex: Context, instr: Instruction) -> Issued:
     return Issued("S", jump=HALT)
+
+
+def fail(ex: Context, instr: Instruction) -> Issued:
+    """`fail "MESSAGE"`: the run ends with MESSAGE at the instruction (a recording of a run
+    that a front end stopped: the replay ends with the same error)."""
+    raise fault("fail", instr.operands["message"].value)
 
 
 def _li(instr: Instruction):

@@ -137,3 +137,45 @@ def test_an_empty_gm_buffer_is_left_out_of_the_recording(pipev, tmp_path):
     debug = pipev("debug", "k.cpp", "--batch", "--ex", "continue")
     assert debug.returncode == 0, debug.stderr
     assert "program finished" in debug.stdout
+
+
+DEQUE_EMPTY = """
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECIN, 1> qi;
+    AscendC::GlobalTensor<half> xg;
+    xg.SetGlobalBuffer((__gm__ half*)x, 256);
+    pipe.InitBuffer(qi, 1, 512);
+    auto a = qi.AllocTensor<half>();
+    AscendC::DataCopy(a, xg, 256);
+    a = qi.DeQue<half>();  // no EnQue before it
+    qi.FreeTensor(a);
+}
+int main() {
+    uint8_t* x = (uint8_t*)AscendC::GmAlloc(512);
+    ICPU_RUN_KF(k, 1, x);
+    return 0;
+}
+"""
+
+
+def test_an_error_of_the_headers_ends_the_replay(pipev, tmp_path):
+    run, replay = record(pipev, tmp_path, DEQUE_EMPTY)
+    assert run.returncode == 1 and replay.returncode == 1, (run.stderr, replay.stderr)
+    first = next(x for x in run.stderr.splitlines() if ": error: " in x)
+    assert "DeQue on an empty queue" in first
+    replay = pipev("run", "r/r.vasm", "--output-dir", "out")
+    assert replay.returncode == 1
+    assert first in replay.stderr.splitlines()
+
+
+def test_the_error_statement(tmp_path):
+    from pipev import run
+    from simulator.errors import SimulationError
+
+    (tmp_path / "e.vasm").write_text('.ub a f16[16]\n    nop\n.loc "k.cpp" 21 5\n'
+                                     '    fail "it\'s (a deadlock); see k.cpp:18"\n    nop\n')
+    with pytest.raises(SimulationError) as e:
+        run(str(tmp_path / "e.vasm"))
+    assert [str(d) for d in e.value.diagnostics] == \
+        ["k.cpp:21:5: error: it's (a deadlock); see k.cpp:18"]
