@@ -5,7 +5,10 @@ lists it), so a `.vasm` run starts without them."""
 
 from __future__ import annotations
 
+import functools
 import importlib
+import os
+from pathlib import Path
 
 import click
 
@@ -18,6 +21,62 @@ VALUE_OPTIONS = {"--chip", "--trace", "--trace-format", "--checks", "--max-steps
 
 # commands of their own packages: name -> (module, attribute)
 LAZY_COMMANDS = {"sweep": ("simulator.sweep.cli", "sweep_command")}
+
+# parameters (of any command) naming a file the command writes, and those naming files it
+# reads: a path, or NAME=PATH items (`--input`, `--expect`, `--arg`)
+OUTPUT_PARAMS = {"trace": "--trace", "save_vasm": "--save-vasm", "out": "--out", "plot": "--plot"}
+INPUT_PARAMS = {"program": "the program", "inputs": "--input", "expects": "--expect",
+                "kernel_args": "--arg", "commands": "--commands"}
+
+
+def _read_files(params: dict) -> list[tuple[str, str]]:
+    """(what, path) of every file PARAMS name as read."""
+    found = []
+    for name, what in INPUT_PARAMS.items():
+        value = params.get(name)
+        for item in (value,) if isinstance(value, str) else value or ():
+            path = item.partition("=")[2] if name != "program" and name != "commands" \
+                else item
+            if path and not path.startswith("out:"):
+                found.append((what, path))
+    return found
+
+
+def refuse_writing_inputs(params: dict) -> None:
+    """A usage error when an output option names a file the command reads (the program's own
+    file given to --save-vasm or --trace by a slip): writing it would destroy it, as a
+    compiler refuses `g++ x.cpp -o x.cpp`."""
+    reads = _read_files(params)
+    for name, option in OUTPUT_PARAMS.items():
+        out = params.get(name)
+        if not out or not os.path.exists(out):
+            continue
+        for what, path in reads:
+            try:
+                same = os.path.samefile(out, path)
+            except OSError:
+                same = Path(out).resolve() == Path(path).resolve()
+            if same:
+                named = what if what == "the program" else f"the file of {what}"
+                raise click.UsageError(f"{option} {out} is {named} ({path}): pipev would write "
+                                       "over it; choose another file")
+
+
+def guarded(command: click.Command) -> click.Command:
+    """COMMAND, its callback first checking that no output option names a file it reads
+    (refuse_writing_inputs); wrapped once."""
+    inner = command.callback
+    if inner is None or getattr(inner, "pipev_guarded", False):
+        return command
+
+    @functools.wraps(inner)
+    def callback(*args, **params):
+        refuse_writing_inputs(params)
+        return inner(*args, **params)
+
+    callback.pipev_guarded = True
+    command.callback = callback
+    return command
 
 
 def program_of(args: list[str]) -> str | None:
@@ -48,6 +107,10 @@ class PipevGroup(click.Group):
     (simulator/tik/cli.py), and whose LAZY_COMMANDS are imported when first looked up."""
 
     def resolve_command(self, ctx, args):
+        name, command, rest = self._resolve(ctx, args)
+        return name, guarded(command) if command is not None else command, rest
+
+    def _resolve(self, ctx, args):
         if args and args[0] in ("run", "debug") and wants(args[1:]):
             from simulator.ascendc import cli as cpp
 
