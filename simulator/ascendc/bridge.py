@@ -229,12 +229,12 @@ class Session:
 
     def fail(self, diagnostics: list[Diagnostic]) -> None:
         """Record and report the diagnostics of an error; the session stops."""
+        self.stopped = True  # first: a reporter that fails the session on a warning it
+        self.failed = True   # makes an error (--werror) sees it failed already
         for d in diagnostics:
             if d not in self.diagnostics:
                 self.diagnostics.append(d)
                 self.emit(d)
-        self.stopped = True
-        self.failed = True
         if self.launch is not None:
             self.launch.ok = False
         stream, self.stream = self.stream, None

@@ -25,14 +25,18 @@ class Reporter:
         self.out = sys.stderr
 
     def emit(self, d: Diagnostic) -> None:
+        warning = d
         if self.werror and d.severity == "warning":
             d = attrs.evolve(d, severity="error")
             self.promoted = True
-            if self.session is not None and self.session.status is not None:
-                self.session.status.set_failed()
         self.diagnostics.append(d)
         self.out.write(render(d, self.show_source) + "\n")
         self.out.flush()
+        session = self.session
+        if d is not warning and session is not None and not session.failed:
+            # an error now: it fails the session as any error does, so the host program ends
+            # at this launch and writes nothing (its WriteFile would replace the user's file)
+            session.fail([warning])
 
     def printer(self, write_stdout):
         """Where kernel printf text goes: the program's stdout, or stderr under --json (whose

@@ -512,6 +512,38 @@ def test_werror_save_vasm_and_traces_per_launch(cpp, tmp_path, capfd):
     assert (rc, err) == (1, "two.cpp:8:5: error: a warning of the headers\n")
 
 
+WARN_THEN_WRITE = r"""
+#include <cstdio>
+#include "pipev_standin.h"
+
+__global__ __aicore__ void fill(int warn) {
+    pipev::ub("x", "half", 0, 128);
+    pipev::issue("duplicate.f16 x, raw(0x3c00), count=128");
+    if (warn) pipev::say(1, "a warning of the headers");
+}
+
+int main() {
+    fill<<<1, nullptr, nullptr>>>(1);
+    std::FILE* f = std::fopen("y.bin", "wb");
+    std::fputs("the failed run's data", f);
+    std::fclose(f);
+    fill<<<1, nullptr, nullptr>>>(0);
+}
+"""
+
+
+@needs_cxx
+def test_under_werror_a_warning_ends_the_host_program_as_an_error_does(cpp, tmp_path, capfd):
+    # #31 08: the program went on after the launch and its write replaced the user's file
+    write(tmp_path / "w.cpp", WARN_THEN_WRITE)
+    (tmp_path / "y.bin").write_text("PRECIOUS")
+    rc, _, err = cpp(capfd, "--no-source", "w.cpp", "-I", FAKE_INCLUDE, "--werror")
+    assert (rc, err) == (1, "w.cpp:8:5: error: a warning of the headers\n")
+    assert (tmp_path / "y.bin").read_text() == "PRECIOUS"
+    rc, _, err = cpp(capfd, "w.cpp", "-I", FAKE_INCLUDE, "--quiet")  # without --werror it runs
+    assert rc == 0 and err.count("warning: a warning of the headers") == 1
+    assert (tmp_path / "y.bin").read_text() == "the failed run's data"
+
 def test_chip_profiles_give_npu_arch():
     from isa.chip import chip_names, get_chip
 
