@@ -3,18 +3,16 @@ kernel's parameters in order, and the outputs saved as .npy files.
 
 `--arg NAME=FILE.npy` passes the array's bytes, `--arg NAME=FILE.bin` a raw file's bytes,
 `--arg NAME=out:TYPE[COUNT]` a zeroed buffer of COUNT elements saved afterwards as
-OUTPUT_DIR/NAME.npy. Each buffer is a GM buffer called NAME. Outputs are written to temporary
-files first and renamed into place only when the whole run succeeded.
+OUTPUT_DIR/NAME.npy. Each buffer is a GM buffer called NAME. Outputs are written all or
+nothing by simulator/outputs.py, the writer of every run.
 """
 
 from __future__ import annotations
 
 import ctypes
 import json
-import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 import attrs
@@ -142,11 +140,14 @@ def run_kernel(lib, session, reporter, config: dict, *, has_bridge: bool) -> int
                                                                           strict=True)
                if a.kind == "out"}
     out_dir = Path(config.get("output_dir") or "pipev-out")
+    from simulator.outputs import write_outputs
+
     try:
         paths = write_outputs(out_dir, outputs)
     except OSError as e:
-        print(f"{source}:1:1: error: cannot write outputs to {out_dir}: {e.strerror or e}",
-              file=sys.stderr)
+        target = e.filename or out_dir
+        print(f"{source}:1:1: error: cannot write output {target}: {e.strerror or e}; no "
+              "output was changed", file=sys.stderr)
         return 1
     if config.get("json"):
         from simulator.ascendc.report import launch_dict
@@ -172,23 +173,3 @@ def _gm_declared_hook(lib):
     hook.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_uint64]
     hook.restype = None
     return hook
-
-
-def write_outputs(directory: Path, outputs: dict[str, np.ndarray]) -> dict[str, str]:
-    """Write every output to a temporary name, then rename all into place."""
-    directory.mkdir(parents=True, exist_ok=True)
-    staged = []
-    try:
-        for name, arr in outputs.items():
-            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".npy.tmp", dir=directory)
-            with os.fdopen(fd, "wb") as f:
-                np.save(f, arr, allow_pickle=False)
-            staged.append((tmp, directory / f"{name}.npy"))
-    except OSError:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        raise
-    for tmp, final in staged:
-        os.replace(tmp, final)
-    return {name: str((directory / f"{name}.npy").resolve()) for name in outputs}
-

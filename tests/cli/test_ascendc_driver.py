@@ -395,6 +395,31 @@ def test_kernel_only_mode_is_byte_exact(cpp, tmp_path, capfd):
 
 
 @needs_cxx
+def test_kernel_only_outputs_all_or_nothing_with_the_umasks_mode(cpp, tmp_path, capfd):
+    # #31 09: kernel-only mode had its own writer: the first output replaced, a .tmp left
+    # behind when the second could not be written, every output mode 0600
+    write(tmp_path / "maximum.cpp", MAXIMUM_KERNEL)
+    np.save(tmp_path / "a.npy", np.ones(512, np.float16))
+    np.save(tmp_path / "b.npy", np.zeros(512, np.float16))
+    (tmp_path / "res" / "b.npy").mkdir(parents=True)  # the second output cannot be written
+    (tmp_path / "res" / "a.npy").write_text("OLD")
+    args = ["maximum.cpp", "-I", FAKE_INCLUDE, "--kernel", "maximum", "--arg", "a=out:f16[512]",
+            "--arg", "b=out:f16[512]", "--arg", "out=out:f16[512]", "--output-dir", "res",
+            "--quiet"]
+    rc, _, err = cpp(capfd, *args)
+    assert rc == 1 and "cannot write output res/b.npy: Is a directory" in err, err
+    assert sorted(p.name for p in (tmp_path / "res").iterdir()) == ["a.npy", "b.npy"]
+    assert (tmp_path / "res" / "a.npy").read_text() == "OLD"
+    (tmp_path / "res" / "b.npy").rmdir()
+    old = os.umask(0o022)
+    try:
+        rc, _, err = cpp(capfd, *args)
+    finally:
+        os.umask(old)
+    assert rc == 0, err
+    assert (tmp_path / "res" / "out.npy").stat().st_mode & 0o777 == 0o644
+
+@needs_cxx
 def test_kernel_only_failures_write_nothing(cpp, tmp_path, capfd):
     write(tmp_path / "copy.cpp", COPY_KERNEL)
     np.save(tmp_path / "x.npy", np.arange(64, dtype=np.float16))
