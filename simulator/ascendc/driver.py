@@ -221,13 +221,11 @@ def worker_main(config: dict) -> int:
         set_bridge.restype = None
         set_bridge(ctypes.addressof(session.struct))
     status.phase(PHASE_MAIN)
+    _StdoutToStderr(libc, config.get("json")).start()
     if config.get("kernel") is None:
-        redirect = _StdoutToStderr(libc, config.get("json"))
-
         def finish(rc: int) -> int:
             session.end_program = None
             libc.fflush(None)
-            redirect.restore()
             session.close()
             rc = reporter.finish(rc)
             if config.get("json") and reporter.ok:
@@ -240,7 +238,6 @@ def worker_main(config: dict) -> int:
         # the first error ends the program (at the end of its launch), as a kernel fault ends
         # it on the device: the host code after it does not run (nor write its outputs)
         session.end_program = lambda: c_exit(finish(1))
-        redirect.start()
         return finish(_call_main(lib, source, config.get("argv", [])))
     from simulator.ascendc.kernel_args import run_kernel
 
@@ -253,26 +250,21 @@ def worker_main(config: dict) -> int:
 
 
 class _StdoutToStderr:
-    """Under --json a host main's own output (printf, std::cout) goes to stderr: stdout is the
-    JSON object's. `restore` may be called from a callback that ends the program."""
+    """Under --json the program's own output (printf, std::cout) goes to stderr until the
+    process ends — also what its static destructors and atexit handlers print after main —
+    and stdout is the JSON object's alone: file descriptor 1 becomes stderr, and pipev's
+    Python `sys.stdout` writes to the real stdout."""
 
     def __init__(self, libc, active: bool):
-        self.libc, self.active, self.saved = libc, active, None
+        self.libc, self.active = libc, active
 
     def start(self) -> None:
         if self.active:
             sys.stdout.flush()
             self.libc.fflush(None)
-            self.saved = os.dup(1)
+            saved = os.dup(1)
             os.dup2(2, 1)
-
-    def restore(self) -> None:
-        if self.saved is not None:
-            sys.stdout.flush()
-            self.libc.fflush(None)
-            os.dup2(self.saved, 1)
-            os.close(self.saved)
-            self.saved = None
+            sys.stdout = open(saved, "w", encoding="utf-8", closefd=True)  # noqa: SIM115
 
 
 def _call_main(lib, source: str, args: list[str]) -> int:

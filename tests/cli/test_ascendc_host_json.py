@@ -89,3 +89,42 @@ def test_a_failed_run_prints_the_failure_object(tmp_path):
     assert (first["severity"], first["line"]) == ("error", line)
     assert first["path"].endswith("two.cpp")
     assert first["text"] in proc.stderr
+
+
+BYE = r"""
+struct Bye {
+    ~Bye() { std::printf("bye\n"); std::fflush(stdout); }
+} bye;
+"""
+
+
+def test_output_after_main_goes_to_stderr_too(tmp_path):
+    # #31 20: a global destructor's printf ran after the JSON line, on stdout
+    (tmp_path / "two.cpp").write_text(TWO_LAUNCHES + BYE)
+    proc = run(tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "out[1] 3\nbye\n"
+    assert json.loads(proc.stdout)["exit_status"] == 0  # one object, nothing else
+
+
+KERNEL_ONLY = r"""
+#include <cstdio>
+#include "pipev_standin.h"
+
+__global__ __aicore__ void copy(GM_ADDR in, GM_ADDR out) {
+    pipev::ub("x", "uint16_t", 0, 64);
+    pipev::issue("copy_gm_to_ub x, in, nburst=1, burst=4");
+    pipev::issue("set_flag MTE2, MTE3, 0");
+    pipev::issue("wait_flag MTE2, MTE3, 0");
+    pipev::issue("copy_ub_to_gm out, x, nburst=1, burst=4");
+}
+""" + BYE
+
+
+def test_kernel_only_json_is_alone_on_stdout(tmp_path):
+    (tmp_path / "two.cpp").write_text(KERNEL_ONLY)
+    np.save(tmp_path / "in.npy", np.arange(64, dtype=np.uint16))
+    proc = run(tmp_path, "--kernel", "copy", "--arg", "in=in.npy", "--arg", "out=out:u16[64]")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "bye\n"
+    assert json.loads(proc.stdout)["kernel"] == "copy"
