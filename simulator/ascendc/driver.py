@@ -118,11 +118,13 @@ def run_worker(config: dict) -> int:
             status.close()
     finally:
         Path(status_path).unlink(missing_ok=True)
-    return exit_status(rc, info, config["source"])
+    return exit_status(rc, info, config["source"], config)
 
 
-def exit_status(rc: int, info: dict, source: str) -> int:
-    """The exit status for pipev, printing the crash report when the worker died."""
+def exit_status(rc: int, info: dict, source: str, config: dict | None = None) -> int:
+    """The exit status for pipev, reporting the crash when the worker died (as every
+    diagnostic: FILE:LINE:COL, the quoted line unless --no-source, and under --json the
+    failure object on stdout, which the worker could not print)."""
     in_launch = info["phase"] == PHASE_LAUNCH
     if rc < 0:
         if -rc == signal.SIGINT:
@@ -131,28 +133,62 @@ def exit_status(rc: int, info: dict, source: str) -> int:
             name = signal.Signals(-rc).name
         except ValueError:
             name = f"signal {-rc}"
-        print(_crash_site(info, source, in_launch) % f"crashed ({name})", file=sys.stderr)
+        # a crash after the worker printed its JSON (a static destructor's) adds no second one
+        _report(_crash_site(info, source, in_launch, f"crashed ({name})"),
+                config or {}, json_too=info["phase"] != PHASE_DONE)
         return 1
     if in_launch and not info["failed"]:
-        print(_crash_site(info, source, True) % f"exited the program (exit status {rc})",
-              file=sys.stderr)
+        _report(_crash_site(info, source, True, f"exited the program (exit status {rc})"),
+                config or {})
         return 1
     return 1 if info["failed"] else rc
 
 
-def _crash_site(info: dict, source: str, in_launch: bool) -> str:
-    """'FILE:LINE: error: the kernel %s after this call' and its variants (a %-format)."""
+def _report(d, config: dict, json_too: bool = True) -> None:
+    from simulator.render import render
+
+    print(render(d, config.get("show_source", True)), file=sys.stderr)
+    if config.get("json") and json_too:
+        from simulator.commands import failure_object
+
+        sys.stdout.write(json.dumps(failure_object([d])) + "\n")
+        sys.stdout.flush()
+
+
+def _crash_site(info: dict, source: str, in_launch: bool, what: str):
+    """The diagnostic 'FILE:LINE:COL: error: the kernel WHAT after this call' and its variants:
+    at the last call site (its column, else where its statement begins), the launch, or the
+    program."""
+    from isa.diagnostics import Diagnostic
+
+    def at(file: str, line: int, col: int, message: str) -> Diagnostic:
+        return Diagnostic("error", file, line, col or statement_column(file, line), message)
+
     if in_launch:
         if info["line"] > 0:
-            return f"{info['file']}:{info['line']}: error: the kernel %s after this call"
-        return f"{info['launch_file']}:{info['launch_line']}: error: the kernel %s before its " \
-               "first API call"
+            return at(info["file"], info["line"], info["col"],
+                      f"the kernel {what} after this call")
+        return at(info["launch_file"], info["launch_line"], 0,
+                  f"the kernel {what} before its first API call")
     if info["launch_line"] > 0:
-        return f"{info['launch_file']}:{info['launch_line']}: error: the program %s after " \
-               "this kernel launch"
+        return at(info["launch_file"], info["launch_line"], 0,
+                  f"the program {what} after this kernel launch")
     if info["line"] > 0:
-        return f"{info['file']}:{info['line']}: error: the program %s after this call"
-    return f"{source}:1:1: error: the program %s"
+        return at(info["file"], info["line"], info["col"], f"the program {what} after this call")
+    return Diagnostic("error", source, 1, 1, f"the program {what}")
+
+
+def statement_column(file: str, line: int) -> int:
+    """The column where FILE's LINE begins (its first non-blank character; 1 when unknown):
+    where a C++ call's statement begins, since GCC has no __builtin_COLUMN."""
+    try:
+        with open(file, encoding="utf-8", errors="replace") as f:
+            for n, text in enumerate(f, 1):
+                if n == line:
+                    return len(text) - len(text.lstrip()) + 1 if text.strip() else 1
+    except OSError:
+        pass
+    return 1
 
 
 # -- the worker ------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ under .pytest_cache, so only the first run pays for the compiler.
 """
 
 import ctypes
+import json
 import os
 import shutil
 import subprocess
@@ -477,19 +478,30 @@ int main(int argc, char **argv) {
 
 @needs_cxx
 @pytest.mark.parametrize("mode, rc, message", [
-    (0, 1, "crash.cpp:7: error: the kernel crashed (SIGSEGV) after this call\n"),
-    (1, 1, "crash.cpp:7: error: the kernel exited the program (exit status 5) after this "
-           "call\n"),
+    # #31 23: crash reports are diagnostics as any other: a column and the quoted line
+    (0, 1, "crash.cpp:7:5: error: the kernel crashed (SIGSEGV) after this call\n"
+           '    7 |     pipev::issue("wait_flag MTE2, V, 0");\n'
+           "      |     ^\n"),
+    (1, 1, "crash.cpp:7:5: error: the kernel exited the program (exit status 5) after this "
+           "call\n"
+           '    7 |     pipev::issue("wait_flag MTE2, V, 0");\n'
+           "      |     ^\n"),
     (2, 1, "crash.cpp:10:5: error: queue misuse\n"
            '   10 |     if (mode == 2) pipev::say(2, "queue misuse");\n'
            "      |     ^\n"),
-    (3, 1, "crash.cpp:15: error: the program crashed (SIGABRT) after this kernel launch\n"),
+    (3, 1, "crash.cpp:15:5: error: the program crashed (SIGABRT) after this kernel launch\n"
+           "   15 |     k<<<1, nullptr, nullptr>>>(mode);\n"
+           "      |     ^\n"),
     (4, 9, ""),
 ])
 def test_crashes_exits_and_errors(cpp, tmp_path, capfd, mode, rc, message):
     write(tmp_path / "crash.cpp", CRASHER)
     got_rc, _, err = cpp(capfd, "crash.cpp", "-I", FAKE_INCLUDE, "--quiet", "--", mode)
     assert (got_rc, err) == (rc, message)
+    got_rc, out, err = cpp(capfd, "crash.cpp", "-I", FAKE_INCLUDE, "--json", "--", mode)
+    if rc == 1:  # under --json the failure object is on stdout, crashes included
+        assert (got_rc, json.loads(out)["ok"]) == (1, False)
+        assert json.loads(out)["diagnostics"][0]["text"] == message.split("\n")[0]
 
 
 def test_pipev_cache_dir_and_default(monkeypatch):
