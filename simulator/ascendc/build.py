@@ -218,7 +218,32 @@ def compile_source(source: str | Path, *, npu_arch: int, defines: tuple[str, ...
     if hit is not None:
         so, output = hit
         return Build(so, True, time.perf_counter() - t0, output)
-    return _compile(root, key, manifest, cxx, flags, path, display, text, rewritten, t0)
+    try:
+        return _compile(root, key, manifest, cxx, flags, path, display, text, rewritten, t0)
+    except BuildError as e:
+        if kernel is not None and e.diagnostic is None:
+            _entry_failed(e.text, kernel, display, original)
+        raise
+
+
+def _entry_failed(output: str, kernel: str, display: str, original: str) -> None:
+    """Raise pipev's own diagnostic when every compiler error is in the entry point appended
+    for --kernel KERNEL (a file the user never wrote): the name is no kernel of the file, or a
+    kernel that cannot be launched with one argument per parameter."""
+    trailer = f"<pipev --kernel {launch.one_line(kernel)}>"
+    errors = [x for x in output.splitlines() if ": error: " in x or ": fatal error: " in x]
+    if not errors or not all(x.startswith(trailer + ":") for x in errors):
+        return
+    names = launch.kernel_names(original)
+    where = f"kernels in the file: {', '.join(names)}" if names else \
+        "the file defines no __global__ function"
+    if launch.definition_line(original, kernel) == 1 and kernel not in names:
+        message = f"--kernel {kernel}: no kernel named '{kernel}' ({where})"
+    else:
+        why = errors[0].split(": error: ", 1)[-1]
+        message = f"--kernel {kernel}: pipev cannot launch it with one --arg per parameter " \
+                  f"(the compiler: {why})"
+    raise BuildError.at(Diagnostic("error", display, 1, 1, message)) from None
 
 
 def _extra_bindings(root: Path) -> list[str]:

@@ -355,6 +355,16 @@ def rewrite(text: str) -> str:
     return "".join(out)
 
 
+def kernel_names(text: str) -> list[str]:
+    """The names of the `__global__` functions TEXT defines, in order."""
+    found = re.findall(r"__global__[^;{}()]*?\bvoid\s+([A-Za-z_]\w*)\s*\(", blank(text))
+    return list(dict.fromkeys(found))
+
+
+def one_line(text: str) -> str:
+    return _one_line(text)
+
+
 def definition_line(text: str, kernel: str) -> int:
     """The line of KERNEL's definition (`void NAME(`) in TEXT, or 1."""
     base = kernel.split("<")[0].split("::")[-1].strip()

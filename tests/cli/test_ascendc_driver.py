@@ -242,6 +242,19 @@ def test_usage_errors_exit_2(cpp, tmp_path, capfd):
         assert rc == 2, (args, err)
 
 
+@needs_cxx
+def test_an_unknown_kernel_name_is_pipevs_diagnostic(cpp, tmp_path, capfd):
+    # #31 24: the compiler's errors about the generated entry point were printed instead
+    write(tmp_path / "copy.cpp", COPY_KERNEL + "void helper(int) {}\nvoid helper(float) {}\n")
+    args = ["--arg", "s=out:f16[64]", "--arg", "d=out:f16[64]", "--arg", "n=out:u32[1]"]
+    rc, _, err = cpp(capfd, "copy.cpp", "-I", FAKE_INCLUDE, "--kernel", "copy_kernl", *args)
+    assert (rc, err) == (1, "copy.cpp:1:1: error: --kernel copy_kernl: no kernel named "
+                            "'copy_kernl' (kernels in the file: copy_kernel)\n")
+    rc, _, err = cpp(capfd, "copy.cpp", "-I", FAKE_INCLUDE, "--kernel", "helper", *args)
+    assert rc == 1 and err.startswith("copy.cpp:1:1: error: --kernel helper: pipev cannot "
+                                      "launch it"), err
+    assert "<pipev --kernel" not in err
+
 def test_arg_forms():
     assert parse_arg("x=in.npy").kind == "npy"
     assert parse_arg("t=tiling.bin").kind == "bin"
