@@ -201,19 +201,19 @@ class Stream:
                     self._gm_initial[name] = buf.tobytes()
 
     def host_access(self, addr: int, nbytes: int, write: bool, *, file: str = "",
-                    line: int = 0) -> None:
+                    line: int = 0, col: int = 1) -> None:
         """The producer's own scalar code read (or wrote) UB bytes [addr, addr + nbytes) — a
         C++ kernel's GetValue / SetValue. Not timed; the init and race checks see it as an
         access by S, so a missing V→S (or MTE2→S) sync before it is reported."""
         if self.hazards is None or nbytes <= 0:
             return
         file = file or self.name
-        key = (file, line, bool(write))
+        key = (file, line, col, bool(write))
         instr = self._host.get(key)
         if instr is None:
             text = "SetValue" if write else "GetValue"
             instr = self._host[key] = Instruction.of(
-                HOST_DEFN, None, None, {}, {}, {}, -1, line, 1, text, file=file,
+                HOST_DEFN, None, None, {}, {}, {}, -1, line, max(col, 1), text, file=file,
                 col_fixed=True)
         ev = Event(self.executor.steps, instr, "S", HostAccess(addr, nbytes, bool(write)), 1,
                    None, False, self.machine.mask, self.machine.counter, self.machine.mask,

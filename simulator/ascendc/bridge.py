@@ -405,7 +405,8 @@ class Session:
             return 1
         report = getattr(stream, "host_access", None)  # not in Stream yet: the race checks
         if report is not None:                          # of scalar UB accesses come with it
-            report(addr, nbytes, bool(write), file=self._s(file), line=line)
+            f = self._s(file)  # the call's column: where its statement begins
+            report(addr, nbytes, bool(write), file=f, line=line, col=self._column(f, line, 0))
         return 0
 
     @_guarded("message")

@@ -88,7 +88,8 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
           err: TextIO | None = None, ex: Sequence[str] = (), batch: bool = False,
           output_dir: str | Path | None = None, werror: bool = False,
           block_dim: int | None = None, params: Mapping | None = None,
-          show_source: bool = True, load_reported: bool = False, isa=None) -> int:
+          show_source: bool = True, load_reported: bool = False, isa=None,
+          recorded_core: tuple[int, int] | None = None) -> int:
     """Run a debugging session; the exit status: 0, or 1 when the program cannot be loaded,
     under --batch when a command failed, under --werror when the run warned, or when the
     outputs cannot be written.
@@ -98,7 +99,9 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
     PARAMS: `.param` overrides (-D). SHOW_SOURCE: diagnostics quote their source line (not
     under --no-source). LOAD_REPORTED: a program that cannot be loaded was already reported (a C++
     recording of a run that failed): its diagnostics are not written again. ISA: the instruction
-    set a path is assembled with (None: pipev's own)."""
+    set a path is assembled with (None: pipev's own). RECORDED_CORE: (K, N) when the program is
+    the recording of core K of a launch of N cores (`pipev debug k.cpp --core K`), which the
+    session names so."""
     from simulator.render import render_lines
     from simulator.run import load_program
 
@@ -111,6 +114,7 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
                                             isa))
         session = Session(program, inputs, checks, max_steps, werror=werror,
                           block_dim=block_dim)
+        session.recorded_core = recorded_core
     except DiagnosticError as e:
         if not load_reported:
             err.writelines(f"{line}\n" for line in render_lines(e.diagnostics, show_source))
@@ -130,6 +134,8 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
     repl = Repl(cmds, out, reader)
     n_hw = len(session.flat)
     cores = f", {session.n} cores (`core K`, `info cores`)" if session.n > 1 else ""
+    if recorded_core is not None:
+        cores = f", the recording of core {recorded_core[0]} of the launch's {recorded_core[1]}"
     repl.write([f"pipev debug: {program.path} on {program.chip.name}, "
                 f"{len(program.statements)} statements ({n_hw} hardware instructions){cores}; "
                 "`help` lists the commands",

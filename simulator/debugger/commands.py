@@ -498,6 +498,14 @@ class Commands:
             raise CommandError("info takes break, registers, display, pipes, loops or cores")
         return sub()
 
+    def _core_name(self, core: int) -> str:
+        """`core K`, or for the recording of one core of a C++ launch, that core's number in
+        the launch (the run's summary lines name it so)."""
+        rec = self.s.recorded_core
+        if rec is not None and self.s.n == 1:
+            return f"core {rec[0]} (of {rec[1]}; this recording holds it alone)"
+        return f"core {core}"
+
     def _info_cores(self) -> list[str]:
         s = self.s
         out = []
@@ -510,7 +518,7 @@ class Commands:
                     at = f"at line {s.flat[k].line}, pc {s.flat[k].pc}"
                 else:
                     at = "finished" if s.ex.done else "at the end"
-                out.append(f"* core {core}: {at}, cycle {s.cycle()} (inspected)")
+                out.append(f"* {self._core_name(core)}: {at}, cycle {s.cycle()} (inspected)")
             else:
                 out.append(f"  core {core}: not started")
         return out

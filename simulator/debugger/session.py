@@ -72,6 +72,7 @@ class Session:
                  werror: bool = False, block_dim: int | None = None):
         self.program = program
         self.n = block_dim or program.block_dim  # the launch's cores, debugged one by one
+        self.recorded_core: tuple[int, int] | None = None  # (K, N): see debugger.debug
         self.werror = werror  # a warning stops motion like an error and fails the session
         self.promoted = False  # a warning was made an error (`pipev debug --werror` exits 1)
         self.warned = False  # the instruction just executed warned (under werror)

@@ -299,7 +299,7 @@ class FakeStream:
             raise ZeroDivisionError("a bug in pipev")
         self.issued.append((text, file, line, regs))
 
-    def host_access(self, addr, nbytes, write, *, file, line):
+    def host_access(self, addr, nbytes, write, *, file, line, col=1):
         pass
 
     def finish(self):
