@@ -76,7 +76,8 @@ class Stream:
         # text, file, line, col, regs, the hardware instructions the statement expanded to
         # (None: record_error's)
         self._log: list[tuple[str, str, int, int, tuple[int, ...], list | None]] = []
-        self._replays: dict[tuple[str, str, int, str], list[str]] = {}  # see _replay_lines
+        self._replays: dict[tuple, bool] = {}  # see _same_expansion
+        self._keyed: dict[str, tuple[int, ...]] = {}
         self._gm_initial: dict[str, bytes] = {}
         self.failed = False
         self.run = Run(self.machine, self.source, checks=checks, trace=trace,
@@ -265,19 +266,29 @@ class Stream:
         hardware instructions HW that ran, each with its registers replaced."""
         if hw is None:  # record_error's statement
             return [text]
-        literal = substitute(text, regs)
-        key = (file, str(line), text, literal)
-        lines = self._replays.get(key)
-        if lines is None:
+        if self._same_expansion(text, file, line, regs, hw):
+            return [substitute(text, regs)]
+        return [substitute(h.text, regs) for h in hw]
+
+    def _same_expansion(self, text: str, file: str, line: int, regs: tuple[int, ...],
+                        hw: list[Instruction]) -> bool:
+        """Whether TEXT with REGS' values expands as HW did. Asked once per statement and
+        values of its registers outside brackets: an element index moves an operand and never
+        changes which instructions a statement expands to (a loop over tiles stays one check)."""
+        used = self._keyed.get(text)
+        if used is None:
+            used = self._keyed[text] = keyed_registers(text)
+        key = (file, line, text, tuple(regs[r] for r in used))
+        same = self._replays.get(key)
+        if same is None:
             try:
-                stmt, _ = assemble_statement(literal, file, line, 0, 0, self.chip,
+                stmt, _ = assemble_statement(substitute(text, regs), file, line, 0, 0, self.chip,
                                              self.tensors, "off", table=self.isa)
                 same = shape(stmt.hw, ()) == shape(hw, regs)
             except AssemblyError:
                 same = False
-            lines = self._replays[key] = [literal] if same else \
-                [substitute(h.text, regs) for h in hw]
-        return lines
+            self._replays[key] = same
+        return same
 
     def save_vasm(self, path: str | Path) -> list[Path]:
         """Write the replay program and its GM input files beside it; return the paths."""
@@ -304,6 +315,17 @@ def substitute(text: str, regs: tuple[int, ...]) -> str:
         v = regs[int(m.group(1))]
         return f"({v:#x})" if v >> 63 else f"({v})"
     return REGISTER.sub(value, text)
+
+
+def keyed_registers(text: str) -> tuple[int, ...]:
+    """The registers TEXT reads outside square brackets (keys, positional values), not as an
+    element index."""
+    out = []
+    for m in REGISTER.finditer(text):
+        before = text[:m.start()]
+        if before.count("[") <= before.count("]"):
+            out.append(int(m.group(1)))
+    return tuple(dict.fromkeys(out))
 
 
 def _resolved(v, regs: tuple[int, ...]):
