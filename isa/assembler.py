@@ -33,7 +33,7 @@ from isa.lexer import (
 )
 from isa.operands import Builder, StatementSyntax
 from isa.program import Init, Instruction, Program, Statement, Tensor
-from isa.table import INSTRUCTIONS, InstrDef, lookup_form
+from isa.table import TABLE, InstrDef, Table
 from isa.types import ALIASES, TYPES, lookup
 
 MAX_ERRORS = 20
@@ -95,8 +95,10 @@ class _Built(NamedTuple):
 
 class Assembler:
     def __init__(self, text: str, path: str, chip: Chip | str | None, checks: str,
-                 overrides: Mapping[str, int] | None = None, memo: bool = True):
+                 overrides: Mapping[str, int] | None = None, memo: bool = True,
+                 table: Table = TABLE):
         self.path = path
+        self.table = table  # the instructions it knows
         # lines of identical text are read and built once (tests turn it off)
         self.memo = memo
         self.overrides = dict(overrides or {})
@@ -145,7 +147,7 @@ class Assembler:
         return Program(self.path, self.chip, self.chip_from_text, self.tensors,
                        tuple(statements), self.labels, self.raw_lines,
                        tuple(d for d in self.diags if d.severity != "error"),
-                       self.block_dim, self.block_dim_at, dict(self.params))
+                       self.block_dim, self.block_dim_at, dict(self.params), self.table)
 
     # -- .param NAME = VALUE ----------------------------------------------------------------
     def declare_params(self) -> None:
@@ -509,7 +511,7 @@ class Assembler:
 
     # -- pass 2: statements ------------------------------------------------------------------
     def pass2(self) -> list[Statement]:
-        builder = Builder(self.chip, self.tensors, self.labels, self.checks)
+        builder = Builder(self.chip, self.tensors, self.labels, self.checks, self.table)
         out: list[Statement] = []
         # a build reads its line's text, the mnemonic's offset and column, nothing else (not
         # pc, line or .rept iteration): lines alike in those three build once, re-stamped.
@@ -592,10 +594,10 @@ class Assembler:
         text = src.text
         m = HEAD_RE.match(text, off)
         parts = m.group(1).split(".")
-        defn = lookup_form(parts[0].lower(), len(parts) > 1)
+        defn = self.table.lookup_form(parts[0].lower(), len(parts) > 1)
         if defn is None:
             self.error(src, off, f"unknown mnemonic '{parts[0]}'"
-                       f"{did_you_mean(parts[0], INSTRUCTIONS, case_sensitive=False)}")
+                       f"{did_you_mean(parts[0], self.table.instructions, case_sensitive=False)}")
             return None
         mods = parts[1:]
         op = dtype = src_dtype = None
@@ -708,13 +710,14 @@ def _lowest_fit(placed: list[tuple[int, int]], size: int, limit: int) -> int | N
 
 def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip: Chip,
                        tensors: dict[str, Tensor], checks: str = "error",
-                       labels: dict[str, int] | None = None
+                       labels: dict[str, int] | None = None, table: Table = TABLE
                        ) -> tuple[Statement, list[Diagnostic]]:
     """One statement against tensors (and branch LABELS → statement pc) declared elsewhere (the
     streaming entry, the TIK front end): its hardware instructions carry PATH, LINE and COL, the
-    caller's position, which every diagnostic names. Raises AssemblyError."""
+    caller's position, which every diagnostic names; TABLE: the instructions it knows. Raises
+    AssemblyError."""
     labels = labels or {}
-    a = Assembler(text, path, chip, checks)
+    a = Assembler(text, path, chip, checks, table=table)
     a.chip, a.tensors, a.labels = chip, tensors, labels
     at = (line, max(col, 1))
     src = Src(text, line)
@@ -724,7 +727,7 @@ def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip:
         if not a.diags:
             a.error(at, 0, "an empty statement")
         raise AssemblyError([attrs.evolve(d, line=line, column=at[1]) for d in a.diags])
-    builder = Builder(chip, tensors, labels, checks)
+    builder = Builder(chip, tensors, labels, checks, table)
     try:
         hw, notes = builder.build(syn, pc, line)
     except LexError as e:
@@ -738,15 +741,17 @@ def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip:
 
 
 def assemble(text: str, path: str | None = None, chip: Chip | str | None = None,
-             checks: str = "error", params: Mapping[str, int] | None = None) -> Program:
+             checks: str = "error", params: Mapping[str, int] | None = None,
+             table: Table = TABLE) -> Program:
     """Assemble .vasm TEXT; raise AssemblyError with every static error (at most 20). PARAMS
-    overrides `.param` values by name (an undeclared name is an error)."""
+    overrides `.param` values by name (an undeclared name is an error); TABLE: the instructions
+    it knows (pipev's own unless given: isa.table.Table.extended), kept by the Program."""
     # assembly builds many small objects and no reference cycles: the collector's passes over
     # them were a third of assembly time
     paused = gc.isenabled()
     gc.disable()
     try:
-        return Assembler(text, path or "<string>", chip, checks, params).run()
+        return Assembler(text, path or "<string>", chip, checks, params, table=table).run()
     finally:
         if paused:
             gc.enable()

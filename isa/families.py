@@ -1,12 +1,14 @@
 """Instruction families: one record per family answers every question the rest of pipev asks
 about an instruction's shape (docs/machine.md §5–§8) — which pipe issues it, which operand is data,
 select mask, scalar or CMPMASK address, whether it writes bits or ignores MASK, whether it reads or
-writes CMPMASK, its timing cost class, and the type of each operand.
+writes CMPMASK, its timing cost class, the type of each operand, the chip capability it needs and
+the operand rules the assembler checks.
 
 Decode, listing, executor, checks, timing, hazard checks, traces and the debugger ask the family;
 nothing outside `isa/` and `simulator/semantics/` branches on a mnemonic or a family name.
-Adding an instruction of a new shape is a new record here (a subclass where a field decides the
-shape, as vsel's mode does) plus its semantics.
+Adding an instruction of a new shape is a new record (a subclass where a field decides the
+shape, as vsel's mode does) plus its semantics, in an instruction set handed to the run (here for
+pipev's own; `InstructionSet.extended` for anyone else's: docs/decisions.md).
 """
 
 from __future__ import annotations
@@ -16,6 +18,10 @@ from typing import Any, NamedTuple
 import attrs
 
 from isa.types import TYPES, DType
+
+# the chip-aware methods take an isa.chip.Chip, typed Any: the chip module reads the table,
+# which reads these records
+AnyChip = Any
 
 BITS = TYPES["u8"]
 # operand roles no access is decoded for: the scalar (read at issue) and a guard, a scalar
@@ -33,6 +39,14 @@ CONTROL = "control"  # branches, jumps, halt
 API = "api"  # an API statement: expands into hardware instructions, never executed itself
 HOST = "host"  # a front end's scalar code touching UB directly (GetValue / SetValue): untimed
 SYNC_KINDS = (SET_FLAG, WAIT_FLAG, BARRIER)
+
+
+class Requirement(NamedTuple):
+    """A chip capability a family needs: a boolean field of isa.chip.Chip, and the error the
+    assembler reports on a chip without it ({name}: the mnemonic, {chip}: the chip's name)."""
+
+    capability: str
+    message: str
 
 
 class Operand(NamedTuple):
@@ -65,8 +79,11 @@ class Family:
     cmpmask_role: str = ""  # CMPMASK moves: the operand holding the UB address ("src"/"dst")
     sets_mask_mode: bool | None = None  # mask-mode families: the mode they set (True: counter)
     needs_burst: bool = False  # DMA: `burst=` has no default
-    needs_len: bool = False  # padded DMA: `len=` has no default
+    byte_bursts: bool = False  # padded DMA: `len=` bytes a burst (no default), GM gaps in bytes
     pipe_operand: str = ""  # sync families: src (set_flag), dst (wait_flag), pipe (pipe_barrier)
+    requires: Requirement | None = None  # the chip capability it needs (None: every chip)
+    distinct_pipes: tuple[str, ...] = ()  # operands that must name different pipes
+    listed_keys: tuple[str, ...] = ()  # keys the listing shows at their default when unset
     modes: dict[int, SelectMode] = attrs.field(factory=dict, eq=False, hash=False)  # vsel's
 
     # -- operands -----------------------------------------------------------------------------
@@ -80,7 +97,7 @@ class Family:
             out.append(Operand(role, role, kind, role == "dst"))
         return tuple(out)
 
-    def operand_kind(self, role: str, kind: str, fields: dict) -> str:
+    def operand_kind(self, role: str, kind: str, fields: dict, chip: AnyChip) -> str:
         """The assembler's operand kind for ROLE (the table's, unless fields change it)."""
         return kind
 
@@ -116,6 +133,15 @@ class Family:
 
     def cost_class(self, fields: dict) -> str:
         return self.cost
+
+    def chip_problem(self, name: str, chip: AnyChip, fields: dict, t: DType | None
+                     ) -> tuple[str, str] | None:
+        """Why CHIP cannot run instruction NAME with these fields and type, and
+        the key the problem is about ("": the mnemonic); None when it can."""
+        r = self.requires
+        if r is not None and not getattr(chip, r.capability):
+            return r.message.format(name=name, chip=chip.name), ""
+        return None
 
     def cost_classes(self) -> tuple[str, ...]:
         return (self.cost,) if self.cost else ()
@@ -155,8 +181,13 @@ class SelectFamily(Family):
             out.append(Operand("sel", None, "bits"))
         return tuple(out)
 
-    def operand_kind(self, role: str, kind: str, fields: dict) -> str:
-        return "bits" if role == "src1" and self.mode(fields).sel == "src1" else kind
+    def operand_kind(self, role: str, kind: str, fields: dict, chip: AnyChip) -> str:
+        """Mode 1: src1 is the select mask (on a chip without the mode, the table's kind: the
+        chip check reports the mode)."""
+        mode = fields.get("mode", 0)
+        if mode in chip.vsel_modes and role == "src1" and self.modes[mode].sel == "src1":
+            return "bits"
+        return kind
 
     def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
         return BITS if role == "sel" else t
@@ -179,6 +210,15 @@ class SelectFamily(Family):
 
     def cost_classes(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(m.cost for m in self.modes.values()))
+
+    def chip_problem(self, name: str, chip: AnyChip, fields: dict, t: DType | None
+                     ) -> tuple[str, str] | None:
+        """The chip's modes and its CMPMASK width (8-bit mode 0) decide."""
+        mode = fields.get("mode", 0)
+        problem = chip.select_mode_problem(name, mode, t.size, t.name)
+        if problem is None:
+            return None
+        return problem, "mode" if mode not in chip.vsel_modes else ""
 
 
 class ConvFamily(Family):
@@ -220,12 +260,13 @@ def _vector(name: str, cost: str | None = None, **kw) -> Family:
     return Family(name, VECTOR, "V", cost or name, **kw)
 
 
-VSEL = SelectFamily("vsel", VECTOR, "V", "vsel", reads_cmpmask=True, modes={
-    0: SelectMode("cmpmask", False, "vsel"),
-    1: SelectMode("src1", True, "vsel_scalar"),
-    2: SelectMode("cmpmask_addr", False, "vsel"),
-})
-VCMP = _vector("vcmp", one_repeat=True, writes_cmpmask=True)
+VSEL = SelectFamily("vsel", VECTOR, "V", "vsel", reads_cmpmask=True, listed_keys=("mode",),
+                    modes={0: SelectMode("cmpmask", False, "vsel"),
+                           1: SelectMode("src1", True, "vsel_scalar"),
+                           2: SelectMode("cmpmask_addr", False, "vsel")})
+VCMP = _vector("vcmp", one_repeat=True, writes_cmpmask=True, requires=Requirement(
+    "compare_to_cmpmask", "{name} (compare to CMPMASK) is not supported on {chip} (supports "
+    "compares to UB bits only: vcmpv, vcmpvs)"))
 VCMPV = _vector("vcmpv", bit_output=True)
 VCMPVS = _vector("vcmpvs", bit_output=True)
 DUP = _vector("dup")
@@ -242,14 +283,15 @@ DMA_GM_TO_UB = Family("dma", DMA, "MTE2", "mte2", needs_burst=True)
 DMA_UB_TO_GM = Family("dma", DMA, "MTE3", "mte3", needs_burst=True)
 DMA_UB_TO_UB = Family("dma", DMA, "V", "copy", needs_burst=True)
 # DataCopyPad: byte-granular bursts (len= bytes), padding on the UB side (GM → UB)
-DMA_PAD_GM_TO_UB = Family("dma_pad", DMA, "MTE2", "mte2", needs_len=True)
-DMA_PAD_UB_TO_GM = Family("dma_pad", DMA, "MTE3", "mte3", needs_len=True)
+DMA_PAD_GM_TO_UB = Family("dma_pad", DMA, "MTE2", "mte2", byte_bursts=True)
+DMA_PAD_UB_TO_GM = Family("dma_pad", DMA, "MTE3", "mte3", byte_bursts=True)
 SET_MASK = Family("set_mask", REGISTER)
 API_SET_MASK = Family("api_set_mask", REGISTER)
-MASK_COUNT = Family("mask_mode", REGISTER, sets_mask_mode=True)
+MASK_COUNT = Family("mask_mode", REGISTER, sets_mask_mode=True, requires=Requirement(
+    "counter_mode", "counter mode is not supported on {chip} (supports normal mask mode only)"))
 MASK_NORM = Family("mask_mode", REGISTER, sets_mask_mode=False)
-SET_FLAG_F = SyncFamily("set_flag", SET_FLAG, pipe_operand="src")
-WAIT_FLAG_F = SyncFamily("wait_flag", WAIT_FLAG, pipe_operand="dst")
+SET_FLAG_F = SyncFamily("set_flag", SET_FLAG, pipe_operand="src", distinct_pipes=("src", "dst"))
+WAIT_FLAG_F = SyncFamily("wait_flag", WAIT_FLAG, pipe_operand="dst", distinct_pipes=("src", "dst"))
 BARRIER_F = SyncFamily("barrier", BARRIER, pipe_operand="pipe")
 NOP = Family("nop", SCALAR)
 LI = Family("li", SCALAR)

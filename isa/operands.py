@@ -4,6 +4,7 @@ that need nothing but the text and the chip (docs/format.md §4.2, §9.2)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -29,8 +30,10 @@ from isa.table import (
     KEYS,
     PIPES,
     ROUND_MODES,
-    UNARY_BLK_MAX,
+    TABLE,
     InstrDef,
+    Key,
+    Table,
 )
 from isa.types import UNSIGNED_MASK_TYPES, DType, convert_scalar
 
@@ -57,8 +60,9 @@ class Builder:
     """Builds the hardware instructions of one statement; collects its diagnostics."""
 
     def __init__(self, chip: Chip, tensors: dict[str, Tensor], labels: dict[str, int],
-                 checks: str = "error"):
+                 checks: str = "error", table: Table = TABLE):
         self.chip = chip
+        self.keys = table.keys  # the keyword fields the table's rows may name
         self.tensors = tensors
         self.labels = labels
         self.checks = checks
@@ -100,8 +104,7 @@ class Builder:
             return api.expand(self, syn, fields, cols), []
         ops = {}
         for (role, kind), (text, off) in zip(defn.operands, syn.positional, strict=False):
-            if fields.get("mode", 0) in self.chip.vsel_modes:
-                kind = defn.family.operand_kind(role, kind, fields)  # vsel mode 1: src1 = mask
+            kind = defn.family.operand_kind(role, kind, fields, self.chip)  # vsel mode 1
             ops[role] = self.operand(kind, text, off, role)
             cols[role] = off
         self.check_hw(defn, syn.dtype, ops, fields, syn.positional)
@@ -111,7 +114,8 @@ class Builder:
              cols: dict, notes: tuple[str, ...] = (), src: DType | None = None) -> Instruction:
         syn = self.syn
         return Instruction.of(defn, op, dtype, ops, fields, cols, self.pc, self.line, syn.col,
-                              render(defn, op, dtype, ops, fields, src), notes, src_dtype=src)
+                              render(defn, op, dtype, ops, fields, src, self.keys), notes,
+                              src_dtype=src)
 
     # -- types and chip support --------------------------------------------------------------
     def check_conversion(self, syn: StatementSyntax, fields: dict) -> None:
@@ -156,9 +160,9 @@ class Builder:
         out: dict[str, Value] = {}
         cols: dict[str, int] = {}
         for key, (text, off) in syn.keys.items():
-            if key not in KEYS and key != "stride":
-                near = did_you_mean(key, [k for k in (*KEYS, "stride") if k in allowed] or
-                                    [*KEYS, "stride"])
+            if key not in self.keys and key != "stride":
+                near = did_you_mean(key, [k for k in (*self.keys, "stride") if k in allowed] or
+                                    [*self.keys, "stride"])
                 raise LexError(f"unknown key '{key}'{near}", off - len(key) - 1)
             if key not in allowed:
                 acc = ", ".join(sorted(allowed)) or "no keys"
@@ -187,12 +191,12 @@ class Builder:
                 cols.setdefault(n, cols.get("stride", syn.offset))
             out.update(zip(names, vals, strict=True))
         for key in defn.keys:
-            if key not in out and KEYS[key].default is not None and defn.level != "api":
-                out[key] = KEYS[key].default
+            if key not in out and self.keys[key].default is not None and defn.level != "api":
+                out[key] = self.keys[key].default
         return out, cols
 
     def key_value(self, defn: InstrDef, key: str, text: str, off: int) -> Value:
-        spec = KEYS[key]
+        spec = self.keys[key]
         if key.endswith(("_blk", "_rep")):
             return self.stride_value(defn, key, text, off)
         if spec.words:
@@ -215,7 +219,7 @@ class Builder:
 
     def stride_value(self, defn: InstrDef, key: str, text: str, off: int) -> int:
         v = parse_int(text, off)
-        hi = UNARY_BLK_MAX if key.endswith("_blk") and defn.strides == "unary" else 255
+        hi = defn.stride_layout.blk_max if key.endswith("_blk") else 255
         if not 0 <= v <= hi:
             raise LexError(f"{key}={v} is out of range (0..{hi})", off)
         return v
@@ -379,30 +383,23 @@ class Builder:
 
     # -- hardware-level rules ----------------------------------------------------------------
     def check_hw(self, defn: InstrDef, t, ops, fields, positional) -> None:
-        chip = self.chip
-        name = defn.name
-        if name == "vsel":
-            mode = fields.get("mode", 0)
-            problem = chip.select_mode_problem("vsel", mode, t.size, t.name)
-            if problem:
-                col = self.syn.keys["mode"][1] if "mode" in self.syn.keys and \
-                    mode not in chip.vsel_modes else self.syn.offset
-                raise LexError(problem, col)
-        if name == "vcmp" and not chip.compare_to_cmpmask:
-            raise LexError(f"vcmp (compare to CMPMASK) is not supported on {chip.name} "
-                           "(supports compares to UB bits only: vcmpv, vcmpvs)", self.syn.offset)
-        if name == "set_mask_count" and not chip.counter_mode:
-            raise LexError(f"counter mode is not supported on {chip.name} (supports normal "
-                           "mask mode only)", self.syn.offset)
-        if name in ("set_flag", "wait_flag") and ops["src"].value == ops["dst"].value:
-            raise LexError(f"{name} needs two different pipes", ops["dst"].col)
+        """The family's chip requirement and operand rules (isa/families.py), then the
+        stride and DMA-key rules."""
+        fam, name = defn.family, defn.name
+        problem = fam.chip_problem(name, self.chip, fields, t)
+        if problem is not None:
+            message, key = problem
+            raise LexError(message, self.syn.keys[key][1] if key in self.syn.keys
+                           else self.syn.offset)
+        if fam.distinct_pipes and len({ops[r].value for r in fam.distinct_pipes}) == 1:
+            raise LexError(f"{name} needs two different pipes", ops[fam.distinct_pipes[-1]].col)
         if defn.strides and fields.get("dst_blk") == 0 and not defn.family.bit_output \
                 and "dst" in ops:
             self.rule(self._col("dst_blk"), f"{self.head()} dst block stride 0 is undefined on "
                       "hardware (destination block stride must be at least 1)")
-        if defn.family.needs_burst and "burst" not in fields:
+        if fam.needs_burst and "burst" not in fields:
             raise LexError(f"{name} needs burst=", self.syn.offset)
-        if defn.family.needs_len and "len" not in fields:
+        if fam.byte_bursts and "len" not in fields:
             raise LexError(f"{name} needs len= (bytes a burst)", self.syn.offset)
 
     def _col(self, key: str) -> int:
@@ -422,25 +419,24 @@ _ZERO_HIDDEN = ("src_gap", "dst_gap", "left_pad", "right_pad")  # pad_value=0 is
 
 
 def render(defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict,
-           src: DType | None = None) -> str:
-    """The instruction as the listing prints it (hardware level, API expansions included)."""
+           src: DType | None = None, keys: Mapping[str, Key] = KEYS) -> str:
+    """The instruction as the listing prints it (hardware level, API expansions included):
+    pipev's keys in their order, then any other key of the row's (KEYS: the table's)."""
     head = defn.name + (f".{op}" if op else "") + (f".{dtype.name}" if dtype else "") + (
         f".{src.name}" if src else "")
     parts = [_render_operand(o) for r, o in ops.items() if r != "guard"]
-    for k in _FIELD_ORDER:
+    for k in (*_FIELD_ORDER, *(k for k in defn.keys if k not in _FIELD_ORDER)):
         if k in fields and not (k in _ZERO_HIDDEN and fields[k] == 0):
-            v = fields[k]
-            words = KEYS[k].words
-            text = words[v] if words and isinstance(v, int) else \
-                f"{v:#x}" if k == "pad_value" else str(v)
+            v, spec = fields[k], keys[k]
+            text = spec.words[v] if spec.words and isinstance(v, int) else \
+                f"{v:#x}" if spec.scalar else str(v)
             parts.append(f"{k}={text}")
     if defn.strides:
         vals = tuple(fields[n] for n in defn.stride_names)
         if vals != defn.family.default_strides(defn.stride_names, defn.stride_default, dtype,
                                                src):
             parts.append("stride=" + ",".join(str(v) for v in vals))
-    if defn.name == "vsel" and "mode" not in fields:
-        parts.append("mode=0")
+    parts += [f"{k}={keys[k].default}" for k in defn.family.listed_keys if k not in fields]
     return head + (" " + ", ".join(parts) if parts else "")
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from isa.chip import Chip
 from isa.lexer import register_name
-from isa.table import InstrDef
+from isa.table import TABLE, InstrDef, Table
 from isa.types import DType
 
 
@@ -204,6 +204,8 @@ class Program:
     block_dim: int = 1  # cores the launch runs (.block_dim N)
     block_dim_at: tuple[int, int] | None = None  # (line, col) of .block_dim, when given
     params: dict = attrs.field(factory=dict)  # `.param` name → value (after any override)
+    # the instructions it was assembled with (a run takes their semantics from it)
+    table: Table = attrs.field(default=TABLE, eq=False, repr=False)
     # flat(), worked out once (not an init argument: an evolved program works out its own)
     _flat: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)
 

@@ -10,7 +10,7 @@ import sys
 
 from isa.chip import chip_names, get_chip
 from isa.families import SYNC_KINDS
-from isa.table import COMPARE_OPS, KEYS, UNARY_BLK_MAX, InstrDef, all_defs
+from isa.table import COMPARE_OPS, KEYS, InstrDef, all_defs
 
 KIND_TEXT = {
     "vec": "UB vector operand (NAME, NAME[I] or @ADDR; 32-byte aligned)",
@@ -69,7 +69,7 @@ def _types_per_chip(d: InstrDef) -> list[str]:
 
 def _key_line(d: InstrDef, k: str) -> str:
     spec = KEYS[k]
-    hi = UNARY_BLK_MAX if k.endswith("_blk") and d.strides == "unary" else spec.hi
+    hi = d.stride_layout.blk_max if k.endswith("_blk") and d.strides else spec.hi
     default = "" if spec.default is None or d.level == "api" else f", default {spec.default}"
     reg = ", register allowed" if spec.register else ""
     if spec.words:
@@ -77,7 +77,7 @@ def _key_line(d: InstrDef, k: str) -> str:
     if spec.scalar:
         return f"  - `{k}`: {spec.doc}"
     doc = spec.doc
-    if d.family.name == "dma_pad" and k.endswith("_gap"):
+    if d.family.byte_bursts and k.endswith("_gap"):
         gm = (k == "src_gap") == (d.operands[1][1] == "gm")
         doc = "gap between bursts in " + ("bytes (GM side)" if gm else "32-byte blocks (UB side)")
     return f"  - `{k}`: {doc}, {spec.lo}..{hi}{default}{reg}"

@@ -3,6 +3,8 @@ ISA reference all read it (docs/semantics.md §6–§8)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 from isa import families as F
@@ -59,6 +61,22 @@ KEYS: dict[str, Key] = {k.name: k for k in (
 UNARY_BLK_MAX = 65535
 
 
+class StrideLayout(NamedTuple):
+    """The stride fields of a shape of vector instruction: their names in `stride=` order (each
+    a KEYS entry), their defaults, and the largest block stride the encoding holds."""
+
+    name: str
+    names: tuple[str, ...]
+    default: tuple[int, ...]
+    blk_max: int = 255
+
+
+LAYOUTS: dict[str, StrideLayout] = {s.name: s for s in (
+    StrideLayout("binary", BINARY_STRIDES, BINARY_DEFAULT),
+    StrideLayout("unary", UNARY_STRIDES, UNARY_DEFAULT, UNARY_BLK_MAX),
+)}
+
+
 class InstrDef(NamedTuple):
     """One mnemonic. `operands` are (role, kind) pairs; kinds are checked by the assembler.
 
@@ -76,7 +94,7 @@ class InstrDef(NamedTuple):
     typed: bool = False
     src_typed: bool = False  # two type modifiers, DST.SRC (vconv.f16.f32)
     types: str = ""  # chip type family key ("select", "compare", "arith", "move")
-    strides: str = ""  # binary | unary | ""
+    strides: str | StrideLayout = ""  # a LAYOUTS name (binary, unary), a StrideLayout, or none
     keys: tuple[str, ...] = ()
     min_operands: int | None = None
     doc: str = ""
@@ -90,12 +108,19 @@ class InstrDef(NamedTuple):
         return tuple(r for r, _ in self.operands)
 
     @property
+    def stride_layout(self) -> StrideLayout | None:
+        s = self.strides
+        return LAYOUTS.get(s) if isinstance(s, str) else s
+
+    @property
     def stride_names(self) -> tuple[str, ...]:
-        return {"binary": BINARY_STRIDES, "unary": UNARY_STRIDES}.get(self.strides, ())
+        layout = self.stride_layout
+        return layout.names if layout is not None else ()
 
     @property
     def stride_default(self) -> tuple[int, ...]:
-        return {"binary": BINARY_DEFAULT, "unary": UNARY_DEFAULT}.get(self.strides, ())
+        layout = self.stride_layout
+        return layout.default if layout is not None else ()
 
     @property
     def allowed_keys(self) -> frozenset[str]:
@@ -279,30 +304,70 @@ TYPED_FORMS: dict[str, InstrDef] = {d.name: d for d in (
 )}
 
 
+class Table:
+    """An instruction table: mnemonic → record, plus the typed API forms whose mnemonic is also
+    a scalar instruction. `TABLE` is pipev's own; `extended` gives a new table with more rows
+    (a made-up family in a test, a plug-in) and leaves this one as it is. The assembler reads
+    the table it is given; a Program keeps the one it was assembled with."""
+
+    __slots__ = ("instructions", "typed_forms", "keys")
+
+    def __init__(self, instructions: Mapping[str, InstrDef],
+                 typed_forms: Mapping[str, InstrDef] = MappingProxyType({}),
+                 keys: Mapping[str, Key] = MappingProxyType(KEYS)):
+        self.instructions = MappingProxyType(dict(instructions))
+        self.typed_forms = MappingProxyType(dict(typed_forms))
+        self.keys = MappingProxyType(dict(keys))  # the keyword fields rows may name
+
+    def lookup_form(self, name: str, typed: bool) -> InstrDef | None:
+        """The record of mnemonic NAME; TYPED: a type modifier follows it."""
+        if typed and name in self.typed_forms:
+            return self.typed_forms[name]
+        return self.instructions.get(name)
+
+    def all_defs(self) -> tuple[InstrDef, ...]:
+        return tuple(self.instructions.values()) + tuple(self.typed_forms.values())
+
+    def extended(self, *defs: InstrDef, keys: Iterable[Key] = ()) -> Table:
+        """This table plus DEFS (a row of an existing mnemonic replaces it) and the keyword
+        fields KEYS they name beyond this table's."""
+        return Table(*self._extended_parts(defs, keys))
+
+    def _extended_parts(self, defs: Iterable[InstrDef], keys: Iterable[Key]) -> tuple:
+        return ({**self.instructions, **{d.name: d for d in defs}}, self.typed_forms,
+                {**self.keys, **{k.name: k for k in keys}})
+
+    def cost_classes(self) -> tuple[str, ...]:
+        """The timing cost classes of everything issued to V."""
+        return tuple(dict.fromkeys(c for d in self.instructions.values() if d.level != "api"
+                                   and d.family.pipe == "V" for c in d.family.cost_classes()))
+
+    def type_families(self) -> tuple[str, ...]:
+        """The chip type-family keys the table names (InstrDef.types)."""
+        return tuple(dict.fromkeys(d.types for d in self.all_defs()
+                                   if d.types and d.types != "conv"))
+
+
+TABLE = Table(INSTRUCTIONS, TYPED_FORMS)
+INSTRUCTIONS = TABLE.instructions  # pipev's own rows, read-only: extend a Table instead
+TYPED_FORMS = TABLE.typed_forms
+KEYS = TABLE.keys
+
+
 def lookup_form(name: str, typed: bool) -> InstrDef | None:
-    """The record of mnemonic NAME; TYPED: a type modifier follows it."""
-    if typed and name in TYPED_FORMS:
-        return TYPED_FORMS[name]
-    return INSTRUCTIONS.get(name)
+    """pipev's own record of mnemonic NAME (TABLE.lookup_form)."""
+    return TABLE.lookup_form(name, typed)
 
 
 def all_defs() -> tuple[InstrDef, ...]:
-    return tuple(INSTRUCTIONS.values()) + tuple(TYPED_FORMS.values())
-
-
-def register(defn: InstrDef) -> InstrDef:
-    """Add an instruction to the table: the assembler, listing, decoder, reference and timing
-    all find it there (a made-up family in a test, or a plug-in)."""
-    INSTRUCTIONS[defn.name] = defn
-    return defn
+    return TABLE.all_defs()
 
 
 def cost_classes() -> tuple[str, ...]:
-    """The timing cost classes the profiles must define: those of everything issued to V."""
-    return tuple(dict.fromkeys(c for d in INSTRUCTIONS.values() if d.level != "api"
-                               and d.family.pipe == "V" for c in d.family.cost_classes()))
+    """The timing cost classes the chip profiles must define: pipev's own table's."""
+    return TABLE.cost_classes()
 
 
 def type_families() -> tuple[str, ...]:
-    """The chip type-family keys the table names (InstrDef.types)."""
-    return tuple(dict.fromkeys(d.types for d in all_defs() if d.types and d.types != "conv"))
+    """The chip type-family keys pipev's own table names."""
+    return TABLE.type_families()

@@ -14,6 +14,8 @@
 - `Observer` / `Event` / `RunInfo`: the observer contract (docs/observers.md).
 - `sweep(program, params, executor=...)` -> SweepResult: every variant (docs/sweep.md).
 - `chips()`: the chip profiles.
+- `InstructionSet` / `instruction_set()`: the instructions a run knows, pipev's own unless
+  `isa=` gives an extension (`instruction_set().extended(...)`: docs/decisions.md).
 Errors raise `SimulationError` / `AssemblyError`, whose `.diagnostics` say FILE:LINE:COL.
 """
 
@@ -29,11 +31,12 @@ from simulator.debugger import Debugger
 from simulator.errors import SimulationError
 from simulator.events import Event, Observer, RunInfo
 from simulator.run import RunResult, run
+from simulator.semantics import BUILTIN, InstructionSet
 from simulator.stream import Stream
 
 __all__ = ["run", "assemble", "debug", "chips", "sweep", "SweepResult", "SweepError", "Stream",
            "Observer", "Event", "RunInfo", "RunResult", "Debugger", "Program", "Chip",
-           "Diagnostic", "DiagnosticError",
+           "Diagnostic", "DiagnosticError", "InstructionSet", "instruction_set",
            "SimulationError", "AssemblyError"]
 
 
@@ -42,14 +45,21 @@ def chips() -> list[Chip]:
     return [get_chip(name) for name in chip_names()]
 
 
+def instruction_set() -> InstructionSet:
+    """pipev's own instruction set (extend it with `.extended(...)`; it never changes)."""
+    return BUILTIN
+
+
 def debug(program: Program | str | Path, *, chip: Chip | str | None = None, inputs=None,
           checks: str = "error", max_steps: int = 10_000_000,
-          block_dim: int | None = None, params=None, show_source: bool = True) -> Debugger:
+          block_dim: int | None = None, params=None, show_source: bool = True,
+          isa: InstructionSet | None = None) -> Debugger:
     """A debugging session on PROGRAM, at its first instruction (of core 0 when it runs
-    BLOCK_DIM, or its .block_dim, cores; PARAMS: `.param` overrides). Its replies quote a
-    diagnostic's source line as `pipev debug` does (not with SHOW_SOURCE=False)."""
+    BLOCK_DIM, or its .block_dim, cores; PARAMS: `.param` overrides; ISA: the instruction set,
+    as for `run`). Its replies quote a diagnostic's source line as `pipev debug` does (not with
+    SHOW_SOURCE=False)."""
     return Debugger(program, chip=chip, inputs=inputs, checks=checks, max_steps=max_steps,
-                    block_dim=block_dim, params=params, show_source=show_source)
+                    block_dim=block_dim, params=params, show_source=show_source, isa=isa)
 
 
 def sweep(program: str | Path, params=None, **options):

@@ -21,21 +21,29 @@ from simulator.gcpace import paced_collections
 from simulator.machine import Machine
 from simulator.problems import Fault
 from simulator.result import RunResult
+from simulator.semantics import BUILTIN, InstructionSet, instruction_set_of
 from simulator.sources import ProgramSource
 from simulator.stats import Statistics
 from simulator.summary import build_summary
 
 
 def load_program(program_or_path: Program | str | Path, chip: Chip | str | None = None,
-                 checks: str = "error", params: Mapping[str, int] | None = None) -> Program:
-    """A Program from a Program, a path, or program text (a string containing a newline);
-    PARAMS overrides its `.param` values (an assembled Program takes none)."""
+                 checks: str = "error", params: Mapping[str, int] | None = None,
+                 isa: InstructionSet | None = None) -> Program:
+    """A Program from a Program, a path, or program text (a string containing a newline)
+    assembled with ISA's instructions (None: pipev's own); PARAMS overrides its `.param`
+    values (an assembled Program takes neither)."""
     if isinstance(program_or_path, Program):
         if params:
             raise ValueError("params apply when assembling: pass the path or the text")
+        if isa is not None and instruction_set_of(program_or_path.table) is not isa:
+            raise ValueError("isa applies when assembling: the program was assembled with "
+                             "another instruction set")
         return program_or_path
+    if isa is None:
+        isa = BUILTIN
     if isinstance(program_or_path, str) and "\n" in program_or_path:
-        return assemble(program_or_path, None, chip, checks, params)
+        return assemble(program_or_path, None, chip, checks, params, isa)
     path = Path(program_or_path)
     try:
         text = path.read_bytes().decode("utf-8-sig")  # a leading BOM is not text
@@ -46,7 +54,7 @@ def load_program(program_or_path: Program | str | Path, chip: Chip | str | None 
     except OSError as e:
         raise AssemblyError([Diagnostic("error", str(path), 1, 1,
                                         f"cannot read program: {e.strerror}")]) from None
-    return assemble(text, str(path), chip, checks, params)
+    return assemble(text, str(path), chip, checks, params, isa)
 
 
 def _input_error(program: Program, tensor: Tensor | None, message: str) -> Diagnostic:
@@ -137,10 +145,12 @@ class Run:
                  max_steps: int = 10_000_000, observers: Sequence[Observer] = (),
                  timing: bool = True, warnings: Sequence[Diagnostic] = (),
                  internal: Sequence[Observer] = (), core: int = 0, origin: int = 0,
-                 gm_bandwidth=None, writer: Observer | None = None):
+                 gm_bandwidth=None, writer: Observer | None = None,
+                 isa: InstructionSet | None = None):
         """A core of a multi-core launch (simulator/cores.py) passes CORE (its block), ORIGIN
         (the cycle it starts), the launch's shared GM_BANDWIDTH ledger and the launch's trace
-        WRITER (which the launch closes)."""
+        WRITER (which the launch closes). ISA: the instruction set it executes (None: the one
+        the source's program was assembled with)."""
         chip = machine.chip
         self.machine, self.source, self.chip = machine, source, chip
         self.model = None
@@ -166,8 +176,11 @@ class Run:
                                       self.model is not None, **options)
             obs.append(self.writer)
         obs.extend(observers)
+        if isa is None:
+            program = source.program
+            isa = instruction_set_of(program.table) if program is not None else BUILTIN
         self.executor = Executor(machine, source, checks, obs, self.model, max_steps, warnings,
-                                 core)
+                                 core, isa)
         self.executor.summarize = self.summary
 
     @classmethod

@@ -27,6 +27,7 @@ from simulator.commands import (  # noqa: F401  (Progress, execute: used by fron
     _werror_failure,
     _werror_option,
     check_and_report,
+    chosen_isa,
     execute,
     no_source_option,
     session_options,
@@ -173,7 +174,8 @@ def debug(program, defines, chip, inputs, commands, ex, batch, output_dir, werro
     sys.exit(debug_session(program, chip=chip_obj, inputs=supplied, commands=commands,
                            checks=checks, max_steps=max_steps, ex=ex, batch=batch,
                            output_dir=output_dir, werror=werror, block_dim=block_dim,
-                           params=_parse_defines(defines), show_source=show_source()))
+                           params=_parse_defines(defines), show_source=show_source(),
+                           isa=chosen_isa()))
 
 
 @main.command("python", context_settings={"ignore_unknown_options": True,

@@ -30,9 +30,46 @@ def no_source_option(f):
 
 def _program_arg(f):
     f = no_source_option(f)
+    f = click.option("--isa", metavar="MODULE:NAME", expose_value=False, callback=_load_isa,
+                     help="assemble and run with the instruction set NAME of MODULE (a module "
+                     "or a .py file): an extension of pipev's own (docs/decisions.md)")(f)
     f = click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
                      help="override the program's `.param NAME = …` (an integer expression)")(f)
     return click.argument("program", type=click.Path(exists=True, dir_okay=False))(f)
+
+
+def _load_isa(ctx: click.Context, _param, spec: str | None) -> None:
+    """--isa MODULE:NAME: the InstructionSet the command's program is assembled with (kept in
+    the command's context: chosen_isa)."""
+    if spec is None:
+        return
+    import importlib
+    import importlib.util
+
+    from simulator.semantics import InstructionSet
+
+    module, sep, name = spec.rpartition(":")
+    if not sep or not module or not name:
+        raise click.BadParameter(f"takes MODULE:NAME, got '{spec}'")
+    try:
+        if module.endswith(".py"):
+            loader = importlib.util.spec_from_file_location(Path(module).stem, module)
+            mod = importlib.util.module_from_spec(loader)
+            loader.loader.exec_module(mod)
+        else:
+            mod = importlib.import_module(module)
+    except (ImportError, OSError) as e:
+        raise click.BadParameter(f"cannot load {module}: {e}") from None
+    isa = getattr(mod, name, None)
+    if not isinstance(isa, InstructionSet):
+        raise click.BadParameter(f"{module} has no InstructionSet named {name}")
+    ctx.meta["pipev.isa"] = isa
+
+
+def chosen_isa():
+    """The instruction set --isa chose for this command (None: pipev's own)."""
+    ctx = click.get_current_context(silent=True)
+    return ctx.meta.get("pipev.isa") if ctx is not None else None
 
 
 def _parse_defines(items) -> dict[str, int]:
@@ -354,7 +391,7 @@ def _assemble_or_exit(program, chip, checks: str = "error", quiet: bool = False,
     chip_obj = _resolve_chip(chip)
     params = _parse_defines(defines)
     try:
-        prog = load_program(Path(program), chip_obj, checks, params)
+        prog = load_program(Path(program), chip_obj, checks, params, chosen_isa())
     except DiagnosticError as e:
         _fail(e.diagnostics, as_json)
     except MemoryError:

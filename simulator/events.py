@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from isa.chip import Chip
     from isa.diagnostics import Diagnostic
     from isa.program import Instruction
-    from simulator.timing.records import InstrTiming
+    from simulator.instr_timing import InstrTiming
 
 
 def _timed(field: str, doc: str) -> property:

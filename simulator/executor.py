@@ -14,13 +14,12 @@ from collections.abc import Sequence
 
 from isa.diagnostics import Diagnostic
 from isa.program import Body, Instruction, RegExpr
-from isa.table import KEYS
 from simulator.decodings import Decodings
 from simulator.events import Event, Observer, RunInfo
 from simulator.machine import Machine
 from simulator.policy import Policy
 from simulator.problems import Fault, Problem
-from simulator.semantics import SEMANTICS
+from simulator.semantics import BUILTIN, InstructionSet
 from simulator.semantics.issued import Issued
 
 
@@ -28,8 +27,10 @@ class Executor:
     def __init__(self, machine: Machine, source, checks: str = "error",
                  observers: Sequence[Observer] = (), timing=None,
                  max_steps: int = 10_000_000, warnings: Sequence[Diagnostic] = (),
-                 core: int = 0):
+                 core: int = 0, isa: InstructionSet = BUILTIN):
         self.m = machine
+        self.isa = isa  # the instruction set: each family's semantics
+        self._issue = isa.issue
         self.core = core  # the block of a launch this executor runs (stamped on its events)
         self.chip = machine.chip
         self.source = source
@@ -125,7 +126,7 @@ class Executor:
     def execute(self, instr: Instruction) -> Event | None:
         """Issue one hardware instruction, let it take effect and notify."""
         m = self.m
-        iss: Issued = SEMANTICS[instr.defn.family.name](self, instr)
+        iss: Issued = self._issue[instr.defn.family.name](self, instr)
         ev = None
         listening = self.listening
         if listening:
@@ -222,7 +223,7 @@ class Executor:
             plan = self._plans[instr.body] = (
                 tuple((r, o.addr) for r, o in instr.operands.items() if o.kind == "mem"),
                 {k: v for k, v in instr.fields.items() if not isinstance(v, RegExpr)},
-                tuple((k, v, KEYS.get(k)) for k, v in instr.fields.items()
+                tuple((k, v, self.isa.keys.get(k)) for k, v in instr.fields.items()
                       if isinstance(v, RegExpr)))
         mem, fixed, regs = plan
         x = self.m.x

@@ -35,7 +35,7 @@ from isa.families import VECTOR
 from simulator.events import Event
 from simulator.hazards import HazardChecks
 from simulator.problems import Fault
-from simulator.semantics import SEMANTICS, scalar, vector
+from simulator.semantics import scalar, vector
 from simulator.sources import ProgramSource
 from simulator.stats import Statistics
 
@@ -145,13 +145,14 @@ class FusedRun:
         """After INSTR's reference execution (which left MASK/CTRL as they were): its plan at
         this MASK/CTRL, if it can have one, kept for its body and for its (text, file)."""
         fam = instr.defn.family
-        issue = SEMANTICS.get(fam.name)
+        isa = self.ex.isa
+        issue = isa.issue.get(fam.name)
         prepare = scalar.PREPARE.get(issue)
         if prepare is not None:
             if fam.writes_cmpmask or fam.cmpmask_reads(instr.fields):
                 self.never.add(instr.text)
                 return
-        elif fam.kind != VECTOR or issue is not vector.issue or fam.name not in vector.BODIES \
+        elif fam.kind != VECTOR or issue is not vector.issue or fam.name not in isa.bodies \
                 or instr.is_static and fam.cmpmask_addr(instr.fields):
             self.never.add(instr.text)  # mode 2 included: its mask address is state
             return
@@ -266,7 +267,7 @@ class FusedRun:
                     sighted.clear()
                 sighted.add(id(vop))
                 return None
-            step = known[vop] = self._plan(learnt, vop, vector.body_of(vop, ub_bytes), None)
+            step = known[vop] = self._plan(learnt, vop, vector.body_of(vop, ub_bytes, ex.isa), None)
             return step
         return plan
 

@@ -21,6 +21,7 @@ from simulator.builder import (  # noqa: F401  (the builder's names, as they wer
 from simulator.errors import SimulationError
 from simulator.events import Observer
 from simulator.result import RunResult
+from simulator.semantics import InstructionSet
 
 __all__ = ["run", "RunResult", "Run", "check_mode", "gm_arrays", "history_checks",
            "load_program", "outputs_of"]
@@ -32,14 +33,18 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
         observers: Sequence[Observer] = (), timing: bool = True,
         block_dim: int | None = None, trace_core: int | None = None,
         params: Mapping[str, int] | None = None, trace_time: str = "cycles",
-        trace_options: Mapping | None = None) -> RunResult:
+        trace_options: Mapping | None = None, isa: InstructionSet | None = None
+        ) -> RunResult:
     """Assemble (if needed) and run a program on BLOCK_DIM cores (None: the program's
     `.block_dim`, else 1; simulator/cores.py); TRACE_CORE: a text trace shows that core
     alone. PARAMS overrides `.param` values by name. The trace's format follows TRACE's
     extension (.jsonl, .json: Chrome, .vcd, .txt) unless TRACE_FORMAT says; TRACE_TIME="real"
     writes Chrome timestamps in µs instead of cycles; TRACE_OPTIONS go to the writer (text:
-    `width`, `cycles=(START, END)`). Raises SimulationError (or AssemblyError, its sibling)
-    carrying every diagnostic; prints nothing and writes only the trace file."""
+    `width`, `cycles=(START, END)`). ISA: the instruction set a path or text is assembled and
+    run with (None: pipev's own, simulator.semantics.BUILTIN; docs/decisions.md says how to
+    extend it); a Program runs with the one it was assembled with. Raises SimulationError (or
+    AssemblyError, its sibling) carrying every diagnostic; prints nothing and writes only the
+    trace file."""
     check_mode(checks)
     if block_dim is not None and not (type(block_dim) is int and 1 <= block_dim <= 65535):
         raise ValueError(f"block_dim must be an integer in 1..65535, not {block_dim!r}")
@@ -49,7 +54,7 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
         except ChipError as e:
             raise SimulationError([Diagnostic("error", str(program_or_path)[:200], 1, 1,
                                               str(e))]) from None
-    program = load_program(program_or_path, chip, checks, params)
+    program = load_program(program_or_path, chip, checks, params, isa)
     from simulator.cores import Launch
 
     return Launch(program, inputs, block_dim=block_dim, checks=checks, trace=trace,

@@ -30,6 +30,7 @@ from simulator.hazards import HazardChecks
 from simulator.machine import Machine
 from simulator.problems import Fault
 from simulator.run import Run, RunResult, check_mode
+from simulator.semantics import BUILTIN, InstructionSet
 from simulator.sources import StreamSource
 
 HOST_DEFN = InstrDef("host_access", (), HOST_ACCESS, level="host",
@@ -56,9 +57,10 @@ class Stream:
                  trace_format: str = "jsonl", timing: bool = True,
                  max_steps: int = 10_000_000, name: str = "<stream>",
                  block: tuple[int, int] = (0, 1), origin: int = 0, gm_bandwidth=None,
-                 internal: Sequence[Observer] = ()):
+                 internal: Sequence[Observer] = (), isa: InstructionSet | None = None):
         """BLOCK (block_idx, block_num), ORIGIN, GM_BANDWIDTH and INTERNAL: one core of a
-        multi-core launch (simulator/cores.py Schedule gives them)."""
+        multi-core launch (simulator/cores.py Schedule gives them). ISA: the instruction set
+        statements are assembled and run with (None: pipev's own)."""
         check_mode(checks)
         try:
             self.chip = get_chip(chip)
@@ -66,6 +68,7 @@ class Stream:
             raise SimulationError([Diagnostic("error", name, 1, 1, str(e))]) from None
         self.name = name
         self.checks = checks
+        self.isa = isa if isa is not None else BUILTIN
         self.machine = Machine(self.chip, {}, block=block)
         self.source = StreamSource(name)
         self.tensors: dict[str, Tensor] = {}
@@ -77,7 +80,7 @@ class Stream:
         self.run = Run(self.machine, self.source, checks=checks, trace=trace,
                        trace_format=trace_format, max_steps=max_steps, observers=observers,
                        timing=timing, internal=internal, core=block[0], origin=origin,
-                       gm_bandwidth=gm_bandwidth)
+                       gm_bandwidth=gm_bandwidth, isa=self.isa)
         self.executor = self.run.executor
         self.hazards = next((ob for ob in self.executor.observers
                              if isinstance(ob, HazardChecks)), None)
@@ -161,7 +164,8 @@ class Stream:
             pc = len(self.source.statements)
             try:
                 stmt, warnings = assemble_statement(text, file, line, col, pc, self.chip,
-                                                    self.tensors, self.checks)
+                                                    self.tensors, self.checks,
+                                                    table=self.isa)
             except AssemblyError:
                 self.failed = True
                 self.run.close_trace_after_error()

@@ -29,7 +29,7 @@ class Debugger:
     def __init__(self, program, *, chip=None, inputs: Mapping | None = None,
                  checks: str = "error", max_steps: int = 10_000_000,
                  block_dim: int | None = None, params: Mapping | None = None,
-                 show_source: bool = True):
+                 show_source: bool = True, isa=None):
         from simulator.run import check_mode, load_program
 
         check_mode(checks)
@@ -37,7 +37,7 @@ class Debugger:
             from isa.chip import get_chip
 
             chip = get_chip(chip)
-        self.session = Session(load_program(program, chip, checks, params), inputs, checks,
+        self.session = Session(load_program(program, chip, checks, params, isa), inputs, checks,
                                max_steps, block_dim=block_dim)
         self.commands = Commands(self.session, show_source)
 
@@ -88,7 +88,7 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
           err: TextIO | None = None, ex: Sequence[str] = (), batch: bool = False,
           output_dir: str | Path | None = None, werror: bool = False,
           block_dim: int | None = None, params: Mapping | None = None,
-          show_source: bool = True, load_reported: bool = False) -> int:
+          show_source: bool = True, load_reported: bool = False, isa=None) -> int:
     """Run a debugging session; the exit status: 0, or 1 when the program cannot be loaded,
     under --batch when a command failed, under --werror when the run warned, or when the
     outputs cannot be written.
@@ -97,7 +97,8 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
     the terminal or STDIN. OUTPUT_DIR: where the outputs go once the program has finished.
     PARAMS: `.param` overrides (-D). SHOW_SOURCE: diagnostics quote their source line (not
     under --no-source). LOAD_REPORTED: a program that cannot be loaded was already reported (a C++
-    recording of a run that failed): its diagnostics are not written again."""
+    recording of a run that failed): its diagnostics are not written again. ISA: the instruction
+    set a path is assembled with (None: pipev's own)."""
     from simulator.render import render_lines
     from simulator.run import load_program
 
@@ -106,7 +107,8 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
     err = err or sys.stderr
     try:
         program = at_loc_lines(load_program(program_path if isinstance(program_path, Program)
-                                            else Path(program_path), chip, checks, params))
+                                            else Path(program_path), chip, checks, params,
+                                            isa))
         session = Session(program, inputs, checks, max_steps, werror=werror,
                           block_dim=block_dim)
     except DiagnosticError as e:

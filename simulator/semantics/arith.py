@@ -6,6 +6,8 @@ results depend on how many repeats run at once."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from isa.decode import VectorOp
@@ -42,6 +44,18 @@ def _binary(vop: VectorOp, raw0: np.ndarray, raw1: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         res = BINARY[vop.instr.name](a, b).astype(vop.t.numeric, copy=False)
         return _nan_rule(vop, a, b, res)
+
+
+def binary_of(values) -> Callable:
+    """The body of a binary family whose dst = VALUES(src0, src1) in T, numpy's arithmetic
+    on the numeric elements (a new family's body in one line: docs/decisions.md)."""
+    def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+        a = numeric(load(m, vop, vop.access("src0"), lo, hi), vop)
+        b = numeric(load(m, vop, vop.access("src1"), lo, hi), vop)
+        with np.errstate(all="ignore"):
+            res = values(a, b).astype(vop.t.numeric, copy=False)
+        store(m, vop, vop.access("dst"), res, lo, hi)
+    return body
 
 
 def _abs(raw: np.ndarray, t) -> np.ndarray:

@@ -3,6 +3,7 @@ program order, so a flag is only bookkeeping: which flags are set, and the deadl
 
 from __future__ import annotations
 
+from isa.families import SET_FLAG
 from isa.program import Instruction
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
@@ -31,7 +32,7 @@ def _set(m: Machine, _op, arg, _lo, _hi) -> None:
 def wait_flag(ex: Context, instr: Instruction) -> Issued:
     key = flag_key(instr)
     if key not in ex.m.flags:
-        later = ex.source.ahead(lambda h: h.name == "set_flag" and flag_key(h) == key)
+        later = ex.source.ahead(lambda h: _sets(h) and flag_key(h) == key)
         if later is None:
             where = ""  # a stream cannot look ahead
         else:
@@ -40,6 +41,11 @@ def wait_flag(ex: Context, instr: Instruction) -> Issued:
         raise Fault(Problem("deadlock", f"deadlock: wait_flag {key[0]}, {key[1]}, {key[2]} has "
                             f"no earlier unconsumed set_flag{where}{_near_miss(ex, key)}"))
     return Issued(key[1], None, _clear, key, flag=key)
+
+
+def _sets(instr: Instruction) -> bool:
+    """Whether INSTR sets a flag (its family's kind says, not its mnemonic)."""
+    return instr.defn.family.kind == SET_FLAG
 
 
 def _near(a: tuple, b: tuple) -> bool:
@@ -54,7 +60,7 @@ def _near_miss(ex: Context, key: tuple) -> str:
         if _near(other, key):
             return (f" (set_flag {', '.join(map(str, other))} at line {setter.line} is set and "
                     f"never waited for: did you mean wait_flag {', '.join(map(str, other))}?)")
-    ahead = ex.source.ahead(lambda h: h.name == "set_flag" and _near(flag_key(h), key))
+    ahead = ex.source.ahead(lambda h: _sets(h) and _near(flag_key(h), key))
     if ahead:
         other = flag_key(ahead)
         return (f" (set_flag {', '.join(map(str, other))} at line {ahead.line} differs from it "

@@ -1,6 +1,6 @@
 """Issuing a repeat-driven vector instruction (docs/machine.md §5, §9.2–§9.3): decode with
 MASK/CTRL at issue, the no-op and MASK rules, the checks, and the family's body from the
-registry."""
+instruction set the run executes (instruction_set.py)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,10 @@ from isa.program import Instruction, Tensor
 from simulator import checks
 from simulator.machine import RAW
 from simulator.problems import Fault, Problem, fault
-from simulator.semantics.context import Context
+from simulator.semantics.context import Context, Semantics
 from simulator.semantics.issued import Issued
 
 M64 = (1 << 64) - 1
-BODIES: dict = {}  # family name -> body(machine, vop, scalar, lo, hi); see semantics/__init__
-# family name -> prepare(vop, ub_bytes): a body specialised to that decoding (all its repeats at
-# once), or None; the fused executor runs it in place of the family's body
-PREPARE: dict = {}
 
 
 def issue(ex: Context, instr: Instruction) -> Issued:
@@ -41,7 +37,8 @@ def issue(ex: Context, instr: Instruction) -> Issued:
         if not sequential and len(diagnostics) == seen:  # a clean pass: reusable
             ex.decodings.put(instr, addrs, fields, sel, vop, tensor_of)
     r = vop.repeats
-    return Issued("V", vop, BODIES[fam.name], scalar_bytes(ex, instr), r, sequential, uops=r)
+    return Issued("V", vop, ex.isa.bodies[fam.name], scalar_bytes(ex, instr), r, sequential,
+                  uops=r)
 
 
 def _noop(ex: Context, instr: Instruction, vop: VectorOp, fields: dict) -> bool:
@@ -150,7 +147,7 @@ def prepared(ex: Context, instr: Instruction) -> tuple[VectorOp, object, object]
     register. The fused executor (simulator/fused.py) runs these without issuing them again;
     None for anything else."""
     fam = instr.defn.family
-    if not instr.is_static or fam.cmpmask_addr(instr.fields) or fam.name not in BODIES:
+    if not instr.is_static or fam.cmpmask_addr(instr.fields) or fam.name not in ex.isa.bodies:
         return None
     if not fixed_scalar(instr):
         return None
@@ -158,17 +155,17 @@ def prepared(ex: Context, instr: Instruction) -> tuple[VectorOp, object, object]
     vop = ex.decodings.get(instr, {}, instr.fields, m.mask, m.counter, None)
     if vop is None:
         return None
-    return vop, body_of(vop, m.ub.size), scalar_bytes(ex, instr)
+    return vop, body_of(vop, m.ub.size, ex.isa), scalar_bytes(ex, instr)
 
 
-def body_of(vop: VectorOp, ub_bytes: int):
-    """The body that runs VOP: the family's prepared for this decoding (all its repeats at
-    once, worked out once per decoding), else the family's own."""
+def body_of(vop: VectorOp, ub_bytes: int, isa: Semantics):
+    """The body that runs VOP in ISA: the family's prepared for this decoding (all its repeats
+    at once, worked out once per decoding), else the family's own."""
     fam = vop.family
-    prepare = PREPARE.get(fam.name)
+    prepare = isa.prepare.get(fam.name)
     body = vop.derived(("prepared", ub_bytes), lambda v: prepare(v, ub_bytes)) \
         if prepare is not None else None
-    return body or BODIES[fam.name]
+    return body or isa.bodies[fam.name]
 
 
 def fixed_scalar(instr: Instruction) -> bool:

@@ -17,9 +17,10 @@ from isa import families
 from isa.decode import VectorOp
 from isa.table import PIPES
 from simulator.events import Event, RunInfo
+from simulator.instr_timing import InstrTiming
 from simulator.timing.banks import bank_model
 from simulator.timing.config import BLOCK, CostClass, config_of
-from simulator.timing.records import InstrTiming, QueueState, TimingSnapshot
+from simulator.timing.records import QueueState, TimingSnapshot
 
 QUEUES = ("V", "MTE2", "MTE3")
 STALLS = ("flag_wait", "queue_full", "bank_conflict", "barrier")

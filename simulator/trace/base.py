@@ -24,7 +24,7 @@ from isa.decode import Access, VectorOp
 from isa.diagnostics import Diagnostic
 from simulator.errors import SimulationError
 from simulator.events import Event, Observer, RunInfo
-from simulator.timing.records import InstrTiming, RepeatTiming
+from simulator.instr_timing import InstrTiming, RepeatTiming
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction

@@ -23,7 +23,7 @@ from isa.families import SET_FLAG, SYNC_KINDS
 from isa.program import Instruction
 from isa.table import PIPES
 from simulator.events import Event
-from simulator.timing.records import InstrTiming
+from simulator.instr_timing import InstrTiming
 from simulator.trace.base import SEP, TraceWriter, jstr, repeat_timing
 from simulator.trace.jsonl import VERSION
 

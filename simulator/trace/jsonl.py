@@ -13,7 +13,7 @@ from isa.diagnostics import Diagnostic
 from isa.families import SET_FLAG
 from isa.program import Instruction
 from simulator.events import Event
-from simulator.timing.records import InstrTiming
+from simulator.instr_timing import InstrTiming
 from simulator.trace.base import (
     SEP,
     TraceWriter,

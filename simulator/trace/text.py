@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from isa.diagnostics import Diagnostic
 from simulator.events import Event
-from simulator.timing.records import InstrTiming
+from simulator.instr_timing import InstrTiming
 from simulator.trace.base import TraceWriter
 
 COLUMNS = 60  # timeline columns at most: rows stay within ~120 characters

@@ -31,7 +31,7 @@ from isa.diagnostics import Diagnostic
 from isa.families import REGISTER
 from isa.table import PIPES
 from simulator.events import Event
-from simulator.timing.records import InstrTiming
+from simulator.instr_timing import InstrTiming
 from simulator.trace.base import TraceWriter
 
 ONES = (1 << 64) - 1
