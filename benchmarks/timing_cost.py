@@ -29,7 +29,7 @@ from simulator.run import gm_arrays  # noqa: E402
 from simulator.sources import ProgramSource  # noqa: E402
 from simulator.timing import TimingModel  # noqa: E402
 
-ADDRESS_CACHES = (addressing.element_offsets, addressing.has_duplicates, addressing.mask_row)
+ADDRESS_CACHES = (addressing.offsets, addressing.has_duplicates, addressing.mask_row)
 
 
 class _Collect(Observer):

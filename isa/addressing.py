@@ -1,7 +1,11 @@
-"""Block/repeat address generation (docs/machine.md §5) as cached numpy index arrays.
+"""The block/repeat address formula (docs/machine.md §5) as cached numpy index arrays.
 
-addr(i, j, e) = B + (i·r + j·b)·32 + e·sizeof(T). Offsets depend only on (size, b, r, R), so
-they are computed once per distinct combination and shared (read-only) by every instruction.
+Element k of repeat i lies at B + i·step + (k // E)·blk·32 + (k % E)·size, E = 32 // size
+elements a block, k < n: a vector operand's step is its repeat stride times 32, a bit stream's
+its bytes a repeat (its "elements" are bytes, its blocks back to back). isa/decode.py's `Access`
+is the only caller besides the API expansions' `element_offsets`; every other module asks an
+`Access`. Offsets depend only on (size, blk, step, R, n), so they are computed once per
+distinct combination and shared (read-only) by every instruction.
 """
 
 from __future__ import annotations
@@ -10,26 +14,41 @@ from functools import lru_cache
 
 import numpy as np
 
+BLOCK = 32  # bytes a block
+REPEAT = 256  # bytes of a full repeat
+
 
 @lru_cache(maxsize=4096)
-def element_offsets(size: int, blk: int, rep: int, repeats: int) -> np.ndarray:
-    """(R, N) byte offsets of every element of every repeat, relative to the base address."""
-    per_block = 32 // size
-    j = np.arange(8, dtype=np.int64).repeat(per_block)
-    e = np.tile(np.arange(per_block, dtype=np.int64) * size, 8)
-    row = j * (blk * 32) + e
-    out = np.arange(repeats, dtype=np.int64)[:, None] * (rep * 32) + row[None, :]
+def offsets(size: int, blk: int, step: int, repeats: int, n: int) -> np.ndarray:
+    """(R, n) byte offsets of every element of every repeat, relative to the base address."""
+    per_block = BLOCK // size
+    k = np.arange(n, dtype=np.int64)
+    row = k // per_block * (blk * BLOCK) + k % per_block * size
+    out = np.arange(repeats, dtype=np.int64)[:, None] * step + row[None, :]
     out.setflags(write=False)
     return out
 
 
 @lru_cache(maxsize=4096)
-def has_duplicates(size: int, blk: int, rep: int, repeats: int) -> bool:
+def index_offsets(size: int, blk: int, step: int, repeats: int, n: int) -> np.ndarray:
+    """`offsets` in elements (for an operand whose base is a multiple of SIZE)."""
+    out = offsets(size, blk, step, repeats, n) // size
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def has_duplicates(size: int, blk: int, step: int, repeats: int, n: int) -> bool:
     """Whether two (repeat, element) positions share an address (then the later one wins)."""
     if repeats <= 1 and blk != 0:
         return False
-    offs = element_offsets(size, blk, rep, repeats)
+    offs = offsets(size, blk, step, repeats, n)
     return np.unique(offs).size != offs.size
+
+
+def element_offsets(size: int, blk: int, rep: int, repeats: int) -> np.ndarray:
+    """`offsets` of a full repeat of SIZE-byte elements at block and repeat strides BLK, REP."""
+    return offsets(size, blk, rep * BLOCK, repeats, REPEAT // size)
 
 
 @lru_cache(maxsize=1024)

@@ -13,7 +13,7 @@ from functools import cached_property
 import attrs
 import numpy as np
 
-from isa.addressing import element_offsets, mask_row
+from isa.addressing import BLOCK, REPEAT, has_duplicates, index_offsets, mask_row, offsets
 from isa.families import Family
 from isa.program import Instruction
 from isa.types import DType
@@ -21,10 +21,16 @@ from isa.types import DType
 
 @attrs.frozen
 class Access:
-    """One operand's address pattern.
+    """One operand's address pattern, and the only code that turns its fields into element
+    offsets, byte addresses, blocks and byte ranges (isa/addressing.py holds the formula's
+    tables): checks, bulk plans, bank models, the undo log, the debugger and the decodings
+    cache ask it, and nothing else assumes a repeat's size.
 
-    kind "vector": element k of repeat i at base + offsets(size, blk, rep)[i, k];
-    kind "bits": repeat i covers bytes [base + i·stride, base + (i+1)·stride) (stride = N/8).
+    kind "vector": element k < per_repeat of repeat i lies at
+    base + i·rep·32 + (k // E)·blk·32 + (k % E)·size, E = 32 // size elements a block;
+    kind "bits" (a bit stream): repeat i covers bytes [base + i·count, base + (i+1)·count),
+    the same formula with 1-byte elements, blocks back to back and repeats `count` bytes apart.
+    Strides are never negative (the assembler takes 0..255).
     """
 
     role: str
@@ -35,34 +41,141 @@ class Access:
     rep: int = 8
     write: bool = False
     space: str = "ub"
-    count: int = 0  # elements a repeat touches (0: 256 bytes' worth); vconv's narrower side
+    count: int = 0  # elements a repeat touches (0: a full repeat's worth); vconv's narrower
+    # side; a bit stream's bytes
     # derived at construction (read by nearly every check and body: plain slots, no lookup)
     per_repeat: int = attrs.field(init=False, eq=False, repr=False)
     repeat_bytes: int = attrs.field(init=False, eq=False, repr=False)
+    step: int = attrs.field(init=False, eq=False, repr=False)
     contiguous: bool = attrs.field(init=False, eq=False, repr=False)
 
     @per_repeat.default
     def _per_repeat(self) -> int:
         """Elements of this operand in one repeat."""
-        return self.count or 256 // self.size
+        return self.count or REPEAT // self.size
 
     @repeat_bytes.default
     def _repeat_bytes(self) -> int:
         """Bytes one full repeat of this operand spans with block stride 1."""
         return self.per_repeat * self.size
 
+    @step.default
+    def _step(self) -> int:
+        """Bytes from one repeat's start to the next."""
+        return self.rep * BLOCK if self.kind == "vector" else self.repeat_bytes
+
     @contiguous.default
     def _contiguous(self) -> bool:
         """Block stride 1 and repeats back to back: one run of bytes."""
-        return self.blk == 1 and self.rep * 32 == self.repeat_bytes
+        return self.blk == 1 and self.step == self.repeat_bytes
 
+    def rebased(self, base: int) -> Access:
+        """The same pattern at BASE."""
+        return Access(self.role, base, self.kind, self.size, self.blk, self.rep, self.write,
+                      self.space, self.count)
+
+    # -- elements ----------------------------------------------------------------------------
     def offsets(self, repeats: int) -> np.ndarray:
-        return _offsets(self.size, self.blk, self.rep, repeats, self.per_repeat)
+        """(R, per_repeat) byte offsets of every element from the base (read-only, shared)."""
+        return offsets(self.size, self.blk, self.step, repeats, self.per_repeat)
+
+    def addresses(self, repeats: int) -> np.ndarray:
+        """(R, per_repeat) byte addresses of every element."""
+        return self.base + offsets(self.size, self.blk, self.step, repeats, self.per_repeat)
+
+    def index_offsets(self, repeats: int) -> np.ndarray:
+        """`offsets` in elements (read-only, shared): for a base that is a multiple of size."""
+        return index_offsets(self.size, self.blk, self.step, repeats, self.per_repeat)
+
+    def has_duplicates(self, repeats: int) -> bool:
+        """Whether two (repeat, element) positions share an address (the later one wins)."""
+        return has_duplicates(self.size, self.blk, self.step, repeats, self.per_repeat)
+
+    def start(self, i: int) -> int:
+        """The address of repeat I's first element."""
+        return self.base + i * self.step
+
+    def locate(self, flat: int) -> tuple[int, int]:
+        """(repeat, block) of element FLAT counted repeat after repeat (a bit stream's byte)."""
+        i, k = divmod(flat, self.per_repeat)
+        return i, k // (BLOCK // self.size)
+
+    # -- byte ranges (every element touched) -------------------------------------------------
+    def last_offset(self, repeats: int) -> int:
+        """The largest element offset, by plain arithmetic (what `offsets(R).max()` says): it
+        grows with i and, for blk >= 1, with k; with blk = 0 every block reads the first."""
+        n, per_block = self.per_repeat, BLOCK // self.size
+        if self.blk == 0:
+            inner = (min(n, per_block) - 1) * self.size
+        else:
+            inner = (n - 1) // per_block * self.blk * BLOCK + (n - 1) % per_block * self.size
+        return (repeats - 1) * self.step + inner
+
+    def extent(self, repeats: int) -> tuple[int, int]:
+        """[first, last] byte of R repeats (R >= 1) with every element touched."""
+        return self.base, self.base + self.last_offset(repeats) + self.size - 1
+
+    def run(self, lo: int, hi: int, last: int | None = None) -> tuple[int, int] | None:
+        """[start, end) of the bytes of repeats [lo, hi) (the last one's first LAST elements,
+        or all) when block stride 1 lays them out as one run (one repeat, or repeats back to
+        back), else None."""
+        if self.blk != 1 or (hi - lo > 1 and not self.contiguous):
+            return None
+        a = self.base + lo * self.step
+        tail = self.repeat_bytes if last is None else last * self.size
+        return a, a + (hi - lo - 1) * self.step + tail
+
+    # -- blocks (vector operands: whole 32-byte blocks) --------------------------------------
+    @property
+    def blocks(self) -> int:
+        """Blocks one repeat covers (at least one)."""
+        return -(-self.repeat_bytes // BLOCK)
+
+    def block_offsets(self, repeats: int) -> np.ndarray:
+        """(R, blocks) byte offsets of each repeat's blocks from the base."""
+        i = np.arange(repeats, dtype=np.int64)[:, None]
+        return i * self.step + np.arange(self.blocks, dtype=np.int64) * (self.blk * BLOCK)
+
+    def block_indices(self, repeats: int) -> np.ndarray:
+        """(R, blocks) UB block numbers of each repeat's blocks (a block-aligned operand)."""
+        return (self.base + self.block_offsets(repeats)) // BLOCK
+
+    def last_block(self, repeats: int) -> int:
+        """The largest of `block_offsets(R)`: where the last block starts."""
+        return (repeats - 1) * self.step + (self.repeat_bytes - 1) // BLOCK * self.blk * BLOCK
+
+    def block_at(self, i: int, byte: int) -> int:
+        """Block j of repeat I that BYTE (one the repeat touches) lies in; 0 at block stride
+        0, where every block is the first."""
+        j = (byte - self.base - i * self.step) // (self.blk * BLOCK) if self.blk else 0
+        return min(max(j, 0), self.blocks - 1)
+
+    def block_starts(self, repeats: int) -> np.ndarray:
+        """Sorted distinct addresses of the blocks R repeats cover."""
+        return self.base + BLOCK * _distinct_blocks(repeats, self.blocks, self.blk, self.rep)
+
+    def block_span(self, lo: int, hi: int) -> tuple[int, int]:
+        """[first, end) bytes of the blocks of repeats [lo, hi)."""
+        first = self.base + lo * self.step
+        return first, first + self.last_block(hi - lo) + BLOCK
+
+    def block_view(self, buffer: np.ndarray, dtype, lo: int, hi: int) -> np.ndarray:
+        """A zero-copy (hi-lo, blocks, elements a block) view of repeats [lo, hi) of BUFFER
+        (UB's bytes) as DTYPE elements; numpy refuses one that leaves BUFFER."""
+        return np.ndarray((hi - lo, self.blocks, BLOCK // self.size), dtype, buffer,
+                          self.base + lo * self.step, (self.step, self.blk * BLOCK, self.size))
 
 
-def _offsets(size: int, blk: int, rep: int, repeats: int, n: int) -> np.ndarray:
-    out = element_offsets(size, blk, rep, repeats)
-    return out if n == out.shape[1] else out[:, :n]
+def _distinct_blocks(repeats: int, nb: int, blk: int, rep: int) -> np.ndarray:
+    """Sorted distinct i·rep + j·blk over the repeats and NB blocks."""
+    i = np.arange(repeats, dtype=np.int64)
+    if blk == 1 and rep <= nb:  # repeats that meet or overlap: one run of blocks
+        return np.arange((repeats - 1) * rep + nb, dtype=np.int64)
+    if blk == 1:  # repeats apart: already sorted and distinct
+        return (i[:, None] * rep + np.arange(nb, dtype=np.int64)).reshape(-1)
+    if blk == 0:
+        return i * rep if rep else i[:1]
+    return np.unique(i[:, None] * rep + np.arange(nb, dtype=np.int64) * blk)
 
 
 @attrs.frozen
@@ -118,23 +231,22 @@ class VectorOp:
         return act
 
     def byte_addrs(self, acc: Access) -> np.ndarray:
-        """(R, N) element byte addresses of a vector operand."""
-        return acc.base + acc.offsets(self.repeats)
+        """(R, per_repeat) byte addresses of an operand's elements (a bit stream's bytes)."""
+        return acc.addresses(self.repeats)
+
+    def touches_all(self, acc: Access) -> bool:
+        """Whether the operand touches every element of every repeat whatever MASK says."""
+        return self.all_active or acc.kind == "bits" or acc.role in self.full_roles
 
     def footprint(self, acc: Access) -> np.ndarray:
         """Sorted unique byte addresses the operand touches (its active elements' bytes)."""
-        if acc.kind == "bits":
-            return acc.base + np.arange(self.repeats * self.bit_bytes, dtype=np.int64)
-        if self.all_active or acc.role in self.full_roles:  # whole 32-byte blocks
-            starts, run = acc.base + 32 * _distinct_blocks(self.repeats, acc), 32
+        if acc.kind == "bits":  # one run
+            return np.arange(*acc.run(0, self.repeats), dtype=np.int64)
+        if self.touches_all(acc):  # whole blocks
+            starts, run = acc.block_starts(self.repeats), BLOCK
         else:  # element starts all lie on one grid of acc.size: distinct ones never overlap
             starts, run = np.unique(self.byte_addrs(acc)[self.active]), acc.size
         return (starts[:, None] + np.arange(run, dtype=np.int64)).reshape(-1)
-
-    @property
-    def bit_bytes(self) -> int:
-        """Bytes of a bit-stream operand one repeat covers."""
-        return self.n // 8
 
     @property
     def full_roles(self) -> tuple[str, ...]:
@@ -148,31 +260,14 @@ class VectorOp:
 
     def uops(self) -> Iterator[MicroOp]:
         act = self.active
+        addrs = [(acc.role, self.byte_addrs(acc), self.touches_all(acc)) for acc in self.operands]
         for i in range(self.repeats):
             rows = {}
-            for acc in self.operands:
-                if acc.kind == "bits":
-                    start = acc.base + i * self.bit_bytes
-                    rows[acc.role] = sorted(set(range(start & ~31, start + self.n // 8, 32)))
-                    continue
-                a = self.byte_addrs(acc)[i]
-                sel = a if acc.role in self.full_roles else a[act[i]]
-                rows[acc.role] = sorted({int(x) & ~31 for x in sel})
+            for role, a, whole in addrs:
+                sel = a[i] if whole else a[i][act[i]]
+                rows[role] = sorted({int(x) & ~(BLOCK - 1) for x in sel})
             bits = int.from_bytes(np.packbits(act[i], bitorder="little").tobytes(), "little")
             yield MicroOp(i, bits, rows)
-
-
-def _distinct_blocks(repeats: int, acc: Access) -> np.ndarray:
-    """Sorted distinct i·rep + j·blk over the repeats and the operand's blocks."""
-    nb = acc.repeat_bytes // 32
-    i = np.arange(repeats, dtype=np.int64)
-    if acc.blk == 1 and acc.rep <= nb:  # repeats that meet or overlap: one run of blocks
-        return np.arange((repeats - 1) * acc.rep + nb, dtype=np.int64)
-    if acc.blk == 1:  # repeats apart: already sorted and distinct
-        return (i[:, None] * acc.rep + np.arange(nb, dtype=np.int64)).reshape(-1)
-    if acc.blk == 0:
-        return i * acc.rep if acc.rep else i[:1]
-    return np.unique(i[:, None] * acc.rep + np.arange(nb, dtype=np.int64) * acc.blk)
 
 
 # One operand's UB bytes: (role, first byte, end byte, index array or None, write)
@@ -200,15 +295,10 @@ def _vector_ranges(vop: VectorOp) -> list[Range]:
 
 def _contiguous_span(vop: VectorOp, acc: Access) -> tuple[int, int] | None:
     """[lo, hi) when the operand's bytes are exactly one contiguous run, else None."""
-    r = vop.repeats
-    if acc.kind == "bits":
-        return acc.base, acc.base + r * vop.bit_bytes
-    if acc.blk != 1 or (r > 1 and not acc.contiguous):
-        return None
-    if vop.all_active or acc.role in vop.full_roles:
-        return acc.base, acc.base + (r - 1) * acc.rep * 32 + acc.repeat_bytes
+    if vop.touches_all(acc):
+        return acc.run(0, vop.repeats)
     if vop.row.all():  # counter mode: the last repeat is cut short
-        return acc.base, acc.base + (r - 1) * acc.rep * 32 + vop.last * acc.size
+        return acc.run(0, vop.repeats, vop.last)
     return None
 
 
@@ -279,12 +369,12 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
     for op in fam.operands(roles, fields):
         source = op.source if op.source is not None else op.role
         if op.kind == "bits":
-            accesses.append((op.role, source, "bits", 1, 1, 8, op.write, 0))
+            accesses.append((op.role, source, "bits", 1, 1, 8, op.write, n // 8))
         else:
             size = fam.operand_type(op.role, t, src).size
             accesses.append((op.role, source, "vector", size, fields.get(f"{op.role}_blk", 1),
                              fields.get(f"{op.role}_rep", 8), op.write,
-                             n if n * size < 256 else 0))
+                             n if n * size < REPEAT else 0))
     all_active = bool(row.all()) and last == n
     return r, n, row, last, all_active, tuple(accesses)
 

@@ -6,23 +6,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from isa.addressing import has_duplicates
 from isa.decode import Access, VectorOp
 from isa.program import Tensor
 from simulator.problems import Problem
 
 
-def _where(vop: VectorOp, acc: Access, flat: int) -> str:
-    if acc.kind == "bits":
-        nb = vop.n // 8
-        return f"(repeat {flat // nb}, block {flat % nb // 32})"
-    i, k = divmod(flat, vop.n)
-    return f"(repeat {i}, block {k // (32 // acc.size)})"
+def _where(acc: Access, flat: int) -> str:
+    """`(repeat i, block j)` of element FLAT (a bit stream's byte) counted repeat by repeat."""
+    i, j = acc.locate(flat)
+    return f"(repeat {i}, block {j})"
 
 
 def _elements(vop: VectorOp, acc: Access) -> tuple[np.ndarray, np.ndarray]:
     """Flat (R·N) element addresses and which of them are touched."""
-    addrs = vop.byte_addrs(acc).reshape(-1)
+    addrs = acc.addresses(vop.repeats).reshape(-1)
     if vop.all_active or acc.role in vop.full_roles:
         return addrs, np.ones(addrs.shape, bool)
     return addrs, vop.active.reshape(-1)
@@ -32,24 +29,9 @@ def extent(vop: VectorOp, acc: Access) -> tuple[int, int]:
     """[first, last] byte the operand touches; (0, -1) when it touches nothing."""
     if vop.repeats == 0:
         return 0, -1
-    if acc.kind == "bits":
-        return acc.base, acc.base + vop.repeats * (vop.n // 8) - 1
-    if (vop.all_active or acc.role in vop.full_roles) and acc.blk >= 0 and acc.rep >= 0:
-        return acc.base, acc.base + _last_offset(vop.repeats, acc) + acc.size - 1
+    if acc.kind == "bits" or vop.all_active or acc.role in vop.full_roles:
+        return acc.extent(vop.repeats)  # by arithmetic: what `_offsets_extent` shortcuts
     return _offsets_extent(vop, acc)
-
-
-def _last_offset(repeats: int, acc: Access) -> int:
-    """The largest element offset of an operand all of whose elements are touched, by plain
-    arithmetic (`_offsets_extent` over the offset table is what it shortcuts): element k of
-    repeat i lies at i·rep·32 + (k // per_block)·blk·32 + (k % per_block)·size, which grows
-    with i and, for blk >= 1, with k; with blk = 0 every block reads the first one."""
-    n, per_block = acc.per_repeat, 32 // acc.size
-    if acc.blk == 0:
-        inner = (min(n, per_block) - 1) * acc.size
-    else:
-        inner = (n - 1) // per_block * acc.blk * 32 + (n - 1) % per_block * acc.size
-    return (repeats - 1) * acc.rep * 32 + inner
 
 
 def _offsets_extent(vop: VectorOp, acc: Access) -> tuple[int, int]:
@@ -71,14 +53,14 @@ def bounds(vop: VectorOp, acc: Access, ub_bytes: int, ext: tuple[int, int] | Non
     if acc.kind == "bits":
         first = max(lo, ub_bytes) if lo >= 0 else lo
         return Problem("bounds", f"{_name(vop, acc)} touches byte {first:#x} outside UB "
-                       f"({ub_bytes} bytes)", where=_where(vop, acc, first - acc.base),
+                       f"({ub_bytes} bytes)", where=_where(acc, first - acc.base),
                        role=acc.role)
     addrs, touched = _elements(vop, acc)
     bad = touched & ((addrs < 0) | (addrs + acc.size > ub_bytes))
     flat = int(np.argmax(bad))
     byte = int(addrs[flat]) if addrs[flat] < 0 else max(int(addrs[flat]), ub_bytes)
     return Problem("bounds", f"{_name(vop, acc)} touches byte {byte:#x} outside UB "
-                   f"({ub_bytes} bytes)", where=_where(vop, acc, flat), role=acc.role)
+                   f"({ub_bytes} bytes)", where=_where(acc, flat), role=acc.role)
 
 
 def footprint(vop: VectorOp, acc: Access, tensor: Tensor | None,
@@ -94,10 +76,10 @@ def footprint(vop: VectorOp, acc: Access, tensor: Tensor | None,
         return Problem("footprint", f"{_name(vop, acc)} starts at byte {lo:#x}, before the "
                        f"tensor ({tensor.addr:#x})", role=acc.role)
     if acc.kind == "bits":
-        where = _where(vop, acc, end - acc.base)
+        where = _where(acc, end - acc.base)
     else:
         addrs, touched = _elements(vop, acc)
-        where = _where(vop, acc, int(np.argmax(touched & (addrs + acc.size > end))))
+        where = _where(acc, int(np.argmax(touched & (addrs + acc.size > end))))
     return Problem("footprint", f"{_name(vop, acc)} needs {hi - tensor.addr + 1} bytes, "
                    f"tensor has {tensor.nbytes}", where=where, role=acc.role)
 
@@ -129,13 +111,9 @@ def alignment(vop: VectorOp, acc: Access, align: int = 32) -> Problem | None:
 def _bytes_by_repeat(vop: VectorOp, acc: Access) -> tuple[np.ndarray, np.ndarray]:
     """(repeat ids, byte addresses) of every byte the operand touches, in repeat order."""
     r = vop.repeats
-    if acc.kind == "bits":
-        nb = vop.n // 8
-        byte = acc.base + np.arange(r * nb, dtype=np.int64)
-        return np.arange(r).repeat(nb), byte
-    addrs = vop.byte_addrs(acc)
+    addrs = acc.addresses(r)
     rep = np.broadcast_to(np.arange(r)[:, None], addrs.shape)
-    if not (vop.all_active or acc.role in vop.full_roles):
+    if not vop.touches_all(acc):
         addrs, rep = addrs[vop.active], rep[vop.active]
     addrs, rep = addrs.reshape(-1), rep.reshape(-1)
     if acc.size > 1:
@@ -195,7 +173,7 @@ def _in_place(vop: VectorOp, dst: Access, src: Access) -> bool:
     repeat exactly what it writes, and no two repeats share a byte."""
     return (src.kind == dst.kind == "vector" and (src.base, src.size, src.blk, src.rep)
             == (dst.base, dst.size, dst.blk, dst.rep) and src.role not in vop.full_roles
-            and not has_duplicates(dst.size, dst.blk, dst.rep, vop.repeats))
+            and not dst.has_duplicates(vop.repeats))
 
 
 _BIG = np.int64(1) << 40  # (repeat, byte) packed into one int64 key
@@ -226,7 +204,7 @@ def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep):
         j = int(wrep[pos[this][np.argmin(sbyte[this])]])
         found.append((i, Problem("overlap", f"{names} overlap across repeats: repeat {i} reads "
                                  f"byte {b:#x}, which repeat {j} wrote (no repeat may read what "
-                                 "an earlier repeat wrote)", where=_at(vop, src, i, b),
+                                 "an earlier repeat wrote)", where=_at(src, i, b),
                                  role=role)))
     # within a repeat: where the byte sets meet they must be equal
     skeys = np.unique(srep * _BIG + sbyte)
@@ -243,14 +221,10 @@ def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep):
             found.append((i, Problem("overlap", f"{names} overlap partially in repeat {i}, "
                                      f"first at byte {b:#x} (within a repeat operands overlap "
                                      "100%, the same bytes, or not at all)",
-                                     where=_at(vop, src, i, b), role=role)))
+                                     where=_at(src, i, b), role=role)))
     return (min(found, key=lambda f: f[0]) if found else None), dep
 
 
-def _at(vop: VectorOp, acc: Access, i: int, byte: int) -> str:
+def _at(acc: Access, i: int, byte: int) -> str:
     """`(repeat i, block j)` for the block of operand ACC holding BYTE in repeat i."""
-    if acc.kind == "bits":
-        j = (byte - acc.base - i * (vop.n // 8)) // 32
-    else:
-        j = (byte - acc.base - i * acc.rep * 32) // (acc.blk * 32) if acc.blk else 0
-    return f"(repeat {i}, block {min(max(j, 0), 7)})"
+    return f"(repeat {i}, block {acc.block_at(i, byte)})"

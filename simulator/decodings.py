@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from isa.decode import Access, VectorOp
+from isa.decode import VectorOp
 from isa.program import Instruction, Tensor
 from simulator import checks
 
@@ -76,8 +76,7 @@ class Decodings:
         out = seen.get(base)
         if out is None:
             shift = base - first
-            ops = tuple(Access(a.role, a.base + shift, a.kind, a.size, a.blk, a.rep, a.write,
-                               a.space, a.count) for a in vop.operands)
+            ops = tuple(a.rebased(a.base + shift) for a in vop.operands)
             out = VectorOp(instr, vop.t, vop.repeats, vop.n, vop.row, vop.last, ops, vop.mask,
                            vop.counter, vop.all_active)
             if len(seen) < SHAPE_CACHE // 64:

@@ -18,7 +18,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-BLOCK = 32
+from isa.addressing import BLOCK
+
 _IN_BLOCK = np.arange(BLOCK, dtype=np.int64)
 
 
@@ -111,13 +112,13 @@ def merged(fps: list[Footprint]) -> tuple[Footprint, ...]:
 class Record:
     """One int32 per byte of a UB of NBYTES bytes, stored per block where the block agrees."""
 
-    __slots__ = ("blk", "byte", "mixed", "any_mixed")
+    __slots__ = ("block", "byte", "mixed", "any_mixed")
 
     def __init__(self, nbytes: int, fill: int):
         nblk = -(-nbytes // BLOCK)
-        self.blk = np.full(nblk, fill, np.int32)
+        self.block = np.full(nblk, fill, np.int32)
         self.byte: np.ndarray | None = None  # allocated at the first split
-        self.mixed = np.zeros(nblk, bool)  # the block's bytes (not blk) hold its values
+        self.mixed = np.zeros(nblk, bool)  # the block's values are in `byte`, not `block`
         self.any_mixed = False
 
     def _split(self, blocks: np.ndarray) -> None:
@@ -125,16 +126,16 @@ class Record:
         todo = blocks[~self.mixed[blocks]] if self.any_mixed else blocks
         if todo.size:
             if self.byte is None:  # only split blocks' bytes are ever read
-                self.byte = np.empty(self.blk.size * BLOCK, np.int32)
+                self.byte = np.empty(self.block.size * BLOCK, np.int32)
             self.byte[(todo[:, None] * BLOCK + _IN_BLOCK).reshape(-1)] = \
-                np.repeat(self.blk[todo], BLOCK)
+                np.repeat(self.block[todo], BLOCK)
             self.mixed[todo] = True
             self.any_mixed = True
 
     def fill(self, fp: Footprint, value: int) -> None:
         """Every byte of FP := VALUE."""
         if fp.full is not None:
-            self.blk[fp.full] = value
+            self.block[fp.full] = value
             if self.any_mixed:
                 self.mixed[fp.full] = False
         if fp.part is not None:
@@ -147,7 +148,7 @@ class Record:
         if full is not None:
             if self.any_mixed and self.mixed[full].any():
                 return True
-            if pred(self.blk[full]).any():
+            if pred(self.block[full]).any():
                 return True
         if fp.part is not None:
             self._split(fp.blocks)
@@ -158,7 +159,7 @@ class Record:
         """The bytes [lo, hi) (idx None) or idx, in that order, as a per-byte array holds them."""
         where = np.arange(lo, hi, dtype=np.int64) if idx is None else np.asarray(idx, np.int64)
         blocks = where >> 5
-        out = self.blk[blocks]
+        out = self.block[blocks]
         if self.any_mixed:
             split = self.mixed[blocks]
             out[split] = self.byte[where[split]]

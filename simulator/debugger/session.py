@@ -565,11 +565,11 @@ def block_of(rec: Record, addr: int) -> int:
     acc = vop.access("dst")
     i = rec.repeat
     if acc.kind == "bits":
-        return (addr - (acc.base + i * (vop.n // 8))) // 32
-    elem = acc.base + acc.offsets(vop.repeats)[i]
+        return acc.block_at(i, addr)
+    elem = acc.addresses(vop.repeats)[i]
     hit = vop.active[i] & (elem <= addr) & (addr < elem + acc.size)
     k = int(hit.argmax()) if hit.any() else 0
-    return k // (32 // acc.size)
+    return acc.locate(k)[1]  # element k of the repeat
 
 
 def dma_block(op, addr: int) -> tuple[int, int]:

@@ -166,14 +166,11 @@ def vector_runs(vop: VectorOp, repeat: int | None) -> list[tuple[int, int]]:
     if acc is None or vop.repeats == 0:
         return []  # vcmp writes CMPMASK only
     lo, hi = (0, vop.repeats) if repeat is None else (repeat, repeat + 1)
-    if acc.kind == "bits":
-        nb = vop.n // 8
-        return [(acc.base + lo * nb, (hi - lo) * nb)]
-    full = vop.all_active or (hi < vop.repeats and bool(vop.row.all()))
-    if full and acc.blk == 1 and (acc.contiguous or hi - lo == 1):
-        # the common case, no arrays
-        return [(acc.base + lo * acc.rep * 32, (hi - lo) * acc.repeat_bytes)]
-    addrs = acc.base + acc.offsets(vop.repeats)[lo:hi]
+    full = acc.kind == "bits" or vop.all_active or (hi < vop.repeats and bool(vop.row.all()))
+    run = acc.run(lo, hi) if full else None
+    if run is not None:  # the common case, no arrays
+        return [(run[0], run[1] - run[0])]
+    addrs = acc.addresses(vop.repeats)[lo:hi]
     addrs = addrs[vop.active[lo:hi]]
     return _runs(np.unique((addrs[:, None] + np.arange(acc.size)).reshape(-1)))
 

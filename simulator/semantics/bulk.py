@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from isa.addressing import has_duplicates
+from isa.addressing import BLOCK
 from isa.decode import Access, VectorOp
 from simulator.machine import RAW, Machine
 
-BLOCK = 32
 V32 = np.dtype("V32")  # one UB block as one element: gathers and scatters move whole blocks
 MASKS_PER_PLAN = 16  # per-element masks a plan keeps (by the state they come from)
 
@@ -39,32 +38,29 @@ class BulkPlan:
     def __init__(self, m: Machine, vop: VectorOp, dst: Access, sources: tuple[Access, ...]):
         self.blocks = m.ub.view(V32)
         self.raw = RAW[dst.size]
-        r, nb, pb = vop.repeats, dst.repeat_bytes // BLOCK, BLOCK // dst.size
+        r, nb, pb = vop.repeats, dst.blocks, BLOCK // dst.size
         self.nb = nb
-        i = np.arange(r, dtype=np.int64)[:, None]
-        j = np.arange(nb, dtype=np.int64)[None, :]
         self.out = self.dst_blocks = self.positions = None
-        if has_duplicates(dst.size, dst.blk, dst.rep, r):
-            where = (dst.base // BLOCK + i * dst.rep + j * dst.blk).reshape(-1)
+        if dst.has_duplicates(r):
+            where = dst.block_indices(r).reshape(-1)
             _, first = np.unique(where[::-1], return_index=True)
             keep = np.sort(where.size - 1 - first)  # each block's last write, in order
             self.positions, self.in_repeat = keep, keep % nb
             self.dst_blocks = _as_slice(where[keep])
             self.shape = (keep.size, pb)
         else:
-            self.out = _view(m, dst, r, nb, pb)
+            self.out = _view(m, dst, r)
             self.shape = (r, nb, pb)
-        self.sources = {acc.role: self._source(m, acc, i, j, r, nb, pb) for acc in sources}
+        self.sources = {acc.role: self._source(m, acc, r) for acc in sources}
         self.masks: dict = {}  # a body's per-element masks by the state they come from
 
-    def _source(self, m: Machine, acc: Access, i, j, r: int, nb: int, pb: int
-                ) -> tuple[str, np.ndarray]:
+    def _source(self, m: Machine, acc: Access, r: int) -> tuple[str, np.ndarray]:
         """How to read a source: ("view", its (R, nb, B) view) when it is contiguous;
         ("copy", view) when its repeats share blocks (one fast copy beats every pass reading
         a strided view); else ("take", the block indices to gather)."""
         if self.positions is None and acc.blk == 1:
-            return ("view" if acc.rep == nb else "copy"), _view(m, acc, r, nb, pb)
-        where = (acc.base // BLOCK + i * acc.rep + j * acc.blk).reshape(-1)
+            return ("view" if acc.contiguous else "copy"), _view(m, acc, r)
+        where = acc.block_indices(r).reshape(-1)
         return "take", (where if self.positions is None else where[self.positions])
 
     def load(self, role: str) -> np.ndarray:
@@ -102,9 +98,8 @@ def _as_slice(where: np.ndarray) -> slice | np.ndarray:
     return where
 
 
-def _view(m: Machine, acc: Access, r: int, nb: int, pb: int) -> np.ndarray:
-    return np.ndarray((r, nb, pb), RAW[acc.size], m.ub, acc.base,
-                      (acc.rep * BLOCK, acc.blk * BLOCK, acc.size))
+def _view(m: Machine, acc: Access, r: int) -> np.ndarray:
+    return acc.block_view(m.ub, RAW[acc.size], 0, r)
 
 
 def plan_of(m: Machine, vop: VectorOp, sources: tuple[str, ...]) -> BulkPlan | None:

@@ -3,21 +3,10 @@ repeats [lo, hi) of an operand, and scatter results to the active ones (later re
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
-from isa.addressing import element_offsets, has_duplicates
 from isa.decode import Access, VectorOp
 from simulator.machine import RAW, Machine
-
-
-@lru_cache(maxsize=4096)
-def _index_offsets(size: int, blk: int, rep: int, repeats: int, n: int) -> np.ndarray:
-    out = element_offsets(size, blk, rep, repeats)[:, :n] // size
-    out.setflags(write=False)
-    return out
 
 
 def _contiguous(acc: Access) -> bool:
@@ -26,7 +15,7 @@ def _contiguous(acc: Access) -> bool:
 
 def _byte_gather(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray:
     """Unaligned elements (only with --checks off): gather byte by byte."""
-    addrs = acc.base + acc.offsets(vop.repeats)[lo:hi]
+    addrs = acc.addresses(vop.repeats)[lo:hi]
     idx = np.clip(addrs[..., None] + np.arange(acc.size), 0, m.ub.size - 1)
     return np.ascontiguousarray(m.ub[idx]).view(RAW[acc.size])[..., 0]
 
@@ -34,13 +23,10 @@ def _byte_gather(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np
 def _strided(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray | None:
     """A zero-copy (hi-lo, blocks, B) view of repeats [lo, hi), or None if its blocks leave
     UB."""
-    size, nblk = acc.size, acc.repeat_bytes // 32
-    first = acc.base + lo * acc.rep * 32
-    end = first + (hi - lo - 1) * acc.rep * 32 + (nblk - 1) * acc.blk * 32 + 32
+    first, end = acc.block_span(lo, hi)
     if first < 0 or end > m.ub.size:
         return None
-    return as_strided(m.views[size][first // size:], shape=(hi - lo, nblk, 32 // size),
-                      strides=(acc.rep * 32, acc.blk * 32, size))
+    return acc.block_view(m.ub, RAW[acc.size], lo, hi)
 
 
 def load(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray:
@@ -57,7 +43,7 @@ def load(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray
     strided = _strided(m, vop, acc, lo, hi)
     if strided is not None:
         return strided.reshape(hi - lo, n)
-    idx = start + _index_offsets(size, acc.blk, acc.rep, vop.repeats, n)[lo:hi]
+    idx = start + acc.index_offsets(vop.repeats)[lo:hi]
     return view.take(idx, mode="clip")  # inactive elements may lie outside UB
 
 
@@ -74,10 +60,10 @@ def store(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int, h
     if full and _contiguous(acc):
         view[start + lo * n:start + hi * n] = values.reshape(-1)
         return
-    dup = hi - lo > 1 and has_duplicates(size, acc.blk, acc.rep, vop.repeats)
+    dup = hi - lo > 1 and acc.has_duplicates(vop.repeats)
     strided = None if dup else _strided(m, vop, acc, lo, hi)
     if strided is not None:  # no two elements share an address: write through the view
-        shape = (hi - lo, acc.repeat_bytes // 32, 32 // size)
+        shape = strided.shape
         if full:
             strided[...] = np.broadcast_to(values, (hi - lo, n)).reshape(shape)
         else:
@@ -89,7 +75,7 @@ def store(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int, h
                                                                                        lo, hi))
         view[idx] = np.broadcast_to(values, (hi - lo, n)).reshape(-1)[keep]
         return
-    idx = start + _index_offsets(size, acc.blk, acc.rep, vop.repeats, n)[lo:hi]
+    idx = start + acc.index_offsets(vop.repeats)[lo:hi]
     values = np.broadcast_to(values, idx.shape)
     if not full:
         act = vop.active[lo:hi]
@@ -102,9 +88,7 @@ def store(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int, h
 def _last_writes(vop: VectorOp, acc: Access, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
     """(element indices, positions in the flat (hi-lo)·N values) of the writes that survive when
     repeats [lo, hi) write overlapping elements: each address's last write."""
-    n = vop.n
-    idx = (acc.base // acc.size
-           + _index_offsets(acc.size, acc.blk, acc.rep, vop.repeats, n)[lo:hi]).reshape(-1)
+    idx = (acc.base // acc.size + acc.index_offsets(vop.repeats)[lo:hi]).reshape(-1)
     pos = np.arange(idx.size)
     full = vop.all_active or (bool(vop.row.all()) and hi < vop.repeats)
     if not full:
@@ -119,7 +103,7 @@ def _last_writes(vop: VectorOp, acc: Access, lo: int, hi: int) -> tuple[np.ndarr
 
 
 def _byte_store(m: Machine, vop: VectorOp, acc: Access, values, lo: int, hi: int) -> None:
-    addrs = acc.base + acc.offsets(vop.repeats)[lo:hi]
+    addrs = acc.addresses(vop.repeats)[lo:hi]
     act = vop.active[lo:hi]
     raw = np.ascontiguousarray(values[act]).view(np.uint8).reshape(-1, acc.size)
     for a, v in zip(addrs[act], raw, strict=True):  # only reachable with --checks off

@@ -37,9 +37,8 @@ def vcmp(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
 
 
 def _write_bits(m: Machine, vop: VectorOp, res: np.ndarray, lo: int) -> None:
-    nb = vop.n // 8
-    a = vop.access("dst").base + lo * nb
-    m.ub[a:a + res.shape[0] * nb] = np.packbits(res, axis=-1, bitorder="little").reshape(-1)
+    a, b = vop.access("dst").run(lo, lo + res.shape[0])
+    m.ub[a:b] = np.packbits(res, axis=-1, bitorder="little").reshape(-1)
 
 
 def vcmpv(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:

@@ -33,9 +33,8 @@ def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
             bits = _CMPMASK_BITS[key] = bits_of(m.cmpmask, n)[None, :]
             bits.setflags(write=False)
         return bits
-    nb = n // 8
-    a = sel.base + lo * nb
-    data = m.ub[a:a + (hi - lo) * nb]
+    a, b = sel.run(lo, hi)
+    data = m.ub[a:b]
     return bits_of(data, (hi - lo) * n).reshape(hi - lo, n)
 
 

@@ -1,10 +1,11 @@
 """UB bank models (docs/timing.md §T3): beats(i) of every repeat of a VectorOp, as one numpy array.
 
-The rows an instruction touches are laid out as columns of an (R, M) array: eight per vector
-operand (block j) and two per bit operand (the vsel mode 1/2 select mask, a vcmpv/vcmpvs
-destination: the one or two rows of its bytes, paired with j = 0). A column is *valid* in a
-repeat when the operand touches that row there for the first time (block stride 0 reads one
-row; blocks without active elements touch nothing). Everything that depends only on the
+The rows an instruction touches are laid out as columns of an (R, M) array: one per block j of
+a vector operand's repeat (eight; fewer on vconv's narrower side) and two per bit operand (the
+vsel mode 1/2 select mask, a vcmpv/vcmpvs destination: the one or two rows of its bytes,
+paired with j = 0). A column is *valid* in a repeat when the operand touches that row there for
+the first time (block stride 0 reads one row; blocks without active elements touch nothing).
+The operands' `Access` records say where each row lies. Everything that depends only on the
 instruction's shape — strides, repeats, active blocks — is a `Shape`, built once and cached;
 per instruction only whole-array numpy runs, never a loop over repeats or elements.
 """
@@ -16,30 +17,20 @@ import numpy as np
 
 from isa.decode import VectorOp
 
-J = np.arange(8, dtype=np.int64)
 SHAPE_CACHE_LIMIT = 4096
 
 
-def block_activity(vop: VectorOp) -> np.ndarray:
-    """(R, 8) bool: blocks of a vector operand holding at least one active element."""
+def block_activity(vop: VectorOp, blocks: int) -> np.ndarray:
+    """(R, BLOCKS) bool: which blocks of a vector operand of BLOCKS blocks a repeat hold at
+    least one active element (block j holds the j-th BLOCKS-th of a repeat's elements)."""
     r, n = vop.repeats, vop.n
     if vop.all_active:
-        return np.ones((r, 8), bool)
-    full = vop.row.reshape(8, n // 8).any(axis=1)
-    act = np.broadcast_to(full, (r, 8)).copy()
+        return np.ones((r, blocks), bool)
+    full = vop.row.reshape(blocks, -1).any(axis=1)
+    act = np.broadcast_to(full, (r, blocks)).copy()
     if vop.last < n and r:
-        act[-1] = vop.active[-1].reshape(8, n // 8).any(axis=1)
+        act[-1] = vop.active[-1].reshape(blocks, -1).any(axis=1)
     return act
-
-
-def _narrow_activity(vop: VectorOp, acc) -> np.ndarray:
-    """(R, 8) bool for an operand covering fewer than 8 blocks a repeat (vconv's narrower
-    side): block j holds elements j·B(T) .. (j+1)·B(T) - 1; blocks past its last are never
-    touched."""
-    nblk = acc.repeat_bytes // 32
-    out = np.zeros((vop.repeats, 8), bool)
-    out[:, :nblk] = vop.active.reshape(vop.repeats, nblk, -1).any(axis=2)
-    return out
 
 
 @attrs.frozen(eq=False)
@@ -68,21 +59,19 @@ class Shape:
 
 def build_shape(vop: VectorOp) -> Shape:
     r = vop.repeats
-    act = block_activity(vop)
     rels, valids, col_op, cols = [], [], [], []
     for k, acc in enumerate(vop.operands):
-        if acc.kind == "bits":
-            nb = vop.bit_bytes
-            start = (acc.base & 31) + np.arange(r, dtype=np.int64) * nb
-            rel = np.stack([start & ~31, (start + nb - 1) & ~31], axis=1)
+        if acc.kind == "bits":  # the rows of its first and last byte in each repeat
+            ends = (acc.base & 31) + acc.offsets(r)[:, [0, -1]]
+            rel = ends & ~31
             valid = np.ones((r, 2), bool)
             valid[:, 1] = rel[:, 1] != rel[:, 0]
             js = (0, 0)
         else:
-            rel = np.arange(r, dtype=np.int64)[:, None] * (acc.rep * 32) + J * (acc.blk * 32)
-            own = act if acc.repeat_bytes == 256 else _narrow_activity(vop, acc)
-            valid = own if acc.blk else own & (J == 0)
-            js = tuple(range(8))
+            rel = acc.block_offsets(r)
+            own = block_activity(vop, acc.blocks)
+            valid = own if acc.blk else own & (np.arange(acc.blocks) == 0)  # one row a repeat
+            js = tuple(range(acc.blocks))
         rels.append(rel)
         valids.append(valid)
         col_op += [k] * len(js)
@@ -110,10 +99,10 @@ def relative_layout(vop: VectorOp, region: int | None) -> tuple:
     for a in ops:
         b = a.base
         if a.kind == "bits":
-            top = b + (r1 + 1) * (vop.n >> 3) - 1
+            top = a.extent(r1 + 1)[1]
             parts.append(b - ref)
         else:
-            top = b + ((r1 * a.rep + 7 * a.blk) << 5) + 31
+            top = b + a.last_block(r1 + 1) + 31
             parts.append((b - ref, a.blk, a.rep))
         if b < lo:
             lo = b
@@ -135,17 +124,15 @@ def bank_layout(vop: VectorOp, period: int, region: int | None) -> tuple:
     operand straddles two — else the exact `relative_layout`. Plain integer arithmetic."""
     ops = vop.operands
     r = vop.repeats
-    nb = vop.n >> 3
     ref = ops[0].base & ~31
     spans, parts = [], []  # spans: (first row, last row - first row) of each operand
     for a in ops:
         b = a.base & ~31
         if a.kind == "bits":  # its rows move with its byte offset in its first row
-            off = a.base & 31
-            spans.append((b, (off + r * nb - 1) & ~31))
-            parts.append((off, (b - ref) % period))
+            spans.append((b, (a.extent(r)[1] - b) & ~31))
+            parts.append((a.base & 31, (b - ref) % period))
         else:
-            spans.append((b, ((r - 1) * a.rep + 7 * a.blk) << 5))
+            spans.append((b, a.last_block(r)))
             parts.append((a.blk, a.rep, (b - ref) % period))
     for k, (row_p, end_p) in enumerate(spans):
         for row_q, end_q in spans[k + 1:]:

@@ -218,8 +218,7 @@ def _rows_of(vop: VectorOp, acc: Access) -> list[list[int]]:
         _ROWS.move_to_end(key)
         return hit
     if acc.kind == "bits":
-        step = vop.bit_bytes
-        rows = [[acc.base + i * step] for i in range(vop.repeats)]
+        rows = [[acc.start(i)] for i in range(vop.repeats)]
     else:
         addrs = vop.byte_addrs(acc) & ~31
         if not full:

@@ -5,6 +5,7 @@ Python API."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -71,6 +72,87 @@ def test_isa_never_imports_simulator_and_semantics_never_import_observers():
         text = path.read_text()
         for layer in ("timing", "trace", "debugger", "hazards", "stats"):
             assert f"simulator.{layer}" not in text, (path, layer)
+
+
+# -- one address formula -----------------------------------------------------------------------
+FORMULA = {ROOT / "isa" / "decode.py", ROOT / "isa" / "addressing.py"}
+STRIDES = {"blk", "rep", "step", "repeat_bytes"}  # an Access's stride fields and derived sizes
+
+
+def _arithmetic(tree: ast.AST) -> list[list[ast.AST]]:
+    """The nodes of each outermost arithmetic expression, not descending into calls (a call's
+    arguments are handed to it, not computed with)."""
+    found = []
+
+    def nodes(node):
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, ast.Call):
+                yield from nodes(child)
+
+    def visit(node, inside: bool):
+        arith = isinstance(node, ast.BinOp | ast.AugAssign)
+        if arith and not inside:
+            found.append(list(nodes(node)))
+        for child in ast.iter_child_nodes(node):
+            visit(child, inside or arith)
+
+    visit(tree, False)
+    return found
+
+
+def _address_formula_copies(path: Path, root: Path = ROOT) -> list[str]:
+    """What in PATH re-derives an address from an operand's fields: arithmetic with a stride
+    field (`acc.rep * 32`), an operand's base plus a product (`sel.base + lo * nb`), the
+    literal 256 as a repeat's bytes (outside the front ends, whose API counts are the ISA's
+    business), or an `Access` built field by field (the decodings cache's copy dropped
+    `count`)."""
+    tree = ast.parse(path.read_text())
+    where = path.relative_to(root)
+    front = where.parts[0] == "isa" or {"tik", "ascendc"} & set(where.parts)
+    out = []
+    for expr in _arithmetic(tree):
+        names = {n.attr for n in expr if isinstance(n, ast.Attribute)}
+        ops = [n for n in expr if isinstance(n, ast.BinOp)]
+        if names & STRIDES:
+            out.append(f"stride fields {sorted(names & STRIDES)}")
+        elif "base" in names and any(isinstance(n.op, ast.Mult | ast.LShift) for n in ops):
+            out.append("an operand's base plus a product")
+        elif not front and any(not isinstance(n.op, ast.LShift | ast.RShift) and
+                               256 in (getattr(n.left, "value", None),
+                                       getattr(n.right, "value", None)) for n in ops):
+            out.append("256 bytes a repeat")
+        else:
+            continue
+        out[-1] = f"{where}:{expr[0].lineno}: {out[-1]}: {ast.unparse(expr[0])}"
+    out += [f"{where}:{n.lineno}: builds an Access" for n in ast.walk(tree)
+            if isinstance(n, ast.Call) and "Access" in (getattr(n.func, "id", None),
+                                                        getattr(n.func, "attr", None))]
+    return out
+
+
+def test_only_the_access_record_turns_fields_into_addresses():
+    """isa/decode.py's `Access` (over isa/addressing.py's tables) is the one address formula:
+    checks, bulk plans, banks, the undo log, the debugger and the decodings cache ask it."""
+    offenders = [hit for top in ("isa", "simulator", "pipev")
+                 for path in sorted((ROOT / top).rglob("*.py")) if path not in FORMULA
+                 for hit in _address_formula_copies(path)]
+    assert offenders == []
+
+
+def test_the_formula_check_finds_each_kind_of_copy(tmp_path):
+    """Not vacuous: each way the formula was re-derived before is caught."""
+    copies = {"acc.base + lo * acc.rep * 32": "stride fields ['rep']",
+              "shape = (hi - lo, acc.repeat_bytes // 32, 32 // size)": "stride fields",
+              "a = sel.base + lo * nb": "an operand's base plus a product",
+              "off += k * 256": "256 bytes a repeat",
+              "x = Access(a.role, a.base + shift, a.kind, a.size)": "builds an Access"}
+    (tmp_path / "simulator").mkdir()
+    for k, (line, why) in enumerate(copies.items()):
+        path = tmp_path / "simulator" / f"m{k}.py"
+        path.write_text(f"def f(acc, sel, lo, hi, nb, k, size, a, shift, off):\n    {line}\n")
+        found = _address_formula_copies(path, tmp_path)
+        assert len(found) == 1 and why in found[0], (line, found)
 
 
 @pytest.fixture
