@@ -30,8 +30,9 @@ def _strided(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.nda
 
 
 def load(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray:
-    """(hi-lo, N) raw element bits of repeats [lo, hi) (inactive elements included)."""
-    size, n = acc.size, vop.n
+    """(hi-lo, n) raw element bits of repeats [lo, hi) (inactive elements included; n the
+    operand's elements a repeat)."""
+    size, n = acc.size, acc.per_repeat
     if acc.base % size:
         return _byte_gather(m, vop, acc, lo, hi)
     view = m.views[size]
@@ -48,11 +49,12 @@ def load(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray
 
 
 def store(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int, hi: int) -> None:
-    """Write values (hi-lo, N) to the active elements of repeats [lo, hi)."""
-    size, n = acc.size, vop.n
+    """Write values (hi-lo, n) to the active elements of repeats [lo, hi) (n the operand's
+    elements a repeat; a packed operand's are all written)."""
+    size, n = acc.size, acc.per_repeat
     view = m.views[size]
     values = values.view(RAW[size]) if values.dtype.itemsize == size else values
-    full = vop.all_active or (bool(vop.row.all()) and hi < vop.repeats)
+    full = vop.all_active or (bool(vop.row.all()) and hi < vop.repeats) or acc.kind != "vector"
     if acc.base % size:
         _byte_store(m, vop, acc, values, lo, hi)
         return
