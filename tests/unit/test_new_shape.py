@@ -98,9 +98,28 @@ def test_from_vasm_with_timing_traces_and_the_listing(tmp_path):
     rows = listing(result.program)
     assert [len(h["uops"]) for s in rows for h in s["hw"] if h["text"].startswith("vrmax")] \
         == [4, 2, 3]
-    chrome = pipev.run(VASM, trace=tmp_path / "t.json", isa=ISA)
+    trace = tmp_path / "t.json"
+    chrome = pipev.run(VASM, trace=trace, isa=ISA)
     assert chrome.cycles == result.cycles
-    assert "vrmax.f32" in (tmp_path / "t.json").read_text()
+    assert sum(e.get("name", "").startswith("vrmax.f32") for e in json.loads(
+        trace.read_text())["traceEvents"]) >= 3
+    repeats = [e["addr"]["dst"] for e in events if e.get("ev") == "repeat"]
+    assert repeats[:6] == [[d.addr]] * 4 + [[d.addr + 32]] * 2  # one element a repeat
+    plain = pipev.run(VASM, isa=ISA)  # no trace: the fast loop, the same bytes and cycles
+    assert plain.ub.tobytes() == result.ub.tobytes() and plain.cycles == result.cycles
+
+
+def test_the_api_statement_chunks_on_ascend910_moving_dst_by_its_own_elements():
+    """No counter mode: count=517 is eight whole repeats, then a repeat of five elements whose
+    dst is eight elements on (src: eight repeats on)."""
+    text = ".chip ascend910\n.ub a f32[576] = random(1)\n.ub d f32[16]\n" \
+        "    rmax.f32 d, a, count=517\n"
+    result = pipev.run(text, isa=ISA)
+    a, d = data(576), result.program.tensors["d"]
+    hw = [i.text for i in result.program.statements[0].hw if i.text.startswith("vrmax")]
+    assert hw == ["vrmax.f32 d, a, repeat=8", "vrmax.f32 d[8], a[512], repeat=1"]
+    got = result.ub[d.addr:d.addr + 64].view(np.float32).tolist()
+    assert got[:9] == expected(a, 8) + [a[512:517].max()] and got[9:] == [0] * 7
 
 
 def test_the_debugger_steps_over_it_prints_its_dst_and_undoes_it():
@@ -116,6 +135,11 @@ def test_the_debugger_steps_over_it_prints_its_dst_and_undoes_it():
     assert d.execute("print d[0:4]") == [f"d[0:4] = {np.array([*want[:3], 0], np.float32)}"]
     d.execute("backr")
     assert d.execute("print d[0:4]") == [f"d[0:4] = {np.array([*want[:2], 0, 0], np.float32)}"]
+    d.execute("step 3")  # the rest of vrmax, then rmax d[8]: set_vector_mask and vrmax
+    masked = np.array(expected(data(256)[64:], 2, 10), np.float32)
+    assert d.execute("print d[8:10]") == [f"d[8:10] = {masked}"]
+    d.execute("back")
+    assert d.execute("print d[8:10]") == [f"d[8:10] = {np.zeros(2, np.float32)}"]
 
 
 CHECKS = """\
