@@ -106,8 +106,9 @@ def _last_writes(vop: VectorOp, acc: Access, lo: int, hi: int) -> tuple[np.ndarr
 
 def _byte_store(m: Machine, vop: VectorOp, acc: Access, values, lo: int, hi: int) -> None:
     addrs = acc.addresses(vop.repeats)[lo:hi]
-    act = vop.active[lo:hi]
-    raw = np.ascontiguousarray(values[act]).view(np.uint8).reshape(-1, acc.size)
+    act = np.ones(addrs.shape, bool) if vop.touches_all(acc) else vop.active[lo:hi]
+    raw = np.ascontiguousarray(np.broadcast_to(values, addrs.shape)[act])
+    raw = raw.view(np.uint8).reshape(-1, acc.size)
     for a, v in zip(addrs[act], raw, strict=True):  # only reachable with --checks off
         m.ub[a:a + acc.size] = v
 

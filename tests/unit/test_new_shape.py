@@ -170,6 +170,9 @@ def test_the_checks_see_its_one_element_a_repeat():
     with pytest.raises(pipev.AssemblyError, match=r"<string>:8:15: error: vrmax.f32 dst "
                        "address 0x[0-9a-f]+ is not 32-byte aligned"):
         pipev.run(CHECKS + "    vrmax.f32 d[1], a, repeat=1\n", isa=ISA)
+    with pytest.raises(pipev.SimulationError, match=r"<string>:9:15: error: vrmax.f32 dst "
+                       r"address 0x[0-9a-f]+ \(x1 = 0x[0-9a-f]+\) is not 32-byte aligned"):
+        pipev.run(CHECKS + f"    li x1, {d + 4}\n    vrmax.f32 @x1, a, repeat=1\n", isa=ISA)
 
 
 # -- the front ends ------------------------------------------------------------------------------
