@@ -225,6 +225,12 @@ def test_from_cpp_and_the_c_api(tmp_path):
     session = Session(chip, source=str(src), stream_factory=factory)
     lib.pipev_set_bridge(ctypes.c_void_p(ctypes.addressof(session.struct)))
     assert lib.run_all() == 0 and not session.failed, session.diagnostics
+    issued = [[x.strip() for x in s.vasm_text().splitlines() if x.startswith("    rmax")]
+              for s in streams]  # API statements, registers replaced by their values
+    assert issued == [["rmax.f32 tbuf0[(256)], tbuf0[(0)], mask=(4), repeat=(4), src_blk=1, "
+                       "src_rep=8", "rmax.f32 tbuf0[(264)], tbuf0[(0)], count=(130)"],
+                      ["rmax.f32 d[(0)], a[(0)], count=(130)",
+                       "rmax.f32 d[(8)], a[(0)], repeat=(2), src_blk=1, src_rep=16"]]
     (ascendc,), (c_api,) = ([c.result for c in launch.cores] for launch in session.launches)
     d = ascendc.ub[1024:1024 + 64].view(np.float32).tolist()
     assert d[:4] == [3, 0, -3, -6]  # mask 4: each repeat's first four
