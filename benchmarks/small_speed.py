@@ -11,7 +11,7 @@
 5. One API call issued from C++ (the AscendC front end, through the bridge onto a Stream)
    against the same statement from .vasm: benchmarks/cpp_stream.py's figures. Target <= 2x.
 
-Also: the same through the reference per-instruction path (simulator/fused.py off, what ran
+Also: the same through the reference per-instruction path (`fast=False`, what ran
 before the fused executor), assembly alone, and distinct lines (nothing repeats: the fused path
 must cost no more than the reference). Exit 1 when target 1 or 5 is missed.
 """
@@ -33,7 +33,6 @@ from workloads import HEADER, empty_program, run_times, vsel_program  # noqa: E4
 
 import isa  # noqa: E402
 import pipev  # noqa: E402
-from simulator import fused  # noqa: E402
 
 TARGET, STRETCH, CPP_TARGET = 0.30, 0.50, 2.0
 
@@ -57,19 +56,15 @@ def bare_numpy_loop(n: int) -> None:
 def small(n: int, runs: int) -> dict[str, float]:
     """Instructions/s of each way of running N small instructions, and of the bare loop: end to
     end and execution alone, through the fused executor and through the reference
-    per-instruction path (simulator/fused.py off) — today's path before the fused one."""
+    per-instruction path (`fast=False`) — today's path before the fused one."""
     text, empty = vsel_program(n), empty_program()
     prog, prog_empty = isa.assemble(text), isa.assemble(empty)
     out = {}
-    for path, enabled in (("reference", False), ("fused", True)):
-        fused.ENABLED = enabled
-        try:
-            for what, full, none in (("e2e", text, empty), ("exec", prog, prog_empty)):
-                t = cpu_median(lambda full=full: pipev.run(full), runs) - cpu_median(
-                    lambda none=none: pipev.run(none), runs)
-                out[f"{path} {what}"] = n / t
-        finally:
-            fused.ENABLED = True
+    for path, fast in (("reference", False), ("fused", True)):
+        for what, full, none in (("e2e", text, empty), ("exec", prog, prog_empty)):
+            t = cpu_median(lambda full=full, fast=fast: pipev.run(full, fast=fast), runs) \
+                - cpu_median(lambda none=none, fast=fast: pipev.run(none, fast=fast), runs)
+            out[f"{path} {what}"] = n / t
     t_asm = cpu_median(lambda: isa.assemble(text), runs) - cpu_median(
         lambda: isa.assemble(empty), runs)
     out["assembly"] = n / t_asm
@@ -107,12 +102,8 @@ def distinct_lines(n: int, runs: int) -> None:
                    for i in range(n))
     prog = isa.assemble(HEADER + "    set_cmpmask m\n" + body)
     rates = {}
-    for path, enabled in (("reference", False), ("fused", True)):
-        fused.ENABLED = enabled
-        try:
-            rates[path] = n / cpu_median(lambda: pipev.run(prog), runs)
-        finally:
-            fused.ENABLED = True
+    for path, fast in (("reference", False), ("fused", True)):
+        rates[path] = n / cpu_median(lambda fast=fast: pipev.run(prog, fast=fast), runs)
     print(f"{n:,} distinct vsel.f32 lines, execution only: reference {rates['reference']:,.0f} "
           f"instr/s, fused {rates['fused']:,.0f} instr/s "
           f"({rates['fused'] / rates['reference']:.2f}x)")

@@ -11,7 +11,8 @@
   the machine state); `issue`, `declare_gm`, `declare_ub`, `finish`, `save_vasm`.
 - `debug(program, ...)` -> Debugger: the step debugger as an object (`execute("step")`,
   `evaluate("z[0:8] * 2")`).
-- `Observer` / `Event` / `RunInfo`: the observer contract (docs/observers.md).
+- `Observer` / `Event` / `RunInfo`: the observer contract (docs/observers.md); `Planned`,
+  `ObserverPlan`, `Booked`: its opt-in plans, which keep a run on the fast loop.
 - `sweep(program, params, executor=...)` -> SweepResult: every variant (docs/sweep.md).
 - `chips()`: the chip profiles.
 - `InstructionSet` / `instruction_set()`: the instructions a run knows, pipev's own unless
@@ -30,13 +31,15 @@ from isa.program import Program
 from simulator.debugger import Debugger
 from simulator.errors import SimulationError
 from simulator.events import Event, Observer, RunInfo
+from simulator.plans import Booked, ObserverPlan, Planned
 from simulator.run import RunResult, run
 from simulator.semantics import BUILTIN, InstructionSet
 from simulator.stream import Stream
 
 __all__ = ["run", "assemble", "debug", "chips", "sweep", "SweepResult", "SweepError", "Stream",
-           "Observer", "Event", "RunInfo", "RunResult", "Debugger", "Program", "Chip",
-           "Diagnostic", "DiagnosticError", "InstructionSet", "instruction_set",
+           "Observer", "Event", "RunInfo", "Planned", "ObserverPlan", "Booked", "RunResult",
+           "Debugger", "Program", "Chip", "Diagnostic", "DiagnosticError", "InstructionSet",
+           "instruction_set",
            "SimulationError", "AssemblyError"]
 
 

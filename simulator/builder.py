@@ -17,6 +17,7 @@ from isa.types import from_npy, npy_count, to_npy
 from simulator.errors import SimulationError
 from simulator.events import Observer
 from simulator.executor import Executor
+from simulator.fused import FastLoop, offered
 from simulator.gcpace import paced_collections
 from simulator.machine import Machine
 from simulator.problems import Fault
@@ -145,12 +146,14 @@ class Run:
                  max_steps: int = 10_000_000, observers: Sequence[Observer] = (),
                  timing: bool = True, warnings: Sequence[Diagnostic] = (),
                  internal: Sequence[Observer] = (), core: int = 0, origin: int = 0,
-                 gm_bandwidth=None, writer: Observer | None = None,
+                 gm_bandwidth=None, writer: Observer | None = None, fast: bool = True,
                  isa: InstructionSet | None = None):
         """A core of a multi-core launch (simulator/cores.py) passes CORE (its block), ORIGIN
         (the cycle it starts), the launch's shared GM_BANDWIDTH ledger and the launch's trace
-        WRITER (which the launch closes). ISA: the instruction set it executes (None: the one
-        the source's program was assembled with)."""
+        WRITER (which the launch closes). FAST: run the fast loop (simulator/fused.py) when
+        the source and every observer allow it; False runs the reference loop alone (the fast
+        loop's conformance tests and benchmarks compare the two). ISA: the instruction set it
+        executes (None: the one the source's program was assembled with)."""
         chip = machine.chip
         self.machine, self.source, self.chip = machine, source, chip
         self.model = None
@@ -182,6 +185,9 @@ class Run:
         self.executor = Executor(machine, source, checks, obs, self.model, max_steps, warnings,
                                  core, isa)
         self.executor.summarize = self.summary
+        # the loop that drives the executor: the fast one when every observer offers plans
+        self.loop = FastLoop(self.executor) if fast and offered(source, self.model, obs) \
+            else self.executor
 
     @classmethod
     def of_program(cls, program: Program, inputs: Mapping | None = None, **kw) -> Run:
@@ -198,7 +204,7 @@ class Run:
         SimulationError carries every diagnostic."""
         try:
             with paced_collections():
-                self.executor.run()
+                self.loop.run()
         except Fault:
             self.close_trace_after_error()
             raise SimulationError(self.diagnostics, partial=self.machine) from None

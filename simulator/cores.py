@@ -94,8 +94,10 @@ class Launch:
                  trace: str | Path | None = None, trace_format: str | None = None,
                  max_steps: int = 10_000_000, observers: Sequence[Observer] = (),
                  timing: bool = True, trace_core: int | None = None,
-                 trace_time: str = "cycles", trace_options: Mapping | None = None):
+                 trace_time: str = "cycles", trace_options: Mapping | None = None,
+                 fast: bool = True):
         self.program, self.chip = program, program.chip
+        self.fast = fast  # the run builder's choice of loop (`Run`)
         self.n = block_dim or program.block_dim
         if trace_core is not None and trace_core >= self.n:
             raise SimulationError([Diagnostic(
@@ -160,7 +162,8 @@ class Launch:
                    warnings=self.warnings if block == 0 else (),
                    internal=self.schedule.observers(), core=block, origin=start,
                    gm_bandwidth=self.schedule.ledger,
-                   writer=Lane(self.writer) if self.writer is not None else None)
+                   writer=Lane(self.writer) if self.writer is not None else None,
+                   fast=self.fast)
 
     def _run_core(self, run: Run, block: int) -> None:
         try:

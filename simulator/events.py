@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from isa.diagnostics import Diagnostic
     from isa.program import Instruction
     from simulator.instr_timing import InstrTiming
+    from simulator.plans import ObserverPlan, Planned
 
 
 def _timed(field: str, doc: str) -> property:
@@ -241,6 +242,16 @@ class Observer:
     only while stepping inside an instruction), and `before_write(instr, op, repeat)` (when
     overridden) runs just before each write to memory — op being the decoded operation, repeat
     the repeat or None for all of them.
+
+    One hook is opt-in, for speed: `plan(planned)` (simulator/plans.py). An observer that
+    overrides it may let the run's fast loop repeat an instruction without building its event:
+    given the `Planned` execution, it returns an `ObserverPlan` — `each(instr, busy)` after
+    every execution the plan covers and `settle(booked)` once when the loop ends, either None
+    when there is nothing to do — or None to decline (the loop then issues that instruction
+    through the reference path, events and all). A plan must leave the observer exactly as
+    `on_event` would have for the same executions. The base class declines; so an observer
+    that does not override `plan` (a trace writer, the debugger, most of yours) keeps the run
+    on the reference loop.
     """
 
     wants_repeats = False
@@ -256,6 +267,11 @@ class Observer:
 
     def before_write(self, instr: Instruction, op, repeat: int | None) -> None:
         """Called before a write to memory (only when overridden)."""
+
+    def plan(self, planned: Planned) -> ObserverPlan | None:
+        """Opt-in: this observer's part of repeating PLANNED without events, or None to
+        decline (see the class doc and simulator/plans.py)."""
+        return None
 
     def on_finish(self, summary: dict) -> None:
         """Called once when the run ended normally, with the run summary (`pipev run --json`)."""

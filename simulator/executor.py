@@ -1,4 +1,4 @@
-"""The one loop: fetch, issue, take effect, notify (docs/machine.md §5–§7, §9).
+"""The reference loop: fetch, issue, take effect, notify (docs/machine.md §5–§7, §9).
 
 Instructions come from a source — an assembled program (sources.ProgramSource) or a stream fed
 one statement at a time (stream.Stream) — and take effect in order. Each family's semantics
@@ -6,6 +6,9 @@ decode and check an instruction (simulator/semantics); the policy turns problems
 warnings; the body takes effect, all repeats of a vector instruction as one numpy operation
 unless the overlap rule (or an observer that wants repeats) demands them one by one. Then the
 timing stage times the event and the observers see it; with nobody listening no event is built.
+Every instruction of every run can take this loop; the fast loop (simulator/fused.py), which the
+run builder chooses when every observer offers a plan, repeats instructions this loop issued
+through the same bodies and the observers' own plans.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ class Executor:
         self.done = False
         self._static: dict[str, tuple[dict, dict]] = {}
         self._plans: dict[Body, tuple] = {}  # instruction body -> what resolve reads
-        self._cmpmask = machine.cmpmask.tobytes()  # CMPMASK as events report it
+        self.cmpmask = machine.cmpmask.tobytes()  # CMPMASK as events report it
 
     @property
     def split_repeats(self) -> bool:
@@ -79,21 +82,16 @@ class Executor:
             ob.on_start(info)
 
     def run(self) -> None:
-        """Execute the source to its end (the loop of `step`, kept tight)."""
+        """Execute the source to its end (the loop of `step`, kept tight): the reference loop.
+        The run builder may run a fast loop instead (simulator/fused.py), which drives `count`,
+        `execute` and `fail` the same way."""
         self.start()
-        from simulator.fused import fused_for
-
-        fused = fused_for(self)
-        if fused is not None:  # only the default observers listen: the fast path
-            fused.run()
-            self.finish()
-            return
         fetch, execute = self.source.fetch, self.execute
         while not self.done:
             instr = fetch()
             if instr is None:
                 break
-            self._count(instr)
+            self.count(instr)
             try:
                 execute(instr)
             except Fault as f:
@@ -108,7 +106,7 @@ class Executor:
         if instr is None:
             self.finish()
             return None
-        self._count(instr)
+        self.count(instr)
         try:
             ev = self.execute(instr)
         except Fault as f:
@@ -117,7 +115,8 @@ class Executor:
             self.finish()
         return ev
 
-    def _count(self, instr: Instruction) -> None:
+    def count(self, instr: Instruction) -> None:
+        """One more step, at INSTR: past max_steps the run fails there."""
         self.steps += 1
         if self.steps > self.max_steps:
             self.fail(instr, Problem("steps", f"--max-steps {self.max_steps} reached: stopped a "
@@ -174,10 +173,21 @@ class Executor:
         ev.core = self.core
         return ev
 
+    def event_at(self, instr: Instruction, pipe: str, op, repeats: int, taken: bool = False
+                 ) -> Event:
+        """The event of INSTR, just executed on PIPE with OP and REPEATS micro-ops, having
+        left MASK/CTRL as they were (a fast loop's plan builds one only when asked)."""
+        m = self.m
+        mask = (m.mask_hi, m.mask_lo)
+        ev = Event(self.steps - 1, instr, pipe, op, repeats, None, taken, mask, m.counter, mask,
+                   m.counter, self.cmpmask, self.source)
+        ev.core = self.core
+        return ev
+
     def _cmpmask_after(self, instr: Instruction) -> bytes:
         if instr.defn.family.writes_cmpmask:  # only these change it: read it again
-            self._cmpmask = self.m.cmpmask.tobytes()
-        return self._cmpmask
+            self.cmpmask = self.m.cmpmask.tobytes()
+        return self.cmpmask
 
     def finish(self) -> None:
         if self.done:

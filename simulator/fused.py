@@ -1,98 +1,89 @@
-"""The fused executor: `Executor.run`'s fast path when only the default observers listen.
+"""The fast loop: the reference loop (`Executor.run`) with plans for instructions that repeat.
 
-With nothing but the run's statistics and hazard checks watching (no trace, debugger, user or
-internal observer), an instruction is issued by the reference path until its text ran twice (a
-text that runs once never pays for a plan); every later execution at that MASK/CTRL runs the
-plan worked out then, which returns the flat index to continue at:
+The run builder (simulator/builder.py) runs it instead of `Executor.run` when the source is an
+assembled program and every observer offers plans (`offered`). An instruction is issued by the
+reference path (`Executor.execute`) until its text ran twice (a text that runs once never pays
+for a plan); every later execution at that MASK/CTRL runs the plan worked out then, which
+returns the flat index to continue at. A plan is the same body the reference path runs, bound
+once, with the timing stage's and every observer's part of the same executions
+(simulator/plans.py: `TimingModel.plan`, `Observer.plan`); when any of them declines, that
+instruction keeps taking the reference path. Plans exist for:
 - a vector instruction whose issue depends on nothing but its text and MASK/CTRL
-  (`semantics.vector.prepared`: static operands, checks passed cleanly once): the body on the
-  shared decoding (a prepared body where the family has one), the timing stage's V booking
-  bound to the precomputed cost (`TimingModel.vector_booker`; no InstrTiming record), the busy
-  cycles to the line, and the hazard checks' hook for the decoding (`HazardChecks.vector_hook`:
-  a clock and a pending fill while nothing calls for a check);
+  (`semantics.vector.prepared`: static operands, checks passed cleanly once): its body on the
+  shared decoding (`semantics.vector.body_of`);
 - a register-addressed one (or one whose scalar is read at issue): its addresses, fields and
   scalar read now, the decoding looked up in the decode cache as the reference path does, then
   that decoding's plan as above; without a stored decoding it declines (the reference path
   issues that execution and words its diagnostics);
-- a scalar instruction or branch (`semantics.scalar.PREPARE`): its effect on the registers,
-  S's booking (`TimingModel.scalar_booker`), the busy cycles to the line; a taken branch
-  continues at its target's flat index.
-Sums that are only added to (counts, busy cycles, stalls) are settled once per plan when the
-loop ends. Everything else — DMA, flags, barriers, MASK/CTRL and CMPMASK moves, halt, a first
-execution, a decoding with diagnostics, a mode-2 vsel — takes the reference path
-(`Executor.execute`) in the same loop, so state flows between the two paths instruction by
-instruction. Functional results, diagnostics and every cycle figure are identical
-(tests/differential/test_fused.py runs both).
+- a scalar instruction or branch (`semantics.scalar.EFFECTS`): the same effect on the
+  registers the family's issue applies; a taken branch continues at its target's flat index.
+Everything else — DMA, flags, barriers, MASK/CTRL and CMPMASK moves, halt, a first execution, a
+decoding with diagnostics, a mode-2 vsel — takes the reference path in the same loop, so state
+flows between the two paths instruction by instruction. Functional results, diagnostics and
+every cycle figure are identical (tests/differential/test_fused.py runs both).
+
+This module reads only what other modules make public: the executor's driving methods, the
+source's `index`, the semantics' registries and the plans' contract.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from isa.decode import VectorOp
 from isa.families import VECTOR
-from simulator.events import Event
-from simulator.hazards import HazardChecks
+from simulator.events import Observer
+from simulator.plans import Booked, Planned
 from simulator.problems import Fault
 from simulator.semantics import scalar, vector
 from simulator.sources import ProgramSource
-from simulator.stats import Statistics
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Body, Instruction
     from simulator.executor import Executor
 
-ENABLED = True  # tests switch it off to run the reference path alone
 # a register-addressed instruction's plan keeps at most this many decodings' plans (a loop
 # walking UB has one per address; past it, the reference path issues the new ones)
 DECODINGS_PER_PLAN = 1024
+_DECLINED = object()  # a decoding some observer declined to plan (the reference path issues it)
 
 
-def fused_for(ex: Executor) -> FusedRun | None:
-    """The fused loop for EX when its source and observers allow it, else None."""
-    if not ENABLED or type(ex.source) is not ProgramSource:
-        return None
-    stats = hazards = None
-    for ob in ex.observers:
-        if type(ob) is Statistics and stats is None:
-            stats = ob
-        elif type(ob) is HazardChecks and hazards is None:
-            hazards = ob
-        else:
-            return None
-    if stats is None:
-        return None
-    if ex.timing is not None:
-        from simulator.timing import TimingModel
-
-        if type(ex.timing) is not TimingModel:
-            return None
-    return FusedRun(ex, stats, hazards)
+def offered(source, timing, observers: Sequence[Observer]) -> bool:
+    """Whether a run of SOURCE with this timing stage and OBSERVERS may take the fast loop: an
+    assembled program (a stream's next statement is not known), a timing stage with plans, and
+    every observer offering plans (one that does not would decline every instruction)."""
+    return type(source) is ProgramSource and (timing is None or hasattr(timing, "plan")) \
+        and all(type(ob).plan is not Observer.plan for ob in observers)
 
 
-class FusedRun:
-    def __init__(self, ex: Executor, stats: Statistics, hazards: HazardChecks | None):
-        self.ex, self.stats, self.hazards = ex, stats, hazards
-        self.m, self.source, self.model = ex.m, ex.source, ex.timing
-        # (MASK_HI, MASK_LO, counter) -> instruction body -> plan (`_plan`), and (text, file)
-        # -> plan for the lines of that text whose body is their own (a `.loc` line's, one with
-        # `{i}`: the assembler shares a body between the lines of one physical line's text);
-        # only the reference path changes MASK/CTRL
+class FastLoop:
+    """Runs an executor's program with plans (see the module doc)."""
+
+    def __init__(self, ex: Executor):
+        self.ex, self.m, self.source, self.model = ex, ex.m, ex.source, ex.timing
+        self.observers = ex.observers
+        # (MASK_HI, MASK_LO, counter) -> instruction body -> plan, and (text, file) -> plan
+        # for the lines of that text whose body is their own (a `.loc` line's, one with `{i}`:
+        # the assembler shares a body between the lines of one physical line's text); only
+        # the reference path changes MASK/CTRL
         self.plans: dict[tuple, dict[Body | tuple[str, str], Callable]] = {}
         self.never: set[str] = set()  # texts that never have a plan
         # texts the reference path executed once: a plan is made at the second execution (a
         # text that runs once, as most of long straight-line code does, would only pay for it)
         self.once: set[str] = set()
-        self.settles: list[Callable[[], None]] = []  # each plan's: its sums to the statistics
+        self.settles: list[Callable[[], None]] = []  # each plan's: its sums to their owners
 
     def run(self) -> None:
-        """Execute the source to its end (the executor started the run and finishes it)."""
+        """Execute the program to its end, started and finished as `Executor.run` does."""
+        ex = self.ex
+        ex.start()
         try:
             self._loop()
         finally:  # a failed run reports its counts too
             for settle in self.settles:
                 settle()
+        ex.finish()
 
     def _loop(self) -> None:
         ex, m, never = self.ex, self.m, self.never
@@ -109,7 +100,7 @@ class FusedRun:
                 except IndexError:
                     break
                 if steps >= max_steps:
-                    ex._count(instr)  # fails with the reference path's words
+                    ex.count(instr)  # fails with the reference path's words
                 steps += 1
                 ex.steps = steps
                 plan = plans.get(instr.body)
@@ -147,8 +138,8 @@ class FusedRun:
         fam = instr.defn.family
         isa = self.ex.isa
         issue = isa.issue.get(fam.name)
-        prepare = scalar.PREPARE.get(issue)
-        if prepare is not None:
+        effect_of = scalar.EFFECTS.get(issue)
+        if effect_of is not None:
             if fam.writes_cmpmask or fam.cmpmask_reads(instr.fields):
                 self.never.add(instr.text)
                 return
@@ -159,85 +150,113 @@ class FusedRun:
         if instr.text not in self.once:
             self.once.add(instr.text)
             return
-        if prepare is not None:
-            plan = self._scalar_plan(instr, *prepare(instr))
+        if effect_of is not None:
+            plan = self._scalar_plan(instr, scalar.effect(instr, effect_of))
         elif instr.is_static and vector.fixed_scalar(instr):
             got = vector.prepared(self.ex, instr)
             if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
                 return
-            plan = self._plan(instr, *got)
+            plan = self._vector_plan(instr, *got)
         else:  # register-addressed, or a scalar read at issue from UB or a register
             plan = self._dynamic_plan(instr)
+        if plan is None:  # an observer declined
+            self.never.add(instr.text)
+            return
         plans[instr.body] = plans[(instr.text, instr.file)] = plan
 
-    def _scalar_plan(self, learnt: Instruction, effect: Callable[[list[int]], bool | None],
-                     target: int | None) -> Callable:
+    def _parts(self, planned: Planned) -> tuple | None:
+        """(book, sink, limit, elsewhere, each0, each1, settle) of PLANNED: the timing stage's
+        booking (book() -> busy cycles; a scalar's book(taken)); the first per-line sink
+        (`ObserverPlan.lines`: busy cycles to sink[line] for 0 < line < limit, else its
+        owner's each, ELSEWHERE); the other per-execution parts (in two, None when missing: a
+        plan calls them without a loop); and settle(executions), which hands every owner its
+        sums. None when any owner declines."""
+        model, timing = self.model, None
+        if model is not None:
+            timing = model.plan(planned)
+            if timing is None:
+                return None
+        eaches, settles, sink, limit, elsewhere = [], [], None, 0, None
+        for ob in self.observers:
+            part = ob.plan(planned)
+            if part is None:
+                return None
+            each = part.each
+            if part.lines is not None:
+                if sink is None:
+                    (sink, limit), elsewhere, each = part.lines, each, None
+                else:
+                    each = _into_lines(*part.lines, each)
+            if each is not None:
+                eaches.append(each)
+            if part.settle is not None:
+                settles.append(part.settle)
+        if timing is None:
+            book, booked = _no_cycles, Booked
+        else:
+            book, booked = timing
+
+        def settle(n: int) -> None:
+            done = booked(n)
+            for s in settles:
+                s(done)
+        if len(eaches) > 2:  # a plan calls two without a loop: the rest one after the second
+            eaches[1:] = [_chain(eaches[1:])]
+        each0, each1 = (*eaches, None, None)[:2]
+        return book, sink, limit, elsewhere, each0, each1, settle
+
+    def _planned(self, instr: Instruction, pipe: str, op, repeats: int) -> Planned:
+        ex = self.ex
+
+        def event(at: Instruction, taken: bool = False):
+            return ex.event_at(at, pipe, op, repeats, taken)
+        return Planned(instr, pipe, op, repeats, self.model is not None, event)
+
+    def _scalar_plan(self, learnt: Instruction, effect: Callable[[list[int]], bool]
+                     ) -> Callable | None:
         """plan(instr, i): one execution of a scalar instruction or branch of LEARNT's body —
-        its effect on the registers (`semantics.scalar.PREPARE`), the timing stage's S booking
-        (`TimingModel.scalar_booker`), its busy cycles to the line — returning the flat index
-        to continue at. The hazard checks have nothing to do for it (no UB access, no CMPMASK),
-        and the statistics' sums wait for the settle."""
-        m, stats, model, source, x = self.m, self.stats, self.model, self.source, self.m.x
-        dest = source.start_of(target) if target is not None else None
+        its effect on the registers, the timing stage's and the observers' parts — returning
+        the flat index to continue at; None when an observer declines."""
+        parts = self._parts(self._planned(learnt, "S", None, 1))
+        if parts is None:
+            return None
+        book, sink, limit, elsewhere, each0, each1, settle_parts = parts
+        x, target = self.m.x, scalar.target_of(learnt)
+        dest = self.source.start_of(target) if target is not None else None
         executions = 0
-        if model is None:
-            def plan(instr: Instruction, i: int) -> int:
-                nonlocal executions
-                executions += 1
-                return dest if effect(x) else i + 1
 
-            def settle() -> None:
-                nonlocal executions
-                stats.instructions += executions
-                stats.uops += executions
-                executions = 0
-            self.settles.append(settle)
-            return plan
-
-        book, settle_timing = model.scalar_booker()
-        own, line_busy, ex = stats.own, stats.line_busy, self.ex
-        sized = stats.own_slots(learnt.file)
-
-        def event(instr: Instruction, taken: bool = False) -> Event:  # a .loc line's first,
-            mask = (m.mask_hi, m.mask_lo)  # for its text
-            ev = Event(ex.steps - 1, instr, "S", None, 1, None, taken, mask, m.counter, mask,
-                       m.counter, ex._cmpmask, source)
-            ev.core = ex.core
-            return ev
-
-        def event_taken(instr: Instruction) -> Event:
-            return event(instr, True)
-
-        def timed(instr: Instruction, i: int) -> int:
+        def plan(instr: Instruction, i: int) -> int:
             nonlocal executions
             taken = effect(x)
             busy = book(taken)
-            executions += 1
             line = instr.line
-            if 0 < line < sized:
-                own[line] += busy
-            else:
-                line_busy(instr, busy, event_taken if taken else event)
+            if 0 < line < limit:
+                sink[line] += busy
+            elif elsewhere is not None:
+                elsewhere(instr, busy, taken)
+            if each0 is not None:
+                each0(instr, busy, taken)
+                if each1 is not None:
+                    each1(instr, busy, taken)
+            executions += 1
             return dest if taken else i + 1
 
-        def settle_timed() -> None:
+        def settle() -> None:
             nonlocal executions
-            busy = settle_timing()
-            stats.instructions += executions
-            stats.uops += executions
-            stats.busy["S"] += busy
-            executions = 0
-        self.settles.append(settle_timed)
-        return timed
+            n, executions = executions, 0
+            settle_parts(n)
+        self.settles.append(settle)
+        return plan
 
     def _dynamic_plan(self, learnt: Instruction) -> Callable:
         """plan(instr, i): one execution of a register-addressed vector instruction of LEARNT's
         body — its addresses and fields read from the registers now (`Executor.resolve`), the
         decoding looked up as the reference path does (`Executor.decodings`: one whose checks
         passed cleanly at these addresses relative to each other), the scalar read at issue —
-        then the plan of that decoding (`_plan`, made at its second sighting). None when the
-        reference path must issue it: no decoding stored for these addresses (its checks still
-        to run, or a diagnostic to word), a mode-2 mask address, a decoding seen once."""
+        then the plan of that decoding (`_vector_plan`, made at its second sighting). None
+        when the reference path must issue it: no decoding stored for these addresses (its
+        checks still to run, or a diagnostic to word), a mode-2 mask address, a decoding seen
+        once, one an observer declined."""
         ex, m, fam = self.ex, self.m, learnt.defn.family
         resolve, get, cmpmask_addr = ex.resolve, ex.decodings.get, fam.cmpmask_addr
         fixed = vector.fixed_scalar(learnt)
@@ -259,6 +278,8 @@ class FusedRun:
                 step = learn(vop)
                 if step is None:
                     return None
+            if step is _DECLINED:
+                return None
             return step(instr, i, arg0 if fixed else read_scalar(ex, instr))
 
         def learn(vop: VectorOp) -> Callable | None:
@@ -267,96 +288,70 @@ class FusedRun:
                     sighted.clear()
                 sighted.add(id(vop))
                 return None
-            step = known[vop] = self._plan(learnt, vop, vector.body_of(vop, ub_bytes, ex.isa), None)
-            return step
+            step = self._vector_plan(learnt, vop, vector.body_of(vop, ub_bytes, ex.isa), None)
+            known[vop] = _DECLINED if step is None else step
+            return known[vop]
         return plan
 
-    def _plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg) -> Callable:
-        """plan(instr): one execution of an instruction of LEARNT's body (its text at its file)
-        with this decoding, body and scalar — what `Executor.execute`, the timing stage and
-        the statistics do for it, with everything that depends on the decoding alone bound
-        once. The statistics' sums wait for the plan's settle (in `settles`), which `run`
-        calls at its end."""
-        ex, m, source, core, r = self.ex, self.m, self.source, self.ex.core, vop.repeats
-
-        def event(instr: Instruction) -> Event:
-            mask = (m.mask_hi, m.mask_lo)  # MASK/CTRL are this plan's: a vector op keeps them
-            ev = Event(ex.steps - 1, instr, "V", vop, r, None, False, mask, m.counter, mask,
-                       m.counter, ex._cmpmask, source)
-            ev.core = core
-            return ev
-
-        # the hazard checks' event, brought up to date when they look at it: they keep nothing
-        # of an event but its instruction (the statistics keep events: theirs are fresh)
-        told = event(vop.instr)
-
-        def told_for(instr: Instruction) -> Event:
-            told.seq, told.instr, told._cmpmask = ex.steps - 1, instr, ex._cmpmask
-            return told
-
-        hook = self.hazards.vector_hook(told, told_for) if self.hazards is not None else None
-        if self.model is None:
-            return self._untimed(vop, body, arg, hook)
-        return self._timed(learnt, vop, body, arg, hook, event)
-
-    def _untimed(self, vop: VectorOp, body: Callable, arg, hook) -> Callable:
-        """The plan with timing off: the body, CMPMASK as events report it, the hazard hook."""
-        ex, m, stats, r = self.ex, self.m, self.stats, vop.repeats
+    def _vector_plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg
+                     ) -> Callable | None:
+        """plan(instr, i[, arg]): one execution of an instruction of LEARNT's body (its text at
+        its file) with this decoding, body and scalar — what `Executor.execute` does for it,
+        with the timing stage's and the observers' parts bound once; None when one of them
+        declines."""
+        r = vop.repeats
+        parts = self._parts(self._planned(learnt, "V", vop, r))
+        if parts is None:
+            return None
+        book, sink, limit, elsewhere, each0, each1, settle_parts = parts
+        ex, m = self.ex, self.m
         writes_cmpmask, executions = vop.family.writes_cmpmask, 0
 
         def plan(instr: Instruction, i: int, arg=arg) -> int:
             nonlocal executions
             body(m, vop, arg, 0, r)
-            if writes_cmpmask:
-                ex._cmpmask = m.cmpmask.tobytes()
+            if writes_cmpmask:  # CMPMASK as events report it
+                ex.cmpmask = m.cmpmask.tobytes()
+            busy = book()
+            line = instr.line
+            if 0 < line < limit:
+                sink[line] += busy
+            elif elsewhere is not None:
+                elsewhere(instr, busy, False)
+            if each0 is not None:
+                each0(instr, busy, False)
+                if each1 is not None:
+                    each1(instr, busy, False)
             executions += 1
-            if hook is not None:
-                hook(instr)
             return i + 1
 
         def settle() -> None:
             nonlocal executions
-            stats.instructions += executions
-            stats.uops += executions * r
-            executions = 0
+            n, executions = executions, 0
+            settle_parts(n)
         self.settles.append(settle)
         return plan
 
-    def _timed(self, learnt: Instruction, vop: VectorOp, body: Callable, arg, hook,
-               event: Callable[[Instruction], Event]) -> Callable:
-        """The plan with timing on: also the V booking and the busy cycles to the line."""
-        ex, m, stats, model, r = self.ex, self.m, self.stats, self.model, vop.repeats
-        writes_cmpmask, own, line_busy = vop.family.writes_cmpmask, stats.own, stats.line_busy
-        cls = model.class_of(vop.instr)  # the class follows the text's fields
-        cost = model.vector_cost(vop, cls)
-        book, settle_timing = model.vector_booker(cls, cost)
-        issue_cost, extra = model.scalar_issue, cost[3]
-        # lines whose cycles go straight to own[line]; a plan's instructions share their body,
-        # so their file
-        sized = stats.own_slots(learnt.file)
 
-        def plan(instr: Instruction, i: int, arg=arg) -> int:
-            body(m, vop, arg, 0, r)
-            if writes_cmpmask:
-                ex._cmpmask = m.cmpmask.tobytes()
-            busy = book()
-            line = instr.line
-            if 0 < line < sized:
-                own[line] += busy
-            else:
-                line_busy(instr, busy, event)
-            if hook is not None:
-                hook(instr)
-            return i + 1
+def _into_lines(cycles, limit: int, elsewhere: Callable | None) -> Callable:
+    """A per-line sink (`ObserverPlan.lines`) as a per-execution part."""
+    def each(instr: Instruction, busy: int, taken: bool) -> None:
+        line = instr.line
+        if 0 < line < limit:
+            cycles[line] += busy
+        elif elsewhere is not None:
+            elsewhere(instr, busy, taken)
+    return each
 
-        def settle() -> None:
-            n, busy, stalled = settle_timing()
-            if n:
-                stats.instructions += n
-                stats.uops += n * r
-                stats.busy["V"] += busy
-                stats.busy["S"] += n * issue_cost
-                stats.stalls["queue_full"] += stalled
-                stats.stalls["bank_conflict"] += n * extra
-        self.settles.append(settle)
-        return plan
+
+def _chain(eaches: list) -> Callable:
+    """One per-execution part calling EACHES in order."""
+    def each(instr: Instruction, busy: int, taken: bool) -> None:
+        for e in eaches:
+            e(instr, busy, taken)
+    return each
+
+
+def _no_cycles(taken: bool = False) -> int:
+    """The booking with timing off: no cycles."""
+    return 0

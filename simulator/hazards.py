@@ -23,10 +23,11 @@ A vector decoding's fills are kept pending (`unfilled`: its accesses -> the mark
 execution, in the order of latest executions) and applied only when something reads the records
 (a race or init check, another kind of access): applying each footprint's latest fill in that
 order leaves every byte exactly as filling at every execution would, so a stretch of vector
-code pays no numpy per instruction. `vector_hook` gives the fused executor (simulator/fused.py)
-one decoding's on_event with its accesses bound once: while nothing that could make a check
-necessary happened since (`v_epoch`: another pipe's access, S's clock moving on), an execution
-is the clock, the pending fill and the access's place in `where`.
+code pays no numpy per instruction. A vector decoding's executions go through one step with its
+accesses bound once (`_vector_step`), on_event's and the fast loop's plan alike
+(simulator/plans.py): while nothing that could make a check necessary happened since
+(`v_epoch`: another pipe's access, S's clock moving on), an execution is the clock, the pending
+fill and the access's place in `where`.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from isa.families import BARRIER, SET_FLAG, WAIT_FLAG
 from isa.table import PIPES
 from simulator.events import Event, Observer, RunInfo
 from simulator.footprints import Footprint, Record, index_footprint, merged, span_footprint
+from simulator.plans import Each, ObserverPlan, Planned
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
@@ -58,13 +60,17 @@ class Accesses:
     range and footprint, for the init check) and what the readers' and writer's records are
     filled with (the reads' footprints merged where they can be)."""
 
-    __slots__ = ("ranges", "footprints", "reads", "read_fills", "writes", "written")
+    __slots__ = ("ranges", "footprints", "reads", "read_fills", "writes", "written", "step")
 
     def __init__(self, ranges, footprints, reads, writes):
         self.ranges, self.footprints = ranges, footprints
         self.reads, self.writes = reads, writes
         self.read_fills = merged([r[4] for r in reads])
         self.written = False  # every read found fully written: the init check is done
+        self.step = None  # a vector decoding's: on_event's (`HazardChecks._vector_step`)
+
+
+NO_ACCESS = Accesses(None, (), (), ())  # what flags and barriers touch
 
 
 class HazardChecks(Observer):
@@ -139,24 +145,48 @@ class HazardChecks(Observer):
 
     # -- the observer ---------------------------------------------------------------------------
     def on_event(self, ev: Event) -> None:
+        memo = getattr(ev.op, "memo", None)  # a vector decoding's: its accesses, planned once
+        if memo is not None:
+            acc = memo.get(self)
+            if acc is not None:  # seen before: the decoding's step (made at its second sighting)
+                step = acc.step
+                if step is None:
+                    step = acc.step = self._vector_step(
+                        acc, ev.reads_cmpmask or ev.writes_cmpmask, None)
+                step(ev.instr, 0, False, ev)
+                return
+            acc = memo[self] = self._accesses(ev.ub_ranges())  # a first sighting is filled
+        else:  # at once below, after what waits (as a step's pending fill would leave it)
+            kind = ev.instr.defn.family.kind
+            if kind in (SET_FLAG, WAIT_FLAG, BARRIER):
+                p = PIPE[ev.pipe]
+                self._checked(ev, p, NO_ACCESS)
+                self._sync(ev, p, kind)
+                return
+            acc = self._accesses(ev.ub_ranges())
         p = PIPE[ev.pipe]
+        count = self._checked(ev, p, acc)
+        if count is None:
+            return
+        if acc.reads:
+            self.last_read[p] = count
+        if acc.writes:
+            self.last_write[p] = count
+        self.flush()
+        self._fill(acc, p, count)
+        self.where[p].append(ev.instr)
+
+    def _checked(self, ev: Event, p: int, acc: Accesses) -> int | None:
+        """EV's checks on pipe P with accesses ACC: what S did before it joins P's clock, the
+        CMPMASK init check, then (when it touches UB) P's count moves on and the race and init
+        checks run. Returns the count, None when it touches no UB (nothing to record)."""
         if p != S and self.seen_s[p] != self.s_version:
             self._join(p, self.clock[S])
             self.seen_s[p] = self.s_version
         if not self.cmpmask_set:
             self._cmpmask_check(ev)
-        memo = getattr(ev.op, "memo", None)  # a vector decoding's: its accesses, planned once
-        acc = memo.get(self) if memo is not None else None
-        if acc is None:
-            kind = ev.instr.defn.family.kind
-            if kind in (SET_FLAG, WAIT_FLAG, BARRIER):
-                self._sync(ev, p, kind)
-                return
-            acc = self._accesses(ev.ub_ranges())
-            if memo is not None:
-                memo[self] = acc
         if acc.ranges is None:
-            return
+            return None
         clock = self.clock[p]
         count = clock[p] + 1
         clock[p] = count
@@ -171,25 +201,51 @@ class HazardChecks(Observer):
                     self.flush()
                     self._race_check(ev, p, acc.ranges, acc.footprints)
                     break
-        if acc.reads:
-            if self.init and not acc.written:
-                self.flush()
-                for role, lo, hi, idx, fp in acc.reads:
-                    if not fp.written:
-                        self._init_check(ev, role, lo, hi, idx, fp)
-                acc.written = all(r[4].written for r in acc.reads)
-            self.last_read[p] = count
-        if acc.writes:
-            self.last_write[p] = count
-        if memo is not None:  # the fills wait (see flush)
-            unfilled = self.unfilled
-            if unfilled.pop(acc, None) is None and len(unfilled) >= UNFILLED:
-                self.flush()
-            unfilled[acc] = count * 4 + p
-        else:
+        if acc.reads and self.init and not acc.written:
             self.flush()
-            self._fill(acc, p, count)
-        self.where[p].append(ev.instr)
+            for role, lo, hi, idx, fp in acc.reads:
+                if not fp.written:
+                    self._init_check(ev, role, lo, hi, idx, fp)
+            acc.written = all(r[4].written for r in acc.reads)
+        return count
+
+    def _vector_step(self, acc: Accesses, cmpmask: bool, event: Callable | None) -> Each:
+        """step(instr, busy, taken, ev=None): `on_event` of an execution of one vector
+        decoding (accesses ACC, CMPMASK read or written when CMPMASK) on V, its accesses
+        bound once — on_event's own, and the plan's each (EVENT(instr) builds the event when
+        a check needs it). While nothing moved `v_epoch` since an execution found nothing to
+        check (`_quiet`), an execution only counts and records itself; its fill waits (see
+        flush) either way."""
+        unfilled, clock, checked, quiet = self.unfilled, self.clock[V], self._checked, self._quiet
+        pop, last_read, last_write = unfilled.pop, self.last_read, self.last_write
+        append = self.where[V].append
+        reads, writes, touches = bool(acc.reads), bool(acc.writes), acc.ranges is not None
+        p = V  # (a closure's cell: cheaper than the global)
+        quiet_at = -1  # the v_epoch at which an execution found nothing to check
+
+        def step(instr: Instruction, busy: int = 0, taken: bool = False, ev=None) -> None:
+            nonlocal quiet_at
+            if self.v_epoch == quiet_at:
+                if not touches:
+                    return
+                count = clock[p] + 1
+                clock[p] = count
+                looked = False
+            else:
+                count = checked(ev if ev is not None else event(instr), p, acc)
+                looked = True
+            if count is not None:
+                if pop(acc, None) is None and len(unfilled) >= UNFILLED:
+                    self.flush()
+                unfilled[acc] = count * 4 + p
+                if reads:
+                    last_read[p] = count
+                if writes:
+                    last_write[p] = count
+                append(instr)
+            if looked and quiet(acc, cmpmask):
+                quiet_at = self.v_epoch
+        return step
 
     def _unordered(self, p: int) -> bool:
         """Whether another pipe has accesses pipe P does not know about (a race is possible)."""
@@ -208,44 +264,24 @@ class HazardChecks(Observer):
         for fp in acc.writes:
             self.writer.fill(fp, mark)
 
-    def vector_hook(self, ev: Event, event_for: Callable[[Instruction], Event]
-                    ) -> Callable[[Instruction], None]:
-        """hook(instr): `on_event` of an execution of EV's vector decoding on V at INSTR (the
-        fused executor's; event_for(instr) brings EV up to date for it). While nothing moved
-        `v_epoch` since an execution found no check to make, an execution only counts, leaves
-        its fill pending and records where it was; else it is on_event's."""
-        assert PIPE[ev.pipe] == V and getattr(ev.op, "memo", None) is not None
-        acc = ev.op.memo.get(self)
+    def plan(self, planned: Planned) -> ObserverPlan | None:
+        """`on_event` for PLANNED's executions (simulator/plans.py): nothing for what S
+        executes itself without touching UB or CMPMASK; for a vector decoding on V, the
+        decoding's `_vector_step` (its own, with the plan's event builder). Anything else
+        declines, as does a subclass that checks differently."""
+        if type(self).on_event is not HazardChecks.on_event:
+            return None
+        op, cmpmask = planned.op, planned.reads_cmpmask or planned.writes_cmpmask
+        if op is None and planned.pipe == "S" and not cmpmask \
+                and planned.kind not in (SET_FLAG, WAIT_FLAG, BARRIER):
+            return ObserverPlan(None, None)  # on_event finds no UB access: it does nothing
+        if planned.pipe != "V" or getattr(op, "memo", None) is None:
+            return None
+        acc = op.memo.get(self)
         if acc is None:
-            acc = ev.op.memo[self] = self._accesses(ev.ub_ranges())
-        on_event, unfilled, clock = self.on_event, self.unfilled, self.clock[V]
-        pop, last_read, last_write = unfilled.pop, self.last_read, self.last_write
-        append = self.where[V].append
-        reads, writes, touches = bool(acc.reads), bool(acc.writes), acc.ranges is not None
-        p = V  # (a closure's cell: cheaper than the global)
-        cmpmask = ev.reads_cmpmask or ev.writes_cmpmask
-        quiet_at = -1  # the v_epoch at which an execution found nothing to check
-
-        def hook(instr: Instruction) -> None:
-            nonlocal quiet_at
-            if self.v_epoch != quiet_at:
-                on_event(event_for(instr))
-                if self._quiet(acc, cmpmask):
-                    quiet_at = self.v_epoch
-                return
-            if not touches:
-                return
-            count = clock[p] + 1
-            clock[p] = count
-            if pop(acc, None) is None and len(unfilled) >= UNFILLED:
-                self.flush()
-            unfilled[acc] = count * 4 + p
-            if reads:
-                last_read[p] = count
-            if writes:
-                last_write[p] = count
-            append(instr)
-        return hook
+            acc = op.memo[self] = self._accesses(op.ub_ranges())
+            acc.step = self._vector_step(acc, cmpmask, None)
+        return ObserverPlan(self._vector_step(acc, cmpmask, planned.event), None)
 
     def _quiet(self, acc: Accesses, cmpmask: bool) -> bool:
         """After an execution of ACC on V: whether the next, with v_epoch unchanged, would

@@ -33,18 +33,19 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
         observers: Sequence[Observer] = (), timing: bool = True,
         block_dim: int | None = None, trace_core: int | None = None,
         params: Mapping[str, int] | None = None, trace_time: str = "cycles",
-        trace_options: Mapping | None = None, isa: InstructionSet | None = None
-        ) -> RunResult:
+        trace_options: Mapping | None = None, fast: bool = True,
+        isa: InstructionSet | None = None) -> RunResult:
     """Assemble (if needed) and run a program on BLOCK_DIM cores (None: the program's
     `.block_dim`, else 1; simulator/cores.py); TRACE_CORE: a text trace shows that core
     alone. PARAMS overrides `.param` values by name. The trace's format follows TRACE's
     extension (.jsonl, .json: Chrome, .vcd, .txt) unless TRACE_FORMAT says; TRACE_TIME="real"
     writes Chrome timestamps in µs instead of cycles; TRACE_OPTIONS go to the writer (text:
-    `width`, `cycles=(START, END)`). ISA: the instruction set a path or text is assembled and
-    run with (None: pipev's own, simulator.semantics.BUILTIN; docs/decisions.md says how to
-    extend it); a Program runs with the one it was assembled with. Raises SimulationError (or
-    AssemblyError, its sibling) carrying every diagnostic; prints nothing and writes only the
-    trace file."""
+    `width`, `cycles=(START, END)`). FAST=False runs every instruction through the reference
+    loop (the same results, slower: what the fast loop is tested against). ISA: the
+    instruction set a path or text is assembled and run with (None: pipev's own,
+    simulator.semantics.BUILTIN; docs/decisions.md says how to extend it); a Program runs with
+    the one it was assembled with. Raises SimulationError (or AssemblyError, its sibling)
+    carrying every diagnostic; prints nothing and writes only the trace file."""
     check_mode(checks)
     if block_dim is not None and not (type(block_dim) is int and 1 <= block_dim <= 65535):
         raise ValueError(f"block_dim must be an integer in 1..65535, not {block_dim!r}")
@@ -60,4 +61,4 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
     return Launch(program, inputs, block_dim=block_dim, checks=checks, trace=trace,
                   trace_format=trace_format, max_steps=max_steps, observers=observers,
                   timing=timing, trace_core=trace_core, trace_time=trace_time,
-                  trace_options=trace_options).execute()
+                  trace_options=trace_options, fast=fast).execute()

@@ -24,7 +24,7 @@ class ProgramSource:
         # nothing (e.g. `select count=0`) maps to the next instruction, a label at the end to
         # len(flat). None when every statement is one instruction (the index is the pc)
         self.flat, self.pc_start = program.flat()
-        self.index = 0
+        self.index = 0  # the flat index of the next instruction (a loop may move it: fused.py)
 
     def fetch(self) -> Instruction | None:
         try:

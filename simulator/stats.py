@@ -19,6 +19,7 @@ import numpy as np
 from isa.lexer import strip_comment
 from isa.table import PIPES
 from simulator.events import Event, Observer, RunInfo
+from simulator.plans import Booked, ObserverPlan, Planned
 
 STALLS = ("flag_wait", "queue_full", "bank_conflict", "barrier")
 HOT_LINES = 3
@@ -67,6 +68,34 @@ class Statistics(Observer):
         if t.wait_issue:
             self.stalls["barrier" if t.pipe == "S" else "queue_full"] += t.wait_issue
 
+    def plan(self, planned: Planned) -> ObserverPlan | None:
+        """`on_event` for PLANNED's executions (simulator/plans.py): with timing, each adds its
+        busy cycles to its line (the program's own lines through the plan's per-line sink);
+        the counts and the other sums wait for the settle. A subclass that counts differently
+        declines."""
+        if type(self).on_event is not Statistics.on_event:
+            return None
+        pipe, r, timed = planned.pipe, planned.repeats, planned.timed
+
+        def settle(done: Booked) -> None:
+            n = done.executions
+            self.instructions += n
+            self.uops += n * r
+            if timed and n:
+                self.busy[pipe] += done.busy
+                self.busy["S"] += done.issue_cost
+                self.stalls["barrier" if pipe == "S" else "queue_full"] += done.wait_issue
+                self.stalls["bank_conflict"] += done.bank_extra
+        if not timed:
+            return ObserverPlan(None, settle)
+        line_busy, event = self.line_busy, planned.event
+
+        def elsewhere(instr, busy: int, taken: bool) -> None:
+            line_busy(instr, busy, lambda i: event(i, taken))
+        # the program's own lines go straight to own[line] (the loop adds them: `lines`); a
+        # plan's instructions share their body, so their file
+        return ObserverPlan(elsewhere, settle, (self.own, self.own_slots(planned.instr.file)))
+
     def own_line(self, line: int, busy: int) -> bool:
         """BUSY cycles to the program's own LINE; False for a line the array does not hold
         (outside [0, limit): a stray number must not allocate), which the dict then holds —
@@ -92,7 +121,7 @@ class Statistics(Observer):
 
     def line_busy(self, instr, busy: int, event_of: Callable[[object], Event]) -> None:
         """BUSY cycles to INSTR's source line; a streamed (.loc) line keeps its first event,
-        event_of(instr), for its text (the fused path builds events only for that)."""
+        event_of(instr), for its text (a plan builds events only for that)."""
         if not instr.file and self.own_line(instr.line, busy):
             return
         key = (instr.file, instr.line)

@@ -90,9 +90,9 @@ def _unary_scalar(vop: VectorOp, raw: np.ndarray, scalar: np.ndarray) -> np.ndar
 
 
 def _prepared(values, sources: tuple[str, ...]):
-    """prepare(vop, ub_bytes) for a family whose body is dst = VALUES(vop, *sources' raw
-    elements[, scalar]) over whole runs (semantics/runs.py): the same values, read and
-    written through slices worked out once; None for any other decoding."""
+    """prepare(vop, ub_bytes), the plan of a family whose body is dst = VALUES(vop, *sources'
+    raw elements[, scalar]), over whole runs (semantics/runs.py): the body's own VALUES, read
+    and written through slices worked out once; None for any other decoding."""
     def prepare(vop: VectorOp, ub_bytes: int):
         size = vop.t.size
         if vop.t.kind == "complex" or any(a.size != size for a in vop.operands):

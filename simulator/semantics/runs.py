@@ -1,7 +1,7 @@
 """Operands as whole runs: a decoding whose every operand is one aligned run of elements, all of
-them active, reads and writes plain slices of UB. Worked out once per decoding, for the prepared
-bodies the fused executor runs (simulator/fused.py); the bodies' general paths (common.py) give
-the same bytes."""
+them active, reads and writes plain slices of UB. Worked out once per decoding, for the plans of
+the bodies (semantics/vector.py PREPARE: the same computation as the body's general path over
+common.py's element access, which gives the same bytes)."""
 
 from __future__ import annotations
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from isa.program import Instruction, RegExpr
 from simulator.machine import Machine
 from simulator.semantics.context import Context
@@ -20,117 +22,125 @@ def signed(v: int) -> int:
     return v - (1 << 64) if v >> 63 else v
 
 
-def _write(m: Machine, _op, arg, _lo, _hi) -> None:
-    reg, value = arg
-    m.x[reg] = value
+# One body per family: effect_of(instr) -> effect(x), made once per instruction body, changes
+# the register file X (`Machine.x`) as the instruction does and returns whether it is a taken
+# branch. The family's issue applies it (a branch's at issue: where to go next is what it
+# decides); the fast loop (simulator/fused.py) runs the same effect without issuing.
+Effect = Callable[[list[int]], bool]
+EFFECTS: dict[Callable, Callable[[Instruction], Effect]] = {}  # issue -> effect_of
+_MADE: dict[object, Effect] = {}  # instruction body -> its effect
+MADE_LIMIT = 1 << 14
 
 
-def li(ex: Context, instr: Instruction) -> Issued:
-    o = instr.operands
-    return Issued("S", None, _write, (o["d"].value, o["imm"].value & M64))
+def effect(instr: Instruction, effect_of: Callable[[Instruction], Effect]) -> Effect:
+    """INSTR's effect (EFFECT_OF its family's), made once per instruction body (lines of
+    identical text share one)."""
+    made = _MADE.get(instr.body)
+    if made is None:
+        if len(_MADE) >= MADE_LIMIT:
+            _MADE.clear()
+        made = _MADE[instr.body] = effect_of(instr)
+    return made
 
 
-def mov(ex: Context, instr: Instruction) -> Issued:
-    o = instr.operands
-    return Issued("S", None, _write, (o["d"].value, ex.m.x[o["a"].value]))
+def _apply(m: Machine, _op, effect: Effect, _lo, _hi) -> None:
+    effect(m.x)
 
 
-def alu(ex: Context, instr: Instruction) -> Issued:
-    o = instr.operands
-    value = ALU[instr.name](ex.m.x[o["a"].value], ex.int_operand(instr, "b")) & M64
-    return Issued("S", None, _write, (o["d"].value, value))
+def _writing(effect_of: Callable[[Instruction], Effect]) -> Callable:
+    """The issue of a family that writes a register: its effect, applied as the body."""
+    def issue(ex: Context, instr: Instruction) -> Issued:
+        return Issued("S", None, _apply, effect(instr, effect_of))
+    EFFECTS[issue] = effect_of
+    return issue
 
 
-def addr(ex: Context, instr: Instruction) -> Issued:
-    o = instr.operands
-    return Issued("S", None, _write, (o["d"].value, ex.value(o["elem"].addr) & M64))
+def _branching(effect_of: Callable[[Instruction], Effect]) -> Callable:
+    """The issue of a branch: its effect (a compare, no write) decides at issue."""
+    def issue(ex: Context, instr: Instruction) -> Issued:
+        if effect(instr, effect_of)(ex.m.x):
+            return Issued("S", taken=True, jump=instr.operands["target"].value)
+        return Issued("S")
+    EFFECTS[issue] = effect_of
+    return issue
 
 
-def nop(ex: Context, instr: Instruction) -> Issued:
-    return Issued("S")
-
-
-def branch(ex: Context, instr: Instruction) -> Issued:
-    a = signed(ex.m.x[instr.operands["a"].value])
-    b = signed(ex.int_operand(instr, "b") & M64)
-    taken = BRANCH[instr.name](a, b)
-    return Issued("S", taken=taken, jump=instr.operands["target"].value if taken else None)
-
-
-def jmp(ex: Context, instr: Instruction) -> Issued:
-    return Issued("S", taken=True, jump=instr.operands["target"].value)
+def target_of(instr: Instruction) -> int | None:
+    """The statement pc a taken branch of INSTR continues at (None: not a branch)."""
+    o = instr.operands.get("target")
+    return o.value if o is not None else None
 
 
 def halt(ex: Context, instr: Instruction) -> Issued:
     return Issued("S", jump=HALT)
 
 
-# -- prepared effects (the fused executor's: simulator/fused.py) --------------------------------
-# issue function -> prepare(instr): (effect, target) of an instruction of that family, bound once
-# per text: effect(x) makes the change on the register file X (`Machine.x`) exactly as the
-# family's issue and body do, and returns whether a branch is taken; target is the statement pc
-# a taken branch continues at (None for the others). halt has none (it runs once).
-
-def _prepare_li(instr: Instruction):
+def _li(instr: Instruction):
     o = instr.operands
     d, value = o["d"].value, o["imm"].value & M64
 
-    def effect(x: list[int]) -> None:
+    def effect(x: list[int]) -> bool:
         x[d] = value
-    return effect, None
+        return False
+    return effect
 
 
-def _prepare_mov(instr: Instruction):
+def _mov(instr: Instruction):
     o = instr.operands
     d, a = o["d"].value, o["a"].value
 
-    def effect(x: list[int]) -> None:
+    def effect(x: list[int]) -> bool:
         x[d] = x[a]
-    return effect, None
+        return False
+    return effect
 
 
-def _prepare_alu(instr: Instruction):
+def _alu(instr: Instruction):
     o = instr.operands
     d, a, b, fn = o["d"].value, o["a"].value, o["b"].value, ALU[instr.name]
     if isinstance(b, RegExpr):  # `Context.int_operand`: the register's raw value
         breg = b.reg
 
-        def effect(x: list[int]) -> None:
+        def effect(x: list[int]) -> bool:
             x[d] = fn(x[a], x[breg]) & M64
+            return False
     else:
-        def effect(x: list[int]) -> None:
+        def effect(x: list[int]) -> bool:
             x[d] = fn(x[a], b) & M64
-    return effect, None
+            return False
+    return effect
 
 
-def _prepare_addr(instr: Instruction):
+def _addr(instr: Instruction):
     o = instr.operands
     d, elem = o["d"].value, o["elem"].addr
     if not isinstance(elem, RegExpr):
-        return _prepare_constant(d, elem & M64)
+        return _constant(d, elem & M64)
     reg, scale, offset = elem.reg, elem.scale, elem.offset
 
-    def effect(x: list[int]) -> None:  # `Context.value`: the register read signed
+    def effect(x: list[int]) -> bool:  # `Context.value`: the register read signed
         v = x[reg]
         x[d] = ((v - (1 << 64) if v >> 63 else v) * scale + offset) & M64
-    return effect, None
+        return False
+    return effect
 
 
-def _prepare_constant(d: int, value: int):
-    def effect(x: list[int]) -> None:
+def _constant(d: int, value: int):
+    def effect(x: list[int]) -> bool:
         x[d] = value
-    return effect, None
+        return False
+    return effect
 
 
-def _prepare_nop(instr: Instruction):
-    def effect(x: list[int]) -> None:
-        return None
-    return effect, None
+def _nop(instr: Instruction):
+    def effect(x: list[int]) -> bool:
+        return False
+    return effect
 
 
-def _prepare_branch(instr: Instruction):
+def _branch(instr: Instruction):
     o = instr.operands
-    a, b, cmp, target = o["a"].value, o["b"].value, BRANCH[instr.name], o["target"].value
+    a, b, cmp = o["a"].value, o["b"].value, BRANCH[instr.name]
     if isinstance(b, RegExpr):
         breg = b.reg
 
@@ -143,14 +153,21 @@ def _prepare_branch(instr: Instruction):
         def effect(x: list[int]) -> bool:
             va = x[a]
             return cmp(va - (1 << 64) if va >> 63 else va, b)
-    return effect, target
+    return effect
 
 
-def _prepare_jmp(instr: Instruction):
+def _jmp(instr: Instruction):
     def effect(x: list[int]) -> bool:
         return True
-    return effect, instr.operands["target"].value
+    return effect
 
 
-PREPARE = {li: _prepare_li, mov: _prepare_mov, alu: _prepare_alu, addr: _prepare_addr,
-           nop: _prepare_nop, branch: _prepare_branch, jmp: _prepare_jmp}
+li, mov, alu, addr = (_writing(f) for f in (_li, _mov, _alu, _addr))
+branch, jmp = _branching(_branch), _branching(_jmp)
+
+
+def nop(ex: Context, instr: Instruction) -> Issued:
+    return Issued("S")  # its effect (`_nop`, the fast loop's) changes nothing: no body
+
+
+EFFECTS[nop] = _nop

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import numpy as np
 
 from isa.addressing import bits_of
@@ -16,8 +19,8 @@ BULK_REPEATS = 8  # from this many repeats the fused executor runs vsel's bulk p
 PLAN_AT = 2  # the execution of a decoding that makes its bulk plan (tests plan at the first)
 
 
-# how a whole-run vsel's destination lies against its sources (`_whole_run_vsel`)
-NOTHING, KEEP_SRC0, KEEP_SRC1, APART, OVERLAPPING = range(5)
+# how a selection's destination lies against its sources (`_selection`)
+NOTHING, KEEP_SRC0, KEEP_SRC1, APART, OVERLAPPING, NEW = range(6)
 
 
 def select_bits(m: Machine, vop: VectorOp, lo: int, hi: int) -> np.ndarray:
@@ -84,21 +87,71 @@ def _ones_where(bits: np.ndarray, raw) -> np.ndarray:
 
 
 def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
-    if lo == 0 and hi == vop.repeats and _vsel_bulk(m, vop):
-        return
+    """vsel's one body, for both loops. All repeats at once run the decoding's plan where it
+    has one — whole runs through views made once (`prepare_vsel`: mode 0), else the bulk plan
+    (`_vsel_bulk`) — and otherwise (or repeat by repeat) the elements: every way selects
+    through `_selection`, or the bulk plan's bit blend of the same raw patterns."""
+    if lo == 0 and hi == vop.repeats:
+        key = ("vsel", m.ub.size)
+        whole = vop.memo.get(key, 0)
+        if type(whole) is int:  # executions so far: planned at the PLAN_AT-th, as the bulk plan
+            whole = vop.memo[key] = whole + 1 if whole + 1 < PLAN_AT else \
+                _whole_run_plan(vop, m.ub.size) or False  # (False: none, remembered)
+        if type(whole) is not int and whole:
+            whole(m, vop, scalar, lo, hi)
+            return
+        if _vsel_bulk(m, vop):
+            return
     s = select_bits(m, vop, lo, hi)
     a = load(m, vop, vop.access("src0"), lo, hi)
     if vop.family.scalar_src1(vop.instr.fields):  # mode 1: src1 is CMPMASK's scalar
         other = m.cmpmask[:vop.t.size].view(RAW[vop.t.size])[0]
     else:
         other = load(m, vop, vop.access("src1"), lo, hi)
-    store(m, vop, vop.access("dst"), np.where(s, a, other), lo, hi)
+    store(m, vop, vop.access("dst"), _selection(NEW, s, None, a, other)(), lo, hi)
+
+
+def _selection(how: int, sel: np.ndarray, unsel: np.ndarray | None, a, b, out=None
+               ) -> Callable[[], np.ndarray | None]:
+    """vsel's selection, bound: run() makes the raw elements A where SEL, B elsewhere (UNSEL:
+    ~SEL), into OUT as HOW says it lies against them (a plan works that out once): NEW returns
+    a new array; KEEP_SRC0 (OUT is A) takes B where not selected and KEEP_SRC1 (OUT is B) A
+    where selected (np.putmask with a mask and values of OUT's size: no temporary); APART
+    takes B, then A where selected; OVERLAPPING (OUT overlaps one in part) takes np.where's
+    result; NOTHING (all three are one) keeps OUT. The bulk plan's is the same selection with
+    SEL as all-ones raw elements (`bulk.blend`: three branch-free passes, which measured
+    faster than np.putmask over its gathered and strided operands)."""
+    if how == KEEP_SRC0:
+        return partial(np.putmask, out, unsel, b)
+    if how == KEEP_SRC1:
+        return partial(np.putmask, out, sel, a)
+    if how == NEW:
+        return partial(np.where, sel, a, b)
+    if how == NOTHING:
+        return _nothing
+
+    def run() -> None:
+        if how == APART:
+            np.copyto(out, b)
+            np.putmask(out, sel, a)
+        else:  # OVERLAPPING
+            out[...] = np.where(sel, a, b)
+    return run
+
+
+def _nothing() -> None:
+    return None
 
 
 def prepare_vsel(vop: VectorOp, ub_bytes: int):
-    """vsel mode 0 over whole runs (semantics/runs.py): `vsel` with the slices worked out once;
-    None for any other decoding, and for one of many repeats that the bulk path (`vsel`'s own,
-    planned per decoding: a bit blend, faster than np.where on random bits) takes."""
+    """vsel's plan over whole runs (semantics/runs.py), which the fast loop runs in place of
+    `vsel` (the same plan `vsel` itself takes for all repeats); None for any other decoding,
+    and for one of many repeats that the bulk path (planned per decoding: a bit blend, faster
+    than np.where on random bits) takes."""
+    return _whole_run_plan(vop, ub_bytes)
+
+
+def _whole_run_plan(vop: VectorOp, ub_bytes: int):
     if vop.access("sel") is not None or vop.family.scalar_src1(vop.instr.fields):
         return None
     if vop.repeats >= BULK_REPEATS and has_plan(vop, ("src0", "src1")):
@@ -114,39 +167,25 @@ def prepare_vsel(vop: VectorOp, ub_bytes: int):
 
 
 def _whole_run_vsel(dst: slice, src0: slice, src1: slice, size: int, r: int):
-    """The body of vsel mode 0 over whole runs (element slices of UB viewed as SIZE-byte raw
-    elements, R repeats): through views of the machine's UB made once (a machine's UB is never
-    reallocated) and CMPMASK's selection bits for all repeats made once per CMPMASK value. A
-    destination that is one of the sources keeps its elements and takes the other's where the
-    bits say (np.putmask with a mask and values of its size: no temporary, and cheaper than
-    np.copyto with where); one apart from both takes src1's, then src0's where selected; one
-    overlapping a source in part takes np.where's result."""
+    """vsel mode 0 over whole runs (element slices of UB viewed as SIZE-byte raw elements, R
+    repeats): `_selection` on views of the machine's UB made once (a machine's UB is never
+    reallocated), bound once per CMPMASK value (its selection bits for all repeats)."""
     def apart(a: slice, b: slice) -> bool:
         return a.stop <= b.start or b.stop <= a.start
 
-    case = (NOTHING if dst == src0 == src1 else KEEP_SRC0 if dst == src0 else
-            KEEP_SRC1 if dst == src1 else
-            APART if apart(dst, src0) and apart(dst, src1) else OVERLAPPING)
-    copyto, putmask = np.copyto, np.putmask
-    machine = cmpmask = d = s0 = s1 = sel = other = None
+    how = (NOTHING if dst == src0 == src1 else KEEP_SRC0 if dst == src0 else
+           KEEP_SRC1 if dst == src1 else
+           APART if apart(dst, src0) and apart(dst, src1) else OVERLAPPING)
+    machine = cmpmask = d = s0 = s1 = run = None
 
     def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
-        nonlocal machine, cmpmask, d, s0, s1, sel, other
+        nonlocal machine, cmpmask, d, s0, s1, run
         if m is not machine:
             view = m.views[size]
-            machine, d, s0, s1 = m, view[dst], view[src0], view[src1]
+            machine, d, s0, s1, cmpmask = m, view[dst], view[src0], view[src1], None
         seen = m.cmpmask.tobytes()
         if seen != cmpmask:
             sel = np.tile(select_bits(m, vop, 0, r).reshape(-1), r)
-            cmpmask, other = seen, ~sel
-        if case == KEEP_SRC0:  # dst is src0: it takes src1 where not selected
-            putmask(d, other, s1)
-        elif case == KEEP_SRC1:
-            putmask(d, sel, s0)
-        elif case == APART:
-            copyto(d, s1)
-            putmask(d, sel, s0)
-        elif case == OVERLAPPING:
-            d[...] = np.where(sel, s0, s1)
-        # NOTHING: every element selects itself
+            cmpmask, run = seen, _selection(how, sel, ~sel, s0, s1, d)
+        run()
     return body

@@ -144,7 +144,7 @@ def prepared(ex: Context, instr: Instruction) -> tuple[VectorOp, object, object]
     """(decoding, body, scalar) of an instruction whose issue depends on nothing but its text
     and MASK/CTRL, once its checks passed cleanly at this MASK/CTRL (the decode cache holds it):
     a static instruction without a mode-2 mask address or a scalar read at issue from UB or a
-    register. The fused executor (simulator/fused.py) runs these without issuing them again;
+    register. The fast loop (simulator/fused.py) runs these without issuing them again;
     None for anything else."""
     fam = instr.defn.family
     if not instr.is_static or fam.cmpmask_addr(instr.fields) or fam.name not in ex.isa.bodies:

@@ -18,6 +18,7 @@ from isa.decode import VectorOp
 from isa.table import PIPES
 from simulator.events import Event, RunInfo
 from simulator.instr_timing import InstrTiming
+from simulator.plans import Booked, Planned
 from simulator.timing.banks import bank_model
 from simulator.timing.config import BLOCK, CostClass, config_of
 from simulator.timing.records import QueueState, TimingSnapshot
@@ -25,6 +26,9 @@ from simulator.timing.records import QueueState, TimingSnapshot
 QUEUES = ("V", "MTE2", "MTE3")
 STALLS = ("flag_wait", "queue_full", "bank_conflict", "barrier")
 CACHE_LIMIT = 1 << 16
+# a plan's booking: book() -> busy cycles (a scalar's: book(taken)), settle(executions) -> the
+# sums (`plan`)
+TimingPlan = tuple[Callable[..., int], Callable[[int], Booked]]
 
 
 class Queue:
@@ -64,6 +68,8 @@ class TimingModel:
         self.stalls = dict.fromkeys(STALLS, 0)
         self.total_cycles = origin
         self._cache: dict = {}  # instruction kind + relative layout -> vector cost
+        self._v_books: dict[tuple[int, int, int], Callable[[], int]] = {}  # (`_v_book`)
+        self._book_s = self._s_booking()[0]  # the reference path's S booking
         self._class_of: dict[str, CostClass] = {}  # instruction text -> its cost class
         self._by_kind = {families.SET_FLAG: self._set_flag, families.WAIT_FLAG: self._wait_flag,
                          families.BARRIER: self._barrier, families.DMA: self._dma,
@@ -89,16 +95,16 @@ class TimingModel:
     # -- S and issue ---------------------------------------------------------------------------
     def _scalar(self, ev: Event) -> InstrTiming:
         """An instruction S executes itself; a taken branch costs branch_taken more."""
-        cost = self.scalar_op + (self.branch_taken if ev.taken else 0)
-        return self._on_s(self.s_time, cost, 0)
+        start = self.s_time
+        cost = self._book_s(ev.taken)
+        return InstrTiming("S", start, start, start + cost, cost)
 
-    def scalar_booker(self) -> tuple[Callable[[bool], int], Callable[[], int]]:
-        """(book, settle) for the fused executor (simulator/fused.py), whose differential tests
-        hold it to `_scalar`. book(taken) books one instruction S executes itself (a taken
-        branch costs branch_taken more) and returns its busy cycles; the sum it adds to S's
-        busy cycles waits for settle(), which books it and returns it."""
-        plain, taken_cost = self.scalar_op, self.scalar_op + self.branch_taken
-        busy_sum = 0
+    def _s_booking(self) -> tuple[Callable[[bool], int], Callable[[], int]]:
+        """(book, sums): book(taken) books an instruction S executes itself (a taken branch
+        costs branch_taken more) and returns its cost — the one S booking of both loops (the
+        reference path's `_book_s`, a plan's own); sums() -> the busy cycles booked since the
+        last call (a plan's settle)."""
+        plain, taken_cost, busy_sum = self.scalar_op, self.scalar_op + self.branch_taken, 0
 
         def book(taken: bool) -> int:
             nonlocal busy_sum
@@ -109,12 +115,11 @@ class TimingModel:
             busy_sum += cost
             return cost
 
-        def settle() -> int:
+        def sums() -> int:
             nonlocal busy_sum
             out, busy_sum = busy_sum, 0
-            self.busy["S"] += out
             return out
-        return book, settle
+        return book, sums
 
     def _on_s(self, start: int, busy: int, wait: int, fire: int | None = None,
               stalled: int = 0) -> InstrTiming:
@@ -166,42 +171,53 @@ class TimingModel:
 
     def _vector(self, ev: Event) -> InstrTiming:
         cls = self._class(ev)
-        cost = self._vector_cost(ev.vop, cls)
-        issue, start, end, head, stalled = self.book_vector(cls, cost)
-        beats, body, pad, extra = cost
+        beats, body, pad, extra = self._vector_cost(ev.vop, cls)
+        issue, start, end, head, stalled = self._book_v(cls, body)
+        if extra:
+            self.stalls["bank_conflict"] += extra
         return InstrTiming("V", issue, start, end, head + body, wait_pipe=start - issue,
                            head=head, wait_issue=stalled, beats=beats, pad=pad,
                            bank_extra=extra, issue_cost=self.scalar_issue)
 
-    def book_vector(self, cls: CostClass, cost: tuple) -> tuple[int, int, int, int, int]:
-        """Issue and book a vector instruction of class CLS and COST (`vector_cost`) on V:
-        (issue, start, end, head, cycles S stalled on a full queue); busy is end - start."""
-        q = self.queues["V"]
-        issue, stalled = self._issue(q)
-        start = max(issue, q.last_end)
-        body, extra = cost[1], cost[3]
-        head = cls.head if body and q.compute_end != start else 0
-        end = self._finish(q, start, head + body, True, cls.tail)
-        if extra:
-            self.stalls["bank_conflict"] += extra
-        return issue, start, end, head, stalled
+    def _book_v(self, cls: CostClass, body: int) -> tuple[int, int, int, int, int]:
+        """S issues a compute instruction of class CLS and BODY cycles into V's queue and V runs
+        it (`_v_booking`): (issue, start, end, head, cycles S stalled on a full queue), its
+        sums booked."""
+        before = self.s_time
+        busy = self._v_book(cls.head, body, cls.tail)()
+        issue = self.s_time - self.scalar_issue
+        self.stalls["queue_full"] += issue - before
+        self.busy["S"] += self.scalar_issue  # reported in each queued record's issue_cost
+        end = self.queues["V"].last_end
+        return issue, end - busy, end, busy - body, issue - before
 
-    def vector_booker(self, cls: CostClass, cost: tuple
-                      ) -> tuple[Callable[[], int], Callable[[], tuple[int, int, int]]]:
-        """(book, settle) for the fused executor (simulator/fused.py), whose differential tests
-        hold it to `book_vector`. book() issues and books one execution of a vector instruction
-        of class CLS and COST — the same `_issue` and `_finish` steps, inlined, with everything
-        that depends on the class and cost bound once — and returns its busy cycles. The sums
-        it adds to `busy` and `stalls` wait for settle(), which books them and returns
-        (executions, V busy cycles, S's queue-full stall cycles) since the last settle."""
+    def _v_book(self, head: int, body: int, tail: int) -> Callable[[], int]:
+        """`_v_booking`'s book() for these figures, made once (the reference path's: it books
+        its sums itself, from the records)."""
+        key = (head, body, tail)
+        book = self._v_books.get(key)
+        if book is None:
+            if len(self._v_books) >= CACHE_LIMIT:
+                self._v_books.clear()
+            book = self._v_books[key] = self._v_booking(head, body, tail)[0]
+        return book
+
+    def _v_booking(self, head: int, body: int, tail: int
+                   ) -> tuple[Callable[[], int], Callable[[], tuple[int, int]]]:
+        """(book, sums) for a compute instruction of BODY cycles on V. book() -> busy cycles:
+        S issues it into V's queue (waiting while the queue is full) and V runs it for BODY
+        cycles, plus HEAD unless V just finished compute, then TAIL cycles of drain (`_issue`
+        and `_finish`, bound once for these figures). The one V booking of both loops: the
+        reference path's record reads what it leaves (s_time, the queue's last end); a plan's
+        settle takes sums() -> (busy cycles, cycles S stalled on a full queue) since the
+        last call."""
         q = self.queues["V"]
         inflight, depth, issue_cost = q.inflight, self.depth, self.scalar_issue
         popleft, append = inflight.popleft, inflight.append
-        body, extra, cls_head, tail = cost[1], cost[3], cls.head, cls.tail
-        executions = busy_sum = stalled_sum = 0
+        busy_sum = stalled_sum = 0
 
         def book() -> int:
-            nonlocal executions, busy_sum, stalled_sum
+            nonlocal busy_sum, stalled_sum
             c = self.s_time
             while inflight and inflight[0] <= c:
                 popleft()
@@ -215,7 +231,7 @@ class TimingModel:
             if c > start:
                 start = c
             if body:  # occupancy: the head unless V just finished compute
-                occ = body if q.compute_end == start else cls_head + body
+                occ = body if q.compute_end == start else head + body
                 end = start + occ
                 q.drain_end = done = end + tail
                 q.tail, q.compute_end = tail, end
@@ -228,25 +244,55 @@ class TimingModel:
                 done = s_time
             if done > self.total_cycles:
                 self.total_cycles = done
-            executions += 1
             busy_sum += occ
             return occ
 
-        def settle() -> tuple[int, int, int]:
-            nonlocal executions, busy_sum, stalled_sum
-            out = executions, busy_sum, stalled_sum
-            if executions:
-                self.busy["V"] += busy_sum
-                self.busy["S"] += executions * issue_cost
-                self.stalls["queue_full"] += stalled_sum
-                self.stalls["bank_conflict"] += executions * extra
-                executions = busy_sum = stalled_sum = 0
+        def sums() -> tuple[int, int]:
+            nonlocal busy_sum, stalled_sum
+            out, busy_sum, stalled_sum = (busy_sum, stalled_sum), 0, 0
             return out
-        return book, settle
+        return book, sums
 
-    def vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
-        """The public name of `_vector_cost` (the fused executor precomputes it)."""
-        return self._vector_cost(vop, cls)
+    # -- the fast loop's plans (simulator/plans.py) ---------------------------------------------
+    def plan(self, planned: Planned) -> TimingPlan | None:
+        """(book, settle) for PLANNED's executions, or None: book() (for what S executes
+        itself, book(taken)) books one as `time` would (through the same `_v_booking` /
+        `_book_s`) and returns its busy cycles;
+        settle(executions) adds the sums `time` adds per record and returns them. A subclass
+        that times differently declines."""
+        if type(self).time is not TimingModel.time:
+            return None
+        kind = planned.kind
+        if kind == families.VECTOR and planned.op is not None:
+            return self._vector_plan(planned)
+        if kind not in self._by_kind and planned.pipe == "S":
+            return self._scalar_plan()
+        return None
+
+    def _vector_plan(self, planned: Planned) -> TimingPlan:
+        cls = self.class_of(planned.instr)  # the class follows the text's fields
+        _, body, _, extra = self._vector_cost(planned.op, cls)
+        book_v, sums = self._v_booking(cls.head, body, cls.tail)
+        issue_cost = self.scalar_issue
+
+        def settle(n: int) -> Booked:
+            busy, stalled = sums()
+            if n:
+                self.busy["V"] += busy
+                self.busy["S"] += n * issue_cost
+                self.stalls["queue_full"] += stalled
+                self.stalls["bank_conflict"] += n * extra
+            return Booked(n, busy, n * issue_cost, stalled, n * extra)
+        return book_v, settle
+
+    def _scalar_plan(self) -> TimingPlan:
+        book, sums = self._s_booking()
+
+        def settle(n: int) -> Booked:
+            busy = sums()
+            self.busy["S"] += busy
+            return Booked(n, busy)
+        return book, settle
 
     def class_of(self, instr) -> CostClass:
         """INSTR's cost class, cached per text: the class follows the fields, which the canonical
@@ -300,16 +346,12 @@ class TimingModel:
 
     def _cmpmask(self, ev: Event) -> InstrTiming:
         """set_cmpmask / get_cmpmask: class cmpmask_move, min_cycles on V."""
-        q = self.queues["V"]
         cls = self.classes[ev.instr.defn.family.cost]
-        return self._plain_vector(q, cls, cls.min_cycles)
+        return self._plain_vector(cls, cls.min_cycles)
 
-    def _plain_vector(self, q: Queue, cls: CostClass, body: int) -> InstrTiming:
-        issue, stalled = self._issue(q)
-        start = max(issue, q.last_end)
-        head = cls.head if body and q.compute_end != start else 0
-        end = self._finish(q, start, head + body, True, cls.tail)
-        return InstrTiming(q.name, issue, start, end, head + body, wait_pipe=start - issue,
+    def _plain_vector(self, cls: CostClass, body: int) -> InstrTiming:
+        issue, start, end, head, stalled = self._book_v(cls, body)
+        return InstrTiming("V", issue, start, end, head + body, wait_pipe=start - issue,
                            head=head, wait_issue=stalled, issue_cost=self.scalar_issue)
 
     # -- DMA -----------------------------------------------------------------------------------
@@ -319,8 +361,7 @@ class TimingModel:
         if ev.pipe == "V":  # copy_ub_to_ub: one micro-op of class copy, no bank model
             cls = self.classes[engine]
             eighths = -(-op.blocks // 8)
-            return self._plain_vector(self.queues["V"], cls,
-                                      max(cls.min_cycles, eighths * cls.slope))
+            return self._plain_vector(cls, max(cls.min_cycles, eighths * cls.slope))
         q = self.queues[ev.pipe]
         issue, stalled = self._issue(q)
         start = max(issue, q.last_end)

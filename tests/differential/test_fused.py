@@ -1,8 +1,8 @@
 """The fused executor (simulator/fused.py) against the reference per-instruction path.
 
 Random programs (the generators of test_random_programs.py) are run twice, with the fast path
-and with `simulator.fused.ENABLED` off, after their statements were repeated — in place and as
-a whole body — so that every instruction is executed again at the same and at a changed
+and with `fast=False` (the reference loop alone), after their statements were repeated — in
+place and as a whole body — so that every instruction is executed again at the same and at a changed
 MASK/CTRL (the fast path takes over from the second execution). Everything a run reports must
 be identical: the raw bytes of UB and of every output, every diagnostic (severity, position,
 message), every cycle figure and the timing model's final state, the counts, stalls, hot lines
@@ -26,20 +26,18 @@ from simulator import fused, hazards
 from simulator.errors import SimulationError
 from simulator.events import Observer
 from simulator.executor import Executor
+from simulator.plans import ObserverPlan, Planned
 from tests.differential.test_bulk_layouts import PipeGen, same_as_byte_hazards
 from tests.differential.test_random_programs import SETTINGS, Gen
 from tests.reference.hazards import ByteHazardChecks
 
 
 def _outcome(text: str, checks: str, enabled: bool, **kw) -> tuple:
-    fused.ENABLED = enabled
     try:
-        r = simulator.run(text, checks=checks, **kw)
+        r = simulator.run(text, checks=checks, fast=enabled, **kw)
     except SimulationError as e:
         ub = bytes(e.partial.ub) if getattr(e, "partial", None) is not None else None
         return ("error", e.diagnostics, ub)
-    finally:
-        fused.ENABLED = True
     outputs = {k: (v.dtype.str, v.shape, v.tobytes()) for k, v in r.outputs.items()}
     return ("ok", bytes(r.ub), outputs, r.diagnostics, r.cycles, r.time_us, r.pipes,
             r.instructions, r.uops, r.stalls, r.hot_lines, r.timing, r.registers)
@@ -552,3 +550,157 @@ def test_loops_take_the_fast_path(reference_lines):
     result = simulator.run(VSEL + body)
     assert result.instructions == 2 + 20 * (1 + 4 * 3 + 2)
     assert len(calls) < 30, len(calls)
+
+
+# -- the plan hook: a user's observer inside the fast loop ---------------------------------------
+class Seen(Observer):
+    """Every execution as (seq, line, text, pipe, repeats, taken, mask, cmpmask, busy): from its
+    event on the reference path, from the plan's `Planned.event` and busy on the fast one."""
+
+    def __init__(self):
+        self.seen: list[tuple] = []
+
+    @staticmethod
+    def row(ev, busy) -> tuple:
+        return (ev.seq, ev.line, ev.text, ev.pipe, ev.repeats, ev.taken, ev.mask,
+                ev.mask_mode, ev.cmpmask, ev.core, busy)
+
+    def on_event(self, ev) -> None:
+        self.seen.append(self.row(ev, ev.busy or 0))
+
+
+class PlanningSeen(Seen):
+    def plan(self, planned: Planned) -> ObserverPlan:
+        def each(instr, busy, taken):
+            self.seen.append(self.row(planned.event(instr, taken), busy))
+        return ObserverPlan(each, None)
+
+
+def _seen(text: str, fast: bool, observer: Seen, **kw) -> list[tuple]:
+    try:
+        simulator.run(text, observers=[observer], fast=fast, **kw)
+    except SimulationError:
+        pass
+    return observer.seen
+
+
+@settings(SETTINGS, max_examples=40)
+@given(loop_programs(), st.booleans())
+def test_a_users_plan_sees_what_its_events_say(text, timing):
+    """A user's observer with a plan keeps the fast loop, and sees through it every execution
+    as its events say on the reference loop (order, source, MASK, CMPMASK, busy cycles)."""
+    try:
+        want = _seen(text, False, Seen(), timing=timing)
+    except AssemblyError:
+        return
+    assert _seen(text, True, PlanningSeen(), timing=timing) == want
+
+
+def test_a_users_plan_keeps_the_fast_path_and_one_without_leaves_it(reference_lines):
+    text = VSEL + "set_cmpmask m\n" + "vsel.f32 x, x, y\n" * 10
+    planned, plain = PlanningSeen(), Seen()
+    calls = reference_lines
+    simulator.run(text, observers=[planned])
+    assert len(calls) == 3  # set_cmpmask and the first two vsel: the plans run the rest
+    calls.clear()
+    simulator.run(text, observers=[plain])
+    assert len(calls) == 11
+    assert planned.seen == plain.seen
+
+
+def test_a_plan_that_declines_leaves_that_instruction_to_the_reference_path(reference_lines):
+    """An observer declining vector plans: the scalar loop keeps its plans, vsel does not."""
+    class NoVector(PlanningSeen):
+        def plan(self, planned):
+            return None if planned.pipe == "V" else super().plan(planned)
+
+    body = "set_cmpmask m\nli x1, 20\nloop:\nvsel.f32 x, x, y\nsub x1, x1, 1\nbne x1, 0, loop\n"
+    watcher = NoVector()
+    calls = reference_lines
+    simulator.run(VSEL + body, observers=[watcher])
+    vsel_line = VSEL.count("\n") + 4
+    assert calls.count(vsel_line) == 20 and len(calls) < 20 + 10, calls
+    assert watcher.seen == _seen(VSEL + body, False, Seen())
+
+
+def test_subclasses_of_pipevs_observers_that_observe_differently_decline():
+    """A subclass overriding on_event (or the timing stage's time) would be skipped by an
+    inherited plan: the plans of Statistics, HazardChecks and TimingModel decline for it."""
+    from simulator.stats import Statistics
+    from simulator.timing import TimingModel
+
+    class Louder(hazards.HazardChecks):
+        def on_event(self, ev):
+            super().on_event(ev)
+
+    class Counting(Statistics):
+        def on_event(self, ev):
+            super().on_event(ev)
+
+    class Slower(TimingModel):
+        def time(self, ev):
+            return super().time(ev)
+
+    program = simulator.builder.load_program(VSEL + "set_cmpmask m\nvsel.f32 x, x, y\n")
+    run = simulator.builder.Run.of_program(program)
+    ex = run.executor
+    ex.start()
+    ex.execute(program.flat()[0][0])
+    vop = ex.execute(program.flat()[0][1]).op
+    planned = Planned(program.flat()[0][1], "V", vop, 1, True, ex.event_at)
+    for ob in (Louder(), Counting()):
+        assert ob.plan(planned) is None
+    assert Slower(program.chip).plan(planned) is None
+    assert run.model.plan(planned) is not None and Statistics().plan(planned) is not None
+
+
+class LineBusy(Observer):
+    """Busy cycles per source line: the program's own in a list, other files' in a dict; its
+    plan hands the list to the loop as a per-line sink (`ObserverPlan.lines`)."""
+
+    def on_start(self, run) -> None:
+        self.cycles, self.other = [0] * (len(run.lines) + 1), {}
+
+    def add(self, instr, busy: int) -> None:
+        if not instr.file and 0 < instr.line < len(self.cycles):
+            self.cycles[instr.line] += busy
+        else:
+            key = (instr.file, instr.line)
+            self.other[key] = self.other.get(key, 0) + busy
+
+    def on_event(self, ev) -> None:
+        self.add(ev.instr, ev.busy or 0)
+
+    def plan(self, planned: Planned) -> ObserverPlan:
+        limit = 0 if planned.instr.file else len(self.cycles)
+        return ObserverPlan(lambda instr, busy, taken: self.add(instr, busy), None,
+                            (self.cycles, limit))
+
+
+def _line_busy(text: str, fast: bool) -> tuple:
+    watcher = LineBusy()
+    try:
+        simulator.run(text, observers=[watcher], fast=fast)
+    except SimulationError:
+        pass
+    return watcher.cycles, watcher.other
+
+
+@settings(SETTINGS, max_examples=30)
+@given(loop_programs())
+def test_a_per_line_sink_adds_what_the_events_say(text):
+    """A plan's per-line sink gets every execution's busy cycles at its line, and the rest
+    (another file's lines) go to its each, as on_event adds them on the reference loop."""
+    try:
+        want = _line_busy(text, False)
+    except AssemblyError:
+        return
+    assert _line_busy(text, True) == want
+
+
+def test_a_per_line_sink_and_another_files_lines():
+    body = "set_cmpmask m\nli x5, 0\nloop:\nvsel.f32 x, x, y\n" + '.loc "k.cpp" 9 5\n' \
+        "vsel.f32 x, x, y\nvadd.f32 u, x, y\nadd x5, x5, 1\nblt x5, 20, loop\n"
+    cycles, other = _line_busy(VSEL + body, True)
+    assert (cycles, other) == _line_busy(VSEL + body, False)
+    assert sum(cycles) > 0 and other[("k.cpp", 9)] > 0

@@ -566,3 +566,49 @@ def test_loc_needs_a_file_and_a_line(bad):
     with pytest.raises(pipev.AssemblyError) as e:
         pipev.assemble(f".ub x f32[64]\n{bad}\n    vector_dup.f32 x, 1.0, repeat=1\n")
     assert "expected '.loc FILE LINE [COL]'" in str(e.value)
+
+
+# -- the fast loop inside the observer contract ------------------------------------------------
+def _private_uses(path: Path) -> list[str]:
+    """Where PATH imports a private name of another module or reads a private attribute of an
+    object other than its own (`self`): `_name`, not a dunder."""
+    import ast
+
+    def private(name: str) -> bool:
+        return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+    tree, out = ast.parse(path.read_text()), []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            out += [f"{node.lineno}: from {node.module} import {a.name}" for a in node.names
+                    if private(a.name) or any(private(p) for p in (node.module or "").split("."))]
+        elif isinstance(node, ast.Import):
+            out += [f"{node.lineno}: import {a.name}" for a in node.names
+                    if any(private(p) for p in a.name.split("."))]
+        elif isinstance(node, ast.Attribute) and private(node.attr):
+            if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+                out.append(f"{node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in (
+                "getattr", "setattr", "hasattr") and len(node.args) > 1 \
+                and isinstance(node.args[1], ast.Constant) and private(str(node.args[1].value)):
+            out.append(f"{node.lineno}: {node.func.id}(..., {node.args[1].value!r})")
+    return out
+
+
+def test_the_fast_loop_reads_only_what_other_modules_make_public():
+    """simulator/fused.py drives the executor and asks the timing stage and the observers for
+    their plans through public names only (docs/observers.md, "Plans"); the executor does not
+    import it (the run builder chooses the loop), so the two form no import circle."""
+    assert _private_uses(SRC / "fused.py") == []
+    executor = (SRC / "executor.py").read_text()
+    assert not re.search(r"^\s*(from|import)\s+simulator\.fused", executor, re.M)
+    assert "fused" not in re.findall(r"^\s*from simulator import ([\w, ]+)", executor, re.M)
+
+
+def test_the_private_use_check_finds_private_names(tmp_path):
+    """The check above is not vacuous: it finds each kind of private use."""
+    path = tmp_path / "probe.py"
+    path.write_text("from a.b import _c\nimport a._d\nx = y._z\nself._own = getattr(y, '_w')\n"
+                    "ok = y.__class__\n")
+    found = _private_uses(path)
+    assert [f.split(":")[0] for f in found] == ["1", "2", "3", "4"], found

@@ -1,0 +1,78 @@
+"""The fast path's side of the observer contract (docs/observers.md, "Plans").
+
+The run's fast loop (simulator/fused.py) repeats an instruction it has seen run without issuing
+it again and without building its event. Before it does, it describes the executions to come as
+a `Planned` and asks the timing stage and every observer for their part (`Observer.plan`). Each
+part is bound once per plan: `each(instr, busy, taken)` runs after every execution (BUSY: the
+cycles the timing stage booked for it, 0 with timing off), `settle(booked)` once when the loop
+ends, with the sums of the timing fields the observer did not see per execution (and a sink for
+per-line busy cycles, `ObserverPlan.lines`, which costs no call). A plan must
+leave its owner exactly as `on_event` would have; an owner that cannot promise that declines
+(returns None), and the loop issues that instruction through the reference path instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, MutableSequence
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # pragma: no cover
+    from isa.program import Instruction
+    from simulator.events import Event
+
+
+class Booked(NamedTuple):
+    """What the timing stage booked for a plan's executions since the last settle: their count
+    and the sums of their records' `busy`, `issue_cost`, `wait_issue` and `bank_extra` (see
+    `InstrTiming`; all zero with timing off). A planned instruction never waits on a flag."""
+
+    executions: int
+    busy: int = 0
+    issue_cost: int = 0
+    wait_issue: int = 0
+    bank_extra: int = 0
+
+
+Each = Callable[["Instruction", int, bool], None]
+
+
+class ObserverPlan(NamedTuple):
+    """An observer's part of a plan: `each(instr, busy, taken)` after every execution, and
+    `settle(booked)` when the loop ends; either may be None (nothing to do).
+
+    `lines`, when given, is a per-line sink `(cycles, limit)` for an observer whose per-execution
+    part is "busy cycles to the line": an execution at line L with 0 < L < limit adds its busy
+    cycles to cycles[L] (the loop does it, without a call) and `each` is called only for the
+    executions at other lines."""
+
+    each: Each | None
+    settle: Callable[[Booked], None] | None
+    lines: tuple[MutableSequence[int], int] | None = None
+
+
+class Planned:
+    """The executions a plan covers: instructions sharing `instr`'s text (and file) at one
+    MASK/CTRL, each on `pipe` with decoded operation `op` (a VectorOp, or None for what S
+    executes itself) and `repeats` micro-ops; `timed` when the timing stage books them.
+    `event(instr, taken=False)` builds the event the reference path would have given for an
+    execution at INSTR (without its timing record), for the rare plan that needs one."""
+
+    __slots__ = ("instr", "pipe", "op", "repeats", "timed", "event")
+
+    def __init__(self, instr: Instruction, pipe: str, op, repeats: int, timed: bool,
+                 event: Callable[..., Event]):
+        self.instr, self.pipe, self.op, self.repeats = instr, pipe, op, repeats
+        self.timed, self.event = timed, event
+
+    @property
+    def kind(self) -> str:
+        """The instruction family's kind (`Event.kind`)."""
+        return self.instr.defn.family.kind
+
+    @property
+    def reads_cmpmask(self) -> bool:
+        return self.instr.defn.family.cmpmask_reads(self.instr.fields)
+
+    @property
+    def writes_cmpmask(self) -> bool:
+        return self.instr.defn.family.writes_cmpmask
