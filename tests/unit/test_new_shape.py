@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import os
 import runpy
 import sys
 
@@ -275,3 +276,29 @@ def test_from_tik(tmp_path, monkeypatch):
     assert result.outputs["out"].tolist() == [9, 3, 0, 0, 0, 0, 0, 0]  # repeats 0 and 2
     assert result.pipes["V"] > 0 and not result.diagnostics
     assert "vrmax.f32" in (tmp_path / "t.jsonl").read_text()
+
+
+def test_pipev_run_takes_the_instruction_set_for_a_tik_script(tmp_path, monkeypatch):
+    """`pipev run --isa FILE:NAME SCRIPT.py`: the kernel is recorded with that set."""
+    from click.testing import CliRunner
+
+    from simulator.cli import main
+
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(tik_module, "SETTINGS", dict(tik_module.SETTINGS))
+    for var in ("PYTHONPATH", "PIPEV_CHIP", "PIPEV_CHECKS"):
+        monkeypatch.setenv(var, os.environ.get(var, ""))
+    script = tmp_path / "k.py"
+    script.write_text(TIK.replace("tik_instance.data_move(a, src, 0, 1, 32, 0, 0)",
+                                  "tik_instance.vec_dup(64, a, 1.5, 4, 8)")
+                      .replace("inputs=[src]", "inputs=[]"))
+    try:
+        with ROWS.added(*BINDINGS):
+            result = CliRunner().invoke(main, ["run", "--isa", f"{__file__}:ISA", str(script),
+                                               "--chip", "ascend910b", "--output-dir",
+                                               str(tmp_path)])
+    finally:
+        for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
+            del sys.modules[name]
+    assert result.exit_code == 0, result.output
+    assert np.load(tmp_path / "out.npy").tolist() == [1.5, 1.5] + [0] * 6
