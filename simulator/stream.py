@@ -21,6 +21,8 @@ from isa.assembler import assemble_statement
 from isa.chip import Chip, ChipError, get_chip
 from isa.diagnostics import AssemblyError, Diagnostic
 from isa.families import HOST_ACCESS
+from isa.families import REGISTER as MASK_WRITER
+from isa.masks import MaskError, mask_after
 from isa.program import Instruction, RegExpr, Tensor
 from isa.table import InstrDef
 from isa.types import lookup, to_npy
@@ -74,8 +76,8 @@ class Stream:
         self.tensors: dict[str, Tensor] = {}
         self._statements: dict[tuple[str, int, str], list[Instruction]] = {}
         # text, file, line, col, regs, the hardware instructions the statement expanded to
-        # (None: record_error's)
-        self._log: list[tuple[str, str, int, int, tuple[int, ...], list | None]] = []
+        # (None: record_error's), and whether the machine was in counter mode before it
+        self._log: list[tuple[str, str, int, int, tuple[int, ...], list | None, bool]] = []
         self._replays: dict[tuple, bool] = {}  # see _same_expansion
         self._keyed: dict[str, tuple[int, ...]] = {}
         self._gm_initial: dict[str, bytes] = {}
@@ -149,7 +151,7 @@ class Stream:
         hw = self._statement(text, file, line, col)
         values = self._load(regs)
         self._snapshot_gm()
-        self._log.append((text, file, line, col, values, hw))
+        self._log.append((text, file, line, col, values, hw, bool(self.machine.counter)))
         self.source.push(hw)
         try:
             while self.source.queue:
@@ -191,7 +193,7 @@ class Stream:
         at its position, so a replay ends with the same error."""
         message = diagnostic.message.replace('"', "'").replace("\n", " ")
         self._log.append((f'fail "{message}"', diagnostic.path, diagnostic.line,
-                          diagnostic.column, (), None))
+                          diagnostic.column, (), None, False))
 
     def _snapshot_gm(self) -> None:
         """Each GM tensor's bytes as the first statement after its declaration finds them (the
@@ -250,15 +252,16 @@ class Stream:
             else:
                 out.append(f".ub {t.name} {t.dtype.name}[{t.count}] @{t.addr:#x}")
         at = None
-        for text, file, line, col, regs, hw in self._log:
+        for text, file, line, col, regs, hw, counter in self._log:
             if (file, line, col) != at:
                 at = (file, line, col)
                 out.append(f'.loc "{file}" {line}' + (f" {col}" if col > 0 else ""))
-            out.extend(f"    {s}" for s in self._replay_lines(text, file, line, regs, hw))
+            out.extend(f"    {s}" for s in self._replay_lines(text, file, line, regs, hw,
+                                                                  counter))
         return "\n".join(out) + "\n"
 
     def _replay_lines(self, text: str, file: str, line: int, regs: tuple[int, ...],
-                      hw: list[Instruction] | None) -> list[str]:
+                      hw: list[Instruction] | None, counter: bool) -> list[str]:
         """The statement TEXT as it ran with REGS, for the replay: its registers replaced by
         their values when that text expands to the same hardware instructions (an API expansion
         may choose another sequence for a constant than for a register: compare's count= is one
@@ -266,25 +269,25 @@ class Stream:
         hardware instructions HW that ran, each with its registers replaced."""
         if hw is None:  # record_error's statement
             return [text]
-        if self._same_expansion(text, file, line, regs, hw):
+        if self._same_expansion(text, file, line, regs, hw, counter):
             return [substitute(text, regs)]
         return [substitute(h.text, regs) for h in hw]
 
     def _same_expansion(self, text: str, file: str, line: int, regs: tuple[int, ...],
-                        hw: list[Instruction]) -> bool:
+                        hw: list[Instruction], counter: bool) -> bool:
         """Whether TEXT with REGS' values expands as HW did. Asked once per statement and
         values of its registers outside brackets: an element index moves an operand and never
         changes which instructions a statement expands to (a loop over tiles stays one check)."""
         used = self._keyed.get(text)
         if used is None:
             used = self._keyed[text] = keyed_registers(text)
-        key = (file, line, text, tuple(regs[r] for r in used))
+        key = (file, line, text, counter, tuple(regs[r] for r in used))
         same = self._replays.get(key)
         if same is None:
             try:
                 stmt, _ = assemble_statement(substitute(text, regs), file, line, 0, 0, self.chip,
                                              self.tensors, "off", table=self.isa)
-                same = shape(stmt.hw, ()) == shape(hw, regs)
+                same = shape(stmt.hw, (), counter) == shape(hw, regs, counter)
             except AssemblyError:
                 same = False
             self._replays[key] = same
@@ -335,8 +338,23 @@ def _resolved(v, regs: tuple[int, ...]):
     return v
 
 
-def shape(hw: list[Instruction], regs: tuple[int, ...]) -> tuple:
+def shape(hw: list[Instruction], regs: tuple[int, ...], counter: bool = False) -> tuple:
     """What a replay must keep of a statement's hardware instructions: which instructions, in
-    order, with their repeat count and mode (registers read with REGS)."""
-    return tuple((h.defn.name, h.op, h.dtype, _resolved(h.fields.get("repeat"), regs),
-                  _resolved(h.fields.get("mode"), regs)) for h in hw)
+    order, with their repeat count and mode (registers read with REGS); an instruction writing
+    MASK or the mask mode by what it leaves there (`set_mask.f16 x1` with x1 = 60 and
+    `set_vector_mask 0, 0x0fffffffffffffff` are the same step in normal mode). COUNTER: the
+    mask mode before the statement (in counter mode `set_mask.T LEN` sets a count)."""
+    out = []
+    state: tuple = (("?", "?"), counter)  # MASK and the mask mode as the statement found them
+    for h in hw:
+        if h.defn.family.kind == MASK_WRITER:
+            try:
+                state = mask_after(h, *state, lambda role, h=h: _resolved(
+                    h.operands[role].value, regs))
+            except MaskError:
+                return ("invalid",)
+            out.append(("mask", state))
+            continue
+        out.append((h.defn.name, h.op, h.dtype, _resolved(h.fields.get("repeat"), regs),
+                    _resolved(h.fields.get("mode"), regs)))
+    return tuple(out)

@@ -179,3 +179,21 @@ def test_the_error_statement(tmp_path):
         run(str(tmp_path / "e.vasm"))
     assert [str(d) for d in e.value.diagnostics] == \
         ["k.cpp:21:5: error: it's (a deadlock); see k.cpp:18"]
+
+
+def test_a_constant_form_is_recorded_when_it_runs_the_same():
+    from simulator.stream import Stream
+
+    def recorded(counter: bool) -> str:
+        s = Stream("ascend910b")
+        s.declare_ub("a", "f16", 4096, 0)
+        if counter:
+            s.issue("set_mask_count")
+        s.issue("add.f16 a[x1], a[x2], a[x3], repeat=2, mask=x4", regs=[0, 0, 0, 60])
+        return s.vasm_text()
+
+    # set_mask.f16 x4 and the constant's set_vector_mask leave the same MASK in normal mode
+    assert "    add.f16 a[(0)], a[(0)], a[(0)], repeat=2, mask=(60)\n" in recorded(False)
+    # in counter mode set_mask.f16 sets a count: the instructions that ran are recorded
+    text = recorded(True)
+    assert "    set_mask.f16 (60)\n" in text and "mask=(60)" not in text
