@@ -85,6 +85,7 @@ class Stream:
         self.hazards = next((ob for ob in self.executor.observers
                              if isinstance(ob, HazardChecks)), None)
         self._host: dict[tuple[str, int, bool], Instruction] = {}
+        self._scratch_warned: set[int] = set()  # UB addresses warned about (declare_ub)
         self.executor.start()
 
     # -- memory ------------------------------------------------------------------------------
@@ -119,6 +120,12 @@ class Stream:
                 "error", file or self.name, line, 1,
                 f"UB tensor '{name}' ({count} x {t.name} at {addr:#x}) must be 32-byte aligned "
                 f"and inside UB ({self.chip.ub_bytes} bytes)")])
+        why = self.chip.scratch_overlap(name, addr, count * t.size)
+        if why and addr not in self._scratch_warned:
+            # the API expansions write the scratch area without asking: say so once per buffer
+            # (its typed views share the address), as the .vasm front end does
+            self._scratch_warned.add(addr)
+            self.diagnostics.append(Diagnostic("warning", file or self.name, line, 1, why))
         self._declare(Tensor(name, "ub", t, count, line, 1, addr=addr, explicit=True))
 
     def _type(self, dtype: str, file: str, line: int):

@@ -1,0 +1,72 @@
+"""C++ front end, issue #31: a static LocalTensor in the API scratch area is diagnosed at its own
+line (05). Each run is `python -m simulator.cli run ...` in its own directory, with the compile
+cache under pytest's cache."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+STATIC_IN_SCRATCH = r"""#include "kernel_operator.h"
+#include "tikicpulib.h"
+#include <cstdio>
+extern "C" __global__ __aicore__ void k(GM_ADDR y) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> ta, tm, td;
+    pipe.InitBuffer(ta, 512);
+    pipe.InitBuffer(tm, 64);
+    pipe.InitBuffer(td, 512);
+    AscendC::GlobalTensor<half> yg;
+    yg.SetGlobalBuffer((__gm__ half*)y, 256);
+    auto a = ta.Get<half>();
+    auto m = tm.Get<uint8_t>();
+    auto d = td.Get<half>();
+    AscendC::LocalTensor<half> keep(AscendC::TPosition::VECCALC, ADDR, 256);  // the static one
+    AscendC::Duplicate(keep, half(7.0f), 256);
+    AscendC::Duplicate(a, half(1.0f), 256);
+    AscendC::Duplicate(m.ReinterpretCast<uint16_t>(), (uint16_t)0x5555, 32);
+    AscendC::Select(d, m, a, a, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, 256);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, keep, 256);
+}
+int main() {
+    half* y = (half*)AscendC::GmAlloc(512);
+    ICPU_RUN_KF(k, 1, (uint8_t*)y);
+    std::printf("keep %g\n", float(y[1]));
+    return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def env(request, tmp_path_factory):
+    cache = request.config.cache.mkdir("pipev-ascendc") if request.config.cache else \
+        tmp_path_factory.mktemp("cache")
+    return dict(os.environ, PIPEV_CACHE_DIR=str(cache))
+
+
+def pipev(env, cwd: Path, *args, timeout: float = 180):
+    proc = subprocess.run([sys.executable, "-m", "simulator.cli", *map(str, args)], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=timeout)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc
+
+
+def test_static_tensor_in_scratch_area_warned_at_its_line(env, tmp_path):
+    """The Select expansion writes its mask into the scratch area: a static tensor there is
+    clobbered, so C++ warns at the tensor's own line, as .vasm does for a placed tensor."""
+    src = tmp_path / "k.cpp"
+    src.write_text(STATIC_IN_SCRATCH)
+    line = next(n for n, t in enumerate(STATIC_IN_SCRATCH.splitlines(), 1) if "the static" in t)
+    scratch = pipev(env, tmp_path, "run", src, "-D", f"ADDR={0x2e000}", "--quiet")
+    assert scratch.returncode == 0, scratch.stderr
+    assert f"k.cpp:{line}:1: warning: 'ub_2e000' at 0x2e000 reaches into the API scratch area" \
+        in scratch.stderr, scratch.stderr
+    assert scratch.stderr.count("scratch area") == 1  # once per buffer, not per typed view
+    below = pipev(env, tmp_path, "run", src, "-D", "ADDR=4096", "--quiet")
+    assert below.returncode == 0 and "keep 7" in below.stdout
+    assert "warning" not in below.stderr, below.stderr
