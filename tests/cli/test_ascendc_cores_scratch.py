@@ -70,3 +70,79 @@ def test_static_tensor_in_scratch_area_warned_at_its_line(env, tmp_path):
     below = pipev(env, tmp_path, "run", src, "-D", "ADDR=4096", "--quiet")
     assert below.returncode == 0 and "keep 7" in below.stdout
     assert "warning" not in below.stderr, below.stderr
+
+
+SPINNING = r"""#include "kernel_operator.h"
+#include "tikicpulib.h"
+#include <cstdio>
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> ta;
+    pipe.InitBuffer(ta, 512);
+    AscendC::Duplicate(ta.Get<half>(), half(1.0f), 256);
+    std::printf("spinning\n");
+    std::fflush(stdout);
+    volatile unsigned long spin = 0;
+    for (;;) spin = spin + 1;  // a kernel bug: never ends
+}
+int main() {
+    uint8_t* x = (uint8_t*)AscendC::GmAlloc(64);
+    ICPU_RUN_KF(k, 1, x);
+    return 0;
+}
+"""
+
+
+def _children(pid: int) -> list[int]:
+    text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    return [int(p) for p in text.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _wait_gone(pid: int, seconds: float) -> bool:
+    import time
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if not _alive(pid):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
+def test_stopped_pipev_takes_its_worker_along(env, tmp_path, sig):
+    """A stop signal to `pipev run k.cpp` alone (not its process group) ends the worker too, and
+    no status file is left (the worker's status block has no name in TMPDIR)."""
+    import signal
+    src = tmp_path / "k.cpp"
+    src.write_text(SPINNING)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "simulator.cli", "run", src, "--quiet"],
+                            cwd=tmp_path, env=dict(env, TMPDIR=str(tmp)), text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    worker = None
+    try:
+        assert proc.stdout.readline() == "spinning\n"
+        worker, = _children(proc.pid)
+        proc.send_signal(getattr(signal, sig))
+        proc.wait(timeout=30)
+        assert _wait_gone(worker, 10), "the worker outlived pipev"
+        if sig == "SIGTERM":
+            assert proc.returncode == 128 + signal.SIGTERM
+            assert "Traceback" not in proc.stderr.read()
+        assert list(tmp.iterdir()) == []
+    finally:
+        for pid in (proc.pid, worker):
+            if pid is not None and _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        proc.communicate()
