@@ -81,6 +81,8 @@ class Launch:
     ok: bool = True
     schedule: object = None  # simulator.cores.Schedule of a launch of several cores
     placed: dict[int, tuple[int, int, int]] = attrs.Factory(dict)  # core -> slot, wave, start
+    # cross-core race warnings, reported merged when the launch ends (one per core pair else)
+    races: list[Diagnostic] = attrs.Factory(list)
 
     @property
     def slowest(self) -> CoreResult | None:
@@ -171,6 +173,7 @@ class Session:
         # session's report made, the process ended); None in kernel-only runs
         self.end_program: Callable[[], None] | None = None
         self.diagnostics: list[Diagnostic] = []
+        self._reported: set[Diagnostic] = set()  # self.diagnostics, to look up
         self._strings: dict[bytes, str] = {}
         self._lines: dict[str, list[str]] = {}  # source lines, for call columns
         self.struct = PipevBridge()
@@ -230,9 +233,7 @@ class Session:
     def fail(self, diagnostics: list[Diagnostic]) -> None:
         """Record and report the diagnostics of an error; the session stops."""
         for d in diagnostics:
-            if d not in self.diagnostics:
-                self.diagnostics.append(d)
-                self.emit(d)
+            self._report(d)
         self.stopped = True
         self.failed = True
         if self.launch is not None:
@@ -243,8 +244,7 @@ class Session:
                 self._save_vasm(stream)
             except DiagnosticError as e:
                 for d in e.diagnostics:
-                    self.diagnostics.append(d)
-                    self.emit(d)
+                    self._record(d)
         if self.status is not None:
             self.status.set_failed()
         if self.launch is None:  # outside a launch: the program ends now
@@ -313,10 +313,28 @@ class Session:
         launch.cores.append(CoreResult(self.core, result))
         if self.core in launch.placed:
             launch.schedule.end(launch.placed[self.core][0], getattr(result, "cycles", 0))
+        races = launch.schedule.races if launch.schedule is not None else None
         for d in getattr(result, "diagnostics", ()):
-            if d not in self.diagnostics:
-                self.diagnostics.append(d)
-                self.emit(d)
+            if races is not None and d.severity != "error" and races.race_of(d.message):
+                launch.races.append(d)
+            else:
+                self._report(d)
+
+    def _report(self, d: Diagnostic) -> None:
+        """Record and emit D unless it was already (cores repeat each other's warnings)."""
+        if d not in self._reported:
+            self._record(d)
+
+    def _record(self, d: Diagnostic) -> None:
+        self._reported.add(d)
+        self.diagnostics.append(d)
+        self.emit(d)
+
+    def _report_races(self, launch: Launch) -> None:
+        if launch.races:
+            for d in launch.schedule.races.merged(launch.races):
+                self._report(d)
+            launch.races.clear()
 
     def _save_vasm(self, stream) -> None:
         """--save-vasm: the core's statements as a straight-line .vasm program with its GM
@@ -415,8 +433,7 @@ class Session:
         if sev == "error":
             self.fail([d])
             return 1
-        self.diagnostics.append(d)
-        self.emit(d)
+        self._record(d)
         return 0
 
     @_guarded("launch")
@@ -444,6 +461,8 @@ class Session:
         return 0
 
     def _end_stopped(self) -> None:
+        if self.launch is not None:
+            self._report_races(self.launch)
         self.launch = None
         self._finished.clear()
         self.launch_gm.clear()

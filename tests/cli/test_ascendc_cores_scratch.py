@@ -146,3 +146,35 @@ def test_stopped_pipev_takes_its_worker_along(env, tmp_path, sig):
             if pid is not None and _alive(pid):
                 os.kill(pid, signal.SIGKILL)
         proc.communicate()
+
+
+STOMP = r"""#include "kernel_operator.h"
+#include "tikicpulib.h"
+extern "C" __global__ __aicore__ void k(GM_ADDR y) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> ta;
+    pipe.InitBuffer(ta, 64);
+    AscendC::GlobalTensor<half> yg;
+    yg.SetGlobalBuffer((__gm__ half*)y, 32);
+    auto a = ta.Get<half>();
+    AscendC::Duplicate(a, half(1.0f), 32);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, a, 32);  // every core: the same bytes
+}
+int main() {
+    half* y = (half*)AscendC::GmAlloc(64);
+    ICPU_RUN_KF(k, BD, (uint8_t*)y);
+    return 0;
+}
+"""
+
+
+def test_cores_racing_the_same_way_give_one_warning(env, tmp_path):
+    """A race per core pair is one warning listing the cores (#31 21), in C++ as in .vasm."""
+    src = tmp_path / "k.cpp"
+    src.write_text(STOMP)
+    r = pipev(env, tmp_path, "run", src, "-D", "BD=6", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("stomping") == 1, r.stderr
+    assert "warning: 5 cores (1, 2, 3, 4, 5) write GM gm_y bytes that another core also writes" \
+        in r.stderr, r.stderr
