@@ -64,13 +64,16 @@ SEVERITIES = {0: "note", 1: "warning", 2: "error"}
 
 @attrs.define
 class CoreResult:
+    """One finished core of a launch: its figures only (a launch of many cores keeps no core's
+    outputs or machine)."""
+
     core: int
-    result: object  # the Stream's RunResult
+    figures: object = None  # simulator.result.CoreResult (None from a stand-in stream)
 
 
 @attrs.define
 class Launch:
-    """One `<<<>>>` launch: where, what, and the result of each core that finished."""
+    """One `<<<>>>` launch: where, what, and the figures of each core that finished."""
 
     index: int
     file: str
@@ -83,10 +86,57 @@ class Launch:
     placed: dict[int, tuple[int, int, int]] = attrs.Factory(dict)  # core -> slot, wave, start
     # cross-core race warnings, reported merged when the launch ends (one per core pair else)
     races: list[Diagnostic] = attrs.Factory(list)
+    last: object = None  # the last core's RunResult: GM (outputs) as the launch left it
+    stats: object = None  # simulator.stats.Statistics summed over the cores (hot lines)
+    reported: list[Diagnostic] = attrs.Factory(list)  # the diagnostics of the launch
 
-    @property
-    def slowest(self) -> CoreResult | None:
-        return max(self.cores, key=lambda c: c.result.cycles, default=None)
+    def add_core(self, core: int, result, stats, gm_wait: int) -> None:
+        self.last = result
+        end = getattr(result, "cycles", None)
+        if end is None:  # a stand-in stream's result
+            self.cores.append(CoreResult(core))
+            return
+        from simulator.result import CoreResult as Figures
+
+        slot, wave, start = self.placed.get(core, (0, 0, 0))
+        self.cores.append(CoreResult(core, Figures(
+            core, slot, wave, start, end, dict(result.pipes), dict(result.stalls),
+            result.instructions, result.uops, gm_wait)))
+        if stats is not None and result.stalls:  # timed: the launch's hot lines
+            if self.stats is None:
+                from simulator.stats import Statistics
+
+                self.stats = Statistics()
+                self.stats.path, self.stats.lines = stats.path, stats.lines
+            self.stats.add(stats)
+
+    def result(self):
+        """The launch's RunResult, as a `.vasm` launch's (simulator/cores.py): cycles until the
+        last core ends; instructions, micro-ops, busy cycles and stalls summed over the cores;
+        hot lines merged; `cores` each core's figures. None when no core finished."""
+        last = self.last
+        if last is None or self.block_dim == 1 or not hasattr(last, "cycles"):
+            return last
+        cores = tuple(sorted((c.figures for c in self.cores), key=lambda f: f.block))
+        cycles = max(f.end for f in cores)
+        timed = bool(last.stalls)
+        return attrs.evolve(
+            last, cycles=cycles, time_us=cycles / last.chip.clock_mhz,
+            pipes=_summed(f.pipes for f in cores), instructions=sum(f.instructions for f in cores),
+            uops=sum(f.uops for f in cores),
+            stalls=_summed(f.stalls for f in cores) if timed else {},
+            hot_lines=self.stats.hot_lines() if timed and self.stats is not None else [],
+            diagnostics=list(self.reported), cores=cores, path=f"{self.file}:{self.line} "
+            f"{self.kernel}",
+            vector_cores=getattr(self.schedule, "slots", 1))
+
+
+def _summed(dicts) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for d in dicts:
+        for k, v in d.items():
+            out[k] = out.get(k, 0) + v
+    return out
 
 
 def numbered(path: str | None, launch: int, core: int) -> str | None:
@@ -310,7 +360,9 @@ class Session:
             result = stream.finish()
         finally:
             self._save_vasm(stream)
-        launch.cores.append(CoreResult(self.core, result))
+        run = getattr(stream, "run", None)
+        launch.add_core(self.core, result, getattr(run, "stats", None),
+                        getattr(getattr(run, "model", None), "gm_wait", 0))
         if self.core in launch.placed:
             launch.schedule.end(launch.placed[self.core][0], getattr(result, "cycles", 0))
         races = launch.schedule.races if launch.schedule is not None else None
@@ -326,6 +378,8 @@ class Session:
             self._record(d)
 
     def _record(self, d: Diagnostic) -> None:
+        if self.launch is not None:
+            self.launch.reported.append(d)
         self._reported.add(d)
         self.diagnostics.append(d)
         self.emit(d)

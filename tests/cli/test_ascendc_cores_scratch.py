@@ -178,3 +178,52 @@ def test_cores_racing_the_same_way_give_one_warning(env, tmp_path):
     assert r.stderr.count("stomping") == 1, r.stderr
     assert "warning: 5 cores (1, 2, 3, 4, 5) write GM gm_y bytes that another core also writes" \
         in r.stderr, r.stderr
+
+
+SLICES = r"""#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void kabs(GM_ADDR x, GM_ADDR y) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> ta;
+    pipe.InitBuffer(ta, 512);
+    AscendC::GlobalTensor<half> xg, yg;
+    uint32_t b = AscendC::GetBlockIdx();
+    xg.SetGlobalBuffer((__gm__ half*)x + b * 256, 256);
+    yg.SetGlobalBuffer((__gm__ half*)y + b * 256, 256);
+    auto a = ta.Get<half>();
+    AscendC::DataCopy(a, xg, 256);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Abs(a, a, 256);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, a, 256);
+}
+"""
+
+
+def test_cpp_launch_figures_are_summed_over_its_cores_as_in_vasm(env, tmp_path):
+    """#31 25: a C++ launch of N cores reports what a .vasm launch does (docs/cores.md):
+    instructions, micro-ops, busy cycles and stalls summed over the cores, cycles until the last
+    core ends; so N cores doing the same work count N times one core's."""
+    import json
+
+    import numpy as np
+    src = tmp_path / "k.cpp"
+    src.write_text(SLICES)
+    np.save(tmp_path / "x.npy", np.zeros(4 * 256, np.float16))
+    runs = {}
+    for n in (1, 4):
+        r = pipev(env, tmp_path, "run", src, "--kernel", "kabs", "--arg", "x=x.npy", "--arg",
+                  "y=out:f16[1024]", "--block-dim", n, "--json")
+        assert r.returncode == 0, r.stderr
+        runs[n] = json.loads(r.stdout)
+    one, four = runs[1], runs[4]
+    assert four["instructions"] == 4 * one["instructions"] == sum(
+        c["instructions"] for c in four["cores"])
+    assert four["uops"] == sum(c["uops"] for c in four["cores"])
+    for pipe, figures in four["pipes"].items():
+        assert figures["busy"] == sum(c["pipes"][pipe] for c in four["cores"])
+    assert four["stalls"]["barrier"] == sum(c["stalls"]["barrier"] for c in four["cores"])
+    assert four["cycles"] == max(c["end"] for c in four["cores"])
+    text = pipev(env, tmp_path, "run", src, "--kernel", "kabs", "--arg", "x=x.npy", "--arg",
+                 "y=out:f16[1024]", "--block-dim", 4)
+    assert f"kabs on ascend910b: {four['instructions']} instructions" in text.stderr, text.stderr
+    assert "4 cores one after another, summed:" in text.stderr
