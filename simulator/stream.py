@@ -57,10 +57,14 @@ class Stream:
                  trace_format: str = "jsonl", timing: bool = True,
                  max_steps: int = 10_000_000, name: str = "<stream>",
                  block: tuple[int, int] = (0, 1), origin: int = 0, gm_bandwidth=None,
-                 internal: Sequence[Observer] = (), isa: InstructionSet | None = None):
+                 internal: Sequence[Observer] = (), isa: InstructionSet | None = None,
+                 record_gm: bool = True):
         """BLOCK (block_idx, block_num), ORIGIN, GM_BANDWIDTH and INTERNAL: one core of a
         multi-core launch (simulator/cores.py Schedule gives them). ISA: the instruction set
-        statements are assembled and run with (None: pipev's own)."""
+        statements are assembled and run with (None: pipev's own). RECORD_GM: keep each GM
+        tensor's bytes as the stream first found them, the replay's inputs (`save_vasm`);
+        without it a replay starts from GM as it is when saved, and the stream keeps no copy
+        of GM (a launch of many cores over large buffers)."""
         check_mode(checks)
         try:
             self.chip = get_chip(chip)
@@ -76,6 +80,7 @@ class Stream:
         self._log: list[tuple[str, str, int, int, tuple[int, ...]]] = []  # text, file, line,
         # col, regs
         self._gm_initial: dict[str, bytes] = {}
+        self._record_gm = record_gm
         self.failed = False
         self.run = Run(self.machine, self.source, checks=checks, trace=trace,
                        trace_format=trace_format, max_steps=max_steps, observers=observers,
@@ -192,7 +197,7 @@ class Stream:
     def _snapshot_gm(self) -> None:
         """Each GM tensor's bytes as the first statement after its declaration finds them (the
         replay's inputs)."""
-        if len(self._gm_initial) < len(self.machine.gm):
+        if self._record_gm and len(self._gm_initial) < len(self.machine.gm):
             for name, buf in self.machine.gm.items():
                 if name not in self._gm_initial:
                     self._gm_initial[name] = buf.tobytes()
@@ -218,16 +223,19 @@ class Stream:
         self.hazards.on_event(ev)
 
     # -- the end -----------------------------------------------------------------------------
-    def finish(self) -> RunResult:
+    def finish(self, outputs: bool = True) -> RunResult:
         """End the run (the "flag still set" warnings, the trace's summary) and return its
-        result; outputs are every GM tensor's final contents."""
+        result; outputs are every GM tensor's final contents (a copy of each; none when
+        OUTPUTS is false: a core of a launch whose later cores go on with the same GM)."""
         if self.failed:
             raise SimulationError(self.diagnostics)
         self.executor.finish()
         self.run.close()
-        outputs = {n: to_npy(t.dtype, self.machine.gm[n].copy()).copy()
-                   for n, t in self.tensors.items() if t.space == "gm"}
-        return self.run.result(None, outputs)
+        if not outputs:
+            return self.run.result(None, {})
+        final = {n: to_npy(t.dtype, self.machine.gm[n].copy()).copy()
+                 for n, t in self.tensors.items() if t.space == "gm"}
+        return self.run.result(None, final)
 
     def vasm_text(self, gm_file: str = "{name}.npy") -> str:
         """The executed stream as a straight-line program: declarations, then every statement

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,6 +61,7 @@ class PipevBridge(ctypes.Structure):
 
 
 SEVERITIES = {0: "note", 1: "warning", 2: "error"}
+MAX_BLOCK_DIM = 65535  # the largest launch (a block index is 16 bits; `--block-dim` says so too)
 
 
 @attrs.define
@@ -207,13 +209,16 @@ class Session:
         if stream_factory is None:
             from simulator.stream import Stream
 
-            stream_factory = Stream
+            # GM's bytes as each core found them are kept only for a recording (--save-vasm)
+            stream_factory = functools.partial(Stream, record_gm=save_vasm is not None)
         self.stream_factory = stream_factory
         # name → (type, view, file, line): GM buffers for every launch, and for this launch
         self.gm: dict[str, tuple[str, np.ndarray, str, int]] = {}
         self.launch_gm: dict[str, tuple[str, np.ndarray, str, int]] = {}
         self.stream = None
-        self._finished: list = []  # this launch's earlier cores: C may still hold their UB
+        # the cores before this one: C may still hold a pointer into their UB (a `__ubuf__`
+        # array taken before the next core's first call); two, not every core of the launch
+        self._finished: deque = deque(maxlen=2)
         self.launch: Launch | None = None
         self.core = 0
         self.launches: list[Launch] = []
@@ -350,14 +355,16 @@ class Session:
         self.struct.ub_bytes = ub.size
         self.struct.block_idx = core
 
-    def _close_core(self) -> None:
+    def _close_core(self, final: bool = False) -> None:
+        """End the running core; FINAL: the launch's last, whose result keeps GM's final
+        contents (earlier cores' copies would only be dropped: GM is one for all)."""
         stream, launch = self.stream, self.launch
         if stream is None or launch is None:
             return
         self.stream = None
         self._finished.append(stream)
         try:
-            result = stream.finish()
+            result = stream.finish() if final else stream.finish(outputs=False)
         finally:
             self._save_vasm(stream)
         run = getattr(stream, "run", None)
@@ -498,9 +505,9 @@ class Session:
             return self._error(f, line, f"kernel {self._s(kernel)} launched while "
                                f"{self.launch.kernel} (launched at {self.launch.file}:"
                                f"{self.launch.line}) is still running")
-        if block_dim < 1:
+        if not 1 <= block_dim <= MAX_BLOCK_DIM:
             return self._error(f, line, f"kernel {self._s(kernel)} launched with blockDim "
-                               f"{block_dim} (at least 1)")
+                               f"{block_dim} (1..{MAX_BLOCK_DIM}, as --block-dim)")
         self.launch = Launch(len(self.launches), f, line, self._s(kernel), int(block_dim))
         if block_dim > 1:
             from simulator.cores import Schedule
@@ -531,7 +538,7 @@ class Session:
         if launch is None:
             return self._error(self.source, 1, "a kernel launch ended that never began")
         try:
-            self._close_core()
+            self._close_core(final=True)
         finally:
             self._end_stopped()
         self.on_launch_end(launch)

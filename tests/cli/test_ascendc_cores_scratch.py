@@ -227,3 +227,57 @@ def test_cpp_launch_figures_are_summed_over_its_cores_as_in_vasm(env, tmp_path):
                  "y=out:f16[1024]", "--block-dim", 4)
     assert f"kabs on ascend910b: {four['instructions']} instructions" in text.stderr, text.stderr
     assert "4 cores one after another, summed:" in text.stderr
+
+
+def test_a_launch_of_many_cores_keeps_neither_their_streams_nor_copies_of_gm():
+    """#31 18: the cores of a launch run one after another over one GM, so a launch keeps each
+    finished core's figures only: at most a few streams (machines, UB) are alive at a time,
+    and GM's final contents are copied once, for the last core, not once per core."""
+    import ctypes
+    import gc
+    import weakref
+
+    from isa.chip import get_chip
+    from simulator.ascendc.bridge import Session
+    from simulator.stream import Stream
+
+    live, finishes, ended = weakref.WeakSet(), [], []
+
+    class Counted(Stream):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            live.add(self)
+
+        def finish(self, outputs=True):
+            finishes.append(outputs)
+            return super().finish() if outputs else super().finish(outputs)
+
+    s = Session(get_chip("ascend910b"), source="k.cpp", stream_factory=Counted,
+                on_launch_end=ended.append)
+    host = (ctypes.c_uint8 * 4096)()
+    b = s.struct
+    assert b.gm_buffer(b"k.cpp", 1, b"g", b"u8", ctypes.addressof(host), 4096) == 0
+    cores, peak = 40, 0
+    assert b.launch(b"k.cpp", 2, b"k", cores) == 0
+    for core in range(cores):
+        b.block_idx = core
+        assert b.issue(b"k.cpp", 3, 0, b"pipe_barrier ALL", None, 0) == 0, s.diagnostics
+        gc.collect()
+        peak = max(peak, len(live))
+    assert b.launch_end() == 0, s.diagnostics
+    assert peak <= 3
+    assert len(finishes) == cores and finishes.count(True) == 1
+    launch, = ended
+    assert [c.core for c in launch.cores] == list(range(cores))
+    assert launch.result().instructions == cores and set(launch.last.outputs) == {"g"}
+
+
+def test_a_launch_beyond_65535_cores_is_an_error_at_its_line():
+    from isa.chip import get_chip
+    from simulator.ascendc.bridge import Session
+
+    emitted = []
+    s = Session(get_chip("ascend910b"), source="k.cpp", emit=emitted.append)
+    assert s.struct.launch(b"k.cpp", 7, b"k", 70000) == 1
+    assert str(emitted[-1]) == ("k.cpp:7:1: error: kernel k launched with blockDim 70000 "
+                                "(1..65535, as --block-dim)")
