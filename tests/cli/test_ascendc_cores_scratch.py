@@ -44,8 +44,8 @@ int main() {
 
 @pytest.fixture(scope="module")
 def env(request, tmp_path_factory):
-    cache = request.config.cache.mkdir("pipev-ascendc") if request.config.cache else \
-        tmp_path_factory.mktemp("cache")
+    store = getattr(request.config, "cache", None)  # none under -p no:cacheprovider
+    cache = store.mkdir("pipev-ascendc") if store else tmp_path_factory.mktemp("cache")
     return dict(os.environ, PIPEV_CACHE_DIR=str(cache))
 
 
