@@ -71,6 +71,7 @@ class CoreResult:
 
     core: int
     figures: object = None  # simulator.result.CoreResult (None from a stand-in stream)
+    result: object = None  # its Stream's RunResult: the launch's latest core's only
 
 
 @attrs.define
@@ -88,22 +89,28 @@ class Launch:
     placed: dict[int, tuple[int, int, int]] = attrs.Factory(dict)  # core -> slot, wave, start
     # cross-core race warnings, reported merged when the launch ends (one per core pair else)
     races: list[Diagnostic] = attrs.Factory(list)
-    last: object = None  # the last core's RunResult: GM (outputs) as the launch left it
     stats: object = None  # simulator.stats.Statistics summed over the cores (hot lines)
     reported: list[Diagnostic] = attrs.Factory(list)  # the diagnostics of the launch
 
+    @property
+    def last(self):
+        """The latest core's RunResult (the launch's last once it ended: GM, its outputs, as
+        the launch left it), or None."""
+        return self.cores[-1].result if self.cores else None
+
     def add_core(self, core: int, result, stats, gm_wait: int) -> None:
-        self.last = result
+        if self.cores:  # an earlier core's machine (UB) is not kept alive through its result
+            self.cores[-1].result = None
         end = getattr(result, "cycles", None)
         if end is None:  # a stand-in stream's result
-            self.cores.append(CoreResult(core))
+            self.cores.append(CoreResult(core, None, result))
             return
         from simulator.result import CoreResult as Figures
 
         slot, wave, start = self.placed.get(core, (0, 0, 0))
         self.cores.append(CoreResult(core, Figures(
             core, slot, wave, start, end, dict(result.pipes), dict(result.stalls),
-            result.instructions, result.uops, gm_wait)))
+            result.instructions, result.uops, gm_wait), result))
         if stats is not None and result.stalls:  # timed: the launch's hot lines
             if self.stats is None:
                 from simulator.stats import Statistics
