@@ -41,6 +41,9 @@ class Kernel:
         self.registers = Registers()
         self.tensors: dict = {}  # pipev name → root Tensor
         self.ub: list[tuple] = []  # placed UB buffers: (start, end, Tensor)
+        # every UB range ever placed, freed ones included: a new_stmt_scope's tensor shares
+        # bytes with later ones, which the synchronisation must order (see overlaps())
+        self.placed: list[tuple[int, int, str]] = []
         self.scopes: list[tuple[list, list]] = []  # new_stmt_scope: (tensors, scalars) made in it
         self.labels = 0
         self.program = None
@@ -63,6 +66,19 @@ class Kernel:
     def nested(self) -> bool:
         """Recording inside a for_range or if_scope."""
         return len(self.stack) > 1
+
+    def overlaps(self) -> dict[str, frozenset[str]]:
+        """For each UB buffer, the buffers sharing a byte with it (itself included): the
+        storage the synchronisation tracks is bytes, not names."""
+        out: dict[str, set[str]] = {name: {name} for _, _, name in self.placed}
+        live: list[tuple[int, str]] = []  # (end, name) of ranges begun before this one
+        for start, end, name in sorted(self.placed):
+            live = [(e, n) for e, n in live if e > start]
+            for _, other in live:
+                out[name].add(other)
+                out[other].add(name)
+            live.append((end, name))
+        return {name: frozenset(names) for name, names in out.items()}
 
     def _label(self) -> str:
         self.labels += 1

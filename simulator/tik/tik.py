@@ -91,6 +91,7 @@ class Tik(Kernel, Instructions):
                               f"in UB: {limit} bytes on {self.chip.name} below the scratch area")
         tensor.addr = addr
         self.ub.append((addr, addr + size, tensor))
+        self.placed.append((addr, addr + size, tensor.pname))
 
     @api
     def Scalar(self, dtype="int64", name="reg_buf", init_value=None) -> Scalar:

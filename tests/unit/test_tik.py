@@ -161,6 +161,40 @@ def test_sync_pairs_follow_reads_and_writes(tik_importable, tmp_path):
     assert not any("MTE2, MTE3" in t for t in hw)  # x_gm → x and z → z_gm never conflict
 
 
+@pytest.mark.parametrize("loop", [False, True])
+def test_sync_orders_ub_reused_across_stmt_scopes(tik_importable, tmp_path, loop):
+    """t and u share UB bytes (t's scope ended): u's writer waits for t's load and store, also
+    when the scopes are a loop's body (iteration i+1's t after iteration i's u)."""
+    scopes = textwrap.dedent("""
+        with tik_instance.new_stmt_scope():
+            t = tik_instance.Tensor("float16", (128,), name="t", scope=tik.scope_ubuf)
+            tik_instance.data_move(t, src_gm, 0, 1, 8, 0, 0)
+            tik_instance.data_move(dst_gm, t, 0, 1, 8, 0, 0)
+        with tik_instance.new_stmt_scope():
+            u = tik_instance.Tensor("float16", (128,), name="u", scope=tik.scope_ubuf)
+            tik_instance.vec_dup(128, u, 7.0, 1, 8)
+            tik_instance.data_move(dst2_gm, u, 0, 1, 8, 0, 0)
+    """)
+    if loop:
+        scopes = "with tik_instance.for_range(0, 3) as i:\n" + textwrap.indent(scopes, "    ")
+    tik_instance = build(tmp_path, """
+        src_gm = tik_instance.Tensor("float16", (128,), name="src_gm", scope=tik.scope_gm)
+        dst_gm = tik_instance.Tensor("float16", (128,), name="dst_gm", scope=tik.scope_gm)
+        dst2_gm = tik_instance.Tensor("float16", (128,), name="dst2_gm", scope=tik.scope_gm)
+    """, scopes, """
+        tik_instance.BuildCCE(kernel_name="k", inputs=[src_gm], outputs=[dst_gm, dst2_gm])
+    """)
+    assert tik_instance.tensors["t"].addr == tik_instance.tensors["u"].addr
+    src = np.arange(128).astype(np.float16)
+    dst, dst2 = tik_instance.tikdb.start_debug({"src_gm": src}, interactive=False)
+    assert dst.tobytes() == src.tobytes() and (dst2 == 7).all()
+    assert not tik_instance.tikdb.result.diagnostics
+    hw = [h.text for s in tik_instance.program.statements for h in s.hw]
+    dup = next(k for k, text in enumerate(hw) if text.startswith("vector_dup"))
+    assert any(text.startswith("wait_flag MTE3, V") for text in hw[:dup])
+    assert any(text.startswith("wait_flag MTE2, V") for text in hw[:dup])
+
+
 # -- misuse at the script's line ---------------------------------------------------------------
 def test_wrong_arity_is_at_the_call(tik_importable, tmp_path):
     line, col, msg = error_of(tmp_path, VECTOR, "tik_instance.vec_adds(128, z, x, 1.0, 2, 8)\n")
