@@ -146,6 +146,24 @@ class Lowering:
                              "(8): split it over Scalars")
         return self.free.pop(0)
 
+    def _release(self, r) -> None:
+        """An operand's scratch register, free again once its operator has read it (a
+        Scalar's own register is never scratch; a result handed to the caller stays held
+        until its statement is emitted)."""
+        if isinstance(r, _Reg) and r.temp and r.reg not in self.free:
+            self.free.append(r.reg)
+            self.free.sort()
+
+    def _target(self, a, b) -> int:
+        """The register an operator writes: an operand's scratch register when it has one
+        (the ALU reads its sources before it writes), else a fresh one."""
+        for r in (a, b):
+            if isinstance(r, _Reg) and r.temp:
+                self._release(a if r is b else b)
+                return r.reg
+        self._release(b)
+        return self.temp()
+
     def value(self, e: Expr) -> int | str:
         """E as an immediate (int) or a register name `xN`."""
         r = self.lower(e)
@@ -191,22 +209,23 @@ class Lowering:
             return self._divide(op, a, b)
         if b == IDENTITY.get(op):  # x + 0, x * 1, x << 0 ...: no instruction
             return a
-        t = self.temp()
-        if isinstance(a, int):  # a constant left operand of - << >>
+        if isinstance(a, int):  # a constant left operand of - << >>: li into a fresh register
+            t = self.temp()
             self.lines.append(f"li x{t}, {a}")
-            a = _Reg(t)
+            a = _Reg(t, temp=True)
+        t = self._target(a, b)
         bt = b if isinstance(b, int) else f"x{b.reg}"
         self.lines.append(f"{ALU[op]} x{t}, x{a.reg}, {bt}")
-        return _Reg(t)
+        return _Reg(t, temp=True)
 
     def _divide(self, op: str, a, b) -> _Reg:
         if isinstance(b, int) and b > 0 and b & (b - 1) == 0 and not isinstance(a, int):
-            t = self.temp()
+            t = self._target(a, b)
             if op == "//":
                 self.lines.append(f"shr x{t}, x{a.reg}, {b.bit_length() - 1}")
             else:
                 self.lines.append(f"and x{t}, x{a.reg}, {b - 1}")
-            return _Reg(t)
+            return _Reg(t, temp=True)
         raise LowerError(f"the scalar unit divides only by a constant power of two ('{op}' "
                          f"by {b if isinstance(b, int) else 'a register'})")
 
@@ -231,10 +250,11 @@ class Lowering:
 
 
 class _Reg:
-    __slots__ = ("reg",)
+    __slots__ = ("reg", "temp")
 
-    def __init__(self, reg: int):
+    def __init__(self, reg: int, temp: bool = False):
         self.reg = reg
+        self.temp = temp  # a scratch register holding an intermediate value
 
 
 FOLD_CMP = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,

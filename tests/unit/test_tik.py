@@ -464,6 +464,35 @@ def test_nested_loops_sync_without_races(tik_importable, tmp_path, rows):
     assert not tik_instance.tikdb.result.diagnostics
 
 
+def test_expressions_free_their_scratch_registers(tik_importable, tmp_path):
+    """An operator's operands free their scratch registers: four loop variables in one offset,
+    used twice in a call (two registers at a time, not one per operator), and a nine-operator
+    chain over a Scalar (one register)."""
+    tik_instance = build(tmp_path, """
+        src_gm = tik_instance.Tensor("float16", (4096,), name="src_gm", scope=tik.scope_gm)
+        dst_gm = tik_instance.Tensor("float16", (4096,), name="dst_gm", scope=tik.scope_gm)
+        ub = tik_instance.Tensor("float16", (4096,), name="ub", scope=tik.scope_ubuf)
+        tik_instance.data_move(ub, src_gm, 0, 1, 256, 0, 0)
+        s = tik_instance.Scalar("int32", name="s", init_value=1)
+        with tik_instance.for_range(0, 2) as a:
+            with tik_instance.for_range(0, 2) as b:
+                with tik_instance.for_range(0, 2) as c:
+                    with tik_instance.for_range(0, 2) as d:
+                        off = a * 2048 + b * 1024 + c * 512 + d * 256 + 128
+                        tik_instance.vec_abs(128, ub[off], ub[off], 1, 8, 8)
+        tik_instance.vec_muls(128, ub, ub, 2.0, s + 1 + 1 + 1 + 1 + 1 + 1 + 1 - 7 + 1, 8, 8)
+        tik_instance.data_move(dst_gm, ub, 0, 1, 256, 0, 0)
+        tik_instance.BuildCCE(kernel_name="k", inputs=[src_gm], outputs=[dst_gm])
+    """)
+    x = (np.arange(4096) % 200 - 100).astype(np.float16)
+    out, = tik_instance.tikdb.start_debug({"src_gm": x}, interactive=False)
+    want = x.reshape(16, 256).copy()
+    want[:, 128:] = np.abs(want[:, 128:])
+    want = want.reshape(-1)
+    want[:256] *= np.float16(2)
+    assert out.tobytes() == want.tobytes()
+
+
 def test_python_truth_of_a_scalar_is_a_diagnostic(tik_importable, tmp_path):
     line, col, msg = error_of(tmp_path, """
         n = tik_instance.Scalar("int32", init_value=3)
