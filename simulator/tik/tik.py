@@ -7,11 +7,13 @@ new_stmt_scope) and BuildCCE, which turns the recorded tree into an `isa.Program
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
 from contextlib import contextmanager
 
+from isa.assembler import MAX_BLOCK_DIM
 from isa.chip import Chip, ChipError, get_chip
 from simulator.tik.debug import Tikdb
 from simulator.tik.dtypes import known, pipev_type
@@ -33,6 +35,19 @@ SETTINGS = {"chip": os.environ.get("PIPEV_CHIP") or None,
             "checks": os.environ.get("PIPEV_CHECKS") or "error",
             "show_source": not os.environ.get("PIPEV_NO_SOURCE")}
 BUILT: list[Tik] = []  # every container whose BuildCCE ran, in order (`pipev run` takes one)
+
+
+def scope(generator):
+    """A `with` scope of the TIK API whose generator takes the call's position: taken when
+    `tik_instance.for_range(...)` is called, its column is the call's (when `with` enters it,
+    the position is the statement's, column 1)."""
+    manager = contextmanager(generator)
+
+    @functools.wraps(generator)
+    def call(self, *args, **kwargs):
+        return manager(self, caller(), *args, **kwargs)
+
+    return call
 
 
 class Tik(Kernel, Instructions):
@@ -107,13 +122,13 @@ class Tik(Kernel, Instructions):
         return s
 
     # -- program control ---------------------------------------------------------------------
-    @contextmanager
-    def for_range(self, begint, endt, name="i", thread_num=1, thread_type="whole", block_num=1,
-                  dtype="int32", for_type="serial", **kwargs):
-        loc = caller()
+    @scope
+    def for_range(self, loc, begint, endt, name="i", thread_num=1, thread_type="whole",
+                  block_num=1, dtype="int32", for_type="serial", **kwargs):
+        cores = _block_num(loc, block_num)
         var = Scalar(self, "int32", pipev_type("int32"), str(name), loc)
-        if isinstance(block_num, int) and block_num > 1:
-            with self._blocks(loc, var, begint, endt, block_num):
+        if cores > 1:
+            with self._blocks(loc, var, begint, endt, cores):
                 yield var
             return
         label = self._label()
@@ -162,9 +177,13 @@ class Tik(Kernel, Instructions):
             self.stack.pop()
             self.registers.give_back(var.reg)
 
+    @scope
+    def if_scope(self, loc, cond):
+        with self._branch(loc, cond):
+            yield
+
     @contextmanager
-    def if_scope(self, cond):
-        loc = caller()
+    def _branch(self, loc, cond):
         label = self._label()
         head: list[str] = []
         try:
@@ -179,21 +198,20 @@ class Tik(Kernel, Instructions):
         finally:
             self.stack.pop()
 
-    @contextmanager
-    def elif_scope(self, cond):
+    @scope
+    def elif_scope(self, loc, cond):
         """`else` holding one `if`: a following elif_scope / else_scope continues the chain."""
-        last = self._open_if(caller(), "elif_scope")
-        last.orelse, last.else_loc, last.chained = Block(), caller(), True
+        last = self._open_if(loc, "elif_scope")
+        last.orelse, last.else_loc, last.chained = Block(), loc, True
         self.stack.append(last.orelse)
         try:
-            with self.if_scope(cond):
+            with self._branch(loc, cond):
                 yield
         finally:
             self.stack.pop()
 
-    @contextmanager
-    def else_scope(self):
-        loc = caller()
+    @scope
+    def else_scope(self, loc):
         last = self._open_if(loc, "else_scope")
         last.orelse, last.else_loc = Block(), loc
         self.stack.append(last.orelse)
@@ -212,8 +230,8 @@ class Tik(Kernel, Instructions):
             raise TikError.at(loc, f"{what} must follow an if_scope or elif_scope directly")
         return last
 
-    @contextmanager
-    def new_stmt_scope(self, disable_sync=False):
+    @scope
+    def new_stmt_scope(self, loc, disable_sync=False):
         self.scopes.append(([], []))
         try:
             yield
@@ -243,6 +261,22 @@ class Tik(Kernel, Instructions):
         self.build_loc = loc
         self.program = build(self)
         BUILT.append(self)
+
+
+def _block_num(loc: Loc, block_num) -> int:
+    """for_range's block_num: the cores a launch runs, 1..65535 as for `.block_dim` (a
+    launch's blockDim is a 16-bit count)."""
+    try:
+        n = as_expr(block_num).constant()
+    except LowerError:
+        n = None
+    if n is None:
+        raise TikError.at(loc, f"for_range: block_num must be an int known when the kernel is "
+                          f"built, got {block_num!r}")
+    if not 1 <= n <= MAX_BLOCK_DIM:
+        raise TikError.at(loc, f"for_range: block_num {n} is out of range "
+                          f"(1..{MAX_BLOCK_DIM} cores)")
+    return n
 
 
 def _shape(loc: Loc, shape) -> tuple[int, ...]:

@@ -493,6 +493,22 @@ def test_expressions_free_their_scratch_registers(tik_importable, tmp_path):
     assert out.tobytes() == want.tobytes()
 
 
+@pytest.mark.parametrize("block_num", [65536, 0, -1, "n"])
+def test_block_num_out_of_range(tik_importable, tmp_path, block_num):
+    """block_num is a launch's blockDim, 1..65535 as for `.block_dim`, known when the kernel is
+    built: at the for_range call, before anything runs."""
+    line, col, msg = error_of(tmp_path, f"""
+        n = tik_instance.Scalar("int32", name="n", init_value=4)
+        with tik_instance.for_range(0, 4, block_num={block_num}) as b:
+            pass
+    """)
+    assert (line, col) == (4, 6)
+    if block_num == "n":
+        assert "block_num must be an int known when the kernel is built" in msg
+    else:
+        assert f"block_num {block_num} is out of range (1..65535 cores)" in msg
+
+
 def test_python_truth_of_a_scalar_is_a_diagnostic(tik_importable, tmp_path):
     line, col, msg = error_of(tmp_path, """
         n = tik_instance.Scalar("int32", init_value=3)
