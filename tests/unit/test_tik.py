@@ -509,6 +509,32 @@ def test_block_num_out_of_range(tik_importable, tmp_path, block_num):
         assert f"block_num {block_num} is out of range (1..65535 cores)" in msg
 
 
+def test_deep_expressions_lower_without_recursion(tik_importable, tmp_path):
+    """Expressions a Python loop builds, thousands of operators deep (past Python's recursion
+    limit), fold, lower and serve as offsets, fields, set_as values, loop bounds and
+    conditions; a right-leaning chain whose every left operand needs a register takes two."""
+    tik_instance = build(tmp_path, VECTOR, """
+        s = tik_instance.Scalar("int32", name="s", init_value=1)
+        e = s
+        for _ in range(3000):
+            e = e + 1
+        r = s
+        for _ in range(3000):
+            r = (s * 2 - 2) + r
+        n = tik_instance.Scalar("int32", name="n")
+        n.set_as(r + 1)
+        tik_instance.vec_abs(128, z[e - 3001], x, e - 2999, 8, 8)
+        with tik_instance.for_range(0, e - 2999) as i:
+            with tik_instance.if_scope(r + i - 1 == n - 1):
+                tik_instance.vec_muls(128, z[128], z[128], 2.0, 1, 8, 8)
+    """, BUILD)
+    x = (np.arange(256) - 100).astype(np.float16)
+    z, = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
+    want = np.abs(x)
+    want[128:] *= np.float16(2)
+    assert z.tobytes() == want.tobytes()
+
+
 def test_python_truth_of_a_scalar_is_a_diagnostic(tik_importable, tmp_path):
     line, col, msg = error_of(tmp_path, """
         n = tik_instance.Scalar("int32", init_value=3)
