@@ -130,6 +130,8 @@ class RegisterRef(Expr):
     """A value held in register x`reg` (a Scalar's home)."""
 
     reg: int
+    name = ""
+    life = None  # the scope it was made in; a use after it ended is an error
 
 
 def as_expr(v) -> Expr:
@@ -228,6 +230,8 @@ class Lowering:
             if c is not None:
                 values.append(c)
             elif isinstance(item, RegisterRef):
+                if item.life is not None and item.life.ended:
+                    raise LowerError(item.life.outside(item.name))
                 values.append(_Reg(item.reg))
             else:
                 assert isinstance(item, BinOp)

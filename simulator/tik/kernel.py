@@ -4,9 +4,11 @@ and the debugger (debug.py) take a Kernel; tik.py's Tik is one, with the TIK API
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from isa.chip import Chip
 from simulator.tik.errors import Loc, TikError, caller
-from simulator.tik.nodes import Block
+from simulator.tik.nodes import Block, Life
 
 
 class Registers:
@@ -45,6 +47,7 @@ class Kernel:
         # bytes with later ones, which the synchronisation must order (see overlaps())
         self.placed: list[tuple[int, int, str]] = []
         self.scopes: list[tuple[list, list]] = []  # new_stmt_scope: (tensors, scalars) made in it
+        self.lives: list[Life] = []  # the `with` scopes open now, innermost last
         self.labels = 0
         self.program = None
         self.inputs: list = []
@@ -61,6 +64,27 @@ class Kernel:
             raise TikError.at(node.loc, "the kernel was already built (BuildCCE): record "
                               "statements before it")
         self.stack[-1].nodes.append(node)
+
+    @property
+    def life(self) -> Life | None:
+        """The scope what is made now lives in (None: the kernel's, which never ends)."""
+        return self.lives[-1] if self.lives else None
+
+    @contextmanager
+    def living(self, what: str, loc: Loc):
+        life = Life(what, loc)
+        self.lives.append(life)
+        try:
+            yield life
+        finally:
+            self.lives.remove(life)
+            life.ended = True
+
+    def alive(self, value, loc: Loc, api: str) -> None:
+        """VALUE (a Tensor or a Scalar) may be used here: its scope has not ended."""
+        life = getattr(value, "life", None)
+        if life is not None and life.ended:
+            raise TikError.at(loc, f"{api}: {life.outside(value.name)}")
 
     @property
     def nested(self) -> bool:

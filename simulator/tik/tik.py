@@ -40,12 +40,17 @@ BUILT: list[Tik] = []  # every container whose BuildCCE ran, in order (`pipev ru
 def scope(generator):
     """A `with` scope of the TIK API whose generator takes the call's position: taken when
     `tik_instance.for_range(...)` is called, its column is the call's (when `with` enters it,
-    the position is the statement's, column 1)."""
+    the position is the statement's, column 1). What is made inside lives as long as it."""
     manager = contextmanager(generator)
+
+    @contextmanager
+    def entered(self, loc, args, kwargs):
+        with self.living(generator.__name__, loc), manager(self, loc, *args, **kwargs) as v:
+            yield v
 
     @functools.wraps(generator)
     def call(self, *args, **kwargs):
-        return manager(self, caller(), *args, **kwargs)
+        return entered(self, caller(), args, kwargs)
 
     return call
 
@@ -145,6 +150,7 @@ class Tik(Kernel, Instructions):
                 bound = f"x{held[-1]}"
         except LowerError as e:
             raise TikError.at(loc, f"for_range: {e}") from None
+        _loop_range(loc, as_expr(begint).constant(), bound)
         head.append(f"bge x{var.reg}, {bound}, {label}_end")
         tail = [f"add x{var.reg}, x{var.reg}, 1", f"blt x{var.reg}, {bound}, {label}_body"]
         node = Loop(loc, Op(loc, "for_range", head), Block(), Op(loc, "for_range", tail), label)
@@ -256,11 +262,23 @@ class Tik(Kernel, Instructions):
                 if not isinstance(t, Tensor) or t.root.scope != "gm" or t.root is not t:
                     raise TikError.at(loc, f"BuildCCE {role}: every entry must be a whole "
                                       f"scope_gm Tensor, got {t!r}")
+                self.alive(t, loc, "BuildCCE")
         self.kernel_name = str(kernel_name)
         self.inputs, self.outputs = list(inputs), list(outputs)
         self.build_loc = loc
         self.program = build(self)
         BUILT.append(self)
+
+
+def _loop_range(loc: Loc, start: int | None, end: int | str) -> None:
+    """TIK's for_range takes 0 <= begint <= endt (the bounds known when the kernel is built
+    are checked; a backwards range is a mistake, not a loop that runs zero times)."""
+    end = end if isinstance(end, int) else None
+    if (start is not None and start < 0) or (end is not None and end < 0) or \
+            (start is not None and end is not None and start > end):
+        got = f"{start if start is not None else 'begint'}, {end if end is not None else 'endt'}"
+        raise TikError.at(loc, f"for_range({got}): the bounds must satisfy "
+                          "0 <= begint <= endt")
 
 
 def _block_num(loc: Loc, block_num) -> int:

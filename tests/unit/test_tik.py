@@ -535,6 +535,45 @@ def test_deep_expressions_lower_without_recursion(tik_importable, tmp_path):
     assert z.tobytes() == want.tobytes()
 
 
+@pytest.mark.parametrize("made, use, name, scope", [
+    ("with tik_instance.for_range(0, 2) as i:\n    pass",
+     "tik_instance.vec_abs(128, z[i * 128], x, 1, 8, 8)", "i", "for_range (line 8)"),
+    ("with tik_instance.for_range(0, 2) as i:\n    off = i * 128",
+     "tik_instance.vec_abs(128, z, x, 1, 8, 8)\ntik_instance.vec_abs(128, z[off], x, 1, 8, 8)",
+     "i", "for_range (line 8)"),
+    ("with tik_instance.new_stmt_scope():\n"
+     "    t = tik_instance.Tensor('float16', (256,), name='t', scope=tik.scope_ubuf)",
+     "tik_instance.vec_abs(128, z, t, 2, 8, 8)", "t", "new_stmt_scope (line 8)"),
+    ("with tik_instance.new_stmt_scope():\n"
+     "    s = tik_instance.Scalar('int32', name='s', init_value=1)",
+     "tik_instance.vec_abs(128, z, x, s, 8, 8)", "s", "new_stmt_scope (line 8)"),
+    ("with tik_instance.new_stmt_scope():\n"
+     "    s = tik_instance.Scalar('int32', name='s', init_value=1)",
+     "s.set_as(2)", "s", "new_stmt_scope (line 8)"),
+    ("with tik_instance.new_stmt_scope():\n"
+     "    f = tik_instance.Scalar('float16', name='f', init_value=2.0)",
+     "tik_instance.vec_muls(128, z, x, f, 2, 8, 8)", "f", "new_stmt_scope (line 8)"),
+    ("with tik_instance.if_scope(x_gm.size > 0):\n"
+     "    n = tik_instance.Scalar('int32', name='n', init_value=2)",
+     "tik_instance.vec_muls(128, z, x, 2.0, n, 8, 8)", "n", "if_scope (line 8)"),
+])
+def test_names_used_outside_their_scope(tik_importable, tmp_path, made, use, name, scope):
+    """A for_range's variable, and the Scalars and Tensors a scope made, are not visible after
+    it ends (TIK Scope): pipev has given their registers and UB to others."""
+    line, col, msg = error_of(tmp_path, VECTOR, made + "\n", use + "\n", BUILD)
+    assert (line, col) == (9 + made.count("\n") + use.count("\n"), 1)
+    assert f"'{name}' is used outside its {scope}, which ended" in msg
+
+
+@pytest.mark.parametrize("bounds", ["5, -5", "-1, 4", "0, -1"])
+def test_for_range_bounds(tik_importable, tmp_path, bounds):
+    line, col, msg = error_of(tmp_path, f"""
+        with tik_instance.for_range({bounds}) as i:
+            pass
+    """)
+    assert (line, col) == (3, 6) and "the bounds must satisfy 0 <= begint <= endt" in msg
+
+
 def test_python_truth_of_a_scalar_is_a_diagnostic(tik_importable, tmp_path):
     line, col, msg = error_of(tmp_path, """
         n = tik_instance.Scalar("int32", init_value=3)
