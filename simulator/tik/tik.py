@@ -8,6 +8,7 @@ new_stmt_scope) and BuildCCE, which turns the recorded tree into an `isa.Program
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import os
 import re
@@ -48,9 +49,16 @@ def scope(generator):
         with self.living(generator.__name__, loc), manager(self, loc, *args, **kwargs) as v:
             yield v
 
+    signature = inspect.signature(generator)
+
     @functools.wraps(generator)
     def call(self, *args, **kwargs):
-        return entered(self, caller(), args, kwargs)
+        loc = caller()
+        try:  # a wrong arity is a diagnostic at the call, as for the @api methods
+            signature.bind(self, loc, *args, **kwargs)
+        except TypeError as e:
+            raise TikError.at(loc, f"{generator.__name__}(): {e}") from None
+        return entered(self, loc, args, kwargs)
 
     return call
 

@@ -201,6 +201,13 @@ def test_wrong_arity_is_at_the_call(tik_importable, tmp_path):
     assert (line, col) == (8, 1) and "vec_adds()" in msg and "src_rep_stride" in msg
 
 
+def test_wrong_arity_of_a_scope_is_at_the_call(tik_importable, tmp_path):
+    line, col, msg = error_of(tmp_path, "with tik_instance.for_range(0) as i:\n    pass\n")
+    assert (line, col) == (3, 6) and "for_range(): missing a required argument: 'endt'" in msg
+    line, col, msg = error_of(tmp_path, "with tik_instance.new_stmt_scope(1, 2):\n    pass\n")
+    assert (line, col) == (3, 6) and "new_stmt_scope(): too many positional" in msg
+
+
 def test_unknown_dtype(tik_importable, tmp_path):
     line, _, msg = error_of(tmp_path, 'a = tik_instance.Tensor("float17", (16,), name="a", '
                                       'scope=tik.scope_ubuf)\n')
