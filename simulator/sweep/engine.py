@@ -44,7 +44,7 @@ class Engine:
         outcome = Outcome({}, set())
         todo: deque[Task] = deque()
         for task in tasks:
-            row = self.cache.get(task.key) if self.cache is not None else None
+            row = self.cache.get(task.key, task.params) if self.cache is not None else None
             if row is None:
                 todo.append(task)
             else:
@@ -111,7 +111,7 @@ class Engine:
     def _finish(self, task: Task, row: dict, outcome: Outcome, cache: bool = True) -> None:
         outcome.rows[task.index] = row
         if cache and self.cache is not None:
-            self.cache.put(task.key, row)
+            self.cache.put(task.key, row, task.params)
         self.on_row(row, False)
 
     def _give_up(self, todo: deque[Task], outcome: Outcome, why: str) -> None:

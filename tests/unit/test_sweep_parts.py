@@ -21,7 +21,9 @@ def task(k: int, key: str | None = None) -> Task:
 
 
 def square(t: Task) -> dict:
-    return {"status": "ok", "error": "", "cycles": t.index * t.index}
+    """An ok row of the shape a run gives (the cache serves no other)."""
+    return {"status": "ok", "error": "", "cycles": t.index * t.index, "time_us": 0.5,
+            "instructions": 1, "uops": 1}
 
 
 # -- axes ----------------------------------------------------------------------------------
@@ -64,7 +66,8 @@ def test_rows_are_cached_and_served(tmp_path):
         again = Engine(Pool(ex), cache, function=counted).run([task(k) for k in range(6)])
     assert sorted(calls) == [0, 1, 2, 3, 4, 5]  # only the new variant ran
     assert again.cached == {0, 1, 2, 3, 4}
-    assert again.rows[3] == {"status": "ok", "error": "", "cycles": 9}
+    assert again.rows[3] == {"status": "ok", "error": "", "cycles": 9, "time_us": 0.5,
+                             "instructions": 1, "uops": 1}
 
 
 def test_a_torn_cache_file_is_run_again(tmp_path):
