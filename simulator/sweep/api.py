@@ -171,8 +171,10 @@ def _cpp_source(path: str, inputs, kernel: str | None, args: Sequence[str],
                          usage=True)
     env = tuple((k, os.environ[k]) for k in CPP_ENV if k in os.environ)
     cpp = CppKernel(kernel, tuple(args), tuple(includes), str(Path.cwd()), env)
-    key = {"kind": "cpp", "files": keys.included_files(Path(path), tuple(includes)),
-           "path": path}
+    files = keys.included_files(Path(path), tuple(includes))
+    key = {"kind": "cpp", "files": files, "path": path,
+           "reads": keys.named_files([_text(f) for f, _ in files],
+                                     [Path.cwd(), Path(path).parent])}
     options = {"kernel": kernel, "args": [_arg_digest(a) for a in args],
                "compiler": [(k, v) for k, v in env if k != "PIPEV_CACHE_DIR"]}
     return _Source("", key, cpp, options)
@@ -191,7 +193,8 @@ def _vasm_source(path: str, axes: dict, kernel: str | None, args: Sequence[str])
     why = check_values({k: v for k, v in axes.items() if k not in RESERVED}, text, path)
     if why is not None:
         raise SweepError(why, usage=True)
-    return _Source(text, {"kind": "vasm", "text": text}, None, {})
+    reads = keys.named_files([text], [Path(path).parent])  # file("..."), .chip X.toml
+    return _Source(text, {"kind": "vasm", "text": text, "reads": reads}, None, {})
 
 
 def _tik_source(path: str, axes: dict, kernel: str | None, args: Sequence[str]) -> _Source:
@@ -213,7 +216,15 @@ def _tik_source(path: str, axes: dict, kernel: str | None, args: Sequence[str]) 
             why = tik_params.problem(declared, name, value)
             if why is not None:
                 raise SweepError(f"--param {name}: {path}: {why}", usage=True)
-    return _Source(text, {"kind": "tik", "text": text}, None, {}, tik=True)
+    reads = keys.named_files([text], [Path.cwd(), Path(path).parent])
+    return _Source(text, {"kind": "tik", "text": text, "reads": reads}, None, {}, tik=True)
+
+
+def _text(path: str) -> str:
+    try:
+        return Path(path).read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | None,

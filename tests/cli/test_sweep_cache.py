@@ -110,3 +110,56 @@ def test_a_fifo_or_a_device_is_not_read(tmp_path):
     assert cache.get("k1") is None
     cache.put("k1", {"status": "error", "error": "x"})  # replaces the link, never writes through
     assert not path.is_symlink() and cache.get("k1") == {"status": "error", "error": "x"}
+
+
+# -- #31 03: the key covers the data a program reads by name --------------------------------
+
+READER = PROGRAM.replace("random(1)", 'file("a.npy")')
+HOST = """\
+#include <cstdio>
+int main() {
+    FILE* f = fopen("host_in.bin", "rb");
+    return f ? 0 : 2;
+}
+"""
+TIK = """\
+import numpy as np
+K = 1
+DATA = np.load('tik_in.npy')
+"""
+
+
+def test_a_changed_file_input_is_not_served_from_the_cache(tmp_path):
+    import numpy as np
+
+    (tmp_path / "prog.vasm").write_text(READER)
+    np.save(tmp_path / "a.npy", -np.arange(128, dtype=np.float32))
+    first = run(tmp_path)
+    np.save(tmp_path / "a.npy", np.full(128, -5, dtype=np.float32))
+    again = run(tmp_path)
+    assert [r["cached"] for r in again.rows] == [False, False]
+    assert again.rows[0]["out_out"] != first.rows[0]["out_out"]
+    assert run(tmp_path).cached == 2
+
+
+@pytest.mark.parametrize("name, text, data", [("host.cpp", HOST, "host_in.bin"),
+                                              ("k.py", TIK, "tik_in.npy")])
+def test_a_key_covers_the_files_a_program_names(tmp_path, monkeypatch, name, text, data):
+    """A C++ host's fopen("...") or a TIK script's np.load('...'), relative to the sweep's
+    working directory: a changed, added or removed file gives a new key."""
+    from simulator.sweep import api
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text(text)
+
+    def key() -> str:
+        build = api._task_builder(name, None, "error", 100, None, (), (), {"K": ["1"]},
+                                  {"chip": None, "block_dim": None})
+        return build(0, {"K": "1"}).key
+
+    absent = key()
+    (tmp_path / data).write_bytes(b"one")
+    first = key()
+    assert first != absent and key() == first
+    (tmp_path / data).write_bytes(b"two")
+    assert key() != first
