@@ -142,6 +142,27 @@ def test_the_local_pool_survives_a_worker_dying(tmp_path):
     assert [out.rows[k].get("cycles") for k in range(8)] == [k * k for k in range(8)]
 
 
+def always_die(t: Task) -> dict:
+    if t.index == 3:
+        os._exit(1)  # as the OOM killer ends a worker: every time this variant runs
+    return square(t)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_variant_that_kills_its_worker_costs_only_its_own_row(jobs):
+    """#31 10: the local pool breaks as a whole; the variants in flight beside the culprit are
+    run again and keep their rows, only the culprit is an error row."""
+    pool = LocalPool(jobs)
+    try:
+        tasks = [Task(k, f"key{k}", "p.vasm", "", ()) for k in range(8)]
+        out = Engine(pool, None, function=always_die).run(tasks)
+    finally:
+        pool.close()
+    assert [out.rows[k].get("cycles") for k in range(8)] == [
+        None if k == 3 else k * k for k in range(8)]
+    assert "died 3 times" in out.rows[3]["error"]
+
+
 def test_ctrl_c_keeps_the_finished_rows():
     def slow_after_two(t):
         if t.index >= 2:
