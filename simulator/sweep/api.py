@@ -122,6 +122,12 @@ def _axes(params: Mapping[str, Sequence], chip, block_dim) -> tuple[dict[str, li
         if not space.NAME.fullmatch(name) or name in RESERVED:
             raise SweepError(f"parameter name '{name}' is not allowed (an identifier; chip and "
                              "block_dim are --chip and --block-dim)", usage=True)
+        if table.result_column(name):
+            raise SweepError(f"parameter name '{name}' is a column of the results table, "
+                             "which the run fills: rename the parameter (status, error, "
+                             "expect, cycles, time_us, instructions, "
+                             "uops, warnings, seconds, cached, key and busy_/util_/stall_/out_ "
+                             "names are the table's)", usage=True)
         values = [values] if isinstance(values, (str, int)) else list(values)
         axes[name] = [str(v) for v in values]
     chips = [] if chip is None else [chip] if isinstance(chip, (str, Chip, Path)) else list(chip)

@@ -14,8 +14,17 @@ LEAD = ["status", "error", "expect", "cycles", "time_us", "instructions", "uops"
 TAIL = ["warnings", "seconds", "cached", "key"]
 
 
+RESULT_PREFIXES = ("busy_", "util_", "stall_", "out_")
+
+
 class TableError(Exception):
     pass
+
+
+def result_column(name: str) -> bool:
+    """Whether NAME is (or may be) a column the run fills: a parameter of that name would be
+    overwritten by the result in every row (#31 07)."""
+    return name in LEAD or name in TAIL or name.startswith(RESULT_PREFIXES)
 
 
 def columns(rows: list[dict], params: list[str]) -> list[str]:

@@ -114,6 +114,9 @@ def test_cpp_without_a_main_or_with_kernel_options_and_no_kernel(tmp_path):
     (["--param", "T=1", "--objective", "cycles:up"], "COLUMN:max"),
     (["--param", "T=1,2", "--param", "U=1", "--zip"], "as many values"),
     (["--param", "chip=1"], "--chip"),
+    (["--param", "uops=1,2"], "'uops' is a column of the results table"),  # #31 07
+    (["--param", "key=1"], "'key' is a column of the results table"),
+    (["--param", "out_z=1"], "'out_z' is a column of the results table"),
 ])
 def test_usage_errors(tmp_path, args, message):
     runner = CliRunner()
