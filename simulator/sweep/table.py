@@ -52,6 +52,25 @@ def check_format(path: str | Path) -> str:
     return suffix
 
 
+def check_destination(path: str | Path, option: str) -> None:
+    """Raise TableError unless PATH can be written once the sweep is done (#31 16): not a
+    directory, and its folder either exists as a writable directory or can be created under
+    the nearest one that exists. Checked before any variant runs, so a long sweep never ends
+    in an unwritable output."""
+    path = Path(path)
+    if path.is_dir():
+        raise TableError(f"{option} {path}: is a directory")
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        if folder.is_symlink():  # a dangling link cannot become a folder
+            raise TableError(f"{option} {path}: {folder} is a broken symbolic link")
+        folder = folder.parent
+    if not folder.is_dir():
+        raise TableError(f"{option} {path}: {folder} is not a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise TableError(f"{option} {path}: cannot write in {folder} (permission denied)")
+
+
 def write(path: str | Path, rows: list[dict], cols: list[str]) -> None:
     """Write the table atomically (a temporary file renamed into place)."""
     path = Path(path)
