@@ -3,6 +3,7 @@ pool of workers, with a cache; the rows, the best one, the table and the plot.""
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -128,8 +129,11 @@ def _axes(params: Mapping[str, Sequence], chip, block_dim) -> tuple[dict[str, li
                              "expect, cycles, time_us, instructions, "
                              "uops, warnings, seconds, cached, key and busy_/util_/stall_/out_ "
                              "names are the table's)", usage=True)
-        values = [values] if isinstance(values, (str, int)) else list(values)
-        axes[name] = [str(v) for v in values]
+        values = [values] if isinstance(values, (str, int)) else values
+        if hasattr(values, "__len__") and len(values) > space.MAX_VARIANTS:  # before a copy
+            raise SweepError(f"--param {name}: {len(values):,} values; a sweep runs at most "
+                             f"{space.MAX_VARIANTS:,} variants", usage=True)
+        axes[name] = [str(v) for v in itertools.islice(values, space.MAX_VARIANTS + 1)]
     chips = [] if chip is None else [chip] if isinstance(chip, (str, Chip, Path)) else list(chip)
     if len(chips) > 1:
         axes["chip"] = chips

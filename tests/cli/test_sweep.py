@@ -117,6 +117,7 @@ def test_cpp_without_a_main_or_with_kernel_options_and_no_kernel(tmp_path):
     (["--param", "uops=1,2"], "'uops' is a column of the results table"),  # #31 07
     (["--param", "key=1"], "'key' is a column of the results table"),
     (["--param", "out_z=1"], "'out_z' is a column of the results table"),
+    (["--param", "TILE=1..100000000"], "a sweep runs at most 100,000 variants"),  # #31 19
 ])
 def test_usage_errors(tmp_path, args, message):
     runner = CliRunner()

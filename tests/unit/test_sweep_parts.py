@@ -40,6 +40,26 @@ def test_bad_axes_are_usage_errors(text):
         space.parse_axis(text)
 
 
+def test_a_sweep_is_capped_before_anything_is_expanded():
+    """#31 19: a range typo (1..100000000) is refused from its length, at once, with the cap
+    named; so is a grid whose product is over it, and an API axis of too many values."""
+    import time
+
+    t0 = time.perf_counter()
+    with pytest.raises(space.SpaceError, match="has 100,000,000 values; a sweep runs at most "
+                       "100,000 variants"):
+        space.parse_axis("TILE=1..100000000")
+    big = {"A": [str(k) for k in range(1000)], "B": [str(k) for k in range(1000)]}
+    with pytest.raises(space.SpaceError, match=r"1,000,000 variants \(A: 1,000 x B: 1,000\)"):
+        space.expand(big, "grid")
+    from simulator.sweep import SweepError, sweep
+
+    with pytest.raises(SweepError, match="at most 100,000"):
+        sweep("p.vasm", {"TILE": range(10**9)})
+    assert time.perf_counter() - t0 < 5
+    assert len(space.expand({"A": big["A"], "B": big["B"][:100]})) == 100_000  # at the cap
+
+
 def test_grid_and_zip():
     axes = {"A": ["1", "2"], "B": ["x", "y", "z"]}
     grid = space.expand(axes, "grid")
