@@ -14,6 +14,7 @@ from simulator.sweep.cache import Cache
 from simulator.sweep.engine import Engine
 from simulator.sweep.executors import DaskPool, LocalPool, Pool, SweepSetupError, make_pool
 from simulator.sweep.task import Task
+from tests.support.extras import require
 
 
 def task(k: int, key: str | None = None) -> Task:
@@ -212,6 +213,10 @@ def test_executor_choices():
         make_pool("ray://x", None)
     with pytest.raises(SweepSetupError, match="concurrent.futures"):
         make_pool(object(), None)
+
+
+def test_an_unreachable_dask_scheduler():
+    require("distributed")  # the test extra installs it (#31: says so when it is missing)
     with pytest.raises(SweepSetupError, match="cannot reach"):
         DaskPool("dask://127.0.0.1:9", timeout=0.5)  # the discard port: nothing listens
 
@@ -243,7 +248,7 @@ def test_formats_round_trip(tmp_path, suffix):
         got = [json.loads(line) for line in path.read_text().splitlines()]
         assert got[1]["cycles"] == 200 and "cycles" not in got[2]
     else:
-        import pyarrow.parquet as pq
+        pq = require("pyarrow.parquet")
 
         got = pq.read_table(path).to_pylist()
         assert got[1]["cycles"] == 200 and got[2]["cycles"] is None and got[0]["T"] == 64
@@ -268,6 +273,7 @@ def test_best():
 
 @pytest.mark.parametrize("suffix", [".png", ".html", ".svg"])
 def test_plot(tmp_path, suffix):
+    require("matplotlib")
     from simulator.sweep.plot import plot
 
     rows = [{"T": t, "B": b, "status": "ok", "cycles": 1000 // t + b} for t in (8, 16, 32)
