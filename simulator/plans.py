@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
-    from simulator.events import Event
 
 
 class Booked(NamedTuple):
@@ -60,7 +59,8 @@ class Planned:
     __slots__ = ("instr", "pipe", "op", "repeats", "timed", "event")
 
     def __init__(self, instr: Instruction, pipe: str, op, repeats: int, timed: bool,
-                 event: Callable[..., Event]):
+                 event: Callable[..., object]):  # -> simulator.events.Event (the contract
+        # names plans, not the other way round: this module stays below events.py)
         self.instr, self.pipe, self.op, self.repeats = instr, pipe, op, repeats
         self.timed, self.event = timed, event
 

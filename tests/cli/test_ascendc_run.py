@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_ascendc_headers import template_sample  # the extraction from the reference page
+from test_ascendc_headers import template_sample  # our kernel in the vendor samples' layout
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN = ROOT / "tests" / "data" / "ascendc" / "run"
@@ -62,12 +62,12 @@ def test_select_template_sample_unchanged_kernel_only(pipev, tmp_path):
     sel = rng.integers(0, 256, 128, dtype=np.uint8)
     for name, arr in (("a", a), ("b", b), ("sel", sel)):
         np.save(tmp_path / f"{name}.npy", arr)
-    proc = pipev("run", sample, "--kernel", "main_sel_demo", "--arg", "src0Gm=a.npy",
+    proc = pipev("run", sample, "--kernel", "select_cmpmask_demo", "--arg", "src0Gm=a.npy",
                  "--arg", "src1Gm=b.npy", "--arg", "selGm=sel.npy", "--arg",
                  "dstGm=out:f32[256]", "--output-dir", "out", "--json")
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
-    assert summary["kernel"] == "main_sel_demo" and summary["cycles"] > 0
+    assert summary["kernel"] == "select_cmpmask_demo" and summary["cycles"] > 0
     # mode 0 (VSEL_CMPMASK_SPR): the first 64 sel bits choose in every repeat of 64 floats
     bits = np.unpackbits(sel[:8], bitorder="little").astype(bool)
     want = np.where(np.tile(bits, 4), a, b)

@@ -91,9 +91,12 @@ def test_an_elision_stands_for_lines_and_nothing_else_is_skipped():
 def test_readme_opens_with_install_and_test_commands():
     first, second = [b for _, lang, b in blocks() if lang == "sh"][:2]
     assert "pip install -e '.[test]'" in first and "pipev run programs/" in first
-    assert second.strip() == ".venv/bin/python -m pytest"
+    assert second.strip() == "scripts/test"  # the viewer tests' tools, then pytest
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert second.strip() in ci.splitlines()
+    assert ci.splitlines()[-1] == second.strip()  # CI ends by running exactly that command
+    script = (ROOT / "scripts" / "test").read_text(encoding="utf-8")
+    assert "npm ci --prefix tests/viewers" in script and script.rstrip().endswith(
+        'exec "$py" -m pytest "$@"')
 
 
 EXAMPLE_RE = re.compile(r"<!-- example: (?P<name>\S+) -->\n```python\n(?P<body>.*?)```", re.S)
