@@ -9,10 +9,10 @@ from typing import Any
 import attrs
 import numpy as np
 
-from isa.addressing import element_offsets
+from isa.addressing import REPEAT, element_offsets
 from isa.lexer import LexError
 from isa.program import Instruction, Operand, RegExpr
-from isa.table import BINARY_DEFAULT, COMPARE_OPS, INSTRUCTIONS, UNARY_DEFAULT
+from isa.table import BINARY_DEFAULT, COMPARE_OPS, UNARY_DEFAULT
 from isa.types import TYPES, DType
 
 # isa.operands.Builder and StatementSyntax: operands imports this module to expand statements
@@ -54,7 +54,7 @@ class _Expander:
 
     def emit(self, name: str, ops: dict[str, Operand] | None = None, t: DType | None = None,
              op: str | None = None, src: DType | None = None, **fields) -> None:
-        defn = INSTRUCTIONS[name]
+        defn = self.b.table.instructions[name]  # the run's table: its own rows too
         if defn.strides:
             stride = fields.pop("stride", None) or defn.family.default_strides(
                 defn.stride_names, defn.stride_default, t, src)
@@ -561,17 +561,12 @@ def _duplicate(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit("vector_dup", ops, t, repeat=1), body)
 
 
-# the hardware instruction of each elementwise API statement
-ELEMENTWISE = {"abs": "vabs", "not": "vnot", "and": "vand", "or": "vor", "add": "vadd",
-               "sub": "vsub", "mul": "vmul", "max": "vmax", "min": "vmin", "adds": "vadds",
-               "muls": "vmuls", "maxs": "vmaxs", "mins": "vmins", "duplicate": "vector_dup"}
-
-
 def _elementwise(e: _Expander) -> None:
     """abs / not, and / or / add / sub / mul / max / min and adds / muls / maxs / mins:
     count=, repeat= with a mask, or repeat= alone (MASK as it is), each one hardware
-    instruction (chunks on ascend910; a scalar operand stays where it is)."""
-    hw = ELEMENTWISE[e.syn.defn.name]
+    instruction, the row's `hw` (chunks on ascend910, each operand moved on by the repeats
+    done in its own layout; a scalar operand stays where it is)."""
+    hw = e.syn.defn.hw
     form = _form(e)
     _arity(e, len(e.syn.defn.operands), form)
     ops = _operands(e, list(e.syn.defn.operands))
@@ -586,10 +581,13 @@ def _elementwise(e: _Expander) -> None:
         e.b.warn(e.key_col("count"), f"{e.syn.defn.name} with count=0 does nothing")
         return
 
+    packed = dict(e.b.table.instructions[hw].family.packed)
+
     def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        done = off // REPEAT  # whole repeats before this chunk
         e.mask(*hi_lo)
-        e.emit(hw, {r: shift(o, off) if o.kind == "mem" else o for r, o in ops.items()}, t,
-               repeat=repeat)
+        e.emit(hw, {r: shift(o, done * packed[r] * t.size if r in packed else off)
+                    if o.kind == "mem" else o for r, o in ops.items()}, t, repeat=repeat)
 
     _first_n(e, n, lambda: e.emit(hw, ops, t, repeat=1), body)
 

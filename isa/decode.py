@@ -29,7 +29,10 @@ class Access:
     kind "vector": element k < per_repeat of repeat i lies at
     base + i·rep·32 + (k // E)·blk·32 + (k % E)·size, E = 32 // size elements a block;
     kind "bits" (a bit stream): repeat i covers bytes [base + i·count, base + (i+1)·count),
-    the same formula with 1-byte elements, blocks back to back and repeats `count` bytes apart.
+    the same formula with 1-byte elements, blocks back to back and repeats `count` bytes apart;
+    kind "packed" (a family's `packed` operand, e.g. a reduction's destination): `count`
+    elements of `size` bytes a repeat, repeats back to back (step count·size). Both non-vector
+    kinds are touched whole whatever MASK says.
     Strides are never negative (the assembler takes 0..255).
     """
 
@@ -236,11 +239,11 @@ class VectorOp:
 
     def touches_all(self, acc: Access) -> bool:
         """Whether the operand touches every element of every repeat whatever MASK says."""
-        return self.all_active or acc.kind == "bits" or acc.role in self.full_roles
+        return self.all_active or acc.kind != "vector" or acc.role in self.full_roles
 
     def footprint(self, acc: Access) -> np.ndarray:
         """Sorted unique byte addresses the operand touches (its active elements' bytes)."""
-        if acc.kind == "bits":  # one run
+        if acc.kind != "vector":  # one run
             return np.arange(*acc.run(0, self.repeats), dtype=np.int64)
         if self.touches_all(acc):  # whole blocks
             starts, run = acc.block_starts(self.repeats), BLOCK
@@ -370,6 +373,9 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
         source = op.source if op.source is not None else op.role
         if op.kind == "bits":
             accesses.append((op.role, source, "bits", 1, 1, 8, op.write, n // 8))
+        elif op.kind == "packed":
+            size = fam.operand_type(op.role, t, src).size
+            accesses.append((op.role, source, "packed", size, 1, 8, op.write, op.count))
         else:
             size = fam.operand_type(op.role, t, src).size
             accesses.append((op.role, source, "vector", size, fields.get(f"{op.role}_blk", 1),

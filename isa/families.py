@@ -54,12 +54,14 @@ class Operand(NamedTuple):
 
     `role` names it in decodings, checks and events (`sel` is the select mask); `source` is the
     instruction operand its address comes from (None: from CMPMASK[31:0]); `kind` is `vector`
-    (block/repeat strides) or `bits` (a contiguous bit stream)."""
+    (block/repeat strides), `bits` (a contiguous bit stream) or `packed` (`count` elements of
+    its type a repeat, repeats back to back: a per-repeat reduction's destination)."""
 
     role: str
     source: str | None
     kind: str = "vector"
     write: bool = False
+    count: int = 0  # packed: elements a repeat
 
 
 @attrs.frozen
@@ -84,14 +86,21 @@ class Family:
     requires: Requirement | None = None  # the chip capability it needs (None: every chip)
     distinct_pipes: tuple[str, ...] = ()  # operands that must name different pipes
     listed_keys: tuple[str, ...] = ()  # keys the listing shows at their default when unset
+    # operands laid out packed: (role, elements a repeat), e.g. (("dst", 1),) for a reduction
+    # writing one element a repeat back to back (no strides of their own, MASK aside)
+    packed: tuple[tuple[str, int], ...] = ()
     modes: dict[int, SelectMode] = attrs.field(factory=dict, eq=False, hash=False)  # vsel's
 
     # -- operands -----------------------------------------------------------------------------
     def operands(self, roles: tuple[str, ...], fields: dict) -> tuple[Operand, ...]:
         """The accesses of a vector instruction with these operand roles and fields."""
         out = []
+        packed = dict(self.packed)
         for role in roles:
             if role in NOT_ACCESSED:
+                continue
+            if role in packed:
+                out.append(Operand(role, role, "packed", role == "dst", packed[role]))
                 continue
             kind = "bits" if self.bit_output and role == "dst" else "vector"
             out.append(Operand(role, role, kind, role == "dst"))

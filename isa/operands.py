@@ -62,6 +62,7 @@ class Builder:
     def __init__(self, chip: Chip, tensors: dict[str, Tensor], labels: dict[str, int],
                  checks: str = "error", table: Table = TABLE):
         self.chip = chip
+        self.table = table  # the rows an API statement expands into
         self.keys = table.keys  # the keyword fields the table's rows may name
         self.tensors = tensors
         self.labels = labels

@@ -98,6 +98,7 @@ class InstrDef(NamedTuple):
     keys: tuple[str, ...] = ()
     min_operands: int | None = None
     doc: str = ""
+    hw: str = ""  # an API statement's hardware instruction, where its expansion is one (isa/api.py)
 
     @property
     def pipe(self) -> str:
@@ -149,8 +150,9 @@ def _unary(name: str, types: str, doc: str) -> InstrDef:
 
 def _api_elementwise(name: str, operands, family: str, types: str, strides: str,
                      doc: str) -> InstrDef:
+    """An elementwise API statement: its hardware instruction is the mnemonic with a v."""
     return InstrDef(name, operands, F.api(family), level="api", typed=True, types=types,
-                    strides=strides, keys=("count", "repeat") + _APIMASK, doc=doc)
+                    strides=strides, keys=("count", "repeat") + _APIMASK, doc=doc, hw=f"v{name}")
 
 
 def _scalar_op(name: str, doc: str) -> InstrDef:
@@ -266,7 +268,7 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              level="api", typed=True, types="move", strides="unary",
              keys=("count", "repeat") + _APIMASK,
              doc="AscendC Duplicate: first-n (count=) or high-dimensional (repeat= + mask) → "
-             "vector_dup"),
+             "vector_dup", hw="vector_dup"),
     InstrDef("set_mask", (("len", "value"),), F.API_SET_MASK, level="api", typed=True,
              doc="set_vector_mask by the contiguous rule"),
     InstrDef("cast", _VEC2, F.API_CAST, level="api", typed=True, src_typed=True,

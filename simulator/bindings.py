@@ -7,6 +7,10 @@ and keys (`count=` for the first-n form, `repeat=`, `stride=` and the mask keys 
 high-dimensional form). The front ends write the statement and nothing else: how it expands
 into hardware instructions is isa/api.py's alone.
 
+A row of a shape no language knows carries its parameter list as data instead (`params`: its
+overloads, each a tuple of parameter kinds, `PARAMS`): the C++ functions and the TIK method are
+made from it, so a new shape needs no header or front-end edit (docs/decisions.md).
+
 The C++ headers' repetitive part is generated from these rows (simulator/ascendc/bindgen.py,
 `scripts/generate_bindings.py`); TIK looks its calls up here when they are made. A row added at
 run time (`ROWS.add`) reaches both: TIK at its next call, C++ through a header that the build
@@ -27,6 +31,12 @@ SHAPES = {
     "c_api": ("binary", "scalar"),
     "tik": ("binary", "scalar", "unary", "conv"),
 }
+# a parameter list's kinds: the statement's tensor operands (in the order given), the count=
+# form's count, the mask (contiguous or bitwise: the mask keys), repeat=, the scalar operand;
+# any other name must be a stride field of the statement (src_rep=, an immediate)
+TENSORS = ("dst", "src", "src0", "src1")
+PARAMS = (*TENSORS, "count", "mask", "repeat", "scalar")
+STRIDE_SUFFIXES = ("_blk", "_rep")
 
 
 @attrs.frozen
@@ -34,12 +44,34 @@ class Binding:
     language: str  # one of LANGUAGES
     name: str  # the call in that language: Add, asc_add, vec_add
     statement: str  # the statement it issues: add (written add.T ...)
-    shape: str  # one of SHAPES[language]
+    shape: str = ""  # one of SHAPES[language], or "" with `params`
+    # the call's overloads, each its parameters' kinds in order (TIK: one; no shape then)
+    params: tuple[tuple[str, ...], ...] = ()
 
     def __attrs_post_init__(self) -> None:
-        if self.shape not in SHAPES.get(self.language, ()):
+        if self.params:
+            self._check_params()
+        elif self.shape not in SHAPES.get(self.language, ()):
             raise ValueError(f"binding {self.name}: {self.language} has no shape {self.shape!r} "
-                             f"(shapes: {', '.join(SHAPES.get(self.language, ()))})")
+                             f"(shapes: {', '.join(SHAPES.get(self.language, ()))}; or give "
+                             "params)")
+
+    def _check_params(self) -> None:
+        def fail(why: str) -> ValueError:
+            return ValueError(f"binding {self.name}: {why}")
+        if self.shape or self.language not in LANGUAGES:
+            raise fail("params replace the shape, in a known language")
+        if self.language == "tik" and len(self.params) != 1:
+            raise fail("a TIK call has one parameter list")
+        for overload in self.params:
+            bad = [k for k in overload if k not in PARAMS and not k.endswith(STRIDE_SUFFIXES)]
+            if bad:
+                raise fail(f"unknown parameter kinds {bad} (kinds: {', '.join(PARAMS)}, "
+                           "or a stride field NAME_blk / NAME_rep)")
+            if ("count" in overload) == ("repeat" in overload):
+                raise fail(f"{overload}: give count (the first-n form) or repeat, not both")
+            if "mask" in overload and self.language == "c_api":
+                raise fail("the C API takes no mask")
 
 
 def _rows(language: str, shape: str, pairs: str) -> list[Binding]:

@@ -20,7 +20,7 @@ def _where(acc: Access, flat: int) -> str:
 def _elements(vop: VectorOp, acc: Access) -> tuple[np.ndarray, np.ndarray]:
     """Flat (R·N) element addresses and which of them are touched."""
     addrs = acc.addresses(vop.repeats).reshape(-1)
-    if vop.all_active or acc.role in vop.full_roles:
+    if vop.all_active or acc.kind != "vector" or acc.role in vop.full_roles:  # = touches_all
         return addrs, np.ones(addrs.shape, bool)
     return addrs, vop.active.reshape(-1)
 
@@ -29,7 +29,7 @@ def extent(vop: VectorOp, acc: Access) -> tuple[int, int]:
     """[first, last] byte the operand touches; (0, -1) when it touches nothing."""
     if vop.repeats == 0:
         return 0, -1
-    if acc.kind == "bits" or vop.all_active or acc.role in vop.full_roles:
+    if acc.kind != "vector" or vop.all_active or acc.role in vop.full_roles:  # = touches_all
         return acc.extent(vop.repeats)  # by arithmetic: what `_offsets_extent` shortcuts
     return _offsets_extent(vop, acc)
 

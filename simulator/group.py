@@ -14,7 +14,7 @@ from simulator.front_ends import front_end_for
 # options of either `run` or `debug` that take a value as the next argument
 VALUE_OPTIONS = {"--chip", "--trace", "--trace-format", "--checks", "--max-steps", "--input",
                  "--output-dir", "--save-vasm", "--kernel", "--block-dim", "--arg", "-D", "-I",
-                 "--commands", "--launch", "--core", "--ex"}
+                 "--commands", "--launch", "--core", "--ex", "--isa"}
 
 # commands of their own packages: name -> (module, attribute)
 LAZY_COMMANDS = {"sweep": ("simulator.sweep.cli", "sweep_command")}

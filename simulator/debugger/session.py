@@ -564,7 +564,7 @@ def block_of(rec: Record, addr: int) -> int:
     vop = rec.op
     acc = vop.access("dst")
     i = rec.repeat
-    if acc.kind == "bits":
+    if acc.kind != "vector":  # touched whole (a bit stream, a packed operand)
         return acc.block_at(i, addr)
     elem = acc.addresses(vop.repeats)[i]
     hit = vop.active[i] & (elem <= addr) & (addr < elem + acc.size)

@@ -166,7 +166,7 @@ def vector_runs(vop: VectorOp, repeat: int | None) -> list[tuple[int, int]]:
     if acc is None or vop.repeats == 0:
         return []  # vcmp writes CMPMASK only
     lo, hi = (0, vop.repeats) if repeat is None else (repeat, repeat + 1)
-    full = acc.kind == "bits" or vop.all_active or (hi < vop.repeats and bool(vop.row.all()))
+    full = vop.touches_all(acc) or (hi < vop.repeats and bool(vop.row.all()))
     run = acc.run(lo, hi) if full else None
     if run is not None:  # the common case, no arrays
         return [(run[0], run[1] - run[0])]

@@ -30,8 +30,9 @@ def _strided(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.nda
 
 
 def load(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray:
-    """(hi-lo, N) raw element bits of repeats [lo, hi) (inactive elements included)."""
-    size, n = acc.size, vop.n
+    """(hi-lo, n) raw element bits of repeats [lo, hi) (inactive elements included; n the
+    operand's elements a repeat)."""
+    size, n = acc.size, acc.per_repeat
     if acc.base % size:
         return _byte_gather(m, vop, acc, lo, hi)
     view = m.views[size]
@@ -48,11 +49,12 @@ def load(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray
 
 
 def store(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int, hi: int) -> None:
-    """Write values (hi-lo, N) to the active elements of repeats [lo, hi)."""
-    size, n = acc.size, vop.n
+    """Write values (hi-lo, n) to the active elements of repeats [lo, hi) (n the operand's
+    elements a repeat; a packed operand's are all written)."""
+    size, n = acc.size, acc.per_repeat
     view = m.views[size]
     values = values.view(RAW[size]) if values.dtype.itemsize == size else values
-    full = vop.all_active or (bool(vop.row.all()) and hi < vop.repeats)
+    full = vop.all_active or (bool(vop.row.all()) and hi < vop.repeats) or acc.kind != "vector"
     if acc.base % size:
         _byte_store(m, vop, acc, values, lo, hi)
         return
@@ -104,8 +106,9 @@ def _last_writes(vop: VectorOp, acc: Access, lo: int, hi: int) -> tuple[np.ndarr
 
 def _byte_store(m: Machine, vop: VectorOp, acc: Access, values, lo: int, hi: int) -> None:
     addrs = acc.addresses(vop.repeats)[lo:hi]
-    act = vop.active[lo:hi]
-    raw = np.ascontiguousarray(values[act]).view(np.uint8).reshape(-1, acc.size)
+    act = np.ones(addrs.shape, bool) if vop.touches_all(acc) else vop.active[lo:hi]
+    raw = np.ascontiguousarray(np.broadcast_to(values, addrs.shape)[act])
+    raw = raw.view(np.uint8).reshape(-1, acc.size)
     for a, v in zip(addrs[act], raw, strict=True):  # only reachable with --checks off
         m.ub[a:a + acc.size] = v
 

@@ -114,7 +114,8 @@ def build(tik: Tik) -> Program:
                 continue
             try:
                 stmt, warnings = assemble_statement(text, u.loc.file, u.loc.line, u.loc.col, pc,
-                                                    tik.chip, tensors, tik.checks, labels)
+                                                    tik.chip, tensors, tik.checks, labels,
+                                                    tik.table)
             except AssemblyError as e:
                 diags += [attrs.evolve(d, message=f"{u.api}: {d.message}")
                           for d in e.diagnostics]
@@ -132,7 +133,7 @@ def build(tik: Tik) -> Program:
     path = _main_file(tik, units)
     lines = tuple(line.rstrip("\n") for line in linecache.getlines(path))
     return Program(path, tik.chip, None, tensors, tuple(statements), labels, lines,
-                   tuple(diags), tik.block_dim)
+                   tuple(diags), tik.block_dim, table=tik.table)
 
 
 def program_tensors(tik: Tik) -> dict[str, ProgramTensor]:

@@ -40,8 +40,9 @@ def command_for(group: click.Group, args: list[str], program: str | None):
 # -- running a script with TIK importable -----------------------------------------------------
 def configure(chip: str | None, checks: str) -> None:
     """Make `tbe.tik`, `te.tik` and `tik` importable here and in the script's subprocesses,
-    with the command's --chip, --checks and --no-source."""
-    from simulator.commands import show_source
+    with the command's --chip, --checks and --no-source, and its --isa for the kernels built
+    in this process."""
+    from simulator.commands import chosen_isa, show_source
     from simulator.tik import tik
 
     if SHIM not in sys.path:
@@ -50,7 +51,7 @@ def configure(chip: str | None, checks: str) -> None:
     if SHIM not in parts:
         os.environ["PYTHONPATH"] = os.pathsep.join([SHIM, *parts])
     quote = show_source()
-    tik.SETTINGS.update(chip=chip, checks=checks, show_source=quote)
+    tik.SETTINGS.update(chip=chip, checks=checks, show_source=quote, isa=chosen_isa())
     for key, value in (("PIPEV_CHIP", chip), ("PIPEV_CHECKS", checks)):
         if value:
             os.environ[key] = value

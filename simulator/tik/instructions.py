@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 
-from simulator.bindings import ROWS, Binding
+from simulator.bindings import ROWS, TENSORS, Binding
 from simulator.tik.call import Call
 from simulator.tik.errors import api
 from simulator.tik.values import CmpMask, Scalar, Tensor
@@ -303,13 +303,49 @@ def _conv(row: Binding):
     return _named(row, method)
 
 
+def _from_params(row: Binding):
+    """A row's method from its parameter list (bindings.PARAMS): arguments by position or by
+    kind, each written into the statement as its kind says (strides as NAME=, immediates)."""
+    kinds = row.params[0]
+
+    def method(self, *args, **kwargs) -> None:
+        with self._call(row.name) as c:
+            given = dict(zip(kinds, args, strict=False))
+            unknown = [k for k in kwargs if k not in kinds or k in given]
+            given.update(kwargs)
+            missing = [k for k in kinds if k not in given]
+            if len(args) > len(kinds) or unknown or missing:
+                raise c.error(f"takes ({', '.join(kinds)}); got {len(args)} positional "
+                              f"arguments and {', '.join(kwargs) or 'no keywords'}")
+            tensors = [k for k in kinds if k in TENSORS]
+            t = c.same_type(_tensor(c, given[tensors[0]], tensors[0]),
+                            **{k: given[k] for k in tensors[1:]})
+            ops = [c.tensor(given[k], k, write=k == "dst") for k in tensors]
+            if "scalar" in given:
+                ops.append(c.immediate(given["scalar"], t))
+            keys = []
+            for k in kinds:
+                v = given[k]
+                if k == "mask":
+                    keys.append(c.mask_keys(v, t))
+                elif k == "repeat":
+                    keys.append(f"repeat={c.repeat(v)}")
+                elif k == "count":
+                    keys.append(f"count={c.value(v, 'count', 0, (1 << 32) - 1)}")
+                elif k not in TENSORS and k != "scalar":
+                    keys.append(f"{k}={c.stride(v, k)}")
+            c.emit(f"{row.statement}.{t.name} {', '.join(ops + keys)}")
+            c.record("V")
+    return _named(row, method)
+
+
 _SHAPES = {"binary": _binary, "scalar": _scalar, "unary": _unary, "conv": _conv}
 
 
 @functools.cache
 def _method(row: Binding):
     """ROW's method (made once per row)."""
-    return _SHAPES[row.shape](row)
+    return _from_params(row) if row.params else _SHAPES[row.shape](row)
 
 
 def _install() -> None:

@@ -5,6 +5,7 @@ and the debugger (debug.py) take a Kernel; tik.py's Tik is one, with the TIK API
 from __future__ import annotations
 
 from isa.chip import Chip
+from isa.table import TABLE, Table
 from simulator.tik.errors import Loc, TikError, caller
 from simulator.tik.nodes import Block
 
@@ -31,8 +32,10 @@ class Kernel:
     """The kernel being recorded: its chip and settings, the tree of recorded nodes, the
     registers and buffers in use, and (after BuildCCE) its program and inputs and outputs."""
 
-    def __init__(self, loc: Loc, chip: Chip, checks: str, show_source: bool):
+    def __init__(self, loc: Loc, chip: Chip, checks: str, show_source: bool,
+                 table: Table | None = None):
         self.chip = chip
+        self.table = table if table is not None else TABLE  # the statements' instructions
         self.checks = checks
         self.show_source = show_source  # diagnostics of start_debug print their source line
         self.loc = loc

@@ -28,10 +28,11 @@ NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 REGISTER_NAME = re.compile(r"x([0-9]|[12][0-9]|3[01])\Z")
 
 # how pipev's commands run the script: --chip, --checks and --no-source reach the Tik
-# containers here
+# containers here; "isa": the instruction set (an isa.table.Table: pipev's own when None) the
+# kernel's statements are assembled with, and so run with
 SETTINGS = {"chip": os.environ.get("PIPEV_CHIP") or None,
             "checks": os.environ.get("PIPEV_CHECKS") or "error",
-            "show_source": not os.environ.get("PIPEV_NO_SOURCE")}
+            "show_source": not os.environ.get("PIPEV_NO_SOURCE"), "isa": None}
 BUILT: list[Tik] = []  # every container whose BuildCCE ran, in order (`pipev run` takes one)
 
 
@@ -42,7 +43,8 @@ class Tik(Kernel, Instructions):
             chip: Chip = get_chip(SETTINGS["chip"])
         except ChipError as e:
             raise TikError.at(loc, str(e)) from None
-        super().__init__(loc, chip, SETTINGS["checks"], SETTINGS["show_source"])
+        super().__init__(loc, chip, SETTINGS["checks"], SETTINGS["show_source"],
+                         SETTINGS.get("isa"))
         self.tikdb = Tikdb(self)
 
     # -- data definition ---------------------------------------------------------------------

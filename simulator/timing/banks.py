@@ -61,8 +61,8 @@ def build_shape(vop: VectorOp) -> Shape:
     r = vop.repeats
     rels, valids, col_op, cols = [], [], [], []
     for k, acc in enumerate(vop.operands):
-        if acc.kind == "bits":  # the rows of its first and last byte in each repeat
-            ends = (acc.base & 31) + acc.offsets(r)[:, [0, -1]]
+        if acc.kind != "vector":  # packed: the rows of its first and last byte a repeat
+            ends = (acc.base & 31) + acc.offsets(r)[:, [0, -1]] + [0, acc.size - 1]
             rel = ends & ~31
             valid = np.ones((r, 2), bool)
             valid[:, 1] = rel[:, 1] != rel[:, 0]
@@ -82,7 +82,7 @@ def build_shape(vop: VectorOp) -> Shape:
 
 def shape_key(vop: VectorOp) -> tuple:
     return (vop.repeats, vop.n, None if vop.all_active else (vop.mask, vop.last),
-            tuple((a.kind, a.write, a.size, a.blk, a.rep, a.base & 31 if a.kind == "bits"
+            tuple((a.kind, a.write, a.size, a.blk, a.rep, a.base & 31 if a.kind != "vector"
                    else 0) for a in vop.operands))
 
 
@@ -98,7 +98,7 @@ def relative_layout(vop: VectorOp, region: int | None) -> tuple:
     lo = hi = ref
     for a in ops:
         b = a.base
-        if a.kind == "bits":
+        if a.kind != "vector":
             top = a.extent(r1 + 1)[1]
             parts.append(b - ref)
         else:
@@ -128,7 +128,7 @@ def bank_layout(vop: VectorOp, period: int, region: int | None) -> tuple:
     spans, parts = [], []  # spans: (first row, last row - first row) of each operand
     for a in ops:
         b = a.base & ~31
-        if a.kind == "bits":  # its rows move with its byte offset in its first row
+        if a.kind != "vector":  # its rows move with its byte offset in its first row
             spans.append((b, (a.extent(r)[1] - b) & ~31))
             parts.append((a.base & 31, (b - ref) % period))
         else:

@@ -211,7 +211,7 @@ def repeat_rows(vop: VectorOp) -> list[dict[str, list[int]]]:
 
 
 def _rows_of(vop: VectorOp, acc: Access) -> list[list[int]]:
-    full = vop.all_active or acc.role in vop.full_roles or acc.kind == "bits"
+    full = vop.touches_all(acc)
     key = (acc, vop.repeats, vop.n, full, vop.last, None if full else vop.row.tobytes())
     hit = _ROWS.get(key)
     if hit is not None:
