@@ -439,9 +439,8 @@ class Assembler:
                 if addr < 0 or addr + d["count"] * d["t"].size > chip.ub_bytes:
                     self.error(src, at[1], f"'{d['name']}' at {addr:#x} ({d['count'] * d['t'].size}"
                                f" bytes) does not fit in UB ({chip.ub_bytes} bytes on {chip.name})")
-                elif addr + d["count"] * d["t"].size > limit:
-                    self.diag("warning", src, at[1], f"'{d['name']}' at {addr:#x} reaches into "
-                              f"the API scratch area ({limit:#x}..{chip.ub_bytes:#x})")
+                elif (why := chip.scratch_overlap(d["name"], addr, d["count"] * d["t"].size)):
+                    self.diag("warning", src, at[1], why)
                 placed.append((addr, addr + d["count"] * d["t"].size))
                 self.finish_tensor(src, d, space, role, addr, True, init_text, init_off)
             else:

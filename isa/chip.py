@@ -57,6 +57,14 @@ class Chip:
     def scratch_base(self) -> int:
         return self.ub_bytes - self.scratch_bytes
 
+    def scratch_overlap(self, name: str, addr: int, nbytes: int) -> str | None:
+        """The warning for a user tensor placed at ADDR that reaches into the API scratch area
+        (the API expansions write there without asking), or None."""
+        if addr + nbytes <= self.scratch_base:
+            return None
+        return (f"'{name}' at {addr:#x} reaches into the API scratch area "
+                f"({self.scratch_base:#x}..{self.ub_bytes:#x})")
+
     @property
     def cmpmask_bytes(self) -> int:
         return self.cmpmask_bits // 8

@@ -196,19 +196,18 @@ class Launch:
         seen: dict[Diagnostic, list[int]] = {}
         for core, diags in enumerate(self.per_core):
             for d in diags:
-                seen.setdefault(d, [])
-                if core not in seen[d]:
-                    seen[d].append(core)
+                cores = seen.setdefault(d, [])
+                if not cores or cores[-1] != core:  # cores come in order: no search
+                    cores.append(core)
         if self.n == 1:
             return list(self.per_core[0]) if self.per_core else []
         races = self.schedule.races
-        reported = races.reported if races is not None else set()
         out = []
         for d, cores in seen.items():
-            if d.severity != "note" and not any(d.message.startswith(m) for m in reported):
+            if d.severity != "note" and (races is None or races.race_of(d.message) is None):
                 d = attrs.evolve(d, message=d.message + _on_cores(cores, self.n))
             out.append(d)
-        return out
+        return races.merged(out) if races is not None else out
 
     def result(self) -> RunResult:
         run = self.last

@@ -13,12 +13,18 @@ statement, naming the earlier core's statement and the first byte.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import attrs
 import numpy as np
 
 from isa.decode import DmaOp
+from isa.diagnostics import Diagnostic
 from simulator.events import Event, Observer, RunInfo
 
 RULE = "cross-core GM race"
+MARK = " (multi-core stomping: cores are not ordered)"  # ends every message of this check
+SHOWN_PAIRS = 8  # a merged warning lists at most this many cores
 
 
 class CrossCoreRaces(Observer):
@@ -30,7 +36,9 @@ class CrossCoreRaces(Observer):
         # (core, tensor, write) -> the accesses, to name the earlier core's statement
         self.log: dict[tuple[int, str, bool], list[tuple[DmaOp, str, object]]] = {}
         self.run: RunInfo | None = None
-        self.reported: set[str] = set()  # the messages this check made (the launch words them)
+        # the messages this check made -> the race they describe, (KIND, core, other core,
+        # first byte): a launch merges one KIND's warnings from many core pairs (`merged`)
+        self.reported: dict[str, tuple[tuple, int, int, int]] = {}
 
     def on_start(self, run: RunInfo) -> None:
         self.run = run
@@ -95,9 +103,9 @@ class CrossCoreRaces(Observer):
         consequence = ("the result depends on which core writes last" if write and other_writes
                        else "what is read depends on which core runs first")
         message = (f"core {ev.core} {mine} GM {tensor} bytes that core {other}{also} {theirs} "
-                   f"({line}), first byte {byte:#x}: {consequence} (multi-core stomping: "
-                   "cores are not ordered)")
-        self.reported.add(message)
+                   f"({line}), first byte {byte:#x}: {consequence}{MARK}")
+        self.reported[message] = ((mine, tensor, also, theirs, line, consequence), ev.core,
+                                  other, byte)
         if self.run is not None:
             self.run.warn(ev, message, role="dst" if write else "src", once=RULE)
 
@@ -107,3 +115,45 @@ class CrossCoreRaces(Observer):
             if any(a <= byte < a + n for a, n in op.runs(role)):
                 return f"{instr.file}:{instr.line}" if instr.file else f"line {instr.line}"
         return "an earlier statement"  # pragma: no cover - every owner byte has its access
+
+    def race_of(self, message: str) -> tuple[tuple, int, int, int] | None:
+        """The race a diagnostic's MESSAGE reports (the run may have added a suffix, such as
+        the registers' values), or None for another check's message."""
+        end = message.find(MARK)
+        return None if end < 0 else self.reported.get(message[:end + len(MARK)])
+
+    def merged(self, diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
+        """DIAGNOSTICS with this check's warnings merged: the same statement racing the same
+        way with the same other statement, from many core pairs, is one warning listing the
+        cores (every core storing one result gives a pair per core). Linear in the count."""
+        groups: dict[tuple, list[tuple[int, int, int]]] = {}
+        first: dict[tuple, int] = {}
+        out: list[Diagnostic | None] = []
+        for d in diagnostics:
+            race = self.race_of(d.message)
+            if race is None:
+                out.append(d)
+                continue
+            key = (d.severity, d.path, d.line, d.column, race[0])
+            if key not in groups:
+                groups[key], first[key] = [], len(out)
+                out.append(d)
+            groups[key].append(race[1:])
+        for key, pairs in groups.items():
+            if len(pairs) > 1:
+                d = out[first[key]]
+                suffix = d.message[d.message.find(MARK) + len(MARK):]
+                out[first[key]] = attrs.evolve(d, message=_merged(key[4], pairs) + suffix)
+        return out
+
+
+def _merged(kind: tuple, pairs: list[tuple[int, int, int]]) -> str:
+    """One warning for PAIRS (core, other core, first byte) of the same race KIND."""
+    mine, tensor, also, theirs, line, consequence = kind
+    cores = [c for c, _, _ in pairs]
+    shown = ", ".join(map(str, cores[:SHOWN_PAIRS]))
+    more = f" and {len(cores) - SHOWN_PAIRS} more" if len(cores) > SHOWN_PAIRS else ""
+    core, other, byte = pairs[0]
+    return (f"{len(cores)} cores ({shown}{more}) {mine[:-1]} GM {tensor} bytes that another core"
+            f"{also} {theirs} ({line}); core {core} with core {other} from byte {byte:#x}: "
+            f"{consequence}{MARK}")

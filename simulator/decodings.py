@@ -19,13 +19,16 @@ from isa.decode import VectorOp
 from isa.program import Instruction, Tensor
 from simulator import checks
 
+STATIC_MASKS = 256  # a static text's decodings (one per MASK/CTRL) before it starts afresh
 SHAPE_CACHE = 65536  # remembered register-addressed decodings before the cache starts afresh
 
 
 class Decodings:
     def __init__(self, ub_bytes: int):
         self.ub_bytes = ub_bytes
-        self._static: dict[tuple, VectorOp] = {}
+        # text -> (MASK_HI, MASK_LO, CTRL, mode-2 address) -> decoding; a text keeps at most
+        # STATIC_MASKS values (a loop setting a new MASK each iteration would keep one each)
+        self._static: dict[str, dict[tuple, VectorOp]] = {}
         self._shapes: dict[tuple, tuple] = {}
 
     def get(self, instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],
@@ -35,14 +38,18 @@ class Decodings:
         the text alone, and copying it for each statement would cost more than the rest of a
         small instruction's issue."""
         if instr.is_static:
-            return self._static.get((instr.text, *mask, counter, sel))
+            by_mask = self._static.get(instr.text)
+            return by_mask.get((*mask, counter, sel)) if by_mask is not None else None
         return self._rebased(instr, addrs, fields, mask, counter)
 
     def put(self, instr: Instruction, addrs: dict, fields: dict, sel: int | None,
             vop: VectorOp, tensor_of: Callable[[Instruction, str], Tensor | None]) -> None:
         """Remember a decoding whose checks passed cleanly."""
         if instr.is_static:
-            self._static[(instr.text, *vop.mask, vop.counter, sel)] = vop
+            by_mask = self._static.setdefault(instr.text, {})
+            if len(by_mask) >= STATIC_MASKS:
+                by_mask.clear()
+            by_mask[(*vop.mask, vop.counter, sel)] = vop
             return
         if len(self._shapes) > SHAPE_CACHE:
             self._shapes.clear()

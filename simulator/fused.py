@@ -46,6 +46,9 @@ if TYPE_CHECKING:  # pragma: no cover
 # a register-addressed instruction's plan keeps at most this many decodings' plans (a loop
 # walking UB has one per address; past it, the reference path issues the new ones)
 DECODINGS_PER_PLAN = 1024
+# a static vector instruction's plan keeps at most this many MASK/CTRL values' plans (a kernel
+# uses a few: full, a tail; past it, the reference path issues the new ones)
+MASKS_PER_PLAN = 64
 _DECLINED = object()  # a decoding some observer declined to plan (the reference path issues it)
 
 
@@ -63,11 +66,13 @@ class FastLoop:
     def __init__(self, ex: Executor):
         self.ex, self.m, self.source, self.model = ex, ex.m, ex.source, ex.timing
         self.observers = ex.observers
-        # (MASK_HI, MASK_LO, counter) -> instruction body -> plan, and (text, file) -> plan
-        # for the lines of that text whose body is their own (a `.loc` line's, one with `{i}`:
-        # the assembler shares a body between the lines of one physical line's text); only
-        # the reference path changes MASK/CTRL
-        self.plans: dict[tuple, dict[Body | tuple[str, str], Callable]] = {}
+        # instruction body -> plan, and (text, file) -> plan for the lines of that text whose
+        # body is their own (a `.loc` line's, one with `{i}`: the assembler shares a body
+        # between the lines of one physical line's text). One set for every MASK/CTRL: a
+        # vector plan follows them itself (`_masked_plan`, `_dynamic_plan`), so a loop that
+        # sets a new MASK each iteration keeps no plans per value (only the reference path
+        # changes MASK/CTRL)
+        self.plans: dict[Body | tuple[str, str], Callable] = {}
         self.never: set[str] = set()  # texts that never have a plan
         # texts the reference path executed once: a plan is made at the second execution (a
         # text that runs once, as most of long straight-line code does, would only pay for it)
@@ -89,8 +94,7 @@ class FastLoop:
         ex, m, never = self.ex, self.m, self.never
         source, learn = self.source, self._learn
         flat, max_steps = source.flat, ex.max_steps
-        state = (m.mask_hi, m.mask_lo, m.counter)
-        plans = self.plans.setdefault(state, {})
+        plans = self.plans
         i = source.index  # the source's index, kept here while plans run (they need not see it)
         steps = ex.steps  # the executor's, which only this loop moves on
         try:
@@ -117,6 +121,7 @@ class FastLoop:
                     # this execution is the reference path's (e.g. a register-addressed
                     # instruction at addresses whose decoding is not stored yet)
                 source.index = i
+                state = (m.mask_hi, m.mask_lo, m.counter)
                 try:
                     ex.execute(instr)
                 except Fault as f:
@@ -124,10 +129,8 @@ class FastLoop:
                 i = source.index
                 if ex.done:
                     break
-                after = (m.mask_hi, m.mask_lo, m.counter)
-                if after != state:
-                    state, plans = after, self.plans.setdefault(after, {})
-                elif plan is None and instr.text not in never:
+                if plan is None and instr.text not in never and \
+                        state == (m.mask_hi, m.mask_lo, m.counter):
                     learn(instr, plans)
         finally:
             source.index = i
@@ -157,6 +160,8 @@ class FastLoop:
             if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
                 return
             plan = self._vector_plan(instr, *got)
+            if plan is not None:
+                plan = self._masked_plan(instr, plan)
         else:  # register-addressed, or a scalar read at issue from UB or a register
             plan = self._dynamic_plan(instr)
         if plan is None:  # an observer declined
@@ -246,6 +251,48 @@ class FastLoop:
             n, executions = executions, 0
             settle_parts(n)
         self.settles.append(settle)
+        return plan
+
+    def _masked_plan(self, learnt: Instruction, first: Callable) -> Callable:
+        """plan(instr, i) of a static vector instruction of LEARNT's body, whose decoding
+        follows MASK/CTRL: FIRST (made at the current MASK/CTRL) while they stay, else the plan
+        made for the new value at its second sighting (`vector.prepared`: once its checks
+        passed there). None when the reference path must issue it: a value seen once, one an
+        observer declined, or a new one past MASKS_PER_PLAN plans (a loop setting a new MASK
+        each iteration would keep every observer's plan for each value)."""
+        ex, m = self.ex, self.m
+        hi, lo, ctr = m.mask_hi, m.mask_lo, m.counter
+        by_state: dict[tuple, Callable] = {(hi, lo, ctr): first}
+        sighted: set[tuple] = set()
+        current = first
+
+        def plan(instr: Instruction, i: int) -> int | None:
+            nonlocal hi, lo, ctr, current
+            if m.mask_lo != lo or m.mask_hi != hi or m.counter != ctr:
+                state = (m.mask_hi, m.mask_lo, m.counter)
+                step = by_state.get(state)
+                if step is None:
+                    step = learn(state)
+                    if step is None:
+                        return None
+                hi, lo, ctr = state
+                current = step
+            if current is _DECLINED:
+                return None
+            return current(instr, i)
+
+        def learn(state: tuple) -> Callable | None:
+            if state not in sighted or len(by_state) >= MASKS_PER_PLAN:
+                if len(sighted) >= MASKS_PER_PLAN:
+                    sighted.clear()
+                sighted.add(state)
+                return None
+            got = vector.prepared(ex, learnt)
+            if got is None:
+                return None
+            step = self._vector_plan(learnt, *got)
+            by_state[state] = _DECLINED if step is None else step
+            return by_state[state]
         return plan
 
     def _dynamic_plan(self, learnt: Instruction) -> Callable:

@@ -59,10 +59,14 @@ class Stream:
                  trace_format: str = "jsonl", timing: bool = True,
                  max_steps: int = 10_000_000, name: str = "<stream>",
                  block: tuple[int, int] = (0, 1), origin: int = 0, gm_bandwidth=None,
-                 internal: Sequence[Observer] = (), isa: InstructionSet | None = None):
+                 internal: Sequence[Observer] = (), isa: InstructionSet | None = None,
+                 record_gm: bool = True):
         """BLOCK (block_idx, block_num), ORIGIN, GM_BANDWIDTH and INTERNAL: one core of a
         multi-core launch (simulator/cores.py Schedule gives them). ISA: the instruction set
-        statements are assembled and run with (None: pipev's own)."""
+        statements are assembled and run with (None: pipev's own). RECORD_GM: keep each GM
+        tensor's bytes as the stream first found them, the replay's inputs (`save_vasm`);
+        without it a replay starts from GM as it is when saved, and the stream keeps no copy
+        of GM (a launch of many cores over large buffers)."""
         check_mode(checks)
         try:
             self.chip = get_chip(chip)
@@ -81,6 +85,7 @@ class Stream:
         self._replays: dict[tuple, bool] = {}  # see _same_expansion
         self._keyed: dict[str, tuple[int, ...]] = {}
         self._gm_initial: dict[str, bytes] = {}
+        self._record_gm = record_gm
         self.failed = False
         self.run = Run(self.machine, self.source, checks=checks, trace=trace,
                        trace_format=trace_format, max_steps=max_steps, observers=observers,
@@ -90,6 +95,7 @@ class Stream:
         self.hazards = next((ob for ob in self.executor.observers
                              if isinstance(ob, HazardChecks)), None)
         self._host: dict[tuple[str, int, bool], Instruction] = {}
+        self._scratch_warned: set[int] = set()  # UB addresses warned about (declare_ub)
         self.executor.start()
 
     # -- memory ------------------------------------------------------------------------------
@@ -124,6 +130,12 @@ class Stream:
                 "error", file or self.name, line, 1,
                 f"UB tensor '{name}' ({count} x {t.name} at {addr:#x}) must be 32-byte aligned "
                 f"and inside UB ({self.chip.ub_bytes} bytes)")])
+        why = self.chip.scratch_overlap(name, addr, count * t.size)
+        if why and addr not in self._scratch_warned:
+            # the API expansions write the scratch area without asking: say so once per buffer
+            # (its typed views share the address), as the .vasm front end does
+            self._scratch_warned.add(addr)
+            self.diagnostics.append(Diagnostic("warning", file or self.name, line, 1, why))
         self._declare(Tensor(name, "ub", t, count, line, 1, addr=addr, explicit=True))
 
     def _type(self, dtype: str, file: str, line: int):
@@ -198,7 +210,7 @@ class Stream:
     def _snapshot_gm(self) -> None:
         """Each GM tensor's bytes as the first statement after its declaration finds them (the
         replay's inputs)."""
-        if len(self._gm_initial) < len(self.machine.gm):
+        if self._record_gm and len(self._gm_initial) < len(self.machine.gm):
             for name, buf in self.machine.gm.items():
                 if name not in self._gm_initial:
                     self._gm_initial[name] = buf.tobytes()
@@ -224,16 +236,19 @@ class Stream:
         self.hazards.on_event(ev)
 
     # -- the end -----------------------------------------------------------------------------
-    def finish(self) -> RunResult:
+    def finish(self, outputs: bool = True) -> RunResult:
         """End the run (the "flag still set" warnings, the trace's summary) and return its
-        result; outputs are every GM tensor's final contents."""
+        result; outputs are every GM tensor's final contents (a copy of each; none when
+        OUTPUTS is false: a core of a launch whose later cores go on with the same GM)."""
         if self.failed:
             raise SimulationError(self.diagnostics)
         self.executor.finish()
         self.run.close()
-        outputs = {n: to_npy(t.dtype, self.machine.gm[n].copy()).copy()
-                   for n, t in self.tensors.items() if t.space == "gm"}
-        return self.run.result(None, outputs)
+        if not outputs:
+            return self.run.result(None, {})
+        final = {n: to_npy(t.dtype, self.machine.gm[n].copy()).copy()
+                 for n, t in self.tensors.items() if t.space == "gm"}
+        return self.run.result(None, final)
 
     def vasm_text(self, gm_file: str = "{name}.npy") -> str:
         """The executed stream as a straight-line program: declarations, then every statement

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,17 +61,22 @@ class PipevBridge(ctypes.Structure):
 
 
 SEVERITIES = {0: "note", 1: "warning", 2: "error"}
+MAX_BLOCK_DIM = 65535  # the largest launch (a block index is 16 bits; `--block-dim` says so too)
 
 
 @attrs.define
 class CoreResult:
+    """One finished core of a launch: its figures only (a launch of many cores keeps no core's
+    outputs or machine)."""
+
     core: int
-    result: object  # the Stream's RunResult
+    figures: object = None  # simulator.result.CoreResult (None from a stand-in stream)
+    result: object = None  # its Stream's RunResult: the launch's latest core's only
 
 
 @attrs.define
 class Launch:
-    """One `<<<>>>` launch: where, what, and the result of each core that finished."""
+    """One `<<<>>>` launch: where, what, and the figures of each core that finished."""
 
     index: int
     file: str
@@ -81,10 +87,65 @@ class Launch:
     ok: bool = True
     schedule: object = None  # simulator.cores.Schedule of a launch of several cores
     placed: dict[int, tuple[int, int, int]] = attrs.Factory(dict)  # core -> slot, wave, start
+    # cross-core race warnings, reported merged when the launch ends (one per core pair else)
+    races: list[Diagnostic] = attrs.Factory(list)
+    stats: object = None  # simulator.stats.Statistics summed over the cores (hot lines)
+    reported: list[Diagnostic] = attrs.Factory(list)  # the diagnostics of the launch
 
     @property
-    def slowest(self) -> CoreResult | None:
-        return max(self.cores, key=lambda c: c.result.cycles, default=None)
+    def last(self):
+        """The latest core's RunResult (the launch's last once it ended: GM, its outputs, as
+        the launch left it), or None."""
+        return self.cores[-1].result if self.cores else None
+
+    def add_core(self, core: int, result, stats, gm_wait: int) -> None:
+        if self.cores:  # an earlier core's machine (UB) is not kept alive through its result
+            self.cores[-1].result = None
+        end = getattr(result, "cycles", None)
+        if end is None:  # a stand-in stream's result
+            self.cores.append(CoreResult(core, None, result))
+            return
+        from simulator.result import CoreResult as Figures
+
+        slot, wave, start = self.placed.get(core, (0, 0, 0))
+        self.cores.append(CoreResult(core, Figures(
+            core, slot, wave, start, end, dict(result.pipes), dict(result.stalls),
+            result.instructions, result.uops, gm_wait), result))
+        if stats is not None and result.stalls:  # timed: the launch's hot lines
+            if self.stats is None:
+                from simulator.stats import Statistics
+
+                self.stats = Statistics()
+                self.stats.path, self.stats.lines = stats.path, stats.lines
+            self.stats.add(stats)
+
+    def result(self):
+        """The launch's RunResult, as a `.vasm` launch's (simulator/cores.py): cycles until the
+        last core ends; instructions, micro-ops, busy cycles and stalls summed over the cores;
+        hot lines merged; `cores` each core's figures. None when no core finished."""
+        last = self.last
+        if last is None or self.block_dim == 1 or not hasattr(last, "cycles"):
+            return last
+        cores = tuple(sorted((c.figures for c in self.cores), key=lambda f: f.block))
+        cycles = max(f.end for f in cores)
+        timed = bool(last.stalls)
+        return attrs.evolve(
+            last, cycles=cycles, time_us=cycles / last.chip.clock_mhz,
+            pipes=_summed(f.pipes for f in cores), instructions=sum(f.instructions for f in cores),
+            uops=sum(f.uops for f in cores),
+            stalls=_summed(f.stalls for f in cores) if timed else {},
+            hot_lines=self.stats.hot_lines() if timed and self.stats is not None else [],
+            diagnostics=list(self.reported), cores=cores, path=f"{self.file}:{self.line} "
+            f"{self.kernel}",
+            vector_cores=getattr(self.schedule, "slots", 1))
+
+
+def _summed(dicts) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for d in dicts:
+        for k, v in d.items():
+            out[k] = out.get(k, 0) + v
+    return out
 
 
 def numbered(path: str | None, launch: int, core: int) -> str | None:
@@ -155,13 +216,16 @@ class Session:
         if stream_factory is None:
             from simulator.stream import Stream
 
-            stream_factory = Stream
+            # GM's bytes as each core found them are kept only for a recording (--save-vasm)
+            stream_factory = functools.partial(Stream, record_gm=save_vasm is not None)
         self.stream_factory = stream_factory
         # name → (type, view, file, line): GM buffers for every launch, and for this launch
         self.gm: dict[str, tuple[str, np.ndarray, str, int]] = {}
         self.launch_gm: dict[str, tuple[str, np.ndarray, str, int]] = {}
         self.stream = None
-        self._finished: list = []  # this launch's earlier cores: C may still hold their UB
+        # the cores before this one: C may still hold a pointer into their UB (a `__ubuf__`
+        # array taken before the next core's first call); two, not every core of the launch
+        self._finished: deque = deque(maxlen=2)
         self.launch: Launch | None = None
         self.core = 0
         self.launches: list[Launch] = []
@@ -171,6 +235,7 @@ class Session:
         # session's report made, the process ended); None in kernel-only runs
         self.end_program: Callable[[], None] | None = None
         self.diagnostics: list[Diagnostic] = []
+        self._reported: set[Diagnostic] = set()  # self.diagnostics, to look up
         self._strings: dict[bytes, str] = {}
         self._lines: dict[str, list[str]] = {}  # source lines, for call columns
         self.struct = PipevBridge()
@@ -232,9 +297,7 @@ class Session:
         self.stopped = True  # first: a reporter that fails the session on a warning it
         self.failed = True   # makes an error (--werror) sees it failed already
         for d in diagnostics:
-            if d not in self.diagnostics:
-                self.diagnostics.append(d)
-                self.emit(d)
+            self._report(d)
         if self.launch is not None:
             self.launch.ok = False
         stream, self.stream = self.stream, None
@@ -248,8 +311,7 @@ class Session:
                 self._save_vasm(stream)
             except DiagnosticError as e:
                 for d in e.diagnostics:
-                    self.diagnostics.append(d)
-                    self.emit(d)
+                    self._record(d)
         if self.status is not None:
             self.status.set_failed()
         if self.launch is None:  # outside a launch: the program ends now
@@ -305,23 +367,47 @@ class Session:
         self.struct.ub_bytes = ub.size
         self.struct.block_idx = core
 
-    def _close_core(self) -> None:
+    def _close_core(self, final: bool = False) -> None:
+        """End the running core; FINAL: the launch's last, whose result keeps GM's final
+        contents (earlier cores' copies would only be dropped: GM is one for all)."""
         stream, launch = self.stream, self.launch
         if stream is None or launch is None:
             return
         self.stream = None
         self._finished.append(stream)
         try:
-            result = stream.finish()
+            result = stream.finish() if final else stream.finish(outputs=False)
         finally:
             self._save_vasm(stream)
-        launch.cores.append(CoreResult(self.core, result))
+        run = getattr(stream, "run", None)
+        launch.add_core(self.core, result, getattr(run, "stats", None),
+                        getattr(getattr(run, "model", None), "gm_wait", 0))
         if self.core in launch.placed:
             launch.schedule.end(launch.placed[self.core][0], getattr(result, "cycles", 0))
+        races = launch.schedule.races if launch.schedule is not None else None
         for d in getattr(result, "diagnostics", ()):
-            if d not in self.diagnostics:
-                self.diagnostics.append(d)
-                self.emit(d)
+            if races is not None and d.severity != "error" and races.race_of(d.message):
+                launch.races.append(d)
+            else:
+                self._report(d)
+
+    def _report(self, d: Diagnostic) -> None:
+        """Record and emit D unless it was already (cores repeat each other's warnings)."""
+        if d not in self._reported:
+            self._record(d)
+
+    def _record(self, d: Diagnostic) -> None:
+        if self.launch is not None:
+            self.launch.reported.append(d)
+        self._reported.add(d)
+        self.diagnostics.append(d)
+        self.emit(d)
+
+    def _report_races(self, launch: Launch) -> None:
+        if launch.races:
+            for d in launch.schedule.races.merged(launch.races):
+                self._report(d)
+            launch.races.clear()
 
     def _save_vasm(self, stream) -> None:
         """--save-vasm: the core's statements as a straight-line .vasm program with its GM
@@ -421,8 +507,7 @@ class Session:
         if sev == "error":
             self.fail([d])
             return 1
-        self.diagnostics.append(d)
-        self.emit(d)
+        self._record(d)
         return 0
 
     @_guarded("launch")
@@ -433,9 +518,9 @@ class Session:
             return self._error(f, line, f"kernel {self._s(kernel)} launched while "
                                f"{self.launch.kernel} (launched at {self.launch.file}:"
                                f"{self.launch.line}) is still running")
-        if block_dim < 1:
+        if not 1 <= block_dim <= MAX_BLOCK_DIM:
             return self._error(f, line, f"kernel {self._s(kernel)} launched with blockDim "
-                               f"{block_dim} (at least 1)")
+                               f"{block_dim} (1..{MAX_BLOCK_DIM}, as --block-dim)")
         self.launch = Launch(len(self.launches), f, line, self._s(kernel), int(block_dim))
         if block_dim > 1:
             from simulator.cores import Schedule
@@ -450,6 +535,8 @@ class Session:
         return 0
 
     def _end_stopped(self) -> None:
+        if self.launch is not None:
+            self._report_races(self.launch)
         self.launch = None
         self._finished.clear()
         self.launch_gm.clear()
@@ -464,7 +551,7 @@ class Session:
         if launch is None:
             return self._error(self.source, 1, "a kernel launch ended that never began")
         try:
-            self._close_core()
+            self._close_core(final=True)
         finally:
             self._end_stopped()
         self.on_launch_end(launch)

@@ -25,6 +25,8 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 _HEAD = struct.Struct("<IIiiI")  # phase, failed, line, col, file length
@@ -35,21 +37,27 @@ PHASE_START, PHASE_MAIN, PHASE_LAUNCH, PHASE_DONE = 0, 1, 2, 3
 
 
 class StatusBlock:
-    """The worker's last call site, launch and error flag, shared with the parent."""
+    """The worker's last call site, launch and error flag, shared with the parent through a file
+    that has no name: the parent creates it and unlinks it at once, the worker inherits its
+    descriptor. Nothing is left in /tmp however pipev ends, and nothing can remove it under a
+    run (a /tmp cleaner)."""
 
-    def __init__(self, path: str):
-        self.path = path
-        self._fd = os.open(path, os.O_RDWR)
-        self.mm = mmap.mmap(self._fd, STATUS_BYTES)
+    def __init__(self, fd: int):
+        self._fd = fd
+        self.mm = mmap.mmap(fd, STATUS_BYTES)
         self._file = b""
         self._line = -1
 
-    @staticmethod
-    def create() -> str:
+    @property
+    def fd(self) -> int:
+        return self._fd
+
+    @classmethod
+    def create(cls) -> StatusBlock:
         fd, path = tempfile.mkstemp(prefix="pipev-status-", suffix=".bin")
+        os.unlink(path)
         os.write(fd, bytes(STATUS_BYTES))
-        os.close(fd)
-        return path
+        return cls(fd)
 
     def call_site(self, file: bytes, line: int, col: int = 0) -> None:
         if line == self._line and file == self._file:
@@ -96,29 +104,70 @@ class StatusBlock:
 
 def run_worker(config: dict) -> int:
     """Run the program in a worker process; return the exit status for pipev (the program's,
-    or 1 on a pipev error, a crash or an exit inside a kernel)."""
-    status_path = StatusBlock.create()
-    config = {**config, "status": status_path}
-    env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    argv = [sys.executable, "-m", "simulator.ascendc.worker", json.dumps(config)]
+    or 1 on a pipev error, a crash or an exit inside a kernel; 128 + N when pipev itself was
+    stopped by signal N, which it passes on to the worker first)."""
+    status = StatusBlock.create()
     try:
-        proc = subprocess.Popen(argv, env=env)
-        while True:
-            try:
-                rc = proc.wait()
-                break
-            except KeyboardInterrupt:  # the worker got the SIGINT too; let it end
-                continue
-        status = StatusBlock(status_path)
-        try:
-            info = status.read()
-        finally:
-            status.close()
+        config = {**config, "status_fd": status.fd, "parent": os.getpid()}
+        env = dict(os.environ)
+        root = str(Path(__file__).resolve().parents[2])
+        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
+                                    else "")
+        argv = [sys.executable, "-m", "simulator.ascendc.worker", json.dumps(config)]
+        proc = subprocess.Popen(argv, env=env, pass_fds=(status.fd,))
+        stopped: list[int] = []
+        with _passing_on(proc, stopped):
+            rc = _wait(proc, stopped)
+        info = status.read()
     finally:
-        Path(status_path).unlink(missing_ok=True)
+        status.close()
+    if stopped:
+        return 128 + stopped[0]
     return exit_status(rc, info, config["source"], config)
+
+
+STOP_SIGNALS = ("SIGTERM", "SIGHUP")
+STOP_GRACE = 5.0  # seconds a worker has to end after the signal pipev passed on
+
+
+class _passing_on:
+    """While the worker runs, a SIGTERM or SIGHUP to pipev (a job scheduler, `kill PID`, a CI
+    timeout) is passed on to the worker instead of ending pipev alone: the worker would go on
+    running (a kernel in a loop spins for ever). Only the main thread can handle signals."""
+
+    def __init__(self, proc: subprocess.Popen, stopped: list[int]):
+        self.proc, self.stopped, self.saved = proc, stopped, {}
+
+    def _handler(self, signum, _frame) -> None:
+        self.stopped.append(signum)
+        try:
+            self.proc.send_signal(signum)
+        except OSError:  # already gone
+            pass
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for name in STOP_SIGNALS:
+                sig = getattr(signal, name, None)
+                if sig is not None:
+                    self.saved[sig] = signal.signal(sig, self._handler)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for sig, old in self.saved.items():
+            signal.signal(sig, old)
+
+
+def _wait(proc: subprocess.Popen, stopped: list[int]) -> int:
+    """The worker's exit status; a worker that outlives the grace after a stop signal (its
+    program handles the signal and goes on) is killed."""
+    while True:
+        try:
+            return proc.wait(timeout=STOP_GRACE if stopped else None)
+        except KeyboardInterrupt:  # the worker got the SIGINT too; let it end
+            continue
+        except subprocess.TimeoutExpired:
+            proc.kill()
 
 
 def exit_status(rc: int, info: dict, source: str, config: dict | None = None) -> int:
@@ -193,6 +242,31 @@ def statement_column(file: str, line: int) -> int:
 
 # -- the worker ------------------------------------------------------------------------------
 
+PARENT_POLL = 1.0  # seconds between the worker's checks that pipev is still there
+
+
+def _end_with_parent(ppid: int) -> None:
+    """End the worker when pipev is gone, however it ended (even SIGKILL, which pipev cannot
+    pass on): on Linux the kernel kills it at once (PR_SET_PDEATHSIG); elsewhere a thread
+    notices the re-parenting. The thread runs while a kernel spins: ctypes calls release the
+    GIL."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != ppid:  # gone already
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(ppid,), daemon=True).start()
+
+
+def _watch_parent(ppid: int) -> None:
+    while True:
+        time.sleep(PARENT_POLL)
+        if os.getppid() != ppid:
+            os._exit(1)
+
+
 def _libc():
     return ctypes.CDLL(None)
 
@@ -226,7 +300,8 @@ def worker_main(config: dict) -> int:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     # the worker is a run from start to end: its collector paced as a run's (simulator/gcpace.py)
     gc.set_threshold(RUN_THRESHOLD, *gc.get_threshold()[1:])
-    status = StatusBlock(config["status"])
+    status = StatusBlock(config["status_fd"])
+    _end_with_parent(config.get("parent", os.getppid()))
     source = config["source"]
     try:
         chip = get_chip(config["chip"])

@@ -80,48 +80,27 @@ UNTIMED = "  scalar C++ code is not timed (it runs natively between the API call
 
 
 def launch_summary(launch) -> str:
-    """The summary of one launch: the slowest core's (all of them with --json)."""
+    """The summary of one launch: a launch of several cores summed over them, as a `.vasm`
+    launch's (docs/cores.md), each core on its own line."""
     from simulator.summary import summary_text
 
-    slowest = launch.slowest
-    if slowest is None:
+    result = launch.result()
+    if result is None:
         return f"{launch.file}:{launch.line}: {launch.kernel}: no core finished"
-    text = summary_text(slowest.result) + "\n" + UNTIMED
+    text = summary_text(result) + "\n" + UNTIMED
     if launch.block_dim > 1:
-        from simulator.summary import CORE_LINES, core_line
-
         text = (f"{launch.file}:{launch.line}: {launch.kernel}<<<{launch.block_dim}>>>: "
-                f"{len(launch.cores)} cores one after another; the slowest, core "
-                f"{slowest.core}:\n" + text)
-        for c in launch.cores[:CORE_LINES]:
-            slot, wave, start = launch.placed.get(c.core, (0, 0, 0))
-            r = c.result
-            text += "\n" + core_line(c.core, start, r.cycles, wave, r.pipes, r.stalls)
+                f"{len(launch.cores)} cores one after another, summed:\n" + text)
     return text
 
 
 def launch_dict(launch) -> dict:
     from simulator.summary import summary_dict
 
-    cores = [core_summary(launch, c) for c in launch.cores]
-    slowest = launch.slowest
-    out = dict(summary_dict(slowest.result)) if slowest is not None else {}
+    result = launch.result()
+    out = dict(summary_dict(result)) if result is not None else {}
     out.update({"kernel": launch.kernel, "file": launch.file, "line": launch.line,
                 "block_dim": launch.block_dim})
-    if launch.block_dim > 1:
-        out["cores"] = cores
-    return out
-
-
-def core_summary(launch, core) -> dict:
-    """One core in the launch's `cores` list: its summary, where and when it ran."""
-    from simulator.summary import summary_dict
-
-    out = summary_dict(core.result)
-    slot, wave, start = launch.placed.get(core.core, (0, 0, 0))
-    end = out["cycles"]
-    out.update({"block": core.core, "core": slot, "wave": wave, "start": start, "end": end,
-                "cycles": end - start})
     return out
 
 
@@ -161,7 +140,7 @@ def gm_hashes(launches) -> dict[str, str]:
     for launch in launches:
         if not launch.cores:
             continue
-        last = launch.cores[-1].result  # the cores ran one after another over the same GM
+        last = launch.last  # the cores ran one after another over the same GM
         for name, arr in sorted(last.outputs.items()):
             out[name] = hashlib.sha256(np.ascontiguousarray(arr).tobytes()).hexdigest()[:16]
     return out

@@ -3,6 +3,7 @@ pool of workers, with a cache; the rows, the best one, the table and the plot.""
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -122,8 +123,17 @@ def _axes(params: Mapping[str, Sequence], chip, block_dim) -> tuple[dict[str, li
         if not space.NAME.fullmatch(name) or name in RESERVED:
             raise SweepError(f"parameter name '{name}' is not allowed (an identifier; chip and "
                              "block_dim are --chip and --block-dim)", usage=True)
-        values = [values] if isinstance(values, (str, int)) else list(values)
-        axes[name] = [str(v) for v in values]
+        if table.result_column(name):
+            raise SweepError(f"parameter name '{name}' is a column of the results table, "
+                             "which the run fills: rename the parameter (status, error, "
+                             "expect, cycles, time_us, instructions, "
+                             "uops, warnings, seconds, cached, key and busy_/util_/stall_/out_ "
+                             "names are the table's)", usage=True)
+        values = [values] if isinstance(values, (str, int)) else values
+        if hasattr(values, "__len__") and len(values) > space.MAX_VARIANTS:  # before a copy
+            raise SweepError(f"--param {name}: {len(values):,} values; a sweep runs at most "
+                             f"{space.MAX_VARIANTS:,} variants", usage=True)
+        axes[name] = [str(v) for v in itertools.islice(values, space.MAX_VARIANTS + 1)]
     chips = [] if chip is None else [chip] if isinstance(chip, (str, Chip, Path)) else list(chip)
     if len(chips) > 1:
         axes["chip"] = chips
@@ -171,8 +181,10 @@ def _cpp_source(path: str, inputs, kernel: str | None, args: Sequence[str],
                          usage=True)
     env = tuple((k, os.environ[k]) for k in CPP_ENV if k in os.environ)
     cpp = CppKernel(kernel, tuple(args), tuple(includes), str(Path.cwd()), env)
-    key = {"kind": "cpp", "files": keys.included_files(Path(path), tuple(includes)),
-           "path": path}
+    files = keys.included_files(Path(path), tuple(includes))
+    key = {"kind": "cpp", "files": files, "path": path,
+           "reads": keys.named_files([_text(f) for f, _ in files],
+                                     [Path.cwd(), Path(path).parent])}
     options = {"kernel": kernel, "args": [_arg_digest(a) for a in args],
                "compiler": [(k, v) for k, v in env if k != "PIPEV_CACHE_DIR"]}
     return _Source("", key, cpp, options)
@@ -191,7 +203,8 @@ def _vasm_source(path: str, axes: dict, kernel: str | None, args: Sequence[str])
     why = check_values({k: v for k, v in axes.items() if k not in RESERVED}, text, path)
     if why is not None:
         raise SweepError(why, usage=True)
-    return _Source(text, {"kind": "vasm", "text": text}, None, {})
+    reads = keys.named_files([text], [Path(path).parent])  # file("..."), .chip X.toml
+    return _Source(text, {"kind": "vasm", "text": text, "reads": reads}, None, {})
 
 
 def _tik_source(path: str, axes: dict, kernel: str | None, args: Sequence[str]) -> _Source:
@@ -213,7 +226,15 @@ def _tik_source(path: str, axes: dict, kernel: str | None, args: Sequence[str]) 
             why = tik_params.problem(declared, name, value)
             if why is not None:
                 raise SweepError(f"--param {name}: {path}: {why}", usage=True)
-    return _Source(text, {"kind": "tik", "text": text}, None, {}, tik=True)
+    reads = keys.named_files([text], [Path.cwd(), Path(path).parent])
+    return _Source(text, {"kind": "tik", "text": text, "reads": reads}, None, {}, tik=True)
+
+
+def _text(path: str) -> str:
+    try:
+        return Path(path).read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | None,

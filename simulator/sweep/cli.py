@@ -61,9 +61,11 @@ def sweep_command(program, axes, mode, inputs, chips, block_dims, kernel, kernel
     try:
         params = dict(space.parse_axis(a) for a in axes)
         table.check_format(out)
+        table.check_destination(out, "--out")
         table.parse_objective(objective)
         if plot:
             plotting.check_format(plot)
+            table.check_destination(plot, "--plot")
     except (space.SpaceError, table.TableError, plotting.PlotError) as e:
         raise click.UsageError(str(e)) from None
     if len(params) != len(axes):
@@ -120,7 +122,11 @@ def _finish(result, out: str, plot: str | None, objective: str, quiet: bool) -> 
                    err=True)
         sys.exit(130)
     if plot:
-        result.plot(plot, objective)
+        try:
+            result.plot(plot, objective)
+        except OSError as e:  # checked up front; the folder changed during the sweep
+            click.echo(f"error: cannot write {plot}: {e.strerror or e}", err=True)
+            sys.exit(1)
     if quiet:
         return
     ran = len(result.rows) - result.cached

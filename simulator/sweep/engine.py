@@ -38,13 +38,14 @@ class Engine:
         self.on_tick = on_tick or (lambda: None)
         self.attempts = attempts
         self.function = function
-        self.in_flight: dict = {}  # future -> (task, executor generation)
+        self.in_flight: dict = {}  # future -> (task, executor generation, ran alone)
+        self._alone = False  # the task _next gave runs with nothing beside it
 
     def run(self, tasks: Iterable[Task]) -> Outcome:
         outcome = Outcome({}, set())
         todo: deque[Task] = deque()
         for task in tasks:
-            row = self.cache.get(task.key) if self.cache is not None else None
+            row = self.cache.get(task.key, task.params) if self.cache is not None else None
             if row is None:
                 todo.append(task)
             else:
@@ -66,20 +67,21 @@ class Engine:
         done: queue.SimpleQueue = queue.SimpleQueue()
         in_flight = self.in_flight
         tries: dict[int, int] = {}
+        solo: deque[Task] = deque()  # in flight when a pool broke: rerun one at a time
         generation = 0
-        while todo or in_flight:
-            while todo and len(in_flight) < self.pool.window:
-                task = todo.popleft()
+        while todo or solo or in_flight:
+            while (task := self._next(todo, solo)) is not None:
                 try:
                     future = self.pool.executor.submit(self.function, task)
                 except (BrokenExecutor, RuntimeError):
-                    todo.appendleft(task)
+                    (solo if self._alone else todo).appendleft(task)
                     if not self._renew(generation, generation):
-                        self._give_up(todo, outcome, "the executor stopped accepting tasks")
+                        self._give_up([*solo, *todo], outcome,
+                                      "the executor stopped accepting tasks")
                         return
                     generation += 1
                     continue
-                in_flight[future] = (task, generation)
+                in_flight[future] = (task, generation, self._alone)
                 future.add_done_callback(done.put)
             try:
                 future = done.get(timeout=TICK)
@@ -88,33 +90,48 @@ class Engine:
                 continue
             if future not in in_flight:
                 continue
-            task, gen = in_flight.pop(future)
+            task, gen, alone = in_flight.pop(future)
             failure = _failure(future)
             if failure is None:
                 self._finish(task, future.result(), outcome)
                 continue
+            if isinstance(failure, BrokenExecutor) and self._renew(gen, generation):
+                generation += 1
+            if isinstance(failure, BrokenExecutor) and not alone:
+                solo.append(task)  # maybe another variant's death: not charged (#31 10)
+                continue
             tries[task.index] = tries.get(task.index, 0) + 1
             if tries[task.index] < self.attempts:
-                todo.appendleft(task)
+                (solo if alone else todo).appendleft(task)
             else:
                 self._finish(task, error_row(
                     f"{task.path}:1:1: error: the worker running this variant died "
                     f"{self.attempts} times ({failure})"), outcome, cache=False)
-            if isinstance(failure, BrokenExecutor) and self._renew(gen, generation):
-                generation += 1
+
+    def _next(self, todo: deque[Task], solo: deque[Task]) -> Task | None:
+        """The next task to submit, or None to wait. A local pool that breaks fails every
+        task in it, and which one killed its worker is unknown: those tasks run again one at
+        a time, nothing beside them, so a death then is that task's own and only it is
+        charged an attempt (a Dask cluster reassigns the tasks itself)."""
+        self._alone = bool(solo)
+        if solo:
+            return solo.popleft() if not self.in_flight else None
+        if todo and len(self.in_flight) < self.pool.window:
+            return todo.popleft()
+        return None
 
     def _renew(self, gen: int, current: int) -> bool:
         """Replace a broken executor (once per breakage: its other futures fail too and are
-        retried as they arrive, each failure counting as one of the task's attempts)."""
+        retried as they arrive)."""
         return gen == current and self.pool.renew()
 
     def _finish(self, task: Task, row: dict, outcome: Outcome, cache: bool = True) -> None:
         outcome.rows[task.index] = row
         if cache and self.cache is not None:
-            self.cache.put(task.key, row)
+            self.cache.put(task.key, row, task.params)
         self.on_row(row, False)
 
-    def _give_up(self, todo: deque[Task], outcome: Outcome, why: str) -> None:
+    def _give_up(self, todo: list[Task], outcome: Outcome, why: str) -> None:
         for task in todo:
             self._finish(task, error_row(f"{task.path}:1:1: error: not run: {why}"), outcome,
                          cache=False)

@@ -17,6 +17,10 @@ FORMAT = 1  # bump when a row's columns change meaning
 PACKAGES = ("isa", "simulator", "pipev")
 CODE_SUFFIXES = {".py", ".toml", ".h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+# a quoted string (C++, Python, .vasm's file("...")) or a .vasm `.chip PROFILE.toml`: the
+# names a program can open its data by
+LITERAL = re.compile(r'"([^"\\\n]{1,4096})"|\'([^\'\\\n]{2,4096})\'|^[ \t]*\.chip[ \t]+(\S+)',
+                     re.M)
 
 
 @functools.cache
@@ -58,6 +62,45 @@ def included_files(source: Path, includes: tuple[str, ...] = ()) -> list[tuple[s
                     todo.append(candidate)
                     break
     return sorted((str(p), sha) for p, sha in seen.items())
+
+
+def named_files(texts: list[str], bases: list[Path]) -> list[tuple[str, str]]:
+    """The data a program reads by name (#31 03): every quoted string in TEXTS (the program
+    and the sources it includes) that names a regular file under one of BASES (where the
+    program resolves relative names: a .vasm's folder, the working directory of a TIK script
+    or C++ host), with the file's hash. A changed, added or removed input file gives new keys;
+    a name the program computes at run time is not seen (docs/sweep.md says to use --no-cache
+    then)."""
+    found: dict[str, str] = {}
+    for text in texts:
+        for m in LITERAL.finditer(text):
+            name = next(g for g in m.groups() if g is not None)
+            for base in bases:
+                path = base / name
+                key = f"{base}|{name}"
+                if key not in found and _regular(path):
+                    digest = _file_digest(path)
+                    if digest is not None:
+                        found[key] = digest
+    return sorted(found.items())
+
+
+def _regular(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long, or with a NUL: not a file
+        return False
+
+
+def _file_digest(path: Path) -> str | None:
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+    except OSError:
+        return None
+    return h.hexdigest()
 
 
 def array_digest(array: np.ndarray) -> str:

@@ -34,15 +34,41 @@ def plot(path: str | Path, rows: list[dict], params: list[str], objective: str,
     column, _ = parse_objective(objective)
     figure = _figure(rows, params, column)
     path = Path(path)
-    if path.suffix.lower() == ".html":
+    try:
+        data = _render(figure, path.suffix.lower(), rows, columns, objective)
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(figure)
+    _write_atomically(path, data)
+
+
+def _render(figure, suffix: str, rows: list[dict], columns: list[str], objective: str) -> bytes:
+    if suffix == ".html":
         svg = io.StringIO()
         figure.savefig(svg, format="svg", bbox_inches="tight")
-        path.write_text(_page(svg.getvalue(), rows, columns, objective), encoding="utf-8")
-    else:
-        figure.savefig(path, dpi=120, bbox_inches="tight")
-    import matplotlib.pyplot as plt
+        return _page(svg.getvalue(), rows, columns, objective).encode("utf-8")
+    out = io.BytesIO()
+    figure.savefig(out, format=suffix[1:], dpi=120, bbox_inches="tight")
+    return out.getvalue()
 
-    plt.close(figure)
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """The plot's folder is created as --out's is; a failed write leaves what was there."""
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, path)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
 
 
 def _sort_key(value):

@@ -14,8 +14,17 @@ LEAD = ["status", "error", "expect", "cycles", "time_us", "instructions", "uops"
 TAIL = ["warnings", "seconds", "cached", "key"]
 
 
+RESULT_PREFIXES = ("busy_", "util_", "stall_", "out_")
+
+
 class TableError(Exception):
     pass
+
+
+def result_column(name: str) -> bool:
+    """Whether NAME is (or may be) a column the run fills: a parameter of that name would be
+    overwritten by the result in every row (#31 07)."""
+    return name in LEAD or name in TAIL or name.startswith(RESULT_PREFIXES)
 
 
 def columns(rows: list[dict], params: list[str]) -> list[str]:
@@ -41,6 +50,25 @@ def check_format(path: str | Path) -> str:
         except ImportError:
             raise TableError("--out .parquet needs pyarrow: pip install 'pipev[sweep]'") from None
     return suffix
+
+
+def check_destination(path: str | Path, option: str) -> None:
+    """Raise TableError unless PATH can be written once the sweep is done (#31 16): not a
+    directory, and its folder either exists as a writable directory or can be created under
+    the nearest one that exists. Checked before any variant runs, so a long sweep never ends
+    in an unwritable output."""
+    path = Path(path)
+    if path.is_dir():
+        raise TableError(f"{option} {path}: is a directory")
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        if folder.is_symlink():  # a dangling link cannot become a folder
+            raise TableError(f"{option} {path}: {folder} is a broken symbolic link")
+        folder = folder.parent
+    if not folder.is_dir():
+        raise TableError(f"{option} {path}: {folder} is not a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise TableError(f"{option} {path}: cannot write in {folder} (permission denied)")
 
 
 def write(path: str | Path, rows: list[dict], cols: list[str]) -> None:

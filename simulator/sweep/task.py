@@ -85,6 +85,42 @@ def error_row(message: str) -> dict:
     return {"status": "error", "error": message}
 
 
+FIGURES = ("cycles", "time_us", "instructions", "uops")  # every ok row has them
+NUMBER_PREFIXES = ("busy_", "util_", "stall_")
+MAX_NUMBER = 2**63 - 1  # what every table format holds (Parquet's int64)
+MAX_TEXT = 1 << 16
+
+
+def _number(value) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return 0 <= value <= MAX_NUMBER  # NaN fails both comparisons; inf the second
+
+
+def _cell(name, value) -> bool:
+    """One (column, value) of a row as summary_row / error_row / run_task make them."""
+    if not isinstance(name, str):
+        return False
+    if name in ("status", "error") or name.startswith("out_"):
+        return isinstance(value, str) and len(value) <= MAX_TEXT
+    if name in (*FIGURES, "seconds") or name.startswith(NUMBER_PREFIXES):
+        return _number(value)
+    if name == "warnings":
+        return isinstance(value, int) and _number(value)
+    return False
+
+
+def valid_row(row) -> bool:
+    """Whether ROW has the shape a run gives (a row read back from outside, e.g. the cache, is
+    used only then): known columns with values of their type, finite and in range, an ok row
+    with every figure, an error row with its message."""
+    if not isinstance(row, dict) or not all(_cell(k, v) for k, v in row.items()):
+        return False
+    if row.get("status") == "ok":
+        return "error" in row and all(f in row for f in FIGURES)
+    return row.get("status") == "error" and "error" in row
+
+
 def summary_row(summary: dict, outputs: dict[str, str]) -> dict:
     """A row from a `pipev run --json` summary and the outputs' hashes."""
     row = {"status": "ok", "error": "", "cycles": summary["cycles"],

@@ -96,7 +96,7 @@ class Emitter:
 
 
 def build(tik: Tik) -> Program:
-    emitter = Emitter(plan(tik.root), Events(tik.chip.event_ids))
+    emitter = Emitter(plan(tik.root, tik.overlaps()), Events(tik.chip.event_ids))
     emitter.block(tik.root)
     units = emitter.units
     labels = {name: pc for pc, u in enumerate(units) for name in u.labels}

@@ -47,6 +47,7 @@ class Call:
         if space is not None and v.root.scope != space:
             raise self.error(f"{role} '{v.name}' must be in {_scope_name(space)}, not "
                              f"{_scope_name(v.root.scope)}")
+        self.tik.alive(v.root.alias_of or v.root, self.loc, self.api)
         (self.writes if write else self.reads).add(v.buffer)
         reg, k = self.low.affine(v.offset)
         if reg is None:
@@ -112,6 +113,7 @@ class Call:
     def immediate(self, v, t: DType, role: str = "scalar") -> str:
         """A vector instruction's scalar: a number, or a Scalar whose value is known."""
         if isinstance(v, Scalar):
+            self.tik.alive(v, self.loc, self.api)
             if v.value is None:
                 raise self.error(f"{role} Scalar '{v.name}' has no value known when the kernel "
                                  "is built (pipev's vector scalars are immediates: give it an "

@@ -34,6 +34,7 @@ class Expr:
     """An integer expression; arithmetic and comparisons build trees."""
 
     __hash__ = object.__hash__
+    need = 0  # scratch registers computing it takes (a constant, a register: none)
 
     def _bin(self, op: str, other, swap: bool = False) -> Expr:
         other = as_expr(other)
@@ -89,15 +90,29 @@ class Const(Expr):
 class BinOp(Expr):
     def __init__(self, op: str, a: Expr, b: Expr):
         self.op, self.a, self.b = op, a, b
+        # folded once, here, from the operands' folds: a tree a Python loop builds may be
+        # thousands of operators deep, and nothing may recurse over it
+        self._value: int | None = None
+        self._error: str | None = None
+        va = vb = None
+        try:
+            va, vb = a.constant(), b.constant()
+            if va is not None and vb is not None:
+                self._value = FOLD[op](va, vb)
+        except LowerError as e:
+            self._error = str(e)
+        except ZeroDivisionError:
+            self._error = f"division by zero in a TIK expression ({va} {op} 0)"
+        if self._value is None and self._error is None:
+            # scratch registers to compute it, the operand needing more first (Sethi-Ullman);
+            # an operand computed first holds one register while the other is computed
+            na, nb = a.need, b.need
+            self.need = max(1, min(max(na, min(na, 1) + nb), max(nb, min(nb, 1) + na)))
 
     def constant(self) -> int | None:
-        a, b = self.a.constant(), self.b.constant()
-        if a is None or b is None:
-            return None
-        try:
-            return FOLD[self.op](a, b)
-        except ZeroDivisionError:
-            raise LowerError(f"division by zero in a TIK expression ({a} {self.op} 0)") from None
+        if self._error is not None:
+            raise LowerError(self._error)
+        return self._value
 
 
 class Cond:
@@ -115,6 +130,8 @@ class RegisterRef(Expr):
     """A value held in register x`reg` (a Scalar's home)."""
 
     reg: int
+    name = ""
+    life = None  # the scope it was made in; a use after it ended is an error
 
 
 def as_expr(v) -> Expr:
@@ -146,6 +163,24 @@ class Lowering:
                              "(8): split it over Scalars")
         return self.free.pop(0)
 
+    def _release(self, r) -> None:
+        """An operand's scratch register, free again once its operator has read it (a
+        Scalar's own register is never scratch; a result handed to the caller stays held
+        until its statement is emitted)."""
+        if isinstance(r, _Reg) and r.temp and r.reg not in self.free:
+            self.free.append(r.reg)
+            self.free.sort()
+
+    def _target(self, a, b) -> int:
+        """The register an operator writes: an operand's scratch register when it has one
+        (the ALU reads its sources before it writes), else a fresh one."""
+        for r in (a, b):
+            if isinstance(r, _Reg) and r.temp:
+                self._release(a if r is b else b)
+                return r.reg
+        self._release(b)
+        return self.temp()
+
     def value(self, e: Expr) -> int | str:
         """E as an immediate (int) or a register name `xN`."""
         r = self.lower(e)
@@ -161,52 +196,75 @@ class Lowering:
 
     def affine(self, e: Expr) -> tuple[int | None, int]:
         """E as (register or None) + constant: `NAME[xN+C]` operands fold the constant."""
-        c = e.constant()
-        if c is not None:
-            return None, c
-        if isinstance(e, BinOp) and e.op in "+-":
-            bc = e.b.constant()
-            if bc is not None:
-                reg, k = self.affine(e.a)
-                return reg, k + (bc if e.op == "+" else -bc)
-            ac = e.a.constant()
-            if ac is not None and e.op == "+":
-                reg, k = self.affine(e.b)
-                return reg, k + ac
-        r = self.lower(e)
-        return r.reg, 0
+        k = 0
+        while True:  # a loop, not recursion: E may be thousands of operators deep
+            c = e.constant()
+            if c is not None:
+                return None, k + c
+            if isinstance(e, BinOp) and e.op in ("+", "-"):
+                bc = e.b.constant()
+                if bc is not None:
+                    k, e = k + (bc if e.op == "+" else -bc), e.a
+                    continue
+                ac = e.a.constant()
+                if ac is not None and e.op == "+":
+                    k, e = k + ac, e.b
+                    continue
+            r = self.lower(e)
+            return r.reg, k
 
     def lower(self, e: Expr) -> int | _Reg:
-        c = e.constant()
-        if c is not None:
-            return c
-        if isinstance(e, RegisterRef):
-            return _Reg(e.reg)
-        assert isinstance(e, BinOp)
-        op = e.op
-        a, b = self.lower(e.a), self.lower(e.b)
+        """E's value: an int when it folds, else a register. Post-order over an explicit stack
+        (no recursion, whatever E's depth), the operand needing more registers first."""
+        values: list = []
+        work: list = [e]  # Exprs to evaluate, and (op, swapped) once both operands are done
+        while work:
+            item = work.pop()
+            if isinstance(item, tuple):
+                second, first = values.pop(), values.pop()
+                op, swapped = item
+                values.append(self._apply(op, *((second, first) if swapped else
+                                                 (first, second))))
+                continue
+            c = item.constant()
+            if c is not None:
+                values.append(c)
+            elif isinstance(item, RegisterRef):
+                if item.life is not None and item.life.ended:
+                    raise LowerError(item.life.outside(item.name))
+                values.append(_Reg(item.reg))
+            else:
+                assert isinstance(item, BinOp)
+                swapped = item.b.need > item.a.need
+                first, second = (item.b, item.a) if swapped else (item.a, item.b)
+                work += [(item.op, swapped), second, first]
+        return values[0]
+
+    def _apply(self, op: str, a, b) -> int | _Reg:
+        """A OP B, the operands computed."""
         if isinstance(a, int) and op in COMMUTATIVE:
             a, b = b, a
         if op in ("//", "%"):
             return self._divide(op, a, b)
         if b == IDENTITY.get(op):  # x + 0, x * 1, x << 0 ...: no instruction
             return a
-        t = self.temp()
-        if isinstance(a, int):  # a constant left operand of - << >>
+        if isinstance(a, int):  # a constant left operand of - << >>: li into a fresh register
+            t = self.temp()
             self.lines.append(f"li x{t}, {a}")
-            a = _Reg(t)
+            a = _Reg(t, temp=True)
+        t = self._target(a, b)
         bt = b if isinstance(b, int) else f"x{b.reg}"
         self.lines.append(f"{ALU[op]} x{t}, x{a.reg}, {bt}")
-        return _Reg(t)
+        return _Reg(t, temp=True)
 
     def _divide(self, op: str, a, b) -> _Reg:
         if isinstance(b, int) and b > 0 and b & (b - 1) == 0 and not isinstance(a, int):
-            t = self.temp()
+            t = self._target(a, b)
             if op == "//":
                 self.lines.append(f"shr x{t}, x{a.reg}, {b.bit_length() - 1}")
             else:
                 self.lines.append(f"and x{t}, x{a.reg}, {b - 1}")
-            return _Reg(t)
+            return _Reg(t, temp=True)
         raise LowerError(f"the scalar unit divides only by a constant power of two ('{op}' "
                          f"by {b if isinstance(b, int) else 'a register'})")
 
@@ -231,10 +289,11 @@ class Lowering:
 
 
 class _Reg:
-    __slots__ = ("reg",)
+    __slots__ = ("reg", "temp")
 
-    def __init__(self, reg: int):
+    def __init__(self, reg: int, temp: bool = False):
         self.reg = reg
+        self.temp = temp  # a scratch register holding an intermediate value
 
 
 FOLD_CMP = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,

@@ -4,10 +4,12 @@ and the debugger (debug.py) take a Kernel; tik.py's Tik is one, with the TIK API
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from isa.chip import Chip
 from isa.table import TABLE, Table
 from simulator.tik.errors import Loc, TikError, caller
-from simulator.tik.nodes import Block
+from simulator.tik.nodes import Block, Life
 
 
 class Registers:
@@ -44,7 +46,11 @@ class Kernel:
         self.registers = Registers()
         self.tensors: dict = {}  # pipev name → root Tensor
         self.ub: list[tuple] = []  # placed UB buffers: (start, end, Tensor)
+        # every UB range ever placed, freed ones included: a new_stmt_scope's tensor shares
+        # bytes with later ones, which the synchronisation must order (see overlaps())
+        self.placed: list[tuple[int, int, str]] = []
         self.scopes: list[tuple[list, list]] = []  # new_stmt_scope: (tensors, scalars) made in it
+        self.lives: list[Life] = []  # the `with` scopes open now, innermost last
         self.labels = 0
         self.program = None
         self.inputs: list = []
@@ -63,9 +69,43 @@ class Kernel:
         self.stack[-1].nodes.append(node)
 
     @property
+    def life(self) -> Life | None:
+        """The scope what is made now lives in (None: the kernel's, which never ends)."""
+        return self.lives[-1] if self.lives else None
+
+    @contextmanager
+    def living(self, what: str, loc: Loc):
+        life = Life(what, loc)
+        self.lives.append(life)
+        try:
+            yield life
+        finally:
+            self.lives.remove(life)
+            life.ended = True
+
+    def alive(self, value, loc: Loc, api: str) -> None:
+        """VALUE (a Tensor or a Scalar) may be used here: its scope has not ended."""
+        life = getattr(value, "life", None)
+        if life is not None and life.ended:
+            raise TikError.at(loc, f"{api}: {life.outside(value.name)}")
+
+    @property
     def nested(self) -> bool:
         """Recording inside a for_range or if_scope."""
         return len(self.stack) > 1
+
+    def overlaps(self) -> dict[str, frozenset[str]]:
+        """For each UB buffer, the buffers sharing a byte with it (itself included): the
+        storage the synchronisation tracks is bytes, not names."""
+        out: dict[str, set[str]] = {name: {name} for _, _, name in self.placed}
+        live: list[tuple[int, str]] = []  # (end, name) of ranges begun before this one
+        for start, end, name in sorted(self.placed):
+            live = [(e, n) for e, n in live if e > start]
+            for _, other in live:
+                out[name].add(other)
+                out[other].add(name)
+            live.append((end, name))
+        return {name: frozenset(names) for name, names in out.items()}
 
     def _label(self) -> str:
         self.labels += 1

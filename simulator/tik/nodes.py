@@ -55,6 +55,21 @@ class If:
     chained: bool = False  # the else part is an elif_scope's if
 
 
+@attrs.define(eq=False)
+class Life:
+    """A `with` scope of the script (for_range, if_scope, new_stmt_scope...): the Scalars and
+    Tensors made in it, a for_range's variable too, may not be used once it ends (TIK: no
+    access from outside a scope to what it defines; pipev reuses their registers and UB)."""
+
+    what: str
+    loc: Loc
+    ended: bool = False
+
+    def outside(self, name: str) -> str:
+        return (f"'{name}' is used outside its {self.what} (line {self.loc.line}), which "
+                "ended: a scope's names are not visible after it")
+
+
 def children(node) -> list[Block]:
     if isinstance(node, Loop):
         return [node.body]

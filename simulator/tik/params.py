@@ -167,10 +167,24 @@ def compiled(text: str, path: str, given: Mapping[str, str]):
 
 
 def _expression(value: object, where: ast.expr) -> ast.expr:
-    """VALUE as an expression node at WHERE's position."""
-    node = ast.parse(repr(value), mode="eval").body
+    """VALUE as an expression node at WHERE's position: built from the value itself, not from
+    its repr (`inf`, `nan` and a float that overflowed, 1e400, have no literal spelling)."""
+    node = _node(value)
     for child in ast.walk(node):
         ast.copy_location(child, where)
         if hasattr(child, "end_lineno"):
             child.end_lineno, child.end_col_offset = where.end_lineno, where.end_col_offset
     return node
+
+
+def _node(value: object) -> ast.expr:
+    """The expression of a value ast.literal_eval gave (containers element by element)."""
+    if isinstance(value, (tuple, list, set)):
+        kind = {tuple: ast.Tuple, list: ast.List, set: ast.Set}[type(value)]
+        elts = [_node(v) for v in value]
+        if kind is ast.Set:
+            return ast.Set(elts) if elts else ast.Call(ast.Name("set", ast.Load()), [], [])
+        return kind(elts, ast.Load())
+    if isinstance(value, dict):
+        return ast.Dict([_node(k) for k in value], [_node(v) for v in value.values()])
+    return ast.Constant(value)

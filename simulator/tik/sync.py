@@ -16,7 +16,9 @@ overlap; by the position, in C's own block, of the conflicting Q instructions:
 
 Loops are analysed to a fixed point (what iteration i leaves pending reaches iteration i+1); the
 arms of an if merge. Buffers are whole tensors: conservative where offsets are computed at run
-time, never missing a conflict. The pipes' flag ids are allocated in program text order.
+time, never missing a conflict; tensors whose UB bytes overlap (a freed new_stmt_scope's tensor
+and the one placed there after it) conflict as one buffer. The pipes' flag ids are allocated in
+program text order.
 """
 
 from __future__ import annotations
@@ -77,7 +79,9 @@ def _kept(entries: frozenset, anc, block: int, kind: str, after: int | None, i: 
     return frozenset()
 
 
-def plan(root: Block) -> Plan:
+def plan(root: Block, overlaps: dict[str, frozenset[str]] | None = None) -> Plan:
+    """OVERLAPS: for a UB buffer, every buffer sharing a byte with it (itself included)."""
+    overlaps = overlaps or {}
     anc = ancestry(root)
     loops: dict[int, Where] = {}  # loop body id → where the loop node is
 
@@ -97,11 +101,12 @@ def plan(root: Block) -> Plan:
         if p is None:
             return state
         state = dict(state)
+        writes, reads = _storage(c.writes, overlaps), _storage(c.reads, overlaps)
         for q in PIPES:
             entries = state.get((q, p))
             if q == p or not entries:
                 continue
-            clash = [e for e in entries if e[0] in c.writes or (e[1] and e[0] in c.reads)]
+            clash = [e for e in entries if e[0] in writes or (e[1] and e[0] in reads)]
             if not clash:
                 continue
             local = frozenset(anc[e[2]].get(block.id) for e in clash)
@@ -162,6 +167,14 @@ def _placed(known, where, loops) -> Plan:
         if kind == CARRIED:
             plan.after_loop[loops[block.id]].append(pair)
     return Plan(*(dict(d) for d in attrs.astuple(plan, recurse=False)))
+
+
+def _storage(buffers: frozenset[str], overlaps: dict[str, frozenset[str]]) -> set[str]:
+    """The buffers an access to BUFFERS touches: each, and the ones sharing its bytes."""
+    out: set[str] = set()
+    for b in buffers:
+        out |= overlaps.get(b, {b})
+    return out
 
 
 def _superseded(entries: frozenset, c: Op) -> frozenset:

@@ -7,11 +7,14 @@ new_stmt_scope) and BuildCCE, which turns the recorded tree into an `isa.Program
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import os
 import re
 from contextlib import contextmanager
 
+from isa.assembler import MAX_BLOCK_DIM
 from isa.chip import Chip, ChipError, get_chip
 from simulator.tik.debug import Tikdb
 from simulator.tik.dtypes import known, pipev_type
@@ -34,6 +37,31 @@ SETTINGS = {"chip": os.environ.get("PIPEV_CHIP") or None,
             "checks": os.environ.get("PIPEV_CHECKS") or "error",
             "show_source": not os.environ.get("PIPEV_NO_SOURCE"), "isa": None}
 BUILT: list[Tik] = []  # every container whose BuildCCE ran, in order (`pipev run` takes one)
+
+
+def scope(generator):
+    """A `with` scope of the TIK API whose generator takes the call's position: taken when
+    `tik_instance.for_range(...)` is called, its column is the call's (when `with` enters it,
+    the position is the statement's, column 1). What is made inside lives as long as it."""
+    manager = contextmanager(generator)
+
+    @contextmanager
+    def entered(self, loc, args, kwargs):
+        with self.living(generator.__name__, loc), manager(self, loc, *args, **kwargs) as v:
+            yield v
+
+    signature = inspect.signature(generator)
+
+    @functools.wraps(generator)
+    def call(self, *args, **kwargs):
+        loc = caller()
+        try:  # a wrong arity is a diagnostic at the call, as for the @api methods
+            signature.bind(self, loc, *args, **kwargs)
+        except TypeError as e:
+            raise TikError.at(loc, f"{generator.__name__}(): {e}") from None
+        return entered(self, loc, args, kwargs)
+
+    return call
 
 
 class Tik(Kernel, Instructions):
@@ -93,6 +121,7 @@ class Tik(Kernel, Instructions):
                               f"in UB: {limit} bytes on {self.chip.name} below the scratch area")
         tensor.addr = addr
         self.ub.append((addr, addr + size, tensor))
+        self.placed.append((addr, addr + size, tensor.pname))
 
     @api
     def Scalar(self, dtype="int64", name="reg_buf", init_value=None) -> Scalar:
@@ -108,13 +137,13 @@ class Tik(Kernel, Instructions):
         return s
 
     # -- program control ---------------------------------------------------------------------
-    @contextmanager
-    def for_range(self, begint, endt, name="i", thread_num=1, thread_type="whole", block_num=1,
-                  dtype="int32", for_type="serial", **kwargs):
-        loc = caller()
+    @scope
+    def for_range(self, loc, begint, endt, name="i", thread_num=1, thread_type="whole",
+                  block_num=1, dtype="int32", for_type="serial", **kwargs):
+        cores = _block_num(loc, block_num)
         var = Scalar(self, "int32", pipev_type("int32"), str(name), loc)
-        if isinstance(block_num, int) and block_num > 1:
-            with self._blocks(loc, var, begint, endt, block_num):
+        if cores > 1:
+            with self._blocks(loc, var, begint, endt, cores):
                 yield var
             return
         label = self._label()
@@ -131,6 +160,7 @@ class Tik(Kernel, Instructions):
                 bound = f"x{held[-1]}"
         except LowerError as e:
             raise TikError.at(loc, f"for_range: {e}") from None
+        _loop_range(loc, as_expr(begint).constant(), bound)
         head.append(f"bge x{var.reg}, {bound}, {label}_end")
         tail = [f"add x{var.reg}, x{var.reg}, 1", f"blt x{var.reg}, {bound}, {label}_body"]
         node = Loop(loc, Op(loc, "for_range", head), Block(), Op(loc, "for_range", tail), label)
@@ -163,9 +193,13 @@ class Tik(Kernel, Instructions):
             self.stack.pop()
             self.registers.give_back(var.reg)
 
+    @scope
+    def if_scope(self, loc, cond):
+        with self._branch(loc, cond):
+            yield
+
     @contextmanager
-    def if_scope(self, cond):
-        loc = caller()
+    def _branch(self, loc, cond):
         label = self._label()
         head: list[str] = []
         try:
@@ -180,21 +214,20 @@ class Tik(Kernel, Instructions):
         finally:
             self.stack.pop()
 
-    @contextmanager
-    def elif_scope(self, cond):
+    @scope
+    def elif_scope(self, loc, cond):
         """`else` holding one `if`: a following elif_scope / else_scope continues the chain."""
-        last = self._open_if(caller(), "elif_scope")
-        last.orelse, last.else_loc, last.chained = Block(), caller(), True
+        last = self._open_if(loc, "elif_scope")
+        last.orelse, last.else_loc, last.chained = Block(), loc, True
         self.stack.append(last.orelse)
         try:
-            with self.if_scope(cond):
+            with self._branch(loc, cond):
                 yield
         finally:
             self.stack.pop()
 
-    @contextmanager
-    def else_scope(self):
-        loc = caller()
+    @scope
+    def else_scope(self, loc):
         last = self._open_if(loc, "else_scope")
         last.orelse, last.else_loc = Block(), loc
         self.stack.append(last.orelse)
@@ -213,8 +246,8 @@ class Tik(Kernel, Instructions):
             raise TikError.at(loc, f"{what} must follow an if_scope or elif_scope directly")
         return last
 
-    @contextmanager
-    def new_stmt_scope(self, disable_sync=False):
+    @scope
+    def new_stmt_scope(self, loc, disable_sync=False):
         self.scopes.append(([], []))
         try:
             yield
@@ -239,11 +272,39 @@ class Tik(Kernel, Instructions):
                 if not isinstance(t, Tensor) or t.root.scope != "gm" or t.root is not t:
                     raise TikError.at(loc, f"BuildCCE {role}: every entry must be a whole "
                                       f"scope_gm Tensor, got {t!r}")
+                self.alive(t, loc, "BuildCCE")
         self.kernel_name = str(kernel_name)
         self.inputs, self.outputs = list(inputs), list(outputs)
         self.build_loc = loc
         self.program = build(self)
         BUILT.append(self)
+
+
+def _loop_range(loc: Loc, start: int | None, end: int | str) -> None:
+    """TIK's for_range takes 0 <= begint <= endt (the bounds known when the kernel is built
+    are checked; a backwards range is a mistake, not a loop that runs zero times)."""
+    end = end if isinstance(end, int) else None
+    if (start is not None and start < 0) or (end is not None and end < 0) or \
+            (start is not None and end is not None and start > end):
+        got = f"{start if start is not None else 'begint'}, {end if end is not None else 'endt'}"
+        raise TikError.at(loc, f"for_range({got}): the bounds must satisfy "
+                          "0 <= begint <= endt")
+
+
+def _block_num(loc: Loc, block_num) -> int:
+    """for_range's block_num: the cores a launch runs, 1..65535 as for `.block_dim` (a
+    launch's blockDim is a 16-bit count)."""
+    try:
+        n = as_expr(block_num).constant()
+    except LowerError:
+        n = None
+    if n is None:
+        raise TikError.at(loc, f"for_range: block_num must be an int known when the kernel is "
+                          f"built, got {block_num!r}")
+    if not 1 <= n <= MAX_BLOCK_DIM:
+        raise TikError.at(loc, f"for_range: block_num {n} is out of range "
+                          f"(1..{MAX_BLOCK_DIM} cores)")
+    return n
 
 
 def _shape(loc: Loc, shape) -> tuple[int, ...]:

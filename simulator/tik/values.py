@@ -22,6 +22,7 @@ class Scalar(RegisterRef):
     def __init__(self, tik: Tik, dtype: str, t: DType, name: str, loc: Loc):
         self.tik, self.dtype, self.t, self.name, self.loc = tik, dtype, t, name, loc
         self.reg = tik.registers.take(loc, name) if t.is_int else 0
+        self.life = tik.life  # the scope it was made in (a for_range's: its variable)
         self.value: float | int | None = None  # the constant a float Scalar holds
         self.assigned_in_scope = False  # set_as inside for_range / if_scope
 
@@ -57,6 +58,7 @@ class Tensor:
         self.offset: Expr = offset if offset is not None else Const(0)
         self.addr = 0  # UB byte address of a root tensor
         self.alias_of: Tensor | None = None  # reinterpret_cast_to: the tensor it views
+        self.life = tik.life if root is None else root.life  # the scope it was made in
 
     @property
     def buffer(self) -> str:
@@ -145,6 +147,7 @@ def reinterpret(tensor: Tensor, dtype: str) -> Tensor:
         view_root = Tensor(tik, dtype, t, (nbytes // t.size,), root.name, root.scope, key, loc)
         view_root.addr = root.addr
         view_root.alias_of = root
+        view_root.life = root.life
         tik.tensors[key] = view_root
     offset = tensor.offset * root.t.size
     c = offset.constant()
@@ -160,6 +163,9 @@ def set_scalar(s: Scalar, value, loc: Loc | None = None) -> None:
     the scalar unit, a float Scalar's constant."""
     loc = loc or caller()
     nested = s.tik.nested
+    s.tik.alive(s, loc, f"Scalar '{s.name}'.set_as")
+    if isinstance(value, Scalar):
+        s.tik.alive(value, loc, f"Scalar '{s.name}'.set_as")
     if isinstance(value, Tensor):
         raise TikError.at(loc, f"Scalar '{s.name}'.set_as(a tensor element): pipev's "
                           "scalar unit has no UB load")

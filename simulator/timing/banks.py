@@ -81,9 +81,24 @@ def build_shape(vop: VectorOp) -> Shape:
 
 
 def shape_key(vop: VectorOp) -> tuple:
-    return (vop.repeats, vop.n, None if vop.all_active else (vop.mask, vop.last),
+    """What `build_shape` depends on: of MASK only which blocks a repeat has active (many
+    MASK values share one pattern: a loop setting a new MASK each iteration prepares a few
+    shapes, not one per value)."""
+    return (vop.repeats, vop.n, None if vop.all_active else _activity_key(vop),
             tuple((a.kind, a.write, a.size, a.blk, a.rep, a.base & 31 if a.kind != "vector"
                    else 0) for a in vop.operands))
+
+
+def _activity_key(vop: VectorOp) -> tuple:
+    """`block_activity` of each block count the operands have, without its (R, blocks)
+    array: every repeat's but the last is the full row's."""
+    key = []
+    for blocks in sorted({a.blocks for a in vop.operands if a.kind == "vector"}):
+        full = vop.row.reshape(blocks, -1).any(axis=1)
+        last = vop.active[-1].reshape(blocks, -1).any(axis=1) \
+            if vop.last < vop.n and vop.repeats else None
+        key.append((blocks, full.tobytes(), None if last is None else last.tobytes()))
+    return tuple(key)
 
 
 def relative_layout(vop: VectorOp, region: int | None) -> tuple:

@@ -114,6 +114,10 @@ def test_cpp_without_a_main_or_with_kernel_options_and_no_kernel(tmp_path):
     (["--param", "T=1", "--objective", "cycles:up"], "COLUMN:max"),
     (["--param", "T=1,2", "--param", "U=1", "--zip"], "as many values"),
     (["--param", "chip=1"], "--chip"),
+    (["--param", "uops=1,2"], "'uops' is a column of the results table"),  # #31 07
+    (["--param", "key=1"], "'key' is a column of the results table"),
+    (["--param", "out_z=1"], "'out_z' is a column of the results table"),
+    (["--param", "TILE=1..100000000"], "a sweep runs at most 100,000 variants"),  # #31 19
 ])
 def test_usage_errors(tmp_path, args, message):
     runner = CliRunner()
@@ -365,3 +369,26 @@ def test_block_dims_are_an_axis(tmp_path):
     expected = run_row(json.loads(single.stdout), tmp_path / "one")
     same(result.rows[1], expected)
     assert result.rows[1]["cycles"] < result.rows[0]["cycles"]
+
+
+@pytest.mark.parametrize("option", ["--plot", "--out"])
+def test_an_unwritable_output_is_refused_before_the_sweep(tmp_path, option):
+    """#31 16: --plot (or --out) in a folder that is a file: a usage error before anything
+    runs, never a traceback after the whole sweep."""
+    (tmp_path / "afile").write_text("")
+    target = tmp_path / "afile" / ("x.png" if option == "--plot" else "r.csv")
+    args = {"--out": tmp_path / "r.csv", "--plot": None, option: target}
+    extra = [a for k, v in args.items() if v is not None for a in (k, v)]
+    proc = pipev("sweep", KERNEL, "--param", "TILE=4096", "--param", "N=4096", *extra,
+                 "--no-cache", "--jobs", "1", cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert f"{option} {target}: {tmp_path / 'afile'} is not a directory" in proc.stderr
+    assert "Traceback" not in proc.stderr and not (tmp_path / "r.csv").exists()
+
+
+def test_a_plot_in_a_new_folder_is_written_there(tmp_path):
+    proc = pipev("sweep", KERNEL, "--param", "TILE=4096", "--param", "N=4096", "--out",
+                 "r.csv", "--plot", "nodir/x.html", "--no-cache", "--jobs", "1", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "<svg" in (tmp_path / "nodir" / "x.html").read_text()
+    assert [p.name for p in (tmp_path / "nodir").iterdir()] == ["x.html"]

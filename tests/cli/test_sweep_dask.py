@@ -13,7 +13,6 @@ import threading
 import time
 from pathlib import Path
 
-import distributed  # the test extra installs it, as pipev[dask] does
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -21,6 +20,9 @@ from click.testing import CliRunner
 from simulator.cli import main
 from simulator.sweep import sweep
 from simulator.sweep.task import output_hash, summary_row
+from tests.support.extras import require
+
+distributed = require("distributed")  # the test extra installs it, as pipev[dask] does
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL = ROOT / "programs" / "kernels" / "where_tuned.vasm"

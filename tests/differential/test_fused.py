@@ -704,3 +704,64 @@ def test_a_per_line_sink_and_another_files_lines():
     cycles, other = _line_busy(VSEL + body, True)
     assert (cycles, other) == _line_busy(VSEL + body, False)
     assert sum(cycles) > 0 and other[("k.cpp", 9)] > 0
+
+
+# -- a MASK that changes every iteration (#31 22) -------------------------------------------------
+MASK_LOOP = """.chip ascend910b
+.ub x f16[128] = random(3)
+.ub z f16[128]
+    li x1, 1
+top:
+    set_vector_mask 0, x1
+    vadds.f16 z, x, 1.0, repeat=1
+    add x1, x1, {step}
+    blt x1, {end}, top
+"""
+
+
+@pytest.mark.parametrize("step,end", [(1, 200), (0x10001, 0x10001 * 40)])
+def test_a_mask_changing_every_iteration_equals_reference(step, end):
+    same_both_ways(MASK_LOOP.format(step=step, end=end), "warn")
+    cycling = MASK_LOOP.replace("set_vector_mask 0, x1", "and x3, x1, 3\nadd x3, x3, 1\n"
+                                "set_vector_mask 0, x3")  # a few values, each seen again
+    same_both_ways(cycling.format(step=1, end=60), "warn")
+
+
+def _kept(monkeypatch, iterations: int) -> tuple[int, int, int]:
+    """What a run of MASK_LOOP keeps: plans made (their settles), static decodings, and bank
+    shapes prepared."""
+    from simulator.timing import banks
+
+    loops, shapes = [], []
+    run, build = fused.FastLoop.run, banks.build_shape
+
+    def counted_run(self):
+        loops.append(self)
+        return run(self)
+
+    def counted_build(vop):
+        shapes.append(1)
+        return build(vop)
+    monkeypatch.setattr(fused.FastLoop, "run", counted_run)
+    monkeypatch.setattr(banks, "build_shape", counted_build)
+    banks._PREPARED.clear()
+    simulator.run(MASK_LOOP.format(step=1, end=iterations), checks="warn")
+    loop, = loops
+    static = loop.ex.decodings._static
+    decodings = sum(len(v) if isinstance(v, dict) else 1 for v in static.values())
+    return len(loop.settles), decodings, len(shapes)
+
+
+def test_a_mask_changing_every_iteration_keeps_bounded_plans_and_decodings(monkeypatch):
+    """A loop setting a new MASK each iteration: a plan per value (every observer's closures)
+    was made and kept for the whole run, and a bank shape prepared per value. Now the plans
+    do not grow with the iterations, a text keeps at most STATIC_MASKS decodings, and MASK
+    values with the same active blocks share a bank shape."""
+    from simulator import decodings
+
+    settles_100, decodings_100, shapes_100 = _kept(monkeypatch, 100)
+    monkeypatch.undo()
+    settles_600, decodings_600, shapes_600 = _kept(monkeypatch, 600)
+    assert settles_600 == settles_100 <= 8
+    assert decodings_600 <= getattr(decodings, "STATIC_MASKS", 256)
+    assert shapes_600 <= 4 and shapes_100 <= 4

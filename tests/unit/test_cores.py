@@ -231,6 +231,40 @@ def test_a_core_reading_what_another_writes_warns():
                      "cores are not ordered) (x1 = 16)"]
 
 
+def test_many_cores_racing_the_same_way_give_one_warning_listing_them(monkeypatch):
+    """Every core storing the same bytes is a race per core pair: one warning names the cores
+    (#31 21), and merging them is linear: each diagnostic is looked up once, the check's
+    messages are never scanned per diagnostic."""
+    import simulator.crosscore as crosscore
+
+    class Unscannable(dict):
+        def __iter__(self):
+            raise AssertionError("the race messages scanned (quadratic in the cores)")
+
+    lookups = []
+    real_init, real_race_of = crosscore.CrossCoreRaces.__init__, crosscore.CrossCoreRaces.race_of
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        self.reported = Unscannable()
+
+    def race_of(self, message):
+        lookups.append(message)
+        return real_race_of(self, message)
+
+    monkeypatch.setattr(crosscore.CrossCoreRaces, "__init__", init)
+    monkeypatch.setattr(crosscore.CrossCoreRaces, "race_of", race_of)
+    n = 40
+    text = copy_kernel(n, 2).replace("copy_ub_to_gm out[x1]", "copy_ub_to_gm out[16]")
+    races = [d for d in simulator.run(text).warnings if "stomping" in d.message]
+    assert [str(d) for d in races] == [
+        f"<string>:10:19: warning: {n - 1} cores (1, 2, 3, 4, 5, 6, 7, 8 and {n - 9} more) "
+        "write GM out bytes that another core also writes (line 10); core 1 with core 0 from "
+        "byte 0x20: the result depends on which core writes last (multi-core stomping: cores "
+        "are not ordered)"]
+    assert len(lookups) <= 3 * n
+
+
 def test_disjoint_slices_and_checks_off_report_no_race():
     assert not simulator.run(copy_kernel(8, 4)).warnings
     text = copy_kernel(2, 2).replace("copy_ub_to_gm out[x1]", "copy_ub_to_gm out[16]")

@@ -14,6 +14,7 @@ from simulator.sweep.cache import Cache
 from simulator.sweep.engine import Engine
 from simulator.sweep.executors import DaskPool, LocalPool, Pool, SweepSetupError, make_pool
 from simulator.sweep.task import Task
+from tests.support.extras import require
 
 
 def task(k: int, key: str | None = None) -> Task:
@@ -21,7 +22,9 @@ def task(k: int, key: str | None = None) -> Task:
 
 
 def square(t: Task) -> dict:
-    return {"status": "ok", "error": "", "cycles": t.index * t.index}
+    """An ok row of the shape a run gives (the cache serves no other)."""
+    return {"status": "ok", "error": "", "cycles": t.index * t.index, "time_us": 0.5,
+            "instructions": 1, "uops": 1}
 
 
 # -- axes ----------------------------------------------------------------------------------
@@ -36,6 +39,26 @@ def test_axis_values_and_ranges():
 def test_bad_axes_are_usage_errors(text):
     with pytest.raises(space.SpaceError):
         space.parse_axis(text)
+
+
+def test_a_sweep_is_capped_before_anything_is_expanded():
+    """#31 19: a range typo (1..100000000) is refused from its length, at once, with the cap
+    named; so is a grid whose product is over it, and an API axis of too many values."""
+    import time
+
+    t0 = time.perf_counter()
+    with pytest.raises(space.SpaceError, match="has 100,000,000 values; a sweep runs at most "
+                       "100,000 variants"):
+        space.parse_axis("TILE=1..100000000")
+    big = {"A": [str(k) for k in range(1000)], "B": [str(k) for k in range(1000)]}
+    with pytest.raises(space.SpaceError, match=r"1,000,000 variants \(A: 1,000 x B: 1,000\)"):
+        space.expand(big, "grid")
+    from simulator.sweep import SweepError, sweep
+
+    with pytest.raises(SweepError, match="at most 100,000"):
+        sweep("p.vasm", {"TILE": range(10**9)})
+    assert time.perf_counter() - t0 < 5
+    assert len(space.expand({"A": big["A"], "B": big["B"][:100]})) == 100_000  # at the cap
 
 
 def test_grid_and_zip():
@@ -64,7 +87,8 @@ def test_rows_are_cached_and_served(tmp_path):
         again = Engine(Pool(ex), cache, function=counted).run([task(k) for k in range(6)])
     assert sorted(calls) == [0, 1, 2, 3, 4, 5]  # only the new variant ran
     assert again.cached == {0, 1, 2, 3, 4}
-    assert again.rows[3] == {"status": "ok", "error": "", "cycles": 9}
+    assert again.rows[3] == {"status": "ok", "error": "", "cycles": 9, "time_us": 0.5,
+                             "instructions": 1, "uops": 1}
 
 
 def test_a_torn_cache_file_is_run_again(tmp_path):
@@ -139,6 +163,27 @@ def test_the_local_pool_survives_a_worker_dying(tmp_path):
     assert [out.rows[k].get("cycles") for k in range(8)] == [k * k for k in range(8)]
 
 
+def always_die(t: Task) -> dict:
+    if t.index == 3:
+        os._exit(1)  # as the OOM killer ends a worker: every time this variant runs
+    return square(t)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_variant_that_kills_its_worker_costs_only_its_own_row(jobs):
+    """#31 10: the local pool breaks as a whole; the variants in flight beside the culprit are
+    run again and keep their rows, only the culprit is an error row."""
+    pool = LocalPool(jobs)
+    try:
+        tasks = [Task(k, f"key{k}", "p.vasm", "", ()) for k in range(8)]
+        out = Engine(pool, None, function=always_die).run(tasks)
+    finally:
+        pool.close()
+    assert [out.rows[k].get("cycles") for k in range(8)] == [
+        None if k == 3 else k * k for k in range(8)]
+    assert "died 3 times" in out.rows[3]["error"]
+
+
 def test_ctrl_c_keeps_the_finished_rows():
     def slow_after_two(t):
         if t.index >= 2:
@@ -168,6 +213,10 @@ def test_executor_choices():
         make_pool("ray://x", None)
     with pytest.raises(SweepSetupError, match="concurrent.futures"):
         make_pool(object(), None)
+
+
+def test_an_unreachable_dask_scheduler():
+    require("distributed")  # the test extra installs it (#31: says so when it is missing)
     with pytest.raises(SweepSetupError, match="cannot reach"):
         DaskPool("dask://127.0.0.1:9", timeout=0.5)  # the discard port: nothing listens
 
@@ -199,7 +248,7 @@ def test_formats_round_trip(tmp_path, suffix):
         got = [json.loads(line) for line in path.read_text().splitlines()]
         assert got[1]["cycles"] == 200 and "cycles" not in got[2]
     else:
-        import pyarrow.parquet as pq
+        pq = require("pyarrow.parquet")
 
         got = pq.read_table(path).to_pylist()
         assert got[1]["cycles"] == 200 and got[2]["cycles"] is None and got[0]["T"] == 64
@@ -224,6 +273,7 @@ def test_best():
 
 @pytest.mark.parametrize("suffix", [".png", ".html", ".svg"])
 def test_plot(tmp_path, suffix):
+    require("matplotlib")
     from simulator.sweep.plot import plot
 
     rows = [{"T": t, "B": b, "status": "ok", "cycles": 1000 // t + b} for t in (8, 16, 32)

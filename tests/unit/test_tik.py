@@ -161,10 +161,51 @@ def test_sync_pairs_follow_reads_and_writes(tik_importable, tmp_path):
     assert not any("MTE2, MTE3" in t for t in hw)  # x_gm → x and z → z_gm never conflict
 
 
+@pytest.mark.parametrize("loop", [False, True])
+def test_sync_orders_ub_reused_across_stmt_scopes(tik_importable, tmp_path, loop):
+    """t and u share UB bytes (t's scope ended): u's writer waits for t's load and store, also
+    when the scopes are a loop's body (iteration i+1's t after iteration i's u)."""
+    scopes = textwrap.dedent("""
+        with tik_instance.new_stmt_scope():
+            t = tik_instance.Tensor("float16", (128,), name="t", scope=tik.scope_ubuf)
+            tik_instance.data_move(t, src_gm, 0, 1, 8, 0, 0)
+            tik_instance.data_move(dst_gm, t, 0, 1, 8, 0, 0)
+        with tik_instance.new_stmt_scope():
+            u = tik_instance.Tensor("float16", (128,), name="u", scope=tik.scope_ubuf)
+            tik_instance.vec_dup(128, u, 7.0, 1, 8)
+            tik_instance.data_move(dst2_gm, u, 0, 1, 8, 0, 0)
+    """)
+    if loop:
+        scopes = "with tik_instance.for_range(0, 3) as i:\n" + textwrap.indent(scopes, "    ")
+    tik_instance = build(tmp_path, """
+        src_gm = tik_instance.Tensor("float16", (128,), name="src_gm", scope=tik.scope_gm)
+        dst_gm = tik_instance.Tensor("float16", (128,), name="dst_gm", scope=tik.scope_gm)
+        dst2_gm = tik_instance.Tensor("float16", (128,), name="dst2_gm", scope=tik.scope_gm)
+    """, scopes, """
+        tik_instance.BuildCCE(kernel_name="k", inputs=[src_gm], outputs=[dst_gm, dst2_gm])
+    """)
+    assert tik_instance.tensors["t"].addr == tik_instance.tensors["u"].addr
+    src = np.arange(128).astype(np.float16)
+    dst, dst2 = tik_instance.tikdb.start_debug({"src_gm": src}, interactive=False)
+    assert dst.tobytes() == src.tobytes() and (dst2 == 7).all()
+    assert not tik_instance.tikdb.result.diagnostics
+    hw = [h.text for s in tik_instance.program.statements for h in s.hw]
+    dup = next(k for k, text in enumerate(hw) if text.startswith("vector_dup"))
+    assert any(text.startswith("wait_flag MTE3, V") for text in hw[:dup])
+    assert any(text.startswith("wait_flag MTE2, V") for text in hw[:dup])
+
+
 # -- misuse at the script's line ---------------------------------------------------------------
 def test_wrong_arity_is_at_the_call(tik_importable, tmp_path):
     line, col, msg = error_of(tmp_path, VECTOR, "tik_instance.vec_adds(128, z, x, 1.0, 2, 8)\n")
     assert (line, col) == (8, 1) and "vec_adds()" in msg and "src_rep_stride" in msg
+
+
+def test_wrong_arity_of_a_scope_is_at_the_call(tik_importable, tmp_path):
+    line, col, msg = error_of(tmp_path, "with tik_instance.for_range(0) as i:\n    pass\n")
+    assert (line, col) == (3, 6) and "for_range(): missing a required argument: 'endt'" in msg
+    line, col, msg = error_of(tmp_path, "with tik_instance.new_stmt_scope(1, 2):\n    pass\n")
+    assert (line, col) == (3, 6) and "new_stmt_scope(): too many positional" in msg
 
 
 def test_unknown_dtype(tik_importable, tmp_path):
@@ -428,6 +469,116 @@ def test_nested_loops_sync_without_races(tik_importable, tmp_path, rows):
     want[:rows] = (x[:rows] + np.tile(x[0, :64], 4)) * np.float32(2)
     assert z.tobytes() == want.tobytes()
     assert not tik_instance.tikdb.result.diagnostics
+
+
+def test_expressions_free_their_scratch_registers(tik_importable, tmp_path):
+    """An operator's operands free their scratch registers: four loop variables in one offset,
+    used twice in a call (two registers at a time, not one per operator), and a nine-operator
+    chain over a Scalar (one register)."""
+    tik_instance = build(tmp_path, """
+        src_gm = tik_instance.Tensor("float16", (4096,), name="src_gm", scope=tik.scope_gm)
+        dst_gm = tik_instance.Tensor("float16", (4096,), name="dst_gm", scope=tik.scope_gm)
+        ub = tik_instance.Tensor("float16", (4096,), name="ub", scope=tik.scope_ubuf)
+        tik_instance.data_move(ub, src_gm, 0, 1, 256, 0, 0)
+        s = tik_instance.Scalar("int32", name="s", init_value=1)
+        with tik_instance.for_range(0, 2) as a:
+            with tik_instance.for_range(0, 2) as b:
+                with tik_instance.for_range(0, 2) as c:
+                    with tik_instance.for_range(0, 2) as d:
+                        off = a * 2048 + b * 1024 + c * 512 + d * 256 + 128
+                        tik_instance.vec_abs(128, ub[off], ub[off], 1, 8, 8)
+        tik_instance.vec_muls(128, ub, ub, 2.0, s + 1 + 1 + 1 + 1 + 1 + 1 + 1 - 7 + 1, 8, 8)
+        tik_instance.data_move(dst_gm, ub, 0, 1, 256, 0, 0)
+        tik_instance.BuildCCE(kernel_name="k", inputs=[src_gm], outputs=[dst_gm])
+    """)
+    x = (np.arange(4096) % 200 - 100).astype(np.float16)
+    out, = tik_instance.tikdb.start_debug({"src_gm": x}, interactive=False)
+    want = x.reshape(16, 256).copy()
+    want[:, 128:] = np.abs(want[:, 128:])
+    want = want.reshape(-1)
+    want[:256] *= np.float16(2)
+    assert out.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("block_num", [65536, 0, -1, "n"])
+def test_block_num_out_of_range(tik_importable, tmp_path, block_num):
+    """block_num is a launch's blockDim, 1..65535 as for `.block_dim`, known when the kernel is
+    built: at the for_range call, before anything runs."""
+    line, col, msg = error_of(tmp_path, f"""
+        n = tik_instance.Scalar("int32", name="n", init_value=4)
+        with tik_instance.for_range(0, 4, block_num={block_num}) as b:
+            pass
+    """)
+    assert (line, col) == (4, 6)
+    if block_num == "n":
+        assert "block_num must be an int known when the kernel is built" in msg
+    else:
+        assert f"block_num {block_num} is out of range (1..65535 cores)" in msg
+
+
+def test_deep_expressions_lower_without_recursion(tik_importable, tmp_path):
+    """Expressions a Python loop builds, thousands of operators deep (past Python's recursion
+    limit), fold, lower and serve as offsets, fields, set_as values, loop bounds and
+    conditions; a right-leaning chain whose every left operand needs a register takes two."""
+    tik_instance = build(tmp_path, VECTOR, """
+        s = tik_instance.Scalar("int32", name="s", init_value=1)
+        e = s
+        for _ in range(3000):
+            e = e + 1
+        r = s
+        for _ in range(3000):
+            r = (s * 2 - 2) + r
+        n = tik_instance.Scalar("int32", name="n")
+        n.set_as(r + 1)
+        tik_instance.vec_abs(128, z[e - 3001], x, e - 2999, 8, 8)
+        with tik_instance.for_range(0, e - 2999) as i:
+            with tik_instance.if_scope(r + i - 1 == n - 1):
+                tik_instance.vec_muls(128, z[128], z[128], 2.0, 1, 8, 8)
+    """, BUILD)
+    x = (np.arange(256) - 100).astype(np.float16)
+    z, = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
+    want = np.abs(x)
+    want[128:] *= np.float16(2)
+    assert z.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("made, use, name, scope", [
+    ("with tik_instance.for_range(0, 2) as i:\n    pass",
+     "tik_instance.vec_abs(128, z[i * 128], x, 1, 8, 8)", "i", "for_range (line 8)"),
+    ("with tik_instance.for_range(0, 2) as i:\n    off = i * 128",
+     "tik_instance.vec_abs(128, z, x, 1, 8, 8)\ntik_instance.vec_abs(128, z[off], x, 1, 8, 8)",
+     "i", "for_range (line 8)"),
+    ("with tik_instance.new_stmt_scope():\n"
+     "    t = tik_instance.Tensor('float16', (256,), name='t', scope=tik.scope_ubuf)",
+     "tik_instance.vec_abs(128, z, t, 2, 8, 8)", "t", "new_stmt_scope (line 8)"),
+    ("with tik_instance.new_stmt_scope():\n"
+     "    s = tik_instance.Scalar('int32', name='s', init_value=1)",
+     "tik_instance.vec_abs(128, z, x, s, 8, 8)", "s", "new_stmt_scope (line 8)"),
+    ("with tik_instance.new_stmt_scope():\n"
+     "    s = tik_instance.Scalar('int32', name='s', init_value=1)",
+     "s.set_as(2)", "s", "new_stmt_scope (line 8)"),
+    ("with tik_instance.new_stmt_scope():\n"
+     "    f = tik_instance.Scalar('float16', name='f', init_value=2.0)",
+     "tik_instance.vec_muls(128, z, x, f, 2, 8, 8)", "f", "new_stmt_scope (line 8)"),
+    ("with tik_instance.if_scope(x_gm.size > 0):\n"
+     "    n = tik_instance.Scalar('int32', name='n', init_value=2)",
+     "tik_instance.vec_muls(128, z, x, 2.0, n, 8, 8)", "n", "if_scope (line 8)"),
+])
+def test_names_used_outside_their_scope(tik_importable, tmp_path, made, use, name, scope):
+    """A for_range's variable, and the Scalars and Tensors a scope made, are not visible after
+    it ends (TIK Scope): pipev has given their registers and UB to others."""
+    line, col, msg = error_of(tmp_path, VECTOR, made + "\n", use + "\n", BUILD)
+    assert (line, col) == (9 + made.count("\n") + use.count("\n"), 1)
+    assert f"'{name}' is used outside its {scope}, which ended" in msg
+
+
+@pytest.mark.parametrize("bounds", ["5, -5", "-1, 4", "0, -1"])
+def test_for_range_bounds(tik_importable, tmp_path, bounds):
+    line, col, msg = error_of(tmp_path, f"""
+        with tik_instance.for_range({bounds}) as i:
+            pass
+    """)
+    assert (line, col) == (3, 6) and "the bounds must satisfy 0 <= begint <= endt" in msg
 
 
 def test_python_truth_of_a_scalar_is_a_diagnostic(tik_importable, tmp_path):

@@ -67,3 +67,16 @@ def test_unknown_name_and_syntax_errors_are_diagnostics():
     with pytest.raises(DiagnosticError) as e:
         compiled("N = (\n", "k.py", {})
     assert str(e.value.diagnostics[0]).startswith("k.py:1:")
+
+
+@pytest.mark.parametrize("default, text", [
+    (1.5, "inf"), (1.5, "-inf"), (1.5, "nan"), (1.5, "1e400"), ((2, 128), "(1e400, -1e400)"),
+    (None, "{1: [2.5, 1e999], 'k': {3}}"), (None, "set()"), (None, "{-0.0: ()}"),
+])
+def test_overrides_are_the_values_themselves(default, text):
+    """An override is substituted as the value it was read as, whether or not the value has a
+    literal spelling (inf, nan and 1e400 have none: their repr is a name)."""
+    want = parse_value(Param("P", default, 1, 1), text)
+    scope: dict = {}
+    exec(compiled(f"P = {default!r}\n", "k.py", {"P": text}), scope)
+    assert repr(scope["P"]) == repr(want) and type(scope["P"]) is type(want)

@@ -1,7 +1,8 @@
 """The synchronisation TIK kernels get, on random kernels: loads, stores, vector work and UB
-copies over a few buffers, in nested loops and ifs. pipev's race check (docs/format.md §9.4: a
-vector clock per pipe) must find no race, no flag may be left set and no wait may deadlock;
-results are program order's (functional results never depend on timing), checked against numpy."""
+copies over a few buffers and new_stmt_scope tensors sharing freed UB, in nested loops and
+ifs. pipev's race check (docs/format.md §9.4: a vector clock per pipe) must find no race, no
+flag may be left set and no wait may deadlock; results are program order's (functional results
+never depend on timing), checked against numpy."""
 
 import runpy
 import sys
@@ -22,7 +23,9 @@ def op():
     add = st.tuples(st.just("add"), st.sampled_from(BUFFERS), st.sampled_from(BUFFERS),
                     st.sampled_from(BUFFERS))
     copy = st.tuples(st.just("copy"), st.sampled_from(BUFFERS), st.sampled_from(BUFFERS))
-    return st.one_of(load, store, add, copy)
+    # a new_stmt_scope's own tensor: every one is placed in the same freed UB bytes
+    scoped = st.tuples(st.just("scoped"), st.sampled_from(BUFFERS), st.integers(0, 3))
+    return st.one_of(load, store, add, copy, scoped)
 
 
 body = st.recursive(
@@ -46,6 +49,13 @@ def source(ops, depth=0, var="flag") -> list[str]:
             out.append(f"{pad}tik_instance.vec_add(128, {o[1]}, {o[2]}, {o[3]}, 1, 8, 8, 8)")
         elif o[0] == "copy":
             out.append(f"{pad}tik_instance.data_move({o[1]}, {o[2]}, 0, 1, 8, 0, 0)")
+        elif o[0] == "scoped":
+            out += [f"{pad}with tik_instance.new_stmt_scope():",
+                    f'{pad}    t = tik_instance.Tensor("float16", ({N},), name="t", '
+                    "scope=tik.scope_ubuf)",
+                    f"{pad}    tik_instance.data_move(t, g_in[{o[2] * N}], 0, 1, 8, 0, 0)",
+                    f"{pad}    tik_instance.vec_add(128, t, t, {o[1]}, 1, 8, 8, 8)",
+                    f"{pad}    tik_instance.data_move({o[1]}, t, 0, 1, 8, 0, 0)"]
         elif o[0] == "loop":
             out.append(f"{pad}with tik_instance.for_range(0, {o[1]}) as i{depth}:")
             out += source(o[2], depth + 1, f"i{depth}")
@@ -68,6 +78,8 @@ def simulate(ops, ub, g_in, g_out, loop_var=None):
             ub[o[1]] = ub[o[2]] + ub[o[3]]
         elif o[0] == "copy":
             ub[o[1]] = ub[o[2]].copy()
+        elif o[0] == "scoped":
+            ub[o[1]] = g_in[o[2] * N:(o[2] + 1) * N] + ub[o[1]]
         elif o[0] == "loop":
             for i in range(o[1]):
                 simulate(o[2], ub, g_in, g_out, i)

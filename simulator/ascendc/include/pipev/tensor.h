@@ -47,14 +47,17 @@ public:
     using PrimType = T;
     LocalTensor() = default;
     // Static tensor programming: a tensor at UB byte address ADDR of TILE elements.
-    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) : addr_(addr), size_(tileSize),
-                                                                   pos_(pos) {
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, PIPEV_LOC)
+        : addr_(addr), size_(tileSize), pos_(pos) {
         using namespace pipev::detail;
         for (size_t i = 0; i < g.regions.size() && region_ < 0; ++i)
             if (addr >= g.regions[i].addr && addr < g.regions[i].addr + g.regions[i].bytes)
                 region_ = int(i);
-        if (region_ < 0)
-            region_ = new_region(format("ub_%x", addr), addr, uint64_t(tileSize) * sizeof(T));
+        if (region_ >= 0) return;
+        region_ = new_region(format("ub_%x", addr), addr, uint64_t(tileSize) * sizeof(T));
+        // declared here, not at its first use, so that pipev's checks of the placement (the
+        // API scratch area, the bounds of UB) point at this line
+        if (g.active) typed(region_, pipev::type_name<T>, sizeof(T), loc);
     }
     LocalTensor operator[](uint32_t offset) const {
         LocalTensor v = *this;
