@@ -116,6 +116,12 @@ class PipevGroup(click.Group):
 
             return args[0], cpp.run_cpp if args[0] == "run" else cpp.debug_cpp, args[1:]
         program = program_of(args[1:])
+        if args and args[0] in ("check", "asm") and program is not None \
+                and front_end_for(program) == "cpp":  # not .vasm: never hand it to the assembler
+            raise click.UsageError(
+                f"{args[0]} takes .vasm programs and TIK scripts, not C++ ({program}); record what "
+                f"the kernel issues with `pipev run {program} --save-vasm k.vasm`, then `pipev "
+                f"{args[0]} k.vasm`", ctx)
         if program is not None and front_end_for(program) == "tik":
             from simulator.tik.cli import command_for
 
