@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import pipev_process as pipev
+
 STATIC_IN_SCRATCH = r"""#include "kernel_operator.h"
 #include "tikicpulib.h"
 #include <cstdio>
@@ -40,20 +42,6 @@ int main() {
     return 0;
 }
 """
-
-
-@pytest.fixture(scope="module")
-def env(request, tmp_path_factory):
-    store = getattr(request.config, "cache", None)  # none under -p no:cacheprovider
-    cache = store.mkdir("pipev-ascendc") if store else tmp_path_factory.mktemp("cache")
-    return dict(os.environ, PIPEV_CACHE_DIR=str(cache))
-
-
-def pipev(env, cwd: Path, *args, timeout: float = 180):
-    proc = subprocess.run([sys.executable, "-m", "simulator.cli", *map(str, args)], cwd=cwd,
-                          env=env, capture_output=True, text=True, timeout=timeout)
-    assert "Traceback" not in proc.stderr, proc.stderr
-    return proc
 
 
 def test_static_tensor_in_scratch_area_warned_at_its_line(env, tmp_path):

@@ -12,7 +12,6 @@ pytest's cache (a rerun of the suite compiles nothing).
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -27,23 +26,6 @@ RUN = ROOT / "tests" / "data" / "ascendc" / "run"
 PROGRAMS = ROOT / "programs" / "ascendc"
 DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning): "
                   r"(?P<msg>.*)$", re.M)
-
-
-@pytest.fixture(scope="session")
-def env(request, tmp_path_factory):
-    cache = request.config.cache.mkdir("pipev-ascendc") if request.config.cache else \
-        tmp_path_factory.mktemp("cache")
-    return dict(os.environ, PIPEV_CACHE_DIR=str(cache))
-
-
-@pytest.fixture
-def pipev(env, tmp_path):
-    def run(*args, cwd: Path = tmp_path):
-        proc = subprocess.run([sys.executable, "-m", "simulator.cli", *map(str, args)],
-                              cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
-        assert "Traceback" not in proc.stderr, proc.stderr
-        return proc
-    return run
 
 
 def line_of(path: Path, needle: str) -> int:

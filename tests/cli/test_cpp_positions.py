@@ -4,10 +4,7 @@ call's column (where its statement begins, as every C++ diagnostic), and `pipev 
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -35,19 +32,10 @@ int main() {
 
 
 @pytest.fixture
-def pipev(request, tmp_path, tmp_path_factory):
-    cache = request.config.cache.mkdir("pipev-ascendc") if request.config.cache else \
-        tmp_path_factory.mktemp("cache")
-    env = dict(os.environ, PIPEV_CACHE_DIR=str(cache))
+def pipev(pipev, tmp_path):
+    """The shared `pipev` subprocess fixture, with the kernel written where it runs."""
     (tmp_path / "k.cpp").write_text(KERNEL)
-
-    def run(*args):
-        proc = subprocess.run([sys.executable, "-m", "simulator.cli", *map(str, args)],
-                              cwd=tmp_path, env=env, capture_output=True, text=True,
-                              timeout=180)
-        assert "Traceback" not in proc.stderr, proc.stderr
-        return proc
-    return run
+    return pipev
 
 
 def test_a_getvalue_race_is_at_the_calls_column(pipev):

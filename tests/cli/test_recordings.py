@@ -6,32 +6,12 @@ run's error when the run failed."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 HEAD = '#include "kernel_operator.h"\n#include "tikicpulib.h"\n'
-
-
-@pytest.fixture(scope="session")
-def env(request, tmp_path_factory):
-    cache = request.config.cache.mkdir("pipev-ascendc") if request.config.cache else \
-        tmp_path_factory.mktemp("cache")
-    return dict(os.environ, PIPEV_CACHE_DIR=str(cache))
-
-
-@pytest.fixture
-def pipev(env, tmp_path):
-    def run(*args):
-        proc = subprocess.run([sys.executable, "-m", "simulator.cli", *map(str, args)],
-                              cwd=tmp_path, env=env, capture_output=True, text=True,
-                              timeout=180)
-        assert "Traceback" not in proc.stderr, proc.stderr
-        return proc
-    return run
 
 
 def record(pipev, tmp_path: Path, source: str) -> tuple[subprocess.CompletedProcess,
