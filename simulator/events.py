@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from isa.decode import DmaOp, VectorOp
+from simulator.plans import FamilyFacts, ObserverPlan, Planned
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.chip import Chip
     from isa.diagnostics import Diagnostic
     from isa.program import Instruction
     from simulator.instr_timing import InstrTiming
-    from simulator.plans import ObserverPlan, Planned
 
 
 def _timed(field: str, doc: str) -> property:
@@ -32,7 +32,7 @@ def _timed(field: str, doc: str) -> property:
     return property(get, doc=doc)
 
 
-class Event:
+class Event(FamilyFacts):
     """One executed hardware instruction.
 
     Attributes: `seq` (0-based position in the executed stream), `file`, `line`, `col` (the
@@ -101,10 +101,6 @@ class Event:
     def statement(self) -> str:
         return self._source.statement_text(self.instr)
 
-    @property
-    def kind(self) -> str:
-        return self.instr.defn.family.kind
-
     # -- what it did -------------------------------------------------------------------------
     @property
     def vop(self):
@@ -155,14 +151,6 @@ class Event:
         if space is None:
             return []
         return [(space, a, a + n) for a, n in op.runs(role)]
-
-    @property
-    def reads_cmpmask(self) -> bool:
-        return self.instr.defn.family.cmpmask_reads(self.instr.fields)
-
-    @property
-    def writes_cmpmask(self) -> bool:
-        return self.instr.defn.family.writes_cmpmask
 
     @property
     def mask_mode(self) -> str:

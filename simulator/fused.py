@@ -275,10 +275,10 @@ class FastLoop:
                     step = learn(state)
                     if step is None:
                         return None
+                if step is _DECLINED:  # not followed: the next execution looks it up again
+                    return None
                 hi, lo, ctr = state
                 current = step
-            if current is _DECLINED:
-                return None
             return current(instr, i)
 
         def learn(state: tuple) -> Callable | None:

@@ -49,20 +49,11 @@ class ObserverPlan(NamedTuple):
     lines: tuple[MutableSequence[int], int] | None = None
 
 
-class Planned:
-    """The executions a plan covers: instructions sharing `instr`'s text (and file) at one
-    MASK/CTRL, each on `pipe` with decoded operation `op` (a VectorOp, or None for what S
-    executes itself) and `repeats` micro-ops; `timed` when the timing stage books them.
-    `event(instr, taken=False)` builds the event the reference path would have given for an
-    execution at INSTR (without its timing record), for the rare plan that needs one."""
+class FamilyFacts:
+    """What an `instr`'s family says of it, for an `Event` and a `Planned` alike."""
 
-    __slots__ = ("instr", "pipe", "op", "repeats", "timed", "event")
-
-    def __init__(self, instr: Instruction, pipe: str, op, repeats: int, timed: bool,
-                 event: Callable[..., object]):  # -> simulator.events.Event (the contract
-        # names plans, not the other way round: this module stays below events.py)
-        self.instr, self.pipe, self.op, self.repeats = instr, pipe, op, repeats
-        self.timed, self.event = timed, event
+    __slots__ = ()
+    instr: Instruction
 
     @property
     def kind(self) -> str:
@@ -76,3 +67,19 @@ class Planned:
     @property
     def writes_cmpmask(self) -> bool:
         return self.instr.defn.family.writes_cmpmask
+
+
+class Planned(FamilyFacts):
+    """The executions a plan covers: instructions sharing `instr`'s text (and file) at one
+    MASK/CTRL, each on `pipe` with decoded operation `op` (a VectorOp, or None for what S
+    executes itself) and `repeats` micro-ops; `timed` when the timing stage books them.
+    `event(instr, taken=False)` builds the event the reference path would have given for an
+    execution at INSTR (without its timing record), for the rare plan that needs one."""
+
+    __slots__ = ("instr", "pipe", "op", "repeats", "timed", "event")
+
+    def __init__(self, instr: Instruction, pipe: str, op, repeats: int, timed: bool,
+                 event: Callable[..., object]):  # -> simulator.events.Event (the contract
+        # names plans, not the other way round: this module stays below events.py)
+        self.instr, self.pipe, self.op, self.repeats = instr, pipe, op, repeats
+        self.timed, self.event = timed, event

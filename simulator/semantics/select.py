@@ -96,7 +96,7 @@ def vsel(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
         whole = vop.memo.get(key, 0)
         if type(whole) is int:  # executions so far: planned at the PLAN_AT-th, as the bulk plan
             whole = vop.memo[key] = whole + 1 if whole + 1 < PLAN_AT else \
-                _whole_run_plan(vop, m.ub.size) or False  # (False: none, remembered)
+                prepare_vsel(vop, m.ub.size) or False  # (False: none, remembered)
         if type(whole) is not int and whole:
             whole(m, vop, scalar, lo, hi)
             return
@@ -148,10 +148,6 @@ def prepare_vsel(vop: VectorOp, ub_bytes: int):
     `vsel` (the same plan `vsel` itself takes for all repeats); None for any other decoding,
     and for one of many repeats that the bulk path (planned per decoding: a bit blend, faster
     than np.where on random bits) takes."""
-    return _whole_run_plan(vop, ub_bytes)
-
-
-def _whole_run_plan(vop: VectorOp, ub_bytes: int):
     if vop.access("sel") is not None or vop.family.scalar_src1(vop.instr.fields):
         return None
     if vop.repeats >= BULK_REPEATS and has_plan(vop, ("src0", "src1")):
