@@ -233,7 +233,7 @@ class Observer:
 
     One hook is opt-in, for speed: `plan(planned)` (simulator/plans.py). An observer that
     overrides it may let the run's fast loop repeat an instruction without building its event:
-    given the `Planned` execution, it returns an `ObserverPlan` — `each(instr, busy)` after
+    given the `Planned` execution, it returns an `ObserverPlan` — `each(instr, busy, taken)` after
     every execution the plan covers and `settle(booked)` once when the loop ends, either None
     when there is nothing to do — or None to decline (the loop then issues that instruction
     through the reference path, events and all). A plan must leave the observer exactly as
