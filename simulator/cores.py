@@ -240,9 +240,14 @@ def _on_cores(cores: list[int], n: int) -> str:
         return f" (all {n} cores)"
     if len(cores) == 1:
         return f" (core {cores[0]})"
+    return f" (cores {listed(cores)})"
+
+
+def listed(cores: Sequence[int]) -> str:
+    """CORES as a diagnostic lists them: at most SHOWN_CORES, then `and N more`."""
     shown = ", ".join(map(str, cores[:SHOWN_CORES]))
     more = f" and {len(cores) - SHOWN_CORES} more" if len(cores) > SHOWN_CORES else ""
-    return f" (cores {shown}{more})"
+    return shown + more
 
 
 def summed(dicts) -> dict[str, int]:
