@@ -21,6 +21,7 @@ from pathlib import Path
 import attrs
 import numpy as np
 
+from isa.assembler import MAX_BLOCK_DIM  # the largest launch, as .block_dim and --block-dim
 from isa.chip import Chip
 from isa.diagnostics import Diagnostic, DiagnosticError
 from isa.types import lookup
@@ -62,7 +63,6 @@ class PipevBridge(ctypes.Structure):
 
 
 SEVERITIES = {0: "note", 1: "warning", 2: "error"}
-MAX_BLOCK_DIM = 65535  # the largest launch (a block index is 16 bits; `--block-dim` says so too)
 
 
 @attrs.define
