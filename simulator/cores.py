@@ -213,8 +213,8 @@ class Launch:
         run = self.last
         assert run is not None
         cycles = max((c.end for c in self.cores), default=0)
-        busy = _sum(c.pipes for c in self.cores)
-        stalls = _sum(c.stalls for c in self.cores) if self.timing else {}
+        busy = summed(c.pipes for c in self.cores)
+        stalls = summed(c.stalls for c in self.cores) if self.timing else {}
         hot = merged_hot_lines(self.stats) if self.timing else []
         ub = run.machine.ub.view()
         ub.setflags(write=False)
@@ -240,12 +240,18 @@ def _on_cores(cores: list[int], n: int) -> str:
         return f" (all {n} cores)"
     if len(cores) == 1:
         return f" (core {cores[0]})"
+    return f" (cores {listed(cores)})"
+
+
+def listed(cores: Sequence[int]) -> str:
+    """CORES as a diagnostic lists them: at most SHOWN_CORES, then `and N more`."""
     shown = ", ".join(map(str, cores[:SHOWN_CORES]))
     more = f" and {len(cores) - SHOWN_CORES} more" if len(cores) > SHOWN_CORES else ""
-    return f" (cores {shown}{more})"
+    return shown + more
 
 
-def _sum(dicts) -> dict[str, int]:
+def summed(dicts) -> dict[str, int]:
+    """The per-key sums of DICTS (each core's pipe or stall figures, for the whole launch)."""
     out: dict[str, int] = {}
     for d in dicts:
         for k, v in d.items():

@@ -20,11 +20,11 @@ import numpy as np
 
 from isa.decode import DmaOp
 from isa.diagnostics import Diagnostic
+from simulator.cores import listed
 from simulator.events import Event, Observer, RunInfo
 
 RULE = "cross-core GM race"
 MARK = " (multi-core stomping: cores are not ordered)"  # ends every message of this check
-SHOWN_PAIRS = 8  # a merged warning lists at most this many cores
 
 
 class CrossCoreRaces(Observer):
@@ -151,9 +151,7 @@ def _merged(kind: tuple, pairs: list[tuple[int, int, int]]) -> str:
     """One warning for PAIRS (core, other core, first byte) of the same race KIND."""
     mine, tensor, also, theirs, line, consequence = kind
     cores = [c for c, _, _ in pairs]
-    shown = ", ".join(map(str, cores[:SHOWN_PAIRS]))
-    more = f" and {len(cores) - SHOWN_PAIRS} more" if len(cores) > SHOWN_PAIRS else ""
     core, other, byte = pairs[0]
-    return (f"{len(cores)} cores ({shown}{more}) {mine[:-1]} GM {tensor} bytes that another core"
+    return (f"{len(cores)} cores ({listed(cores)}) {mine[:-1]} GM {tensor} bytes that another core"
             f"{also} {theirs} ({line}); core {core} with core {other} from byte {byte:#x}: "
             f"{consequence}{MARK}")

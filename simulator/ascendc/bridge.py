@@ -21,9 +21,11 @@ from pathlib import Path
 import attrs
 import numpy as np
 
+from isa.assembler import MAX_BLOCK_DIM  # the largest launch, as .block_dim and --block-dim
 from isa.chip import Chip
 from isa.diagnostics import Diagnostic, DiagnosticError
 from isa.types import lookup
+from simulator.cores import summed
 
 c_char_p, c_int, c_uint64, c_uint32 = ctypes.c_char_p, ctypes.c_int, ctypes.c_uint64, \
     ctypes.c_uint32
@@ -61,7 +63,6 @@ class PipevBridge(ctypes.Structure):
 
 
 SEVERITIES = {0: "note", 1: "warning", 2: "error"}
-MAX_BLOCK_DIM = 65535  # the largest launch (a block index is 16 bits; `--block-dim` says so too)
 
 
 @attrs.define
@@ -131,21 +132,13 @@ class Launch:
         timed = bool(last.stalls)
         return attrs.evolve(
             last, cycles=cycles, time_us=cycles / last.chip.clock_mhz,
-            pipes=_summed(f.pipes for f in cores), instructions=sum(f.instructions for f in cores),
+            pipes=summed(f.pipes for f in cores), instructions=sum(f.instructions for f in cores),
             uops=sum(f.uops for f in cores),
-            stalls=_summed(f.stalls for f in cores) if timed else {},
+            stalls=summed(f.stalls for f in cores) if timed else {},
             hot_lines=self.stats.hot_lines() if timed and self.stats is not None else [],
             diagnostics=list(self.reported), cores=cores, path=f"{self.file}:{self.line} "
             f"{self.kernel}",
             vector_cores=getattr(self.schedule, "slots", 1))
-
-
-def _summed(dicts) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for d in dicts:
-        for k, v in d.items():
-            out[k] = out.get(k, 0) + v
-    return out
 
 
 def numbered(path: str | None, launch: int, core: int) -> str | None:

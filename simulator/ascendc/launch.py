@@ -239,7 +239,7 @@ def _newlines(text: str, s: int, e: int) -> str:
     return "\n" * text.count("\n", s, e)
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
@@ -287,8 +287,8 @@ def _launch_edits(text: str, b: str) -> list[_Edit]:
         d0, d1 = parts[0]
         args_s = paren + 1
         has_args = bool(b[args_s:close].strip())
-        arg_text = _c_string(_one_line(b[args_s:close])) if has_args else "nullptr"
-        out = (f'{NAMED_LAUNCH_HELPER}(__FILE__, __LINE__, "{_one_line(name)}", {arg_text}, '
+        arg_text = _c_string(one_line(b[args_s:close])) if has_args else "nullptr"
+        out = (f'{NAMED_LAUNCH_HELPER}(__FILE__, __LINE__, "{one_line(name)}", {arg_text}, '
                f"{text[d0:d1]}, {name}{_newlines(text, name_end, d0)}"
                f"{_newlines(text, d1, args_s)}")
         out += (f", {text[args_s:close]})" if has_args else f"{text[args_s:close]})")
@@ -326,11 +326,11 @@ def _ubuf_edits(text: str, b: str) -> list[_Edit]:
         base = m.end()
         words = [w for w in text[base + decl.start("type"):base + decl.end("type")].split()
                  if w not in ("static", "__ubuf__")]
-        type_text = _one_line(" ".join(words))
+        type_text = one_line(" ".join(words))
         pieces = []
         for d in _DECLARATOR.finditer(text, base + decl.start("decls"),
                                       base + decl.end("decls")):
-            dims = "".join(_one_line(d.group("dims")).split(" "))
+            dims = "".join(one_line(d.group("dims")).split(" "))
             pieces.append(f"auto &{d.group('name')} = {UB_ARRAY_HELPER}<{type_text} {dims}>"
                           f'("{d.group("name")}");')
         edits.append(_Edit(s, semi + 1, " ".join(pieces) + _newlines(text, s, semi)))
@@ -361,10 +361,6 @@ def kernel_names(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def one_line(text: str) -> str:
-    return _one_line(text)
-
-
 def definition_line(text: str, kernel: str) -> int:
     """The line of KERNEL's definition (`void NAME(`) in TEXT, or 1."""
     base = kernel.split("<")[0].split("::")[-1].strip()
@@ -378,7 +374,7 @@ def entry_trailer(kernel: str, path: str, line: int = 1) -> str:
     """C++ appended to a kernel-only file: `pipev_kernel_arity()` (KERNEL's parameter count)
     and `pipev_kernel_entry(args, blockDim)`, which launches KERNEL with ARGS[i] as parameter i
     (a pointer parameter gets the address itself, a scalar parameter the value it points at)."""
-    name = _one_line(kernel)
+    name = one_line(kernel)
     where = path.replace("\\", "\\\\").replace('"', '\\"')
     return f"""
 #line 1 "<pipev --kernel {name.replace('"', "'")}>"

@@ -278,13 +278,10 @@ def _chip_of(value, chips: dict) -> tuple[Chip | None, str]:
 def _arg_digest(arg: str) -> str:
     name, _, value = arg.partition("=")
     if value.endswith((".npy", ".bin")):
-        try:
-            import hashlib
-
-            return f"{name}={hashlib.sha256(Path(value).read_bytes()).hexdigest()}"
-        except OSError:
-            return arg  # the run reports it
-    return arg
+        digest = keys.file_digest(Path(value))
+        if digest is not None:
+            return f"{name}={digest}"
+    return arg  # not a file argument, or one the run reports as unreadable
 
 
 def _load_inputs(inputs, option: str = "--input") -> dict[str, np.ndarray]:

@@ -79,7 +79,7 @@ def named_files(texts: list[str], bases: list[Path]) -> list[tuple[str, str]]:
                 path = base / name
                 key = f"{base}|{name}"
                 if key not in found and _regular(path):
-                    digest = _file_digest(path)
+                    digest = file_digest(path)
                     if digest is not None:
                         found[key] = digest
     return sorted(found.items())
@@ -92,7 +92,8 @@ def _regular(path: Path) -> bool:
         return False
 
 
-def _file_digest(path: Path) -> str | None:
+def file_digest(path: Path) -> str | None:
+    """The sha256 of the file at PATH, read in chunks; None when it cannot be read."""
     h = hashlib.sha256()
     try:
         with open(path, "rb") as f:
