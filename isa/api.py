@@ -286,7 +286,8 @@ def _select_cmpmask(e: _Expander, form: str) -> None:
         e.b.warn(e.key_col("count"), "select with count=0 does nothing")
         return
 
-    def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+    def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        off = done * REPEAT
         e.mask(*hi_lo)
         _vsel(e, shift(ops["dst"], off), shift(ops["src0"], off), shift(ops["src1"], off), 0,
               repeat, BINARY_DEFAULT)
@@ -341,7 +342,8 @@ def _select_count(e: _Expander, ops: dict, mode: int, scalar, s1) -> None:
     if e.chip.counter_mode:
         e.load(mode, ops["sel"], scalar)
 
-    def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+    def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        off = done * REPEAT
         e.emit("set_cmpmask", {"src": ops["sel"]})
         e.mask(*hi_lo)
         _vsel(e, shift(ops["dst"], off), shift(ops["src0"], off), shift(ops["src1"], off), 0,
@@ -354,7 +356,8 @@ def _first_n(e: _Expander, n: int | RegExpr, counted: Callable[[], None],
              chunk: Callable[[int, int, tuple[int, int]], None] | None) -> None:
     """The first-n (count=) form: one instruction in counter mode on the chips that have it
     (COUNTED emits it); on ascend910 chunks of full repeats and a masked tail (CHUNK emits one,
-    given its byte offset, repeat count and MASK; None where N is always a register)."""
+    given the whole repeats before it, its repeat count and MASK; None where N is always a
+    register)."""
     if e.chip.counter_mode:
         e.emit("set_mask_count")
         e.mask(0, n)
@@ -372,14 +375,14 @@ def _chunked(e: _Expander, n: int, body) -> None:
     """ascend910 count forms: chunks of up to 255 full repeats, then a masked tail repeat."""
     t = e.t
     full, tail = divmod(n, t.per_repeat)
-    off = 0
+    done = 0  # whole repeats before the chunk
     while full > 0:
         k = min(full, CHUNK_REPEAT)
-        body(off, k, full_mask(t))
-        off += k * 256
+        body(done, k, full_mask(t))
+        done += k
         full -= k
     if tail:
-        body(off, 1, contiguous_mask(tail, t))
+        body(done, 1, contiguous_mask(tail, t))
     e.mask(ONES, ONES)
 
 
@@ -527,7 +530,7 @@ def _chunk_compare(e: _Expander, name: str, ops: dict, repeats: int, stride) -> 
     done = 0
     while done < repeats:
         k = min(chunk, repeats - done)
-        moved = {r: shift(o, done * 256 if r != "dst" else done * t.per_repeat // 8)
+        moved = {r: shift(o, done * REPEAT if r != "dst" else done * t.per_repeat // 8)
                  if o.kind == "mem" else o for r, o in ops.items()}
         e.emit(name, moved, t, e.syn.op, repeat=k, stride=stride)
         done += k
@@ -553,9 +556,9 @@ def _duplicate(e: _Expander) -> None:
     if n == 0:
         e.b.warn(e.key_col("count"), "duplicate with count=0 does nothing")
         return
-    def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+    def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
         e.mask(*hi_lo)
-        e.emit("vector_dup", {"dst": shift(ops["dst"], off), "scalar": ops["scalar"]}, t,
+        e.emit("vector_dup", {"dst": shift(ops["dst"], done * REPEAT), "scalar": ops["scalar"]}, t,
                repeat=repeat)
 
     _first_n(e, n, lambda: e.emit("vector_dup", ops, t, repeat=1), body)
@@ -583,10 +586,9 @@ def _elementwise(e: _Expander) -> None:
 
     packed = dict(e.b.table.instructions[hw].family.packed)
 
-    def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
-        done = off // REPEAT  # whole repeats before this chunk
+    def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
         e.mask(*hi_lo)
-        e.emit(hw, {r: shift(o, done * packed[r] * t.size if r in packed else off)
+        e.emit(hw, {r: shift(o, done * (packed[r] * t.size if r in packed else REPEAT))
                     if o.kind == "mem" else o for r, o in ops.items()}, t, repeat=repeat)
 
     _first_n(e, n, lambda: e.emit(hw, ops, t, repeat=1), body)
@@ -613,8 +615,8 @@ def _cast(e: _Expander) -> None:
         e.b.warn(e.key_col("count"), "cast with count=0 does nothing")
         return
 
-    def body(off: int, repeat: int, hi_lo: tuple[int, int]) -> None:
-        k = off // 256 * wide.per_repeat  # elements done so far
+    def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        k = done * wide.per_repeat  # elements done so far
         e.mask(*hi_lo)
         moved = {"dst": shift(ops["dst"], k * dst_t.size), "src": shift(ops["src"], k * src_t.size)}
         e.emit("vconv", moved, dst_t, src=src_t, repeat=repeat, round=rnd)

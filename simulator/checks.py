@@ -20,7 +20,7 @@ def _where(acc: Access, flat: int) -> str:
 def _elements(vop: VectorOp, acc: Access) -> tuple[np.ndarray, np.ndarray]:
     """Flat (R·N) element addresses and which of them are touched."""
     addrs = acc.addresses(vop.repeats).reshape(-1)
-    if vop.all_active or acc.kind != "vector" or acc.role in vop.full_roles:  # = touches_all
+    if vop.touches_all(acc):
         return addrs, np.ones(addrs.shape, bool)
     return addrs, vop.active.reshape(-1)
 
