@@ -26,9 +26,7 @@ from simulator.machine import Machine
 from simulator.result import CoreResult, RunResult
 from simulator.sources import ProgramSource
 from simulator.stats import Statistics
-from simulator.summary import build_summary, core_dict
-
-SHOWN_CORES = 8  # a diagnostic seen on several cores lists at most this many
+from simulator.summary import build_summary, core_dict, listed
 
 
 class Lane(Observer):
@@ -241,13 +239,6 @@ def _on_cores(cores: list[int], n: int) -> str:
     if len(cores) == 1:
         return f" (core {cores[0]})"
     return f" (cores {listed(cores)})"
-
-
-def listed(cores: Sequence[int]) -> str:
-    """CORES as a diagnostic lists them: at most SHOWN_CORES, then `and N more`."""
-    shown = ", ".join(map(str, cores[:SHOWN_CORES]))
-    more = f" and {len(cores) - SHOWN_CORES} more" if len(cores) > SHOWN_CORES else ""
-    return shown + more
 
 
 def summed(dicts) -> dict[str, int]:

@@ -20,8 +20,8 @@ import numpy as np
 
 from isa.decode import DmaOp
 from isa.diagnostics import Diagnostic
-from simulator.cores import listed
 from simulator.events import Event, Observer, RunInfo
+from simulator.summary import listed
 
 RULE = "cross-core GM race"
 MARK = " (multi-core stomping: cores are not ordered)"  # ends every message of this check

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from isa.table import PIPES
 from simulator.result import CoreResult, RunResult
+
+SHOWN_CORES = 8  # a diagnostic seen on several cores lists at most this many
 
 
 def summary_dict(result: RunResult, outputs: dict[str, str] | None = None) -> dict:
@@ -91,3 +95,10 @@ def core_line(block: int, start: int, end: int, wave: int, pipes: dict[str, int]
     gm = f", GM bandwidth +{gm_wait}" if gm_wait else ""
     return (f"  core {block:>3}  cycles {end - start:>8}  ({start}..{end}, wave {wave})  "
             f"busy {busy}  stalls {sum(stalls.values())}{gm}")
+
+
+def listed(cores: Sequence[int]) -> str:
+    """CORES as a diagnostic lists them: at most SHOWN_CORES, then `and N more`."""
+    shown = ", ".join(map(str, cores[:SHOWN_CORES]))
+    more = f" and {len(cores) - SHOWN_CORES} more" if len(cores) > SHOWN_CORES else ""
+    return shown + more
