@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_ascendc_run import RUN, env, line_of  # noqa: F401  (env: the compile cache fixture)
+from test_ascendc_run import RUN, line_of
 
 import pipev
 from isa.diagnostics import Diagnostic
