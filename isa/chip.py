@@ -160,8 +160,11 @@ def _conversions(v: Any) -> str:
         return "must be a table of \"DST.SRC\" = [round modes]"
     for pair, modes in v.items():
         names = pair.split(".")
-        if len(names) != 2 or not all(n in TYPES for n in names) or names[0] == names[1]:
-            return f"names {pair}, which is not a pair DST.SRC of two different types"
+        # a float to itself is the one same-type pair: rounding to an integral value (f32.f32)
+        if len(names) != 2 or not all(n in TYPES for n in names) or \
+                (names[0] == names[1] and not TYPES[names[0]].is_float):
+            return f"names {pair}, which is not a pair DST.SRC of two different types (or of a " \
+                "float type and itself)"
         if not isinstance(modes, list) or not modes or \
                 not all(isinstance(m, str) and m in ROUND_MODES for m in modes):
             return f"{pair} must be a non-empty list of round modes ({', '.join(ROUND_MODES)})"

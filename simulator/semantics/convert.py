@@ -13,6 +13,13 @@ and encoded. The rules (docs/decisions.md):
   vendor's "overflow saturates by default"); ±inf stays ±inf; NaN stays NaN, sign and the top
   payload bits kept, quiet bit set.
 - integer results: saturate to the destination's range; ±inf saturates; NaN gives 0.
+- a float converted to its own type (f32 → f32) is rounded to an integral value in the mode.
+- int64 sources: a magnitude of 2^62 or more keeps its top 61 bits and a sticky bit (exact for
+  every destination the chips convert int64 to: floats, whose 24 bits round the same, and
+  int32, which saturates there).
+
+`convert(raw, src, dst, mode)` is the one entry point other families use (AddReluCast,
+CastDequant: a raw numpy array of SRC's bits in, DST's bits out).
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from isa.types import DType
 from simulator.machine import RAW, Machine
 from simulator.semantics.common import load, store
 
-MAX_SHIFT = 62  # M < 2^53 in every supported type: beyond this shift only a sticky bit is left
+MAX_SHIFT = 62  # M < 2^62 in every supported type: beyond this shift only a sticky bit is left
 
 
 @attrs.frozen
@@ -67,10 +74,7 @@ class Parts:
 def split(raw: np.ndarray, t: DType) -> Parts:
     """Raw elements of T → Parts."""
     if t.is_int:
-        v = raw.view(t.numeric).astype(np.int64)
-        zeros = np.zeros(v.shape, bool)
-        return Parts(v < 0, np.abs(v), np.zeros(v.shape, np.int64), zeros, zeros,
-                     np.zeros(v.shape, np.int64))
+        return _split_int(raw, t)
     f = float_format(t)
     bits = raw.astype(np.int64)
     neg = ((bits >> (8 * t.size - 1)) & 1).astype(bool)
@@ -82,6 +86,26 @@ def split(raw: np.ndarray, t: DType) -> Parts:
     exp = np.where(normal, e, 1) - f.bias - f.mant
     return Parts(neg, np.where(special, 0, mag), exp, special & (frac == 0),
                  special & (frac != 0), frac << (MAX_SHIFT - f.mant))
+
+
+def _split_int(raw: np.ndarray, t: DType) -> Parts:
+    v = raw.view(t.numeric).astype(np.int64)
+    zeros = np.zeros(v.shape, bool)
+    exp = np.zeros(v.shape, np.int64)
+    if t.size < 8:
+        return Parts(v < 0, np.abs(v), exp, zeros, zeros, exp)
+    mag = np.where(v < 0, -(v.astype(np.uint64)), v.astype(np.uint64))  # |int64 min| = 2^63
+    big = mag >= np.uint64(1 << 62)
+    sticky = (mag & np.uint64(3)) != 0
+    mag = np.where(big, (mag >> np.uint64(2)) | sticky.astype(np.uint64), mag)
+    return Parts(v < 0, mag.astype(np.int64), np.where(big, 2, 0), zeros, zeros, exp)
+
+
+def bit_length(mag: np.ndarray) -> np.ndarray:
+    """The exact bit length of each M < 2^62 (float64's frexp may round 2^k - 1 up)."""
+    length = np.frexp(mag.astype(np.float64))[1].astype(np.int64)
+    over = (length > 0) & ((mag >> np.maximum(length - 1, 0)) == 0)
+    return length - over
 
 
 def round_shift(mag: np.ndarray, sh: np.ndarray, neg: np.ndarray, mode: str) -> np.ndarray:
@@ -112,7 +136,7 @@ def round_shift(mag: np.ndarray, sh: np.ndarray, neg: np.ndarray, mode: str) -> 
 def to_float(p: Parts, t: DType, mode: str) -> np.ndarray:
     f = float_format(t)
     sign = p.neg.astype(np.int64) << (8 * t.size - 1)
-    length = np.frexp(p.mag.astype(np.float64))[1].astype(np.int64)  # bit length of M
+    length = bit_length(p.mag)
     e = np.maximum(length - 1 + p.exp, f.emin)  # the result's exponent (emin: subnormal)
     m = round_shift(p.mag, e - f.mant - p.exp, p.neg, mode)
     bits = ((e - f.emin) << f.mant) + m  # a carry out of the mantissa bumps the exponent
@@ -125,18 +149,31 @@ def to_float(p: Parts, t: DType, mode: str) -> np.ndarray:
 
 def to_int(p: Parts, t: DType, mode: str) -> np.ndarray:
     info = np.iinfo(t.numeric)
-    big = p.exp > 32  # |value| ≥ 2^32: saturates whatever the mode
-    m = round_shift(p.mag, -np.minimum(p.exp, 32), p.neg, mode)
-    v = np.clip(np.where(p.neg, -m, m), info.min, info.max)
-    v = np.where(big | p.inf, np.where(p.neg, info.min, info.max), v)
+    lo, hi = max(int(info.min), -(1 << 63)), min(int(info.max), (1 << 63) - 1)
+    # |value| ≥ 2^63 saturates whatever the mode and the destination; below, M·2^E fits int64
+    big = (p.mag != 0) & (bit_length(p.mag) + p.exp > 63)
+    m = round_shift(p.mag, -np.where(big, 0, p.exp), p.neg, mode)
+    v = np.clip(np.where(p.neg, -m, m), lo, hi)
+    v = np.where(big | p.inf, np.where(p.neg, lo, hi), v)
     v = np.where(p.nan, 0, v)
     return v.astype(t.numeric).view(t.raw)
+
+
+def to_integral(p: Parts, t: DType, mode: str) -> np.ndarray:
+    """A float rounded to an integral value of its own type (float → same float)."""
+    frac = p.exp < 0  # E ≥ 0: already integral (and M·2^E is kept as it is)
+    m = round_shift(p.mag, np.where(frac, -p.exp, 0), p.neg, mode)
+    rounded = Parts(p.neg, np.where(frac, m, p.mag), np.where(frac, 0, p.exp), p.inf, p.nan,
+                    p.payload)
+    return to_float(rounded, t, mode)
 
 
 def convert(raw: np.ndarray, src: DType, dst: DType, mode: str) -> np.ndarray:
     """Raw SRC elements → raw DST elements, exactly (see the module docstring)."""
     parts = split(raw, src)
-    return to_float(parts, dst, mode) if dst.is_float else to_int(parts, dst, mode)
+    if dst.is_float:
+        return to_integral(parts, dst, mode) if dst == src else to_float(parts, dst, mode)
+    return to_int(parts, dst, mode)
 
 
 def vconv(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:

@@ -12,7 +12,8 @@ candidates, and the mode picks one:
 
 docs/decisions.md: float results saturate at the largest finite value, ±inf stays ±inf, NaN
 keeps its sign and top payload bits with the quiet bit set, zeros keep their sign; integer
-results saturate, NaN gives 0.
+results saturate, NaN gives 0. A float converted to its own type (f32 → f32) is rounded to an
+integer in the mode and stays in that type (the Cast page's float → float row).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from functools import lru_cache
 FLOATS = {"f16": (10, 5), "bf16": (7, 8), "f32": (23, 8)}
 # name → (bits, signed)
 INTS = {"s8": (8, True), "u8": (8, False), "s16": (16, True), "u16": (16, False),
-        "s32": (32, True), "u32": (32, False)}
+        "s32": (32, True), "u32": (32, False), "s64": (64, True)}
 MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")
 
 
@@ -150,4 +151,7 @@ def convert_one(src: str, dst: str, bits: int, mode: str) -> int:
         ms = FLOATS[src][0]
         payload = rest[0] << (m - ms) if m >= ms else rest[0] >> (ms - m)
         return sign | top | (1 << (m - 1)) | payload
+    if src == dst:  # float → same float: round to an integral value
+        r = pick(-rest[0] if neg else rest[0], mode)
+        return encode_float(dst, neg, Fraction(abs(r)))
     return to_float(dst, neg, rest[0], mode)
