@@ -28,8 +28,8 @@ LANGUAGES = ("ascendc", "c_api", "tik")
 # the shapes each language knows (the operands before the form's keys)
 SHAPES = {
     "ascendc": ("binary", "scalar", "unary", "cast"),  # (dst, src0, src1) (dst, src, s) (dst, src)
-    "c_api": ("binary", "scalar"),
-    "tik": ("binary", "scalar", "unary", "conv"),
+    "c_api": ("binary", "scalar", "cast"),  # cast: (dst, src) of the types `conv` names
+    "tik": ("binary", "scalar", "unary", "conv", "conv_blk"),  # conv_blk: vconv's block strides
 }
 # a parameter list's kinds: the statement's tensor operands (in the order given), the count=
 # form's count, the mask (contiguous or bitwise: the mask keys), repeat=, the scalar operand;
@@ -47,6 +47,8 @@ class Binding:
     shape: str = ""  # one of SHAPES[language], or "" with `params`
     # the call's overloads, each its parameters' kinds in order (TIK: one; no shape then)
     params: tuple[tuple[str, ...], ...] = ()
+    # a C-API conversion's (dst type, src type, round mode): its name says them, asc_int642float_rn
+    conv: tuple[str, str, str] = ()
 
     def __attrs_post_init__(self) -> None:
         if self.params:
@@ -79,6 +81,27 @@ def _rows(language: str, shape: str, pairs: str) -> list[Binding]:
     return [Binding(language, *pair.split(":"), shape) for pair in pairs.split()]
 
 
+# --- Cast pairs and round modes (issue #27, conversions): the C API's asc_SRC2DST[_MODE] names
+# of the A2/A3 table, e.g. asc_int642float_rn = cast.f32.s64 round=rint (the C-API reference's
+# vector conversion list: its suffixes rd ru rn rna rz ro are floor ceil rint round trunc odd)
+_C_NAMES = {"f16": "half", "f32": "float", "bf16": "bfloat16", "s8": "int8", "u8": "uint8",
+            "s16": "int16", "s32": "int32", "s64": "int64"}
+_C_SUFFIX = {"none": "", "rint": "_rn", "floor": "_rd", "ceil": "_ru", "round": "_rna",
+             "trunc": "_rz", "odd": "_ro"}
+def _c_casts() -> list[Binding]:
+    """One row per pair and mode of the A2/A3 profile's [conversions] (the chip the C API
+    targets): the C API's names follow the same table."""
+    from isa.chip import get_chip
+
+    out = []
+    for pair, modes in get_chip("ascend910b").conversions.items():
+        dst, src = pair.split(".")
+        for mode in modes:
+            name = f"asc_{_C_NAMES[src]}2{_C_NAMES[dst]}{_C_SUFFIX[mode]}"
+            out.append(Binding("c_api", name, "cast", "cast", conv=(dst, src, mode)))
+    return out
+
+
 BUILTIN: tuple[Binding, ...] = (
     *_rows("ascendc", "binary", "Add:add Sub:sub Mul:mul Max:max Min:min And:and Or:or"),
     *_rows("ascendc", "scalar", "Adds:adds Muls:muls Maxs:maxs Mins:mins"),
@@ -92,6 +115,9 @@ BUILTIN: tuple[Binding, ...] = (
     *_rows("tik", "scalar", "vec_adds:adds vec_muls:muls vec_maxs:maxs vec_mins:mins"),
     *_rows("tik", "unary", "vec_abs:abs vec_not:not"),
     *_rows("tik", "conv", "vec_conv:cast"),
+    # Cast pairs and round modes (issue #27): the C API's conversions, TIK's older vconv
+    *_c_casts(),
+    *_rows("tik", "conv_blk", "vconv:cast"),
 )
 
 

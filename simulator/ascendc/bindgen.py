@@ -27,12 +27,19 @@ def invocations(rows: Iterable[Binding], language: str) -> list[str]:
             continue
         if r.params:
             out += functions(r)
+        elif r.conv:  # a C-API conversion: its types and round mode are the row's
+            dst, src, mode = r.conv
+            out.append(f'{prefix}_{r.shape.upper()}({r.name}, "{r.statement}.{dst}.{src}", '
+                       f'"{mode}", {_C_TYPES[dst]}, {_C_TYPES[src]})')
         else:
             out.append(f'{prefix}_{r.shape.upper()}({r.name}, "{r.statement}")')
     return out
 
 
 _D = "pipev::detail::"
+_C_TYPES = {"f16": "half", "f32": "float", "bf16": "bfloat16_t", "s8": "int8_t", "u8": "uint8_t",
+            "s16": "int16_t", "u16": "uint16_t", "s32": "int32_t", "u32": "uint32_t",
+            "s64": "int64_t", "u64": "uint64_t"}
 
 
 def functions(row: Binding) -> list[str]:

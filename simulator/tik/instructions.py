@@ -284,23 +284,43 @@ def _unary(row: Binding):
 def _conv(row: Binding):
     def method(self, mask, round_mode, dst, src, repeat_times, dst_rep_stride, src_rep_stride,
                deqscale=None, ldst_high_half=False) -> None:
-        with self._call(row.name) as c:
-            dt, st = _tensor(c, dst, "dst").t, _tensor(c, src, "src").t
-            mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
-            if mode is None:
-                raise c.error(f"round_mode {round_mode!r} is not one of "
-                              f"{', '.join(repr(m) for m in ROUND)}")
-            if deqscale is not None or ldst_high_half:
-                raise c.error("deqscale and ldst_high_half (dequantising conversions) are not "
-                              "supported by pipev")
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            keys = c.mask_keys(mask, dt, 256 // max(dt.size, st.size))
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{dt.name}.{st.name} {d}, {s}, repeat={repeat}, "
-                   f"round={mode}, {rep}, {keys}")
-            c.record("V")
+        _convert(self, row, mask, round_mode, dst, src, repeat_times, {},
+                 {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride},
+                 deqscale, ldst_high_half)
     return _named(row, method)
+
+
+def _conv_blk(row: Binding):
+    """The older vconv: block strides before the repeat strides."""
+    def method(self, mask, round_mode, dst, src, repeat_times, dst_blk_stride, src_blk_stride,
+               dst_rep_stride, src_rep_stride, deqscale=None, ldst_high_half=False) -> None:
+        _convert(self, row, mask, round_mode, dst, src, repeat_times,
+                 {"dst_blk_stride": dst_blk_stride, "src_blk_stride": src_blk_stride},
+                 {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride},
+                 deqscale, ldst_high_half)
+    return _named(row, method)
+
+
+def _convert(self, row: Binding, mask, round_mode, dst, src, repeat_times, blk: dict, rep: dict,
+             deqscale, ldst_high_half) -> None:
+    """vec_conv / vconv → cast.DST.SRC: TIK's round_mode word, the mask in the wider type."""
+    with self._call(row.name) as c:
+        dt, st = _tensor(c, dst, "dst").t, _tensor(c, src, "src").t
+        mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
+        if mode is None:
+            raise c.error(f"round_mode {round_mode!r} is not one of "
+                          f"{', '.join(repr(m) for m in ROUND)}")
+        if deqscale is not None or ldst_high_half:
+            raise c.error("deqscale and ldst_high_half (dequantising conversions) are not "
+                          "supported by pipev")
+        d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+        keys = c.mask_keys(mask, dt, 256 // max(dt.size, st.size))
+        repeat = c.repeat(repeat_times)
+        blocks = [str(c.stride(v, k)) for k, v in blk.items()] or ["1", "1"]
+        stride = ",".join(blocks + [str(c.stride(v, k)) for k, v in rep.items()])
+        c.emit(f"{row.statement}.{dt.name}.{st.name} {d}, {s}, repeat={repeat}, "
+               f"round={mode}, stride={stride}, {keys}")
+        c.record("V")
 
 
 def _from_params(row: Binding):
@@ -339,7 +359,8 @@ def _from_params(row: Binding):
     return _named(row, method)
 
 
-_SHAPES = {"binary": _binary, "scalar": _scalar, "unary": _unary, "conv": _conv}
+_SHAPES = {"binary": _binary, "scalar": _scalar, "unary": _unary, "conv": _conv,
+           "conv_blk": _conv_blk}
 
 
 @functools.cache

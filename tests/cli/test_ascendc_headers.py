@@ -48,6 +48,9 @@ PROGRAMS = {
     "flex950": (["flex950.cpp"], 3510),
     "ascend910": (["ascend910.cpp"], 1001),
     "kernel_only": (["kernel_only.cpp"], 2201),
+    # Cast pairs and round modes (issue #27)
+    "cast_pairs": (["cast_pairs.cpp"], 2201),
+    "c_api_cast": (["c_api_cast.cpp"], 2201),
 }
 QUEUE_ERRORS = ["deque_empty", "alloc_beyond", "free_twice", "init_beyond_ub",
                 "enque_beyond_depth", "no_init_buffer", "assert_fails"]
@@ -248,6 +251,8 @@ STREAM_RUNS = {
     "ascend910": [()],
     "convert_pad": [(), ("pad",), ("cast",)],
     "kernel_only": [()],
+    "cast_pairs": [()],
+    "c_api_cast": [()],
 }
 
 

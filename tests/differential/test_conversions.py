@@ -15,7 +15,7 @@ from tests.reference.convert import FLOATS, convert_one, width
 
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-RAW = {1: np.uint8, 2: np.uint16, 4: np.uint32}
+RAW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 SPECIAL = {"f16": [0x0000, 0x8000, 0x0001, 0x83FF, 0x3C00, 0x3800, 0x3E00, 0x7BFF, 0x7C00,
                    0xFC00, 0x7E00, 0xFD01, 0x5BF8, 0x5800],
            "f32": [0x00000000, 0x80000000, 0x00000001, 0x3F000000, 0x3FC00000, 0x40200000,
@@ -40,8 +40,15 @@ def casts(draw):
         pick = rng.random(n) < 0.5
         bits[pick] = rng.choice(SPECIAL[src], int(pick.sum()))
     elif src not in FLOATS:  # integers: mostly small, some at the range's ends
-        small = rng.integers(-300, 300, n) % (1 << width(src))
+        small = (rng.integers(-300, 300, n).astype(np.uint64)
+                 & np.uint64((1 << width(src)) - 1))
         bits = np.where(rng.random(n) < 0.6, small, bits).astype(np.uint64)
+        if src == "s64":  # around 2^62, 2^63 and float's 24 bits (the sticky-bit shortcut)
+            edges = np.array([1 << 62, (1 << 62) + 1, (1 << 63) - 1, 1 << 63, (1 << 63) + 1,
+                              (1 << 24) + 1, (1 << 62) - 1, (1 << 64) - (1 << 62) - 3],
+                             np.uint64)
+            pick = rng.random(n) < 0.3
+            bits[pick] = rng.choice(edges, int(pick.sum()))
     return chip, dst, src, mode, n, [int(b) for b in bits]
 
 

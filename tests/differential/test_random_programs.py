@@ -26,7 +26,7 @@ from tests.reference import UB_BYTES, RefError, run_reference
 LIMIT = UB_BYTES - 8192  # below scratch
 OPS = ("eq", "ne", "lt", "gt", "le", "ge")
 SIZE = {"f16": 2, "f32": 4, "s16": 2, "s32": 4, "u16": 2, "u32": 4, "u8": 1, "s8": 1,
-        "bf16": 2}
+        "bf16": 2, "s64": 8}
 BITWISE = ("s16", "u16")
 # vconv DST.SRC pairs of ascend910b with their round modes (isa/chips/ascend910b.toml)
 ALL_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")
@@ -36,7 +36,11 @@ CONVERSIONS = {("f16", "f32"): ALL_MODES, ("f32", "f16"): ("none",), ("s32", "f3
                ("f32", "bf16"): ("none",), ("s32", "f16"): DIRECTED, ("s16", "f16"): DIRECTED,
                ("f16", "s16"): ("none",) + DIRECTED, ("s8", "f16"): ("none",) + DIRECTED,
                ("u8", "f16"): ("none",) + DIRECTED, ("f16", "s8"): ("none",),
-               ("f16", "u8"): ("none",)}
+               ("f16", "u8"): ("none",),
+               # the pairs issue #27 added (A2/A3 table)
+               ("f32", "s16"): ("none",), ("s32", "bf16"): DIRECTED, ("s16", "s32"): ("none",),
+               ("s64", "s32"): ("none",), ("s16", "f32"): DIRECTED, ("f32", "f32"): DIRECTED,
+               ("s64", "f32"): DIRECTED, ("s32", "s64"): ("none",), ("f32", "s64"): DIRECTED}
 ARITH = ("f16", "f32", "s16", "s32")
 MOVE = ("s16", "u16", "f16", "s32", "u32", "f32")
 FLOAT_POOL = {

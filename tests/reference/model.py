@@ -34,7 +34,7 @@ TYPES = {
     "s8": (np.int8, "b", "int"),
     "u8": (np.uint8, "B", "int"), "u16": (np.uint16, "H", "int"),
     "u32": (np.uint32, "I", "int"), "u64": (np.uint64, "Q", "int"),
-    "s16": (np.int16, "h", "int"), "s32": (np.int32, "i", "int"),
+    "s16": (np.int16, "h", "int"), "s32": (np.int32, "i", "int"), "s64": (np.int64, "q", "int"),
     "f16": (np.float16, "e", "float"), "f32": (np.float32, "f", "float"),
     "bf16": (ml_dtypes.bfloat16, "", "float"),  # select moves it as raw bits; no struct code
 }
