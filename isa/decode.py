@@ -409,6 +409,9 @@ class DmaOp:
     left: int = 0  # padding bytes before / after the data (GM → UB)
     right: int = 0
     pad: bytes = b""
+    # UB → GM under set_atomic: (add / max / min, element type name), each element combined
+    # with GM's; () a plain store
+    atomic: tuple[str, str] = ()
 
     @property
     def blocks(self) -> int:

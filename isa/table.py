@@ -21,6 +21,7 @@ UNARY_DEFAULT = (1, 1, 8, 8)
 U64 = (1 << 64) - 1
 # vconv/cast round modes (AscendC RoundMode CAST_NONE ... CAST_ODD, in that order)
 ROUND_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")
+ATOMIC_OPS = ("none", "add", "max", "min")  # set_atomic: what a UB → GM copy does to GM
 
 
 class Key(NamedTuple):
@@ -55,6 +56,9 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("right_pad", 0, 32, 0, True, "padded DMA: elements of pad_value after each burst"),
     Key("pad_value", 0, U64, None, False, "padded DMA: the padding element, a scalar of T "
         "(none: the padding bytes are not written)", scalar=True),
+    # GM atomics (issue #27): the operation UB → GM copies apply (none: keep the one in force)
+    Key("atomic", 0, len(ATOMIC_OPS) - 1, None, False, "GM atomic operation: "
+        + " ".join(ATOMIC_OPS), words=ATOMIC_OPS),
     *(Key(s, 0, 255, None, False, "block/repeat stride in 32-byte blocks")
       for s in sorted(set(BINARY_STRIDES + UNARY_STRIDES))),
 )}
@@ -176,6 +180,10 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="MASK_HI = HI, MASK_LO = LO"),
     InstrDef("set_mask_count", (), F.MASK_COUNT, doc="CTRL.mask_mode = count"),
     InstrDef("set_mask_norm", (), F.MASK_NORM, doc="CTRL.mask_mode = norm"),
+    # GM atomics (issue #27)
+    InstrDef("set_atomic", (), F.SET_ATOMIC, typed=True, types="atomic", keys=("atomic",),
+             doc="UB → GM copies that follow combine each element of T with GM's (atomic=add, "
+             "max, min) or overwrite it (atomic=none); without atomic= only the type changes"),
     InstrDef("set_cmpmask", (("src", "cmpaddr"),), F.SET_CMPMASK,
              doc="CMPMASK = the 16 (32 on ascend950) bytes at SRC"),
     InstrDef("get_cmpmask", (("dst", "cmpaddr"),), F.GET_CMPMASK,

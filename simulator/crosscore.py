@@ -1,5 +1,6 @@
 """Cross-core GM hazards of a multi-core launch (msSanitizer's "multi-core stomping"): two cores
-writing the same GM bytes, or one core reading GM bytes another core writes. Cores are never
+writing the same GM bytes, or one core reading GM bytes another core writes (accumulating under
+GM atomics, set_atomic, is not a race with another core's accumulation). Cores are never
 ordered (inter-core synchronisation is out of scope), so either is a race: the result would
 depend on the order the hardware happens to run the cores in, while pipev runs them in block
 order.
@@ -31,6 +32,10 @@ class CrossCoreRaces(Observer):
     def __init__(self, sizes: dict[str, int] | None = None):
         self.sizes = dict(sizes or {})  # GM tensors' bytes, when known (else grown on demand)
         self.writer: dict[str, np.ndarray] = {}
+        # the last core that accumulated into each byte under set_atomic: atomic writes of
+        # different cores commute (GM atomics, issue #27), so they race only with plain
+        # writes and with reads
+        self.atomic_writer: dict[str, np.ndarray] = {}
         self.reader: dict[str, np.ndarray] = {}  # the last core that read each byte
         self.earlier_reader: dict[str, np.ndarray] = {}  # the one before, of another core
         # (core, tensor, write) -> the accesses, to name the earlier core's statement
@@ -77,12 +82,16 @@ class CrossCoreRaces(Observer):
         writers = self._owners(self.writer, tensor, size)
         readers = self._owners(self.reader, tensor, size)
         earlier = self._owners(self.earlier_reader, tensor, size)
+        atomics = self._owners(self.atomic_writer, tensor, size)
+        atomic = write and bool(op.atomic)
         self._conflict(ev, tensor, where, writers[where], write, True)
+        if not atomic:
+            self._conflict(ev, tensor, where, atomics[where], write, True)
         if write:
             last, before = readers[where], earlier[where]
             self._conflict(ev, tensor, where, np.where((last != 0) & (last != me), last,
                                                        before), True, False)
-            writers[where] = me
+            (atomics if atomic else writers)[where] = me
         else:  # many cores may read a byte: keep the last two that did
             last = readers[where]
             earlier[where] = np.where(last != me, last, earlier[where])

@@ -7,6 +7,7 @@ import numpy as np
 from isa.chip import Chip
 from isa.lexer import BLOCK_IDX, BLOCK_NUM, REGISTERS
 from isa.program import Program
+from isa.types import DType
 
 ONES = (1 << 64) - 1
 RAW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -24,6 +25,7 @@ class Machine:
         self.mask_hi = ONES
         self.mask_lo = ONES
         self.counter = False
+        self.atomic: tuple[str, DType] | None = None  # set_atomic: (add/max/min, T) or off
         self.mask_source = None  # (set_vector_mask, its lo operand) when a register set MASK_LO
         self.cmpmask = np.zeros(chip.cmpmask_bytes, np.uint8)
         self.flags: dict[tuple[str, str, int], object] = {}  # set flag → its set_flag

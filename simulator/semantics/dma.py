@@ -15,6 +15,7 @@ from isa.decode import DmaOp
 from isa.program import Instruction
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
+from simulator.semantics.atomic import accumulate, atomic_of
 from simulator.semantics.context import Context
 from simulator.semantics.issued import Issued
 
@@ -24,7 +25,8 @@ def issue(ex: Context, instr: Instruction) -> Issued:
     o = instr.operands
     spaces = {r: (o[r].tensor.name if o[r].space == "gm" else None) for r in ("dst", "src")}
     op = DmaOp(instr, spaces["dst"], addrs["dst"], spaces["src"], addrs["src"],
-               f["nburst"], f["burst"], f.get("src_gap", 0), f.get("dst_gap", 0))
+               f["nburst"], f["burst"], f.get("src_gap", 0), f.get("dst_gap", 0),
+               atomic=atomic_of(ex, instr, spaces["dst"], f["burst"] * 32))
     for role in ("src", "dst"):
         _check_side(ex, instr, op, role, spaces[role])
     return Issued(instr.defn.family.pipe, op, copy)
@@ -53,7 +55,7 @@ def issue_pad(ex: Context, instr: Instruction) -> Issued:
     pad = int(f["pad_value"]).to_bytes(size, "little") if "pad_value" in f else b""
     op = DmaOp(instr, spaces["dst"], addrs["dst"], spaces["src"], addrs["src"], nburst, blocks,
                0, 0, length, gm_pitch if to_ub else ub_pitch, ub_pitch if to_ub else gm_pitch,
-               left, right, pad)
+               left, right, pad, atomic_of(ex, instr, spaces["dst"], length))
     for role in ("src", "dst"):
         _check_side(ex, instr, op, role, spaces[role])
     return Issued(instr.defn.family.pipe, op, copy)
@@ -62,6 +64,9 @@ def issue_pad(ex: Context, instr: Instruction) -> Issued:
 def copy(m: Machine, op: DmaOp, _arg, _lo, _hi) -> None:
     src, dst = m.space(op.src_space), m.space(op.dst_space)
     n = op.data_bytes
+    if op.atomic:
+        accumulate(dst, op.indices("dst", op.left, n), src[op.indices("src")], op.atomic)
+        return
     if op.pad and (op.left or op.right):
         _pad(dst, op)
     if op.nburst == 1:

@@ -51,6 +51,7 @@ PROGRAMS = {
     # Cast pairs and round modes (issue #27)
     "cast_pairs": (["cast_pairs.cpp"], 2201),
     "c_api_cast": (["c_api_cast.cpp"], 2201),
+    "atomic_add": (["atomic_add.cpp"], 2201),  # GM atomics (issue #27)
 }
 QUEUE_ERRORS = ["deque_empty", "alloc_beyond", "free_twice", "init_beyond_ub",
                 "enque_beyond_depth", "no_init_buffer", "assert_fails"]
