@@ -142,3 +142,11 @@ def test_tik_vec_conv_and_vconv(monkeypatch, tmp_path):
     assert [int(v) for v in lo.view(np.uint64)] == want_l
     want_y = [convert_one("s64", "f32", w, "round") for w in want_l]
     assert [int(v) for v in y.view(np.uint32)] == want_y
+
+
+def test_duplicate_fills_bf16():
+    """Duplicate refused bf16 before issue #27 (the A2/A3 table lists it with the 16-bit types)."""
+    r = simulator.run(".chip ascend910b\n.ub y bf16[256]\nduplicate.bf16 y, 1.5, count=200\n"
+                      "duplicate.bf16 y, -2.0, repeat=1, mask=16\n")
+    got = np.frombuffer(bytes(r.ub[:512]), np.uint16)
+    assert (got[:16] == 0xC000).all() and (got[16:200] == 0x3FC0).all() and (got[200:] == 0).all()
