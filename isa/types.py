@@ -85,6 +85,10 @@ TYPES: dict[str, DType] = {t.name: t for t in (
     _t("f32", 4, "float", np.float32),
     _t("s64", 8, "int", np.int64),
     _t("u64", 8, "uint", np.uint64),
+    # moved, declared and read back, not computed on (issue #27): `bool` one byte a value
+    # (LocalTensor<bool>, GlobalTensor<bool>), `f64` (double) for DataCopy
+    _t("bool", 1, "bool", np.bool_),
+    _t("f64", 8, "float", np.float64),
     _t("c32", 4, "complex", np.float16),
     _t("c64", 8, "complex", np.complex64),
 )}
@@ -95,6 +99,7 @@ ALIASES: dict[str, str] = {
     "int32_t": "s32", "uint32_t": "u32", "int64_t": "s64", "uint64_t": "u64",
     "int8": "s8", "uint8": "u8", "int16": "s16", "uint16": "u16", "int32": "s32",
     "uint32": "u32", "int64": "s64", "uint64": "u64", "complex32": "c32", "complex64": "c64",
+    "double": "f64", "float64": "f64",
 }
 
 UNSIGNED_MASK_TYPES = ("u8", "u16", "u32", "u64")

@@ -29,8 +29,11 @@ def invocations(rows: Iterable[Binding], language: str) -> list[str]:
             out += functions(r)
         elif r.conv:  # a C-API conversion: its types and round mode are the row's
             dst, src, mode = r.conv
-            out.append(f'{prefix}_{r.shape.upper()}({r.name}, "{r.statement}.{dst}.{src}", '
-                       f'"{mode}", {_C_TYPES[dst]}, {_C_TYPES[src]})')
+            # its facts as a traits struct the shape's macro reads (pipev::conv::NAME)
+            out.append(f"namespace pipev::conv {{ struct {r.name} {{ using D = {_C_TYPES[dst]}; "
+                       f'using S = {_C_TYPES[src]}; static constexpr const char* types = '
+                       f'".{dst}.{src}"; static constexpr const char* round = "{mode}"; }}; }}')
+            out.append(f'{prefix}_{r.shape.upper()}({r.name}, "{r.statement}")')
         else:
             out.append(f'{prefix}_{r.shape.upper()}({r.name}, "{r.statement}")')
     return out

@@ -6,7 +6,7 @@ from isa.types import DType, lookup
 
 NAMES = {"int8": "s8", "uint8": "u8", "int16": "s16", "uint16": "u16", "float16": "f16",
          "bfloat16": "bf16", "int32": "s32", "uint32": "u32", "float32": "f32",
-         "int64": "s64", "uint64": "u64"}
+         "int64": "s64", "uint64": "u64", "bool": "bool"}
 INT_NAMES = tuple(n for n in NAMES if "int" in n)
 
 

@@ -52,6 +52,7 @@ PROGRAMS = {
     "cast_pairs": (["cast_pairs.cpp"], 2201),
     "c_api_cast": (["c_api_cast.cpp"], 2201),
     "atomic_add": (["atomic_add.cpp"], 2201),  # GM atomics (issue #27)
+    "types_copy": (["types_copy.cpp"], 2201),  # int64 uint64 double bool tensors (issue #27)
 }
 QUEUE_ERRORS = ["deque_empty", "alloc_beyond", "free_twice", "init_beyond_ub",
                 "enque_beyond_depth", "no_init_buffer", "assert_fails"]
@@ -254,6 +255,7 @@ STREAM_RUNS = {
     "kernel_only": [()],
     "cast_pairs": [()],
     "c_api_cast": [()],
+    "types_copy": [()],
 }
 
 
@@ -403,3 +405,17 @@ def test_headers_compile_alone_warning_free():
                        capture_output=True, text=True)
     assert r.returncode == 0 and not r.stderr, r.stderr
     stamp.write_text("ok\n")
+
+
+def test_datacopy_moves_64_bit_double_and_bool_tensors(programs):
+    """DataCopy of int64_t, uint64_t, double and bool tensors declares them in their own types
+    (bool: one byte a value) and round-trips their bytes."""
+    launch = launches(run(programs, "types_copy"))[0]
+    assert [r[4] for r in launch if r[0] == "ub"] == ["s64", "u64", "f64", "bool"]
+    program, _ = assemble_launch(launch, "ascend910b")
+    x = next(t for t in program.gm.values() if t.name.endswith("x"))
+    data = np.arange(x.nbytes, dtype=np.uint8) % 2
+    result = simulator.run(program, inputs={x.name: data.view(x.dtype.npy)})
+    y = next(v for k, v in result.outputs.items() if k.endswith("y"))
+    assert y.view(np.uint8).tobytes() == data.tobytes()
+

@@ -304,32 +304,42 @@ void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_
         });                                                                                        \
     }
 // cast: asc_SRC2DST[_MODE] (dst, src) → cast.DST.SRC round=MODE, with NAME_sync; the count
-// and the mask are the wider type's (isa/api.py). Declared for the types the name says.
-#define PIPEV_C_API_CAST(NAME, STMT, ROUND, D, S)                                                   \
-    inline void NAME(D* dst, S* src, uint32_t count, PIPEV_LOC) {                                  \
-        pipev::detail::asc_count(STMT, count, false, loc, [&](pipev::detail::Stmt& s) {           \
+// and the mask are the wider type's (isa/api.py). Declared for the types the name says, which
+// the generated traits pipev::conv::NAME give (with the round mode).
+#define PIPEV_C_API_CAST(NAME, STMT)                                                               \
+    inline void NAME(pipev::conv::NAME::D* dst, pipev::conv::NAME::S* src, uint32_t count,        \
+                     PIPEV_LOC) {                                                                  \
+        pipev::detail::asc_count(pipev::detail::conv_head<pipev::conv::NAME>(STMT), count, false, \
+                                 loc, [&](pipev::detail::Stmt& s) {                                \
             pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
-            s.op("round=%s", ROUND);                                                               \
+            s.op("round=%s", pipev::conv::NAME::round);                                            \
         });                                                                                        \
     }                                                                                              \
-    inline void NAME##_sync(D* dst, S* src, uint32_t count, PIPEV_LOC) {                           \
-        pipev::detail::asc_count(STMT, count, true, loc, [&](pipev::detail::Stmt& s) {            \
+    inline void NAME##_sync(pipev::conv::NAME::D* dst, pipev::conv::NAME::S* src, uint32_t count, \
+                            PIPEV_LOC) {                                                           \
+        pipev::detail::asc_count(pipev::detail::conv_head<pipev::conv::NAME>(STMT), count, true,  \
+                                 loc, [&](pipev::detail::Stmt& s) {                                \
             pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
-            s.op("round=%s", ROUND);                                                               \
+            s.op("round=%s", pipev::conv::NAME::round);                                            \
         });                                                                                        \
     }                                                                                              \
-    inline void NAME(D* dst, S* src, uint8_t repeat, uint16_t dst_block_stride,                    \
-                     uint16_t src_block_stride, uint16_t dst_repeat_stride,                        \
-                     uint16_t src_repeat_stride, PIPEV_LOC) {                                      \
-        pipev::detail::asc_repeat(STMT, repeat,                                                    \
+    inline void NAME(pipev::conv::NAME::D* dst, pipev::conv::NAME::S* src, uint8_t repeat,        \
+                     uint16_t dst_block_stride, uint16_t src_block_stride,                         \
+                     uint16_t dst_repeat_stride, uint16_t src_repeat_stride, PIPEV_LOC) {          \
+        pipev::detail::asc_repeat(pipev::detail::conv_head<pipev::conv::NAME>(STMT), repeat,       \
                                   pipev::detail::format("stride=%u,%u,%u,%u", dst_block_stride,    \
                                                         src_block_stride, dst_repeat_stride,       \
                                                         src_repeat_stride),                        \
                                   loc, [&](pipev::detail::Stmt& s) {                               \
             pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
-            s.op("round=%s", ROUND);                                                               \
+            s.op("round=%s", pipev::conv::NAME::round);                                            \
         });                                                                                        \
     }
+namespace pipev::detail {
+template <class Conv> std::string conv_head(const char* stmt) {
+    return std::string(stmt) + Conv::types;
+}
+}  // namespace pipev::detail
 #include "bindings.h"
 
 // ---- data movement ------------------------------------------------------------------------------

@@ -12,88 +12,172 @@ PIPEV_C_API_SCALAR(asc_add_scalar, "adds")
 PIPEV_C_API_SCALAR(asc_mul_scalar, "muls")
 PIPEV_C_API_SCALAR(asc_max_scalar, "maxs")
 PIPEV_C_API_SCALAR(asc_min_scalar, "mins")
-PIPEV_C_API_CAST(asc_float2half, "cast.f16.f32", "none", half, float)
-PIPEV_C_API_CAST(asc_float2half_rn, "cast.f16.f32", "rint", half, float)
-PIPEV_C_API_CAST(asc_float2half_rd, "cast.f16.f32", "floor", half, float)
-PIPEV_C_API_CAST(asc_float2half_ru, "cast.f16.f32", "ceil", half, float)
-PIPEV_C_API_CAST(asc_float2half_rna, "cast.f16.f32", "round", half, float)
-PIPEV_C_API_CAST(asc_float2half_rz, "cast.f16.f32", "trunc", half, float)
-PIPEV_C_API_CAST(asc_float2half_ro, "cast.f16.f32", "odd", half, float)
-PIPEV_C_API_CAST(asc_half2float, "cast.f32.f16", "none", float, half)
-PIPEV_C_API_CAST(asc_float2int32_rn, "cast.s32.f32", "rint", int32_t, float)
-PIPEV_C_API_CAST(asc_float2int32_rd, "cast.s32.f32", "floor", int32_t, float)
-PIPEV_C_API_CAST(asc_float2int32_ru, "cast.s32.f32", "ceil", int32_t, float)
-PIPEV_C_API_CAST(asc_float2int32_rna, "cast.s32.f32", "round", int32_t, float)
-PIPEV_C_API_CAST(asc_float2int32_rz, "cast.s32.f32", "trunc", int32_t, float)
-PIPEV_C_API_CAST(asc_int322float, "cast.f32.s32", "none", float, int32_t)
-PIPEV_C_API_CAST(asc_int322float_rn, "cast.f32.s32", "rint", float, int32_t)
-PIPEV_C_API_CAST(asc_int322float_rd, "cast.f32.s32", "floor", float, int32_t)
-PIPEV_C_API_CAST(asc_int322float_ru, "cast.f32.s32", "ceil", float, int32_t)
-PIPEV_C_API_CAST(asc_int322float_rna, "cast.f32.s32", "round", float, int32_t)
-PIPEV_C_API_CAST(asc_int322float_rz, "cast.f32.s32", "trunc", float, int32_t)
-PIPEV_C_API_CAST(asc_float2bfloat16_rn, "cast.bf16.f32", "rint", bfloat16_t, float)
-PIPEV_C_API_CAST(asc_float2bfloat16_rd, "cast.bf16.f32", "floor", bfloat16_t, float)
-PIPEV_C_API_CAST(asc_float2bfloat16_ru, "cast.bf16.f32", "ceil", bfloat16_t, float)
-PIPEV_C_API_CAST(asc_float2bfloat16_rna, "cast.bf16.f32", "round", bfloat16_t, float)
-PIPEV_C_API_CAST(asc_float2bfloat16_rz, "cast.bf16.f32", "trunc", bfloat16_t, float)
-PIPEV_C_API_CAST(asc_bfloat162float, "cast.f32.bf16", "none", float, bfloat16_t)
-PIPEV_C_API_CAST(asc_half2int32_rn, "cast.s32.f16", "rint", int32_t, half)
-PIPEV_C_API_CAST(asc_half2int32_rd, "cast.s32.f16", "floor", int32_t, half)
-PIPEV_C_API_CAST(asc_half2int32_ru, "cast.s32.f16", "ceil", int32_t, half)
-PIPEV_C_API_CAST(asc_half2int32_rna, "cast.s32.f16", "round", int32_t, half)
-PIPEV_C_API_CAST(asc_half2int32_rz, "cast.s32.f16", "trunc", int32_t, half)
-PIPEV_C_API_CAST(asc_half2int16_rn, "cast.s16.f16", "rint", int16_t, half)
-PIPEV_C_API_CAST(asc_half2int16_rd, "cast.s16.f16", "floor", int16_t, half)
-PIPEV_C_API_CAST(asc_half2int16_ru, "cast.s16.f16", "ceil", int16_t, half)
-PIPEV_C_API_CAST(asc_half2int16_rna, "cast.s16.f16", "round", int16_t, half)
-PIPEV_C_API_CAST(asc_half2int16_rz, "cast.s16.f16", "trunc", int16_t, half)
-PIPEV_C_API_CAST(asc_int162half, "cast.f16.s16", "none", half, int16_t)
-PIPEV_C_API_CAST(asc_int162half_rn, "cast.f16.s16", "rint", half, int16_t)
-PIPEV_C_API_CAST(asc_int162half_rd, "cast.f16.s16", "floor", half, int16_t)
-PIPEV_C_API_CAST(asc_int162half_ru, "cast.f16.s16", "ceil", half, int16_t)
-PIPEV_C_API_CAST(asc_int162half_rna, "cast.f16.s16", "round", half, int16_t)
-PIPEV_C_API_CAST(asc_int162half_rz, "cast.f16.s16", "trunc", half, int16_t)
-PIPEV_C_API_CAST(asc_half2int8, "cast.s8.f16", "none", int8_t, half)
-PIPEV_C_API_CAST(asc_half2int8_rn, "cast.s8.f16", "rint", int8_t, half)
-PIPEV_C_API_CAST(asc_half2int8_rd, "cast.s8.f16", "floor", int8_t, half)
-PIPEV_C_API_CAST(asc_half2int8_ru, "cast.s8.f16", "ceil", int8_t, half)
-PIPEV_C_API_CAST(asc_half2int8_rna, "cast.s8.f16", "round", int8_t, half)
-PIPEV_C_API_CAST(asc_half2int8_rz, "cast.s8.f16", "trunc", int8_t, half)
-PIPEV_C_API_CAST(asc_half2uint8, "cast.u8.f16", "none", uint8_t, half)
-PIPEV_C_API_CAST(asc_half2uint8_rn, "cast.u8.f16", "rint", uint8_t, half)
-PIPEV_C_API_CAST(asc_half2uint8_rd, "cast.u8.f16", "floor", uint8_t, half)
-PIPEV_C_API_CAST(asc_half2uint8_ru, "cast.u8.f16", "ceil", uint8_t, half)
-PIPEV_C_API_CAST(asc_half2uint8_rna, "cast.u8.f16", "round", uint8_t, half)
-PIPEV_C_API_CAST(asc_half2uint8_rz, "cast.u8.f16", "trunc", uint8_t, half)
-PIPEV_C_API_CAST(asc_int82half, "cast.f16.s8", "none", half, int8_t)
-PIPEV_C_API_CAST(asc_uint82half, "cast.f16.u8", "none", half, uint8_t)
-PIPEV_C_API_CAST(asc_int162float, "cast.f32.s16", "none", float, int16_t)
-PIPEV_C_API_CAST(asc_bfloat162int32_rn, "cast.s32.bf16", "rint", int32_t, bfloat16_t)
-PIPEV_C_API_CAST(asc_bfloat162int32_rd, "cast.s32.bf16", "floor", int32_t, bfloat16_t)
-PIPEV_C_API_CAST(asc_bfloat162int32_ru, "cast.s32.bf16", "ceil", int32_t, bfloat16_t)
-PIPEV_C_API_CAST(asc_bfloat162int32_rna, "cast.s32.bf16", "round", int32_t, bfloat16_t)
-PIPEV_C_API_CAST(asc_bfloat162int32_rz, "cast.s32.bf16", "trunc", int32_t, bfloat16_t)
-PIPEV_C_API_CAST(asc_int322int16, "cast.s16.s32", "none", int16_t, int32_t)
-PIPEV_C_API_CAST(asc_int322int64, "cast.s64.s32", "none", int64_t, int32_t)
-PIPEV_C_API_CAST(asc_float2int16_rn, "cast.s16.f32", "rint", int16_t, float)
-PIPEV_C_API_CAST(asc_float2int16_rd, "cast.s16.f32", "floor", int16_t, float)
-PIPEV_C_API_CAST(asc_float2int16_ru, "cast.s16.f32", "ceil", int16_t, float)
-PIPEV_C_API_CAST(asc_float2int16_rna, "cast.s16.f32", "round", int16_t, float)
-PIPEV_C_API_CAST(asc_float2int16_rz, "cast.s16.f32", "trunc", int16_t, float)
-PIPEV_C_API_CAST(asc_float2float_rn, "cast.f32.f32", "rint", float, float)
-PIPEV_C_API_CAST(asc_float2float_rd, "cast.f32.f32", "floor", float, float)
-PIPEV_C_API_CAST(asc_float2float_ru, "cast.f32.f32", "ceil", float, float)
-PIPEV_C_API_CAST(asc_float2float_rna, "cast.f32.f32", "round", float, float)
-PIPEV_C_API_CAST(asc_float2float_rz, "cast.f32.f32", "trunc", float, float)
-PIPEV_C_API_CAST(asc_float2int64_rn, "cast.s64.f32", "rint", int64_t, float)
-PIPEV_C_API_CAST(asc_float2int64_rd, "cast.s64.f32", "floor", int64_t, float)
-PIPEV_C_API_CAST(asc_float2int64_ru, "cast.s64.f32", "ceil", int64_t, float)
-PIPEV_C_API_CAST(asc_float2int64_rna, "cast.s64.f32", "round", int64_t, float)
-PIPEV_C_API_CAST(asc_float2int64_rz, "cast.s64.f32", "trunc", int64_t, float)
-PIPEV_C_API_CAST(asc_int642int32, "cast.s32.s64", "none", int32_t, int64_t)
-PIPEV_C_API_CAST(asc_int642float_rn, "cast.f32.s64", "rint", float, int64_t)
-PIPEV_C_API_CAST(asc_int642float_rd, "cast.f32.s64", "floor", float, int64_t)
-PIPEV_C_API_CAST(asc_int642float_ru, "cast.f32.s64", "ceil", float, int64_t)
-PIPEV_C_API_CAST(asc_int642float_rna, "cast.f32.s64", "round", float, int64_t)
-PIPEV_C_API_CAST(asc_int642float_rz, "cast.f32.s64", "trunc", float, int64_t)
+namespace pipev::conv { struct asc_float2half { using D = half; using S = float; static constexpr const char* types = ".f16.f32"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_float2half, "cast")
+namespace pipev::conv { struct asc_float2half_rn { using D = half; using S = float; static constexpr const char* types = ".f16.f32"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_float2half_rn, "cast")
+namespace pipev::conv { struct asc_float2half_rd { using D = half; using S = float; static constexpr const char* types = ".f16.f32"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_float2half_rd, "cast")
+namespace pipev::conv { struct asc_float2half_ru { using D = half; using S = float; static constexpr const char* types = ".f16.f32"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_float2half_ru, "cast")
+namespace pipev::conv { struct asc_float2half_rna { using D = half; using S = float; static constexpr const char* types = ".f16.f32"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_float2half_rna, "cast")
+namespace pipev::conv { struct asc_float2half_rz { using D = half; using S = float; static constexpr const char* types = ".f16.f32"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_float2half_rz, "cast")
+namespace pipev::conv { struct asc_float2half_ro { using D = half; using S = float; static constexpr const char* types = ".f16.f32"; static constexpr const char* round = "odd"; }; }
+PIPEV_C_API_CAST(asc_float2half_ro, "cast")
+namespace pipev::conv { struct asc_half2float { using D = float; using S = half; static constexpr const char* types = ".f32.f16"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_half2float, "cast")
+namespace pipev::conv { struct asc_float2int32_rn { using D = int32_t; using S = float; static constexpr const char* types = ".s32.f32"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_float2int32_rn, "cast")
+namespace pipev::conv { struct asc_float2int32_rd { using D = int32_t; using S = float; static constexpr const char* types = ".s32.f32"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_float2int32_rd, "cast")
+namespace pipev::conv { struct asc_float2int32_ru { using D = int32_t; using S = float; static constexpr const char* types = ".s32.f32"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_float2int32_ru, "cast")
+namespace pipev::conv { struct asc_float2int32_rna { using D = int32_t; using S = float; static constexpr const char* types = ".s32.f32"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_float2int32_rna, "cast")
+namespace pipev::conv { struct asc_float2int32_rz { using D = int32_t; using S = float; static constexpr const char* types = ".s32.f32"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_float2int32_rz, "cast")
+namespace pipev::conv { struct asc_int322float { using D = float; using S = int32_t; static constexpr const char* types = ".f32.s32"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_int322float, "cast")
+namespace pipev::conv { struct asc_int322float_rn { using D = float; using S = int32_t; static constexpr const char* types = ".f32.s32"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_int322float_rn, "cast")
+namespace pipev::conv { struct asc_int322float_rd { using D = float; using S = int32_t; static constexpr const char* types = ".f32.s32"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_int322float_rd, "cast")
+namespace pipev::conv { struct asc_int322float_ru { using D = float; using S = int32_t; static constexpr const char* types = ".f32.s32"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_int322float_ru, "cast")
+namespace pipev::conv { struct asc_int322float_rna { using D = float; using S = int32_t; static constexpr const char* types = ".f32.s32"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_int322float_rna, "cast")
+namespace pipev::conv { struct asc_int322float_rz { using D = float; using S = int32_t; static constexpr const char* types = ".f32.s32"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_int322float_rz, "cast")
+namespace pipev::conv { struct asc_float2bfloat16_rn { using D = bfloat16_t; using S = float; static constexpr const char* types = ".bf16.f32"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_float2bfloat16_rn, "cast")
+namespace pipev::conv { struct asc_float2bfloat16_rd { using D = bfloat16_t; using S = float; static constexpr const char* types = ".bf16.f32"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_float2bfloat16_rd, "cast")
+namespace pipev::conv { struct asc_float2bfloat16_ru { using D = bfloat16_t; using S = float; static constexpr const char* types = ".bf16.f32"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_float2bfloat16_ru, "cast")
+namespace pipev::conv { struct asc_float2bfloat16_rna { using D = bfloat16_t; using S = float; static constexpr const char* types = ".bf16.f32"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_float2bfloat16_rna, "cast")
+namespace pipev::conv { struct asc_float2bfloat16_rz { using D = bfloat16_t; using S = float; static constexpr const char* types = ".bf16.f32"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_float2bfloat16_rz, "cast")
+namespace pipev::conv { struct asc_bfloat162float { using D = float; using S = bfloat16_t; static constexpr const char* types = ".f32.bf16"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_bfloat162float, "cast")
+namespace pipev::conv { struct asc_half2int32_rn { using D = int32_t; using S = half; static constexpr const char* types = ".s32.f16"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_half2int32_rn, "cast")
+namespace pipev::conv { struct asc_half2int32_rd { using D = int32_t; using S = half; static constexpr const char* types = ".s32.f16"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_half2int32_rd, "cast")
+namespace pipev::conv { struct asc_half2int32_ru { using D = int32_t; using S = half; static constexpr const char* types = ".s32.f16"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_half2int32_ru, "cast")
+namespace pipev::conv { struct asc_half2int32_rna { using D = int32_t; using S = half; static constexpr const char* types = ".s32.f16"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_half2int32_rna, "cast")
+namespace pipev::conv { struct asc_half2int32_rz { using D = int32_t; using S = half; static constexpr const char* types = ".s32.f16"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_half2int32_rz, "cast")
+namespace pipev::conv { struct asc_half2int16_rn { using D = int16_t; using S = half; static constexpr const char* types = ".s16.f16"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_half2int16_rn, "cast")
+namespace pipev::conv { struct asc_half2int16_rd { using D = int16_t; using S = half; static constexpr const char* types = ".s16.f16"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_half2int16_rd, "cast")
+namespace pipev::conv { struct asc_half2int16_ru { using D = int16_t; using S = half; static constexpr const char* types = ".s16.f16"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_half2int16_ru, "cast")
+namespace pipev::conv { struct asc_half2int16_rna { using D = int16_t; using S = half; static constexpr const char* types = ".s16.f16"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_half2int16_rna, "cast")
+namespace pipev::conv { struct asc_half2int16_rz { using D = int16_t; using S = half; static constexpr const char* types = ".s16.f16"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_half2int16_rz, "cast")
+namespace pipev::conv { struct asc_int162half { using D = half; using S = int16_t; static constexpr const char* types = ".f16.s16"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_int162half, "cast")
+namespace pipev::conv { struct asc_int162half_rn { using D = half; using S = int16_t; static constexpr const char* types = ".f16.s16"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_int162half_rn, "cast")
+namespace pipev::conv { struct asc_int162half_rd { using D = half; using S = int16_t; static constexpr const char* types = ".f16.s16"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_int162half_rd, "cast")
+namespace pipev::conv { struct asc_int162half_ru { using D = half; using S = int16_t; static constexpr const char* types = ".f16.s16"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_int162half_ru, "cast")
+namespace pipev::conv { struct asc_int162half_rna { using D = half; using S = int16_t; static constexpr const char* types = ".f16.s16"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_int162half_rna, "cast")
+namespace pipev::conv { struct asc_int162half_rz { using D = half; using S = int16_t; static constexpr const char* types = ".f16.s16"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_int162half_rz, "cast")
+namespace pipev::conv { struct asc_half2int8 { using D = int8_t; using S = half; static constexpr const char* types = ".s8.f16"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_half2int8, "cast")
+namespace pipev::conv { struct asc_half2int8_rn { using D = int8_t; using S = half; static constexpr const char* types = ".s8.f16"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_half2int8_rn, "cast")
+namespace pipev::conv { struct asc_half2int8_rd { using D = int8_t; using S = half; static constexpr const char* types = ".s8.f16"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_half2int8_rd, "cast")
+namespace pipev::conv { struct asc_half2int8_ru { using D = int8_t; using S = half; static constexpr const char* types = ".s8.f16"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_half2int8_ru, "cast")
+namespace pipev::conv { struct asc_half2int8_rna { using D = int8_t; using S = half; static constexpr const char* types = ".s8.f16"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_half2int8_rna, "cast")
+namespace pipev::conv { struct asc_half2int8_rz { using D = int8_t; using S = half; static constexpr const char* types = ".s8.f16"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_half2int8_rz, "cast")
+namespace pipev::conv { struct asc_half2uint8 { using D = uint8_t; using S = half; static constexpr const char* types = ".u8.f16"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_half2uint8, "cast")
+namespace pipev::conv { struct asc_half2uint8_rn { using D = uint8_t; using S = half; static constexpr const char* types = ".u8.f16"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_half2uint8_rn, "cast")
+namespace pipev::conv { struct asc_half2uint8_rd { using D = uint8_t; using S = half; static constexpr const char* types = ".u8.f16"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_half2uint8_rd, "cast")
+namespace pipev::conv { struct asc_half2uint8_ru { using D = uint8_t; using S = half; static constexpr const char* types = ".u8.f16"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_half2uint8_ru, "cast")
+namespace pipev::conv { struct asc_half2uint8_rna { using D = uint8_t; using S = half; static constexpr const char* types = ".u8.f16"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_half2uint8_rna, "cast")
+namespace pipev::conv { struct asc_half2uint8_rz { using D = uint8_t; using S = half; static constexpr const char* types = ".u8.f16"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_half2uint8_rz, "cast")
+namespace pipev::conv { struct asc_int82half { using D = half; using S = int8_t; static constexpr const char* types = ".f16.s8"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_int82half, "cast")
+namespace pipev::conv { struct asc_uint82half { using D = half; using S = uint8_t; static constexpr const char* types = ".f16.u8"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_uint82half, "cast")
+namespace pipev::conv { struct asc_int162float { using D = float; using S = int16_t; static constexpr const char* types = ".f32.s16"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_int162float, "cast")
+namespace pipev::conv { struct asc_bfloat162int32_rn { using D = int32_t; using S = bfloat16_t; static constexpr const char* types = ".s32.bf16"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_bfloat162int32_rn, "cast")
+namespace pipev::conv { struct asc_bfloat162int32_rd { using D = int32_t; using S = bfloat16_t; static constexpr const char* types = ".s32.bf16"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_bfloat162int32_rd, "cast")
+namespace pipev::conv { struct asc_bfloat162int32_ru { using D = int32_t; using S = bfloat16_t; static constexpr const char* types = ".s32.bf16"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_bfloat162int32_ru, "cast")
+namespace pipev::conv { struct asc_bfloat162int32_rna { using D = int32_t; using S = bfloat16_t; static constexpr const char* types = ".s32.bf16"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_bfloat162int32_rna, "cast")
+namespace pipev::conv { struct asc_bfloat162int32_rz { using D = int32_t; using S = bfloat16_t; static constexpr const char* types = ".s32.bf16"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_bfloat162int32_rz, "cast")
+namespace pipev::conv { struct asc_int322int16 { using D = int16_t; using S = int32_t; static constexpr const char* types = ".s16.s32"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_int322int16, "cast")
+namespace pipev::conv { struct asc_int322int64 { using D = int64_t; using S = int32_t; static constexpr const char* types = ".s64.s32"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_int322int64, "cast")
+namespace pipev::conv { struct asc_float2int16_rn { using D = int16_t; using S = float; static constexpr const char* types = ".s16.f32"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_float2int16_rn, "cast")
+namespace pipev::conv { struct asc_float2int16_rd { using D = int16_t; using S = float; static constexpr const char* types = ".s16.f32"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_float2int16_rd, "cast")
+namespace pipev::conv { struct asc_float2int16_ru { using D = int16_t; using S = float; static constexpr const char* types = ".s16.f32"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_float2int16_ru, "cast")
+namespace pipev::conv { struct asc_float2int16_rna { using D = int16_t; using S = float; static constexpr const char* types = ".s16.f32"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_float2int16_rna, "cast")
+namespace pipev::conv { struct asc_float2int16_rz { using D = int16_t; using S = float; static constexpr const char* types = ".s16.f32"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_float2int16_rz, "cast")
+namespace pipev::conv { struct asc_float2float_rn { using D = float; using S = float; static constexpr const char* types = ".f32.f32"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_float2float_rn, "cast")
+namespace pipev::conv { struct asc_float2float_rd { using D = float; using S = float; static constexpr const char* types = ".f32.f32"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_float2float_rd, "cast")
+namespace pipev::conv { struct asc_float2float_ru { using D = float; using S = float; static constexpr const char* types = ".f32.f32"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_float2float_ru, "cast")
+namespace pipev::conv { struct asc_float2float_rna { using D = float; using S = float; static constexpr const char* types = ".f32.f32"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_float2float_rna, "cast")
+namespace pipev::conv { struct asc_float2float_rz { using D = float; using S = float; static constexpr const char* types = ".f32.f32"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_float2float_rz, "cast")
+namespace pipev::conv { struct asc_float2int64_rn { using D = int64_t; using S = float; static constexpr const char* types = ".s64.f32"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_float2int64_rn, "cast")
+namespace pipev::conv { struct asc_float2int64_rd { using D = int64_t; using S = float; static constexpr const char* types = ".s64.f32"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_float2int64_rd, "cast")
+namespace pipev::conv { struct asc_float2int64_ru { using D = int64_t; using S = float; static constexpr const char* types = ".s64.f32"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_float2int64_ru, "cast")
+namespace pipev::conv { struct asc_float2int64_rna { using D = int64_t; using S = float; static constexpr const char* types = ".s64.f32"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_float2int64_rna, "cast")
+namespace pipev::conv { struct asc_float2int64_rz { using D = int64_t; using S = float; static constexpr const char* types = ".s64.f32"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_float2int64_rz, "cast")
+namespace pipev::conv { struct asc_int642int32 { using D = int32_t; using S = int64_t; static constexpr const char* types = ".s32.s64"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_int642int32, "cast")
+namespace pipev::conv { struct asc_int642float_rn { using D = float; using S = int64_t; static constexpr const char* types = ".f32.s64"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_int642float_rn, "cast")
+namespace pipev::conv { struct asc_int642float_rd { using D = float; using S = int64_t; static constexpr const char* types = ".f32.s64"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_int642float_rd, "cast")
+namespace pipev::conv { struct asc_int642float_ru { using D = float; using S = int64_t; static constexpr const char* types = ".f32.s64"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_int642float_ru, "cast")
+namespace pipev::conv { struct asc_int642float_rna { using D = float; using S = int64_t; static constexpr const char* types = ".f32.s64"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_int642float_rna, "cast")
+namespace pipev::conv { struct asc_int642float_rz { using D = float; using S = int64_t; static constexpr const char* types = ".f32.s64"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_int642float_rz, "cast")
 #endif

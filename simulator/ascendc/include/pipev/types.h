@@ -71,6 +71,8 @@ PIPEV_TYPE(int32_t, "s32")
 PIPEV_TYPE(uint32_t, "u32")
 PIPEV_TYPE(int64_t, "s64")
 PIPEV_TYPE(uint64_t, "u64")
+PIPEV_TYPE(bool, "bool")    // moved and declared (DataCopy), not computed on
+PIPEV_TYPE(double, "f64")
 #undef PIPEV_TYPE
 template <class T> constexpr const char* type_name = TypeInfo<T>::name;
 // A parameter that does not take part in template argument deduction (scalars of vector APIs).
