@@ -103,6 +103,9 @@ ALIASES: dict[str, str] = {
 }
 
 UNSIGNED_MASK_TYPES = ("u8", "u16", "u32", "u64")
+# types memory holds and copies move but no vector instruction computes on (issue #27)
+MEMORY_ONLY = ("bool", "f64")
+VECTOR_TYPES = tuple(n for n in TYPES if n not in MEMORY_ONLY)  # docs/machine.md §3
 
 
 def lookup(name: str) -> DType | None:
