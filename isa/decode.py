@@ -392,7 +392,9 @@ class DmaOp:
     The padded copies (copy_gm_to_ub_pad / copy_ub_to_gm_pad) are byte-granular: `length`
     bytes of data a burst, burst starts `pitch` bytes apart on each side, and on a GM → UB copy
     `left` and `right` bytes of padding (`pad`, one element's bytes repeated) around the data in
-    UB. `burst` is then the blocks a burst occupies, rounded up (what the timing counts)."""
+    UB. `burst` is then the blocks a burst occupies, rounded up (what the timing counts).
+    `fill` "dummy" bytes follow the right padding up to the next 32-byte boundary: the pad
+    value repeated, or without one the burst's first element repeated (`esize` bytes)."""
 
     instr: Instruction
     dst_space: str | None  # GM tensor name, or None for UB
@@ -409,6 +411,8 @@ class DmaOp:
     left: int = 0  # padding bytes before / after the data (GM → UB)
     right: int = 0
     pad: bytes = b""
+    fill: int = 0  # GM → UB padded copies: dummy bytes after each burst's right padding
+    esize: int = 0  # the element size the dummy bytes repeat
     # UB → GM under set_atomic: (add / max / min, element type name), each element combined
     # with GM's; () a plain store
     atomic: tuple[str, str] = ()
@@ -427,7 +431,7 @@ class DmaOp:
             return (self.src, self.src_pitch or (self.burst + self.src_gap) * 32,
                     self.data_bytes)
         return (self.dst, self.dst_pitch or (self.burst + self.dst_gap) * 32,
-                self.left + self.data_bytes + self.right)
+                self.left + self.data_bytes + self.right + self.fill)
 
     def space_of(self, role: str) -> str | None:
         return self.src_space if role == "src" else self.dst_space
@@ -449,11 +453,12 @@ class DmaOp:
         return base, base + (self.nburst - 1) * pitch + run - 1
 
     def touched(self, role: str) -> tuple[int, int]:
-        """(skip, bytes) of each burst the side reads or writes: without a pad value the
-        padding of a GM → UB copy is skipped, not written."""
+        """(skip, bytes) of each burst the side reads or writes: without a pad value the left
+        padding of a GM → UB copy is skipped, not written (the data, then the first element
+        repeated up to the block boundary, are)."""
         run = self.side(role)[2]
-        if role == "dst" and not self.pad and (self.left or self.right):
-            return self.left, self.data_bytes
+        if role == "dst" and not self.pad and self.left:
+            return self.left, run - self.left
         return 0, run
 
     def runs(self, role: str) -> list[tuple[int, int]]:

@@ -55,7 +55,8 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("left_pad", 0, 32, 0, True, "padded DMA: elements of pad_value before each burst"),
     Key("right_pad", 0, 32, 0, True, "padded DMA: elements of pad_value after each burst"),
     Key("pad_value", 0, U64, None, False, "padded DMA: the padding element, a scalar of T "
-        "(none: the padding bytes are not written)", scalar=True),
+        "(none: the left padding is not written, the bytes after the data repeat its first "
+        "element)", scalar=True),
     # GM atomics (issue #27): the operation UB → GM copies apply (none: keep the one in force)
     Key("atomic", 0, len(ATOMIC_OPS) - 1, None, False, "GM atomic operation: "
         + " ".join(ATOMIC_OPS), words=ATOMIC_OPS),

@@ -5,7 +5,9 @@ The padded copies (AscendC DataCopyPad) are byte-granular: copy_gm_to_ub_pad rea
 bytes a burst from GM (bursts len + src_gap bytes apart) and writes left_pad elements of
 pad_value, the data and right_pad elements to UB, the next burst on the next 32-byte block plus
 dst_gap blocks; copy_ub_to_gm_pad is the reverse without padding (UB gaps in blocks, GM gaps in
-bytes). Bytes between a burst's last padding byte and the next block are left as they were."""
+bytes). The bytes between a burst's last padding byte and the next block ("dummy" data) get the
+pad value, or without one the burst's first element, repeated (the vendor's
+copy_gm_to_ubuf_align; issue #27); without a pad value the padding itself is not written."""
 
 from __future__ import annotations
 
@@ -53,9 +55,10 @@ def issue_pad(ex: Context, instr: Instruction) -> Issued:
     # no pad_value: the padding bytes are skipped (DataCopyPad with isPad false leaves them
     # unspecified; reading them is then an uninitialised read, docs/decisions.md)
     pad = int(f["pad_value"]).to_bytes(size, "little") if "pad_value" in f else b""
+    fill = blocks * 32 - ub_run if to_ub else 0  # the "dummy" bytes up to the block boundary
     op = DmaOp(instr, spaces["dst"], addrs["dst"], spaces["src"], addrs["src"], nburst, blocks,
                0, 0, length, gm_pitch if to_ub else ub_pitch, ub_pitch if to_ub else gm_pitch,
-               left, right, pad, atomic_of(ex, instr, spaces["dst"], length))
+               left, right, pad, fill, size, atomic_of(ex, instr, spaces["dst"], length))
     for role in ("src", "dst"):
         _check_side(ex, instr, op, role, spaces[role])
     return Issued(instr.defn.family.pipe, op, copy)
@@ -67,7 +70,7 @@ def copy(m: Machine, op: DmaOp, _arg, _lo, _hi) -> None:
     if op.atomic:
         accumulate(dst, op.indices("dst", op.left, n), src[op.indices("src")], op.atomic)
         return
-    if op.pad and (op.left or op.right):
+    if op.pad and (op.left or op.right or op.fill):
         _pad(dst, op)
     if op.nburst == 1:
         dst[op.dst + op.left:op.dst + op.left + n] = src[op.src:op.src + n]
@@ -78,16 +81,28 @@ def copy(m: Machine, op: DmaOp, _arg, _lo, _hi) -> None:
             dst[d0 + k * dp:d0 + k * dp + n] = src[s0 + k * sp:s0 + k * sp + n]
     else:
         dst[op.indices("dst", op.left, n)] = src[op.indices("src")]
+    if not op.pad and (op.right or op.fill):
+        _first_element(src, dst, op)
 
 
 def _pad(dst, op: DmaOp) -> None:
-    """The padding elements of every burst (the data goes between them)."""
+    """The padding elements of every burst and the dummy bytes after them (the data goes
+    between them)."""
     size = len(op.pad)
     unit = np.frombuffer(op.pad, np.uint8)
-    for skip, nbytes in ((0, op.left), (op.left + op.data_bytes, op.right)):
-        if nbytes:
-            idx = op.indices("dst", skip, nbytes)
-            dst[idx] = np.tile(unit, idx.size // size)
+    for skip, nbytes in ((0, op.left), (op.left + op.data_bytes, op.right + op.fill)):
+        if nbytes:  # the dummy bytes may end inside an element (len= need not be whole ones)
+            idx = op.indices("dst", skip, nbytes).reshape(op.nburst, nbytes)
+            dst[idx] = np.tile(unit, -(-nbytes // size))[:nbytes]
+
+
+def _first_element(src, dst, op: DmaOp) -> None:
+    """Without a pad value, each burst's bytes after its data up to the block boundary repeat
+    the burst's first element (the vendor's "dummy" data of copy_gm_to_ubuf_align)."""
+    size, tail = op.esize, op.right + op.fill
+    first = src[op.indices("src", 0, size)].reshape(op.nburst, size)
+    idx = op.indices("dst", op.left + op.data_bytes, tail).reshape(op.nburst, tail)
+    dst[idx] = np.tile(first, (1, -(-tail // size)))[:, :tail]
 
 
 def _where(op: DmaOp, role: str, byte: int) -> str:

@@ -105,8 +105,9 @@ def test_bit_operations_count_form(op, n, seed, chip):
 @given(st.integers(1, 4), st.integers(1, 70), st.integers(0, 40), st.integers(0, 2),
        st.integers(0, 3), st.integers(0, 3), st.booleans())
 def test_padded_copy_layout(nburst, length, src_gap, dst_gap, left, right, with_pad):
-    """copy_gm_to_ub_pad.u16 then copy_ub_to_gm_pad.u16 back: every byte where the layout
-    rule puts it, written bytes only."""
+    """copy_gm_to_ub_pad.u16: every byte where the layout rule puts it, written bytes only;
+    the bytes up to each burst's block boundary ("dummy" data) are the pad value, or without
+    one the burst's first element, repeated (issue #27: copy_gm_to_ubuf_align's rule)."""
     gm = np.arange(1024, dtype=np.uint16)
     length *= 2  # whole u16 elements
     pad = ", pad_value=0xbeef" if with_pad else ""
@@ -119,10 +120,14 @@ def test_padded_copy_layout(nburst, length, src_gap, dst_gap, left, right, with_
     src = gm.view(np.uint8)
     run = 2 * left + length + 2 * right
     pitch = (-(-run // 32) + dst_gap) * 32
+    end = -(-run // 32) * 32  # each burst's bytes up to the block boundary
     for k in range(nburst):
         s = 6 + k * (length + src_gap)
         d = k * pitch
         if with_pad:
-            ub[d:d + run] = b"\xef\xbe" * (run // 2)
+            ub[d:d + end] = b"\xef\xbe" * (end // 2)
+        else:  # right padding and dummy bytes: the burst's first element
+            tail = d + 2 * left + length
+            ub[tail:d + end] = src[s:s + 2].tobytes() * ((d + end - tail) // 2)
         ub[d + 2 * left:d + 2 * left + length] = src[s:s + length].tobytes()
     assert bytes(res.ub[:4096]) == bytes(ub)

@@ -216,14 +216,16 @@ def test_copy_gm_to_ub_pad_bursts_padding_and_gaps():
     for k, start in enumerate((0, 32)):  # 2 + 10 + 3 = 15 halves: one block, then a gap block
         want[start:start + 2] = -1
         want[start + 2:start + 12] = np.arange(2 + 13 * k, 12 + 13 * k)
-        want[start + 12:start + 15] = -1
+        want[start + 12:start + 16] = -1  # right padding, then the dummy half (block end)
     assert u.tobytes() == want.tobytes()
 
 
-def test_copy_gm_to_ub_pad_without_pad_value_leaves_the_padding():
+def test_copy_gm_to_ub_pad_without_pad_value_leaves_the_left_padding():
+    """Without a pad value the left padding is not written; the bytes after the data up to the
+    block boundary (right padding included) repeat the burst's first element (issue #27)."""
     res = simulator.run(".chip ascend910b\n" + PAD + "copy_gm_to_ub_pad.f16 u, g, nburst=1, "
                         "len=6, left_pad=1, right_pad=1\n")
-    assert list(ub(res, "u", np.float16)[:6]) == [7, 1, 2, 3, 7, 7]
+    assert list(ub(res, "u", np.float16)[:17]) == [7, 1, 2, 3] + [1] * 12 + [7]
 
 
 def test_copy_ub_to_gm_pad_writes_len_bytes_per_burst():
@@ -243,7 +245,7 @@ def test_copy_ub_to_gm_pad_writes_len_bytes_per_burst():
     ("copy_gm_to_ub_pad.f16 u, g, nburst=1", "needs len="),
     ("copy_gm_to_ub_pad.f16 u, g, nburst=2, len=100", "src touches byte 0x78 outside GM tensor"),
     ("copy_gm_to_ub_pad.f16 u, g, nburst=4, len=30, dst_gap=1",
-     "dst u needs 222 bytes, tensor has 192 (burst 3, block 0)"),
+     "dst u needs 224 bytes, tensor has 192 (burst 3, block 0)"),
     ("copy_ub_to_gm_pad.f16 o, u, nburst=3, len=30", "touches byte 0x50 outside GM tensor o"),
     ("copy_gm_to_ub_pad.f16 u, g, len=8, pad_value=1e9", "overflows f16"),
 ])
@@ -291,7 +293,7 @@ def test_debugger_back_over_a_padded_copy_restores_data_and_padding():
     d.execute("step")
     after = bytes(d.ub)
     assert after != before
-    assert np.frombuffer(after, np.float16)[:14].tolist() == [-1, *range(1, 11), -1, -1, 7]
+    assert np.frombuffer(after, np.float16)[:14].tolist() == [-1, *range(1, 11), -1, -1, -1]
     d.execute("back")
     assert bytes(d.ub) == before
 
