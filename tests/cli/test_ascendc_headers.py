@@ -53,6 +53,7 @@ PROGRAMS = {
     "c_api_cast": (["c_api_cast.cpp"], 2201),
     "atomic_add": (["atomic_add.cpp"], 2201),  # GM atomics (issue #27)
     "types_copy": (["types_copy.cpp"], 2201),  # int64 uint64 double bool tensors (issue #27)
+    "scalar_helpers": (["scalar_helpers.cpp"], 2201),  # scalar helpers (issue #27)
 }
 QUEUE_ERRORS = ["deque_empty", "alloc_beyond", "free_twice", "init_beyond_ub",
                 "enque_beyond_depth", "no_init_buffer", "assert_fails"]
@@ -418,4 +419,34 @@ def test_datacopy_moves_64_bit_double_and_bool_tensors(programs):
     result = simulator.run(program, inputs={x.name: data.view(x.dtype.npy)})
     y = next(v for k, v in result.outputs.items() if k.endswith("y"))
     assert y.view(np.uint8).tobytes() == data.tobytes()
+
+
+def test_scalar_helpers_match_the_reference(programs):
+    """GetBitCount ... scalar Cast and the C API's scalar calls, run in the kernel's C++ code,
+    against tests/reference/scalar.py (issue #27)."""
+    from tests.reference import scalar as R
+
+    texts = [r[4].replace("\\n", " ").strip() for r in run(programs, "scalar_helpers")
+             if r[0] == "message"]
+    seen = {"bits": 0, "float": 0, "bf16": 0, "ceil": 0}
+    for line in texts:
+        kind, *vals = line.split()
+        seen[kind] += 1
+        if kind == "bits":
+            b = int(vals[0], 16)
+            s = b - (1 << 64) if b >> 63 else b
+            want = [R.bit_count(b, True), R.bit_count(b, False), R.leading_zeros(b),
+                    R.same_as_sign(s), R.first_from_lsb(b, 1), R.first_from_lsb(b, 0),
+                    R.bit_count(b, True), R.first_from_lsb(b, 0), R.same_as_sign(s)]
+            assert [int(v) for v in vals[1:]] == want, line
+        elif kind == "float":
+            f = int(vals[0], 16)
+            want = [R.to_half_odd(f), R.to_int32(f, "rint"), R.to_int32(f, "round"),
+                    R.to_int32(f, "floor"), R.to_int32(f, "ceil"), R.to_int32(f, "round")]
+            assert [int(vals[1], 16)] + [int(v) for v in vals[2:]] == want, line
+        elif kind == "bf16":
+            assert int(vals[1], 16) == R.bf16_round_trip(int(vals[0], 16)), line
+        else:
+            assert [int(v) for v in vals] == [R.ceil_division(5000, 4096), 1, 1, 0]
+    assert seen == {"bits": 9, "float": 18, "bf16": 18, "ceil": 1}, seen
 

@@ -10,6 +10,7 @@
 #include "pipev/vector.h"
 #include "pipev/sync.h"
 #include "pipev/atomic.h"
+#include "pipev/scalar.h"
 #include "pipev/debug.h"
 #include "pipev/launch.h"
 #include "kernel_tiling/kernel_tiling.h"

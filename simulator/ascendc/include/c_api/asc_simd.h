@@ -340,6 +340,19 @@ template <class Conv> std::string conv_head(const char* stmt) {
     return std::string(stmt) + Conv::types;
 }
 }  // namespace pipev::detail
+// ---- scalar helpers (issue #27): the kernel's own scalar code, no statement -----------------
+inline int64_t asc_popc(uint64_t value) { return pipev::detail::popcount(value); }
+inline int64_t asc_zero_bits_cnt(uint64_t value) { return 64 - pipev::detail::popcount(value); }
+inline int64_t asc_clz(uint64_t value_in) { return pipev::detail::clz(value_in); }
+inline int64_t asc_ffs(uint64_t value) { return pipev::detail::ffs(value); }
+inline int64_t asc_ffz(uint64_t value) { return pipev::detail::ffs(~value); }
+inline int64_t asc_sflbits(int64_t value) { return pipev::detail::sign_bits(value); }
+inline uint64_t asc_set_nthbit(uint64_t bits, int64_t idx) { return bits | (1ull << (idx & 63)); }
+inline uint64_t asc_clear_nthbit(uint64_t bits, int64_t idx) { return bits & ~(1ull << (idx & 63)); }
+inline int32_t asc_float2int32_rn(float v) { return pipev::detail::float_to_int32(v, 1); }
+inline int32_t asc_float2int32_rd(float v) { return pipev::detail::float_to_int32(v, 2); }
+inline int32_t asc_float2int32_ru(float v) { return pipev::detail::float_to_int32(v, 3); }
+inline int32_t asc_float2int32_rna(float v) { return pipev::detail::float_to_int32(v, 4); }
 #include "bindings.h"
 
 // ---- data movement ------------------------------------------------------------------------------
