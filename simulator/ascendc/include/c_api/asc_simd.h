@@ -340,6 +340,22 @@ template <class Conv> std::string conv_head(const char* stmt) {
     return std::string(stmt) + Conv::types;
 }
 }  // namespace pipev::detail
+// ---- GM atomics (issue #27): asc_set_atomic_OP_TYPE → set_atomic.T atomic=OP; the UB → GM
+// copies that follow accumulate into GM; asc_set_atomic_none → plain stores again
+#define PIPEV_ASC_ATOMIC(OP, SUFFIX, T)                                                            \
+    inline void asc_set_atomic_##OP##_##SUFFIX(PIPEV_LOC) { pipev::detail::set_atomic<T>(#OP, loc); }
+#define PIPEV_ASC_ATOMICS(OP)                                                                      \
+    PIPEV_ASC_ATOMIC(OP, float, float) PIPEV_ASC_ATOMIC(OP, float16, half)                         \
+    PIPEV_ASC_ATOMIC(OP, bfloat, bfloat16_t) PIPEV_ASC_ATOMIC(OP, int, int32_t)                    \
+    PIPEV_ASC_ATOMIC(OP, int32, int32_t) PIPEV_ASC_ATOMIC(OP, int16, int16_t)                      \
+    PIPEV_ASC_ATOMIC(OP, int8, int8_t)
+PIPEV_ASC_ATOMICS(add)
+PIPEV_ASC_ATOMICS(max)
+PIPEV_ASC_ATOMICS(min)
+#undef PIPEV_ASC_ATOMICS
+#undef PIPEV_ASC_ATOMIC
+inline void asc_set_atomic_none(PIPEV_LOC) { pipev::detail::set_atomic<float>("none", loc); }
+
 // ---- scalar helpers (issue #27): the kernel's own scalar code, no statement -----------------
 inline int64_t asc_popc(uint64_t value) { return pipev::detail::popcount(value); }
 inline int64_t asc_zero_bits_cnt(uint64_t value) { return 64 - pipev::detail::popcount(value); }

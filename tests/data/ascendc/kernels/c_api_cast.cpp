@@ -1,5 +1,5 @@
 // The C API's conversions (asc_SRC2DST[_MODE]) of the pairs issue #27 added, count, sync and
-// high-dimensional forms, on `__ubuf__` arrays as pipev's source rewrite turns them; a `// => X`
+// high-dimensional forms, and its GM atomics (asc_set_atomic_OP_TYPE), on `__ubuf__` arrays as pipev's source rewrite turns them; a `// => X`
 // comment names what the line must issue.
 #include "acl/acl.h"
 #include "c_api/asc_simd.h"
@@ -27,6 +27,10 @@ __global__ __aicore__ void convert(GM_ADDR x, GM_ADDR y)
     asc_int642float_ru(g, l, LEN);  // => cast.f32.s64 g[x1], l[x2], round=ceil, count=x3
     asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0);
     asc_sync_wait(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_set_atomic_add_float();  // => set_atomic.f32 atomic=add
+    asc_copy_ub2gm((__gm__ void*)y, (__ubuf__ void*)g, LEN * sizeof(float));
+    asc_set_atomic_max_int8();  // => set_atomic.s8 atomic=max
+    asc_set_atomic_none();  // => set_atomic.f32 atomic=none
     asc_copy_ub2gm((__gm__ void*)y, (__ubuf__ void*)g, LEN * sizeof(float));
 }
 
