@@ -217,6 +217,10 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     "c_api_compare": ({"x": F16, "y": F16}, _c_api_compare),
     "select_max": ({"x": F16, "y": F16},
                    lambda i: {"z": np.where(i["x"] > i["y"], i["x"], i["y"])}),
+    # issue #27 (27b): bf16 clamp through Cast, ToFloat, Maxs/Mins (bf16 as its raw bits)
+    "clamp_bf16": ({"x": np.uint16}, lambda i: {"y": (np.clip(
+        (i["x"].astype(np.uint32) << 16).view(F32), F32(-2.5), F32(2.5)).view(np.uint32)
+        >> 16).astype(np.uint16)}),
 }
 
 
