@@ -180,5 +180,22 @@ def vconv(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     instr = vop.instr
     raw = load(m, vop, vop.access("src"), lo, hi)
     mode = ROUND_MODES[instr.fields.get("round", 0)]
-    out = convert(raw.view(RAW[instr.src_dtype.size]), instr.src_dtype, instr.dtype, mode)
+    src = raw.view(RAW[instr.src_dtype.size])
+    if instr.dtype.kind == "uint" and instr.src_dtype.kind != "uint":
+        _count_negative(m, vop, src, lo, hi)
+    out = convert(src, instr.src_dtype, instr.dtype, mode)
     store(m, vop, vop.access("dst"), out, lo, hi)
+
+
+def _count_negative(m: Machine, vop: VectorOp, raw: np.ndarray, lo: int, hi: int) -> None:
+    """Negative sources of a conversion to an unsigned type: the Cast page calls the result
+    unknown (pipev saturates to 0); the run warns once per instruction with their count."""
+    t = vop.instr.src_dtype
+    if t.is_float:  # the sign bit set and not NaN, -0 aside: below zero
+        p = split(raw, t)
+        neg = p.neg & ~p.nan & ((p.mag != 0) | p.inf)
+    else:
+        neg = raw.view(t.numeric) < 0
+    n = int(np.count_nonzero(neg & vop.active[lo:hi]))
+    if n:
+        m.count_unknown(vop.instr, f"negative values converted to {vop.instr.dtype.name}", n)

@@ -518,14 +518,16 @@ class Reference:
             tens = o["tensor"]
             if tens is not None and allb and (min(allb) < tens.addr or max(allb) >= tens.end):
                 rules.add("footprint")
-        if "dst" in ops and self.overlaps(ops, touched):
+        if "dst" in ops and self.overlaps(ops, touched, size_of(ins.t) if ins.t else 1):
             rules.add("overlap")
         self.rule(ins, rules)
 
     @staticmethod
-    def overlaps(ops: dict, touched: dict) -> bool:
+    def overlaps(ops: dict, touched: dict, size: int) -> bool:
         """§9.3: no repeat reads what an earlier repeat wrote; within a repeat a (dst, src)
-        pair overlaps 100% (same start, same block stride, same element layout) or not at all."""
+        pair overlaps 100% (same start, same block stride, same element layout) or not at all.
+        SIZE: the instruction's element size (vconv's source has its own: a narrowing or
+        widening conversion in place is a partial overlap, docs/decisions.md)."""
         d, dbytes = ops["dst"], touched["dst"]
         written: set[int] = set()
         for i in range(len(dbytes)):
@@ -537,6 +539,7 @@ class Reference:
                     return True
                 if sb & dbytes[i]:
                     same = (o["kind"] == d["kind"] == "vector" and o["blk"] == d["blk"]
+                            and o.get("size", size) == d.get("size", size)
                             and o["addr"] + i * o["rep"] * 32 == d["addr"] + i * d["rep"] * 32)
                     if not same:
                         return True

@@ -150,3 +150,21 @@ def test_duplicate_fills_bf16():
                       "duplicate.bf16 y, -2.0, repeat=1, mask=16\n")
     got = np.frombuffer(bytes(r.ub[:512]), np.uint16)
     assert (got[:16] == 0xC000).all() and (got[16:200] == 0x3FC0).all() and (got[200:] == 0).all()
+
+
+def test_negative_values_to_an_unsigned_type_warn_once_with_their_count():
+    """The Cast page calls a negative value converted to an unsigned type unknown: pipev gives
+    0 (saturation) and warns once per instruction with the count of such elements (active
+    ones only; -0 and NaN are not negative values)."""
+    x = np.array([-3.0, -0.0, float("nan"), 2.0, -1.5, 7.0, -100.0] + [1.0] * 121, np.float16)
+    text = (".chip ascend910b\n"
+            f'.ub x f16[128] = bits("{x.view(np.uint16).tobytes().hex()}")\n'
+            ".ub y u8[128]\ncast.u8.f16 y, x, round=rint, count=128\n"
+            "cast.u8.f16 y, x, round=floor, count=128\n")
+    r = simulator.run(text)
+    warns = sorted(str(d) for d in r.warnings if "unknown" in d.message)
+    assert len(warns) == 2
+    for line, w in zip((4, 5), warns, strict=True):
+        assert w.startswith(f"<string>:{line}:1: warning: vconv.u8.f16: negative values "
+                            "converted to u8 on 3 elements")
+    assert np.frombuffer(bytes(r.ub[256:259]), np.uint8).tolist() == [0, 0, 0]
