@@ -295,7 +295,7 @@ DMA_UB_TO_UB = Family("dma", DMA, "V", "copy", needs_burst=True)
 DMA_PAD_GM_TO_UB = Family("dma_pad", DMA, "MTE2", "mte2", byte_bursts=True)
 DMA_PAD_UB_TO_GM = Family("dma_pad", DMA, "MTE3", "mte3", byte_bursts=True)
 SET_MASK = Family("set_mask", REGISTER)
-SET_ATOMIC = Family("set_atomic", REGISTER)  # GM atomics (issue #27): state the MTE3 copies read
+SET_ATOMIC = Family("set_atomic", SCALAR)  # GM atomics (issue #27): S state the MTE3 copies read
 API_SET_MASK = Family("api_set_mask", REGISTER)
 MASK_COUNT = Family("mask_mode", REGISTER, sets_mask_mode=True, requires=Requirement(
     "counter_mode", "counter mode is not supported on {chip} (supports normal mask mode only)"))

@@ -136,3 +136,20 @@ def test_ascendc_set_atomic_add_on_eight_blocks():
     out = r.stdout + r.stderr
     assert r.returncode == 0, out
     assert "8 cores" in out and "stomping" not in out and "warning" not in out
+
+
+def test_listing_traces_and_debugger_take_set_atomic(tmp_path):
+    """set_atomic is an S-pipe state write: the listing, the traces and the debugger step over
+    it like any scalar instruction."""
+    import pipev
+    from isa import assemble
+    from isa.listing import listing
+
+    text = HIST.read_text()
+    rows = listing(assemble(text))
+    assert any(row["source"].startswith("set_atomic.s32  atomic=add") for row in rows)
+    for ext in ("vcd", "json", "jsonl", "txt"):
+        simulator.run(text, trace=tmp_path / f"t.{ext}")
+    d = pipev.debug(text.replace(".block_dim 8", ".block_dim 1"))
+    for _ in range(12):
+        d.execute("step")
