@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import runpy
 import sys
-import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,7 +20,7 @@ from simulator.semantics.convert import convert
 from simulator.tik import SHIM
 from tests.reference.convert import convert_one
 
-RAW = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+RAW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 NEW = [("f32", "s16"), ("s32", "bf16"), ("s16", "s32"), ("s64", "s32"), ("s16", "f32"),
        ("f32", "f32"), ("s64", "f32"), ("s32", "s64"), ("f32", "s64")]
 
@@ -108,40 +108,31 @@ def test_each_pair_takes_only_its_round_modes():
                       "cast.u64.s64 y, x, count=64\n")
 
 
-# --- TIK: vec_conv and the older vconv ----------------------------------------------------------
-TIK_KERNEL = """
-from tbe import tik
-tik_instance = tik.Tik()
-x_gm = tik_instance.Tensor("float32", (64,), name="x_gm", scope=tik.scope_gm)
-y_gm = tik_instance.Tensor("float32", (64,), name="y_gm", scope=tik.scope_gm)
-l_gm = tik_instance.Tensor("int64", (64,), name="l_gm", scope=tik.scope_gm)
-x = tik_instance.Tensor("float32", (64,), name="x", scope=tik.scope_ubuf)
-y = tik_instance.Tensor("float32", (64,), name="y", scope=tik.scope_ubuf)
-l = tik_instance.Tensor("int64", (64,), name="l", scope=tik.scope_ubuf)
-tik_instance.data_move(x, x_gm, 0, 1, 8, 0, 0)
-tik_instance.vec_conv(32, "floor", l, x, 2, 8, 4)
-tik_instance.vconv(32, "away-zero", y, l, 2, 1, 1, 4, 8)
-tik_instance.data_move(l_gm, l, 0, 1, 16, 0, 0)
-tik_instance.data_move(y_gm, y, 0, 1, 8, 0, 0)
-tik_instance.BuildCCE(kernel_name="k", inputs=[x_gm], outputs=[y_gm, l_gm])
-"""
+# --- TIK: vec_conv and the older vconv (tests/data/conversions/cast_tik.py) -------------------
+KERNEL = Path(__file__).resolve().parents[1] / "data" / "conversions" / "cast_tik.py"
+TIK_TYPES = {"float32": "f32", "int16": "s16", "int32": "s32", "int64": "s64", "bfloat16": "bf16"}
+TIK_MODES = {"": "none", "floor": "floor", "round": "rint", "ceil": "ceil", "to-zero": "trunc",
+             "away-zero": "round"}
 
 
-def test_tik_vec_conv_and_vconv(monkeypatch, tmp_path):
+def test_tik_vec_conv_and_vconv(monkeypatch):
     monkeypatch.syspath_prepend(SHIM)
-    path = tmp_path / "kernel.py"
-    path.write_text(textwrap.dedent(TIK_KERNEL))
     try:
-        tik_instance = runpy.run_path(str(path))["tik_instance"]
-        x = np.array(F32[:24] * 3, np.float32)[:64]
-        y, lo = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
+        module = runpy.run_path(str(KERNEL))
+        tik_instance = module["cast_kernel"]()
+        x = np.array((F32 * 3)[:64], np.float32)
+        outs = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
     finally:
         for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
             del sys.modules[name]
-    want_l = [convert_one("f32", "s64", int(b), "floor") for b in x.view(np.uint32)]
-    assert [int(v) for v in lo.view(np.uint64)] == want_l
-    want_y = [convert_one("s64", "f32", w, "round") for w in want_l]
-    assert [int(v) for v in y.view(np.uint32)] == want_y
+    bits = {"x": ("f32", [int(b) for b in x.view(np.uint32)])}
+    for (name, (dtype, mode, src)), got in zip(module["OUTPUTS"].items(), outs, strict=True):
+        st, sbits = bits[src]
+        dt = TIK_TYPES[dtype]
+        want = [convert_one(st, dt, b, TIK_MODES[mode]) for b in sbits]
+        raw = np.ascontiguousarray(got).view(RAW[TYPES[dt].size])
+        assert [int(v) for v in raw] == want, name
+        bits[name] = (dt, want)
 
 
 def test_duplicate_fills_bf16():
