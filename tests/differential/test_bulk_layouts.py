@@ -355,11 +355,13 @@ def test_a_read_past_a_padded_copy_warns_at_the_first_unwritten_byte():
                                         "written")
 
 
-def test_a_partial_block_written_then_read_in_full_finds_its_unwritten_tail():
-    body = ("copy_gm_to_ub_pad.u8 a, g, len=20, left_pad=3, pad_value=0\n"
+def test_a_partial_block_written_then_read_in_full_finds_its_unwritten_head():
+    # without a pad value the 3 bytes of left padding are not written (the data and the dummy
+    # bytes up to the block boundary are: issue #27)
+    body = ("copy_gm_to_ub_pad.u8 a, g, len=20, left_pad=3\n"
             "set_flag MTE2, MTE3, 0\nwait_flag MTE2, MTE3, 0\ncopy_ub_to_gm o, a, burst=1\n")
     (line, msg), = warnings_of(body)
-    assert line == 4 and "reads byte 0x17, which was never written" in msg
+    assert line == 4 and "reads byte 0x0, which was never written" in msg
 
 
 def test_a_race_on_a_partial_block_names_the_first_shared_byte():
@@ -372,8 +374,9 @@ def test_a_race_on_a_partial_block_names_the_first_shared_byte():
 
 
 def test_a_masked_read_beside_a_partial_write_is_no_race():
-    # MTE2 writes 16 bytes (elements 0..3 of b); V reads only elements 4..7 of each repeat
-    body = ("copy_gm_to_ub_pad.u8 b, g, len=16\nset_vector_mask 0, 0xf0\n"
+    # MTE2 writes bytes 16..31 (elements 4..7 of b: 16 bytes of left padding without a pad
+    # value are not written); V reads only elements 0..3 of each repeat
+    body = ("copy_gm_to_ub_pad.u8 b, g, len=16, left_pad=16\nset_vector_mask 0, 0x0f\n"
             "vadds.f32 z, b, 1.0, repeat=2\n")
     assert warnings_of(body) == []
 
