@@ -27,8 +27,8 @@ from isa.program import Instruction
 from simulator.events import Event, Observer
 from simulator.machine import Machine
 
-# (MASK_HI, MASK_LO, counter mode, CMPMASK bytes, set flags, x registers)
-Regs = tuple[int, int, bool, bytes, tuple, tuple]
+# (MASK_HI, MASK_LO, counter mode, CMPMASK bytes, set flags, x registers, GM atomic state)
+Regs = tuple[int, int, bool, bytes, tuple, tuple, object]
 
 _size = sys.getsizeof
 # Resident bytes of the parts of a record that `Record.nbytes` does not measure one by one:
@@ -57,7 +57,7 @@ def snapshot(m: Machine, prev: Regs | None = None) -> Regs:
         x = prev[5] if x == prev[5] else x
         cmp = prev[3] if cmp == prev[3] else cmp
         flags = prev[4] if flags == prev[4] else flags
-    return (m.mask_hi, m.mask_lo, m.counter, cmp, flags, x)
+    return (m.mask_hi, m.mask_lo, m.counter, cmp, flags, x, m.atomic)
 
 
 def regs_bytes(regs: Regs, prev: Regs) -> int:
@@ -80,6 +80,7 @@ def restore(m: Machine, regs: Regs) -> None:
     m.flags.clear()
     m.flags.update(regs[4])
     m.x[:] = regs[5]
+    m.atomic = regs[6]  # set_atomic's state (issue #27): stepping back over it restores it
 
 
 @attrs.define(slots=True)

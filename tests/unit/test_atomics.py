@@ -153,3 +153,17 @@ def test_listing_traces_and_debugger_take_set_atomic(tmp_path):
     d = pipev.debug(text.replace(".block_dim 8", ".block_dim 1"))
     for _ in range(12):
         d.execute("step")
+
+
+def test_stepping_back_over_set_atomic_restores_the_plain_store():
+    import pipev
+
+    text = (".chip ascend910b\n.gm out f32[8] inout = fill(1.0)\n.ub x f32[8] = fill(2.0)\n"
+            "set_atomic.f32 atomic=add\ncopy_ub_to_gm out, x, nburst=1, burst=1\n")
+    d = pipev.debug(text)
+    d.execute("step")
+    d.session.sync()
+    assert d.session.machine.atomic is not None
+    d.execute("back")
+    d.session.sync()
+    assert d.session.machine.atomic is None
