@@ -40,8 +40,10 @@ def _compile_args(f):
 @_compile_args
 @click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`); sets "
               "__NPU_ARCH__")
-@click.option("--trace", type=click.Path(dir_okay=False), help="write a trace file (one per "
-              "launch and core: F, F.1, F.0.1 ...)")
+@click.option("--trace", type=click.Path(dir_okay=False), help="write a trace file per "
+              "launch (F, then F.1 ...; a launch of several cores: one file, a process per "
+              "core); its format follows the extension: .jsonl, .json (Chrome/Perfetto), "
+              ".vcd, .txt")
 @click.option("--trace-format", type=click.Choice(list(TRACE_FORMATS)), default=None,
               help="the trace format whatever the extension says (.jsonl, .json: Chrome, "
               ".vcd, .txt)")

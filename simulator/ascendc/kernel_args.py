@@ -152,7 +152,7 @@ def run_kernel(lib, session, reporter, config: dict, *, has_bridge: bool) -> int
     if config.get("json"):
         from simulator.ascendc.report import launch_dict
 
-        summary = launch_dict(session.launches[-1])
+        summary = {"ok": True, **launch_dict(session.launches[-1])}
         summary["outputs"] = paths
         summary["warnings"] = [str(d) for d in session.diagnostics if d.severity != "error"]
         sys.stdout.write(json.dumps(summary) + "\n")

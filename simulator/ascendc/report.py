@@ -80,18 +80,15 @@ UNTIMED = "  scalar C++ code is not timed (it runs natively between the API call
 
 
 def launch_summary(launch) -> str:
-    """The summary of one launch: a launch of several cores summed over them, as a `.vasm`
-    launch's (docs/cores.md), each core on its own line."""
+    """The summary of one launch, a `.vasm` launch's (docs/cores.md): a launch of several cores
+    says on how many vector cores in how many waves they ran, its figures are summed over
+    them, and each core has its line (its span in the launch's cycles)."""
     from simulator.summary import summary_text
 
     result = launch.result()
     if result is None:
         return f"{launch.file}:{launch.line}: {launch.kernel}: no core finished"
-    text = summary_text(result) + "\n" + UNTIMED
-    if launch.block_dim > 1:
-        text = (f"{launch.file}:{launch.line}: {launch.kernel}<<<{launch.block_dim}>>>: "
-                f"{len(launch.cores)} cores one after another, summed:\n" + text)
-    return text
+    return summary_text(result) + "\n" + UNTIMED
 
 
 def launch_dict(launch) -> dict:
@@ -105,30 +102,55 @@ def launch_dict(launch) -> dict:
 
 
 def host_dict(session, exit_status: int) -> dict:
-    """`pipev run host.cpp --json`: the program's launches, one after another, as one summary —
-    cycles, instructions, busy cycles and stalls summed (utilisation over the summed cycles) —
-    with each launch's own summary in `launches`, the program's exit status, and `gm`: a
-    16-hex-digit hash of each GM buffer's bytes after the last launch that used it (outputs
-    the program writes to files are its own)."""
+    """`pipev run host.cpp --json`: the `.vasm` run's summary with the same fields. One launch:
+    that launch's (`block_dim`, `vector_cores`, `waves` and `cores` for several cores). Several
+    launches, which run one after another: cycles, instructions, busy cycles and stalls
+    summed, utilisation over the cycles each launch's cores spent, hot lines merged. Then each
+    launch's own summary in `launches`, the program's exit status, and `gm`: a 16-hex-digit
+    hash of each GM buffer's bytes after the last launch that used it (outputs the program
+    writes to files are its own)."""
     launches = [launch_dict(launch) for launch in session.launches]
+    warnings = [str(d) for d in session.diagnostics if d.severity != "error"]
+    if len(launches) == 1:
+        top = {k: v for k, v in launches[0].items() if k not in ("kernel", "file", "line")}
+    else:
+        top = _summed(session.chip, launches)
+    top = {"ok": True, **top}
+    top.update(warnings=warnings, exit_status=exit_status, gm=gm_hashes(session.launches),
+               launches=launches)
+    return top
+
+
+def _summed(chip, launches: list[dict]) -> dict:
+    """Launches run one after another, as one summary (build_summary's fields)."""
+    from simulator.stats import HOT_LINES
+    from simulator.summary import build_summary
+
     cycles = sum(d.get("cycles", 0) for d in launches)
+    span = sum(sum(c["cycles"] for c in d["cores"]) if "cores" in d else d.get("cycles", 0)
+               for d in launches)  # what each pipe's utilisation is over, as in a launch
     busy: dict[str, int] = {}
     stalls: dict[str, int] = {}
+    hot: dict[tuple, dict] = {}
     for d in launches:
         for pipe, figures in d.get("pipes", {}).items():
             busy[pipe] = busy.get(pipe, 0) + figures["busy"]
         for cause, n in d.get("stalls", {}).items():
             stalls[cause] = stalls.get(cause, 0) + n
-    chip = session.chip
-    return {"chip": chip.name, "cycles": cycles, "time_us": round(cycles / chip.clock_mhz, 6),
-            "instructions": sum(d.get("instructions", 0) for d in launches),
-            "uops": sum(d.get("uops", 0) for d in launches),
-            "pipes": {p: {"busy": b, "utilisation": round(b / cycles, 6) if cycles else 0.0}
-                      for p, b in busy.items()},
-            "stalls": stalls, "warnings": [str(d) for d in session.diagnostics
-                                           if d.severity != "error"],
-            "exit_status": exit_status, "gm": gm_hashes(session.launches),
-            "launches": launches}
+        for h in d.get("hot_lines", []):
+            key = (h["file"], h["line"], h["text"])
+            hot.setdefault(key, {**h, "cycles": 0})["cycles"] += h["cycles"]
+    timed = any("stalls" in d for d in launches)
+    out = build_summary(chip, cycles, busy, sum(d.get("instructions", 0) for d in launches),
+                        sum(d.get("uops", 0) for d in launches), [], None,
+                        stalls if timed else None,
+                        sorted(hot.values(), key=lambda h: (-h["cycles"], h["file"],
+                                                            h["line"]))[:HOT_LINES]
+                        if timed else None)
+    for figures in out["pipes"].values():
+        figures["utilisation"] = round(figures["busy"] / span, 6) if span else 0.0
+    return out
+
 
 
 def gm_hashes(launches) -> dict[str, str]:
