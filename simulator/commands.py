@@ -258,7 +258,9 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
         return
     from simulator.summary import summary_dict, summary_text
 
-    shown = {name: getattr(view, name)(result.cycles) for name in dict.fromkeys(views)}
+    from simulator.views import shown as view_text
+
+    shown = {name: view_text(view, name, result) for name in dict.fromkeys(views)}
     if as_json:
         import json
 

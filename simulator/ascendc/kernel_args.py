@@ -139,6 +139,9 @@ def run_kernel(lib, session, reporter, config: dict, *, has_bridge: bool) -> int
     outputs = {a.name: to_npy(TYPES[a.type], buf) for a, (_, buf) in zip(specs, buffers,
                                                                           strict=True)
                if a.kind == "out"}
+    reporter.kernel_outputs = outputs
+    if config.get("mode", "run") != "run" or config.get("result"):
+        return 0  # check, asm and the Python API write no outputs
     out_dir = Path(config.get("output_dir") or "pipev-out")
     from simulator.outputs import write_outputs
 

@@ -1,8 +1,11 @@
 """What the worker prints: diagnostics as they arise, one summary per kernel launch (stderr:
-stdout belongs to the program), and the run's outcome (--werror, --json)."""
+stdout belongs to the program) with its --view views, and the run's outcome (--expect,
+--werror, --json); `pipev check` (the `ok` line) and `pipev asm` (the listing) of a C++
+program end here too, and the Python API's run leaves its result in a file (`result`)."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import attrs
@@ -22,7 +25,24 @@ class Reporter:
         self.promoted = False  # a warning became an error under --werror
         self.launches = []
         self.diagnostics: list[Diagnostic] = []  # as reported (--json's failure object)
-        self.out = sys.stderr
+        self.mode = config.get("mode", "run")  # run | check | asm
+        self.source = config.get("source", "")
+        self.views = tuple(config.get("views", ()))
+        self.expects = dict(config.get("expects", {}))
+        self.expect_ulp = int(config.get("expect_ulp", 0))
+        self.result_path = config.get("result")  # the Python API's run: prints nothing
+        self.kernel_outputs: dict | None = None  # a kernel-only run's out: buffers
+        self.failed_expect = False
+        self.listing = None  # simulator.ascendc.listing.Collector of `pipev asm`
+        self.out = open(os.devnull, "w") if self.result_path else sys.stderr  # noqa: SIM115
+
+    def launch_observers(self) -> list:
+        """A launch's own observers: --view's (one Views over all its cores)."""
+        if not self.views:
+            return []
+        from simulator.views import Views
+
+        return [Views()]
 
     def emit(self, d: Diagnostic) -> None:
         warning = d
@@ -55,15 +75,44 @@ class Reporter:
         if self.quiet or self.as_json:
             return
         self.out.write(launch_summary(launch) + "\n")
+        result = launch.result()
+        if launch.observers and result is not None:
+            from simulator.views import shown
+
+            for name in dict.fromkeys(self.views):
+                self.out.write(shown(launch.observers[0], name, result) + "\n")
         self.out.flush()
 
     @property
     def ok(self) -> bool:
-        return not (self.promoted or (self.session is not None and self.session.failed))
+        return not (self.promoted or self.failed_expect or
+                    (self.session is not None and self.session.failed))
+
+    def outputs(self) -> dict:
+        """What the run produced, by name: a kernel-only run's `out:` buffers, else each GM
+        buffer as the last launch that used it left it (bytes: a host program's buffers are
+        untyped)."""
+        if self.kernel_outputs is not None:
+            return dict(self.kernel_outputs)
+        out: dict = {}
+        for launch in self.session.launches if self.session is not None else ():
+            last = launch.last
+            out.update(getattr(last, "outputs", None) or {})
+        return out
 
     def finish(self, rc: int) -> int:
         """The exit status; under --json a failed run also prints `{"ok": false,
-        "diagnostics": [...]}` on stdout, as `pipev run` of a .vasm does."""
+        "diagnostics": [...]}` on stdout, as `pipev run` of a .vasm does. First the --expect
+        comparisons, `check`'s verdict or `asm`'s listing, and the API's result file."""
+        if self.ok and self.expects:
+            self._compare()
+        if self.mode == "check" and self.ok:
+            self._check_verdict()
+        if self.mode == "asm" and self.listing is not None:
+            sys.stdout.write(self.listing.text() + "\n")
+            sys.stdout.flush()
+        if self.result_path:
+            self._save_result(rc)
         if self.ok:
             return rc
         if self.as_json:
@@ -74,6 +123,46 @@ class Reporter:
             sys.stdout.write(json.dumps(failure_object(self.diagnostics)) + "\n")
             sys.stdout.flush()
         return 1
+
+    def _compare(self) -> None:
+        """--expect NAME=FILE.npy against the run's outputs (an error per mismatch, at the
+        launch that last wrote NAME)."""
+        from simulator.expect import check_arrays
+
+        where = {}
+        for launch in self.launches:
+            for name in getattr(launch.last, "outputs", None) or {}:
+                where[name] = (launch.file, launch.line)
+        for d in check_arrays(self.source, self.outputs(), self.expects, self.expect_ulp,
+                              where):
+            self.failed_expect = True
+            self.emit(d)
+
+    def _check_verdict(self) -> None:
+        """`pipev check k.cpp`: `ok` naming what was checked, or an error for a program that
+        launched no kernel (nothing was checked: never a silent ok)."""
+        launches = self.session.launches if self.session is not None else []
+        if not launches:
+            self.failed_expect = True
+            self.emit(Diagnostic("error", self.source, 1, 1, "the program made no kernel "
+                                 "launch: nothing was checked (`pipev check` runs the program "
+                                 "and checks what its launches issue)"))
+            return
+        cores = sum(launch.block_dim for launch in launches)
+        n = len(launches)
+        issued = sum(getattr(launch.result(), "instructions", 0) for launch in launches)
+        self.out.write(f"{self.source}: ok ({n} kernel launch{'es' if n != 1 else ''} on "
+                       f"{cores} core{'s' if cores != 1 else ''}, {issued} instructions, "
+                       f"chip {self.chip.name})\n")
+
+    def _save_result(self, rc: int) -> None:
+        """The Python API's run: its RunResult (simulator/ascendc/api.py reads it)."""
+        import pickle
+
+        from simulator.ascendc.api import result_payload
+
+        with open(self.result_path, "wb") as f:
+            pickle.dump(result_payload(self, rc), f)
 
 
 UNTIMED = "  scalar C++ code is not timed (it runs natively between the API calls)"
