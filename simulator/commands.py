@@ -257,7 +257,6 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
     if quiet and not as_json:
         return
     from simulator.summary import summary_dict, summary_text
-
     from simulator.views import shown as view_text
 
     shown = {name: view_text(view, name, result) for name in dict.fromkeys(views)}

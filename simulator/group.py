@@ -1,7 +1,7 @@
 """pipev's click group: which module a command line goes to. `run`/`check`/`asm`/`debug` of a
-C++ program go to simulator/ascendc, `run|asm|check|debug SCRIPT.py` to the TIK front end (simulator/tik), and
-`sweep` to simulator/sweep; each is imported only when a command line names it (or `--help`
-lists it), so a `.vasm` run starts without them."""
+C++ program go to simulator/ascendc, `run|asm|check|debug SCRIPT.py` to the TIK front end
+(simulator/tik), and `sweep` to simulator/sweep; each is imported only when a command line
+names it (or `--help` lists it), so a `.vasm` run starts without them."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def wants(args: list[str]) -> bool:
 
 class PipevGroup(click.Group):
     """A click group whose `run`, `check`, `asm` and `debug` commands go to simulator/ascendc's
-    for C++ programs (CPP_COMMANDS), whose run, asm, check and debug go to the TIK front end for Python scripts
+    for C++ programs (CPP_COMMANDS), to the TIK front end for Python scripts
     (simulator/tik/cli.py), and whose LAZY_COMMANDS are imported when first looked up."""
 
     def resolve_command(self, ctx, args):
