@@ -139,17 +139,25 @@ def _defines(items) -> dict[str, str]:
 
 def _run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, as_json,
          quiet, block_dim=None, trace_core=None, defines=(), werror=False, expects=(),
-         expect_ulp=0, trace_time="cycles", **_) -> None:
-    from simulator.commands import _parse_inputs, _resolve_chip, execute, trace_format_of
+         expect_ulp=0, trace_time="cycles", views=(), timeline_width=None,
+         timeline_range=None) -> None:
+    from simulator.commands import (
+        _parse_inputs,
+        _resolve_chip,
+        _timeline_options,
+        execute,
+        trace_format_of,
+    )
 
     _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
     if trace_core is not None and trace_format_of(trace, trace_format) != "text":
         raise click.UsageError("--core K selects the core of a text timeline (--trace F.txt)")
+    options = _timeline_options(trace, trace_format, timeline_width, timeline_range)
     prog = kernel_of(program, chip, checks, defines, as_json)
     execute(prog, None, supplied, output_dir, trace, trace_format, checks, max_steps, as_json,
             quiet, werror=werror, expects=expects, expect_ulp=expect_ulp, trace_time=trace_time,
-            block_dim=block_dim, trace_core=trace_core)
+            block_dim=block_dim, trace_core=trace_core, views=views, trace_options=options)
 
 
 def _asm(program, chip, as_json, defines=(), **_) -> None:
