@@ -434,14 +434,15 @@ _CPP = {
             "--json, --quiet as above. Not --input, --trace-time,\n  --timeline-*, --core (the "
             "program reads its own inputs)."),
     "check": ("  compiled, then run as `pipev run` runs it, untimed, on its own inputs (its "
-              "scalar\n  code decides what it issues): -D, -I, -- ARGS, --kernel/--arg/"
-              "--block-dim as for run;\n  `ok` names what was checked, a program that launches "
-              "no kernel is an error."),
+              "scalar\n  code decides what it issues): -D NAME[=VALUE], -I DIR, -- ARGS, "
+              "--kernel/--arg/--block-dim\n  as for run; `ok` names what was checked, a "
+              "program that launches no kernel is an error."),
     "asm": ("  run as `pipev check` runs it; each launch listed by C++ call site: the statements "
-            "it\n  issued, how often, their hardware instructions. -D, -I, -- ARGS, --kernel/"
-            "--arg as for run."),
-    "debug": ("  its run recorded, then debugged at its C++ lines: -D, -I, -- ARGS, --launch N "
-              "(which\n  launch), --core K (which core of it), and the session options above."),
+            "it\n  issued, how often, their hardware instructions. -D NAME[=VALUE], -I DIR, "
+            "-- ARGS,\n  --kernel/--arg as for run."),
+    "debug": ("  its run recorded, then debugged at its C++ lines: -D NAME[=VALUE], -I DIR, "
+              "-- ARGS,\n  --launch N (which launch), --core K (which core of it), and the "
+              "session options above."),
 }
 
 
