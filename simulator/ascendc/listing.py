@@ -59,7 +59,14 @@ class Collector:
                 "launches": [self._launch_data(launch) for launch in self.launches]}
 
     def _launch_data(self, launch: _Launch) -> dict:
-        sites = list(launch.sites.values())
+        """The launch's call sites by file (in the order first used) and line, each line's
+        statements in the order first issued (a double buffer's two texts side by side)."""
+        order = list(launch.sites.values())
+        files: dict[str, int] = {}
+        for site in order:
+            files.setdefault(site.file, len(files))
+        sites = [site for _, site in sorted(enumerate(order), key=lambda ks: (
+            files[ks[1].file], ks[1].line, ks[0]))]
         statements = []
         for pc, site in enumerate(sites):
             st = site.statement
