@@ -89,7 +89,7 @@ class Collector:
             return json.dumps(self.data())
         out = []
         for launch in self.data()["launches"]:
-            cores = f" ({launch['block_dim']} cores)" if launch["block_dim"] > 1 else ""
+            cores = f"<<<{launch['block_dim']}>>>" if launch["block_dim"] > 1 else ""
             out.append(f"; {launch['launch']}{cores} on {self.chip.name}: each API call at its "
                        "C++ line, the statements it issued (x1… hold the values that change "
                        "between calls) and how often they ran")

@@ -66,7 +66,7 @@ def test_asm_of_cpp_lists_each_call_site_at_its_cpp_line(pipev):
     r = pipev("asm", HOST)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert lines[0].startswith(f"; {HOST}:24 twice (4 cores) on ascend910b: each API call")
+    assert lines[0].startswith(f"; {HOST}:24 twice<<<4>>> on ascend910b: each API call")
     muls = lines.index("   26  AscendC::Muls(t, t, 2.0f, rows * kRow);")
     assert lines[muls + 1].split() == ["muls.f32", "tbuf0[x1],", "tbuf0[x2],",
                                        "raw(0x40000000),", "count=x3", "x4"]
