@@ -106,7 +106,7 @@ class Reporter:
         comparisons, `check`'s verdict or `asm`'s listing, and the API's result file."""
         if self.ok and self.expects:
             self._compare()
-        if self.mode == "check" and self.ok:
+        if self.mode == "check" and self.ok and rc == 0:  # else the run has said why
             self._check_verdict()
         if self.mode == "asm" and self.listing is not None:
             sys.stdout.write(self.listing.text() + "\n")
