@@ -73,9 +73,11 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
     language = front_end_for(str(program_or_path)) if isinstance(program_or_path, (str, Path)) \
         and "\n" not in str(program_or_path) else "vasm"
     if language == "cpp":
-        if observers or inputs or isa is not None or trace_core is not None:
-            raise ValueError("a C++ program runs in a worker process: observers, inputs, isa "
-                             "and trace_core do not reach it (kernel-only inputs: kernel_args)")
+        if observers or inputs or isa is not None or trace_core is not None or \
+                trace_time != "cycles" or trace_options:
+            raise ValueError("a C++ program runs in a worker process: observers, inputs, isa, "
+                             "trace_core, trace_time and trace_options do not reach it "
+                             "(kernel-only inputs: kernel_args)")
         from simulator.ascendc.api import run_cpp
 
         return run_cpp(program_or_path, chip=chip, params=params, includes=includes,
