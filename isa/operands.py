@@ -369,6 +369,9 @@ class Builder:
                 raise LexError("scalar(NAME[I]) names an element of a UB tensor of type "
                                f"{t.name}", inner_off)
             return Operand("scalar", off, text, "ub", o.addr, o.tensor, None)
+        reg = parse_register(text)
+        if reg is not None:  # a register: its low sizeof(T) bytes, read when S issues it
+            return Operand("scalar", off, text, value=RegExpr(reg))
         m = RAW_RE.match(text)
         if m:  # the element's bits as they are (front ends pass floats this way: NaN payloads)
             bits = parse_int(m.group(1).strip(), off + text.index("(") + 1)

@@ -165,6 +165,9 @@ def _alu(name: str, doc: str) -> InstrDef:
                     level="scalar", doc=doc)
 
 
+_ALU3 = (("d", "xreg"), ("a", "xreg"), ("b", "xsrc"))
+
+
 def _branch(name: str, doc: str) -> InstrDef:
     return InstrDef(name, (("a", "xreg"), ("b", "xsrc"), ("target", "label")), F.BRANCH,
                     level="scalar", doc=doc)
@@ -248,6 +251,29 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
     _branch("beq", "branch if xA == B"), _branch("bne", "branch if xA != B"),
     _branch("blt", "branch if xA < B (signed)"), _branch("bge", "branch if xA >= B (signed)"),
     _branch("ble", "branch if xA <= B (signed)"), _branch("bgt", "branch if xA > B (signed)"),
+    # --- #29 scalar unit: division, UB loads/stores, float registers (§7.1)
+    InstrDef("div", _ALU3, F.DIV, level="scalar",
+             doc="xD = xA / B, signed, truncated toward zero (B = 0: a run-time error)"),
+    InstrDef("rem", _ALU3, F.DIV, level="scalar",
+             doc="xD = xA - (xA / B) * B, signed: the sign of xA (B = 0: a run-time error)"),
+    InstrDef("ld", (("d", "xreg"), ("elem", "elem")), F.SCALAR_LOAD, level="scalar",
+             typed=True, doc="xD = the UB element (integer types sign/zero-extended, float "
+             "types their bits)"),
+    InstrDef("st", (("s", "xreg"), ("elem", "elem")), F.SCALAR_STORE, level="scalar",
+             typed=True, doc="the UB element = the low bytes of xS"),
+    *(InstrDef(f"f{op}", (("d", "xreg"), ("a", "xreg"), ("b", "xreg")), F.FALU,
+               level="scalar", typed=True, doc=f"xD = xA {sym} xB in float type T")
+      for op, sym in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/"),
+                      ("max", "max"), ("min", "min"))),
+    InstrDef("itof", (("d", "xreg"), ("a", "xreg")), F.FCONV, level="scalar", typed=True,
+             keys=("round",), doc="xD = signed xA as float type T (round= mode, default rint)"),
+    InstrDef("ftoi", (("d", "xreg"), ("a", "xreg")), F.FCONV, level="scalar", typed=True,
+             keys=("round",), doc="xD = float xA of type T as a signed 64-bit integer "
+             "(round= mode, default trunc; saturating, NaN → 0)"),
+    InstrDef("ftof", (("d", "xreg"), ("a", "xreg")), F.FCONV, level="scalar", typed=True,
+             keys=("round",), doc="xD = xA as float type T: f32 bits → f16/bf16 (round=), "
+             "f16 bits → f32 (exact)"),
+    # ---
     InstrDef("jmp", (("target", "label"),), F.JMP, level="scalar", doc="jump"),
     InstrDef("halt", (), F.HALT, level="scalar", doc="stop"),
     InstrDef("fail", (("message", "text"),), F.FAIL, level="scalar",
