@@ -84,6 +84,7 @@ class Emitter:
             self.label(f"{node.label}_end")
         elif isinstance(node, If):
             self.unit(node.loc, "if_scope", node.loc.source, node.head.lines)
+            self.label(f"{node.label}_then")  # tik.any: a condition that holds jumps here
             self.block(node.then)
             if node.orelse is not None:
                 self.unit(node.else_loc, "else_scope", node.else_loc.source,

@@ -203,7 +203,8 @@ class Tik(Kernel, Instructions):
         label = self._label()
         head: list[str] = []
         try:
-            Lowering(head, list(range(24, 32))).branch_unless(cond, f"{label}_else")
+            Lowering(head, list(range(24, 32))).branch_unless(cond, f"{label}_else",
+                                                              f"{label}_then")
         except LowerError as e:
             raise TikError.at(loc, f"if_scope: {e}") from None
         node = If(loc, Op(loc, "if_scope", head), Block(), label)
@@ -255,8 +256,7 @@ class Tik(Kernel, Instructions):
             tensors, scalars = self.scopes.pop()
             self.ub = [u for u in self.ub if u[2] not in tensors]
             for s in scalars:
-                if s.t.is_int:
-                    self.registers.give_back(s.reg)
+                self.registers.give_back(s.reg)
 
     # -- building ----------------------------------------------------------------------------
     @api
