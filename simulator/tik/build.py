@@ -153,7 +153,8 @@ def program_tensors(tik: Tik) -> dict[str, ProgramTensor]:
                 else "output" if name in outputs else "const")
         init = (Init("zeros", np.zeros(t.size * t.t.size, np.uint8)) if role == "const"
                 else Init("zeros", None) if role == "output" else None)
-        out[name] = ProgramTensor(name, "gm", t.t, t.size, line, col, role=role, init=init)
+        out[name] = ProgramTensor(name, "gm", t.t, t.size, line, col, role=role, init=init,
+                                  dynamic=t.dynamic)
     return out
 
 

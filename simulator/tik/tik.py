@@ -26,6 +26,8 @@ from simulator.tik.nodes import Block, If, Loop, Op
 from simulator.tik.values import Scalar, Tensor, set_scalar
 
 SCOPES = {"global": "gm", "local.UB": "ubuf"}
+STATIC_ELEMENTS = 1 << 26  # more elements in a GM tensor: a dynamic shape, bound at run time
+MAX_GM_ELEMENTS = 1 << 34  # a GM tensor's maximum shape (2^31-1 elements is the usual one)
 SCOPE_NAMES = {"gm": "scope_gm", "ubuf": "scope_ubuf"}
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 REGISTER_NAME = re.compile(r"x([0-9]|[12][0-9]|3[01])\Z")
@@ -84,13 +86,16 @@ class Tik(Kernel, Instructions):
         t = pipev_type(dtype)
         if t is None:
             raise TikError.at(loc, f"Tensor: unknown dtype {dtype!r} (TIK dtypes: {known()})")
-        shape = _shape(loc, shape)
         space = SCOPES.get(scope)
         if space is None:
             raise TikError.at(loc, f"Tensor '{name}': scope {scope!r} is not supported by "
                               "pipev (tik.scope_gm or tik.scope_ubuf)")
+        shape = _shape(loc, shape, space == "gm")
         pname = self._name(str(name or "tensor"))
         tensor = Tensor(self, dtype, t, shape, str(name or pname), space, pname, loc)
+        # a GM tensor declared at a maximum shape (a dynamic-shape operator's): bound to
+        # what is supplied at run time, its backing zeroed pages the OS gives when touched
+        tensor.dynamic = space == "gm" and math.prod(shape) > STATIC_ELEMENTS
         if space == "ubuf":
             self._place(tensor)
         self.tensors[pname] = tensor
@@ -267,6 +272,8 @@ class Tik(Kernel, Instructions):
         loc = caller()
         if len(self.stack) > 1:
             raise TikError.at(loc, "BuildCCE inside for_range / if_scope")
+        # flowtable: the tiling tensors of a dynamic-shape operator, inputs after `inputs`
+        inputs = list(inputs) + list(flowtable or [])
         for role, group in (("inputs", inputs), ("outputs", outputs)):
             for t in group:
                 if not isinstance(t, Tensor) or t.root.scope != "gm" or t.root is not t:
@@ -307,7 +314,7 @@ def _block_num(loc: Loc, block_num) -> int:
     return n
 
 
-def _shape(loc: Loc, shape) -> tuple[int, ...]:
+def _shape(loc: Loc, shape, gm: bool = False) -> tuple[int, ...]:
     if isinstance(shape, int):
         shape = (shape,)
     try:
@@ -317,6 +324,6 @@ def _shape(loc: Loc, shape) -> tuple[int, ...]:
             from None
     if not dims or any(d < 1 for d in dims):
         raise TikError.at(loc, f"Tensor: shape {shape!r} must have positive dimensions")
-    if math.prod(dims) > 1 << 26:
+    if math.prod(dims) > (MAX_GM_ELEMENTS if gm else STATIC_ELEMENTS):
         raise TikError.at(loc, f"Tensor: shape {shape!r} is too large")
     return dims

@@ -62,6 +62,7 @@ class Tensor:
         self.offset: Expr = offset if offset is not None else Const(0)
         self.addr = 0  # UB byte address of a root tensor
         self.alias_of: Tensor | None = None  # reinterpret_cast_to: the tensor it views
+        self.dynamic = False  # a GM tensor at a maximum shape, bound at run time (tik.py)
         self.life = tik.life if root is None else root.life  # the scope it was made in
 
     @property
