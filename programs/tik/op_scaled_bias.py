@@ -8,7 +8,6 @@ by 40 and passes a runtime Scalar to vec_muls / vec_adds.
     pipev run programs/tik/op_scaled_bias.py --input x=x.npy --input tiling=t.npy
 """
 import numpy as np
-
 from impl.util.platform_adapter import para_check, tbe_platform, tik
 
 MAX_ELEMENTS = 2 ** 31 - 1  # the dynamic-shape maximum: costs nothing until touched

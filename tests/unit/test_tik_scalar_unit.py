@@ -1,0 +1,301 @@
+"""#29: the scalar unit (div/rem, ld/st, float registers, a register as a vector scalar operand)
+in .vasm and under TIK scripts written in the vendor operators' style, each bit-exact against
+numpy; the op-framework stand-ins; dynamic shapes."""
+
+from __future__ import annotations
+
+import os
+import runpy
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from isa import assemble
+from isa.diagnostics import DiagnosticError
+from simulator.run import run
+from simulator.tik import SHIM
+
+ROOT = Path(__file__).resolve().parents[2]
+PIPEV = [sys.executable, "-m", "simulator.cli"]
+PACKAGES = ("tbe", "te", "tik", "impl")
+
+
+@pytest.fixture
+def tik_importable(monkeypatch):
+    monkeypatch.syspath_prepend(SHIM)
+    yield
+    for name in [m for m in sys.modules if m.split(".")[0] in PACKAGES]:
+        del sys.modules[name]
+
+
+def build(tmp_path: Path, text: str):
+    path = tmp_path / "op.py"
+    path.write_text(textwrap.dedent(text))
+    return runpy.run_path(str(path))["tik_instance"]
+
+
+# -- the ISA: .vasm ------------------------------------------------------------------------------
+def c_div(a: np.ndarray, b: int) -> np.ndarray:
+    """C's division: truncated toward zero (an independent expression: numpy's trunc)."""
+    return np.trunc(a.astype(np.float64) / b).astype(np.int64)
+
+
+def run_vasm(text: str, **inputs):
+    program = assemble(textwrap.dedent(text), "t.vasm")
+    return run(program, inputs=inputs).outputs
+
+
+SCALAR_LOOP = """
+.chip ascend910b
+.gm  a    s32[64]  input
+.gm  out  s32[128] output
+.ub  x    s32[128]
+    copy_gm_to_ub  x, a, nburst=1, burst=8
+    set_flag       MTE2, S, 0
+    wait_flag      MTE2, S, 0
+    li x5, {divisor}
+    li x1, 0
+loop:
+    ld.s32 x2, x[x1]
+    div x3, x2, x5
+    rem x4, x2, {divisor}
+    st.s32 x3, x[x1]
+    add x6, x1, 64
+    st.s32 x4, x[x6]
+    add x1, x1, 1
+    blt x1, 64, loop
+    copy_ub_to_gm  out, x, nburst=1, burst=16
+"""
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-2**31, 2**31 - 1), min_size=64, max_size=64),
+       st.integers(-1000, 1000).filter(lambda d: d != 0))
+def test_div_rem_ld_st_are_c_division(values, divisor):
+    a = np.array(values, np.int32)
+    out = run_vasm(SCALAR_LOOP.format(divisor=divisor), a=a)["out"]
+    q = c_div(a, divisor)
+    assert out[:64].tobytes() == q.astype(np.int32).tobytes()
+    assert out[64:].tobytes() == (a - q * divisor).astype(np.int32).tobytes()
+
+
+def test_division_by_a_zero_register_is_an_error_at_its_line():
+    with pytest.raises(DiagnosticError) as e:
+        run_vasm(SCALAR_LOOP.format(divisor=0).replace("rem x4, x2, 0", "rem x4, x2, 1"),
+                 a=np.ones(64, np.int32))
+    d = e.value.diagnostics[0]
+    assert (d.line, "div by zero") == (13, d.message.split(" (")[0])
+
+
+FLOAT = """
+.chip ascend910b
+.gm  out  {t}[16] output
+.ub  r    {t}[16]
+    li x1, {a:#x}
+    li x2, {b:#x}
+    fadd.{t} x3, x1, x2
+    st.{t} x3, r[0]
+    fsub.{t} x3, x1, x2
+    st.{t} x3, r[1]
+    fmul.{t} x3, x1, x2
+    st.{t} x3, r[2]
+    fdiv.{t} x3, x1, x2
+    st.{t} x3, r[3]
+    fmax.{t} x3, x1, x2
+    st.{t} x3, r[4]
+    fmin.{t} x3, x1, x2
+    st.{t} x3, r[5]
+    li x4, -7
+    itof.{t} x3, x4
+    st.{t} x3, r[6]
+    ftoi.{t} x5, x1, round=floor
+    itof.{t} x3, x5
+    st.{t} x3, r[7]
+    set_flag S, MTE3, 0
+    wait_flag S, MTE3, 0
+    copy_ub_to_gm  out, r, nburst=1, burst=1
+"""
+FLOATS = st.floats(-1e4, 1e4, allow_subnormal=False, width=16)
+
+
+@settings(max_examples=25, deadline=None)
+@given(FLOATS, FLOATS.filter(lambda v: v != 0), st.sampled_from(["f16", "f32"]))
+def test_float_registers_compute_in_their_type(a, b, t):
+    np_t = {"f16": np.float16, "f32": np.float32}[t]
+    raw = {"f16": np.uint16, "f32": np.uint32}[t]
+    fa, fb = np_t(a), np_t(b)
+    bits = [int(np.array([v], np_t).view(raw)[0]) for v in (fa, fb)]
+    out = run_vasm(FLOAT.format(t=t, a=bits[0], b=bits[1]))["out"]
+    with np.errstate(all="ignore"):
+        want = np.array([fa + fb, fa - fb, fa * fb, fa / fb, max(fa, fb), min(fa, fb), -7,
+                         np.floor(fa)] + [0] * 8, np_t)
+    assert out.tobytes() == want.tobytes()
+
+
+def test_a_register_is_a_vector_scalar_operand():
+    x = np.arange(128, dtype=np.float16)
+    out = run_vasm("""
+        .chip ascend910b
+        .gm  a    f16[128]  input
+        .gm  out  f16[128]  output
+        .ub  v    f16[128]
+            li x3, 0x3e00
+            copy_gm_to_ub  v, a, nburst=1, burst=8
+            set_flag MTE2, V, 0
+            wait_flag MTE2, V, 0
+            adds.f16 v, v, x3, count=128
+            vmuls.f16 v, v, x3
+            set_flag V, MTE3, 0
+            wait_flag V, MTE3, 0
+            copy_ub_to_gm  out, v, nburst=1, burst=8
+        """, a=x)["out"]
+    assert out.tobytes() == ((x + np.float16(1.5)) * np.float16(1.5)).tobytes()
+
+
+def test_a_scalar_load_before_its_dma_is_a_race():
+    program = assemble(textwrap.dedent("""
+        .chip ascend910b
+        .gm  a    s32[8]  input
+        .ub  x    s32[8]
+            copy_gm_to_ub  x, a, nburst=1, burst=1
+            ld.s32 x1, x[0]
+        """), "t.vasm")
+    result = run(program, inputs={"a": np.ones(8, np.int32)}, checks="warn")
+    assert any("race: ld.s32 on S reads" in d.message for d in result.diagnostics)
+
+
+# -- TIK, in the operators' style ----------------------------------------------------------------
+LOOP_OP = """
+import numpy as np
+from te import platform as tbe_platform
+from te.utils import para_check
+from tbe import tik
+
+N = 256
+tik_instance = tik.Tik(tik.Dprofile("v100", "mini"), disable_debug=True)
+assert tik.Dprofile().get_unified_buffer_size() == tbe_platform.get_soc_spec("UB_SIZE")
+x_gm = tik_instance.Tensor("int32", (N,), name="x_gm", scope=tik.scope_gm)
+f_gm = tik_instance.Tensor("float32", (N,), name="f_gm", scope=tik.scope_gm)
+y_gm = tik_instance.Tensor("int32", (N,), name="y_gm", scope=tik.scope_gm)
+g_gm = tik_instance.Tensor("float32", (N,), name="g_gm", scope=tik.scope_gm)
+x = tik_instance.Tensor("int32", (N,), name="x", scope=tik.scope_ubuf)
+f = tik_instance.Tensor("float32", (N,), name="f", scope=tik.scope_ubuf)
+tik_instance.data_move(x, x_gm, 0, 1, N * 4 // 32, 0, 0)
+tik_instance.data_move(f, f_gm, 0, 1, N * 4 // 32, 0, 0)
+v = tik_instance.Scalar("int32", name="v")
+acc = tik_instance.Scalar("float32", name="acc", init_value=0.0)
+with tik_instance.for_range(0, N) as i:
+    v.set_as(x[i])
+    x[i].set_as(v // 40 + v % 7 - v // 3)
+    fv = tik_instance.Scalar("float32", name="fv", init_value=1.5)
+    with tik_instance.if_scope(tik.any(v < 1000, v > 90000)):
+        fv.set_as(f[i])
+    acc.set_as(acc * 0.5 + fv)
+tik_instance.vadds(64, f, f, acc, N // 64, 1, 1, 8, 8)
+tik_instance.data_move(y_gm, x, 0, 1, N * 4 // 32, 0, 0)
+tik_instance.data_move(g_gm, f, 0, 1, N * 4 // 32, 0, 0)
+tik_instance.BuildCCE(kernel_name="loop_op", inputs=[x_gm, f_gm], outputs=[y_gm, g_gm])
+"""
+
+
+def loop_op_expected(x, f):
+    q = c_div(x, 40) + (x - c_div(x, 7) * 7) - c_div(x, 3)
+    acc = np.float32(0)
+    for k in range(x.size):
+        fv = f[k] if (x[k] < 1000 or x[k] > 90000) else np.float32(1.5)
+        acc = np.float32(acc * np.float32(0.5)) + fv
+    return q.astype(np.int32), (f + acc).astype(np.float32)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_operator_style_scalar_loop_is_bit_exact(tik_importable, tmp_path, seed):
+    tik_instance = build(tmp_path, LOOP_OP)
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 100000, 256).astype(np.int32)
+    f = rng.standard_normal(256).astype(np.float32)
+    y, g = tik_instance.tikdb.start_debug({"x_gm": x, "f_gm": f}, interactive=False)
+    ey, eg = loop_op_expected(x, f)
+    assert y.tobytes() == ey.tobytes() and g.tobytes() == eg.tobytes()
+    assert not tik_instance.tikdb.result.diagnostics  # the sync leaves no race
+
+
+def test_listing_shows_scalar_unit_instructions_under_python_lines(tik_importable, tmp_path):
+    from isa.listing import format_listing
+
+    text = format_listing(build(tmp_path, LOOP_OP).program)
+    assert "x[i].set_as(v // 40 + v % 7 - v // 3)" in text
+    for hw in ("ld.s32 x1, x[x", "div x", "rem x", "st.s32", "fmul.f32", "wait_flag MTE2, S"):
+        assert hw in text, hw
+
+
+def test_framework_checks_at_the_operators_line(tik_importable, tmp_path):
+    path = tmp_path / "op.py"
+    path.write_text(textwrap.dedent("""
+        from impl.util.platform_adapter import para_check
+
+        @para_check.check_op_params(para_check.REQUIRED_INPUT, para_check.REQUIRED_ATTR_INT,
+                                    para_check.KERNEL_NAME)
+        def op(x, n, kernel_name="op"):
+            para_check.check_shape(x["shape"], max_rank=2, param_name="x")
+
+        op({"shape": (2, 3), "dtype": "float16"}, 3)
+        op({"shape": (2, 3, 4), "dtype": "float16"}, 3)
+        """))
+    with pytest.raises(DiagnosticError) as e:
+        runpy.run_path(str(path))
+    d = e.value.diagnostics[0]
+    assert d.line == 7 and "check_shape: shape of x (2, 3, 4)" in d.message
+
+
+def test_dynamic_shape_tensor_is_bound_at_run_time(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, """
+        from tbe import tik
+        tik_instance = tik.Tik()
+        x_gm = tik_instance.Tensor("float16", (2 ** 31 - 1,), name="x", scope=tik.scope_gm)
+        y_gm = tik_instance.Tensor("float16", (2 ** 31 - 1,), name="y", scope=tik.scope_gm)
+        tiling = tik_instance.Tensor("int32", (8,), name="tiling", scope=tik.scope_gm)
+        t_ub = tik_instance.Tensor("int32", (8,), name="t_ub", scope=tik.scope_ubuf)
+        x = tik_instance.Tensor("float16", (128,), name="xu", scope=tik.scope_ubuf)
+        tik_instance.data_move(t_ub, tiling, 0, 1, 1, 0, 0)
+        n = tik_instance.Scalar("int32", name="n")
+        n.set_as(t_ub[0])
+        with tik_instance.for_range(0, n // 128) as i:
+            tik_instance.data_move(x, x_gm[i * 128], 0, 1, 8, 0, 0)
+            tik_instance.vec_muls(128, x, x, 2.0, 1, 8, 8)
+            tik_instance.data_move(y_gm[i * 128], x, 0, 1, 8, 0, 0)
+        tik_instance.BuildCCE(kernel_name="dyn", inputs=[x_gm], outputs=[y_gm],
+                              flowtable=[tiling])
+        """)
+    x = np.arange(1, 641, dtype=np.float16)
+    tiling = np.array([640, 0, 0, 0, 0, 0, 0, 0], np.int32)
+    y, = tik_instance.tikdb.start_debug({"x": x, "tiling": tiling}, interactive=False)
+    assert y.tobytes() == (x * np.float16(2)).tobytes()
+    with pytest.raises(DiagnosticError) as e:  # past what was bound: out of bounds
+        tik_instance.tikdb.start_debug({"x": x, "tiling": tiling * 2}, interactive=False)
+    assert "outside GM tensor x (1280 bytes)" in e.value.diagnostics[0].message
+
+
+def test_operator_program_runs_under_pipev_python_and_steps_by_line(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    program = ROOT / "programs" / "tik" / "op_scaled_bias.py"
+    ok = subprocess.run([*PIPEV, "python", program], capture_output=True, text=True, env=env,
+                        cwd=ROOT)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "bit-exact" in ok.stdout
+    sys.path.insert(0, str(program.parent))
+    n = 4 * 2048
+    np.save(tmp_path / "x.npy", np.arange(n, dtype=np.float32))
+    np.save(tmp_path / "t.npy", np.array([n, n // 4, 1, 0, 0, 0, 0, 0], np.int32))
+    commands = tmp_path / "session.txt"
+    commands.write_text("break 58\ncontinue\nstep\nquit\n")
+    out = subprocess.run([*PIPEV, "debug", program, "--input", f"x={tmp_path / 'x.npy'}",
+                          "--input", f"tiling={tmp_path / 't.npy'}", "--commands", commands],
+                         capture_output=True, text=True, env=env, cwd=ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "op_scaled_bias.py:58:" in out.stdout and "elem.set_as(x_ub[j])" in out.stdout
