@@ -278,8 +278,9 @@ class Lowering:
                                                  (first, second))))
                 continue
             if isinstance(item, (FBinOp, FConst)) or item.ftype is not None:
-                raise LowerError("a float value where the scalar unit needs an integer (an "
-                                 "index, a count, an integer Scalar): use scalar_conv")
+                raise LowerError("a float Scalar's value where the scalar unit needs an "
+                                 "integer (an index, a count, an integer Scalar): use "
+                                 "scalar_conv")
             c = item.constant()
             if c is not None:
                 values.append(c)
