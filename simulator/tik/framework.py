@@ -211,8 +211,31 @@ def check_dtype_rule(dtype, check_list, param_name: str = "") -> None:
     check_dtype(dtype, check_list, param_name)
 
 
-def check_shape_rule(shape, *args, **kwargs) -> None:
-    check_shape(shape)
+def check_shape_rule(shape, min_dim: int = 0, max_dim: int = MAX_RANK,
+                     max_shape_num: int = DIM_LIMIT, **kwargs) -> None:
+    check_shape(shape, min_rank=min_dim, max_rank=max_dim, max_size=max_shape_num)
+
+
+# -- topi.cce.util (older operators: the product version and the same checks) ------------------
+VERSION_CLOUD, VERSION_MINI, VERSION_SHISI = "cloud", "mini", "shisi"
+
+
+def get_product_version() -> str:
+    """"mini" on the inference chips (ascend310*), else "cloud"."""
+    return VERSION_MINI if _chip().name.startswith("ascend310") else VERSION_CLOUD
+
+
+def check_shape_size(shape, limit: int = DIM_LIMIT) -> int:
+    size = 1
+    for d in shape:
+        size *= int(d)
+    if size > limit:
+        raise TikError.at(caller(), f"check_shape_size: shape {tuple(shape)!r} has {size} "
+                          f"elements, more than {limit}")
+    return size
+
+
+check_tensor_shape_size = check_shape_size
 
 
 # -- tbe.common.register / tbe_context / error manager ---------------------------------------

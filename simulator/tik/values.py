@@ -102,6 +102,10 @@ class Tensor:
                       self.pname, self.loc, self.root, _fold(offset))
         return view
 
+    def __setitem__(self, index, value) -> None:
+        """`tensor[i] = value`: the same store as `tensor[i].set_as(value)`."""
+        store_element(self[index], value, 0, caller())
+
     def set_as(self, value, dst_offset=0, src_offset=None) -> None:
         """`tensor[i].set_as(value)`: the scalar unit stores VALUE (a Scalar, a number or an
         expression) into the element (`st.T`)."""
