@@ -19,7 +19,7 @@ from isa.chip import Chip, ChipError, get_chip
 from simulator.tik.debug import Tikdb
 from simulator.tik.dtypes import known, pipev_type
 from simulator.tik.errors import Loc, TikError, api, caller
-from simulator.tik.expr import LowerError, Lowering, as_expr
+from simulator.tik.expr import Expr, LowerError, Lowering, as_expr
 from simulator.tik.instructions import Instructions
 from simulator.tik.kernel import Kernel
 from simulator.tik.nodes import Block, If, Loop, Op
@@ -49,7 +49,8 @@ def scope(generator):
 
     @contextmanager
     def entered(self, loc, args, kwargs):
-        with self.living(generator.__name__, loc), manager(self, loc, *args, **kwargs) as v:
+        with self.living(generator.__name__, loc), self.freeing(), \
+                manager(self, loc, *args, **kwargs) as v:
             yield v
 
     signature = inspect.signature(generator)
@@ -141,12 +142,48 @@ class Tik(Kernel, Instructions):
             set_scalar(s, init_value, loc)
         return s
 
+    @api
+    def scalar_conv(self, round_mode, dst, src) -> None:
+        """dst = src converted by the scalar unit (int32 ↔ float16/float32, float32 ↔
+        float16) in TIK's round mode ('' / 'none', 'round', 'floor', 'ceil', 'away-zero',
+        'to-zero')."""
+        from simulator.tik.instructions import ROUND
+
+        loc = caller()
+        mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
+        if mode is None:
+            raise TikError.at(loc, f"scalar_conv: round_mode {round_mode!r} is not one of "
+                              f"{', '.join(repr(m) for m in ROUND)}")
+        for role, v in (("dst", dst), ("src", src)):
+            if not isinstance(v, Scalar):
+                raise TikError.at(loc, f"scalar_conv: {role} must be a Scalar")
+            self.alive(v, loc, "scalar_conv")
+        d, t = dst.t, src.t
+        if d.is_int and t.is_int:
+            line = f"mov x{dst.reg}, x{src.reg}"
+        elif d.is_float and t.is_int:
+            line = f"itof.{d.name} x{dst.reg}, x{src.reg}, round={mode}"
+        elif d.is_int and t.is_float:
+            line = f"ftoi.{t.name} x{dst.reg}, x{src.reg}, round={mode}"
+        elif d.size != t.size:
+            line = f"ftof.{d.name} x{dst.reg}, x{src.reg}, round={mode}"
+        else:
+            line = f"mov x{dst.reg}, x{src.reg}"
+        dst.value = None
+        dst.assigned_in_scope |= self.nested
+        self.record(Op(loc, "scalar_conv", [line]))
+
     # -- program control ---------------------------------------------------------------------
     @scope
     def for_range(self, loc, begint, endt, name="i", thread_num=1, thread_type="whole",
                   block_num=1, dtype="int32", for_type="serial", **kwargs):
-        cores = _block_num(loc, block_num)
+        runtime = _runtime_blocks(block_num, endt)
+        cores = self.chip.vector_cores if runtime else _block_num(loc, block_num)
         var = Scalar(self, "int32", pipev_type("int32"), str(name), loc)
+        if runtime:
+            with self._runtime_blocks(loc, var, begint, block_num):
+                yield var
+            return
         if cores > 1:
             with self._blocks(loc, var, begint, endt, cores):
                 yield var
@@ -192,6 +229,33 @@ class Tik(Kernel, Instructions):
         self.block_dim = block_num
         self.record(Op(loc, "for_range", [f"mov x{var.reg}, block_idx"]))
         self.stack.append(self.root)  # the body is the kernel's, not a loop's
+        try:
+            yield
+        finally:
+            self.stack.pop()
+            self.registers.give_back(var.reg)
+
+    @contextmanager
+    def _runtime_blocks(self, loc, var, begint, block_num):
+        """for_range(0, n, block_num=n) with n a Scalar (a dynamic-shape operator's core count,
+        read from its tiling): a launch of the chip's vector cores (the most n can be, TIK's
+        CORE_NUM), each core whose block_idx is n or more skipping the body."""
+        if len(self.stack) > 1 or self.block_dim > 1:
+            raise TikError.at(loc, "for_range: block_num must be on one outermost loop (pipev "
+                              "launches the kernel on block_num cores)")
+        if as_expr(begint).constant() != 0:
+            raise TikError.at(loc, "for_range: a multi-core loop runs 0..block_num")
+        self.block_dim = self.chip.vector_cores
+        label = self._label()
+        head = [f"mov x{var.reg}, block_idx"]
+        try:
+            bound = Lowering(head, list(range(24, 32))).value(as_expr(block_num))
+        except LowerError as e:
+            raise TikError.at(loc, f"for_range: {e}") from None
+        head.append(f"bge x{var.reg}, {bound}, {label}_else")
+        node = If(loc, Op(loc, "for_range", head), Block(), label)
+        self.record(node)
+        self.stack.append(node.then)
         try:
             yield
         finally:
@@ -254,6 +318,12 @@ class Tik(Kernel, Instructions):
 
     @scope
     def new_stmt_scope(self, loc, disable_sync=False):
+        yield
+
+    @contextmanager
+    def freeing(self):
+        """A `with` scope's UB tensors and Scalars are freed at its end (TIK: what a scope
+        makes lives as long as it): its UB is placed again, its registers taken again."""
         self.scopes.append(([], []))
         try:
             yield
@@ -296,6 +366,17 @@ def _loop_range(loc: Loc, start: int | None, end: int | str) -> None:
         got = f"{start if start is not None else 'begint'}, {end if end is not None else 'endt'}"
         raise TikError.at(loc, f"for_range({got}): the bounds must satisfy "
                           "0 <= begint <= endt")
+
+
+def _runtime_blocks(block_num, endt) -> bool:
+    """block_num a Scalar or expression known only at run time, the loop's own bound."""
+    if not isinstance(block_num, Expr):
+        return False
+    try:
+        known = block_num.constant() is not None
+    except LowerError:
+        return False
+    return not known and endt is block_num
 
 
 def _block_num(loc: Loc, block_num) -> int:

@@ -292,10 +292,68 @@ def test_operator_program_runs_under_pipev_python_and_steps_by_line(tmp_path):
     n = 4 * 2048
     np.save(tmp_path / "x.npy", np.arange(n, dtype=np.float32))
     np.save(tmp_path / "t.npy", np.array([n, n // 4, 1, 0, 0, 0, 0, 0], np.int32))
+    line = program.read_text().splitlines().index(
+        "                    elem.set_as(x_ub[j])") + 1
     commands = tmp_path / "session.txt"
-    commands.write_text("break 58\ncontinue\nstep\nquit\n")
+    commands.write_text(f"break {line}\ncontinue\nstep\nquit\n")
     out = subprocess.run([*PIPEV, "debug", program, "--input", f"x={tmp_path / 'x.npy'}",
                           "--input", f"tiling={tmp_path / 't.npy'}", "--commands", commands],
                          capture_output=True, text=True, env=env, cwd=ROOT)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "op_scaled_bias.py:58:" in out.stdout and "elem.set_as(x_ub[j])" in out.stdout
+    assert f"op_scaled_bias.py:{line}: elem.set_as(x_ub[j])" in out.stdout
+    # one step runs the line's scalar load and stops at the next Python line
+    assert f"op_scaled_bias.py:{line + 3}: b.set_as(bias[idx - idx // 40 * 40])" in out.stdout
+
+
+# a dynamic-shape copy-and-scale in the library's style: the core count and each core's share
+# come from an int64 tiling tensor, the UB buffers of one scope are placed again in the next
+RUNTIME_CORES = """
+from impl.util.platform_adapter import tbe_platform, tik
+from impl.util.util_common import is_unknown
+from impl.util.util_tik_comm_func import ceil_div
+
+MAX = 2 ** 31 - 1
+tik_instance = tik.Tik(tik.Dprofile)
+assert is_unknown([{"shape": (-1,)}])
+ub_elems = (tbe_platform.get_soc_spec(tbe_platform.UB_SIZE) - 8192) // 2 // 4
+x_gm = tik_instance.Tensor("int32", (MAX,), name="x_gm", scope=tik.scope_gm)
+y_gm = tik_instance.Tensor("float32", (MAX,), name="y_gm", scope=tik.scope_gm)
+tiling_gm = tik_instance.Tensor("int64", (8,), name="tiling_gm", scope=tik.scope_gm)
+tiling_ub = tik_instance.Tensor("int64", (8,), name="tiling_ub", scope=tik.scope_ubuf)
+tik_instance.data_move(tiling_ub, tiling_gm, 0, 1, 2, 0, 0)
+cores = tik_instance.Scalar("int64", name="cores", init_value=8)
+per_core = tik_instance.Scalar("int64", name="per_core")
+cores.set_as(tiling_ub[0])
+per_core.set_as(tiling_ub[1])
+with tik_instance.for_range(0, cores, block_num=cores) as core:
+    with tik_instance.if_scope(tik.all(core < cores, per_core > 0)):
+        x_ub = tik_instance.Tensor("int32", (ub_elems,), name="x_ub", scope=tik.scope_ubuf)
+        tik_instance.data_move(x_ub, x_gm[core * per_core], 0, 1, ceil_div(per_core, 8), 0, 0)
+        with tik_instance.for_range(0, per_core) as i:
+            v = tik_instance.Scalar("int32", name="v")
+            f = tik_instance.Scalar("float32", name="f")
+            v.set_as(x_ub[i])
+            tik_instance.scalar_conv("", f, v)
+            x_ub[i] = v * 3 // 7
+        y_ub = tik_instance.Tensor("float32", (ub_elems,), name="y_ub", scope=tik.scope_ubuf)
+        tik_instance.vconv(64, "", y_ub, x_ub, ceil_div(per_core, 64), 1, 1, 8, 8)
+        tik_instance.vmuls(64, y_ub, y_ub, 0.5, ceil_div(per_core, 64), 1, 1, 8, 8)
+        tik_instance.data_move(y_gm[core * per_core], y_ub, 0, 1, ceil_div(per_core, 8), 0, 0)
+    with tik_instance.else_scope():
+        z_ub = tik_instance.Tensor("int32", (ub_elems,), name="z_ub", scope=tik.scope_ubuf)
+        tik_instance.vec_dup(64, z_ub, 0, 1, 8)
+tik_instance.BuildCCE(kernel_name="runtime_cores", inputs=[x_gm], outputs=[y_gm],
+                      flowtable=[tiling_gm], config={})
+"""
+
+
+@pytest.mark.parametrize("cores, per_core", [(3, 512), (8, 128)])
+def test_runtime_core_count_from_tiling(tik_importable, tmp_path, cores, per_core):
+    tik_instance = build(tmp_path, RUNTIME_CORES)
+    n = cores * per_core
+    x = np.random.default_rng(cores).integers(-10 ** 6, 10 ** 6, n).astype(np.int32)
+    tiling = np.array([cores, per_core, 0, 0, 0, 0, 0, 0], np.int64)
+    y, = tik_instance.tikdb.start_debug({"x_gm": x, "tiling_gm": tiling}, interactive=False)
+    want = (c_div(x.astype(np.int64) * 3, 7).astype(np.float32) * np.float32(0.5))
+    assert y.tobytes() == want.astype(np.float32).tobytes()
+    assert tik_instance.block_dim == tik_instance.chip.vector_cores  # launched at CORE_NUM
