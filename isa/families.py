@@ -331,6 +331,8 @@ SCALAR_LOAD = Family("scalar_load", SCALAR)
 SCALAR_STORE = Family("scalar_store", SCALAR)
 FALU = FloatScalarFamily("falu", SCALAR)
 FCONV = FloatScalarFamily("fconv", SCALAR)
+FUNARY = FloatScalarFamily("funary", SCALAR)
+SMISC = Family("smisc", SCALAR)  # max, min, abs, leading zeros, population count
 
 
 HOST_ACCESS = Family("host_access", HOST)

@@ -104,7 +104,45 @@ def _fconv(instr: Instruction):
     return effect
 
 
-div, falu, fconv = (_writing(f) for f in (_div, _falu, _fconv))
+MISC: dict[str, Callable] = {
+    "smax": lambda a, b: max(signed(a), signed(b)),
+    "smin": lambda a, b: min(signed(a), signed(b)),
+    "sabs": lambda a, _: abs(signed(a)),
+    "clz": lambda a, _: 64 - a.bit_length(),
+    "popcnt": lambda a, _: a.bit_count()}
+
+
+def _smisc(instr: Instruction):
+    o = instr.operands
+    d, a, fn = o["d"].value, o["a"].value, MISC[instr.name]
+    b = o["b"].value if "b" in o else 0
+    breg = b.reg if isinstance(b, RegExpr) else None
+
+    def effect(x: list[int]) -> bool:
+        x[d] = fn(x[a], x[breg] if breg is not None else b & M64) & M64
+        return False
+    return effect
+
+
+def _funary(instr: Instruction):
+    o = instr.operands
+    d, a, t = o["d"].value, o["a"].value, instr.dtype
+    if instr.name == "fabs":
+        keep = (1 << (8 * t.size - 1)) - 1
+
+        def effect(x: list[int]) -> bool:
+            x[d] = x[a] & keep
+            return False
+        return effect
+
+    def effect(x: list[int]) -> bool:  # fsqrt: numpy's, correctly rounded in T
+        with np.errstate(all="ignore"):
+            x[d] = _bits(np.sqrt(_float(x[a], t)), t)
+        return False
+    return effect
+
+
+div, falu, fconv, smisc, funary = (_writing(f) for f in (_div, _falu, _fconv, _smisc, _funary))
 
 
 # -- loads and stores -------------------------------------------------------------------------
@@ -146,4 +184,5 @@ def _store(m: Machine, op: ScalarAccess, value: int, _lo, _hi) -> None:
         (value & ((1 << (8 * op.size)) - 1)).to_bytes(op.size, "little"), np.uint8)
 
 
-ISSUE = {"div": div, "falu": falu, "fconv": fconv, "scalar_load": load, "scalar_store": store}
+ISSUE = {"div": div, "falu": falu, "fconv": fconv, "smisc": smisc, "funary": funary,
+         "scalar_load": load, "scalar_store": store}

@@ -173,6 +173,82 @@ class Tik(Kernel, Instructions):
         dst.assigned_in_scope |= self.nested
         self.record(Op(loc, "scalar_conv", [line]))
 
+    # TIK's scalar instructions: (mnemonic for integer Scalars, for float ones), the operands
+    SCALAR_OPS = {"scalar_abs": ("sabs", "fabs", 1), "scalar_sqrt": (None, "fsqrt", 1),
+                  "scalar_max": ("smax", "fmax", 2), "scalar_min": ("smin", "fmin", 2),
+                  "scalar_countbit1": ("popcnt", None, 1),
+                  "scalar_countleading0": ("clz", None, 1)}
+
+    def _scalar_op(self, what: str, dst, *srcs) -> None:
+        loc = caller()
+        int_op, float_op, _ = self.SCALAR_OPS.get(what, ("popcnt", None, 1))
+        if not isinstance(dst, Scalar):
+            raise TikError.at(loc, f"{what}: dst must be a Scalar")
+        self.alive(dst, loc, what)
+        op = float_op if dst.ftype is not None else int_op
+        if op is None:
+            kind = "float" if dst.ftype is not None else "integer"
+            raise TikError.at(loc, f"{what}: not for {kind} Scalars ({dst.dtype})")
+        lines: list[str] = []
+        low = Lowering(lines, list(range(24, 32)))
+        regs = []
+        try:
+            for v in srcs:
+                e = as_expr(v)
+                if isinstance(v, Scalar) and (v.ftype is None) == (dst.ftype is None) and \
+                        (v.ftype is None or v.ftype.name == dst.ftype.name):
+                    self.alive(v, loc, what)
+                    regs.append(v.reg)
+                    continue
+                r = low.temp()
+                if dst.ftype is None:
+                    low.into(r, e)
+                else:
+                    low.float_into(r, e, dst.t)
+                regs.append(r)
+        except LowerError as err:
+            raise TikError.at(loc, f"{what}: {err}") from None
+        typed = f".{dst.t.name}" if dst.ftype is not None else ""
+        ops = ", ".join(f"x{r}" for r in regs)
+        lines.append(f"{op}{typed} x{dst.reg}, {ops}")
+        if what == "scalar_countbit0":  # the zero bits: 64 - the one bits
+            try:
+                t = low.temp()
+            except LowerError as err:
+                raise TikError.at(loc, f"{what}: {err}") from None
+            lines += [f"li x{t}, 64", f"sub x{dst.reg}, x{t}, x{dst.reg}"]
+        dst.value = None
+        dst.assigned_in_scope |= self.nested
+        self.record(Op(loc, what, lines))
+
+    @api
+    def scalar_abs(self, dst, src) -> None:
+        self._scalar_op("scalar_abs", dst, src)
+
+    @api
+    def scalar_sqrt(self, dst, src) -> None:
+        self._scalar_op("scalar_sqrt", dst, src)
+
+    @api
+    def scalar_max(self, dst, src0, src1) -> None:
+        self._scalar_op("scalar_max", dst, src0, src1)
+
+    @api
+    def scalar_min(self, dst, src0, src1) -> None:
+        self._scalar_op("scalar_min", dst, src0, src1)
+
+    @api
+    def scalar_countbit1(self, dst, src) -> None:
+        self._scalar_op("scalar_countbit1", dst, src)
+
+    @api
+    def scalar_countbit0(self, dst, src) -> None:
+        self._scalar_op("scalar_countbit0", dst, src)
+
+    @api
+    def scalar_countleading0(self, dst, src) -> None:
+        self._scalar_op("scalar_countleading0", dst, src)
+
     # -- program control ---------------------------------------------------------------------
     @scope
     def for_range(self, loc, begint, endt, name="i", thread_num=1, thread_type="whole",

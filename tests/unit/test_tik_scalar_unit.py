@@ -357,3 +357,54 @@ def test_runtime_core_count_from_tiling(tik_importable, tmp_path, cores, per_cor
     want = (c_div(x.astype(np.int64) * 3, 7).astype(np.float32) * np.float32(0.5))
     assert y.tobytes() == want.astype(np.float32).tobytes()
     assert tik_instance.block_dim == tik_instance.chip.vector_cores  # launched at CORE_NUM
+
+
+SCALAR_CALLS = """
+from tbe import tik
+tik_instance = tik.Tik()
+out_gm = tik_instance.Tensor("int64", (16,), name="out_gm", scope=tik.scope_gm)
+f_gm = tik_instance.Tensor("float32", (8,), name="f_gm", scope=tik.scope_gm)
+in_gm = tik_instance.Tensor("int64", (4,), name="in_gm", scope=tik.scope_gm)
+out = tik_instance.Tensor("int64", (16,), name="out", scope=tik.scope_ubuf)
+fo = tik_instance.Tensor("float32", (8,), name="fo", scope=tik.scope_ubuf)
+vin = tik_instance.Tensor("int64", (4,), name="vin", scope=tik.scope_ubuf)
+tik_instance.data_move(vin, in_gm, 0, 1, 1, 0, 0)
+a = tik_instance.Scalar("int64", name="a")
+b = tik_instance.Scalar("int64", name="b")
+r = tik_instance.Scalar("int64", name="r")
+a.set_as(vin[0])
+b.set_as(vin[1])
+calls = [lambda: tik_instance.scalar_abs(r, a), lambda: tik_instance.scalar_max(r, a, b),
+         lambda: tik_instance.scalar_min(r, a, 5), lambda: tik_instance.scalar_countbit1(r, a),
+         lambda: tik_instance.scalar_countbit0(r, b),
+         lambda: tik_instance.scalar_countleading0(r, b)]
+for k, call in enumerate(calls):
+    call()
+    out[k].set_as(r)
+f = tik_instance.Scalar("float32", name="f")
+g = tik_instance.Scalar("float32", name="g")
+tik_instance.scalar_conv("", f, a)
+tik_instance.scalar_abs(g, f)
+fo[0].set_as(g)
+tik_instance.scalar_sqrt(g, g)
+fo[1].set_as(g)
+tik_instance.scalar_conv("to-zero", r, g)
+out[6].set_as(r)
+tik_instance.data_move(out_gm, out, 0, 1, 4, 0, 0)
+tik_instance.data_move(f_gm, fo, 0, 1, 1, 0, 0)
+tik_instance.BuildCCE(kernel_name="scalar_calls", inputs=[in_gm], outputs=[out_gm, f_gm])
+"""
+
+
+@pytest.mark.parametrize("a, b", [(-1234567, 99), (7, -3), (-(2 ** 40), 1)])
+def test_tik_scalar_instructions(tik_importable, tmp_path, a, b):
+    tik_instance = build(tmp_path, SCALAR_CALLS)
+    vin = np.array([a, b, 0, 0], np.int64)
+    out, fo = tik_instance.tikdb.start_debug({"in_gm": vin}, interactive=False)
+    u = lambda v: v & (2 ** 64 - 1)  # noqa: E731
+    want = [abs(a), max(a, b), min(a, 5), bin(u(a)).count("1"), 64 - bin(u(b)).count("1"),
+            64 - u(b).bit_length()]
+    fa = np.float32(np.array(a, np.int64).astype(np.int32))  # itof: the low 32 bits, signed
+    assert out[:6].tolist() == want
+    assert fo[0] == np.abs(fa) and fo[1].tobytes() == np.sqrt(np.abs(fa)).tobytes()
+    assert out[6] == int(np.sqrt(np.abs(fa)))
