@@ -272,6 +272,10 @@ def test_dynamic_shape_tensor_is_bound_at_run_time(tik_importable, tmp_path):
         tik_instance.BuildCCE(kernel_name="dyn", inputs=[x_gm], outputs=[y_gm],
                               flowtable=[tiling])
         """)
+    from simulator.static_check import check_program, zero_inputs
+
+    assert zero_inputs(tik_instance.program)["x"].nbytes == 1 << 20  # not the declared 4 GiB
+    assert check_program(tik_instance.program).ok
     x = np.arange(1, 641, dtype=np.float16)
     tiling = np.array([640, 0, 0, 0, 0, 0, 0, 0], np.int32)
     y, = tik_instance.tikdb.start_debug({"x": x, "tiling": tiling}, interactive=False)
