@@ -412,3 +412,34 @@ def test_tik_scalar_instructions(tik_importable, tmp_path, a, b):
     assert out[:6].tolist() == want
     assert fo[0] == np.abs(fa) and fo[1].tobytes() == np.sqrt(np.abs(fa)).tobytes()
     assert out[6] == int(np.sqrt(np.abs(fa)))
+
+
+def test_fast_loop_equals_reference_on_the_scalar_unit():
+    """The new scalar instructions (effects in the fast loop; loads and stores on the reference
+    path) and a register scalar operand give the same outputs, cycles and diagnostics both
+    ways."""
+    from tests.differential.test_fused import same_both_ways
+
+    outcome = same_both_ways("""
+.chip ascend910b
+.ub x s32[256] = random(1)
+.ub f f32[256] = random(2)
+.ub u f32[256]
+    li x1, 0
+    li x7, 0x3fc00000
+loop:
+    ld.s32 x2, x[x1]
+    div x3, x2, 40
+    or x3, x3, 1
+    rem x4, x2, x3
+    smax x4, x4, -5
+    st.s32 x4, x[x1]
+    ld.f32 x5, f[x1]
+    fmul.f32 x6, x5, x7
+    fsqrt.f32 x6, x6
+    st.f32 x6, f[x1]
+    vadds.f32 u, f, x6
+    add x1, x1, 1
+    blt x1, 200, loop
+""")
+    assert outcome[0] == "ok", outcome
