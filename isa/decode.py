@@ -500,6 +500,9 @@ class ScalarAccess:
     addr: int
     size: int
     write: bool
+    gm: str | None = None  # a GM tensor's name (ADDR its byte offset); None: UB
 
     def ub_ranges(self) -> list[Range]:
+        if self.gm is not None:
+            return []
         return [("elem", self.addr, self.addr + self.size, None, self.write)]

@@ -284,6 +284,15 @@ class Builder:
             if text not in self.labels:
                 raise LexError(f"unknown label '{text}'{did_you_mean(text, self.labels)}", off)
             return Operand("label", off, text, value=self.labels[text])
+        if kind == "selem":  # ld/st: a UB element, or a GM one where the scalar unit reaches GM
+            m = REF_RE.match(text)
+            t = self.tensors.get(m.group(1)) if m else None
+            if t is not None and t.space == "gm":
+                if not self.chip.scalar_gm:
+                    raise LexError(f"the scalar unit of {self.chip.name} loads and stores UB "
+                                   f"only; '{t.name}' is a GM tensor", off)
+                return self.mem(text, off, "gm")
+            return self.mem(text, off, "ub")
         if kind == "elem":
             o = self.mem(text, off, "ub")
             if o.tensor is None:

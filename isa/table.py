@@ -82,7 +82,8 @@ class InstrDef(NamedTuple):
 
     kinds: vec (UB vector operand), bits (UB bit-mask operand), cmpaddr (16-byte aligned UB),
     ub / gm (DMA ends), scalar (immediate of T), value (integer or register), pipe, bpipe,
-    event, xreg, xsrc (register or immediate), label, elem (UB tensor element), len,
+    event, xreg, xsrc (register or immediate), label, elem (UB tensor element), selem (a UB
+    element, or a GM one on chips with scalar_gm), len,
     vec_or_cmpmask, scalar_or_vec (950 flexible scalar position).
     """
 
@@ -256,11 +257,11 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="xD = xA / B, signed, truncated toward zero (B = 0: a run-time error)"),
     InstrDef("rem", _ALU3, F.DIV, level="scalar",
              doc="xD = xA - (xA / B) * B, signed: the sign of xA (B = 0: a run-time error)"),
-    InstrDef("ld", (("d", "xreg"), ("elem", "elem")), F.SCALAR_LOAD, level="scalar",
-             typed=True, doc="xD = the UB element (integer types sign/zero-extended, float "
-             "types their bits)"),
-    InstrDef("st", (("s", "xreg"), ("elem", "elem")), F.SCALAR_STORE, level="scalar",
-             typed=True, doc="the UB element = the low bytes of xS"),
+    InstrDef("ld", (("d", "xreg"), ("elem", "selem")), F.SCALAR_LOAD, level="scalar",
+             typed=True, doc="xD = the UB (or, where the chip allows, GM) element: integer "
+             "types sign/zero-extended, float types their bits"),
+    InstrDef("st", (("s", "xreg"), ("elem", "selem")), F.SCALAR_STORE, level="scalar",
+             typed=True, doc="the UB (or GM) element = the low bytes of xS"),
     *(InstrDef(f"f{op}", (("d", "xreg"), ("a", "xreg"), ("b", "xreg")), F.FALU,
                level="scalar", typed=True, doc=f"xD = xA {sym} xB in float type T")
       for op, sym in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/"),

@@ -149,14 +149,20 @@ div, falu, fconv, smisc, funary = (_writing(f) for f in (_div, _falu, _fconv, _s
 def _access(ex: Context, instr: Instruction, write: bool) -> ScalarAccess:
     addrs, _ = ex.resolve(instr)
     addr, t = addrs["elem"], instr.dtype
+    o = instr.operands["elem"]
+    gm = o.tensor.name if o.space == "gm" else None
+    space = ex.m.space(gm)
+    where = f"GM tensor {gm}" if gm else "UB"
     if addr % t.size:
         ex.check(instr, Problem("align", f"{instr.name}.{t.name} address {addr:#x}",
                                 f" is not {t.size}-byte aligned", role="elem", at_value=True))
-    if not 0 <= addr <= ex.m.ub.size - t.size:
+    if not 0 <= addr <= space.size - t.size:
         raise Fault(Problem("bounds", f"{instr.name} address {addr:#x}",
-                            f" is outside UB ({ex.m.ub.size} bytes)", role="elem",
+                            f" is outside {where} ({space.size} bytes)", role="elem",
                             at_value=True))
-    tensor = instr.operands["elem"].tensor
+    tensor = o.tensor
+    if gm is not None:
+        return ScalarAccess(instr, addr, t.size, write, gm)
     if tensor is not None and not tensor.addr <= addr <= tensor.addr + tensor.nbytes - t.size:
         ex.check(instr, Problem("footprint", f"{instr.name} element at {addr:#x} is outside "
                                 f"tensor {tensor.name} ({tensor.nbytes} bytes at "
@@ -174,13 +180,13 @@ def store(ex: Context, instr: Instruction) -> Issued:
 
 def _load(m: Machine, op: ScalarAccess, d: int, _lo, _hi) -> None:
     t = op.instr.dtype
-    raw = m.ub[op.addr:op.addr + op.size].copy()
+    raw = m.space(op.gm)[op.addr:op.addr + op.size].copy()
     v = int(raw.view(t.numeric)[0]) if t.is_int else int(raw.view(t.raw)[0])
     m.x[d] = v & M64
 
 
 def _store(m: Machine, op: ScalarAccess, value: int, _lo, _hi) -> None:
-    m.ub[op.addr:op.addr + op.size] = np.frombuffer(
+    m.space(op.gm)[op.addr:op.addr + op.size] = np.frombuffer(
         (value & ((1 << (8 * op.size)) - 1)).to_bytes(op.size, "little"), np.uint8)
 
 

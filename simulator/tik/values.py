@@ -10,7 +10,15 @@ import numpy as np
 from isa.types import DType
 from simulator.tik.dtypes import pipev_type
 from simulator.tik.errors import Loc, TikError, caller
-from simulator.tik.expr import Const, Expr, LowerError, Lowering, RegisterRef, as_expr
+from simulator.tik.expr import (
+    Const,
+    Expr,
+    FBinOp,
+    LowerError,
+    Lowering,
+    RegisterRef,
+    as_expr,
+)
 from simulator.tik.nodes import Op
 
 if TYPE_CHECKING:
@@ -190,6 +198,9 @@ def set_scalar(s: Scalar, value, loc: Loc | None = None, src_offset=None) -> Non
             low.into(s.reg, e)
             const = e.constant()
         else:
+            if s.t.name == "f16" and isinstance(e, FBinOp):
+                raise LowerError("an Expr cannot be assigned to a float16 Scalar (TIK: on "
+                                 "every product); compute in float32 and scalar_conv")
             low.float_into(s.reg, e, s.t)
             const = _number(value)
     except LowerError as err:
@@ -212,9 +223,10 @@ def _number(value) -> float | None:
 def _element(tensor: Tensor, offset, loc: Loc, what: str) -> str:
     """A UB tensor element as a `.vasm` operand, `name[I]` / `name[xN+I]`; its offset's scalar
     work goes first (returned in LINES by the caller's Lowering)."""
-    if tensor.root.scope != "ubuf":
+    if tensor.root.scope != "ubuf" and not tensor.tik.chip.scalar_gm:
         raise TikError.at(loc, f"{what}: tensor '{tensor.name}' is in scope_gm; the scalar unit "
-                          "loads and stores UB elements (data_move the data to UB first)")
+                          f"of {tensor.tik.chip.name} loads and stores UB elements only "
+                          "(data_move the data to UB first)")
     tensor.tik.alive(tensor.root.alias_of or tensor.root, loc, what)
     return ""
 
@@ -252,24 +264,37 @@ def store_element(tensor: Tensor, value, offset, loc: Loc) -> None:
     lines: list[str] = []
     low = Lowering(lines, list(range(24, 32)))
     try:
-        if isinstance(value, Tensor):
-            raise LowerError("the value must be a Scalar, a number or an expression (load the "
-                             "element into a Scalar first)")
-        e = as_expr(int(value) if isinstance(value, (bool, np.bool_)) else value)
-        t = tensor.t
-        if isinstance(e, RegisterRef) and (e.ftype is None) == t.is_int and \
-                (t.is_int or e.ftype.name == t.name):
-            reg = e.reg
-            if e.life is not None and e.life.ended:
-                raise LowerError(e.life.outside(e.name))
-        else:
-            reg = low.temp()
-            if t.is_int:
-                low.into(reg, e)
-            else:
-                low.float_into(reg, e, t)
+        reg, reads = _stored(tensor, value, low, loc, what)
         elem = _access(tensor, offset, low)
     except LowerError as err:
         raise TikError.at(loc, f"{what}: {err}") from None
     lines.append(f"st.{tensor.t.name} x{reg}, {elem}")
-    tensor.tik.record(Op(loc, "set_as", lines, "S", frozenset(), frozenset({tensor.buffer})))
+    tensor.tik.record(Op(loc, "set_as", lines, "S", reads, frozenset({tensor.buffer})))
+
+
+def _stored(tensor: Tensor, value, low: Lowering, loc: Loc, what: str
+            ) -> tuple[int, frozenset[str]]:
+    """The register holding what `tensor[i].set_as(value)` stores, and the buffers read for
+    it: a Scalar of the tensor's kind as it is, a Tensor's first element loaded (TIK: a
+    one-element tensor, the same dtype), anything else computed into a scratch register."""
+    t = tensor.t
+    if isinstance(value, Tensor):
+        _element(value, None, loc, what)
+        if value.t.name != t.name:
+            raise LowerError(f"the element is {value.dtype}, the tensor {tensor.dtype} (TIK: "
+                             "the same dtype)")
+        reg = low.temp()
+        low.lines.append(f"ld.{t.name} x{reg}, {_access(value, None, low)}")
+        return reg, frozenset({value.buffer})
+    e = as_expr(int(value) if isinstance(value, (bool, np.bool_)) else value)
+    if isinstance(e, RegisterRef) and (e.ftype is None) == t.is_int and \
+            (t.is_int or e.ftype.name == t.name):
+        if e.life is not None and e.life.ended:
+            raise LowerError(e.life.outside(e.name))
+        return e.reg, frozenset()
+    reg = low.temp()
+    if t.is_int:
+        low.into(reg, e)
+    else:
+        low.float_into(reg, e, t)
+    return reg, frozenset()

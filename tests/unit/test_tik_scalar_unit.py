@@ -443,3 +443,45 @@ loop:
     blt x1, 200, loop
 """)
     assert outcome[0] == "ok", outcome
+
+
+GM_SCALARS = """
+from tbe import tik
+tik_instance = tik.Tik()
+tiling = tik_instance.Tensor("int32", (8,), name="tiling", scope=tik.scope_gm)
+out = tik_instance.Tensor("int32", (8,), name="out", scope=tik.scope_gm)
+n = tik_instance.Scalar("int32", name="n")
+n.set_as(tiling[1])
+out[0].set_as(n * 7)
+out[1] = tiling[2]
+tik_instance.BuildCCE(kernel_name="gm_scalars", inputs=[tiling], outputs=[out])
+"""
+
+
+def test_scalar_gm_access_where_the_chip_has_it(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, GM_SCALARS)
+    tiling = np.array([0, 6, -9, 0, 0, 0, 0, 0], np.int32)
+    out, = tik_instance.tikdb.start_debug({"tiling": tiling}, interactive=False)
+    assert out[:2].tolist() == [42, -9]
+
+
+def test_scalar_gm_access_is_an_error_on_ascend910(tik_importable, tmp_path, monkeypatch):
+    from simulator.tik.tik import SETTINGS
+
+    monkeypatch.setitem(SETTINGS, "chip", "ascend910")
+    with pytest.raises(DiagnosticError) as e:
+        build(tmp_path, GM_SCALARS)
+    d = e.value.diagnostics[0]
+    assert d.line == 7 and "of ascend910 loads and stores UB elements only" in d.message
+
+
+def test_an_expr_into_a_float16_scalar_is_an_error(tik_importable, tmp_path):
+    with pytest.raises(DiagnosticError) as e:
+        build(tmp_path, """
+            from tbe import tik
+            tik_instance = tik.Tik()
+            h = tik_instance.Scalar("float16", init_value=1.5)
+            h.set_as(h * 2.0)
+            """)
+    d = e.value.diagnostics[0]
+    assert d.line == 5 and "an Expr cannot be assigned to a float16 Scalar" in d.message
