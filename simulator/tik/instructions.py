@@ -10,7 +10,7 @@ import functools
 
 from simulator.bindings import ROWS, TENSORS, Binding
 from simulator.tik.call import Call
-from simulator.tik.errors import api
+from simulator.tik.errors import UnknownCall, api, caller
 from simulator.tik.values import CmpMask, Scalar, Tensor
 
 COMPARE = ("eq", "ne", "lt", "gt", "le", "ge")
@@ -32,7 +32,10 @@ class Instructions:
     def __getattr__(self, name: str):
         row = ROWS.find("tik", name) if not name.startswith("_") else None
         if row is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            if name.startswith("_"):
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            raise UnknownCall.at(caller(), f"tik_instance.{name}: not a TIK call pipev models "
+                                 "(docs/tik.md lists the ones it does)")
         return _method(row).__get__(self)
 
     # -- data movement -----------------------------------------------------------------------

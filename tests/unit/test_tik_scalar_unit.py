@@ -485,3 +485,15 @@ def test_an_expr_into_a_float16_scalar_is_an_error(tik_importable, tmp_path):
             """)
     d = e.value.diagnostics[0]
     assert d.line == 5 and "an Expr cannot be assigned to a float16 Scalar" in d.message
+
+
+def test_a_call_pipev_does_not_model_is_a_diagnostic_at_the_line(tik_importable, tmp_path):
+    with pytest.raises(DiagnosticError) as e:
+        build(tmp_path, """
+            from tbe import tik
+            tik_instance = tik.Tik()
+            assert not hasattr(tik_instance, "vec_no_such_call")
+            tik_instance.vec_no_such_call(64)
+            """)
+    d = e.value.diagnostics[0]
+    assert d.line == 5 and "tik_instance.vec_no_such_call: not a TIK call" in d.message
