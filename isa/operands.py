@@ -238,7 +238,8 @@ class Builder:
             return self.scalar(t, text, off)
         if kind == "scalar_or_vec":
             if SCALAR_REF_RE.match(text) or not (text.startswith("@") or REF_RE.match(text)) \
-                    or text in ("inf", "nan") or is_parameter(text):
+                    or text in ("inf", "nan") or is_parameter(text) or \
+                    (parse_register(text) is not None and text not in self.tensors):
                 return self.scalar(t, text, off)
             o = self.mem(text, off, "ub")
             self.check_mem(o, "vec", role)

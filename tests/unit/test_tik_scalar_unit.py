@@ -497,3 +497,39 @@ def test_a_call_pipev_does_not_model_is_a_diagnostic_at_the_line(tik_importable,
             """)
     d = e.value.diagnostics[0]
     assert d.line == 5 and "tik_instance.vec_no_such_call: not a TIK call" in d.message
+
+
+def test_every_scalar_taking_statement_takes_a_register():
+    """compares, select mode 1, duplicate and vcmpvs read the scalar from x4 at issue."""
+    x = np.tile(np.array([0.5, -1, 2, 3, 1, 1.5, -2, 7], np.float32), 8)
+    out = run_vasm("""
+        .chip ascend910b
+        .gm a f32[64] input
+        .ub x f32[64]
+        .ub m u8[32]
+        .ub m2 u8[32]
+        .ub d f32[64]
+        .ub z f32[64]
+        .gm o1 u8[8] output
+        .gm o2 f32[64] output
+        .gm o3 f32[64] output
+        .gm o4 u8[8] output
+            copy_gm_to_ub x, a, nburst=1, burst=8
+            set_flag MTE2, V, 0
+            wait_flag MTE2, V, 0
+            li x4, 0x3f800000
+            compares.gt.f32 m, x, x4, count=64
+            select.f32 d, m, x, x4, mode=1, count=64
+            duplicate.f32 z, x4, count=64
+            vcmpvs.lt.f32 m2, x, x4
+            set_flag V, MTE3, 0
+            wait_flag V, MTE3, 0
+            copy_ub_to_gm_pad.u8 o1, m, nburst=1, len=8
+            copy_ub_to_gm o2, d, nburst=1, burst=8
+            copy_ub_to_gm o3, z, nburst=1, burst=8
+            copy_ub_to_gm_pad.u8 o4, m2, nburst=1, len=8
+        """, a=x)
+    bits = lambda b: np.unpackbits(b, bitorder="little").astype(bool)  # noqa: E731
+    assert (bits(out["o1"]) == (x > 1)).all() and (bits(out["o4"]) == (x < 1)).all()
+    assert out["o2"].tobytes() == np.where(x > 1, x, np.float32(1)).tobytes()
+    assert out["o3"].tobytes() == np.ones(64, np.float32).tobytes()
