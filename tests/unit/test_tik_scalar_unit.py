@@ -20,6 +20,7 @@ from isa import assemble
 from isa.diagnostics import DiagnosticError
 from simulator.run import run
 from simulator.tik import SHIM
+from tests.reference import scalar_unit as ref
 
 ROOT = Path(__file__).resolve().parents[2]
 PIPEV = [sys.executable, "-m", "simulator.cli"]
@@ -41,11 +42,6 @@ def build(tmp_path: Path, text: str):
 
 
 # -- the ISA: .vasm ------------------------------------------------------------------------------
-def c_div(a: np.ndarray, b: int) -> np.ndarray:
-    """C's division: truncated toward zero (an independent expression: numpy's trunc)."""
-    return np.trunc(a.astype(np.float64) / b).astype(np.int64)
-
-
 def run_vasm(text: str, **inputs):
     program = assemble(textwrap.dedent(text), "t.vasm")
     return run(program, inputs=inputs).outputs
@@ -80,9 +76,9 @@ loop:
 def test_div_rem_ld_st_are_c_division(values, divisor):
     a = np.array(values, np.int32)
     out = run_vasm(SCALAR_LOOP.format(divisor=divisor), a=a)["out"]
-    q = c_div(a, divisor)
+    q = ref.div(a, divisor)
     assert out[:64].tobytes() == q.astype(np.int32).tobytes()
-    assert out[64:].tobytes() == (a - q * divisor).astype(np.int32).tobytes()
+    assert out[64:].tobytes() == ref.rem(a, divisor).astype(np.int32).tobytes()
 
 
 def test_division_by_a_zero_register_is_an_error_at_its_line():
@@ -132,9 +128,9 @@ def test_float_registers_compute_in_their_type(a, b, t):
     fa, fb = np_t(a), np_t(b)
     bits = [int(np.array([v], np_t).view(raw)[0]) for v in (fa, fb)]
     out = run_vasm(FLOAT.format(t=t, a=bits[0], b=bits[1]))["out"]
-    with np.errstate(all="ignore"):
-        want = np.array([fa + fb, fa - fb, fa * fb, fa / fb, max(fa, fb), min(fa, fb), -7,
-                         np.floor(fa)] + [0] * 8, np_t)
+    ops = [ref.falu(name, t, fa, fb) for name in ("fadd", "fsub", "fmul", "fdiv", "fmax",
+                                                    "fmin")]
+    want = np.array(ops + [-7, np.floor(fa)] + [0] * 8, np_t)
     assert out.tobytes() == want.tobytes()
 
 
@@ -205,7 +201,7 @@ tik_instance.BuildCCE(kernel_name="loop_op", inputs=[x_gm, f_gm], outputs=[y_gm,
 
 
 def loop_op_expected(x, f):
-    q = c_div(x, 40) + (x - c_div(x, 7) * 7) - c_div(x, 3)
+    q = ref.div(x, 40) + ref.rem(x, 7) - ref.div(x, 3)
     acc = np.float32(0)
     for k in range(x.size):
         fv = f[k] if (x[k] < 1000 or x[k] > 90000) else np.float32(1.5)
@@ -358,7 +354,7 @@ def test_runtime_core_count_from_tiling(tik_importable, tmp_path, cores, per_cor
     x = np.random.default_rng(cores).integers(-10 ** 6, 10 ** 6, n).astype(np.int32)
     tiling = np.array([cores, per_core, 0, 0, 0, 0, 0, 0], np.int64)
     y, = tik_instance.tikdb.start_debug({"x_gm": x, "tiling_gm": tiling}, interactive=False)
-    want = (c_div(x.astype(np.int64) * 3, 7).astype(np.float32) * np.float32(0.5))
+    want = (ref.div(x.astype(np.int64) * 3, 7).astype(np.float32) * np.float32(0.5))
     assert y.tobytes() == want.astype(np.float32).tobytes()
     assert tik_instance.block_dim == tik_instance.chip.vector_cores  # launched at CORE_NUM
 
@@ -405,9 +401,7 @@ def test_tik_scalar_instructions(tik_importable, tmp_path, a, b):
     tik_instance = build(tmp_path, SCALAR_CALLS)
     vin = np.array([a, b, 0, 0], np.int64)
     out, fo = tik_instance.tikdb.start_debug({"in_gm": vin}, interactive=False)
-    u = lambda v: v & (2 ** 64 - 1)  # noqa: E731
-    want = [abs(a), max(a, b), min(a, 5), bin(u(a)).count("1"), 64 - bin(u(b)).count("1"),
-            64 - u(b).bit_length()]
+    want = [abs(a), max(a, b), min(a, 5), ref.popcnt(a), 64 - ref.popcnt(b), ref.clz(b)]
     fa = np.float32(np.array(a, np.int64).astype(np.int32))  # itof: the low 32 bits, signed
     assert out[:6].tolist() == want
     assert fo[0] == np.abs(fa) and fo[1].tobytes() == np.sqrt(np.abs(fa)).tobytes()
