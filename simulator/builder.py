@@ -115,7 +115,9 @@ def _supplied(program: Program, t: Tensor, value, errors: list) -> np.ndarray | 
                                    f"{t.dtype.name}"))
         return None
     if t.dynamic and npy_count(t.dtype, arr) <= t.count:
-        return raw.copy()  # bound at run time: its accesses are checked against what is given
+        # bound at run time: accesses are checked against what is given, in whole 32-byte
+        # blocks (a GM allocation's granule: a DMA's last block may run past the last element)
+        return np.concatenate([raw.reshape(-1), np.zeros(-raw.size % 32, np.uint8)])
     if npy_count(t.dtype, arr) != t.count:
         errors.append(_input_error(program, t, f"--input {t.name}: holds "
                                    f"{npy_count(t.dtype, arr)} elements, expected {t.count}"))

@@ -527,3 +527,32 @@ def test_every_scalar_taking_statement_takes_a_register():
     assert (bits(out["o1"]) == (x > 1)).all() and (bits(out["o4"]) == (x < 1)).all()
     assert out["o2"].tobytes() == np.where(x > 1, x, np.float32(1)).tobytes()
     assert out["o3"].tobytes() == np.ones(64, np.float32).tobytes()
+
+
+def test_a_dynamic_input_is_bound_in_whole_blocks(tik_importable, tmp_path):
+    """37 halves bound: the DMA's third block runs past the last element into the allocation's
+    32-byte granule (zeros), as on the device; a fourth block would be out of bounds."""
+    tik_instance = build(tmp_path, """
+        from tbe import tik
+        tik_instance = tik.Tik()
+        x_gm = tik_instance.Tensor("float16", (2 ** 31 - 1,), name="x", scope=tik.scope_gm)
+        y_gm = tik_instance.Tensor("float16", (2 ** 31 - 1,), name="y", scope=tik.scope_gm)
+        t_gm = tik_instance.Tensor("int32", (8,), name="t", scope=tik.scope_gm)
+        t_ub = tik_instance.Tensor("int32", (8,), name="t_ub", scope=tik.scope_ubuf)
+        x = tik_instance.Tensor("float16", (64,), name="xu", scope=tik.scope_ubuf)
+        tik_instance.data_move(t_ub, t_gm, 0, 1, 1, 0, 0)
+        blocks = tik_instance.Scalar("int32", name="blocks")
+        blocks.set_as(t_ub[0])
+        tik_instance.data_move(x, x_gm, 0, 1, blocks, 0, 0)
+        tik_instance.vec_adds(64, x, x, 1.0, 1, 8, 8)
+        tik_instance.data_move(y_gm, x, 0, 1, blocks, 0, 0)
+        tik_instance.BuildCCE(kernel_name="k", inputs=[x_gm], outputs=[y_gm], flowtable=[t_gm])
+        """)
+    x = np.arange(1, 38, dtype=np.float16)
+    y, = tik_instance.tikdb.start_debug({"x": x, "t": np.array([3] + [0] * 7, np.int32)},
+                                        interactive=False)
+    assert y[:37].tobytes() == (x + np.float16(1)).tobytes() and (y[37:] == 1).all()
+    with pytest.raises(DiagnosticError) as e:
+        tik_instance.tikdb.start_debug({"x": x, "t": np.array([4] + [0] * 7, np.int32)},
+                                       interactive=False)
+    assert "outside GM tensor x (96 bytes)" in e.value.diagnostics[0].message
