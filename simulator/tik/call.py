@@ -116,7 +116,9 @@ class Call:
         instruction reads when it issues (converted to T by the scalar unit if need be)."""
         if isinstance(v, Scalar):
             self.tik.alive(v, self.loc, self.api)
-            if v.value is None:
+            # inside for_range / if_scope the register, always: a set_as later in the loop
+            # body changes the value the next iteration sees
+            if v.value is None or self.tik.nested:
                 return self.register(v, t, role)
             v = v.value
         if isinstance(v, Expr):

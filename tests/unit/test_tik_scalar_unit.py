@@ -556,3 +556,20 @@ def test_a_dynamic_input_is_bound_in_whole_blocks(tik_importable, tmp_path):
         tik_instance.tikdb.start_debug({"x": x, "t": np.array([4] + [0] * 7, np.int32)},
                                        interactive=False)
     assert "outside GM tensor x (96 bytes)" in e.value.diagnostics[0].message
+
+
+def test_a_scalar_changed_later_in_the_loop_is_read_each_iteration(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, """
+        from tbe import tik
+        tik_instance = tik.Tik()
+        y_gm = tik_instance.Tensor("float32", (4 * 64,), name="y", scope=tik.scope_gm)
+        y = tik_instance.Tensor("float32", (4 * 64,), name="yu", scope=tik.scope_ubuf)
+        acc = tik_instance.Scalar("float32", name="acc", init_value=0.5)
+        with tik_instance.for_range(0, 4) as i:
+            tik_instance.vec_dup(64, y[i * 64], acc, 1, 8)
+            acc.set_as(acc * 2.0)
+        tik_instance.data_move(y_gm, y, 0, 1, 32, 0, 0)
+        tik_instance.BuildCCE(kernel_name="k", inputs=[], outputs=[y_gm])
+        """)
+    y, = tik_instance.tikdb.start_debug({}, interactive=False)
+    assert y.tobytes() == np.repeat(np.float32([0.5, 1, 2, 4]), 64).tobytes()
