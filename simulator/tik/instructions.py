@@ -11,6 +11,7 @@ import functools
 from simulator.bindings import ROWS, TENSORS, Binding
 from simulator.tik.call import Call
 from simulator.tik.errors import UnknownCall, api, caller
+from simulator.tik.expr import Const, Expr, FConst
 from simulator.tik.values import CmpMask, Scalar, Tensor
 
 COMPARE = ("eq", "ne", "lt", "gt", "le", "ge")
@@ -220,11 +221,15 @@ def _tensor(c: Call, v, role: str) -> Tensor:
 
 
 def _negated(c: Call, v, t) -> str:
-    if isinstance(v, Scalar) and v.value is not None:
+    """-V as h_sub's added scalar: an immediate when V is known, else a register the scalar
+    unit computes (-0.0 - V: the exact negation, signed zeros included)."""
+    if isinstance(v, Scalar) and v.value is not None and not c.tik.nested:
         v = v.value
     if isinstance(v, (int, float)):
         return c.immediate(-v, t, "src1")
-    raise c.error("src1 must be a Tensor or a number")
+    if isinstance(v, Expr):
+        return c.register((FConst(-0.0) if t.is_float else Const(0)) - v, t, "src1")
+    raise c.error("src1 must be a Tensor, a number or a Scalar")
 
 
 # -- the shapes of the binding rows: a row → its TIK method ------------------------------------

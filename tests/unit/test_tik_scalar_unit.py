@@ -573,3 +573,22 @@ def test_a_scalar_changed_later_in_the_loop_is_read_each_iteration(tik_importabl
         """)
     y, = tik_instance.tikdb.start_debug({}, interactive=False)
     assert y.tobytes() == np.repeat(np.float32([0.5, 1, 2, 4]), 64).tobytes()
+
+
+def test_h_sub_of_a_runtime_scalar_negates_it_on_the_scalar_unit(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, """
+        from tbe import tik
+        tik_instance = tik.Tik()
+        x_gm = tik_instance.Tensor("float32", (64,), name="x", scope=tik.scope_gm)
+        y_gm = tik_instance.Tensor("float32", (64,), name="y", scope=tik.scope_gm)
+        x = tik_instance.Tensor("float32", (64,), name="xu", scope=tik.scope_ubuf)
+        s = tik_instance.Scalar("float32", name="s")
+        tik_instance.data_move(x, x_gm, 0, 1, 8, 0, 0)
+        s.set_as(x[3])
+        tik_instance.h_sub(x, x, s)
+        tik_instance.data_move(y_gm, x, 0, 1, 8, 0, 0)
+        tik_instance.BuildCCE(kernel_name="k", inputs=[x_gm], outputs=[y_gm])
+        """)
+    x = np.random.default_rng(5).standard_normal(64).astype(np.float32)
+    y, = tik_instance.tikdb.start_debug({"x": x}, interactive=False)
+    assert y.tobytes() == (x + -x[3]).tobytes()
