@@ -64,6 +64,9 @@ def feed(tik: Tik, feed_dict, loc: Loc) -> dict[str, np.ndarray]:
             raise TikError.at(loc, f"start_debug: feed_dict gives no value for input '{name}' "
                               f"({t.dtype}, shape {t.shape})")
         value = np.asarray(feed_dict[name])
+        if value.ndim == 0 and t.size * t.t.size <= 32:  # an InputScalar's value, a number
+            value = np.zeros(t.size, t.t.npy)
+            value[0] = feed_dict[name]
         if t.dynamic and value.dtype == t.t.npy and 0 < value.size <= t.size:
             out[t.pname] = value.reshape(-1)  # bound now: accesses are checked against it
             continue

@@ -23,9 +23,10 @@ from simulator.tik.expr import Expr, LowerError, Lowering, as_expr
 from simulator.tik.instructions import Instructions
 from simulator.tik.kernel import Kernel
 from simulator.tik.nodes import Block, If, Loop, Op
-from simulator.tik.values import Scalar, Tensor, set_scalar
+from simulator.tik.values import InputScalar, Scalar, Tensor, set_scalar
 
 SCOPES = {"global": "gm", "local.UB": "ubuf"}
+SCOPE_GM, SCOPE_UB = "global", "local.UB"
 STATIC_ELEMENTS = 1 << 26  # more elements in a GM tensor: a dynamic shape, bound at run time
 MAX_GM_ELEMENTS = 1 << 34  # a GM tensor's maximum shape (2^31-1 elements is the usual one)
 SCOPE_NAMES = {"gm": "scope_gm", "ubuf": "scope_ubuf"}
@@ -249,6 +250,32 @@ class Tik(Kernel, Instructions):
     def scalar_countleading0(self, dst, src) -> None:
         self._scalar_op("scalar_countleading0", dst, src)
 
+    @api
+    def InputScalar(self, dtype="int64", name="input_scalar") -> InputScalar:
+        """A Scalar the launch gives (an operator's runtime attribute): its value is the one
+        element of a hidden GM input named NAME (feed_dict[NAME], `--input NAME=F.npy`),
+        moved to UB and loaded into the register where it is declared."""
+        loc = caller()
+        if self.nested:
+            raise TikError.at(loc, "InputScalar inside for_range / if_scope (declare it at the "
+                              "top of the kernel)")
+        t = pipev_type(dtype)
+        if t is None:
+            raise TikError.at(loc, f"InputScalar: unknown dtype {dtype!r} (TIK dtypes: "
+                              f"{known()})")
+        if self.chip.scalar_gm:  # the scalar unit loads it from GM
+            source = self.Tensor(dtype, (1,), scope=SCOPE_GM, name=str(name))
+            s = InputScalar(self, dtype, t, str(name), loc, source)
+            set_scalar(s, source[0], loc)
+            return s
+        # else through UB: a one-block input (its first element the value), moved and loaded
+        source = self.Tensor(dtype, (32 // t.size,), scope=SCOPE_GM, name=str(name))
+        slot = self.Tensor(dtype, (32 // t.size,), scope=SCOPE_UB, name=f"{name}_ub")
+        s = InputScalar(self, dtype, t, str(name), loc, source)
+        self.data_move(slot, source, 0, 1, 1, 0, 0)
+        set_scalar(s, slot[0], loc)
+        return s
+
     # -- program control ---------------------------------------------------------------------
     @scope
     def for_range(self, loc, begint, endt, name="i", thread_num=1, thread_type="whole",
@@ -418,8 +445,11 @@ class Tik(Kernel, Instructions):
         loc = caller()
         if len(self.stack) > 1:
             raise TikError.at(loc, "BuildCCE inside for_range / if_scope")
-        # flowtable: the tiling tensors of a dynamic-shape operator, inputs after `inputs`
-        inputs = list(inputs) + list(flowtable or [])
+        # flowtable: the tiling tensors of a dynamic-shape operator, inputs after `inputs`;
+        # an InputScalar is the GM element it is loaded from; one Tensor stands for a list
+        inputs = [i.source if isinstance(i, InputScalar) else i
+                  for i in _listed(inputs) + _listed(flowtable or [])]
+        outputs = _listed(outputs)
         for role, group in (("inputs", inputs), ("outputs", outputs)):
             for t in group:
                 if not isinstance(t, Tensor) or t.root.scope != "gm" or t.root is not t:
@@ -431,6 +461,11 @@ class Tik(Kernel, Instructions):
         self.build_loc = loc
         self.program = build(self)
         BUILT.append(self)
+
+
+def _listed(group) -> list:
+    """BuildCCE's inputs/outputs: a list or tuple, or one Tensor (`outputs=(out_gm)`)."""
+    return [group] if isinstance(group, (Tensor, InputScalar)) else list(group)
 
 
 def _loop_range(loc: Loc, start: int | None, end: int | str) -> None:

@@ -51,6 +51,15 @@ class Scalar(RegisterRef):
         return f"Scalar({self.dtype!r}, name={self.name!r})"
 
 
+class InputScalar(Scalar):
+    """`tik_instance.InputScalar(dtype, name)`: a Scalar loaded from the one-element GM input
+    SOURCE (tik.py makes it)."""
+
+    def __init__(self, tik: Tik, dtype: str, t: DType, name: str, loc: Loc, source: Tensor):
+        super().__init__(tik, dtype, t, name, loc)
+        self.source = source
+
+
 class CmpMask:
     """The CMPMASK register after vec_cmp_* / mov_tensor_to_cmpmask, as vec_sel's `sel`."""
 
@@ -109,6 +118,9 @@ class Tensor:
         view = Tensor(self.tik, self.dtype, self.t, tuple(shape), self.name, self.scope,
                       self.pname, self.loc, self.root, _fold(offset))
         return view
+
+    def __iter__(self):
+        raise self.tik.error(f"Tensor '{self.name}' is not iterable (index it: t[i])")
 
     def __setitem__(self, index, value) -> None:
         """`tensor[i] = value`: the same store as `tensor[i].set_as(value)`."""

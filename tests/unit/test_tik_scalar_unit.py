@@ -592,3 +592,27 @@ def test_h_sub_of_a_runtime_scalar_negates_it_on_the_scalar_unit(tik_importable,
     x = np.random.default_rng(5).standard_normal(64).astype(np.float32)
     y, = tik_instance.tikdb.start_debug({"x": x}, interactive=False)
     assert y.tobytes() == (x + -x[3]).tobytes()
+
+
+@pytest.mark.parametrize("chip", ["ascend910b", "ascend910"])  # ld from GM / DMA to UB, ld
+def test_input_scalars_come_from_the_launch(tik_importable, tmp_path, monkeypatch, chip):
+    from simulator.tik.tik import SETTINGS
+
+    monkeypatch.setitem(SETTINGS, "chip", chip)
+    tik_instance = build(tmp_path, """
+        from tbe import tik
+        tik_instance = tik.Tik(disable_debug=False)
+        n = tik_instance.InputScalar("int32", name="n")
+        scale = tik_instance.InputScalar(dtype="float32", name="scale")
+        x_gm = tik_instance.Tensor("float32", (256,), name="x", scope=tik.scope_gm)
+        y_gm = tik_instance.Tensor("float32", (256,), name="y", scope=tik.scope_gm)
+        x = tik_instance.Tensor("float32", (256,), name="xu", scope=tik.scope_ubuf)
+        tik_instance.data_move(x, x_gm, 0, 1, 32, 0, 0)
+        tik_instance.vec_muls(64, x, x, scale, n // 64, 8, 8)
+        tik_instance.data_move(y_gm, x, 0, 1, 32, 0, 0)
+        tik_instance.BuildCCE(kernel_name="k", inputs=[x_gm, n, scale], outputs=(y_gm))
+        """)
+    x = np.random.default_rng(2).standard_normal(256).astype(np.float32)
+    y, = tik_instance.tikdb.start_debug({"x": x, "n": 128, "scale": 0.75}, interactive=False)
+    want = np.concatenate([x[:128] * np.float32(0.75), x[128:]])
+    assert y.tobytes() == want.tobytes()
