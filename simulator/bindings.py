@@ -28,8 +28,10 @@ LANGUAGES = ("ascendc", "c_api", "tik")
 # the shapes each language knows (the operands before the form's keys)
 SHAPES = {
     "ascendc": ("binary", "scalar", "unary", "cast"),  # (dst, src0, src1) (dst, src, s) (dst, src)
-    "c_api": ("binary", "scalar", "cast"),  # cast: (dst, src) of the types `conv` names
-    "tik": ("binary", "scalar", "unary", "conv", "conv_blk"),  # conv_blk: vconv's block strides
+    "c_api": ("binary", "scalar", "cast"),  # cast (#27): (dst, src) of the types `conv` names
+    "tik": ("binary", "scalar", "unary", "conv",
+            # #29: TIK's older names, with block strides before the repeat strides
+            "binary_blk", "scalar_blk", "unary_blk", "conv_blk"),
 }
 # a parameter list's kinds: the statement's tensor operands (in the order given), the count=
 # form's count, the mask (contiguous or bitwise: the mask keys), repeat=, the scalar operand;
@@ -115,9 +117,13 @@ BUILTIN: tuple[Binding, ...] = (
     *_rows("tik", "scalar", "vec_adds:adds vec_muls:muls vec_maxs:maxs vec_mins:mins"),
     *_rows("tik", "unary", "vec_abs:abs vec_not:not"),
     *_rows("tik", "conv", "vec_conv:cast"),
-    # Cast pairs and round modes (issue #27): the C API's conversions, TIK's older vconv
-    *_c_casts(),
+    # #29: TIK's older instruction names (block strides given), on the same statements
+    *_rows("tik", "binary_blk", "vadd:add vsub:sub vmul:mul vmax:max vmin:min vand:and vor:or"),
+    *_rows("tik", "scalar_blk", "vadds:adds vmuls:muls vmaxs:maxs vmins:mins"),
+    *_rows("tik", "unary_blk", "vabs:abs vnot:not"),
     *_rows("tik", "conv_blk", "vconv:cast"),
+    # Cast pairs and round modes (issue #27): the C API's conversions
+    *_c_casts(),
 )
 
 

@@ -39,19 +39,24 @@ N, REPEAT, MASK, LO = 300, 2, 60, 0xFF0F  # count=, repeat=, mask= and a bitwise
 FORMS = {"ascendc": ("count", "mask", "bits", "keep"), "c_api": ("count", "keep"),
          "tik": ("mask", "bits")}
 STRIDES = {"binary": "1,1,1,8,8,8", "scalar": "1,1,8,8", "unary": "1,1,8,8", "cast": "1,1,8,8",
-           "conv": "1,1,8,8", "conv_blk": "1,1,8,8"}
-CONV_SHAPES = ("cast", "conv", "conv_blk")
+           "conv": "1,1,8,8"}
 
 
 def defn_of(statement: str):
     return TYPED_FORMS.get(statement) or INSTRUCTIONS[statement]
 
 
+def shape_of(row: Binding) -> str:
+    """The row's shape, TIK's older names (`vadd`, block strides given: `binary_blk`) as the
+    shape they issue."""
+    return row.shape.removesuffix("_blk")
+
+
 def types_of(row: Binding, chip) -> tuple[str, str | None]:
     """(T, SRC) a row is tried with: its statement's first supported type (cast: f16 ← f32)."""
     if row.conv:  # a C-API conversion names its types
         return row.conv[0], row.conv[1]
-    if row.shape in CONV_SHAPES:
+    if shape_of(row) in ("cast", "conv"):
         return "f16", "f32"
     supported = chip.types.get(defn_of(row.statement).types, ())
     return next(t for t in PREFERRED if t in supported), None
@@ -64,16 +69,17 @@ def rows(language: str) -> list[Binding]:
 # -- the .vasm statement of a call ------------------------------------------------------------
 def statement(row: Binding, form: str, t: str, src: str | None, addr) -> str:
     """The API statement written by hand; ADDR(k) is the byte address of operand k."""
-    ops = [f"@{addr(k):#x}" for k in range(3 if row.shape == "binary" else 2)]
-    if row.shape == "scalar":
+    shape = shape_of(row)
+    ops = [f"@{addr(k):#x}" for k in range(3 if shape == "binary" else 2)]
+    if shape == "scalar":
         ops.append("2.0" if t.startswith("f") else "2")
     head = f"{row.statement}.{t}" + (f".{src}" if src else "")
     text = f"{head} {', '.join(ops)}"
-    if row.shape in CONV_SHAPES:
+    if shape in ("cast", "conv"):
         text += f", round={row.conv[2] if row.conv else 'none'}"
     if form == "count":
         return f"{text}, count={N}"
-    text += f", repeat={REPEAT}, stride={STRIDES[row.shape]}"
+    text += f", repeat={REPEAT}, stride={STRIDES[shape]}"
     return {"keep": text, "mask": f"{text}, mask={MASK}",
             "bits": f"{text}, mask_hi=0, mask_lo={LO:#x}"}[form]
 
@@ -204,14 +210,15 @@ def run_cpp(tmp: Path, chip_name: str, cases: list) -> tuple[dict[int, list], di
 def tik_call(row: Binding, form: str, t: str, src: str | None) -> str:
     mask = {"mask": str(MASK), "bits": f"[0, {LO:#x}]"}[form]
     d, a = f"v_{t}[{OFFSETS[0]}]", f"v_{src or t}[{OFFSETS[1]}]"
-    if row.shape == "conv":
-        return f'tik_instance.{row.name}({mask}, "none", {d}, {a}, {REPEAT}, 8, 8)'
-    if row.shape == "conv_blk":
-        return f'tik_instance.{row.name}({mask}, "none", {d}, {a}, {REPEAT}, 1, 1, 8, 8)'
-    ops = [d, a] + ([f"v_{t}[{OFFSETS[2]}]"] if row.shape == "binary" else [])
-    if row.shape == "scalar":
+    shape = shape_of(row)
+    reps = "8, 8, 8" if shape == "binary" else "8, 8"
+    if row.shape.endswith("_blk"):  # the older names: block strides before the repeat ones
+        reps = ("1, 1, 1, " if shape == "binary" else "1, 1, ") + reps
+    if shape == "conv":
+        return f'tik_instance.{row.name}({mask}, "none", {d}, {a}, {REPEAT}, {reps})'
+    ops = [d, a] + ([f"v_{t}[{OFFSETS[2]}]"] if shape == "binary" else [])
+    if shape == "scalar":
         ops.append("2.0" if t.startswith("f") else "2")
-    reps = "8, 8, 8" if row.shape == "binary" else "8, 8"
     return f"tik_instance.{row.name}({mask}, {', '.join(ops)}, {REPEAT}, {reps})"
 
 
