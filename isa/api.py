@@ -594,6 +594,26 @@ def _elementwise(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit(hw, ops, t, repeat=1), body)
 
 
+def _reduce(e: _Expander) -> None:
+    """The reductions (WholeReduce*, BlockReduce*, PairReduceSum): repeat= with a mask, or MASK
+    as it is; one hardware instruction, the row's `hw`, with the statement's strides (dst_rep
+    in whole results) and, for max/min, its order. dst is aligned as the hardware's needs."""
+    if "repeat" not in e.fields:
+        raise LexError(f"{e.syn.defn.name} takes repeat= (the vendor API has no count form)",
+                       e.syn.offset)
+    form = _form(e)
+    _arity(e, 2, form)
+    hw = e.b.table.instructions[e.syn.defn.hw]
+    ops = {role: e.b.operand(kind, text, off, role,
+                             hw.family.operand_align(role, e.fields, e.t))
+           for (role, kind), (text, off) in zip(e.syn.defn.operands, e.syn.positional,
+                                                strict=True)}
+    if form == "highdim":
+        e.mask(*_mask_from_keys(e))
+    keys = {"order": e.fields.get("order", 0)} if "order" in hw.keys else {}
+    e.emit(hw.name, ops, e.t, repeat=e.fields["repeat"], stride=_strides(e), **keys)
+
+
 def _cast(e: _Expander) -> None:
     """Cast → vconv.DST.SRC: masks and counts are in elements of a repeat, N = 256 bytes of the
     wider type; each operand moves on in its own type."""
@@ -649,6 +669,7 @@ _EXPANSIONS = {
     "api_compares": _compares,
     "api_duplicate": _duplicate,
     "api_cast": _cast,
+    "api_reduce": _reduce,
     "api_unary": _elementwise,
     "api_binary": _elementwise,
     "api_scalar": _elementwise,

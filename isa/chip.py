@@ -47,6 +47,9 @@ class Chip:
     conversions: dict[str, tuple[str, ...]] = attrs.field(eq=False, factory=dict)
     vector_cores: int = 1  # vector cores a launch runs on at once; more blocks run in waves
     gm_bandwidth_gbps: float = 0.0  # aggregate GM (HBM/DDR) bandwidth, GB/s; 0: unlimited
+    # a block reduction's block with no active element: "keep" its dst element (A2/A3), or
+    # write the operation's identity, 0 / -inf / +inf ("identity": 310B, 950)
+    masked_block_reduce: str = "keep"
 
     @property
     def gm_bytes_per_cycle(self) -> float:
@@ -193,6 +196,7 @@ SCHEMA: dict[str, Check] = {
     "bank": _bank, "timing": _table, "npu_arch": _integer(0, 99999),
     "conversions": _conversions,
     "vector_cores": _integer(1, 65535), "gm_bandwidth_gbps": _bandwidth,
+    "masked_block_reduce": _one_of("keep", "identity"),
 }
 
 
@@ -230,6 +234,7 @@ def load_chip_file(path: Path) -> Chip:
         conversions={k: tuple(v) for k, v in data.get("conversions", {}).items()},
         vector_cores=data.get("vector_cores", 1),
         gm_bandwidth_gbps=float(data.get("gm_bandwidth_gbps", 0)),
+        masked_block_reduce=data.get("masked_block_reduce", "keep"),
     )
 
 

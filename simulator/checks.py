@@ -102,7 +102,7 @@ def alignment(vop: VectorOp, acc: Access, align: int = 32) -> Problem | None:
     if acc.base % align == 0:
         return None
     which = "vector operands and vsel mask addresses" if acc.role == "sel" else \
-        "vector operands"
+        "vector operands" if align == 32 else f"{vop.instr.head} {acc.role}"
     return Problem("align", f"{_name(vop, acc)} address {acc.base:#x}",
                    f" is not {align}-byte aligned ({which} must be {align}-byte aligned)",
                    role=acc.role, at_value=True)
