@@ -33,9 +33,10 @@ SHAPES = {
 }
 # a parameter list's kinds: the statement's tensor operands (in the order given), the count=
 # form's count, the mask (contiguous or bitwise: the mask keys), repeat=, the scalar operand;
-# any other name must be a stride field of the statement (src_rep=, an immediate)
+# any other name must be a stride field of the statement (src_rep=, an immediate); `order` is
+# a reduction's result order (AscendC ReduceOrder, defaulting to value then index)
 TENSORS = ("dst", "src", "src0", "src1")
-PARAMS = (*TENSORS, "count", "mask", "repeat", "scalar")
+PARAMS = (*TENSORS, "count", "mask", "repeat", "scalar", "order")
 STRIDE_SUFFIXES = ("_blk", "_rep")
 
 
@@ -79,6 +80,39 @@ def _rows(language: str, shape: str, pairs: str) -> list[Binding]:
     return [Binding(language, *pair.split(":"), shape) for pair in pairs.split()]
 
 
+# -- the reductions (issue 28, group 28a): AscendC WholeReduce* (mask before repeat, then
+# dstRepStride in whole results, srcBlkStride, srcRepStride, max/min an order), BlockReduce* and
+# PairReduceSum (repeat before mask); the C API on MASK as it is; TIK's whole-repeat calls
+_WHOLE = ("dst", "src", "mask", "repeat", "dst_rep", "src_blk", "src_rep")
+_BLOCK = ("dst", "src", "repeat", "mask", "dst_rep", "src_blk", "src_rep")
+_C = ("dst", "src", "repeat", "dst_rep", "src_blk", "src_rep")
+_TIK = (("mask", "dst", "src", "repeat", "dst_rep", "src_blk", "src_rep"),)
+
+
+def _reductions() -> list[Binding]:
+    rows = []
+    for name, statement, extreme in (("Max", "max", True), ("Min", "min", True),
+                                     ("Sum", "sum", False)):
+        whole = (_WHOLE + ("order",),) if extreme else (_WHOLE,)
+        rows += [Binding("ascendc", f"WholeReduce{name}", f"whole_reduce_{statement}",
+                         params=whole),
+                 Binding("ascendc", f"BlockReduce{name}", f"block_reduce_{statement}",
+                         params=(_BLOCK,)),
+                 Binding("c_api", f"asc_repeat_reduce_{statement}", f"whole_reduce_{statement}",
+                         params=((_C + ("order",),) if extreme else (_C,))),
+                 Binding("c_api", f"asc_datablock_reduce_{statement}",
+                         f"block_reduce_{statement}", params=(_C,)),
+                 Binding("tik", f"vc{'add' if statement == 'sum' else statement}",
+                         f"whole_reduce_{statement}", params=_TIK),
+                 Binding("tik", f"vcg{'add' if statement == 'sum' else statement}",
+                         f"block_reduce_{statement}", params=_TIK)]
+    return rows + [Binding("ascendc", "PairReduceSum", "pair_reduce_sum", params=(_BLOCK,)),
+                   Binding("c_api", "asc_pair_reduce_sum", "pair_reduce_sum", params=(_C,)),
+                   Binding("tik", "vcpadd", "pair_reduce_sum", params=_TIK)]
+
+
+REDUCTIONS = tuple(_reductions())
+
 BUILTIN: tuple[Binding, ...] = (
     *_rows("ascendc", "binary", "Add:add Sub:sub Mul:mul Max:max Min:min And:and Or:or"),
     *_rows("ascendc", "scalar", "Adds:adds Muls:muls Maxs:maxs Mins:mins"),
@@ -92,6 +126,7 @@ BUILTIN: tuple[Binding, ...] = (
     *_rows("tik", "scalar", "vec_adds:adds vec_muls:muls vec_maxs:maxs vec_mins:mins"),
     *_rows("tik", "unary", "vec_abs:abs vec_not:not"),
     *_rows("tik", "conv", "vec_conv:cast"),
+    *REDUCTIONS,
 )
 
 

@@ -45,7 +45,9 @@ def _function(row: Binding, overload: tuple[str, ...]) -> str:
     c_api = row.language == "c_api"
     tensor = "T* {}" if c_api else "const LocalTensor<T>& {}"
     decl = {"count": "const uint32_t count", "mask": "const M& mask",
-            "repeat": "const uint8_t repeat", "scalar": "const pipev::NoDeduce<T>& scalar"}
+            "repeat": "const uint8_t repeat", "scalar": "const pipev::NoDeduce<T>& scalar",
+            "order": "const uint32_t order = 0" if c_api else
+            "const ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX"}
     params = [tensor.format(k) if k in TENSORS else decl.get(k, f"const uint32_t {k}")
               for k in overload]
     tensors = [k for k in overload if k in TENSORS]
@@ -60,6 +62,8 @@ def _function(row: Binding, overload: tuple[str, ...]) -> str:
             body.append('s.key("repeat", repeat);')
         elif k == "mask":
             body.append(f"{_D}mask_keys<T>(s, {_D}mask_of(mask), loc);")
+        elif k == "order":
+            body.append('s.op("order=%u", static_cast<unsigned>(order));')
         elif k not in TENSORS:  # a stride field, an immediate
             body.append(f's.op("{k}=%u", {k});')
     body.append("s.issue(loc);")

@@ -19,13 +19,27 @@ from simulator.machine import RAW, Machine
 from simulator.semantics.common import load, numeric
 
 INDEX = {2: np.uint16, 4: np.uint32}  # an index's raw bits, in an element of the type
+QUIET = {2: 0x0200, 4: 0x00400000}  # the quiet bit of an f16 / f32 NaN
+
+
+def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a + b in the type, with vadd's NaN rule (docs/decisions.md): where both are NaN, a's NaN
+    with its quiet bit set (numpy's own pick would depend on the array's length)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        res = a + b
+    both = np.isnan(a) & np.isnan(b)
+    if both.any():
+        raw = RAW[a.dtype.itemsize]
+        quiet = np.asarray(QUIET[a.dtype.itemsize], raw)
+        res = np.where(both, (a.view(raw) | quiet).view(a.dtype), res)
+    return res
 
 
 def _tree_sum(x: np.ndarray) -> np.ndarray:
-    """Sum the last axis (a power of two long) as a binary tree of neighbouring pairs."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        while x.shape[-1] > 1:
-            x = x[..., 0::2] + x[..., 1::2]
+    """Sum the last axis (a power of two long) as a binary tree of neighbouring pairs:
+    (x0+x1), (x2+x3), ..., then pairs of those."""
+    while x.shape[-1] > 1:
+        x = _add(x[..., 0::2], x[..., 1::2])
     return x[..., 0]
 
 
@@ -142,8 +156,7 @@ def vcpadd(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     active is handled as a fully masked block (the chip's `masked_block_reduce`)."""
     _, x, act = _source(m, vop, lo, hi)
     pairs = np.where(act, x, np.zeros((), x.dtype)).reshape(hi - lo, -1, 2)
-    with np.errstate(over="ignore", invalid="ignore"):
-        total = pairs[..., 0] + pairs[..., 1]
+    total = _add(pairs[..., 0], pairs[..., 1])
     _block_result(m, vop, total.view(RAW[vop.t.size]), act.reshape(hi - lo, -1, 2), 0, lo, hi)
 
 

@@ -332,6 +332,8 @@ def _from_params(row: Binding):
                     keys.append(f"repeat={c.repeat(v)}")
                 elif k == "count":
                     keys.append(f"count={c.value(v, 'count', 0, (1 << 32) - 1)}")
+                elif k == "order":
+                    keys.append(f"order={c.value(v, 'order', 0, 3)}")
                 elif k not in TENSORS and k != "scalar":
                     keys.append(f"{k}={c.stride(v, k)}")
             c.emit(f"{row.statement}.{t.name} {', '.join(ops + keys)}")
