@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from isa.families import REDUCE_ORDERS
 from simulator.bindings import BUILTIN, TENSORS, Binding, Bindings
 
 HEADERS = {"ascendc": "pipev/bindings.h", "c_api": "c_api/bindings.h"}
@@ -62,8 +63,10 @@ def _function(row: Binding, overload: tuple[str, ...]) -> str:
             body.append('s.key("repeat", repeat);')
         elif k == "mask":
             body.append(f"{_D}mask_keys<T>(s, {_D}mask_of(mask), loc);")
-        elif k == "order":
-            body.append('s.op("order=%u", static_cast<unsigned>(order));')
+        elif k == "order":  # a word-valued key: written as its word
+            words = ", ".join(f'"{w}"' for w in REDUCE_ORDERS)
+            body.append(f"static constexpr const char* kOrders[] = {{{words}}};")
+            body.append('s.op("order=%s", kOrders[static_cast<unsigned>(order) & 3]);')
         elif k not in TENSORS:  # a stride field, an immediate
             body.append(f's.op("{k}=%u", {k});')
     body.append("s.issue(loc);")

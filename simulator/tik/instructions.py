@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 
+from isa.families import REDUCE_ORDERS
 from simulator.bindings import ROWS, TENSORS, Binding
 from simulator.tik.call import Call
 from simulator.tik.errors import api
@@ -332,8 +333,8 @@ def _from_params(row: Binding):
                     keys.append(f"repeat={c.repeat(v)}")
                 elif k == "count":
                     keys.append(f"count={c.value(v, 'count', 0, (1 << 32) - 1)}")
-                elif k == "order":
-                    keys.append(f"order={c.value(v, 'order', 0, 3)}")
+                elif k == "order":  # an immediate, written as its word
+                    keys.append(f"order={REDUCE_ORDERS[c.stride(v, 'order') % 4]}")
                 elif k not in TENSORS and k != "scalar":
                     keys.append(f"{k}={c.stride(v, k)}")
             c.emit(f"{row.statement}.{t.name} {', '.join(ops + keys)}")

@@ -192,3 +192,113 @@ def test_the_api_takes_repeat_only_and_ascend910_types():
                   "    whole_reduce_sum.f32 d, s, mask=64\n")
     with pytest.raises(pipev.AssemblyError, match="vcadd.s32 is not supported"):
         pipev.run(".chip ascend910b\n.ub s s32[64]\n.ub d s32[8]\n    vcadd.s32 d, s\n")
+
+
+# -- the front ends: AscendC C++, the C API and TIK issue the same API statements ------------
+ROW = (np.arange(256) % 64 - 3 * (np.arange(256) // 64)).astype(np.float32)  # repeat i: k - 3i
+CPP = """\
+#include "kernel_operator.h"
+#include "c_api/asc_simd.h"
+using namespace AscendC;
+__global__ __aicore__ void kernel() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2048);
+    auto a = buf.Get<float>();
+    auto d = a[256];
+    for (int i = 0; i < 256; i++) a.SetValue(i, float(i % 64 - 3 * (i / 64)));
+    Duplicate(d, 0.0f, 64);
+    WholeReduceMax(d, a, 10, 4, 1, 1, 8);
+    WholeReduceMin(d[8], a, 64, 2, 1, 1, 16, ReduceOrder::ORDER_ONLY_VALUE);
+    WholeReduceSum(d[16], a, 64, 4, 1, 1, 8);
+    BlockReduceSum(d[24], a, 1, 64, 1, 1, 8);
+    PairReduceSum(d[32], a, 1, 64, 1, 1, 8);
+}
+__global__ __aicore__ void c_kernel() {
+    auto& a = pipev::ubuf_array<float[256]>("a");
+    auto& d = pipev::ubuf_array<float[64]>("d");
+    for (int i = 0; i < 256; i++) a[i] = float(i % 64 - 3 * (i / 64));
+    asc_set_vector_mask(0, 0xffffffffffffffffull);
+    asc_repeat_reduce_max(d, a, 2, 1, 1, 8, 3);
+    asc_datablock_reduce_min(d + 8, a, 1, 1, 1, 8);
+    asc_pair_reduce_sum(d + 16, a, 1, 1, 1, 8);
+}
+extern "C" int run_all() {
+    kernel<<<1, nullptr, nullptr>>>();
+    c_kernel<<<1, nullptr, nullptr>>>();
+    return 0;
+}
+"""
+
+
+def test_from_ascendc_and_the_c_api(tmp_path):
+    from isa.chip import get_chip
+    from simulator.ascendc.bridge import Session
+    from simulator.ascendc.build import compile_source
+
+    chip = get_chip("ascend910b")
+    src = tmp_path / "reduce.cpp"
+    src.write_text(CPP)
+    build = compile_source(src, npu_arch=chip.npu_arch, env={"PIPEV_CACHE_DIR": str(tmp_path)})
+    import ctypes
+    lib = ctypes.CDLL(str(build.shared_object))
+    session = Session(chip, source=str(src))
+    lib.pipev_set_bridge(ctypes.c_void_p(ctypes.addressof(session.struct)))
+    assert lib.run_all() == 0 and not session.failed, session.diagnostics
+    (ascendc,), (c_api,) = ([c.result for c in launch.cores] for launch in session.launches)
+    d = ascendc.ub[1024:1024 + 256].view(np.float32)
+    rows = ROW.reshape(4, 64)
+    assert d[0:8:2].tolist() == rows[:, :10].max(axis=1).tolist()  # mask 10: value, index
+    assert d[1:8:2].view(np.uint32).tolist() == [9, 9, 9, 9]
+    assert d[8:10].tolist() == [rows[0].min(), rows[2].min()]  # src_rep 16: repeats 0 and 2
+    assert d[16:20].tolist() == rows.sum(axis=1).tolist()  # small integers: exact in any order
+    assert d[24:32].tolist() == rows[0].reshape(8, 8).sum(axis=1).tolist()
+    assert d[32:64].tolist() == rows[0].reshape(32, 2).sum(axis=1).tolist()
+    got = c_api.ub[1024:1024 + 256].view(np.float32)  # d follows a (1024 bytes)
+    assert got[:2].view(np.uint32).tolist() == [63, 63]  # order 3: the index alone, a u32
+    assert got[8:16].tolist() == rows[0].reshape(8, 8).min(axis=1).tolist()
+    assert got[16:48].tolist() == rows[0].reshape(32, 2).sum(axis=1).tolist()
+    assert not ascendc.diagnostics and ascendc.pipes["V"] > 0
+
+
+TIK = """\
+from tbe import tik
+tik_instance = tik.Tik()
+src = tik_instance.Tensor("float32", (256,), name="src", scope=tik.scope_gm)
+out = tik_instance.Tensor("float32", (16,), name="out", scope=tik.scope_gm)
+a = tik_instance.Tensor("float32", (256,), name="a", scope=tik.scope_ubuf)
+d = tik_instance.Tensor("float32", (16,), name="d", scope=tik.scope_ubuf)
+tik_instance.data_move(a, src, 0, 1, 32, 0, 0)
+tik_instance.vec_dup(16, d, 0.0, 1, 8)
+tik_instance.vcmax(10, d, a, 2, 1, 1, 16)
+tik_instance.vcadd(64, d[4], a, 4, 1, 1, 8)
+tik_instance.vcgmin(64, d[8], a, 1, 1, 1, 8)
+tik_instance.data_move(out, d, 0, 1, 2, 0, 0)
+tik_instance.BuildCCE(kernel_name="k", inputs=[src], outputs=[out])
+"""
+
+
+def test_from_tik(tmp_path, monkeypatch):
+    import runpy
+    import sys
+
+    from simulator.tik import SHIM
+    from simulator.tik import tik as tik_module
+
+    path = tmp_path / "reduce_tik.py"
+    path.write_text(TIK)
+    monkeypatch.syspath_prepend(SHIM)
+    monkeypatch.setitem(tik_module.SETTINGS, "chip", "ascend910b")
+    try:
+        tik = runpy.run_path(str(path))["tik_instance"]
+    finally:
+        for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
+            del sys.modules[name]
+    result = pipev.run(tik.program, inputs={"src": ROW})
+    out = result.outputs["out"]
+    rows = ROW.reshape(4, 64)
+    assert out[[0, 2]].tolist() == [rows[0, :10].max(), rows[2, :10].max()]
+    assert out[[1, 3]].view(np.uint32).tolist() == [9, 9]
+    assert out[4:8].tolist() == rows.sum(axis=1).tolist()
+    assert out[8:16].tolist() == rows[0].reshape(8, 8).min(axis=1).tolist()
+    assert not result.diagnostics

@@ -20,7 +20,8 @@ void asc_repeat_reduce_max(T* dst, T* src, const uint8_t repeat, const uint32_t 
     s.op("dst_rep=%u", dst_rep);
     s.op("src_blk=%u", src_blk);
     s.op("src_rep=%u", src_rep);
-    s.op("order=%u", static_cast<unsigned>(order));
+    static constexpr const char* kOrders[] = {"value_index", "index_value", "only_value", "only_index"};
+    s.op("order=%s", kOrders[static_cast<unsigned>(order) & 3]);
     s.issue(loc);
 }
 template <class T>
@@ -41,7 +42,8 @@ void asc_repeat_reduce_min(T* dst, T* src, const uint8_t repeat, const uint32_t 
     s.op("dst_rep=%u", dst_rep);
     s.op("src_blk=%u", src_blk);
     s.op("src_rep=%u", src_rep);
-    s.op("order=%u", static_cast<unsigned>(order));
+    static constexpr const char* kOrders[] = {"value_index", "index_value", "only_value", "only_index"};
+    s.op("order=%s", kOrders[static_cast<unsigned>(order) & 3]);
     s.issue(loc);
 }
 template <class T>

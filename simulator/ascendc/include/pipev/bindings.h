@@ -27,7 +27,8 @@ void WholeReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
     s.op("dst_rep=%u", dst_rep);
     s.op("src_blk=%u", src_blk);
     s.op("src_rep=%u", src_rep);
-    s.op("order=%u", static_cast<unsigned>(order));
+    static constexpr const char* kOrders[] = {"value_index", "index_value", "only_value", "only_index"};
+    s.op("order=%s", kOrders[static_cast<unsigned>(order) & 3]);
     s.issue(loc);
 }
 template <class T, class M>
@@ -50,7 +51,8 @@ void WholeReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
     s.op("dst_rep=%u", dst_rep);
     s.op("src_blk=%u", src_blk);
     s.op("src_rep=%u", src_rep);
-    s.op("order=%u", static_cast<unsigned>(order));
+    static constexpr const char* kOrders[] = {"value_index", "index_value", "only_value", "only_index"};
+    s.op("order=%s", kOrders[static_cast<unsigned>(order) & 3]);
     s.issue(loc);
 }
 template <class T, class M>
