@@ -61,8 +61,8 @@ def _function(row: Binding, overload: tuple[str, ...]) -> str:
             body.append(f'{_D}count_key(s, "count", count, {_D}counter_mode());')
         elif k == "repeat":
             body.append('s.key("repeat", repeat);')
-        elif k == "mask":
-            body.append(f"{_D}mask_keys<T>(s, {_D}mask_of(mask), loc);")
+        elif k == "mask":  # isSetMask = false: MASK as it is (the mask argument a placeholder)
+            body.append(f"if (isSetMask) {_D}mask_keys<T>(s, {_D}mask_of(mask), loc);")
         elif k == "order":  # a word-valued key: written as its word
             words = ", ".join(f'"{w}"' for w in REDUCE_ORDERS)
             body.append(f"static constexpr const char* kOrders[] = {{{words}}};")
@@ -70,7 +70,8 @@ def _function(row: Binding, overload: tuple[str, ...]) -> str:
         elif k not in TENSORS:  # a stride field, an immediate
             body.append(f's.op("{k}=%u", {k});')
     body.append("s.issue(loc);")
-    template = "template <class T, class M>" if "mask" in overload else "template <class T>"
+    template = "template <class T, bool isSetMask = true, class M>" if "mask" in overload \
+        else "template <class T>"
     return "\n".join([template, f"void {row.name}({', '.join(params)}, PIPEV_LOC) {{",
                       *(f"    {line}" for line in body), "}"])
 

@@ -5,6 +5,8 @@ the checks, timing and the chip rule for fully masked blocks."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -261,44 +263,42 @@ def test_from_ascendc_and_the_c_api(tmp_path):
     assert not ascendc.diagnostics and ascendc.pipes["V"] > 0
 
 
-TIK = """\
-from tbe import tik
-tik_instance = tik.Tik()
-src = tik_instance.Tensor("float32", (256,), name="src", scope=tik.scope_gm)
-out = tik_instance.Tensor("float32", (16,), name="out", scope=tik.scope_gm)
-a = tik_instance.Tensor("float32", (256,), name="a", scope=tik.scope_ubuf)
-d = tik_instance.Tensor("float32", (16,), name="d", scope=tik.scope_ubuf)
-tik_instance.data_move(a, src, 0, 1, 32, 0, 0)
-tik_instance.vec_dup(16, d, 0.0, 1, 8)
-tik_instance.vcmax(10, d, a, 2, 1, 1, 16)
-tik_instance.vcadd(64, d[4], a, 4, 1, 1, 8)
-tik_instance.vcgmin(64, d[8], a, 1, 1, 1, 8)
-tik_instance.data_move(out, d, 0, 1, 2, 0, 0)
-tik_instance.BuildCCE(kernel_name="k", inputs=[src], outputs=[out])
-"""
+TIK_KERNEL = Path(__file__).resolve().parents[1] / "data" / "tik" / "reductions.py"
 
 
-def test_from_tik(tmp_path, monkeypatch):
+def _mask(n: int) -> tuple[int, int]:
+    bits = (1 << n) - 1
+    return bits >> 64, bits & ((1 << 64) - 1)
+
+
+def test_from_tik(monkeypatch):
+    """tests/data/tik/reductions.py: each call against the reference, byte for byte."""
     import runpy
     import sys
 
     from simulator.tik import SHIM
     from simulator.tik import tik as tik_module
 
-    path = tmp_path / "reduce_tik.py"
-    path.write_text(TIK)
     monkeypatch.syspath_prepend(SHIM)
     monkeypatch.setitem(tik_module.SETTINGS, "chip", "ascend910b")
     try:
-        tik = runpy.run_path(str(path))["tik_instance"]
+        tik = runpy.run_path(str(TIK_KERNEL))["tik_instance"]
     finally:
         for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
             del sys.modules[name]
-    result = pipev.run(tik.program, inputs={"src": ROW})
-    out = result.outputs["out"]
-    rows = ROW.reshape(4, 64)
-    assert out[[0, 2]].tolist() == [rows[0, :10].max(), rows[2, :10].max()]
-    assert out[[1, 3]].view(np.uint32).tolist() == [9, 9]
-    assert out[4:8].tolist() == rows.sum(axis=1).tolist()
-    assert out[8:16].tolist() == rows[0].reshape(8, 8).min(axis=1).tolist()
+    src = np.random.default_rng(5).uniform(-50, 50, 512).astype(np.float32)
+    src[[7, 9, 200]] = src[3]  # ties
+    src[300] = np.nan
+    result = pipev.run(tik.program, inputs={"src": src})
+    ub = bytearray(src.tobytes()) + bytearray(1024)
+    calls = [("vcmax", 0, 8, _mask(64), (1, 1, 8)),
+             ("vcmin", 16, 4, (0, 0xFF00FF00FF00FF00), (1, 1, 16)),
+             ("vcadd", 24, 8, _mask(40), (1, 1, 8)),
+             ("vcgmax", 32, 2, _mask(64), (1, 1, 8)),
+             ("vcgmin", 48, 2, (0, 0x00FF00FF00FF00FF), (1, 1, 8)),
+             ("vcgadd", 64, 2, _mask(64), (2, 1, 8)),
+             ("vcpadd", 96, 2, _mask(64), (1, 1, 8))]
+    for name, at, repeat, mask, strides in calls:
+        reduce(ub, name, "f32", 2048 + 4 * at, 0, repeat, mask, *strides)
+    assert result.outputs["out"].tobytes() == bytes(ub[2048:])
     assert not result.diagnostics

@@ -110,6 +110,8 @@ enum class RoundMode : uint8_t {
     CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD, CAST_HYBRID
 };
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+// the mask argument of a call with isSetMask = false (MASK as SetVectorMask left it)
+constexpr int32_t MASK_PLACEHOLDER = 0;
 // WholeReduceMax/Min's result layout (vcmax/vcmin's order field, in this order)
 enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
 

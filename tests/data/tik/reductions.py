@@ -1,0 +1,21 @@
+"""The TIK whole-repeat, per-block and pair reductions (vcmax vcmin vcadd vcgmax vcgmin vcgadd
+vcpadd) on one float32 input: pipev's own test kernel (tests/unit/test_reduce.py runs it and
+compares every output byte with tests/reference/reduce.py)."""
+from tbe import tik
+
+tik_instance = tik.Tik()
+src = tik_instance.Tensor("float32", (512,), name="src", scope=tik.scope_gm)
+out = tik_instance.Tensor("float32", (256,), name="out", scope=tik.scope_gm)
+a = tik_instance.Tensor("float32", (512,), name="a", scope=tik.scope_ubuf)
+d = tik_instance.Tensor("float32", (256,), name="d", scope=tik.scope_ubuf)
+tik_instance.data_move(a, src, 0, 1, 64, 0, 0)
+tik_instance.vec_dup(64, d, 0.0, 4, 8)
+tik_instance.vcmax(64, d, a, 8, 1, 1, 8)  # (value, index) a repeat: d[0:16]
+tik_instance.vcmin([0, 0xFF00FF00FF00FF00], d[16], a, 4, 1, 1, 16)  # d[16:24], src_rep 16
+tik_instance.vcadd(40, d[24], a, 8, 1, 1, 8)  # one sum a repeat: d[24:32]
+tik_instance.vcgmax(64, d[32], a, 2, 1, 1, 8)  # eight a repeat: d[32:48]
+tik_instance.vcgmin([0, 0x00FF00FF00FF00FF], d[48], a, 2, 1, 1, 8)  # blocks 0 2 4 6; 1 3 5 7 fully masked: kept
+tik_instance.vcgadd(64, d[64], a, 2, 2, 1, 8)  # dst_rep 2: d[64:72] and d[80:88]
+tik_instance.vcpadd(64, d[96], a, 2, 1, 1, 8)  # 32 pairs a repeat: d[96:160]
+tik_instance.data_move(out, d, 0, 1, 32, 0, 0)
+tik_instance.BuildCCE(kernel_name="reductions", inputs=[src], outputs=[out])
