@@ -14,7 +14,7 @@ tik_instance.vcmax(64, d, a, 8, 1, 1, 8)  # (value, index) a repeat: d[0:16]
 tik_instance.vcmin([0, 0xFF00FF00FF00FF00], d[16], a, 4, 1, 1, 16)  # d[16:24], src_rep 16
 tik_instance.vcadd(40, d[24], a, 8, 1, 1, 8)  # one sum a repeat: d[24:32]
 tik_instance.vcgmax(64, d[32], a, 2, 1, 1, 8)  # eight a repeat: d[32:48]
-tik_instance.vcgmin([0, 0x00FF00FF00FF00FF], d[48], a, 2, 1, 1, 8)  # blocks 0 2 4 6; 1 3 5 7 fully masked: kept
+tik_instance.vcgmin([0, 0x00FF00FF00FF00FF], d[48], a, 2, 1, 1, 8)  # odd blocks masked: kept
 tik_instance.vcgadd(64, d[64], a, 2, 2, 1, 8)  # dst_rep 2: d[64:72] and d[80:88]
 tik_instance.vcpadd(64, d[96], a, 2, 1, 1, 8)  # 32 pairs a repeat: d[96:160]
 tik_instance.data_move(out, d, 0, 1, 32, 0, 0)
