@@ -302,3 +302,34 @@ def test_from_tik(monkeypatch):
         reduce(ub, name, "f32", 2048 + 4 * at, 0, repeat, mask, *strides)
     assert result.outputs["out"].tobytes() == bytes(ub[2048:])
     assert not result.diagnostics
+
+
+def test_the_debugger_steps_a_reduction_repeat_by_repeat_and_undoes_it():
+    text = (".chip ascend910b\n.ub s f32[256] = arange(0)\n.ub d f32[16]\n"
+            "    vcmax.f32 d, s, repeat=4, stride=2,1,8, order=only_value\n"
+            "    vcadd.f32 d[1], s, repeat=2\n")
+    d = pipev.debug(text)
+    before = d.execute("print d[0:8]")
+    d.execute("stepr 2")  # two repeats: results 0 and 1, two results apart (dst_rep 2)
+    assert d.execute("print d[0:8]") == [
+        f"d[0:8] = {np.array([63, 0, 127, 0, 0, 0, 0, 0], np.float32)}"]
+    d.execute("backr")
+    assert d.execute("print d[0:4]") == [f"d[0:4] = {np.array([63, 0, 0, 0], np.float32)}"]
+    d.execute("step 2")  # the rest of vcmax, then vcadd over d[1:3] (127 overwritten)
+    sums = [sum(range(64)), sum(range(64, 128))]
+    assert d.execute("print d[0:8]") == [
+        f"d[0:8] = {np.array([63, sums[0], sums[1], 0, 191, 0, 255, 0], np.float32)}"]
+    d.execute("back")
+    d.execute("back")
+    assert d.execute("print d[0:8]") == before
+
+
+def test_traces_show_one_result_a_repeat(tmp_path):
+    import json
+
+    text = (".chip ascend910b\n.ub s f32[256] = arange(0)\n.ub d f32[16]\n"
+            "    vcgadd.f32 d, s, repeat=2\n")
+    result = pipev.run(text, trace=tmp_path / "t.jsonl")
+    events = [json.loads(x) for x in (tmp_path / "t.jsonl").read_text().splitlines()]
+    d = result.program.tensors["d"].addr
+    assert [e["addr"]["dst"] for e in events if e.get("ev") == "repeat"] == [[d], [d + 32]]
