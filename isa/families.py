@@ -153,6 +153,11 @@ class Family:
     def cost_class(self, fields: dict, t: DType | None = None) -> str:
         return self.cost
 
+    def reads_before_writing(self) -> bool:
+        """Whether a repeat reads all its sources before it writes: its destination may then
+        overlap its own sources partially (a reduction's result over its input)."""
+        return False
+
     def chip_problem(self, name: str, chip: AnyChip, fields: dict, t: DType | None
                      ) -> tuple[str, str] | None:
         """Why CHIP cannot run instruction NAME with these fields and type, and
@@ -315,6 +320,9 @@ class ReduceFamily(Family):
 
     def cost_classes(self) -> tuple[str, ...]:
         return tuple(f"{self.cost}_{t}" for t in REDUCE_TYPES)
+
+    def reads_before_writing(self) -> bool:
+        return True
 
     @property
     def orders(self) -> bool:

@@ -333,3 +333,16 @@ def test_traces_show_one_result_a_repeat(tmp_path):
     events = [json.loads(x) for x in (tmp_path / "t.jsonl").read_text().splitlines()]
     d = result.program.tensors["d"].addr
     assert [e["addr"]["dst"] for e in events if e.get("ev") == "repeat"] == [[d], [d + 32]]
+
+
+def test_a_result_may_overwrite_its_own_repeat_but_not_a_later_one():
+    """In place (WholeReduceSum(x, x, …)): repeat i reads its 64 elements, then writes x[i];
+    repeat i's result may not land where a later repeat reads (repeat 0's at x[64] is read by
+    repeat 1)."""
+    text = ".chip ascend910b\n.ub x f32[256] = arange(0)\n    vcadd.f32 x, x, repeat=4\n"
+    result = pipev.run(text)
+    got = result.ub[:16].view(np.float32)[:4].tolist()
+    assert got == [sum(range(64 * i, 64 * i + 64)) for i in range(4)]
+    assert not result.diagnostics
+    with pytest.raises(pipev.SimulationError, match="overlap across repeats: repeat 1 reads"):
+        pipev.run(text.replace("x, x, repeat=4", "x[64], x, repeat=2"))
