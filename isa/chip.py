@@ -50,6 +50,9 @@ class Chip:
     # a block reduction's block with no active element: "keep" its dst element (A2/A3), or
     # write the operation's identity, 0 / -inf / +inf ("identity": 310B, 950)
     masked_block_reduce: str = "keep"
+    # ReduceSum's first-n form: repeat sums added one after another ("sequential": A2/A3), or
+    # reduced again by trees ("tree": the other chips, and every chip's high-dimensional form)
+    reduce_sum_first_n: str = "tree"
 
     @property
     def gm_bytes_per_cycle(self) -> float:
@@ -197,6 +200,7 @@ SCHEMA: dict[str, Check] = {
     "conversions": _conversions,
     "vector_cores": _integer(1, 65535), "gm_bandwidth_gbps": _bandwidth,
     "masked_block_reduce": _one_of("keep", "identity"),
+    "reduce_sum_first_n": _one_of("sequential", "tree"),
 }
 
 
@@ -235,6 +239,7 @@ def load_chip_file(path: Path) -> Chip:
         vector_cores=data.get("vector_cores", 1),
         gm_bandwidth_gbps=float(data.get("gm_bandwidth_gbps", 0)),
         masked_block_reduce=data.get("masked_block_reduce", "keep"),
+        reduce_sum_first_n=data.get("reduce_sum_first_n", "tree"),
     )
 
 

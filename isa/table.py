@@ -59,6 +59,9 @@ KEYS: dict[str, Key] = {k.name: k for k in (
       for s in sorted(set(BINARY_STRIDES + UNARY_STRIDES))),
     Key("order", 0, len(F.REDUCE_ORDERS) - 1, 0, False, "vcmax/vcmin result: "
         + " ".join(F.REDUCE_ORDERS) + " (AscendC ReduceOrder)", words=F.REDUCE_ORDERS),
+    Key("repeats", 0, (1 << 31) - 1, None, False, "ReduceMax/Min/Sum repeats (any number: "
+        "the expansion chunks them)"),
+    Key("index", 0, 1, 0, False, "ReduceMax/Min: 1 also returns the index (calIndex)"),
 )}
 UNARY_BLK_MAX = 65535
 
@@ -319,6 +322,15 @@ for _d in (
                 "repeat i's active elements (a binary tree)", "BlockReduceSum"),
     *_reduction("vcpadd", F.VCPADD, "pair_reduce_sum", "dst[N/2·i+k] = src[2k] + src[2k+1] of "
                 "repeat i (active elements)", "PairReduceSum"),
+    # the composites: rounds of the whole-repeat reduction over a work tensor (semantics.md §8.4)
+    *(InstrDef(name, (("dst", "vec"), ("src", "vec"), ("work", "vec")), F.api("api_reduce_all"),
+               level="api", typed=True, types="reduce",
+               strides=StrideLayout("reduce_all", ("src_rep",), (8,)),
+               keys=("count", "repeats", "index") + _APIMASK, hw=hw,
+               doc=f"AscendC {vendor}: count= (first n) or repeats= with a mask → rounds of "
+               f"{hw} over work") for name, hw, vendor in (
+        ("reduce_max", "vcmax", "ReduceMax"), ("reduce_min", "vcmin", "ReduceMin"),
+        ("reduce_sum", "vcadd", "ReduceSum"))),
 ):
     INSTRUCTIONS[_d.name] = _d
 

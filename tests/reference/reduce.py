@@ -104,3 +104,27 @@ def reduce(ub: bytearray, name: str, t: str, dst: int, src: int, repeat: int,
                                              for v, a in zip(vs, act, strict=True)]))
                 else:
                     _write(ub, at, vs[_pick(vs, act, name == "vcgmax")])
+
+
+def reduce_all(values: list, active: list[list[bool]], name: str, t: str,
+               sequential: bool = False):
+    """ReduceMax / ReduceMin / ReduceSum (the value) over REPEATS of VALUES (one list a repeat)
+    with their ACTIVE flags: max/min the first NaN, else the first extreme, over all of them;
+    the sum a tree in each repeat, then the repeat sums added one after another (SEQUENTIAL) or
+    reduced again, N at a time, by the same trees (zeros past the last)."""
+    num, _ = TYPES[t]
+    n = 256 // np.dtype(num).itemsize
+    if name in ("reduce_max", "reduce_min"):
+        flat = [v for r in values for v in r]
+        on = [a for r in active for a in r]
+        return flat[_pick(flat, on, name == "reduce_max")]
+    sums = [_tree(t, [v if a else num(0) for v, a in zip(r, act, strict=True)])
+            for r, act in zip(values, active, strict=True)]
+    if sequential:
+        total = sums[0]
+        for s in sums[1:]:
+            total = _add(t, total, s)
+        return total
+    while len(sums) > 1:
+        sums = [_tree(t, (sums[k:k + n] + [num(0)] * n)[:n]) for k in range(0, len(sums), n)]
+    return sums[0]

@@ -346,3 +346,75 @@ def test_a_result_may_overwrite_its_own_repeat_but_not_a_later_one():
     assert not result.diagnostics
     with pytest.raises(pipev.SimulationError, match="overlap across repeats: repeat 1 reads"):
         pipev.run(text.replace("x, x, repeat=4", "x[64], x, repeat=2"))
+
+
+# -- the composites: ReduceMax / ReduceMin / ReduceSum ----------------------------------------
+COMPOSITE = {"reduce_max": "vcmax", "reduce_min": "vcmin", "reduce_sum": "vcadd"}
+
+
+@st.composite
+def composites(draw):
+    name = draw(st.sampled_from(sorted(COMPOSITE)))
+    t = draw(st.sampled_from(("f16", "f32")))
+    n = 256 // np.dtype(NUM[t]).itemsize
+    pool = st.one_of(st.sampled_from(SPECIALS), st.floats(-1e3, 1e3, width=16))
+    vals = np.array(draw(st.lists(pool, min_size=97, max_size=97)), NUM[t])
+    src = np.resize(vals, 255 * n)
+    if draw(st.booleans()):
+        count = draw(st.integers(1, 200 * n))
+        repeats = -(-count // n)
+        rows = [src[i * n:(i + 1) * n].tolist() for i in range(repeats)]
+        act = [[i * n + k < count for k in range(n)] for i in range(repeats)]
+        form = f"count={count}"
+    else:
+        repeats = draw(st.integers(1, 200))
+        bits = draw(st.integers(1, (1 << n) - 1))
+        src_rep = draw(st.sampled_from((8, 16)))
+        if src_rep == 16:
+            repeats = min(repeats, 127)
+        rows = [src[i * src_rep * 8 * 4 // np.dtype(NUM[t]).itemsize:][:n].tolist()
+                for i in range(repeats)]
+        act = [[bool(bits >> k & 1) for k in range(n)]] * repeats
+        form = f"repeats={repeats}, mask_hi={bits >> 64:#x}, mask_lo={bits & ((1 << 64) - 1):#x}" \
+            f", stride={src_rep}"
+    return name, t, src, form, rows, act, draw(st.sampled_from(("ascend910b", "ascend910")))
+
+
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(composites())
+def test_random_composite_reductions_match_the_reference(case):
+    from tests.reference.reduce import reduce_all
+
+    name, t, src, form, rows, act, chip = case
+    text = (f".chip {chip}\n.ub s {t}[{src.size}] = bits(\"{src.tobytes().hex()}\")\n"
+            f".ub w {t}[512]\n.ub d {t}[16] = fill(7)\n    {name}.{t} d, s, w, {form}\n")
+    sequential = chip == "ascend910b" and form.startswith("count")
+    want = reduce_all([[NUM[t](v) for v in r] for r in rows], act, name, t, sequential)
+    assert run_dst(text)[:np.dtype(NUM[t]).itemsize] == np.asarray(want, NUM[t]).tobytes(), form
+
+
+def test_reduce_sum_first_n_adds_the_repeat_sums_in_order_on_a2():
+    """Repeat sums 2048, 1, 1, …: in order each + 1 rounds away (f16: 2049 → 2048); by trees
+    (ascend910, and every chip's repeats= form) the ones are added first."""
+    src = np.zeros(128 * 9, np.float16)
+    src[0] = 2048
+    src[128::128] = 1
+    text = (f".chip CHIP\n.ub s f16[{src.size}] = bits(\"{src.tobytes().hex()}\")\n"
+            ".ub w f16[32]\n.ub d f16[16]\n    reduce_sum.f16 d, s, w, FORM\n")
+    got = {(chip, form): float(np.frombuffer(run_dst(text.replace("CHIP", chip)
+                                                     .replace("FORM", form))[:2], np.float16)[0])
+           for chip in ("ascend910b", "ascend910") for form in ("count=1152", "repeats=9")}
+    assert got == {("ascend910b", "count=1152"): 2048, ("ascend910", "count=1152"): 2056,
+                   ("ascend910b", "repeats=9"): 2056, ("ascend910", "repeats=9"): 2056}
+
+
+def test_the_work_tensor_size_rule():
+    text = (".chip ascend910b\n.ub s f32[16384]\n.ub w f32[WORK]\n.ub d f32[8]\n"
+            "    reduce_max.f32 d, s, w, count=16384\n")
+    pipev.assemble(text.replace("WORK", "512"))  # 256 repeats: 512 results, whole blocks
+    with pytest.raises(pipev.AssemblyError, match=r"<string>:5:26: error: reduce_max.f32 work w "
+                       r"has 504 elements from w, needs 512 \(256 repeats: 2 results a repeat"):
+        pipev.assemble(text.replace("WORK", "504"))
+    pipev.assemble(text.replace("WORK", "256").replace("reduce_max", "reduce_sum"))
+    with pytest.raises(pipev.AssemblyError, match="index=1 \\(calIndex\\) is not supported"):
+        pipev.assemble(text.replace("WORK", "512").replace("16384\n", "16384, index=1\n"))
