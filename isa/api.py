@@ -683,13 +683,17 @@ class _Rounds:
             count = nxt
 
     def in_order(self, count: int) -> None:
-        """ReduceSum's first-n form on A2/A3: the COUNT repeat sums added one after another,
-        work[0] + work[1], then + work[2] … (vadd on one element), the last into dst."""
-        self.e.mask(0, 1)
-        for i in range(1, count):
-            target = self.dst if i == count - 1 else self.work
-            self.e.emit("vadd", {"dst": target, "src0": self.work,
-                                 "src1": shift(self.work, i * self.t.size)}, self.t, repeat=1)
+        """ReduceSum's first-n form on A2/A3: the COUNT repeat sums added one after another.
+        Step k adds the running sum (left in work[k-1]) and work[k] with a vcadd whose MASK
+        keeps just those two lanes of the 32-byte aligned block holding work[k-1] (a tree of
+        two values and zeros: their sum) and writes work[k]; the last step writes dst."""
+        per_block, size = self.t.per_block, self.t.size
+        for k in range(1, count):
+            base = (k - 1) // per_block * per_block
+            self.e.mask(0, 3 << (k - 1 - base))
+            target = self.dst if k == count - 1 else shift(self.work, k * size)
+            self.e.emit("vcadd", {"dst": target, "src": shift(self.work, base * size)}, self.t,
+                        repeat=1, stride=(1, 1, 8))
 
 
 def _work_needed(extreme: bool, repeats: int, t: DType) -> int:

@@ -34,9 +34,12 @@ SHAPES = {
 # a parameter list's kinds: the statement's tensor operands (in the order given), the count=
 # form's count, the mask (contiguous or bitwise: the mask keys), repeat=, the scalar operand;
 # any other name must be a stride field of the statement (src_rep=, an immediate); `order` is
-# a reduction's result order (AscendC ReduceOrder, defaulting to value then index)
-TENSORS = ("dst", "src", "src0", "src1")
-PARAMS = (*TENSORS, "count", "mask", "repeat", "scalar", "order")
+# a reduction's result order (AscendC ReduceOrder, defaulting to value then index); `work` a
+# composite reduction's work tensor, `elements` / `repeats` its count= / repeats= (immediates:
+# its rounds are planned when assembling), `index` its calIndex (defaulting to false)
+TENSORS = ("dst", "src", "src0", "src1", "work")
+PARAMS = (*TENSORS, "count", "mask", "repeat", "scalar", "order", "elements", "repeats", "index")
+FIRST_N, HIGH_DIM = ("count", "elements"), ("repeat", "repeats")
 STRIDE_SUFFIXES = ("_blk", "_rep")
 
 
@@ -69,7 +72,7 @@ class Binding:
             if bad:
                 raise fail(f"unknown parameter kinds {bad} (kinds: {', '.join(PARAMS)}, "
                            "or a stride field NAME_blk / NAME_rep)")
-            if ("count" in overload) == ("repeat" in overload):
+            if any(k in overload for k in FIRST_N) == any(k in overload for k in HIGH_DIM):
                 raise fail(f"{overload}: give count (the first-n form) or repeat, not both")
             if "mask" in overload and self.language == "c_api":
                 raise fail("the C API takes no mask")
@@ -106,9 +109,19 @@ def _reductions() -> list[Binding]:
                          f"whole_reduce_{statement}", params=_TIK),
                  Binding("tik", f"vcg{'add' if statement == 'sum' else statement}",
                          f"block_reduce_{statement}", params=_TIK)]
-    return rows + [Binding("ascendc", "PairReduceSum", "pair_reduce_sum", params=(_BLOCK,)),
-                   Binding("c_api", "asc_pair_reduce_sum", "pair_reduce_sum", params=(_C,)),
-                   Binding("tik", "vcpadd", "pair_reduce_sum", params=_TIK)]
+    rows += [Binding("ascendc", "PairReduceSum", "pair_reduce_sum", params=(_BLOCK,)),
+             Binding("c_api", "asc_pair_reduce_sum", "pair_reduce_sum", params=(_C,)),
+             Binding("tik", "vcpadd", "pair_reduce_sum", params=_TIK)]
+    # the composites: ReduceMax/Min (calIndex last), ReduceSum; TIK vec_reduce_max/min/add
+    for name, statement, tik in (("Max", "max", "max"), ("Min", "min", "min"),
+                                 ("Sum", "sum", "add")):
+        index = ("index",) if statement != "sum" else ()
+        rows += [Binding("ascendc", f"Reduce{name}", f"reduce_{statement}",
+                         params=(("dst", "src", "work", "elements", *index),
+                                 ("dst", "src", "work", "mask", "repeats", "src_rep", *index))),
+                 Binding("tik", f"vec_reduce_{tik}", f"reduce_{statement}",
+                         params=(("mask", "dst", "src", "work", "repeats", "src_rep", *index),))]
+    return rows
 
 
 REDUCTIONS = tuple(_reductions())

@@ -48,7 +48,9 @@ def _function(row: Binding, overload: tuple[str, ...]) -> str:
     decl = {"count": "const uint32_t count", "mask": "const M& mask",
             "repeat": "const uint8_t repeat", "scalar": "const pipev::NoDeduce<T>& scalar",
             "order": "const uint32_t order = 0" if c_api else
-            "const ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX"}
+            "const ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX",
+            "elements": "const int32_t elements", "repeats": "const int32_t repeats",
+            "index": "const bool index = false"}
     params = [tensor.format(k) if k in TENSORS else decl.get(k, f"const uint32_t {k}")
               for k in overload]
     tensors = [k for k in overload if k in TENSORS]
@@ -63,6 +65,11 @@ def _function(row: Binding, overload: tuple[str, ...]) -> str:
             body.append('s.key("repeat", repeat);')
         elif k == "mask":  # isSetMask = false: MASK as it is (the mask argument a placeholder)
             body.append(f"if (isSetMask) {_D}mask_keys<T>(s, {_D}mask_of(mask), loc);")
+        elif k in ("elements", "repeats"):  # immediates: the expansion plans its rounds
+            key = "count" if k == "elements" else k
+            body.append(f's.op("{key}=%d", static_cast<int>({k}));')
+        elif k == "index":
+            body.append('s.op("index=%u", index ? 1u : 0u);')
         elif k == "order":  # a word-valued key: written as its word
             words = ", ".join(f'"{w}"' for w in REDUCE_ORDERS)
             body.append(f"static constexpr const char* kOrders[] = {{{words}}};")

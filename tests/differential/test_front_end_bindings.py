@@ -42,7 +42,7 @@ STRIDES = {"binary": "1,1,1,8,8,8", "scalar": "1,1,8,8", "unary": "1,1,8,8", "ca
 
 # a row with parameter lists (`params`): each overload, with both mask forms where it has a
 # mask; its strides and its order take these values
-POSITION = {"dst": 0, "src": 1, "src0": 1, "src1": 2}
+POSITION = {"dst": 0, "src": 1, "src0": 1, "src1": 2, "work": 2}
 ORDER = ("index_value", "ReduceOrder::ORDER_INDEX_VALUE", 1)  # the word, C++, C API / TIK
 
 
@@ -66,6 +66,8 @@ def params_args(row: Binding, form: str, t: str, op, mask_text: dict) -> list[st
             out.append(op(POSITION[k]))
         else:
             out.append({"count": str(N), "repeat": str(REPEAT), "mask": mask_text.get(m, ""),
+                        "elements": str(N), "repeats": str(REPEAT), "index": "false"
+                        if row.language == "ascendc" else "False",
                         "scalar": "2.0" if t.startswith("f") else "2",
                         "order": str(ORDER[1] if row.language == "ascendc" else ORDER[2])}
                        .get(k) or str(stride_value(k)))
@@ -80,10 +82,12 @@ def params_statement(row: Binding, form: str, t: str, addr) -> str:
         ops.append("2.0" if t.startswith("f") else "2")
     keys = []
     for k in overload:
-        if k == "count":
+        if k in ("count", "elements"):
             keys.append(f"count={N}")
-        elif k == "repeat":
-            keys.append(f"repeat={REPEAT}")
+        elif k in ("repeat", "repeats"):
+            keys.append(f"{k}={REPEAT}")
+        elif k == "index":
+            keys.append("index=0")
         elif k == "mask":
             keys.append(f"mask={MASK}" if m == "mask" else f"mask_hi=0, mask_lo={LO:#x}")
         elif k == "order":

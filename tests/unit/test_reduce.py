@@ -276,6 +276,8 @@ def test_from_tik(monkeypatch):
     import runpy
     import sys
 
+    from tests.reference.reduce import reduce_all
+
     from simulator.tik import SHIM
     from simulator.tik import tik as tik_module
 
@@ -300,6 +302,12 @@ def test_from_tik(monkeypatch):
              ("vcpadd", 96, 2, _mask(64), (1, 1, 8))]
     for name, at, repeat, mask, strides in calls:
         reduce(ub, name, "f32", 2048 + 4 * at, 0, repeat, mask, *strides)
+    rows = src.reshape(8, 64)
+    for name, at, rs, lanes in (("reduce_max", 160, rows, 64), ("reduce_min", 168, rows[::2], 32),
+                                ("reduce_sum", 176, rows, 64)):
+        act = [[k < lanes for k in range(64)]] * len(rs)
+        ub[2048 + 4 * at:2052 + 4 * at] = np.float32(reduce_all(
+            [list(r) for r in rs[:8 if name != "reduce_min" else 4]], act, name, "f32")).tobytes()
     assert result.outputs["out"].tobytes() == bytes(ub[2048:])
     assert not result.diagnostics
 

@@ -18,6 +18,7 @@ extern "C" __global__ __aicore__ void reductions(GM_ADDR x, GM_ADDR out)
     LocalTensor<float> rs = ub.Alloc<float, 256>();
     LocalTensor<half> hs = ub.Alloc<half, N>();
     LocalTensor<half> hr = ub.Alloc<half, 128>();
+    LocalTensor<float> ws = ub.Alloc<float, 64>();  // the composites' work tensor
     GlobalTensor<float> xGm, outGm;
     xGm.SetGlobalBuffer((__gm__ float*)x, N);
     outGm.SetGlobalBuffer((__gm__ float*)out, 256);
@@ -43,6 +44,10 @@ extern "C" __global__ __aicore__ void reductions(GM_ADDR x, GM_ADDR out)
     WholeReduceSum<half, false>(hr, hs, MASK_PLACEHOLDER, 4, 1, 1, 8);  // => whole_reduce_sum.f16 lm3[x1], lm2[x2], repeat=x3, dst_rep=1, src_blk=1, src_rep=8$
     BlockReduceSum<half, false>(hr[16], hs, 2, MASK_PLACEHOLDER, 1, 1, 8);  // => block_reduce_sum.f16 lm3[x1], lm2[x2], repeat=x3, dst_rep=1, src_blk=1, src_rep=8$
     WholeReduceMax(hr[64], hs, 128, 4, 1, 1, 8);  // => whole_reduce_max.f16
+    ReduceMax(rs[128], xs, ws, N);  // => reduce_max.f32 lm1[x1], lm0[x2], lm4[x3], count=512, index=0
+    ReduceMin(rs[130], xs, ws, 32, 8, 8);  // => reduce_min.f32 lm1[x1], lm0[x2], lm4[x3], mask=x4, repeats=8, src_rep=8, index=0
+    ReduceSum(rs[132], xs, ws, 500);  // => reduce_sum.f32 lm1[x1], lm0[x2], lm4[x3], count=500
+    ReduceSum(rs[133], xs, ws, lanes, 4, 16);  // => reduce_sum.f32 lm1[x1], lm0[x2], lm4[x3], mask_lo=x4, repeats=4, src_rep=16
 
     SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
