@@ -276,10 +276,9 @@ def test_from_tik(monkeypatch):
     import runpy
     import sys
 
-    from tests.reference.reduce import reduce_all
-
     from simulator.tik import SHIM
     from simulator.tik import tik as tik_module
+    from tests.reference.reduce import reduce_all
 
     monkeypatch.syspath_prepend(SHIM)
     monkeypatch.setitem(tik_module.SETTINGS, "chip", "ascend910b")
