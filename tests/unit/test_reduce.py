@@ -205,9 +205,10 @@ using namespace AscendC;
 __global__ __aicore__ void kernel() {
     TPipe pipe;
     TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 2048);
+    pipe.InitBuffer(buf, 4096);
     auto a = buf.Get<float>();
     auto d = a[256];
+    auto w = a[512];
     for (int i = 0; i < 256; i++) a.SetValue(i, float(i % 64 - 3 * (i / 64)));
     Duplicate(d, 0.0f, 64);
     WholeReduceMax(d, a, 10, 4, 1, 1, 8);
@@ -215,6 +216,12 @@ __global__ __aicore__ void kernel() {
     WholeReduceSum(d[16], a, 64, 4, 1, 1, 8);
     BlockReduceSum(d[24], a, 1, 64, 1, 1, 8);
     PairReduceSum(d[32], a, 1, 64, 1, 1, 8);
+    ReduceMax(d[64], a, w, 256, true);  // calIndex: rounds, then the scalar walk back
+    ReduceMin(d[66], a, w, 64, 4, 8, true);
+    ReduceSum(d[68], a, w, 200);
+    SetFlag<HardEvent::V_S>(EVENT_ID1);
+    WaitFlag<HardEvent::V_S>(EVENT_ID1);
+    d.SetValue(69, GetReduceRepeatSumSpr<float>());
 }
 __global__ __aicore__ void c_kernel() {
     auto& a = pipev::ubuf_array<float[256]>("a");
@@ -256,6 +263,10 @@ def test_from_ascendc_and_the_c_api(tmp_path):
     assert d[16:20].tolist() == rows.sum(axis=1).tolist()  # small integers: exact in any order
     assert d[24:32].tolist() == rows[0].reshape(8, 8).sum(axis=1).tolist()
     assert d[32:64].tolist() == rows[0].reshape(32, 2).sum(axis=1).tolist()
+    more = ascendc.ub[1024 + 256:1024 + 256 + 24].view(np.float32)
+    assert more[0] == 63 and more[1:2].view(np.uint32)[0] == 63  # the first of the maxima
+    assert more[2] == -9 and more[3:4].view(np.uint32)[0] == 192  # repeat 3's first element
+    assert more[4] == more[5] == ROW[:200].sum()  # small integers: exact; the register's copy
     got = c_api.ub[1024:1024 + 256].view(np.float32)  # d follows a (1024 bytes)
     assert got[:2].view(np.uint32).tolist() == [63, 63]  # order 3: the index alone, a u32
     assert got[8:16].tolist() == rows[0].reshape(8, 8).min(axis=1).tolist()

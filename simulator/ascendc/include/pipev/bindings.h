@@ -99,57 +99,5 @@ void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const u
     s.op("src_rep=%u", src_rep);
     s.issue(loc);
 }
-template <class T>
-void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, const int32_t elements, const bool index = false, PIPEV_LOC) {
-    pipev::detail::Stmt s("%s", pipev::detail::head<T>("reduce_max").c_str());
-    pipev::detail::ub_ops(s, loc, dst, src, work);
-    s.op("count=%d", static_cast<int>(elements));
-    s.op("index=%u", index ? 1u : 0u);
-    s.issue(loc);
-}
-template <class T, bool isSetMask = true, class M>
-void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, const M& mask, const int32_t repeats, const uint32_t src_rep, const bool index = false, PIPEV_LOC) {
-    pipev::detail::Stmt s("%s", pipev::detail::head<T>("reduce_max").c_str());
-    pipev::detail::ub_ops(s, loc, dst, src, work);
-    if (isSetMask) pipev::detail::mask_keys<T>(s, pipev::detail::mask_of(mask), loc);
-    s.op("repeats=%d", static_cast<int>(repeats));
-    s.op("src_rep=%u", src_rep);
-    s.op("index=%u", index ? 1u : 0u);
-    s.issue(loc);
-}
-template <class T>
-void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, const int32_t elements, const bool index = false, PIPEV_LOC) {
-    pipev::detail::Stmt s("%s", pipev::detail::head<T>("reduce_min").c_str());
-    pipev::detail::ub_ops(s, loc, dst, src, work);
-    s.op("count=%d", static_cast<int>(elements));
-    s.op("index=%u", index ? 1u : 0u);
-    s.issue(loc);
-}
-template <class T, bool isSetMask = true, class M>
-void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, const M& mask, const int32_t repeats, const uint32_t src_rep, const bool index = false, PIPEV_LOC) {
-    pipev::detail::Stmt s("%s", pipev::detail::head<T>("reduce_min").c_str());
-    pipev::detail::ub_ops(s, loc, dst, src, work);
-    if (isSetMask) pipev::detail::mask_keys<T>(s, pipev::detail::mask_of(mask), loc);
-    s.op("repeats=%d", static_cast<int>(repeats));
-    s.op("src_rep=%u", src_rep);
-    s.op("index=%u", index ? 1u : 0u);
-    s.issue(loc);
-}
-template <class T>
-void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, const int32_t elements, PIPEV_LOC) {
-    pipev::detail::Stmt s("%s", pipev::detail::head<T>("reduce_sum").c_str());
-    pipev::detail::ub_ops(s, loc, dst, src, work);
-    s.op("count=%d", static_cast<int>(elements));
-    s.issue(loc);
-}
-template <class T, bool isSetMask = true, class M>
-void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, const M& mask, const int32_t repeats, const uint32_t src_rep, PIPEV_LOC) {
-    pipev::detail::Stmt s("%s", pipev::detail::head<T>("reduce_sum").c_str());
-    pipev::detail::ub_ops(s, loc, dst, src, work);
-    if (isSetMask) pipev::detail::mask_keys<T>(s, pipev::detail::mask_of(mask), loc);
-    s.op("repeats=%d", static_cast<int>(repeats));
-    s.op("src_rep=%u", src_rep);
-    s.issue(loc);
-}
 }  // namespace AscendC
 #endif

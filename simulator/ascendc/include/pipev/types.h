@@ -87,6 +87,8 @@ enum event_t : int {
 enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE };
 
 namespace AscendC {
+// the type utility the samples pick their element type with (std::conditional)
+template <bool B, class X, class Y> struct Conditional { using type = std::conditional_t<B, X, Y>; };
 using ::KernelMode;
 using TEventID = int8_t;
 

@@ -44,10 +44,22 @@ extern "C" __global__ __aicore__ void reductions(GM_ADDR x, GM_ADDR out)
     WholeReduceSum<half, false>(hr, hs, MASK_PLACEHOLDER, 4, 1, 1, 8);  // => whole_reduce_sum.f16 lm3[x1], lm2[x2], repeat=x3, dst_rep=1, src_blk=1, src_rep=8$
     BlockReduceSum<half, false>(hr[16], hs, 2, MASK_PLACEHOLDER, 1, 1, 8);  // => block_reduce_sum.f16 lm3[x1], lm2[x2], repeat=x3, dst_rep=1, src_blk=1, src_rep=8$
     WholeReduceMax(hr[64], hs, 128, 4, 1, 1, 8);  // => whole_reduce_max.f16
-    ReduceMax(rs[128], xs, ws, N);  // => reduce_max.f32 lm1[x1], lm0[x2], lm4[x3], count=512, index=0
-    ReduceMin(rs[130], xs, ws, 32, 8, 8);  // => reduce_min.f32 lm1[x1], lm0[x2], lm4[x3], mask=x4, repeats=8, src_rep=8, index=0
+    ReduceMax(rs[128], xs, ws, N);  // => reduce_max.f32 lm1[x1], lm0[x2], lm4[x3], count=512$
+    ReduceMin(rs[130], xs, ws, 32, 8, 8);  // => reduce_min.f32 lm1[x1], lm0[x2], lm4[x3], mask=x4, repeats=8, src_rep=8$
     ReduceSum(rs[132], xs, ws, 500);  // => reduce_sum.f32 lm1[x1], lm0[x2], lm4[x3], count=500
     ReduceSum(rs[133], xs, ws, lanes, 4, 16);  // => reduce_sum.f32 lm1[x1], lm0[x2], lm4[x3], mask_lo=x4, repeats=4, src_rep=16
+    ReduceMax(rs[136], xs, ws, N, true);  // => whole_reduce_max.f32 lm4[x1], lm0[x2], mask=x3, repeat=x4, dst_rep=1, src_blk=1, src_rep=8, order=value_index
+    ReduceMin(rs[138], xs, ws, 64, 8, 8, true);  // => whole_reduce_min.f32 lm4[x1], lm4[x2], mask_lo=x3, repeat=x4, dst_rep=1, src_blk=1, src_rep=8, order=value_index
+    ReduceSum(rs[140], xs, ws, 300);
+    SetFlag<HardEvent::V_S>(EVENT_ID2);
+    WaitFlag<HardEvent::V_S>(EVENT_ID2);
+    float total = GetReduceRepeatSumSpr<float>();  // => access
+    float best, at;
+    ReduceMax(rs[136], xs, ws, N, true);
+    GetReduceMaxMinCount<float>(best, at);  // => access
+    rs.SetValue(142, total + best + at);  // => access
+    SetFlag<HardEvent::S_V>(EVENT_ID2);
+    WaitFlag<HardEvent::S_V>(EVENT_ID2);
 
     SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
