@@ -112,14 +112,14 @@ def _reductions() -> list[Binding]:
     rows += [Binding("ascendc", "PairReduceSum", "pair_reduce_sum", params=(_BLOCK,)),
              Binding("c_api", "asc_pair_reduce_sum", "pair_reduce_sum", params=(_C,)),
              Binding("tik", "vcpadd", "pair_reduce_sum", params=_TIK)]
-    # the composites: ReduceMax/Min (calIndex last), ReduceSum; TIK vec_reduce_max/min/add
-    for name, statement, tik in (("Max", "max", "max"), ("Min", "min", "min"),
-                                 ("Sum", "sum", "add")):
+    # the composites in TIK: vec_reduce_max/min (cal_index last), vec_reduce_add. AscendC's
+    # ReduceMax/Min/Sum are written by hand (pipev/reduce.h): calIndex runs scalar code, and
+    # the registers they leave are read back by it
+    for statement, tik in (("max", "max"), ("min", "min"), ("sum", "add")):
         index = ("index",) if statement != "sum" else ()
-        # AscendC's are written by hand (pipev/reduce.h): calIndex runs scalar code and the
-        # registers they leave are read back by it
-        rows += [Binding("tik", f"vec_reduce_{tik}", f"reduce_{statement}",
-                         params=(("mask", "dst", "src", "work", "repeats", "src_rep", *index),))]
+        rows.append(Binding("tik", f"vec_reduce_{tik}", f"reduce_{statement}",
+                            params=(("mask", "dst", "src", "work", "repeats", "src_rep",
+                                     *index),)))
     return rows
 
 
