@@ -16,6 +16,7 @@ from simulator.semantics.compare import prepare_vcmpv, vcmp, vcmpv, vcmpvs
 from simulator.semantics.instruction_set import InstructionSet
 from simulator.semantics.issued import HALT, Issued
 from simulator.semantics.move import dup, vcopy
+from simulator.semantics.reduce import BODIES as REDUCE_BODIES
 from simulator.semantics.select import prepare_vsel, vsel
 
 
@@ -43,6 +44,7 @@ def _builtin() -> InstructionSet:
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,
         "vconv": vconv,
+        **REDUCE_BODIES,  # the reductions (issue 28, group 28a)
     }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel,
                 "vcmpv": prepare_vcmpv, "vcmpvs": prepare_vcmpv})
 

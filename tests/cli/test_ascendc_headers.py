@@ -54,6 +54,7 @@ PROGRAMS = {
     "atomic_add": (["atomic_add.cpp"], 2201),  # GM atomics (issue #27)
     "types_copy": (["types_copy.cpp"], 2201),  # int64 uint64 double bool tensors (issue #27)
     "scalar_helpers": (["scalar_helpers.cpp"], 2201),  # scalar helpers (issue #27)
+    "reductions": (["reductions.cpp"], 2201),
 }
 QUEUE_ERRORS = ["deque_empty", "alloc_beyond", "free_twice", "init_beyond_ub",
                 "enque_beyond_depth", "no_init_buffer", "assert_fails"]
@@ -257,6 +258,7 @@ STREAM_RUNS = {
     "cast_pairs": [()],
     "c_api_cast": [()],
     "types_copy": [()],
+    "reductions": [()],
 }
 
 
