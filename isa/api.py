@@ -624,6 +624,30 @@ def _cast(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit("vconv", ops, dst_t, src=src_t, repeat=1, round=rnd), body)
 
 
+# -- issue 28 (28b): gathers and layout shapes ------------------------------------------------
+def _gather_mask(e: _Expander) -> None:
+    """GatherMask → vreducev2: repeat= is reduceMode false (normal mode: MASK ignored, R
+    repeats); count= is reduceMode true (counter mode: COUNT elements, the repeats following
+    from it), with the mode and MASK put back to normal and all ones after it."""
+    f = e.fields
+    if ("count" in f) == ("repeat" in f):
+        raise LexError("gather_mask takes exactly one of count= or repeat=", e.syn.offset)
+    pattern = f.get("pattern", 0)
+    n = 3 if pattern == 0 else 2
+    _arity(e, n, "user pattern src1" if pattern == 0 else f"built-in pattern={pattern}")
+    ops = _operands(e, list(e.syn.defn.operands)[:n])
+    stride = _strides(e)
+    if "repeat" in f:
+        e.emit("vreducev2", ops, e.t, repeat=f["repeat"], pattern=pattern, stride=stride)
+        return
+    count = _count(e, None)
+    if isinstance(count, int) and count == 0:
+        e.b.warn(e.key_col("count"), "gather_mask with count=0 does nothing")
+        return
+    _first_n(e, count, lambda: e.emit("vreducev2", ops, e.t, repeat=1, pattern=pattern,
+                                      stride=stride), None)
+
+
 def _set_mask(e: _Expander) -> None:
     """set_mask.T LEN runs on S as itself: the contiguous rule, or the count in counter mode,
     decided by the mask mode at issue."""
@@ -653,6 +677,7 @@ _EXPANSIONS = {
     "api_binary": _elementwise,
     "api_scalar": _elementwise,
     "api_set_mask": _set_mask,
+    "api_gather_mask": _gather_mask,  # issue 28 (28b)
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
 }

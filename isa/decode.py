@@ -31,8 +31,13 @@ class Access:
     kind "bits" (a bit stream): repeat i covers bytes [base + i·count, base + (i+1)·count),
     the same formula with 1-byte elements, blocks back to back and repeats `count` bytes apart;
     kind "packed" (a family's `packed` operand, e.g. a reduction's destination): `count`
-    elements of `size` bytes a repeat, repeats back to back (step count·size). Both non-vector
-    kinds are touched whole whatever MASK says.
+    elements of `size` bytes a repeat, repeats back to back (step count·size);
+    kind "bitrows" (a bit row a repeat, GatherMask's pattern): `count` bytes a repeat, repeats
+    rep·32 bytes apart (rep 0: every repeat reads the same row);
+    kind "compact" (GatherMask's destination): the `count` elements the instruction keeps, back
+    to back from base — known at issue, from the pattern's bits — claimed by every repeat
+    (step 0: where one repeat's elements start depends on the data).
+    Every non-vector kind is touched whole whatever MASK says.
     Strides are never negative (the assembler takes 0..255).
     """
 
@@ -65,7 +70,9 @@ class Access:
     @step.default
     def _step(self) -> int:
         """Bytes from one repeat's start to the next."""
-        return self.rep * BLOCK if self.kind == "vector" else self.repeat_bytes
+        if self.kind == "vector" or self.kind == "bitrows":
+            return self.rep * BLOCK
+        return 0 if self.kind == "compact" else self.repeat_bytes
 
     @contiguous.default
     def _contiguous(self) -> bool:
@@ -122,6 +129,8 @@ class Access:
         """[start, end) of the bytes of repeats [lo, hi) (the last one's first LAST elements,
         or all) when block stride 1 lays them out as one run (one repeat, or repeats back to
         back), else None."""
+        if self.kind != "vector" and self.step == 0:  # every repeat touches the same run
+            return self.base, self.base + self.repeat_bytes
         if self.blk != 1 or (hi - lo > 1 and not self.contiguous):
             return None
         a = self.base + lo * self.step
@@ -243,8 +252,12 @@ class VectorOp:
 
     def footprint(self, acc: Access) -> np.ndarray:
         """Sorted unique byte addresses the operand touches (its active elements' bytes)."""
-        if acc.kind != "vector":  # one run
-            return np.arange(*acc.run(0, self.repeats), dtype=np.int64)
+        if acc.kind != "vector":  # one run, or rows apart (bitrows)
+            run = acc.run(0, self.repeats)
+            if run is not None:
+                return np.arange(*run, dtype=np.int64)
+            starts, run = np.unique(self.byte_addrs(acc)), acc.size
+            return (starts[:, None] + np.arange(run, dtype=np.int64)).reshape(-1)
         if self.touches_all(acc):  # whole blocks
             starts, run = acc.block_starts(self.repeats), BLOCK
         else:  # element starts all lie on one grid of acc.size: distinct ones never overlap
@@ -366,7 +379,7 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
         r = min(r, 1)
         if counter:
             last = min(mask[1] & 0xFFFFFFFF, n)
-    if fam.bit_output:
+    if fam.bit_output or (fam.mask_ignored and not counter):
         row, last = _full_row(n), n
     accesses = []
     for op in fam.operands(roles, fields):
@@ -376,6 +389,12 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
         elif op.kind == "packed":
             size = fam.operand_type(op.role, t, src).size
             accesses.append((op.role, source, "packed", size, 1, 8, op.write, op.count))
+        elif op.kind == "bitrows":  # n bits a repeat, rows src1_rep blocks apart
+            accesses.append((op.role, source, "bitrows", 1, 1, fields.get(f"{op.role}_rep", 1),
+                             op.write, n // 8))
+        elif op.kind == "compact":  # its count is the kept elements, known at issue
+            size = fam.operand_type(op.role, t, src).size
+            accesses.append((op.role, source, "compact", size, 1, 0, op.write, n))
         else:
             size = fam.operand_type(op.role, t, src).size
             accesses.append((op.role, source, "vector", size, fields.get(f"{op.role}_blk", 1),

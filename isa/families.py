@@ -89,6 +89,8 @@ class Family:
     # operands laid out packed: (role, elements a repeat), e.g. (("dst", 1),) for a reduction
     # writing one element a repeat back to back (no strides of their own, MASK aside)
     packed: tuple[tuple[str, int], ...] = ()
+    # normal mode ignores MASK (every element of a repeat active); counter mode still counts
+    mask_ignored: bool = False
     modes: dict[int, SelectMode] = attrs.field(factory=dict, eq=False, hash=False)  # vsel's
 
     # -- operands -----------------------------------------------------------------------------
@@ -158,6 +160,32 @@ class Family:
     def issuing_pipe(self, instr: Any) -> str:
         """The pipe an instruction (isa.program.Instruction) of this family occupies."""
         return self.pipe
+
+
+# -- issue 28 (28b): gathers and layout shapes ---------------------------------------------------
+class GatherMaskFamily(Family):
+    """vreducev2 (AscendC GatherMask): the elements of src0 whose pattern bit is set, written
+    back to back from dst (`compact`: how many is known only with the pattern's bits, at
+    issue); the pattern is built in (`pattern=1..7`, no src1) or a bit row of src1 a repeat
+    (`pattern=0`: n/8 bytes, repeats src1_rep blocks apart: `bitrows`). MASK is ignored in
+    normal mode; counter mode counts elements (docs/semantics.md, GatherMask)."""
+
+    __slots__ = ()
+
+    def operands(self, roles: tuple[str, ...], fields: dict) -> tuple[Operand, ...]:
+        out = []
+        for role in roles:
+            if role == "dst":
+                out.append(Operand("dst", "dst", "compact", True))
+            elif role == "src1":
+                if fields.get("pattern", 0) == 0:
+                    out.append(Operand("src1", "src1", "bitrows"))
+            elif role not in NOT_ACCESSED:
+                out.append(Operand(role, role, "vector"))
+        return tuple(out)
+
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        return BITS if role == "src1" else t
 
 
 class SelectMode(NamedTuple):
@@ -312,6 +340,11 @@ JMP = Family("jmp", CONTROL)
 HALT = Family("halt", CONTROL)
 FAIL = Family("fail", CONTROL)
 
+
+# issue 28 (28b): gathers and layout shapes
+VREDUCEV2 = GatherMaskFamily("vreducev2", VECTOR, "V", "gathermask", mask_ignored=True,
+                             listed_keys=("pattern",))
+GET_RSVD_CNT = Family("get_rsvd_cnt", SCALAR)
 
 HOST_ACCESS = Family("host_access", HOST)
 API_CAST = ConvFamily("api_cast", API, "V")  # its operands are typed as vconv's

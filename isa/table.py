@@ -55,6 +55,9 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("right_pad", 0, 32, 0, True, "padded DMA: elements of pad_value after each burst"),
     Key("pad_value", 0, U64, None, False, "padded DMA: the padding element, a scalar of T "
         "(none: the padding bytes are not written)", scalar=True),
+    # issue 28 (28b): gathers and layout shapes
+    Key("pattern", 0, 7, 0, False, "GatherMask pattern: 0 the bits of src1, 1-7 built in "
+        "(1 even, 2 odd elements, 3-6 element 0-3 of each four, 7 all)"),
     *(Key(s, 0, 255, None, False, "block/repeat stride in 32-byte blocks")
       for s in sorted(set(BINARY_STRIDES + UNARY_STRIDES))),
 )}
@@ -74,6 +77,8 @@ class StrideLayout(NamedTuple):
 LAYOUTS: dict[str, StrideLayout] = {s.name: s for s in (
     StrideLayout("binary", BINARY_STRIDES, BINARY_DEFAULT),
     StrideLayout("unary", UNARY_STRIDES, UNARY_DEFAULT, UNARY_BLK_MAX),
+    # issue 28 (28b): GatherMask's src0 block/repeat strides and its pattern rows' stride
+    StrideLayout("gathermask", ("src0_blk", "src0_rep", "src1_rep"), (1, 8, 1)),
 )}
 
 
@@ -279,6 +284,21 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="AscendC Cast: first-n (count=) or high-dimensional (repeat= + mask) → vconv"),
     _api_elementwise("abs", _VEC2, "api_unary", "abs", "unary", "AscendC Abs → vabs"),
     _api_elementwise("not", _VEC2, "api_unary", "bitwise", "unary", "AscendC Not → vnot"),
+    # --- issue 28 (28b): gathers and layout shapes
+    InstrDef("vreducev2", (("dst", "vec"), ("src0", "vec"), ("src1", "bits")), F.VREDUCEV2,
+             typed=True, types="gather", strides="gathermask", keys=("repeat", "pattern"),
+             min_operands=2,
+             doc="GatherMask: the src0 elements whose pattern bit is set, back to back from dst; "
+             "pattern=0 takes a row of src1's bits a repeat (src1_rep blocks apart), 1-7 a "
+             "built-in pattern (no src1); MASK ignored in normal mode, counter mode counts "
+             "elements; RSVD_CNT = the elements written"),
+    InstrDef("get_rsvd_cnt", (("d", "xreg"),), F.GET_RSVD_CNT, level="scalar",
+             doc="xD = RSVD_CNT, the elements the last vreducev2 wrote (GetRsvdCnt)"),
+    InstrDef("gather_mask", (("dst", "vec"), ("src0", "vec"), ("src1", "bits")),
+             F.api("api_gather_mask"), level="api", typed=True, types="gather",
+             strides="gathermask", keys=("count", "repeat", "pattern"), min_operands=2,
+             doc="AscendC GatherMask: repeat= (reduceMode false: MASK ignored) or count= "
+             "(reduceMode true: counter mode, COUNT elements) → vreducev2", hw="vreducev2"),
     InstrDef("get_cmp_mask", (("dst", "cmpaddr"),), F.api("api_get_cmp_mask"), level="api",
              doc="AscendC GetCmpMask → get_cmpmask"),
     InstrDef("set_cmp_mask", (("src", "cmpaddr"),), F.api("api_set_cmp_mask"), level="api",

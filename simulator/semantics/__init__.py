@@ -9,7 +9,7 @@ record (isa/families.py) and its semantics in `BUILTIN.extended(...)`, handed to
 """
 
 from isa.table import INSTRUCTIONS, KEYS, TABLE, TYPED_FORMS
-from simulator.semantics import cmpmask, dma, registers, scalar, sync
+from simulator.semantics import cmpmask, dma, gather, registers, scalar, sync
 from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import vcmp, vcmpv, vcmpvs
@@ -37,6 +37,8 @@ def _builtin() -> InstructionSet:
         "li": scalar.li, "mov": scalar.mov, "alu": scalar.alu, "addr": scalar.addr,
         "nop": scalar.nop, "branch": scalar.branch, "jmp": scalar.jmp, "halt": scalar.halt,
         "fail": scalar.fail,
+        # issue 28 (28b): gathers and layout shapes
+        "vreducev2": gather.issue, "get_rsvd_cnt": gather.get_rsvd_cnt,
     }, bodies={
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,

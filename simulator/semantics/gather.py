@@ -1,0 +1,123 @@
+"""GatherMask (vreducev2) and its count register (docs/semantics.md, "GatherMask"): src0's
+elements whose pattern bit is set, written back to back from dst; RSVD_CNT holds how many.
+
+Where they go depends on the pattern's bits, so the issue reads them (UB as it is at issue, which
+the body sees too: bodies take effect at issue) and fixes the destination's count before the
+checks: the footprint, bounds, traces and the undo log see the bytes actually written."""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from isa.decode import Access, VectorOp, decode_vector
+from isa.program import Instruction
+from simulator import checks
+from simulator.machine import Machine
+from simulator.problems import Fault, Problem
+from simulator.semantics.common import load
+from simulator.semantics.context import Context
+from simulator.semantics.issued import Issued
+from simulator.semantics.vector import _noop, tensor_of
+
+RSVD = "rsvd_cnt"  # Machine.special's key: the count GetRsvdCnt reads
+
+
+def pattern_bits(pattern: int, n: int) -> np.ndarray:
+    """(n,) bool: the built-in pattern's bit of element k of a repeat (the vendor's bit strings
+    read from the right: 1 = 0101…01 keeps elements 0, 2, 4, …)."""
+    k = np.arange(n)
+    if pattern == 7:
+        return np.ones(n, bool)
+    if pattern in (1, 2):
+        return k % 2 == pattern - 1
+    return k % 4 == pattern - 3
+
+
+def kept(m: Machine, vop: VectorOp) -> np.ndarray:
+    """(R, n) bool: the elements each repeat keeps — its pattern bit and active."""
+    src1 = vop.access("src1")
+    if src1 is None:
+        bits = np.broadcast_to(pattern_bits(vop.instr.fields.get("pattern", 0), vop.n),
+                               vop.active.shape)
+    else:
+        rows = m.ub[np.clip(src1.addresses(vop.repeats), 0, m.ub.size - 1)]
+        bits = np.unpackbits(rows, axis=1, bitorder="little")[:, :vop.n].astype(bool)
+    return bits & vop.active
+
+
+def issue(ex: Context, instr: Instruction) -> Issued:
+    m = ex.m
+    addrs, fields = ex.resolve(instr)
+    vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
+    if _noop(ex, instr, vop, fields):
+        return Issued("V", vop, uops=vop.repeats)
+    for acc in vop.operands:
+        if acc.role != "dst":
+            _check(ex, instr, vop, acc)
+    keep = kept(m, vop)
+    total = int(keep.sum())
+    dst = vop.access("dst")
+    others = tuple(a for a in vop.operands if a.role != "dst")
+    vop = attrs.evolve(vop, operands=(attrs.evolve(dst, count=total),) + others if total
+                       else others, memo={})
+    if total:
+        _check(ex, instr, vop, vop.access("dst"))
+        ex.check(instr, _overlap(vop))
+    r = vop.repeats
+    return Issued("V", vop, body, keep, r, uops=r)
+
+
+def _check(ex: Context, instr: Instruction, vop: VectorOp, acc: Access) -> None:
+    """The §9.2 checks of one operand: alignment of a register address, UB bounds, footprint."""
+    if not instr.is_static and acc.base % 32:
+        ex.check(instr, checks.alignment(vop, acc))
+    ext = checks.extent(vop, acc)
+    problem = checks.bounds(vop, acc, ex.m.ub.size, ext)
+    if problem is not None:
+        raise Fault(problem)
+    ex.check(instr, checks.footprint(vop, acc, tensor_of(instr, acc.role), ext))
+
+
+def _overlap(vop: VectorOp) -> Problem | None:
+    """dst shares no byte with the pattern, nor with src0 unless it is src0 compacted in place
+    (the same start, src0 contiguous: each element is written at or before where it was read)."""
+    dst = vop.access("dst")
+    lo, hi = checks.extent(vop, dst)
+    for src in vop.operands:
+        if src.write:
+            continue
+        s_lo, s_hi = checks.extent(vop, src)
+        if s_hi < lo or hi < s_lo:
+            continue
+        if src.role == "src0" and src.base == dst.base and src.contiguous:
+            continue
+        byte = max(lo, s_lo)
+        return Problem("overlap", f"{vop.instr.head} {checks.label(vop, dst)} and "
+                       f"{checks.label(vop, src)} overlap at byte {byte:#x} (a GatherMask's "
+                       "dst may only be its src0 in place, with src0 contiguous)",
+                       role=src.role)
+    return None
+
+
+def body(m: Machine, vop: VectorOp, keep: np.ndarray, lo: int, hi: int) -> None:
+    """Repeats [lo, hi): their kept elements, after those of the repeats before; RSVD_CNT is
+    the count so far (all of them once the last repeat ran)."""
+    before = int(keep[:lo].sum())
+    picked = load(m, vop, vop.access("src0"), lo, hi)[keep[lo:hi]]
+    dst = vop.access("dst")
+    if picked.size:
+        idx = dst.base // dst.size + dst.index_offsets(1)[0, before:before + picked.size]
+        m.views[dst.size][idx] = picked
+    m.special[RSVD] = before + picked.size
+
+
+def get_rsvd_cnt(ex: Context, instr: Instruction) -> Issued:
+    """xD = RSVD_CNT (GetRsvdCnt): read when it issues, after every earlier vreducev2 took
+    effect (bodies take effect at issue)."""
+    reg = instr.operands["d"].value
+    return Issued("S", None, _read, reg)
+
+
+def _read(m: Machine, _op, reg: int, _lo, _hi) -> None:
+    m.x[reg] = m.special.get(RSVD, 0)
