@@ -626,26 +626,35 @@ def _cast(e: _Expander) -> None:
 
 # -- issue 28 (28b): gathers and layout shapes ------------------------------------------------
 def _gather_mask(e: _Expander) -> None:
-    """GatherMask → vreducev2: repeat= is reduceMode false (normal mode: MASK ignored, R
-    repeats); count= is reduceMode true (counter mode: COUNT elements, the repeats following
-    from it), with the mode and MASK put back to normal and all ones after it."""
+    """GatherMask → vreducev2. repeat= alone is reduceMode false (normal mode: MASK ignored,
+    R repeats of 256 bytes); count=K is reduceMode true (counter mode, the A2/A3 way: each of
+    the repeat= repeats, default 1, takes K elements), after which the mode is normal again
+    and MASK all ones, as the API leaves them."""
     f = e.fields
-    if ("count" in f) == ("repeat" in f):
-        raise LexError("gather_mask takes exactly one of count= or repeat=", e.syn.offset)
     pattern = f.get("pattern", 0)
     n = 3 if pattern == 0 else 2
     _arity(e, n, "user pattern src1" if pattern == 0 else f"built-in pattern={pattern}")
     ops = _operands(e, list(e.syn.defn.operands)[:n])
     stride = _strides(e)
-    if "repeat" in f:
-        e.emit("vreducev2", ops, e.t, repeat=f["repeat"], pattern=pattern, stride=stride)
+    repeat = f.get("repeat", 1)
+    if "count" not in f:
+        if "repeat" not in f:
+            raise LexError("gather_mask takes repeat= (normal mode), count= (counter mode) or "
+                           "both", e.syn.offset)
+        e.emit("vreducev2", ops, e.t, repeat=repeat, pattern=pattern, stride=stride)
         return
+    if not e.chip.counter_mode:
+        raise LexError(f"gather_mask count= needs counter mode, which {e.chip.name} lacks",
+                       e.key_col("count"))
     count = _count(e, None)
     if isinstance(count, int) and count == 0:
         e.b.warn(e.key_col("count"), "gather_mask with count=0 does nothing")
         return
-    _first_n(e, count, lambda: e.emit("vreducev2", ops, e.t, repeat=1, pattern=pattern,
-                                      stride=stride), None)
+    e.emit("set_mask_count")
+    e.mask(0, count)
+    e.emit("vreducev2", ops, e.t, repeat=repeat, pattern=pattern, stride=stride)
+    e.emit("set_mask_norm")
+    e.mask(ONES, ONES)
 
 
 def _set_mask(e: _Expander) -> None:

@@ -374,12 +374,16 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
     fam, t, src = instr.defn.family, instr.dtype, instr.src_dtype
     n = fam.repeat_elements(t, src)
     repeat = 1 if fam.one_repeat else fields.get("repeat", 1)
-    r, row, last = repeat_plan(n, repeat, mask, counter)
+    if fam.counter_per_repeat and counter:  # `repeat` repeats of MASK_LO elements each
+        n = mask[1] & 0xFFFFFFFF
+        r, row, last = (repeat if n else 0), _full_row(n), n
+    else:
+        r, row, last = repeat_plan(n, repeat, mask, counter)
     if fam.one_repeat:
         r = min(r, 1)
         if counter:
             last = min(mask[1] & 0xFFFFFFFF, n)
-    if fam.bit_output or (fam.mask_ignored and not counter):
+    if fam.bit_output or (fam.counter_per_repeat and not counter):
         row, last = _full_row(n), n
     accesses = []
     for op in fam.operands(roles, fields):
@@ -391,7 +395,7 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
             accesses.append((op.role, source, "packed", size, 1, 8, op.write, op.count))
         elif op.kind == "bitrows":  # n bits a repeat, rows src1_rep blocks apart
             accesses.append((op.role, source, "bitrows", 1, 1, fields.get(f"{op.role}_rep", 1),
-                             op.write, n // 8))
+                             op.write, -(-n // 8)))
         elif op.kind == "compact":  # its count is the kept elements, known at issue
             size = fam.operand_type(op.role, t, src).size
             accesses.append((op.role, source, "compact", size, 1, 0, op.write, n))
@@ -399,7 +403,7 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
             size = fam.operand_type(op.role, t, src).size
             accesses.append((op.role, source, "vector", size, fields.get(f"{op.role}_blk", 1),
                              fields.get(f"{op.role}_rep", 8), op.write,
-                             n if n * size < REPEAT else 0))
+                             n if n * size != REPEAT else 0))
     all_active = bool(row.all()) and last == n
     return r, n, row, last, all_active, tuple(accesses)
 

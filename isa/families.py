@@ -89,8 +89,9 @@ class Family:
     # operands laid out packed: (role, elements a repeat), e.g. (("dst", 1),) for a reduction
     # writing one element a repeat back to back (no strides of their own, MASK aside)
     packed: tuple[tuple[str, int], ...] = ()
-    # normal mode ignores MASK (every element of a repeat active); counter mode still counts
-    mask_ignored: bool = False
+    # normal mode ignores MASK (every element of a repeat active); in counter mode each of
+    # `repeat` repeats takes MASK_LO elements (GatherMask's counter mode on A2/A3)
+    counter_per_repeat: bool = False
     modes: dict[int, SelectMode] = attrs.field(factory=dict, eq=False, hash=False)  # vsel's
 
     # -- operands -----------------------------------------------------------------------------
@@ -168,7 +169,8 @@ class GatherMaskFamily(Family):
     back to back from dst (`compact`: how many is known only with the pattern's bits, at
     issue); the pattern is built in (`pattern=1..7`, no src1) or a bit row of src1 a repeat
     (`pattern=0`: n/8 bytes, repeats src1_rep blocks apart: `bitrows`). MASK is ignored in
-    normal mode; counter mode counts elements (docs/semantics.md, GatherMask)."""
+    normal mode; in counter mode a repeat is MASK_LO elements, however many blocks they span
+    (`counter_per_repeat`; docs/semantics.md, GatherMask)."""
 
     __slots__ = ()
 
@@ -342,7 +344,7 @@ FAIL = Family("fail", CONTROL)
 
 
 # issue 28 (28b): gathers and layout shapes
-VREDUCEV2 = GatherMaskFamily("vreducev2", VECTOR, "V", "gathermask", mask_ignored=True,
+VREDUCEV2 = GatherMaskFamily("vreducev2", VECTOR, "V", "gathermask", counter_per_repeat=True,
                              listed_keys=("pattern",))
 GET_RSVD_CNT = Family("get_rsvd_cnt", SCALAR)
 
