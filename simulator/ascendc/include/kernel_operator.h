@@ -8,6 +8,7 @@
 #include "pipev/queue.h"
 #include "pipev/data_copy.h"
 #include "pipev/vector.h"
+#include "pipev/gather.h"
 #include "pipev/sync.h"
 #include "pipev/debug.h"
 #include "pipev/launch.h"
