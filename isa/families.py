@@ -92,6 +92,9 @@ class Family:
     # normal mode ignores MASK (every element of a repeat active); in counter mode each of
     # `repeat` repeats takes MASK_LO elements (GatherMask's counter mode on A2/A3)
     counter_per_repeat: bool = False
+    # operands whose bytes decide which bytes the instruction touches (GatherMask's pattern):
+    # `check` cannot decide the rest of its checks without the data
+    data_roles: tuple[str, ...] = ()
     modes: dict[int, SelectMode] = attrs.field(factory=dict, eq=False, hash=False)  # vsel's
 
     # -- operands -----------------------------------------------------------------------------
@@ -345,7 +348,7 @@ FAIL = Family("fail", CONTROL)
 
 # issue 28 (28b): gathers and layout shapes
 VREDUCEV2 = GatherMaskFamily("vreducev2", VECTOR, "V", "gathermask", counter_per_repeat=True,
-                             listed_keys=("pattern",))
+                             listed_keys=("pattern",), data_roles=("src1",))
 GET_RSVD_CNT = Family("get_rsvd_cnt", SCALAR)
 
 HOST_ACCESS = Family("host_access", HOST)
