@@ -657,6 +657,15 @@ def _gather_mask(e: _Expander) -> None:
     e.mask(ONES, ONES)
 
 
+def _brcb(e: _Expander) -> None:
+    """Brcb → vbrcb, as it is (MASK is not considered)."""
+    if "repeat" not in e.fields:
+        raise LexError("brcb takes repeat=", e.syn.offset)
+    _arity(e, 2, "repeat form")
+    e.emit("vbrcb", _operands(e, list(e.syn.defn.operands)), e.t, repeat=e.fields["repeat"],
+           stride=_strides(e))
+
+
 def _set_mask(e: _Expander) -> None:
     """set_mask.T LEN runs on S as itself: the contiguous rule, or the count in counter mode,
     decided by the mask mode at issue."""
@@ -687,6 +696,7 @@ _EXPANSIONS = {
     "api_scalar": _elementwise,
     "api_set_mask": _set_mask,
     "api_gather_mask": _gather_mask,  # issue 28 (28b)
+    "api_brcb": _brcb,
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
 }

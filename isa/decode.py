@@ -377,13 +377,15 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
     if fam.counter_per_repeat and counter:  # `repeat` repeats of MASK_LO elements each
         n = mask[1] & 0xFFFFFFFF
         r, row, last = (repeat if n else 0), _full_row(n), n
+    elif fam.mask_ignored:
+        r, row, last = repeat, _full_row(n), n
     else:
         r, row, last = repeat_plan(n, repeat, mask, counter)
     if fam.one_repeat:
         r = min(r, 1)
         if counter:
             last = min(mask[1] & 0xFFFFFFFF, n)
-    if fam.bit_output or (fam.counter_per_repeat and not counter):
+    if fam.bit_output:
         row, last = _full_row(n), n
     accesses = []
     for op in fam.operands(roles, fields):
@@ -401,7 +403,7 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
             accesses.append((op.role, source, "compact", size, 1, 0, op.write, n))
         else:
             size = fam.operand_type(op.role, t, src).size
-            accesses.append((op.role, source, "vector", size, fields.get(f"{op.role}_blk", 1),
+            accesses.append((op.role, source, "vector", size, fam.block_stride(op.role, fields),
                              fields.get(f"{op.role}_rep", 8), op.write,
                              n if n * size != REPEAT else 0))
     all_active = bool(row.all()) and last == n

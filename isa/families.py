@@ -92,6 +92,7 @@ class Family:
     # normal mode ignores MASK (every element of a repeat active); in counter mode each of
     # `repeat` repeats takes MASK_LO elements (GatherMask's counter mode on A2/A3)
     counter_per_repeat: bool = False
+    mask_ignored: bool = False  # MASK is not applied: every element of `repeat` repeats active
     # operands whose bytes decide which bytes the instruction touches (GatherMask's pattern):
     # `check` cannot decide the rest of its checks without the data
     data_roles: tuple[str, ...] = ()
@@ -160,6 +161,10 @@ class Family:
 
     def cost_classes(self) -> tuple[str, ...]:
         return (self.cost,) if self.cost else ()
+
+    def block_stride(self, role: str, fields: dict) -> int:
+        """Operand ROLE's block stride (its `ROLE_blk` field, 1 by default)."""
+        return fields.get(f"{role}_blk", 1)
 
     def issuing_pipe(self, instr: Any) -> str:
         """The pipe an instruction (isa.program.Instruction) of this family occupies."""
@@ -348,8 +353,21 @@ FAIL = Family("fail", CONTROL)
 
 # issue 28 (28b): gathers and layout shapes
 VREDUCEV2 = GatherMaskFamily("vreducev2", VECTOR, "V", "gathermask", counter_per_repeat=True,
-                             listed_keys=("pattern",), data_roles=("src1",))
+                             mask_ignored=True, listed_keys=("pattern",),
+                             data_roles=("src1",))
 GET_RSVD_CNT = Family("get_rsvd_cnt", SCALAR)
+
+class BrcbFamily(Family):
+    """vbrcb (AscendC Brcb): 8 elements of src a repeat (packed), each filling one 32-byte
+    block of dst; MASK is not considered; a dst block stride of 0 is taken as 1 (the page)."""
+
+    __slots__ = ()
+
+    def block_stride(self, role: str, fields: dict) -> int:
+        return fields.get(f"{role}_blk", 1) or 1
+
+
+VBRCB = BrcbFamily("vbrcb", VECTOR, "V", "brcb", packed=(("src", 8),), mask_ignored=True)
 
 HOST_ACCESS = Family("host_access", HOST)
 API_CAST = ConvFamily("api_cast", API, "V")  # its operands are typed as vconv's

@@ -79,6 +79,7 @@ LAYOUTS: dict[str, StrideLayout] = {s.name: s for s in (
     StrideLayout("unary", UNARY_STRIDES, UNARY_DEFAULT, UNARY_BLK_MAX),
     # issue 28 (28b): GatherMask's src0 block/repeat strides and its pattern rows' stride
     StrideLayout("gathermask", ("src0_blk", "src0_rep", "src1_rep"), (1, 8, 1)),
+    StrideLayout("brcb", ("dst_blk", "dst_rep"), (1, 8), UNARY_BLK_MAX),
 )}
 
 
@@ -299,6 +300,13 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              strides="gathermask", keys=("count", "repeat", "pattern"), min_operands=2,
              doc="AscendC GatherMask: repeat= (reduceMode false: MASK ignored) or count= "
              "(reduceMode true: counter mode, COUNT elements) → vreducev2", hw="vreducev2"),
+    InstrDef("vbrcb", _VEC2, F.VBRCB, typed=True, types="brcb", strides="brcb",
+             keys=("repeat",),
+             doc="Brcb: repeat i reads src elements 8i..8i+7 and fills dst block j of the repeat "
+             "with element 8i+j; MASK not considered; dst_blk 0 is taken as 1"),
+    InstrDef("brcb", _VEC2, F.api("api_brcb"), level="api", typed=True, types="brcb",
+             strides="brcb", keys=("repeat",), hw="vbrcb",
+             doc="AscendC Brcb / asc_brcb → vbrcb"),
     InstrDef("get_cmp_mask", (("dst", "cmpaddr"),), F.api("api_get_cmp_mask"), level="api",
              doc="AscendC GetCmpMask → get_cmpmask"),
     InstrDef("set_cmp_mask", (("src", "cmpaddr"),), F.api("api_set_cmp_mask"), level="api",

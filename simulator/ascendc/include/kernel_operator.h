@@ -9,6 +9,7 @@
 #include "pipev/data_copy.h"
 #include "pipev/vector.h"
 #include "pipev/gather.h"
+#include "pipev/layout.h"
 #include "pipev/sync.h"
 #include "pipev/debug.h"
 #include "pipev/launch.h"

@@ -410,4 +410,41 @@ inline void asc_reduce(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src0, __ubuf__
 }
 // RSVD_CNT: the elements the last asc_reduce (GatherMask) wrote.
 inline int64_t asc_get_rsvd_count() { return int64_t(pipev::detail::special("rsvd_cnt")); }
+// ---- issue 28 (28b): Brcb (asc_brcb) --------------------------------------------------------------
+union asc_brcb_config {
+    uint64_t config;
+    struct {
+        uint64_t dst_block_stride : 16;
+        uint64_t reserved1 : 16;
+        uint64_t dst_repeat_stride : 12;
+        uint64_t reserved2 : 12;
+        uint64_t repeat : 8;
+    };
+};
+namespace pipev::detail {
+template <class T> void asc_brcb_stmt(T* dst, T* src, const asc_brcb_config& c, bool sync, Loc loc) {
+    Stmt s("brcb.%s", type_name<T>);
+    ub_ptr(s, dst, loc);
+    ub_ptr(s, src, loc);
+    s.key("repeat", c.repeat);
+    s.op("stride=%u,%u", unsigned(c.dst_block_stride), unsigned(c.dst_repeat_stride)).issue(loc);
+    sync_all(sync, loc);
+}
+}  // namespace pipev::detail
+inline void asc_brcb(__ubuf__ uint16_t* dst, __ubuf__ uint16_t* src, const asc_brcb_config& config,
+                     PIPEV_LOC) {
+    pipev::detail::asc_brcb_stmt(dst, src, config, false, loc);
+}
+inline void asc_brcb(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src, const asc_brcb_config& config,
+                     PIPEV_LOC) {
+    pipev::detail::asc_brcb_stmt(dst, src, config, false, loc);
+}
+inline void asc_brcb_sync(__ubuf__ uint16_t* dst, __ubuf__ uint16_t* src,
+                          const asc_brcb_config& config, PIPEV_LOC) {
+    pipev::detail::asc_brcb_stmt(dst, src, config, true, loc);
+}
+inline void asc_brcb_sync(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src,
+                          const asc_brcb_config& config, PIPEV_LOC) {
+    pipev::detail::asc_brcb_stmt(dst, src, config, true, loc);
+}
 #endif
