@@ -666,6 +666,15 @@ def _brcb(e: _Expander) -> None:
            stride=_strides(e))
 
 
+def _create_vec_index(e: _Expander) -> None:
+    """CreateVecIndex → vci: the duplicate forms (count= in counter mode: the index runs on
+    across repeats; repeat= with a mask or MASK as it is)."""
+    if "count" in e.fields and not e.chip.counter_mode:
+        raise LexError(f"create_vec_index count= needs counter mode, which {e.chip.name} lacks",
+                       e.key_col("count"))
+    _elementwise(e)
+
+
 def _set_mask(e: _Expander) -> None:
     """set_mask.T LEN runs on S as itself: the contiguous rule, or the count in counter mode,
     decided by the mask mode at issue."""
@@ -697,6 +706,7 @@ _EXPANSIONS = {
     "api_set_mask": _set_mask,
     "api_gather_mask": _gather_mask,  # issue 28 (28b)
     "api_brcb": _brcb,
+    "api_create_vec_index": _create_vec_index,
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
 }

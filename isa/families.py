@@ -368,6 +368,7 @@ class BrcbFamily(Family):
 
 
 VBRCB = BrcbFamily("vbrcb", VECTOR, "V", "brcb", packed=(("src", 8),), mask_ignored=True)
+VCI = _vector("vci", "dup")  # CreateVecIndex: Duplicate's throughput (vector_throughput.csv)
 
 HOST_ACCESS = Family("host_access", HOST)
 API_CAST = ConvFamily("api_cast", API, "V")  # its operands are typed as vconv's

@@ -398,8 +398,8 @@ class Builder:
                            else self.syn.offset)
         if fam.distinct_pipes and len({ops[r].value for r in fam.distinct_pipes}) == 1:
             raise LexError(f"{name} needs two different pipes", ops[fam.distinct_pipes[-1]].col)
-        if defn.strides and fields.get("dst_blk") == 0 and not defn.family.bit_output \
-                and "dst" in ops:
+        if defn.strides and "dst_blk" in fields and fam.block_stride("dst", fields) == 0 \
+                and not fam.bit_output and "dst" in ops:
             self.rule(self._col("dst_blk"), f"{self.head()} dst block stride 0 is undefined on "
                       "hardware (destination block stride must be at least 1)")
         if fam.needs_burst and "burst" not in fields:

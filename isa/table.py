@@ -307,6 +307,15 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
     InstrDef("brcb", _VEC2, F.api("api_brcb"), level="api", typed=True, types="brcb",
              strides="brcb", keys=("repeat",), hw="vbrcb",
              doc="AscendC Brcb / asc_brcb → vbrcb"),
+    InstrDef("vci", (("dst", "vec"), ("scalar", "scalar")), F.VCI, typed=True, types="vci",
+             strides="unary", keys=("repeat",),
+             doc="CreateVecIndex: active element k of repeat i = SCALAR + i·N + k (rounded once "
+             "to T; integers wrap)"),
+    InstrDef("create_vec_index", (("dst", "vec"), ("scalar", "scalar")),
+             F.api("api_create_vec_index"), level="api", typed=True, types="vci",
+             strides="unary", keys=("count", "repeat") + _APIMASK, hw="vci",
+             doc="AscendC CreateVecIndex: first-n (count=) or high-dimensional (repeat= + mask) "
+             "→ vci"),
     InstrDef("get_cmp_mask", (("dst", "cmpaddr"),), F.api("api_get_cmp_mask"), level="api",
              doc="AscendC GetCmpMask → get_cmpmask"),
     InstrDef("set_cmp_mask", (("src", "cmpaddr"),), F.api("api_set_cmp_mask"), level="api",

@@ -15,3 +15,16 @@ def brcb(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     """Repeats [lo, hi): src's 8 elements of each, each repeated over one block of dst."""
     src = load(m, vop, vop.access("src"), lo, hi)  # (hi - lo, 8), raw bits
     store(m, vop, vop.access("dst"), np.repeat(src, BLOCK // vop.t.size, axis=1), lo, hi)
+
+
+def vci(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+    """Repeats [lo, hi): element k of repeat i is the first value plus i·N + k, worked out
+    exactly and rounded once to the type (an integer type wraps)."""
+    t = vop.t
+    index = np.arange(lo * vop.n, hi * vop.n, dtype=np.int64).reshape(hi - lo, vop.n)
+    first = scalar.view(t.numeric)[0]
+    if t.kind == "float":
+        values = (np.float64(first) + index).astype(t.numeric)
+    else:
+        values = (int(first) + index).astype(t.numeric)  # two's complement: wraps
+    store(m, vop, vop.access("dst"), values, lo, hi)

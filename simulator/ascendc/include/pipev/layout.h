@@ -1,5 +1,6 @@
-// pipev/layout.h: Brcb (issue 28): one `brcb` statement (isa/api.py → vbrcb); MASK is not
-// considered by the instruction, so the call sets none.
+// pipev/layout.h: Brcb and CreateVecIndex (issue 28). Brcb issues one `brcb` statement
+// (isa/api.py → vbrcb; MASK is not considered by the instruction, so the call sets none);
+// CreateVecIndex one `create_vec_index` statement in the duplicate forms (→ vci).
 #ifndef PIPEV_LAYOUT_H
 #define PIPEV_LAYOUT_H
 #include "vector.h"
@@ -24,6 +25,40 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t r
     s.key("repeat", repeatTime);
     s.op("stride=%u,%u", unsigned(repeatParams.dstBlkStride), unsigned(repeatParams.dstRepStride));
     s.issue(loc);
+}
+
+// first value, then the first COUNT elements
+template <typename T>
+void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, uint32_t count, PIPEV_LOC) {
+    pipev::detail::Stmt s("create_vec_index.%s", pipev::type_name<T>);
+    pipev::detail::ub_op(s, dst, loc);
+    s.op("%s", pipev::detail::scalar_text(firstValue).c_str());
+    s.key("count", count);
+    s.issue(loc);
+}
+template <typename T>
+void CreateVecIndex(LocalTensor<T>& dst, const T& firstValue, uint64_t mask[], uint8_t repeatTime,
+                    uint16_t dstBlkStride, uint8_t dstRepStride, PIPEV_LOC) {
+    auto m = pipev::detail::mask_of(mask);
+    pipev::detail::hd_form<T>(pipev::detail::head<T>("create_vec_index"), &m, repeatTime,
+                              pipev::detail::format("stride=%u,1,%u,8", unsigned(dstBlkStride),
+                                                    unsigned(dstRepStride)), loc,
+                              [&](pipev::detail::Stmt& s) {
+        pipev::detail::ub_op(s, dst, loc);
+        s.op("%s", pipev::detail::scalar_text(firstValue).c_str());
+    });
+}
+template <typename T>
+void CreateVecIndex(LocalTensor<T>& dst, const T& firstValue, uint64_t mask, uint8_t repeatTime,
+                    uint16_t dstBlkStride, uint8_t dstRepStride, PIPEV_LOC) {
+    auto m = pipev::detail::mask_of(mask);
+    pipev::detail::hd_form<T>(pipev::detail::head<T>("create_vec_index"), &m, repeatTime,
+                              pipev::detail::format("stride=%u,1,%u,8", unsigned(dstBlkStride),
+                                                    unsigned(dstRepStride)), loc,
+                              [&](pipev::detail::Stmt& s) {
+        pipev::detail::ub_op(s, dst, loc);
+        s.op("%s", pipev::detail::scalar_text(firstValue).c_str());
+    });
 }
 }  // namespace AscendC
 #endif

@@ -1,0 +1,53 @@
+"""An independent reference for issue 28's layout shapes (28b): Brcb and CreateVecIndex, from
+the vendor's pages, element by element over raw UB bytes (imports nothing from `isa` or
+`simulator`).
+
+Brcb (vbrcb): repeat i reads src elements 8i .. 8i+7 (back to back) and writes element 8i+j
+into every element of dst block j of the repeat, at dst + i·dst_rep·32 + j·max(dst_blk, 1)·32;
+MASK is not considered.
+
+CreateVecIndex (vci): active element k of repeat i (at dst + i·rep·32 + (k // E)·blk·32 +
+(k % E)·size) is first + i·N + k, rounded once to the type (integers wrap)."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+BLOCK = 32
+NUMERIC = {"f16": np.float16, "f32": np.float32, "s16": np.int16, "s32": np.int32,
+           "u16": np.uint16, "u32": np.uint32, "bf16": ml_dtypes.bfloat16}
+
+
+def brcb(ub: bytearray, size: int, dst: int, src: int, repeat: int, dst_blk: int,
+         dst_rep: int) -> None:
+    blk = dst_blk or 1
+    for i in range(repeat):
+        for j in range(8):
+            e = bytes(ub[src + (8 * i + j) * size:src + (8 * i + j + 1) * size])
+            block = dst + i * dst_rep * BLOCK + j * blk * BLOCK
+            ub[block:block + BLOCK] = e * (BLOCK // size)
+
+
+def vci(ub: bytearray, t: str, dst: int, first: float, repeat: int, dst_blk: int,
+        dst_rep: int, active: list[bool] | None = None, count: int | None = None) -> None:
+    """ACTIVE: a repeat's active elements (None: all); COUNT: counter mode's element count."""
+    dt = np.dtype(NUMERIC[t])
+    size = dt.itemsize
+    n, per_block = 256 // size, BLOCK // size
+    if count is not None:
+        repeat = -(-count // n)
+    for i in range(repeat):
+        for k in range(n):
+            if count is not None and i * n + k >= count:
+                continue
+            if active is not None and not active[k]:
+                continue
+            j = i * n + k
+            if dt.kind == "f":
+                value = np.array(float(first) + j).astype(dt)
+            else:
+                value = np.array(int(first) + j, np.int64).astype(dt)
+            a = dst + i * dst_rep * BLOCK + (k // per_block) * dst_blk * BLOCK \
+                + (k % per_block) * size
+            ub[a:a + size] = value.tobytes()
