@@ -675,6 +675,30 @@ def _create_vec_index(e: _Expander) -> None:
     _elementwise(e)
 
 
+def _gather(e: _Expander) -> None:
+    """Gather → vgather: src moved on by base= bytes; count= in counter mode (the offsets and
+    dst follow repeat after repeat), repeat= with a mask or MASK as it is."""
+    form = _form(e)
+    _arity(e, 3, form)
+    ops = _operands(e, list(e.syn.defn.operands))
+    base = e.fields.get("base", 0)
+    if base:
+        ops["src"] = shift(ops["src"], base)
+    if form != "count":
+        if form == "highdim":
+            e.mask(*_mask_from_keys(e))
+        e.emit("vgather", ops, e.t, repeat=e.fields["repeat"], stride=_strides(e))
+        return
+    if not e.chip.counter_mode:
+        raise LexError(f"gather count= needs counter mode, which {e.chip.name} lacks",
+                       e.key_col("count"))
+    n = _count(e, None)
+    if isinstance(n, int) and n == 0:
+        e.b.warn(e.key_col("count"), "gather with count=0 does nothing")
+        return
+    _first_n(e, n, lambda: e.emit("vgather", ops, e.t, repeat=1), None)
+
+
 def _set_mask(e: _Expander) -> None:
     """set_mask.T LEN runs on S as itself: the contiguous rule, or the count in counter mode,
     decided by the mask mode at issue."""
@@ -707,6 +731,7 @@ _EXPANSIONS = {
     "api_gather_mask": _gather_mask,  # issue 28 (28b)
     "api_brcb": _brcb,
     "api_create_vec_index": _create_vec_index,
+    "api_gather": _gather,
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
 }

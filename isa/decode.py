@@ -37,7 +37,10 @@ class Access:
     kind "compact" (GatherMask's destination): the `count` elements the instruction keeps, back
     to back from base — known at issue, from the pattern's bits — claimed by every repeat
     (step 0: where one repeat's elements start depends on the data).
-    Every non-vector kind is touched whole whatever MASK says.
+    kind "indexed" (a gather's source): element k of repeat i at base + index[i, k], the
+    byte offsets the instruction read from UB at issue (`index`; `index_key` tells two apart).
+    "vector" and "indexed" operands touch their active elements (`masked`); every other kind
+    is touched whole whatever MASK says.
     Strides are never negative (the assembler takes 0..255).
     """
 
@@ -51,6 +54,8 @@ class Access:
     space: str = "ub"
     count: int = 0  # elements a repeat touches (0: a full repeat's worth); vconv's narrower
     # side; a bit stream's bytes
+    index: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)  # "indexed"
+    index_key: int = 0  # a hash of `index`'s bytes: decodings with other offsets differ
     # derived at construction (read by nearly every check and body: plain slots, no lookup)
     per_repeat: int = attrs.field(init=False, eq=False, repr=False)
     repeat_bytes: int = attrs.field(init=False, eq=False, repr=False)
@@ -72,33 +77,51 @@ class Access:
         """Bytes from one repeat's start to the next."""
         if self.kind == "vector" or self.kind == "bitrows":
             return self.rep * BLOCK
-        return 0 if self.kind == "compact" else self.repeat_bytes
+        return 0 if self.kind in ("compact", "indexed") else self.repeat_bytes
 
     @contiguous.default
     def _contiguous(self) -> bool:
         """Block stride 1 and repeats back to back: one run of bytes."""
         return self.blk == 1 and self.step == self.repeat_bytes
 
+    @property
+    def masked(self) -> bool:
+        """Whether MASK decides which of its elements the operand touches."""
+        return self.kind in MASKED_KINDS
+
     def rebased(self, base: int) -> Access:
         """The same pattern at BASE."""
         return Access(self.role, base, self.kind, self.size, self.blk, self.rep, self.write,
-                      self.space, self.count)
+                      self.space, self.count, self.index, self.index_key)
+
+    def indexed(self, offsets: np.ndarray) -> Access:
+        """This "indexed" operand with its (R, per_repeat) byte offsets from the base."""
+        index = np.asarray(offsets, dtype=np.int64)
+        index.setflags(write=False)
+        return attrs.evolve(self, index=index, index_key=hash(index.tobytes()))
 
     # -- elements ----------------------------------------------------------------------------
     def offsets(self, repeats: int) -> np.ndarray:
         """(R, per_repeat) byte offsets of every element from the base (read-only, shared)."""
+        if self.index is not None:
+            return self.index[:repeats]
         return offsets(self.size, self.blk, self.step, repeats, self.per_repeat)
 
     def addresses(self, repeats: int) -> np.ndarray:
         """(R, per_repeat) byte addresses of every element."""
-        return self.base + offsets(self.size, self.blk, self.step, repeats, self.per_repeat)
+        return self.base + self.offsets(repeats)
 
     def index_offsets(self, repeats: int) -> np.ndarray:
         """`offsets` in elements (read-only, shared): for a base that is a multiple of size."""
+        if self.index is not None:
+            return self.index[:repeats] // self.size
         return index_offsets(self.size, self.blk, self.step, repeats, self.per_repeat)
 
     def has_duplicates(self, repeats: int) -> bool:
         """Whether two (repeat, element) positions share an address (the later one wins)."""
+        if self.index is not None:
+            offs = self.index[:repeats]
+            return np.unique(offs).size != offs.size
         return has_duplicates(self.size, self.blk, self.step, repeats, self.per_repeat)
 
     def start(self, i: int) -> int:
@@ -115,6 +138,8 @@ class Access:
         """The largest element offset, by plain arithmetic (what `offsets(R).max()` says): it
         grows with i and, for blk >= 1, with k; with blk = 0 every block reads the first."""
         n, per_block = self.per_repeat, BLOCK // self.size
+        if self.index is not None:
+            return int(self.index[:repeats].max())
         if self.blk == 0:
             inner = (min(n, per_block) - 1) * self.size
         else:
@@ -123,12 +148,17 @@ class Access:
 
     def extent(self, repeats: int) -> tuple[int, int]:
         """[first, last] byte of R repeats (R >= 1) with every element touched."""
+        if self.index is not None:
+            first = self.base + int(self.index[:repeats].min())
+            return first, self.base + self.last_offset(repeats) + self.size - 1
         return self.base, self.base + self.last_offset(repeats) + self.size - 1
 
     def run(self, lo: int, hi: int, last: int | None = None) -> tuple[int, int] | None:
         """[start, end) of the bytes of repeats [lo, hi) (the last one's first LAST elements,
         or all) when block stride 1 lays them out as one run (one repeat, or repeats back to
         back), else None."""
+        if self.kind == "indexed":
+            return None
         if self.kind != "vector" and self.step == 0:  # every repeat touches the same run
             return self.base, self.base + self.repeat_bytes
         if self.blk != 1 or (hi - lo > 1 and not self.contiguous):
@@ -248,11 +278,15 @@ class VectorOp:
 
     def touches_all(self, acc: Access) -> bool:
         """Whether the operand touches every element of every repeat whatever MASK says."""
-        return self.all_active or acc.kind != "vector" or acc.role in self.full_roles
+        return self.all_active or not acc.masked or acc.role in self.full_roles
 
     def footprint(self, acc: Access) -> np.ndarray:
         """Sorted unique byte addresses the operand touches (its active elements' bytes)."""
-        if acc.kind != "vector":  # one run, or rows apart (bitrows)
+        if acc.kind == "indexed":  # element by element
+            addrs = self.byte_addrs(acc)
+            starts = np.unique(addrs if self.touches_all(acc) else addrs[self.active])
+            return np.unique((starts[:, None] + np.arange(acc.size, dtype=np.int64)).reshape(-1))
+        if not acc.masked:  # one run, or rows apart (bitrows)
             run = acc.run(0, self.repeats)
             if run is not None:
                 return np.arange(*run, dtype=np.int64)
@@ -285,6 +319,8 @@ class VectorOp:
             bits = int.from_bytes(np.packbits(act[i], bitorder="little").tobytes(), "little")
             yield MicroOp(i, bits, rows)
 
+
+MASKED_KINDS = ("vector", "indexed")  # kinds whose operands MASK applies to
 
 # One operand's UB bytes: (role, first byte, end byte, index array or None, write)
 Range = tuple[str, int, int, "np.ndarray | None", bool]
@@ -394,17 +430,20 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
             accesses.append((op.role, source, "bits", 1, 1, 8, op.write, n // 8))
         elif op.kind == "packed":
             size = fam.operand_type(op.role, t, src).size
-            accesses.append((op.role, source, "packed", size, 1, 8, op.write, op.count))
+            accesses.append((op.role, source, "packed", size, 1, 8, op.write, op.count or n))
         elif op.kind == "bitrows":  # n bits a repeat, rows src1_rep blocks apart
             accesses.append((op.role, source, "bitrows", 1, 1, fields.get(f"{op.role}_rep", 1),
                              op.write, -(-n // 8)))
+        elif op.kind == "indexed":  # its offsets are data, attached at issue
+            size = fam.operand_type(op.role, t, src).size
+            accesses.append((op.role, source, "indexed", size, 1, 0, op.write, n))
         elif op.kind == "compact":  # its count is the kept elements, known at issue
             size = fam.operand_type(op.role, t, src).size
             accesses.append((op.role, source, "compact", size, 1, 0, op.write, n))
         else:
             size = fam.operand_type(op.role, t, src).size
             accesses.append((op.role, source, "vector", size, fam.block_stride(op.role, fields),
-                             fields.get(f"{op.role}_rep", 8), op.write,
+                             fam.repeat_stride(op.role, fields, n), op.write,
                              n if n * size != REPEAT else 0))
     all_active = bool(row.all()) and last == n
     return r, n, row, last, all_active, tuple(accesses)

@@ -147,7 +147,8 @@ class Family:
         """Whether the select mask's address comes from CMPMASK[31:0]."""
         return False
 
-    def cost_class(self, fields: dict) -> str:
+    def cost_class(self, fields: dict, t: DType | None = None) -> str:
+        """The cost class of an instruction with these fields (and type T)."""
         return self.cost
 
     def chip_problem(self, name: str, chip: AnyChip, fields: dict, t: DType | None
@@ -165,6 +166,11 @@ class Family:
     def block_stride(self, role: str, fields: dict) -> int:
         """Operand ROLE's block stride (its `ROLE_blk` field, 1 by default)."""
         return fields.get(f"{role}_blk", 1)
+
+    def repeat_stride(self, role: str, fields: dict, n: int) -> int:
+        """Operand ROLE's repeat stride in blocks (its `ROLE_rep` field, 8 by default) when a
+        repeat has N elements."""
+        return fields.get(f"{role}_rep", 8)
 
     def issuing_pipe(self, instr: Any) -> str:
         """The pipe an instruction (isa.program.Instruction) of this family occupies."""
@@ -252,7 +258,7 @@ class SelectFamily(Family):
     def scalar_src1(self, fields: dict) -> bool:
         return self.modes[fields.get("mode", 0)].scalar_src1
 
-    def cost_class(self, fields: dict) -> str:
+    def cost_class(self, fields: dict, t: DType | None = None) -> str:
         return self.modes[fields.get("mode", 0)].cost
 
     def cost_classes(self) -> tuple[str, ...]:
@@ -369,6 +375,36 @@ class BrcbFamily(Family):
 
 VBRCB = BrcbFamily("vbrcb", VECTOR, "V", "brcb", packed=(("src", 8),), mask_ignored=True)
 VCI = _vector("vci", "dup")  # CreateVecIndex: Duplicate's throughput (vector_throughput.csv)
+
+
+class GatherFamily(Family):
+    """vgather (AscendC Gather): dst element k of repeat i is the src element at
+    src + offset[i·N + k] bytes, the offsets a u32 tensor read N a repeat (back to back, as
+    MASK says: a vector operand of N u32 a repeat); src is
+    `indexed` — its addresses are data, attached at issue (simulator/semantics/gather.py).
+    Timed per element width: Gather's throughput is in elements a cycle."""
+
+    __slots__ = ()
+
+    def operands(self, roles: tuple[str, ...], fields: dict) -> tuple[Operand, ...]:
+        kinds = {"dst": "vector", "offset": "vector", "src": "indexed"}
+        return tuple(Operand(r, r, kinds[r], r == "dst") for r in roles if r in kinds)
+
+    def repeat_stride(self, role: str, fields: dict, n: int) -> int:
+        """The offsets run on back to back: a repeat's N u32 are N/8 blocks."""
+        return n * 4 // 32 if role == "offset" else fields.get(f"{role}_rep", 8)
+
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        return TYPES["u32"] if role == "offset" else t
+
+    def cost_class(self, fields: dict, t: DType | None = None) -> str:
+        return "gather_b16" if t is not None and t.size == 2 else "gather_b32"
+
+    def cost_classes(self) -> tuple[str, ...]:
+        return ("gather_b16", "gather_b32")
+
+
+VGATHER = GatherFamily("vgather", VECTOR, "V", "gather_b32", data_roles=("offset",))
 
 HOST_ACCESS = Family("host_access", HOST)
 API_CAST = ConvFamily("api_cast", API, "V")  # its operands are typed as vconv's

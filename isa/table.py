@@ -58,6 +58,7 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     # issue 28 (28b): gathers and layout shapes
     Key("pattern", 0, 7, 0, False, "GatherMask pattern: 0 the bits of src1, 1-7 built in "
         "(1 even, 2 odd elements, 3-6 element 0-3 of each four, 7 all)"),
+    Key("base", 0, (1 << 32) - 1, 0, False, "Gather: bytes added to src's address"),
     *(Key(s, 0, 255, None, False, "block/repeat stride in 32-byte blocks")
       for s in sorted(set(BINARY_STRIDES + UNARY_STRIDES))),
 )}
@@ -80,6 +81,7 @@ LAYOUTS: dict[str, StrideLayout] = {s.name: s for s in (
     # issue 28 (28b): GatherMask's src0 block/repeat strides and its pattern rows' stride
     StrideLayout("gathermask", ("src0_blk", "src0_rep", "src1_rep"), (1, 8, 1)),
     StrideLayout("brcb", ("dst_blk", "dst_rep"), (1, 8), UNARY_BLK_MAX),
+    StrideLayout("gather", ("dst_rep",), (8,)),
 )}
 
 
@@ -316,6 +318,15 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              strides="unary", keys=("count", "repeat") + _APIMASK, hw="vci",
              doc="AscendC CreateVecIndex: first-n (count=) or high-dimensional (repeat= + mask) "
              "→ vci"),
+    InstrDef("vgather", (("dst", "vec"), ("src", "vec"), ("offset", "vec")), F.VGATHER,
+             typed=True, types="vgather", strides="gather", keys=("repeat",),
+             doc="Gather: active element k of repeat i = the element at src + offset[i·N + k] "
+             "bytes (offset: u32, N a repeat, back to back); dst_rep in blocks"),
+    InstrDef("gather", (("dst", "vec"), ("src", "vec"), ("offset", "vec")),
+             F.api("api_gather"), level="api", typed=True, types="vgather", strides="gather",
+             keys=("count", "repeat", "base") + _APIMASK, hw="vgather",
+             doc="AscendC Gather: first-n (count=) or high-dimensional (repeat= + mask); base= "
+             "bytes added to src → vgather"),
     InstrDef("get_cmp_mask", (("dst", "cmpaddr"),), F.api("api_get_cmp_mask"), level="api",
              doc="AscendC GetCmpMask → get_cmpmask"),
     InstrDef("set_cmp_mask", (("src", "cmpaddr"),), F.api("api_set_cmp_mask"), level="api",

@@ -373,9 +373,9 @@ def check_and_report(prog, program, checks: str, max_steps: int, werror: bool) -
                          f"(line {', '.join(str(i.line) for i in vsels)}) comes from CMPMASK "
                          f"loaded from input data ({', '.join(MASK_ADDRESS_CHECKS)})")
         if gathers:
-            parts.append(f"where {len(gathers)} gather instruction(s) (line "
-                         f"{', '.join(str(i.line) for i in gathers)}) write follows a pattern "
-                         f"loaded from input data ({', '.join(GATHER_CHECKS)})")
+            parts.append(f"the bytes {len(gathers)} gather instruction(s) (line "
+                         f"{', '.join(str(i.line) for i in gathers)}) touch follow a pattern or "
+                         f"offsets loaded from input data ({', '.join(GATHER_CHECKS)})")
         _emit([Diagnostic(
             "note", first.file or prog.path, first.line, first.col,
             f"{result.undecided_checks} checks need run-time values: {'; '.join(parts)}; "

@@ -8,8 +8,8 @@ loaded from data. So `check` runs the program (timing off) with every input that
 constant INIT replaced by zeros, while `DataDependence` follows which UB bytes and whether
 CMPMASK derive from input data; the diagnostics of a mode-2 `vsel` whose CMPMASK does are left
 out and counted instead (`note: N checks need run-time values`). So are those of a GatherMask
-whose pattern bytes derive from data: where it writes, and how much, depends on them (its
-family's `data_roles`).
+whose pattern bytes, or a Gather whose offsets, derive from data: which bytes it touches depends
+on them (its family's `data_roles`).
 """
 
 from __future__ import annotations

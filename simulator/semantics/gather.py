@@ -1,9 +1,13 @@
-"""GatherMask (vreducev2) and its count register (docs/semantics.md, "GatherMask"): src0's
-elements whose pattern bit is set, written back to back from dst; RSVD_CNT holds how many.
+"""GatherMask (vreducev2) and its count register, and Gather (vgather) (docs/semantics.md §8.4).
 
-Where they go depends on the pattern's bits, so the issue reads them (UB as it is at issue, which
-the body sees too: bodies take effect at issue) and fixes the destination's count before the
-checks: the footprint, bounds, traces and the undo log see the bytes actually written."""
+GatherMask: src0's elements whose pattern bit is set, written back to back from dst; RSVD_CNT
+holds how many. Where they go depends on the pattern's bits, so the issue reads them (UB as it is
+at issue, which the body sees too: bodies take effect at issue) and fixes the destination's count
+before the checks: the footprint, bounds, traces and the undo log see the bytes actually written.
+
+Gather: each dst element from src + a byte offset read from UB; the issue reads the offsets and
+attaches them to src's `indexed` access before src's checks, so its bounds, footprint, alignment,
+overlap and race checks are over the bytes actually read."""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from isa.program import Instruction
 from simulator import checks
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
-from simulator.semantics.common import load
+from simulator.semantics.common import load, store
 from simulator.semantics.context import Context
 from simulator.semantics.issued import Issued
 from simulator.semantics.vector import _noop, tensor_of
@@ -121,3 +125,43 @@ def get_rsvd_cnt(ex: Context, instr: Instruction) -> Issued:
 
 def _read(m: Machine, _op, reg: int, _lo, _hi) -> None:
     m.x[reg] = m.special.get(RSVD, 0)
+
+
+# -- Gather ---------------------------------------------------------------------------------------
+def issue_gather(ex: Context, instr: Instruction) -> Issued:
+    m = ex.m
+    addrs, fields = ex.resolve(instr)
+    vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
+    if _noop(ex, instr, vop, fields):
+        return Issued("V", vop, uops=vop.repeats)
+    for role in ("dst", "offset"):
+        _check(ex, instr, vop, vop.access(role))
+    offsets = load(m, vop, vop.access("offset"), 0, vop.repeats).astype(np.int64)
+    src = vop.access("src").indexed(offsets)
+    vop = attrs.evolve(vop, operands=tuple(src if a.role == "src" else a for a in vop.operands),
+                       memo={})
+    ex.check(instr, _misaligned(vop, src))
+    _check(ex, instr, vop, src)
+    ex.check(instr, checks.overlap(vop))
+    r = vop.repeats
+    return Issued("V", vop, gather_body, None, r, uops=r)
+
+
+def _misaligned(vop: VectorOp, src: Access) -> Problem | None:
+    """Every address read must be a multiple of the element size (the Gather page)."""
+    addrs = src.addresses(vop.repeats)
+    bad = (addrs % src.size != 0) & vop.active
+    if not bad.any():
+        return None
+    i, k = (int(x[0]) for x in np.nonzero(bad))
+    return Problem("align", f"{vop.instr.head} src address {int(addrs[i, k]):#x} (offset "
+                   f"{int(src.index[i, k])} of element {i * src.per_repeat + k}) is not "
+                   f"{src.size}-byte aligned (a gather's offsets keep src's elements aligned)",
+                   role="offset")
+
+
+def gather_body(m: Machine, vop: VectorOp, _arg, lo: int, hi: int) -> None:
+    """Repeats [lo, hi): each active dst element from its src address (raw bits)."""
+    src = vop.access("src")
+    idx = src.base // src.size + src.index_offsets(vop.repeats)[lo:hi]
+    store(m, vop, vop.access("dst"), m.views[src.size].take(idx, mode="clip"), lo, hi)

@@ -219,8 +219,8 @@ def test_check_says_a_data_pattern_leaves_the_destination_to_run(tmp_path):
                    "    set_flag MTE2, V, 0\n    wait_flag MTE2, V, 0\n"
                    "    vreducev2.f32 d, a, p, repeat=1\n")
     out = CliRunner().invoke(main, ["check", str(src)]).output
-    assert "note: 4 checks need run-time values: where 1 gather instruction(s) (line 9) " \
-        "write follows a pattern loaded from input data" in out
+    assert "note: 4 checks need run-time values: the bytes 1 gather instruction(s) (line 9) " \
+        "touch follow a pattern or offsets loaded from input data" in out
 
 
 def test_chips_without_it_say_so():
