@@ -228,7 +228,7 @@ class Builder:
     # -- operands ----------------------------------------------------------------------------
     def operand(self, kind: str, text: str, off: int, role: str) -> Operand:
         t = self.syn.dtype
-        if kind in ("vec", "bits", "cmpaddr", "ub"):
+        if kind in ("vec", "bits", "cmpaddr", "ub", "elemaddr"):
             o = self.mem(text, off, "ub")
             self.check_mem(o, kind, role)
             return o
@@ -333,20 +333,25 @@ class Builder:
 
     def check_mem(self, o: Operand, kind: str, role: str) -> None:
         t = self.syn.dtype
-        if t is not None and self.syn.defn.src_typed:
-            t = self.syn.defn.family.operand_type(role, t, self.syn.src_dtype)
+        if t is not None:  # the operand's own type (an API row: its hardware row's family's)
+            defn = self.syn.defn
+            hw = self.table.instructions.get(defn.hw) if defn.hw else None
+            fam = hw.family if hw is not None else defn.family
+            t = fam.operand_type(role, t, self.syn.src_dtype)
         if o.tensor is not None and t is not None:
             tt = o.tensor.dtype
-            if kind == "vec" and tt.size != t.size:
+            if kind in ("vec", "elemaddr") and tt.size != t.size:
                 raise LexError(f"{self.head()} {role} '{o.tensor.name}' is {tt.name}; a {t.name} "
                                f"operand needs a tensor of {t.size}-byte elements", o.col)
             if kind in ("bits", "cmpaddr") and tt.name not in UNSIGNED_MASK_TYPES:
                 raise LexError(f"{self.head()} {role} '{o.tensor.name}' is {tt.name}; a bit mask "
                                "needs an unsigned type (u8, u16, u32, u64)", o.col)
         if isinstance(o.addr, int):
-            align = ALIGN[kind]
+            # a gather's source base: its element size (the offsets then keep it aligned)
+            align = (t.size if t is not None else 1) if kind == "elemaddr" else ALIGN[kind]
             if o.addr % align:
-                what = "vector operands" if kind in ("vec", "bits", "ub") else "CMPMASK moves"
+                what = "vector operands" if kind in ("vec", "bits", "ub") else \
+                    "a gather's source" if kind == "elemaddr" else "CMPMASK moves"
                 self.rule(o.col, f"{self.head()} {role} address {o.addr:#x} is not "
                           f"{align}-byte aligned ({what} must be {align}-byte aligned)")
 

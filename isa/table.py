@@ -91,7 +91,8 @@ class InstrDef(NamedTuple):
     kinds: vec (UB vector operand), bits (UB bit-mask operand), cmpaddr (16-byte aligned UB),
     ub / gm (DMA ends), scalar (immediate of T), value (integer or register), pipe, bpipe,
     event, xreg, xsrc (register or immediate), label, elem (UB tensor element), len,
-    vec_or_cmpmask, scalar_or_vec (950 flexible scalar position).
+    vec_or_cmpmask, scalar_or_vec (950 flexible scalar position), elemaddr (a gather's
+    source: element-aligned).
     """
 
     name: str
@@ -318,7 +319,7 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              strides="unary", keys=("count", "repeat") + _APIMASK, hw="vci",
              doc="AscendC CreateVecIndex: first-n (count=) or high-dimensional (repeat= + mask) "
              "→ vci"),
-    InstrDef("vgather", (("dst", "vec"), ("src", "vec"), ("offset", "vec")), F.VGATHER,
+    InstrDef("vgather", (("dst", "vec"), ("src", "elemaddr"), ("offset", "vec")), F.VGATHER,
              typed=True, types="vgather", strides="gather", keys=("repeat",),
              doc="Gather: active element k of repeat i = the element at src + offset[i·N + k] "
              "bytes (offset: u32, N a repeat, back to back); dst_rep in blocks"),

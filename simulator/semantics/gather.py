@@ -74,7 +74,7 @@ def issue(ex: Context, instr: Instruction) -> Issued:
 
 def _check(ex: Context, instr: Instruction, vop: VectorOp, acc: Access) -> None:
     """The §9.2 checks of one operand: alignment of a register address, UB bounds, footprint."""
-    if not instr.is_static and acc.base % 32:
+    if not instr.is_static and acc.base % 32 and acc.kind != "indexed":  # (its elements: below)
         ex.check(instr, checks.alignment(vop, acc))
     ext = checks.extent(vop, acc)
     problem = checks.bounds(vop, acc, ex.m.ub.size, ext)

@@ -44,3 +44,21 @@ def gather_mask(ub: bytearray, size: int, dst: int, src0: int, src1: int | None,
             ub[dst + out * size:dst + (out + 1) * size] = ub[a:a + size]
             out += 1
     return out
+
+
+def gather(ub: bytearray, size: int, dst: int, src: int, offset: int, repeat: int,
+           dst_rep: int, active: list[bool] | None = None, count: int | None = None) -> None:
+    """Gather (vgather): active element k of repeat i (N = 256 / size a repeat) is the element
+    at src + offset[i·N + k] bytes (u32 offsets, N a repeat, back to back), written at
+    dst + i·dst_rep·32 + k·size. COUNT: counter mode's elements (the repeats follow)."""
+    n = 256 // size
+    if count is not None:
+        repeat = -(-count // n)
+    for i in range(repeat):
+        for k in range(n):
+            j = i * n + k
+            if (count is not None and j >= count) or (active is not None and not active[k]):
+                continue
+            off = int.from_bytes(ub[offset + 4 * j:offset + 4 * j + 4], "little")
+            a = dst + i * dst_rep * BLOCK + k * size
+            ub[a:a + size] = ub[src + off:src + off + size]

@@ -1,4 +1,4 @@
-// pipev/gather.h: GatherMask and GetRsvdCnt (issue 28). GatherMask issues one `gather_mask`
+// pipev/gather.h: GatherMask, GetRsvdCnt and Gather (issue 28). GatherMask issues one `gather_mask`
 // statement (isa/api.py expands it into vreducev2): reduceMode false is `repeat=` (normal
 // mode, the mask argument ignored), true is `count=MASK, repeat=` (counter mode, each repeat
 // taking MASK elements, as A2/A3 do); rsvdCnt is then read from the RSVD_CNT register the
@@ -70,6 +70,44 @@ void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uin
         pipev::detail::error(loc, "GatherMask: a built-in src1Pattern is 1..7");
     pipev::detail::gather_mask_keys<T>(s, src1Pattern, reduceMode, mask, gatherMaskParams,
                                        rsvdCnt, loc);
+}
+// Gather: dst[j] = the element at src + srcBaseAddr + srcOffset[j] bytes (`gather` statement,
+// base= a literal: one text per base value).
+template <typename T>
+void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+            const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
+            const uint32_t count, PIPEV_LOC) {
+    pipev::detail::Stmt s("gather.%s", pipev::type_name<T>);
+    pipev::detail::ub_ops(s, loc, dst, src, srcOffset);
+    s.op("base=%u", unsigned(srcBaseAddr));
+    s.key("count", count);
+    s.issue(loc);
+}
+template <typename T>
+void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+            const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
+            const uint64_t mask[], const uint8_t repeatTime, const uint16_t dstRepStride,
+            PIPEV_LOC) {
+    auto m = pipev::detail::mask_of(mask);
+    pipev::detail::hd_form<T>(pipev::detail::head<T>("gather"), &m, repeatTime,
+                              pipev::detail::format("stride=%u, base=%u", unsigned(dstRepStride),
+                                                    unsigned(srcBaseAddr)), loc,
+                              [&](pipev::detail::Stmt& s) {
+        pipev::detail::ub_ops(s, loc, dst, src, srcOffset);
+    });
+}
+template <typename T>
+void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+            const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
+            const uint64_t mask, const uint8_t repeatTime, const uint16_t dstRepStride,
+            PIPEV_LOC) {
+    auto m = pipev::detail::mask_of(mask);
+    pipev::detail::hd_form<T>(pipev::detail::head<T>("gather"), &m, repeatTime,
+                              pipev::detail::format("stride=%u, base=%u", unsigned(dstRepStride),
+                                                    unsigned(srcBaseAddr)), loc,
+                              [&](pipev::detail::Stmt& s) {
+        pipev::detail::ub_ops(s, loc, dst, src, srcOffset);
+    });
 }
 // The elements the last GatherMask wrote (RSVD_CNT).
 inline int64_t GetRsvdCnt(PIPEV_LOC) { return int64_t(pipev::detail::special("rsvd_cnt")); }
