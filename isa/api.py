@@ -699,6 +699,19 @@ def _gather(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit("vgather", ops, e.t, repeat=1), None)
 
 
+def _transpose(e: _Expander) -> None:
+    """REPEAT vtransposes, dst and src moved on by their strides x 512 bytes each time."""
+    _arity(e, 2, "transpose")
+    ops = _operands(e, list(e.syn.defn.operands))
+    repeat = e.fields.get("repeat", 1)
+    if isinstance(repeat, RegExpr):
+        raise LexError("transpose repeat= must be a constant (one vtranspose a matrix)",
+                       e.key_col("repeat"))
+    step = {r: e.fields.get(f"{r}_rep", 1) * 2 * REPEAT for r in ("dst", "src")}
+    for i in range(repeat):
+        e.emit("vtranspose", {r: shift(o, i * step[r]) for r, o in ops.items()}, e.t)
+
+
 def _set_mask(e: _Expander) -> None:
     """set_mask.T LEN runs on S as itself: the contiguous rule, or the count in counter mode,
     decided by the mask mode at issue."""
@@ -732,6 +745,7 @@ _EXPANSIONS = {
     "api_brcb": _brcb,
     "api_create_vec_index": _create_vec_index,
     "api_gather": _gather,
+    "api_transpose": _transpose,
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
 }

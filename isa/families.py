@@ -377,6 +377,20 @@ VBRCB = BrcbFamily("vbrcb", VECTOR, "V", "brcb", packed=(("src", 8),), mask_igno
 VCI = _vector("vci", "dup")  # CreateVecIndex: Duplicate's throughput (vector_throughput.csv)
 
 
+class TransposeFamily(Family):
+    """vtranspose (AscendC Transpose, 16 x 16 of 2-byte elements): one repeat of 256 elements,
+    both operands 512 bytes back to back (`packed`), MASK not considered."""
+
+    __slots__ = ()
+
+    def repeat_elements(self, t: DType, src: DType | None = None) -> int:
+        return 256
+
+
+VTRANSPOSE = TransposeFamily("vtranspose", VECTOR, "V", "transpose", one_repeat=True,
+                             mask_ignored=True, packed=(("dst", 256), ("src", 256)))
+
+
 class GatherFamily(Family):
     """vgather (AscendC Gather): dst element k of repeat i is the src element at
     src + offset[i·N + k] bytes, the offsets a u32 tensor read N a repeat (back to back, as

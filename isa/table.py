@@ -328,6 +328,13 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              keys=("count", "repeat", "base") + _APIMASK, hw="vgather",
              doc="AscendC Gather: first-n (count=) or high-dimensional (repeat= + mask); base= "
              "bytes added to src → vgather"),
+    InstrDef("vtranspose", _VEC2, F.VTRANSPOSE, typed=True, types="transpose",
+             doc="Transpose: dst = the 16 x 16 matrix of 2-byte elements at src, transposed "
+             "(512 bytes each; dst may be src); MASK not considered"),
+    InstrDef("transpose", _VEC2, F.api("api_transpose"), level="api", typed=True,
+             types="transpose", keys=("repeat", "dst_rep", "src_rep"), hw="vtranspose",
+             doc="AscendC Transpose / TIK vec_trans: REPEAT 16 x 16 transpositions, the "
+             "matrices dst_rep / src_rep x 512 bytes apart (default 1) → vtranspose each"),
     InstrDef("get_cmp_mask", (("dst", "cmpaddr"),), F.api("api_get_cmp_mask"), level="api",
              doc="AscendC GetCmpMask → get_cmpmask"),
     InstrDef("set_cmp_mask", (("src", "cmpaddr"),), F.api("api_set_cmp_mask"), level="api",

@@ -15,7 +15,7 @@ from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import vcmp, vcmpv, vcmpvs
 from simulator.semantics.instruction_set import InstructionSet
 from simulator.semantics.issued import HALT, Issued
-from simulator.semantics.layout import brcb, vci
+from simulator.semantics.layout import brcb, vci, vtranspose
 from simulator.semantics.move import dup, vcopy
 from simulator.semantics.select import prepare_vsel, vsel
 
@@ -45,7 +45,7 @@ def _builtin() -> InstructionSet:
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,
         "vconv": vconv,
-        "vbrcb": brcb, "vci": vci,  # issue 28 (28b)
+        "vbrcb": brcb, "vci": vci, "vtranspose": vtranspose,  # issue 28 (28b)
     }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel})
 
 

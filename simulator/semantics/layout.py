@@ -28,3 +28,9 @@ def vci(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     else:
         values = (int(first) + index).astype(t.numeric)  # two's complement: wraps
     store(m, vop, vop.access("dst"), values, lo, hi)
+
+
+def vtranspose(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+    """dst = src as a 16 x 16 matrix, transposed (raw bits; src read before dst is written)."""
+    src = load(m, vop, vop.access("src"), lo, hi).reshape(hi - lo, 16, 16)
+    store(m, vop, vop.access("dst"), src.transpose(0, 2, 1).reshape(hi - lo, 256).copy(), lo, hi)

@@ -193,6 +193,21 @@ class Instructions:
                 rsvd_scalar.value = None  # known only when it runs
                 c.record(None)
 
+    @api
+    def vec_trans(self, dst, src, repeat_times, dst_rep_stride, src_rep_stride) -> None:
+        """16 x 16 transpositions of 2-byte elements (the `transpose` statement), the matrices
+        dst_rep_stride / src_rep_stride x 512 bytes apart."""
+        with self._call("vec_trans") as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src=src)
+            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+            repeat = c.stride(repeat_times, "repeat_times")
+            if repeat == 0:
+                raise c.error("repeat_times 0 as an immediate is not supported (TIK rejects it)")
+            c.emit(f"transpose.{t.name} {d}, {s}, repeat={repeat}, "
+                   f"dst_rep={c.stride(dst_rep_stride, 'dst_rep_stride')}, "
+                   f"src_rep={c.stride(src_rep_stride, 'src_rep_stride')}")
+            c.record("V")
+
     # -- TIK 2.0: whole tensors --------------------------------------------------------------
     def _h_binary(self, name: str, dst, src0, src1) -> None:
         with self._call(name) as c:

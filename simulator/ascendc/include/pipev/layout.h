@@ -1,6 +1,7 @@
 // pipev/layout.h: Brcb and CreateVecIndex (issue 28). Brcb issues one `brcb` statement
 // (isa/api.py → vbrcb; MASK is not considered by the instruction, so the call sets none);
-// CreateVecIndex one `create_vec_index` statement in the duplicate forms (→ vci).
+// CreateVecIndex one `create_vec_index` statement in the duplicate forms (→ vci); Transpose one
+// `transpose` statement (→ vtranspose, 16 x 16 two-byte elements).
 #ifndef PIPEV_LAYOUT_H
 #define PIPEV_LAYOUT_H
 #include "vector.h"
@@ -59,6 +60,55 @@ void CreateVecIndex(LocalTensor<T>& dst, const T& firstValue, uint64_t mask, uin
         pipev::detail::ub_op(s, dst, loc);
         s.op("%s", pipev::detail::scalar_text(firstValue).c_str());
     });
+}
+
+enum class TransposeType : uint8_t {
+    TRANSPOSE_TYPE_NONE,
+    TRANSPOSE_NZ2ND_0213,
+    TRANSPOSE_NZ2NZ_0213,
+    TRANSPOSE_NZ2NZ_012_WITH_N,
+    TRANSPOSE_NZ2ND_012_WITH_N,
+    TRANSPOSE_NZ2ND_012_WITHOUT_N,
+    TRANSPOSE_NZ2NZ_012_WITHOUT_N,
+    TRANSPOSE_ND2ND_ONLY,
+    TRANSPOSE_ND_UB_GM,
+    TRANSPOSE_GRAD_ND_UB_GM,
+    TRANSPOSE_ND2ND_B16,
+    TRANSPOSE_NCHW2NHWC,
+    TRANSPOSE_NHWC2NCHW
+};
+struct TransposeParamsExt {
+    TransposeParamsExt() {}
+    TransposeParamsExt(const uint16_t n, const uint16_t c, const uint16_t h, const uint16_t w,
+                       const TransposeType type)
+        : nSize(n), cSize(c), hSize(h), wSize(w), transposeType(type) {}
+    uint16_t nSize = 0;
+    uint16_t cSize = 0;
+    uint16_t hSize = 0;
+    uint16_t wSize = 0;
+    TransposeType transposeType = TransposeType::TRANSPOSE_ND2ND_B16;
+};
+// the 16 x 16 form
+template <typename T>
+void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, PIPEV_LOC) {
+    pipev::detail::Stmt s("transpose.%s", pipev::type_name<T>);
+    pipev::detail::ub_ops(s, loc, dst, src);
+    s.issue(loc);
+}
+// the enhanced form: TRANSPOSE_ND2ND_B16 is the 16 x 16 form (no temporary buffer); pipev does
+// not model the NCHW <-> NHWC conversions (an error at the call)
+template <typename T>
+void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+               const LocalTensor<uint8_t>& sharedTmpBuffer, const TransposeParamsExt& params,
+               PIPEV_LOC) {
+    (void)sharedTmpBuffer;
+    if (params.transposeType == TransposeType::TRANSPOSE_TYPE_NONE) return;
+    if (params.transposeType != TransposeType::TRANSPOSE_ND2ND_B16)
+        pipev::detail::error(loc, "Transpose: pipev models TRANSPOSE_ND2ND_B16 (and "
+                             "TRANSPOSE_TYPE_NONE); the other transpose types are not modelled");
+    if (params.hSize != 16 || params.wSize != 16)
+        pipev::detail::error(loc, "Transpose TRANSPOSE_ND2ND_B16: hSize and wSize must be 16");
+    Transpose(dst, src, loc);
 }
 }  // namespace AscendC
 #endif
