@@ -51,3 +51,12 @@ def vci(ub: bytearray, t: str, dst: int, first: float, repeat: int, dst_blk: int
             a = dst + i * dst_rep * BLOCK + (k // per_block) * dst_blk * BLOCK \
                 + (k % per_block) * size
             ub[a:a + size] = value.tobytes()
+
+
+def transpose16(ub: bytearray, dst: int, src: int) -> None:
+    """Transpose (vtranspose): the 16 x 16 matrix of 2-byte elements at src, transposed into
+    dst (element [r][c] of dst is element [c][r] of src; src read whole first)."""
+    m = [bytes(ub[src + 2 * k:src + 2 * k + 2]) for k in range(256)]
+    for r in range(16):
+        for c in range(16):
+            ub[dst + 2 * (16 * r + c):dst + 2 * (16 * r + c) + 2] = m[16 * c + r]
