@@ -712,6 +712,14 @@ def _transpose(e: _Expander) -> None:
         e.emit("vtranspose", {r: shift(o, i * step[r]) for r, o in ops.items()}, e.t)
 
 
+def _trans_data_5hd(e: _Expander) -> None:
+    """TransDataTo5HD → vnchwconv, as it is."""
+    _arity(e, 2, "address lists")
+    fields = {k: e.fields[k] for k in ("repeat", "dst_high", "src_high") if k in e.fields}
+    e.emit("vnchwconv", _operands(e, list(e.syn.defn.operands)), e.t, stride=_strides(e),
+           **fields)
+
+
 def _set_mask(e: _Expander) -> None:
     """set_mask.T LEN runs on S as itself: the contiguous rule, or the count in counter mode,
     decided by the mask mode at issue."""
@@ -746,6 +754,7 @@ _EXPANSIONS = {
     "api_create_vec_index": _create_vec_index,
     "api_gather": _gather,
     "api_transpose": _transpose,
+    "api_trans_data_5hd": _trans_data_5hd,
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
 }

@@ -434,6 +434,8 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
         elif op.kind == "bitrows":  # n bits a repeat, rows src1_rep blocks apart
             accesses.append((op.role, source, "bitrows", 1, 1, fields.get(f"{op.role}_rep", 1),
                              op.write, -(-n // 8)))
+        elif op.kind == "addrlist":  # 16 u64 addresses, the same every repeat
+            accesses.append((op.role, source, "bitrows", 1, 1, 0, op.write, 128))
         elif op.kind == "indexed":  # its offsets are data, attached at issue
             size = fam.operand_type(op.role, t, src).size
             accesses.append((op.role, source, "indexed", size, 1, 0, op.write, n))

@@ -387,6 +387,36 @@ class TransposeFamily(Family):
         return 256
 
 
+class TransData5HDFamily(Family):
+    """vnchwconv (AscendC TransDataTo5HD): 16 source blocks, at the 16 UB addresses a u64 list
+    holds (src_list), transposed into the 16 destination blocks dst_list holds. The lists are
+    read whole every repeat (`addrlist`); the data are `indexed` by the addresses read at issue
+    (simulator/semantics/gather.py). A repeat: 16 x K elements (K = 16 two-byte, 8 four-byte,
+    16 one-byte from one half of each block); MASK not considered."""
+
+    __slots__ = ()
+
+    def operands(self, roles: tuple[str, ...], fields: dict) -> tuple[Operand, ...]:
+        return (Operand("dst_list", "dst_list", "addrlist"),
+                Operand("src_list", "src_list", "addrlist"),
+                Operand("dst", "dst_list", "indexed", True),
+                Operand("src", "src_list", "indexed"))
+
+    def repeat_elements(self, t: DType, src: DType | None = None) -> int:
+        return 128 if t.size == 4 else 256
+
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        return TYPES["u64"] if role.endswith("_list") else t
+
+    def cost_class(self, fields: dict, t: DType | None = None) -> str:
+        return "trans5hd_b8" if t is not None and t.size == 1 else "trans5hd"
+
+    def cost_classes(self) -> tuple[str, ...]:
+        return ("trans5hd", "trans5hd_b8")
+
+
+VNCHWCONV = TransData5HDFamily("vnchwconv", VECTOR, "V", "trans5hd", mask_ignored=True,
+                               data_roles=("dst_list", "src_list"))
 VTRANSPOSE = TransposeFamily("vtranspose", VECTOR, "V", "transpose", one_repeat=True,
                              mask_ignored=True, packed=(("dst", 256), ("src", 256)))
 

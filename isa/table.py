@@ -59,6 +59,8 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("pattern", 0, 7, 0, False, "GatherMask pattern: 0 the bits of src1, 1-7 built in "
         "(1 even, 2 odd elements, 3-6 element 0-3 of each four, 7 all)"),
     Key("base", 0, (1 << 32) - 1, 0, False, "Gather: bytes added to src's address"),
+    Key("dst_high", 0, 1, 0, False, "TransDataTo5HD 8-bit: write the high half of each block"),
+    Key("src_high", 0, 1, 0, False, "TransDataTo5HD 8-bit: read the high half of each block"),
     *(Key(s, 0, 255, None, False, "block/repeat stride in 32-byte blocks")
       for s in sorted(set(BINARY_STRIDES + UNARY_STRIDES))),
 )}
@@ -82,6 +84,7 @@ LAYOUTS: dict[str, StrideLayout] = {s.name: s for s in (
     StrideLayout("gathermask", ("src0_blk", "src0_rep", "src1_rep"), (1, 8, 1)),
     StrideLayout("brcb", ("dst_blk", "dst_rep"), (1, 8), UNARY_BLK_MAX),
     StrideLayout("gather", ("dst_rep",), (8,)),
+    StrideLayout("trans5hd", ("dst_rep", "src_rep"), (0, 0)),
 )}
 
 
@@ -335,6 +338,15 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              types="transpose", keys=("repeat", "dst_rep", "src_rep"), hw="vtranspose",
              doc="AscendC Transpose / TIK vec_trans: REPEAT 16 x 16 transpositions, the "
              "matrices dst_rep / src_rep x 512 bytes apart (default 1) → vtranspose each"),
+    InstrDef("vnchwconv", (("dst_list", "vec"), ("src_list", "vec")), F.VNCHWCONV, typed=True,
+             types="trans5hd", strides="trans5hd", keys=("repeat", "dst_high", "src_high"),
+             doc="TransDataTo5HD: the 16 blocks at src_list's addresses transposed into the 16 "
+             "at dst_list's (u64 lists); repeat i moves them i x stride blocks on (repeat=1: "
+             "one stride on, as the vendor page says)"),
+    InstrDef("trans_data_5hd", (("dst_list", "vec"), ("src_list", "vec")),
+             F.api("api_trans_data_5hd"), level="api", typed=True, types="trans5hd",
+             strides="trans5hd", keys=("repeat", "dst_high", "src_high"), hw="vnchwconv",
+             doc="AscendC TransDataTo5HD (address lists in UB) → vnchwconv"),
     InstrDef("get_cmp_mask", (("dst", "cmpaddr"),), F.api("api_get_cmp_mask"), level="api",
              doc="AscendC GetCmpMask → get_cmpmask"),
     InstrDef("set_cmp_mask", (("src", "cmpaddr"),), F.api("api_set_cmp_mask"), level="api",

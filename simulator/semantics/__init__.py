@@ -40,7 +40,7 @@ def _builtin() -> InstructionSet:
         "fail": scalar.fail,
         # issue 28 (28b): gathers and layout shapes
         "vreducev2": gather.issue, "get_rsvd_cnt": gather.get_rsvd_cnt,
-        "vgather": gather.issue_gather,
+        "vgather": gather.issue_gather, "vnchwconv": gather.issue_trans5hd,
     }, bodies={
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,

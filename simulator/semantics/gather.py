@@ -165,3 +165,71 @@ def gather_body(m: Machine, vop: VectorOp, _arg, lo: int, hi: int) -> None:
     src = vop.access("src")
     idx = src.base // src.size + src.index_offsets(vop.repeats)[lo:hi]
     store(m, vop, vop.access("dst"), m.views[src.size].take(idx, mode="clip"), lo, hi)
+
+
+# -- TransDataTo5HD -------------------------------------------------------------------------------
+def issue_trans5hd(ex: Context, instr: Instruction) -> Issued:
+    """The lists' checks, then their 16 addresses each (32-byte aligned), then the data's."""
+    m = ex.m
+    addrs, fields = ex.resolve(instr)
+    vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
+    if _noop(ex, instr, vop, fields):
+        return Issued("V", vop, uops=vop.repeats)
+    lists = {}
+    for role in ("dst_list", "src_list"):
+        acc = vop.access(role)
+        _check(ex, instr, vop, acc)
+        lists[role] = m.ub[acc.base:acc.base + 128].view(np.uint64).astype(np.int64)
+        ex.check(instr, _list_alignment(vop, role, lists[role]))
+    dst, src = _trans5hd_index(vop, fields, lists["dst_list"], lists["src_list"])
+    ops = {"dst": vop.access("dst"), "src": vop.access("src")}
+    ops = {r: a.indexed(ix - a.base) for (r, a), ix in zip(ops.items(), (dst, src), strict=True)}
+    vop = attrs.evolve(vop, operands=tuple(ops.get(a.role, a) for a in vop.operands), memo={})
+    for role in ("dst", "src"):
+        _check(ex, instr, vop, vop.access(role))
+    ex.check(instr, checks.overlap(vop))
+    r = vop.repeats
+    return Issued("V", vop, trans5hd_body, None, r, uops=r)
+
+
+def _list_alignment(vop: VectorOp, role: str, addresses: np.ndarray) -> Problem | None:
+    bad = np.flatnonzero(addresses % 32)
+    if not bad.size:
+        return None
+    k = int(bad[0])
+    return Problem("align", f"{vop.instr.head} {role} entry {k} = {int(addresses[k]):#x} is not "
+                   "32-byte aligned (the blocks a TransDataTo5HD moves are 32-byte aligned)",
+                   role=role)
+
+
+def _trans5hd_index(vop: VectorOp, fields: dict, dst_list: np.ndarray, src_list: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """(R, n) byte addresses of each element read (src) and where it goes (dst), element
+    (r, k) = element k taken from source block r. 2-byte: dst block k, element r; 4-byte: dst
+    block 2k + r // 8, element r % 8; 1-byte: element k of the chosen half of source block r to
+    byte r of the chosen half of dst block k. Repeat i is i x stride blocks on — one stride on
+    when there is one repeat (the vendor page)."""
+    size, reps = vop.t.size, vop.repeats
+    kk = 8 if size == 4 else 16
+    r = np.repeat(np.arange(16), kk)
+    k = np.tile(np.arange(kk), 16)
+    half = 16 * size  # bytes of half a block: the 8-bit form's
+    if size == 4:
+        dblock, dpos = 2 * k + r // 8, (r % 8) * size
+    elif size == 2:
+        dblock, dpos = k, r * size
+    else:
+        dblock, dpos = k, fields.get("dst_high", 0) * half + r
+    spos = (fields.get("src_high", 0) * half if size == 1 else 0) + k * size
+    i = np.arange(reps)[:, None] if reps > 1 else np.ones((1, 1), np.int64)
+    d_off = i * fields.get("dst_rep", 0) * 32
+    s_off = i * fields.get("src_rep", 0) * 32
+    return dst_list[dblock][None, :] + dpos + d_off, src_list[r][None, :] + spos + s_off
+
+
+def trans5hd_body(m: Machine, vop: VectorOp, _arg, lo: int, hi: int) -> None:
+    """Repeats [lo, hi): every element read, then written (raw bits)."""
+    src, dst = vop.access("src"), vop.access("dst")
+    view = m.views[src.size]
+    values = view.take(src.base // src.size + src.index_offsets(vop.repeats)[lo:hi], mode="clip")
+    view[dst.base // dst.size + dst.index_offsets(vop.repeats)[lo:hi]] = values

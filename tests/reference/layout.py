@@ -60,3 +60,34 @@ def transpose16(ub: bytearray, dst: int, src: int) -> None:
     for r in range(16):
         for c in range(16):
             ub[dst + 2 * (16 * r + c):dst + 2 * (16 * r + c) + 2] = m[16 * c + r]
+
+
+def trans_data_5hd(ub: bytearray, size: int, dst_list: list[int], src_list: list[int],
+                   repeat: int, dst_rep: int, src_rep: int, dst_high: int = 0,
+                   src_high: int = 0) -> None:
+    """TransDataTo5HD (vnchwconv), from the page's three rules: 16-bit — loop k over a block's
+    16 elements, element k of the 16 source blocks makes destination block k; 32-bit — loop k
+    over 8, element k of the 16 source blocks makes destination blocks 2k (sources 0-7) and
+    2k+1 (8-15); 8-bit — loop k over 16, byte k of the chosen half of the 16 source blocks makes
+    the chosen half of destination block k. Repeat i is i·stride blocks on (one repeat: one
+    stride on). Every element is read before any is written."""
+    for i in range(repeat):
+        step = i if repeat > 1 else 1
+        srcs = [a + step * src_rep * BLOCK for a in src_list]
+        dsts = [a + step * dst_rep * BLOCK for a in dst_list]
+        moves = []
+        if size == 2:
+            for k in range(16):
+                for r in range(16):
+                    moves.append((dsts[k] + 2 * r, srcs[r] + 2 * k))
+        elif size == 4:
+            for k in range(8):
+                for r in range(16):
+                    moves.append((dsts[2 * k + r // 8] + 4 * (r % 8), srcs[r] + 4 * k))
+        else:
+            for k in range(16):
+                for r in range(16):
+                    moves.append((dsts[k] + 16 * dst_high + r, srcs[r] + 16 * src_high + k))
+        data = [bytes(ub[s:s + size]) for _, s in moves]
+        for (d, _), v in zip(moves, data, strict=True):
+            ub[d:d + size] = v
