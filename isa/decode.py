@@ -320,6 +320,31 @@ class VectorOp:
             yield MicroOp(i, bits, rows)
 
 
+def address_list_offsets(size: int, reps: int, fields: dict, dst_list: np.ndarray,
+                         src_list: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TransDataTo5HD's formula (an `indexed` pair from two lists of 16 block addresses): (R, n)
+    byte addresses of each element read (src) and where it goes (dst), element
+    (r, k) = element k taken from source block r. 2-byte: dst block k, element r; 4-byte: dst
+    block 2k + r // 8, element r % 8; 1-byte: element k of the chosen half of source block r to
+    byte r of the chosen half of dst block k. Repeat i is i x stride blocks on — one stride on
+    when there is one repeat (the vendor page)."""
+    kk = 8 if size == 4 else 16
+    r = np.repeat(np.arange(16), kk)
+    k = np.tile(np.arange(kk), 16)
+    half = 16 * size  # bytes of half a block: the 8-bit form's
+    if size == 4:
+        dblock, dpos = 2 * k + r // 8, (r % 8) * size
+    elif size == 2:
+        dblock, dpos = k, r * size
+    else:
+        dblock, dpos = k, fields.get("dst_high", 0) * half + r
+    spos = (fields.get("src_high", 0) * half if size == 1 else 0) + k * size
+    i = np.arange(reps)[:, None] if reps > 1 else np.ones((1, 1), np.int64)
+    d_off = i * fields.get("dst_rep", 0) * 32
+    s_off = i * fields.get("src_rep", 0) * 32
+    return dst_list[dblock][None, :] + dpos + d_off, src_list[r][None, :] + spos + s_off
+
+
 MASKED_KINDS = ("vector", "indexed")  # kinds whose operands MASK applies to
 
 # One operand's UB bytes: (role, first byte, end byte, index array or None, write)

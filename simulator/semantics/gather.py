@@ -14,7 +14,7 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from isa.decode import Access, VectorOp, decode_vector
+from isa.decode import Access, VectorOp, address_list_offsets, decode_vector
 from isa.program import Instruction
 from simulator import checks
 from simulator.machine import Machine
@@ -181,7 +181,8 @@ def issue_trans5hd(ex: Context, instr: Instruction) -> Issued:
         _check(ex, instr, vop, acc)
         lists[role] = m.ub[acc.base:acc.base + 128].view(np.uint64).astype(np.int64)
         ex.check(instr, _list_alignment(vop, role, lists[role]))
-    dst, src = _trans5hd_index(vop, fields, lists["dst_list"], lists["src_list"])
+    dst, src = address_list_offsets(vop.t.size, vop.repeats, fields, lists["dst_list"],
+                                    lists["src_list"])
     ops = {"dst": vop.access("dst"), "src": vop.access("src")}
     ops = {r: a.indexed(ix - a.base) for (r, a), ix in zip(ops.items(), (dst, src), strict=True)}
     vop = attrs.evolve(vop, operands=tuple(ops.get(a.role, a) for a in vop.operands), memo={})
@@ -200,31 +201,6 @@ def _list_alignment(vop: VectorOp, role: str, addresses: np.ndarray) -> Problem 
     return Problem("align", f"{vop.instr.head} {role} entry {k} = {int(addresses[k]):#x} is not "
                    "32-byte aligned (the blocks a TransDataTo5HD moves are 32-byte aligned)",
                    role=role)
-
-
-def _trans5hd_index(vop: VectorOp, fields: dict, dst_list: np.ndarray, src_list: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray]:
-    """(R, n) byte addresses of each element read (src) and where it goes (dst), element
-    (r, k) = element k taken from source block r. 2-byte: dst block k, element r; 4-byte: dst
-    block 2k + r // 8, element r % 8; 1-byte: element k of the chosen half of source block r to
-    byte r of the chosen half of dst block k. Repeat i is i x stride blocks on — one stride on
-    when there is one repeat (the vendor page)."""
-    size, reps = vop.t.size, vop.repeats
-    kk = 8 if size == 4 else 16
-    r = np.repeat(np.arange(16), kk)
-    k = np.tile(np.arange(kk), 16)
-    half = 16 * size  # bytes of half a block: the 8-bit form's
-    if size == 4:
-        dblock, dpos = 2 * k + r // 8, (r % 8) * size
-    elif size == 2:
-        dblock, dpos = k, r * size
-    else:
-        dblock, dpos = k, fields.get("dst_high", 0) * half + r
-    spos = (fields.get("src_high", 0) * half if size == 1 else 0) + k * size
-    i = np.arange(reps)[:, None] if reps > 1 else np.ones((1, 1), np.int64)
-    d_off = i * fields.get("dst_rep", 0) * 32
-    s_off = i * fields.get("src_rep", 0) * 32
-    return dst_list[dblock][None, :] + dpos + d_off, src_list[r][None, :] + spos + s_off
 
 
 def trans5hd_body(m: Machine, vop: VectorOp, _arg, lo: int, hi: int) -> None:

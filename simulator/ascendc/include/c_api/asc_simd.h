@@ -413,7 +413,7 @@ inline int64_t asc_get_rsvd_count() { return int64_t(pipev::detail::special("rsv
 // ---- issue 28 (28b): Brcb (asc_brcb) --------------------------------------------------------------
 union asc_brcb_config {
     uint64_t config;
-    struct {
+    __extension__ struct {  // anonymous, as the vendor's (__extension__: -Wpedantic allows it)
         uint64_t dst_block_stride : 16;
         uint64_t reserved1 : 16;
         uint64_t dst_repeat_stride : 12;

@@ -110,6 +110,9 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     });
 }
 // The elements the last GatherMask wrote (RSVD_CNT).
-inline int64_t GetRsvdCnt(PIPEV_LOC) { return int64_t(pipev::detail::special("rsvd_cnt")); }
+inline int64_t GetRsvdCnt(PIPEV_LOC) {
+    (void)loc;  // a register read: nothing is issued
+    return int64_t(pipev::detail::special("rsvd_cnt"));
+}
 }  // namespace AscendC
 #endif
