@@ -67,7 +67,7 @@ def issue(ex: Context, instr: Instruction) -> Issued:
                        else others, memo={})
     if total:
         _check(ex, instr, vop, vop.access("dst"))
-        ex.check(instr, _overlap(vop))
+        ex.check(instr, _overlap(vop, keep))
     r = vop.repeats
     return Issued("V", vop, body, keep, r, uops=r)
 
@@ -83,9 +83,10 @@ def _check(ex: Context, instr: Instruction, vop: VectorOp, acc: Access) -> None:
     ex.check(instr, checks.footprint(vop, acc, tensor_of(instr, acc.role), ext))
 
 
-def _overlap(vop: VectorOp) -> Problem | None:
-    """dst shares no byte with the pattern, nor with src0 unless it is src0 compacted in place
-    (the same start, src0 contiguous: each element is written at or before where it was read)."""
+def _overlap(vop: VectorOp, keep: np.ndarray) -> Problem | None:
+    """dst shares no byte with the pattern; with src0 only as a compaction in place: the kept
+    elements read in increasing order, each written at or before where it was read (so none
+    is overwritten before it is read, whatever src0's strides)."""
     dst = vop.access("dst")
     lo, hi = checks.extent(vop, dst)
     for src in vop.operands:
@@ -94,13 +95,23 @@ def _overlap(vop: VectorOp) -> Problem | None:
         s_lo, s_hi = checks.extent(vop, src)
         if s_hi < lo or hi < s_lo:
             continue
-        if src.role == "src0" and src.base == dst.base and src.contiguous:
-            continue
+        if src.role == "src0":
+            reads = src.addresses(vop.repeats)[keep]
+            writes = dst.addresses(1)[0, :reads.size]
+            bad = np.flatnonzero(writes > reads)
+            ordered = bool((np.diff(reads) >= src.size).all())
+            if ordered and not bad.size:
+                continue
+            j = int(bad[0]) if bad.size else 0
+            return Problem("overlap", f"{vop.instr.head} {checks.label(vop, dst)} and "
+                           f"{checks.label(vop, src)} overlap: kept element {j} is written at "
+                           f"{int(writes[j]):#x}, after {int(reads[j]):#x} where it is read (dst "
+                           "may overlap src0 only as a compaction in place: every element "
+                           "written at or before where it was read)", role=src.role)
         byte = max(lo, s_lo)
         return Problem("overlap", f"{vop.instr.head} {checks.label(vop, dst)} and "
                        f"{checks.label(vop, src)} overlap at byte {byte:#x} (a GatherMask's "
-                       "dst may only be its src0 in place, with src0 contiguous)",
-                       role=src.role)
+                       "dst may not overlap its pattern)", role=src.role)
     return None
 
 

@@ -156,18 +156,25 @@ def test_a_user_pattern_decides_how_much_is_written():
     assert got[:8] == [0, 31, 32, 63, 64, 95, 96, 127] and result.registers[3] == 8
 
 
-def test_overlap_is_an_error_unless_in_place():
-    """dst over the pattern, or over src0 at another start, is refused; src0 compacted in
-    place is allowed."""
+def test_overlap_is_an_error_unless_a_compaction_in_place():
+    """dst over the pattern is refused; over src0 it must be a compaction in place — every kept
+    element written at or before where it is read, as a kernel compacting rows of a padded
+    tensor into their own start does (src0 repeat stride beyond a repeat's elements)."""
     with pytest.raises(pipev.SimulationError, match=r"vreducev2.f32 dst and src1 p overlap "
-                       r"at byte 0x[0-9a-f]+ \(a GatherMask's dst may only be its src0 in place"):
+                       r"at byte 0x[0-9a-f]+ \(a GatherMask's dst may not overlap its pattern"):
         pipev.run(BASE + "    vreducev2.f32 @0x200, a, p, repeat=1\n")
-    with pytest.raises(pipev.SimulationError, match="dst a and src0 a overlap at byte 0x20"):
+    with pytest.raises(pipev.SimulationError, match=r"dst a and src0 a overlap: kept element 0 "
+                       r"is written at 0x20, after 0x0 where it is read"):
         pipev.run(BASE + "    vreducev2.f32 a[8], a, pattern=1, repeat=1\n")
     result = pipev.run(BASE + "    vreducev2.f32 a, a, pattern=1, repeat=2\n")
     a = result.program.tensors["a"]
     assert result.ub[a.addr:a.addr + 256].view(np.float32)[:64].tolist() == \
         list(range(0, 128, 2))
+    # rows of 48 in a 64-element pitch, the first 40 of each kept, compacted in place
+    rows = pipev.run(BASE + "    set_mask_count\n    set_vector_mask 0, 40\n"
+                     "    vreducev2.f32 a, a, pattern=7, repeat=2, stride=1,8,0\n")
+    got = rows.ub[a.addr:a.addr + 320].view(np.float32).tolist()
+    assert got == list(range(40)) + list(range(64, 104))
 
 
 def test_register_address_alignment_and_bounds_are_checked_at_run_time():
