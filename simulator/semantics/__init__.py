@@ -9,7 +9,7 @@ record (isa/families.py) and its semantics in `BUILTIN.extended(...)`, handed to
 """
 
 from isa.table import INSTRUCTIONS, KEYS, TABLE, TYPED_FORMS
-from simulator.semantics import cmpmask, dma, gather, registers, scalar, sync
+from simulator.semantics import cmpmask, dma, gather, registers, scalar, scalar_unit, sync
 from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import prepare_vcmpv, vcmp, vcmpv, vcmpvs
@@ -17,6 +17,7 @@ from simulator.semantics.instruction_set import InstructionSet
 from simulator.semantics.issued import HALT, Issued
 from simulator.semantics.layout import brcb, vci, vtranspose
 from simulator.semantics.move import dup, vcopy
+from simulator.semantics.reduce import BODIES as REDUCE_BODIES
 from simulator.semantics.select import prepare_vsel, vsel
 
 
@@ -38,6 +39,7 @@ def _builtin() -> InstructionSet:
         "li": scalar.li, "mov": scalar.mov, "alu": scalar.alu, "addr": scalar.addr,
         "nop": scalar.nop, "branch": scalar.branch, "jmp": scalar.jmp, "halt": scalar.halt,
         "fail": scalar.fail,
+        **scalar_unit.ISSUE,  # #29 scalar unit: division, UB loads/stores, float registers
         # issue 28 (28b): gathers and layout shapes
         "vreducev2": gather.issue, "get_rsvd_cnt": gather.get_rsvd_cnt,
         "vgather": gather.issue_gather, "vnchwconv": gather.issue_trans5hd,
@@ -45,6 +47,7 @@ def _builtin() -> InstructionSet:
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,
         "vconv": vconv,
+        **REDUCE_BODIES,  # the reductions (issue 28, group 28a)
         "vbrcb": brcb, "vci": vci, "vtranspose": vtranspose,  # issue 28 (28b)
     }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel,
                 "vcmpv": prepare_vcmpv, "vcmpvs": prepare_vcmpv})

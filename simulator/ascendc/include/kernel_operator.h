@@ -11,6 +11,7 @@
 #include "pipev/gather.h"
 #include "pipev/layout.h"
 #include "pipev/sync.h"
+#include "pipev/reduce.h"
 #include "pipev/debug.h"
 #include "pipev/launch.h"
 #include "kernel_tiling/kernel_tiling.h"
