@@ -796,6 +796,102 @@ def _cast(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit("vconv", ops, dst_t, src=src_t, repeat=1, round=rnd), body)
 
 
+# -- issue 28 (28b): gathers and layout shapes ------------------------------------------------
+def _gather_mask(e: _Expander) -> None:
+    """GatherMask → vreducev2. repeat= alone is reduceMode false (normal mode: MASK ignored,
+    R repeats of 256 bytes); count=K is reduceMode true (counter mode, the A2/A3 way: each of
+    the repeat= repeats, default 1, takes K elements), after which the mode is normal again
+    and MASK all ones, as the API leaves them."""
+    f = e.fields
+    pattern = f.get("pattern", 0)
+    n = 3 if pattern == 0 else 2
+    _arity(e, n, "user pattern src1" if pattern == 0 else f"built-in pattern={pattern}")
+    ops = _operands(e, list(e.syn.defn.operands)[:n])
+    stride = _strides(e)
+    repeat = f.get("repeat", 1)
+    if "count" not in f:
+        if "repeat" not in f:
+            raise LexError("gather_mask takes repeat= (normal mode), count= (counter mode) or "
+                           "both", e.syn.offset)
+        e.emit("vreducev2", ops, e.t, repeat=repeat, pattern=pattern, stride=stride)
+        return
+    if not e.chip.counter_mode:
+        raise LexError(f"gather_mask count= needs counter mode, which {e.chip.name} lacks",
+                       e.key_col("count"))
+    count = _count(e, None)
+    if isinstance(count, int) and count == 0:
+        e.b.warn(e.key_col("count"), "gather_mask with count=0 does nothing")
+        return
+    e.emit("set_mask_count")
+    e.mask(0, count)
+    e.emit("vreducev2", ops, e.t, repeat=repeat, pattern=pattern, stride=stride)
+    e.emit("set_mask_norm")
+    e.mask(ONES, ONES)
+
+
+def _brcb(e: _Expander) -> None:
+    """Brcb → vbrcb, as it is (MASK is not considered)."""
+    if "repeat" not in e.fields:
+        raise LexError("brcb takes repeat=", e.syn.offset)
+    _arity(e, 2, "repeat form")
+    e.emit("vbrcb", _operands(e, list(e.syn.defn.operands)), e.t, repeat=e.fields["repeat"],
+           stride=_strides(e))
+
+
+def _create_vec_index(e: _Expander) -> None:
+    """CreateVecIndex → vci: the duplicate forms (count= in counter mode: the index runs on
+    across repeats; repeat= with a mask or MASK as it is)."""
+    if "count" in e.fields and not e.chip.counter_mode:
+        raise LexError(f"create_vec_index count= needs counter mode, which {e.chip.name} lacks",
+                       e.key_col("count"))
+    _elementwise(e)
+
+
+def _gather(e: _Expander) -> None:
+    """Gather → vgather: src moved on by base= bytes; count= in counter mode (the offsets and
+    dst follow repeat after repeat), repeat= with a mask or MASK as it is."""
+    form = _form(e)
+    _arity(e, 3, form)
+    ops = _operands(e, list(e.syn.defn.operands))
+    base = e.fields.get("base", 0)
+    if base:
+        ops["src"] = shift(ops["src"], base)
+    if form != "count":
+        if form == "highdim":
+            e.mask(*_mask_from_keys(e))
+        e.emit("vgather", ops, e.t, repeat=e.fields["repeat"], stride=_strides(e))
+        return
+    if not e.chip.counter_mode:
+        raise LexError(f"gather count= needs counter mode, which {e.chip.name} lacks",
+                       e.key_col("count"))
+    n = _count(e, None)
+    if isinstance(n, int) and n == 0:
+        e.b.warn(e.key_col("count"), "gather with count=0 does nothing")
+        return
+    _first_n(e, n, lambda: e.emit("vgather", ops, e.t, repeat=1), None)
+
+
+def _transpose(e: _Expander) -> None:
+    """REPEAT vtransposes, dst and src moved on by their strides x 512 bytes each time."""
+    _arity(e, 2, "transpose")
+    ops = _operands(e, list(e.syn.defn.operands))
+    repeat = e.fields.get("repeat", 1)
+    if isinstance(repeat, RegExpr):
+        raise LexError("transpose repeat= must be a constant (one vtranspose a matrix)",
+                       e.key_col("repeat"))
+    step = {r: e.fields.get(f"{r}_rep", 1) * 2 * REPEAT for r in ("dst", "src")}
+    for i in range(repeat):
+        e.emit("vtranspose", {r: shift(o, i * step[r]) for r, o in ops.items()}, e.t)
+
+
+def _trans_data_5hd(e: _Expander) -> None:
+    """TransDataTo5HD → vnchwconv, as it is."""
+    _arity(e, 2, "address lists")
+    fields = {k: e.fields[k] for k in ("repeat", "dst_high", "src_high") if k in e.fields}
+    e.emit("vnchwconv", _operands(e, list(e.syn.defn.operands)), e.t, stride=_strides(e),
+           **fields)
+
+
 def _set_mask(e: _Expander) -> None:
     """set_mask.T LEN runs on S as itself: the contiguous rule, or the count in counter mode,
     decided by the mask mode at issue."""
@@ -827,6 +923,12 @@ _EXPANSIONS = {
     "api_binary": _elementwise,
     "api_scalar": _elementwise,
     "api_set_mask": _set_mask,
+    "api_gather_mask": _gather_mask,  # issue 28 (28b)
+    "api_brcb": _brcb,
+    "api_create_vec_index": _create_vec_index,
+    "api_gather": _gather,
+    "api_transpose": _transpose,
+    "api_trans_data_5hd": _trans_data_5hd,
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
 }

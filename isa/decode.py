@@ -32,8 +32,16 @@ class Access:
     the same formula with 1-byte elements, blocks back to back and repeats `count` bytes apart;
     kind "packed" (a family's `packed` operand, e.g. a reduction's destination): `count`
     elements of `size` bytes a repeat, repeat i at base + i·rep·count·size (`rep` counts whole
-    results: 1, back to back, unless the instruction has a `dst_rep`). Both non-vector kinds
-    are touched whole whatever MASK says.
+    results: 1, back to back, unless the instruction has a `dst_rep`);
+    kind "bitrows" (a bit row a repeat, GatherMask's pattern): `count` bytes a repeat, repeats
+    rep·32 bytes apart (rep 0: every repeat reads the same row);
+    kind "compact" (GatherMask's destination): the `count` elements the instruction keeps, back
+    to back from base — known at issue, from the pattern's bits — claimed by every repeat
+    (step 0: where one repeat's elements start depends on the data).
+    kind "indexed" (a gather's source): element k of repeat i at base + index[i, k], the
+    byte offsets the instruction read from UB at issue (`index`; `index_key` tells two apart).
+    "vector" and "indexed" operands touch their active elements (`masked`); every other kind
+    is touched whole whatever MASK says.
     Strides are never negative (the assembler takes 0..255).
     """
 
@@ -47,6 +55,8 @@ class Access:
     space: str = "ub"
     count: int = 0  # elements a repeat touches (0: a full repeat's worth); vconv's narrower
     # side; a bit stream's bytes
+    index: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)  # "indexed"
+    index_key: int = 0  # a hash of `index`'s bytes: decodings with other offsets differ
     # derived at construction (read by nearly every check and body: plain slots, no lookup)
     per_repeat: int = attrs.field(init=False, eq=False, repr=False)
     repeat_bytes: int = attrs.field(init=False, eq=False, repr=False)
@@ -68,33 +78,53 @@ class Access:
         """Bytes from one repeat's start to the next."""
         if self.kind == "packed":  # rep counts whole results (a reduction's dst_rep)
             return self.rep * self.repeat_bytes
-        return self.rep * BLOCK if self.kind == "vector" else self.repeat_bytes
+        if self.kind == "vector" or self.kind == "bitrows":
+            return self.rep * BLOCK
+        return 0 if self.kind in ("compact", "indexed") else self.repeat_bytes
 
     @contiguous.default
     def _contiguous(self) -> bool:
         """Block stride 1 and repeats back to back: one run of bytes."""
         return self.blk == 1 and self.step == self.repeat_bytes
 
+    @property
+    def masked(self) -> bool:
+        """Whether MASK decides which of its elements the operand touches."""
+        return self.kind in MASKED_KINDS
+
     def rebased(self, base: int) -> Access:
         """The same pattern at BASE."""
         return Access(self.role, base, self.kind, self.size, self.blk, self.rep, self.write,
-                      self.space, self.count)
+                      self.space, self.count, self.index, self.index_key)
+
+    def indexed(self, offsets: np.ndarray) -> Access:
+        """This "indexed" operand with its (R, per_repeat) byte offsets from the base."""
+        index = np.asarray(offsets, dtype=np.int64)
+        index.setflags(write=False)
+        return attrs.evolve(self, index=index, index_key=hash(index.tobytes()))
 
     # -- elements ----------------------------------------------------------------------------
     def offsets(self, repeats: int) -> np.ndarray:
         """(R, per_repeat) byte offsets of every element from the base (read-only, shared)."""
+        if self.index is not None:
+            return self.index[:repeats]
         return offsets(self.size, self.blk, self.step, repeats, self.per_repeat)
 
     def addresses(self, repeats: int) -> np.ndarray:
         """(R, per_repeat) byte addresses of every element."""
-        return self.base + offsets(self.size, self.blk, self.step, repeats, self.per_repeat)
+        return self.base + self.offsets(repeats)
 
     def index_offsets(self, repeats: int) -> np.ndarray:
         """`offsets` in elements (read-only, shared): for a base that is a multiple of size."""
+        if self.index is not None:
+            return self.index[:repeats] // self.size
         return index_offsets(self.size, self.blk, self.step, repeats, self.per_repeat)
 
     def has_duplicates(self, repeats: int) -> bool:
         """Whether two (repeat, element) positions share an address (the later one wins)."""
+        if self.index is not None:
+            offs = self.index[:repeats]
+            return np.unique(offs).size != offs.size
         return has_duplicates(self.size, self.blk, self.step, repeats, self.per_repeat)
 
     def start(self, i: int) -> int:
@@ -111,6 +141,8 @@ class Access:
         """The largest element offset, by plain arithmetic (what `offsets(R).max()` says): it
         grows with i and, for blk >= 1, with k; with blk = 0 every block reads the first."""
         n, per_block = self.per_repeat, BLOCK // self.size
+        if self.index is not None:
+            return int(self.index[:repeats].max())
         if self.blk == 0:
             inner = (min(n, per_block) - 1) * self.size
         else:
@@ -119,12 +151,19 @@ class Access:
 
     def extent(self, repeats: int) -> tuple[int, int]:
         """[first, last] byte of R repeats (R >= 1) with every element touched."""
+        if self.index is not None:
+            first = self.base + int(self.index[:repeats].min())
+            return first, self.base + self.last_offset(repeats) + self.size - 1
         return self.base, self.base + self.last_offset(repeats) + self.size - 1
 
     def run(self, lo: int, hi: int, last: int | None = None) -> tuple[int, int] | None:
         """[start, end) of the bytes of repeats [lo, hi) (the last one's first LAST elements,
         or all) when block stride 1 lays them out as one run (one repeat, or repeats back to
         back), else None."""
+        if self.kind == "indexed":
+            return None
+        if self.kind != "vector" and self.step == 0:  # every repeat touches the same run
+            return self.base, self.base + self.repeat_bytes
         if self.blk != 1 or (hi - lo > 1 and not self.contiguous):
             return None
         a = self.base + lo * self.step
@@ -242,11 +281,15 @@ class VectorOp:
 
     def touches_all(self, acc: Access) -> bool:
         """Whether the operand touches every element of every repeat whatever MASK says."""
-        return self.all_active or acc.kind != "vector" or acc.role in self.full_roles
+        return self.all_active or not acc.masked or acc.role in self.full_roles
 
     def footprint(self, acc: Access) -> np.ndarray:
         """Sorted unique byte addresses the operand touches (its active elements' bytes)."""
-        if acc.kind != "vector":  # one run, or (a packed operand's dst_rep) runs apart
+        if acc.kind == "indexed":  # element by element
+            addrs = self.byte_addrs(acc)
+            starts = np.unique(addrs if self.touches_all(acc) else addrs[self.active])
+            return np.unique((starts[:, None] + np.arange(acc.size, dtype=np.int64)).reshape(-1))
+        if not acc.masked:  # one run, or runs apart (bitrows, a packed operand's dst_rep)
             run = acc.run(0, self.repeats)
             if run is not None:
                 return np.arange(*run, dtype=np.int64)
@@ -279,6 +322,33 @@ class VectorOp:
             bits = int.from_bytes(np.packbits(act[i], bitorder="little").tobytes(), "little")
             yield MicroOp(i, bits, rows)
 
+
+def address_list_offsets(size: int, reps: int, fields: dict, dst_list: np.ndarray,
+                         src_list: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TransDataTo5HD's formula (an `indexed` pair from two lists of 16 block addresses): (R, n)
+    byte addresses of each element read (src) and where it goes (dst), element
+    (r, k) = element k taken from source block r. 2-byte: dst block k, element r; 4-byte: dst
+    block 2k + r // 8, element r % 8; 1-byte: element k of the chosen half of source block r to
+    byte r of the chosen half of dst block k. Repeat i is i x stride blocks on — one stride on
+    when there is one repeat (the vendor page)."""
+    kk = 8 if size == 4 else 16
+    r = np.repeat(np.arange(16), kk)
+    k = np.tile(np.arange(kk), 16)
+    half = 16 * size  # bytes of half a block: the 8-bit form's
+    if size == 4:
+        dblock, dpos = 2 * k + r // 8, (r % 8) * size
+    elif size == 2:
+        dblock, dpos = k, r * size
+    else:
+        dblock, dpos = k, fields.get("dst_high", 0) * half + r
+    spos = (fields.get("src_high", 0) * half if size == 1 else 0) + k * size
+    i = np.arange(reps)[:, None] if reps > 1 else np.ones((1, 1), np.int64)
+    d_off = i * fields.get("dst_rep", 0) * 32
+    s_off = i * fields.get("src_rep", 0) * 32
+    return dst_list[dblock][None, :] + dpos + d_off, src_list[r][None, :] + spos + s_off
+
+
+MASKED_KINDS = ("vector", "indexed")  # kinds whose operands MASK applies to
 
 # One operand's UB bytes: (role, first byte, end byte, index array or None, write)
 Range = tuple[str, int, int, "np.ndarray | None", bool]
@@ -368,7 +438,13 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
     fam, t, src = instr.defn.family, instr.dtype, instr.src_dtype
     n = fam.repeat_elements(t, src)
     repeat = 1 if fam.one_repeat else fields.get("repeat", 1)
-    r, row, last = repeat_plan(n, repeat, mask, counter)
+    if fam.counter_per_repeat and counter:  # `repeat` repeats of MASK_LO elements each
+        n = mask[1] & 0xFFFFFFFF
+        r, row, last = (repeat if n else 0), _full_row(n), n
+    elif fam.mask_ignored:
+        r, row, last = repeat, _full_row(n), n
+    else:
+        r, row, last = repeat_plan(n, repeat, mask, counter)
     if fam.one_repeat:
         r = min(r, 1)
         if counter:
@@ -384,11 +460,22 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
             size = fam.operand_type(op.role, t, src).size
             accesses.append((op.role, source, "packed", size, 1, fields.get(f"{op.role}_rep", 1),
                              op.write, op.count))
+        elif op.kind == "bitrows":  # n bits a repeat, rows src1_rep blocks apart
+            accesses.append((op.role, source, "bitrows", 1, 1, fields.get(f"{op.role}_rep", 1),
+                             op.write, -(-n // 8)))
+        elif op.kind == "addrlist":  # 16 u64 addresses, the same every repeat
+            accesses.append((op.role, source, "bitrows", 1, 1, 0, op.write, 128))
+        elif op.kind == "indexed":  # its offsets are data, attached at issue
+            size = fam.operand_type(op.role, t, src).size
+            accesses.append((op.role, source, "indexed", size, 1, 0, op.write, n))
+        elif op.kind == "compact":  # its count is the kept elements, known at issue
+            size = fam.operand_type(op.role, t, src).size
+            accesses.append((op.role, source, "compact", size, 1, 0, op.write, n))
         else:
             size = fam.operand_type(op.role, t, src).size
-            accesses.append((op.role, source, "vector", size, fields.get(f"{op.role}_blk", 1),
-                             fields.get(f"{op.role}_rep", 8), op.write,
-                             n if n * size < REPEAT else 0))
+            accesses.append((op.role, source, "vector", size, fam.block_stride(op.role, fields),
+                             fam.repeat_stride(op.role, fields, n), op.write,
+                             n if n * size != REPEAT else 0))
     all_active = bool(row.all()) and last == n
     return r, n, row, last, all_active, tuple(accesses)
 

@@ -89,6 +89,13 @@ class Family:
     # operands laid out packed: (role, elements a repeat), e.g. (("dst", 1),) for a reduction
     # writing one element a repeat back to back (no strides of their own, MASK aside)
     packed: tuple[tuple[str, int], ...] = ()
+    # normal mode ignores MASK (every element of a repeat active); in counter mode each of
+    # `repeat` repeats takes MASK_LO elements (GatherMask's counter mode on A2/A3)
+    counter_per_repeat: bool = False
+    mask_ignored: bool = False  # MASK is not applied: every element of `repeat` repeats active
+    # operands whose bytes decide which bytes the instruction touches (GatherMask's pattern):
+    # `check` cannot decide the rest of its checks without the data
+    data_roles: tuple[str, ...] = ()
     modes: dict[int, SelectMode] = attrs.field(factory=dict, eq=False, hash=False)  # vsel's
 
     # -- operands -----------------------------------------------------------------------------
@@ -151,6 +158,7 @@ class Family:
         return False
 
     def cost_class(self, fields: dict, t: DType | None = None) -> str:
+        """The cost class of an instruction with these fields (and type T)."""
         return self.cost
 
     def reads_before_writing(self) -> bool:
@@ -170,9 +178,46 @@ class Family:
     def cost_classes(self) -> tuple[str, ...]:
         return (self.cost,) if self.cost else ()
 
+    def block_stride(self, role: str, fields: dict) -> int:
+        """Operand ROLE's block stride (its `ROLE_blk` field, 1 by default)."""
+        return fields.get(f"{role}_blk", 1)
+
+    def repeat_stride(self, role: str, fields: dict, n: int) -> int:
+        """Operand ROLE's repeat stride in blocks (its `ROLE_rep` field, 8 by default) when a
+        repeat has N elements."""
+        return fields.get(f"{role}_rep", 8)
+
     def issuing_pipe(self, instr: Any) -> str:
         """The pipe an instruction (isa.program.Instruction) of this family occupies."""
         return self.pipe
+
+
+# -- issue 28 (28b): gathers and layout shapes ---------------------------------------------------
+class GatherMaskFamily(Family):
+    """vreducev2 (AscendC GatherMask): the elements of src0 whose pattern bit is set, written
+    back to back from dst (`compact`: how many is known only with the pattern's bits, at
+    issue); the pattern is built in (`pattern=1..7`, no src1) or a bit row of src1 a repeat
+    (`pattern=0`: n/8 bytes, repeats src1_rep blocks apart: `bitrows`). MASK is ignored in
+    normal mode; in counter mode a repeat is MASK_LO elements, however many blocks they span
+    (`counter_per_repeat`; docs/semantics.md, GatherMask)."""
+
+    __slots__ = ()
+
+    def operands(self, roles: tuple[str, ...], fields: dict, t: DType | None = None
+                 ) -> tuple[Operand, ...]:
+        out = []
+        for role in roles:
+            if role == "dst":
+                out.append(Operand("dst", "dst", "compact", True))
+            elif role == "src1":
+                if fields.get("pattern", 0) == 0:
+                    out.append(Operand("src1", "src1", "bitrows"))
+            elif role not in NOT_ACCESSED:
+                out.append(Operand(role, role, "vector"))
+        return tuple(out)
+
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        return BITS if role == "src1" else t
 
 
 class SelectMode(NamedTuple):
@@ -393,6 +438,101 @@ JMP = Family("jmp", CONTROL)
 HALT = Family("halt", CONTROL)
 FAIL = Family("fail", CONTROL)
 
+
+# issue 28 (28b): gathers and layout shapes
+VREDUCEV2 = GatherMaskFamily("vreducev2", VECTOR, "V", "gathermask", counter_per_repeat=True,
+                             mask_ignored=True, listed_keys=("pattern",),
+                             data_roles=("src1",))
+GET_RSVD_CNT = Family("get_rsvd_cnt", SCALAR)
+
+class BrcbFamily(Family):
+    """vbrcb (AscendC Brcb): 8 elements of src a repeat (packed), each filling one 32-byte
+    block of dst; MASK is not considered; a dst block stride of 0 is taken as 1 (the page)."""
+
+    __slots__ = ()
+
+    def block_stride(self, role: str, fields: dict) -> int:
+        return fields.get(f"{role}_blk", 1) or 1
+
+
+VBRCB = BrcbFamily("vbrcb", VECTOR, "V", "brcb", packed=(("src", 8),), mask_ignored=True)
+VCI = _vector("vci", "dup")  # CreateVecIndex: Duplicate's throughput (vector_throughput.csv)
+
+
+class TransposeFamily(Family):
+    """vtranspose (AscendC Transpose, 16 x 16 of 2-byte elements): one repeat of 256 elements,
+    both operands 512 bytes back to back (`packed`), MASK not considered."""
+
+    __slots__ = ()
+
+    def repeat_elements(self, t: DType, src: DType | None = None) -> int:
+        return 256
+
+
+class TransData5HDFamily(Family):
+    """vnchwconv (AscendC TransDataTo5HD): 16 source blocks, at the 16 UB addresses a u64 list
+    holds (src_list), transposed into the 16 destination blocks dst_list holds. The lists are
+    read whole every repeat (`addrlist`); the data are `indexed` by the addresses read at issue
+    (simulator/semantics/gather.py). A repeat: 16 x K elements (K = 16 two-byte, 8 four-byte,
+    16 one-byte from one half of each block); MASK not considered."""
+
+    __slots__ = ()
+
+    def operands(self, roles: tuple[str, ...], fields: dict, t: DType | None = None
+                 ) -> tuple[Operand, ...]:
+        return (Operand("dst_list", "dst_list", "addrlist"),
+                Operand("src_list", "src_list", "addrlist"),
+                Operand("dst", "dst_list", "indexed", True),
+                Operand("src", "src_list", "indexed"))
+
+    def repeat_elements(self, t: DType, src: DType | None = None) -> int:
+        return 128 if t.size == 4 else 256
+
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        return TYPES["u64"] if role.endswith("_list") else t
+
+    def cost_class(self, fields: dict, t: DType | None = None) -> str:
+        return "trans5hd_b8" if t is not None and t.size == 1 else "trans5hd"
+
+    def cost_classes(self) -> tuple[str, ...]:
+        return ("trans5hd", "trans5hd_b8")
+
+
+VNCHWCONV = TransData5HDFamily("vnchwconv", VECTOR, "V", "trans5hd", mask_ignored=True,
+                               data_roles=("dst_list", "src_list"))
+VTRANSPOSE = TransposeFamily("vtranspose", VECTOR, "V", "transpose", one_repeat=True,
+                             mask_ignored=True, packed=(("dst", 256), ("src", 256)))
+
+
+class GatherFamily(Family):
+    """vgather (AscendC Gather): dst element k of repeat i is the src element at
+    src + offset[i·N + k] bytes, the offsets a u32 tensor read N a repeat (back to back, as
+    MASK says: a vector operand of N u32 a repeat); src is
+    `indexed` — its addresses are data, attached at issue (simulator/semantics/gather.py).
+    Timed per element width: Gather's throughput is in elements a cycle."""
+
+    __slots__ = ()
+
+    def operands(self, roles: tuple[str, ...], fields: dict, t: DType | None = None
+                 ) -> tuple[Operand, ...]:
+        kinds = {"dst": "vector", "offset": "vector", "src": "indexed"}
+        return tuple(Operand(r, r, kinds[r], r == "dst") for r in roles if r in kinds)
+
+    def repeat_stride(self, role: str, fields: dict, n: int) -> int:
+        """The offsets run on back to back: a repeat's N u32 are N/8 blocks."""
+        return n * 4 // 32 if role == "offset" else fields.get(f"{role}_rep", 8)
+
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        return TYPES["u32"] if role == "offset" else t
+
+    def cost_class(self, fields: dict, t: DType | None = None) -> str:
+        return "gather_b16" if t is not None and t.size == 2 else "gather_b32"
+
+    def cost_classes(self) -> tuple[str, ...]:
+        return ("gather_b16", "gather_b32")
+
+
+VGATHER = GatherFamily("vgather", VECTOR, "V", "gather_b32", data_roles=("offset",))
 
 # #29 scalar unit: division, UB loads and stores, float registers (docs/semantics.md §7.1)
 class FloatScalarFamily(Family):

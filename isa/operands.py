@@ -231,7 +231,7 @@ class Builder:
         """Operand ROLE of kind KIND from TEXT; a `vec` operand's address needs ALIGN bytes
         (the family's: a reduction's dst needs one result's)."""
         t = self.syn.dtype
-        if kind in ("vec", "bits", "cmpaddr", "ub"):
+        if kind in ("vec", "bits", "cmpaddr", "ub", "elemaddr"):
             o = self.mem(text, off, "ub")
             self.check_mem(o, kind, role, align)
             return o
@@ -346,20 +346,26 @@ class Builder:
 
     def check_mem(self, o: Operand, kind: str, role: str, align: int = 32) -> None:
         t = self.syn.dtype
-        if t is not None and self.syn.defn.src_typed:
-            t = self.syn.defn.family.operand_type(role, t, self.syn.src_dtype)
+        if t is not None:  # the operand's own type (an API row: its hardware row's family's)
+            defn = self.syn.defn
+            hw = self.table.instructions.get(defn.hw) if defn.hw else None
+            fam = hw.family if hw is not None else defn.family
+            t = fam.operand_type(role, t, self.syn.src_dtype)
         if o.tensor is not None and t is not None:
             tt = o.tensor.dtype
-            if kind == "vec" and tt.size != t.size:
+            if kind in ("vec", "elemaddr") and tt.size != t.size:
                 raise LexError(f"{self.head()} {role} '{o.tensor.name}' is {tt.name}; a {t.name} "
                                f"operand needs a tensor of {t.size}-byte elements", o.col)
             if kind in ("bits", "cmpaddr") and tt.name not in UNSIGNED_MASK_TYPES:
                 raise LexError(f"{self.head()} {role} '{o.tensor.name}' is {tt.name}; a bit mask "
                                "needs an unsigned type (u8, u16, u32, u64)", o.col)
         if isinstance(o.addr, int):
-            align = align if kind == "vec" else ALIGN[kind]
+            # a gather's source base: its element size (the offsets then keep it aligned)
+            align = (t.size if t is not None else 1) if kind == "elemaddr" else \
+                align if kind == "vec" else ALIGN[kind]
             if o.addr % align:
-                what = "vector operands" if kind in ("vec", "bits", "ub") else "CMPMASK moves"
+                what = "vector operands" if kind in ("vec", "bits", "ub") else \
+                    "a gather's source" if kind == "elemaddr" else "CMPMASK moves"
                 if kind == "vec" and align < 32:  # a reduction's dst: one result's alignment
                     what = f"{self.head()} {role}"
                 self.rule(o.col, f"{self.head()} {role} address {o.addr:#x} is not "
@@ -416,8 +422,8 @@ class Builder:
                            else self.syn.offset)
         if fam.distinct_pipes and len({ops[r].value for r in fam.distinct_pipes}) == 1:
             raise LexError(f"{name} needs two different pipes", ops[fam.distinct_pipes[-1]].col)
-        if defn.strides and fields.get("dst_blk") == 0 and not defn.family.bit_output \
-                and "dst" in ops:
+        if defn.strides and "dst_blk" in fields and fam.block_stride("dst", fields) == 0 \
+                and not fam.bit_output and "dst" in ops:
             self.rule(self._col("dst_blk"), f"{self.head()} dst block stride 0 is undefined on "
                       "hardware (destination block stride must be at least 1)")
         if fam.needs_burst and "burst" not in fields:

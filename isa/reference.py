@@ -14,6 +14,8 @@ from isa.table import COMPARE_OPS, KEYS, InstrDef, all_defs
 
 KIND_TEXT = {
     "vec": "UB vector operand (NAME, NAME[I] or @ADDR; 32-byte aligned)",
+    "elemaddr": "UB address a gather reads from, plus its offsets (NAME, NAME[I] or @ADDR; "
+    "aligned to the element size)",
     "bits": "UB bit mask (unsigned tensor or @ADDR; 32-byte aligned)",
     "cmpaddr": "UB address, 16-byte aligned",
     "ub": "UB operand (32-byte aligned)", "gm": "GM tensor NAME or NAME[I]",

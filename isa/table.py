@@ -60,6 +60,12 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     # GM atomics (issue #27): the operation UB → GM copies apply (none: keep the one in force)
     Key("atomic", 0, len(ATOMIC_OPS) - 1, None, False, "GM atomic operation: "
         + " ".join(ATOMIC_OPS), words=ATOMIC_OPS),
+    # issue 28 (28b): gathers and layout shapes
+    Key("pattern", 0, 7, 0, False, "GatherMask pattern: 0 the bits of src1, 1-7 built in "
+        "(1 even, 2 odd elements, 3-6 element 0-3 of each four, 7 all)"),
+    Key("base", 0, (1 << 32) - 1, 0, False, "Gather: bytes added to src's address"),
+    Key("dst_high", 0, 1, 0, False, "TransDataTo5HD 8-bit: write the high half of each block"),
+    Key("src_high", 0, 1, 0, False, "TransDataTo5HD 8-bit: read the high half of each block"),
     *(Key(s, 0, 255, None, False, "block/repeat stride in 32-byte blocks")
       for s in sorted(set(BINARY_STRIDES + UNARY_STRIDES))),
     Key("order", 0, len(F.REDUCE_ORDERS) - 1, 0, False, "vcmax/vcmin result: "
@@ -89,6 +95,11 @@ LAYOUTS: dict[str, StrideLayout] = {s.name: s for s in (
     StrideLayout("binary", BINARY_STRIDES, BINARY_DEFAULT),
     StrideLayout("unary", UNARY_STRIDES, UNARY_DEFAULT, UNARY_BLK_MAX),
     StrideLayout("reduce", REDUCE_STRIDES, REDUCE_DEFAULT),
+    # issue 28 (28b): GatherMask's src0 block/repeat strides and its pattern rows' stride
+    StrideLayout("gathermask", ("src0_blk", "src0_rep", "src1_rep"), (1, 8, 1)),
+    StrideLayout("brcb", ("dst_blk", "dst_rep"), (1, 8), UNARY_BLK_MAX),
+    StrideLayout("gather", ("dst_rep",), (8,)),
+    StrideLayout("trans5hd", ("dst_rep", "src_rep"), (0, 0)),
 )}
 
 
@@ -99,7 +110,8 @@ class InstrDef(NamedTuple):
     ub / gm (DMA ends), scalar (immediate of T), value (integer or register), pipe, bpipe,
     event, xreg, xsrc (register or immediate), label, elem (UB tensor element), selem (a UB
     element, or a GM one on chips with scalar_gm), len,
-    vec_or_cmpmask, scalar_or_vec (950 flexible scalar position).
+    vec_or_cmpmask, scalar_or_vec (950 flexible scalar position), elemaddr (a gather's
+    source: element-aligned).
     """
 
     name: str
@@ -337,6 +349,62 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="AscendC Cast: first-n (count=) or high-dimensional (repeat= + mask) → vconv"),
     _api_elementwise("abs", _VEC2, "api_unary", "abs", "unary", "AscendC Abs → vabs"),
     _api_elementwise("not", _VEC2, "api_unary", "bitwise", "unary", "AscendC Not → vnot"),
+    # --- issue 28 (28b): gathers and layout shapes
+    InstrDef("vreducev2", (("dst", "vec"), ("src0", "vec"), ("src1", "bits")), F.VREDUCEV2,
+             typed=True, types="gather", strides="gathermask", keys=("repeat", "pattern"),
+             min_operands=2,
+             doc="GatherMask: the src0 elements whose pattern bit is set, back to back from dst; "
+             "pattern=0 takes a row of src1's bits a repeat (src1_rep blocks apart), 1-7 a "
+             "built-in pattern (no src1); MASK ignored in normal mode, counter mode counts "
+             "elements; RSVD_CNT = the elements written"),
+    InstrDef("get_rsvd_cnt", (("d", "xreg"),), F.GET_RSVD_CNT, level="scalar",
+             doc="xD = RSVD_CNT, the elements the last vreducev2 wrote (GetRsvdCnt)"),
+    InstrDef("gather_mask", (("dst", "vec"), ("src0", "vec"), ("src1", "bits")),
+             F.api("api_gather_mask"), level="api", typed=True, types="gather",
+             strides="gathermask", keys=("count", "repeat", "pattern"), min_operands=2,
+             doc="AscendC GatherMask: repeat= (reduceMode false: MASK ignored) or count= "
+             "(reduceMode true: counter mode, COUNT elements) → vreducev2", hw="vreducev2"),
+    InstrDef("vbrcb", _VEC2, F.VBRCB, typed=True, types="brcb", strides="brcb",
+             keys=("repeat",),
+             doc="Brcb: repeat i reads src elements 8i..8i+7 and fills dst block j of the repeat "
+             "with element 8i+j; MASK not considered; dst_blk 0 is taken as 1"),
+    InstrDef("brcb", _VEC2, F.api("api_brcb"), level="api", typed=True, types="brcb",
+             strides="brcb", keys=("repeat",), hw="vbrcb",
+             doc="AscendC Brcb / asc_brcb → vbrcb"),
+    InstrDef("vci", (("dst", "vec"), ("scalar", "scalar")), F.VCI, typed=True, types="vci",
+             strides="unary", keys=("repeat",),
+             doc="CreateVecIndex: active element k of repeat i = SCALAR + i·N + k (rounded once "
+             "to T; integers wrap)"),
+    InstrDef("create_vec_index", (("dst", "vec"), ("scalar", "scalar")),
+             F.api("api_create_vec_index"), level="api", typed=True, types="vci",
+             strides="unary", keys=("count", "repeat") + _APIMASK, hw="vci",
+             doc="AscendC CreateVecIndex: first-n (count=) or high-dimensional (repeat= + mask) "
+             "→ vci"),
+    InstrDef("vgather", (("dst", "vec"), ("src", "elemaddr"), ("offset", "vec")), F.VGATHER,
+             typed=True, types="vgather", strides="gather", keys=("repeat",),
+             doc="Gather: active element k of repeat i = the element at src + offset[i·N + k] "
+             "bytes (offset: u32, N a repeat, back to back); dst_rep in blocks"),
+    InstrDef("gather", (("dst", "vec"), ("src", "vec"), ("offset", "vec")),
+             F.api("api_gather"), level="api", typed=True, types="vgather", strides="gather",
+             keys=("count", "repeat", "base") + _APIMASK, hw="vgather",
+             doc="AscendC Gather: first-n (count=) or high-dimensional (repeat= + mask); base= "
+             "bytes added to src → vgather"),
+    InstrDef("vtranspose", _VEC2, F.VTRANSPOSE, typed=True, types="transpose",
+             doc="Transpose: dst = the 16 x 16 matrix of 2-byte elements at src, transposed "
+             "(512 bytes each; dst may be src); MASK not considered"),
+    InstrDef("transpose", _VEC2, F.api("api_transpose"), level="api", typed=True,
+             types="transpose", keys=("repeat", "dst_rep", "src_rep"), hw="vtranspose",
+             doc="AscendC Transpose / TIK vec_trans: REPEAT 16 x 16 transpositions, the "
+             "matrices dst_rep / src_rep x 512 bytes apart (default 1) → vtranspose each"),
+    InstrDef("vnchwconv", (("dst_list", "vec"), ("src_list", "vec")), F.VNCHWCONV, typed=True,
+             types="trans5hd", strides="trans5hd", keys=("repeat", "dst_high", "src_high"),
+             doc="TransDataTo5HD: the 16 blocks at src_list's addresses transposed into the 16 "
+             "at dst_list's (u64 lists); repeat i moves them i x stride blocks on (repeat=1: "
+             "one stride on, as the vendor page says)"),
+    InstrDef("trans_data_5hd", (("dst_list", "vec"), ("src_list", "vec")),
+             F.api("api_trans_data_5hd"), level="api", typed=True, types="trans5hd",
+             strides="trans5hd", keys=("repeat", "dst_high", "src_high"), hw="vnchwconv",
+             doc="AscendC TransDataTo5HD (address lists in UB) → vnchwconv"),
     InstrDef("get_cmp_mask", (("dst", "cmpaddr"),), F.api("api_get_cmp_mask"), level="api",
              doc="AscendC GetCmpMask → get_cmpmask"),
     InstrDef("set_cmp_mask", (("src", "cmpaddr"),), F.api("api_set_cmp_mask"), level="api",

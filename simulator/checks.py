@@ -29,7 +29,7 @@ def extent(vop: VectorOp, acc: Access) -> tuple[int, int]:
     """[first, last] byte the operand touches; (0, -1) when it touches nothing."""
     if vop.repeats == 0:
         return 0, -1
-    if acc.kind != "vector" or vop.all_active or acc.role in vop.full_roles:  # = touches_all
+    if not acc.masked or vop.all_active or acc.role in vop.full_roles:  # = touches_all
         return acc.extent(vop.repeats)  # by arithmetic: what `_offsets_extent` shortcuts
     return _offsets_extent(vop, acc)
 

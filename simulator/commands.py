@@ -362,19 +362,27 @@ def check_and_report(prog, program, checks: str, max_steps: int, werror: bool) -
     """`check` of an assembled program (also a front end's): run's diagnostics, the note, and
     `ok` or exit 1."""
     from isa.diagnostics import Diagnostic
-    from simulator.static_check import MASK_ADDRESS_CHECKS, check_program
+    from simulator.static_check import GATHER_CHECKS, MASK_ADDRESS_CHECKS, check_program
 
     result = check_program(prog, checks, max_steps)
     _emit(result.diagnostics)
     if result.undecided:
-        lines = ", ".join(str(i.line) for i in result.undecided)
         first = result.undecided[0]
+        gathers = [i for i in result.undecided if i.defn.family.data_roles]
+        vsels = [i for i in result.undecided if not i.defn.family.data_roles]
+        parts = []
+        if vsels:
+            parts.append(f"the select-mask address of {len(vsels)} vsel mode 2 instruction(s) "
+                         f"(line {', '.join(str(i.line) for i in vsels)}) comes from CMPMASK "
+                         f"loaded from input data ({', '.join(MASK_ADDRESS_CHECKS)})")
+        if gathers:
+            parts.append(f"the bytes {len(gathers)} gather instruction(s) (line "
+                         f"{', '.join(str(i.line) for i in gathers)}) touch follow a pattern or "
+                         f"offsets loaded from input data ({', '.join(GATHER_CHECKS)})")
         _emit([Diagnostic(
             "note", first.file or prog.path, first.line, first.col,
-            f"{result.undecided_checks} checks need run-time values: the select-mask address "
-            f"of {len(result.undecided)} vsel mode 2 instruction(s) (line {lines}) comes from "
-            f"CMPMASK loaded from input data ({', '.join(MASK_ADDRESS_CHECKS)}); `pipev run` "
-            "decides them")])
+            f"{result.undecided_checks} checks need run-time values: {'; '.join(parts)}; "
+            "`pipev run` decides them")])
     if not result.ok:
         sys.exit(1)
     warned = _warnings(result.diagnostics)

@@ -7,7 +7,9 @@ the select-mask address of `vsel` mode 2, which is CMPMASK[31:0] — a value a k
 loaded from data. So `check` runs the program (timing off) with every input that has no
 constant INIT replaced by zeros, while `DataDependence` follows which UB bytes and whether
 CMPMASK derive from input data; the diagnostics of a mode-2 `vsel` whose CMPMASK does are left
-out and counted instead (`note: N checks need run-time values`).
+out and counted instead (`note: N checks need run-time values`). So are those of a GatherMask
+whose pattern bytes, or a Gather whose offsets, derive from data: which bytes it touches depends
+on them (its family's `data_roles`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from simulator.events import Event, Observer, RunInfo
 
 # the checks of one select-mask address that a data-derived CMPMASK leaves open
 MASK_ADDRESS_CHECKS = ("alignment", "bounds", "init", "race")
+# the checks of a gather's destination that a data-derived pattern leaves open (as many)
+GATHER_CHECKS = ("bounds", "footprint", "overlap", "race")
 
 
 @attrs.frozen
@@ -79,9 +83,15 @@ class DataDependence(Observer):
             self.cmpmask = tainted or (self.cmpmask and ev.kind != "cmpmask_move")
 
     def before_write(self, instr: Instruction, op, repeat) -> None:
-        """Before the instruction takes effect: a mode-2 vsel's address is read now."""
-        if self.cmpmask and instr.defn.family.cmpmask_addr(instr.fields):
+        """Before the instruction takes effect: a mode-2 vsel's address is read now; so are
+        the bytes that decide where a gather writes (its family's `data_roles`)."""
+        fam = instr.defn.family
+        if self.cmpmask and fam.cmpmask_addr(instr.fields):
             self.undecided.setdefault(id(instr), instr)
+        for role in fam.data_roles:
+            acc = op.access(role) if op is not None else None
+            if acc is not None and self.ub[op.footprint(acc)].any():
+                self.undecided.setdefault(id(instr), instr)
 
     def on_error(self, diagnostic, instr: Instruction | None) -> None:
         if instr is not None and self.cmpmask and instr.defn.family.cmpmask_addr(instr.fields):

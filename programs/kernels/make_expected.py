@@ -77,9 +77,22 @@ def bf16_max_tail() -> dict[str, np.ndarray]:
     return {"out": np.where(a > b, a, b).astype(ml_dtypes.bfloat16).view(np.uint16)}
 
 
+def compact_kept() -> dict[str, np.ndarray]:
+    x = uniform(21, -10, 10, 256, np.float32)
+    kept = x[x > np.float32(2.5)]
+    return {"y_gm": np.concatenate([kept, np.zeros(256 - kept.size, np.float32)])}
+
+
+def brcb_row_scale() -> dict[str, np.ndarray]:
+    x = uniform(31, -4, 4, 512, np.float32).reshape(8, 64)
+    s = uniform(32, 0.5, 2, 8, np.float32)
+    return {"y_gm": (x * s[:, None]).reshape(-1)}
+
+
 KERNELS = {"double_buffer": double_buffer, "relu": relu, "clamp": clamp,
            "where_tiles": where_tiles, "nan_scrub": nan_scrub, "masked_fill": masked_fill,
-           "multicore_relu": multicore_relu, "bf16_max_tail": bf16_max_tail}
+           "multicore_relu": multicore_relu, "bf16_max_tail": bf16_max_tail,
+           "compact_kept": compact_kept, "brcb_row_scale": brcb_row_scale}
 
 
 def main() -> None:

@@ -38,6 +38,7 @@ HOST_ACCESS = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_uint64, c_uint64, c_int
 MESSAGE = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_int, c_int, c_char_p)
 LAUNCH = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_uint32)
 LAUNCH_END = ctypes.CFUNCTYPE(c_int)
+SPECIAL = ctypes.CFUNCTYPE(c_int, c_char_p, ctypes.POINTER(c_uint64))
 
 
 class PipevBridge(ctypes.Structure):
@@ -59,6 +60,7 @@ class PipevBridge(ctypes.Structure):
         ("block_num", c_uint32),
         ("counter_mode", ctypes.c_int32),
         ("event_ids", ctypes.c_int32),
+        ("special", SPECIAL),
     ]
 
 
@@ -242,9 +244,10 @@ class Session:
         self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
                            GM_BUFFER(self._gm_buffer), HOST_ACCESS(self._host_access),
                            MESSAGE(self._message), LAUNCH(self._launch),
-                           LAUNCH_END(self._launch_end))
-        for (field, _), cb in zip(PipevBridge._fields_, self._callbacks, strict=False):
+                           LAUNCH_END(self._launch_end), SPECIAL(self._special))
+        for (field, _), cb in zip(PipevBridge._fields_, self._callbacks[:-1], strict=False):
             setattr(self.struct, field, cb)
+        self.struct.special = self._callbacks[-1]
         self.struct.ub = None
         self.struct.ub_bytes = chip.ub_bytes
         self.struct.scratch_bytes = chip.scratch_bytes
@@ -496,6 +499,13 @@ class Session:
         if report is not None:                          # of scalar UB accesses come with it
             f = self._s(file)  # the call's column: where its statement begins
             report(addr, nbytes, bool(write), file=f, line=line, col=self._column(f, line, 0))
+        return 0
+
+    @_guarded("special")
+    def _special(self, name, value):
+        """A special register of the running core (0 before anything set it)."""
+        stream = self.stream
+        value[0] = stream.machine.special.get(self._s(name), 0) if stream is not None else 0
         return 0
 
     @_guarded("message")

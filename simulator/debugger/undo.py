@@ -27,8 +27,9 @@ from isa.program import Instruction
 from simulator.events import Event, Observer
 from simulator.machine import Machine
 
-# (MASK_HI, MASK_LO, counter mode, CMPMASK bytes, set flags, x registers, GM atomic state)
-Regs = tuple[int, int, bool, bytes, tuple, tuple, object]
+# (MASK_HI, MASK_LO, counter mode, CMPMASK bytes, set flags, x registers, special registers,
+# GM atomic state)
+Regs = tuple[int, int, bool, bytes, tuple, tuple, tuple, object]
 
 _size = sys.getsizeof
 # Resident bytes of the parts of a record that `Record.nbytes` does not measure one by one:
@@ -53,11 +54,13 @@ def snapshot(m: Machine, prev: Regs | None = None) -> Regs:
     x = tuple(m.x)
     cmp = m.cmpmask.tobytes()
     flags = tuple(m.flags.items())
+    special = tuple(m.special.items())
     if prev is not None:
         x = prev[5] if x == prev[5] else x
         cmp = prev[3] if cmp == prev[3] else cmp
         flags = prev[4] if flags == prev[4] else flags
-    return (m.mask_hi, m.mask_lo, m.counter, cmp, flags, x, m.atomic)
+        special = prev[6] if special == prev[6] else special
+    return (m.mask_hi, m.mask_lo, m.counter, cmp, flags, x, special, m.atomic)
 
 
 def regs_bytes(regs: Regs, prev: Regs) -> int:
@@ -71,6 +74,8 @@ def regs_bytes(regs: Regs, prev: Regs) -> int:
         n += _size(regs[4]) + len(regs[4]) * 120  # ((src, dst, id), instr) pairs
     if regs[5] is not prev[5]:
         n += _size(regs[5]) + sum(INT_BYTES for v in regs[5] if v > 256)
+    if regs[6] is not prev[6]:
+        n += _size(regs[6]) + len(regs[6]) * 120
     return n
 
 
@@ -80,7 +85,9 @@ def restore(m: Machine, regs: Regs) -> None:
     m.flags.clear()
     m.flags.update(regs[4])
     m.x[:] = regs[5]
-    m.atomic = regs[6]  # set_atomic's state (issue #27): stepping back over it restores it
+    m.special.clear()
+    m.special.update(regs[6])
+    m.atomic = regs[7]  # set_atomic's state (issue #27): stepping back over it restores it
 
 
 @attrs.define(slots=True)

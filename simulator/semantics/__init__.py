@@ -9,12 +9,13 @@ record (isa/families.py) and its semantics in `BUILTIN.extended(...)`, handed to
 """
 
 from isa.table import INSTRUCTIONS, KEYS, TABLE, TYPED_FORMS
-from simulator.semantics import atomic, cmpmask, dma, registers, scalar, scalar_unit, sync
+from simulator.semantics import atomic, cmpmask, dma, gather, registers, scalar, scalar_unit, sync
 from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import prepare_vcmpv, vcmp, vcmpv, vcmpvs
 from simulator.semantics.instruction_set import InstructionSet
 from simulator.semantics.issued import HALT, Issued
+from simulator.semantics.layout import brcb, vci, vtranspose
 from simulator.semantics.move import dup, vcopy
 from simulator.semantics.reduce import BODIES as REDUCE_BODIES
 from simulator.semantics.select import prepare_vsel, vsel
@@ -39,12 +40,16 @@ def _builtin() -> InstructionSet:
         "nop": scalar.nop, "branch": scalar.branch, "jmp": scalar.jmp, "halt": scalar.halt,
         "fail": scalar.fail,
         **scalar_unit.ISSUE,  # #29 scalar unit: division, UB loads/stores, float registers
+        # issue 28 (28b): gathers and layout shapes
+        "vreducev2": gather.issue, "get_rsvd_cnt": gather.get_rsvd_cnt,
+        "vgather": gather.issue_gather, "vnchwconv": gather.issue_trans5hd,
         "set_atomic": atomic.issue,  # GM atomics (issue #27)
     }, bodies={
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,
         "vconv": vconv,
         **REDUCE_BODIES,  # the reductions (issue 28, group 28a)
+        "vbrcb": brcb, "vci": vci, "vtranspose": vtranspose,  # issue 28 (28b)
     }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel,
                 "vcmpv": prepare_vcmpv, "vcmpvs": prepare_vcmpv})
 

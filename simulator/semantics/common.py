@@ -42,7 +42,7 @@ def load(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray
         if b <= view.size:
             return view[a:b].reshape(hi - lo, n)
     strided = _strided(m, vop, acc, lo, hi)
-    if strided is not None:
+    if strided is not None and strided.size == (hi - lo) * n:  # whole blocks a repeat
         return strided.reshape(hi - lo, n)
     idx = start + acc.index_offsets(vop.repeats)[lo:hi]
     return view.take(idx, mode="clip")  # inactive elements may lie outside UB

@@ -157,6 +157,62 @@ class Instructions:
                    f"{c.stride(rep, 'dst_rep_stride')},8, {keys}")
             c.record("V")
 
+    # -- issue 28 (28b): GatherMask ----------------------------------------------------------
+    @api
+    def vreduce(self, mask, dst, src0, src1_pattern, repeat_times, src0_blk_stride,
+                src0_rep_stride, src1_rep_stride, stride_unit=0, rsvd_scalar=None,
+                mask_mode="normal") -> None:
+        """GatherMask (the `gather_mask` statement): src1_pattern a uint16/uint32 tensor of
+        bits or a built-in pattern 1..7; normal mode ignores MASK, counter mode takes MASK
+        elements in each repeat; rsvd_scalar (an integer Scalar) gets the count written."""
+        with self._call("vreduce") as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src0=src0)
+            if stride_unit != 0:
+                raise c.error(f"stride_unit {stride_unit!r}: pipev models stride_unit=0 "
+                              "(strides in 32-byte blocks) only")
+            ops = [c.tensor(dst, "dst", write=True), c.tensor(src0, "src0")]
+            if isinstance(src1_pattern, Tensor):
+                if src1_pattern.t.size != t.size or not src1_pattern.dtype.startswith("uint"):
+                    raise c.error(f"src1_pattern '{src1_pattern.name}' must be "
+                                  f"uint{8 * t.size} for {t.name} data")
+                ops.append(c.tensor(src1_pattern, "src1_pattern"))
+                pattern = 0
+            else:
+                pattern = int(c.value(src1_pattern, "src1_pattern", 1, 7))
+            keys = [f"pattern={pattern}", f"repeat={c.repeat(repeat_times)}"]
+            if mask_mode == "counter":
+                keys.insert(0, f"count={c.value(mask, 'mask', 1, (1 << 32) - 1)}")
+            elif mask_mode != "normal":
+                raise c.error(f"mask_mode must be 'normal' or 'counter', got {mask_mode!r}")
+            keys.append(f"stride={c.stride(src0_blk_stride, 'src0_blk_stride')},"
+                        f"{c.stride(src0_rep_stride, 'src0_rep_stride')},"
+                        f"{c.stride(src1_rep_stride, 'src1_rep_stride')}")
+            c.emit(f"gather_mask.{t.name} {', '.join(ops + keys)}")
+            c.record("V")
+        if rsvd_scalar is not None:
+            with self._call("vreduce") as c:
+                if not isinstance(rsvd_scalar, Scalar) or not rsvd_scalar.t.is_int:
+                    raise c.error("rsvd_scalar must be an integer Scalar")
+                self.alive(rsvd_scalar, c.loc, "vreduce")
+                c.emit(f"get_rsvd_cnt x{rsvd_scalar.reg}")
+                rsvd_scalar.value = None  # known only when it runs
+                c.record(None)
+
+    @api
+    def vec_trans(self, dst, src, repeat_times, dst_rep_stride, src_rep_stride) -> None:
+        """16 x 16 transpositions of 2-byte elements (the `transpose` statement), the matrices
+        dst_rep_stride / src_rep_stride x 512 bytes apart."""
+        with self._call("vec_trans") as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src=src)
+            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+            repeat = c.stride(repeat_times, "repeat_times")
+            if repeat == 0:
+                raise c.error("repeat_times 0 as an immediate is not supported (TIK rejects it)")
+            c.emit(f"transpose.{t.name} {d}, {s}, repeat={repeat}, "
+                   f"dst_rep={c.stride(dst_rep_stride, 'dst_rep_stride')}, "
+                   f"src_rep={c.stride(src_rep_stride, 'src_rep_stride')}")
+            c.record("V")
+
     # -- TIK 2.0: whole tensors --------------------------------------------------------------
     def _h_binary(self, name: str, dst, src0, src1) -> None:
         with self._call(name) as c:

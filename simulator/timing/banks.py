@@ -86,7 +86,7 @@ def shape_key(vop: VectorOp) -> tuple:
     shapes, not one per value)."""
     return (vop.repeats, vop.n, None if vop.all_active else _activity_key(vop),
             tuple((a.kind, a.write, a.size, a.blk, a.rep, a.base & 31 if a.kind != "vector"
-                   else 0) for a in vop.operands))
+                   else 0, a.index_key) for a in vop.operands))
 
 
 def _activity_key(vop: VectorOp) -> tuple:
@@ -113,9 +113,9 @@ def relative_layout(vop: VectorOp, region: int | None) -> tuple:
     lo = hi = ref
     for a in ops:
         b = a.base
-        if a.kind != "vector":
+        if a.kind != "vector":  # (its count and offsets may be data: gathers)
             top = a.extent(r1 + 1)[1]
-            parts.append(b - ref)
+            parts.append((b - ref, a.count, a.index_key))
         else:
             top = b + a.last_block(r1 + 1) + 31
             parts.append((b - ref, a.blk, a.rep))
@@ -145,7 +145,7 @@ def bank_layout(vop: VectorOp, period: int, region: int | None) -> tuple:
         b = a.base & ~31
         if a.kind != "vector":  # its rows move with its byte offset in its first row
             spans.append((b, (a.extent(r)[1] - b) & ~31))
-            parts.append((a.base & 31, (b - ref) % period))
+            parts.append((a.base & 31, (b - ref) % period, a.count, a.index_key))
         else:
             spans.append((b, a.last_block(r)))
             parts.append((a.blk, a.rep, (b - ref) % period))

@@ -8,6 +8,8 @@
 #include "pipev/queue.h"
 #include "pipev/data_copy.h"
 #include "pipev/vector.h"
+#include "pipev/gather.h"
+#include "pipev/layout.h"
 #include "pipev/sync.h"
 #include "pipev/atomic.h"
 #include "pipev/scalar.h"

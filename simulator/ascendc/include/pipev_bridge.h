@@ -58,6 +58,9 @@ typedef struct pipev_bridge {
     // Facts of the chip's profile (isa/chips/*.toml) the headers need while issuing:
     int32_t counter_mode;  // 1: the chip has counter mode (a count= may be a register)
     int32_t event_ids;     // event ids per pipe pair (TPipe hands them out)
+    // A special register the vector unit leaves for scalar code, by NAME ("rsvd_cnt": the
+    // elements the last GatherMask wrote, GetRsvdCnt), into *VALUE. Not timed, as GetValue.
+    int (*special)(const char *name, uint64_t *value);
 } pipev_bridge;
 
 // Defined once in the compiled kernel (by the headers); pipev calls it before main().

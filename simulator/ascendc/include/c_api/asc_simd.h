@@ -414,4 +414,103 @@ inline int64_t asc_get_block_idx() { return AscendC::GetBlockIdx(); }
 inline int64_t asc_get_block_num() { return AscendC::GetBlockNum(); }
 // The machine is in its reset state when a launch starts.
 inline void asc_init() {}
+// ---- issue 28 (28b): GatherMask (asc_reduce) and its count --------------------------------------
+namespace pipev::detail {
+template <class T>
+void asc_reduce_stmt(T* dst, T* src0, T* src1, int pattern, const std::string& keys, bool sync,
+                     Loc loc) {
+    Stmt s("gather_mask.%s", type_name<T>);
+    ub_ptr(s, dst, loc);
+    ub_ptr(s, src0, loc);
+    if (pattern == 0) ub_ptr(s, src1, loc);
+    s.op("pattern=%d", pattern);
+    s.op("%s", keys.c_str()).issue(loc);
+    sync_all(sync, loc);
+}
+// The first COUNT elements, pattern bits from src1: one counter-mode repeat of COUNT elements.
+template <class T> void asc_reduce_n(T* dst, T* src0, T* src1, uint32_t count, bool sync, Loc loc) {
+    asc_reduce_stmt(dst, src0, src1, 0,
+                    format("count=%u, repeat=1, stride=1,8,1", unsigned(count)), sync, loc);
+}
+// REPEAT repeats in the mode the machine is in (MASK as it is, as the hardware instruction).
+template <class T>
+void asc_reduce_hd(T* dst, T* src0, T* src1, uint16_t repeat, uint8_t src0_block_stride,
+                   uint8_t pattern_mode, uint16_t src0_repeat_stride, uint8_t src1_repeat_stride,
+                   Loc loc) {
+    Stmt s("gather_mask.%s", type_name<T>);
+    ub_ptr(s, dst, loc);
+    ub_ptr(s, src0, loc);
+    if (pattern_mode == 0) ub_ptr(s, src1, loc);
+    s.op("pattern=%u", unsigned(pattern_mode)).key("repeat", repeat);
+    s.op("stride=%u,%u,%u", unsigned(src0_block_stride), unsigned(src0_repeat_stride),
+         unsigned(src1_repeat_stride)).issue(loc);
+}
+}  // namespace pipev::detail
+inline void asc_reduce(__ubuf__ uint16_t* dst, __ubuf__ uint16_t* src0, __ubuf__ uint16_t* src1,
+                       uint32_t count, PIPEV_LOC) {
+    pipev::detail::asc_reduce_n(dst, src0, src1, count, false, loc);
+}
+inline void asc_reduce(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src0, __ubuf__ uint32_t* src1,
+                       uint32_t count, PIPEV_LOC) {
+    pipev::detail::asc_reduce_n(dst, src0, src1, count, false, loc);
+}
+inline void asc_reduce_sync(__ubuf__ uint16_t* dst, __ubuf__ uint16_t* src0,
+                            __ubuf__ uint16_t* src1, uint32_t count, PIPEV_LOC) {
+    pipev::detail::asc_reduce_n(dst, src0, src1, count, true, loc);
+}
+inline void asc_reduce_sync(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src0,
+                            __ubuf__ uint32_t* src1, uint32_t count, PIPEV_LOC) {
+    pipev::detail::asc_reduce_n(dst, src0, src1, count, true, loc);
+}
+inline void asc_reduce(__ubuf__ uint16_t* dst, __ubuf__ uint16_t* src0, __ubuf__ uint16_t* src1,
+                       uint16_t repeat, uint8_t src0_block_stride, uint8_t pattern_mode,
+                       uint16_t src0_repeat_stride, uint8_t src1_repeat_stride, PIPEV_LOC) {
+    pipev::detail::asc_reduce_hd(dst, src0, src1, repeat, src0_block_stride, pattern_mode,
+                                 src0_repeat_stride, src1_repeat_stride, loc);
+}
+inline void asc_reduce(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src0, __ubuf__ uint32_t* src1,
+                       uint16_t repeat, uint8_t src0_block_stride, uint8_t pattern_mode,
+                       uint16_t src0_repeat_stride, uint8_t src1_repeat_stride, PIPEV_LOC) {
+    pipev::detail::asc_reduce_hd(dst, src0, src1, repeat, src0_block_stride, pattern_mode,
+                                 src0_repeat_stride, src1_repeat_stride, loc);
+}
+// RSVD_CNT: the elements the last asc_reduce (GatherMask) wrote.
+inline int64_t asc_get_rsvd_count() { return int64_t(pipev::detail::special("rsvd_cnt")); }
+// ---- issue 28 (28b): Brcb (asc_brcb) --------------------------------------------------------------
+union asc_brcb_config {
+    uint64_t config;
+    __extension__ struct {  // anonymous, as the vendor's (__extension__: -Wpedantic allows it)
+        uint64_t dst_block_stride : 16;
+        uint64_t reserved1 : 16;
+        uint64_t dst_repeat_stride : 12;
+        uint64_t reserved2 : 12;
+        uint64_t repeat : 8;
+    };
+};
+namespace pipev::detail {
+template <class T> void asc_brcb_stmt(T* dst, T* src, const asc_brcb_config& c, bool sync, Loc loc) {
+    Stmt s("brcb.%s", type_name<T>);
+    ub_ptr(s, dst, loc);
+    ub_ptr(s, src, loc);
+    s.key("repeat", c.repeat);
+    s.op("stride=%u,%u", unsigned(c.dst_block_stride), unsigned(c.dst_repeat_stride)).issue(loc);
+    sync_all(sync, loc);
+}
+}  // namespace pipev::detail
+inline void asc_brcb(__ubuf__ uint16_t* dst, __ubuf__ uint16_t* src, const asc_brcb_config& config,
+                     PIPEV_LOC) {
+    pipev::detail::asc_brcb_stmt(dst, src, config, false, loc);
+}
+inline void asc_brcb(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src, const asc_brcb_config& config,
+                     PIPEV_LOC) {
+    pipev::detail::asc_brcb_stmt(dst, src, config, false, loc);
+}
+inline void asc_brcb_sync(__ubuf__ uint16_t* dst, __ubuf__ uint16_t* src,
+                          const asc_brcb_config& config, PIPEV_LOC) {
+    pipev::detail::asc_brcb_stmt(dst, src, config, true, loc);
+}
+inline void asc_brcb_sync(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src,
+                          const asc_brcb_config& config, PIPEV_LOC) {
+    pipev::detail::asc_brcb_stmt(dst, src, config, true, loc);
+}
 #endif

@@ -1,0 +1,222 @@
+"""GatherMask (vreducev2) and its count register, and Gather (vgather) (docs/semantics.md §8.4).
+
+GatherMask: src0's elements whose pattern bit is set, written back to back from dst; RSVD_CNT
+holds how many. Where they go depends on the pattern's bits, so the issue reads them (UB as it is
+at issue, which the body sees too: bodies take effect at issue) and fixes the destination's count
+before the checks: the footprint, bounds, traces and the undo log see the bytes actually written.
+
+Gather: each dst element from src + a byte offset read from UB; the issue reads the offsets and
+attaches them to src's `indexed` access before src's checks, so its bounds, footprint, alignment,
+overlap and race checks are over the bytes actually read."""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from isa.decode import Access, VectorOp, address_list_offsets, decode_vector
+from isa.program import Instruction
+from simulator import checks
+from simulator.machine import Machine
+from simulator.problems import Fault, Problem
+from simulator.semantics.common import load, store
+from simulator.semantics.context import Context
+from simulator.semantics.issued import Issued
+from simulator.semantics.vector import _noop, tensor_of
+
+RSVD = "rsvd_cnt"  # Machine.special's key: the count GetRsvdCnt reads
+
+
+def pattern_bits(pattern: int, n: int) -> np.ndarray:
+    """(n,) bool: the built-in pattern's bit of element k of a repeat (the vendor's bit strings
+    read from the right: 1 = 0101…01 keeps elements 0, 2, 4, …)."""
+    k = np.arange(n)
+    if pattern == 7:
+        return np.ones(n, bool)
+    if pattern in (1, 2):
+        return k % 2 == pattern - 1
+    return k % 4 == pattern - 3
+
+
+def kept(m: Machine, vop: VectorOp) -> np.ndarray:
+    """(R, n) bool: the elements each repeat keeps — its pattern bit and active."""
+    src1 = vop.access("src1")
+    if src1 is None:
+        bits = np.broadcast_to(pattern_bits(vop.instr.fields.get("pattern", 0), vop.n),
+                               vop.active.shape)
+    else:
+        rows = m.ub[np.clip(src1.addresses(vop.repeats), 0, m.ub.size - 1)]
+        bits = np.unpackbits(rows, axis=1, bitorder="little")[:, :vop.n].astype(bool)
+    return bits & vop.active
+
+
+def issue(ex: Context, instr: Instruction) -> Issued:
+    m = ex.m
+    addrs, fields = ex.resolve(instr)
+    vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
+    if _noop(ex, instr, vop, fields):
+        return Issued("V", vop, uops=vop.repeats)
+    for acc in vop.operands:
+        if acc.role != "dst":
+            _check(ex, instr, vop, acc)
+    keep = kept(m, vop)
+    total = int(keep.sum())
+    dst = vop.access("dst")
+    others = tuple(a for a in vop.operands if a.role != "dst")
+    vop = attrs.evolve(vop, operands=(attrs.evolve(dst, count=total),) + others if total
+                       else others, memo={})
+    if total:
+        _check(ex, instr, vop, vop.access("dst"))
+        ex.check(instr, _overlap(vop, keep))
+    r = vop.repeats
+    return Issued("V", vop, body, keep, r, uops=r)
+
+
+def _check(ex: Context, instr: Instruction, vop: VectorOp, acc: Access) -> None:
+    """The §9.2 checks of one operand: alignment of a register address, UB bounds, footprint."""
+    if not instr.is_static and acc.base % 32 and acc.kind != "indexed":  # (its elements: below)
+        ex.check(instr, checks.alignment(vop, acc))
+    ext = checks.extent(vop, acc)
+    problem = checks.bounds(vop, acc, ex.m.ub.size, ext)
+    if problem is not None:
+        raise Fault(problem)
+    ex.check(instr, checks.footprint(vop, acc, tensor_of(instr, acc.role), ext))
+
+
+def _overlap(vop: VectorOp, keep: np.ndarray) -> Problem | None:
+    """dst shares no byte with the pattern; with src0 only as a compaction in place: the kept
+    elements read in increasing order, each written at or before where it was read (so none
+    is overwritten before it is read, whatever src0's strides)."""
+    dst = vop.access("dst")
+    lo, hi = checks.extent(vop, dst)
+    for src in vop.operands:
+        if src.write:
+            continue
+        s_lo, s_hi = checks.extent(vop, src)
+        if s_hi < lo or hi < s_lo:
+            continue
+        if src.role == "src0":
+            reads = src.addresses(vop.repeats)[keep]
+            writes = dst.addresses(1)[0, :reads.size]
+            bad = np.flatnonzero(writes > reads)
+            ordered = bool((np.diff(reads) >= src.size).all())
+            if ordered and not bad.size:
+                continue
+            j = int(bad[0]) if bad.size else 0
+            return Problem("overlap", f"{vop.instr.head} {checks.label(vop, dst)} and "
+                           f"{checks.label(vop, src)} overlap: kept element {j} is written at "
+                           f"{int(writes[j]):#x}, after {int(reads[j]):#x} where it is read (dst "
+                           "may overlap src0 only as a compaction in place: every element "
+                           "written at or before where it was read)", role=src.role)
+        byte = max(lo, s_lo)
+        return Problem("overlap", f"{vop.instr.head} {checks.label(vop, dst)} and "
+                       f"{checks.label(vop, src)} overlap at byte {byte:#x} (a GatherMask's "
+                       "dst may not overlap its pattern)", role=src.role)
+    return None
+
+
+def body(m: Machine, vop: VectorOp, keep: np.ndarray, lo: int, hi: int) -> None:
+    """Repeats [lo, hi): their kept elements, after those of the repeats before; RSVD_CNT is
+    the count so far (all of them once the last repeat ran)."""
+    before = int(keep[:lo].sum())
+    picked = load(m, vop, vop.access("src0"), lo, hi)[keep[lo:hi]]
+    dst = vop.access("dst")
+    if picked.size:
+        idx = dst.base // dst.size + dst.index_offsets(1)[0, before:before + picked.size]
+        m.views[dst.size][idx] = picked
+    m.special[RSVD] = before + picked.size
+
+
+def get_rsvd_cnt(ex: Context, instr: Instruction) -> Issued:
+    """xD = RSVD_CNT (GetRsvdCnt): read when it issues, after every earlier vreducev2 took
+    effect (bodies take effect at issue)."""
+    reg = instr.operands["d"].value
+    return Issued("S", None, _read, reg)
+
+
+def _read(m: Machine, _op, reg: int, _lo, _hi) -> None:
+    m.x[reg] = m.special.get(RSVD, 0)
+
+
+# -- Gather ---------------------------------------------------------------------------------------
+def issue_gather(ex: Context, instr: Instruction) -> Issued:
+    m = ex.m
+    addrs, fields = ex.resolve(instr)
+    vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
+    if _noop(ex, instr, vop, fields):
+        return Issued("V", vop, uops=vop.repeats)
+    for role in ("dst", "offset"):
+        _check(ex, instr, vop, vop.access(role))
+    offsets = load(m, vop, vop.access("offset"), 0, vop.repeats).astype(np.int64)
+    src = vop.access("src").indexed(offsets)
+    vop = attrs.evolve(vop, operands=tuple(src if a.role == "src" else a for a in vop.operands),
+                       memo={})
+    ex.check(instr, _misaligned(vop, src))
+    _check(ex, instr, vop, src)
+    ex.check(instr, checks.overlap(vop))
+    r = vop.repeats
+    return Issued("V", vop, gather_body, None, r, uops=r)
+
+
+def _misaligned(vop: VectorOp, src: Access) -> Problem | None:
+    """Every address read must be a multiple of the element size (the Gather page)."""
+    addrs = src.addresses(vop.repeats)
+    bad = (addrs % src.size != 0) & vop.active
+    if not bad.any():
+        return None
+    i, k = (int(x[0]) for x in np.nonzero(bad))
+    return Problem("align", f"{vop.instr.head} src address {int(addrs[i, k]):#x} (offset "
+                   f"{int(src.index[i, k])} of element {i * src.per_repeat + k}) is not "
+                   f"{src.size}-byte aligned (a gather's offsets keep src's elements aligned)",
+                   role="offset")
+
+
+def gather_body(m: Machine, vop: VectorOp, _arg, lo: int, hi: int) -> None:
+    """Repeats [lo, hi): each active dst element from its src address (raw bits)."""
+    src = vop.access("src")
+    idx = src.base // src.size + src.index_offsets(vop.repeats)[lo:hi]
+    store(m, vop, vop.access("dst"), m.views[src.size].take(idx, mode="clip"), lo, hi)
+
+
+# -- TransDataTo5HD -------------------------------------------------------------------------------
+def issue_trans5hd(ex: Context, instr: Instruction) -> Issued:
+    """The lists' checks, then their 16 addresses each (32-byte aligned), then the data's."""
+    m = ex.m
+    addrs, fields = ex.resolve(instr)
+    vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
+    if _noop(ex, instr, vop, fields):
+        return Issued("V", vop, uops=vop.repeats)
+    lists = {}
+    for role in ("dst_list", "src_list"):
+        acc = vop.access(role)
+        _check(ex, instr, vop, acc)
+        lists[role] = m.ub[acc.base:acc.base + 128].view(np.uint64).astype(np.int64)
+        ex.check(instr, _list_alignment(vop, role, lists[role]))
+    dst, src = address_list_offsets(vop.t.size, vop.repeats, fields, lists["dst_list"],
+                                    lists["src_list"])
+    ops = {"dst": vop.access("dst"), "src": vop.access("src")}
+    ops = {r: a.indexed(ix - a.base) for (r, a), ix in zip(ops.items(), (dst, src), strict=True)}
+    vop = attrs.evolve(vop, operands=tuple(ops.get(a.role, a) for a in vop.operands), memo={})
+    for role in ("dst", "src"):
+        _check(ex, instr, vop, vop.access(role))
+    ex.check(instr, checks.overlap(vop))
+    r = vop.repeats
+    return Issued("V", vop, trans5hd_body, None, r, uops=r)
+
+
+def _list_alignment(vop: VectorOp, role: str, addresses: np.ndarray) -> Problem | None:
+    bad = np.flatnonzero(addresses % 32)
+    if not bad.size:
+        return None
+    k = int(bad[0])
+    return Problem("align", f"{vop.instr.head} {role} entry {k} = {int(addresses[k]):#x} is not "
+                   "32-byte aligned (the blocks a TransDataTo5HD moves are 32-byte aligned)",
+                   role=role)
+
+
+def trans5hd_body(m: Machine, vop: VectorOp, _arg, lo: int, hi: int) -> None:
+    """Repeats [lo, hi): every element read, then written (raw bits)."""
+    src, dst = vop.access("src"), vop.access("dst")
+    view = m.views[src.size]
+    values = view.take(src.base // src.size + src.index_offsets(vop.repeats)[lo:hi], mode="clip")
+    view[dst.base // dst.size + dst.index_offsets(vop.repeats)[lo:hi]] = values
