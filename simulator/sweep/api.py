@@ -254,9 +254,10 @@ def _text(path: str) -> str:
 
 def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | None,
                   args: Sequence[str], includes: Sequence[str], axes: dict, fixed: dict,
-                  defines: dict[str, str], argv: tuple[str, ...]):
+                  defines: dict[str, str] | None = None, argv: tuple[str, ...] = ()):
     """A function (index, variant) -> Task, with what every variant shares read once."""
     front_end = front_end_for(path)
+    defines = defines or {}
     checked = {**axes, **{name: [value] for name, value in defines.items()}}
     if front_end == "cpp":
         source = _cpp_source(path, inputs, kernel, args, includes, fixed, axes)

@@ -126,7 +126,7 @@ class Engine:
         return gen == current and self.pool.renew()
 
     def _finish(self, task: Task, row: dict, outcome: Outcome, cache: bool = True) -> None:
-        reads = row.pop("reads", None)  # None: not recorded, so the row cannot be trusted later
+        reads = row.pop("reads", ())  # None: not recorded, so the row cannot be trusted later
         outcome.rows[task.index] = row
         if cache and self.cache is not None and reads is not None:
             self.cache.put(task.key, row, task.params, reads)

@@ -19,10 +19,12 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+from simulator.ascendc.build import cache_root  # here, not in a worker thread: see below
 from simulator.sweep.keys import file_digest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -181,10 +183,6 @@ def _users(path: str) -> bool:
 
 def _system_prefixes() -> tuple[str, ...]:
     """Where pipev's, Python's, the system's files and pipev's caches and temporaries are."""
-    import tempfile
-
-    from simulator.ascendc.build import cache_root
-
     return tuple({*SYSTEM, str(ROOT) + "/", sys.prefix + "/", sys.base_prefix + "/",
                   str(Path(sys.executable).resolve().parent.parent) + "/",
                   str(cache_root().expanduser().resolve()) + "/",
@@ -199,6 +197,7 @@ def unchanged(reads: Iterable) -> bool:
 
 
 # -- TIK: an audit hook, on for the thread running a variant ----------------------------------
+# (nothing is imported while a variant runs: a TIK build in another thread walks sys.modules)
 _local = threading.local()
 _hooked = False
 

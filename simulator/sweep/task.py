@@ -72,8 +72,8 @@ def run_task(task: Task) -> dict:
     """The row of one variant: status, error, cycles, time_us, busy/utilisation per pipe,
     stall cycles by cause, a hash of each output, seconds (wall time of this run); and under
     "reads" the (path, sha256) of every file of the user's the run read (simulator/sweep/
-    reads.py), absent when they could not be recorded. The engine takes "reads" out of the
-    row: the cache keeps them beside it."""
+    reads.py), None when they could not be recorded (the row is then not cached). The engine
+    takes "reads" out of the row: the cache keeps them beside it."""
     t0 = time.perf_counter()
     try:
         row = _run_cpp(task) if task.cpp is not None else _run_program(task)
@@ -209,8 +209,7 @@ def _run_cpp(task: Task) -> dict:
         log = _record_reads(env, Path(out_dir))
         proc = subprocess.run(cpp_command(task, out_dir), cwd=task.cpp.cwd or None,
                               capture_output=True, text=True, errors="replace", env=env)
-        reads = {} if log is None else \
-            {"reads": from_log(log, task.cpp.cwd or os.getcwd())}
+        reads = {"reads": None if log is None else from_log(log, task.cpp.cwd or os.getcwd())}
         if proc.returncode in (130, -signal.SIGINT):
             raise VariantInterrupted(task.path)
         if proc.returncode != 0:
