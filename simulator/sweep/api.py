@@ -197,9 +197,9 @@ def _cpp_source(path: str, inputs, kernel: str | None, args: Sequence[str],
     env = tuple((k, os.environ[k]) for k in CPP_ENV if k in os.environ)
     cpp = CppKernel(kernel, tuple(args), tuple(includes), str(Path.cwd()), env)
     files = keys.included_files(Path(path), tuple(includes))
-    key = {"kind": "cpp", "files": files, "path": path,
-           "reads": keys.named_files([_text(f) for f, _ in files],
-                                     [Path.cwd(), Path(path).parent])}
+    # the data files it reads are recorded as it runs (simulator/sweep/reads.py): the cache
+    # serves a row only while they are unchanged (a name built at run time is seen too)
+    key = {"kind": "cpp", "files": files, "path": path}
     options = {"kernel": kernel, "args": [_arg_digest(a) for a in args],
                "compiler": [(k, v) for k, v in env if k != "PIPEV_CACHE_DIR"]}
     return _Source("", key, cpp, options)
@@ -241,8 +241,8 @@ def _tik_source(path: str, axes: dict, kernel: str | None, args: Sequence[str]) 
             why = tik_params.problem(declared, name, value)
             if why is not None:
                 raise SweepError(f"--param {name}: {path}: {why}", usage=True)
-    reads = keys.named_files([text], [Path.cwd(), Path(path).parent])
-    return _Source(text, {"kind": "tik", "text": text, "reads": reads}, None, {}, tik=True)
+    # the files it reads are recorded as it runs (simulator/sweep/reads.py), as for C++
+    return _Source(text, {"kind": "tik", "text": text}, None, {}, tik=True)
 
 
 def _text(path: str) -> str:

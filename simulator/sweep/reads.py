@@ -1,7 +1,7 @@
 """The files a variant's run reads, recorded while it runs (docs/sweep.md, "What the cache
 key covers"): a cached row is served only while every file its run read is unchanged, so a
 host program that builds its input's name at run time (`dir + "/x.bin"`) is covered as well as
-one that names it in a literal (keys.named_files).
+one that names it in a literal (a `.vasm` program's `file("...")`: keys.named_files).
 
 - a C++ variant runs in processes of its own (`pipev run K.cpp --json` and its worker): a small
   preloaded library (LD_PRELOAD, compiled once into pipev's cache by the C++ compiler the
@@ -175,6 +175,14 @@ def from_log(log: Path, cwd: str) -> list[tuple[str, str]]:
                if ln.startswith("- ")}
     absent = [(p, ABSENT) for p in sorted(missing) if _users(p) and not os.path.lexists(p)]
     return sorted([*user_files(read, cwd, written), *absent])
+
+
+def python_reads(seen: PythonReads, cwd: str) -> list[tuple[str, str]]:
+    """The user's files Python code opened for reading (an audit event comes before the open:
+    a file that was not there is recorded as ABSENT)."""
+    tried = {os.path.normpath(os.path.join(cwd, p)) for p in seen.paths}
+    absent = [(p, ABSENT) for p in sorted(tried) if _users(p) and not os.path.lexists(p)]
+    return sorted([*user_files(seen.paths, cwd, seen.written), *absent])
 
 
 def _users(path: str) -> bool:

@@ -23,7 +23,7 @@ import attrs
 import numpy as np
 
 from isa.chip import Chip
-from simulator.sweep.reads import PythonReads, from_log, shim, user_files
+from simulator.sweep.reads import PythonReads, from_log, python_reads, shim
 
 
 @attrs.frozen
@@ -156,7 +156,7 @@ def _run_program(task: Task) -> dict:
                 try:
                     program = _tik_program(task)
                 finally:
-                    reads["reads"] = user_files(seen.paths, os.getcwd(), seen.written)
+                    reads["reads"] = python_reads(seen, os.getcwd())
         else:
             program = _vasm_program(task)
         result = run(program, inputs=dict(task.inputs), checks=task.checks,

@@ -217,6 +217,7 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     "c_api_compare": ({"x": F16, "y": F16}, _c_api_compare),
     "select_max": ({"x": F16, "y": F16},
                    lambda i: {"z": np.where(i["x"] > i["y"], i["x"], i["y"])}),
+    "scale_input": ({"x": F32}, lambda i: {"z": i["x"] * F32(2)}),  # #30 sweeps (30b)
 }
 
 
