@@ -93,8 +93,8 @@ def _figure(rows: list[dict], params: list[str], column: str):
             continue
         _panel(panel, ok, param, [p for p in params if p != param], column)
         _outliers(panel, odd, ok, param, column)
-    figure.suptitle(f"{column} by parameter ({tally_words(tally(rows))} of {len(rows)} "
-                    "variants)")
+    figure.suptitle(f"{column} by parameter ({len(rows)} variants: "
+                    f"{tally_words(tally(rows))})")
     figure.tight_layout()
     return figure
 
