@@ -149,3 +149,40 @@ def kernel():
 if __name__ == "__main__":
     kernel()
 """
+
+
+def test_block_idx_is_the_inspected_cores_in_vasm():
+    import pipev
+
+    d = pipev.debug("programs/kernels/multicore_relu.vasm")
+    assert d.evaluate("$block_idx") == 0 and d.evaluate("$block_num") == d.session.n > 2
+    d.execute("core 2")
+    assert d.evaluate("$block_idx") == 2
+    assert any("core 2 of" in line for line in d.execute("next"))
+
+
+def test_the_kernels_names_are_completed_and_gm_typed(tmp_path, monkeypatch):
+    from isa.assembler import assemble
+    from isa.program import at_loc_lines
+    from simulator.debugger import Commands, Session
+    from simulator.debugger.complete import candidates
+
+    monkeypatch.chdir(tmp_path)
+    np.save(tmp_path / "x.npy", np.arange(256, dtype=np.float32).view(np.uint8))
+    (tmp_path / "k.cpp").write_text("    AscendC::DataCopy(xLocal,\n"
+                                    "                      xGm[8], 64);\n")
+    program = at_loc_lines(assemble(RECORDING, str(tmp_path / "rec.vasm")))
+    cmds = Commands(Session(program))
+    assert candidates(cmds, "print xL") == ["xLocal"]
+    assert cmds.execute("print xLocal[1:3]") == ["xLocal[1:3] = [0. 0.]"]
+    assert cmds.execute("x/2 f32 gm_x[2*4]") == ["gm_x+32 gm_x[8]:   8.0  9.0"]
+    assert cmds.execute("print gm_x[8:10]") == ["gm_x[8:10] = [8. 9.]"]  # f32, not bytes
+
+
+# a recording's shape (.loc naming the C++ line) of one DataCopy of 64 floats from gm_x[8]
+RECORDING = """.chip ascend910b
+.gm gm_x u8[1024] inout = file("x.npy")
+.ub tbuf0 f32[64] @0x0
+.loc "k.cpp" 1 5
+    copy_gm_to_ub tbuf0[(0)], gm_x[(32)], nburst=1, burst=(8)
+"""
