@@ -12,7 +12,7 @@ from isa.table import INSTRUCTIONS, KEYS, TABLE, TYPED_FORMS
 from simulator.semantics import cmpmask, dma, registers, scalar, sync
 from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
-from simulator.semantics.compare import vcmp, vcmpv, vcmpvs
+from simulator.semantics.compare import prepare_vcmpv, vcmp, vcmpv, vcmpvs
 from simulator.semantics.instruction_set import InstructionSet
 from simulator.semantics.issued import HALT, Issued
 from simulator.semantics.move import dup, vcopy
@@ -41,7 +41,8 @@ def _builtin() -> InstructionSet:
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,
         "vconv": vconv,
-    }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel})
+    }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel,
+                "vcmpv": prepare_vcmpv, "vcmpvs": prepare_vcmpv})
 
 
 BUILTIN = _builtin()
