@@ -343,8 +343,8 @@ class Commands:
         self.s = new
         self.eval = Evaluator(new)
         for b in new.breaks.values():
-            if b.kind == "line":
-                b.pcs = statement_pcs(new.program, int(b.what.split()[-1]))[1]
+            if b.kind == "line":  # `line 66`, maybe `line 66 on core 3`
+                b.pcs = statement_pcs(new.program, int(b.what.split()[1]))[1]
             elif b.kind in ("pc", "label"):
                 b.pcs = frozenset(pc for pc in b.pcs if pc < len(new.program.statements))
             b.hits = 0

@@ -73,12 +73,17 @@ def test_block_idx_is_the_inspected_cores_in_cpp(debug):
 
 
 def test_core_k_switches_to_core_ks_recording_keeping_breakpoints(debug):
-    out = debug(f"break {ADD_LINE} if $block_idx == 2", "core 2", "info cores", "continue",
-                "print $block_idx", "print xLocal[0:4]", "print xGm[0:2]", "core 7", failing=True)
+    out = debug(f"break {ADD_LINE} if $block_idx == 2", "break 25 core 2", "core 2",
+                "info cores", "continue",
+                "print $block_idx", "print xLocal[0:4]", "print xGm[0:2]", "core 7",
+                "continue", failing=True)
     assert "core 2 of 4" in out
     assert "* core 2 (of 4): at line 19" in out
     assert "  core 0: recorded (`core 0` inspects its recording)" in out
     assert f"breakpoint 1, line {ADD_LINE}" in out
+    assert "breakpoint 2 on core 2 at line 25" in out
+    after = out.split("(pipev) core 7")[1]
+    assert "breakpoint 2, line 25 on core 2\nadd4.cpp:25: AscendC::DataCopy(zGm" in after
     assert "$block_idx = 2" in out
     # core 2's first tile: x[512:516] = 0, 1, 2, 3 (i % 512)
     assert "xLocal[0:4] = [0. 1. 2. 3.]" in out
