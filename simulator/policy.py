@@ -22,6 +22,7 @@ class Policy:
         self.source = source
         self.diagnostics: list[Diagnostic] = list(diagnostics)
         self._warned: set[tuple] = set()
+        self.register_notes = True  # name the registers behind a value (see Stream)
 
     @property
     def count(self) -> int:
@@ -50,7 +51,8 @@ class Policy:
 
     def diagnostic(self, severity: str, instr: Instruction, problem: Problem) -> Diagnostic:
         col = _offset(instr, problem)
-        regs = "" if instr.is_static else self._registers(instr, col)
+        regs = "" if instr.is_static or not self.register_notes else \
+            self._registers(instr, col)
         message = problem.text(regs)
         rept = self.source.rept(instr)
         if rept is not None:

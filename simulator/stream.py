@@ -60,7 +60,8 @@ class Stream:
                  max_steps: int = 10_000_000, name: str = "<stream>",
                  block: tuple[int, int] = (0, 1), origin: int = 0, gm_bandwidth=None,
                  internal: Sequence[Observer] = (), isa: InstructionSet | None = None,
-                 record_gm: bool = True, writer: Observer | None = None):
+                 record_gm: bool = True, writer: Observer | None = None,
+                 register_notes: bool = True):
         """BLOCK (block_idx, block_num), ORIGIN, GM_BANDWIDTH and INTERNAL: one core of a
         multi-core launch (simulator/cores.py Schedule gives them). ISA: the instruction set
         statements are assembled and run with (None: pipev's own). RECORD_GM: keep each GM
@@ -68,7 +69,10 @@ class Stream:
         without it a replay starts from GM as it is when saved, and the stream keeps no copy
         of GM (a launch of many cores over large buffers). WRITER: the launch's trace writer
         as this core sees it (simulator/cores.py Lane; the launch finishes it), instead of a
-        TRACE of its own."""
+        TRACE of its own. REGISTER_NOTES: diagnostics name the registers behind a value
+        (`(x1 = 0)`); off for a front end whose registers are its own, not the user's (the C++
+        headers'), and then a `save_vasm` replay, whose statements hold values, says the same
+        words."""
         check_mode(checks)
         try:
             self.chip = get_chip(chip)
@@ -94,6 +98,7 @@ class Stream:
                        timing=timing, internal=internal, core=block[0], origin=origin,
                        gm_bandwidth=gm_bandwidth, isa=self.isa, writer=writer)
         self.executor = self.run.executor
+        self.executor.policy.register_notes = register_notes
         self.hazards = next((ob for ob in self.executor.observers
                              if isinstance(ob, HazardChecks)), None)
         self._host: dict[tuple[str, int, bool], Instruction] = {}

@@ -4,14 +4,17 @@
 // overlap (this kernel is bound by MTE2, so the gain is small: compare the cycles with
 // `pipev run programs/ascendc/tiled_add.cpp -D BUFFER_NUM=1`). One command:
 //     pipev run programs/ascendc/tiled_add.cpp
-// writes tiled_add_in_{x,y}.bin and tiled_add_out_z.bin here. (blockDim 1: multi-core launches
-// come with issue 15.)
+// writes tiled_add_in_{x,y}.bin and tiled_add_out_z.bin here. `-D BLOCK_DIM=4` launches four
+// cores, each adding its quarter (docs/debugger.md debugs one of them).
 #include "data_utils.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "tikicpulib.h"
 
 #ifndef BUFFER_NUM
 #define BUFFER_NUM 2
+#endif
+#ifndef BLOCK_DIM
+#define BLOCK_DIM 1
 #endif
 
 struct TiledAddTilingData {
@@ -91,7 +94,7 @@ __global__ __aicore__ void tiled_add(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR ti
 
 int main()
 {
-    constexpr uint32_t blockDim = 1;
+    constexpr uint32_t blockDim = BLOCK_DIM;
     constexpr uint32_t total = 4096;
     size_t bytes = total * sizeof(float);
     uint8_t* x = (uint8_t*)AscendC::GmAlloc(bytes);

@@ -217,8 +217,11 @@ class Session:
         if stream_factory is None:
             from simulator.stream import Stream
 
-            # GM's bytes as each core found them are kept only for a recording (--save-vasm)
-            stream_factory = functools.partial(Stream, record_gm=save_vasm is not None)
+            # GM's bytes as each core found them are kept only for a recording (--save-vasm);
+            # the headers' registers are theirs, not the kernel's: diagnostics do not name
+            # them (and so say what a replay of the recording says)
+            stream_factory = functools.partial(Stream, record_gm=save_vasm is not None,
+                                               register_notes=False)
         self.stream_factory = stream_factory
         # name → (type, view, file, line): GM buffers for every launch, and for this launch
         self.gm: dict[str, tuple[str, np.ndarray, str, int]] = {}

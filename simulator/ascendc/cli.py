@@ -228,13 +228,16 @@ def debug_cpp(program, args, defines, includes, chip, launch_index, core, comman
             sys.exit(1)
         # a run that failed a check has said so at its C++ line: the recording then fails to
         # load on the same statement, which is not said a second time
-        cores = 1  # the launch's: one recording per core
+        cores = 1  # the launch's: one recording per core, `core K` switches between them
         while Path(numbered(str(Path(tmp) / "rec.vasm"), launch_index, cores)).is_file():
             cores += 1
+        recordings = [Path(numbered(str(Path(tmp) / "rec.vasm"), launch_index, k))
+                      for k in range(cores)]
         sys.exit(debug_session(path, chip=chip_obj, commands=commands, checks=checks,
                                max_steps=max_steps, ex=ex, batch=batch, werror=werror,
                                show_source=show_source(), load_reported=rc != 0,
-                               recorded_core=(core, cores) if cores > 1 else None))
+                               recorded_core=(core, cores) if cores > 1 else None,
+                               recordings=recordings if cores > 1 else ()))
 
 
 def _build_failed(e) -> None:

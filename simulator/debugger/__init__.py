@@ -37,9 +37,14 @@ class Debugger:
             from isa.chip import get_chip
 
             chip = get_chip(chip)
-        self.session = Session(load_program(program, chip, checks, params, isa), inputs, checks,
-                               max_steps, block_dim=block_dim)
-        self.commands = Commands(self.session, show_source)
+        session = Session(load_program(program, chip, checks, params, isa), inputs, checks,
+                          max_steps, block_dim=block_dim)
+        self.commands = Commands(session, show_source)
+
+    @property
+    def session(self) -> Session:
+        """The session the commands act on."""
+        return self.commands.s
 
     def execute(self, command: str) -> list[str]:
         """One debugger command (`step`, `break 16`, `print z[0:8]`, `back`, …); its reply as
@@ -91,7 +96,8 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
           output_dir: str | Path | None = None, werror: bool = False,
           block_dim: int | None = None, params: Mapping | None = None,
           show_source: bool = True, load_reported: bool = False, isa=None,
-          recorded_core: tuple[int, int] | None = None) -> int:
+          recorded_core: tuple[int, int] | None = None,
+          recordings: Sequence[Path] = ()) -> int:
     """Run a debugging session; the exit status: 0, or 1 when the program cannot be loaded,
     under --batch when a command failed, under --werror when the run warned, or when the
     outputs cannot be written.
@@ -103,7 +109,8 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
     recording of a run that failed): its diagnostics are not written again. ISA: the instruction
     set a path is assembled with (None: pipev's own). RECORDED_CORE: (K, N) when the program is
     the recording of core K of a launch of N cores (`pipev debug k.cpp --core K`), which the
-    session names so."""
+    session names so; RECORDINGS: then the N cores' recordings in block order, which `core K`
+    switches between."""
     from simulator.render import render_lines
     from simulator.run import load_program
 
@@ -130,7 +137,12 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
                       f"{getattr(e, 'strerror', None) or e}\n")
             return 1
         scripted.extend(text.splitlines())
-    cmds = Commands(session, show_source)
+    switch = None
+    if recorded_core is not None and len(recordings) == recorded_core[1]:
+        def switch(core: int) -> Session:
+            return _recorded_session(recordings[core], (core, len(recordings)), chip, checks,
+                                     max_steps, werror)
+    cmds = Commands(session, show_source, switch)
     interactive = not batch and commands is None and stdin.isatty()
     reader = terminal_reader(cmds) if interactive else input
     repl = Repl(cmds, out, reader)
@@ -138,6 +150,8 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
     cores = f", {session.n} cores (`core K`, `info cores`)" if session.n > 1 else ""
     if recorded_core is not None:
         cores = f", the recording of core {recorded_core[0]} of the launch's {recorded_core[1]}"
+        if switch is not None:
+            cores += " (`core K` inspects core K's, `info cores`)"
     repl.write([f"pipev debug: {program.path} on {program.chip.name}, "
                 f"{len(program.statements)} statements ({n_hw} hardware instructions){cores}; "
                 "`help` lists the commands",
@@ -148,12 +162,30 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
     if not ended and not batch and commands is None:
         repl.loop(None if interactive else iter(stdin))
     rc = 1 if batch and repl.failed else 0
+    session = cmds.s  # `core K` of a recorded launch changes it
     if session.promoted:
         err.write(f"{program.path}: error: the run warned and --werror makes warnings errors\n")
         rc = 1
     if output_dir is not None and rc == 0:
         rc = _write_outputs(session, Path(output_dir), err)
     return rc
+
+
+def _recorded_session(path: Path, core: tuple[int, int], chip: Chip | None, checks: str,
+                      max_steps: int, werror: bool) -> Session:
+    """A session of core CORE's recording of a C++ launch (`core K`); ValueError saying why
+    it cannot be loaded."""
+    from simulator.render import render_lines
+    from simulator.run import load_program
+
+    try:
+        program = at_loc_lines(load_program(Path(path), chip, checks, None, None))
+    except DiagnosticError as e:
+        raise ValueError(f"core {core[0]}'s recording does not load: "
+                         f"{render_lines(e.diagnostics, False)[0]}") from None
+    session = Session(program, None, checks, max_steps, werror=werror)
+    session.recorded_core = core
+    return session
 
 
 def _write_outputs(session: Session, directory: Path, err: TextIO) -> int:

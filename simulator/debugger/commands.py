@@ -61,6 +61,12 @@ HELP: dict[str, tuple[str, str]] = {
               "until a statement past this one runs (out of a loop from its last line)"),
     "advance": (f"advance {LOCATION}", "continue until LOCATION is about to run"),
     "finish": ("finish", "run to the end of the current API statement's expansion"),
+    "next": ("next [N]", "run to the start of the Nth source line after this one (a .vasm "
+             "statement's line, a C++ or Python call's line)"),
+    "reverse-next": ("reverse-next [N]", "go back to the start of this source line (or, at its "
+                     "start, the line before), N times"),
+    "reverse-step": ("reverse-step [N]", "the same as reverse-next: the debugged statements "
+                     "are API calls, with no function of the kernel's own to step into"),
     "back": ("back [N]", "go back N hardware instructions (undoing them exactly)"),
     "backr": ("backr [N]", "go back N micro-ops (repeats), the mirror of stepr"),
     "rcontinue": ("rcontinue", "go back until a breakpoint, a watchpoint or the start"),
@@ -78,16 +84,17 @@ HELP: dict[str, tuple[str, str]] = {
     "watch": ("watch NAME[a:b]|@ADDR LEN|$REG [if EXPR]",
               "stop right after any micro-op writes those bytes (UB or a GM tensor) or changes "
               "the register"),
-    "list": ("list [LINE]", "the source around pc (or LINE)"),
+    "list": ("list [LINE|A,B|A,|,B]", "the source around pc (or LINE), or lines A to B"),
     "help": ("help [CMD]", "this list, or one command's help"),
     "quit": ("quit", "end the session"),
 }
 ALIASES = {"b": "break", "tb": "tbreak", "d": "delete", "i": "info", "s": "step",
            "si": "stepr", "c": "continue", "r": "run", "u": "until", "rc": "rcontinue",
            "p": "print", "w": "watch", "l": "list", "h": "help", "q": "quit", "exit": "quit",
-           "fin": "finish", "bs": "backr", "disp": "display"}
+           "fin": "finish", "bs": "backr", "disp": "display", "n": "next", "rn": "reverse-next",
+           "rs": "reverse-step"}
 FORMATS = ("x", "t", "d", "f")
-COMMAND = re.compile(r"^\s*([A-Za-z]+)(/\S*)?\s*(.*?)\s*$")
+COMMAND = re.compile(r"^\s*([A-Za-z]+(?:-[A-Za-z]+)?)(/\S*)?\s*(.*?)\s*$")
 ELEMENT = re.compile(r"^([A-Za-z_]\w*)\s*(?:\[\s*([^\]]*?)\s*\])?$")
 
 
@@ -113,8 +120,11 @@ class Display:
 
 
 class Commands:
-    def __init__(self, session: Session, show_source: bool = True):
+    def __init__(self, session: Session, show_source: bool = True,
+                 recordings: Callable[[int], Session] | None = None):
         self.s = session
+        # a C++ launch's cores, each a recording of its own: core K -> a session of it (`core K`)
+        self.recordings = recordings
         self.show_source = show_source  # diagnostics quote their source line (not --no-source)
         self.eval = Evaluator(session)
         self.displays: dict[int, Display] = {}
@@ -128,7 +138,7 @@ class Commands:
             raise CommandError(f"not a command: '{line.strip()}' (try `help`)")
         word, suffix, arg = m.group(1).lower(), m.group(2) or "", m.group(3)
         name = ALIASES.get(word, word)
-        fn: Callable | None = getattr(self, f"cmd_{name}", None)
+        fn: Callable | None = getattr(self, f"cmd_{name.replace('-', '_')}", None)
         if fn is None or name not in HELP:
             raise CommandError(f"unknown command '{word}' (try `help`)")
         if name in ("x", "print", "display"):
@@ -195,6 +205,14 @@ class Commands:
         return [f"run till the end of line {s.program.statements[pc].line} (pc {pc})",
                 *self._stopped(stop)]
 
+    def cmd_next(self, arg: str) -> list[str]:
+        return self._stopped(self.s.forward(self.s.lines_done(_count(arg))))
+
+    def cmd_reverse_next(self, arg: str) -> list[str]:
+        return self._back(self.s.lines_done(_count(arg)))
+
+    cmd_reverse_step = cmd_reverse_next  # a recording has no calls to step into
+
     def cmd_back(self, arg: str) -> list[str]:
         return self._back(self.s.steps_done(_count(arg), boundaries=True))
 
@@ -214,12 +232,7 @@ class Commands:
             self._stopped(stop)
 
     def _pc(self) -> int:
-        s = self.s
-        inside = s.inside()
-        if inside is not None:
-            return inside.instr.pc
-        k = s.index()
-        return s.flat[k].pc if k < len(s.flat) else len(s.program.statements)
+        return self.s.pc()
 
     def diagnostics(self, diags) -> list[str]:
         """DIAGS as the session shows them: each with its source line and caret."""
@@ -296,19 +309,46 @@ class Commands:
             info += f"  next {instr.text} ({n} of {len(stmt.hw)})"
         if end and s.ex.done:
             info += "  (program finished)" if s.core + 1 >= s.n else "  (core finished)"
-        if s.n > 1:
-            info += f"  core {s.core} of {s.n}"
+        if s.block()[1] > 1:
+            info += "  core {} of {}".format(*s.block())
         return out + [info]
 
     def cmd_core(self, arg: str) -> list[str]:
-        s = self.s
         if not arg:
-            return [f"core {s.core} of {s.n}"]
-        why = s.switch(parse_int(arg, "K"))
-        if why is not None:
-            raise CommandError(why)
-        return [f"core {s.core} of {s.n}", *self.diagnostics(s.new_diagnostics()),
+            return ["core {} of {}".format(*self.s.block())]
+        core = parse_int(arg, "K")
+        if self.recordings is not None:  # a C++ launch: each core its own recording
+            self._load_core(core)
+        else:
+            why = self.s.switch(core)
+            if why is not None:
+                raise CommandError(why)
+        s = self.s
+        return ["core {} of {}".format(*s.block()), *self.diagnostics(s.new_diagnostics()),
                 *self.where()]
+
+    def _load_core(self, core: int) -> None:
+        """Inspect core CORE of a recorded launch: its recording in a session of its own, at
+        its start, with the breakpoints, watchpoints and displays set so far."""
+        n = self.s.block()[1]
+        if not 0 <= core < n:
+            raise CommandError(f"core {core} does not exist (the launch runs cores 0..{n - 1})")
+        if core == self.s.block()[0]:
+            return
+        try:
+            new = self.recordings(core)
+        except ValueError as e:
+            raise CommandError(str(e)) from None
+        new.breaks, new.next_num = self.s.breaks, self.s.next_num
+        self.s = new
+        self.eval = Evaluator(new)
+        for b in new.breaks.values():
+            if b.kind == "line":  # `line 66`, maybe `line 66 on core 3`
+                b.pcs = statement_pcs(new.program, int(b.what.split()[1]))[1]
+            elif b.kind in ("pc", "label"):
+                b.pcs = frozenset(pc for pc in b.pcs if pc < len(new.program.statements))
+            b.hits = 0
+            b.test = self.eval.condition(b.condition) if b.condition else None
 
     # -- breakpoints -------------------------------------------------------------------------
     def cmd_break(self, arg: str, temporary: bool = False) -> list[str]:
@@ -329,9 +369,10 @@ class Commands:
         if len(words) < 3 or words[-2] != "core":
             return loc, None
         core = parse_int(words[-1], "K")
-        if not 0 <= core < self.s.n:
+        n = self.s.block()[1]
+        if not 0 <= core < n:
             raise CommandError(f"core {core} does not exist (the launch runs cores "
-                               f"0..{self.s.n - 1})")
+                               f"0..{n - 1})")
         return " ".join(words[:-2]), core
 
     def _break(self, name: str, loc: str, cond: str | None, temporary: bool) -> list[str]:
@@ -503,25 +544,31 @@ class Commands:
         the launch (the run's summary lines name it so)."""
         rec = self.s.recorded_core
         if rec is not None and self.s.n == 1:
-            return f"core {rec[0]} (of {rec[1]}; this recording holds it alone)"
+            alone = "" if self.recordings is not None else "; this recording holds it alone"
+            return f"core {rec[0]} (of {rec[1]}{alone})"
         return f"core {core}"
 
     def _info_cores(self) -> list[str]:
         s = self.s
-        out = []
-        for core in range(s.n):
-            if core in s.ends:
-                out.append(f"  core {core}: finished at cycle {s.ends[core]}")
-            elif core == s.core:
-                k = s.index()
-                if k < len(s.flat):
-                    at = f"at line {s.flat[k].line}, pc {s.flat[k].pc}"
-                else:
-                    at = "finished" if s.ex.done else "at the end"
-                out.append(f"* {self._core_name(core)}: {at}, cycle {s.cycle()} (inspected)")
-            else:
-                out.append(f"  core {core}: not started")
-        return out
+        if self.recordings is not None and s.recorded_core is not None:
+            k, n = s.recorded_core
+            return [self._info_core(0, s) if i == k else
+                    f"  core {i}: recorded (`core {i}` inspects its recording)"
+                    for i in range(n)]
+        return [self._info_core(core, s) for core in range(s.n)]
+
+    def _info_core(self, core: int, s: Session) -> str:
+        """One line of `info cores`."""
+        if core in s.ends:
+            return f"  core {core}: finished at cycle {s.ends[core]}"
+        if core != s.core:
+            return f"  core {core}: not started"
+        k = s.index()
+        if k < len(s.flat):
+            at = f"at line {s.flat[k].line}, pc {s.flat[k].pc}"
+        else:
+            at = "finished" if s.ex.done else "at the end"
+        return f"* {self._core_name(core)}: {at}, cycle {s.cycle()} (inspected)"
 
     def _info_break(self) -> list[str]:
         if not self.s.breaks:
@@ -545,7 +592,7 @@ class Commands:
                 out.append(f"{name:<10} {v}")
                 continue
             text = f"{name:<10} {format_value(v, 'x', register_bits(name, self.s)):<20}"
-            if name in X_REGS or name in ("$pc", "$cycle", "$block_idx"):
+            if name in X_REGS or name in ("$pc", "$cycle", "$block_idx", "$block_num"):
                 text += f" {v}"
             out.append(text.rstrip())
         return out
@@ -622,7 +669,7 @@ class Commands:
             t = self._type(m.group(2))
         words = arg.split(None, 1)
         if len(words) == 2 and lookup(words[0]) is not None and \
-                words[0] not in self.s.program.tensors:
+                self.s.tensor(words[0]) is None:
             t, arg = self._type(words[0]), words[1]
         if not arg:
             raise CommandError("x needs an address (@0x800) or a tensor element (z, z[8])")
@@ -659,7 +706,7 @@ class Commands:
         fmt = _format(suffix, "print")
         if not arg:
             raise CommandError("print needs an expression: NAME[a:b], $x1, z[3] * 2, ...")
-        if re.fullmatch(r"x([0-9]|[12][0-9]|3[01])", arg) and arg not in self.s.program.tensors:
+        if re.fullmatch(r"x([0-9]|[12][0-9]|3[01])", arg) and self.s.tensor(arg) is None:
             if fmt is None:  # `print x1`: the register, signed and in hex
                 self.s.sync()
                 r = int(arg[1:])
@@ -756,19 +803,34 @@ class Commands:
         last = s.record()
         cur = inside.instr.line if inside else s.flat[k].line if k < len(s.flat) else \
             last.instr.line if last is not None else None
-        centre = parse_int(arg, "LINE") if arg else (cur or 1)
-        lo = max(1, centre - CONTEXT)
-        hi = min(len(program.lines), centre + CONTEXT)
+        lo, hi = self._list_range(arg, cur or 1)
+        hi = min(len(program.lines), hi)
         bp_lines = {program.statements[pc].line for b in s.breaks.values() for pc in b.pcs
                     if not b.temporary}
         if lo > hi:
-            raise CommandError(f"line {centre} is outside the program (1..{len(program.lines)})")
+            raise CommandError(f"line {lo} is outside the program (1..{len(program.lines)})")
         out = []
         for n in range(lo, hi + 1):
             mark = "=>" if n == cur else "  "
             b = "b" if n in bp_lines else " "
             out.append(f"{b}{mark}{n:>5}  {program.lines[n - 1]}")
         return out
+
+    @staticmethod
+    def _list_range(arg: str, cur: int) -> tuple[int, int]:
+        """gdb's `list` arguments: LINE (centred on it), A,B (A to B), A, (from A) and ,B (up
+        to B); nothing: around the current line."""
+        if "," not in arg:
+            centre = parse_int(arg, "LINE") if arg else cur
+            return max(1, centre - CONTEXT), centre + CONTEXT
+        a, b = (w.strip() for w in arg.split(",", 1))
+        if not a and not b:
+            raise CommandError("list A,B needs A or B")
+        lo = parse_int(a, "A") if a else max(1, parse_int(b, "B") - 2 * CONTEXT)
+        hi = parse_int(b, "B") if b else lo + 2 * CONTEXT
+        if lo < 1 or hi < lo:
+            raise CommandError(f"list {arg}: the lines run from A to B (1 <= A <= B)")
+        return lo, hi
 
     def cmd_help(self, arg: str) -> list[str]:
         if arg:
@@ -792,10 +854,10 @@ class Commands:
         return t
 
     def _tensor(self, name: str):
-        t = self.s.program.tensors.get(name)
+        t = self.s.tensor(name)
         if t is None:
             raise CommandError(f"no tensor '{name}' (tensors: "
-                               f"{', '.join(self.s.program.tensors) or 'none'})")
+                               f"{', '.join(self.s.names.names()) or 'none'})")
         return t
 
     def _location(self, text: str):
@@ -807,12 +869,23 @@ class Commands:
         if m is None:
             raise CommandError(f"'{text}' is not an address (@0x800) or NAME[I]")
         t = self._tensor(m.group(1))
-        i = parse_int(m.group(2), "the index") if m.group(2) else 0
+        i = self._index(m.group(2), "the index") if m.group(2) else 0
         if not 0 <= i < t.count:
             raise CommandError(f"{t.name}[{i}] is outside the tensor (0..{t.count - 1})")
         if t.space == "ub":
             return None, t.addr + i * t.dtype.size, t, i
         return t.name, i * t.dtype.size, t, i
+
+    def _index(self, text: str, what: str) -> int:
+        """An index or slice bound: a number or an expression (`4096*3`, `$x2 // 4`)."""
+        try:
+            return int(text.replace("_", ""), 0)
+        except ValueError:
+            pass
+        value = self._value(self._parse(text))
+        if not isinstance(value, int | np.integer) or isinstance(value, bool):
+            raise CommandError(f"{what} must be an integer, not '{text}' ({value!r})")
+        return int(value)
 
     def _tensor_slice(self, text: str):
         m = ELEMENT.match(text.strip())
@@ -823,7 +896,7 @@ class Commands:
         if inner is None:
             return t, slice(None)
         if ":" not in inner:
-            i = parse_int(inner, "the index")
+            i = self._index(inner, "the index")
             if not -t.count <= i < t.count:
                 raise CommandError(f"{t.name}[{i}] is outside the tensor (0..{t.count - 1})")
             i %= t.count
@@ -831,7 +904,7 @@ class Commands:
         parts = inner.split(":")
         if len(parts) > 3:
             raise CommandError(f"'{inner}' is not a slice a:b")
-        vals = [parse_int(p, "a slice bound") if p.strip() else None for p in parts]
+        vals = [self._index(p, "a slice bound") if p.strip() else None for p in parts]
         return t, slice(*vals)
 
 

@@ -30,5 +30,5 @@ def candidates(commands: Commands, line: str) -> list[str]:
     elif name in LOCATIONS and len(head.split()) == 1:
         pool = tuple(program.labels)
     else:
-        pool = (*program.tensors, *REGISTERS)
+        pool = (*commands.s.names.names(), *REGISTERS)  # the kernel's names too
     return sorted(p for p in pool if p.startswith(word))

@@ -2,8 +2,9 @@
 their elements and slices, registers and arithmetic, in Python's expression syntax.
 
 `$x0`…`$x31` (signed 64-bit), `$mask` (128 bits), `$mask_lo`, `$mask_hi`, `$mode` ("norm" or
-"count"), `$cmpmask` (all its bits), `$pc`, `$cycle`, `$block_idx`; a tensor name is its values
-(numpy, of the tensor's type), `z[3]` an element, `z[0:8]` a slice. Only literals, names,
+"count"), `$cmpmask` (all its bits), `$pc`, `$cycle`, `$block_idx` and `$block_num` (the core
+inspected, the launch's cores); a tensor name (the kernel's variable names too: names.py) is its
+values (numpy, of the tensor's type), `z[3]` an element, `z[0:8]` a slice. Only literals, names,
 subscripts, arithmetic, bit operations, comparisons and `and`/`or`/`not` are accepted: the text
 is parsed with `ast` and walked here, never handed to `eval`.
 """
@@ -27,7 +28,7 @@ REGISTER = re.compile(r"\$([A-Za-z_]\w*)")
 PREFIX = "__reg_"
 X_REGS = tuple(f"$x{i}" for i in range(32))
 REGISTERS = (*X_REGS, "$mask", "$mask_lo", "$mask_hi", "$mode", "$cmpmask", "$pc", "$cycle",
-             "$block_idx")
+             "$block_idx", "$block_num")
 WATCHABLE = (*X_REGS, "$mask", "$mask_lo", "$mask_hi", "$mode", "$cmpmask")
 M64 = (1 << 64) - 1
 
@@ -181,10 +182,10 @@ class Evaluator:
     def name(self, ident: str):
         if ident.startswith(PREFIX):
             return self.register("$" + ident[len(PREFIX):])
-        t = self.s.program.tensors.get(ident)
+        t = self.s.tensor(ident)
         if t is None:
             raise ExprError(f"no tensor '{ident}' (tensors: "
-                            f"{', '.join(self.s.program.tensors) or 'none'}; registers are "
+                            f"{', '.join(self.s.names.names()) or 'none'}; registers are "
                             "written $x1, $cmpmask, ...)")
         return tensor_values(self.s, t)
 
@@ -197,8 +198,8 @@ class Evaluator:
             return s.flat[k].pc if k < len(s.flat) else len(s.program.statements)
         if name == "$cycle":
             return s.cycle()
-        if name == "$block_idx":
-            return 0  # a .vasm program is the code of one core
+        if name in ("$block_idx", "$block_num"):
+            return s.block()[name == "$block_num"]
         if name in WATCHABLE:
             return regs_value(name, (m.mask_hi, m.mask_lo, m.counter, m.cmpmask.tobytes(),
                                      (), ()))

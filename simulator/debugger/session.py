@@ -22,6 +22,7 @@ from simulator.problems import Fault
 from simulator.run import Run, gm_arrays
 from simulator.sources import ProgramSource
 
+from .names import KernelNames
 from .undo import Record, Recorder, UndoLog, Write, redo, snapshot, split_record, undo
 
 HISTORY_BYTES = 256 << 20
@@ -73,6 +74,7 @@ class Session:
         self.program = program
         self.n = block_dim or program.block_dim  # the launch's cores, debugged one by one
         self.recorded_core: tuple[int, int] | None = None  # (K, N): see debugger.debug
+        self.names = KernelNames(program)
         self.werror = werror  # a warning stops motion like an error and fails the session
         self.promoted = False  # a warning was made an error (`pipev debug --werror` exits 1)
         self.warned = False  # the instruction just executed warned (under werror)
@@ -183,6 +185,52 @@ class Session:
     def inside(self) -> Record | None:
         """The last micro-op done when we are inside an instruction, else None."""
         return None if self.hist.boundary(self.pos) else self.hist[self.pos - 1]
+
+    def pc(self) -> int:
+        """The statement being run or next to run (len(statements) at the end)."""
+        inside = self.inside()
+        if inside is not None:
+            return inside.instr.pc
+        k = self.index()
+        return self.flat[k].pc if k < len(self.flat) else len(self.program.statements)
+
+    def line_start(self) -> bool:
+        """Whether the next instruction starts a run of a source line's statements, as gdb's
+        `next` and `reverse-next` stop: the first of its statement's instructions, after an
+        instruction of another line (or of the same line's same or a later call: a loop came
+        round) or at the start."""
+        if not self.hist.boundary(self.pos):
+            return False
+        k = self.index()
+        if k >= len(self.flat) or self.source.start_of(self.flat[k].pc) != k:
+            return False
+        p = self.pos
+        while p > self.hist.first and self.hist[p - 1].label is not None:
+            p -= 1  # a `set var` is no instruction
+        if p == self.hist.first:
+            return True
+        a = self.program.statements[self.hist[p - 1].instr.pc]
+        b = self.program.statements[self.flat[k].pc]
+        return a.line != b.line or b.col <= a.col
+
+    def lines_done(self, n: int) -> Callable[[Record], bool]:
+        """A DONE predicate: after N starts of a source line reached (`next`, `reverse-next`)."""
+        left = [n]
+
+        def done(rec: Record) -> bool:
+            if self.line_start():
+                left[0] -= 1
+            return left[0] <= 0
+        return done
+
+    def block(self) -> tuple[int, int]:
+        """($block_idx, $block_num) of the core inspected: in a launch of several cores, or
+        the launch's core a C++ recording holds."""
+        return self.recorded_core or (self.core, self.n)
+
+    def tensor(self, name: str):
+        """The tensor NAME means here (the kernel's own names too: names.py), or None."""
+        return self.names.tensor(name, self.pc())
 
     def cycle(self, p: int | None = None) -> int:
         p = self.pos if p is None else p
@@ -424,7 +472,7 @@ class Session:
             return self._hit(self.hist[self.pos - 1], forward)
         msgs, watched = [], []
         for b in list(self.breaks.values()):
-            if not b.enabled or (b.core is not None and b.core != self.core):
+            if not b.enabled or (b.core is not None and b.core != self.block()[0]):
                 continue
             if b.kind == "watch":
                 w = rec.touches(b.space, b.lo, b.hi)
@@ -504,7 +552,7 @@ class Session:
             return None  # inside an API statement's expansion
         msgs = []
         for b in list(self.breaks.values()):
-            if instr.pc in b.pcs and b.enabled and b.core in (None, self.core) \
+            if instr.pc in b.pcs and b.enabled and b.core in (None, self.block()[0]) \
                     and self._passes(b):
                 if b.temporary:
                     del self.breaks[b.num]

@@ -65,7 +65,8 @@ def sweep(program: str | Path, params: Mapping[str, Sequence] | None = None, *,
           chip: str | Chip | Sequence[str | Chip] | None = None,
           block_dim: int | Sequence[int] | None = None, checks: str = "error",
           max_steps: int = 10_000_000, kernel: str | None = None, args: Sequence[str] = (),
-          includes: Sequence[str] = (), executor=None, jobs: int | None = None,
+          includes: Sequence[str] = (), defines: Mapping[str, str] | None = None,
+          argv: Sequence[str] = (), executor=None, jobs: int | None = None,
           cache: bool | str | Path = True,
           expect: Mapping[str, str | Path | np.ndarray] | None = None,
           on_row: Callable[[dict, bool], None] | None = None,
@@ -73,7 +74,9 @@ def sweep(program: str | Path, params: Mapping[str, Sequence] | None = None, *,
           on_start: Callable[[int], None] | None = None) -> SweepResult:
     """Run every variant of PROGRAM: PARAMS maps each parameter (a `.param` name, a TIK
     script's module-level constant, a C++ `-D` macro) to its values, combined as a grid (every
-    combination) or zipped; CHIP and BLOCK_DIM may be lists (more axes). EXECUTOR: None or
+    combination) or zipped; CHIP and BLOCK_DIM may be lists (more axes). DEFINES: parameters
+    fixed for every variant (`-D NAME=V`, no column of their own); ARGV: the program's own
+    arguments (`-- ARGS`: a C++ host main's argv, a TIK script's sys.argv). EXECUTOR: None or
     "local" (JOBS processes), "dask://HOST:PORT", or any concurrent.futures-style executor.
     CACHE: True (the user cache), a directory, or False. ON_START(total), ON_ROW(row, cached)
     and ON_TICK() report progress. Raises SweepError when the sweep cannot start; a failing
@@ -87,8 +90,9 @@ def sweep(program: str | Path, params: Mapping[str, Sequence] | None = None, *,
         variants = space.expand(axes, mode) if axes else [{}]
     except space.SpaceError as e:
         raise SweepError(str(e), usage=True) from None
+    fixed_params = _defines(defines or {}, axes)
     build = _task_builder(path, inputs, checks, max_steps, kernel, args, includes, axes,
-                          fixed)
+                          fixed, fixed_params, tuple(str(a) for a in argv))
     tasks = [build(k, v) for k, v in enumerate(variants)]
     expected = _expected(expect)
     store = _cache(cache)
@@ -146,6 +150,17 @@ def _axes(params: Mapping[str, Sequence], chip, block_dim) -> tuple[dict[str, li
     return axes, fixed
 
 
+def _defines(defines: Mapping[str, str], axes: dict) -> dict[str, str]:
+    """`-D NAME=V`: parameters every variant takes, never also an axis."""
+    for name in defines:
+        if not space.NAME.fullmatch(name) or name in RESERVED:
+            raise SweepError(f"-D {name}: a parameter name is an identifier (chip and "
+                             "block_dim are --chip and --block-dim)", usage=True)
+        if name in axes:
+            raise SweepError(f"{name} is both fixed (-D) and swept (--param)", usage=True)
+    return {name: str(value) for name, value in defines.items()}
+
+
 def _chip(value) -> Chip:
     try:
         return get_chip(value)
@@ -182,9 +197,9 @@ def _cpp_source(path: str, inputs, kernel: str | None, args: Sequence[str],
     env = tuple((k, os.environ[k]) for k in CPP_ENV if k in os.environ)
     cpp = CppKernel(kernel, tuple(args), tuple(includes), str(Path.cwd()), env)
     files = keys.included_files(Path(path), tuple(includes))
-    key = {"kind": "cpp", "files": files, "path": path,
-           "reads": keys.named_files([_text(f) for f, _ in files],
-                                     [Path.cwd(), Path(path).parent])}
+    # the data files it reads are recorded as it runs (simulator/sweep/reads.py): the cache
+    # serves a row only while they are unchanged (a name built at run time is seen too)
+    key = {"kind": "cpp", "files": files, "path": path}
     options = {"kernel": kernel, "args": [_arg_digest(a) for a in args],
                "compiler": [(k, v) for k, v in env if k != "PIPEV_CACHE_DIR"]}
     return _Source("", key, cpp, options)
@@ -226,8 +241,8 @@ def _tik_source(path: str, axes: dict, kernel: str | None, args: Sequence[str]) 
             why = tik_params.problem(declared, name, value)
             if why is not None:
                 raise SweepError(f"--param {name}: {path}: {why}", usage=True)
-    reads = keys.named_files([text], [Path.cwd(), Path(path).parent])
-    return _Source(text, {"kind": "tik", "text": text, "reads": reads}, None, {}, tik=True)
+    # the files it reads are recorded as it runs (simulator/sweep/reads.py), as for C++
+    return _Source(text, {"kind": "tik", "text": text}, None, {}, tik=True)
 
 
 def _text(path: str) -> str:
@@ -238,27 +253,34 @@ def _text(path: str) -> str:
 
 
 def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | None,
-                  args: Sequence[str], includes: Sequence[str], axes: dict, fixed: dict):
+                  args: Sequence[str], includes: Sequence[str], axes: dict, fixed: dict,
+                  defines: dict[str, str] | None = None, argv: tuple[str, ...] = ()):
     """A function (index, variant) -> Task, with what every variant shares read once."""
     front_end = front_end_for(path)
+    defines = defines or {}
+    checked = {**axes, **{name: [value] for name, value in defines.items()}}
     if front_end == "cpp":
         source = _cpp_source(path, inputs, kernel, args, includes, fixed, axes)
     elif front_end == "tik":
-        source = _tik_source(path, axes, kernel, args)
+        source = _tik_source(path, checked, kernel, args)
     else:
-        source = _vasm_source(path, axes, kernel, args)
+        if argv:
+            raise SweepError("-- ARGS are a C++ host main's or a TIK script's own arguments; a "
+                             ".vasm program takes none", usage=True)
+        source = _vasm_source(path, checked, kernel, args)
     arrays = _load_inputs(inputs)
     digests = {n: keys.array_digest(a) for n, a in arrays.items()}
-    options = {"checks": checks, "max_steps": max_steps, **source.options}
+    options = {"checks": checks, "max_steps": max_steps, "argv": list(argv), **source.options}
     chips: dict[str, tuple[Chip, str]] = {}  # name or path -> (profile, its text)
 
     def build(index: int, variant: dict) -> Task:
         chip, chip_text = _chip_of(variant.get("chip", fixed["chip"]), chips)
         dim = variant.get("block_dim", fixed["block_dim"])
-        params = tuple((k, v) for k, v in variant.items() if k not in RESERVED)
+        params = (*defines.items(),
+                  *((k, v) for k, v in variant.items() if k not in RESERVED))
         key = keys.variant_key(source.key, dict(params), digests, chip_text, dim, options)
         return Task(index, key, path, source.text, params, chip, dim, tuple(arrays.items()),
-                    checks, max_steps, source.cpp, source.tik)
+                    checks, max_steps, source.cpp, source.tik, argv)
 
     return build
 

@@ -16,10 +16,11 @@ import stat
 import tempfile
 from pathlib import Path
 
+from simulator.sweep.reads import unchanged
 from simulator.sweep.task import valid_row
 
-MAX_BYTES = 1 << 20  # a row is a few hundred bytes; a few thousand outputs still fit
-ENVELOPE = 1  # the file's layout: {"envelope", "key", "params", "row"}
+MAX_BYTES = 4 << 20  # a row is a few hundred bytes; thousands of outputs or reads still fit
+ENVELOPE = 2  # the file's layout: {"envelope", "key", "params", "row", "reads"}
 
 
 def default_dir() -> Path:
@@ -82,14 +83,18 @@ class Cache:
         if not isinstance(stored, dict) or stored.get("envelope") != ENVELOPE \
                 or stored.get("key") != key or stored.get("params") != _params(params):
             return None  # another key's row (a misplaced file), or an older layout
+        reads = stored.get("reads")
+        if not isinstance(reads, list) or not unchanged(reads):
+            return None  # a file the run read has changed (or appeared): run it again
         row = stored.get("row")
         return row if valid_row(row) else None
 
-    def put(self, key: str, row: dict, params=()) -> None:
-        """Store ROW under KEY with its PARAMS; a cache that cannot be written costs speed,
-        never the sweep."""
+    def put(self, key: str, row: dict, params=(), reads=()) -> None:
+        """Store ROW under KEY with its PARAMS and the (path, sha256) of the files its run
+        READ; a cache that cannot be written costs speed, never the sweep."""
         target = self._file(key)
-        stored = {"envelope": ENVELOPE, "key": key, "params": _params(params), "row": row}
+        stored = {"envelope": ENVELOPE, "key": key, "params": _params(params), "row": row,
+                  "reads": [list(r) for r in reads]}
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".row-", dir=target.parent)

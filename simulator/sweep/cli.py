@@ -12,6 +12,7 @@ from simulator.commands import CHECKS, _parse_pairs
 
 @click.command("sweep", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("program", type=click.Path(exists=True, dir_okay=False))
+@click.argument("argv", nargs=-1, metavar="[-- ARGS]...")
 @click.option("--param", "axes", multiple=True, metavar="NAME=V1,V2,...",
               help="a swept parameter (.param of .vasm, a TIK script's module-level constant, "
               "-D macro of C++); LO..HI:STEP ranges")
@@ -28,6 +29,9 @@ from simulator.commands import CHECKS, _parse_pairs
               "without it, the program's host main runs)")
 @click.option("--arg", "kernel_args", multiple=True, metavar="NAME=FILE.npy|out:T[N]",
               help="C++ kernel-only: the next kernel parameter")
+@click.option("-D", "defines", multiple=True, metavar="NAME=V",
+              help="a parameter fixed for every variant (a .param, a TIK constant, a C++ "
+              "macro); no column of its own")
 @click.option("-I", "includes", multiple=True, metavar="DIR",
               type=click.Path(exists=True, file_okay=False), help="C++: an include directory")
 @click.option("--checks", type=CHECKS, default="error", show_default=True)
@@ -49,10 +53,11 @@ from simulator.commands import CHECKS, _parse_pairs
 @click.option("--objective", default="cycles", show_default=True, metavar="COLUMN[:max]",
               help="the column that ranks variants (smallest best; :max for largest)")
 @click.option("--quiet", is_flag=True, help="print no progress and no summary")
-def sweep_command(program, axes, mode, inputs, chips, block_dims, kernel, kernel_args,
-                  includes, checks, max_steps, out, executor, jobs, cache_dir, no_cache, plot,
-                  expects, objective, quiet) -> None:
-    """Run every variant of PROGRAM and write one row per variant to --out."""
+def sweep_command(program, argv, axes, mode, inputs, chips, block_dims, kernel, kernel_args,
+                  defines, includes, checks, max_steps, out, executor, jobs, cache_dir,
+                  no_cache, plot, expects, objective, quiet) -> None:
+    """Run every variant of PROGRAM and write one row per variant to --out; ARGS after `--`
+    are the program's own (a C++ host main's argv, a TIK script's sys.argv)."""
     from simulator.sweep import plot as plotting
     from simulator.sweep import space, table
     from simulator.sweep.api import SweepError, sweep
@@ -77,7 +82,8 @@ def sweep_command(program, axes, mode, inputs, chips, block_dims, kernel, kernel
         result = sweep(program, params, mode=mode, inputs=_parse_pairs("--input", inputs),
                        chip=list(chips) or None, block_dim=list(block_dims) or None,
                        checks=checks, max_steps=max_steps, kernel=kernel, args=kernel_args,
-                       includes=includes, executor=executor, jobs=jobs,
+                       includes=includes, defines=_define_pairs(defines), argv=argv,
+                       executor=executor, jobs=jobs,
                        cache=False if no_cache else (cache_dir or True),
                        expect=_parse_pairs("--expect", expects),
                        on_row=bar.row if bar else None, on_tick=bar.draw if bar else None,
@@ -102,6 +108,19 @@ def sweep_command(program, axes, mode, inputs, chips, block_dims, kernel, kernel
         sys.exit(130)
 
 
+def _define_pairs(items) -> dict[str, str]:
+    """-D NAME=V options -> {NAME: V} (the value as text: each front end reads its own)."""
+    pairs = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise click.UsageError(f"-D takes NAME=V, got '{item}'")
+        if name.strip() in pairs:
+            raise click.UsageError(f"-D {name.strip()} is given twice")
+        pairs[name.strip()] = value.strip()
+    return pairs
+
+
 def _starter(bar):
     def start(total: int) -> None:
         if bar is not None:
@@ -111,6 +130,8 @@ def _starter(bar):
 
 
 def _finish(result, out: str, plot: str | None, objective: str, quiet: bool) -> None:
+    from simulator.sweep import table
+
     try:
         result.write(out)
     except OSError as e:
@@ -131,9 +152,9 @@ def _finish(result, out: str, plot: str | None, objective: str, quiet: bool) -> 
         return
     ran = len(result.rows) - result.cached
     rate = f" ({ran / result.seconds:.1f} variants/s run)" if ran and result.seconds > 0 else ""
-    click.echo(f"{result.total} variants: {result.total - result.failed} ok, {result.failed} "
-               f"error{'s' if result.failed != 1 else ''}, {result.cached} from the cache; "
-               f"{result.seconds:.1f} s{rate} -> {out}", err=True)
+    counts = table.tally(result.rows)
+    click.echo(f"{result.total} variants: {table.tally_words(counts)}, {result.cached} from the "
+               f"cache; {result.seconds:.1f} s{rate} -> {out}", err=True)
     error = next((r for r in result.rows if r.get("status") != "ok"), None)
     if error is not None:
         click.echo(f"  first error ({_label(error, result.params)}): {error['error']}",
@@ -143,6 +164,8 @@ def _finish(result, out: str, plot: str | None, objective: str, quiet: bool) -> 
     if top is not None:
         click.echo(f"best by {column}: {_label(top, result.params)}: {column} {top[column]}"
                    + (f" ({top['time_us']:.3f} us)" if column == "cycles" else ""), err=True)
+    elif counts["differs"] or counts["no work"]:
+        click.echo("  no best variant: none ran, did work and matched --expect", err=True)
     elif result.rows and column not in result.columns:
         click.echo(f"  no column '{column}' to rank by (columns: "
                    f"{', '.join(result.columns)})", err=True)

@@ -126,9 +126,10 @@ class Engine:
         return gen == current and self.pool.renew()
 
     def _finish(self, task: Task, row: dict, outcome: Outcome, cache: bool = True) -> None:
+        reads = row.pop("reads", ())  # None: not recorded, so the row cannot be trusted later
         outcome.rows[task.index] = row
-        if cache and self.cache is not None:
-            self.cache.put(task.key, row, task.params)
+        if cache and self.cache is not None and reads is not None:
+            self.cache.put(task.key, row, task.params, reads)
         self.on_row(row, False)
 
     def _give_up(self, todo: list[Task], outcome: Outcome, why: str) -> None:

@@ -65,12 +65,10 @@ def included_files(source: Path, includes: tuple[str, ...] = ()) -> list[tuple[s
 
 
 def named_files(texts: list[str], bases: list[Path]) -> list[tuple[str, str]]:
-    """The data a program reads by name (#31 03): every quoted string in TEXTS (the program
-    and the sources it includes) that names a regular file under one of BASES (where the
-    program resolves relative names: a .vasm's folder, the working directory of a TIK script
-    or C++ host), with the file's hash. A changed, added or removed input file gives new keys;
-    a name the program computes at run time is not seen (docs/sweep.md says to use --no-cache
-    then)."""
+    """The data a .vasm program reads by name (#31 03): every quoted string in TEXTS that
+    names a regular file under one of BASES (its folder), with the file's hash: a changed,
+    added or removed input file gives new keys. (A C++ host or a TIK script computes names at
+    run time: the files its run read are recorded instead, simulator/sweep/reads.py.)"""
     found: dict[str, str] = {}
     for text in texts:
         for m in LITERAL.finditer(text):

@@ -8,7 +8,7 @@ import html
 import io
 from pathlib import Path
 
-from simulator.sweep.table import best, parse_objective
+from simulator.sweep.table import best, parse_objective, ranked, tally, tally_words, verdict
 
 FORMATS = (".png", ".svg", ".pdf", ".html")
 MAX_LINES = 12  # lines per panel with a legend; more are drawn unlabelled
@@ -81,7 +81,9 @@ def _figure(rows: list[dict], params: list[str], column: str):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    ok = [r for r in rows if r.get("status") == "ok" and isinstance(r.get(column), (int, float))]
+    ok = [r for r in rows if verdict(r) == "ok" and isinstance(r.get(column), (int, float))]
+    odd = [r for r in rows if verdict(r) in ("differs", "no work")
+           and isinstance(r.get(column), (int, float))]  # drawn apart, never a line's point
     axes_params = [p for p in params if len({str(r[p]) for r in ok}) > 1] or params[:1]
     n = max(1, len(axes_params))
     figure, panels = plt.subplots(1, n, figsize=(5.2 * n, 4.2), squeeze=False)
@@ -90,7 +92,9 @@ def _figure(rows: list[dict], params: list[str], column: str):
             panel.text(0.5, 0.5, "no parameter varies", ha="center", transform=panel.transAxes)
             continue
         _panel(panel, ok, param, [p for p in params if p != param], column)
-    figure.suptitle(f"{column} by parameter ({len(ok)} of {len(rows)} variants ok)")
+        _outliers(panel, odd, ok, param, column)
+    figure.suptitle(f"{column} by parameter ({len(rows)} variants: "
+                    f"{tally_words(tally(rows))})")
     figure.tight_layout()
     return figure
 
@@ -119,19 +123,35 @@ def _panel(panel, rows: list[dict], param: str, others: list[str], column: str) 
                      else None)
 
 
+def _outliers(panel, odd: list[dict], ok: list[dict], param: str, column: str) -> None:
+    """Variants whose outputs differ from --expect, or that did no work: red crosses off the
+    lines, labelled, so a fast wrong answer is seen and never read as the best."""
+    if not odd:
+        return
+    xs = sorted({r[param] for r in [*ok, *odd]}, key=_sort_key)
+    numeric = all(isinstance(x, (int, float)) for x in xs)
+    for kind in ("differs", "no work"):
+        mine = [r for r in odd if verdict(r) == kind]
+        if mine:
+            panel.plot([r[param] if numeric else xs.index(r[param]) for r in mine],
+                       [r[column] for r in mine], linestyle="none", marker="x", color="red"
+                       if kind == "differs" else "grey",
+                       label="differs from --expect" if kind == "differs" else "did no work")
+    panel.legend(fontsize="small")
+
+
 def _page(svg: str, rows: list[dict], columns: list[str], objective: str) -> str:
-    column, maximise = parse_objective(objective)
-    ranked = sorted((r for r in rows if r.get("status") == "ok"
-                     and isinstance(r.get(column), (int, float))),
-                    key=lambda r: r[column], reverse=maximise)[:20]
+    column, _ = parse_objective(objective)
+    top_rows = ranked(rows, objective)[:20]
     top = best(rows, objective)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     body = "\n".join("<tr>" + "".join(f"<td>{html.escape(str(r.get(c, '')))}</td>"
-                                      for c in columns) + "</tr>" for r in ranked)
-    summary = "no variant ran" if top is None else \
+                                      for c in columns) + "</tr>" for r in top_rows)
+    summary = "no variant ran, did work and matched --expect" if top is None else \
         f"best by {html.escape(objective)}: {html.escape(str(top[column]))}"
     return (f"<!doctype html>\n<html><head><meta charset='utf-8'><title>pipev sweep</title>"
             f"<style>body{{font-family:sans-serif}} table{{border-collapse:collapse;"
             f"font-size:12px}} td,th{{border:1px solid #ccc;padding:2px 6px}}</style></head>"
-            f"<body><h1>pipev sweep</h1><p>{len(rows)} variants; {summary}</p>\n{svg}\n"
-            f"<h2>best {len(ranked)}</h2><table><tr>{head}</tr>\n{body}</table></body></html>\n")
+            f"<body><h1>pipev sweep</h1><p>{len(rows)} variants: "
+            f"{html.escape(tally_words(tally(rows)))}; {summary}</p>\n{svg}\n"
+            f"<h2>best {len(top_rows)}</h2><table><tr>{head}</tr>\n{body}</table></body></html>\n")

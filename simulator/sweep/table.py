@@ -125,13 +125,50 @@ def parse_objective(text: str) -> tuple[str, bool]:
     return column, direction == "max"
 
 
-def best(rows: list[dict], objective: str = "cycles") -> dict | None:
-    """The ok row with the best OBJECTIVE value (the first of equals), or None; with --expect,
-    only rows whose outputs match (a fast wrong answer is not the best variant)."""
+def verdict(row: dict) -> str:
+    """What a row is: "ok" (ran, did work, and matched any --expect), "differs" (its outputs
+    are not the expected ones), "no work" (its launches ran no cycle: nothing was measured), or
+    "error". Only "ok" rows are ranked anywhere (the summary, the HTML's table, the plot)."""
+    if row.get("status") != "ok":
+        return "error"
+    if row.get("expect", "match") != "match":
+        return "differs"
+    if not row.get("cycles"):
+        return "no work"
+    return "ok"
+
+
+def tally(rows: list[dict]) -> dict[str, int]:
+    """How many rows each verdict has (every verdict present, zeros too)."""
+    counts = dict.fromkeys(("ok", "differs", "no work", "error"), 0)
+    for row in rows:
+        counts[verdict(row)] += 1
+    return counts
+
+
+def tally_words(counts: dict[str, int]) -> str:
+    """`19 ok, 2 differ from --expect, 1 did no work, 0 errors`: the clauses for differing and
+    idle variants only when there are some."""
+    words = [f"{counts['ok']} ok"]
+    if counts["differs"]:
+        words.append(f"{counts['differs']} differ from --expect")
+    if counts["no work"]:
+        words.append(f"{counts['no work']} did no work (0 cycles)")
+    errors = counts["error"]
+    words.append(f"{errors} error{'s' if errors != 1 else ''}")
+    return ", ".join(words)
+
+
+def ranked(rows: list[dict], objective: str = "cycles") -> list[dict]:
+    """The "ok" rows with a number in OBJECTIVE's column, best first (equals in table order)."""
     column, maximise = parse_objective(objective)
-    scored = [r for r in rows if r.get("status") == "ok" and r.get("expect", "match") == "match"
-              and isinstance(r.get(column), (int, float)) and not isinstance(r[column], bool)]
-    if not scored:
-        return None
-    pick = max if maximise else min
-    return pick(scored, key=lambda r: r[column])
+    scored = [r for r in rows if verdict(r) == "ok" and isinstance(r.get(column), (int, float))
+              and not isinstance(r[column], bool)]
+    return sorted(scored, key=lambda r: -r[column] if maximise else r[column])
+
+
+def best(rows: list[dict], objective: str = "cycles") -> dict | None:
+    """The "ok" row with the best OBJECTIVE value (the first of equals), or None: a fast wrong
+    answer (--expect) or a variant that did no work is never the best."""
+    top = ranked(rows, objective)
+    return top[0] if top else None

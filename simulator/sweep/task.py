@@ -23,6 +23,7 @@ import attrs
 import numpy as np
 
 from isa.chip import Chip
+from simulator.sweep.reads import PythonReads, from_log, python_reads, shim
 
 
 @attrs.frozen
@@ -54,6 +55,7 @@ class Task:
     max_steps: int = 10_000_000
     cpp: CppKernel | None = None
     tik: bool = False  # `text` is a TIK script, its kernel the program
+    argv: tuple[str, ...] = ()  # the program's own arguments (C++ host main, TIK script)
 
 
 class VariantInterrupted(BaseException):
@@ -68,7 +70,10 @@ def output_hash(array: np.ndarray) -> str:
 
 def run_task(task: Task) -> dict:
     """The row of one variant: status, error, cycles, time_us, busy/utilisation per pipe,
-    stall cycles by cause, a hash of each output, seconds (wall time of this run)."""
+    stall cycles by cause, a hash of each output, seconds (wall time of this run); and under
+    "reads" the (path, sha256) of every file of the user's the run read (simulator/sweep/
+    reads.py), None when they could not be recorded (the row is then not cached). The engine
+    takes "reads" out of the row: the cache keeps them beside it."""
     t0 = time.perf_counter()
     try:
         row = _run_cpp(task) if task.cpp is not None else _run_program(task)
@@ -144,15 +149,23 @@ def _run_program(task: Task) -> dict:
     from simulator.run import run
     from simulator.summary import summary_dict
 
+    reads = {"reads": []}  # a .vasm program reads what it names (keys.named_files)
     try:
-        program = _tik_program(task) if task.tik else _vasm_program(task)
+        if task.tik:
+            with PythonReads() as seen:
+                try:
+                    program = _tik_program(task)
+                finally:
+                    reads["reads"] = python_reads(seen, os.getcwd())
+        else:
+            program = _vasm_program(task)
         result = run(program, inputs=dict(task.inputs), checks=task.checks,
                      max_steps=task.max_steps, block_dim=task.block_dim)
     except DiagnosticError as e:
         first = next((d for d in e.diagnostics if d.severity == "error"), None)
-        return error_row(str(first or e.diagnostics[0]))
+        return {**error_row(str(first or e.diagnostics[0])), **reads}
     outputs = {name: output_hash(arr) for name, arr in result.outputs.items()}
-    return summary_row(summary_dict(result), outputs)
+    return {**summary_row(summary_dict(result), outputs), **reads}
 
 
 def _vasm_program(task: Task):
@@ -164,7 +177,7 @@ def _vasm_program(task: Task):
 def _tik_program(task: Task):
     from simulator.tik.script import build
 
-    return build(task.path, task.text, dict(task.params), task.chip, task.checks)
+    return build(task.path, task.text, dict(task.params), task.chip, task.checks, task.argv)
 
 
 def cpp_command(task: Task, output_dir: str) -> list[str]:
@@ -184,7 +197,7 @@ def cpp_command(task: Task, output_dir: str) -> list[str]:
         argv += ["--chip", task.chip.path or task.chip.name]
     if task.block_dim is not None:
         argv += ["--block-dim", str(task.block_dim)]
-    return argv
+    return argv + (["--", *task.argv] if task.argv else [])
 
 
 def _run_cpp(task: Task) -> dict:
@@ -192,23 +205,45 @@ def _run_cpp(task: Task) -> dict:
     takes only that process down); a kernel-only run's outputs land in a directory of its own,
     a host main's GM buffers are hashed by the run (`gm` in its summary)."""
     with tempfile.TemporaryDirectory(prefix="pipev-sweep-") as out_dir:
+        env = _worker_env(task.cpp.env)
+        log = _record_reads(env, Path(out_dir))
         proc = subprocess.run(cpp_command(task, out_dir), cwd=task.cpp.cwd or None,
-                              capture_output=True, text=True, errors="replace",
-                              env=_worker_env(task.cpp.env))
+                              capture_output=True, text=True, errors="replace", env=env)
+        reads = {"reads": None if log is None else from_log(log, task.cpp.cwd or os.getcwd())}
         if proc.returncode in (130, -signal.SIGINT):
             raise VariantInterrupted(task.path)
         if proc.returncode != 0:
-            return error_row(_first_error(proc.stderr, task.path, proc.returncode))
+            return {**error_row(_first_error(proc.stderr, task.path, proc.returncode)),
+                    **reads}
         try:
             summary = json.loads(proc.stdout.strip().splitlines()[-1])
         except (ValueError, IndexError):
-            return error_row(f"{task.path}:1:1: error: the run printed no summary")
+            return {**error_row(f"{task.path}:1:1: error: the run printed no summary"),
+                    **reads}
         if "gm" in summary:
             outputs = dict(summary["gm"])
         else:
             outputs = {Path(p).stem: output_hash(np.load(p, allow_pickle=False))
                        for p in summary.get("outputs", {}).values()}
-    return summary_row(summary, outputs)
+    return {**summary_row(summary, outputs), **reads}
+
+
+def _record_reads(env: dict[str, str], folder: Path) -> Path | None:
+    """Have the run note the files it opens (simulator/sweep/reads.py) in a log in FOLDER:
+    ENV preloads the library; None when it cannot be built (the row is then not cached)."""
+    from simulator.ascendc.build import BuildError, cache_root, find_compiler
+
+    try:
+        lib = shim(find_compiler(env), cache_root(env))
+    except BuildError:
+        return None
+    if lib is None:
+        return None
+    log = folder / "reads.log"
+    log.touch()
+    env["LD_PRELOAD"] = f"{lib} {env.get('LD_PRELOAD', '')}".strip()
+    env["PIPEV_READS_LOG"] = str(log)
+    return log
 
 
 def _worker_env(given: tuple[tuple[str, str], ...]) -> dict[str, str]:

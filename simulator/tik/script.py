@@ -11,7 +11,7 @@ import sys
 import threading
 import traceback
 import types
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from isa.diagnostics import Diagnostic, DiagnosticError
@@ -90,11 +90,12 @@ def print_user_traceback(failed: ScriptFailed, path: str) -> None:
     traceback.print_exception(type(e), e, _script_frames(e, path) or e.__traceback__)
 
 
-def build(path: str, text: str, defines: Mapping[str, str], chip, checks: str):
+def build(path: str, text: str, defines: Mapping[str, str], chip, checks: str,
+          argv: Sequence[str] = ()):
     """The Program of the last kernel the script builds with CHIP (a Chip, a name or None) and
-    CHECKS; every failure is a DiagnosticError with one diagnostic at the script's line (an
-    exception in the script: `the script raised T: message`), for callers that report one line
-    (the sweep's rows)."""
+    CHECKS, its sys.argv[1:] ARGV; every failure is a DiagnosticError with one diagnostic at
+    the script's line (an exception in the script: `the script raised T: message`), for
+    callers that report one line (the sweep's rows)."""
     from simulator.tik import tik
 
     with BUILD_LOCK, _shim_importable():
@@ -102,7 +103,7 @@ def build(path: str, text: str, defines: Mapping[str, str], chip, checks: str):
         tik.SETTINGS.update(chip=chip, checks=checks)
         first = len(tik.BUILT)
         try:
-            execute_script(path, [], defines, text)
+            execute_script(path, list(argv), defines, text)
         except ScriptFailed as e:
             raise DiagnosticError([Diagnostic(
                 "error", path, e.line, 1, f"the script raised {type(e.error).__name__}: "

@@ -50,5 +50,5 @@ def test_debugging_core_k_names_core_k(pipev):
                  "--ex", "info cores")
     assert proc.returncode == 0, proc.stderr
     assert "the recording of core 2 of the launch's 4" in proc.stdout
-    assert "* core 2 (of 4; this recording holds it alone): finished" in proc.stdout
+    assert "* core 2 (of 4): finished" in proc.stdout
     assert "* core 0" not in proc.stdout

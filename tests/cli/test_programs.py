@@ -232,6 +232,7 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     "clamp_bf16": ({"x": np.uint16}, lambda i: {"y": (np.clip(
         (i["x"].astype(np.uint32) << 16).view(F32), F32(-2.5), F32(2.5)).view(np.uint32)
         >> 16).astype(np.uint16)}),
+    "scale_input": ({"x": F32}, lambda i: {"z": i["x"] * F32(2)}),  # #30 sweeps (30b)
 }
 
 

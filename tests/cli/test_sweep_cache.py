@@ -144,22 +144,24 @@ def test_a_changed_file_input_is_not_served_from_the_cache(tmp_path):
 
 @pytest.mark.parametrize("name, text, data", [("host.cpp", HOST, "host_in.bin"),
                                               ("k.py", TIK, "tik_in.npy")])
-def test_a_key_covers_the_files_a_program_names(tmp_path, monkeypatch, name, text, data):
+def test_a_row_is_served_only_while_the_files_its_run_read_are_unchanged(
+        tmp_path, monkeypatch, env, name, text, data):
     """A C++ host's fopen("...") or a TIK script's np.load('...'), relative to the sweep's
-    working directory: a changed, added or removed file gives a new key."""
-    from simulator.sweep import api
-
+    working directory: the run records what it read (#30 item 4), and a changed, added or
+    removed file runs the variant again."""
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PIPEV_CACHE_DIR", env["PIPEV_CACHE_DIR"])  # the session's compiles
     (tmp_path / name).write_text(text)
 
-    def key() -> str:
-        build = api._task_builder(name, None, "error", 100, None, (), (), {"K": ["1"]},
-                                  {"chip": None, "block_dim": None})
-        return build(0, {"K": "1"}).key
+    def served() -> bool:
+        result = sweep(name, {"K": ["1"]}, jobs=1, cache=tmp_path / "rows")
+        return result.cached == 1
 
-    absent = key()
+    assert not served()  # no file yet: an error row, cached with the file's absence
+    assert served()
     (tmp_path / data).write_bytes(b"one")
-    first = key()
-    assert first != absent and key() == first
+    assert not served() and served()
     (tmp_path / data).write_bytes(b"two")
-    assert key() != first
+    assert not served() and served()
+    (tmp_path / data).unlink()
+    assert not served()

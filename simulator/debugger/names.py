@@ -1,0 +1,128 @@
+"""The kernel's own names in a C++ recording (docs/debugger.md, "C++ kernels"): the debugger
+answers to `xLocal` as well as to `que0_0`, and prints a GM buffer in its GlobalTensor's type.
+
+Both facts come from the recording and the source it names, not from debug information (the
+kernel is compiled without it, and the headers cannot see a variable's name):
+
+- a LocalTensor's name is the argument text at the API call sites: the recording's statement
+  at `kernel.cpp:63:9` names its tensors in the API's order (`add.f32 que2_0, que0_0, que1_0`),
+  the call `AscendC::Add(zLocal, xLocal, yLocal, n)` names them in the same order, so `zLocal`
+  is que2_0 there. A name means, at a point, the tensor the latest call before it (in the
+  recording's straight-line order) gave it — the first call after it before any. Only plain
+  identifiers are names (`xLocal[64]`, `a + b` name nothing);
+- a GM buffer's element type is that of the UB tensor its first DMA copies to or from
+  (DataCopy takes a GlobalTensor<T> and a LocalTensor<T> of one T); the buffer itself stays
+  bytes in the recording (its DMA offsets are byte offsets), the debugger shows its elements.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+import attrs
+
+from isa.program import Program, Tensor
+from simulator.front_ends import front_end_for
+
+OPERAND = re.compile(r"\b([A-Za-z_]\w*)(\[\(?(-?\d+)\)?\])?")
+IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+class KernelNames:
+    """The names a C++ recording's kernel gave its tensors; empty for other programs."""
+
+    def __init__(self, program: Program):
+        self.program = program
+        self.bound: dict[str, tuple[list[int], list[Tensor]]] = {}
+        self.typed: dict[str, Tensor] = {}
+        if front_end_for(program.path) != "cpp":
+            return
+        bindings: dict[str, list[tuple[int, Tensor]]] = {}
+        for st in program.statements:
+            operands = self._operands(st.source)
+            self._type_gm(operands)
+            args = call_arguments(program.lines, st.line, st.col)
+            for arg, (t, offset) in zip(args, operands, strict=False):
+                if t.space == "ub" and IDENT.fullmatch(arg) and arg not in program.tensors:
+                    bindings.setdefault(arg, []).append((st.pc, _view(t, offset, arg)))
+        self.bound = {name: ([pc for pc, _ in pairs], [t for _, t in pairs])
+                      for name, pairs in bindings.items()}
+
+    def _operands(self, source: str) -> list[tuple[Tensor, int]]:
+        """The statement's tensor operands in order, each with its literal element index."""
+        mnemonic_end = source.find(" ")
+        out = []
+        for m in OPERAND.finditer(source, max(mnemonic_end, 0)):
+            t = self.program.tensors.get(m.group(1))
+            if t is not None:
+                out.append((self.typed.get(t.name, t), int(m.group(3) or 0)))
+        return out
+
+    def _type_gm(self, operands: list[tuple[Tensor, int]]) -> None:
+        gm = [t for t, _ in operands if t.space == "gm" and t.dtype.name == "u8"]
+        ub = [t for t, _ in operands if t.space == "ub"]
+        if len(gm) == 1 and ub and gm[0].name not in self.typed and ub[0].dtype.size > 1:
+            t, dtype = gm[0], ub[0].dtype
+            self.typed[t.name] = attrs.evolve(t, dtype=dtype, count=t.nbytes // dtype.size)
+
+    def tensor(self, name: str, pc: int) -> Tensor | None:
+        """What NAME means at statement PC: a program tensor (GM ones in their kernel type),
+        the tensor the kernel's variable NAME is there, or None."""
+        t = self.program.tensors.get(name)
+        if t is not None:
+            return self.typed.get(name, t)
+        if name not in self.bound:
+            return None
+        pcs, tensors = self.bound[name]
+        i = bisect.bisect_right(pcs, pc) - 1
+        return tensors[max(i, 0)]
+
+    def names(self) -> list[str]:
+        """Every name a tensor answers to: the program's, then the kernel's variables."""
+        return [*self.program.tensors, *sorted(self.bound)]
+
+
+def _view(t: Tensor, offset: int, name: str) -> Tensor:
+    """UB tensor T from element OFFSET on, under the kernel's NAME (shown as `xLocal`)."""
+    if not offset:
+        return attrs.evolve(t, name=name)
+    return attrs.evolve(t, name=name, addr=t.addr + offset * t.dtype.size,
+                        count=max(t.count - offset, 0))
+
+
+def call_arguments(lines: tuple[str, ...], line: int, col: int) -> list[str]:
+    """The top-level argument texts of the call that starts at LINE:COL (1-based) in LINES,
+    read across lines up to its closing parenthesis; [] when there is no call there."""
+    if not 1 <= line <= len(lines):
+        return []
+    text = lines[line - 1][max(col - 1, 0):]
+    follow = line
+    open_at = text.find("(")
+    if open_at < 0 or "=" in text[:open_at] or ";" in text[:open_at]:
+        return []
+    args, depth, cur = [], 0, []
+    i = open_at
+    while True:
+        if i >= len(text):
+            if follow >= len(lines) or follow - line > 20:
+                return []
+            text, i, follow = lines[follow], 0, follow + 1
+            cur.append(" ")
+            continue
+        c = text[i]
+        i += 1
+        if c in "([{":
+            depth += 1
+            if depth == 1:
+                continue
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                args.append("".join(cur).strip())
+                return args if any(args) else []
+        elif c == "," and depth == 1:
+            args.append("".join(cur).strip())
+            cur = []
+            continue
+        cur.append(c)
