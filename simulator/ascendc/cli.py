@@ -1,7 +1,7 @@
 """`pipev run FILE.cpp|FILE.asc`: compile an AscendC program and co-simulate it; `pipev debug
 FILE.cpp`: record its run, then debug the recording.
 
-    pipev run FILE.cpp [-D NAME[=VALUE]]... [-I DIR]... [--chip C] [--trace F]
+    pipev run FILE.cpp [MORE.cpp]... | DIR [-D NAME[=VALUE]]... [-I DIR]... [--chip C] [--trace F]
                        [--trace-format F] [--checks C] [--werror] [--save-vasm F] [--json]
                        [-- ARGS...]
     pipev run kernel.cpp --kernel NAME [--block-dim N] --arg NAME=FILE.npy|FILE.bin|out:T[N]...
@@ -33,10 +33,46 @@ def _compile_args(f):
     f = click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
                      help="define a macro for the compiler")(f)
     f = click.argument("args", nargs=-1, type=click.UNPROCESSED)(f)
-    return click.argument("program", type=click.Path(exists=True, dir_okay=False))(f)
+    return click.argument("program", type=click.Path(exists=True))(f)
 
 
-@click.command("run", context_settings={"help_option_names": ["-h", "--help"]})
+class _SourcesCommand(click.Command):
+    """Notes how many positional arguments came before a `--` (click drops it): those that
+    name C++ files are more translation units, the rest are the program's ARGS."""
+
+    def parse_args(self, ctx, args):
+        before = args[:args.index("--")] if "--" in args else args
+        ctx.meta["pipev_before_dashes"] = list(before)  # click consumes ARGS
+        return super().parse_args(ctx, args)
+
+
+def _sources(program: str, args: tuple[str, ...], includes: tuple[str, ...],
+             defines: tuple[str, ...]):
+    """(sources, program ARGS, -I, -D): `pipev run main.cpp kernel.cpp [-- ARGS]` compiles
+    both files; `pipev run DIR` the sources its CMakeLists.txt names (ascendc/cmake.py)."""
+    from pathlib import Path
+
+    from simulator.front_ends import front_end_for
+
+    if Path(program).is_dir():
+        from simulator.ascendc.cmake import CMakeError, read_project
+
+        try:
+            project = read_project(program)
+        except CMakeError as e:
+            raise click.UsageError(str(e)) from None
+        return (list(project.sources), list(args), (*includes, *project.includes),
+                (*project.defines, *defines))
+    before = click.get_current_context().meta.get("pipev_before_dashes", [])
+    sources, rest = [program], list(args)
+    while rest and rest[0] in before and front_end_for(rest[0]) == "cpp" \
+            and Path(rest[0]).is_file():
+        sources.append(rest.pop(0))
+    return sources, rest, includes, defines
+
+
+@click.command("run", cls=_SourcesCommand,
+               context_settings={"help_option_names": ["-h", "--help"]})
 @_compile_args
 @click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`); sets "
               "__NPU_ARCH__")
@@ -68,8 +104,9 @@ def _compile_args(f):
 def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks, max_steps,
             werror, save_vasm, quiet, kernel, block_dim, kernel_args, output_dir,
             as_json) -> None:
-    """Compile the AscendC program PROGRAM (.cpp/.asc) and run it on pipev."""
-    from simulator.ascendc.build import BuildError, compile_source
+    """Compile the AscendC program PROGRAM (.cpp/.asc; more files: more translation units;
+    a directory: the sources its CMakeLists.txt names) and run it on pipev."""
+    from simulator.ascendc.build import BuildError, compile_sources
     from simulator.ascendc.driver import run_worker
 
     if kernel is None:
@@ -78,8 +115,10 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
             if given:
                 raise click.UsageError(f"{flag} needs --kernel NAME (kernel-only mode); a "
                                        "program with a host main writes its own outputs")
-    elif args:
+    sources, args, includes, defines = _sources(program, args, includes, defines)
+    if kernel is not None and args:
         raise click.UsageError("program ARGS are for a host main; with --kernel give --arg")
+    program = sources[0]
     specs = _parse_args(kernel_args)
     trace_format = trace_format_of(trace, trace_format) or trace_format or "jsonl"
     chip_obj = _chip(chip)
@@ -88,8 +127,8 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
                    f"({chip_obj.path}): add `npu_arch = N` (its __NPU_ARCH__)", err=True)
         sys.exit(1)
     try:
-        build = compile_source(program, npu_arch=chip_obj.npu_arch, defines=tuple(defines),
-                               includes=tuple(includes), kernel=kernel)
+        build = compile_sources(tuple(sources), npu_arch=chip_obj.npu_arch,
+                                defines=tuple(defines), includes=tuple(includes), kernel=kernel)
     except BuildError as e:
         _build_failed(e)
     if build.compiler_output:
@@ -104,7 +143,8 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
     sys.exit(run_worker(config))
 
 
-@click.command("debug", context_settings={"help_option_names": ["-h", "--help"]})
+@click.command("debug", cls=_SourcesCommand,
+               context_settings={"help_option_names": ["-h", "--help"]})
 @_compile_args
 @click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`)")
 @click.option("--launch", "launch_index", type=click.IntRange(0), default=0, show_default=True,
@@ -123,14 +163,16 @@ def debug_cpp(program, args, defines, includes, chip, launch_index, core, comman
     import tempfile
     from pathlib import Path
 
-    from simulator.ascendc.build import BuildError, compile_source
+    from simulator.ascendc.build import BuildError, compile_sources
     from simulator.ascendc.driver import run_worker
     from simulator.debugger import debug as debug_session
 
     chip_obj = _chip(chip)
+    sources, args, includes, defines = _sources(program, args, includes, defines)
+    program = sources[0]
     try:
-        build = compile_source(program, npu_arch=chip_obj.npu_arch, defines=tuple(defines),
-                               includes=tuple(includes))
+        build = compile_sources(tuple(sources), npu_arch=chip_obj.npu_arch,
+                                defines=tuple(defines), includes=tuple(includes))
     except BuildError as e:
         _build_failed(e)
     with tempfile.TemporaryDirectory(prefix="pipev-debug-") as tmp:
