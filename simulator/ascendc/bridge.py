@@ -38,6 +38,8 @@ HOST_ACCESS = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_uint64, c_uint64, c_int
 MESSAGE = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_int, c_int, c_char_p)
 LAUNCH = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_uint32)
 LAUNCH_END = ctypes.CFUNCTYPE(c_int)
+SYSTEM_CYCLE = ctypes.CFUNCTYPE(ctypes.c_int64)
+SYSTEM_COUNTER_MHZ = 50  # GetSystemCycle counts at 50 MHz (the API documentation's time base)
 
 
 class PipevBridge(ctypes.Structure):
@@ -59,6 +61,7 @@ class PipevBridge(ctypes.Structure):
         ("block_num", c_uint32),
         ("counter_mode", ctypes.c_int32),
         ("event_ids", ctypes.c_int32),
+        ("system_cycle", SYSTEM_CYCLE),
     ]
 
 
@@ -236,9 +239,10 @@ class Session:
         self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
                            GM_BUFFER(self._gm_buffer), HOST_ACCESS(self._host_access),
                            MESSAGE(self._message), LAUNCH(self._launch),
-                           LAUNCH_END(self._launch_end))
-        for (field, _), cb in zip(PipevBridge._fields_, self._callbacks, strict=False):
+                           LAUNCH_END(self._launch_end), SYSTEM_CYCLE(self._system_cycle))
+        for (field, _), cb in zip(PipevBridge._fields_, self._callbacks[:-1], strict=False):
             setattr(self.struct, field, cb)
+        self.struct.system_cycle = self._callbacks[-1]
         self.struct.ub = None
         self.struct.ub_bytes = chip.ub_bytes
         self.struct.scratch_bytes = chip.scratch_bytes
@@ -438,6 +442,17 @@ class Session:
         stream.issue(self._s(text), file=f, line=line, col=self._column(f, line, col),
                      regs=tuple(regs[:nregs]) if nregs > 0 else ())
         return 0
+
+    def _system_cycle(self) -> int:
+        """The running core's S-pipe time in 50 MHz ticks (GetSystemCycle), 0 outside a
+        launch."""
+        if self.launch is None:
+            return 0
+        stream = self._current(b"", 0)  # a new core's clock when C moved to the next block
+        timing = getattr(getattr(stream, "executor", None), "timing", None)
+        if timing is None:
+            return 0
+        return int(timing.s_time * SYSTEM_COUNTER_MHZ // self.chip.clock_mhz)
 
     @_guarded("ub_tensor")
     def _ub_tensor(self, file, line, name, type_, addr, count):

@@ -11,5 +11,6 @@
 #include "pipev/sync.h"
 #include "pipev/debug.h"
 #include "pipev/launch.h"
+#include "pipev/boilerplate.h"
 #include "kernel_tiling/kernel_tiling.h"
 #endif

@@ -58,6 +58,9 @@ typedef struct pipev_bridge {
     // Facts of the chip's profile (isa/chips/*.toml) the headers need while issuing:
     int32_t counter_mode;  // 1: the chip has counter mode (a count= may be a register)
     int32_t event_ids;     // event ids per pipe pair (TPipe hands them out)
+    // GetSystemCycle: the running core's S-pipe time in 50 MHz system-counter ticks (0 outside
+    // a launch).
+    int64_t (*system_cycle)(void);
 } pipev_bridge;
 
 // Defined once in the compiled kernel (by the headers); pipev calls it before main().

@@ -323,6 +323,9 @@ inline uint64_t ub_addr(const void* p, Loc loc) {
     if (!in_ub(p)) error(loc, "pointer %p is not in UB (declare UB arrays as __ubuf__ T name[N])", p);
     return uint64_t(static_cast<const uint8_t*>(p) - bridge().ub);
 }
+// GetSystemCycle: the running core's S-pipe time in the model, in ticks of the 50 MHz system
+// counter the documentation converts with (time_us = ticks / 50).
+inline int64_t system_cycle() { return bridge().system_cycle(); }
 // Scalar code reading or writing UB (GetValue, SetValue): the race checks see it.
 inline void host_access(uint64_t addr, uint64_t bytes, bool write, Loc loc) {
     if (g_stopped) throw Stopped{};

@@ -31,12 +31,17 @@ inline void reset_core() {
     ++g_generation;
 }
 
+// The bytes a device allocation of BYTES really holds: the runtime rounds the size up to 32
+// bytes and adds 32 more (the documented aclrtMalloc rule), so a kernel may read whole blocks a
+// little past its data; past that slack is an error (docs/ascendc.md, "Memory").
+constexpr size_t gm_slack(size_t bytes) { return ((bytes + 31) & ~size_t(31)) + 32; }
 inline void* gm_alloc(size_t bytes) {
-    size_t size = (bytes + 63) & ~size_t(63);
-    void* p = std::aligned_alloc(64, size ? size : 64);
+    size_t held = gm_slack(bytes);
+    size_t size = (held + 63) & ~size_t(63);
+    void* p = std::aligned_alloc(64, size);
     if (!p) return nullptr;
     std::memset(p, 0, size);
-    g_allocs.push_back({static_cast<uint8_t*>(p), bytes, "", false});
+    g_allocs.push_back({static_cast<uint8_t*>(p), held, "", false});
     return p;
 }
 inline void gm_free(void* p) {
