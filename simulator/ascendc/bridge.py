@@ -212,8 +212,10 @@ class Session:
         if stream_factory is None:
             from simulator.stream import Stream
 
-            # GM's bytes as each core found them are kept only for a recording (--save-vasm)
-            stream_factory = functools.partial(Stream, record_gm=save_vasm is not None)
+            # GM's bytes as each core found them are kept only for a recording (--save-vasm);
+            # kernels may InitBuffer all of UB, pipev's scratch is checked when an API uses it
+            stream_factory = functools.partial(Stream, record_gm=save_vasm is not None,
+                                               scratch_on_use=True)
         self.stream_factory = stream_factory
         # name → (type, view, file, line): GM buffers for every launch, and for this launch
         self.gm: dict[str, tuple[str, np.ndarray, str, int]] = {}
