@@ -42,7 +42,7 @@ def overlapping(span: tuple[int, int], tensors: Mapping[str, object]):
 
 def message(span: tuple[int, int], tensor, file: str) -> str:
     lo, hi = span
-    return (f"this call keeps its temporaries in pipev's scratch area at UB {lo:#x}..{hi:#x}, "
+    return (f"this call keeps temporaries in pipev's scratch area at UB {lo:#x}..{hi:#x}, "
             f"which overlaps '{tensor.name}' (UB {tensor.addr:#x}..{tensor.addr + tensor.nbytes:#x}"
-            f", declared at {file}:{tensor.line}): a kernel whose buffers fill UB leaves the API's "
-            "temporaries no room on silicon either; leave the top of UB free for this call")
+            f", declared at {file}:{tensor.line}): they would overwrite it; leave that part of "
+            "UB free for this call (on silicon the API needs room for its temporaries too)")

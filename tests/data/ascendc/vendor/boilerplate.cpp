@@ -9,6 +9,9 @@
 using namespace AscendC;
 
 constexpr uint32_t TILE = 256;
+#ifndef KERNEL_TYPE
+#define KERNEL_TYPE KERNEL_TYPE_AIV_ONLY
+#endif
 
 template <typename T> class KernelScale {
 public:
@@ -53,7 +56,7 @@ private:
 
 extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y)
 {
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE);
     TPipe pipe;
     KernelScale<half> op;
     op.Init(x, y, &pipe);

@@ -1,0 +1,83 @@
+"""#32: the CMake forms `pipev run DIR` reads (simulator/ascendc/cmake.py), on project trees
+written here: each form gives exactly the sources, include directories and definitions it
+names, and nothing else."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from simulator.ascendc.cmake import CMakeError, read_project
+
+
+def _tree(root, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_kernel_launch_samples_layout(here):
+    _tree(here / "p", {
+        "main.cpp": "", "add_custom.cpp": "", "other.cpp": "", "inc/h.h": "",
+        "CMakeLists.txt": """
+            set(RUN_MODE "npu" CACHE STRING "cpu/sim/npu")  # a comment (with parentheses)
+            file(GLOB KERNEL_FILES ${CMAKE_CURRENT_SOURCE_DIR}/add_custom.cpp)
+            if("${RUN_MODE}" STREQUAL "cpu")
+                include(cmake/cpu_lib.cmake)
+            else()
+                include(cmake/npu_lib.cmake)
+            endif()
+            include(${ASCENDC_CMAKE_DIR}/ascendc.cmake)
+            add_executable(ascendc_kernels_bbit ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp)
+            target_include_directories(ascendc_kernels_bbit PRIVATE
+                ${CMAKE_CURRENT_SOURCE_DIR}/inc $<BUILD_INTERFACE:x> /no/such/dir)
+            target_compile_definitions(ascendc_kernels_bbit PRIVATE TILE=8 -DMODE=2
+                $<$<BOOL:${X}>:NOT_READ>)
+            add_definitions(-DEXTRA)
+            target_link_libraries(ascendc_kernels_bbit PRIVATE host_intf_pub
+                ascendc_kernels_${RUN_MODE})
+            add_library(unrelated SHARED other.cpp)
+        """,
+        "cmake/npu_lib.cmake": "ascendc_library(ascendc_kernels_${RUN_MODE} STATIC\n"
+                               "    ${KERNEL_FILES})\n",
+        "cmake/cpu_lib.cmake": "add_library(ascendc_kernels_${RUN_MODE} SHARED "
+                               "${KERNEL_FILES} inc/h.h)\n",
+    })
+    p = read_project("p")
+    assert p.executable == "ascendc_kernels_bbit"
+    assert p.sources == (os.path.join("p", "main.cpp"), os.path.join("p", "add_custom.cpp"))
+    assert p.includes == (os.path.join("p", "inc"),)
+    assert p.defines == ("TILE=8", "MODE=2", "EXTRA")
+
+
+def test_lists_quoted_arguments_and_target_sources(here):
+    _tree(here / "q", {
+        "a b.cpp": "", "k1.cc": "", "k2.asc": "", "k.h": "",
+        "CMakeLists.txt": """
+            set(SRCS "a b.cpp")
+            list(APPEND KS k1.cc)
+            list(APPEND KS ${CMAKE_CURRENT_LIST_DIR}/k2.asc)
+            add_executable(app ${SRCS})
+            target_sources(app PRIVATE ${KS} k.h)
+        """,
+    })
+    assert read_project("q").sources == tuple(os.path.join("q", n)
+                                              for n in ("a b.cpp", "k1.cc", "k2.asc"))
+
+
+def test_an_unknown_variable_in_a_target_name_is_not_an_error_but_in_a_source_it_is(here):
+    _tree(here / "r", {"main.cpp": "", "CMakeLists.txt":
+                       "add_executable(${NAME}_cpu main.cpp)\n"
+                       "add_library(lib STATIC ${NAME}.cpp)\n"
+                       "target_link_libraries(${NAME}_cpu lib)\n"})
+    with pytest.raises(CMakeError, match=r"CMakeLists.txt:2: error: source \$\{NAME\}.cpp names "
+                       r"\$\{NAME\}"):
+        read_project("r")
