@@ -62,7 +62,8 @@ class _Arg:
 
 @attrs.define
 class _State:
-    root: Path
+    root: Path  # DIR, resolved
+    given: str  # DIR as the user wrote it
     vars: dict[str, list[str]] = attrs.Factory(dict)
     executables: dict[str, list[tuple[_Arg, Path]]] = attrs.Factory(dict)
     libraries: dict[str, list[tuple[_Arg, Path]]] = attrs.Factory(dict)
@@ -80,7 +81,7 @@ def read_project(directory: str) -> Project:
         raise CMakeError(f"{directory}: error: no CMakeLists.txt in this directory (`pipev run "
                          "DIR` reads the sources a vendor sample's CMakeLists.txt names; give "
                          "the sources instead: pipev run main.cpp kernel.cpp)")
-    state = _State(root.resolve())
+    state = _State(root.resolve(), directory)
     _read_file(state, lists.resolve())
     if not state.executables:
         raise CMakeError(f"{lists}:1: error: no add_executable() (pipev runs the program's "
@@ -113,16 +114,18 @@ def _linked(state: _State, name: str) -> list[str]:
     return out
 
 
-def _shown(path: Path) -> str:
-    """PATH as the user would name it: relative to the cwd when below it."""
+def _shown(path: Path, state: _State) -> str:
+    """PATH as the user would name it: under DIR as they gave it when inside it (`proj/k.cpp`),
+    else absolute."""
     try:
-        return os.path.relpath(path)
+        inside = path.resolve().relative_to(state.root)
     except ValueError:
-        return str(path)
+        return str(path.resolve())
+    return os.path.normpath(os.path.join(state.given, inside))
 
 
 def _source(state: _State, arg: _Arg, lists: Path) -> str | None:
-    where = f"{lists}:{arg.line}"
+    where = f"{_shown(lists, state)}:{arg.line}"
     if "$<" in arg.text:
         raise CMakeError(f"{where}: error: a generator expression in a source list "
                          f"({arg.text}) is not read by pipev")
@@ -138,8 +141,9 @@ def _source(state: _State, arg: _Arg, lists: Path) -> str | None:
     if front_end_for(str(path)) != "cpp" or path.is_dir():
         return None  # a header or another language named among the sources
     if not path.is_file():
-        raise CMakeError(f"{where}: error: source {arg.text} ({_shown(path)}) does not exist")
-    return _shown(path)
+        raise CMakeError(f"{where}: error: source {arg.text} ({_shown(path, state)}) does not "
+                         "exist")
+    return _shown(path, state)
 
 
 def _expand(state: _State, text: str, lists: Path) -> str:
@@ -233,7 +237,7 @@ def _command(state: _State, name: str, raw: list[_Arg], lists: Path) -> None:
                 continue
             path = Path(a.text) if Path(a.text).is_absolute() else lists.parent / a.text
             if path.is_dir():
-                state.includes.append(_shown(path))
+                state.includes.append(_shown(path, state))
     elif name in ("add_definitions", "add_compile_definitions", "target_compile_definitions",
                   "ascendc_compile_definitions"):
         args = raw if name.startswith("add_") else raw[1:]
