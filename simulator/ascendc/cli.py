@@ -57,8 +57,9 @@ def _sources(program: str, args: tuple[str, ...], includes: tuple[str, ...],
     if Path(program).is_dir():
         from simulator.ascendc.cmake import CMakeError, read_project
 
+        given = dict(d.partition("=")[::2] for d in defines)  # also cmake's -D NAME=VALUE
         try:
-            project = read_project(program)
+            project = read_project(program, given)
         except CMakeError as e:
             raise click.UsageError(str(e)) from None
         return (list(project.sources), list(args), (*includes, *project.includes),

@@ -14,10 +14,12 @@ same sources):
   the directories that exist), `add_definitions`/`add_compile_definitions`,
   `target_compile_definitions`, `ascendc_compile_definitions` (-D).
 `${CMAKE_CURRENT_SOURCE_DIR}`, `${CMAKE_SOURCE_DIR}`, `${PROJECT_SOURCE_DIR}` and
-`${CMAKE_CURRENT_LIST_DIR}` are DIR (the list file's directory for the last); a variable set
-nowhere is empty. A source that names such a variable, holds a generator expression (`$<...>`)
-or does not exist is refused with an error at its line; so is a project with no or several
-executables. C++ sources (.cpp .cc .cxx .asc) are compiled; headers in source lists are not.
+`${CMAKE_CURRENT_LIST_DIR}` are DIR (the list file's directory for the last); `pipev run DIR
+-D NAME=VALUE` sets NAME first, as `cmake -D` does (a `set()` in the files may change it, as a
+plain set() does in CMake); a variable set nowhere is empty. A source that names such a
+variable, holds a generator expression (`$<...>`) or does not exist is refused with an error
+at its line; so is a project with no or several executables. C++ sources (.cpp .cc .cxx
+.asc) are compiled; headers in source lists are not.
 """
 
 from __future__ import annotations
@@ -73,8 +75,9 @@ class _State:
     read: set[Path] = attrs.Factory(set)
 
 
-def read_project(directory: str) -> Project:
-    """The project in DIRECTORY; raises CMakeError."""
+def read_project(directory: str, variables: dict[str, str] | None = None) -> Project:
+    """The project in DIRECTORY, VARIABLES set first (as `cmake -D NAME=VALUE` would: pipev
+    run's -D); raises CMakeError."""
     root = Path(directory)
     lists = root / "CMakeLists.txt"
     if not lists.is_file():
@@ -82,6 +85,7 @@ def read_project(directory: str) -> Project:
                          "DIR` reads the sources a vendor sample's CMakeLists.txt names; give "
                          "the sources instead: pipev run main.cpp kernel.cpp)")
     state = _State(root.resolve(), directory)
+    state.vars.update({k: v.split(";") for k, v in (variables or {}).items()})
     _read_file(state, lists.resolve())
     if not state.executables:
         raise CMakeError(f"{lists}:1: error: no add_executable() (pipev runs the program's "
@@ -133,9 +137,9 @@ def _source(state: _State, arg: _Arg, lists: Path) -> str | None:
                and v != "CMAKE_CURRENT_LIST_DIR"]
     if unknown:
         raise CMakeError(f"{where}: error: source {arg.text} names ${{{unknown[0]}}}, which "
-                         "the CMake files do not set (pipev reads no -D of a build script: "
-                         "set it in CMakeLists.txt or run the sources: pipev run main.cpp "
-                         "kernel.cpp)")
+                         "the CMake files do not set (give it as `pipev run DIR -D "
+                         f"{unknown[0]}=VALUE`, as to cmake, or run the sources: pipev run "
+                         "main.cpp kernel.cpp)")
     text = _expand(state, arg.text, lists)
     path = Path(text) if Path(text).is_absolute() else lists.parent / text
     if front_end_for(str(path)) != "cpp" or path.is_dir():

@@ -81,3 +81,11 @@ def test_an_unknown_variable_in_a_target_name_is_not_an_error_but_in_a_source_it
     with pytest.raises(CMakeError, match=r"CMakeLists.txt:2: error: source \$\{NAME\}.cpp names "
                        r"\$\{NAME\}"):
         read_project("r")
+
+
+def test_a_variable_given_as_cmake_would_take_it(here):
+    _tree(here / "s", {"add_custom.cpp": "", "main.cpp": "", "CMakeLists.txt":
+                       "add_executable(${smoke_testcase}_cpu main.cpp "
+                       "${CMAKE_SOURCE_DIR}/${smoke_testcase}.cpp)\n"})
+    assert read_project("s", {"smoke_testcase": "add_custom"}).sources == (
+        os.path.join("s", "main.cpp"), os.path.join("s", "add_custom.cpp"))

@@ -35,6 +35,19 @@ constexpr aclError ACL_ERROR_RT_CONTEXT_NULL = 107002;
 constexpr aclError ACL_ERROR_BAD_ALLOC = 200000;
 constexpr aclError ACL_ERROR_INTERNAL_ERROR = 500000;
 enum aclrtRunMode { ACL_DEVICE, ACL_HOST };
+// Half-precision values on the host: the bits of an IEEE binary16 (acl's aclFloat16).
+using aclFloat16 = uint16_t;
+inline float aclFloat16ToFloat(aclFloat16 value) {
+    _Float16 h;
+    std::memcpy(&h, &value, 2);
+    return static_cast<float>(h);
+}
+inline aclFloat16 aclFloatToFloat16(float value) {
+    _Float16 h = static_cast<_Float16>(value);
+    aclFloat16 bits;
+    std::memcpy(&bits, &h, 2);
+    return bits;
+}
 enum aclrtLastErrLevel { ACL_RT_THREAD_LEVEL = 0 };
 enum aclrtMemMallocPolicy {
     ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY, ACL_MEM_MALLOC_NORMAL_ONLY

@@ -111,6 +111,9 @@ public:
 };
 }  // namespace AscendC
 
+// The API's namespace under its earlier name (the vendor's 2023 samples: `using namespace tik2`).
+namespace tik2 = AscendC;
+
 // Logging of the CPU twin: KERNEL_LOG(level, fmt, ...) prints a line on the kernel's stdout.
 enum KernelLogLevel { KERNEL_DEBUG = 0, KERNEL_INFO, KERNEL_WARN, KERNEL_ERROR };
 namespace pipev::detail {
