@@ -25,7 +25,7 @@ from pathlib import Path
 import attrs
 
 from isa.diagnostics import Diagnostic
-from simulator.ascendc import bindgen, launch
+from simulator.ascendc import aclrtlaunch, bindgen, launch
 from simulator.ascendc.includes import IncludeError, original_of, rewrite_includes
 from simulator.bindings import ROWS
 
@@ -230,6 +230,9 @@ def compile_sources(sources: tuple[str | Path, ...], *, npu_arch: int,
         raise BuildError(f"error: cannot read $PIPEV_CXXFLAGS ({e})") from None
     flags = [*BASE_FLAGS, *extra, f"-I{INCLUDE_DIR}", f"-D__NPU_ARCH__={npu_arch}",
              *(f"-D{d}" for d in defines), *(f"-I{i}" for i in includes)]
+    launchers = aclrtlaunch.write_headers([u.original for u in units], root)
+    if launchers is not None:  # aclrtlaunch_KERNEL.h of the units' kernels
+        flags.append(f"-I{launchers}")
     # a unit compiled from a copy in the cache finds its own unresolved includes by -iquote
     for u in units:
         if u.rewritten and f"{u.path.parent}" not in flags:

@@ -5,7 +5,8 @@ before #32 and pass after:
 - class 1, project layouts: the vendor-layout project (main.cpp + add_custom.cpp with the
   `<<<>>>` wrapper + data_utils.h + CMakeLists.txt with cmake/*.cmake + gen_data/verify
   scripts) runs unchanged with `pipev run DIR`, `pipev run main.cpp add_custom.cpp` and with
-  one file `#include`-ing the other, and its output is bit-exact;
+  one file `#include`-ing the other, and its output is bit-exact; so does the newer samples'
+  host that launches through ACLRT_LAUNCH_KERNEL and the generated aclrtlaunch_KERNEL.h;
 - class 2, boilerplate: kernel types, global GetTPipePtr, AscendC::Std, KERNEL_LOG,
   ASCENDC_ASSERT, GetSystemCycle, block_idx/block_num, acl codes and device calls;
 - class 3, the runtime's rules: all of UB, reads inside aclrtMalloc's slack (and an error past
@@ -63,6 +64,12 @@ def test_the_vendor_layout_runs_as_a_directory_as_two_files_and_included(pipev, 
     included = pipev("run", "all.cpp", cwd=project)
     assert included.returncode == 0, included.stderr
     assert f"add_custom.cpp:{launch}: add_custom<<<8>>>" in included.stderr, included.stderr
+    assert _verified(project) == "test pass\n"
+    # the newer samples' host: ACLRT_LAUNCH_KERNEL and the generated aclrtlaunch_add_custom.h
+    neo = pipev("run", "main_aclrtlaunch.cpp", "add_custom.cpp", cwd=project)
+    assert neo.returncode == 0, neo.stderr
+    at = _line(PROJECT / "main_aclrtlaunch.cpp", "ACLRT_LAUNCH_KERNEL(add_custom)")
+    assert f"main_aclrtlaunch.cpp:{at}: add_custom<<<8>>>: 8 cores" in neo.stderr, neo.stderr
     assert _verified(project) == "test pass\n"
 
 
