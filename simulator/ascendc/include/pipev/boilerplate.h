@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "debug.h"
+#include "launch.h"
 #include "queue.h"
 #include "sync.h"
 
@@ -150,14 +151,18 @@ void kernel_log(int level, const char* file, int line, const char* fmt, const A&
         }                                                                               \
     } while (0)
 // ascendc_assert(cond[, fmt, args...]): the message is printed, then the run stops there.
-#define ascendc_assert(cond, ...)                                                       \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            __VA_OPT__(::pipev::detail::kernel_log(KERNEL_ERROR, __FILE__, __LINE__,     \
-                                                   __VA_ARGS__);)                       \
-            ::pipev::detail::assert_behavior_failed(__FILE__, __LINE__, #cond);         \
-        }                                                                               \
-    } while (0)
+namespace pipev::detail {
+template <class... A>
+void ascendc_assert_check(const char* file, int line, const char* text, bool cond,
+                          const A&... message) {
+    if (cond) return;
+    if constexpr (sizeof...(A) > 0) kernel_log(KERNEL_ERROR, file, line, message...);
+    std::string what = split_args(text)[0];  // the condition, without the message
+    assert_behavior_failed(file, line, what.c_str());
+}
+}  // namespace pipev::detail
+#define ascendc_assert(...) \
+    ::pipev::detail::ascendc_assert_check(__FILE__, __LINE__, #__VA_ARGS__, __VA_ARGS__)
 
 // The C API's (and CCE's) built-in block variables: read them as integers.
 struct pipev_block_value {
