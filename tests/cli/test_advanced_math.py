@@ -82,3 +82,25 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     assert "k.cpp:11:5: error: Xor takes 512 bytes of temporary space from the UB the " \
         "kernel's buffers leave free, and 192 are free above UB 0x2ff40" in framework.stderr, \
         framework.stderr
+
+
+def test_bitwise_and_or_of_ascend950_on_every_width(pipev, tmp_path):
+    kernel = KERNEL.with_name("bitwise950.cpp")
+    rng = np.random.default_rng(950)
+    a, b = (rng.integers(0, 256, 2048, dtype=np.uint8) for _ in range(2))
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    args = ["--arg", f"a={tmp_path / 'a.npy'}", "--arg", f"b={tmp_path / 'b.npy'}"]
+    for name in ("and8", "or8", "and32", "or32", "and64", "or64"):
+        args += ["--arg", f"{name}=out:u8[2048]"]
+    proc = pipev("run", kernel, "--chip", "ascend950", "--kernel", "bitwise950", *args,
+                 "--output-dir", tmp_path / "out", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    for width in (8, 32, 64):
+        assert np.load(tmp_path / "out" / f"and{width}.npy").tobytes() == (a & b).tobytes()
+        assert np.load(tmp_path / "out" / f"or{width}.npy").tobytes() == (a | b).tobytes()
+    other = pipev("run", kernel, "--kernel", "bitwise950", *args, "--output-dir",
+                  tmp_path / "out", "--quiet")  # ascend910b
+    assert other.returncode == 1
+    assert "error: BitwiseAnd is an Ascend 950 API (the documentation lists no other chip)" \
+        in other.stderr, other.stderr

@@ -70,9 +70,47 @@ void xor_(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
     AscendC::Or(dst, a, b, count, loc);
     AscendC::And(dst, dst, both, count, loc);
 }
+
+// BitwiseAnd/BitwiseOr (Ascend 950): bits are bits whatever the element type, so the 16-bit
+// And/Or over the same bytes; an 8-bit type needs an even count (no 8-bit logic instruction).
+template <class T>
+int32_t bitwise_words(uint32_t count, const char* api, const char* op, Loc loc) {
+    static_assert(std::is_integral_v<T>, "BitwiseAnd/BitwiseOr take integer types");
+    if (__NPU_ARCH__ != 3510)
+        error(loc, "%s is an Ascend 950 API (the documentation lists no other chip); this "
+              "chip's __NPU_ARCH__ is %d", api, __NPU_ARCH__);
+    uint64_t bytes = uint64_t(count) * sizeof(T);
+    if (bytes % 2)
+        error(loc, "%s of %u 8-bit elements: pipev builds it from 16-bit %s, which needs an "
+              "even count", api, count, op);
+    return int32_t(bytes / 2);
+}
 }  // namespace pipev::detail
 
 namespace AscendC {
+struct BitwiseAndConfig {
+    bool isReuseSource;
+};
+struct BitwiseOrConfig {
+    bool isReuseSource;
+};
+constexpr BitwiseAndConfig DEFAULT_BITWISE_AND_CONFIG{false};
+constexpr BitwiseOrConfig DEFAULT_BITWISE_OR_CONFIG{false};
+template <const BitwiseAndConfig& config = DEFAULT_BITWISE_AND_CONFIG, typename T>
+void BitwiseAnd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                const uint32_t count, PIPEV_LOC) {
+    int32_t words = pipev::detail::bitwise_words<T>(count, "BitwiseAnd", "And", loc);
+    And(dst.template ReinterpretCast<uint16_t>(loc), src0.template ReinterpretCast<uint16_t>(loc),
+        src1.template ReinterpretCast<uint16_t>(loc), words, loc);
+}
+template <const BitwiseOrConfig& config = DEFAULT_BITWISE_OR_CONFIG, typename T>
+void BitwiseOr(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+               const uint32_t count, PIPEV_LOC) {
+    int32_t words = pipev::detail::bitwise_words<T>(count, "BitwiseOr", "Or", loc);
+    Or(dst.template ReinterpretCast<uint16_t>(loc), src0.template ReinterpretCast<uint16_t>(loc),
+       src1.template ReinterpretCast<uint16_t>(loc), words, loc);
+}
+
 template <typename T, bool isReuseSource = false>
 void ClampMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
               const LocalTensor<uint8_t>& sharedTmpBuffer, const T scalar,
