@@ -170,15 +170,17 @@ def _values(state: _State, args: list[_Arg], lists: Path) -> list[_Arg]:
     """ARGS with variables expanded; an unquoted list value splits into its items."""
     out = []
     for a in args:
-        if a.quoted or "${" not in a.text:
-            out.append(a)
+        if "$<" in a.text or "${" not in a.text or _unknown(state, a.text):
+            out.append(a)  # a generator expression stays whole: readers skip or refuse it
+            continue
+        if a.quoted:  # one argument, however many items its variables hold
+            out.append(_Arg(_expand(state, a.text, lists), True, a.line))
             continue
         m = _VAR.fullmatch(a.text)
         if m and m.group(1) in state.vars:
             out += [_Arg(v, False, a.line) for v in state.vars[m.group(1)]]
             continue
-        out += [_Arg(v, False, a.line) for v in _expand(state, a.text, lists).split(";") if v] \
-            if not _unknown(state, a.text) else [a]
+        out += [_Arg(v, False, a.line) for v in _expand(state, a.text, lists).split(";") if v]
     return out
 
 
@@ -331,6 +333,13 @@ def _arguments(text: str, k: int, line: int) -> tuple[list[_Arg], int, int]:
         elif c == "#":
             flush()
             k = _comment_end(text, k)
+            continue
+        elif c == '"' and word:  # a quote inside an unquoted argument is a character
+            end = text.find('"', k + 1)
+            end = n - 1 if end < 0 else end
+            word.append(text[k:end + 1])
+            line += text.count("\n", k, end + 1)
+            k = end + 1
             continue
         elif c == '"':
             flush()

@@ -39,8 +39,11 @@ def test_the_kernel_launch_samples_layout(here):
             add_executable(ascendc_kernels_bbit ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp)
             target_include_directories(ascendc_kernels_bbit PRIVATE
                 ${CMAKE_CURRENT_SOURCE_DIR}/inc $<BUILD_INTERFACE:x> /no/such/dir)
+            set(SOC "Ascend910B1")
+            set(P_LIST "Ascend310P1" "Ascend310P3")
             target_compile_definitions(ascendc_kernels_bbit PRIVATE TILE=8 -DMODE=2
-                $<$<BOOL:${X}>:NOT_READ>)
+                $<$<BOOL:${X}>:NOT_READ> $<$<BOOL:$<IN_LIST:${SOC},${P_LIST}>>:NOR_THIS>
+                SOC_VERSION="${SOC}")
             add_definitions(-DEXTRA)
             target_link_libraries(ascendc_kernels_bbit PRIVATE host_intf_pub
                 ascendc_kernels_${RUN_MODE})
@@ -55,7 +58,7 @@ def test_the_kernel_launch_samples_layout(here):
     assert p.executable == "ascendc_kernels_bbit"
     assert p.sources == (os.path.join("p", "main.cpp"), os.path.join("p", "add_custom.cpp"))
     assert p.includes == (os.path.join("p", "inc"),)
-    assert p.defines == ("TILE=8", "MODE=2", "EXTRA")
+    assert p.defines == ("TILE=8", "MODE=2", 'SOC_VERSION="Ascend910B1"', "EXTRA")
 
 
 def test_lists_quoted_arguments_and_target_sources(here):
