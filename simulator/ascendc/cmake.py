@@ -2,8 +2,8 @@
 directory, read from its CMakeLists.txt (docs/ascendc.md, "Running a project as it is").
 
 This is no CMake: it reads the commands the vendor's kernel-launch samples use and nothing
-else, every branch of an `if()` alike (the samples' branches pick the cpu/npu library of the
-same sources):
+else. An `if()` whose condition is `[NOT] DEFINED V` or `[NOT] A STREQUAL B` (the samples'
+`if("${RUN_MODE}" STREQUAL "cpu")`) takes its branch; any other condition reads every branch:
 - `set(VAR VALUE...)` (CACHE/PARENT_SCOPE parts dropped), `list(APPEND VAR VALUE...)`,
   `file(GLOB|GLOB_RECURSE VAR PATTERN...)`;
 - `include(FILE)` of a file inside DIR (others, e.g. the CANN's ascendc.cmake, are skipped);
@@ -14,9 +14,10 @@ same sources):
   the directories that exist), `add_definitions`/`add_compile_definitions`,
   `target_compile_definitions`, `ascendc_compile_definitions` (-D).
 `${CMAKE_CURRENT_SOURCE_DIR}`, `${CMAKE_SOURCE_DIR}`, `${PROJECT_SOURCE_DIR}` and
-`${CMAKE_CURRENT_LIST_DIR}` are DIR (the list file's directory for the last); `pipev run DIR
--D NAME=VALUE` sets NAME first, as `cmake -D` does (a `set()` in the files may change it, as a
-plain set() does in CMake); a variable set nowhere is empty. A source that names such a
+`${CMAKE_CURRENT_LIST_DIR}` are DIR (the list file's directory for the last), and relative
+paths are DIR's, as CMake takes them in an included file too; `pipev run DIR
+-D NAME=VALUE` sets NAME first, as `cmake -D` does (a `set(... CACHE ...)` keeps it, a plain
+`set()` changes it); a variable set nowhere is empty. A source that names such a
 variable, holds a generator expression (`$<...>`) or does not exist is refused with an error
 at its line; so is a project with no or several executables. C++ sources (.cpp .cc .cxx
 .asc) are compiled; headers in source lists are not.
@@ -141,7 +142,7 @@ def _source(state: _State, arg: _Arg, lists: Path) -> str | None:
                          f"{unknown[0]}=VALUE`, as to cmake, or run the sources: pipev run "
                          "main.cpp kernel.cpp)")
     text = _expand(state, arg.text, lists)
-    path = Path(text) if Path(text).is_absolute() else lists.parent / text
+    path = Path(text) if Path(text).is_absolute() else state.root / text
     if front_end_for(str(path)) != "cpp" or path.is_dir():
         return None  # a header or another language named among the sources
     if not path.is_file():
@@ -194,8 +195,63 @@ def _read_file(state: _State, lists: Path) -> None:
     if resolved in state.read:
         return
     state.read.add(resolved)
+    branches: list[list] = []  # per open if(): [reading, a branch taken, decided]
     for name, args in _commands(lists.read_text(encoding="utf-8", errors="replace")):
-        _command(state, name.lower(), args, lists)
+        name = name.lower()
+        if name in ("if", "elseif", "else", "endif"):
+            _branch(state, branches, name, args, lists)
+        elif all(frame[0] for frame in branches):
+            _command(state, name, args, lists)
+
+
+def _branch(state: _State, branches: list[list], name: str, args: list[_Arg],
+            lists: Path) -> None:
+    """if/elseif/else/endif: a condition pipev can decide picks its branch; one it cannot
+    (anything but [NOT] DEFINED V and [NOT] A STREQUAL B) reads every branch."""
+    if name == "if":
+        cond = _condition(state, args, lists)
+        branches.append([cond is not False, cond is True, cond is not None])
+    elif not branches:
+        return
+    elif name == "endif":
+        branches.pop()
+    else:
+        frame = branches[-1]
+        if not frame[2]:  # undecided: every branch is read
+            frame[0] = True
+            return
+        cond = True if name == "else" else _condition(state, args, lists)
+        if cond is None:
+            frame[0], frame[2] = not frame[1], False
+            return
+        frame[0] = not frame[1] and cond
+        frame[1] = frame[1] or frame[0]
+
+
+def _condition(state: _State, args: list[_Arg], lists: Path) -> bool | None:
+    words = [a.text for a in args]
+    negate = bool(words) and words[0] == "NOT"
+    words = words[1:] if negate else words
+    if len(words) == 2 and words[0] == "DEFINED":
+        value = words[1] in state.vars
+    elif len(words) == 3 and words[1] == "STREQUAL":
+        a, b = (_operand(state, x, lists) for x in (args[-3], args[-1]))
+        if a is None or b is None:
+            return None
+        value = a == b
+    else:
+        return None
+    return value != negate
+
+
+def _operand(state: _State, arg: _Arg, lists: Path) -> str | None:
+    """An if() operand's string: a set variable's value for its bare name, else the text
+    expanded (None: it names a variable no file sets)."""
+    if not arg.quoted and arg.text in state.vars:
+        return ";".join(state.vars[arg.text])
+    if _unknown(state, arg.text):
+        return None
+    return _expand(state, arg.text, lists)
 
 
 def _command(state: _State, name: str, raw: list[_Arg], lists: Path) -> None:
@@ -203,6 +259,8 @@ def _command(state: _State, name: str, raw: list[_Arg], lists: Path) -> None:
         return
     if name == "set":
         values = [a.text for a in _values(state, raw[1:], lists)]
+        if "CACHE" in values and "FORCE" not in values and raw[0].text in state.vars:
+            return  # a cache entry keeps the value given first (cmake -D, pipev run -D)
         for stop in ("CACHE", "PARENT_SCOPE"):
             if stop in values:
                 values = values[:values.index(stop)]
@@ -214,7 +272,7 @@ def _command(state: _State, name: str, raw: list[_Arg], lists: Path) -> None:
         state.vars[raw[1].text] = _glob(state, raw, lists)
     elif name == "include":
         target = _expand(state, raw[0].text, lists)
-        path = Path(target) if Path(target).is_absolute() else lists.parent / target
+        path = Path(target) if Path(target).is_absolute() else state.root / target
         if path.is_file() and path.resolve().is_relative_to(state.root.resolve()):
             _read_file(state, path)
     elif name == "add_executable":
@@ -241,7 +299,7 @@ def _command(state: _State, name: str, raw: list[_Arg], lists: Path) -> None:
         for a in _values(state, args, lists):
             if a.text in _SCOPES or "$<" in a.text or _unknown(state, a.text):
                 continue
-            path = Path(a.text) if Path(a.text).is_absolute() else lists.parent / a.text
+            path = Path(a.text) if Path(a.text).is_absolute() else state.root / a.text
             if path.is_dir():
                 state.includes.append(_shown(path, state))
     elif name in ("add_definitions", "add_compile_definitions", "target_compile_definitions",
@@ -272,7 +330,7 @@ def _glob(state: _State, raw: list[_Arg], lists: Path) -> list[str]:
             continue
         pattern = _expand(state, word, lists)
         if not Path(pattern).is_absolute():
-            pattern = str(lists.parent / pattern)
+            pattern = str(state.root / pattern)
         if recurse:
             head, tail = os.path.split(pattern)
             pattern = os.path.join(head, "**", tail)

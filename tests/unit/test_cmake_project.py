@@ -92,3 +92,38 @@ def test_a_variable_given_as_cmake_would_take_it(here):
                        "${CMAKE_SOURCE_DIR}/${smoke_testcase}.cpp)\n"})
     assert read_project("s", {"smoke_testcase": "add_custom"}).sources == (
         os.path.join("s", "main.cpp"), os.path.join("s", "add_custom.cpp"))
+
+
+def test_an_if_on_the_run_mode_takes_its_branch_and_a_cache_entry_keeps_a_given_value(here):
+    _tree(here / "m", {"main.cpp": "", "k.cpp": "", "cmake/cpu.cmake":
+                       "add_library(kern_${RUN_MODE} SHARED k.cpp)\n"
+                       "target_compile_definitions(kern_${RUN_MODE} PRIVATE ASCENDC_CPU_DEBUG)\n",
+                       "cmake/npu.cmake": "ascendc_library(kern_${RUN_MODE} STATIC k.cpp)\n",
+                       "CMakeLists.txt": """
+        set(RUN_MODE "npu" CACHE STRING "cpu/sim/npu")
+        if(NOT DEFINED SOC)
+            set(SOC_DEF SOC_A)
+        else()
+            set(SOC_DEF SOC_B)
+        endif()
+        if("${RUN_MODE}" STREQUAL "cpu")
+            include(cmake/cpu.cmake)
+        elseif(RUN_MODE STREQUAL "npu")
+            include(cmake/npu.cmake)
+        else()
+            add_definitions(-DNEITHER)
+        endif()
+        if(${UNSET_FLAG} GREATER 1)
+            add_definitions(-DUNDECIDED)
+        else()
+            add_definitions(-DALSO_READ)
+        endif()
+        add_definitions(-D${SOC_DEF})
+        add_executable(app main.cpp)
+        target_link_libraries(app PRIVATE kern_${RUN_MODE})
+    """})
+    npu = read_project("m")
+    assert npu.sources == (os.path.join("m", "main.cpp"), os.path.join("m", "k.cpp"))
+    assert npu.defines == ("UNDECIDED", "ALSO_READ", "SOC_A")
+    cpu = read_project("m", {"RUN_MODE": "cpu", "SOC": "x"})
+    assert cpu.defines == ("ASCENDC_CPU_DEBUG", "UNDECIDED", "ALSO_READ", "SOC_B")
