@@ -39,6 +39,7 @@ MESSAGE = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_int, c_int, c_char_p)
 LAUNCH = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_uint32)
 LAUNCH_END = ctypes.CFUNCTYPE(c_int)
 SYSTEM_CYCLE = ctypes.CFUNCTYPE(ctypes.c_int64)
+GM_DATA = ctypes.CFUNCTYPE(c_int, c_char_p, c_uint64)
 SYSTEM_COUNTER_MHZ = 50  # GetSystemCycle counts at 50 MHz (the API documentation's time base)
 
 
@@ -62,6 +63,7 @@ class PipevBridge(ctypes.Structure):
         ("counter_mode", ctypes.c_int32),
         ("event_ids", ctypes.c_int32),
         ("system_cycle", SYSTEM_CYCLE),
+        ("gm_data", GM_DATA),
     ]
 
 
@@ -247,10 +249,12 @@ class Session:
         self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
                            GM_BUFFER(self._gm_buffer), HOST_ACCESS(self._host_access),
                            MESSAGE(self._message), LAUNCH(self._launch),
-                           LAUNCH_END(self._launch_end), SYSTEM_CYCLE(self._system_cycle))
-        for (field, _), cb in zip(PipevBridge._fields_, self._callbacks[:-1], strict=False):
+                           LAUNCH_END(self._launch_end), SYSTEM_CYCLE(self._system_cycle),
+                           GM_DATA(self._gm_data))
+        for (field, _), cb in zip(PipevBridge._fields_, self._callbacks[:-2], strict=False):
             setattr(self.struct, field, cb)
-        self.struct.system_cycle = self._callbacks[-1]
+        self.struct.system_cycle, self.struct.gm_data = self._callbacks[-2:]
+        self._data_bytes: dict[str, int] = {}  # GM buffer -> its data bytes (gm_data)
         self.struct.ub = None
         self.struct.ub_bytes = chip.ub_bytes
         self.struct.scratch_bytes = chip.scratch_bytes
@@ -388,6 +392,7 @@ class Session:
             result = stream.finish() if final else stream.finish(outputs=False)
         finally:
             self._save_vasm(stream)
+        _data_only(getattr(result, "outputs", None), self._data_bytes)
         run = getattr(stream, "run", None)
         launch.add_core(self.core, result, getattr(run, "stats", None),
                         getattr(getattr(run, "model", None), "gm_wait", 0))
@@ -465,6 +470,11 @@ class Session:
         if timing is None:
             return 0
         return int(timing.s_time * SYSTEM_COUNTER_MHZ // self.chip.clock_mhz)
+
+    def _gm_data(self, name: bytes, nbytes: int) -> int:
+        """GM buffer NAME's first NBYTES are the program's data (the rest: the slack)."""
+        self._data_bytes[self._s(name)] = int(nbytes)
+        return 0
 
     @_guarded("ub_tensor")
     def _ub_tensor(self, file, line, name, type_, addr, count):
@@ -616,3 +626,15 @@ class Session:
         if self.launch is not None and not self.stopped:
             self._error(self.launch.file, self.launch.line, f"kernel {self.launch.kernel}: "
                         "the launch never ended (launch_end was not called)")
+
+
+def _data_only(outputs: dict | None, data_bytes: dict[str, int]) -> None:
+    """OUTPUTS' GM buffers cut to their data bytes: the runtime's slack after an allocation's
+    data is readable by kernels but is no output of the program."""
+    if not outputs:
+        return
+    for name, nbytes in data_bytes.items():
+        arr = outputs.get(name)
+        if arr is not None and arr.nbytes > nbytes:
+            outputs[name] = arr.reshape(-1).view(np.uint8)[:nbytes].view(arr.dtype) \
+                if nbytes % arr.itemsize == 0 else arr.reshape(-1).view(np.uint8)[:nbytes]
