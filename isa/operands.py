@@ -106,7 +106,8 @@ class Builder:
         ops = {}
         for (role, kind), (text, off) in zip(defn.operands, syn.positional, strict=False):
             kind = defn.family.operand_kind(role, kind, fields, self.chip)  # vsel mode 1
-            ops[role] = self.operand(kind, text, off, role)
+            ops[role] = self.operand(kind, text, off, role,
+                                     defn.family.operand_align(role, fields, syn.dtype))
             cols[role] = off
         self.check_hw(defn, syn.dtype, ops, fields, syn.positional)
         return [self.make(defn, syn.op, syn.dtype, ops, fields, cols, src=syn.src_dtype)], []
@@ -226,11 +227,13 @@ class Builder:
         return v
 
     # -- operands ----------------------------------------------------------------------------
-    def operand(self, kind: str, text: str, off: int, role: str) -> Operand:
+    def operand(self, kind: str, text: str, off: int, role: str, align: int = 32) -> Operand:
+        """Operand ROLE of kind KIND from TEXT; a `vec` operand's address needs ALIGN bytes
+        (the family's: a reduction's dst needs one result's)."""
         t = self.syn.dtype
         if kind in ("vec", "bits", "cmpaddr", "ub"):
             o = self.mem(text, off, "ub")
-            self.check_mem(o, kind, role)
+            self.check_mem(o, kind, role, align)
             return o
         if kind == "gm":
             return self.mem(text, off, "gm")
@@ -238,7 +241,8 @@ class Builder:
             return self.scalar(t, text, off)
         if kind == "scalar_or_vec":
             if SCALAR_REF_RE.match(text) or not (text.startswith("@") or REF_RE.match(text)) \
-                    or text in ("inf", "nan") or is_parameter(text):
+                    or text in ("inf", "nan") or is_parameter(text) or \
+                    (parse_register(text) is not None and text not in self.tensors):
                 return self.scalar(t, text, off)
             o = self.mem(text, off, "ub")
             self.check_mem(o, "vec", role)
@@ -284,6 +288,15 @@ class Builder:
             if text not in self.labels:
                 raise LexError(f"unknown label '{text}'{did_you_mean(text, self.labels)}", off)
             return Operand("label", off, text, value=self.labels[text])
+        if kind == "selem":  # ld/st: a UB element, or a GM one where the scalar unit reaches GM
+            m = REF_RE.match(text)
+            t = self.tensors.get(m.group(1)) if m else None
+            if t is not None and t.space == "gm":
+                if not self.chip.scalar_gm:
+                    raise LexError(f"the scalar unit of {self.chip.name} loads and stores UB "
+                                   f"only; '{t.name}' is a GM tensor", off)
+                return self.mem(text, off, "gm")
+            return self.mem(text, off, "ub")
         if kind == "elem":
             o = self.mem(text, off, "ub")
             if o.tensor is None:
@@ -331,7 +344,7 @@ class Builder:
             raise LexError(f"{name}[{idx}] is beyond the tensor ({t.count} elements)", idx_off)
         return Operand("mem", off, text, space, base + idx * size, t)
 
-    def check_mem(self, o: Operand, kind: str, role: str) -> None:
+    def check_mem(self, o: Operand, kind: str, role: str, align: int = 32) -> None:
         t = self.syn.dtype
         if t is not None and self.syn.defn.src_typed:
             t = self.syn.defn.family.operand_type(role, t, self.syn.src_dtype)
@@ -344,9 +357,11 @@ class Builder:
                 raise LexError(f"{self.head()} {role} '{o.tensor.name}' is {tt.name}; a bit mask "
                                "needs an unsigned type (u8, u16, u32, u64)", o.col)
         if isinstance(o.addr, int):
-            align = ALIGN[kind]
+            align = align if kind == "vec" else ALIGN[kind]
             if o.addr % align:
                 what = "vector operands" if kind in ("vec", "bits", "ub") else "CMPMASK moves"
+                if kind == "vec" and align < 32:  # a reduction's dst: one result's alignment
+                    what = f"{self.head()} {role}"
                 self.rule(o.col, f"{self.head()} {role} address {o.addr:#x} is not "
                           f"{align}-byte aligned ({what} must be {align}-byte aligned)")
 
@@ -369,6 +384,9 @@ class Builder:
                 raise LexError("scalar(NAME[I]) names an element of a UB tensor of type "
                                f"{t.name}", inner_off)
             return Operand("scalar", off, text, "ub", o.addr, o.tensor, None)
+        reg = parse_register(text)
+        if reg is not None:  # a register: its low sizeof(T) bytes, read when S issues it
+            return Operand("scalar", off, text, value=RegExpr(reg))
         m = RAW_RE.match(text)
         if m:  # the element's bits as they are (front ends pass floats this way: NaN payloads)
             bits = parse_int(m.group(1).strip(), off + text.index("(") + 1)

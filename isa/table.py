@@ -57,6 +57,11 @@ KEYS: dict[str, Key] = {k.name: k for k in (
         "(none: the padding bytes are not written)", scalar=True),
     *(Key(s, 0, 255, None, False, "block/repeat stride in 32-byte blocks")
       for s in sorted(set(BINARY_STRIDES + UNARY_STRIDES))),
+    Key("order", 0, len(F.REDUCE_ORDERS) - 1, 0, False, "vcmax/vcmin result: "
+        + " ".join(F.REDUCE_ORDERS) + " (AscendC ReduceOrder)", words=F.REDUCE_ORDERS),
+    Key("repeats", 0, (1 << 31) - 1, None, False, "ReduceMax/Min/Sum repeats (any number: "
+        "the expansion chunks them)"),
+    Key("index", 0, 1, 0, False, "ReduceMax/Min: 1 also returns the index (calIndex)"),
 )}
 UNARY_BLK_MAX = 65535
 
@@ -71,9 +76,14 @@ class StrideLayout(NamedTuple):
     blk_max: int = 255
 
 
+# the reductions: dst_rep counts whole results of a repeat (a reduction's packed dst), the
+# source's strides are the unary ones
+REDUCE_STRIDES = ("dst_rep", "src_blk", "src_rep")
+REDUCE_DEFAULT = (1, 1, 8)
 LAYOUTS: dict[str, StrideLayout] = {s.name: s for s in (
     StrideLayout("binary", BINARY_STRIDES, BINARY_DEFAULT),
     StrideLayout("unary", UNARY_STRIDES, UNARY_DEFAULT, UNARY_BLK_MAX),
+    StrideLayout("reduce", REDUCE_STRIDES, REDUCE_DEFAULT),
 )}
 
 
@@ -82,7 +92,8 @@ class InstrDef(NamedTuple):
 
     kinds: vec (UB vector operand), bits (UB bit-mask operand), cmpaddr (16-byte aligned UB),
     ub / gm (DMA ends), scalar (immediate of T), value (integer or register), pipe, bpipe,
-    event, xreg, xsrc (register or immediate), label, elem (UB tensor element), len,
+    event, xreg, xsrc (register or immediate), label, elem (UB tensor element), selem (a UB
+    element, or a GM one on chips with scalar_gm), len,
     vec_or_cmpmask, scalar_or_vec (950 flexible scalar position).
     """
 
@@ -163,6 +174,9 @@ def _scalar_op(name: str, doc: str) -> InstrDef:
 def _alu(name: str, doc: str) -> InstrDef:
     return InstrDef(name, (("d", "xreg"), ("a", "xreg"), ("b", "xsrc")), F.ALU,
                     level="scalar", doc=doc)
+
+
+_ALU3 = (("d", "xreg"), ("a", "xreg"), ("b", "xsrc"))
 
 
 def _branch(name: str, doc: str) -> InstrDef:
@@ -248,6 +262,41 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
     _branch("beq", "branch if xA == B"), _branch("bne", "branch if xA != B"),
     _branch("blt", "branch if xA < B (signed)"), _branch("bge", "branch if xA >= B (signed)"),
     _branch("ble", "branch if xA <= B (signed)"), _branch("bgt", "branch if xA > B (signed)"),
+    # --- #29 scalar unit: division, UB loads/stores, float registers (§7.1)
+    InstrDef("div", _ALU3, F.DIV, level="scalar",
+             doc="xD = xA / B, signed, truncated toward zero (B = 0: a run-time error)"),
+    InstrDef("rem", _ALU3, F.DIV, level="scalar",
+             doc="xD = xA - (xA / B) * B, signed: the sign of xA (B = 0: a run-time error)"),
+    InstrDef("ld", (("d", "xreg"), ("elem", "selem")), F.SCALAR_LOAD, level="scalar",
+             typed=True, doc="xD = the UB (or, where the chip allows, GM) element: integer "
+             "types sign/zero-extended, float types their bits"),
+    InstrDef("st", (("s", "xreg"), ("elem", "selem")), F.SCALAR_STORE, level="scalar",
+             typed=True, doc="the UB (or GM) element = the low bytes of xS"),
+    *(InstrDef(f"f{op}", (("d", "xreg"), ("a", "xreg"), ("b", "xreg")), F.FALU,
+               level="scalar", typed=True, doc=f"xD = xA {sym} xB in float type T")
+      for op, sym in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/"),
+                      ("max", "max"), ("min", "min"))),
+    InstrDef("smax", _ALU3, F.SMISC, level="scalar", doc="xD = max(xA, B), signed"),
+    InstrDef("smin", _ALU3, F.SMISC, level="scalar", doc="xD = min(xA, B), signed"),
+    InstrDef("sabs", (("d", "xreg"), ("a", "xreg")), F.SMISC, level="scalar",
+             doc="xD = |xA|, signed (|-2^63| wraps to -2^63)"),
+    InstrDef("clz", (("d", "xreg"), ("a", "xreg")), F.SMISC, level="scalar",
+             doc="xD = the leading zero bits of xA (64 when xA is 0)"),
+    InstrDef("popcnt", (("d", "xreg"), ("a", "xreg")), F.SMISC, level="scalar",
+             doc="xD = the one bits of xA"),
+    InstrDef("fsqrt", (("d", "xreg"), ("a", "xreg")), F.FUNARY, level="scalar", typed=True,
+             doc="xD = sqrt(xA) in float type T (correctly rounded; negative: NaN)"),
+    InstrDef("fabs", (("d", "xreg"), ("a", "xreg")), F.FUNARY, level="scalar", typed=True,
+             doc="xD = |xA| in float type T (the sign bit cleared)"),
+    InstrDef("itof", (("d", "xreg"), ("a", "xreg")), F.FCONV, level="scalar", typed=True,
+             keys=("round",), doc="xD = signed xA as float type T (round= mode, default rint)"),
+    InstrDef("ftoi", (("d", "xreg"), ("a", "xreg")), F.FCONV, level="scalar", typed=True,
+             keys=("round",), doc="xD = float xA of type T as a signed 64-bit integer "
+             "(round= mode, default trunc; saturating, NaN → 0)"),
+    InstrDef("ftof", (("d", "xreg"), ("a", "xreg")), F.FCONV, level="scalar", typed=True,
+             keys=("round",), doc="xD = xA as float type T: f32 bits → f16/bf16 (round=), "
+             "f16 bits → f32 (exact)"),
+    # ---
     InstrDef("jmp", (("target", "label"),), F.JMP, level="scalar", doc="jump"),
     InstrDef("halt", (), F.HALT, level="scalar", doc="stop"),
     InstrDef("fail", (("message", "text"),), F.FAIL, level="scalar",
@@ -285,6 +334,44 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="AscendC SetCmpMask → set_cmpmask"),
 )}
 
+
+# -- reductions (issue 28, group 28a): the hardware rows and the AscendC APIs' statements
+def _reduction(hw: str, family: Family, api_name: str, what: str, vendor: str) -> tuple:
+    keys = ("repeat", "order") if family.orders else ("repeat",)
+    return (InstrDef(hw, _VEC2, family, typed=True, types="reduce", strides="reduce", keys=keys,
+                     doc=what),
+            InstrDef(api_name, _VEC2, F.api("api_reduce"), level="api", typed=True,
+                     types="reduce", strides="reduce", keys=keys + _APIMASK,
+                     doc=f"AscendC {vendor}: repeat= with a mask (or MASK as it is) → {hw}",
+                     hw=hw))
+
+
+for _d in (
+    *_reduction("vcmax", F.VCMAX, "whole_reduce_max", "dst[i] = the largest active element of "
+                "src repeat i and its index (order=)", "WholeReduceMax"),
+    *_reduction("vcmin", F.VCMIN, "whole_reduce_min", "dst[i] = the smallest active element of "
+                "src repeat i and its index (order=)", "WholeReduceMin"),
+    *_reduction("vcadd", F.VCADD, "whole_reduce_sum", "dst[i] = the sum of src repeat i's "
+                "active elements (a binary tree)", "WholeReduceSum"),
+    *_reduction("vcgmax", F.VCGMAX, "block_reduce_max", "dst[8i+j] = the largest active element "
+                "of block j of src repeat i", "BlockReduceMax"),
+    *_reduction("vcgmin", F.VCGMIN, "block_reduce_min", "dst[8i+j] = the smallest active element"
+                " of block j of src repeat i", "BlockReduceMin"),
+    *_reduction("vcgadd", F.VCGADD, "block_reduce_sum", "dst[8i+j] = the sum of block j of src "
+                "repeat i's active elements (a binary tree)", "BlockReduceSum"),
+    *_reduction("vcpadd", F.VCPADD, "pair_reduce_sum", "dst[N/2·i+k] = src[2k] + src[2k+1] of "
+                "repeat i (active elements)", "PairReduceSum"),
+    # the composites: rounds of the whole-repeat reduction over a work tensor (semantics.md §8.4)
+    *(InstrDef(name, (("dst", "vec"), ("src", "vec"), ("work", "vec")), F.api("api_reduce_all"),
+               level="api", typed=True, types="reduce",
+               strides=StrideLayout("reduce_all", ("src_rep",), (8,)),
+               keys=("count", "repeats", "index") + _APIMASK, hw=hw,
+               doc=f"AscendC {vendor}: count= (first n) or repeats= with a mask → rounds of "
+               f"{hw} over work") for name, hw, vendor in (
+        ("reduce_max", "vcmax", "ReduceMax"), ("reduce_min", "vcmin", "ReduceMin"),
+        ("reduce_sum", "vcadd", "ReduceSum"))),
+):
+    INSTRUCTIONS[_d.name] = _d
 
 # The arithmetic APIs as API statements, so that every front end issues them and their count
 # and high-dimensional forms expand in isa/api.py alone.

@@ -9,13 +9,14 @@ record (isa/families.py) and its semantics in `BUILTIN.extended(...)`, handed to
 """
 
 from isa.table import INSTRUCTIONS, KEYS, TABLE, TYPED_FORMS
-from simulator.semantics import cmpmask, dma, registers, scalar, sync
+from simulator.semantics import cmpmask, dma, registers, scalar, scalar_unit, sync
 from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import prepare_vcmpv, vcmp, vcmpv, vcmpvs
 from simulator.semantics.instruction_set import InstructionSet
 from simulator.semantics.issued import HALT, Issued
 from simulator.semantics.move import dup, vcopy
+from simulator.semantics.reduce import BODIES as REDUCE_BODIES
 from simulator.semantics.select import prepare_vsel, vsel
 
 
@@ -37,10 +38,12 @@ def _builtin() -> InstructionSet:
         "li": scalar.li, "mov": scalar.mov, "alu": scalar.alu, "addr": scalar.addr,
         "nop": scalar.nop, "branch": scalar.branch, "jmp": scalar.jmp, "halt": scalar.halt,
         "fail": scalar.fail,
+        **scalar_unit.ISSUE,  # #29 scalar unit: division, UB loads/stores, float registers
     }, bodies={
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,
         "vconv": vconv,
+        **REDUCE_BODIES,  # the reductions (issue 28, group 28a)
     }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel,
                 "vcmpv": prepare_vcmpv, "vcmpvs": prepare_vcmpv})
 
