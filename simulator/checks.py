@@ -160,7 +160,8 @@ def overlap(vop: VectorOp, extents: dict[str, tuple[int, int]] | None = None
             continue
         if _in_place(vop, dst, src):
             continue
-        problem, dep = _overlap_pair(vop, dst, src, dep)
+        problem, dep = _overlap_pair(vop, dst, src, dep, within=not _count_from_start(
+            vop, dst, src))
         if problem:
             found.append(problem)
     if not found:
@@ -176,11 +177,20 @@ def _in_place(vop: VectorOp, dst: Access, src: Access) -> bool:
             and not dst.has_duplicates(vop.repeats))
 
 
+def _count_from_start(vop: VectorOp, dst: Access, src: Access) -> bool:
+    """A count-form (counter mode) operation whose destination starts where its source does
+    (a Cast narrowing in place): the documented 100%-or-nothing rule within a repeat is the
+    high-dimensional forms' (docs/decisions.md, "#32: overlap of count forms"); only the rule
+    between repeats applies, which still refuses a widening in place."""
+    return vop.counter and dst.kind == src.kind == "vector" and dst.base == src.base
+
+
 _BIG = np.int64(1) << 40  # (repeat, byte) packed into one int64 key
 
 
-def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep):
-    """((repeat, message, role) or None, cached dst tables) for one (dst, source) pair."""
+def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep, within: bool = True):
+    """((repeat, message, role) or None, cached dst tables) for one (dst, source) pair;
+    WITHIN: check the rule within a repeat as well as the one between repeats."""
     if dep is None:
         drep, dbyte = _bytes_by_repeat(vop, dst)
         order = np.argsort(dbyte, kind="stable")
@@ -210,7 +220,7 @@ def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep):
     # it reads before it writes: a reduction)
     skeys = np.unique(srep * _BIG + sbyte)
     shared = np.isin(skeys, dkeys, assume_unique=True)
-    if shared.any() and not vop.family.reads_before_writing():
+    if within and shared.any() and not vop.family.reads_before_writing():
         meet = np.unique(skeys[shared] // _BIG)
         only = np.concatenate([skeys[~shared],
                                dkeys[~np.isin(dkeys, skeys, assume_unique=True)]]) // _BIG

@@ -26,6 +26,7 @@ from isa.masks import MaskError, mask_after
 from isa.program import Instruction, RegExpr, Tensor
 from isa.table import InstrDef
 from isa.types import lookup, to_npy
+from simulator import scratch_use
 from simulator.errors import SimulationError
 from simulator.events import Event, Observer
 from simulator.hazards import HazardChecks
@@ -61,7 +62,7 @@ class Stream:
                  block: tuple[int, int] = (0, 1), origin: int = 0, gm_bandwidth=None,
                  internal: Sequence[Observer] = (), isa: InstructionSet | None = None,
                  record_gm: bool = True, writer: Observer | None = None,
-                 register_notes: bool = True):
+                 register_notes: bool = True, scratch_on_use: bool = False):
         """BLOCK (block_idx, block_num), ORIGIN, GM_BANDWIDTH and INTERNAL: one core of a
         multi-core launch (simulator/cores.py Schedule gives them). ISA: the instruction set
         statements are assembled and run with (None: pipev's own). RECORD_GM: keep each GM
@@ -72,7 +73,9 @@ class Stream:
         TRACE of its own. REGISTER_NOTES: diagnostics name the registers behind a value
         (`(x1 = 0)`); off for a front end whose registers are its own, not the user's (the C++
         headers'), and then a `save_vasm` replay, whose statements hold values, says the same
-        words."""
+        words. SCRATCH_ON_USE: UB tensors may take pipev's scratch area; a
+        statement whose expansion then needs it is an error (simulator/scratch_use.py),
+        instead of a warning when the tensor is declared."""
         check_mode(checks)
         try:
             self.chip = get_chip(chip)
@@ -103,6 +106,9 @@ class Stream:
                              if isinstance(ob, HazardChecks)), None)
         self._host: dict[tuple[str, int, bool], Instruction] = {}
         self._scratch_warned: set[int] = set()  # UB addresses warned about (declare_ub)
+        self._scratch_on_use = scratch_on_use
+        self._scratch_spans: dict[tuple, tuple[int, int] | None] = {}  # statement -> its use
+        self._declared_in: dict[str, str] = {}  # UB tensor -> the file that declared it
         self.executor.start()
 
     # -- memory ------------------------------------------------------------------------------
@@ -137,7 +143,9 @@ class Stream:
                 "error", file or self.name, line, 1,
                 f"UB tensor '{name}' ({count} x {t.name} at {addr:#x}) must be 32-byte aligned "
                 f"and inside UB ({self.chip.ub_bytes} bytes)")])
-        why = self.chip.scratch_overlap(name, addr, count * t.size)
+        self._declared_in[name] = file or self.name
+        why = None if self._scratch_on_use else \
+            self.chip.scratch_overlap(name, addr, count * t.size)
         if why and addr not in self._scratch_warned:
             # the API expansions write the scratch area without asking: say so once per buffer
             # (its typed views share the address), as the .vasm front end does
@@ -168,6 +176,8 @@ class Stream:
             raise SimulationError(self.diagnostics)
         file = file or self.name
         hw = self._statement(text, file, line, col)
+        if self._scratch_on_use:
+            self._check_scratch((file, line, text), hw, file, line, col)
         values = self._load(regs)
         self._snapshot_gm()
         self._log.append((text, file, line, col, values, hw, bool(self.machine.counter)))
@@ -198,6 +208,23 @@ class Stream:
             self.source.statements.append(stmt.source)
             hw = self._statements[key] = list(stmt.hw)
         return hw
+
+    def _check_scratch(self, key: tuple, hw: list[Instruction], file: str, line: int,
+                       col: int) -> None:
+        """An error at the call when its expansion's temporaries overlap a UB tensor."""
+        if key not in self._scratch_spans:
+            self._scratch_spans[key] = scratch_use.scratch_span(hw, self.chip.scratch_base)
+        span = self._scratch_spans[key]
+        if span is None:
+            return
+        tensor = scratch_use.overlapping(span, self.tensors)
+        if tensor is None:
+            return
+        self.failed = True
+        self.run.close_trace_after_error()
+        self.diagnostics.append(Diagnostic("error", file, line, col or 1, scratch_use.message(
+            span, tensor, self._declared_in.get(tensor.name, file))))
+        raise SimulationError(self.diagnostics)
 
     def _load(self, regs: Sequence[int] | Mapping[int, int]) -> tuple[int, ...]:
         x = self.machine.x

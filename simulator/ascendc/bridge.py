@@ -39,6 +39,9 @@ MESSAGE = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_int, c_int, c_char_p)
 LAUNCH = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_uint32)
 LAUNCH_END = ctypes.CFUNCTYPE(c_int)
 SPECIAL = ctypes.CFUNCTYPE(c_int, c_char_p, ctypes.POINTER(c_uint64))
+SYSTEM_CYCLE = ctypes.CFUNCTYPE(ctypes.c_int64)
+GM_DATA = ctypes.CFUNCTYPE(c_int, c_char_p, c_uint64)
+SYSTEM_COUNTER_MHZ = 50  # GetSystemCycle counts at 50 MHz (the API documentation's time base)
 
 
 class PipevBridge(ctypes.Structure):
@@ -61,6 +64,8 @@ class PipevBridge(ctypes.Structure):
         ("counter_mode", ctypes.c_int32),
         ("event_ids", ctypes.c_int32),
         ("special", SPECIAL),
+        ("system_cycle", SYSTEM_CYCLE),
+        ("gm_data", GM_DATA),
     ]
 
 
@@ -219,9 +224,10 @@ class Session:
 
             # GM's bytes as each core found them are kept only for a recording (--save-vasm);
             # the headers' registers are theirs, not the kernel's: diagnostics do not name
-            # them (and so say what a replay of the recording says)
+            # them (and so say what a replay of the recording says); kernels may InitBuffer
+            # all of UB, pipev's scratch is checked when an API uses it
             stream_factory = functools.partial(Stream, record_gm=save_vasm is not None,
-                                               register_notes=False)
+                                               register_notes=False, scratch_on_use=True)
         self.stream_factory = stream_factory
         # name → (type, view, file, line): GM buffers for every launch, and for this launch
         self.gm: dict[str, tuple[str, np.ndarray, str, int]] = {}
@@ -247,10 +253,13 @@ class Session:
         self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
                            GM_BUFFER(self._gm_buffer), HOST_ACCESS(self._host_access),
                            MESSAGE(self._message), LAUNCH(self._launch),
-                           LAUNCH_END(self._launch_end), SPECIAL(self._special))
-        for (field, _), cb in zip(PipevBridge._fields_, self._callbacks[:-1], strict=False):
+                           LAUNCH_END(self._launch_end), SPECIAL(self._special),
+                           SYSTEM_CYCLE(self._system_cycle), GM_DATA(self._gm_data))
+        for (field, _), cb in zip(PipevBridge._fields_, self._callbacks[:-3], strict=False):
             setattr(self.struct, field, cb)
-        self.struct.special = self._callbacks[-1]
+        self.struct.special, self.struct.system_cycle, self.struct.gm_data = \
+            self._callbacks[-3:]
+        self._data_bytes: dict[str, int] = {}  # GM buffer -> its data bytes (gm_data)
         self.struct.ub = None
         self.struct.ub_bytes = chip.ub_bytes
         self.struct.scratch_bytes = chip.scratch_bytes
@@ -388,6 +397,7 @@ class Session:
             result = stream.finish() if final else stream.finish(outputs=False)
         finally:
             self._save_vasm(stream)
+        _data_only(getattr(result, "outputs", None), self._data_bytes)
         run = getattr(stream, "run", None)
         launch.add_core(self.core, result, getattr(run, "stats", None),
                         getattr(getattr(run, "model", None), "gm_wait", 0))
@@ -453,6 +463,22 @@ class Session:
         f = self._s(file)
         stream.issue(self._s(text), file=f, line=line, col=self._column(f, line, col),
                      regs=tuple(regs[:nregs]) if nregs > 0 else ())
+        return 0
+
+    def _system_cycle(self) -> int:
+        """The running core's S-pipe time in 50 MHz ticks (GetSystemCycle), 0 outside a
+        launch."""
+        if self.launch is None:
+            return 0
+        stream = self._current(b"", 0)  # a new core's clock when C moved to the next block
+        timing = getattr(getattr(stream, "executor", None), "timing", None)
+        if timing is None:
+            return 0
+        return int(timing.s_time * SYSTEM_COUNTER_MHZ // self.chip.clock_mhz)
+
+    def _gm_data(self, name: bytes, nbytes: int) -> int:
+        """GM buffer NAME's first NBYTES are the program's data (the rest: the slack)."""
+        self._data_bytes[self._s(name)] = int(nbytes)
         return 0
 
     @_guarded("ub_tensor")
@@ -612,3 +638,15 @@ class Session:
         if self.launch is not None and not self.stopped:
             self._error(self.launch.file, self.launch.line, f"kernel {self.launch.kernel}: "
                         "the launch never ended (launch_end was not called)")
+
+
+def _data_only(outputs: dict | None, data_bytes: dict[str, int]) -> None:
+    """OUTPUTS' GM buffers cut to their data bytes: the runtime's slack after an allocation's
+    data is readable by kernels but is no output of the program."""
+    if not outputs:
+        return
+    for name, nbytes in data_bytes.items():
+        arr = outputs.get(name)
+        if arr is not None and arr.nbytes > nbytes:
+            outputs[name] = arr.reshape(-1).view(np.uint8)[:nbytes].view(arr.dtype) \
+                if nbytes % arr.itemsize == 0 else arr.reshape(-1).view(np.uint8)[:nbytes]

@@ -25,7 +25,8 @@ from pathlib import Path
 import attrs
 
 from isa.diagnostics import Diagnostic
-from simulator.ascendc import bindgen, launch
+from simulator.ascendc import aclrtlaunch, bindgen, launch
+from simulator.ascendc.includes import IncludeError, original_of, rewrite_includes
 from simulator.bindings import ROWS
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
@@ -166,52 +167,81 @@ def _c_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def compile_source(source: str | Path, *, npu_arch: int, defines: tuple[str, ...] = (),
-                   includes: tuple[str, ...] = (), kernel: str | None = None,
-                   env: dict[str, str] | None = None) -> Build:
-    """Compile SOURCE (as the user named it; diagnostics use that name) into a shared object,
-    or return the cached one. KERNEL (kernel-only mode) appends the entry point of
-    `launch.entry_trailer`. Raises BuildError with the lines to print."""
-    t0 = time.perf_counter()
-    display = str(source)
-    path = Path(source)
+@attrs.frozen
+class _Unit:
+    """One translation unit: the file as the user named it and the text the compiler reads
+    (its launches rewritten, its quoted includes of rewritten files pointing at their copies)."""
+    display: str
+    path: Path
+    original: str
+    text: str
+
+    @property
+    def rewritten(self) -> bool:
+        return self.text != self.original
+
+
+def _read(display: str, path: Path) -> str:
     try:
-        original = path.read_bytes().decode("utf-8-sig")
+        return path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise BuildError(f"{display}:1:1: error: the source is not UTF-8 text ({e.reason} at "
                          f"byte {e.start})") from None
     except OSError as e:
         raise BuildError(f"{display}:1:1: error: cannot read the source: "
                          f"{e.strerror or e}") from None
+
+
+def compile_source(source: str | Path, *, npu_arch: int, defines: tuple[str, ...] = (),
+                   includes: tuple[str, ...] = (), kernel: str | None = None,
+                   env: dict[str, str] | None = None) -> Build:
+    """Compile SOURCE (as the user named it; diagnostics use that name) into a shared object,
+    or return the cached one. KERNEL (kernel-only mode) appends the entry point of
+    `launch.entry_trailer`. Raises BuildError with the lines to print."""
+    return compile_sources((source,), npu_arch=npu_arch, defines=defines, includes=includes,
+                           kernel=kernel, env=env)
+
+
+def compile_sources(sources: tuple[str | Path, ...], *, npu_arch: int,
+                    defines: tuple[str, ...] = (), includes: tuple[str, ...] = (),
+                    kernel: str | None = None, env: dict[str, str] | None = None) -> Build:
+    """Compile and link the translation units SOURCES (one shared object; `main` in any of
+    them), or return the cached object. A launch or `__ubuf__` array in a file a unit
+    `#include`s with quotes is rewritten in a copy of that file (`includes.rewrite_tree`)."""
+    t0 = time.perf_counter()
+    env_map = os.environ if env is None else env
+    root = cache_root(env) / "ascendc"
     try:
-        text = launch.rewrite(original)
-    except launch.RewriteError as e:
-        raise BuildError.at(Diagnostic("error", display, e.line, e.col, e.message)) from None
+        root.mkdir(parents=True, exist_ok=True)
+        bindings = _extra_bindings(root)
+    except OSError as e:
+        raise BuildError(f"error: cannot use the compile cache {root} ({e.strerror or e}); set "
+                         "PIPEV_CACHE_DIR to a writable directory") from None
+    units = [_unit(str(s), root, includes) for s in sources]
+    first = units[0]
     if kernel is not None:
-        text += ("" if text.endswith("\n") else "\n") + launch.entry_trailer(
-            kernel, display, launch.definition_line(original, kernel))
+        text = first.text + ("" if first.text.endswith("\n") else "\n") + launch.entry_trailer(
+            kernel, first.display, launch.definition_line(first.original, kernel))
+        units[0] = first = attrs.evolve(first, text=text)
     cxx = find_compiler(env)
-    env_flags = (os.environ if env is None else env).get("PIPEV_CXXFLAGS", "")
     try:
-        extra = shlex.split(env_flags)
+        extra = shlex.split(env_map.get("PIPEV_CXXFLAGS", ""))
     except ValueError as e:
         raise BuildError(f"error: cannot read $PIPEV_CXXFLAGS ({e})") from None
     flags = [*BASE_FLAGS, *extra, f"-I{INCLUDE_DIR}", f"-D__NPU_ARCH__={npu_arch}",
              *(f"-D{d}" for d in defines), *(f"-I{i}" for i in includes)]
-    rewritten = text != original
-    if rewritten:  # compiled from a copy in the cache: its own includes are found by -iquote
-        flags += ["-iquote", str(path.parent)]
-    root = cache_root(env) / "ascendc"
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        flags += _extra_bindings(root)
-    except OSError as e:
-        raise BuildError(f"error: cannot use the compile cache {root} ({e.strerror or e}); set "
-                         "PIPEV_CACHE_DIR to a writable directory") from None
-    cwd = os.getcwd()
+    launchers = aclrtlaunch.write_headers([u.original for u in units], root)
+    if launchers is not None:  # aclrtlaunch_KERNEL.h of the units' kernels
+        flags.append(f"-I{launchers}")
+    # a unit compiled from a copy in the cache finds its own unresolved includes by -iquote
+    for u in units:
+        if u.rewritten and f"{u.path.parent}" not in flags:
+            flags += ["-iquote", str(u.path.parent)]
+    flags += bindings
     key_data = {"format": CACHE_FORMAT, "cxx": cxx, "version": compiler_version(cxx),
-                "flags": flags, "source": text, "path": display, "cwd": cwd,
-                "headers": headers_hash()}
+                "flags": flags, "headers": headers_hash(), "cwd": os.getcwd(),
+                **({"source": first.text, "path": first.display} if len(units) == 1 else
+                   {"units": [[u.display, u.text] for u in units]})}
     key = _sha(json.dumps(key_data, sort_keys=True).encode())
     manifest = root / f"{key}.json"
     hit = _lookup(root, manifest)
@@ -219,11 +249,25 @@ def compile_source(source: str | Path, *, npu_arch: int, defines: tuple[str, ...
         so, output = hit
         return Build(so, True, time.perf_counter() - t0, output)
     try:
-        return _compile(root, key, manifest, cxx, flags, path, display, text, rewritten, t0)
+        return _compile(root, key, manifest, cxx, flags, units, t0)
     except BuildError as e:
         if kernel is not None and e.diagnostic is None:
-            _entry_failed(e.text, kernel, display, original)
+            _entry_failed(e.text, kernel, first.display, first.original)
         raise
+
+
+def _unit(display: str, root: Path, includes: tuple[str, ...]) -> _Unit:
+    path = Path(display)
+    original = _read(display, path)
+    try:
+        text = launch.rewrite(original)
+    except launch.RewriteError as e:
+        raise BuildError.at(Diagnostic("error", display, e.line, e.col, e.message)) from None
+    try:
+        text = rewrite_includes(text, display, path, root / "src", includes)
+    except IncludeError as e:
+        raise BuildError.at(e.diagnostic) from None
+    return _Unit(display, path, original, text)
 
 
 def _entry_failed(output: str, kernel: str, display: str, original: str) -> None:
@@ -280,7 +324,8 @@ def _lookup(root: Path, manifest: Path) -> tuple[Path, str] | None:
 def prune(root: Path, days: float = PRUNE_AFTER_DAYS) -> None:
     """Remove cache files (objects, manifests, source copies) unused for DAYS days."""
     limit = time.time() - days * 86400
-    for p in [*root.glob("*.so"), *root.glob("*.json"), *root.glob("src/*.cpp")]:
+    for p in [*root.glob("*.so"), *root.glob("*.json"), *root.glob("src/*.cpp"),
+              *root.glob("src/*/*")]:
         try:
             if p.stat().st_mtime < limit:
                 p.unlink()
@@ -288,37 +333,39 @@ def prune(root: Path, days: float = PRUNE_AFTER_DAYS) -> None:
             pass
 
 
-def _compile(root: Path, key: str, manifest: Path, cxx: list[str], flags: list[str], path: Path,
-             display: str, text: str, rewritten: bool, t0: float) -> Build:
+def _compile(root: Path, key: str, manifest: Path, cxx: list[str], flags: list[str],
+             units: list[_Unit], t0: float) -> Build:
+    """One compiler run for one unit; one per unit (-c) and a link for several."""
     fd, tmp_so = tempfile.mkstemp(prefix=".build-", suffix=".so", dir=root)
     os.close(fd)
-    depfile = tmp_so[:-3] + ".d"
-    src_copy = None
-    if rewritten:
-        src_dir = root / "src"
-        src_dir.mkdir(exist_ok=True)
-        src_copy = src_dir / f"{key}.cpp"
-        tmp_src = src_dir / f".{key}.{os.getpid()}.cpp"
-        tmp_src.write_text(f"#line 1 {_c_string(display)}\n{text}", encoding="utf-8")
-        os.replace(tmp_src, src_copy)
-    compiled = str(src_copy) if src_copy is not None else str(path)
-    argv = [*cxx, *flags, "-MMD", "-MF", depfile, "-o", tmp_so, "-x", "c++", compiled]
+    temps = [Path(tmp_so)]
+    outputs: list[str] = []
+    deps: list[str] = []
+    argv: list[str] = []
     try:
-        try:
-            proc = subprocess.run(argv, capture_output=True, text=True, errors="replace")
-        except OSError as e:
-            raise BuildError(f"error: cannot run the C++ compiler {cxx[0]}: "
-                             f"{e.strerror or e}") from None
-        output = (proc.stdout + proc.stderr).rstrip("\n")
-        if proc.returncode != 0:
-            raise BuildError(output or f"{display}:1:1: error: the C++ compiler failed (exit "
-                             f"status {proc.returncode}) without a message")
-        try:
-            deps = parse_depfile(Path(depfile).read_text(encoding="utf-8", errors="replace"))
-        except OSError:
-            deps = []
-        deps = [d for d in deps if src_copy is None or Path(d).resolve() != src_copy.resolve()]
-        hashed = [(str(Path(d).resolve()), _file_sha(d)) for d in deps]
+        objects = []
+        for k, u in enumerate(units):
+            compiled = _source_copy(root, key, k, u) if u.rewritten else str(u.path)
+            out = tmp_so if len(units) == 1 else f"{tmp_so[:-3]}.{k}.o"
+            depfile = f"{tmp_so[:-3]}.{k}.d"
+            temps += [Path(depfile), Path(out)]
+            argv = [*cxx, *flags, *([] if len(units) == 1 else ["-c"]), "-MMD", "-MF", depfile,
+                    "-o", out, "-x", "c++", compiled]
+            outputs.append(_run(argv, cxx, u.display))
+            objects.append(out)
+            try:
+                found = parse_depfile(Path(depfile).read_text(encoding="utf-8", errors="replace"))
+            except OSError:
+                found = []
+            # the cache's copy of the unit is not a dependency: the key holds its text
+            deps += [d for d in found if not u.rewritten
+                     or Path(d).resolve() != Path(compiled).resolve()]
+        if len(units) > 1:
+            argv = [*cxx, *flags, "-o", tmp_so, *objects]
+            outputs.append(_run(argv, cxx, units[0].display))
+        output = "\n".join(o for o in outputs if o)
+        hashed = [(str(Path(d).resolve()), _file_sha(d)) for d in dict.fromkeys(original_of(
+            d) for d in deps)]
         so_name = _sha(json.dumps([key, hashed]).encode())[:32] + ".so"
         os.replace(tmp_so, root / so_name)
         tmp_manifest = manifest.with_name(f".{manifest.name}.{os.getpid()}")
@@ -328,5 +375,29 @@ def _compile(root: Path, key: str, manifest: Path, cxx: list[str], flags: list[s
         prune(root)
         return Build(root / so_name, False, time.perf_counter() - t0, output, tuple(argv))
     finally:
-        for p in (tmp_so, depfile):
-            Path(p).unlink(missing_ok=True)
+        for p in temps:
+            p.unlink(missing_ok=True)
+
+
+def _source_copy(root: Path, key: str, k: int, u: _Unit) -> str:
+    """The rewritten unit U written to the cache (`#line 1` names the user's file)."""
+    src_dir = root / "src"
+    src_dir.mkdir(exist_ok=True)
+    copy = src_dir / (f"{key}.cpp" if k == 0 else f"{key}.{k}.cpp")
+    tmp = src_dir / f".{copy.name}.{os.getpid()}"
+    tmp.write_text(f"#line 1 {_c_string(u.display)}\n{u.text}", encoding="utf-8")
+    os.replace(tmp, copy)
+    return str(copy)
+
+
+def _run(argv: list[str], cxx: list[str], display: str) -> str:
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, errors="replace")
+    except OSError as e:
+        raise BuildError(f"error: cannot run the C++ compiler {cxx[0]}: "
+                         f"{e.strerror or e}") from None
+    output = (proc.stdout + proc.stderr).rstrip("\n")
+    if proc.returncode != 0:
+        raise BuildError(output or f"{display}:1:1: error: the C++ compiler failed (exit "
+                         f"status {proc.returncode}) without a message")
+    return output

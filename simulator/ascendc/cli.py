@@ -2,7 +2,7 @@
 and `pipev asm`: run it untimed and report its checks or list it at its C++ lines; `pipev debug
 FILE.cpp`: record its run, then debug the recording.
 
-    pipev run FILE.cpp [-D NAME[=VALUE]]... [-I DIR]... [--chip C] [--trace F]
+    pipev run FILE.cpp [MORE.cpp]... | DIR [-D NAME[=VALUE]]... [-I DIR]... [--chip C] [--trace F]
                        [--trace-format F] [--checks C] [--werror] [--save-vasm F] [--json]
                        [-- ARGS...]
     pipev run kernel.cpp --kernel NAME [--block-dim N] --arg NAME=FILE.npy|FILE.bin|out:T[N]...
@@ -37,7 +37,43 @@ def _compile_args(f):
     f = click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
                      help="define a macro for the compiler (as g++ -D)")(f)
     f = click.argument("args", nargs=-1, type=click.UNPROCESSED)(f)
-    return click.argument("program", type=click.Path(exists=True, dir_okay=False))(f)
+    return click.argument("program", type=click.Path(exists=True))(f)
+
+
+class _SourcesCommand(click.Command):
+    """Notes how many positional arguments came before a `--` (click drops it): those that
+    name C++ files are more translation units, the rest are the program's ARGS."""
+
+    def parse_args(self, ctx, args):
+        before = args[:args.index("--")] if "--" in args else args
+        ctx.meta["pipev_before_dashes"] = list(before)  # click consumes ARGS
+        return super().parse_args(ctx, args)
+
+
+def _sources(program: str, args: tuple[str, ...], includes: tuple[str, ...],
+             defines: tuple[str, ...]):
+    """(sources, program ARGS, -I, -D): `pipev run main.cpp kernel.cpp [-- ARGS]` compiles
+    both files; `pipev run DIR` the sources its CMakeLists.txt names (ascendc/cmake.py)."""
+    from pathlib import Path
+
+    from simulator.front_ends import front_end_for
+
+    if Path(program).is_dir():
+        from simulator.ascendc.cmake import CMakeError, read_project
+
+        given = dict(d.partition("=")[::2] for d in defines)  # also cmake's -D NAME=VALUE
+        try:
+            project = read_project(program, given)
+        except CMakeError as e:
+            raise click.UsageError(str(e)) from None
+        return (list(project.sources), list(args), (*includes, *project.includes),
+                (*project.defines, *defines))
+    before = click.get_current_context().meta.get("pipev_before_dashes", [])
+    sources, rest = [program], list(args)
+    while rest and rest[0] in before and front_end_for(rest[0]) == "cpp" \
+            and Path(rest[0]).is_file():
+        sources.append(rest.pop(0))
+    return sources, rest, includes, defines
 
 
 def _kernel_only(f):
@@ -61,7 +97,8 @@ def _chip_checks(f):
                         "__NPU_ARCH__")(f)
 
 
-@click.command("run", context_settings={"help_option_names": ["-h", "--help"]})
+@click.command("run", cls=_SourcesCommand,
+               context_settings={"help_option_names": ["-h", "--help"]})
 @_compile_args
 @_chip_checks
 @click.option("--trace", type=click.Path(dir_okay=False), help="write a trace file per "
@@ -93,7 +130,8 @@ def _chip_checks(f):
 def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks, max_steps,
             werror, expects, expect_ulp, views, save_vasm, quiet, kernel, block_dim,
             kernel_args, output_dir, as_json) -> None:
-    """Compile the AscendC program PROGRAM (.cpp/.asc) and run it on pipev: its host main with
+    """Compile the AscendC program PROGRAM (.cpp/.asc; more files: more translation units; a
+    directory: the sources its CMakeLists.txt names) and run it on pipev: its host main with
     ARGS (after --) in the current directory, or with --kernel one kernel of a file without a
     main (docs/ascendc.md)."""
     from simulator.commands import _parse_pairs
@@ -107,7 +145,8 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
                          views=list(views)))
 
 
-@click.command("check", context_settings={"help_option_names": ["-h", "--help"]})
+@click.command("check", cls=_SourcesCommand,
+               context_settings={"help_option_names": ["-h", "--help"]})
 @_compile_args
 @_chip_checks
 @click.option("--werror", is_flag=True, help="treat pipev's warnings as errors (exit 1)")
@@ -128,7 +167,8 @@ def check_cpp(program, args, defines, includes, chip, checks, max_steps, werror,
                          quiet=True, mode="check", timing=False))
 
 
-@click.command("asm", context_settings={"help_option_names": ["-h", "--help"]})
+@click.command("asm", cls=_SourcesCommand,
+               context_settings={"help_option_names": ["-h", "--help"]})
 @_compile_args
 @_chip_checks
 @_kernel_only
@@ -149,7 +189,7 @@ def asm_cpp(program, args, defines, includes, chip, checks, max_steps, kernel, b
 def _run_worker(program, args, defines, includes, chip, kernel, kernel_args, block_dim,
                 output_dir, **options) -> int:
     """Compile PROGRAM and run it in the worker with OPTIONS (its config); the exit status."""
-    from simulator.ascendc.build import BuildError, compile_source
+    from simulator.ascendc.build import BuildError, compile_sources
     from simulator.ascendc.driver import run_worker
 
     if kernel is None:
@@ -158,8 +198,10 @@ def _run_worker(program, args, defines, includes, chip, kernel, kernel_args, blo
             if given:
                 raise click.UsageError(f"{flag} needs --kernel NAME (kernel-only mode); a "
                                        "program with a host main writes its own outputs")
-    elif args:
+    sources, args, includes, defines = _sources(program, args, includes, defines)
+    if kernel is not None and args:
         raise click.UsageError("program ARGS are for a host main; with --kernel give --arg")
+    program = sources[0]
     specs = _parse_args(kernel_args)
     chip_obj = _chip(chip)
     if not chip_obj.npu_arch:
@@ -167,8 +209,8 @@ def _run_worker(program, args, defines, includes, chip, kernel, kernel_args, blo
                    f"({chip_obj.path}): add `npu_arch = N` (its __NPU_ARCH__)", err=True)
         return 1
     try:
-        build = compile_source(program, npu_arch=chip_obj.npu_arch, defines=tuple(defines),
-                               includes=tuple(includes), kernel=kernel)
+        build = compile_sources(tuple(sources), npu_arch=chip_obj.npu_arch,
+                                defines=tuple(defines), includes=tuple(includes), kernel=kernel)
     except BuildError as e:
         _build_failed(e)
     if build.compiler_output:
@@ -181,7 +223,8 @@ def _run_worker(program, args, defines, includes, chip, kernel, kernel_args, blo
     return run_worker(config)
 
 
-@click.command("debug", context_settings={"help_option_names": ["-h", "--help"]})
+@click.command("debug", cls=_SourcesCommand,
+               context_settings={"help_option_names": ["-h", "--help"]})
 @_compile_args
 @click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`)")
 @click.option("--launch", "launch_index", type=click.IntRange(0), default=0, show_default=True,
@@ -200,14 +243,16 @@ def debug_cpp(program, args, defines, includes, chip, launch_index, core, comman
     import tempfile
     from pathlib import Path
 
-    from simulator.ascendc.build import BuildError, compile_source
+    from simulator.ascendc.build import BuildError, compile_sources
     from simulator.ascendc.driver import run_worker
     from simulator.debugger import debug as debug_session
 
     chip_obj = _chip(chip)
+    sources, args, includes, defines = _sources(program, args, includes, defines)
+    program = sources[0]
     try:
-        build = compile_source(program, npu_arch=chip_obj.npu_arch, defines=tuple(defines),
-                               includes=tuple(includes))
+        build = compile_sources(tuple(sources), npu_arch=chip_obj.npu_arch,
+                                defines=tuple(defines), includes=tuple(includes))
     except BuildError as e:
         _build_failed(e)
     with tempfile.TemporaryDirectory(prefix="pipev-debug-") as tmp:

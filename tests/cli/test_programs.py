@@ -155,12 +155,23 @@ def test_pipev_run_with_no_other_argument(tmp_path):
     assert out.tobytes() == np.load(EXPECTED / "tik_vec_sel_example2" / "dst_gm.npy").tobytes()
 
 
-# -- the AscendC programs (programs/ascendc/*.cpp, *.asc) ---------------------------------------
-# Each runs with one command, `pipev run programs/ascendc/X.cpp`, in an empty directory, and
-# writes its inputs (X_in_NAME.bin) and outputs (X_out_NAME.bin) there; REFERENCES computes each
-# output from the inputs in numpy, element by element, and the bytes must be equal.
+# -- the AscendC programs (programs/ascendc/*.cpp, *.asc, and projects in folders) --------------
+# Each runs with one command in an empty directory — `pipev run programs/ascendc/X.cpp`, a
+# sample folder with a CMakeLists.txt `pipev run programs/ascendc/X`, a two-file project
+# `pipev run programs/ascendc/X/main.cpp programs/ascendc/X/other.cpp` — and writes its inputs
+# (X_in_NAME.bin) and outputs (X_out_NAME.bin) there; REFERENCES computes each output from the
+# inputs in numpy, element by element, and the bytes must be equal.
 
-CPP_PROGRAMS = sorted(p for p in (PROGRAMS / "ascendc").iterdir() if p.suffix in (".cpp", ".asc"))
+CPP_PROGRAMS = sorted(p for p in (PROGRAMS / "ascendc").iterdir()
+                      if p.suffix in (".cpp", ".asc") or p.is_dir())
+
+
+def _command(path: Path) -> list[str]:
+    """What `pipev run` is given for the program at PATH."""
+    if not path.is_dir() or (path / "CMakeLists.txt").is_file():
+        return [str(path)]
+    return [str(path / "main.cpp"), *sorted(str(p) for p in path.glob("*.cpp")
+                                            if p.name != "main.cpp")]
 F16, F32 = np.float16, np.float32
 
 
@@ -233,6 +244,9 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
         (i["x"].astype(np.uint32) << 16).view(F32), F32(-2.5), F32(2.5)).view(np.uint32)
         >> 16).astype(np.uint16)}),
     "scale_input": ({"x": F32}, lambda i: {"z": i["x"] * F32(2)}),  # #30 sweeps (30b)
+    "add_sample": ({"x": F16, "y": F16}, lambda i: {"z": i["x"] + i["y"]}),
+    "clamp_two_file": ({"x": F32},
+                       lambda i: {"z": np.minimum(np.maximum(i["x"], F32(-2.5)), F32(3.0))}),
 }
 
 
@@ -251,8 +265,8 @@ def cpp_runs(request, tmp_path_factory):
 
     def run(path: Path):
         cwd = tmp_path_factory.mktemp(path.stem)
-        proc = subprocess.run([sys.executable, "-m", "simulator.cli", "run", str(path)], cwd=cwd,
-                              env=env, capture_output=True, text=True, timeout=120)
+        proc = subprocess.run([sys.executable, "-m", "simulator.cli", "run", *_command(path)],
+                              cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
         return proc, cwd
 
     with ThreadPoolExecutor(2) as pool:
@@ -270,7 +284,8 @@ def test_cpp_program_matches_numpy(path: Path, cpp_runs):
     assert proc.returncode == 0, proc.stderr
     assert " error: " not in proc.stderr and " warning: " not in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert f"{path}:" in proc.stderr and "cycles" in proc.stderr  # the launch's summary
+    where = f"{path}/" if path.is_dir() else f"{path}:"  # the launch's file
+    assert where in proc.stderr and "cycles" in proc.stderr  # the launch's summary
     types, reference = REFERENCES[path.stem]
     inputs = {name: np.fromfile(cwd / f"{path.stem}_in_{name}.bin", t)
               for name, t in types.items()}

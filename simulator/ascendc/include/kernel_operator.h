@@ -16,5 +16,7 @@
 #include "pipev/reduce.h"
 #include "pipev/debug.h"
 #include "pipev/launch.h"
+#include "pipev/boilerplate.h"
+#include "pipev/advanced.h"
 #include "kernel_tiling/kernel_tiling.h"
 #endif

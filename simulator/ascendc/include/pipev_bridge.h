@@ -61,6 +61,13 @@ typedef struct pipev_bridge {
     // A special register the vector unit leaves for scalar code, by NAME ("rsvd_cnt": the
     // elements the last GatherMask wrote, GetRsvdCnt), into *VALUE. Not timed, as GetValue.
     int (*special)(const char *name, uint64_t *value);
+    // GetSystemCycle: the running core's S-pipe time in 50 MHz system-counter ticks (0 outside
+    // a launch).
+    int64_t (*system_cycle)(void);
+    // The first BYTES of GM buffer NAME hold the program's data: an allocation's size before
+    // the runtime's slack (aclrtMalloc, GmAlloc). The buffer, slack included, is what kernels
+    // may read; outputs (--json hashes, --expect, the Python API) cover the data bytes.
+    int (*gm_data)(const char *name, uint64_t bytes);
 } pipev_bridge;
 
 // Defined once in the compiled kernel (by the headers); pipev calls it before main().

@@ -225,18 +225,18 @@ inline std::string unique_name(const std::string& base) {
     return name;
 }
 
-inline uint64_t ub_limit() { return bridge().ub_bytes - bridge().scratch_bytes; }
+// Kernels may have all of UB, as on silicon: pipev's scratch area (the top scratch_bytes) is
+// checked when an API that keeps temporaries there runs (simulator/scratch_use.py).
+inline uint64_t ub_limit() { return bridge().ub_bytes; }
 
-// Reserves BYTES of UB (32-byte aligned) below the scratch area.
+// Reserves BYTES of UB (32-byte aligned).
 inline uint64_t ub_alloc(uint64_t bytes, const char* what, Loc loc) {
     uint64_t addr = (g.ub_top + 31) & ~uint64_t(31);
     uint64_t end = addr + ((bytes + 31) & ~uint64_t(31));
     if (end > ub_limit())
-        error(loc, "%s of %llu bytes at UB 0x%llx goes beyond UB: %llu bytes are available below "
-              "the %llu-byte scratch area and %llu are already in use",
-              what, (unsigned long long)bytes, (unsigned long long)addr,
-              (unsigned long long)ub_limit(), (unsigned long long)bridge().scratch_bytes,
-              (unsigned long long)addr);
+        error(loc, "%s of %llu bytes at UB 0x%llx goes beyond UB: the chip has %llu bytes and "
+              "%llu are already in use", what, (unsigned long long)bytes,
+              (unsigned long long)addr, (unsigned long long)ub_limit(), (unsigned long long)addr);
     g.ub_top = end;
     return addr;
 }
@@ -323,6 +323,9 @@ inline uint64_t ub_addr(const void* p, Loc loc) {
     if (!in_ub(p)) error(loc, "pointer %p is not in UB (declare UB arrays as __ubuf__ T name[N])", p);
     return uint64_t(static_cast<const uint8_t*>(p) - bridge().ub);
 }
+// GetSystemCycle: the running core's S-pipe time in the model, in ticks of the 50 MHz system
+// counter the documentation converts with (time_us = ticks / 50).
+inline int64_t system_cycle() { return bridge().system_cycle(); }
 // Scalar code reading or writing UB (GetValue, SetValue): the race checks see it.
 inline void host_access(uint64_t addr, uint64_t bytes, bool write, Loc loc) {
     if (g_stopped) throw Stopped{};

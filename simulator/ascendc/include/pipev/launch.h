@@ -16,6 +16,7 @@ struct GmAllocation {
     std::string name;       // from the launch's argument text, else gm<k>
     bool declared = false;  // declared by pipev itself (pipev_gm_declared): only named here
     size_t esize = 1;       // element size of pipev's declaration
+    uint64_t data = 0;      // the size asked for (BYTES holds the runtime's slack too)
 };
 inline std::vector<GmAllocation> g_allocs;  // live GmAlloc / aclrtMalloc buffers (host side)
 inline int32_t g_tiling_key = 0;          // ICPU_SET_TILING_KEY
@@ -31,12 +32,17 @@ inline void reset_core() {
     ++g_generation;
 }
 
+// The bytes a device allocation of BYTES really holds: the runtime rounds the size up to 32
+// bytes and adds 32 more (the documented aclrtMalloc rule), so a kernel may read whole blocks a
+// little past its data; past that slack is an error (docs/ascendc.md, "Memory").
+constexpr size_t gm_slack(size_t bytes) { return ((bytes + 31) & ~size_t(31)) + 32; }
 inline void* gm_alloc(size_t bytes) {
-    size_t size = (bytes + 63) & ~size_t(63);
-    void* p = std::aligned_alloc(64, size ? size : 64);
+    size_t held = gm_slack(bytes);
+    size_t size = (held + 63) & ~size_t(63);
+    void* p = std::aligned_alloc(64, size);
     if (!p) return nullptr;
     std::memset(p, 0, size);
-    g_allocs.push_back({static_cast<uint8_t*>(p), bytes, "", false});
+    g_allocs.push_back({static_cast<uint8_t*>(p), held, "", false, 1, bytes});
     return p;
 }
 inline void gm_free(void* p) {
@@ -125,7 +131,9 @@ void launch_named(const char* file, int line, const char* name, const char* arg_
                 g.gm.push_back({al.name, al.host, al.bytes, al.esize});
                 continue;
             }
-            gm_declare(al.name.empty() ? format("gm%zu", i) : al.name, al.host, al.bytes, loc);
+            int k = gm_declare(al.name.empty() ? format("gm%zu", i) : al.name, al.host, al.bytes,
+                               loc);
+            check(bridge().gm_data(g.gm[size_t(k)].name.c_str(), al.data));
             al.name.clear();
         }
         // one core after another in block order (pipev's multi-core model: docs/cores.md);

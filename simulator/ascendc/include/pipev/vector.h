@@ -145,11 +145,18 @@ void flexible(const T2& dst, const LocalTensor<U>& sel, const T3& src0, const T4
     }
 }
 // ---- compare (docs/semantics.md §8.2) ----------------------------------------------------------------------
+// The result bits' tensor: the documentation allows an int8_t destination besides uint8_t; its
+// bytes are the same bits, so an int8_t tensor is named by its uint8_t view (pipev's bit masks
+// are unsigned).
+template <class U> auto bits_view(const LocalTensor<U>& dst) {
+    if constexpr (std::is_same_v<U, int8_t>) return dst.template ReinterpretCast<uint8_t>();
+    else return dst;
+}
 template <class T, class U>
 void compare_count(const LocalTensor<U>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
                    AscendC::CMPMODE m, uint32_t count, Loc loc) {
     Stmt s("compare.%s.%s", cmp_name(m), type_name<T>);
-    ub_op(s, dst, loc);
+    ub_op(s, bits_view(dst), loc);
     ub_op(s, a, loc);
     ub_op(s, b, loc);
     count_key(s, "count", count, counter_mode());
@@ -160,7 +167,7 @@ void compare_hd(const LocalTensor<U>* dst, const LocalTensor<T>& a, const LocalT
                 AscendC::CMPMODE m, const Mask* mask, uint8_t repeat, const BinaryRepeatParams& p,
                 Loc loc) {
     Stmt s("compare.%s.%s", cmp_name(m), type_name<T>);
-    if (dst) ub_op(s, *dst, loc);
+    if (dst) ub_op(s, bits_view(*dst), loc);
     else s.op("cmpmask");  // the result in CMPMASK
     ub_op(s, a, loc);
     ub_op(s, b, loc);
@@ -174,7 +181,7 @@ void compares(const LocalTensor<U>& dst, const LocalTensor<T>& src, T scalar, As
               const uint32_t* count, const Mask* mask, uint8_t repeat, const UnaryRepeatParams& p,
               Loc loc) {
     Stmt s("compares.%s.%s", cmp_name(m), type_name<T>);
-    ub_op(s, dst, loc);
+    ub_op(s, bits_view(dst), loc);
     ub_op(s, src, loc);
     s.op("%s", scalar_text(scalar).c_str());
     if (count) {

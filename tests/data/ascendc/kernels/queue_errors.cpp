@@ -47,7 +47,7 @@ extern "C" __global__ __aicore__ void init_beyond_ub(GM_ADDR)
 {
     TPipe pipe;
     TQue<TPosition::VECIN, 2> q;
-    pipe.InitBuffer(q, 2, 96 * 1024);  // => error: InitBuffer of 98304 bytes at UB 0x18000 goes beyond UB
+    pipe.InitBuffer(q, 2, 100 * 1024);  // => error: InitBuffer of 102400 bytes at UB 0x19000 goes beyond UB
 }
 
 extern "C" __global__ __aicore__ void enque_beyond_depth(GM_ADDR)

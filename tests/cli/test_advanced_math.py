@@ -1,0 +1,106 @@
+"""#32 class 4: the advanced math APIs pipev builds from its basic instructions (ClampMax,
+ClampMin, Xor; pipev/advanced.h), run on pipev's own kernel in kernel-only mode and checked
+byte for byte against numpy expressions of the documented rules, with NaN, infinities and
+signed zeros in the data and NaN bounds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+KERNEL = Path(__file__).resolve().parents[1] / "data" / "ascendc" / "vendor" / "advanced_math.cpp"
+N, COUNT = 1024, 1000  # buffer elements, elements each call takes
+F32, F16 = np.float32, np.float16
+
+
+def _inputs(tmp_path: Path) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(32)
+    f = (rng.integers(-40, 40, N) / 8).astype(F32)
+    f[:8] = [np.nan, np.inf, -np.inf, 0.0, -0.0, 2.5, -1.5, 3.0]
+    h = (rng.integers(-40, 40, N) / 8).astype(F16)
+    h[:8] = [np.nan, np.inf, -np.inf, 0.0, -0.0, 2.5, -1.5, -3.0]
+    a = rng.integers(-32768, 32768, N).astype(np.int16)
+    b = rng.integers(-32768, 32768, N).astype(np.int16)
+    return {"xf": f, "xh": h, "a": a, "b": b}
+
+
+@pytest.mark.parametrize(("hi", "lo"), [(2.5, -1.5), (0.0, -0.0), (np.nan, np.nan)])
+def test_clamp_and_xor_follow_the_documented_rules(pipev, tmp_path, hi, lo):
+    data = _inputs(tmp_path)
+    data["hi"], data["lo"] = np.array([hi], F32), np.array([lo], F16)
+    given = {}  # parameter -> its --arg, bound in the kernel's order
+    for name, value in data.items():
+        np.save(tmp_path / f"{name}.npy", value)
+        given[name] = f"{name}={tmp_path / name}.npy"
+    outs = {"maxOut": "f32", "minOut": "f16", "xorOut": "s16", "xorOut2": "s16"}
+    for name, t in outs.items():
+        given[name] = f"{name}=out:{t}[{N}]"
+    order = ["xf", "xh", "a", "b", "maxOut", "minOut", "xorOut", "xorOut2", "hi", "lo"]
+    args = [a for name in order for a in ("--arg", given[name])]
+    proc = pipev("run", KERNEL, "--kernel", "advanced_math", *args, "--output-dir",
+                 tmp_path / "out", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    got = {n: np.load(tmp_path / "out" / f"{n}.npy") for n in outs}
+    f, h = data["xf"], data["xh"]
+    # "replace the elements greater (less) than the scalar with it, keep the others"
+    want_max = np.where(f > F32(hi), F32(hi), f)
+    want_min = np.where(h < F16(lo), F16(lo), h)
+    xor = data["a"] ^ data["b"]
+    for name, want in (("maxOut", want_max), ("minOut", want_min), ("xorOut", xor),
+                       ("xorOut2", xor)):
+        want = want.copy()
+        want[COUNT:] = 0  # past the count: the zeros the kernel wrote first
+        assert got[name].tobytes() == want.tobytes(), name
+
+
+def test_a_temporary_space_too_small_is_an_error_at_the_call(pipev, tmp_path):
+    src = tmp_path / "k.cpp"
+    src.write_text('''#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> big, small;
+    pipe.InitBuffer(big, 196608 - 256);
+    pipe.InitBuffer(small, 64);
+    auto a = big.Get<int16_t>();
+#ifndef FRAMEWORK
+    AscendC::Xor(a, a, a, small.Get<uint8_t>(), 256);
+#else
+    AscendC::Xor(a, a, a, 256);
+#endif
+}
+''')
+    args = ["--arg", "x=out:u8[32]"]
+    proc = pipev("run", src, "--kernel", "k", *args, "--quiet", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "k.cpp:9:5: error: Xor: sharedTmpBuffer holds 64 bytes, the call needs 512" \
+        in proc.stderr, proc.stderr
+    framework = pipev("run", src, "-D", "FRAMEWORK", "--kernel", "k", *args, "--quiet",
+                      cwd=tmp_path)
+    assert framework.returncode == 1
+    assert "k.cpp:11:5: error: Xor takes 512 bytes of temporary space from the UB the " \
+        "kernel's buffers leave free, and 192 are free above UB 0x2ff40" in framework.stderr, \
+        framework.stderr
+
+
+def test_bitwise_and_or_of_ascend950_on_every_width(pipev, tmp_path):
+    kernel = KERNEL.with_name("bitwise950.cpp")
+    rng = np.random.default_rng(950)
+    a, b = (rng.integers(0, 256, 2048, dtype=np.uint8) for _ in range(2))
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    args = ["--arg", f"a={tmp_path / 'a.npy'}", "--arg", f"b={tmp_path / 'b.npy'}"]
+    for name in ("and8", "or8", "and32", "or32", "and64", "or64"):
+        args += ["--arg", f"{name}=out:u8[2048]"]
+    proc = pipev("run", kernel, "--chip", "ascend950", "--kernel", "bitwise950", *args,
+                 "--output-dir", tmp_path / "out", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    for width in (8, 32, 64):
+        assert np.load(tmp_path / "out" / f"and{width}.npy").tobytes() == (a & b).tobytes()
+        assert np.load(tmp_path / "out" / f"or{width}.npy").tobytes() == (a | b).tobytes()
+    other = pipev("run", kernel, "--kernel", "bitwise950", *args, "--output-dir",
+                  tmp_path / "out", "--quiet")  # ascend910b
+    assert other.returncode == 1
+    assert "error: BitwiseAnd is an Ascend 950 API (the documentation lists no other chip)" \
+        in other.stderr, other.stderr

@@ -1,0 +1,129 @@
+"""#32: the CMake forms `pipev run DIR` reads (simulator/ascendc/cmake.py), on project trees
+written here: each form gives exactly the sources, include directories and definitions it
+names, and nothing else."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from simulator.ascendc.cmake import CMakeError, read_project
+
+
+def _tree(root, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_kernel_launch_samples_layout(here):
+    _tree(here / "p", {
+        "main.cpp": "", "add_custom.cpp": "", "other.cpp": "", "inc/h.h": "",
+        "CMakeLists.txt": """
+            set(RUN_MODE "npu" CACHE STRING "cpu/sim/npu")  # a comment (with parentheses)
+            file(GLOB KERNEL_FILES ${CMAKE_CURRENT_SOURCE_DIR}/add_custom.cpp)
+            if("${RUN_MODE}" STREQUAL "cpu")
+                include(cmake/cpu_lib.cmake)
+            else()
+                include(cmake/npu_lib.cmake)
+            endif()
+            include(${ASCENDC_CMAKE_DIR}/ascendc.cmake)
+            add_executable(ascendc_kernels_bbit ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp)
+            target_include_directories(ascendc_kernels_bbit PRIVATE
+                ${CMAKE_CURRENT_SOURCE_DIR}/inc $<BUILD_INTERFACE:x> /no/such/dir)
+            set(SOC "Ascend910B1")
+            set(P_LIST "Ascend310P1" "Ascend310P3")
+            target_compile_definitions(ascendc_kernels_bbit PRIVATE TILE=8 -DMODE=2
+                $<$<BOOL:${X}>:NOT_READ> $<$<BOOL:$<IN_LIST:${SOC},${P_LIST}>>:NOR_THIS>
+                SOC_VERSION="${SOC}")
+            add_definitions(-DEXTRA)
+            target_link_libraries(ascendc_kernels_bbit PRIVATE host_intf_pub
+                ascendc_kernels_${RUN_MODE})
+            add_library(unrelated SHARED other.cpp)
+        """,
+        "cmake/npu_lib.cmake": "ascendc_library(ascendc_kernels_${RUN_MODE} STATIC\n"
+                               "    ${KERNEL_FILES})\n",
+        "cmake/cpu_lib.cmake": "add_library(ascendc_kernels_${RUN_MODE} SHARED "
+                               "${KERNEL_FILES} inc/h.h)\n",
+    })
+    p = read_project("p")
+    assert p.executable == "ascendc_kernels_bbit"
+    assert p.sources == (os.path.join("p", "main.cpp"), os.path.join("p", "add_custom.cpp"))
+    assert p.includes == (os.path.join("p", "inc"),)
+    assert p.defines == ("TILE=8", "MODE=2", 'SOC_VERSION="Ascend910B1"', "EXTRA")
+
+
+def test_lists_quoted_arguments_and_target_sources(here):
+    _tree(here / "q", {
+        "a b.cpp": "", "k1.cc": "", "k2.asc": "", "k.h": "",
+        "CMakeLists.txt": """
+            set(SRCS "a b.cpp")
+            list(APPEND KS k1.cc)
+            list(APPEND KS ${CMAKE_CURRENT_LIST_DIR}/k2.asc)
+            add_executable(app ${SRCS})
+            target_sources(app PRIVATE ${KS} k.h)
+        """,
+    })
+    assert read_project("q").sources == tuple(os.path.join("q", n)
+                                              for n in ("a b.cpp", "k1.cc", "k2.asc"))
+
+
+def test_an_unknown_variable_in_a_target_name_is_not_an_error_but_in_a_source_it_is(here):
+    _tree(here / "r", {"main.cpp": "", "CMakeLists.txt":
+                       "add_executable(${NAME}_cpu main.cpp)\n"
+                       "add_library(lib STATIC ${NAME}.cpp)\n"
+                       "target_link_libraries(${NAME}_cpu lib)\n"})
+    with pytest.raises(CMakeError, match=r"CMakeLists.txt:2: error: source \$\{NAME\}.cpp names "
+                       r"\$\{NAME\}"):
+        read_project("r")
+
+
+def test_a_variable_given_as_cmake_would_take_it(here):
+    _tree(here / "s", {"add_custom.cpp": "", "main.cpp": "", "CMakeLists.txt":
+                       "add_executable(${smoke_testcase}_cpu main.cpp "
+                       "${CMAKE_SOURCE_DIR}/${smoke_testcase}.cpp)\n"})
+    assert read_project("s", {"smoke_testcase": "add_custom"}).sources == (
+        os.path.join("s", "main.cpp"), os.path.join("s", "add_custom.cpp"))
+
+
+def test_an_if_on_the_run_mode_takes_its_branch_and_a_cache_entry_keeps_a_given_value(here):
+    _tree(here / "m", {"main.cpp": "", "k.cpp": "", "cmake/cpu.cmake":
+                       "add_library(kern_${RUN_MODE} SHARED k.cpp)\n"
+                       "target_compile_definitions(kern_${RUN_MODE} PRIVATE ASCENDC_CPU_DEBUG)\n",
+                       "cmake/npu.cmake": "ascendc_library(kern_${RUN_MODE} STATIC k.cpp)\n",
+                       "CMakeLists.txt": """
+        set(RUN_MODE "npu" CACHE STRING "cpu/sim/npu")
+        if(NOT DEFINED SOC)
+            set(SOC_DEF SOC_A)
+        else()
+            set(SOC_DEF SOC_B)
+        endif()
+        if("${RUN_MODE}" STREQUAL "cpu")
+            include(cmake/cpu.cmake)
+        elseif(RUN_MODE STREQUAL "npu")
+            include(cmake/npu.cmake)
+        else()
+            add_definitions(-DNEITHER)
+        endif()
+        if(${UNSET_FLAG} GREATER 1)
+            add_definitions(-DUNDECIDED)
+        else()
+            add_definitions(-DALSO_READ)
+        endif()
+        add_definitions(-D${SOC_DEF})
+        add_executable(app main.cpp)
+        target_link_libraries(app PRIVATE kern_${RUN_MODE})
+    """})
+    npu = read_project("m")
+    assert npu.sources == (os.path.join("m", "main.cpp"), os.path.join("m", "k.cpp"))
+    assert npu.defines == ("UNDECIDED", "ALSO_READ", "SOC_A")
+    cpu = read_project("m", {"RUN_MODE": "cpu", "SOC": "x"})
+    assert cpu.defines == ("ASCENDC_CPU_DEBUG", "UNDECIDED", "ALSO_READ", "SOC_B")
