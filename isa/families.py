@@ -140,7 +140,8 @@ class Family:
         """Whether the select mask's address comes from CMPMASK[31:0]."""
         return False
 
-    def cost_class(self, fields: dict) -> str:
+    def cost_class(self, fields: dict, t: DType | None = None) -> str:
+        """The timing cost class of an instruction with these fields (and element type T)."""
         return self.cost
 
     def chip_problem(self, name: str, chip: AnyChip, fields: dict, t: DType | None
@@ -214,7 +215,7 @@ class SelectFamily(Family):
     def scalar_src1(self, fields: dict) -> bool:
         return self.modes[fields.get("mode", 0)].scalar_src1
 
-    def cost_class(self, fields: dict) -> str:
+    def cost_class(self, fields: dict, t: DType | None = None) -> str:
         return self.modes[fields.get("mode", 0)].cost
 
     def cost_classes(self) -> tuple[str, ...]:
@@ -311,6 +312,29 @@ BRANCH = Family("branch", CONTROL)
 JMP = Family("jmp", CONTROL)
 HALT = Family("halt", CONTROL)
 FAIL = Family("fail", CONTROL)
+
+
+# -- #27a element-wise compute (arithmetic, transcendentals, shifts) -------------------------
+class WidthCostFamily(Family):
+    """A vector family whose cost depends on the element width: the vendor's throughput table
+    gives the same elements a cycle for 16- and 32-bit types (Exp, Ln, Sqrt, Div: 32), so a
+    repeat of twice the elements takes twice the cycles; the classes are COST_16 and COST_32
+    (docs/timing.md)."""
+
+    __slots__ = ()
+
+    def cost_class(self, fields: dict, t: DType | None = None) -> str:
+        return f"{self.cost}_{8 * t.size if t is not None and t.size <= 2 else 32}"
+
+    def cost_classes(self) -> tuple[str, ...]:
+        return (f"{self.cost}_16", f"{self.cost}_32")
+
+
+# vexp vln vsqrt: numeric one-source functions at 32 elements a cycle
+MATH_SLOW = WidthCostFamily("math_unary", VECTOR, "V", "transcendental")
+# vrec vrsqrt vrelu: numeric one-source functions at full rate (the unary class)
+MATH_UNARY = _vector("math_unary", "unary")
+VDIV = WidthCostFamily("binary", VECTOR, "V", "div")  # vdiv: the binary body, 32 elements a cycle
 
 
 HOST_ACCESS = Family("host_access", HOST)

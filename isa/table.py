@@ -149,10 +149,12 @@ def _unary(name: str, types: str, doc: str) -> InstrDef:
 
 
 def _api_elementwise(name: str, operands, family: str, types: str, strides: str,
-                     doc: str) -> InstrDef:
-    """An elementwise API statement: its hardware instruction is the mnemonic with a v."""
+                     doc: str, hw: str = "") -> InstrDef:
+    """An elementwise API statement: its hardware instruction is HW, by default the mnemonic
+    with a v."""
     return InstrDef(name, operands, F.api(family), level="api", typed=True, types=types,
-                    strides=strides, keys=("count", "repeat") + _APIMASK, doc=doc, hw=f"v{name}")
+                    strides=strides, keys=("count", "repeat") + _APIMASK, doc=doc,
+                    hw=hw or f"v{name}")
 
 
 def _scalar_op(name: str, doc: str) -> InstrDef:
@@ -295,6 +297,51 @@ for _d in (
     _api_elementwise("muls", _VS, "api_scalar", "arith", "unary", "AscendC Muls → vmuls"),
     _api_elementwise("maxs", _VS, "api_scalar", "arith", "unary", "AscendC Maxs → vmaxs"),
     _api_elementwise("mins", _VS, "api_scalar", "arith", "unary", "AscendC Mins → vmins"),
+):
+    INSTRUCTIONS[_d.name] = _d
+
+
+
+# -- #27a element-wise compute: arithmetic, transcendentals, LeakyRelu and shifts --------------
+def _math(name: str, family: Family, types: str, doc: str) -> InstrDef:
+    return InstrDef(name, _VEC2, family, typed=True, types=types, strides="unary",
+                    keys=("repeat",), doc=doc)
+
+
+def _math_scalar(name: str, types: str, doc: str) -> InstrDef:
+    return InstrDef(name, _VS, F.UNARY_SCALAR, typed=True, types=types, strides="unary",
+                    keys=("repeat",), doc=doc)
+
+
+_MODEL = " (correctly rounded model: silicon may differ in the last bits)"
+for _d in (
+    InstrDef("vdiv", _VEC3, F.VDIV, typed=True, types="math", strides="binary",
+             keys=("repeat",), doc="dst = src0 / src1" + _MODEL),
+    _math("vexp", F.MATH_SLOW, "math", "dst = e^src" + _MODEL),
+    _math("vln", F.MATH_SLOW, "math", "dst = ln(src)" + _MODEL),
+    _math("vsqrt", F.MATH_SLOW, "math", "dst = sqrt(src)" + _MODEL),
+    _math("vrec", F.MATH_UNARY, "math", "dst = 1 / src" + _MODEL),
+    _math("vrsqrt", F.MATH_UNARY, "math", "dst = 1 / sqrt(src)" + _MODEL),
+    _math("vrelu", F.MATH_UNARY, "relu", "dst = src < 0 ? 0 : src (exact)"),
+    _math_scalar("vlrelu", "math", "dst = src < 0 ? src * SCALAR : src (exact)"),
+    _math_scalar("vshl", "shift", "dst = src << SCALAR (exact; counts of the width or more: 0)"),
+    _math_scalar("vshr", "shift", "dst = src >> SCALAR, arithmetic for signed types (exact)"),
+    _api_elementwise("div", _VEC3, "api_binary", "math", "binary", "AscendC Div → vdiv"),
+    _api_elementwise("exp", _VEC2, "api_unary", "math", "unary", "AscendC Exp → vexp"),
+    _api_elementwise("ln", _VEC2, "api_unary", "math", "unary", "AscendC Ln → vln"),
+    _api_elementwise("sqrt", _VEC2, "api_unary", "math", "unary", "AscendC Sqrt → vsqrt"),
+    _api_elementwise("rsqrt", _VEC2, "api_unary", "math", "unary", "AscendC Rsqrt → vrsqrt"),
+    _api_elementwise("reciprocal", _VEC2, "api_unary", "math", "unary",
+                     "AscendC Reciprocal → vrec", hw="vrec"),
+    _api_elementwise("relu", _VEC2, "api_unary", "relu", "unary", "AscendC Relu → vrelu"),
+    _api_elementwise("leaky_relu", _VS, "api_scalar", "math", "unary",
+                     "AscendC LeakyRelu → vlrelu", hw="vlrelu"),
+    _api_elementwise("shift_left", _VS, "api_shift", "shift", "unary",
+                     "AscendC ShiftLeft → vshl", hw="vshl"),
+    _api_elementwise("shift_right", _VS, "api_shift", "shift", "unary",
+                     "AscendC ShiftRight → vshr", hw="vshr"),
+    _api_elementwise("subs", _VS, "api_subs", "arith", "unary",
+                     "AscendC Subs, the C API's asc_sub_scalar → vadds of -SCALAR", hw="vadds"),
 ):
     INSTRUCTIONS[_d.name] = _d
 

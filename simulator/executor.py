@@ -196,6 +196,11 @@ class Executor:
         for (src, dst, eid), instr in self.m.flags.items():
             self.policy.report("warning", instr, Problem(
                 "flag", f"flag {src}->{dst} id {eid} is still set when the program ends"))
+        for instr, (what, n) in self.m.unknown.items():
+            self.policy.report("warning", instr, Problem(
+                "unknown", f"{instr.head}: {what} on {n} element{'s' if n != 1 else ''}: the "
+                "docs call the result unknown (pipev gives its model's value; silicon computes "
+                "an unspecified one)"))
         told = [ob for ob in self.observers if type(ob).on_finish is not Observer.on_finish]
         if told:  # the summary ranks every source line: only for observers that read it
             summary = self.summarize()

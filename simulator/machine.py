@@ -29,6 +29,8 @@ class Machine:
         self.flags: dict[tuple[str, str, int], object] = {}  # set flag → its set_flag
         self.x = [0] * REGISTERS  # x0..x31, then block_idx and block_num (read-only)
         self.x[BLOCK_IDX], self.x[BLOCK_NUM] = block
+        # instruction → [what, elements]: inputs whose result the vendor calls unknown (#27a)
+        self.unknown: dict = {}
         for t in (program.ub.values() if program is not None else ()):
             if t.init is not None and t.init.data is not None:
                 self.ub[t.addr:t.addr + t.nbytes] = t.init.data
@@ -40,6 +42,12 @@ class Machine:
     def space(self, name: str | None) -> np.ndarray:
         """The byte array of UB (None) or of the GM tensor NAME."""
         return self.ub if name is None else self.gm[name]
+
+    def count_unknown(self, instr, what: str, n: int) -> None:
+        """N more elements of INSTR had inputs whose result the docs call unknown (WHAT): the
+        run warns once per instruction, with the total, when it ends."""
+        seen = self.unknown.setdefault(instr, [what, 0])
+        seen[1] += n
 
     def cmpmask_int(self) -> int:
         return int.from_bytes(self.cmpmask.tobytes(), "little")

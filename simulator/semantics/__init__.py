@@ -14,6 +14,7 @@ from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import vcmp, vcmpv, vcmpvs
 from simulator.semantics.instruction_set import InstructionSet
+from simulator.semantics.math import math_unary
 from simulator.semantics.issued import HALT, Issued
 from simulator.semantics.move import dup, vcopy
 from simulator.semantics.select import prepare_vsel, vsel
@@ -41,6 +42,7 @@ def _builtin() -> InstructionSet:
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,
         "vconv": vconv,
+        "math_unary": math_unary,  # #27a: vexp vln vsqrt vrec vrsqrt vrelu
     }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel})
 
 

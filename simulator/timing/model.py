@@ -300,7 +300,7 @@ class TimingModel:
         cls = self._class_of.get(instr.text)
         if cls is None:
             cls = self._class_of[instr.text] = self.classes[
-                instr.defn.family.cost_class(instr.fields)]
+                instr.defn.family.cost_class(instr.fields, instr.dtype)]
         return cls
 
     def _vector_cost(self, vop: VectorOp, cls: CostClass) -> tuple[np.ndarray, int, int, int]:
