@@ -28,7 +28,7 @@ LANGUAGES = ("ascendc", "c_api", "tik")
 # the shapes each language knows (the operands before the form's keys)
 SHAPES = {
     "ascendc": ("binary", "scalar", "unary", "cast"),  # (dst, src0, src1) (dst, src, s) (dst, src)
-    "c_api": ("binary", "scalar"),
+    "c_api": ("binary", "scalar", "unary"),
     "tik": ("binary", "scalar", "unary", "conv"),
 }
 # a parameter list's kinds: the statement's tensor operands (in the order given), the count=
@@ -92,6 +92,33 @@ BUILTIN: tuple[Binding, ...] = (
     *_rows("tik", "scalar", "vec_adds:adds vec_muls:muls vec_maxs:maxs vec_mins:mins"),
     *_rows("tik", "unary", "vec_abs:abs vec_not:not"),
     *_rows("tik", "conv", "vec_conv:cast"),
+    # #27a element-wise compute: arithmetic, transcendentals, LeakyRelu, shifts
+    *_rows("ascendc", "binary", "Div:div"),
+    *_rows("ascendc", "unary", "Exp:exp Ln:ln Sqrt:sqrt Rsqrt:rsqrt Reciprocal:reciprocal "
+           "Relu:relu"),
+    *_rows("ascendc", "scalar", "Subs:subs LeakyRelu:leaky_relu ShiftLeft:shift_left "
+           "ShiftRight:shift_right"),
+    *_rows("c_api", "binary", "asc_div:div"),
+    *_rows("c_api", "unary", "asc_exp:exp asc_rsqrt:rsqrt asc_relu:relu"),
+    *_rows("c_api", "scalar", "asc_sub_scalar:subs asc_leakyrelu:leaky_relu"),
+    *_rows("tik", "binary", "vec_div:div"),
+    *_rows("tik", "unary", "vec_exp:exp vec_ln:ln vec_sqrt:sqrt vec_rsqrt:rsqrt vec_rec:reciprocal "
+           "vec_relu:relu"),
+    *_rows("tik", "scalar", "vec_leaky_relu:leaky_relu"),
+    # TIK's older names: block strides too (vadd(mask, dst, src0, src1, repeat_times,
+    # dst_blk_stride, src0_blk_stride, src1_blk_stride, dst_rep_stride, src0_rep_stride,
+    # src1_rep_stride) and alike)
+    *(Binding("tik", f"v{s}", s, params=((
+        "mask", "dst", "src0", "src1", "repeat", "dst_blk", "src0_blk", "src1_blk", "dst_rep",
+        "src0_rep", "src1_rep"),)) for s in ("add", "sub", "mul", "div", "max", "min", "and",
+                                             "or")),
+    *(Binding("tik", n, s, params=((
+        "mask", "dst", "src", "repeat", "dst_blk", "src_blk", "dst_rep", "src_rep"),))
+      for n, s in (("vexp", "exp"), ("vln", "ln"), ("vsqrt", "sqrt"), ("vrsqrt", "rsqrt"),
+                   ("vrec", "reciprocal"), ("vrelu", "relu"), ("vabs", "abs"), ("vnot", "not"))),
+    *(Binding("tik", f"v{s}", s, params=((
+        "mask", "dst", "src", "scalar", "repeat", "dst_blk", "src_blk", "dst_rep", "src_rep"),))
+      for s in ("adds", "muls", "maxs", "mins")),
 )
 
 
