@@ -16,7 +16,6 @@ from simulator.semantics.common import load, numeric, store
 from simulator.semantics.runs import whole_runs
 
 
-
 def _shift_left(a: np.ndarray, s) -> np.ndarray:
     """a << s in T; a count outside [0, width) gives 0 (docs/semantics.md: the model's value)."""
     n, bits = int(s), 8 * a.dtype.itemsize
