@@ -24,8 +24,9 @@ import numpy as np
 
 from isa.decode import VectorOp
 from isa.types import DType
-from simulator.machine import Machine
+from simulator.machine import RAW, Machine
 from simulator.semantics.common import load, numeric, store
+from simulator.semantics.runs import whole_runs
 
 LD = np.longdouble
 # relative error bound of the extended evaluation (a few ulps of 2^-63, taken generously)
@@ -130,11 +131,39 @@ def values(vop: VectorOp, raw: np.ndarray) -> np.ndarray:
 
 def math_unary(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     raw = load(m, vop, vop.access("src"), lo, hi)
-    unknown = UNKNOWN.get(vop.instr.name)
-    if unknown is not None:
-        with np.errstate(all="ignore"):
-            bad = unknown(numeric(raw, vop)) & vop.active[lo:hi]
-        n = int(np.count_nonzero(bad))
-        if n:
-            m.count_unknown(vop.instr, UNKNOWN_WHAT[vop.instr.name], n)
+    if vop.instr.name in UNKNOWN:
+        _count(m, vop, numeric(raw, vop), vop.active[lo:hi])
     store(m, vop, vop.access("dst"), values(vop, raw), lo, hi)
+
+
+def _count(m: Machine, vop: VectorOp, x: np.ndarray, active: np.ndarray | None) -> None:
+    """Count the unknown-result inputs among X (ACTIVE: which of them are; None: all)."""
+    unknown = UNKNOWN.get(vop.instr.name)
+    if unknown is None:
+        return
+    with np.errstate(all="ignore"):
+        bad = unknown(x)
+    n = int(np.count_nonzero(bad if active is None else bad & active))
+    if n:
+        m.count_unknown(vop.instr, UNKNOWN_WHAT[vop.instr.name], n)
+
+
+def prepare_math_unary(vop: VectorOp, ub_bytes: int):
+    """The plan of a decoding whose dst and src are whole runs (semantics/runs.py): the same
+    values over plain slices of UB, the function and types looked up once; None for any other
+    decoding."""
+    runs = whole_runs(vop, ("dst", "src"), ub_bytes)
+    if runs is None or vop.t.kind == "complex":
+        return None
+    dst, src = runs
+    name, t = vop.instr.name, vop.t
+    size, numeric_t, raw = t.size, t.numeric, RAW[t.size]
+    unknown = name in UNKNOWN
+
+    def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+        view = m.views[size]
+        x = view[src].view(numeric_t)
+        if unknown:
+            _count(m, vop, x, None)
+        view[dst] = (relu(x) if name == "vrelu" else correctly_rounded(name, x, t)).view(raw)
+    return body
