@@ -14,8 +14,8 @@
 Also: one new-family row (#27a): N one-repeat `vrelu.f32 x, x` (a family issue 27 added) end to
 end against the same N vsel lines, the ratio printed (a new element-wise instruction must cost
 what an existing one does). And the same through the reference per-instruction path
-(`fast=False`, what ran before the fused executor), assembly alone, and distinct lines (nothing repeats: the fused path
-must cost no more than the reference). Exit 1 when target 1 or 5 is missed.
+(`fast=False`, what ran before the fused executor), assembly alone, and distinct lines (nothing
+repeats: the fused path must cost no more than the reference). Exit 1 when target 1 or 5 is missed.
 """
 
 from __future__ import annotations
