@@ -628,7 +628,13 @@ def _subs(e: _Expander) -> None:
         raw = o.value.view(e.t.raw).copy()
         neg = raw ^ np.asarray(1 << (8 * e.t.size - 1), e.t.raw) if e.t.is_float else \
             (-(raw.view(e.t.numeric))).view(e.t.raw)
-        text = o.text[1:] if o.text.startswith("-") else f"-{o.text}"
+        plain = o.text.lstrip("-").replace(".", "", 1).replace("e-", "").replace("e", "")
+        if e.t.is_float and plain.isdigit():
+            text = o.text[1:] if o.text.startswith("-") else f"-{o.text}"
+        elif e.t.is_float:  # raw(0x…), nan, inf: the negated bits, exactly
+            text = f"raw({int(neg.view(e.t.raw)[0]):#0{2 + 2 * e.t.size}x})"
+        else:  # -(-32768) wraps to -32768 in s16
+            text = str(int(neg.view(e.t.numeric)[0]))
         e.scalar_override = attrs.evolve(o, value=neg.view(np.uint8), text=text)
     _elementwise(e)
 
