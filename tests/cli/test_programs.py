@@ -217,6 +217,8 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     "c_api_compare": ({"x": F16, "y": F16}, _c_api_compare),
     "select_max": ({"x": F16, "y": F16},
                    lambda i: {"z": np.where(i["x"] > i["y"], i["x"], i["y"])}),
+    # #27a: the product in half, rounded once (numpy's half multiply)
+    "leaky_relu": ({"x": F16}, lambda i: {"y": np.where(i["x"] < 0, i["x"] * F16(0.1), i["x"])}),
 }
 
 
