@@ -378,8 +378,9 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
             accesses.append((op.role, source, "packed", size, 1, 8, op.write, op.count))
         else:
             size = fam.operand_type(op.role, t, src).size
-            accesses.append((op.role, source, "vector", size, fields.get(f"{op.role}_blk", 1),
-                             fields.get(f"{op.role}_rep", 8), op.write,
+            # strides are the source operand's (an accumulator reads dst with dst's strides)
+            accesses.append((op.role, source, "vector", size, fields.get(f"{source}_blk", 1),
+                             fields.get(f"{source}_rep", 8), op.write,
                              n if n * size < REPEAT else 0))
     all_active = bool(row.all()) and last == n
     return r, n, row, last, all_active, tuple(accesses)

@@ -337,6 +337,21 @@ MATH_UNARY = _vector("math_unary", "unary")
 VDIV = WidthCostFamily("binary", VECTOR, "V", "div")  # vdiv: the binary body, 32 elements a cycle
 
 
+class AccumulateFamily(Family):
+    """vaxpy vmla vmadd vmaddrelu: dst is read as well as written — the old dst is operand
+    `acc`, at dst's address with dst's strides (so hazards, uninitialised reads and the bank
+    model see the read)."""
+
+    __slots__ = ()
+
+    def operands(self, roles: tuple[str, ...], fields: dict) -> tuple[Operand, ...]:
+        return (*super().operands(roles, fields), Operand("acc", "dst"))
+
+
+ACCUMULATE = AccumulateFamily("accumulate", VECTOR, "V", "fma")  # three streams: src0 src1 dst
+AXPY = AccumulateFamily("accumulate", VECTOR, "V", "binary")  # two streams: src and dst
+
+
 HOST_ACCESS = Family("host_access", HOST)
 API_CAST = ConvFamily("api_cast", API, "V")  # its operands are typed as vconv's
 

@@ -342,6 +342,30 @@ for _d in (
                      "AscendC ShiftRight → vshr", hw="vshr"),
     _api_elementwise("subs", _VS, "api_subs", "arith", "unary",
                      "AscendC Subs, the C API's asc_sub_scalar → vadds of -SCALAR", hw="vadds"),
+    # composites (same-type forms)
+    _binary("vaddrelu", "dst = relu(src0 + src1), the sum rounded in T (exact)", "addrelu"),
+    _binary("vsubrelu", "dst = relu(src0 - src1), the difference rounded in T (exact)",
+            "addrelu"),
+    InstrDef("vaxpy", _VS, F.AXPY, typed=True, types="math", strides="unary", keys=("repeat",),
+             doc="dst = src * SCALAR + dst, each step rounded in T" + _MODEL),
+    InstrDef("vmla", _VEC3, F.ACCUMULATE, typed=True, types="math", strides="binary",
+             keys=("repeat",), doc="dst = src0 * src1 + dst, each step rounded in T" + _MODEL),
+    InstrDef("vmadd", _VEC3, F.ACCUMULATE, typed=True, types="math", strides="binary",
+             keys=("repeat",), doc="dst = src0 * dst + src1, each step rounded in T" + _MODEL),
+    InstrDef("vmaddrelu", _VEC3, F.ACCUMULATE, typed=True, types="math", strides="binary",
+             keys=("repeat",), doc="dst = relu(src0 * dst + src1), each step rounded in T"
+             + _MODEL),
+    _api_elementwise("add_relu", _VEC3, "api_binary", "addrelu", "binary",
+                     "AscendC AddRelu → vaddrelu", hw="vaddrelu"),
+    _api_elementwise("sub_relu", _VEC3, "api_binary", "addrelu", "binary",
+                     "AscendC SubRelu → vsubrelu", hw="vsubrelu"),
+    _api_elementwise("axpy", _VS, "api_scalar", "math", "unary", "AscendC Axpy → vaxpy"),
+    _api_elementwise("mul_add_dst", _VEC3, "api_binary", "math", "binary",
+                     "AscendC MulAddDst → vmla", hw="vmla"),
+    _api_elementwise("fused_mul_add", _VEC3, "api_binary", "math", "binary",
+                     "AscendC FusedMulAdd → vmadd", hw="vmadd"),
+    _api_elementwise("mul_add_relu", _VEC3, "api_binary", "math", "binary",
+                     "AscendC MulAddRelu → vmaddrelu", hw="vmaddrelu"),
 ):
     INSTRUCTIONS[_d.name] = _d
 

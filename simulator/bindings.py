@@ -118,7 +118,17 @@ BUILTIN: tuple[Binding, ...] = (
                    ("vrec", "reciprocal"), ("vrelu", "relu"), ("vabs", "abs"), ("vnot", "not"))),
     *(Binding("tik", f"v{s}", s, params=((
         "mask", "dst", "src", "scalar", "repeat", "dst_blk", "src_blk", "dst_rep", "src_rep"),))
-      for s in ("adds", "muls", "maxs", "mins")),
+      for s in ("adds", "muls", "maxs", "mins", "axpy")),
+    # composites (same-type forms)
+    *_rows("ascendc", "binary", "AddRelu:add_relu SubRelu:sub_relu MulAddDst:mul_add_dst "
+           "FusedMulAdd:fused_mul_add MulAddRelu:mul_add_relu"),
+    *_rows("ascendc", "scalar", "Axpy:axpy"),
+    *_rows("tik", "scalar", "vec_axpy:axpy"),
+    *(Binding("tik", n, s, params=((
+        "mask", "dst", "src0", "src1", "repeat", "dst_blk", "src0_blk", "src1_blk", "dst_rep",
+        "src0_rep", "src1_rep"),))
+      for n, s in (("vmla", "mul_add_dst"), ("vmadd", "fused_mul_add"),
+                   ("vmaddrelu", "mul_add_relu"))),
 )
 
 

@@ -15,6 +15,7 @@ from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import vcmp, vcmpv, vcmpvs
 from simulator.semantics.instruction_set import InstructionSet
 from simulator.semantics.issued import HALT, Issued
+from simulator.semantics.composite import accumulate
 from simulator.semantics.math import math_unary, prepare_math_unary
 from simulator.semantics.move import dup, vcopy
 from simulator.semantics.select import prepare_vsel, vsel
@@ -43,6 +44,7 @@ def _builtin() -> InstructionSet:
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,
         "vconv": vconv,
         "math_unary": math_unary,  # #27a: vexp vln vsqrt vrec vrsqrt vrelu
+        "accumulate": accumulate,  # #27a: vaxpy vmla vmadd vmaddrelu
     }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel,
                 "math_unary": prepare_math_unary})  # #27a
 

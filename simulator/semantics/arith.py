@@ -33,6 +33,11 @@ def _shift_right(a: np.ndarray, s) -> np.ndarray:
     return np.right_shift(a, n)
 
 
+def _relu(a: np.ndarray) -> np.ndarray:
+    """a < 0 ? 0 : a (−0 and NaN pass as they are), in a's type."""
+    return np.where(a < 0, np.zeros((), a.dtype), a)
+
+
 def _leaky_relu(a: np.ndarray, s) -> np.ndarray:
     """src < 0 ? src * SCALAR (rounded in T) : src; NaN and -0 pass as they are."""
     return np.where(a < 0, a * s, a)
@@ -40,11 +45,13 @@ def _leaky_relu(a: np.ndarray, s) -> np.ndarray:
 
 BINARY = {"vadd": np.add, "vsub": np.subtract, "vmul": np.multiply, "vmax": np.maximum,
           "vmin": np.minimum, "vand": np.bitwise_and, "vor": np.bitwise_or,
-          "vdiv": np.divide}  # vdiv: #27a (IEEE division, correctly rounded in T)
+          # #27a: vdiv (IEEE division, correctly rounded in T), vaddrelu, vsubrelu
+          "vdiv": np.divide, "vaddrelu": lambda a, b: _relu(np.add(a, b)),
+          "vsubrelu": lambda a, b: _relu(np.subtract(a, b))}
 SCALAR = {"vadds": np.add, "vmuls": np.multiply, "vmaxs": np.maximum, "vmins": np.minimum,
           # #27a
           "vlrelu": _leaky_relu, "vshl": _shift_left, "vshr": _shift_right}
-NAN_SRC0 = ("vadd", "vsub", "vmul", "vadds", "vmuls", "vdiv")
+NAN_SRC0 = ("vadd", "vsub", "vmul", "vadds", "vmuls", "vdiv", "vaddrelu", "vsubrelu")
 
 
 def _nan_rule(vop: VectorOp, a: np.ndarray, b, res: np.ndarray) -> np.ndarray:

@@ -146,3 +146,52 @@ def test_tik_kernel_matches_the_reference(tik_importable):
         same(z[10], x + np.float16(-1.0), "vadds")
         same(z[12], x - y, "vsub")
     same(z[11], each("vrelu", "f16", x), "vrelu")
+
+
+# -- the composite group -----------------------------------------------------------------------
+def test_composite_ascendc_kernel_matches_the_reference(pipev, tmp_path):
+    proc = pipev("run", DATA / "composite_ascendc.cpp", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert " warning: " not in proc.stderr, proc.stderr
+
+    def read(name: str, dt) -> np.ndarray:
+        return np.fromfile(tmp_path / f"composite_ascendc_{name}.bin", dt)
+    x, y, d = read("in_x", np.float32), read("in_y", np.float32), read("in_d", np.float32)
+    s, h = read("in_s", np.int16), read("in_h", np.float16)
+
+    def acc(name: str, t: str, a, b, old) -> np.ndarray:
+        dt = old.dtype
+        return np.frombuffer(b"".join(
+            ref.element(name, t, a[i].tobytes(), np.asarray(b if np.ndim(b) == 0 else b[i], dt)
+                        .tobytes(), old[i].tobytes()) for i in range(len(old))), dt)
+    same(read("out_addrelu", np.float32), each("vaddrelu", "f32", x, y), "AddRelu")
+    same(read("out_subrelu", np.float32), each("vsubrelu", "f32", x, y), "SubRelu")
+    same(read("out_axpy", np.float32), acc("vaxpy", "f32", x, np.float32(0.75), d), "Axpy")
+    same(read("out_mla", np.float32), acc("vmla", "f32", x, y, d), "MulAddDst")
+    same(read("out_madd", np.float32), acc("vmadd", "f32", x, y, d), "FusedMulAdd")
+    same(read("out_maddrelu", np.float32), acc("vmaddrelu", "f32", x, y, d), "MulAddRelu")
+    same(read("out_saddrelu", np.int16)[:256], each("vaddrelu", "s16", s, s), "AddRelu s16")
+    same(read("out_haxpy", np.float16)[:256], acc("vaxpy", "f16", h, np.float16(-1.5), h),
+         "Axpy f16 (high-dimensional)")
+
+
+def test_composite_tik_kernel_matches_the_reference(tik_importable):
+    tik_instance = runpy.run_path(str(DATA / "composite_tik.py"))["composite_kernel"]()
+    rng = np.random.default_rng(28)
+    x = rng.uniform(-6, 6, 128).astype(np.float16)
+    y = rng.uniform(-6, 6, 128).astype(np.float16)
+    d = rng.uniform(-30, 30, 5 * 128).astype(np.float16)
+    x[::10], y[::13], d[::17] = np.inf, np.nan, -0.0
+    (z,) = tik_instance.tikdb.start_debug({"x_gm": x, "y_gm": y, "d_gm": d}, interactive=False)
+    z, d = z.reshape(5, 128), d.reshape(5, 128)
+
+    def acc(name: str, a, b, old) -> np.ndarray:
+        return np.frombuffer(b"".join(
+            ref.element(name, "f16", a[i].tobytes(), np.asarray(
+                b if np.ndim(b) == 0 else b[i], np.float16).tobytes(), old[i].tobytes())
+            for i in range(128)), np.float16)
+    same(z[0], acc("vaxpy", x, np.float16(0.5), d[0]), "vec_axpy")
+    same(z[1], acc("vaxpy", x, np.float16(-2.0), d[1]), "vaxpy")
+    same(z[2], acc("vmla", x, y, d[2]), "vmla")
+    same(z[3], acc("vmadd", x, y, d[3]), "vmadd")
+    same(z[4], acc("vmaddrelu", x, y, d[4]), "vmaddrelu")

@@ -1,5 +1,5 @@
 """#27a property tests: random programs of vdiv, vexp, vln, vsqrt, vrec, vrsqrt, vrelu, vlrelu,
-vshl and vshr (with masks, mask modes, strides, repeats, in-place operands and the specials of
+vshl, vshr and the composites vaddrelu, vsubrelu, vaxpy, vmla, vmadd, vmaddrelu (with masks, mask modes, strides, repeats, in-place operands and the specials of
 the shared pools: ±0, ±inf, NaN payloads, subnormals, extremes) run bit-exact against
 tests/reference/elementwise.py through the reference model."""
 
@@ -13,7 +13,12 @@ from tests.differential.test_random_programs import SETTINGS, SIZE, UB_BYTES, Ge
 MATH = ("f16", "f32")
 TYPES = {"vdiv": MATH, "vexp": MATH, "vln": MATH, "vsqrt": MATH, "vrec": MATH, "vrsqrt": MATH,
          "vrelu": ("f16", "f32", "s32"), "vlrelu": MATH,
-         "vshl": ("s16", "u16", "s32", "u32"), "vshr": ("s16", "u16", "s32", "u32")}
+         "vshl": ("s16", "u16", "s32", "u32"), "vshr": ("s16", "u16", "s32", "u32"),
+         "vaddrelu": ("s16", "f16", "f32"), "vsubrelu": ("s16", "f16", "f32"), "vaxpy": MATH,
+         "vmla": MATH, "vmadd": MATH, "vmaddrelu": MATH}
+BINARY = ("vdiv", "vaddrelu", "vsubrelu", "vmla", "vmadd", "vmaddrelu")
+SCALAR = ("vlrelu", "vshl", "vshr", "vaxpy")
+ACC = ("vaxpy", "vmla", "vmadd", "vmaddrelu")  # read dst: no overlapping dst repeats
 SHIFT_COUNTS = ("0", "1", "3", "7", "15", "16", "31", "40")
 
 
@@ -31,18 +36,20 @@ class MathGen(Gen):
         repeat = self.repeats_field()
         r = self.effective_repeats(repeat, n)
         self.used, self.dst_region = set(), None
-        binary = name == "vdiv"
+        binary = name in BINARY
         strides = [self.stride(r, dst=role == "dst")
                    for role in (("dst", "src0", "src1") if binary else ("dst", "src"))]
+        if name in ACC:
+            strides[0] = (1, max(strides[0][1], 8))  # dst's repeats apart
         (db, dr) = strides[0]
         ops = [self.shared_dst(t, r, db, dr)]
         for k, (b, rp) in enumerate(strides[1:], 1):
-            if k == 1 and self.draw(st.integers(0, 4)) == 4:
+            if k == 1 and name not in ACC and self.draw(st.integers(0, 4)) == 4:
                 ops.append(ops[0])  # in place
                 strides[k] = (db, dr)
             else:
                 ops.append(self.operand(t, self.extent(r, b, rp))[0])
-        if name in ("vlrelu", "vshl", "vshr"):
+        if name in SCALAR:
             ops.append(self.scalar(t))
         flat = [s[0] for s in strides] + [s[1] for s in strides]
         self.emit_vector(f"{name}.{t}", ops, repeat, flat)

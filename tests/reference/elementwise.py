@@ -22,8 +22,9 @@ INTS = {"s16": (True, 16), "u16": (False, 16), "s32": (True, 32), "u32": (False,
 QUIET = {"f16": 0x0200, "f32": 0x00400000}
 DEFAULT_NAN = {"f16": 0xFE00, "f32": 0xFFC00000}
 MATH_UNARY = ("vexp", "vln", "vsqrt", "vrec", "vrsqrt", "vrelu")
-MATH_BINARY = ("vdiv",)
-MATH_SCALAR = ("vlrelu", "vshl", "vshr")
+MATH_BINARY = ("vdiv", "vaddrelu", "vsubrelu", "vmla", "vmadd", "vmaddrelu")
+MATH_SCALAR = ("vlrelu", "vshl", "vshr", "vaxpy")
+MATH_ACC = ("vaxpy", "vmla", "vmadd", "vmaddrelu")  # read the old dst too
 
 
 def _value(t: str, raw: bytes) -> float:
@@ -175,8 +176,90 @@ def shift(name: str, t: str, a: bytes, s: bytes) -> bytes:
     return (r % (1 << bits)).to_bytes(bits // 8, "little")
 
 
-def element(name: str, t: str, a: bytes, b: bytes | None = None) -> bytes:
-    """One element of instruction NAME in type T: sources A (and B: src1 or the scalar)."""
+def _first_nan(t: str, *xs: bytes) -> bytes | None:
+    for x in xs:
+        if t in FLOATS and math.isnan(_value(t, x)):
+            return _nan_in(t, x)
+    return None
+
+
+def mul(t: str, a: bytes, b: bytes) -> bytes:
+    """a · b rounded in T (IEEE specials; a NaN operand: the first, quieted)."""
+    nan = _first_nan(t, a, b)
+    if nan is not None:
+        return nan
+    x, y = _value(t, a), _value(t, b)
+    neg = (math.copysign(1, x) < 0) != (math.copysign(1, y) < 0)
+    if math.isinf(x) or math.isinf(y):
+        if x == 0 or y == 0:
+            return _raw(t, DEFAULT_NAN[t])
+        return _pack(t, -math.inf if neg else math.inf)
+    q = Fraction(x) * Fraction(y)
+    return _pack(t, -0.0 if neg else 0.0) if q == 0 else nearest(t, q)
+
+
+def add(t: str, a: bytes, b: bytes) -> bytes:
+    """a + b rounded in T (exact zero sums: +0 unless both are -0)."""
+    nan = _first_nan(t, a, b)
+    if nan is not None:
+        return nan
+    x, y = _value(t, a), _value(t, b)
+    if math.isinf(x) or math.isinf(y):
+        if math.isinf(x) and math.isinf(y) and x != y:
+            return _raw(t, DEFAULT_NAN[t])
+        return _pack(t, x if math.isinf(x) else y)
+    q = Fraction(x) + Fraction(y)
+    if q == 0:
+        both_neg = math.copysign(1, x) < 0 and math.copysign(1, y) < 0
+        return _pack(t, -0.0 if both_neg else 0.0)
+    return nearest(t, q)
+
+
+def _int_op(t: str, a: bytes, b: bytes, fn) -> bytes:
+    signed, bits = INTS[t]
+    x = int.from_bytes(a, "little", signed=signed)
+    y = int.from_bytes(b, "little", signed=signed)
+    return (fn(x, y) % (1 << bits)).to_bytes(bits // 8, "little")
+
+
+def multiply_add(t: str, a: bytes, b: bytes, c: bytes) -> bytes:
+    """round(round(a·b) + c); a NaN among a, b, c: the first, quieted."""
+    nan = _first_nan(t, a, b, c)
+    return nan if nan is not None else add(t, mul(t, a, b), c)
+
+
+def _neg(t: str, b: bytes) -> bytes:
+    if t in FLOATS:
+        return _raw(t, _bits(t, b) ^ (1 << (8 * FLOATS[t][2] - 1)))
+    signed, bits = INTS[t]
+    return ((-int.from_bytes(b, "little", signed=signed)) % (1 << bits)).to_bytes(bits // 8,
+                                                                                 "little")
+
+
+def add_relu(name: str, t: str, a: bytes, b: bytes) -> bytes:
+    """relu(a ± b) in T (integers wrap first). Two NaNs: src0's."""
+    if t in INTS:
+        s = _int_op(t, a, b, (lambda x, y: x + y) if name == "vaddrelu" else
+                    (lambda x, y: x - y))
+        return relu(t, s)
+    if name == "vsubrelu" and not math.isnan(_value(t, b)):
+        b = _neg(t, b)  # x - y is x + (-y); a NaN y keeps its payload and sign
+    return relu(t, add(t, a, b))
+
+
+def element(name: str, t: str, a: bytes, b: bytes | None = None,
+            old: bytes | None = None) -> bytes:
+    """One element of instruction NAME in type T: sources A (and B: src1 or the scalar; OLD:
+    the destination's old value, for the MATH_ACC instructions)."""
+    if name == "vaxpy":
+        return multiply_add(t, a, b, old)
+    if name == "vmla":
+        return multiply_add(t, a, b, old)
+    if name in ("vmadd", "vmaddrelu"):
+        r = multiply_add(t, a, old, b)
+        return relu(t, r) if name == "vmaddrelu" else r
+    if name in ("vaddrelu", "vsubrelu"):
+        return add_relu(name, t, a, b)
     if name == "vdiv":
         return div(t, a, b)
     if name == "vlrelu":

@@ -591,9 +591,11 @@ class Reference:
                 v = a if sel[k] else other
             elif name in elementwise.MATH_BINARY:  # #27a
                 v = elementwise.element(name, t, self.load(ops["src0"], size, i, k),
-                                        self.load(ops["src1"], size, i, k))
+                                        self.load(ops["src1"], size, i, k),
+                                        self.load(ops["dst"], size, i, k))
             elif name in elementwise.MATH_SCALAR + elementwise.MATH_UNARY:  # #27a
-                v = elementwise.element(name, t, self.load(ops["src"], size, i, k), scalar)
+                v = elementwise.element(name, t, self.load(ops["src"], size, i, k), scalar,
+                                        self.load(ops["dst"], size, i, k))
             elif name in BINARY:
                 v = arith(name, t, self.load(ops["src0"], size, i, k),
                           self.load(ops["src1"], size, i, k))

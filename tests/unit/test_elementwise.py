@@ -188,3 +188,24 @@ def test_cost_classes_follow_the_throughput_table():
     for name in ("vrec", "vrsqrt", "vrelu"):
         assert _v_busy(f"{name}.f16 y, x, repeat=8", "f16") == _v_busy(
             "vabs.f16 y, x, repeat=8", "f16")
+
+
+def test_composites_read_dst_and_cost_by_their_streams():
+    text = (".ub a f32[64] @0x0 = random(1)\n.ub b f32[64] @0x1000 = random(2)\n"
+            ".ub d f32[64] @0x2000\nvmla.f32 d, a, b, repeat=1\n")
+    res = simulator.run(CHIP + text)
+    # dst is read: never written before, the run says so
+    assert any("reads byte" in w.message and "never written" in w.message
+               for w in res.diagnostics if w.severity == "warning")
+    three = _v_busy("vmadd.f32 y, x, x, repeat=8", "f32")
+    assert three == 3 * 8  # three streams: src0, src1 and the old dst
+    assert _v_busy("vaxpy.f32 y, x, 2.0, repeat=8", "f32") == _v_busy(
+        "vadd.f32 y, x, x, repeat=8", "f32")
+
+
+def test_composite_api_forms_expand_to_one_instruction():
+    assert hw(F32 + "axpy.f32 z, x, 0.5, count=64\n")[2] == "vaxpy.f32 z, x, 0.5, repeat=1"
+    for api, mn in (("add_relu", "vaddrelu"), ("sub_relu", "vsubrelu"),
+                    ("mul_add_dst", "vmla"), ("fused_mul_add", "vmadd"),
+                    ("mul_add_relu", "vmaddrelu")):
+        assert hw(F32 + f"{api}.f32 z, x, y, repeat=2, mask=8\n")[1].startswith(mn + ".f32 ")

@@ -29,5 +29,11 @@ PIPEV_ASCENDC_SCALAR(Subs, "subs")
 PIPEV_ASCENDC_SCALAR(LeakyRelu, "leaky_relu")
 PIPEV_ASCENDC_SCALAR(ShiftLeft, "shift_left")
 PIPEV_ASCENDC_SCALAR(ShiftRight, "shift_right")
+PIPEV_ASCENDC_BINARY(AddRelu, "add_relu")
+PIPEV_ASCENDC_BINARY(SubRelu, "sub_relu")
+PIPEV_ASCENDC_BINARY(MulAddDst, "mul_add_dst")
+PIPEV_ASCENDC_BINARY(FusedMulAdd, "fused_mul_add")
+PIPEV_ASCENDC_BINARY(MulAddRelu, "mul_add_relu")
+PIPEV_ASCENDC_SCALAR(Axpy, "axpy")
 }  // namespace AscendC
 #endif
