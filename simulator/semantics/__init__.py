@@ -13,9 +13,9 @@ from simulator.semantics import cmpmask, dma, registers, scalar, sync
 from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import vcmp, vcmpv, vcmpvs
+from simulator.semantics.composite import accumulate
 from simulator.semantics.instruction_set import InstructionSet
 from simulator.semantics.issued import HALT, Issued
-from simulator.semantics.composite import accumulate
 from simulator.semantics.math import math_unary, prepare_math_unary
 from simulator.semantics.move import dup, vcopy
 from simulator.semantics.select import prepare_vsel, vsel
