@@ -1,7 +1,8 @@
 """#27a property tests: random programs of vdiv, vexp, vln, vsqrt, vrec, vrsqrt, vrelu, vlrelu,
-vshl, vshr and the composites vaddrelu, vsubrelu, vaxpy, vmla, vmadd, vmaddrelu (with masks, mask modes, strides, repeats, in-place operands and the specials of
-the shared pools: ±0, ±inf, NaN payloads, subnormals, extremes) run bit-exact against
-tests/reference/elementwise.py through the reference model."""
+vshl, vshr and the composites vaddrelu, vsubrelu, vaxpy, vmla, vmadd, vmaddrelu (with masks,
+mask modes, strides, repeats, in-place operands and the specials of the shared pools: ±0, ±inf,
+NaN payloads, subnormals, extremes) run bit-exact against tests/reference/elementwise.py
+through the reference model."""
 
 from __future__ import annotations
 
