@@ -156,6 +156,11 @@ class Family:
     def cost_classes(self) -> tuple[str, ...]:
         return (self.cost,) if self.cost else ()
 
+    def repeat_accumulator(self, vop: Any) -> str | None:
+        """The source that may read what the previous repeat wrote (a documented exception to
+        the overlap rules, run repeat by repeat), or None."""
+        return None
+
     def issuing_pipe(self, instr: Any) -> str:
         """The pipe an instruction (isa.program.Instruction) of this family occupies."""
         return self.pipe
@@ -280,7 +285,26 @@ VCMP = _vector("vcmp", one_repeat=True, writes_cmpmask=True, requires=Requiremen
 VCMPV = _vector("vcmpv", bit_output=True)
 VCMPVS = _vector("vcmpvs", bit_output=True)
 DUP = _vector("dup")
-BINARY = _vector("binary")
+class AccumulatingBinaryFamily(Family):
+    """vadd vsub vmul vmax vmin vand vor (#27a): the vendor's overlap exception — dst may be
+    src1 when both have repeat stride 0 (and the same block stride), for f16, f32 and s32, src0
+    overlapping neither: each repeat then reads the dst the repeat before wrote (an
+    accumulation; TIK's two-source "general definition" page)."""
+
+    __slots__ = ()
+
+    def repeat_accumulator(self, vop: Any) -> str | None:
+        if vop.t.name not in ("f16", "f32", "s32") or vop.repeats < 2:
+            return None
+        dst, src1 = vop.access("dst"), vop.access("src1")
+        if dst is None or src1 is None:
+            return None
+        same = (dst.base, dst.blk, dst.rep) == (src1.base, src1.blk, src1.rep)
+        return "src1" if same and dst.rep == 0 else None
+
+
+BINARY = AccumulatingBinaryFamily("binary", VECTOR, "V", "binary")
+ADD_RELU = _vector("binary")  # vaddrelu vsubrelu (#27a): the binary body, no overlap exception
 UNARY_SCALAR = _vector("unary_scalar")
 VCOPY = _vector("vcopy", "copy")
 UNARY = _vector("unary")  # vabs, vnot: one source, bits in, bits out

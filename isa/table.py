@@ -343,9 +343,11 @@ for _d in (
     _api_elementwise("subs", _VS, "api_subs", "arith", "unary",
                      "AscendC Subs, the C API's asc_sub_scalar → vadds of -SCALAR", hw="vadds"),
     # composites (same-type forms)
-    _binary("vaddrelu", "dst = relu(src0 + src1), the sum rounded in T (exact)", "addrelu"),
-    _binary("vsubrelu", "dst = relu(src0 - src1), the difference rounded in T (exact)",
-            "addrelu"),
+    InstrDef("vaddrelu", _VEC3, F.ADD_RELU, typed=True, types="addrelu", strides="binary",
+             keys=("repeat",), doc="dst = relu(src0 + src1), the sum rounded in T (exact)"),
+    InstrDef("vsubrelu", _VEC3, F.ADD_RELU, typed=True, types="addrelu", strides="binary",
+             keys=("repeat",), doc="dst = relu(src0 - src1), the difference rounded in T "
+             "(exact)"),
     InstrDef("vaxpy", _VS, F.AXPY, typed=True, types="math", strides="unary", keys=("repeat",),
              doc="dst = src * SCALAR + dst, each step rounded in T" + _MODEL),
     InstrDef("vmla", _VEC3, F.ACCUMULATE, typed=True, types="math", strides="binary",

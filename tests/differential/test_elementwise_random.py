@@ -55,10 +55,29 @@ class MathGen(Gen):
         flat = [s[0] for s in strides] + [s[1] for s in strides]
         self.emit_vector(f"{name}.{t}", ops, repeat, flat)
 
+    def accumulate(self) -> None:
+        """The documented overlap exception: dst = src1 at repeat stride 0 (an accumulation
+        across repeats), now and then with a type or op outside it (then an overlap error)."""
+        self.new_state()
+        name = self.draw(st.sampled_from(("vadd", "vsub", "vmul", "vmax", "vmin", "vaddrelu")))
+        t = self.draw(st.sampled_from(("f16", "f32", "s32", "s16")))
+        if name == "vaddrelu" and t == "s32":
+            t = "s16"
+        n = 256 // SIZE[t]
+        repeat = self.repeats_field()
+        r = self.effective_repeats(repeat, n)
+        self.used, self.dst_region = set(), None
+        db = self.draw(st.sampled_from((1, 2)))
+        dst = self.operand(t, self.extent(1, db, 0))[0]
+        ab, ar = self.stride(r, False)
+        src0 = self.operand(t, self.extent(r, ab, ar))[0]
+        self.emit_vector(f"{name}.{t}", [dst, src0, dst], repeat, [db, ab, db, 0, ar, 0])
+
     def program(self) -> str:
         for _ in range(self.draw(st.integers(1, 5))):
-            kind = self.draw(st.sampled_from(("mask", "mode", "math", "math", "math")))
-            {"mask": self.mask, "mode": self.mask_mode, "math": self.math_op}[kind]()
+            kind = self.draw(st.sampled_from(("mask", "mode", "math", "math", "math", "acc")))
+            {"mask": self.mask, "mode": self.mask_mode, "math": self.math_op,
+             "acc": self.accumulate}[kind]()
         return "\n".join([".chip ascend910b", *self.decls, *self.lines]) + "\n"
 
 

@@ -267,3 +267,17 @@ def element(name: str, t: str, a: bytes, b: bytes | None = None,
     if name in ("vshl", "vshr"):
         return shift(name, t, a, b)
     return unary(name, t, a)
+
+
+def accumulates(name: str, t: str | None, ops: dict, touched: dict) -> bool:
+    """The documented overlap exception of vadd vsub vmul vmax vmin vand vor (TIK's two-source
+    general definition): dst is src1 with repeat stride 0 on both (same start, same block
+    stride), T is f16, f32 or s32, more than one repeat, and src0 touches none of dst's bytes."""
+    if name not in ("vadd", "vsub", "vmul", "vmax", "vmin", "vand", "vor") or \
+            t not in ("f16", "f32", "s32") or len(touched["dst"]) < 2:
+        return False
+    d, s1 = ops["dst"], ops["src1"]
+    if (d["addr"], d["blk"], d["rep"]) != (s1["addr"], s1["blk"], s1["rep"]) or d["rep"] != 0:
+        return False
+    dst_bytes = set().union(*touched["dst"])
+    return not dst_bytes & set().union(*touched["src0"])

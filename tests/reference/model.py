@@ -520,7 +520,8 @@ class Reference:
             tens = o["tensor"]
             if tens is not None and allb and (min(allb) < tens.addr or max(allb) >= tens.end):
                 rules.add("footprint")
-        if "dst" in ops and self.overlaps(ops, touched):
+        if "dst" in ops and self.overlaps(ops, touched) and \
+                not elementwise.accumulates(ins.name, ins.t, ops, touched):  # #27a
             rules.add("overlap")
         self.rule(ins, rules)
 

@@ -209,3 +209,34 @@ def test_composite_api_forms_expand_to_one_instruction():
                     ("mul_add_dst", "vmla"), ("fused_mul_add", "vmadd"),
                     ("mul_add_relu", "vmaddrelu")):
         assert hw(F32 + f"{api}.f32 z, x, y, repeat=2, mask=8\n")[1].startswith(mn + ".f32 ")
+
+
+# -- the documented overlap exception: dst = src1 at repeat stride 0 -------------------------------
+ACC = ".ub a f32[512] @0x0 = random(1)\n.ub d f32[128] @0x1000 = random(2)\n"
+
+
+@pytest.mark.parametrize("op, fn", [("vadd", np.add), ("vmax", np.maximum), ("vmul", np.multiply)])
+def test_binary_ops_accumulate_into_dst_across_repeats(op, fn):
+    res = run_checked(ACC + f"{op}.f32 d, a, d, repeat=8, stride=1,1,1,0,8,0\n")
+    assert not res.diagnostics
+    a = np.frombuffer(bytes(res.ub[:2048]), np.float32).reshape(8, 64)
+    want = np.frombuffer(bytes(simulator.run(CHIP + ACC + "nop\n").ub[0x1000:0x1100]),
+                         np.float32)
+    for row in a:  # each repeat reads what the repeat before wrote
+        want = fn(row, want)
+    assert bytes(res.ub[0x1000:0x1100]) == want.tobytes()
+
+
+@pytest.mark.parametrize("text, why", [
+    ("vadd.f32 d, d, a, repeat=8, stride=1,1,1,0,0,8", "src0, not src1"),
+    ("vaddrelu.f32 d, a, d, repeat=8, stride=1,1,1,0,8,0", "not one of the listed ops"),
+    ("vadd.f32 d, a, d, repeat=2, stride=1,1,1,0,8,1", "src1 moves on"),
+    ("vadd.f32 d, d, d, repeat=8, stride=1,1,1,0,0,0", "src0 overlaps dst")])
+def test_outside_the_exception_the_overlap_rule_holds(text, why):
+    assert "overlap across repeats" in error_of(ACC + text + "\n"), why
+
+
+def test_the_exception_needs_a_listed_type():
+    text = (".ub a s16[1024] @0x0 = random(1)\n.ub d s16[128] @0x1000 = random(2)\n"
+            "vadd.s16 d, a, d, repeat=8, stride=1,1,1,0,8,0\n")
+    assert "overlap across repeats" in error_of(text)
