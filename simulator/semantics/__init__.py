@@ -12,7 +12,7 @@ from isa.table import INSTRUCTIONS, KEYS, TABLE, TYPED_FORMS
 from simulator.semantics import cmpmask, dma, registers, scalar, sync
 from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
-from simulator.semantics.compare import vcmp, vcmpv, vcmpvs
+from simulator.semantics.compare import prepare_vcmpv, vcmp, vcmpv, vcmpvs
 from simulator.semantics.composite import accumulate
 from simulator.semantics.instruction_set import InstructionSet
 from simulator.semantics.issued import HALT, Issued
@@ -46,7 +46,8 @@ def _builtin() -> InstructionSet:
         "math_unary": math_unary,  # #27a: vexp vln vsqrt vrec vrsqrt vrelu
         "accumulate": accumulate,  # #27a: vaxpy vmla vmadd vmaddrelu
     }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel,
-                "math_unary": prepare_math_unary})  # #27a
+                "vcmpv": prepare_vcmpv, "vcmpvs": prepare_vcmpv,
+                "math_unary": prepare_math_unary})  # #27a: math_unary
 
 
 BUILTIN = _builtin()

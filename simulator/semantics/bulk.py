@@ -55,22 +55,14 @@ class BulkPlan:
         self.masks: dict = {}  # a body's per-element masks by the state they come from
 
     def _source(self, m: Machine, acc: Access, r: int) -> tuple[str, np.ndarray]:
-        """How to read a source: ("view", its (R, nb, B) view) when it is contiguous;
-        ("copy", view) when its repeats share blocks (one fast copy beats every pass reading
-        a strided view); else ("take", the block indices to gather)."""
-        if self.positions is None and acc.blk == 1:
-            return ("view" if acc.contiguous else "copy"), _view(m, acc, r)
-        where = acc.block_indices(r).reshape(-1)
-        return "take", (where if self.positions is None else where[self.positions])
+        if self.positions is None:
+            return source_reading(m, acc, r)
+        return "take", acc.block_indices(r).reshape(-1)[self.positions]
 
     def load(self, role: str) -> np.ndarray:
         """The raw elements of source ROLE at the plan's positions, in the plan's shape."""
         how, data = self.sources[role]
-        if how == "view":
-            return data
-        if how == "copy":
-            return np.ascontiguousarray(data)
-        return self.blocks.take(data).view(self.raw).reshape(self.shape)
+        return read_source(self.blocks, how, data, self.raw, self.shape)
 
     def per_element(self, values: np.ndarray) -> np.ndarray:
         """A (1 or R, N) per-element array (the select mask) in the plan's full shape
@@ -89,6 +81,25 @@ class BulkPlan:
             self.blocks[self.dst_blocks] = values
         else:
             self.blocks.put(self.dst_blocks, values)
+
+
+def source_reading(m: Machine, acc: Access, r: int) -> tuple[str, np.ndarray]:
+    """How to read all R repeats of a 32-byte aligned source on M: ("view", its (R, nb, B)
+    view) when it is contiguous; ("copy", view) when its repeats share blocks (one fast copy
+    beats every pass reading a strided view); else ("take", the block indices to gather)."""
+    if acc.blk == 1:
+        return ("view" if acc.contiguous else "copy"), _view(m, acc, r)
+    return "take", acc.block_indices(r).reshape(-1)
+
+
+def read_source(blocks: np.ndarray, how: str, data: np.ndarray, raw, shape) -> np.ndarray:
+    """The raw elements a `source_reading` says how to read (BLOCKS: UB as 32-byte blocks;
+    a gather comes back in SHAPE)."""
+    if how == "view":
+        return data
+    if how == "copy":
+        return np.ascontiguousarray(data)
+    return blocks.take(data).view(raw).reshape(shape)
 
 
 def _as_slice(where: np.ndarray) -> slice | np.ndarray:

@@ -765,3 +765,35 @@ def test_a_mask_changing_every_iteration_keeps_bounded_plans_and_decodings(monke
     assert settles_600 == settles_100 <= 8
     assert decodings_600 <= getattr(decodings, "STATIC_MASKS", 256)
     assert shapes_600 <= 4 and shapes_100 <= 4
+
+
+@st.composite
+def bulk_compare_programs(draw) -> str:
+    """vcmpv / vcmpvs of many repeats in the layouts their prepared body reads differently — a
+    view (back to back), one row per repeat over shared blocks (repeat stride below 8), a
+    gather of blocks (block stride 0 or 2) — each line run several times so the fast path's
+    prepared body runs it, destination bits written over a source too (a at 0, b at 12288)."""
+    t = draw(st.sampled_from(("f16", "f32", "s32")))
+    op = "eq" if t == "s32" else draw(st.sampled_from(("lt", "ge", "eq", "ne")))
+    n = 256 // (2 if t == "f16" else 4)
+    lines = [".chip ascend910b", f".ub a {t}[{n * 48}] = random(1)",
+             f".ub b {t}[{n * 48}] = random(2)", ".ub d u8[2048] = random(3)"]
+    for _ in range(draw(st.integers(1, 4))):
+        r = draw(st.sampled_from((1, 2, 17, 40)))
+        blk0, blk1 = (draw(st.sampled_from((1, 1, 0, 2))) for _ in range(2))
+        rep0, rep1 = (draw(st.sampled_from((8, 1, 0, 3))) for _ in range(2))
+        dst = draw(st.sampled_from(("d", "d[64]", "@0", "@12544")))  # @: over a and b[n]
+        if draw(st.booleans()):
+            line = (f"vcmpv.{op}.{t} {dst}, a, b[{n}], repeat={r}, "
+                    f"stride=1,{blk0},{blk1},8,{rep0},{rep1}")
+        else:
+            scalar = "7" if t == "s32" else draw(st.sampled_from(("0.5", "nan", "-0.0")))
+            line = f"vcmpvs.{op}.{t} {dst}, b, {scalar}, repeat={r}, stride=1,{blk0},8,{rep0}"
+        lines += [line] * draw(st.integers(2, 4))
+    return "\n".join(lines) + "\n"
+
+
+@settings(SETTINGS, max_examples=60)
+@given(bulk_compare_programs(), st.sampled_from(("error", "off")))
+def test_prepared_compares_equal_reference(text, checks):
+    same_if_it_assembles(text, checks)

@@ -265,6 +265,36 @@ def test_many_cores_racing_the_same_way_give_one_warning_listing_them(monkeypatc
     assert len(lookups) <= 3 * n
 
 
+def test_the_race_check_keeps_every_core_on_the_fast_path(monkeypatch):
+    """The race check looks at DMA alone, so vector loops between a launch's copies run on the
+    fast loop on every core (#33 5): the reference path issues each loop line twice a core (the
+    second makes the plan), and the race after the loop is still found, with the same UB."""
+    from simulator.executor import Executor
+
+    loop = ("    li x2, 0\nloop:\n    vadd.f16 x, x, x\n    add x2, x2, 1\n"
+            "    blt x2, 50, loop\n")
+    text = copy_kernel(4, 8).replace("    set_flag MTE2, MTE3, 0\n",
+                                     "    set_flag MTE2, V, 0\n    wait_flag MTE2, V, 0\n" + loop +
+                                     "    set_flag V, MTE3, 0\n").replace(
+        "wait_flag MTE2, MTE3, 0", "wait_flag V, MTE3, 0").replace(
+        "copy_ub_to_gm out[x1]", "copy_ub_to_gm out[16]")
+    calls: list[int] = []
+    real = Executor.execute
+
+    def spy(self, instr):
+        calls.append(instr.line)
+        return real(self, instr)
+
+    monkeypatch.setattr(Executor, "execute", spy)
+    fast = simulator.run(text)
+    vadd = next(i for i, ln in enumerate(text.splitlines(), 1) if "vadd" in ln)
+    assert calls.count(vadd) == 2 * 4
+    assert sum("stomping" in d.message for d in fast.warnings) == 1
+    slow = simulator.run(text, fast=False)
+    assert bytes(fast.outputs["out"]) == bytes(slow.outputs["out"])
+    assert [str(d) for d in fast.diagnostics] == [str(d) for d in slow.diagnostics]
+
+
 def test_disjoint_slices_and_checks_off_report_no_race():
     assert not simulator.run(copy_kernel(8, 4)).warnings
     text = copy_kernel(2, 2).replace("copy_ub_to_gm out[x1]", "copy_ub_to_gm out[16]")
