@@ -160,10 +160,19 @@ def prepare_math_unary(vop: VectorOp, ub_bytes: int):
     size, numeric_t, raw = t.size, t.numeric, RAW[t.size]
     unknown = name in UNKNOWN
 
+    if name == "vrelu":
+        zero = np.zeros((), numeric_t)
+
+        def relu_body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+            view = m.views[size]
+            x = view[src].view(numeric_t)
+            view[dst] = np.where(x < zero, zero, x).view(raw)  # relu(), its zero made once
+        return relu_body
+
     def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
         view = m.views[size]
         x = view[src].view(numeric_t)
         if unknown:
             _count(m, vop, x, None)
-        view[dst] = (relu(x) if name == "vrelu" else correctly_rounded(name, x, t)).view(raw)
+        view[dst] = correctly_rounded(name, x, t).view(raw)
     return body
