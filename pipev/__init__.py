@@ -4,20 +4,33 @@
     result = pipev.run("kernel.vasm", inputs={"a": a}, observers=[MyObserver()])
     result.outputs["out"], result.cycles, result.pipes, result.stalls, result.hot_lines
 
-- `run(program, ...)` -> RunResult: assemble (a path, a Program, or program text) and run.
+- `run(program, ...)` -> RunResult: assemble (a path, a Program, or program text) and run; a
+  path's suffix picks its language as on the command line: `.vasm`, a TIK script (`.py`: the
+  kernel its BuildCCE declares), an AscendC program (`.cpp`/`.asc`: its host main with
+  `argv=`, or `kernel=NAME, kernel_args={...}`; compiled and run in a worker process).
+  RunResult's figures are cycles of the chip clock (`time_us`: microseconds at it); a trace's
+  time is cycles, or picoseconds with `trace_time="real"`.
 - `assemble(text, path=None, chip=None, params=None)` -> Program (`params={"N": 64}` overrides
   `.param N = …`, as `-D N=64` does; `run` and `debug` take `params=` too).
 - `Stream(chip, ...)`: a run fed one statement at a time (front ends, producers that branch on
   the machine state); `issue`, `declare_gm`, `declare_ub`, `finish`, `save_vasm`.
-- `debug(program, ...)` -> Debugger: the step debugger as an object (`execute("step")`,
-  `evaluate("z[0:8] * 2")`).
+- `debug(program, ...)` -> Debugger: the step debugger as an object: `execute("step")` ->
+  list[str], the reply's lines as `pipev debug` prints them (a command's error is its one
+  line; it never raises for a bad command); `evaluate("z[0:8] * 2")` -> the value (a numpy
+  array or an int).
 - `Observer` / `Event` / `RunInfo`: the observer contract (docs/observers.md); `Planned`,
   `ObserverPlan`, `Booked`: its opt-in plans, which keep a run on the fast loop.
 - `sweep(program, params, executor=...)` -> SweepResult: every variant (docs/sweep.md).
 - `chips()`: the chip profiles.
 - `InstructionSet` / `instruction_set()`: the instructions a run knows, pipev's own unless
   `isa=` gives an extension (`instruction_set().extended(...)`: docs/decisions.md).
-Errors raise `SimulationError` / `AssemblyError`, whose `.diagnostics` say FILE:LINE:COL.
+Errors raise `DiagnosticError`, the one base to catch, whose `.diagnostics` (a list of
+`Diagnostic`: severity, path, line, column, message) say FILE:LINE:COL; its subclasses are
+`AssemblyError` (the program does not assemble, a TIK script fails or builds no kernel, a C++
+program does not compile: `simulator.ascendc.api.CompileError`, with the compiler's `.output`)
+and `SimulationError` (the run failed: a check, a fault, a crash of a C++ kernel; `.partial`
+the machine where it stopped, when there is one). Bad arguments (an unknown `checks=` mode, a
+`block_dim` out of range) are ValueError.
 """
 
 from __future__ import annotations

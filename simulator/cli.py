@@ -29,6 +29,7 @@ from simulator.commands import (  # noqa: F401  (Progress, execute: used by fron
     check_and_report,
     chosen_isa,
     execute,
+    languages_epilog,
     no_source_option,
     session_options,
     show_source,
@@ -45,7 +46,7 @@ def main() -> None:
     """pipev: a cycle-approximate simulator of the Ascend AI Core vector pipeline."""
 
 
-@main.command()
+@main.command(epilog=languages_epilog("run"))
 @_program_arg
 @_chip_option
 @click.option("--input", "inputs", multiple=True, metavar="NAME=FILE.npy",
@@ -99,7 +100,7 @@ def run(program, defines, chip, inputs, output_dir, trace, trace_format, trace_t
             trace_core=trace_core)
 
 
-@main.command()
+@main.command(epilog=languages_epilog("asm"))
 @_program_arg
 @_chip_option
 @click.option("--json", "as_json", is_flag=True, help="the listing as JSON")
@@ -118,7 +119,7 @@ def asm(program, defines, chip, as_json) -> None:
         click.echo(format_listing(prog))
 
 
-@main.command()
+@main.command(epilog=languages_epilog("check"))
 @_program_arg
 @_chip_option
 @click.option("--checks", type=CHECKS, default="error", show_default=True,
@@ -150,7 +151,7 @@ def isa_reference(mnemonic) -> None:
     click.echo(entry(d))
 
 
-@main.command()
+@main.command(epilog=languages_epilog("debug"))
 @_program_arg
 @_chip_option
 @click.option("--input", "inputs", multiple=True, metavar="NAME=FILE.npy",

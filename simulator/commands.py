@@ -34,7 +34,9 @@ def _program_arg(f):
                      help="assemble and run with the instruction set NAME of MODULE (a module "
                      "or a .py file): an extension of pipev's own (docs/decisions.md)")(f)
     f = click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
-                     help="override the program's `.param NAME = …` (an integer expression)")(f)
+                     help="a .vasm program: override its `.param NAME = …` (an integer "
+                     "expression); a TIK script: set its module-level constant NAME; C++: "
+                     "define macro NAME[=VALUE] for the compiler")(f)
     return click.argument("program", type=click.Path(exists=True, dir_okay=False))(f)
 
 
@@ -257,8 +259,9 @@ def execute(program, chip_obj, supplied, output_dir, trace, trace_format, checks
     if quiet and not as_json:
         return
     from simulator.summary import summary_dict, summary_text
+    from simulator.views import shown as view_text
 
-    shown = {name: getattr(view, name)(result.cycles) for name in dict.fromkeys(views)}
+    shown = {name: view_text(view, name, result) for name in dict.fromkeys(views)}
     if as_json:
         import json
 
@@ -415,3 +418,34 @@ def session_options(f):
     return click.option("--commands", type=click.Path(exists=True, dir_okay=False),
                         help="read debugger commands from FILE (echoed) and exit at its end")(f)
 
+
+
+# what each command's --help says of the other languages (click keeps \b paragraphs as written)
+_LANGUAGE_HEAD = ("\b\nPROGRAM's suffix picks its language: .vasm (any other suffix), a TIK "
+                  "script (.py: the\nkernel its BuildCCE declares, every option above), or an "
+                  "AscendC C++ program\n(.cpp .asc .cc .cxx; `pipev COMMAND FILE.cpp --help` "
+                  "lists its options):")
+_CPP = {
+    "run": ("  -D NAME[=VALUE] a macro, -I DIR an include directory, -- ARGS its main's "
+            "arguments\n  (run in the current directory); --kernel NAME --arg "
+            "NAME=FILE.npy|FILE.bin|out:T[N]...\n  [--block-dim N] [--output-dir D]: one kernel "
+            "of a file without main; --save-vasm F\n  records what it issued; --trace, "
+            "--trace-format, --checks, --max-steps, --werror,\n  --expect, --expect-ulp, --view, "
+            "--json, --quiet as above. Not --input, --trace-time,\n  --timeline-*, --core (the "
+            "program reads its own inputs)."),
+    "check": ("  compiled, then run as `pipev run` runs it, untimed, on its own inputs (its "
+              "scalar\n  code decides what it issues): -D NAME[=VALUE], -I DIR, -- ARGS, "
+              "--kernel/--arg/--block-dim\n  as for run; `ok` names what was checked, a "
+              "program that launches no kernel is an error."),
+    "asm": ("  run as `pipev check` runs it; each launch listed by C++ call site: the statements "
+            "it\n  issued, how often, their hardware instructions. -D NAME[=VALUE], -I DIR, "
+            "-- ARGS,\n  --kernel/--arg as for run."),
+    "debug": ("  its run recorded, then debugged at its C++ lines: -D NAME[=VALUE], -I DIR, "
+              "-- ARGS,\n  --launch N (which launch), --core K (which core of it), and the "
+              "session options above."),
+}
+
+
+def languages_epilog(command: str) -> str:
+    """The --help epilog of COMMAND: how it takes each language's program."""
+    return f"{_LANGUAGE_HEAD}\n\n\b\nC++:\n{_CPP[command]}"

@@ -155,3 +155,46 @@ def check_outputs(program: Program, outputs: dict[str, np.ndarray],
             errors.append(Diagnostic("error", program.path, t.line, t.col,
                                      f"output {name} does not match --expect: {m.text(ulp)}"))
     return errors
+
+
+def check_arrays(path: str, outputs: dict[str, np.ndarray], files: dict[str, str],
+                 ulp: int = 0, where: dict[str, tuple[str, int]] | None = None
+                 ) -> list[Diagnostic]:
+    """--expect for a program that declares no outputs (a C++ program: its GM buffers, a
+    kernel-only run's `out:` arguments): each named array compared with FILE's, its elements
+    of the file's type (a host program's buffers are bytes: read as the file's elements);
+    errors at WHERE[name] (FILE, LINE: the launch that last wrote it), else PATH:1:1."""
+    from difflib import get_close_matches
+
+    from isa.types import TYPES
+
+    by_npy = {np.dtype(t.npy): t for t in TYPES.values()
+              if t.name not in ("bf16", "c32") and t.npy == t.numeric}
+    errors = []
+    for name, file in files.items():
+        at = (where or {}).get(name, (path, 1))
+
+        def error(message: str, at=at) -> None:
+            errors.append(Diagnostic("error", at[0], at[1], 1, message))
+
+        if name not in outputs:
+            near = get_close_matches(name, list(outputs), 1)
+            hint = f"; did you mean '{near[0]}'?" if near else ""
+            error(f"--expect {name}: the run has no output '{name}' (outputs: "
+                  f"{', '.join(outputs) or 'none'}){hint}")
+            continue
+        want, why = load_npy(Path(file))
+        t = by_npy.get(want.dtype) if want is not None else None
+        if want is None or t is None:
+            error(f"--expect {name}: {why or f'{file} holds {want.dtype}, not a pipev type'}")
+            continue
+        got = np.ascontiguousarray(outputs[name]).reshape(-1).view(np.uint8)
+        raw = np.ascontiguousarray(want).reshape(-1).view(np.uint8)
+        if got.size != raw.size:
+            error(f"--expect {name}: {file} holds {raw.size} bytes ({want.size} x {t.name}), "
+                  f"the output {got.size}")
+            continue
+        m = compare(t, got.copy(), raw.copy(), ulp)
+        if m is not None:
+            error(f"output {name} does not match --expect: {m.text(ulp)}")
+    return errors

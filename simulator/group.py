@@ -1,7 +1,7 @@
-"""pipev's click group: which module a command line goes to. `run`/`debug` of a C++ program go
-to simulator/ascendc, `run|asm|check|debug SCRIPT.py` to the TIK front end (simulator/tik), and
-`sweep` to simulator/sweep; each is imported only when a command line names it (or `--help`
-lists it), so a `.vasm` run starts without them."""
+"""pipev's click group: which module a command line goes to. `run`/`check`/`asm`/`debug` of a
+C++ program go to simulator/ascendc, `run|asm|check|debug SCRIPT.py` to the TIK front end
+(simulator/tik), and `sweep` to simulator/sweep; each is imported only when a command line
+names it (or `--help` lists it), so a `.vasm` run starts without them."""
 
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ from simulator.front_ends import front_end_for
 VALUE_OPTIONS = {"--chip", "--trace", "--trace-format", "--checks", "--max-steps", "--input",
                  "--output-dir", "--save-vasm", "--kernel", "--block-dim", "--arg", "-D", "-I",
                  "--commands", "--launch", "--core", "--ex", "--isa"}
+
+# the C++ front end's commands (simulator/ascendc/cli.py): name -> attribute
+CPP_COMMANDS = {"run": "run_cpp", "check": "check_cpp", "asm": "asm_cpp", "debug": "debug_cpp"}
 
 # commands of their own packages: name -> (module, attribute)
 LAZY_COMMANDS = {"sweep": ("simulator.sweep.cli", "sweep_command")}
@@ -102,8 +105,8 @@ def wants(args: list[str]) -> bool:
 
 
 class PipevGroup(click.Group):
-    """A click group whose `run` and `debug` commands go to `run_cpp` and `debug_cpp` for C++
-    programs, whose run, asm, check and debug go to the TIK front end for Python scripts
+    """A click group whose `run`, `check`, `asm` and `debug` commands go to simulator/ascendc's
+    for C++ programs (CPP_COMMANDS), to the TIK front end for Python scripts
     (simulator/tik/cli.py), and whose LAZY_COMMANDS are imported when first looked up."""
 
     def resolve_command(self, ctx, args):
@@ -111,17 +114,11 @@ class PipevGroup(click.Group):
         return name, guarded(command) if command is not None else command, rest
 
     def _resolve(self, ctx, args):
-        if args and args[0] in ("run", "debug") and wants(args[1:]):
+        if args and args[0] in CPP_COMMANDS and wants(args[1:]):
             from simulator.ascendc import cli as cpp
 
-            return args[0], cpp.run_cpp if args[0] == "run" else cpp.debug_cpp, args[1:]
+            return args[0], getattr(cpp, CPP_COMMANDS[args[0]]), args[1:]
         program = program_of(args[1:])
-        if args and args[0] in ("check", "asm") and program is not None \
-                and front_end_for(program) == "cpp":  # not .vasm: never hand it to the assembler
-            raise click.UsageError(
-                f"{args[0]} takes .vasm programs and TIK scripts, not C++ ({program}); record what "
-                f"the kernel issues with `pipev run {program} --save-vasm k.vasm`, then `pipev "
-                f"{args[0]} k.vasm`", ctx)
         if program is not None and front_end_for(program) == "tik":
             from simulator.tik.cli import command_for
 

@@ -36,7 +36,9 @@ class RunResult:
     """What a run produced: outputs (GM output tensors as arrays), cycles and pipe busy cycles
     (a model: zero with timing off), stalls by cause, hot lines, diagnostics, the final UB.
     For a launch of N cores the figures are the whole launch's (cycles: the slowest core's end;
-    busy, stalls and counts: summed over cores; UB: the last core's) and `cores` has each."""
+    busy, stalls and counts: summed over cores; UB: the last core's) and `cores` has each.
+    Units: cycles of the chip's clock (`time_us` = cycles / clock MHz), busy and stall
+    cycles likewise; outputs are numpy arrays of the tensors' element types."""
 
     program: Program | None  # None for a streamed run
     outputs: dict[str, np.ndarray]
@@ -55,6 +57,11 @@ class RunResult:
     registers: tuple[int, ...] = ()  # x0..x31 at the end (of the last core)
     cores: tuple[CoreResult, ...] = ()  # per core of the launch, in block order
     vector_cores: int = 1  # the cores the launch ran on at once
+    # a C++ program's (pipev.run of .cpp/.asc): each kernel launch's own result, in order
+    # (the figures above are theirs summed: launches run one after another; empty for .vasm
+    # and TIK, whose run is one launch), and its exit status (None: not a host program's)
+    launches: tuple[RunResult, ...] = ()
+    exit_status: int | None = None
 
     @property
     def block_dim(self) -> int:

@@ -34,7 +34,9 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
         block_dim: int | None = None, trace_core: int | None = None,
         params: Mapping[str, int] | None = None, trace_time: str = "cycles",
         trace_options: Mapping | None = None, fast: bool = True,
-        isa: InstructionSet | None = None) -> RunResult:
+        isa: InstructionSet | None = None, argv: Sequence[str] = (),
+        includes: Sequence[str] = (), kernel: str | None = None,
+        kernel_args: Mapping | None = None) -> RunResult:
     """Assemble (if needed) and run a program on BLOCK_DIM cores (None: the program's
     `.block_dim`, else 1; simulator/cores.py); TRACE_CORE: a text trace shows that core
     alone. PARAMS overrides `.param` values by name. The trace's format follows TRACE's
@@ -44,8 +46,49 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
     loop (the same results, slower: what the fast loop is tested against). ISA: the
     instruction set a path or text is assembled and run with (None: pipev's own,
     simulator.semantics.BUILTIN; docs/decisions.md says how to extend it); a Program runs with
-    the one it was assembled with. Raises SimulationError (or AssemblyError, its sibling)
-    carrying every diagnostic; prints nothing and writes only the trace file."""
+    the one it was assembled with.
+
+    A path's suffix says its language (simulator/front_ends.py), as on the command line:
+    - `.vasm` (any other suffix): assembled; PARAMS set `.param` values.
+    - `.py`: a TIK script, executed; the kernel its (last) `BuildCCE` declares runs with
+      INPUTS; PARAMS set its module-level constants (as `-D`).
+    - `.cpp`/`.asc`/`.cc`/`.cxx`: an AscendC program, compiled (cached) and run in a worker
+      process in the current directory: its host `main` with ARGV, or with KERNEL the kernel
+      of a file without a main, its parameters bound in order to KERNEL_ARGS (name -> a numpy
+      array, a FILE.npy/FILE.bin path, or "out:TYPE[COUNT]") on BLOCK_DIM cores. PARAMS are
+      macros (`-D NAME=VALUE`), INCLUDES `-I` directories. The result is the program's: one
+      launch's, or its launches summed with each in `launches`; `outputs` are the `out:`
+      buffers, or a host program's GM buffers (bytes) as the last launch left them;
+      `exit_status` is main's. OBSERVERS, INPUTS and ISA do not reach the worker process.
+
+    The trace's time unit: cycles, or with TRACE_TIME="real" picoseconds of the chip clock
+    (Chrome trace timestamps, as `pipev run --trace-time real` writes them). Results are in
+    cycles (`time_us`: microseconds at the chip's clock). Raises a DiagnosticError carrying
+    every diagnostic: AssemblyError (the program does not assemble, the script builds no
+    kernel or fails, the C++ does not compile: simulator.ascendc.api.CompileError) or
+    SimulationError (the run failed). Prints nothing (a C++ or TIK program's own output is
+    its own) and writes only the trace file."""
+    from simulator.front_ends import front_end_for
+
+    language = front_end_for(str(program_or_path)) if isinstance(program_or_path, (str, Path)) \
+        and "\n" not in str(program_or_path) else "vasm"
+    if language == "cpp":
+        if observers or inputs or isa is not None or trace_core is not None or \
+                trace_time != "cycles" or trace_options:
+            raise ValueError("a C++ program runs in a worker process: observers, inputs, isa, "
+                             "trace_core, trace_time and trace_options do not reach it "
+                             "(kernel-only inputs: kernel_args)")
+        from simulator.ascendc.api import run_cpp
+
+        return run_cpp(program_or_path, chip=chip, params=params, includes=includes,
+                       argv=argv, kernel=kernel, kernel_args=kernel_args,
+                       block_dim=block_dim, checks=checks, max_steps=max_steps, trace=trace,
+                       trace_format=trace_format, timing=timing)
+    if argv or includes or kernel is not None or kernel_args:
+        raise ValueError("argv, includes, kernel and kernel_args are for C++ programs")
+    if language == "tik":
+        program_or_path = _tik_kernel(str(program_or_path), chip, checks, params)
+        params = None
     check_mode(checks)
     if block_dim is not None and not (type(block_dim) is int and 1 <= block_dim <= 65535):
         raise ValueError(f"block_dim must be an integer in 1..65535, not {block_dim!r}")
@@ -62,3 +105,19 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
                   trace_format=trace_format, max_steps=max_steps, observers=observers,
                   timing=timing, trace_core=trace_core, trace_time=trace_time,
                   trace_options=trace_options, fast=fast).execute()
+
+
+def _tik_kernel(path: str, chip, checks: str, params: Mapping | None) -> Program:
+    """The kernel a TIK script builds (its constants set by PARAMS); AssemblyError for a
+    script that fails or builds none (at its line)."""
+    from isa.diagnostics import AssemblyError, DiagnosticError
+    from simulator.tik.script import build, read_script
+
+    check_mode(checks)
+    try:
+        return build(path, read_script(path), {k: str(v) for k, v in (params or {}).items()},
+                     chip, checks)
+    except AssemblyError:
+        raise
+    except DiagnosticError as e:
+        raise AssemblyError(e.diagnostics) from None

@@ -60,13 +60,15 @@ class Stream:
                  max_steps: int = 10_000_000, name: str = "<stream>",
                  block: tuple[int, int] = (0, 1), origin: int = 0, gm_bandwidth=None,
                  internal: Sequence[Observer] = (), isa: InstructionSet | None = None,
-                 record_gm: bool = True):
+                 record_gm: bool = True, writer: Observer | None = None):
         """BLOCK (block_idx, block_num), ORIGIN, GM_BANDWIDTH and INTERNAL: one core of a
         multi-core launch (simulator/cores.py Schedule gives them). ISA: the instruction set
         statements are assembled and run with (None: pipev's own). RECORD_GM: keep each GM
         tensor's bytes as the stream first found them, the replay's inputs (`save_vasm`);
         without it a replay starts from GM as it is when saved, and the stream keeps no copy
-        of GM (a launch of many cores over large buffers)."""
+        of GM (a launch of many cores over large buffers). WRITER: the launch's trace writer
+        as this core sees it (simulator/cores.py Lane; the launch finishes it), instead of a
+        TRACE of its own."""
         check_mode(checks)
         try:
             self.chip = get_chip(chip)
@@ -90,7 +92,7 @@ class Stream:
         self.run = Run(self.machine, self.source, checks=checks, trace=trace,
                        trace_format=trace_format, max_steps=max_steps, observers=observers,
                        timing=timing, internal=internal, core=block[0], origin=origin,
-                       gm_bandwidth=gm_bandwidth, isa=self.isa)
+                       gm_bandwidth=gm_bandwidth, isa=self.isa, writer=writer)
         self.executor = self.run.executor
         self.hazards = next((ob for ob in self.executor.observers
                              if isinstance(ob, HazardChecks)), None)

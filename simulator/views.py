@@ -67,11 +67,14 @@ class Views(Observer):
             row[1]["S"] += t.issue_cost
 
     # -- resources ---------------------------------------------------------------------------
-    def resources(self, total: int) -> str:
+    def resources(self, total: int, span: int | None = None) -> str:
+        """SPAN: the cycles the shares are of (a launch of several cores: their cycles summed,
+        as its utilisation; else TOTAL)."""
+        span = span or total
         head = f"  {'line':>5}  " + "".join(f"{p:>7}" for p in PIPES) + "   share  statement"
         out = ["resource pressure per source line (busy cycles per pipe)", head]
         for (line, _), (text, busy) in sorted(self.lines.items()):
-            share = max(busy.values()) / total if total else 0.0
+            share = max(busy.values()) / span if span else 0.0
             text = text if len(text) <= 60 else text[:57] + "..."
             out.append(f"  {line:>5}  " + "".join(f"{busy[p]:>7}" for p in PIPES) +
                        f"  {100 * share:5.1f}%  {text}")
@@ -109,3 +112,11 @@ class Views(Observer):
     def bottleneck(self, total: int) -> str:
         return "\n".join([f"what set the total of {total} cycles (from the last to finish, "
                           "backwards)", *("  " + c for c in self.chain())])
+
+
+def shown(view: Views, name: str, result) -> str:
+    """View NAME of RESULT's run (a launch of several cores: busy cycles summed over them,
+    shares of their summed cycles, as the summary's utilisation)."""
+    if name == "resources":
+        return view.resources(result.cycles, sum(c.cycles for c in result.cores) or None)
+    return view.bottleneck(result.cycles)

@@ -1,6 +1,6 @@
 """start_debug tests of the examples, the way TIK authors test kernels; they need TIK importable:
 
-    pipev python programs/tik/test_examples.py
+    pipev python -m pytest programs/tik/test_examples.py
 
 Each vec_sel script runs with the page's input data (programs/vendor_data.py) and its outputs
 are compared byte for byte with programs/expected/ (which make_expected.py checks against the

@@ -92,6 +92,8 @@ class Launch:
     races: list[Diagnostic] = attrs.Factory(list)
     stats: object = None  # simulator.stats.Statistics summed over the cores (hot lines)
     reported: list[Diagnostic] = attrs.Factory(list)  # the diagnostics of the launch
+    writer: object = None  # the trace writer of a launch of several cores: one file for all
+    observers: list = attrs.Factory(list)  # the launch's own observers, on each of its cores
 
     @property
     def last(self):
@@ -137,7 +139,7 @@ class Launch:
             stalls=summed(f.stalls for f in cores) if timed else {},
             hot_lines=self.stats.hot_lines() if timed and self.stats is not None else [],
             diagnostics=list(self.reported), cores=cores, path=f"{self.file}:{self.line} "
-            f"{self.kernel}",
+            f"{self.kernel}<<<{self.block_dim}>>>",
             vector_cores=getattr(self.schedule, "slots", 1))
 
 
@@ -195,8 +197,12 @@ class Session:
                  emit: Callable[[Diagnostic], None] = lambda d: None,
                  on_launch_end: Callable[[Launch], None] = lambda launch: None,
                  on_print: Callable[[str], None] = lambda text: None,
-                 status=None, stream_factory=None):
+                 status=None, stream_factory=None,
+                 launch_observers: Callable[[], list] = list):
+        """LAUNCH_OBSERVERS: a launch's own observers (e.g. `--view`'s), made at each launch
+        and given to every core of it."""
         self.chip = chip
+        self.launch_observers = launch_observers
         self.source = source
         self.options = {"checks": checks, "timing": timing, "max_steps": max_steps,
                         "trace_format": trace_format}
@@ -342,16 +348,20 @@ class Session:
         self.core = core
         name = f"{launch.file}:{launch.line} {launch.kernel}" + \
             (f" core {core}" if launch.block_dim > 1 else "")
-        extra = {}
+        extra: dict = {"trace": numbered(self.trace, launch.index, 0)}
+        if launch.observers:
+            extra["observers"] = launch.observers
         if launch.block_dim > 1:  # one core of several: when and where it runs, what it shares
             start, slot, wave = launch.schedule.begin()
             launch.placed[core] = (slot, wave, start)
-            extra = {"block": (core, launch.block_dim), "origin": start,
-                     "gm_bandwidth": launch.schedule.ledger,
-                     "internal": launch.schedule.observers()}
-        stream = self.stream_factory(self.chip, name=name,
-                                     trace=numbered(self.trace, launch.index, core),
-                                     **self.options, **extra)
+            extra.update(block=(core, launch.block_dim), origin=start,
+                         gm_bandwidth=launch.schedule.ledger,
+                         internal=launch.schedule.observers())
+            if launch.writer is not None:  # the launch's one trace, a process per core
+                from simulator.cores import Lane
+
+                extra.update(trace=None, writer=Lane(launch.writer))
+        stream = self.stream_factory(self.chip, name=name, **self.options, **extra)
         for gm_name, (dtype, view, file, line) in {**self.gm, **self.launch_gm}.items():
             stream.declare_gm(gm_name, dtype, view, file=file, line=line)
         self.stream = stream
@@ -515,11 +525,13 @@ class Session:
             return self._error(f, line, f"kernel {self._s(kernel)} launched with blockDim "
                                f"{block_dim} (1..{MAX_BLOCK_DIM}, as --block-dim)")
         self.launch = Launch(len(self.launches), f, line, self._s(kernel), int(block_dim))
+        self.launch.observers = self.launch_observers()
         if block_dim > 1:
             from simulator.cores import Schedule
 
             self.launch.schedule = Schedule(self.chip, int(block_dim),
                                             self.options["timing"], self.options["checks"])
+            self.launch.writer = self._launch_writer(self.launch)
         self.launches.append(self.launch)
         if self.status is not None:
             self.status.launch_began(file, line)
@@ -527,8 +539,38 @@ class Session:
         self._open_core(0)
         return 0
 
+    def _launch_writer(self, launch: Launch):
+        """The one trace file of a launch of several cores (None without --trace), as a
+        `.vasm` launch writes it: every event says its core (a Chrome trace: a process per
+        core); the launch's summary ends it."""
+        if self.trace is None:
+            return None
+        from simulator.trace import open_writer
+
+        return open_writer(self.options["trace_format"],
+                           Path(numbered(self.trace, launch.index, 0)), self.chip,
+                           f"{launch.file}:{launch.line} {launch.kernel}",
+                           self.options["timing"], cores=launch.block_dim)
+
+    def _close_writer(self, launch: Launch, ok: bool) -> None:
+        """Finish the launch's trace with its summary (also after an error: the user debugs
+        with it); a trace that cannot be written fails the run."""
+        writer, launch.writer = launch.writer, None
+        if writer is None:
+            return
+        result = launch.result() if ok else None
+        if result is not None and hasattr(result, "cycles"):
+            from simulator.summary import summary_dict
+
+            writer.on_finish(summary_dict(result))
+        try:
+            writer.close(ok=True)
+        except DiagnosticError as e:
+            self.fail(e.diagnostics)
+
     def _end_stopped(self) -> None:
         if self.launch is not None:
+            self._close_writer(self.launch, ok=False)
             self._report_races(self.launch)
         self.launch = None
         self._finished.clear()
@@ -545,6 +587,8 @@ class Session:
             return self._error(self.source, 1, "a kernel launch ended that never began")
         try:
             self._close_core(final=True)
+            self._report_races(launch)
+            self._close_writer(launch, ok=True)
         finally:
             self._end_stopped()
         self.on_launch_end(launch)

@@ -1,4 +1,5 @@
-"""`pipev run FILE.cpp|FILE.asc`: compile an AscendC program and co-simulate it; `pipev debug
+"""`pipev run FILE.cpp|FILE.asc`: compile an AscendC program and co-simulate it; `pipev check`
+and `pipev asm`: run it untimed and report its checks or list it at its C++ lines; `pipev debug
 FILE.cpp`: record its run, then debug the recording.
 
     pipev run FILE.cpp [-D NAME[=VALUE]]... [-I DIR]... [--chip C] [--trace F]
@@ -9,10 +10,13 @@ FILE.cpp`: record its run, then debug the recording.
     pipev debug FILE.cpp [-D ...] [-I ...] [--chip C] [--launch N] [--core K] [--commands F]
                          [-- ARGS...]
 
+    pipev check FILE.cpp [-D ...] [-I ...] [--kernel NAME --arg ...] [-- ARGS...]
+    pipev asm FILE.cpp [-D ...] [-I ...] [--kernel NAME --arg ...] [--json] [-- ARGS...]
+
 The first form runs the file's host `main` with ARGS in the current directory (its `<<<>>>`
 launches run on pipev); the second launches kernel NAME of a file that has only kernels.
-pipev's group (simulator/group.py) hands `run` and `debug` over to `run_cpp` and `debug_cpp` when
-the program is a C++ file (`wants`); this module is imported only then.
+pipev's group (simulator/group.py) hands `run`, `check`, `asm` and `debug` over to the commands
+here when the program is a C++ file (`wants`); this module is imported only then.
 """
 
 from __future__ import annotations
@@ -26,49 +30,125 @@ from simulator.trace import FORMATS as TRACE_FORMATS
 
 
 def _compile_args(f):
-    """PROGRAM [ARGS]... with the compiler's -D and -I: shared by run and debug of C++."""
+    """PROGRAM [ARGS]... with the compiler's -D and -I: shared by the C++ commands."""
     f = click.option("-I", "includes", multiple=True, metavar="DIR",
                      type=click.Path(exists=True, file_okay=False),
                      help="add an include directory")(f)
     f = click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
-                     help="define a macro for the compiler")(f)
+                     help="define a macro for the compiler (as g++ -D)")(f)
     f = click.argument("args", nargs=-1, type=click.UNPROCESSED)(f)
     return click.argument("program", type=click.Path(exists=True, dir_okay=False))(f)
 
 
+def _kernel_only(f):
+    """The kernel-only options (a file without a host main), shared by run, check and asm."""
+    f = click.option("--arg", "kernel_args", multiple=True,
+                     metavar="NAME=FILE.npy|FILE.bin|out:T[N]",
+                     help="kernel-only: the next kernel parameter")(f)
+    f = click.option("--block-dim", type=click.IntRange(1, 65535), default=None,
+                     help="kernel-only: blockDim of the launch (default 1)")(f)
+    return click.option("--kernel", metavar="NAME", help="kernel-only mode: launch kernel NAME "
+                        "of a file without a host main")(f)
+
+
+def _chip_checks(f):
+    f = click.option("--max-steps", type=click.IntRange(1), default=10_000_000,
+                     show_default=True, help="hardware instructions per core at most")(f)
+    f = click.option("--checks", type=click.Choice(["error", "warn", "off"]), default="error",
+                     show_default=True, help="alignment/footprint/overlap rules as errors, "
+                     "warnings or off")(f)
+    return click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`); sets "
+                        "__NPU_ARCH__")(f)
+
+
 @click.command("run", context_settings={"help_option_names": ["-h", "--help"]})
 @_compile_args
-@click.option("--chip", metavar="NAME", help="chip profile (see `pipev chips`); sets "
-              "__NPU_ARCH__")
-@click.option("--trace", type=click.Path(dir_okay=False), help="write a trace file (one per "
-              "launch and core: F, F.1, F.0.1 ...)")
+@_chip_checks
+@click.option("--trace", type=click.Path(dir_okay=False), help="write a trace file per "
+              "launch (F, then F.1 ...; a launch of several cores: one file, a process per "
+              "core); its format follows the extension: .jsonl, .json (Chrome/Perfetto), "
+              ".vcd, .txt")
 @click.option("--trace-format", type=click.Choice(list(TRACE_FORMATS)), default=None,
               help="the trace format whatever the extension says (.jsonl, .json: Chrome, "
               ".vcd, .txt)")
-@click.option("--checks", type=click.Choice(["error", "warn", "off"]), default="error",
-              show_default=True, help="alignment/footprint/overlap rules as errors, warnings "
-              "or off")
-@click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True,
-              help="hardware instructions per core at most")
 @click.option("--werror", is_flag=True, help="treat pipev's warnings as errors (exit 1)")
+@click.option("--expect", "expects", multiple=True, metavar="NAME=FILE.npy",
+              help="compare output NAME (a kernel-only out: argument, or a host program's GM "
+              "buffer such as gm_z, read as FILE's element type) bit for bit; a mismatch "
+              "exits 1")
+@click.option("--expect-ulp", type=click.IntRange(0), default=0, show_default=True,
+              metavar="N", help="let float outputs differ by up to N units in the last place")
+@click.option("--view", "views", multiple=True, type=click.Choice(["resources", "bottleneck"]),
+              help="after each launch's summary: busy cycles per pipe per C++ line "
+              "(resources), or the chain of waits that set the total (bottleneck)")
 @click.option("--save-vasm", type=click.Path(dir_okay=False), help="save the executed "
               "statements as a straight-line .vasm program (one per launch and core)")
 @click.option("--quiet", is_flag=True, help="print no summary")
-@click.option("--kernel", metavar="NAME", help="kernel-only mode: launch kernel NAME of a file "
-              "without a host main")
-@click.option("--block-dim", type=click.IntRange(1, 65535), default=None, help="kernel-only: "
-              "blockDim of the launch (default 1)")
-@click.option("--arg", "kernel_args", multiple=True, metavar="NAME=FILE.npy|FILE.bin|out:T[N]",
-              help="kernel-only: the next kernel parameter")
+@_kernel_only
 @click.option("--output-dir", type=click.Path(file_okay=False), default=None,
               help="kernel-only: where out: arguments are saved  [default: pipev-out]")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as one JSON object "
               "(a host main's own output goes to stderr)")
 @no_source_option
 def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks, max_steps,
-            werror, save_vasm, quiet, kernel, block_dim, kernel_args, output_dir,
-            as_json) -> None:
-    """Compile the AscendC program PROGRAM (.cpp/.asc) and run it on pipev."""
+            werror, expects, expect_ulp, views, save_vasm, quiet, kernel, block_dim,
+            kernel_args, output_dir, as_json) -> None:
+    """Compile the AscendC program PROGRAM (.cpp/.asc) and run it on pipev: its host main with
+    ARGS (after --) in the current directory, or with --kernel one kernel of a file without a
+    main (docs/ascendc.md)."""
+    from simulator.commands import _parse_pairs
+
+    trace_format = trace_format_of(trace, trace_format) or trace_format or "jsonl"
+    sys.exit(_run_worker(program, args, defines, includes, chip, kernel, kernel_args,
+                         block_dim, output_dir, checks=checks, max_steps=max_steps,
+                         trace=trace, trace_format=trace_format, save_vasm=save_vasm,
+                         werror=werror, quiet=quiet, json=as_json,
+                         expects=_parse_pairs("--expect", expects), expect_ulp=expect_ulp,
+                         views=list(views)))
+
+
+@click.command("check", context_settings={"help_option_names": ["-h", "--help"]})
+@_compile_args
+@_chip_checks
+@click.option("--werror", is_flag=True, help="treat pipev's warnings as errors (exit 1)")
+@_kernel_only
+@no_source_option
+def check_cpp(program, args, defines, includes, chip, checks, max_steps, werror, kernel,
+              block_dim, kernel_args) -> None:
+    """Check the AscendC program PROGRAM: compile it (the compiler's errors), then run it as
+    `pipev run` does, untimed, on its own inputs (its host main with ARGS, or --kernel with
+    --arg), with every check of a run (alignment, bounds, footprints, overlaps, flags, init
+    reads, races, the headers' queue rules). A C++ kernel's statements come from its scalar
+    code, which may read its data: so `check` runs the program rather than checking it
+    without data. Prints `ok` naming what was checked; a program that launches no kernel is
+    an error (nothing was checked). pipev writes no outputs; the program's own file writes
+    happen as in a run."""
+    sys.exit(_run_worker(program, args, defines, includes, chip, kernel, kernel_args,
+                         block_dim, None, checks=checks, max_steps=max_steps, werror=werror,
+                         quiet=True, mode="check", timing=False))
+
+
+@click.command("asm", context_settings={"help_option_names": ["-h", "--help"]})
+@_compile_args
+@_chip_checks
+@_kernel_only
+@click.option("--json", "as_json", is_flag=True, help="the listing as JSON")
+@no_source_option
+def asm_cpp(program, args, defines, includes, chip, checks, max_steps, kernel, block_dim,
+            kernel_args, as_json) -> None:
+    """List the AscendC program PROGRAM at its C++ lines: it runs as `pipev check` runs it
+    (untimed, on its own inputs: its scalar code decides what it issues), and each launch is
+    listed call site by call site — the C++ line, the statements it issued (registers x1…
+    hold what changes between calls), how often each ran, their hardware instructions and
+    pipes. The program's own output goes to stderr."""
+    sys.exit(_run_worker(program, args, defines, includes, chip, kernel, kernel_args,
+                         block_dim, None, checks=checks, max_steps=max_steps, quiet=True,
+                         mode="asm", timing=False, asm_json=as_json))
+
+
+def _run_worker(program, args, defines, includes, chip, kernel, kernel_args, block_dim,
+                output_dir, **options) -> int:
+    """Compile PROGRAM and run it in the worker with OPTIONS (its config); the exit status."""
     from simulator.ascendc.build import BuildError, compile_source
     from simulator.ascendc.driver import run_worker
 
@@ -81,12 +161,11 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
     elif args:
         raise click.UsageError("program ARGS are for a host main; with --kernel give --arg")
     specs = _parse_args(kernel_args)
-    trace_format = trace_format_of(trace, trace_format) or trace_format or "jsonl"
     chip_obj = _chip(chip)
     if not chip_obj.npu_arch:
         click.echo(f"error: chip {chip_obj.name} gives no npu_arch in its profile "
                    f"({chip_obj.path}): add `npu_arch = N` (its __NPU_ARCH__)", err=True)
-        sys.exit(1)
+        return 1
     try:
         build = compile_source(program, npu_arch=chip_obj.npu_arch, defines=tuple(defines),
                                includes=tuple(includes), kernel=kernel)
@@ -95,13 +174,11 @@ def run_cpp(program, args, defines, includes, chip, trace, trace_format, checks,
     if build.compiler_output:
         click.echo(build.compiler_output, err=True)
     config = {"so": str(build.shared_object), "source": program, "argv": list(args),
-              "chip": chip_obj.path or chip_obj.name, "checks": checks,
-              "max_steps": max_steps, "trace": trace, "trace_format": trace_format,
-              "save_vasm": save_vasm, "werror": werror, "quiet": quiet, "kernel": kernel,
+              "chip": chip_obj.path or chip_obj.name, "kernel": kernel,
               "block_dim": block_dim or 1, "args": [s.to_json() for s in specs],
-              "output_dir": output_dir, "json": as_json,
-              "show_source": show_source() and not as_json}
-    sys.exit(run_worker(config))
+              "output_dir": output_dir, **options}
+    config["show_source"] = show_source() and not options.get("json")
+    return run_worker(config)
 
 
 @click.command("debug", context_settings={"help_option_names": ["-h", "--help"]})

@@ -316,7 +316,9 @@ def worker_main(config: dict) -> int:
                       trace=config.get("trace"), trace_format=config.get("trace_format", "jsonl"),
                       save_vasm=config.get("save_vasm"), emit=reporter.emit,
                       on_launch_end=reporter.launch_end,
-                      on_print=reporter.printer(_c_stdout_writer(libc)), status=status)
+                      on_print=reporter.printer(_c_stdout_writer(libc)), status=status,
+                      launch_observers=reporter.launch_observers,
+                      stream_factory=_listing(config, reporter))
     reporter.session = session
     try:
         lib = ctypes.CDLL(config["so"], mode=os.RTLD_NOW | os.RTLD_LOCAL)
@@ -332,7 +334,7 @@ def worker_main(config: dict) -> int:
         set_bridge.restype = None
         set_bridge(ctypes.addressof(session.struct))
     status.phase(PHASE_MAIN)
-    _StdoutToStderr(libc, config.get("json")).start()
+    _StdoutToStderr(libc, config.get("json") or config.get("mode") == "asm").start()
     if config.get("kernel") is None:
         def finish(rc: int) -> int:
             session.end_program = None
@@ -358,6 +360,17 @@ def worker_main(config: dict) -> int:
     rc = reporter.finish(rc)
     status.phase(PHASE_DONE)
     return rc
+
+
+def _listing(config: dict, reporter):
+    """`pipev asm k.cpp`: the streams' factory of a Collector, which lists what they issued
+    (None: the session's own factory)."""
+    if config.get("mode") != "asm":
+        return None
+    from simulator.ascendc.listing import Collector
+
+    reporter.listing = Collector(config.get("asm_json", False))
+    return reporter.listing.stream
 
 
 class _StdoutToStderr:

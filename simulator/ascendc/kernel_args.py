@@ -139,6 +139,9 @@ def run_kernel(lib, session, reporter, config: dict, *, has_bridge: bool) -> int
     outputs = {a.name: to_npy(TYPES[a.type], buf) for a, (_, buf) in zip(specs, buffers,
                                                                           strict=True)
                if a.kind == "out"}
+    reporter.kernel_outputs = outputs
+    if config.get("mode", "run") != "run" or config.get("result"):
+        return 0  # check, asm and the Python API write no outputs
     out_dir = Path(config.get("output_dir") or "pipev-out")
     from simulator.outputs import write_outputs
 
@@ -152,7 +155,7 @@ def run_kernel(lib, session, reporter, config: dict, *, has_bridge: bool) -> int
     if config.get("json"):
         from simulator.ascendc.report import launch_dict
 
-        summary = launch_dict(session.launches[-1])
+        summary = {"ok": True, **launch_dict(session.launches[-1])}
         summary["outputs"] = paths
         summary["warnings"] = [str(d) for d in session.diagnostics if d.severity != "error"]
         sys.stdout.write(json.dumps(summary) + "\n")

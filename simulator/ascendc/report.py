@@ -1,8 +1,11 @@
 """What the worker prints: diagnostics as they arise, one summary per kernel launch (stderr:
-stdout belongs to the program), and the run's outcome (--werror, --json)."""
+stdout belongs to the program) with its --view views, and the run's outcome (--expect,
+--werror, --json); `pipev check` (the `ok` line) and `pipev asm` (the listing) of a C++
+program end here too, and the Python API's run leaves its result in a file (`result`)."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import attrs
@@ -22,7 +25,24 @@ class Reporter:
         self.promoted = False  # a warning became an error under --werror
         self.launches = []
         self.diagnostics: list[Diagnostic] = []  # as reported (--json's failure object)
-        self.out = sys.stderr
+        self.mode = config.get("mode", "run")  # run | check | asm
+        self.source = config.get("source", "")
+        self.views = tuple(config.get("views", ()))
+        self.expects = dict(config.get("expects", {}))
+        self.expect_ulp = int(config.get("expect_ulp", 0))
+        self.result_path = config.get("result")  # the Python API's run: prints nothing
+        self.kernel_outputs: dict | None = None  # a kernel-only run's out: buffers
+        self.failed_expect = False
+        self.listing = None  # simulator.ascendc.listing.Collector of `pipev asm`
+        self.out = open(os.devnull, "w") if self.result_path else sys.stderr  # noqa: SIM115
+
+    def launch_observers(self) -> list:
+        """A launch's own observers: --view's (one Views over all its cores)."""
+        if not self.views:
+            return []
+        from simulator.views import Views
+
+        return [Views()]
 
     def emit(self, d: Diagnostic) -> None:
         warning = d
@@ -55,15 +75,44 @@ class Reporter:
         if self.quiet or self.as_json:
             return
         self.out.write(launch_summary(launch) + "\n")
+        result = launch.result()
+        if launch.observers and result is not None:
+            from simulator.views import shown
+
+            for name in dict.fromkeys(self.views):
+                self.out.write(shown(launch.observers[0], name, result) + "\n")
         self.out.flush()
 
     @property
     def ok(self) -> bool:
-        return not (self.promoted or (self.session is not None and self.session.failed))
+        return not (self.promoted or self.failed_expect or
+                    (self.session is not None and self.session.failed))
+
+    def outputs(self) -> dict:
+        """What the run produced, by name: a kernel-only run's `out:` buffers, else each GM
+        buffer as the last launch that used it left it (bytes: a host program's buffers are
+        untyped)."""
+        if self.kernel_outputs is not None:
+            return dict(self.kernel_outputs)
+        out: dict = {}
+        for launch in self.session.launches if self.session is not None else ():
+            last = launch.last
+            out.update(getattr(last, "outputs", None) or {})
+        return out
 
     def finish(self, rc: int) -> int:
         """The exit status; under --json a failed run also prints `{"ok": false,
-        "diagnostics": [...]}` on stdout, as `pipev run` of a .vasm does."""
+        "diagnostics": [...]}` on stdout, as `pipev run` of a .vasm does. First the --expect
+        comparisons, `check`'s verdict or `asm`'s listing, and the API's result file."""
+        if self.ok and self.expects:
+            self._compare()
+        if self.mode == "check" and self.ok and rc == 0:  # else the run has said why
+            self._check_verdict()
+        if self.mode == "asm" and self.listing is not None:
+            sys.stdout.write(self.listing.text() + "\n")
+            sys.stdout.flush()
+        if self.result_path:
+            self._save_result(rc)
         if self.ok:
             return rc
         if self.as_json:
@@ -75,23 +124,60 @@ class Reporter:
             sys.stdout.flush()
         return 1
 
+    def _compare(self) -> None:
+        """--expect NAME=FILE.npy against the run's outputs (an error per mismatch, at the
+        launch that last wrote NAME)."""
+        from simulator.expect import check_arrays
+
+        where = {}
+        for launch in self.launches:
+            for name in getattr(launch.last, "outputs", None) or {}:
+                where[name] = (launch.file, launch.line)
+        for d in check_arrays(self.source, self.outputs(), self.expects, self.expect_ulp,
+                              where):
+            self.failed_expect = True
+            self.emit(d)
+
+    def _check_verdict(self) -> None:
+        """`pipev check k.cpp`: `ok` naming what was checked, or an error for a program that
+        launched no kernel (nothing was checked: never a silent ok)."""
+        launches = self.session.launches if self.session is not None else []
+        if not launches:
+            self.failed_expect = True
+            self.emit(Diagnostic("error", self.source, 1, 1, "the program made no kernel "
+                                 "launch: nothing was checked (`pipev check` runs the program "
+                                 "and checks what its launches issue)"))
+            return
+        cores = sum(launch.block_dim for launch in launches)
+        n = len(launches)
+        issued = sum(getattr(launch.result(), "instructions", 0) for launch in launches)
+        self.out.write(f"{self.source}: ok ({n} kernel launch{'es' if n != 1 else ''} on "
+                       f"{cores} core{'s' if cores != 1 else ''}, {issued} instructions, "
+                       f"chip {self.chip.name})\n")
+
+    def _save_result(self, rc: int) -> None:
+        """The Python API's run: its RunResult (simulator/ascendc/api.py reads it)."""
+        import pickle
+
+        from simulator.ascendc.api import result_payload
+
+        with open(self.result_path, "wb") as f:
+            pickle.dump(result_payload(self, rc), f)
+
 
 UNTIMED = "  scalar C++ code is not timed (it runs natively between the API calls)"
 
 
 def launch_summary(launch) -> str:
-    """The summary of one launch: a launch of several cores summed over them, as a `.vasm`
-    launch's (docs/cores.md), each core on its own line."""
+    """The summary of one launch, a `.vasm` launch's (docs/cores.md): a launch of several cores
+    says on how many vector cores in how many waves they ran, its figures are summed over
+    them, and each core has its line (its span in the launch's cycles)."""
     from simulator.summary import summary_text
 
     result = launch.result()
     if result is None:
         return f"{launch.file}:{launch.line}: {launch.kernel}: no core finished"
-    text = summary_text(result) + "\n" + UNTIMED
-    if launch.block_dim > 1:
-        text = (f"{launch.file}:{launch.line}: {launch.kernel}<<<{launch.block_dim}>>>: "
-                f"{len(launch.cores)} cores one after another, summed:\n" + text)
-    return text
+    return summary_text(result) + "\n" + UNTIMED
 
 
 def launch_dict(launch) -> dict:
@@ -105,30 +191,55 @@ def launch_dict(launch) -> dict:
 
 
 def host_dict(session, exit_status: int) -> dict:
-    """`pipev run host.cpp --json`: the program's launches, one after another, as one summary —
-    cycles, instructions, busy cycles and stalls summed (utilisation over the summed cycles) —
-    with each launch's own summary in `launches`, the program's exit status, and `gm`: a
-    16-hex-digit hash of each GM buffer's bytes after the last launch that used it (outputs
-    the program writes to files are its own)."""
+    """`pipev run host.cpp --json`: the `.vasm` run's summary with the same fields. One launch:
+    that launch's (`block_dim`, `vector_cores`, `waves` and `cores` for several cores). Several
+    launches, which run one after another: cycles, instructions, busy cycles and stalls
+    summed, utilisation over the cycles each launch's cores spent, hot lines merged. Then each
+    launch's own summary in `launches`, the program's exit status, and `gm`: a 16-hex-digit
+    hash of each GM buffer's bytes after the last launch that used it (outputs the program
+    writes to files are its own)."""
     launches = [launch_dict(launch) for launch in session.launches]
+    warnings = [str(d) for d in session.diagnostics if d.severity != "error"]
+    if len(launches) == 1:
+        top = {k: v for k, v in launches[0].items() if k not in ("kernel", "file", "line")}
+    else:
+        top = _summed(session.chip, launches)
+    top = {"ok": True, **top}
+    top.update(warnings=warnings, exit_status=exit_status, gm=gm_hashes(session.launches),
+               launches=launches)
+    return top
+
+
+def _summed(chip, launches: list[dict]) -> dict:
+    """Launches run one after another, as one summary (build_summary's fields)."""
+    from simulator.stats import HOT_LINES
+    from simulator.summary import build_summary
+
     cycles = sum(d.get("cycles", 0) for d in launches)
+    span = sum(sum(c["cycles"] for c in d["cores"]) if "cores" in d else d.get("cycles", 0)
+               for d in launches)  # what each pipe's utilisation is over, as in a launch
     busy: dict[str, int] = {}
     stalls: dict[str, int] = {}
+    hot: dict[tuple, dict] = {}
     for d in launches:
         for pipe, figures in d.get("pipes", {}).items():
             busy[pipe] = busy.get(pipe, 0) + figures["busy"]
         for cause, n in d.get("stalls", {}).items():
             stalls[cause] = stalls.get(cause, 0) + n
-    chip = session.chip
-    return {"chip": chip.name, "cycles": cycles, "time_us": round(cycles / chip.clock_mhz, 6),
-            "instructions": sum(d.get("instructions", 0) for d in launches),
-            "uops": sum(d.get("uops", 0) for d in launches),
-            "pipes": {p: {"busy": b, "utilisation": round(b / cycles, 6) if cycles else 0.0}
-                      for p, b in busy.items()},
-            "stalls": stalls, "warnings": [str(d) for d in session.diagnostics
-                                           if d.severity != "error"],
-            "exit_status": exit_status, "gm": gm_hashes(session.launches),
-            "launches": launches}
+        for h in d.get("hot_lines", []):
+            key = (h["file"], h["line"], h["text"])
+            hot.setdefault(key, {**h, "cycles": 0})["cycles"] += h["cycles"]
+    timed = any("stalls" in d for d in launches)
+    out = build_summary(chip, cycles, busy, sum(d.get("instructions", 0) for d in launches),
+                        sum(d.get("uops", 0) for d in launches), [], None,
+                        stalls if timed else None,
+                        sorted(hot.values(), key=lambda h: (-h["cycles"], h["file"],
+                                                            h["line"]))[:HOT_LINES]
+                        if timed else None)
+    for figures in out["pipes"].values():
+        figures["utilisation"] = round(figures["busy"] / span, 6) if span else 0.0
+    return out
+
 
 
 def gm_hashes(launches) -> dict[str, str]:

@@ -42,7 +42,9 @@ class Debugger:
         self.commands = Commands(self.session, show_source)
 
     def execute(self, command: str) -> list[str]:
-        """One debugger command (`step`, `break 16`, `print z[0:8]`, `back`, …); its reply."""
+        """One debugger command (`step`, `break 16`, `print z[0:8]`, `back`, …); its reply as
+        lines of text, as `pipev debug` prints them (a bad command's reply is its one error
+        line: it never raises for one)."""
         try:
             return self.commands.execute(command)
         except CommandError as e:

@@ -1,6 +1,7 @@
 """The TIK front end's commands: `pipev run|asm|check|debug SCRIPT.py` (the same options as for
 a `.vasm` program: the script is executed and the kernel its BuildCCE declares is the program)
-and `pipev python SCRIPT.py [ARGS]` / `-m MODULE` / a pytest file, with TIK importable.
+and `pipev python SCRIPT.py [ARGS]` / `-m MODULE [ARGS]`, with TIK importable: `python
+SCRIPT` as Python runs it (a test file too: pytest runs through `-m pytest`).
 
 A TIK usage error is a diagnostic at the script's line (exit 1); an exception in the user's own
 Python is their traceback, from their script's frame on (exit 1).
@@ -9,7 +10,6 @@ Python is their traceback, from their script's frame on (exit 1).
 from __future__ import annotations
 
 import os
-import re
 import runpy
 import sys
 from pathlib import Path
@@ -22,7 +22,6 @@ from simulator.tik import SHIM
 from simulator.tik.script import ScriptFailed, execute_script, no_kernel, print_user_traceback
 
 COMMANDS = ("run", "asm", "check", "debug")
-PYTEST_FILE = re.compile(r"(test_.*|.*_test)\.py\Z")
 
 
 def command_for(group: click.Group, args: list[str], program: str | None):
@@ -85,23 +84,26 @@ def kernel_of(script: str, chip: str | None, checks: str, defines=(), as_json: b
 
 
 def run_python(args: list[str], chip: str | None, checks: str) -> int:
-    """`pipev python SCRIPT [ARGS]`, `-m MODULE [ARGS]`, or a pytest file: the exit status."""
+    """`pipev python SCRIPT [ARGS]` or `-m MODULE [ARGS]`, as `python` runs them: the exit
+    status. A module that is not installed (`-m pytest` without pytest) is one line naming
+    the extra that brings it (simulator/extras.py)."""
+    from simulator.extras import is_missing, missing_message
+
     configure(chip, checks)
     try:
         if args[0] == "-m":
             if len(args) < 2:
                 raise click.UsageError("-m needs a module name")
-            sys.argv = [args[1], *args[2:]]
             sys.path.insert(0, os.getcwd())
+            if is_missing(args[1]):
+                click.echo(missing_message(args[1]), err=True)
+                return 1
+            sys.argv = [args[1], *args[2:]]
             runpy.run_module(args[1], run_name="__main__", alter_sys=True)
             return 0
         script = args[0]
         if not Path(script).is_file():
             raise click.UsageError(f"no such script: {script}")
-        if PYTEST_FILE.match(Path(script).name):
-            import pytest
-
-            return int(pytest.main([script, *args[1:]]))
         execute_script(script, args[1:])
         return 0
     except DiagnosticError as e:
@@ -137,17 +139,25 @@ def _defines(items) -> dict[str, str]:
 
 def _run(program, chip, inputs, output_dir, trace, trace_format, checks, max_steps, as_json,
          quiet, block_dim=None, trace_core=None, defines=(), werror=False, expects=(),
-         expect_ulp=0, trace_time="cycles", **_) -> None:
-    from simulator.commands import _parse_inputs, _resolve_chip, execute, trace_format_of
+         expect_ulp=0, trace_time="cycles", views=(), timeline_width=None,
+         timeline_range=None) -> None:
+    from simulator.commands import (
+        _parse_inputs,
+        _resolve_chip,
+        _timeline_options,
+        execute,
+        trace_format_of,
+    )
 
     _resolve_chip(chip)
     supplied = _parse_inputs(inputs)
     if trace_core is not None and trace_format_of(trace, trace_format) != "text":
         raise click.UsageError("--core K selects the core of a text timeline (--trace F.txt)")
+    options = _timeline_options(trace, trace_format, timeline_width, timeline_range)
     prog = kernel_of(program, chip, checks, defines, as_json)
     execute(prog, None, supplied, output_dir, trace, trace_format, checks, max_steps, as_json,
             quiet, werror=werror, expects=expects, expect_ulp=expect_ulp, trace_time=trace_time,
-            block_dim=block_dim, trace_core=trace_core)
+            block_dim=block_dim, trace_core=trace_core, views=views, trace_options=options)
 
 
 def _asm(program, chip, as_json, defines=(), **_) -> None:

@@ -213,8 +213,9 @@ def test_cpp_launch_figures_are_summed_over_its_cores_as_in_vasm(env, tmp_path):
     assert four["cycles"] == max(c["end"] for c in four["cores"])
     text = pipev(env, tmp_path, "run", src, "--kernel", "kabs", "--arg", "x=x.npy", "--arg",
                  "y=out:f16[1024]", "--block-dim", 4)
-    assert f"kabs on ascend910b: {four['instructions']} instructions" in text.stderr, text.stderr
-    assert "4 cores one after another, summed:" in text.stderr
+    assert f"kabs<<<4>>> on ascend910b: {four['instructions']} instructions" in text.stderr, \
+        text.stderr
+    assert "; 4 cores on 4 vector cores in 1 wave" in text.stderr  # not "one after another"
 
 
 def test_a_launch_of_many_cores_keeps_neither_their_streams_nor_copies_of_gm():

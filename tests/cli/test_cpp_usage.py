@@ -1,10 +1,8 @@
-"""`pipev check` and `pipev asm` take .vasm programs and TIK scripts (#31 30): a C++ kernel is a
-usage error naming the way to check what it issues, never a page of assembler errors about its
-C++ lines."""
+"""`pipev check` and `pipev asm` take C++ (#30, which replaced #31 30's usage error): a C++ file
+goes to the C++ front end, never to the assembler (no page of assembler errors about its C++
+lines), and a kernel-only file says how to run it."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
@@ -21,12 +19,16 @@ extern "C" __global__ __aicore__ void kmax(GM_ADDR x) { KernelMax op; op.Init();
 
 @pytest.mark.parametrize("command", ["check", "asm"])
 @pytest.mark.parametrize("suffix", [".cpp", ".asc"])
-def test_check_and_asm_refuse_cpp_with_the_way_to_check_it(cli, tmp_path, monkeypatch,
-                                                            command, suffix):
-    monkeypatch.chdir(tmp_path)
-    Path(f"k{suffix}").write_text(KERNEL)
-    result = cli(command, f"k{suffix}")
-    assert result.exit_code == 2, result.output
-    assert f"{command} takes .vasm programs and TIK scripts, not C++ (k{suffix})" in result.output
-    assert f"pipev run k{suffix} --save-vasm k.vasm" in result.output
-    assert "expected a statement" not in result.output and "Traceback" not in result.output
+def test_check_and_asm_take_cpp(pipev, tmp_path, command, suffix):
+    (tmp_path / f"k{suffix}").write_text(KERNEL)
+    result = pipev(command, f"k{suffix}")
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == f"k{suffix}:1:1: error: the program has no main() (for a file with " \
+        "only a kernel, run it with --kernel NAME --arg ...)\n"  # one error, no assembler's
+    result = pipev(command, f"k{suffix}", "--kernel", "kmax", "--arg", "x=out:u8[32]")
+    assert result.returncode == 0, result.stderr
+    if command == "check":
+        assert result.stderr == f"k{suffix}: ok (1 kernel launch on 1 core, 0 instructions, " \
+            "chip ascend910b)\n"
+    else:
+        assert result.stdout.startswith("; ") and " kmax on ascend910b: " in result.stdout

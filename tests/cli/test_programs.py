@@ -215,6 +215,7 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     "compare": ({"a": F16, "b": F16}, _compare),
     "tiled_add": ({"x": F32, "y": F32}, lambda i: {"z": i["x"] + i["y"]}),
     "c_api_compare": ({"x": F16, "y": F16}, _c_api_compare),
+    "scale_cores": ({"x": F32}, lambda i: {"y": i["x"] * F32(2)}),
     "select_max": ({"x": F16, "y": F16},
                    lambda i: {"z": np.where(i["x"] > i["y"], i["x"], i["y"])}),
     # #27a: the product in half, rounded once (numpy's half multiply)

@@ -3,7 +3,6 @@ README shows is the file that ships."""
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
@@ -16,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 # other documents whose console sessions are run the same way
 DOCS = [README, *((ROOT / doc).read_text(encoding="utf-8")
-                   for doc in ("programs/kernels/README.md", "docs/tik.md", "docs/debugger.md"))]
+                   for doc in ("programs/kernels/README.md", "docs/tik.md", "docs/debugger.md",
+                               "docs/ascendc.md"))]
 BLOCK_RE = re.compile(r"(?:<!-- file: (?P<file>\S+) -->\n)?```(?P<lang>\w*)\n(?P<body>.*?)```",
                       re.S)
 
@@ -60,11 +60,11 @@ def test_files_shown_are_the_files_shipped(path, body):
 
 @pytest.mark.parametrize("command,expected,complete", sessions(),
                          ids=[c for c, _, _ in sessions()])
-def test_tutorial_command(command, expected, complete, tmp_path):
+def test_tutorial_command(command, expected, complete, tmp_path, env):
     (tmp_path / "programs").symlink_to(ROOT / "programs")
     argv = shlex.split(command)
     assert argv[0] == "pipev"
-    env = dict(os.environ, COLUMNS="200")
+    env = dict(env, COLUMNS="200")  # with the session's C++ compile cache
     proc = subprocess.run([sys.executable, "-m", "simulator.cli", *argv[1:]], cwd=tmp_path,
                           capture_output=True, text=True, env=env, timeout=120)
     lines = [line.rstrip() for line in (proc.stdout + proc.stderr).splitlines()]
@@ -106,8 +106,9 @@ EXAMPLES = [(doc.name, m["name"], m["body"]) for doc in (ROOT / "README.md",
 
 
 @pytest.mark.parametrize("doc,name,body", EXAMPLES, ids=[f"{d}:{n}" for d, n, _ in EXAMPLES])
-def test_python_examples_in_the_docs_run(doc, name, body, monkeypatch, capsys):
+def test_python_examples_in_the_docs_run(doc, name, body, monkeypatch, capsys, env):
     monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("PIPEV_CACHE_DIR", env["PIPEV_CACHE_DIR"])  # a C++ example's compile
     exec(compile(body, f"{doc}:{name}", "exec"), {"__name__": "__example__"})
     printed = capsys.readouterr().out
     for want in re.findall(r"print\(.*\)\s+# (\{.*\})$", body, re.M):

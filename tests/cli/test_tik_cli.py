@@ -108,8 +108,8 @@ def test_no_kernel(cli, tmp_path):
 def test_python_runs_start_debug_tests_and_shows_user_tracebacks(tmp_path):
     """Two real processes: the example start_debug tests, and a user bug."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    ok = subprocess.run([*PIPEV, "python", TIK / "test_examples.py"], capture_output=True,
-                        text=True, env=env, cwd=ROOT)
+    ok = subprocess.run([*PIPEV, "python", "-m", "pytest", TIK / "test_examples.py"],
+                        capture_output=True, text=True, env=env, cwd=ROOT)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "5 passed" in ok.stdout
     script = tmp_path / "bug.py"
@@ -122,3 +122,29 @@ def test_python_runs_start_debug_tests_and_shows_user_tracebacks(tmp_path):
     assert "runpy" not in bad.stderr and "simulator" not in bad.stderr
     plain = subprocess.run([sys.executable, "-c", "import tbe"], capture_output=True, env=env)
     assert plain.returncode == 1 and SHIM not in sys.path  # nothing installed shadows CANN
+
+
+def test_python_runs_a_test_file_as_python_does(cli, tmp_path):
+    """`pipev python test_x.py` is `python test_x.py`: the file runs as a script (its tests are
+    only defined), pytest runs only through `-m pytest` (#30)."""
+    script = tmp_path / "test_x.py"
+    script.write_text("print('as a script', __name__)\n\ndef test_never():\n"
+                      "    raise AssertionError('pytest ran it')\n")
+    out = cli("python", script)
+    assert out.exit_code == 0 and out.output == "as a script __main__\n"
+
+
+def test_python_m_of_a_missing_module_is_one_line_naming_its_extra(cli, monkeypatch):
+    """`pipev python -m pytest` where pytest is not installed: one line naming the package and
+    the extra that brings it, exit 1, never a traceback."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pytest" else real(name, *a))
+    out = cli("python", "-m", "pytest", "-q")
+    assert out.exit_code == 1
+    assert out.output == "error: pytest is not installed: pip install 'pipev[test]'\n"
+    out = cli("python", "-m", "no_such_module_here")
+    assert out.exit_code == 1
+    assert out.output == "error: no module named 'no_such_module_here'\n"
