@@ -47,6 +47,7 @@ class Chip:
     conversions: dict[str, tuple[str, ...]] = attrs.field(eq=False, factory=dict)
     vector_cores: int = 1  # vector cores a launch runs on at once; more blocks run in waves
     gm_bandwidth_gbps: float = 0.0  # aggregate GM (HBM/DDR) bandwidth, GB/s; 0: unlimited
+    scalar_gm: bool = False  # the scalar unit loads and stores GM elements (ld/st, #29)
 
     @property
     def gm_bytes_per_cycle(self) -> float:
@@ -193,6 +194,7 @@ SCHEMA: dict[str, Check] = {
     "bank": _bank, "timing": _table, "npu_arch": _integer(0, 99999),
     "conversions": _conversions,
     "vector_cores": _integer(1, 65535), "gm_bandwidth_gbps": _bandwidth,
+    "scalar_gm": _boolean,
 }
 
 
@@ -230,6 +232,7 @@ def load_chip_file(path: Path) -> Chip:
         conversions={k: tuple(v) for k, v in data.get("conversions", {}).items()},
         vector_cores=data.get("vector_cores", 1),
         gm_bandwidth_gbps=float(data.get("gm_bandwidth_gbps", 0)),
+        scalar_gm=data.get("scalar_gm", False),
     )
 
 

@@ -490,3 +490,20 @@ class CmpmaskMove:
     def ub_ranges(self) -> list[Range]:
         role = "dst" if self.to_ub else "src"
         return [(role, self.addr, self.addr + self.size, None, self.to_ub)]
+
+
+@attrs.frozen(eq=False)
+class ScalarAccess:
+    """A scalar-unit load (`ld`) or store (`st`) of SIZE bytes at UB address ADDR
+    (docs/semantics.md §7.1): an access by S, seen by the init and race checks."""
+
+    instr: Instruction
+    addr: int
+    size: int
+    write: bool
+    gm: str | None = None  # a GM tensor's name (ADDR its byte offset); None: UB
+
+    def ub_ranges(self) -> list[Range]:
+        if self.gm is not None:
+            return []
+        return [("elem", self.addr, self.addr + self.size, None, self.write)]

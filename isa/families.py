@@ -376,6 +376,28 @@ ACCUMULATE = AccumulateFamily("accumulate", VECTOR, "V", "fma")  # three streams
 AXPY = AccumulateFamily("accumulate", VECTOR, "V", "binary")  # two streams: src and dst
 
 
+# #29 scalar unit: division, UB loads and stores, float registers (docs/semantics.md §7.1)
+class FloatScalarFamily(Family):
+    """A scalar-unit instruction on float registers: its type is a float type (the register
+    holds that type's bits)."""
+
+    def chip_problem(self, name: str, chip: AnyChip, fields: dict, t: DType | None
+                     ) -> tuple[str, str] | None:
+        if t is None or not t.is_float or t.size not in (2, 4):
+            return (f"{name} takes a float register type (f16, bf16, f32), got "
+                    f"{t.name if t is not None else 'none'}"), ""
+        return None
+
+
+DIV = Family("div", SCALAR)
+SCALAR_LOAD = Family("scalar_load", SCALAR)
+SCALAR_STORE = Family("scalar_store", SCALAR)
+FALU = FloatScalarFamily("falu", SCALAR)
+FCONV = FloatScalarFamily("fconv", SCALAR)
+FUNARY = FloatScalarFamily("funary", SCALAR)
+SMISC = Family("smisc", SCALAR)  # max, min, abs, leading zeros, population count
+
+
 HOST_ACCESS = Family("host_access", HOST)
 API_CAST = ConvFamily("api_cast", API, "V")  # its operands are typed as vconv's
 

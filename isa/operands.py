@@ -238,7 +238,8 @@ class Builder:
             return self.scalar(t, text, off)
         if kind == "scalar_or_vec":
             if SCALAR_REF_RE.match(text) or not (text.startswith("@") or REF_RE.match(text)) \
-                    or text in ("inf", "nan") or is_parameter(text):
+                    or text in ("inf", "nan") or is_parameter(text) or \
+                    (parse_register(text) is not None and text not in self.tensors):
                 return self.scalar(t, text, off)
             o = self.mem(text, off, "ub")
             self.check_mem(o, "vec", role)
@@ -284,6 +285,15 @@ class Builder:
             if text not in self.labels:
                 raise LexError(f"unknown label '{text}'{did_you_mean(text, self.labels)}", off)
             return Operand("label", off, text, value=self.labels[text])
+        if kind == "selem":  # ld/st: a UB element, or a GM one where the scalar unit reaches GM
+            m = REF_RE.match(text)
+            t = self.tensors.get(m.group(1)) if m else None
+            if t is not None and t.space == "gm":
+                if not self.chip.scalar_gm:
+                    raise LexError(f"the scalar unit of {self.chip.name} loads and stores UB "
+                                   f"only; '{t.name}' is a GM tensor", off)
+                return self.mem(text, off, "gm")
+            return self.mem(text, off, "ub")
         if kind == "elem":
             o = self.mem(text, off, "ub")
             if o.tensor is None:
@@ -369,6 +379,9 @@ class Builder:
                 raise LexError("scalar(NAME[I]) names an element of a UB tensor of type "
                                f"{t.name}", inner_off)
             return Operand("scalar", off, text, "ub", o.addr, o.tensor, None)
+        reg = parse_register(text)
+        if reg is not None:  # a register: its low sizeof(T) bytes, read when S issues it
+            return Operand("scalar", off, text, value=RegExpr(reg))
         m = RAW_RE.match(text)
         if m:  # the element's bits as they are (front ends pass floats this way: NaN payloads)
             bits = parse_int(m.group(1).strip(), off + text.index("(") + 1)

@@ -46,6 +46,7 @@ class Tensor:
     addr: int = 0  # ub: byte address
     explicit: bool = False  # ub: placed with @ADDR
     init: Any = None  # Init or None
+    dynamic: bool = False  # gm: declared at a maximum shape, bound at run time (#29)
 
     @property
     def nbytes(self) -> int:

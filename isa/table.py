@@ -82,7 +82,8 @@ class InstrDef(NamedTuple):
 
     kinds: vec (UB vector operand), bits (UB bit-mask operand), cmpaddr (16-byte aligned UB),
     ub / gm (DMA ends), scalar (immediate of T), value (integer or register), pipe, bpipe,
-    event, xreg, xsrc (register or immediate), label, elem (UB tensor element), len,
+    event, xreg, xsrc (register or immediate), label, elem (UB tensor element), selem (a UB
+    element, or a GM one on chips with scalar_gm), len,
     vec_or_cmpmask, scalar_or_vec (950 flexible scalar position).
     """
 
@@ -165,6 +166,9 @@ def _scalar_op(name: str, doc: str) -> InstrDef:
 def _alu(name: str, doc: str) -> InstrDef:
     return InstrDef(name, (("d", "xreg"), ("a", "xreg"), ("b", "xsrc")), F.ALU,
                     level="scalar", doc=doc)
+
+
+_ALU3 = (("d", "xreg"), ("a", "xreg"), ("b", "xsrc"))
 
 
 def _branch(name: str, doc: str) -> InstrDef:
@@ -250,6 +254,41 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
     _branch("beq", "branch if xA == B"), _branch("bne", "branch if xA != B"),
     _branch("blt", "branch if xA < B (signed)"), _branch("bge", "branch if xA >= B (signed)"),
     _branch("ble", "branch if xA <= B (signed)"), _branch("bgt", "branch if xA > B (signed)"),
+    # --- #29 scalar unit: division, UB loads/stores, float registers (§7.1)
+    InstrDef("div", _ALU3, F.DIV, level="scalar",
+             doc="xD = xA / B, signed, truncated toward zero (B = 0: a run-time error)"),
+    InstrDef("rem", _ALU3, F.DIV, level="scalar",
+             doc="xD = xA - (xA / B) * B, signed: the sign of xA (B = 0: a run-time error)"),
+    InstrDef("ld", (("d", "xreg"), ("elem", "selem")), F.SCALAR_LOAD, level="scalar",
+             typed=True, doc="xD = the UB (or, where the chip allows, GM) element: integer "
+             "types sign/zero-extended, float types their bits"),
+    InstrDef("st", (("s", "xreg"), ("elem", "selem")), F.SCALAR_STORE, level="scalar",
+             typed=True, doc="the UB (or GM) element = the low bytes of xS"),
+    *(InstrDef(f"f{op}", (("d", "xreg"), ("a", "xreg"), ("b", "xreg")), F.FALU,
+               level="scalar", typed=True, doc=f"xD = xA {sym} xB in float type T")
+      for op, sym in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/"),
+                      ("max", "max"), ("min", "min"))),
+    InstrDef("smax", _ALU3, F.SMISC, level="scalar", doc="xD = max(xA, B), signed"),
+    InstrDef("smin", _ALU3, F.SMISC, level="scalar", doc="xD = min(xA, B), signed"),
+    InstrDef("sabs", (("d", "xreg"), ("a", "xreg")), F.SMISC, level="scalar",
+             doc="xD = |xA|, signed (|-2^63| wraps to -2^63)"),
+    InstrDef("clz", (("d", "xreg"), ("a", "xreg")), F.SMISC, level="scalar",
+             doc="xD = the leading zero bits of xA (64 when xA is 0)"),
+    InstrDef("popcnt", (("d", "xreg"), ("a", "xreg")), F.SMISC, level="scalar",
+             doc="xD = the one bits of xA"),
+    InstrDef("fsqrt", (("d", "xreg"), ("a", "xreg")), F.FUNARY, level="scalar", typed=True,
+             doc="xD = sqrt(xA) in float type T (correctly rounded; negative: NaN)"),
+    InstrDef("fabs", (("d", "xreg"), ("a", "xreg")), F.FUNARY, level="scalar", typed=True,
+             doc="xD = |xA| in float type T (the sign bit cleared)"),
+    InstrDef("itof", (("d", "xreg"), ("a", "xreg")), F.FCONV, level="scalar", typed=True,
+             keys=("round",), doc="xD = signed xA as float type T (round= mode, default rint)"),
+    InstrDef("ftoi", (("d", "xreg"), ("a", "xreg")), F.FCONV, level="scalar", typed=True,
+             keys=("round",), doc="xD = float xA of type T as a signed 64-bit integer "
+             "(round= mode, default trunc; saturating, NaN → 0)"),
+    InstrDef("ftof", (("d", "xreg"), ("a", "xreg")), F.FCONV, level="scalar", typed=True,
+             keys=("round",), doc="xD = xA as float type T: f32 bits → f16/bf16 (round=), "
+             "f16 bits → f32 (exact)"),
+    # ---
     InstrDef("jmp", (("target", "label"),), F.JMP, level="scalar", doc="jump"),
     InstrDef("halt", (), F.HALT, level="scalar", doc="stop"),
     InstrDef("fail", (("message", "text"),), F.FAIL, level="scalar",
@@ -326,7 +365,6 @@ for _d in (
     _math_scalar("vlrelu", "math", "dst = src < 0 ? src * SCALAR : src (exact)"),
     _math_scalar("vshl", "shift", "dst = src << SCALAR (exact; counts of the width or more: 0)"),
     _math_scalar("vshr", "shift", "dst = src >> SCALAR, arithmetic for signed types (exact)"),
-    _api_elementwise("div", _VEC3, "api_binary", "math", "binary", "AscendC Div → vdiv"),
     _api_elementwise("exp", _VEC2, "api_unary", "math", "unary", "AscendC Exp → vexp"),
     _api_elementwise("ln", _VEC2, "api_unary", "math", "unary", "AscendC Ln → vln"),
     _api_elementwise("sqrt", _VEC2, "api_unary", "math", "unary", "AscendC Sqrt → vsqrt"),
@@ -380,6 +418,11 @@ TYPED_FORMS: dict[str, InstrDef] = {d.name: d for d in (
     _api_elementwise("and", _VEC3, "api_binary", "bitwise", "binary", "AscendC And → vand"),
     _api_elementwise("or", _VEC3, "api_binary", "bitwise", "binary", "AscendC Or → vor"),
 )}
+
+
+# #27a: AscendC Div's typed form (`div x1, x2, x3` is the scalar unit's division)
+TYPED_FORMS["div"] = _api_elementwise("div", _VEC3, "api_binary", "math", "binary",
+                                      "AscendC Div → vdiv")
 
 
 class Table:

@@ -28,8 +28,10 @@ LANGUAGES = ("ascendc", "c_api", "tik")
 # the shapes each language knows (the operands before the form's keys)
 SHAPES = {
     "ascendc": ("binary", "scalar", "unary", "cast"),  # (dst, src0, src1) (dst, src, s) (dst, src)
-    "c_api": ("binary", "scalar", "unary"),
-    "tik": ("binary", "scalar", "unary", "conv"),
+    "c_api": ("binary", "scalar", "unary"),  # unary: #27a (asc_exp …)
+    "tik": ("binary", "scalar", "unary", "conv",
+            # #29: TIK's older names, with block strides before the repeat strides
+            "binary_blk", "scalar_blk", "unary_blk", "conv_blk"),
 }
 # a parameter list's kinds: the statement's tensor operands (in the order given), the count=
 # form's count, the mask (contiguous or bitwise: the mask keys), repeat=, the scalar operand;
@@ -92,6 +94,11 @@ BUILTIN: tuple[Binding, ...] = (
     *_rows("tik", "scalar", "vec_adds:adds vec_muls:muls vec_maxs:maxs vec_mins:mins"),
     *_rows("tik", "unary", "vec_abs:abs vec_not:not"),
     *_rows("tik", "conv", "vec_conv:cast"),
+    # #29: TIK's older instruction names (block strides given), on the same statements
+    *_rows("tik", "binary_blk", "vadd:add vsub:sub vmul:mul vmax:max vmin:min vand:and vor:or"),
+    *_rows("tik", "scalar_blk", "vadds:adds vmuls:muls vmaxs:maxs vmins:mins"),
+    *_rows("tik", "unary_blk", "vabs:abs vnot:not"),
+    *_rows("tik", "conv_blk", "vconv:cast"),
     # #27a element-wise compute: arithmetic, transcendentals, LeakyRelu, shifts
     *_rows("ascendc", "binary", "Div:div"),
     *_rows("ascendc", "unary", "Exp:exp Ln:ln Sqrt:sqrt Rsqrt:rsqrt Reciprocal:reciprocal "
@@ -105,30 +112,17 @@ BUILTIN: tuple[Binding, ...] = (
     *_rows("tik", "unary", "vec_exp:exp vec_ln:ln vec_sqrt:sqrt vec_rsqrt:rsqrt vec_rec:reciprocal "
            "vec_relu:relu"),
     *_rows("tik", "scalar", "vec_leaky_relu:leaky_relu"),
-    # TIK's older names: block strides too (vadd(mask, dst, src0, src1, repeat_times,
-    # dst_blk_stride, src0_blk_stride, src1_blk_stride, dst_rep_stride, src0_rep_stride,
-    # src1_rep_stride) and alike)
-    *(Binding("tik", f"v{s}", s, params=((
-        "mask", "dst", "src0", "src1", "repeat", "dst_blk", "src0_blk", "src1_blk", "dst_rep",
-        "src0_rep", "src1_rep"),)) for s in ("add", "sub", "mul", "div", "max", "min", "and",
-                                             "or")),
-    *(Binding("tik", n, s, params=((
-        "mask", "dst", "src", "repeat", "dst_blk", "src_blk", "dst_rep", "src_rep"),))
-      for n, s in (("vexp", "exp"), ("vln", "ln"), ("vsqrt", "sqrt"), ("vrsqrt", "rsqrt"),
-                   ("vrec", "reciprocal"), ("vrelu", "relu"), ("vabs", "abs"), ("vnot", "not"))),
-    *(Binding("tik", f"v{s}", s, params=((
-        "mask", "dst", "src", "scalar", "repeat", "dst_blk", "src_blk", "dst_rep", "src_rep"),))
-      for s in ("adds", "muls", "maxs", "mins", "axpy")),
     # composites (same-type forms)
     *_rows("ascendc", "binary", "AddRelu:add_relu SubRelu:sub_relu MulAddDst:mul_add_dst "
            "FusedMulAdd:fused_mul_add MulAddRelu:mul_add_relu"),
     *_rows("ascendc", "scalar", "Axpy:axpy"),
     *_rows("tik", "scalar", "vec_axpy:axpy"),
-    *(Binding("tik", n, s, params=((
-        "mask", "dst", "src0", "src1", "repeat", "dst_blk", "src0_blk", "src1_blk", "dst_rep",
-        "src0_rep", "src1_rep"),))
-      for n, s in (("vmla", "mul_add_dst"), ("vmadd", "fused_mul_add"),
-                   ("vmaddrelu", "mul_add_relu"))),
+    # #27a: TIK's older names of these (#29's *_blk shapes: block strides given)
+    *_rows("tik", "binary_blk", "vdiv:div vmla:mul_add_dst vmadd:fused_mul_add "
+           "vmaddrelu:mul_add_relu"),
+    *_rows("tik", "unary_blk", "vexp:exp vln:ln vsqrt:sqrt vrsqrt:rsqrt vrec:reciprocal "
+           "vrelu:relu"),
+    *_rows("tik", "scalar_blk", "vaxpy:axpy"),
 )
 
 

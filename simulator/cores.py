@@ -111,8 +111,10 @@ class Launch:
             self.warnings.append(Diagnostic("note", program.path, line, col,
                                             f"--block-dim {block_dim} overrides .block_dim "
                                             f"{program.block_dim}"))
+        # a dynamic tensor's (#29) owner maps grow with the accesses, not to its declared size
         self.schedule = Schedule(self.chip, self.n, timing, checks,
-                                 {name: buf.size for name, buf in self.gm.items()})
+                                 {name: buf.size for name, buf in self.gm.items()
+                                  if not program.gm[name].dynamic})
         self.slots = self.schedule.slots
         self.writer = None
         if trace is not None:

@@ -44,7 +44,8 @@ class DataDependence(Observer):
     (conservatively: an instruction that reads any such byte writes only such bytes)."""
 
     def __init__(self, program: Program):
-        self.gm = {name: np.full(t.nbytes, t.role in ("input", "inout"), bool)
+        self.gm = {name: np.full(_bound(t), True, bool) if t.role in ("input", "inout")
+                   else np.zeros(t.nbytes, bool)  # a dynamic output: zeroed pages, lazily
                    for name, t in program.gm.items()}
         self.cmpmask = False
         self.undecided: dict[int, Instruction] = {}  # id → instruction
@@ -87,9 +88,20 @@ class DataDependence(Observer):
             self.undecided.setdefault(id(instr), instr)
 
 
+# a dynamic input (declared at a maximum shape, #29) is checked bound to this many bytes
+DYNAMIC_CHECK_BYTES = 1 << 20
+
+
+def _bound(t) -> int:
+    """The bytes a GM tensor has in the check: a dynamic one's bound, else all of it."""
+    if not t.dynamic:
+        return t.nbytes
+    return min(t.nbytes, DYNAMIC_CHECK_BYTES) // t.dtype.size * t.dtype.size
+
+
 def zero_inputs(program: Program) -> dict[str, np.ndarray]:
     """Zeros for every GM input without a constant INIT (the data `check` does not need)."""
-    return {name: to_npy(t.dtype, np.zeros(t.nbytes, np.uint8))
+    return {name: to_npy(t.dtype, np.zeros(_bound(t), np.uint8))
             for name, t in program.gm.items()
             if t.role in ("input", "inout") and (t.init is None or t.init.data is None)}
 

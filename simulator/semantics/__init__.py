@@ -9,7 +9,7 @@ record (isa/families.py) and its semantics in `BUILTIN.extended(...)`, handed to
 """
 
 from isa.table import INSTRUCTIONS, KEYS, TABLE, TYPED_FORMS
-from simulator.semantics import cmpmask, dma, registers, scalar, sync
+from simulator.semantics import cmpmask, dma, registers, scalar, scalar_unit, sync
 from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import prepare_vcmpv, vcmp, vcmpv, vcmpvs
@@ -39,6 +39,7 @@ def _builtin() -> InstructionSet:
         "li": scalar.li, "mov": scalar.mov, "alu": scalar.alu, "addr": scalar.addr,
         "nop": scalar.nop, "branch": scalar.branch, "jmp": scalar.jmp, "halt": scalar.halt,
         "fail": scalar.fail,
+        **scalar_unit.ISSUE,  # #29 scalar unit: division, UB loads/stores, float registers
     }, bodies={
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,

@@ -84,6 +84,7 @@ class Emitter:
             self.label(f"{node.label}_end")
         elif isinstance(node, If):
             self.unit(node.loc, "if_scope", node.loc.source, node.head.lines)
+            self.label(f"{node.label}_then")  # tik.any: a condition that holds jumps here
             self.block(node.then)
             if node.orelse is not None:
                 self.unit(node.else_loc, "else_scope", node.else_loc.source,
@@ -152,7 +153,8 @@ def program_tensors(tik: Tik) -> dict[str, ProgramTensor]:
                 else "output" if name in outputs else "const")
         init = (Init("zeros", np.zeros(t.size * t.t.size, np.uint8)) if role == "const"
                 else Init("zeros", None) if role == "output" else None)
-        out[name] = ProgramTensor(name, "gm", t.t, t.size, line, col, role=role, init=init)
+        out[name] = ProgramTensor(name, "gm", t.t, t.size, line, col, role=role, init=init,
+                                  dynamic=t.dynamic)
     return out
 
 

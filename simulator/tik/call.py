@@ -111,18 +111,21 @@ class Call:
         return f"mask={self.value(mask, 'mask', 1, n)}"
 
     def immediate(self, v, t: DType, role: str = "scalar") -> str:
-        """A vector instruction's scalar: a number, or a Scalar whose value is known."""
+        """A vector instruction's scalar: a number, or a Scalar or expression — an immediate
+        when its value is known when the kernel is built, else a register the vector
+        instruction reads when it issues (converted to T by the scalar unit if need be)."""
         if isinstance(v, Scalar):
             self.tik.alive(v, self.loc, self.api)
-            if v.value is None:
-                raise self.error(f"{role} Scalar '{v.name}' has no value known when the kernel "
-                                 "is built (pipev's vector scalars are immediates: give it an "
-                                 "init_value or set_as a constant outside for_range/if_scope)")
+            # inside for_range / if_scope the register, always: a set_as later in the loop
+            # body changes the value the next iteration sees
+            if v.value is None or self.tik.nested:
+                return self.register(v, t, role)
             v = v.value
         if isinstance(v, Expr):
-            c = v.constant()
+            c = None if v.ftype is not None or not isinstance(v, (Expr,)) else \
+                _constant(v)
             if c is None:
-                raise self.error(f"{role} must be known when the kernel is built")
+                return self.register(v, t, role)
             v = c
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number)):
             raise self.error(f"{role} must be a number or a Scalar, got {_what(v)}")
@@ -131,6 +134,24 @@ class Call:
         if float(v) != int(v):
             raise self.error(f"{role} {v} is not an integer ({t.name} operand)")
         return str(int(v))
+
+    def register(self, v: Expr, t: DType, role: str) -> str:
+        """V in a register holding T's bits: a Scalar of T's kind (an integer Scalar for an
+        integer T: its low bytes), else computed into a scratch register."""
+        if isinstance(v, Scalar) and ((v.ftype is None) == t.is_int) and \
+                (t.is_int or v.ftype.name == t.name):
+            return f"x{v.reg}"
+        if not (t.is_int or t.is_float):
+            raise self.error(f"{role}: a {t.name} operand takes a number")
+        reg = self.low.temp()
+        if t.is_int:
+            if v.ftype is not None:
+                raise self.error(f"{role}: float Scalar '{getattr(v, 'name', '')}' for a "
+                                 f"{t.name} operand (use scalar_conv)")
+            self.low.into(reg, v)
+        else:
+            self.low.float_into(reg, v, t)
+        return f"x{reg}"
 
     # -- the end ---------------------------------------------------------------------------
     def emit(self, text: str) -> None:
@@ -151,3 +172,10 @@ def _what(v) -> str:
     if isinstance(v, Scalar):
         return f"Scalar '{v.name}'"
     return f"{type(v).__name__} {v!r}"[:60]
+
+
+def _constant(e: Expr) -> int | None:
+    try:
+        return e.constant()
+    except LowerError:
+        return None

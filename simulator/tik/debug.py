@@ -41,7 +41,8 @@ class Tikdb:
         self.result = run(tik.program, inputs=inputs, checks=tik.checks)
         for d in self.result.diagnostics:
             print(render(d, tik.show_source), file=sys.stderr)
-        return [self.result.outputs[t.pname].reshape(t.shape) for t in tik.outputs]
+        return [self.result.outputs[t.pname] if t.dynamic else
+                self.result.outputs[t.pname].reshape(t.shape) for t in tik.outputs]
 
     def debug_print(self, *args, **kwargs) -> None:
         """Accepted and ignored: pipev's debugger prints tensors (`print NAME[a:b]`)."""
@@ -63,6 +64,12 @@ def feed(tik: Tik, feed_dict, loc: Loc) -> dict[str, np.ndarray]:
             raise TikError.at(loc, f"start_debug: feed_dict gives no value for input '{name}' "
                               f"({t.dtype}, shape {t.shape})")
         value = np.asarray(feed_dict[name])
+        if value.ndim == 0 and t.size * t.t.size <= 32:  # an InputScalar's value, a number
+            value = np.zeros(t.size, t.t.npy)
+            value[0] = feed_dict[name]
+        if t.dynamic and value.dtype == t.t.npy and 0 < value.size <= t.size:
+            out[t.pname] = value.reshape(-1)  # bound now: accesses are checked against it
+            continue
         if value.dtype != t.t.npy or value.shape != t.shape:
             raise TikError.at(loc, f"start_debug: input '{name}' is {value.dtype} of shape "
                               f"{value.shape}, the Tensor is {t.dtype} of shape {t.shape}")

@@ -43,6 +43,11 @@ class TikError(DiagnosticError):
         return cls([Diagnostic("error", loc.file, loc.line, loc.col, message)])
 
 
+class UnknownCall(TikError, AttributeError):
+    """A TIK call pipev does not model: a diagnostic at the script's line when uncaught, an
+    AttributeError to `hasattr` and `getattr(..., default)`."""
+
+
 @functools.lru_cache(maxsize=256)
 def _ours(filename: str) -> bool:
     path = str(Path(filename).resolve())

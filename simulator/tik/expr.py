@@ -36,10 +36,18 @@ class Expr:
     __hash__ = object.__hash__
     need = 0  # scratch registers computing it takes (a constant, a register: none)
 
+    ftype = None  # a float expression's type (a float Scalar's); None: an integer one
+
     def _bin(self, op: str, other, swap: bool = False) -> Expr:
         other = as_expr(other)
-        return BinOp(op, other, self) if swap else BinOp(op, self, other)
+        a, b = (other, self) if swap else (self, other)
+        if a.ftype is not None or b.ftype is not None or isinstance(other, FConst) \
+                or op == "/":
+            return FBinOp(op, a, b)
+        return BinOp(op, a, b)
 
+    def __truediv__(self, o): return self._bin("/", o)
+    def __rtruediv__(self, o): return self._bin("/", o, True)
     def __add__(self, o): return self._bin("+", o)
     def __radd__(self, o): return self._bin("+", o, True)
     def __sub__(self, o): return self._bin("-", o)
@@ -115,11 +123,50 @@ class BinOp(Expr):
         return self._value
 
 
+class FConst(Expr):
+    """A Python float in an expression of float Scalars."""
+
+    def __init__(self, value: float):
+        self.value = float(value)
+
+    def constant(self) -> None:
+        return None
+
+
+FLOAT_ALU = {"+": "fadd", "-": "fsub", "*": "fmul", "/": "fdiv"}
+
+
+class FBinOp(Expr):
+    """An operator over float Scalars (and numbers, and integer expressions converted): the
+    scalar unit's float ALU in the type of the Scalar it is assigned to (docs/tik.md)."""
+
+    def __init__(self, op: str, a: Expr, b: Expr):
+        self.op, self.a, self.b = op, a, b
+        self.ftype = a.ftype or b.ftype
+        self.need = 2
+
+    def constant(self) -> None:
+        if self.op not in FLOAT_ALU:
+            raise LowerError(f"'{self.op}' is not an operator of float Scalars (+ - * /)")
+        return None
+
+
 class Cond:
     """A comparison for if_scope: `a OP b`, signed."""
 
     def __init__(self, op: str, a: Expr, b: Expr):
         self.op, self.a, self.b = op, a, b
+
+    def __bool__(self) -> bool:
+        raise TikError.at(caller(), "a TIK condition has no Python truth value while the kernel "
+                          "is built: use tik_instance.if_scope(...)")
+
+
+class Junction:
+    """tik.all(...) / tik.any(...): conditions joined for if_scope."""
+
+    def __init__(self, op: str, conds: tuple):
+        self.op, self.conds = op, conds
 
     def __bool__(self) -> bool:
         raise TikError.at(caller(), "a TIK condition has no Python truth value while the kernel "
@@ -137,12 +184,16 @@ class RegisterRef(Expr):
 def as_expr(v) -> Expr:
     if isinstance(v, Expr):
         return v
+    if isinstance(v, float):
+        return FConst(v)
     if isinstance(v, bool) or not isinstance(v, int):
         try:
             import numpy as np
 
             if isinstance(v, np.integer):
                 return Const(int(v))
+            if isinstance(v, np.floating):
+                return FConst(float(v))
         except ImportError:  # pragma: no cover
             pass
         raise LowerError(f"expected an integer, a Scalar or an Expr, got {type(v).__name__} "
@@ -226,6 +277,10 @@ class Lowering:
                 values.append(self._apply(op, *((second, first) if swapped else
                                                  (first, second))))
                 continue
+            if isinstance(item, (FBinOp, FConst)) or item.ftype is not None:
+                raise LowerError("a float Scalar's value where the scalar unit needs an "
+                                 "integer (an index, a count, an integer Scalar): use "
+                                 "scalar_conv")
             c = item.constant()
             if c is not None:
                 values.append(c)
@@ -265,12 +320,75 @@ class Lowering:
             else:
                 self.lines.append(f"and x{t}, x{a.reg}, {b - 1}")
             return _Reg(t, temp=True)
-        raise LowerError(f"the scalar unit divides only by a constant power of two ('{op}' "
-                         f"by {b if isinstance(b, int) else 'a register'})")
+        if b == 0:
+            raise LowerError(f"division by zero in a TIK expression ('{op}' by 0)")
+        if isinstance(a, int):  # a constant dividend: li into a fresh register
+            t = self.temp()
+            self.lines.append(f"li x{t}, {a}")
+            a = _Reg(t, temp=True)
+        t = self._target(a, b)
+        bt = b if isinstance(b, int) else f"x{b.reg}"
+        self.lines.append(f"{'div' if op == '//' else 'rem'} x{t}, x{a.reg}, {bt}")
+        return _Reg(t, temp=True)
 
-    def branch_unless(self, cond, label: str) -> bool:
+    # -- float expressions -------------------------------------------------------------------
+    def float_into(self, reg: int, e: Expr, t) -> None:
+        """xREG = E computed in float type T (t: an isa DType)."""
+        r = self._float(e, t)
+        if r.reg != reg:
+            self.lines.append(f"mov x{reg}, x{r.reg}")
+        self._release(r)
+
+    def _float(self, e: Expr, t) -> _Reg:
+        """E's value in float type T in a register (float trees are shallow: recursion)."""
+        if isinstance(e, FConst):
+            r = self.temp()
+            self.lines.append(f"li x{r}, {float_bits(e.value, t):#x}")
+            return _Reg(r, temp=True)
+        if isinstance(e, FBinOp):
+            e.constant()
+            a = self._float(e.a, t)
+            b = self._float(e.b, t)
+            d = self._target(a, b)
+            self.lines.append(f"{FLOAT_ALU[e.op]}.{t.name} x{d}, x{a.reg}, x{b.reg}")
+            return _Reg(d, temp=True)
+        if e.ftype is not None:  # a float Scalar
+            if isinstance(e, RegisterRef) and e.life is not None and e.life.ended:
+                raise LowerError(e.life.outside(e.name))
+            if e.ftype.name == t.name:
+                return _Reg(e.reg)
+            r = self.temp()  # another float type: converted (f32 ↔ f16/bf16)
+            if t.size == 2 and e.ftype.size == 4:
+                self.lines.append(f"ftof.{t.name} x{r}, x{e.reg}")
+            elif t.size == 4 and e.ftype.size == 2:
+                self.lines.append(f"ftof.f32 x{r}, x{e.reg}")
+            else:
+                raise LowerError(f"cannot convert {e.ftype.name} to {t.name} on the scalar "
+                                 "unit")
+            return _Reg(r, temp=True)
+        v = self.lower(e)  # an integer expression: converted
+        if isinstance(v, int):
+            r = self.temp()
+            self.lines.append(f"li x{r}, {float_bits(float(v), t):#x}")
+            return _Reg(r, temp=True)
+        r = self._target(v, 0)
+        self.lines.append(f"itof.{t.name} x{r}, x{v.reg}")
+        return _Reg(r, temp=True)
+
+    def branch_unless(self, cond, label: str, then: str | None = None) -> bool:
         """Branch to LABEL when COND is false. Returns False when COND is constant and true
-        (no branch needed); a constant false condition jumps."""
+        (no branch needed); a constant false condition jumps. tik.all: each condition in
+        turn; tik.any: each but the last branches to THEN (the body's label) when it holds."""
+        if isinstance(cond, Junction):
+            parts = list(cond.conds)
+            if cond.op == "all":
+                return any([self.branch_unless(c, label) for c in parts])
+            if then is None or any(isinstance(c, Junction) for c in parts):
+                raise LowerError("tik.any takes comparisons (not tik.all/tik.any) and only "
+                                 "as an if_scope condition")
+            for c in parts[:-1]:
+                self.branch_unless(_negated(c), then)
+            return self.branch_unless(parts[-1], label) or len(parts) > 1
         if not isinstance(cond, Cond):
             value = int(cond) if isinstance(cond, bool) else cond
             cond = Cond("!=", as_expr(value), Const(0))
@@ -298,3 +416,18 @@ class _Reg:
 
 FOLD_CMP = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
             "==": operator.eq, "!=": operator.ne}
+
+
+def _negated(cond) -> Cond:
+    if not isinstance(cond, Cond):
+        value = int(cond) if isinstance(cond, bool) else cond
+        return Cond("==", as_expr(value), Const(0))
+    return Cond(NEGATE[cond.op], cond.a, cond.b)
+
+
+def float_bits(value: float, t) -> int:
+    """VALUE rounded to float type T (nearest, ties to even), as its bits."""
+    import numpy as np
+
+    with np.errstate(over="ignore"):
+        return int(np.array([value], dtype=t.numeric).view(t.raw)[0])

@@ -10,7 +10,8 @@ import functools
 
 from simulator.bindings import ROWS, TENSORS, Binding
 from simulator.tik.call import Call
-from simulator.tik.errors import api
+from simulator.tik.errors import UnknownCall, api, caller
+from simulator.tik.expr import Const, Expr, FConst
 from simulator.tik.values import CmpMask, Scalar, Tensor
 
 COMPARE = ("eq", "ne", "lt", "gt", "le", "ge")
@@ -32,7 +33,10 @@ class Instructions:
     def __getattr__(self, name: str):
         row = ROWS.find("tik", name) if not name.startswith("_") else None
         if row is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            if name.startswith("_"):
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            raise UnknownCall.at(caller(), f"tik_instance.{name}: not a TIK call pipev models "
+                                 "(docs/tik.md lists the ones it does)")
         return _method(row).__get__(self)
 
     # -- data movement -----------------------------------------------------------------------
@@ -217,18 +221,23 @@ def _tensor(c: Call, v, role: str) -> Tensor:
 
 
 def _negated(c: Call, v, t) -> str:
-    if isinstance(v, Scalar) and v.value is not None:
+    """-V as h_sub's added scalar: an immediate when V is known, else a register the scalar
+    unit computes (-0.0 - V: the exact negation, signed zeros included)."""
+    if isinstance(v, Scalar) and v.value is not None and not c.tik.nested:
         v = v.value
     if isinstance(v, (int, float)):
         return c.immediate(-v, t, "src1")
-    raise c.error("src1 must be a Tensor or a number")
+    if isinstance(v, Expr):
+        return c.register((FConst(-0.0) if t.is_float else Const(0)) - v, t, "src1")
+    raise c.error("src1 must be a Tensor, a number or a Scalar")
 
 
 # -- the shapes of the binding rows: a row → its TIK method ------------------------------------
-def _strides(c: Call, **rep) -> str:
-    """stride=1,..,1,R,..: block strides 1, then TIK's repeat strides (named as TIK names
-    them, for the diagnostics)."""
-    return "stride=" + ",".join(["1"] * len(rep) + [str(c.stride(v, k)) for k, v in rep.items()])
+def _strides(c: Call, blk: dict | None = None, **rep) -> str:
+    """stride=B,..,R,..: block strides (1 unless BLK gives them), then TIK's repeat strides
+    (named as TIK names them, for the diagnostics)."""
+    blocks = [str(c.stride(v, k)) for k, v in blk.items()] if blk else ["1"] * len(rep)
+    return "stride=" + ",".join(blocks + [str(c.stride(v, k)) for k, v in rep.items()])
 
 
 def _named(row: Binding, method):
@@ -303,6 +312,85 @@ def _conv(row: Binding):
     return _named(row, method)
 
 
+# -- #29: the older names (vadd, vadds, vabs, vconv): block strides, then repeat strides ------
+def _binary_blk(row: Binding):
+    def method(self, mask, dst, src0, src1, repeat_times, dst_blk_stride, src0_blk_stride,
+               src1_blk_stride, dst_rep_stride, src0_rep_stride, src1_rep_stride) -> None:
+        with self._call(row.name) as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src0=src0, src1=src1)
+            d = c.tensor(dst, "dst", write=True)
+            s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
+            keys = c.mask_keys(mask, t)
+            repeat = c.repeat(repeat_times)
+            rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
+                               "src0_blk_stride": src0_blk_stride,
+                               "src1_blk_stride": src1_blk_stride},
+                           dst_rep_stride=dst_rep_stride, src0_rep_stride=src0_rep_stride,
+                           src1_rep_stride=src1_rep_stride)
+            c.emit(f"{row.statement}.{t.name} {d}, {s0}, {s1}, repeat={repeat}, {rep}, {keys}")
+            c.record("V")
+    return _named(row, method)
+
+
+def _scalar_blk(row: Binding):
+    def method(self, mask, dst, src, scalar, repeat_times, dst_blk_stride, src_blk_stride,
+               dst_rep_stride, src_rep_stride, stride_unit=0, round_en=False,
+               mask_mode="normal") -> None:
+        with self._call(row.name) as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src=src)
+            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+            value = c.immediate(scalar, t)
+            keys = c.mask_keys(mask, t)
+            repeat = c.repeat(repeat_times)
+            rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
+                               "src_blk_stride": src_blk_stride},
+                           dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
+            c.emit(f"{row.statement}.{t.name} {d}, {s}, {value}, repeat={repeat}, {rep}, "
+                   f"{keys}")
+            c.record("V")
+    return _named(row, method)
+
+
+def _unary_blk(row: Binding):
+    def method(self, mask, dst, src, repeat_times, dst_blk_stride, src_blk_stride,
+               dst_rep_stride, src_rep_stride) -> None:
+        with self._call(row.name) as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src=src)
+            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+            keys = c.mask_keys(mask, t)
+            repeat = c.repeat(repeat_times)
+            rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
+                               "src_blk_stride": src_blk_stride},
+                           dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
+            c.emit(f"{row.statement}.{t.name} {d}, {s}, repeat={repeat}, {rep}, {keys}")
+            c.record("V")
+    return _named(row, method)
+
+
+def _conv_blk(row: Binding):
+    def method(self, mask, round_mode, dst, src, repeat_times, dst_blk_stride, src_blk_stride,
+               dst_rep_stride, src_rep_stride, deqscale=None, ldst_high_half=False) -> None:
+        with self._call(row.name) as c:
+            dt, st = _tensor(c, dst, "dst").t, _tensor(c, src, "src").t
+            mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
+            if mode is None:
+                raise c.error(f"round_mode {round_mode!r} is not one of "
+                              f"{', '.join(repr(m) for m in ROUND)}")
+            if deqscale is not None or ldst_high_half:
+                raise c.error("deqscale and ldst_high_half (dequantising int32 → float16 "
+                              "conversions) are not modelled by pipev")
+            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+            keys = c.mask_keys(mask, dt, 256 // max(dt.size, st.size))
+            repeat = c.repeat(repeat_times)
+            rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
+                               "src_blk_stride": src_blk_stride},
+                           dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
+            c.emit(f"{row.statement}.{dt.name}.{st.name} {d}, {s}, repeat={repeat}, "
+                   f"round={mode}, {rep}, {keys}")
+            c.record("V")
+    return _named(row, method)
+
+
 def _from_params(row: Binding):
     """A row's method from its parameter list (bindings.PARAMS): arguments by position or by
     kind, each written into the statement as its kind says (strides as NAME=, immediates)."""
@@ -339,7 +427,9 @@ def _from_params(row: Binding):
     return _named(row, method)
 
 
-_SHAPES = {"binary": _binary, "scalar": _scalar, "unary": _unary, "conv": _conv}
+_SHAPES = {"binary": _binary, "scalar": _scalar, "unary": _unary, "conv": _conv,
+           "binary_blk": _binary_blk, "scalar_blk": _scalar_blk, "unary_blk": _unary_blk,
+           "conv_blk": _conv_blk}
 
 
 @functools.cache

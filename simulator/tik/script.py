@@ -18,7 +18,7 @@ from isa.diagnostics import Diagnostic, DiagnosticError
 from simulator.tik import SHIM
 from simulator.tik.params import compiled
 
-SHIM_PACKAGES = ("tbe", "te", "tik")
+SHIM_PACKAGES = ("tbe", "te", "tik", "impl", "topi")
 BUILD_LOCK = threading.Lock()  # the TIK settings, BUILT, sys.argv and __main__ are per process
 
 

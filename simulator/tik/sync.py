@@ -30,6 +30,9 @@ import attrs
 from simulator.tik.nodes import Block, If, Loop, Op, ancestry, children
 
 PIPES = ("V", "MTE2", "MTE3")
+# the scalar unit's UB loads and stores (Op.pipe "S") wait for the queues like any pipe; what
+# S does is complete before it issues the next instruction, so nothing ever waits for S
+ORDER = PIPES + ("S",)
 EAGER, CARRIED, HOISTED, ADJACENT = "eager", "carried", "hoisted", "adjacent"
 
 Entry = tuple[str, bool, Op]  # buffer, written, by whom
@@ -116,8 +119,10 @@ def plan(root: Block, overlaps: dict[str, frozenset[str]] | None = None) -> Plan
                                  block.id in loops)
             where[c] = (block, i)
             state[(q, p)] = _kept(entries, anc, block.id, kind, after, i)
+        if p == "S":
+            return state
         mine = {(b, False, c) for b in c.reads - c.writes} | {(b, True, c) for b in c.writes}
-        for r in PIPES:
+        for r in ORDER:
             if r != p:
                 state[(p, r)] = _superseded(state.get((p, r), frozenset()), c) | mine
         return state
@@ -153,7 +158,7 @@ def plan(root: Block, overlaps: dict[str, frozenset[str]] | None = None) -> Plan
 
 def _placed(known, where, loops) -> Plan:
     plan = Plan(defaultdict(list), defaultdict(list), defaultdict(list), defaultdict(list))
-    order = sorted(known.items(), key=lambda kv: PIPES.index(kv[0][1]))
+    order = sorted(known.items(), key=lambda kv: ORDER.index(kv[0][1]))
     for (c, q), local in order:
         block, i = where[c]
         kind, after = decide(local, i, block.id in loops)

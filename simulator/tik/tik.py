@@ -19,13 +19,16 @@ from isa.chip import Chip, ChipError, get_chip
 from simulator.tik.debug import Tikdb
 from simulator.tik.dtypes import known, pipev_type
 from simulator.tik.errors import Loc, TikError, api, caller
-from simulator.tik.expr import LowerError, Lowering, as_expr
+from simulator.tik.expr import Expr, LowerError, Lowering, as_expr
 from simulator.tik.instructions import Instructions
 from simulator.tik.kernel import Kernel
 from simulator.tik.nodes import Block, If, Loop, Op
-from simulator.tik.values import Scalar, Tensor, set_scalar
+from simulator.tik.values import InputScalar, Scalar, Tensor, set_scalar
 
 SCOPES = {"global": "gm", "local.UB": "ubuf"}
+SCOPE_GM, SCOPE_UB = "global", "local.UB"
+STATIC_ELEMENTS = 1 << 26  # more elements in a GM tensor: a dynamic shape, bound at run time
+MAX_GM_ELEMENTS = 1 << 34  # a GM tensor's maximum shape (2^31-1 elements is the usual one)
 SCOPE_NAMES = {"gm": "scope_gm", "ubuf": "scope_ubuf"}
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 REGISTER_NAME = re.compile(r"x([0-9]|[12][0-9]|3[01])\Z")
@@ -47,7 +50,8 @@ def scope(generator):
 
     @contextmanager
     def entered(self, loc, args, kwargs):
-        with self.living(generator.__name__, loc), manager(self, loc, *args, **kwargs) as v:
+        with self.living(generator.__name__, loc), self.freeing(), \
+                manager(self, loc, *args, **kwargs) as v:
             yield v
 
     signature = inspect.signature(generator)
@@ -84,13 +88,16 @@ class Tik(Kernel, Instructions):
         t = pipev_type(dtype)
         if t is None:
             raise TikError.at(loc, f"Tensor: unknown dtype {dtype!r} (TIK dtypes: {known()})")
-        shape = _shape(loc, shape)
         space = SCOPES.get(scope)
         if space is None:
             raise TikError.at(loc, f"Tensor '{name}': scope {scope!r} is not supported by "
                               "pipev (tik.scope_gm or tik.scope_ubuf)")
+        shape = _shape(loc, shape, space == "gm")
         pname = self._name(str(name or "tensor"))
         tensor = Tensor(self, dtype, t, shape, str(name or pname), space, pname, loc)
+        # a GM tensor declared at a maximum shape (a dynamic-shape operator's): bound to
+        # what is supplied at run time, its backing zeroed pages the OS gives when touched
+        tensor.dynamic = space == "gm" and math.prod(shape) > STATIC_ELEMENTS
         if space == "ubuf":
             self._place(tensor)
         self.tensors[pname] = tensor
@@ -136,12 +143,150 @@ class Tik(Kernel, Instructions):
             set_scalar(s, init_value, loc)
         return s
 
+    @api
+    def scalar_conv(self, round_mode, dst, src) -> None:
+        """dst = src converted by the scalar unit (int32 ↔ float16/float32, float32 ↔
+        float16) in TIK's round mode ('' / 'none', 'round', 'floor', 'ceil', 'away-zero',
+        'to-zero')."""
+        from simulator.tik.instructions import ROUND
+
+        loc = caller()
+        mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
+        if mode is None:
+            raise TikError.at(loc, f"scalar_conv: round_mode {round_mode!r} is not one of "
+                              f"{', '.join(repr(m) for m in ROUND)}")
+        for role, v in (("dst", dst), ("src", src)):
+            if not isinstance(v, Scalar):
+                raise TikError.at(loc, f"scalar_conv: {role} must be a Scalar")
+            self.alive(v, loc, "scalar_conv")
+        d, t = dst.t, src.t
+        if d.is_int and t.is_int:
+            line = f"mov x{dst.reg}, x{src.reg}"
+        elif d.is_float and t.is_int:
+            line = f"itof.{d.name} x{dst.reg}, x{src.reg}, round={mode}"
+        elif d.is_int and t.is_float:
+            line = f"ftoi.{t.name} x{dst.reg}, x{src.reg}, round={mode}"
+        elif d.size != t.size:
+            line = f"ftof.{d.name} x{dst.reg}, x{src.reg}, round={mode}"
+        else:
+            line = f"mov x{dst.reg}, x{src.reg}"
+        dst.value = None
+        dst.assigned_in_scope |= self.nested
+        self.record(Op(loc, "scalar_conv", [line]))
+
+    # TIK's scalar instructions: (mnemonic for integer Scalars, for float ones), the operands
+    SCALAR_OPS = {"scalar_abs": ("sabs", "fabs", 1), "scalar_sqrt": (None, "fsqrt", 1),
+                  "scalar_max": ("smax", "fmax", 2), "scalar_min": ("smin", "fmin", 2),
+                  "scalar_countbit1": ("popcnt", None, 1),
+                  "scalar_countleading0": ("clz", None, 1)}
+
+    def _scalar_op(self, what: str, dst, *srcs) -> None:
+        loc = caller()
+        int_op, float_op, _ = self.SCALAR_OPS.get(what, ("popcnt", None, 1))
+        if not isinstance(dst, Scalar):
+            raise TikError.at(loc, f"{what}: dst must be a Scalar")
+        self.alive(dst, loc, what)
+        op = float_op if dst.ftype is not None else int_op
+        if op is None:
+            kind = "float" if dst.ftype is not None else "integer"
+            raise TikError.at(loc, f"{what}: not for {kind} Scalars ({dst.dtype})")
+        lines: list[str] = []
+        low = Lowering(lines, list(range(24, 32)))
+        regs = []
+        try:
+            for v in srcs:
+                e = as_expr(v)
+                if isinstance(v, Scalar) and (v.ftype is None) == (dst.ftype is None) and \
+                        (v.ftype is None or v.ftype.name == dst.ftype.name):
+                    self.alive(v, loc, what)
+                    regs.append(v.reg)
+                    continue
+                r = low.temp()
+                if dst.ftype is None:
+                    low.into(r, e)
+                else:
+                    low.float_into(r, e, dst.t)
+                regs.append(r)
+        except LowerError as err:
+            raise TikError.at(loc, f"{what}: {err}") from None
+        typed = f".{dst.t.name}" if dst.ftype is not None else ""
+        ops = ", ".join(f"x{r}" for r in regs)
+        lines.append(f"{op}{typed} x{dst.reg}, {ops}")
+        if what == "scalar_countbit0":  # the zero bits: 64 - the one bits
+            try:
+                t = low.temp()
+            except LowerError as err:
+                raise TikError.at(loc, f"{what}: {err}") from None
+            lines += [f"li x{t}, 64", f"sub x{dst.reg}, x{t}, x{dst.reg}"]
+        dst.value = None
+        dst.assigned_in_scope |= self.nested
+        self.record(Op(loc, what, lines))
+
+    @api
+    def scalar_abs(self, dst, src) -> None:
+        self._scalar_op("scalar_abs", dst, src)
+
+    @api
+    def scalar_sqrt(self, dst, src) -> None:
+        self._scalar_op("scalar_sqrt", dst, src)
+
+    @api
+    def scalar_max(self, dst, src0, src1) -> None:
+        self._scalar_op("scalar_max", dst, src0, src1)
+
+    @api
+    def scalar_min(self, dst, src0, src1) -> None:
+        self._scalar_op("scalar_min", dst, src0, src1)
+
+    @api
+    def scalar_countbit1(self, dst, src) -> None:
+        self._scalar_op("scalar_countbit1", dst, src)
+
+    @api
+    def scalar_countbit0(self, dst, src) -> None:
+        self._scalar_op("scalar_countbit0", dst, src)
+
+    @api
+    def scalar_countleading0(self, dst, src) -> None:
+        self._scalar_op("scalar_countleading0", dst, src)
+
+    @api
+    def InputScalar(self, dtype="int64", name="input_scalar") -> InputScalar:
+        """A Scalar the launch gives (an operator's runtime attribute): its value is the one
+        element of a hidden GM input named NAME (feed_dict[NAME], `--input NAME=F.npy`),
+        moved to UB and loaded into the register where it is declared."""
+        loc = caller()
+        if self.nested:
+            raise TikError.at(loc, "InputScalar inside for_range / if_scope (declare it at the "
+                              "top of the kernel)")
+        t = pipev_type(dtype)
+        if t is None:
+            raise TikError.at(loc, f"InputScalar: unknown dtype {dtype!r} (TIK dtypes: "
+                              f"{known()})")
+        if self.chip.scalar_gm:  # the scalar unit loads it from GM
+            source = self.Tensor(dtype, (1,), scope=SCOPE_GM, name=str(name))
+            s = InputScalar(self, dtype, t, str(name), loc, source)
+            set_scalar(s, source[0], loc)
+            return s
+        # else through UB: a one-block input (its first element the value), moved and loaded
+        source = self.Tensor(dtype, (32 // t.size,), scope=SCOPE_GM, name=str(name))
+        slot = self.Tensor(dtype, (32 // t.size,), scope=SCOPE_UB, name=f"{name}_ub")
+        s = InputScalar(self, dtype, t, str(name), loc, source)
+        self.data_move(slot, source, 0, 1, 1, 0, 0)
+        set_scalar(s, slot[0], loc)
+        return s
+
     # -- program control ---------------------------------------------------------------------
     @scope
     def for_range(self, loc, begint, endt, name="i", thread_num=1, thread_type="whole",
                   block_num=1, dtype="int32", for_type="serial", **kwargs):
-        cores = _block_num(loc, block_num)
+        runtime = _runtime_blocks(block_num, endt)
+        cores = self.chip.vector_cores if runtime else _block_num(loc, block_num)
         var = Scalar(self, "int32", pipev_type("int32"), str(name), loc)
+        if runtime:
+            with self._runtime_blocks(loc, var, begint, block_num):
+                yield var
+            return
         if cores > 1:
             with self._blocks(loc, var, begint, endt, cores):
                 yield var
@@ -193,6 +338,33 @@ class Tik(Kernel, Instructions):
             self.stack.pop()
             self.registers.give_back(var.reg)
 
+    @contextmanager
+    def _runtime_blocks(self, loc, var, begint, block_num):
+        """for_range(0, n, block_num=n) with n a Scalar (a dynamic-shape operator's core count,
+        read from its tiling): a launch of the chip's vector cores (the most n can be, TIK's
+        CORE_NUM), each core whose block_idx is n or more skipping the body."""
+        if len(self.stack) > 1 or self.block_dim > 1:
+            raise TikError.at(loc, "for_range: block_num must be on one outermost loop (pipev "
+                              "launches the kernel on block_num cores)")
+        if as_expr(begint).constant() != 0:
+            raise TikError.at(loc, "for_range: a multi-core loop runs 0..block_num")
+        self.block_dim = self.chip.vector_cores
+        label = self._label()
+        head = [f"mov x{var.reg}, block_idx"]
+        try:
+            bound = Lowering(head, list(range(24, 32))).value(as_expr(block_num))
+        except LowerError as e:
+            raise TikError.at(loc, f"for_range: {e}") from None
+        head.append(f"bge x{var.reg}, {bound}, {label}_else")
+        node = If(loc, Op(loc, "for_range", head), Block(), label)
+        self.record(node)
+        self.stack.append(node.then)
+        try:
+            yield
+        finally:
+            self.stack.pop()
+            self.registers.give_back(var.reg)
+
     @scope
     def if_scope(self, loc, cond):
         with self._branch(loc, cond):
@@ -203,7 +375,8 @@ class Tik(Kernel, Instructions):
         label = self._label()
         head: list[str] = []
         try:
-            Lowering(head, list(range(24, 32))).branch_unless(cond, f"{label}_else")
+            Lowering(head, list(range(24, 32))).branch_unless(cond, f"{label}_else",
+                                                              f"{label}_then")
         except LowerError as e:
             raise TikError.at(loc, f"if_scope: {e}") from None
         node = If(loc, Op(loc, "if_scope", head), Block(), label)
@@ -248,6 +421,12 @@ class Tik(Kernel, Instructions):
 
     @scope
     def new_stmt_scope(self, loc, disable_sync=False):
+        yield
+
+    @contextmanager
+    def freeing(self):
+        """A `with` scope's UB tensors and Scalars are freed at its end (TIK: what a scope
+        makes lives as long as it): its UB is placed again, its registers taken again."""
         self.scopes.append(([], []))
         try:
             yield
@@ -255,8 +434,7 @@ class Tik(Kernel, Instructions):
             tensors, scalars = self.scopes.pop()
             self.ub = [u for u in self.ub if u[2] not in tensors]
             for s in scalars:
-                if s.t.is_int:
-                    self.registers.give_back(s.reg)
+                self.registers.give_back(s.reg)
 
     # -- building ----------------------------------------------------------------------------
     @api
@@ -267,6 +445,11 @@ class Tik(Kernel, Instructions):
         loc = caller()
         if len(self.stack) > 1:
             raise TikError.at(loc, "BuildCCE inside for_range / if_scope")
+        # flowtable: the tiling tensors of a dynamic-shape operator, inputs after `inputs`;
+        # an InputScalar is the GM element it is loaded from; one Tensor stands for a list
+        inputs = [i.source if isinstance(i, InputScalar) else i
+                  for i in _listed(inputs) + _listed(flowtable or [])]
+        outputs = _listed(outputs)
         for role, group in (("inputs", inputs), ("outputs", outputs)):
             for t in group:
                 if not isinstance(t, Tensor) or t.root.scope != "gm" or t.root is not t:
@@ -280,6 +463,11 @@ class Tik(Kernel, Instructions):
         BUILT.append(self)
 
 
+def _listed(group) -> list:
+    """BuildCCE's inputs/outputs: a list or tuple, or one Tensor (`outputs=(out_gm)`)."""
+    return [group] if isinstance(group, (Tensor, InputScalar)) else list(group)
+
+
 def _loop_range(loc: Loc, start: int | None, end: int | str) -> None:
     """TIK's for_range takes 0 <= begint <= endt (the bounds known when the kernel is built
     are checked; a backwards range is a mistake, not a loop that runs zero times)."""
@@ -289,6 +477,17 @@ def _loop_range(loc: Loc, start: int | None, end: int | str) -> None:
         got = f"{start if start is not None else 'begint'}, {end if end is not None else 'endt'}"
         raise TikError.at(loc, f"for_range({got}): the bounds must satisfy "
                           "0 <= begint <= endt")
+
+
+def _runtime_blocks(block_num, endt) -> bool:
+    """block_num a Scalar or expression known only at run time, the loop's own bound."""
+    if not isinstance(block_num, Expr):
+        return False
+    try:
+        known = block_num.constant() is not None
+    except LowerError:
+        return False
+    return not known and endt is block_num
 
 
 def _block_num(loc: Loc, block_num) -> int:
@@ -307,7 +506,7 @@ def _block_num(loc: Loc, block_num) -> int:
     return n
 
 
-def _shape(loc: Loc, shape) -> tuple[int, ...]:
+def _shape(loc: Loc, shape, gm: bool = False) -> tuple[int, ...]:
     if isinstance(shape, int):
         shape = (shape,)
     try:
@@ -317,6 +516,6 @@ def _shape(loc: Loc, shape) -> tuple[int, ...]:
             from None
     if not dims or any(d < 1 for d in dims):
         raise TikError.at(loc, f"Tensor: shape {shape!r} must have positive dimensions")
-    if math.prod(dims) > 1 << 26:
+    if math.prod(dims) > (MAX_GM_ELEMENTS if gm else STATIC_ELEMENTS):
         raise TikError.at(loc, f"Tensor: shape {shape!r} is too large")
     return dims

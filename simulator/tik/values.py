@@ -5,10 +5,20 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from isa.types import DType
 from simulator.tik.dtypes import pipev_type
 from simulator.tik.errors import Loc, TikError, caller
-from simulator.tik.expr import Const, Expr, LowerError, Lowering, RegisterRef, as_expr
+from simulator.tik.expr import (
+    Const,
+    Expr,
+    FBinOp,
+    LowerError,
+    Lowering,
+    RegisterRef,
+    as_expr,
+)
 from simulator.tik.nodes import Op
 
 if TYPE_CHECKING:
@@ -16,27 +26,38 @@ if TYPE_CHECKING:
 
 
 class Scalar(RegisterRef):
-    """`tik_instance.Scalar(dtype, name, init_value)`. An integer Scalar is a register; a float
-    Scalar a constant the vector instructions take as an immediate."""
+    """`tik_instance.Scalar(dtype, name, init_value)`: a register of the scalar unit (a float
+    Scalar's holds its type's bits). While its value is known when the kernel is built, vector
+    instructions take it as an immediate; otherwise they read the register."""
 
     def __init__(self, tik: Tik, dtype: str, t: DType, name: str, loc: Loc):
         self.tik, self.dtype, self.t, self.name, self.loc = tik, dtype, t, name, loc
-        self.reg = tik.registers.take(loc, name) if t.is_int else 0
+        self.reg = tik.registers.take(loc, name)
+        self.ftype = None if t.is_int else t  # a float Scalar: its register holds T's bits
         self.life = tik.life  # the scope it was made in (a for_range's: its variable)
         self.value: float | int | None = None  # the constant a float Scalar holds
         self.assigned_in_scope = False  # set_as inside for_range / if_scope
 
     def constant(self) -> None:
         if not self.t.is_int:
-            raise LowerError(f"float Scalar '{self.name}' cannot take part in integer "
-                             "arithmetic (the scalar unit has no float ALU)")
+            raise LowerError(f"float Scalar '{self.name}' where the scalar unit needs an "
+                             "integer (an index, a count, an integer Scalar): use scalar_conv")
         return None
 
     def set_as(self, value, src_offset=None) -> None:
-        set_scalar(self, value)
+        set_scalar(self, value, caller(), src_offset)
 
     def __repr__(self) -> str:
         return f"Scalar({self.dtype!r}, name={self.name!r})"
+
+
+class InputScalar(Scalar):
+    """`tik_instance.InputScalar(dtype, name)`: a Scalar loaded from the one-element GM input
+    SOURCE (tik.py makes it)."""
+
+    def __init__(self, tik: Tik, dtype: str, t: DType, name: str, loc: Loc, source: Tensor):
+        super().__init__(tik, dtype, t, name, loc)
+        self.source = source
 
 
 class CmpMask:
@@ -58,6 +79,7 @@ class Tensor:
         self.offset: Expr = offset if offset is not None else Const(0)
         self.addr = 0  # UB byte address of a root tensor
         self.alias_of: Tensor | None = None  # reinterpret_cast_to: the tensor it views
+        self.dynamic = False  # a GM tensor at a maximum shape, bound at run time (tik.py)
         self.life = tik.life if root is None else root.life  # the scope it was made in
 
     @property
@@ -97,6 +119,18 @@ class Tensor:
                       self.pname, self.loc, self.root, _fold(offset))
         return view
 
+    def __iter__(self):
+        raise self.tik.error(f"Tensor '{self.name}' is not iterable (index it: t[i])")
+
+    def __setitem__(self, index, value) -> None:
+        """`tensor[i] = value`: the same store as `tensor[i].set_as(value)`."""
+        store_element(self[index], value, 0, caller())
+
+    def set_as(self, value, dst_offset=0, src_offset=None) -> None:
+        """`tensor[i].set_as(value)`: the scalar unit stores VALUE (a Scalar, a number or an
+        expression) into the element (`st.T`)."""
+        store_element(self, value, dst_offset, caller())
+
     def reinterpret_cast_to(self, dtype: str) -> Tensor:
         return reinterpret(self, dtype)
 
@@ -107,10 +141,6 @@ class Tensor:
                                  f"cannot have shape {shape}")
         return Tensor(self.tik, self.dtype, self.t, shape, self.name, self.scope, self.pname,
                       self.loc, self.root, self.offset)
-
-    def set_as(self, value, *args, **kwargs) -> None:
-        raise self.tik.error("Tensor.set_as (a scalar store to UB) is not supported by pipev's "
-                             "TIK: the scalar unit has no UB store (use vec_dup)")
 
     def __repr__(self) -> str:
         return f"Tensor({self.dtype!r}, {self.shape}, name={self.name!r}, scope={self.scope!r})"
@@ -158,32 +188,125 @@ def reinterpret(tensor: Tensor, dtype: str) -> Tensor:
                   root.scope, key, loc, view_root, offset // t.size)
 
 
-def set_scalar(s: Scalar, value, loc: Loc | None = None) -> None:
-    """`s.set_as(value)` (and a Scalar's init_value): an integer Scalar's register computed by
-    the scalar unit, a float Scalar's constant."""
+def set_scalar(s: Scalar, value, loc: Loc | None = None, src_offset=None) -> None:
+    """`s.set_as(value)` (and a Scalar's init_value): the scalar unit computes the register —
+    an integer or float expression, or a load of a UB tensor element (`ld.T`)."""
     loc = loc or caller()
     nested = s.tik.nested
-    s.tik.alive(s, loc, f"Scalar '{s.name}'.set_as")
+    what = f"Scalar '{s.name}'.set_as"
+    s.tik.alive(s, loc, what)
     if isinstance(value, Scalar):
-        s.tik.alive(value, loc, f"Scalar '{s.name}'.set_as")
+        s.tik.alive(value, loc, what)
     if isinstance(value, Tensor):
-        raise TikError.at(loc, f"Scalar '{s.name}'.set_as(a tensor element): pipev's "
-                          "scalar unit has no UB load")
-    if not s.t.is_int:
-        if isinstance(value, Scalar):
-            value = value.value
-        if nested or not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise TikError.at(loc, f"float Scalar '{s.name}' takes a number outside "
-                              "for_range and if_scope (pipev's float Scalars are constants)")
-        s.value = float(value)
+        _load_element(s, value, src_offset, loc)
         return
     lines: list[str] = []
+    low = Lowering(lines, list(range(24, 32)))
     try:
+        if isinstance(value, (bool, np.bool_)):
+            value = int(value)
         e = as_expr(value)
-        Lowering(lines, list(range(24, 32))).into(s.reg, e)
+        if s.t.is_int:
+            low.into(s.reg, e)
+            const = e.constant()
+        else:
+            if s.t.name == "f16" and isinstance(e, FBinOp):
+                raise LowerError("an Expr cannot be assigned to a float16 Scalar (TIK: on "
+                                 "every product); compute in float32 and scalar_conv")
+            low.float_into(s.reg, e, s.t)
+            const = _number(value)
     except LowerError as err:
-        raise TikError.at(loc, f"Scalar '{s.name}'.set_as: {err}") from None
-    const = e.constant()
+        raise TikError.at(loc, f"{what}: {err}") from None
     s.value = const if const is not None and not nested and not s.assigned_in_scope else None
     s.assigned_in_scope |= nested
     s.tik.record(Op(loc, "set_as", lines, None, frozenset(), frozenset()))
+
+
+def _number(value) -> float | None:
+    """A float Scalar's value when it is a number known now."""
+    if isinstance(value, Scalar):
+        return value.value if value.ftype is not None and value.value is not None and \
+            not isinstance(value.value, int) else None
+    if isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def _element(tensor: Tensor, offset, loc: Loc, what: str) -> str:
+    """A UB tensor element as a `.vasm` operand, `name[I]` / `name[xN+I]`; its offset's scalar
+    work goes first (returned in LINES by the caller's Lowering)."""
+    if tensor.root.scope != "ubuf" and not tensor.tik.chip.scalar_gm:
+        raise TikError.at(loc, f"{what}: tensor '{tensor.name}' is in scope_gm; the scalar unit "
+                          f"of {tensor.tik.chip.name} loads and stores UB elements only "
+                          "(data_move the data to UB first)")
+    tensor.tik.alive(tensor.root.alias_of or tensor.root, loc, what)
+    return ""
+
+
+def _access(tensor: Tensor, offset, low: Lowering) -> str:
+    e = tensor.offset if offset in (None, 0) else tensor.offset + as_expr(offset)
+    reg, k = low.affine(e)
+    if reg is None:
+        return f"{tensor.pname}[{k}]"
+    return f"{tensor.pname}[x{reg}{k:+d}]" if k else f"{tensor.pname}[x{reg}]"
+
+
+def _load_element(s: Scalar, tensor: Tensor, offset, loc: Loc) -> None:
+    what = f"Scalar '{s.name}'.set_as"
+    _element(tensor, offset, loc, what)
+    if s.t.is_int != tensor.t.is_int or (not s.t.is_int and s.t.name != tensor.t.name):
+        raise TikError.at(loc, f"{what}: Scalar {s.dtype} from a {tensor.dtype} element (TIK: "
+                          "the same dtype; use scalar_conv between int and float)")
+    lines: list[str] = []
+    try:
+        elem = _access(tensor, offset, Lowering(lines, list(range(24, 32))))
+    except LowerError as err:
+        raise TikError.at(loc, f"{what}: {err}") from None
+    lines.append(f"ld.{tensor.t.name} x{s.reg}, {elem}")
+    s.value = None
+    s.assigned_in_scope |= s.tik.nested
+    s.tik.record(Op(loc, "set_as", lines, "S", frozenset({tensor.buffer}), frozenset()))
+
+
+def store_element(tensor: Tensor, value, offset, loc: Loc) -> None:
+    what = f"Tensor '{tensor.name}'.set_as"
+    _element(tensor, offset, loc, what)
+    if isinstance(value, Scalar):
+        tensor.tik.alive(value, loc, what)
+    lines: list[str] = []
+    low = Lowering(lines, list(range(24, 32)))
+    try:
+        reg, reads = _stored(tensor, value, low, loc, what)
+        elem = _access(tensor, offset, low)
+    except LowerError as err:
+        raise TikError.at(loc, f"{what}: {err}") from None
+    lines.append(f"st.{tensor.t.name} x{reg}, {elem}")
+    tensor.tik.record(Op(loc, "set_as", lines, "S", reads, frozenset({tensor.buffer})))
+
+
+def _stored(tensor: Tensor, value, low: Lowering, loc: Loc, what: str
+            ) -> tuple[int, frozenset[str]]:
+    """The register holding what `tensor[i].set_as(value)` stores, and the buffers read for
+    it: a Scalar of the tensor's kind as it is, a Tensor's first element loaded (TIK: a
+    one-element tensor, the same dtype), anything else computed into a scratch register."""
+    t = tensor.t
+    if isinstance(value, Tensor):
+        _element(value, None, loc, what)
+        if value.t.name != t.name:
+            raise LowerError(f"the element is {value.dtype}, the tensor {tensor.dtype} (TIK: "
+                             "the same dtype)")
+        reg = low.temp()
+        low.lines.append(f"ld.{t.name} x{reg}, {_access(value, None, low)}")
+        return reg, frozenset({value.buffer})
+    e = as_expr(int(value) if isinstance(value, (bool, np.bool_)) else value)
+    if isinstance(e, RegisterRef) and (e.ftype is None) == t.is_int and \
+            (t.is_int or e.ftype.name == t.name):
+        if e.life is not None and e.life.ended:
+            raise LowerError(e.life.outside(e.name))
+        return e.reg, frozenset()
+    reg = low.temp()
+    if t.is_int:
+        low.into(reg, e)
+    else:
+        low.float_into(reg, e, t)
+    return reg, frozenset()

@@ -44,21 +44,18 @@ def defn_of(statement: str):
     return TYPED_FORMS.get(statement) or INSTRUCTIONS[statement]
 
 
+def shape_of(row: Binding) -> str:
+    """The row's shape, TIK's older names (`vadd`, block strides given: `binary_blk`) as the
+    shape they issue."""
+    return row.shape.removesuffix("_blk")
+
+
 def types_of(row: Binding, chip) -> tuple[str, str | None]:
     """(T, SRC) a row is tried with: its statement's first supported type (cast: f16 ← f32)."""
     if shape_of(row) in ("cast", "conv"):
         return "f16", "f32"
     supported = chip.types.get(defn_of(row.statement).types, ())
     return next(t for t in PREFERRED if t in supported), None
-
-
-def shape_of(row: Binding) -> str:
-    """A row's shape; for a row with a parameter list (TIK's older v* names, #27a) the shape
-    its tensor kinds make (its calls pass block strides 1 and repeat strides 8)."""
-    if row.shape:
-        return row.shape
-    kinds = row.params[0]
-    return "binary" if "src1" in kinds else "scalar" if "scalar" in kinds else "unary"
 
 
 def rows(language: str) -> list[Binding]:
@@ -68,16 +65,17 @@ def rows(language: str) -> list[Binding]:
 # -- the .vasm statement of a call ------------------------------------------------------------
 def statement(row: Binding, form: str, t: str, src: str | None, addr) -> str:
     """The API statement written by hand; ADDR(k) is the byte address of operand k."""
-    ops = [f"@{addr(k):#x}" for k in range(3 if shape_of(row) == "binary" else 2)]
-    if shape_of(row) == "scalar":
+    shape = shape_of(row)
+    ops = [f"@{addr(k):#x}" for k in range(3 if shape == "binary" else 2)]
+    if shape == "scalar":
         ops.append("2.0" if t.startswith("f") else "2")
     head = f"{row.statement}.{t}" + (f".{src}" if src else "")
     text = f"{head} {', '.join(ops)}"
-    if shape_of(row) in ("cast", "conv"):
+    if shape in ("cast", "conv"):
         text += ", round=none"
     if form == "count":
         return f"{text}, count={N}"
-    text += f", repeat={REPEAT}, stride={STRIDES[shape_of(row)]}"
+    text += f", repeat={REPEAT}, stride={STRIDES[shape]}"
     return {"keep": text, "mask": f"{text}, mask={MASK}",
             "bits": f"{text}, mask_hi=0, mask_lo={LO:#x}"}[form]
 
@@ -106,18 +104,18 @@ def cpp_call(row: Binding, form: str, t: str, src: str | None) -> str:
     def op(k: int, ty: str) -> str:
         return f"{var[ty]} + {OFFSETS[k]}" if c_api else f"{var[ty]}[{OFFSETS[k]}]"
 
-    ops = [op(0, t), op(1, src or t)] + ([op(2, t)] if shape_of(row) == "binary" else [])
-    if shape_of(row) == "scalar":
+    ops = [op(0, t), op(1, src or t)] + ([op(2, t)] if row.shape == "binary" else [])
+    if row.shape == "scalar":
         ops.append(f"static_cast<{T}>(2.0f)")
-    if shape_of(row) == "cast":
+    if row.shape == "cast":
         ops.append("AscendC::RoundMode::CAST_NONE")
     if form == "count":
         return f"{row.name}({', '.join(ops)}, {N});"
     if c_api:
-        return f"{row.name}({', '.join(ops)}, {REPEAT}, {STRIDES[shape_of(row)]});"
-    params = "rp" if shape_of(row) == "binary" else "up"
+        return f"{row.name}({', '.join(ops)}, {REPEAT}, {STRIDES[row.shape]});"
+    params = "rp" if row.shape == "binary" else "up"
     mask = {"mask": str(MASK), "bits": "bits", "keep": str(MASK)}[form]
-    tmpl = "" if form != "keep" else (f"<{T}, {S}, false>" if shape_of(row) == "cast" else
+    tmpl = "" if form != "keep" else (f"<{T}, {S}, false>" if row.shape == "cast" else
                                       f"<{T}, false>")
     return f"{row.name}{tmpl}({', '.join(ops)}, {mask}, {REPEAT}, {params});"
 
@@ -199,17 +197,15 @@ def run_cpp(tmp: Path, chip_name: str, cases: list) -> tuple[dict[int, list], di
 def tik_call(row: Binding, form: str, t: str, src: str | None) -> str:
     mask = {"mask": str(MASK), "bits": f"[0, {LO:#x}]"}[form]
     d, a = f"v_{t}[{OFFSETS[0]}]", f"v_{src or t}[{OFFSETS[1]}]"
-    if row.params:  # by kind, in the row's order
-        value = {"mask": mask, "dst": d, "src": a, "src0": a, "src1": f"v_{t}[{OFFSETS[2]}]",
-                 "scalar": "2.0" if t.startswith("f") else "2", "repeat": str(REPEAT)}
-        args = [value.get(k, "1" if k.endswith("_blk") else "8") for k in row.params[0]]
-        return f"tik_instance.{row.name}({', '.join(args)})"
-    if shape_of(row) == "conv":
-        return f'tik_instance.{row.name}({mask}, "none", {d}, {a}, {REPEAT}, 8, 8)'
-    ops = [d, a] + ([f"v_{t}[{OFFSETS[2]}]"] if shape_of(row) == "binary" else [])
-    if shape_of(row) == "scalar":
+    shape = shape_of(row)
+    reps = "8, 8, 8" if shape == "binary" else "8, 8"
+    if row.shape.endswith("_blk"):  # the older names: block strides before the repeat ones
+        reps = ("1, 1, 1, " if shape == "binary" else "1, 1, ") + reps
+    if shape == "conv":
+        return f'tik_instance.{row.name}({mask}, "none", {d}, {a}, {REPEAT}, {reps})'
+    ops = [d, a] + ([f"v_{t}[{OFFSETS[2]}]"] if shape == "binary" else [])
+    if shape == "scalar":
         ops.append("2.0" if t.startswith("f") else "2")
-    reps = "8, 8, 8" if shape_of(row) == "binary" else "8, 8"
     return f"tik_instance.{row.name}({mask}, {', '.join(ops)}, {REPEAT}, {reps})"
 
 

@@ -1,1 +1,1 @@
-"""pipev stand-in for `tbe`: only `tbe.tik` (simulator/tik)."""
+"""pipev stand-in for `tbe`: `tbe.tik` and `tbe.common` (simulator/tik/framework.py)."""

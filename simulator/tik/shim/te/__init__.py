@@ -1,1 +1,1 @@
-"""pipev stand-in for `te`: only `te.tik` (simulator/tik)."""
+"""pipev stand-in for `te`: `te.tik`, `te.platform`, `te.utils` (simulator/tik/framework.py)."""

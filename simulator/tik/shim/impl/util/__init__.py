@@ -1,0 +1,1 @@
+"""pipev stand-in for `impl.util`."""

@@ -1,0 +1,1 @@
+"""pipev stand-in for the older operators' `topi`: only `topi.cce.util`."""

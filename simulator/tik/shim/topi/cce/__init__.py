@@ -1,0 +1,1 @@
+"""pipev stand-in for `topi.cce`: only `util`."""
