@@ -637,6 +637,176 @@ def _subs(e: _Expander) -> None:
             text = str(int(neg.view(e.t.numeric)[0]))
         e.scalar_override = attrs.evolve(o, value=neg.view(np.uint8), text=text)
     _elementwise(e)
+def _reduce(e: _Expander) -> None:
+    """The reductions (WholeReduce*, BlockReduce*, PairReduceSum): repeat= with a mask, or MASK
+    as it is; one hardware instruction, the row's `hw`, with the statement's strides (dst_rep
+    in whole results) and, for max/min, its order. dst is aligned as the hardware's needs."""
+    if "repeat" not in e.fields:
+        raise LexError(f"{e.syn.defn.name} takes repeat= (the vendor API has no count form)",
+                       e.syn.offset)
+    form = _form(e)
+    _arity(e, 2, form)
+    hw = e.b.table.instructions[e.syn.defn.hw]
+    ops = {role: e.b.operand(kind, text, off, role,
+                             hw.family.operand_align(role, e.fields, e.t))
+           for (role, kind), (text, off) in zip(e.syn.defn.operands, e.syn.positional,
+                                                strict=True)}
+    if form == "highdim":
+        e.mask(*_mask_from_keys(e))
+    keys = {"order": e.fields.get("order", 0)} if "order" in hw.keys else {}
+    e.emit(hw.name, ops, e.t, repeat=e.fields["repeat"], stride=_strides(e), **keys)
+
+
+# -- composite reductions: ReduceMax / ReduceMin / ReduceSum (issue 28, group 28a) -----------
+def _evens(n: int) -> tuple[int, int]:
+    """MASK selecting the even lanes below N: a round's values, not their indices."""
+    bits = int("01" * 64, 2) & ((1 << n) - 1)
+    return bits >> 64, bits & ONES
+
+
+class _Rounds:
+    """The rounds of a composite reduction: the whole-repeat instruction HW over SRC (round 1)
+    and then over the work tensor's results until one is left, which lands in dst."""
+
+    def __init__(self, e: _Expander, ops: dict[str, Operand]):
+        self.e, self.t = e, e.t
+        self.hw = e.syn.defn.hw
+        self.dst, self.src, self.work = ops["dst"], ops["src"], ops["work"]
+        self.extreme = self.hw != "vcadd"
+        self.n = self.t.per_repeat
+
+    def emit(self, dst: Operand, src: Operand, repeat: int, src_rep: int, unit: int,
+             last: bool) -> None:
+        """HW over REPEAT repeats (chunks of 255), results UNIT bytes apart; max/min keep the
+        index in the work tensor and only the value in dst (LAST)."""
+        order = {"order": 2 if last else 0} if self.extreme else {}
+        done = 0
+        while done < repeat:
+            k = min(CHUNK_REPEAT, repeat - done)
+            self.e.emit(self.hw, {"dst": shift(dst, done * unit),
+                                  "src": shift(src, done * src_rep * 32)}, self.t, repeat=k,
+                        stride=(1, 1, src_rep), **order)
+            done += k
+
+    def results(self, count: int) -> int:
+        """Elements a round of COUNT repeats leaves in the work tensor."""
+        return 2 * count if self.extreme else count
+
+    def first(self, repeats: int, src_rep: int, tail: int = 0) -> None:
+        """Round 1: REPEATS repeats of src under MASK as set, then (count form) one of TAIL
+        elements; straight into dst when it is the only repeat."""
+        size = self.t.size
+        only = repeats + (1 if tail else 0) == 1
+        target = self.dst if only else self.work
+        unit = self.results(1) * size
+        self.emit(target, self.src, repeats, src_rep, unit, only)
+        if tail:
+            self.e.mask(*contiguous_mask(tail, self.t))
+            self.emit(shift(target, repeats * unit), shift(self.src, repeats * src_rep * 32), 1,
+                      8, unit, only)
+
+    def again(self, count: int) -> None:
+        """Later rounds: the COUNT results in work reduced by HW in place (the values' lanes for
+        max/min) until one is left, written to dst."""
+        t, n = self.t, self.n
+        while count > 1:
+            elems = self.results(count)
+            full, tail = divmod(elems, n)
+            nxt = full + (1 if tail else 0)
+            last = nxt == 1
+            target = self.dst if last else self.work
+            unit = self.results(1) * t.size
+            if full:
+                self.e.mask(*(_evens(n) if self.extreme else full_mask(t)))
+                self.emit(target, self.work, full, 8, unit, last)
+            if tail:
+                self.e.mask(*(_evens(tail) if self.extreme else contiguous_mask(tail, t)))
+                self.emit(shift(target, full * unit), shift(self.work, full * n * t.size), 1, 8,
+                          unit, last)
+            count = nxt
+
+    def in_order(self, count: int) -> None:
+        """ReduceSum's first-n form on A2/A3: the COUNT repeat sums added one after another.
+        Step k adds the running sum (left in work[k-1]) and work[k] with a vcadd whose MASK
+        keeps just those two lanes of the 32-byte aligned block holding work[k-1] (a tree of
+        two values and zeros: their sum) and writes work[k]; the last step writes dst."""
+        per_block, size = self.t.per_block, self.t.size
+        for k in range(1, count):
+            base = (k - 1) // per_block * per_block
+            self.e.mask(0, 3 << (k - 1 - base))
+            target = self.dst if k == count - 1 else shift(self.work, k * size)
+            self.e.emit("vcadd", {"dst": target, "src": shift(self.work, base * size)}, self.t,
+                        repeat=1, stride=(1, 1, 8))
+
+
+def _work_needed(extreme: bool, repeats: int, t: DType) -> int:
+    """The vendor's minimum work size in elements (ReduceMax/Min without the index, ReduceSum):
+    the first round's results, rounded up to whole 32-byte blocks."""
+    results = 2 * repeats if extreme else repeats
+    return -(-results // t.per_block) * t.per_block
+
+
+def _reduce_all(e: _Expander) -> None:
+    """reduce_max / reduce_min / reduce_sum: count=N (the first N elements: full repeats and a
+    masked tail) or repeats=R with a mask (or MASK as it is) and src_rep; round 1 of the row's
+    whole-repeat instruction into the work tensor, then rounds over its results (semantics.md
+    §8.4); the work tensor's size is checked against the vendor's rule."""
+    defn, t = e.syn.defn, e.t
+    f = e.fields
+    if ("count" in f) == ("repeats" in f):
+        raise LexError(f"{defn.name} takes exactly one of count= or repeats=", e.syn.offset)
+    if f.get("index", 0):
+        raise LexError(f"{defn.name} index=1 (calIndex) is not supported by pipev yet: the "
+                       "vendor's final step reads the rounds' indices back with the scalar unit",
+                       e.key_col("index"))
+    _arity(e, 3, defn.name)
+    hw = e.b.table.instructions[defn.hw]
+    kinds = list(defn.operands)
+    ops = {role: e.b.operand(kind, text, off, role, hw.family.operand_align(role, f, t))
+           for (role, kind), (text, off) in zip(kinds, e.syn.positional, strict=True)}
+    rounds = _Rounds(e, ops)
+    if "count" in f:
+        if any(k in f for k in ("mask", "mask_lo", "mask_hi")) or "stride" in e.syn.keys:
+            raise LexError(f"{defn.name} count= takes no mask or stride keys", e.key_col("count"))
+        n = f["count"]
+        if not isinstance(n, int):
+            raise LexError(f"{defn.name} count= must be a constant (the rounds are planned when "
+                           "assembling)", e.key_col("count"))
+        if n < 1:
+            raise LexError(f"{defn.name} count={n} is out of range (at least 1)",
+                           e.key_col("count"))
+        full, tail = divmod(n, t.per_repeat)
+        repeats = full + (1 if tail else 0)
+        _check_work(e, ops["work"], rounds.extreme, repeats)
+        e.mask(*full_mask(t))
+        rounds.first(full, 8, tail)
+        if rounds.extreme or e.chip.reduce_sum_first_n == "tree":
+            rounds.again(repeats)
+        else:
+            rounds.in_order(repeats)
+    else:
+        repeats = f["repeats"]
+        if repeats < 1:
+            raise LexError(f"{defn.name} repeats={repeats} is out of range (at least 1)",
+                           e.key_col("repeats"))
+        _check_work(e, ops["work"], rounds.extreme, repeats)
+        if any(k in f for k in ("mask", "mask_lo", "mask_hi")):
+            e.mask(*_mask_from_keys(e))
+        rounds.first(repeats, f["src_rep"])
+        rounds.again(repeats)
+    e.mask(ONES, ONES)
+
+
+def _check_work(e: _Expander, work: Operand, extreme: bool, repeats: int) -> None:
+    need = _work_needed(extreme, repeats, e.t)
+    tensor = work.tensor
+    if repeats == 1 or tensor is None or not isinstance(work.addr, int):
+        return
+    have = (tensor.addr + tensor.nbytes - work.addr) // e.t.size
+    if have < need:
+        e.b.rule(work.col, f"{e.syn.defn.name}.{e.t.name} work {tensor.name} has {have} "
+                 f"elements from {work.text}, needs {need} ({repeats} repeats: "
+                 f"{'2 results' if extreme else 'one result'} a repeat, rounded up to 32 bytes)")
 
 
 def _cast(e: _Expander) -> None:
@@ -694,6 +864,8 @@ _EXPANSIONS = {
     "api_compares": _compares,
     "api_duplicate": _duplicate,
     "api_cast": _cast,
+    "api_reduce": _reduce,
+    "api_reduce_all": _reduce_all,
     "api_unary": _elementwise,
     "api_binary": _elementwise,
     "api_scalar": _elementwise,

@@ -48,6 +48,12 @@ class Chip:
     vector_cores: int = 1  # vector cores a launch runs on at once; more blocks run in waves
     gm_bandwidth_gbps: float = 0.0  # aggregate GM (HBM/DDR) bandwidth, GB/s; 0: unlimited
     scalar_gm: bool = False  # the scalar unit loads and stores GM elements (ld/st, #29)
+    # a block reduction's block with no active element: "keep" its dst element (A2/A3), or
+    # write the operation's identity, 0 / -inf / +inf ("identity": 310B, 950)
+    masked_block_reduce: str = "keep"
+    # ReduceSum's first-n form: repeat sums added one after another ("sequential": A2/A3), or
+    # reduced again by trees ("tree": the other chips, and every chip's high-dimensional form)
+    reduce_sum_first_n: str = "tree"
 
     @property
     def gm_bytes_per_cycle(self) -> float:
@@ -195,6 +201,8 @@ SCHEMA: dict[str, Check] = {
     "conversions": _conversions,
     "vector_cores": _integer(1, 65535), "gm_bandwidth_gbps": _bandwidth,
     "scalar_gm": _boolean,
+    "masked_block_reduce": _one_of("keep", "identity"),
+    "reduce_sum_first_n": _one_of("sequential", "tree"),
 }
 
 
@@ -233,6 +241,8 @@ def load_chip_file(path: Path) -> Chip:
         vector_cores=data.get("vector_cores", 1),
         gm_bandwidth_gbps=float(data.get("gm_bandwidth_gbps", 0)),
         scalar_gm=data.get("scalar_gm", False),
+        masked_block_reduce=data.get("masked_block_reduce", "keep"),
+        reduce_sum_first_n=data.get("reduce_sum_first_n", "tree"),
     )
 
 

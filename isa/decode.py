@@ -31,8 +31,9 @@ class Access:
     kind "bits" (a bit stream): repeat i covers bytes [base + i·count, base + (i+1)·count),
     the same formula with 1-byte elements, blocks back to back and repeats `count` bytes apart;
     kind "packed" (a family's `packed` operand, e.g. a reduction's destination): `count`
-    elements of `size` bytes a repeat, repeats back to back (step count·size). Both non-vector
-    kinds are touched whole whatever MASK says.
+    elements of `size` bytes a repeat, repeat i at base + i·rep·count·size (`rep` counts whole
+    results: 1, back to back, unless the instruction has a `dst_rep`). Both non-vector kinds
+    are touched whole whatever MASK says.
     Strides are never negative (the assembler takes 0..255).
     """
 
@@ -65,6 +66,8 @@ class Access:
     @step.default
     def _step(self) -> int:
         """Bytes from one repeat's start to the next."""
+        if self.kind == "packed":  # rep counts whole results (a reduction's dst_rep)
+            return self.rep * self.repeat_bytes
         return self.rep * BLOCK if self.kind == "vector" else self.repeat_bytes
 
     @contiguous.default
@@ -243,8 +246,12 @@ class VectorOp:
 
     def footprint(self, acc: Access) -> np.ndarray:
         """Sorted unique byte addresses the operand touches (its active elements' bytes)."""
-        if acc.kind != "vector":  # one run
-            return np.arange(*acc.run(0, self.repeats), dtype=np.int64)
+        if acc.kind != "vector":  # one run, or (a packed operand's dst_rep) runs apart
+            run = acc.run(0, self.repeats)
+            if run is not None:
+                return np.arange(*run, dtype=np.int64)
+            starts, run = np.unique(acc.addresses(self.repeats)), acc.size
+            return np.unique((starts[:, None] + np.arange(run, dtype=np.int64)).reshape(-1))
         if self.touches_all(acc):  # whole blocks
             starts, run = acc.block_starts(self.repeats), BLOCK
         else:  # element starts all lie on one grid of acc.size: distinct ones never overlap
@@ -369,13 +376,14 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
     if fam.bit_output:
         row, last = _full_row(n), n
     accesses = []
-    for op in fam.operands(roles, fields):
+    for op in fam.operands(roles, fields, t):
         source = op.source if op.source is not None else op.role
         if op.kind == "bits":
             accesses.append((op.role, source, "bits", 1, 1, 8, op.write, n // 8))
         elif op.kind == "packed":
             size = fam.operand_type(op.role, t, src).size
-            accesses.append((op.role, source, "packed", size, 1, 8, op.write, op.count))
+            accesses.append((op.role, source, "packed", size, 1, fields.get(f"{op.role}_rep", 1),
+                             op.write, op.count))
         else:
             size = fam.operand_type(op.role, t, src).size
             # strides are the source operand's (an accumulator reads dst with dst's strides)

@@ -92,10 +92,12 @@ class Family:
     modes: dict[int, SelectMode] = attrs.field(factory=dict, eq=False, hash=False)  # vsel's
 
     # -- operands -----------------------------------------------------------------------------
-    def operands(self, roles: tuple[str, ...], fields: dict) -> tuple[Operand, ...]:
-        """The accesses of a vector instruction with these operand roles and fields."""
+    def operands(self, roles: tuple[str, ...], fields: dict, t: DType | None = None
+                 ) -> tuple[Operand, ...]:
+        """The accesses of a vector instruction with these operand roles and fields (and type
+        T, where a packed operand's elements a repeat depend on it)."""
         out = []
-        packed = dict(self.packed)
+        packed = self.packed_counts(fields, t)
         for role in roles:
             if role in NOT_ACCESSED:
                 continue
@@ -106,9 +108,17 @@ class Family:
             out.append(Operand(role, role, kind, role == "dst"))
         return tuple(out)
 
+    def packed_counts(self, fields: dict, t: DType | None) -> dict[str, int]:
+        """Each packed operand's elements a repeat."""
+        return dict(self.packed)
+
     def operand_kind(self, role: str, kind: str, fields: dict, chip: AnyChip) -> str:
         """The assembler's operand kind for ROLE (the table's, unless fields change it)."""
         return kind
+
+    def operand_align(self, role: str, fields: dict, t: DType | None) -> int:
+        """The byte alignment operand ROLE's address needs (every vector operand's 32)."""
+        return 32
 
     def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
         """The element type of operand ROLE when the instruction's type is T (and its source
@@ -143,6 +153,11 @@ class Family:
     def cost_class(self, fields: dict, t: DType | None = None) -> str:
         """The timing cost class of an instruction with these fields (and element type T)."""
         return self.cost
+
+    def reads_before_writing(self) -> bool:
+        """Whether a repeat reads all its sources before it writes: its destination may then
+        overlap its own sources partially (a reduction's result over its input)."""
+        return False
 
     def chip_problem(self, name: str, chip: AnyChip, fields: dict, t: DType | None
                      ) -> tuple[str, str] | None:
@@ -182,7 +197,8 @@ class SelectFamily(Family):
     def mode(self, fields: dict) -> SelectMode:
         return self.modes[fields.get("mode", 0)]
 
-    def operands(self, roles: tuple[str, ...], fields: dict) -> tuple[Operand, ...]:
+    def operands(self, roles: tuple[str, ...], fields: dict, t: DType | None = None
+                 ) -> tuple[Operand, ...]:
         m = self.mode(fields)
         out = []
         for role in roles:
@@ -269,6 +285,70 @@ class SyncFamily(Family):
     def issuing_pipe(self, instr: Any) -> str:
         p = instr.operands[self.pipe_operand].value
         return "S" if p == "ALL" else p
+
+
+# -- reductions (issue 28, group 28a) ------------------------------------------------------------
+# vcmax/vcmin's order field (AscendC ReduceOrder, the CCE intrinsics' Order_t 2'b00..2'b11)
+REDUCE_ORDERS = ("value_index", "index_value", "only_value", "only_index")
+REDUCE_TYPES = ("f16", "f32")  # the element types the reductions' cost classes are kept for
+
+
+class ReduceFamily(Family):
+    """The reductions: dst is packed, one repeat's result back to back with the next unless
+    `dst_rep` (in units of one repeat's result, as the vendor counts it) says otherwise; a
+    repeat's result is `packed` elements, or for vcmax/vcmin (`orders`) what the order field
+    asks for: value and index (two elements, the index's raw bits in an element of the type),
+    the value alone, or the index alone as a u32. dst needs the alignment of one result (at
+    most 32 bytes). The cost class is per element type: the vendor's throughputs differ by
+    type (`{cost}_{type}`, vector_throughput.csv)."""
+
+    __slots__ = ()
+
+    def packed_counts(self, fields: dict, t: DType | None) -> dict[str, int]:
+        (role, n), = self.packed
+        if t is None:
+            return {role: n}
+        if self.orders:
+            order = REDUCE_ORDERS[fields.get("order", 0)]
+            n = 4 // t.size if order == "only_index" else 1 if order == "only_value" else 2
+        elif n == 0:  # pairs: half a repeat's bytes
+            n = 128 // t.size
+        return {role: n}
+
+    def operand_align(self, role: str, fields: dict, t: DType | None) -> int:
+        counts = self.packed_counts(fields, t)
+        if role not in counts or t is None:
+            return 32
+        return min(32, counts[role] * t.size)
+
+    def cost_class(self, fields: dict, t: DType | None = None) -> str:
+        return f"{self.cost}_{t.name if t is not None else REDUCE_TYPES[0]}"
+
+    def cost_classes(self) -> tuple[str, ...]:
+        return tuple(f"{self.cost}_{t}" for t in REDUCE_TYPES)
+
+    def reads_before_writing(self) -> bool:
+        return True
+
+    @property
+    def orders(self) -> bool:
+        """vcmax/vcmin: the result's layout follows the order field."""
+        return "order" in self.listed_keys
+
+
+def _reduce(name: str, cost: str, count: int, **kw) -> ReduceFamily:
+    return ReduceFamily(name, VECTOR, "V", cost, packed=(("dst", count),), **kw)
+
+
+# whole-repeat (ReduceRepeat), per block (ReduceDataBlock), pairs (ReducePairElem)
+VCMAX = _reduce("vcmax", "reduce_repeat", 2, listed_keys=("order",))
+VCMIN = _reduce("vcmin", "reduce_repeat", 2, listed_keys=("order",))
+VCADD = _reduce("vcadd", "reduce_repeat", 1)
+VCGMAX = _reduce("vcgmax", "reduce_block", 8)
+VCGMIN = _reduce("vcgmin", "reduce_block", 8)
+VCGADD = _reduce("vcgadd", "reduce_block", 8)
+# a repeat's pairs: N/2 elements (64 f16, 32 f32, 128 bytes), given per type by the body's count
+VCPADD = _reduce("vcpadd", "reduce_pair", 0)
 
 
 def _vector(name: str, cost: str | None = None, **kw) -> Family:
@@ -368,8 +448,9 @@ class AccumulateFamily(Family):
 
     __slots__ = ()
 
-    def operands(self, roles: tuple[str, ...], fields: dict) -> tuple[Operand, ...]:
-        return (*super().operands(roles, fields), Operand("acc", "dst"))
+    def operands(self, roles: tuple[str, ...], fields: dict, t: DType | None = None
+                 ) -> tuple[Operand, ...]:
+        return (*super().operands(roles, fields, t), Operand("acc", "dst"))
 
 
 ACCUMULATE = AccumulateFamily("accumulate", VECTOR, "V", "fma")  # three streams: src0 src1 dst

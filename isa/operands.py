@@ -106,7 +106,8 @@ class Builder:
         ops = {}
         for (role, kind), (text, off) in zip(defn.operands, syn.positional, strict=False):
             kind = defn.family.operand_kind(role, kind, fields, self.chip)  # vsel mode 1
-            ops[role] = self.operand(kind, text, off, role)
+            ops[role] = self.operand(kind, text, off, role,
+                                     defn.family.operand_align(role, fields, syn.dtype))
             cols[role] = off
         self.check_hw(defn, syn.dtype, ops, fields, syn.positional)
         return [self.make(defn, syn.op, syn.dtype, ops, fields, cols, src=syn.src_dtype)], []
@@ -226,11 +227,13 @@ class Builder:
         return v
 
     # -- operands ----------------------------------------------------------------------------
-    def operand(self, kind: str, text: str, off: int, role: str) -> Operand:
+    def operand(self, kind: str, text: str, off: int, role: str, align: int = 32) -> Operand:
+        """Operand ROLE of kind KIND from TEXT; a `vec` operand's address needs ALIGN bytes
+        (the family's: a reduction's dst needs one result's)."""
         t = self.syn.dtype
         if kind in ("vec", "bits", "cmpaddr", "ub"):
             o = self.mem(text, off, "ub")
-            self.check_mem(o, kind, role)
+            self.check_mem(o, kind, role, align)
             return o
         if kind == "gm":
             return self.mem(text, off, "gm")
@@ -341,7 +344,7 @@ class Builder:
             raise LexError(f"{name}[{idx}] is beyond the tensor ({t.count} elements)", idx_off)
         return Operand("mem", off, text, space, base + idx * size, t)
 
-    def check_mem(self, o: Operand, kind: str, role: str) -> None:
+    def check_mem(self, o: Operand, kind: str, role: str, align: int = 32) -> None:
         t = self.syn.dtype
         if t is not None and self.syn.defn.src_typed:
             t = self.syn.defn.family.operand_type(role, t, self.syn.src_dtype)
@@ -354,9 +357,11 @@ class Builder:
                 raise LexError(f"{self.head()} {role} '{o.tensor.name}' is {tt.name}; a bit mask "
                                "needs an unsigned type (u8, u16, u32, u64)", o.col)
         if isinstance(o.addr, int):
-            align = ALIGN[kind]
+            align = align if kind == "vec" else ALIGN[kind]
             if o.addr % align:
                 what = "vector operands" if kind in ("vec", "bits", "ub") else "CMPMASK moves"
+                if kind == "vec" and align < 32:  # a reduction's dst: one result's alignment
+                    what = f"{self.head()} {role}"
                 self.rule(o.col, f"{self.head()} {role} address {o.addr:#x} is not "
                           f"{align}-byte aligned ({what} must be {align}-byte aligned)")
 

@@ -57,6 +57,11 @@ KEYS: dict[str, Key] = {k.name: k for k in (
         "(none: the padding bytes are not written)", scalar=True),
     *(Key(s, 0, 255, None, False, "block/repeat stride in 32-byte blocks")
       for s in sorted(set(BINARY_STRIDES + UNARY_STRIDES))),
+    Key("order", 0, len(F.REDUCE_ORDERS) - 1, 0, False, "vcmax/vcmin result: "
+        + " ".join(F.REDUCE_ORDERS) + " (AscendC ReduceOrder)", words=F.REDUCE_ORDERS),
+    Key("repeats", 0, (1 << 31) - 1, None, False, "ReduceMax/Min/Sum repeats (any number: "
+        "the expansion chunks them)"),
+    Key("index", 0, 1, 0, False, "ReduceMax/Min: 1 also returns the index (calIndex)"),
 )}
 UNARY_BLK_MAX = 65535
 
@@ -71,9 +76,14 @@ class StrideLayout(NamedTuple):
     blk_max: int = 255
 
 
+# the reductions: dst_rep counts whole results of a repeat (a reduction's packed dst), the
+# source's strides are the unary ones
+REDUCE_STRIDES = ("dst_rep", "src_blk", "src_rep")
+REDUCE_DEFAULT = (1, 1, 8)
 LAYOUTS: dict[str, StrideLayout] = {s.name: s for s in (
     StrideLayout("binary", BINARY_STRIDES, BINARY_DEFAULT),
     StrideLayout("unary", UNARY_STRIDES, UNARY_DEFAULT, UNARY_BLK_MAX),
+    StrideLayout("reduce", REDUCE_STRIDES, REDUCE_DEFAULT),
 )}
 
 
@@ -326,6 +336,44 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="AscendC SetCmpMask → set_cmpmask"),
 )}
 
+
+# -- reductions (issue 28, group 28a): the hardware rows and the AscendC APIs' statements
+def _reduction(hw: str, family: Family, api_name: str, what: str, vendor: str) -> tuple:
+    keys = ("repeat", "order") if family.orders else ("repeat",)
+    return (InstrDef(hw, _VEC2, family, typed=True, types="reduce", strides="reduce", keys=keys,
+                     doc=what),
+            InstrDef(api_name, _VEC2, F.api("api_reduce"), level="api", typed=True,
+                     types="reduce", strides="reduce", keys=keys + _APIMASK,
+                     doc=f"AscendC {vendor}: repeat= with a mask (or MASK as it is) → {hw}",
+                     hw=hw))
+
+
+for _d in (
+    *_reduction("vcmax", F.VCMAX, "whole_reduce_max", "dst[i] = the largest active element of "
+                "src repeat i and its index (order=)", "WholeReduceMax"),
+    *_reduction("vcmin", F.VCMIN, "whole_reduce_min", "dst[i] = the smallest active element of "
+                "src repeat i and its index (order=)", "WholeReduceMin"),
+    *_reduction("vcadd", F.VCADD, "whole_reduce_sum", "dst[i] = the sum of src repeat i's "
+                "active elements (a binary tree)", "WholeReduceSum"),
+    *_reduction("vcgmax", F.VCGMAX, "block_reduce_max", "dst[8i+j] = the largest active element "
+                "of block j of src repeat i", "BlockReduceMax"),
+    *_reduction("vcgmin", F.VCGMIN, "block_reduce_min", "dst[8i+j] = the smallest active element"
+                " of block j of src repeat i", "BlockReduceMin"),
+    *_reduction("vcgadd", F.VCGADD, "block_reduce_sum", "dst[8i+j] = the sum of block j of src "
+                "repeat i's active elements (a binary tree)", "BlockReduceSum"),
+    *_reduction("vcpadd", F.VCPADD, "pair_reduce_sum", "dst[N/2·i+k] = src[2k] + src[2k+1] of "
+                "repeat i (active elements)", "PairReduceSum"),
+    # the composites: rounds of the whole-repeat reduction over a work tensor (semantics.md §8.4)
+    *(InstrDef(name, (("dst", "vec"), ("src", "vec"), ("work", "vec")), F.api("api_reduce_all"),
+               level="api", typed=True, types="reduce",
+               strides=StrideLayout("reduce_all", ("src_rep",), (8,)),
+               keys=("count", "repeats", "index") + _APIMASK, hw=hw,
+               doc=f"AscendC {vendor}: count= (first n) or repeats= with a mask → rounds of "
+               f"{hw} over work") for name, hw, vendor in (
+        ("reduce_max", "vcmax", "ReduceMax"), ("reduce_min", "vcmin", "ReduceMin"),
+        ("reduce_sum", "vcadd", "ReduceSum"))),
+):
+    INSTRUCTIONS[_d.name] = _d
 
 # The arithmetic APIs as API statements, so that every front end issues them and their count
 # and high-dimensional forms expand in isa/api.py alone.

@@ -35,9 +35,13 @@ SHAPES = {
 }
 # a parameter list's kinds: the statement's tensor operands (in the order given), the count=
 # form's count, the mask (contiguous or bitwise: the mask keys), repeat=, the scalar operand;
-# any other name must be a stride field of the statement (src_rep=, an immediate)
-TENSORS = ("dst", "src", "src0", "src1")
-PARAMS = (*TENSORS, "count", "mask", "repeat", "scalar")
+# any other name must be a stride field of the statement (src_rep=, an immediate); `order` is
+# a reduction's result order (AscendC ReduceOrder, defaulting to value then index); `work` a
+# composite reduction's work tensor, `elements` / `repeats` its count= / repeats= (immediates:
+# its rounds are planned when assembling), `index` its calIndex (defaulting to false)
+TENSORS = ("dst", "src", "src0", "src1", "work")
+PARAMS = (*TENSORS, "count", "mask", "repeat", "scalar", "order", "elements", "repeats", "index")
+FIRST_N, HIGH_DIM = ("count", "elements"), ("repeat", "repeats")
 STRIDE_SUFFIXES = ("_blk", "_rep")
 
 
@@ -70,7 +74,7 @@ class Binding:
             if bad:
                 raise fail(f"unknown parameter kinds {bad} (kinds: {', '.join(PARAMS)}, "
                            "or a stride field NAME_blk / NAME_rep)")
-            if ("count" in overload) == ("repeat" in overload):
+            if any(k in overload for k in FIRST_N) == any(k in overload for k in HIGH_DIM):
                 raise fail(f"{overload}: give count (the first-n form) or repeat, not both")
             if "mask" in overload and self.language == "c_api":
                 raise fail("the C API takes no mask")
@@ -80,6 +84,48 @@ def _rows(language: str, shape: str, pairs: str) -> list[Binding]:
     """Rows of one language and shape from 'Name:statement ...'."""
     return [Binding(language, *pair.split(":"), shape) for pair in pairs.split()]
 
+
+# -- the reductions (issue 28, group 28a): AscendC WholeReduce* (mask before repeat, then
+# dstRepStride in whole results, srcBlkStride, srcRepStride, max/min an order), BlockReduce* and
+# PairReduceSum (repeat before mask); the C API on MASK as it is; TIK's whole-repeat calls
+_WHOLE = ("dst", "src", "mask", "repeat", "dst_rep", "src_blk", "src_rep")
+_BLOCK = ("dst", "src", "repeat", "mask", "dst_rep", "src_blk", "src_rep")
+_C = ("dst", "src", "repeat", "dst_rep", "src_blk", "src_rep")
+_TIK = (("mask", "dst", "src", "repeat", "dst_rep", "src_blk", "src_rep"),)
+
+
+def _reductions() -> list[Binding]:
+    rows = []
+    for name, statement, extreme in (("Max", "max", True), ("Min", "min", True),
+                                     ("Sum", "sum", False)):
+        whole = (_WHOLE + ("order",),) if extreme else (_WHOLE,)
+        rows += [Binding("ascendc", f"WholeReduce{name}", f"whole_reduce_{statement}",
+                         params=whole),
+                 Binding("ascendc", f"BlockReduce{name}", f"block_reduce_{statement}",
+                         params=(_BLOCK,)),
+                 Binding("c_api", f"asc_repeat_reduce_{statement}", f"whole_reduce_{statement}",
+                         params=((_C + ("order",),) if extreme else (_C,))),
+                 Binding("c_api", f"asc_datablock_reduce_{statement}",
+                         f"block_reduce_{statement}", params=(_C,)),
+                 Binding("tik", f"vc{'add' if statement == 'sum' else statement}",
+                         f"whole_reduce_{statement}", params=_TIK),
+                 Binding("tik", f"vcg{'add' if statement == 'sum' else statement}",
+                         f"block_reduce_{statement}", params=_TIK)]
+    rows += [Binding("ascendc", "PairReduceSum", "pair_reduce_sum", params=(_BLOCK,)),
+             Binding("c_api", "asc_pair_reduce_sum", "pair_reduce_sum", params=(_C,)),
+             Binding("tik", "vcpadd", "pair_reduce_sum", params=_TIK)]
+    # the composites in TIK: vec_reduce_max/min (cal_index last), vec_reduce_add. AscendC's
+    # ReduceMax/Min/Sum are written by hand (pipev/reduce.h): calIndex runs scalar code, and
+    # the registers they leave are read back by it
+    for statement, tik in (("max", "max"), ("min", "min"), ("sum", "add")):
+        index = ("index",) if statement != "sum" else ()
+        rows.append(Binding("tik", f"vec_reduce_{tik}", f"reduce_{statement}",
+                            params=(("mask", "dst", "src", "work", "repeats", "src_rep",
+                                     *index),)))
+    return rows
+
+
+REDUCTIONS = tuple(_reductions())
 
 BUILTIN: tuple[Binding, ...] = (
     *_rows("ascendc", "binary", "Add:add Sub:sub Mul:mul Max:max Min:min And:and Or:or"),
@@ -123,6 +169,7 @@ BUILTIN: tuple[Binding, ...] = (
     *_rows("tik", "unary_blk", "vexp:exp vln:ln vsqrt:sqrt vrsqrt:rsqrt vrec:reciprocal "
            "vrelu:relu"),
     *_rows("tik", "scalar_blk", "vaxpy:axpy"),
+    *REDUCTIONS,
 )
 
 

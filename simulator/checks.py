@@ -102,7 +102,7 @@ def alignment(vop: VectorOp, acc: Access, align: int = 32) -> Problem | None:
     if acc.base % align == 0:
         return None
     which = "vector operands and vsel mask addresses" if acc.role == "sel" else \
-        "vector operands"
+        "vector operands" if align == 32 else f"{vop.instr.head} {acc.role}"
     return Problem("align", f"{_name(vop, acc)} address {acc.base:#x}",
                    f" is not {align}-byte aligned ({which} must be {align}-byte aligned)",
                    role=acc.role, at_value=True)
@@ -206,10 +206,11 @@ def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep):
                                  f"byte {b:#x}, which repeat {j} wrote (no repeat may read what "
                                  "an earlier repeat wrote)", where=_at(src, i, b),
                                  role=role)))
-    # within a repeat: where the byte sets meet they must be equal
+    # within a repeat: where the byte sets meet they must be equal (unless the repeat reads all
+    # it reads before it writes: a reduction)
     skeys = np.unique(srep * _BIG + sbyte)
     shared = np.isin(skeys, dkeys, assume_unique=True)
-    if shared.any():
+    if shared.any() and not vop.family.reads_before_writing():
         meet = np.unique(skeys[shared] // _BIG)
         only = np.concatenate([skeys[~shared],
                                dkeys[~np.isin(dkeys, skeys, assume_unique=True)]]) // _BIG

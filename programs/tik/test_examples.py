@@ -18,6 +18,7 @@ sys.path.insert(0, str(HERE.parent))  # make_expected and vendor_data
 sys.path.insert(0, str(HERE))
 
 import make_expected  # noqa: E402
+from masked_row_max import masked_row_max_kernel  # noqa: E402
 from tiled_maximum import maximum_kernel  # noqa: E402
 
 SCRIPTS = ["vec_sel_mode0", "vec_sel_mode1", "vec_sel_mode2", "vec_sel_example2"]
@@ -48,6 +49,18 @@ def test_tiled_maximum_matches_numpy():
     tik_instance = maximum_kernel()
     z, = tik_instance.tikdb.start_debug(feed_dict={"x_gm": x, "y_gm": y}, interactive=False)
     assert z.tobytes() == np.where(x > y, x, y).tobytes()
+
+
+def test_masked_row_max_matches_numpy():
+    rng = np.random.default_rng(9)
+    x = rng.uniform(-8, 8, 512).astype(np.float32)
+    y = rng.uniform(-8, 8, 512).astype(np.float32)
+    y[128:192] = 100  # row 2: the compare keeps nothing, -inf at column 0
+    tik_instance = masked_row_max_kernel()
+    out, = tik_instance.tikdb.start_debug(feed_dict={"x_gm": x, "y_gm": y}, interactive=False)
+    kept = np.where(x > y, x, np.float32(-np.inf)).reshape(8, 64)
+    assert out[0::2].tobytes() == kept.max(axis=1).tobytes()
+    assert out[1::2].view(np.uint32).tolist() == kept.argmax(axis=1).tolist()
 
 
 if __name__ == "__main__":

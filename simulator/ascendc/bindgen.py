@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from isa.families import REDUCE_ORDERS
 from simulator.bindings import BUILTIN, TENSORS, Binding, Bindings
 
 HEADERS = {"ascendc": "pipev/bindings.h", "c_api": "c_api/bindings.h"}
@@ -45,7 +46,11 @@ def _function(row: Binding, overload: tuple[str, ...]) -> str:
     c_api = row.language == "c_api"
     tensor = "T* {}" if c_api else "const LocalTensor<T>& {}"
     decl = {"count": "const uint32_t count", "mask": "const M& mask",
-            "repeat": "const uint8_t repeat", "scalar": "const pipev::NoDeduce<T>& scalar"}
+            "repeat": "const uint8_t repeat", "scalar": "const pipev::NoDeduce<T>& scalar",
+            "order": "const uint32_t order = 0" if c_api else
+            "const ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX",
+            "elements": "const int32_t elements", "repeats": "const int32_t repeats",
+            "index": "const bool index = false"}
     params = [tensor.format(k) if k in TENSORS else decl.get(k, f"const uint32_t {k}")
               for k in overload]
     tensors = [k for k in overload if k in TENSORS]
@@ -58,12 +63,22 @@ def _function(row: Binding, overload: tuple[str, ...]) -> str:
             body.append(f'{_D}count_key(s, "count", count, {_D}counter_mode());')
         elif k == "repeat":
             body.append('s.key("repeat", repeat);')
-        elif k == "mask":
-            body.append(f"{_D}mask_keys<T>(s, {_D}mask_of(mask), loc);")
+        elif k == "mask":  # isSetMask = false: MASK as it is (the mask argument a placeholder)
+            body.append(f"if (isSetMask) {_D}mask_keys<T>(s, {_D}mask_of(mask), loc);")
+        elif k in ("elements", "repeats"):  # immediates: the expansion plans its rounds
+            key = "count" if k == "elements" else k
+            body.append(f's.op("{key}=%d", static_cast<int>({k}));')
+        elif k == "index":
+            body.append('s.op("index=%u", index ? 1u : 0u);')
+        elif k == "order":  # a word-valued key: written as its word
+            words = ", ".join(f'"{w}"' for w in REDUCE_ORDERS)
+            body.append(f"static constexpr const char* kOrders[] = {{{words}}};")
+            body.append('s.op("order=%s", kOrders[static_cast<unsigned>(order) & 3]);')
         elif k not in TENSORS:  # a stride field, an immediate
             body.append(f's.op("{k}=%u", {k});')
     body.append("s.issue(loc);")
-    template = "template <class T, class M>" if "mask" in overload else "template <class T>"
+    template = "template <class T, bool isSetMask = true, class M>" if "mask" in overload \
+        else "template <class T>"
     return "\n".join([template, f"void {row.name}({', '.join(params)}, PIPEV_LOC) {{",
                       *(f"    {line}" for line in body), "}"])
 

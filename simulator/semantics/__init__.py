@@ -18,6 +18,7 @@ from simulator.semantics.instruction_set import InstructionSet
 from simulator.semantics.issued import HALT, Issued
 from simulator.semantics.math import math_unary, prepare_math_unary
 from simulator.semantics.move import dup, vcopy
+from simulator.semantics.reduce import BODIES as REDUCE_BODIES
 from simulator.semantics.select import prepare_vsel, vsel
 
 
@@ -46,6 +47,7 @@ def _builtin() -> InstructionSet:
         "vconv": vconv,
         "math_unary": math_unary,  # #27a: vexp vln vsqrt vrec vrsqrt vrelu
         "accumulate": accumulate,  # #27a: vaxpy vmla vmadd vmaddrelu
+        **REDUCE_BODIES,  # the reductions (issue 28, group 28a)
     }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel,
                 "vcmpv": prepare_vcmpv, "vcmpvs": prepare_vcmpv,
                 "math_unary": prepare_math_unary})  # #27a: math_unary

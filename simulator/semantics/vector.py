@@ -89,9 +89,11 @@ def _check(ex: Context, instr: Instruction, vop: VectorOp) -> bool:
     ub = ex.m.ub.size
     dynamic = not instr.is_static  # the assembler checked static alignment
     extents = {}
+    fam = instr.defn.family
     for acc in vop.operands:
-        if (dynamic or acc.role == "sel") and acc.base % 32:
-            ex.check(instr, checks.alignment(vop, acc))
+        align = fam.operand_align(acc.role, instr.fields, instr.dtype)
+        if (dynamic or acc.role == "sel") and acc.base % align:
+            ex.check(instr, checks.alignment(vop, acc, align))
         ext = extents[acc.role] = checks.extent(vop, acc)
         problem = checks.bounds(vop, acc, ub, ext)
         if problem is not None:

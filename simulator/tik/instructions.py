@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 
+from isa.families import REDUCE_ORDERS
 from simulator.bindings import ROWS, TENSORS, Binding
 from simulator.tik.call import Call
 from simulator.tik.errors import UnknownCall, api, caller
@@ -391,15 +392,27 @@ def _conv_blk(row: Binding):
     return _named(row, method)
 
 
+# TIK's own parameter names for the kinds (vcmax(..., dst_rep_stride=…), vec_reduce_max(…,
+# work_tensor=…, cal_index=True)), and the kinds a call may leave out
+TIK_NAMES = {"work_tensor": "work", "repeat_times": "repeat", "cal_index": "index",
+             "dst_rep_stride": "dst_rep", "src_rep_stride": "src_rep",
+             "src_blk_stride": "src_blk"}
+DEFAULTS = {"order": 0, "index": 0}
+
+
 def _from_params(row: Binding):
     """A row's method from its parameter list (bindings.PARAMS): arguments by position or by
-    kind, each written into the statement as its kind says (strides as NAME=, immediates)."""
+    kind (or TIK's name for it), each written into the statement as its kind says (strides as
+    NAME=, immediates)."""
     kinds = row.params[0]
 
     def method(self, *args, **kwargs) -> None:
         with self._call(row.name) as c:
-            given = dict(zip(kinds, args, strict=False))
-            unknown = [k for k in kwargs if k not in kinds or k in given]
+            kwargs = {_kind(k, kinds): v for k, v in kwargs.items()}
+            given = {**{k: v for k, v in DEFAULTS.items() if k in kinds},
+                     **dict(zip(kinds, args, strict=False))}
+            unknown = [k for k in kwargs if k not in kinds or (k in given and k not in DEFAULTS)
+                       or kinds.index(k) < len(args)]
             given.update(kwargs)
             missing = [k for k in kinds if k not in given]
             if len(args) > len(kinds) or unknown or missing:
@@ -408,7 +421,7 @@ def _from_params(row: Binding):
             tensors = [k for k in kinds if k in TENSORS]
             t = c.same_type(_tensor(c, given[tensors[0]], tensors[0]),
                             **{k: given[k] for k in tensors[1:]})
-            ops = [c.tensor(given[k], k, write=k == "dst") for k in tensors]
+            ops = [c.tensor(given[k], k, write=k in ("dst", "work")) for k in tensors]
             if "scalar" in given:
                 ops.append(c.immediate(given["scalar"], t))
             keys = []
@@ -420,11 +433,25 @@ def _from_params(row: Binding):
                     keys.append(f"repeat={c.repeat(v)}")
                 elif k == "count":
                     keys.append(f"count={c.value(v, 'count', 0, (1 << 32) - 1)}")
+                elif k == "order":  # an immediate, written as its word
+                    keys.append(f"order={REDUCE_ORDERS[c.stride(v, 'order') % 4]}")
+                elif k in ("repeats", "elements"):  # immediates: the rounds are planned
+                    key = "count" if k == "elements" else k
+                    keys.append(f"{key}={c.value(v, 'repeat_times', 1, (1 << 31) - 1)}")
+                elif k == "index":
+                    keys.append(f"index={int(bool(v))}")
                 elif k not in TENSORS and k != "scalar":
                     keys.append(f"{k}={c.stride(v, k)}")
             c.emit(f"{row.statement}.{t.name} {', '.join(ops + keys)}")
             c.record("V")
     return _named(row, method)
+
+
+def _kind(name: str, kinds: tuple[str, ...]) -> str:
+    """The parameter kind a keyword argument names (TIK's `repeat_times` is `repeats` in a
+    composite reduction's list)."""
+    kind = TIK_NAMES.get(name, name)
+    return "repeats" if kind == "repeat" and "repeats" in kinds else kind
 
 
 _SHAPES = {"binary": _binary, "scalar": _scalar, "unary": _unary, "conv": _conv,

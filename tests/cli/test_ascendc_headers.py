@@ -48,6 +48,7 @@ PROGRAMS = {
     "flex950": (["flex950.cpp"], 3510),
     "ascend910": (["ascend910.cpp"], 1001),
     "kernel_only": (["kernel_only.cpp"], 2201),
+    "reductions": (["reductions.cpp"], 2201),
 }
 QUEUE_ERRORS = ["deque_empty", "alloc_beyond", "free_twice", "init_beyond_ub",
                 "enque_beyond_depth", "no_init_buffer", "assert_fails"]
@@ -248,6 +249,7 @@ STREAM_RUNS = {
     "ascend910": [()],
     "convert_pad": [(), ("pad",), ("cast",)],
     "kernel_only": [()],
+    "reductions": [()],
 }
 
 

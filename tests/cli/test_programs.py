@@ -208,6 +208,15 @@ def _c_api_compare(i):
     return {"ne": _pack(x != y), "lt": _pack(x < y), "sel": np.where(x != y, x, y)}
 
 
+def _masked_row_max(i):
+    """Per row of 64: the largest x where x > y (-inf where none is), and its first column as
+    the raw bits of a uint32 in a float's slot."""
+    x, y = i["x"].reshape(-1, 64), i["y"].reshape(-1, 64)
+    kept = np.where(x > y, x, F32(-np.inf))
+    col = kept.argmax(axis=1).astype(np.uint32)
+    return {"max": np.stack([kept.max(axis=1), col.view(F32)], axis=1).reshape(-1)}
+
+
 REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     "select_count": ({"a": F16, "b": F16, "sel": np.uint8}, _select_count),
     "select_highdim": ({"a": F32, "b": F32, "sel": np.uint8}, _select_highdim),
@@ -215,6 +224,7 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     "compare": ({"a": F16, "b": F16}, _compare),
     "tiled_add": ({"x": F32, "y": F32}, lambda i: {"z": i["x"] + i["y"]}),
     "c_api_compare": ({"x": F16, "y": F16}, _c_api_compare),
+    "masked_row_max": ({"x": F32, "y": F32}, _masked_row_max),
     "scale_cores": ({"x": F32}, lambda i: {"y": i["x"] * F32(2)}),
     "select_max": ({"x": F16, "y": F16},
                    lambda i: {"z": np.where(i["x"] > i["y"], i["x"], i["y"])}),

@@ -23,7 +23,7 @@ from isa.chip import get_chip
 from isa.table import INSTRUCTIONS, TYPED_FORMS
 from simulator.ascendc.bridge import Session
 from simulator.ascendc.build import compile_source
-from simulator.bindings import ROWS, Binding
+from simulator.bindings import ROWS, TENSORS, Binding
 from simulator.stream import Stream
 from simulator.tik import SHIM
 from simulator.tik import tik as tik_module
@@ -38,6 +38,63 @@ FORMS = {"ascendc": ("count", "mask", "bits", "keep"), "c_api": ("count", "keep"
          "tik": ("mask", "bits")}
 STRIDES = {"binary": "1,1,1,8,8,8", "scalar": "1,1,8,8", "unary": "1,1,8,8", "cast": "1,1,8,8",
            "conv": "1,1,8,8"}
+
+
+# a row with parameter lists (`params`): each overload, with both mask forms where it has a
+# mask; its strides and its order take these values
+POSITION = {"dst": 0, "src": 1, "src0": 1, "src1": 2, "work": 2}
+ORDER = ("index_value", "ReduceOrder::ORDER_INDEX_VALUE", 1)  # the word, C++, C API / TIK
+
+
+def stride_value(name: str) -> int:
+    return 2 if name == "dst_rep" else 1 if name.endswith("_blk") else 8
+
+
+def forms_of(row: Binding) -> tuple[str, ...]:
+    if not row.params:
+        return FORMS[row.language]
+    return tuple(f"{i}:{m}" for i, ov in enumerate(row.params)
+                 for m in (("mask", "bits") if "mask" in ov else ("keep",)))
+
+
+def params_args(row: Binding, form: str, t: str, op, mask_text: dict) -> list[str]:
+    """A parameter-list row's arguments in overload order (OP(k): tensor operand k)."""
+    i, m = form.split(":")
+    out = []
+    for k in row.params[int(i)]:
+        if k in TENSORS:
+            out.append(op(POSITION[k]))
+        else:
+            out.append({"count": str(N), "repeat": str(REPEAT), "mask": mask_text.get(m, ""),
+                        "elements": str(N), "repeats": str(REPEAT), "index": "false"
+                        if row.language == "ascendc" else "False",
+                        "scalar": "2.0" if t.startswith("f") else "2",
+                        "order": str(ORDER[1] if row.language == "ascendc" else ORDER[2])}
+                       .get(k) or str(stride_value(k)))
+    return out
+
+
+def params_statement(row: Binding, form: str, t: str, addr) -> str:
+    i, m = form.split(":")
+    overload = row.params[int(i)]
+    ops = [f"@{addr(POSITION[k]):#x}" for k in overload if k in TENSORS]
+    if "scalar" in overload:
+        ops.append("2.0" if t.startswith("f") else "2")
+    keys = []
+    for k in overload:
+        if k in ("count", "elements"):
+            keys.append(f"count={N}")
+        elif k in ("repeat", "repeats"):
+            keys.append(f"{k}={REPEAT}")
+        elif k == "index":
+            keys.append("index=0")
+        elif k == "mask":
+            keys.append(f"mask={MASK}" if m == "mask" else f"mask_hi=0, mask_lo={LO:#x}")
+        elif k == "order":
+            keys.append(f"order={ORDER[0]}")
+        elif k not in TENSORS and k != "scalar":
+            keys.append(f"{k}={stride_value(k)}")
+    return f"{row.statement}.{t} {', '.join(ops + keys)}"
 
 
 def defn_of(statement: str):
@@ -65,6 +122,8 @@ def rows(language: str) -> list[Binding]:
 # -- the .vasm statement of a call ------------------------------------------------------------
 def statement(row: Binding, form: str, t: str, src: str | None, addr) -> str:
     """The API statement written by hand; ADDR(k) is the byte address of operand k."""
+    if row.params:
+        return params_statement(row, form, t, addr)
     shape = shape_of(row)
     ops = [f"@{addr(k):#x}" for k in range(3 if shape == "binary" else 2)]
     if shape == "scalar":
@@ -104,6 +163,9 @@ def cpp_call(row: Binding, form: str, t: str, src: str | None) -> str:
     def op(k: int, ty: str) -> str:
         return f"{var[ty]} + {OFFSETS[k]}" if c_api else f"{var[ty]}[{OFFSETS[k]}]"
 
+    if row.params:
+        args = params_args(row, form, t, lambda k: op(k, t), {"mask": str(MASK), "bits": "bits"})
+        return f"{row.name}({', '.join(args)});"
     ops = [op(0, t), op(1, src or t)] + ([op(2, t)] if row.shape == "binary" else [])
     if row.shape == "scalar":
         ops.append(f"static_cast<{T}>(2.0f)")
@@ -154,7 +216,7 @@ def cases_of(chip) -> list[tuple]:
     for language in ("ascendc", "c_api", "tik"):
         for row in rows(language):
             t, src = types_of(row, chip)
-            for form in FORMS[language]:
+            for form in forms_of(row):
                 out.append((row, form, t, src))
     return out
 
@@ -195,6 +257,10 @@ def run_cpp(tmp: Path, chip_name: str, cases: list) -> tuple[dict[int, list], di
 
 # -- TIK -------------------------------------------------------------------------------------
 def tik_call(row: Binding, form: str, t: str, src: str | None) -> str:
+    if row.params:
+        args = params_args(row, form, t, lambda k: f"v_{t}[{OFFSETS[k]}]",
+                           {"mask": str(MASK), "bits": f"[0, {LO:#x}]"})
+        return f"tik_instance.{row.name}({', '.join(args)})"
     mask = {"mask": str(MASK), "bits": f"[0, {LO:#x}]"}[form]
     d, a = f"v_{t}[{OFFSETS[0]}]", f"v_{src or t}[{OFFSETS[1]}]"
     shape = shape_of(row)

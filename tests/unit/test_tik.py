@@ -73,6 +73,7 @@ def test_page_examples_bit_exact(tik_importable):
     for name in test_examples.SCRIPTS:
         test_examples.test_vec_sel_page_example(name)
     test_examples.test_tiled_maximum_matches_numpy()
+    test_examples.test_masked_row_max_matches_numpy()
 
 
 def test_tiled_kernel_is_one_loop(tik_importable):

@@ -9,6 +9,7 @@
 #include "pipev/data_copy.h"
 #include "pipev/vector.h"
 #include "pipev/sync.h"
+#include "pipev/reduce.h"
 #include "pipev/debug.h"
 #include "pipev/launch.h"
 #include "kernel_tiling/kernel_tiling.h"

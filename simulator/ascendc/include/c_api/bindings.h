@@ -18,4 +18,78 @@ PIPEV_C_API_UNARY(asc_rsqrt, "rsqrt")
 PIPEV_C_API_UNARY(asc_relu, "relu")
 PIPEV_C_API_SCALAR(asc_sub_scalar, "subs")
 PIPEV_C_API_SCALAR(asc_leakyrelu, "leaky_relu")
+template <class T>
+void asc_repeat_reduce_max(T* dst, T* src, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, const uint32_t order = 0, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("whole_reduce_max").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    s.key("repeat", repeat);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    static constexpr const char* kOrders[] = {"value_index", "index_value", "only_value", "only_index"};
+    s.op("order=%s", kOrders[static_cast<unsigned>(order) & 3]);
+    s.issue(loc);
+}
+template <class T>
+void asc_datablock_reduce_max(T* dst, T* src, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("block_reduce_max").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    s.key("repeat", repeat);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    s.issue(loc);
+}
+template <class T>
+void asc_repeat_reduce_min(T* dst, T* src, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, const uint32_t order = 0, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("whole_reduce_min").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    s.key("repeat", repeat);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    static constexpr const char* kOrders[] = {"value_index", "index_value", "only_value", "only_index"};
+    s.op("order=%s", kOrders[static_cast<unsigned>(order) & 3]);
+    s.issue(loc);
+}
+template <class T>
+void asc_datablock_reduce_min(T* dst, T* src, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("block_reduce_min").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    s.key("repeat", repeat);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    s.issue(loc);
+}
+template <class T>
+void asc_repeat_reduce_sum(T* dst, T* src, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("whole_reduce_sum").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    s.key("repeat", repeat);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    s.issue(loc);
+}
+template <class T>
+void asc_datablock_reduce_sum(T* dst, T* src, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("block_reduce_sum").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    s.key("repeat", repeat);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    s.issue(loc);
+}
+template <class T>
+void asc_pair_reduce_sum(T* dst, T* src, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("pair_reduce_sum").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    s.key("repeat", repeat);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    s.issue(loc);
+}
 #endif

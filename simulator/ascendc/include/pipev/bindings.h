@@ -35,5 +35,86 @@ PIPEV_ASCENDC_BINARY(MulAddDst, "mul_add_dst")
 PIPEV_ASCENDC_BINARY(FusedMulAdd, "fused_mul_add")
 PIPEV_ASCENDC_BINARY(MulAddRelu, "mul_add_relu")
 PIPEV_ASCENDC_SCALAR(Axpy, "axpy")
+template <class T, bool isSetMask = true, class M>
+void WholeReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& mask, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, const ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("whole_reduce_max").c_str());
+    pipev::detail::ub_ops(s, loc, dst, src);
+    if (isSetMask) pipev::detail::mask_keys<T>(s, pipev::detail::mask_of(mask), loc);
+    s.key("repeat", repeat);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    static constexpr const char* kOrders[] = {"value_index", "index_value", "only_value", "only_index"};
+    s.op("order=%s", kOrders[static_cast<unsigned>(order) & 3]);
+    s.issue(loc);
+}
+template <class T, bool isSetMask = true, class M>
+void BlockReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeat, const M& mask, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("block_reduce_max").c_str());
+    pipev::detail::ub_ops(s, loc, dst, src);
+    s.key("repeat", repeat);
+    if (isSetMask) pipev::detail::mask_keys<T>(s, pipev::detail::mask_of(mask), loc);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    s.issue(loc);
+}
+template <class T, bool isSetMask = true, class M>
+void WholeReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& mask, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, const ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("whole_reduce_min").c_str());
+    pipev::detail::ub_ops(s, loc, dst, src);
+    if (isSetMask) pipev::detail::mask_keys<T>(s, pipev::detail::mask_of(mask), loc);
+    s.key("repeat", repeat);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    static constexpr const char* kOrders[] = {"value_index", "index_value", "only_value", "only_index"};
+    s.op("order=%s", kOrders[static_cast<unsigned>(order) & 3]);
+    s.issue(loc);
+}
+template <class T, bool isSetMask = true, class M>
+void BlockReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeat, const M& mask, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("block_reduce_min").c_str());
+    pipev::detail::ub_ops(s, loc, dst, src);
+    s.key("repeat", repeat);
+    if (isSetMask) pipev::detail::mask_keys<T>(s, pipev::detail::mask_of(mask), loc);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    s.issue(loc);
+}
+template <class T, bool isSetMask = true, class M>
+void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& mask, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("whole_reduce_sum").c_str());
+    pipev::detail::ub_ops(s, loc, dst, src);
+    if (isSetMask) pipev::detail::mask_keys<T>(s, pipev::detail::mask_of(mask), loc);
+    s.key("repeat", repeat);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    s.issue(loc);
+}
+template <class T, bool isSetMask = true, class M>
+void BlockReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeat, const M& mask, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("block_reduce_sum").c_str());
+    pipev::detail::ub_ops(s, loc, dst, src);
+    s.key("repeat", repeat);
+    if (isSetMask) pipev::detail::mask_keys<T>(s, pipev::detail::mask_of(mask), loc);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    s.issue(loc);
+}
+template <class T, bool isSetMask = true, class M>
+void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeat, const M& mask, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("pair_reduce_sum").c_str());
+    pipev::detail::ub_ops(s, loc, dst, src);
+    s.key("repeat", repeat);
+    if (isSetMask) pipev::detail::mask_keys<T>(s, pipev::detail::mask_of(mask), loc);
+    s.op("dst_rep=%u", dst_rep);
+    s.op("src_blk=%u", src_blk);
+    s.op("src_rep=%u", src_rep);
+    s.issue(loc);
+}
 }  // namespace AscendC
 #endif

@@ -87,6 +87,8 @@ enum event_t : int {
 enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE };
 
 namespace AscendC {
+// the type utility the samples pick their element type with (std::conditional)
+template <bool B, class X, class Y> struct Conditional { using type = std::conditional_t<B, X, Y>; };
 using ::KernelMode;
 using TEventID = int8_t;
 
@@ -110,6 +112,10 @@ enum class RoundMode : uint8_t {
     CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD, CAST_HYBRID
 };
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+// the mask argument of a call with isSetMask = false (MASK as SetVectorMask left it)
+constexpr int32_t MASK_PLACEHOLDER = 0;
+// WholeReduceMax/Min's result layout (vcmax/vcmin's order field, in this order)
+enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
 
 // Strides in 32-byte blocks (docs/machine.md §5): block stride within a repeat, repeat stride between repeats.
 struct BinaryRepeatParams {
