@@ -228,7 +228,7 @@ namespace AscendC {
 
 // The mask argument of a high-dimensional call with isSetMask = false (MASK as it is): a
 // placeholder with no meaning, as the vendor's pages say.
-constexpr uint64_t MASK_PLACEHOLDER = 0;
+// (MASK_PLACEHOLDER itself is in pipev/types.h)
 constexpr uint64_t MASK_PLACEHOLDER_LIST[2] = {0, 0};
 
 // ---- Select -------------------------------------------------------------------------------------
