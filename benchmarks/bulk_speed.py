@@ -16,7 +16,10 @@ Layouts (every one legal with --checks=error):
   (the later repeat wins);
 - small strides: source repeat strides 1 and 2 blocks (each repeat re-reads blocks of the
   one before);
-- src block stride 0: each source repeat reads one block eight times (a broadcast).
+- src block stride 0: each source repeat reads one block eight times (a broadcast);
+- new family (#27a): `vrelu.f32 x, y, repeat=255`, an instruction of a family added by issue 27
+  (math_unary), against the same baseline: a new element-wise instruction must cost what an
+  existing one does.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ LAYOUTS = {
     "overlapping dst": "vsel.f32 z, x, y, repeat=255, stride=1,1,1,2,8,8",
     "small strides": "vsel.f32 x, y, z, repeat=255, stride=1,1,1,8,1,2",
     "src block stride 0": "vsel.f32 x, x, y, repeat=255, stride=1,1,0,8,8,1",
+    "new family (vrelu)": "vrelu.f32 x, y, repeat=255",
 }
 
 

@@ -11,9 +11,11 @@
 5. One API call issued from C++ (the AscendC front end, through the bridge onto a Stream)
    against the same statement from .vasm: benchmarks/cpp_stream.py's figures. Target <= 2x.
 
-Also: the same through the reference per-instruction path (`fast=False`, what ran
-before the fused executor), assembly alone, and distinct lines (nothing repeats: the fused path
-must cost no more than the reference). Exit 1 when target 1 or 5 is missed.
+Also: one new-family row (#27a): N one-repeat `vrelu.f32 x, x` (a family issue 27 added) end to
+end against the same N vsel lines, the ratio printed (a new element-wise instruction must cost
+what an existing one does). And the same through the reference per-instruction path
+(`fast=False`, what ran before the fused executor), assembly alone, and distinct lines (nothing
+repeats: the fused path must cost no more than the reference). Exit 1 when target 1 or 5 is missed.
 """
 
 from __future__ import annotations
@@ -109,6 +111,17 @@ def distinct_lines(n: int, runs: int) -> None:
           f"({rates['fused'] / rates['reference']:.2f}x)")
 
 
+def new_family(n: int, runs: int) -> None:
+    """N one-repeat vrelu.f32 (math_unary, #27a) end to end against N vsel.f32 lines."""
+    body = "    set_cmpmask m\n" + "    vrelu.f32 x, x, repeat=1\n" * n
+    empty = empty_program()
+    base = cpu_median(lambda: pipev.run(empty), runs)
+    t_new = cpu_median(lambda: pipev.run(HEADER + body), runs) - base
+    t_old = cpu_median(lambda: pipev.run(vsel_program(n)), runs) - base
+    print(f"{n:,} one-repeat vrelu.f32 (new family), end to end: {n / t_new:,.0f} instr/s, "
+          f"{t_old / t_new:.2f}x the rate of vsel.f32")
+
+
 def cpp_ratio() -> bool:
     """Target 5 through benchmarks/cpp_stream.py (compiles its kernel, prints its figures)."""
     import cpp_stream
@@ -125,6 +138,7 @@ def main() -> int:
     args = ap.parse_args()
     ok = report_small(args.n, small(args.n, args.runs))
     distinct_lines(min(args.n, 4000), args.runs)
+    new_family(args.n, args.runs)
     if not args.no_cpp:
         ok = cpp_ratio() and ok
     return 0 if ok else 1

@@ -123,6 +123,7 @@ class _Expander:
         return self.scr + self.chip.scratch_bytes - 32 if self.inverted else self.scr
 
     inverted = False
+    scalar_override: Operand | None = None  # subs: the scalar operand, negated
 
 
 def _scalar(t: DType, value, text: str, col: int) -> Operand:
@@ -573,6 +574,8 @@ def _elementwise(e: _Expander) -> None:
     form = _form(e)
     _arity(e, len(e.syn.defn.operands), form)
     ops = _operands(e, list(e.syn.defn.operands))
+    if e.scalar_override is not None:  # subs: the negated scalar
+        ops["scalar"] = e.scalar_override
     t = e.t
     if form != "count":
         if form == "highdim":
@@ -594,6 +597,46 @@ def _elementwise(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit(hw, ops, t, repeat=1), body)
 
 
+# -- #27a: shifts and Subs -----------------------------------------------------------------------
+def _scalar_operand(e: _Expander) -> Operand:
+    return e.b.operand("scalar", *e.syn.positional[2], "scalar")
+
+
+def _shift(e: _Expander) -> None:
+    """shift_left / shift_right: the elementwise expansion; a constant count outside
+    [0, width) is warned about here (the docs give no result for it; the model's is in
+    docs/semantics.md)."""
+    if len(e.syn.positional) == 3:
+        o = _scalar_operand(e)
+        if isinstance(o.value, np.ndarray):
+            n = int(o.value.view(e.t.numeric)[0])
+            bits = 8 * e.t.size
+            if not 0 <= n < bits:
+                e.b.warn(o.col, f"{e.syn.defn.name} by {n}: the count is outside 0..{bits - 1} "
+                         "(pipev shifts every bit out; the docs give no result)")
+    _elementwise(e)
+
+
+def _subs(e: _Expander) -> None:
+    """subs.T DST, SRC, S → vadds of -S (x - s and x + (-s) are the same IEEE operation, and
+    the same value modulo 2^n for integers); the scalar must be a constant."""
+    if len(e.syn.positional) == 3:
+        o = _scalar_operand(e)
+        if not isinstance(o.value, np.ndarray):
+            raise LexError("subs takes a constant scalar (it is negated when the statement "
+                           "expands to vadds)", o.col)
+        raw = o.value.view(e.t.raw).copy()
+        neg = raw ^ np.asarray(1 << (8 * e.t.size - 1), e.t.raw) if e.t.is_float else \
+            (-(raw.view(e.t.numeric))).view(e.t.raw)
+        plain = o.text.lstrip("-").replace(".", "", 1).replace("e-", "").replace("e", "")
+        if e.t.is_float and plain.isdigit():
+            text = o.text[1:] if o.text.startswith("-") else f"-{o.text}"
+        elif e.t.is_float:  # raw(0x…), nan, inf: the negated bits, exactly
+            text = f"raw({int(neg.view(e.t.raw)[0]):#0{2 + 2 * e.t.size}x})"
+        else:  # -(-32768) wraps to -32768 in s16
+            text = str(int(neg.view(e.t.numeric)[0]))
+        e.scalar_override = attrs.evolve(o, value=neg.view(np.uint8), text=text)
+    _elementwise(e)
 def _reduce(e: _Expander) -> None:
     """The reductions (WholeReduce*, BlockReduce*, PairReduceSum): repeat= with a mask, or MASK
     as it is; one hardware instruction, the row's `hw`, with the statement's strides (dst_rep
@@ -929,6 +972,8 @@ _EXPANSIONS = {
     "api_gather": _gather,
     "api_transpose": _transpose,
     "api_trans_data_5hd": _trans_data_5hd,
+    "api_shift": _shift,  # #27a
+    "api_subs": _subs,  # #27a
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
 }

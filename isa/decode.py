@@ -473,8 +473,9 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
             accesses.append((op.role, source, "compact", size, 1, 0, op.write, n))
         else:
             size = fam.operand_type(op.role, t, src).size
-            accesses.append((op.role, source, "vector", size, fam.block_stride(op.role, fields),
-                             fam.repeat_stride(op.role, fields, n), op.write,
+            # strides are the source operand's (an accumulator reads dst with dst's strides)
+            accesses.append((op.role, source, "vector", size, fam.block_stride(source, fields),
+                             fam.repeat_stride(source, fields, n), op.write,
                              n if n * size != REPEAT else 0))
     all_active = bool(row.all()) and last == n
     return r, n, row, last, all_active, tuple(accesses)

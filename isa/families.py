@@ -158,7 +158,7 @@ class Family:
         return False
 
     def cost_class(self, fields: dict, t: DType | None = None) -> str:
-        """The cost class of an instruction with these fields (and type T)."""
+        """The timing cost class of an instruction with these fields (and element type T)."""
         return self.cost
 
     def reads_before_writing(self) -> bool:
@@ -186,6 +186,11 @@ class Family:
         """Operand ROLE's repeat stride in blocks (its `ROLE_rep` field, 8 by default) when a
         repeat has N elements."""
         return fields.get(f"{role}_rep", 8)
+
+    def repeat_accumulator(self, vop: Any) -> str | None:
+        """The source that may read what the previous repeat wrote (a documented exception to
+        the overlap rules, run repeat by repeat), or None."""
+        return None
 
     def issuing_pipe(self, instr: Any) -> str:
         """The pipe an instruction (isa.program.Instruction) of this family occupies."""
@@ -404,7 +409,26 @@ VCMP = _vector("vcmp", one_repeat=True, writes_cmpmask=True, requires=Requiremen
 VCMPV = _vector("vcmpv", bit_output=True)
 VCMPVS = _vector("vcmpvs", bit_output=True)
 DUP = _vector("dup")
-BINARY = _vector("binary")
+class AccumulatingBinaryFamily(Family):
+    """vadd vsub vmul vmax vmin vand vor (#27a): the vendor's overlap exception — dst may be
+    src1 when both have repeat stride 0 (and the same block stride), for f16, f32 and s32, src0
+    overlapping neither: each repeat then reads the dst the repeat before wrote (an
+    accumulation; TIK's two-source "general definition" page)."""
+
+    __slots__ = ()
+
+    def repeat_accumulator(self, vop: Any) -> str | None:
+        if vop.t.name not in ("f16", "f32", "s32") or vop.repeats < 2:
+            return None
+        dst, src1 = vop.access("dst"), vop.access("src1")
+        if dst is None or src1 is None:
+            return None
+        same = (dst.base, dst.blk, dst.rep) == (src1.base, src1.blk, src1.rep)
+        return "src1" if same and dst.rep == 0 else None
+
+
+BINARY = AccumulatingBinaryFamily("binary", VECTOR, "V", "binary")
+ADD_RELU = _vector("binary")  # vaddrelu vsubrelu (#27a): the binary body, no overlap exception
 UNARY_SCALAR = _vector("unary_scalar")
 VCOPY = _vector("vcopy", "copy")
 UNARY = _vector("unary")  # vabs, vnot: one source, bits in, bits out
@@ -533,6 +557,46 @@ class GatherFamily(Family):
 
 
 VGATHER = GatherFamily("vgather", VECTOR, "V", "gather_b32", data_roles=("offset",))
+
+
+# -- #27a element-wise compute (arithmetic, transcendentals, shifts) -------------------------
+class WidthCostFamily(Family):
+    """A vector family whose cost depends on the element width: the vendor's throughput table
+    gives the same elements a cycle for 16- and 32-bit types (Exp, Ln, Sqrt, Div: 32), so a
+    repeat of twice the elements takes twice the cycles; the classes are COST_16 and COST_32
+    (docs/timing.md)."""
+
+    __slots__ = ()
+
+    def cost_class(self, fields: dict, t: DType | None = None) -> str:
+        return f"{self.cost}_{8 * t.size if t is not None and t.size <= 2 else 32}"
+
+    def cost_classes(self) -> tuple[str, ...]:
+        return (f"{self.cost}_16", f"{self.cost}_32")
+
+
+# vexp vln vsqrt: numeric one-source functions at 32 elements a cycle
+MATH_SLOW = WidthCostFamily("math_unary", VECTOR, "V", "transcendental")
+# vrec vrsqrt vrelu: numeric one-source functions at full rate (the unary class)
+MATH_UNARY = _vector("math_unary", "unary")
+VDIV = WidthCostFamily("binary", VECTOR, "V", "div")  # vdiv: the binary body, 32 elements a cycle
+
+
+class AccumulateFamily(Family):
+    """vaxpy vmla vmadd vmaddrelu: dst is read as well as written — the old dst is operand
+    `acc`, at dst's address with dst's strides (so hazards, uninitialised reads and the bank
+    model see the read)."""
+
+    __slots__ = ()
+
+    def operands(self, roles: tuple[str, ...], fields: dict, t: DType | None = None
+                 ) -> tuple[Operand, ...]:
+        return (*super().operands(roles, fields, t), Operand("acc", "dst"))
+
+
+ACCUMULATE = AccumulateFamily("accumulate", VECTOR, "V", "fma")  # three streams: src0 src1 dst
+AXPY = AccumulateFamily("accumulate", VECTOR, "V", "binary")  # two streams: src and dst
+
 
 # #29 scalar unit: division, UB loads and stores, float registers (docs/semantics.md §7.1)
 class FloatScalarFamily(Family):

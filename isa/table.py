@@ -177,10 +177,12 @@ def _unary(name: str, types: str, doc: str) -> InstrDef:
 
 
 def _api_elementwise(name: str, operands, family: str, types: str, strides: str,
-                     doc: str) -> InstrDef:
-    """An elementwise API statement: its hardware instruction is the mnemonic with a v."""
+                     doc: str, hw: str = "") -> InstrDef:
+    """An elementwise API statement: its hardware instruction is HW, by default the mnemonic
+    with a v."""
     return InstrDef(name, operands, F.api(family), level="api", typed=True, types=types,
-                    strides=strides, keys=("count", "repeat") + _APIMASK, doc=doc, hw=f"v{name}")
+                    strides=strides, keys=("count", "repeat") + _APIMASK, doc=doc,
+                    hw=hw or f"v{name}")
 
 
 def _scalar_op(name: str, doc: str) -> InstrDef:
@@ -462,6 +464,76 @@ for _d in (
 ):
     INSTRUCTIONS[_d.name] = _d
 
+
+
+# -- #27a element-wise compute: arithmetic, transcendentals, LeakyRelu and shifts --------------
+def _math(name: str, family: Family, types: str, doc: str) -> InstrDef:
+    return InstrDef(name, _VEC2, family, typed=True, types=types, strides="unary",
+                    keys=("repeat",), doc=doc)
+
+
+def _math_scalar(name: str, types: str, doc: str) -> InstrDef:
+    return InstrDef(name, _VS, F.UNARY_SCALAR, typed=True, types=types, strides="unary",
+                    keys=("repeat",), doc=doc)
+
+
+_MODEL = " (correctly rounded model: silicon may differ in the last bits)"
+for _d in (
+    InstrDef("vdiv", _VEC3, F.VDIV, typed=True, types="math", strides="binary",
+             keys=("repeat",), doc="dst = src0 / src1" + _MODEL),
+    _math("vexp", F.MATH_SLOW, "math", "dst = e^src" + _MODEL),
+    _math("vln", F.MATH_SLOW, "math", "dst = ln(src)" + _MODEL),
+    _math("vsqrt", F.MATH_SLOW, "math", "dst = sqrt(src)" + _MODEL),
+    _math("vrec", F.MATH_UNARY, "math", "dst = 1 / src" + _MODEL),
+    _math("vrsqrt", F.MATH_UNARY, "math", "dst = 1 / sqrt(src)" + _MODEL),
+    _math("vrelu", F.MATH_UNARY, "relu", "dst = src < 0 ? 0 : src (exact)"),
+    _math_scalar("vlrelu", "math", "dst = src < 0 ? src * SCALAR : src (exact)"),
+    _math_scalar("vshl", "shift", "dst = src << SCALAR (exact; counts of the width or more: 0)"),
+    _math_scalar("vshr", "shift", "dst = src >> SCALAR, arithmetic for signed types (exact)"),
+    _api_elementwise("exp", _VEC2, "api_unary", "math", "unary", "AscendC Exp → vexp"),
+    _api_elementwise("ln", _VEC2, "api_unary", "math", "unary", "AscendC Ln → vln"),
+    _api_elementwise("sqrt", _VEC2, "api_unary", "math", "unary", "AscendC Sqrt → vsqrt"),
+    _api_elementwise("rsqrt", _VEC2, "api_unary", "math", "unary", "AscendC Rsqrt → vrsqrt"),
+    _api_elementwise("reciprocal", _VEC2, "api_unary", "math", "unary",
+                     "AscendC Reciprocal → vrec", hw="vrec"),
+    _api_elementwise("relu", _VEC2, "api_unary", "relu", "unary", "AscendC Relu → vrelu"),
+    _api_elementwise("leaky_relu", _VS, "api_scalar", "math", "unary",
+                     "AscendC LeakyRelu → vlrelu", hw="vlrelu"),
+    _api_elementwise("shift_left", _VS, "api_shift", "shift", "unary",
+                     "AscendC ShiftLeft → vshl", hw="vshl"),
+    _api_elementwise("shift_right", _VS, "api_shift", "shift", "unary",
+                     "AscendC ShiftRight → vshr", hw="vshr"),
+    _api_elementwise("subs", _VS, "api_subs", "arith", "unary",
+                     "AscendC Subs, the C API's asc_sub_scalar → vadds of -SCALAR", hw="vadds"),
+    # composites (same-type forms)
+    InstrDef("vaddrelu", _VEC3, F.ADD_RELU, typed=True, types="addrelu", strides="binary",
+             keys=("repeat",), doc="dst = relu(src0 + src1), the sum rounded in T (exact)"),
+    InstrDef("vsubrelu", _VEC3, F.ADD_RELU, typed=True, types="addrelu", strides="binary",
+             keys=("repeat",), doc="dst = relu(src0 - src1), the difference rounded in T "
+             "(exact)"),
+    InstrDef("vaxpy", _VS, F.AXPY, typed=True, types="math", strides="unary", keys=("repeat",),
+             doc="dst = src * SCALAR + dst, each step rounded in T" + _MODEL),
+    InstrDef("vmla", _VEC3, F.ACCUMULATE, typed=True, types="math", strides="binary",
+             keys=("repeat",), doc="dst = src0 * src1 + dst, each step rounded in T" + _MODEL),
+    InstrDef("vmadd", _VEC3, F.ACCUMULATE, typed=True, types="math", strides="binary",
+             keys=("repeat",), doc="dst = src0 * dst + src1, each step rounded in T" + _MODEL),
+    InstrDef("vmaddrelu", _VEC3, F.ACCUMULATE, typed=True, types="math", strides="binary",
+             keys=("repeat",), doc="dst = relu(src0 * dst + src1), each step rounded in T"
+             + _MODEL),
+    _api_elementwise("add_relu", _VEC3, "api_binary", "addrelu", "binary",
+                     "AscendC AddRelu → vaddrelu", hw="vaddrelu"),
+    _api_elementwise("sub_relu", _VEC3, "api_binary", "addrelu", "binary",
+                     "AscendC SubRelu → vsubrelu", hw="vsubrelu"),
+    _api_elementwise("axpy", _VS, "api_scalar", "math", "unary", "AscendC Axpy → vaxpy"),
+    _api_elementwise("mul_add_dst", _VEC3, "api_binary", "math", "binary",
+                     "AscendC MulAddDst → vmla", hw="vmla"),
+    _api_elementwise("fused_mul_add", _VEC3, "api_binary", "math", "binary",
+                     "AscendC FusedMulAdd → vmadd", hw="vmadd"),
+    _api_elementwise("mul_add_relu", _VEC3, "api_binary", "math", "binary",
+                     "AscendC MulAddRelu → vmaddrelu", hw="vmaddrelu"),
+):
+    INSTRUCTIONS[_d.name] = _d
+
 # Typed API forms whose mnemonic is also a scalar instruction: `and.s16 …` is AscendC And,
 # `and x1, x2, 3` the scalar ALU (the assembler picks by the type modifier).
 TYPED_FORMS: dict[str, InstrDef] = {d.name: d for d in (
@@ -471,6 +543,11 @@ TYPED_FORMS: dict[str, InstrDef] = {d.name: d for d in (
     _api_elementwise("and", _VEC3, "api_binary", "bitwise", "binary", "AscendC And → vand"),
     _api_elementwise("or", _VEC3, "api_binary", "bitwise", "binary", "AscendC Or → vor"),
 )}
+
+
+# #27a: AscendC Div's typed form (`div x1, x2, x3` is the scalar unit's division)
+TYPED_FORMS["div"] = _api_elementwise("div", _VEC3, "api_binary", "math", "binary",
+                                      "AscendC Div → vdiv")
 
 
 class Table:

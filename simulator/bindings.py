@@ -28,7 +28,8 @@ LANGUAGES = ("ascendc", "c_api", "tik")
 # the shapes each language knows (the operands before the form's keys)
 SHAPES = {
     "ascendc": ("binary", "scalar", "unary", "cast"),  # (dst, src0, src1) (dst, src, s) (dst, src)
-    "c_api": ("binary", "scalar", "cast"),  # cast (#27): (dst, src) of the types `conv` names
+    # cast (#27b): (dst, src) of the types `conv` names; unary: #27a (asc_exp …)
+    "c_api": ("binary", "scalar", "cast", "unary"),
     "tik": ("binary", "scalar", "unary", "conv",
             # #29: TIK's older names, with block strides before the repeat strides
             "binary_blk", "scalar_blk", "unary_blk", "conv_blk"),
@@ -172,6 +173,30 @@ BUILTIN: tuple[Binding, ...] = (
     *_rows("tik", "conv_blk", "vconv:cast"),
     # Cast pairs and round modes (issue #27): the C API's conversions
     *_c_casts(),
+    # #27a element-wise compute: arithmetic, transcendentals, LeakyRelu, shifts
+    *_rows("ascendc", "binary", "Div:div"),
+    *_rows("ascendc", "unary", "Exp:exp Ln:ln Sqrt:sqrt Rsqrt:rsqrt Reciprocal:reciprocal "
+           "Relu:relu"),
+    *_rows("ascendc", "scalar", "Subs:subs LeakyRelu:leaky_relu ShiftLeft:shift_left "
+           "ShiftRight:shift_right"),
+    *_rows("c_api", "binary", "asc_div:div"),
+    *_rows("c_api", "unary", "asc_exp:exp asc_rsqrt:rsqrt asc_relu:relu"),
+    *_rows("c_api", "scalar", "asc_sub_scalar:subs asc_leakyrelu:leaky_relu"),
+    *_rows("tik", "binary", "vec_div:div"),
+    *_rows("tik", "unary", "vec_exp:exp vec_ln:ln vec_sqrt:sqrt vec_rsqrt:rsqrt vec_rec:reciprocal "
+           "vec_relu:relu"),
+    *_rows("tik", "scalar", "vec_leaky_relu:leaky_relu"),
+    # composites (same-type forms)
+    *_rows("ascendc", "binary", "AddRelu:add_relu SubRelu:sub_relu MulAddDst:mul_add_dst "
+           "FusedMulAdd:fused_mul_add MulAddRelu:mul_add_relu"),
+    *_rows("ascendc", "scalar", "Axpy:axpy"),
+    *_rows("tik", "scalar", "vec_axpy:axpy"),
+    # #27a: TIK's older names of these (#29's *_blk shapes: block strides given)
+    *_rows("tik", "binary_blk", "vdiv:div vmla:mul_add_dst vmadd:fused_mul_add "
+           "vmaddrelu:mul_add_relu"),
+    *_rows("tik", "unary_blk", "vexp:exp vln:ln vsqrt:sqrt vrsqrt:rsqrt vrec:reciprocal "
+           "vrelu:relu"),
+    *_rows("tik", "scalar_blk", "vaxpy:axpy"),
     *REDUCTIONS,
 )
 

@@ -140,8 +140,8 @@ def label(vop: VectorOp, acc: Access) -> str:
     return f"{role} {o.tensor.name}" if o is not None and o.tensor is not None else role
 
 
-def overlap(vop: VectorOp, extents: dict[str, tuple[int, int]] | None = None
-            ) -> Problem | None:
+def overlap(vop: VectorOp, extents: dict[str, tuple[int, int]] | None = None,
+            skip: str | None = None) -> Problem | None:
     """§9.3 over the exact bytes: within a repeat, a source overlaps the destination 100% (the
     same bytes) or not at all; no repeat reads a byte an earlier repeat wrote. The problem at
     the lowest repeat is reported, with both operands, both repeats and the first byte."""
@@ -153,7 +153,7 @@ def overlap(vop: VectorOp, extents: dict[str, tuple[int, int]] | None = None
     dep = None
     found: list[tuple[int, str, str]] = []
     for src in vop.operands:
-        if src.write:
+        if src.write or src.role == skip:  # skip: a documented accumulating source (#27a)
             continue
         s_lo, s_hi = ext.get(src.role) or extent(vop, src)
         if s_hi < d_lo or d_hi < s_lo or s_hi < s_lo:

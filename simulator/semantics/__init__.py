@@ -13,9 +13,11 @@ from simulator.semantics import atomic, cmpmask, dma, gather, registers, scalar,
 from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import prepare_vcmpv, vcmp, vcmpv, vcmpvs
+from simulator.semantics.composite import accumulate
 from simulator.semantics.instruction_set import InstructionSet
 from simulator.semantics.issued import HALT, Issued
 from simulator.semantics.layout import brcb, vci, vtranspose
+from simulator.semantics.math import math_unary, prepare_math_unary
 from simulator.semantics.move import dup, vcopy
 from simulator.semantics.reduce import BODIES as REDUCE_BODIES
 from simulator.semantics.select import prepare_vsel, vsel
@@ -48,10 +50,13 @@ def _builtin() -> InstructionSet:
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,
         "vconv": vconv,
+        "math_unary": math_unary,  # #27a: vexp vln vsqrt vrec vrsqrt vrelu
+        "accumulate": accumulate,  # #27a: vaxpy vmla vmadd vmaddrelu
         **REDUCE_BODIES,  # the reductions (issue 28, group 28a)
         "vbrcb": brcb, "vci": vci, "vtranspose": vtranspose,  # issue 28 (28b)
     }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel,
-                "vcmpv": prepare_vcmpv, "vcmpvs": prepare_vcmpv})
+                "vcmpv": prepare_vcmpv, "vcmpvs": prepare_vcmpv,
+                "math_unary": prepare_math_unary})  # #27a: math_unary
 
 
 BUILTIN = _builtin()

@@ -15,10 +15,43 @@ from simulator.machine import RAW, Machine
 from simulator.semantics.common import load, numeric, store
 from simulator.semantics.runs import whole_runs
 
+
+def _shift_left(a: np.ndarray, s) -> np.ndarray:
+    """a << s in T; a count outside [0, width) gives 0 (docs/semantics.md: the model's value)."""
+    n, bits = int(s), 8 * a.dtype.itemsize
+    return np.zeros_like(a) if not 0 <= n < bits else np.left_shift(a, n)
+
+
+def _shift_right(a: np.ndarray, s) -> np.ndarray:
+    """a >> s in T: arithmetic for signed T, logical for unsigned; a count outside [0, width)
+    shifts every bit out (signed: the sign fills)."""
+    n, bits = int(s), 8 * a.dtype.itemsize
+    if not 0 <= n < bits:
+        n = bits - 1 if a.dtype.kind == "i" else bits
+        if n == bits:
+            return np.zeros_like(a)
+    return np.right_shift(a, n)
+
+
+def _relu(a: np.ndarray) -> np.ndarray:
+    """a < 0 ? 0 : a (−0 and NaN pass as they are), in a's type."""
+    return np.where(a < 0, np.zeros((), a.dtype), a)
+
+
+def _leaky_relu(a: np.ndarray, s) -> np.ndarray:
+    """src < 0 ? src * SCALAR (rounded in T) : src; NaN and -0 pass as they are."""
+    return np.where(a < 0, a * s, a)
+
+
 BINARY = {"vadd": np.add, "vsub": np.subtract, "vmul": np.multiply, "vmax": np.maximum,
-          "vmin": np.minimum, "vand": np.bitwise_and, "vor": np.bitwise_or}
-SCALAR = {"vadds": np.add, "vmuls": np.multiply, "vmaxs": np.maximum, "vmins": np.minimum}
-NAN_SRC0 = ("vadd", "vsub", "vmul", "vadds", "vmuls")
+          "vmin": np.minimum, "vand": np.bitwise_and, "vor": np.bitwise_or,
+          # #27a: vdiv (IEEE division, correctly rounded in T), vaddrelu, vsubrelu
+          "vdiv": np.divide, "vaddrelu": lambda a, b: _relu(np.add(a, b)),
+          "vsubrelu": lambda a, b: _relu(np.subtract(a, b))}
+SCALAR = {"vadds": np.add, "vmuls": np.multiply, "vmaxs": np.maximum, "vmins": np.minimum,
+          # #27a
+          "vlrelu": _leaky_relu, "vshl": _shift_left, "vshr": _shift_right}
+NAN_SRC0 = ("vadd", "vsub", "vmul", "vadds", "vmuls", "vdiv", "vaddrelu", "vsubrelu")
 
 
 def _nan_rule(vop: VectorOp, a: np.ndarray, b, res: np.ndarray) -> np.ndarray:

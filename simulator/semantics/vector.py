@@ -104,11 +104,27 @@ def _check(ex: Context, instr: Instruction, vop: VectorOp) -> bool:
         problem = checks.scalar_overlap(vop, guard, ex.value(guard.addr))
         if problem is not None:
             raise Fault(problem)
-    problem = checks.overlap(vop, extents)
+    accumulator = _accumulator(vop, extents)
+    problem = checks.overlap(vop, extents, skip=accumulator)
     if problem is None:
-        return False
+        return accumulator is not None  # an accumulation runs repeat by repeat
     ex.check(instr, problem)
     return True
+
+
+def _accumulator(vop: VectorOp, extents: dict) -> str | None:
+    """The family's documented accumulating source (dst = src1 at repeat stride 0), when the
+    other source overlaps neither (the exception's own condition)."""
+    role = vop.family.repeat_accumulator(vop)
+    if role is None:
+        return None
+    d_lo, d_hi = extents["dst"]
+    for acc in vop.operands:
+        if not acc.write and acc.role != role:
+            lo, hi = extents[acc.role]
+            if lo <= d_hi and d_lo <= hi and lo <= hi:
+                return None
+    return role
 
 
 def tensor_of(instr: Instruction, role: str) -> Tensor | None:

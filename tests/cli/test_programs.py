@@ -247,6 +247,8 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     "add_sample": ({"x": F16, "y": F16}, lambda i: {"z": i["x"] + i["y"]}),
     "clamp_two_file": ({"x": F32},
                        lambda i: {"z": np.minimum(np.maximum(i["x"], F32(-2.5)), F32(3.0))}),
+    # #27a: the product in half, rounded once (numpy's half multiply)
+    "leaky_relu": ({"x": F16}, lambda i: {"y": np.where(i["x"] < 0, i["x"] * F16(0.1), i["x"])}),
 }
 
 

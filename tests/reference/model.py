@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import ml_dtypes
 import numpy as np
 
+from tests.reference import elementwise
 from tests.reference.convert import convert_one
 
 UB_BYTES = 196608  # ascend910b (docs/machine.md §2)
@@ -38,9 +39,10 @@ TYPES = {
     "f16": (np.float16, "e", "float"), "f32": (np.float32, "f", "float"),
     "bf16": (ml_dtypes.bfloat16, "", "float"),  # select moves it as raw bits; no struct code
 }
-BINARY = ("vadd", "vsub", "vmul", "vmax", "vmin", "vand", "vor")
-SCALAR_OPS = ("vadds", "vmuls", "vmaxs", "vmins")
-UNARY_BITS = ("vabs", "vnot")  # bit operations on one source
+BINARY = ("vadd", "vsub", "vmul", "vmax", "vmin", "vand", "vor") + elementwise.MATH_BINARY
+SCALAR_OPS = ("vadds", "vmuls", "vmaxs", "vmins") + elementwise.MATH_SCALAR
+# bit operations on one source; #27a's one-source functions share their operand layout
+UNARY_BITS = ("vabs", "vnot") + elementwise.MATH_UNARY
 UNARY_STRIDED = SCALAR_OPS + ("vcopy", "vector_dup", "vcmpvs", "vconv") + UNARY_BITS
 BINARY_STRIDED = BINARY + ("vsel", "vcmp", "vcmpv")
 QUIET = {2: 0x0200, 4: 0x00400000}  # the quiet bit of an f16 / f32 NaN
@@ -518,7 +520,8 @@ class Reference:
             tens = o["tensor"]
             if tens is not None and allb and (min(allb) < tens.addr or max(allb) >= tens.end):
                 rules.add("footprint")
-        if "dst" in ops and self.overlaps(ops, touched, size_of(ins.t) if ins.t else 1):
+        if "dst" in ops and self.overlaps(ops, touched, size_of(ins.t) if ins.t else 1) and \
+                not elementwise.accumulates(ins.name, ins.t, ops, touched):  # #27a
             rules.add("overlap")
         self.rule(ins, rules)
 
@@ -590,6 +593,13 @@ class Reference:
                 a = self.load(ops["src0"], size, i, k)
                 other = sel_scalar if mode == 1 else self.load(ops["src1"], size, i, k)
                 v = a if sel[k] else other
+            elif name in elementwise.MATH_BINARY:  # #27a
+                v = elementwise.element(name, t, self.load(ops["src0"], size, i, k),
+                                        self.load(ops["src1"], size, i, k),
+                                        self.load(ops["dst"], size, i, k))
+            elif name in elementwise.MATH_SCALAR + elementwise.MATH_UNARY:  # #27a
+                v = elementwise.element(name, t, self.load(ops["src"], size, i, k), scalar,
+                                        self.load(ops["dst"], size, i, k))
             elif name in BINARY:
                 v = arith(name, t, self.load(ops["src0"], size, i, k),
                           self.load(ops["src1"], size, i, k))

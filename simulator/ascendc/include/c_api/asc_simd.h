@@ -272,6 +272,31 @@ void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_
             pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                    \
         });                                                                                        \
     }
+// unary: asc_exp asc_relu asc_rsqrt (dst, src), with NAME_sync (#27a)
+#define PIPEV_C_API_UNARY(NAME, STMT)                                                              \
+    template <class T> void NAME(T* dst, T* src, uint32_t count, PIPEV_LOC) {                      \
+        pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, false, loc,                  \
+                                 [&](pipev::detail::Stmt& s) {                                     \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
+        });                                                                                        \
+    }                                                                                              \
+    template <class T> void NAME##_sync(T* dst, T* src, uint32_t count, PIPEV_LOC) {               \
+        pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, true, loc,                   \
+                                 [&](pipev::detail::Stmt& s) {                                     \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
+        });                                                                                        \
+    }                                                                                              \
+    template <class T>                                                                             \
+    void NAME(T* dst, T* src, uint8_t repeat, uint16_t dst_block_stride, uint16_t src_block_stride, \
+              uint16_t dst_repeat_stride, uint16_t src_repeat_stride, PIPEV_LOC) {                  \
+        pipev::detail::asc_repeat(pipev::detail::head<T>(STMT), repeat,                            \
+                                  pipev::detail::format("stride=%u,%u,%u,%u", dst_block_stride,    \
+                                                        src_block_stride, dst_repeat_stride,       \
+                                                        src_repeat_stride),                        \
+                                  loc, [&](pipev::detail::Stmt& s) {                               \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
+        });                                                                                        \
+    }
 // scalar: asc_add_scalar ... (dst, src, value), with NAME_sync
 #define PIPEV_C_API_SCALAR(NAME, STMT)                                                             \
     template <class T>                                                                             \

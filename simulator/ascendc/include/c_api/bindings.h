@@ -180,6 +180,12 @@ namespace pipev::conv { struct asc_int642float_rna { using D = float; using S = 
 PIPEV_C_API_CAST(asc_int642float_rna, "cast")
 namespace pipev::conv { struct asc_int642float_rz { using D = float; using S = int64_t; static constexpr const char* types = ".f32.s64"; static constexpr const char* round = "trunc"; }; }
 PIPEV_C_API_CAST(asc_int642float_rz, "cast")
+PIPEV_C_API_BINARY(asc_div, "div")
+PIPEV_C_API_UNARY(asc_exp, "exp")
+PIPEV_C_API_UNARY(asc_rsqrt, "rsqrt")
+PIPEV_C_API_UNARY(asc_relu, "relu")
+PIPEV_C_API_SCALAR(asc_sub_scalar, "subs")
+PIPEV_C_API_SCALAR(asc_leakyrelu, "leaky_relu")
 template <class T>
 void asc_repeat_reduce_max(T* dst, T* src, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, const uint32_t order = 0, PIPEV_LOC) {
     pipev::detail::Stmt s("%s", pipev::detail::head<T>("whole_reduce_max").c_str());

@@ -233,6 +233,11 @@ inline const char* round_name(AscendC::RoundMode r) {
 
 namespace AscendC {
 
+// The mask argument of a high-dimensional call with isSetMask = false (MASK as it is): a
+// placeholder with no meaning, as the vendor's pages say.
+// (MASK_PLACEHOLDER itself is in pipev/types.h)
+constexpr uint64_t MASK_PLACEHOLDER_LIST[2] = {0, 0};
+
 // ---- Select -------------------------------------------------------------------------------------
 // First n elements, modes 0 and 2 (two tensors) and mode 1 (tensor and scalar).
 template <typename T, typename U>
@@ -434,9 +439,10 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
 }
 
 // ---- the binding shapes: NAME is the API, STMT its statement (simulator/bindings.py) -----------
-// binary: Add Sub Mul Max Min And Or (dst, src0, src1)
+// binary: Add Sub Mul Div Max Min And Or (dst, src0, src1); the count forms take isSetMask as
+// the vendor's do (it changes nothing there: a count form always sets MASK)
 #define PIPEV_ASCENDC_BINARY(NAME, STMT)                                                           \
-    template <typename T>                                                                          \
+    template <typename T, bool isSetMask = true>                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
               const int32_t& calCount, PIPEV_LOC) {                                                \
         pipev::detail::count_form(pipev::detail::head<T>(STMT), calCount, loc,                     \
@@ -455,9 +461,9 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
             pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
         });                                                                                        \
     }
-// scalar: Adds Muls Maxs Mins (dst, src, scalar)
+// scalar: Adds Subs Muls Maxs Mins LeakyRelu ShiftLeft ShiftRight (dst, src, scalar)
 #define PIPEV_ASCENDC_SCALAR(NAME, STMT)                                                           \
-    template <typename T>                                                                          \
+    template <typename T, bool isSetMask = true>                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                \
               const pipev::NoDeduce<T>& scalarValue, const int32_t& calCount, PIPEV_LOC) {         \
         pipev::detail::count_form(pipev::detail::head<T>(STMT), calCount, loc,                     \
@@ -478,9 +484,9 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
             s.op("%s", pipev::detail::scalar_text<T>(scalarValue).c_str());                        \
         });                                                                                        \
     }
-// unary: Abs Not (dst, src)
+// unary: Abs Not Exp Ln Sqrt Rsqrt Reciprocal Relu (dst, src)
 #define PIPEV_ASCENDC_UNARY(NAME, STMT)                                                            \
-    template <typename T>                                                                          \
+    template <typename T, bool isSetMask = true>                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& calCount,       \
               PIPEV_LOC) {                                                                         \
         pipev::detail::count_form(pipev::detail::head<T>(STMT), calCount, loc,                     \

@@ -1,0 +1,34 @@
+"""#27a, TIK: the composites vec_axpy and the older vaxpy, vmla, vmadd, vmaddrelu (block strides)
+on 128 float16 each, every accumulator starting from d; output row k of z_gm is call k below.
+pipev's own test kernel (tests/cli/test_elementwise_kernels.py)."""
+from tbe import tik
+
+N = 128
+CALLS = ("vec_axpy", "vaxpy", "vmla", "vmadd", "vmaddrelu")
+
+
+def composite_kernel():
+    tik_instance = tik.Tik()
+    x_gm = tik_instance.Tensor("float16", (N,), name="x_gm", scope=tik.scope_gm)
+    y_gm = tik_instance.Tensor("float16", (N,), name="y_gm", scope=tik.scope_gm)
+    d_gm = tik_instance.Tensor("float16", (len(CALLS) * N,), name="d_gm", scope=tik.scope_gm)
+    z_gm = tik_instance.Tensor("float16", (len(CALLS) * N,), name="z_gm", scope=tik.scope_gm)
+    x = tik_instance.Tensor("float16", (N,), name="x", scope=tik.scope_ubuf)
+    y = tik_instance.Tensor("float16", (N,), name="y", scope=tik.scope_ubuf)
+    z = tik_instance.Tensor("float16", (len(CALLS) * N,), name="z", scope=tik.scope_ubuf)
+    tik_instance.data_move(x, x_gm, 0, 1, N * 2 // 32, 0, 0)
+    tik_instance.data_move(y, y_gm, 0, 1, N * 2 // 32, 0, 0)
+    tik_instance.data_move(z, d_gm, 0, 1, len(CALLS) * N * 2 // 32, 0, 0)
+    tik_instance.vec_axpy(128, z[0], x, 0.5, 1, 8, 8)
+    tik_instance.vaxpy(128, z[N], x, -2.0, 1, 1, 1, 8, 8)
+    tik_instance.vmla(128, z[2 * N], x, y, 1, 1, 1, 1, 8, 8, 8)
+    tik_instance.vmadd(128, z[3 * N], x, y, 1, 1, 1, 1, 8, 8, 8)
+    tik_instance.vmaddrelu(128, z[4 * N], x, y, 1, 1, 1, 1, 8, 8, 8)
+    tik_instance.data_move(z_gm, z, 0, 1, len(CALLS) * N * 2 // 32, 0, 0)
+    tik_instance.BuildCCE(kernel_name="composite_tik", inputs=[x_gm, y_gm, d_gm],
+                          outputs=[z_gm])
+    return tik_instance
+
+
+if __name__ == "__main__":
+    composite_kernel()
