@@ -170,10 +170,12 @@ def test_a_scalar_load_before_its_dma_is_a_race():
 LOOP_OP = """
 import numpy as np
 from te import platform as tbe_platform
-from te.utils import para_check
+from te.utils import op_utils, para_check
 from tbe import tik
+from tbe.common.utils import para_check as tbe_para_check
 
 N = 256
+assert op_utils.check_shape is para_check.check_shape is tbe_para_check.check_shape
 tik_instance = tik.Tik(tik.Dprofile("v100", "mini"), disable_debug=True)
 assert tik.Dprofile().get_unified_buffer_size() == tbe_platform.get_soc_spec("UB_SIZE")
 x_gm = tik_instance.Tensor("int32", (N,), name="x_gm", scope=tik.scope_gm)
