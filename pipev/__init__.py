@@ -44,8 +44,9 @@ from isa.program import Program
 from simulator.debugger import Debugger
 from simulator.errors import SimulationError
 from simulator.events import Event, Observer, RunInfo
+from simulator.languages import run
 from simulator.plans import Booked, ObserverPlan, Planned
-from simulator.run import RunResult, run
+from simulator.run import RunResult
 from simulator.semantics import BUILTIN, InstructionSet
 from simulator.stream import Stream
 

@@ -2,6 +2,7 @@
 
 from isa.diagnostics import AssemblyError, Diagnostic
 from simulator.errors import SimulationError
-from simulator.run import RunResult, run
+from simulator.languages import run
+from simulator.run import RunResult
 
 __all__ = ["run", "RunResult", "SimulationError", "AssemblyError", "Diagnostic"]

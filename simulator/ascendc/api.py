@@ -32,16 +32,6 @@ class CompileError(AssemblyError):
         self.output = output
 
 
-def result_payload(reporter, rc: int) -> dict:
-    """What the worker hands back (simulator/ascendc/report.py `_save_result`)."""
-    session = reporter.session
-    launches = [launch.result() for launch in (session.launches if session else [])]
-    return {"launches": [r for r in launches if isinstance(r, RunResult)],
-            "outputs": {k: np.array(v) for k, v in reporter.outputs().items()},
-            "diagnostics": list(reporter.diagnostics), "exit_status": rc,
-            "ok": reporter.ok, "chip": reporter.chip}
-
-
 def run_cpp(path: str | Path, *, chip=None, params: Mapping | None = None,
             includes: Sequence[str] = (), argv: Sequence[str] = (), kernel: str | None = None,
             kernel_args: Mapping | None = None, block_dim: int | None = None,

@@ -159,7 +159,6 @@ class Reporter:
         """The Python API's run: its RunResult (simulator/ascendc/api.py reads it)."""
         import pickle
 
-        from simulator.ascendc.api import result_payload
 
         with open(self.result_path, "wb") as f:
             pickle.dump(result_payload(self, rc), f)
@@ -255,3 +254,17 @@ def gm_hashes(launches) -> dict[str, str]:
         for name, arr in sorted(last.outputs.items()):
             out[name] = hashlib.sha256(np.ascontiguousarray(arr).tobytes()).hexdigest()[:16]
     return out
+
+
+def result_payload(reporter, rc: int) -> dict:
+    """What the worker hands back to `pipev.run` (simulator/ascendc/api.py)."""
+    import numpy as np
+
+    from simulator.result import RunResult
+
+    session = reporter.session
+    launches = [launch.result() for launch in (session.launches if session else [])]
+    return {"launches": [r for r in launches if isinstance(r, RunResult)],
+            "outputs": {k: np.array(v) for k, v in reporter.outputs().items()},
+            "diagnostics": list(reporter.diagnostics), "exit_status": rc,
+            "ok": reporter.ok, "chip": reporter.chip}
