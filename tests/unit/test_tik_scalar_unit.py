@@ -176,6 +176,9 @@ from tbe.common.utils import para_check as tbe_para_check
 
 N = 256
 assert op_utils.check_shape is para_check.check_shape is tbe_para_check.check_shape
+from tbe.common.platform import platform_info  # noqa: E402
+from te.platform import cce_conf  # noqa: E402
+assert platform_info.get_soc_spec is cce_conf.get_soc_spec is tbe_platform.get_soc_spec
 tik_instance = tik.Tik(tik.Dprofile("v100", "mini"), disable_debug=True)
 assert tik.Dprofile().get_unified_buffer_size() == tbe_platform.get_soc_spec("UB_SIZE")
 x_gm = tik_instance.Tensor("int32", (N,), name="x_gm", scope=tik.scope_gm)

@@ -1,34 +1,4 @@
 """pipev stand-in for `tbe.common.platform` (= te.platform)."""
-from simulator.tik.framework import (  # noqa: F401
-    AICORE_TYPE,
-    ASCEND_310,
-    ASCEND_310B,
-    ASCEND_310P,
-    ASCEND_910,
-    ASCEND_910B,
-    ASCEND_950,
-    BLOCK_REDUCE,
-    BLOCK_REDUCE_INT8,
-    BLOCK_SIZE,
-    CORE_NUM,
-    ELEMENTS_VECTOR_OP_FP16,
-    FULL_SOC_VERSION,
-    L0A_SIZE,
-    L0B_SIZE,
-    L0C_SIZE,
-    L1_SIZE,
-    L2_SIZE,
-    SHORT_SOC_VERSION,
-    SOC_VERSION,
-    UB_SIZE,
-    VECTOR_INST_BLOCK_NUM,
-    VECTOR_INST_BLOCK_WIDTH,
-    VECTOR_INST_MAX_REPEAT_TIMES,
-    api_check_support,
-    get_bit_len,
-    get_soc_spec,
-    scope_gm,
-    scope_ubuf,
-    set_current_compile_soc_info,
-)
+from te.platform import *  # noqa: F403  (one list of names: te.platform's stand-in)
+
 from tbe.common.platform import platform_info  # noqa: E402,F401
