@@ -90,11 +90,7 @@ def format_listing(program: Program) -> str:
     lines = [f"; {program.path} on {program.chip.name}"]
     for s in listing(program):
         lines.append(f"{s['line']:>5} {s['pc']:>4}  {s['source']}")
-        for h in s["hw"]:
-            if s["api"] or len(s["hw"]) > 1:
-                lines.append(f"{'':>12}-> {h['text']:<52} [{h['pipe']}]")
-            else:
-                lines[-1] = f"{lines[-1]:<70} [{h['pipe']}]"
+        for h in hardware_lines(lines, s, 70):
             if "note" in h:
                 lines.append(f"{'':>16}; {h['note']}")
             for u in h["uops"]:
@@ -106,6 +102,19 @@ def format_listing(program: Program) -> str:
     return "\n".join(lines)
 
 
+def hardware_lines(lines: list[str], statement: dict, width: int):
+    """Each hardware instruction of a listed STATEMENT, after placing it in LINES: on a line of
+    its own under an API statement (or one of several), else its pipe after the statement's
+    line padded to WIDTH. A listing of .vasm and of C++ call sites share it."""
+    hw = statement["hw"]
+    for h in hw:
+        if statement["api"] or len(hw) > 1:
+            lines.append(f"{'':>12}-> {h['text']:<52} [{h['pipe']}]")
+        else:
+            lines[-1] = f"{lines[-1]:<{width}} [{h['pipe']}]"
+        yield h
+
+
 def _rows(rows: list[str]) -> str:
     if not rows:
         return "-"
@@ -114,4 +123,4 @@ def _rows(rows: list[str]) -> str:
     return f"{rows[0]}..{rows[-1]}({len(rows)} rows)"
 
 
-__all__ = ["listing", "format_listing", "INSTRUCTIONS"]
+__all__ = ["listing", "format_listing", "hardware_lines", "INSTRUCTIONS"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from isa.listing import listing
+from isa.listing import hardware_lines, listing
 from isa.program import Program, Statement
 from simulator.stream import Stream
 
@@ -101,11 +101,7 @@ class Collector:
                     at = (s["file"], s["line"])
                     out.append(f"{s['line']:>5}  {s['cpp']}")
                 out.append(f"{'':>7}{s['source']:<58} x{s['count']}")
-                for h in s["hw"]:
-                    if s["api"] or len(s["hw"]) > 1:
-                        out.append(f"{'':>12}-> {h['text']:<52} [{h['pipe']}]")
-                    else:
-                        out[-1] = f"{out[-1]:<72} [{h['pipe']}]"
+                for h in hardware_lines(out, s, 72):
                     for u in h["uops"]:
                         if u.get("note") not in (None, RUN_TIME):
                             out.append(f"{'':>16}; {u['note']}")
