@@ -271,6 +271,8 @@ def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | 
     arrays = _load_inputs(inputs)
     digests = {n: keys.array_digest(a) for n, a in arrays.items()}
     options = {"checks": checks, "max_steps": max_steps, "argv": list(argv), **source.options}
+    if source.cpp or source.tik:  # their reads resolve against it: another folder's row and
+        options["cwd"] = os.getcwd()  # its recorded reads are not this folder's (#30 item 4)
     chips: dict[str, tuple[Chip, str]] = {}  # name or path -> (profile, its text)
 
     def build(index: int, variant: dict) -> Task:
