@@ -54,6 +54,9 @@ class Chip:
     # ReduceSum's first-n form: repeat sums added one after another ("sequential": A2/A3), or
     # reduced again by trees ("tree": the other chips, and every chip's high-dimensional form)
     reduce_sum_first_n: str = "tree"
+    # issue 34: the reg-based vector unit (RegTensor/MaskReg, ascend950) and its cost classes
+    reg_vector: bool = False
+    reg_timing: dict[str, Any] = attrs.field(eq=False, factory=dict)
 
     @property
     def gm_bytes_per_cycle(self) -> float:
@@ -206,6 +209,7 @@ SCHEMA: dict[str, Check] = {
     "scalar_gm": _boolean,
     "masked_block_reduce": _one_of("keep", "identity"),
     "reduce_sum_first_n": _one_of("sequential", "tree"),
+    "reg_vector": _boolean, "reg_timing": _table,  # issue 34
 }
 
 
@@ -246,6 +250,7 @@ def load_chip_file(path: Path) -> Chip:
         scalar_gm=data.get("scalar_gm", False),
         masked_block_reduce=data.get("masked_block_reduce", "keep"),
         reduce_sum_first_n=data.get("reduce_sum_first_n", "tree"),
+        reg_vector=data.get("reg_vector", False), reg_timing=dict(data.get("reg_timing", {})),
     )
 
 

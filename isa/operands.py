@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from isa import api
+from isa import api, regvec
 from isa.chip import Chip
 from isa.diagnostics import did_you_mean
 from isa.lexer import (
@@ -237,6 +237,11 @@ class Builder:
             return o
         if kind == "gm":
             return self.mem(text, off, "gm")
+        if kind in regvec.REG_KINDS:  # issue 34: v0..v31, p0..p7, a MaskPattern
+            v = regvec.reg_value(kind, text, off)
+            return Operand("word" if kind == "pattern" else "reg", off, text, value=v)
+        if kind == "raddr":  # issue 34: a reg load/store's UB address (checked when it runs)
+            return self.mem(text, off, "ub")
         if kind == "scalar":
             return self.scalar(t, text, off)
         if kind == "scalar_or_vec":

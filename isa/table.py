@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from isa import families as F
+from isa import regvec as RV
 from isa.families import Family
 
 COMPARE_OPS = ("eq", "ne", "lt", "gt", "le", "ge")
@@ -548,6 +549,77 @@ TYPED_FORMS: dict[str, InstrDef] = {d.name: d for d in (
 # #27a: AscendC Div's typed form (`div x1, x2, x3` is the scalar unit's division)
 TYPED_FORMS["div"] = _api_elementwise("div", _VEC3, "api_binary", "math", "binary",
                                       "AscendC Div → vdiv")
+
+
+# --- issue 34: ascend950's reg-based vector unit (isa/regvec.py; docs/semantics.md §15)
+KEYS.update({k.name: k for k in (
+    Key("post", -(1 << 31), (1 << 31) - 1, None, True, "post-update (PostLiteral "
+        "POST_MODE_UPDATE): after the access the address register grows by POST elements"),
+    Key("dist", 0, len(RV.DISTS) - 1, 0, False, "LoadAlign distribution: norm (VL bytes), brc "
+        "(one element broadcast)", words=RV.DISTS),
+    Key("merge", 0, 1, 0, False, "MaskMergeMode: 0 zeroing (inactive elements 0), 1 merging "
+        "(inactive elements keep dst)"),
+)})
+_V, _P, _A = ("vreg", "vreg"), ("preg", "preg"), ("addr", "raddr")
+
+
+def _rv(name: str, operands: tuple, family: Family, doc: str, **kw) -> InstrDef:
+    return InstrDef(name, operands, family, typed=kw.pop("typed", True), doc=doc, **kw)
+
+
+_RB = (("d", "vreg"), ("a", "vreg"), ("b", "vreg"), ("m", "preg"))
+_RU = (("d", "vreg"), ("a", "vreg"), ("m", "preg"))
+_RS = (("d", "vreg"), ("a", "vreg"), ("scalar", "scalar"), ("m", "preg"))
+for _d in (
+    _rv("vf_begin", (("name", "text"),), RV.VF_BEGIN, "a vector function (__simd_vf__) starts: "
+        "its registers hold nothing yet", typed=False),
+    _rv("vf_end", (), RV.VF_END, "the vector function ends", typed=False),
+    _rv("pset", (("d", "preg"), ("pattern", "pattern")), RV.PSET,
+        "pD = MaskPattern PATTERN for elements of T (CreateMask)"),
+    _rv("plt", (("d", "preg"), ("n", "xreg")), RV.PLT, "pD = the first min(xN, VL/size) "
+        "elements of T; xN -= that, not below 0 (UpdateMask)"),
+    _rv("pmov", (("d", "preg"), ("a", "preg")), RV.PLOGIC, "pD = pA (a MaskReg copy)",
+        typed=False),
+    _rv("pnot", (("d", "preg"), ("a", "preg"), ("m", "preg")), RV.PLOGIC,
+        "pD = ~pA & pM, bit by bit", typed=False),
+    *(_rv(f"p{op}", (("d", "preg"), ("a", "preg"), ("b", "preg"), ("m", "preg")), RV.PLOGIC,
+          f"pD = (pA {sym} pB) & pM, bit by bit", typed=False)
+      for op, sym in (("and", "&"), ("or", "|"), ("xor", "^"))),
+    _rv("vlds", (("d", "vreg"), _A), RV.VLOAD, "vD = the VL bytes at ADDR (LoadAlign; dist=brc: "
+        "the element at ADDR in every lane; post=: ADDR's register += POST elements after)",
+        keys=("dist", "post")),
+    _rv("vsts", (_A, ("s", "vreg"), ("m", "preg")), RV.VSTORE, "the active elements of vS to "
+        "ADDR (StoreAlign; post=: ADDR's register += POST elements after)", keys=("post",)),
+    _rv("plds", (("d", "preg"), _A), RV.PLOAD, "pD = the VL/8 bytes at ADDR (LoadAlign of a "
+        "MaskReg)", keys=("post",), typed=False),
+    _rv("psts", (_A, ("s", "preg")), RV.PSTORE, "the VL/8 bytes of pS to ADDR (StoreAlign of a "
+        "MaskReg)", keys=("post",), typed=False),
+    _rv("vrmov", (("d", "vreg"), ("a", "vreg")), RV.VRUN, "vD = vA (a RegTensor copy)"),
+    _rv("vrcmp", (("d", "preg"), ("a", "vreg"), ("b", "vreg"), ("m", "preg")), RV.VRCMP,
+        "pD bit of element k = vA[k] OP vB[k] where pM enables k, else 0 (Compare)",
+        has_op=True),
+    _rv("vrcmps", (("d", "preg"), ("a", "vreg"), ("scalar", "scalar"), ("m", "preg")), RV.VRCMP,
+        "pD bit of element k = vA[k] OP SCALAR where pM enables k, else 0 (Compares)",
+        has_op=True),
+    _rv("vrsel", _RB, RV.VRSEL, "vD[k] = pM enables k ? vA[k] : vB[k] (Select)"),
+    _rv("vrdup", (("d", "vreg"), ("scalar", "scalar"), ("m", "preg")), RV.VRDUP,
+        "vD[k] = SCALAR where pM enables k (Duplicate; merge=)", keys=("merge",)),
+    *(_rv(f"vr{op}", _RB, RV.VRBIN, f"vD[k] = {doc} where pM enables k, else 0 ({api})")
+      for op, doc, api in (
+          ("add", "vA[k] + vB[k]", "Add"), ("sub", "vA[k] - vB[k]", "Sub"),
+          ("mul", "vA[k] * vB[k]", "Mul"), ("max", "max(vA[k], vB[k])", "Max"),
+          ("min", "min(vA[k], vB[k])", "Min"), ("and", "vA[k] & vB[k]", "And"),
+          ("or", "vA[k] | vB[k]", "Or"), ("xor", "vA[k] ^ vB[k]", "Xor"))),
+    *(_rv(f"vr{op}", _RU, RV.VRUN, f"vD[k] = {doc} where pM enables k, else 0 ({api})")
+      for op, doc, api in (
+          ("abs", "|vA[k]|", "Abs"), ("neg", "-vA[k]", "Neg"), ("relu", "max(vA[k], 0)", "Relu"),
+          ("not", "~vA[k]", "Not"))),
+    *(_rv(f"vr{op}", _RS, RV.VRSCALAR, f"vD[k] = {doc} where pM enables k, else 0 ({api})")
+      for op, doc, api in (
+          ("adds", "vA[k] + SCALAR", "Adds"), ("muls", "vA[k] * SCALAR", "Muls"),
+          ("maxs", "max(vA[k], SCALAR)", "Maxs"), ("mins", "min(vA[k], SCALAR)", "Mins"))),
+):
+    INSTRUCTIONS[_d.name] = _d
 
 
 class Table:

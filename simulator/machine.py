@@ -8,6 +8,7 @@ from isa.chip import Chip
 from isa.lexer import BLOCK_IDX, BLOCK_NUM, REGISTERS
 from isa.program import Program
 from isa.types import DType
+from simulator.regfile import RegFile
 
 ONES = (1 << 64) - 1
 RAW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -35,6 +36,8 @@ class Machine:
         self.x[BLOCK_IDX], self.x[BLOCK_NUM] = block
         # instruction → [what, elements]: inputs whose result the vendor calls unknown (#27a)
         self.unknown: dict = {}
+        # issue 34: the reg-based vector unit's registers, on the chips that have one
+        self.regs = RegFile() if chip.reg_vector else None
         for t in (program.ub.values() if program is not None else ()):
             if t.init is not None and t.init.data is not None:
                 self.ub[t.addr:t.addr + t.nbytes] = t.init.data

@@ -10,6 +10,7 @@ record (isa/families.py) and its semantics in `BUILTIN.extended(...)`, handed to
 
 from isa.table import INSTRUCTIONS, KEYS, TABLE, TYPED_FORMS
 from simulator.semantics import atomic, cmpmask, dma, gather, registers, scalar, scalar_unit, sync
+from simulator.semantics import regvec  # issue 34
 from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import prepare_vcmpv, vcmp, vcmpv, vcmpvs
@@ -46,6 +47,7 @@ def _builtin() -> InstructionSet:
         "vreducev2": gather.issue, "get_rsvd_cnt": gather.get_rsvd_cnt,
         "vgather": gather.issue_gather, "vnchwconv": gather.issue_trans5hd,
         "set_atomic": atomic.issue,  # GM atomics (issue #27)
+        **regvec.ISSUE,  # issue 34: ascend950's reg-based vector unit
     }, bodies={
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,

@@ -15,6 +15,7 @@ import numpy as np
 
 from isa import families
 from isa.decode import VectorOp
+from isa.regvec import REGVEC
 from isa.table import PIPES
 from simulator.events import Event, RunInfo
 from simulator.instr_timing import InstrTiming
@@ -22,6 +23,7 @@ from simulator.plans import Booked, Planned
 from simulator.timing.banks import bank_model
 from simulator.timing.config import BLOCK, CostClass, config_of
 from simulator.timing.records import QueueState, TimingSnapshot
+from simulator.timing.regvec import reg_classes
 
 QUEUES = ("V", "MTE2", "MTE3")
 STALLS = ("flag_wait", "queue_full", "bank_conflict", "barrier")
@@ -74,6 +76,8 @@ class TimingModel:
         self._by_kind = {families.SET_FLAG: self._set_flag, families.WAIT_FLAG: self._wait_flag,
                          families.BARRIER: self._barrier, families.DMA: self._dma,
                          families.CMPMASK_MOVE: self._cmpmask, families.VECTOR: self._vector}
+        self._by_kind[REGVEC] = self._regvec  # issue 34: the reg-based unit (docs/timing.md §T9)
+        self._reg_classes = reg_classes(chip)
 
     # -- the stage -----------------------------------------------------------------------------
     def on_start(self, run: RunInfo) -> None:
@@ -347,6 +351,11 @@ class TimingModel:
     def _cmpmask(self, ev: Event) -> InstrTiming:
         """set_cmpmask / get_cmpmask: class cmpmask_move, min_cycles on V."""
         cls = self.classes[ev.instr.defn.family.cost]
+        return self._plain_vector(cls, cls.min_cycles)
+
+    def _regvec(self, ev: Event) -> InstrTiming:
+        """An instruction of the reg-based unit: its class's cycles on V (timing.md §T9)."""
+        cls = self._reg_classes[ev.instr.defn.family.cost]
         return self._plain_vector(cls, cls.min_cycles)
 
     def _plain_vector(self, cls: CostClass, body: int) -> InstrTiming:

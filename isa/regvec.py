@@ -1,0 +1,119 @@
+"""Issue 34: ascend950's register-based vector unit (docs/semantics.md §15, docs/machine.md §1.4).
+
+On the 950 (`__NPU_ARCH__` 3510) vector data moves from UB into 256-byte vector registers
+(AscendC `Reg::RegTensor`), is computed there under 256-bit predicate registers (`Reg::MaskReg`,
+VL/8 bits: an element of b bytes is governed by bit b·k, the lowest of its b bits) and is stored
+back. This module holds the facts of that unit the ISA needs: the register files' shape, the
+MaskPattern names, the families of its instructions and the operand kinds of its registers. The
+rows themselves are in isa/table.py; the semantics in simulator/semantics/regvec.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+from isa.families import Family, Requirement
+from isa.lexer import LexError
+from isa.types import DType
+
+VL = 256  # bytes of a vector register (RegTensor)
+PL = VL // 8  # bytes of a mask register (MaskReg): one bit per byte of VL
+VREGS = 32  # RegTensor registers (the vendor's RegTensor page: at most 32)
+PREGS = 8  # MaskReg registers (the MaskReg page: at most 8)
+REGVEC = "regvec"  # the family kind: an instruction of the reg-based unit (V)
+COST_CLASSES = ("vf", "mask", "load", "store", "compute")  # the chip's [reg_timing] rows
+
+# CreateMask's MaskPattern, in the enum's order (the C API's `Pat`, ALLF = 15)
+PATTERNS = ("ALL", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "VL128", "M3",
+            "M4", "H", "Q")
+ALLF = "ALLF"
+PATTERN_VALUES = {**{p: i for i, p in enumerate(PATTERNS)}, ALLF: 15}
+DISTS = ("norm", "brc")  # LoadAlign's LoadDist: DIST_NORM, DIST_BRC_B8/B16/B32 (by T)
+
+REG_RE = {"vreg": re.compile(r"^v([0-9]|[12][0-9]|3[01])$"),
+          "preg": re.compile(r"^p([0-7])$")}
+REG_KINDS = ("vreg", "preg", "pattern")
+
+NEEDS = Requirement("reg_vector", "{name} is an instruction of the reg-based vector unit, which "
+                    "{chip} does not have (ascend950 only)")
+
+
+def pattern_active(pattern: str, n: int) -> int:
+    """How many of the first elements MaskPattern PATTERN enables among N (M3/M4: -3/-4, every
+    third / fourth element from element 0)."""
+    if pattern == "ALL":
+        return n
+    if pattern == ALLF:
+        return 0
+    if pattern.startswith("VL"):
+        return min(int(pattern[2:]), n)
+    if pattern in ("M3", "M4"):
+        return -int(pattern[1])
+    return n // 2 if pattern == "H" else n // 4
+
+
+def reg_value(kind: str, text: str, off: int) -> int | str:
+    """A register operand's number (v0..v31, p0..p7) or a MaskPattern word."""
+    if kind == "pattern":
+        word = text.strip().upper()
+        if word not in PATTERN_VALUES:
+            raise LexError(f"expected a MaskPattern ({' '.join(PATTERN_VALUES)}), got '{text}'",
+                           off)
+        return word
+    m = REG_RE[kind].match(text.strip())
+    if m is None:
+        what = f"v0..v{VREGS - 1}" if kind == "vreg" else f"p0..p{PREGS - 1}"
+        raise LexError(f"expected a register {what}, got '{text}'", off)
+    return int(m.group(1))
+
+
+_ALL = ("s8", "u8", "s16", "u16", "f16", "bf16", "s32", "u32", "f32", "s64", "u64")
+_INTS = ("s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64")
+# the element types of each mnemonic, from its Reg API page's data-type table (complex, fp8 and
+# fp4 types aside: pipev has no such memory types); a mnemonic not listed takes _ALL
+TYPES: dict[str, tuple[str, ...]] = {
+    "vrmul": ("s16", "u16", "f16", "bf16", "s32", "u32", "f32", "s64", "u64"),
+    "vrmuls": ("s16", "u16", "f16", "bf16", "s32", "u32", "f32", "s64", "u64"),
+    "vrabs": ("s8", "s16", "f16", "bf16", "s32", "f32", "s64"),
+    "vrneg": ("s8", "s16", "f16", "s32", "f32", "s64"),
+    "vrrelu": ("f16", "s32", "f32", "s64"),
+    **dict.fromkeys(("vrand", "vror", "vrxor", "vrnot"), _INTS),
+}
+
+
+class RegFamily(Family):
+    """An instruction of the reg-based unit: issued by S to V, ascend950 only; its cost class is
+    a row of the profile's [reg_timing] table (timing.md §T9), not of [timing.classes]."""
+
+    def cost_classes(self) -> tuple[str, ...]:
+        return ()
+
+    def chip_problem(self, name: str, chip, fields: dict, t: DType | None
+                     ) -> tuple[str, str] | None:
+        if not getattr(chip, "reg_vector", False):
+            return NEEDS.message.format(name=name, chip=chip.name), ""
+        types = TYPES.get(name, _ALL)
+        if t is not None and t.name not in types:
+            return f"{name}.{t.name} is not supported (supports {', '.join(types)})", ""
+        return None
+
+
+def _fam(name: str, cost: str) -> RegFamily:
+    return RegFamily(name, REGVEC, "V", cost, requires=NEEDS)
+
+
+VF_BEGIN = _fam("vf_begin", "vf")  # a VF starts: its registers are not yet written
+VF_END = _fam("vf_end", "vf")
+PSET = _fam("pset", "mask")  # CreateMask
+PLT = _fam("plt", "mask")  # UpdateMask
+PLOGIC = _fam("plogic", "mask")  # MaskReg Not / And / Or / Xor, Move
+VLOAD = _fam("vload", "load")  # LoadAlign into a RegTensor
+VSTORE = _fam("vstore", "store")  # StoreAlign from a RegTensor
+PLOAD = _fam("pload", "load")  # LoadAlign into a MaskReg
+PSTORE = _fam("pstore", "store")  # StoreAlign from a MaskReg
+VRCMP = _fam("vrcmp", "compute")  # Compare / Compares into a MaskReg
+VRSEL = _fam("vrsel", "compute")  # Select with a MaskReg
+VRDUP = _fam("vrdup", "compute")  # Duplicate
+VRBIN = _fam("vrbin", "compute")  # Add Sub Mul Max Min And Or Xor
+VRUN = _fam("vrun", "compute")  # Abs Neg Relu Not, Move
+VRSCALAR = _fam("vrscalar", "compute")  # Adds Muls Maxs Mins

@@ -1,0 +1,42 @@
+"""Issue 34: the register files of ascend950's reg-based vector unit (docs/machine.md §1.4): 32
+vector registers of VL = 256 bytes (RegTensor), 8 mask registers of VL/8 = 32 bytes (MaskReg),
+whether each register has been written since its vector function began (the check of a read
+before a write) and, for each mask register, the element width it was made for (the check of a
+MaskReg used at another width; 0 = unknown, e.g. loaded from UB)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from isa.regvec import PL, PREGS, VL, VREGS
+
+
+class RegFile:
+    """Part of the machine (simulator/machine.py), saved and restored whole by the undo log."""
+
+    __slots__ = ("v", "p", "v_set", "p_set", "p_width")
+
+    def __init__(self) -> None:
+        self.v = np.zeros((VREGS, VL), np.uint8)
+        self.p = np.zeros((PREGS, PL), np.uint8)
+        self.v_set = np.zeros(VREGS, bool)
+        self.p_set = np.zeros(PREGS, bool)
+        self.p_width = np.zeros(PREGS, np.uint8)
+
+    def state(self) -> bytes:
+        """Everything, as one bytes object (the undo log's snapshot)."""
+        return b"".join(a.tobytes() for a in (self.v, self.p, self.v_set, self.p_set,
+                                               self.p_width))
+
+    def restore(self, state: bytes) -> None:
+        at = 0
+        for a in (self.v, self.p, self.v_set, self.p_set, self.p_width):
+            n = a.nbytes
+            a.reshape(-1).view(np.uint8)[:] = np.frombuffer(state, np.uint8, n, at)
+            at += n
+
+    def clear_written(self) -> None:
+        """A vector function begins: its registers hold nothing it wrote."""
+        self.v_set[:] = False
+        self.p_set[:] = False
+        self.p_width[:] = 0

@@ -1,0 +1,420 @@
+"""Issue 34: the semantics of ascend950's reg-based vector unit (docs/semantics.md §15).
+
+One issue function per family: it reads the registers' state, runs the checks a C++ line would
+want (a register read before it is written, a MaskReg made for another element width, a load or
+store outside UB, misaligned or, for a store, outside its tensor) and returns the body that takes
+effect. Element k of a b-byte type is governed by mask bit b·k (the vendor's MaskReg page: the
+lowest of the element's b bits); masks this unit makes set only those bits.
+
+Arithmetic reuses the memory-based unit's element functions (semantics/arith.py, compare.py), so
+one rule (integers wrap, IEEE floats, two NaNs give src0's NaN quieted) holds for both units.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from isa.program import Instruction, RegExpr
+from isa.regvec import PL, VL, pattern_active
+from isa.types import DType
+from simulator.machine import Machine
+from simulator.problems import Fault, Problem
+from simulator.semantics.arith import _relu
+from simulator.semantics.compare import OPS
+from simulator.semantics.context import Context
+from simulator.semantics.issued import Issued
+
+BINARY = {"vradd": np.add, "vrsub": np.subtract, "vrmul": np.multiply, "vrmax": np.maximum,
+          "vrmin": np.minimum, "vrand": np.bitwise_and, "vror": np.bitwise_or,
+          "vrxor": np.bitwise_xor,
+          "vradds": np.add, "vrmuls": np.multiply, "vrmaxs": np.maximum, "vrmins": np.minimum}
+UNARY = {"vrabs": np.abs, "vrneg": np.negative, "vrrelu": _relu, "vrnot": np.invert}
+NAN_SRC0 = ("vradd", "vrsub", "vrmul", "vradds", "vrmuls")
+PLOGIC = {"pand": np.bitwise_and, "por": np.bitwise_or, "pxor": np.bitwise_xor}
+
+
+# -- the register file, as the checks see it ---------------------------------------------------
+def _file(ex: Context, instr: Instruction):
+    regs = ex.m.regs
+    if regs is None:  # pragma: no cover - the assembler refuses these rows on other chips
+        raise Fault(Problem("chip", f"{instr.name}: {ex.chip.name} has no reg-based unit"))
+    return regs
+
+
+def _reg(instr: Instruction, role: str) -> int:
+    return instr.operands[role].value
+
+
+def _read_v(ex: Context, instr: Instruction, *roles: str) -> None:
+    regs = _file(ex, instr)
+    for role in roles:
+        r = _reg(instr, role)
+        if not regs.v_set[r]:
+            ex.check(instr, Problem("init", f"{instr.name} reads v{r} ({role})",
+                                    " before anything in this vector function wrote it",
+                                    role=role))
+
+
+def _read_p(ex: Context, instr: Instruction, role: str, t: DType | None) -> None:
+    """A MaskReg operand: written before, and made for T's element width (when known)."""
+    regs = _file(ex, instr)
+    r = _reg(instr, role)
+    if not regs.p_set[r]:
+        ex.check(instr, Problem("init", f"{instr.name} reads p{r} ({role})",
+                                " before anything in this vector function wrote it", role=role))
+        return
+    w = int(regs.p_width[r])
+    if t is not None and w and w != t.size:
+        ex.check(instr, Problem("mask", f"{instr.name}.{t.name} uses p{r}, a MaskReg made for "
+                                f"{8 * w}-bit elements", f", with {8 * t.size}-bit elements "
+                                f"(element k reads bit {t.size}*k: make the mask with "
+                                f"CreateMask/UpdateMask<{t.name}>)", role=role))
+
+
+def active(p: np.ndarray, size: int) -> np.ndarray:
+    """The elements of SIZE bytes a mask register's bits enable (bit size·k for element k)."""
+    return np.unpackbits(p, bitorder="little")[::size].astype(bool)
+
+
+def mask_bits(on: np.ndarray, size: int) -> np.ndarray:
+    """The mask register bytes enabling the elements ON (of SIZE bytes)."""
+    bits = np.zeros(8 * PL, np.uint8)
+    bits[::size] = on
+    return np.packbits(bits, bitorder="little")
+
+
+def _values(raw: np.ndarray, t: DType) -> np.ndarray:
+    return raw.view(t.raw).view(t.numeric)
+
+
+def _scalar(ex: Context, instr: Instruction, t: DType):
+    """The scalar operand as a 0-d array of T (a register: its low bytes)."""
+    v = instr.operands["scalar"].value
+    if isinstance(v, RegExpr):
+        bits = ex.m.x[v.reg] & ((1 << (8 * t.size)) - 1)
+        raw = np.frombuffer(bits.to_bytes(t.size, "little"), np.uint8)
+    else:
+        raw = np.asarray(v, np.uint8)
+    return raw.view(t.raw).view(t.numeric)[0]
+
+
+def _write_v(m: Machine, r: int, values: np.ndarray) -> None:
+    m.regs.v[r] = np.ascontiguousarray(values).view(np.uint8).reshape(-1)
+    m.regs.v_set[r] = True
+
+
+def _write_p(m: Machine, r: int, bits: np.ndarray, width: int) -> None:
+    m.regs.p[r] = bits
+    m.regs.p_set[r] = True
+    m.regs.p_width[r] = width
+
+
+# -- vector functions and masks ------------------------------------------------------------------
+def vf_begin(ex: Context, instr: Instruction) -> Issued:
+    _file(ex, instr)
+    return Issued("V", None, _begin, None)
+
+
+def _begin(m: Machine, _op, _arg, _lo, _hi) -> None:
+    m.regs.clear_written()
+
+
+def vf_end(ex: Context, instr: Instruction) -> Issued:
+    _file(ex, instr)
+    return Issued("V")
+
+
+def pset(ex: Context, instr: Instruction) -> Issued:
+    _file(ex, instr)
+    t = instr.dtype
+    n = VL // t.size
+    k = pattern_active(instr.operands["pattern"].value, n)
+    on = np.arange(n) % -k == 0 if k < 0 else np.arange(n) < k
+    return Issued("V", None, _set_p, (_reg(instr, "d"), mask_bits(on, t.size), t.size))
+
+
+def _set_p(m: Machine, _op, arg, _lo, _hi) -> None:
+    _write_p(m, *arg)
+
+
+def plt(ex: Context, instr: Instruction) -> Issued:
+    """UpdateMask: the first min(xN, VL_T) elements; xN = xN < VL_T ? 0 : xN - VL_T."""
+    _file(ex, instr)
+    t = instr.dtype
+    n, reg = VL // t.size, _reg(instr, "n")
+    count = ex.m.x[reg]
+    on = np.arange(n) < min(count, n)
+    return Issued("V", None, _plt, (_reg(instr, "d"), mask_bits(on, t.size), t.size, reg,
+                                    0 if count < n else count - n))
+
+
+def _plt(m: Machine, _op, arg, _lo, _hi) -> None:
+    d, bits, width, reg, left = arg
+    _write_p(m, d, bits, width)
+    m.x[reg] = left
+
+
+def plogic(ex: Context, instr: Instruction) -> Issued:
+    roles = [r for r in ("a", "b", "m") if r in instr.operands]
+    for role in roles:
+        _read_p(ex, instr, role, None)
+    return Issued("V", None, _plogic, (instr.name, _reg(instr, "d"),
+                                       [_reg(instr, r) for r in roles]))
+
+
+def _plogic(m: Machine, _op, arg, _lo, _hi) -> None:
+    name, d, srcs = arg
+    p = m.regs.p
+    widths = {int(m.regs.p_width[s]) for s in srcs} - {0}
+    width = widths.pop() if len(widths) == 1 else 0
+    if name == "pmov":
+        bits = p[srcs[0]].copy()
+    elif name == "pnot":
+        bits = ~p[srcs[0]] & p[srcs[1]]
+    else:
+        bits = PLOGIC[name](p[srcs[0]], p[srcs[1]]) & p[srcs[2]]
+    _write_p(m, d, bits, width)
+
+
+# -- loads and stores ---------------------------------------------------------------------------
+class RegAccess:
+    """The UB bytes one load or store of the unit touches (an event's op): the hazard checks'
+    ranges, the undo log's writes. RUNS are (address, bytes) pairs."""
+
+    __slots__ = ("instr", "runs", "write")
+
+    def __init__(self, instr: Instruction, runs: list[tuple[int, int]], write: bool):
+        self.instr, self.runs, self.write = instr, runs, write
+
+    def ub_ranges(self) -> list:
+        return [("addr", a, a + n, None, self.write) for a, n in self.runs]
+
+    def write_runs(self) -> list[tuple[int, int]]:
+        return self.runs if self.write else []
+
+
+def _post(ex: Context, instr: Instruction, fields: dict, size: int):
+    """(register, new value) of a post-update, or None."""
+    post = fields.get("post")
+    if post is None:
+        return None
+    post = post - (1 << 64) if post >> 63 else post
+    addr = instr.operands["addr"].addr
+    if not isinstance(addr, RegExpr):
+        raise Fault(Problem("post", f"{instr.name} post={post} needs a register address",
+                            " (@xN or NAME[xN]) to update", role="addr"))
+    step = post * size // addr.scale
+    return addr.reg, (ex.m.x[addr.reg] + step) % (1 << 64)
+
+
+def _place(ex: Context, instr: Instruction, nbytes: int, align: int, write: bool,
+           runs: list[tuple[int, int]] | None = None) -> tuple[int, dict]:
+    """The access's UB address, checked: inside UB, ALIGN-aligned, a store's bytes (RUNS,
+    default [addr, addr + NBYTES)) inside the tensor its operand names."""
+    addrs, fields = ex.resolve(instr)
+    addr = addrs["addr"]
+    ub = ex.m.ub.size
+    if not 0 <= addr <= ub - nbytes:
+        raise Fault(Problem("bounds", f"{instr.name} address {addr:#x}",
+                            f" is outside UB ({nbytes} bytes from it; UB has {ub})",
+                            role="addr", at_value=True))
+    if addr % align:
+        ex.check(instr, Problem("align", f"{instr.name} address {addr:#x}",
+                                f" is not {align}-byte aligned", role="addr", at_value=True))
+    tensor = instr.operands["addr"].tensor
+    if write and tensor is not None:
+        for a, n in runs if runs is not None else [(addr, nbytes)]:
+            if a < tensor.addr or a + n > tensor.addr + tensor.nbytes:
+                ex.check(instr, Problem(
+                    "footprint", f"{instr.name} writes UB [{a:#x}, {a + n:#x})",
+                    f" outside tensor {tensor.name} ({tensor.nbytes} bytes at "
+                    f"{tensor.addr:#x})", role="addr"))
+                break
+    return addr, fields
+
+
+def vlds(ex: Context, instr: Instruction) -> Issued:
+    _file(ex, instr)
+    t = instr.dtype
+    addrs, fields = ex.resolve(instr)
+    brc = fields.get("dist", 0) == 1
+    nbytes = t.size if brc else VL
+    addr, fields = _place(ex, instr, nbytes, t.size if brc else 32, False)
+    return Issued("V", RegAccess(instr, [(addr, nbytes)], False), _vlds,
+                  (_reg(instr, "d"), addr, brc, t.size, _post(ex, instr, fields, t.size)))
+
+
+def _vlds(m: Machine, _op, arg, _lo, _hi) -> None:
+    d, addr, brc, size, post = arg
+    if brc:
+        m.regs.v[d] = np.tile(m.ub[addr:addr + size], VL // size)
+    else:
+        m.regs.v[d] = m.ub[addr:addr + VL]
+    m.regs.v_set[d] = True
+    _apply_post(m, post)
+
+
+def _apply_post(m: Machine, post) -> None:
+    if post is not None:
+        m.x[post[0]] = post[1]
+
+
+def _element_runs(addr: int, on: np.ndarray, size: int) -> list[tuple[int, int]]:
+    """The contiguous byte runs of the elements ON of SIZE bytes from ADDR."""
+    edges = np.diff(np.concatenate(([0], on.astype(np.int8), [0])))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    return [(addr + int(s) * size, int(e - s) * size) for s, e in zip(starts, ends)]
+
+
+def vsts(ex: Context, instr: Instruction) -> Issued:
+    t = instr.dtype
+    _read_v(ex, instr, "s")
+    _read_p(ex, instr, "m", t)
+    regs = _file(ex, instr)
+    on = active(regs.p[_reg(instr, "m")], t.size)
+    addr0 = ex.resolve(instr)[0]["addr"]
+    runs = _element_runs(addr0, on, t.size)
+    addr, fields = _place(ex, instr, VL, 32, True, runs)
+    return Issued("V", RegAccess(instr, runs, True), _vsts,
+                  (_reg(instr, "s"), addr, on, t.size, _post(ex, instr, fields, t.size)))
+
+
+def _vsts(m: Machine, _op, arg, _lo, _hi) -> None:
+    s, addr, on, size, post = arg
+    dst = m.ub[addr:addr + VL].reshape(-1, size)
+    dst[on] = m.regs.v[s].reshape(-1, size)[on]
+    _apply_post(m, post)
+
+
+def plds(ex: Context, instr: Instruction) -> Issued:
+    _file(ex, instr)
+    addr, fields = _place(ex, instr, PL, 32, False)
+    return Issued("V", RegAccess(instr, [(addr, PL)], False), _plds,
+                  (_reg(instr, "d"), addr, _post(ex, instr, fields, 1)))
+
+
+def _plds(m: Machine, _op, arg, _lo, _hi) -> None:
+    d, addr, post = arg
+    _write_p(m, d, m.ub[addr:addr + PL].copy(), 0)  # from UB: made for no width in particular
+    _apply_post(m, post)
+
+
+def psts(ex: Context, instr: Instruction) -> Issued:
+    _read_p(ex, instr, "s", None)
+    addr, fields = _place(ex, instr, PL, 32, True)
+    return Issued("V", RegAccess(instr, [(addr, PL)], True), _psts,
+                  (_reg(instr, "s"), addr, _post(ex, instr, fields, 1)))
+
+
+def _psts(m: Machine, _op, arg, _lo, _hi) -> None:
+    s, addr, post = arg
+    m.ub[addr:addr + PL] = m.regs.p[s]
+    _apply_post(m, post)
+
+
+# -- compute ------------------------------------------------------------------------------------
+def vrcmp(ex: Context, instr: Instruction) -> Issued:
+    t = instr.dtype
+    scalar = "scalar" in instr.operands
+    _read_v(ex, instr, "a", *(() if scalar else ("b",)))
+    _read_p(ex, instr, "m", t)
+    b = _scalar(ex, instr, t) if scalar else None
+    return Issued("V", None, _vrcmp, (instr.op, t, _reg(instr, "d"), _reg(instr, "a"),
+                                      None if scalar else _reg(instr, "b"), b,
+                                      _reg(instr, "m")))
+
+
+def _widened(v, t: DType):
+    return v.astype(np.float32) if t.name == "bf16" else v
+
+
+def _vrcmp(m: Machine, _op, arg, _lo, _hi) -> None:
+    op, t, d, a, b, s, mk = arg
+    x = _values(m.regs.v[a], t)
+    y = _values(m.regs.v[b], t) if b is not None else s
+    with np.errstate(invalid="ignore"):
+        res = OPS[op](_widened(x, t), _widened(np.asarray(y), t))
+    res &= active(m.regs.p[mk], t.size)  # the compare's mask: inactive elements give 0
+    _write_p(m, d, mask_bits(res, t.size), t.size)
+
+
+def vrsel(ex: Context, instr: Instruction) -> Issued:
+    t = instr.dtype
+    _read_v(ex, instr, "a", "b")
+    _read_p(ex, instr, "m", t)
+    return Issued("V", None, _vrsel, (t, _reg(instr, "d"), _reg(instr, "a"), _reg(instr, "b"),
+                                      _reg(instr, "m")))
+
+
+def _vrsel(m: Machine, _op, arg, _lo, _hi) -> None:
+    t, d, a, b, mk = arg
+    v = m.regs.v
+    on = active(m.regs.p[mk], t.size)
+    _write_v(m, d, np.where(on, v[a].view(t.raw), v[b].view(t.raw)))
+
+
+def vrdup(ex: Context, instr: Instruction) -> Issued:
+    t = instr.dtype
+    _read_p(ex, instr, "m", t)
+    merge = instr.fields.get("merge", 0) == 1
+    if merge:
+        _read_v(ex, instr, "d")
+    s = np.asarray(_scalar(ex, instr, t)).view(t.raw)
+    return Issued("V", None, _vrdup, (t, _reg(instr, "d"), s, _reg(instr, "m"), merge))
+
+
+def _vrdup(m: Machine, _op, arg, _lo, _hi) -> None:
+    t, d, s, mk, merge = arg
+    on = active(m.regs.p[mk], t.size)
+    old = m.regs.v[d].view(t.raw) if merge else np.zeros(VL // t.size, t.raw)
+    _write_v(m, d, np.where(on, s, old))
+
+
+def _compute(ex: Context, instr: Instruction) -> Issued:
+    """The element-wise families: vrbin (vD, vA, vB, pM), vrun (vD, vA[, pM]), vrscalar
+    (vD, vA, SCALAR, pM); inactive elements are zeroed (MaskMergeMode ZEROING)."""
+    t = instr.dtype
+    roles = ("a", "b") if "b" in instr.operands else ("a",)
+    _read_v(ex, instr, *roles)
+    mk = _reg(instr, "m") if "m" in instr.operands else None
+    if mk is not None:
+        _read_p(ex, instr, "m", t)
+    s = _scalar(ex, instr, t) if "scalar" in instr.operands else None
+    return Issued("V", None, _elementwise, (instr.name, t, _reg(instr, "d"),
+                                            [_reg(instr, r) for r in roles], s, mk))
+
+
+def _elementwise(m: Machine, _op, arg, _lo, _hi) -> None:
+    name, t, d, srcs, s, mk = arg
+    v = m.regs.v
+    if name == "vrmov":
+        _write_v(m, d, v[srcs[0]].copy())
+        return
+    a = _values(v[srcs[0]], t)
+    with np.errstate(all="ignore"):
+        if name in UNARY:
+            res = UNARY[name](a)
+        else:
+            b = _values(v[srcs[1]], t) if s is None else s
+            res = BINARY[name](a, b)
+            if t.is_float and name in NAN_SRC0:
+                res = _nan_src0(a, b, res, t)
+    res = np.asarray(res).astype(t.numeric, copy=False).view(t.raw)
+    on = active(m.regs.p[mk], t.size) if mk is not None else True
+    _write_v(m, d, np.where(on, res, np.zeros((), t.raw)))
+
+
+def _nan_src0(a, b, res, t: DType):
+    """Where both operands are NaN, src0's NaN with its quiet bit set (semantics/arith.py's
+    rule for the memory-based unit, the same here)."""
+    both = np.isnan(a) & np.isnan(b)
+    if not both.any():
+        return res
+    quiet = np.asarray(1 << (t.mantissa_bits - 1), t.raw)
+    return np.where(both, (a.view(t.raw) | quiet).view(t.numeric), res)
+
+
+ISSUE = {"vf_begin": vf_begin, "vf_end": vf_end, "pset": pset, "plt": plt, "plogic": plogic,
+         "vload": vlds, "vstore": vsts, "pload": plds, "pstore": psts, "vrcmp": vrcmp,
+         "vrsel": vrsel, "vrdup": vrdup, "vrbin": _compute, "vrun": _compute,
+         "vrscalar": _compute}
