@@ -28,8 +28,8 @@ from simulator.events import Event, Observer
 from simulator.machine import Machine
 
 # (MASK_HI, MASK_LO, counter mode, CMPMASK bytes, set flags, x registers, special registers,
-# GM atomic state)
-Regs = tuple[int, int, bool, bytes, tuple, tuple, tuple, object]
+# GM atomic state, the reg-based unit's registers or None)
+Regs = tuple[int, int, bool, bytes, tuple, tuple, tuple, object, object]
 
 _size = sys.getsizeof
 # Resident bytes of the parts of a record that `Record.nbytes` does not measure one by one:
@@ -60,7 +60,11 @@ def snapshot(m: Machine, prev: Regs | None = None) -> Regs:
         cmp = prev[3] if cmp == prev[3] else cmp
         flags = prev[4] if flags == prev[4] else flags
         special = prev[6] if special == prev[6] else special
-    return (m.mask_hi, m.mask_lo, m.counter, cmp, flags, x, special, m.atomic)
+    # issue 34: the reg-based unit's registers (ascend950), shared with PREV's when unchanged
+    vregs = m.regs.state() if m.regs is not None else None
+    if prev is not None and len(prev) > 8 and vregs == prev[8]:
+        vregs = prev[8]
+    return (m.mask_hi, m.mask_lo, m.counter, cmp, flags, x, special, m.atomic, vregs)
 
 
 def regs_bytes(regs: Regs, prev: Regs) -> int:
@@ -76,6 +80,8 @@ def regs_bytes(regs: Regs, prev: Regs) -> int:
         n += _size(regs[5]) + sum(INT_BYTES for v in regs[5] if v > 256)
     if regs[6] is not prev[6]:
         n += _size(regs[6]) + len(regs[6]) * 120
+    if len(regs) > 8 and regs[8] is not None and (len(prev) <= 8 or regs[8] is not prev[8]):
+        n += _size(regs[8])  # issue 34: the reg-based unit's registers
     return n
 
 
@@ -88,6 +94,8 @@ def restore(m: Machine, regs: Regs) -> None:
     m.special.clear()
     m.special.update(regs[6])
     m.atomic = regs[7]  # set_atomic's state (issue #27): stepping back over it restores it
+    if len(regs) > 8 and regs[8] is not None and m.regs is not None:  # issue 34
+        m.regs.restore(regs[8])
 
 
 @attrs.define(slots=True)
@@ -194,6 +202,8 @@ def _writes(m: Machine, instr: Instruction, op, repeat: int | None) -> list[Writ
         space, runs = op.dst_space, dma_runs(op)
     elif isinstance(op, CmpmaskMove) and op.to_ub:
         space, runs = None, [(op.addr, op.size)]
+    elif hasattr(op, "write_runs"):  # issue 34: a reg-based unit's store
+        space, runs = None, op.write_runs()
     else:
         return []
     mem = m.space(space)

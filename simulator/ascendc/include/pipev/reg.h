@@ -1,0 +1,306 @@
+// pipev/reg.h: ascend950's reg-based vector API (issue 34; clean room, written from the public
+// AscendC "Reg矢量计算" pages): `__simd_vf__` functions launched with `asc_vf_call<F>(args...)`,
+// AscendC::Reg::RegTensor / MaskReg, CreateMask / UpdateMask, LoadAlign / StoreAlign, Compare(s),
+// Select, Duplicate, MaskReg Not/And/Or/Xor and element-wise arithmetic. The VF's scalar code (its
+// loops, its pointer arithmetic, post-update of addresses) runs natively; every register
+// instruction is one pipev statement (docs/isa.md: pset plt vlds vsts plds psts vrcmp vrsel ...)
+// issued at the kernel's own line. A RegTensor or MaskReg object names one of the machine's
+// registers (v0..v31, p0..p7), taken when it is made and given back when it dies.
+#ifndef PIPEV_REG_H
+#define PIPEV_REG_H
+#include "core.h"
+#include "types.h"
+
+#define __simd_vf__
+#define __simd_callee__
+
+namespace pipev {
+namespace regalloc {
+struct Files {
+    uint32_t v = 0;  // registers in use, one bit each
+    uint8_t p = 0;
+};
+inline Files files;
+inline int take(bool mask, Loc loc) {
+    uint32_t used = mask ? files.p : files.v;
+    int n = mask ? 8 : 32;
+    for (int r = 0; r < n; ++r) {
+        if (!(used >> r & 1)) {
+            if (mask) files.p = uint8_t(files.p | 1u << r);
+            else files.v |= 1u << r;
+            return r;
+        }
+    }
+    detail::error(loc, "more than %d %s live at once: the vendor's compiler would spill to UB "
+                  "(pipev does not model the spill)", n, mask ? "MaskRegs" : "RegTensors");
+}
+inline void give(bool mask, int r) {
+    if (r < 0) return;
+    if (mask) files.p = uint8_t(files.p & ~(1u << r));
+    else files.v &= ~(1u << r);
+}
+// The UB operand of a load or store at host pointer PTR: `NAME[xK]` of the typed tensor over the
+// buffer holding it (so the checks name the tensor), else `@xK`.
+inline std::string ub_operand(detail::Stmt& s, const void* ptr, const char* type, size_t esize, Loc loc) {
+    auto ub = reinterpret_cast<uintptr_t>(detail::bridge().ub);
+    uint64_t addr = uint64_t(reinterpret_cast<uintptr_t>(ptr) - ub);
+    for (size_t i = 0; i < detail::g.regions.size(); ++i) {
+        const auto& rg = detail::g.regions[i];
+        if (addr < rg.addr || addr >= rg.addr + rg.bytes || (addr - rg.addr) % esize) continue;
+        const auto& t = detail::typed(int(i), type, esize, loc);
+        return detail::format("%s[x%d]", t.name.c_str(), s.r((addr - t.addr) / esize));
+    }
+    return detail::format("@x%d", s.r(addr));
+}
+}  // namespace regalloc
+
+// asc_vf_call<F>(args...): `vf_begin` at the caller's line, F's body natively, `vf_end`.
+struct VfCall {
+    Loc loc;
+    explicit VfCall(Loc l) : loc(l) {}
+    template <auto F, class... A> void call(A&&... args) {
+        detail::Stmt("vf_begin \"vf\"").issue(loc);
+        regalloc::files = {};
+        F(std::forward<A>(args)...);
+        detail::Stmt("vf_end").issue(loc);
+    }
+};
+}  // namespace pipev
+#define asc_vf_call ::pipev::VfCall(::pipev::Loc()).call
+
+namespace AscendC {
+constexpr uint32_t GetVecLen() { return 256; }
+
+namespace Reg {
+enum class MaskPattern : uint8_t { ALL, VL1, VL2, VL3, VL4, VL8, VL16, VL32, VL64, VL128, M3, M4,
+                                   H, Q, ALLF = 15 };
+enum class PostLiteral : uint8_t { POST_MODE_NORMAL, POST_MODE_UPDATE };
+enum class LoadDist : uint8_t { DIST_NORM, DIST_BRC_B8, DIST_BRC_B16, DIST_BRC_B32 };
+enum class StoreDist : uint8_t { DIST_NORM };
+enum class MaskMergeMode : uint8_t { ZEROING, MERGING };
+struct DefaultType {};
+
+// A register of one file: its number, taken for the object's lifetime.
+template <bool Mask> class RegHandle {
+public:
+    explicit RegHandle(PIPEV_LOC) : id_(pipev::regalloc::take(Mask, loc)) {}
+    RegHandle(RegHandle&& o) noexcept : id_(o.id_) { o.id_ = -1; }
+    RegHandle& operator=(RegHandle&& o) noexcept {
+        std::swap(id_, o.id_);
+        return *this;
+    }
+    RegHandle(const RegHandle&) = delete;
+    ~RegHandle() { pipev::regalloc::give(Mask, id_); }
+    int id() const { return id_; }
+
+protected:
+    int id_;
+};
+class MaskReg : public RegHandle<true> {
+public:
+    explicit MaskReg(PIPEV_LOC) : RegHandle<true>(loc) {}
+    MaskReg(MaskReg&&) noexcept = default;
+    MaskReg& operator=(MaskReg&&) noexcept = default;
+    MaskReg(const MaskReg& o, PIPEV_LOC) : RegHandle<true>(loc) {
+        pipev::detail::Stmt("pmov p%d, p%d", id_, o.id()).issue(loc);
+    }
+    MaskReg& operator=(const MaskReg& o) {
+        if (&o != this) pipev::detail::Stmt("pmov p%d, p%d", id_, o.id()).issue(pipev::detail::g_last);
+        return *this;
+    }
+};
+template <class T> class RegTensor : public RegHandle<false> {
+public:
+    using ElementType = T;
+    explicit RegTensor(PIPEV_LOC) : RegHandle<false>(loc) {}
+    RegTensor(RegTensor&&) noexcept = default;
+    RegTensor& operator=(RegTensor&&) noexcept = default;
+    RegTensor(const RegTensor& o, PIPEV_LOC) : RegHandle<false>(loc) {
+        pipev::detail::Stmt("vrmov.%s v%d, v%d", pipev::type_name<T>, id_, o.id()).issue(loc);
+    }
+    RegTensor& operator=(const RegTensor& o) {
+        if (&o != this)
+            pipev::detail::Stmt("vrmov.%s v%d, v%d", pipev::type_name<T>, id_, o.id()).issue(pipev::detail::g_last);
+        return *this;
+    }
+};
+
+namespace detail_reg {
+template <class U> struct Elem { using type = typename U::ElementType; };
+template <class T, class U> using pick = std::conditional_t<std::is_same_v<T, DefaultType>,
+                                                            typename Elem<U>::type, T>;
+template <class T> const char* tn() { return pipev::type_name<T>; }
+// a scalar of T as the register holding its bits
+template <class T> uint64_t bits(T v) {
+    uint64_t b = 0;
+    std::memcpy(&b, &v, sizeof(T));
+    return b;
+}
+inline const char* cmp_name(CMPMODE m) {
+    static const char* names[] = {"lt", "gt", "eq", "le", "ge", "ne"};
+    return names[int(m)];
+}
+}  // namespace detail_reg
+
+// ---- masks --------------------------------------------------------------------------------------
+template <class T, MaskPattern mode = MaskPattern::ALL> MaskReg CreateMask(PIPEV_LOC) {
+    static const char* names[] = {"ALL", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32",
+                                  "VL64", "VL128", "M3", "M4", "H", "Q", "", "ALLF"};
+    MaskReg m(loc);
+    pipev::detail::Stmt("pset.%s p%d, %s", pipev::type_name<T>, m.id(), names[int(mode)]).issue(loc);
+    return m;
+}
+// UpdateMask: the first min(scalarValue, VL_T) elements; scalarValue loses VL_T (not below 0).
+template <class T> MaskReg UpdateMask(uint32_t& scalarValue, PIPEV_LOC) {
+    MaskReg m(loc);
+    pipev::detail::Stmt s("plt.%s", pipev::type_name<T>);
+    s.op("p%d", m.id());
+    s.op("x%d", s.r(scalarValue)).issue(loc);
+    constexpr uint32_t n = 256 / sizeof(T);
+    scalarValue = scalarValue < n ? 0 : scalarValue - n;
+    return m;
+}
+inline void Not(MaskReg& dst, MaskReg& src, MaskReg& mask, PIPEV_LOC) {
+    pipev::detail::Stmt("pnot p%d, p%d, p%d", dst.id(), src.id(), mask.id()).issue(loc);
+}
+#define PIPEV_REG_PLOGIC(Name, op)                                                              \
+    inline void Name(MaskReg& dst, MaskReg& src0, MaskReg& src1, MaskReg& mask, PIPEV_LOC) {    \
+        pipev::detail::Stmt("p" op " p%d, p%d, p%d, p%d", dst.id(), src0.id(), src1.id(), mask.id())    \
+            .issue(loc);                                                                         \
+    }
+PIPEV_REG_PLOGIC(And, "and")
+PIPEV_REG_PLOGIC(Or, "or")
+PIPEV_REG_PLOGIC(Xor, "xor")
+#undef PIPEV_REG_PLOGIC
+
+// ---- loads and stores ----------------------------------------------------------------------------
+template <class T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, class U>
+void LoadAlign(U& dst, __ubuf__ T* src, PIPEV_LOC) {
+    if constexpr (std::is_same_v<U, MaskReg>) {
+        pipev::detail::Stmt s("plds");
+        s.op("p%d", dst.id());
+        s.op("%s", pipev::regalloc::ub_operand(s, src, "u8", 1, loc).c_str()).issue(loc);
+    } else {
+        using E = typename U::ElementType;
+        pipev::detail::Stmt s("vlds.%s", pipev::type_name<E>);
+        s.op("v%d", dst.id());
+        s.op("%s", pipev::regalloc::ub_operand(s, src, pipev::type_name<E>, sizeof(E), loc)
+                       .c_str());
+        if constexpr (dist != LoadDist::DIST_NORM) s.op("dist=brc");
+        s.issue(loc);
+    }
+}
+// PostUpdate form: loads at srcAddr, then srcAddr += postUpdateStride elements (natively).
+template <class T, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, class U>
+void LoadAlign(U& dst, __ubuf__ T*& src, int32_t postUpdateStride, PIPEV_LOC) {
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "LoadAlign: POST_MODE_NORMAL is not "
+                  "supported with a post-update stride");
+    LoadAlign<T, dist>(dst, src, loc);
+    src += postUpdateStride;
+}
+template <class T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, class U>
+void StoreAlign(__ubuf__ T* dst, U& src, MaskReg& mask, PIPEV_LOC) {
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vsts.%s", pipev::type_name<E>);
+    s.op("%s", pipev::regalloc::ub_operand(s, dst, pipev::type_name<E>, sizeof(E), loc).c_str());
+    s.op("v%d", src.id()).op("p%d", mask.id()).issue(loc);
+}
+template <class T, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM, class U>
+void StoreAlign(__ubuf__ T*& dst, U& src, int32_t postUpdateStride, MaskReg& mask, PIPEV_LOC) {
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "StoreAlign: POST_MODE_NORMAL is "
+                  "not supported with a post-update stride");
+    StoreAlign<T, dist>(dst, src, mask, loc);
+    dst += postUpdateStride;
+}
+// A MaskReg to UB (VL/8 bytes).
+template <class T = uint8_t> void StoreAlign(__ubuf__ T* dst, MaskReg& src, PIPEV_LOC) {
+    pipev::detail::Stmt s("psts");
+    s.op("%s", pipev::regalloc::ub_operand(s, dst, "u8", 1, loc).c_str());
+    s.op("p%d", src.id()).issue(loc);
+}
+
+// ---- compare and select --------------------------------------------------------------------------
+template <class T = DefaultType, CMPMODE mode = CMPMODE::EQ, class U>
+void Compare(MaskReg& dst, U& src0, U& src1, MaskReg& mask, PIPEV_LOC) {
+    using E = typename U::ElementType;
+    pipev::detail::Stmt("vrcmp.%s.%s p%d, v%d, v%d, p%d", detail_reg::cmp_name(mode),
+                pipev::type_name<E>, dst.id(), src0.id(), src1.id(), mask.id()).issue(loc);
+}
+template <class T = DefaultType, CMPMODE mode = CMPMODE::EQ, class U, class S>
+void Compares(MaskReg& dst, U& src, S scalar, MaskReg& mask, PIPEV_LOC) {
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vrcmps.%s.%s", detail_reg::cmp_name(mode), pipev::type_name<E>);
+    s.op("p%d", dst.id()).op("v%d", src.id());
+    s.op("x%d", s.r(detail_reg::bits(static_cast<E>(scalar)))).op("p%d", mask.id()).issue(loc);
+}
+template <class T = DefaultType, class U>
+void Select(U& dst, U& src0, U& src1, MaskReg& mask, PIPEV_LOC) {
+    using E = typename U::ElementType;
+    pipev::detail::Stmt("vrsel.%s v%d, v%d, v%d, p%d", pipev::type_name<E>, dst.id(), src0.id(),
+                src1.id(), mask.id()).issue(loc);
+}
+
+// ---- fill and element-wise ------------------------------------------------------------------------
+template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U, class S,
+          class = std::enable_if_t<!std::is_same_v<std::decay_t<S>, MaskReg>>>
+void Duplicate(U& dst, S scalar, MaskReg& mask, PIPEV_LOC) {
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vrdup.%s", pipev::type_name<E>);
+    s.op("v%d", dst.id());
+    s.op("x%d", s.r(detail_reg::bits(static_cast<E>(scalar)))).op("p%d", mask.id());
+    if constexpr (mode == MaskMergeMode::MERGING) s.op("merge=1");
+    s.issue(loc);
+}
+template <class T = DefaultType, class U, class S,
+          class = std::enable_if_t<!std::is_same_v<std::decay_t<S>, MaskReg>>>
+void Duplicate(U& dst, S scalar, PIPEV_LOC) {
+    using E = typename U::ElementType;
+    MaskReg all = CreateMask<E>(loc);
+    Duplicate<T>(dst, scalar, all, loc);
+}
+#define PIPEV_REG_BINARY(Name, mn)                                                              \
+    template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U>       \
+    void Name(U& dst, U& src0, U& src1, MaskReg& mask, PIPEV_LOC) {                              \
+        using E = typename U::ElementType;                                                       \
+        pipev::detail::Stmt(mn ".%s v%d, v%d, v%d, p%d", pipev::type_name<E>, dst.id(), src0.id(),       \
+                    src1.id(), mask.id()).issue(loc);                                            \
+    }
+PIPEV_REG_BINARY(Add, "vradd")
+PIPEV_REG_BINARY(Sub, "vrsub")
+PIPEV_REG_BINARY(Mul, "vrmul")
+PIPEV_REG_BINARY(Max, "vrmax")
+PIPEV_REG_BINARY(Min, "vrmin")
+PIPEV_REG_BINARY(And, "vrand")
+PIPEV_REG_BINARY(Or, "vror")
+PIPEV_REG_BINARY(Xor, "vrxor")
+#undef PIPEV_REG_BINARY
+#define PIPEV_REG_UNARY(Name, mn)                                                               \
+    template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U>       \
+    void Name(U& dst, U& src, MaskReg& mask, PIPEV_LOC) {                                        \
+        using E = typename U::ElementType;                                                       \
+        pipev::detail::Stmt(mn ".%s v%d, v%d, p%d", pipev::type_name<E>, dst.id(), src.id(), mask.id())  \
+            .issue(loc);                                                                         \
+    }
+PIPEV_REG_UNARY(Abs, "vrabs")
+PIPEV_REG_UNARY(Neg, "vrneg")
+PIPEV_REG_UNARY(Relu, "vrrelu")
+PIPEV_REG_UNARY(Not, "vrnot")
+#undef PIPEV_REG_UNARY
+#define PIPEV_REG_SCALAR(Name, mn)                                                              \
+    template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U,       \
+              class S>                                                                           \
+    void Name(U& dst, U& src, S scalar, MaskReg& mask, PIPEV_LOC) {                              \
+        using E = typename U::ElementType;                                                       \
+        pipev::detail::Stmt s(mn ".%s", pipev::type_name<E>);                                       \
+        s.op("v%d", dst.id()).op("v%d", src.id());                                                \
+        s.op("x%d", s.r(detail_reg::bits(static_cast<E>(scalar)))).op("p%d", mask.id())          \
+            .issue(loc);                                                                         \
+    }
+PIPEV_REG_SCALAR(Adds, "vradds")
+PIPEV_REG_SCALAR(Muls, "vrmuls")
+PIPEV_REG_SCALAR(Maxs, "vrmaxs")
+PIPEV_REG_SCALAR(Mins, "vrmins")
+#undef PIPEV_REG_SCALAR
+}  // namespace Reg
+}  // namespace AscendC
+#endif
