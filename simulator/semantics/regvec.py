@@ -263,7 +263,7 @@ def _element_runs(addr: int, on: np.ndarray, size: int) -> list[tuple[int, int]]
     """The contiguous byte runs of the elements ON of SIZE bytes from ADDR."""
     edges = np.diff(np.concatenate(([0], on.astype(np.int8), [0])))
     starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    return [(addr + int(s) * size, int(e - s) * size) for s, e in zip(starts, ends)]
+    return [(addr + int(s) * size, int(e - s) * size) for s, e in zip(starts, ends, strict=True)]
 
 
 def vsts(ex: Context, instr: Instruction) -> Issued:

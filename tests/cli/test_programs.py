@@ -167,12 +167,15 @@ CPP_PROGRAMS = sorted(p for p in (PROGRAMS / "ascendc").iterdir()
 
 
 def _command(path: Path) -> list[str]:
-    """What `pipev run` is given for the program at PATH."""
+    """What `pipev run` is given for the program at PATH (a file whose header says it runs
+    with --chip C gets it: issue 34's ascend950 reg-based examples)."""
     if not path.is_dir() or (path / "CMakeLists.txt").is_file():
-        return [str(path)]
+        chip = CHIP_RE.search(path.read_text()[:400]) if path.is_file() else None
+        return [*(("--chip", chip.group(1)) if chip else ()), str(path)]
     return [str(path / "main.cpp"), *sorted(str(p) for p in path.glob("*.cpp")
                                             if p.name != "main.cpp")]
 F16, F32 = np.float16, np.float32
+CHIP_RE = re.compile(r"run with --chip (\w+)")
 
 
 def _bits(sel: np.ndarray) -> np.ndarray:
@@ -228,6 +231,14 @@ def _masked_row_max(i):
     return {"max": np.stack([kept.max(axis=1), col.view(F32)], axis=1).reshape(-1)}
 
 
+def _reg_select(i):
+    """ascend950 reg-based: the larger of x, y on the first 1000 floats; x or y by the UB mask,
+    one 32-byte MaskReg per 64 floats, float k of a register read at bit 4k."""
+    x, y, n = i["x"][:1000], i["y"][:1000], np.arange(1000)
+    bit = _bits(i["sel"])[(n // 64) * 256 + (n % 64) * 4]
+    return {"max": np.where(x > y, x, y), "pick": np.where(bit, x, y)}
+
+
 REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     "select_count": ({"a": F16, "b": F16, "sel": np.uint8}, _select_count),
     "select_highdim": ({"a": F32, "b": F32, "sel": np.uint8}, _select_highdim),
@@ -249,6 +260,7 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
                        lambda i: {"z": np.minimum(np.maximum(i["x"], F32(-2.5)), F32(3.0))}),
     # #27a: the product in half, rounded once (numpy's half multiply)
     "leaky_relu": ({"x": F16}, lambda i: {"y": np.where(i["x"] < 0, i["x"] * F16(0.1), i["x"])}),
+    "reg_select": ({"x": F32, "y": F32, "sel": np.uint8}, _reg_select),  # issue 34
 }
 
 
