@@ -9,8 +9,17 @@ record (isa/families.py) and its semantics in `BUILTIN.extended(...)`, handed to
 """
 
 from isa.table import INSTRUCTIONS, KEYS, TABLE, TYPED_FORMS
-from simulator.semantics import (atomic, cmpmask, dma, gather, registers, regvec, scalar,
-                                 scalar_unit, sync)
+from simulator.semantics import (
+    atomic,
+    cmpmask,
+    dma,
+    gather,
+    registers,
+    regvec,
+    scalar,
+    scalar_unit,
+    sync,
+)
 from simulator.semantics.arith import PREPARE as ARITH_PREPARED
 from simulator.semantics.arith import binary, unary, unary_scalar
 from simulator.semantics.compare import prepare_vcmpv, vcmp, vcmpv, vcmpvs
