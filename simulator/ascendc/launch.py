@@ -289,7 +289,10 @@ def _launch_edits(text: str, b: str) -> list[_Edit]:
         has_args = bool(b[args_s:close].strip())
         arg_text = _c_string(one_line(b[args_s:close])) if has_args else "nullptr"
         out = (f'{NAMED_LAUNCH_HELPER}(__FILE__, __LINE__, "{one_line(name)}", {arg_text}, '
-               f"{text[d0:d1]}, {name}{_newlines(text, name_end, d0)}"
+               # the kernel called through a lambda: a kernel named like a libc function
+               # (`select`, the vendor's reg select sample) is an overload set, not a value
+               f"{text[d0:d1]}, [&](auto... pipev_a_) {{ {name}(pipev_a_...); }}"
+               f"{_newlines(text, name_end, d0)}"
                f"{_newlines(text, d1, args_s)}")
         out += (f", {text[args_s:close]})" if has_args else f"{text[args_s:close]})")
         edits.append(_Edit(name_s, close + 1, out))
