@@ -21,7 +21,7 @@ PL = VL // 8  # bytes of a mask register (MaskReg): one bit per byte of VL
 VREGS = 32  # RegTensor registers (the vendor's RegTensor page: at most 32)
 PREGS = 8  # MaskReg registers (the MaskReg page: at most 8)
 REGVEC = "regvec"  # the family kind: an instruction of the reg-based unit (V)
-COST_CLASSES = ("vf", "mask", "load", "store", "compute")  # the chip's [reg_timing] rows
+COST_CLASSES = ("vf", "mask", "load", "store", "compute", "math", "reduce")  # the chip's [reg_timing] rows
 
 # CreateMask's MaskPattern, in the enum's order (the C API's `Pat`, ALLF = 15)
 PATTERNS = ("ALL", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "VL128", "M3",
@@ -78,12 +78,19 @@ TYPES: dict[str, tuple[str, ...]] = {
     "vrneg": ("s8", "s16", "f16", "s32", "f32", "s64"),
     "vrrelu": ("f16", "s32", "f32", "s64"),
     **dict.fromkeys(("vrand", "vror", "vrxor", "vrnot"), _INTS),
+    **dict.fromkeys(("vrexp", "vrln", "vrsqrt", "vrdiv"), ("f16", "f32")),
+    "vredsum": ("f16", "f32", "s32", "u32", "s64", "u64"),
+    **dict.fromkeys(("vredmax", "vredmin"), ("s16", "u16", "f16", "s32", "u32", "f32", "s64",
+                                             "u64")),
 }
 
 
 class RegFamily(Family):
     """An instruction of the reg-based unit: issued by S to V, ascend950 only; its cost class is
     a row of the profile's [reg_timing] table (timing.md §T9), not of [timing.classes]."""
+
+    def cost_class(self, fields: dict, t: DType | None = None) -> str:
+        return self.cost
 
     def cost_classes(self) -> tuple[str, ...]:
         return ()
@@ -117,3 +124,6 @@ VRDUP = _fam("vrdup", "compute")  # Duplicate
 VRBIN = _fam("vrbin", "compute")  # Add Sub Mul Max Min And Or Xor
 VRUN = _fam("vrun", "compute")  # Abs Neg Relu Not, Move
 VRSCALAR = _fam("vrscalar", "compute")  # Adds Muls Maxs Mins
+VRREDUCE = _fam("vrreduce", "reduce")  # Reduce SUM / MAX / MIN
+VRMATH = _fam("vrmath", "math")  # Exp Ln Sqrt
+VRMATHBIN = _fam("vrmathbin", "math")  # Div

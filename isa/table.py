@@ -604,17 +604,31 @@ for _d in (
     _rv("vrsel", _RB, RV.VRSEL, "vD[k] = pM enables k ? vA[k] : vB[k] (Select)"),
     _rv("vrdup", (("d", "vreg"), ("scalar", "scalar"), ("m", "preg")), RV.VRDUP,
         "vD[k] = SCALAR where pM enables k (Duplicate; merge=)", keys=("merge",)),
-    *(_rv(f"vr{op}", _RB, RV.VRBIN, f"vD[k] = {doc} where pM enables k, else 0 ({api})")
+    *(_rv(f"vr{op}", _RB, RV.VRBIN, f"vD[k] = {doc} where pM enables k, else 0 ({api})",
+          keys=("merge",))
       for op, doc, api in (
           ("add", "vA[k] + vB[k]", "Add"), ("sub", "vA[k] - vB[k]", "Sub"),
           ("mul", "vA[k] * vB[k]", "Mul"), ("max", "max(vA[k], vB[k])", "Max"),
           ("min", "min(vA[k], vB[k])", "Min"), ("and", "vA[k] & vB[k]", "And"),
           ("or", "vA[k] | vB[k]", "Or"), ("xor", "vA[k] ^ vB[k]", "Xor"))),
-    *(_rv(f"vr{op}", _RU, RV.VRUN, f"vD[k] = {doc} where pM enables k, else 0 ({api})")
+    *(_rv(f"vr{op}", _RU, RV.VRUN, f"vD[k] = {doc} where pM enables k, else 0 ({api})",
+          keys=("merge",))
       for op, doc, api in (
           ("abs", "|vA[k]|", "Abs"), ("neg", "-vA[k]", "Neg"), ("relu", "max(vA[k], 0)", "Relu"),
           ("not", "~vA[k]", "Not"))),
-    *(_rv(f"vr{op}", _RS, RV.VRSCALAR, f"vD[k] = {doc} where pM enables k, else 0 ({api})")
+    *(_rv(f"vr{op}", _RU, RV.VRMATH, f"vD[k] = {doc} where pM enables k, else 0 ({api}; "
+          "correctly rounded model)") for op, doc, api in (
+              ("exp", "e^vA[k]", "Exp"), ("ln", "ln(vA[k])", "Ln"),
+              ("sqrt", "sqrt(vA[k])", "Sqrt"))),
+    _rv("vrdiv", _RB, RV.VRMATHBIN, "vD[k] = vA[k] / vB[k] where pM enables k, else 0 (Div; "
+        "IEEE, correctly rounded)"),
+    *(_rv(f"vred{op}", _RU, RV.VRREDUCE, f"vD[0] = {doc} of the elements pM enables{idx}, the "
+          f"other elements 0 (Reduce {op.upper()})") for op, doc, idx in (
+              ("sum", "the binary-tree sum", ""),
+              ("max", "the largest", ", vD[1] = its first index (as T's bits)"),
+              ("min", "the smallest", ", vD[1] = its first index (as T's bits)"))),
+    *(_rv(f"vr{op}", _RS, RV.VRSCALAR, f"vD[k] = {doc} where pM enables k, else 0 ({api})",
+          keys=("merge",))
       for op, doc, api in (
           ("adds", "vA[k] + SCALAR", "Adds"), ("muls", "vA[k] * SCALAR", "Muls"),
           ("maxs", "max(vA[k], SCALAR)", "Maxs"), ("mins", "min(vA[k], SCALAR)", "Mins"))),

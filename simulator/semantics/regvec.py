@@ -380,12 +380,15 @@ def _compute(ex: Context, instr: Instruction) -> Issued:
     if mk is not None:
         _read_p(ex, instr, "m", t)
     s = _scalar(ex, instr, t) if "scalar" in instr.operands else None
+    merge = instr.fields.get("merge", 0) == 1  # MaskMergeMode MERGING: inactive keep vD
+    if merge:
+        _read_v(ex, instr, "d")
     return Issued("V", None, _elementwise, (instr.name, t, _reg(instr, "d"),
-                                            [_reg(instr, r) for r in roles], s, mk))
+                                            [_reg(instr, r) for r in roles], s, mk, merge))
 
 
 def _elementwise(m: Machine, _op, arg, _lo, _hi) -> None:
-    name, t, d, srcs, s, mk = arg
+    name, t, d, srcs, s, mk, merge = arg
     v = m.regs.v
     if name == "vrmov":
         _write_v(m, d, v[srcs[0]].copy())
@@ -401,7 +404,94 @@ def _elementwise(m: Machine, _op, arg, _lo, _hi) -> None:
                 res = _nan_src0(a, b, res, t)
     res = np.asarray(res).astype(t.numeric, copy=False).view(t.raw)
     on = active(m.regs.p[mk], t.size) if mk is not None else True
-    _write_v(m, d, np.where(on, res, np.zeros((), t.raw)))
+    _write_v(m, d, np.where(on, res, v[d].view(t.raw) if merge else np.zeros((), t.raw)))
+
+
+MATH = {"vrexp": "vexp", "vrln": "vln", "vrsqrt": "vsqrt"}  # semantics/math.py's names
+
+
+def _math(ex: Context, instr: Instruction) -> Issued:
+    """Exp, Ln, Sqrt (vD, vA, pM) and Div (vD, vA, vB, pM): the memory-based unit's correctly
+    rounded model (semantics/math.py), inactive elements zeroed."""
+    t = instr.dtype
+    roles = ("a", "b") if "b" in instr.operands else ("a",)
+    _read_v(ex, instr, *roles)
+    _read_p(ex, instr, "m", t)
+    return Issued("V", None, _math_body, (instr.name, t, _reg(instr, "d"),
+                                          [_reg(instr, r) for r in roles], _reg(instr, "m")))
+
+
+def _math_body(m: Machine, _op, arg, _lo, _hi) -> None:
+    from simulator.semantics.math import correctly_rounded
+
+    name, t, d, srcs, mk = arg
+    a = _values(m.regs.v[srcs[0]], t)
+    if name == "vrdiv":
+        with np.errstate(all="ignore"):  # IEEE division in T (exact in float32 for f16)
+            res = np.divide(a, _values(m.regs.v[srcs[1]], t)).astype(t.numeric)
+    else:
+        res = correctly_rounded(MATH[name], a, t)
+    on = active(m.regs.p[mk], t.size)
+    _write_v(m, d, np.where(on, res.view(t.raw), np.zeros((), t.raw)))
+
+
+def _reduce(ex: Context, instr: Instruction) -> Issued:
+    t = instr.dtype
+    _read_v(ex, instr, "a")
+    _read_p(ex, instr, "m", t)
+    return Issued("V", None, _reduce_body, (instr.name[4:], t, _reg(instr, "d"),
+                                            _reg(instr, "a"), _reg(instr, "m")))
+
+
+def tree_sum(x: np.ndarray) -> np.ndarray:
+    """The Reduce page's order: neighbours added pairwise, level by level, each sum in T."""
+    with np.errstate(all="ignore"):
+        while x.size > 1:
+            x = (x[0::2] + x[1::2]).astype(x.dtype)
+    return x[0]
+
+
+def _extreme(x: np.ndarray, on: np.ndarray, t: DType, op: str) -> tuple:
+    """(value, first index) of the largest (smallest) active element: NaN wins (the first NaN,
+    its bits kept), max(-0, +0) = +0, min(-0, +0) = -0; none active: T's lowest (highest)."""
+    idx = np.flatnonzero(on)
+    if t.is_float:
+        nan = idx[np.isnan(x[idx])]
+        if nan.size:
+            return x[nan[0]], int(nan[0])
+    if not idx.size:
+        lim = (-np.inf if op == "max" else np.inf) if t.is_float else \
+            (np.iinfo(t.numeric).min if op == "max" else np.iinfo(t.numeric).max)
+        return np.asarray(lim).astype(t.numeric), 0
+    v = x[idx]
+    # order -0 below +0, so max picks +0 and min picks -0
+    key = v.astype(np.float64) if t.is_float else v
+    if t.is_float:
+        key = np.where(v == 0, np.where(np.signbit(v), -0.0, 0.0), key)
+        sign = np.signbit(v) & (v == 0)
+        best = key.max() if op == "max" else key.min()
+        cand = np.flatnonzero(key == best)
+        if best == 0:
+            want_neg = op == "min" and sign[cand].any()
+            cand = cand[sign[cand] == want_neg]
+        k = int(cand[0])
+    else:
+        k = int(np.argmax(key) if op == "max" else np.argmin(key))
+    return v[k], int(idx[k])
+
+
+def _reduce_body(m: Machine, _op, arg, _lo, _hi) -> None:
+    op, t, d, a, mk = arg
+    x = _values(m.regs.v[a], t)
+    on = active(m.regs.p[mk], t.size)
+    out = np.zeros(VL // t.size, t.numeric)
+    if op == "sum":
+        out[0] = tree_sum(np.where(on, x, np.zeros((), t.numeric)))
+    else:
+        value, index = _extreme(x, on, t, op)
+        out[0] = value
+        out.view(t.raw)[1] = index  # the index as T's bits (the page: reinterpret it)
+    _write_v(m, d, out)
 
 
 def _nan_src0(a, b, res, t: DType):
@@ -417,4 +507,4 @@ def _nan_src0(a, b, res, t: DType):
 ISSUE = {"vf_begin": vf_begin, "vf_end": vf_end, "pset": pset, "plt": plt, "plogic": plogic,
          "vload": vlds, "vstore": vsts, "pload": plds, "pstore": psts, "vrcmp": vrcmp,
          "vrsel": vrsel, "vrdup": vrdup, "vrbin": _compute, "vrun": _compute,
-         "vrscalar": _compute}
+         "vrscalar": _compute, "vrmath": _math, "vrmathbin": _math, "vrreduce": _reduce}

@@ -262,8 +262,10 @@ void Duplicate(U& dst, S scalar, PIPEV_LOC) {
     template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U>       \
     void Name(U& dst, U& src0, U& src1, MaskReg& mask, PIPEV_LOC) {                              \
         using E = typename U::ElementType;                                                       \
-        pipev::detail::Stmt(mn ".%s v%d, v%d, v%d, p%d", pipev::type_name<E>, dst.id(), src0.id(),       \
-                    src1.id(), mask.id()).issue(loc);                                            \
+        pipev::detail::Stmt s(mn ".%s", pipev::type_name<E>);                                  \
+        s.op("v%d", dst.id()).op("v%d", src0.id()).op("v%d", src1.id()).op("p%d", mask.id());  \
+        if constexpr (mode == MaskMergeMode::MERGING) s.op("merge=1");                          \
+        s.issue(loc);                                                                            \
     }
 PIPEV_REG_BINARY(Add, "vradd")
 PIPEV_REG_BINARY(Sub, "vrsub")
@@ -273,18 +275,24 @@ PIPEV_REG_BINARY(Min, "vrmin")
 PIPEV_REG_BINARY(And, "vrand")
 PIPEV_REG_BINARY(Or, "vror")
 PIPEV_REG_BINARY(Xor, "vrxor")
+PIPEV_REG_BINARY(Div, "vrdiv")
 #undef PIPEV_REG_BINARY
 #define PIPEV_REG_UNARY(Name, mn)                                                               \
     template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U>       \
     void Name(U& dst, U& src, MaskReg& mask, PIPEV_LOC) {                                        \
         using E = typename U::ElementType;                                                       \
-        pipev::detail::Stmt(mn ".%s v%d, v%d, p%d", pipev::type_name<E>, dst.id(), src.id(), mask.id())  \
-            .issue(loc);                                                                         \
+        pipev::detail::Stmt s(mn ".%s", pipev::type_name<E>);                                  \
+        s.op("v%d", dst.id()).op("v%d", src.id()).op("p%d", mask.id());                         \
+        if constexpr (mode == MaskMergeMode::MERGING) s.op("merge=1");                          \
+        s.issue(loc);                                                                            \
     }
 PIPEV_REG_UNARY(Abs, "vrabs")
 PIPEV_REG_UNARY(Neg, "vrneg")
 PIPEV_REG_UNARY(Relu, "vrrelu")
 PIPEV_REG_UNARY(Not, "vrnot")
+PIPEV_REG_UNARY(Exp, "vrexp")
+PIPEV_REG_UNARY(Ln, "vrln")
+PIPEV_REG_UNARY(Sqrt, "vrsqrt")
 #undef PIPEV_REG_UNARY
 #define PIPEV_REG_SCALAR(Name, mn)                                                              \
     template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U,       \
@@ -293,14 +301,28 @@ PIPEV_REG_UNARY(Not, "vrnot")
         using E = typename U::ElementType;                                                       \
         pipev::detail::Stmt s(mn ".%s", pipev::type_name<E>);                                       \
         s.op("v%d", dst.id()).op("v%d", src.id());                                                \
-        s.op("x%d", s.r(detail_reg::bits(static_cast<E>(scalar)))).op("p%d", mask.id())          \
-            .issue(loc);                                                                         \
+        s.op("x%d", s.r(detail_reg::bits(static_cast<E>(scalar)))).op("p%d", mask.id());        \
+        if constexpr (mode == MaskMergeMode::MERGING) s.op("merge=1");                          \
+        s.issue(loc);                                                                            \
     }
 PIPEV_REG_SCALAR(Adds, "vradds")
 PIPEV_REG_SCALAR(Muls, "vrmuls")
 PIPEV_REG_SCALAR(Maxs, "vrmaxs")
 PIPEV_REG_SCALAR(Mins, "vrmins")
 #undef PIPEV_REG_SCALAR
+// Reduce SUM / MAX / MIN over one register: dst[0] the result (MAX/MIN: dst[1] its index as T's
+// bits), the other elements 0.
+using ::AscendC::ReduceType;
+template <ReduceType type, class T = DefaultType, class U = DefaultType,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, class S, class V>
+void Reduce(S& dst, V& src, MaskReg& mask, PIPEV_LOC) {
+    using E = typename V::ElementType;
+    static_assert(std::is_same_v<E, typename S::ElementType>, "pipev: Reduce with a wider "
+                  "destination (int16 sums into int32) is not modelled yet");
+    static const char* names[] = {"sum", "max", "min"};
+    pipev::detail::Stmt("vred%s.%s v%d, v%d, p%d", names[int(type)], pipev::type_name<E>,
+                        dst.id(), src.id(), mask.id()).issue(loc);
+}
 }  // namespace Reg
 }  // namespace AscendC
 #endif
