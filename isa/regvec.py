@@ -21,7 +21,8 @@ PL = VL // 8  # bytes of a mask register (MaskReg): one bit per byte of VL
 VREGS = 32  # RegTensor registers (the vendor's RegTensor page: at most 32)
 PREGS = 8  # MaskReg registers (the MaskReg page: at most 8)
 REGVEC = "regvec"  # the family kind: an instruction of the reg-based unit (V)
-COST_CLASSES = ("vf", "mask", "load", "store", "compute", "math", "reduce")  # the chip's [reg_timing] rows
+# the chip's [reg_timing] rows
+COST_CLASSES = ("vf", "mask", "load", "store", "compute", "math", "reduce")
 
 # CreateMask's MaskPattern, in the enum's order (the C API's `Pat`, ALLF = 15)
 PATTERNS = ("ALL", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "VL128", "M3",
