@@ -203,8 +203,34 @@ class Evaluator:
         if name in WATCHABLE:
             return regs_value(name, (m.mask_hi, m.mask_lo, m.counter, m.cmpmask.tobytes(),
                                      (), ()))
+        reg = reg_file_value(name, m)  # issue 34: $v0..$v31 ($v0_f32: as f32), $p0..$p7
+        if reg is not None:
+            return reg
         raise ExprError(f"no register '{name}' (registers: $x0..$x31, " +
                         ", ".join(REGISTERS[32:]) + ")")
+
+
+REG_FILE = re.compile(r"^\$(v)([0-9]|[12][0-9]|3[01])(?:_(\w+))?$|^\$(p)([0-7])$")
+
+
+def reg_file_value(name: str, m) -> object:
+    """The reg-based unit's registers (ascend950): `$vN` its 256 bytes, `$vN_T` its elements of
+    type T, `$pN` the MaskReg's 256 bits as an integer (bit b·k: element k of b bytes); None
+    when NAME is none of them."""
+    from isa.types import TYPES
+
+    g = REG_FILE.match(name)
+    if g is None or m.regs is None:
+        return None
+    if g.group(4):
+        return int.from_bytes(m.regs.p[int(g.group(5))].tobytes(), "little")
+    raw = m.regs.v[int(g.group(2))]
+    if g.group(3) is None:
+        return raw.copy()
+    t = TYPES.get(g.group(3))
+    if t is None:
+        raise ExprError(f"no type '{g.group(3)}' ({name}: write $v0_f32, $v1_s16, ...)")
+    return values(t, raw.view(t.raw).copy())
 
 
 def tensor_values(s: Session, t) -> np.ndarray:

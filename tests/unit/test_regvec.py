@@ -118,3 +118,32 @@ def test_other_chips_refuse_the_unit(tmp_path):
     with pytest.raises(AssemblyError) as e:
         run_ub(".chip ascend910b\n    pset.f32 p0, ALL\n", tmp_path)
     assert "reg-based vector unit" in str(e.value)
+
+
+def test_the_debugger_prints_and_undoes_the_registers(tmp_path):
+    import subprocess
+    import sys
+
+    src = tmp_path / "k.vasm"
+    src.write_text(""".chip ascend950
+.ub a f16[128] @0x0 = random(1)
+.ub z f16[128] @0x100
+    vf_begin "t"
+    pset.f16 p0, VL8
+    vlds.f16 v0, a[0]
+    vredmax.f16 v2, v0, p0
+    vsts.f16 z[0], v2, p0
+    vf_end
+""")
+    cmds = tmp_path / "c.txt"
+    cmds.write_text("break 7\nrun\nprint $v2_f16[0]\nprint $p0\nnext\nprint $v2_f16[0]\n"
+                    "back\nprint $v2_f16[0]\n")
+    proc = subprocess.run([sys.executable, "-m", "simulator.cli", "debug", str(src),
+                           "--commands", str(cmds)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    res = simulator.run(src)  # the maximum the run leaves in z[0], as the debugger shows it
+    top = values("f16", res.ub[:16].copy()).max()
+    shown = [ln.split("= ")[1] for ln in proc.stdout.splitlines() if ln.startswith("$v2_f16[0]")]
+    assert shown[0] == "0.0" and shown[2] == "0.0" and shown[1] == f"{top:.4g}"
+    assert f"$p0 = {sum(1 << (2 * k) for k in range(8))}" in proc.stdout
