@@ -29,7 +29,23 @@ PATTERNS = ("ALL", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "V
             "M4", "H", "Q")
 ALLF = "ALLF"
 PATTERN_VALUES = {**{p: i for i, p in enumerate(PATTERNS)}, ALLF: 15}
-DISTS = ("norm", "brc")  # LoadAlign's LoadDist: DIST_NORM, DIST_BRC_B8/B16/B32 (by T)
+# LoadAlign's LoadDist (the LoadAlign page's table): name -> (UB bytes read, alignment, element
+# bytes of the distribution: 0 = T's). norm: VL; brc: one element in every lane; us: VL/2, each
+# element twice; ds: 2·VL, every other element; unpack: VL/2 of unsigned elements, each followed
+# by a zero one (unpack4: VL/4, three zeros); blk: one 32-byte block in every block; e2b: VL/16
+# (b16) or VL/8 (b32) bytes, each element broadcast to a 32-byte block
+LOAD_DISTS: dict[str, tuple[int, int, int]] = {
+    "norm": (VL, 32, 0), "brc_b8": (1, 1, 1), "brc_b16": (2, 2, 2), "brc_b32": (4, 4, 4),
+    "us_b8": (VL // 2, 32, 1), "us_b16": (VL // 2, 32, 2), "ds_b8": (2 * VL, 32, 1),
+    "ds_b16": (2 * VL, 32, 2), "unpack_b8": (VL // 2, 32, 1), "unpack_b16": (VL // 2, 32, 2),
+    "unpack_b32": (VL // 2, 32, 4), "unpack4_b8": (VL // 4, 32, 1), "blk": (32, 32, 0),
+    "e2b_b16": (VL // 16, VL // 16, 2), "e2b_b32": (VL // 8, VL // 8, 4)}
+DISTS = tuple(LOAD_DISTS)
+# StoreAlign's StoreDist: name -> (alignment, element bytes written per element of T: the low
+# part kept); first: element 0 only, whatever the mask; pack: each element's low half, pack4:
+# its low quarter, at consecutive positions (narrowed, the element's index kept)
+STORE_DISTS: dict[str, int] = {"norm": 32, "first": 0, "pack": 32, "pack4": 32}
+SDISTS = tuple(STORE_DISTS)
 
 REG_RE = {"vreg": re.compile(r"^v([0-9]|[12][0-9]|3[01])$"),
           "preg": re.compile(r"^p([0-7])$")}
@@ -116,6 +132,10 @@ PSET = _fam("pset", "mask")  # CreateMask
 PLT = _fam("plt", "mask")  # UpdateMask
 PLOGIC = _fam("plogic", "mask")  # MaskReg Not / And / Or / Xor, Move
 VLOAD = _fam("vload", "load")  # LoadAlign into a RegTensor
+VLOAD2 = _fam("vload2", "load")  # LoadAlign into two RegTensors (DIST_DINTLV)
+VLOADB = _fam("vloadb", "load")  # LoadAlign by DataBlocks (DataCopyMode DATA_BLOCK_COPY)
+VSTORE2 = _fam("vstore2", "store")  # StoreAlign of two RegTensors (DIST_INTLV)
+VSTOREB = _fam("vstoreb", "store")  # StoreAlign by DataBlocks
 VSTORE = _fam("vstore", "store")  # StoreAlign from a RegTensor
 PLOAD = _fam("pload", "load")  # LoadAlign into a MaskReg
 PSTORE = _fam("pstore", "store")  # StoreAlign from a MaskReg

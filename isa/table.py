@@ -555,8 +555,12 @@ TYPED_FORMS["div"] = _api_elementwise("div", _VEC3, "api_binary", "math", "binar
 KEYS.update({k.name: k for k in (
     Key("post", -(1 << 31), (1 << 31) - 1, None, True, "post-update (PostLiteral "
         "POST_MODE_UPDATE): after the access the address register grows by POST elements"),
-    Key("dist", 0, len(RV.DISTS) - 1, 0, False, "LoadAlign distribution: norm (VL bytes), brc "
-        "(one element broadcast)", words=RV.DISTS),
+    Key("dist", 0, len(RV.DISTS) - 1, 0, False, "LoadAlign distribution (LoadDist): "
+        + " ".join(RV.DISTS), words=RV.DISTS),
+    Key("sdist", 0, len(RV.SDISTS) - 1, 0, False, "StoreAlign distribution (StoreDist): "
+        + " ".join(RV.SDISTS), words=RV.SDISTS),
+    Key("blk", 0, 65535, 1, True, "DataBlock stride: 32-byte blocks between the heads of "
+        "neighbouring blocks (DataCopyMode DATA_BLOCK_COPY)"),
     Key("merge", 0, 1, 0, False, "MaskMergeMode: 0 zeroing (inactive elements 0), 1 merging "
         "(inactive elements keep dst)"),
 )})
@@ -589,7 +593,17 @@ for _d in (
         "the element at ADDR in every lane; post=: ADDR's register += POST elements after)",
         keys=("dist", "post")),
     _rv("vsts", (_A, ("s", "vreg"), ("m", "preg")), RV.VSTORE, "the active elements of vS to "
-        "ADDR (StoreAlign; post=: ADDR's register += POST elements after)", keys=("post",)),
+        "ADDR (StoreAlign; sdist=first: element 0 only, pack/pack4: each element's low half / "
+        "quarter; post=: ADDR's register += POST elements after)", keys=("sdist", "post")),
+    _rv("vlds2", (("d", "vreg"), ("e", "vreg"), _A), RV.VLOAD2, "vD = the even, vE the odd "
+        "elements of the 2·VL bytes at ADDR (LoadAlign DIST_DINTLV)", keys=("post",)),
+    _rv("vsts2", (_A, ("s", "vreg"), ("t", "vreg")), RV.VSTORE2, "2·VL bytes to ADDR: vS[k] "
+        "and vT[k] interleaved, whatever the mask (StoreAlign DIST_INTLV)", keys=("post",)),
+    _rv("vldsb", (("d", "vreg"), _A, ("m", "preg")), RV.VLOADB, "block j of vD = the 32 bytes "
+        "at ADDR + j·BLK·32 where pM enables an element of it, else 0 (LoadAlign "
+        "DATA_BLOCK_COPY)", keys=("blk", "post")),
+    _rv("vstsb", (_A, ("s", "vreg"), ("m", "preg")), RV.VSTOREB, "the active elements of block "
+        "j of vS to ADDR + j·BLK·32 (StoreAlign DATA_BLOCK_COPY)", keys=("blk", "post")),
     _rv("plds", (("d", "preg"), _A), RV.PLOAD, "pD = the VL/8 bytes at ADDR (LoadAlign of a "
         "MaskReg)", keys=("post",), typed=False),
     _rv("psts", (_A, ("s", "preg")), RV.PSTORE, "the VL/8 bytes of pS to ADDR (StoreAlign of a "

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from isa.program import Instruction, RegExpr
-from isa.regvec import PL, VL, pattern_active
+from isa.regvec import DISTS, LOAD_DISTS, PL, SDISTS, STORE_DISTS, VL, pattern_active
 from isa.types import DType
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
@@ -236,20 +236,39 @@ def _place(ex: Context, instr: Instruction, nbytes: int, align: int, write: bool
 def vlds(ex: Context, instr: Instruction) -> Issued:
     _file(ex, instr)
     t = instr.dtype
-    addrs, fields = ex.resolve(instr)
-    brc = fields.get("dist", 0) == 1
-    nbytes = t.size if brc else VL
-    addr, fields = _place(ex, instr, nbytes, t.size if brc else 32, False)
+    dist = DISTS[instr.fields.get("dist", 0)]
+    nbytes, align, e = LOAD_DISTS[dist]
+    addr, fields = _place(ex, instr, nbytes, align, False)
     return Issued("V", RegAccess(instr, [(addr, nbytes)], False), _vlds,
-                  (_reg(instr, "d"), addr, brc, t.size, _post(ex, instr, fields, t.size)))
+                  (_reg(instr, "d"), addr, nbytes, dist, e or t.size,
+                   _post(ex, instr, fields, t.size)))
+
+
+def distribute(src: np.ndarray, dist: str, e: int) -> np.ndarray:
+    """The VL bytes a LoadAlign of distribution DIST (element bytes E) makes of the UB bytes
+    SRC (docs/semantics.md §15)."""
+    el = src.reshape(-1, e)
+    kind = dist.split("_")[0]
+    if kind == "norm":
+        return src
+    if kind == "brc":
+        return np.tile(src, VL // e)
+    if kind == "us":
+        return np.repeat(el, 2, axis=0).reshape(-1)
+    if kind == "ds":
+        return el[0::2].reshape(-1)
+    if kind in ("unpack", "unpack4"):
+        spread = np.zeros((el.shape[0], 2 if kind == "unpack" else 4, e), np.uint8)
+        spread[:, 0] = el
+        return spread.reshape(-1)
+    if kind == "blk":
+        return np.tile(src, VL // 32)
+    return np.repeat(el, 32 // e, axis=0).reshape(-1)  # e2b: each element to a block
 
 
 def _vlds(m: Machine, _op, arg, _lo, _hi) -> None:
-    d, addr, brc, size, post = arg
-    if brc:
-        m.regs.v[d] = np.tile(m.ub[addr:addr + size], VL // size)
-    else:
-        m.regs.v[d] = m.ub[addr:addr + VL]
+    d, addr, nbytes, dist, e, post = arg
+    m.regs.v[d] = distribute(m.ub[addr:addr + nbytes], dist, e)
     m.regs.v_set[d] = True
     _apply_post(m, post)
 
@@ -267,22 +286,138 @@ def _element_runs(addr: int, on: np.ndarray, size: int) -> list[tuple[int, int]]
 
 
 def vsts(ex: Context, instr: Instruction) -> Issued:
+    """StoreAlign: the active elements (sdist=norm), element 0 whatever the mask (first), or each
+    active element's low half / quarter at its narrowed position (pack, pack4)."""
     t = instr.dtype
+    sdist = SDISTS[instr.fields.get("sdist", 0)]
     _read_v(ex, instr, "s")
-    _read_p(ex, instr, "m", t)
     regs = _file(ex, instr)
-    on = active(regs.p[_reg(instr, "m")], t.size)
+    if sdist == "first":
+        on = np.arange(VL // t.size) == 0
+        width, align = t.size, t.size
+    else:
+        _read_p(ex, instr, "m", t)
+        on = active(regs.p[_reg(instr, "m")], t.size)
+        width = t.size // {"norm": 1, "pack": 2, "pack4": 4}[sdist]
+        align = STORE_DISTS[sdist]
+        if width == 0:
+            raise Fault(Problem("type", f"vsts.{t.name} sdist={sdist} needs elements of at "
+                                f"least {t.size * 2} bytes"))
     addr0 = ex.resolve(instr)[0]["addr"]
-    runs = _element_runs(addr0, on, t.size)
-    addr, fields = _place(ex, instr, VL, 32, True, runs)
+    runs = _element_runs(addr0, on, width)
+    addr, fields = _place(ex, instr, int(on.size) * width, align, True, runs)
     return Issued("V", RegAccess(instr, runs, True), _vsts,
-                  (_reg(instr, "s"), addr, on, t.size, _post(ex, instr, fields, t.size)))
+                  (_reg(instr, "s"), addr, on, t.size, width, _post(ex, instr, fields, t.size)))
 
 
 def _vsts(m: Machine, _op, arg, _lo, _hi) -> None:
-    s, addr, on, size, post = arg
-    dst = m.ub[addr:addr + VL].reshape(-1, size)
-    dst[on] = m.regs.v[s].reshape(-1, size)[on]
+    s, addr, on, size, width, post = arg
+    n = VL // size
+    dst = m.ub[addr:addr + n * width].reshape(-1, width)
+    dst[on] = m.regs.v[s].reshape(-1, size)[on][:, :width]  # little-endian: the low bytes
+    _apply_post(m, post)
+
+
+def vlds2(ex: Context, instr: Instruction) -> Issued:
+    _file(ex, instr)
+    t = instr.dtype
+    addr, fields = _place(ex, instr, 2 * VL, 32, False)
+    return Issued("V", RegAccess(instr, [(addr, 2 * VL)], False), _vlds2,
+                  (_reg(instr, "d"), _reg(instr, "e"), addr, t.size,
+                   _post(ex, instr, fields, t.size)))
+
+
+def _vlds2(m: Machine, _op, arg, _lo, _hi) -> None:
+    d, e, addr, size, post = arg
+    el = m.ub[addr:addr + 2 * VL].reshape(-1, size)
+    m.regs.v[d], m.regs.v[e] = el[0::2].reshape(-1), el[1::2].reshape(-1)
+    m.regs.v_set[d] = m.regs.v_set[e] = True
+    _apply_post(m, post)
+
+
+def vsts2(ex: Context, instr: Instruction) -> Issued:
+    t = instr.dtype
+    _read_v(ex, instr, "s", "t")
+    addr, fields = _place(ex, instr, 2 * VL, 32, True)
+    return Issued("V", RegAccess(instr, [(addr, 2 * VL)], True), _vsts2,
+                  (_reg(instr, "s"), _reg(instr, "t"), addr, t.size,
+                   _post(ex, instr, fields, t.size)))
+
+
+def _vsts2(m: Machine, _op, arg, _lo, _hi) -> None:
+    s, t2, addr, size, post = arg
+    out = np.empty((VL // size, 2, size), np.uint8)
+    out[:, 0], out[:, 1] = m.regs.v[s].reshape(-1, size), m.regs.v[t2].reshape(-1, size)
+    m.ub[addr:addr + 2 * VL] = out.reshape(-1)
+    _apply_post(m, post)
+
+
+def _blocks(ex: Context, instr: Instruction, t: DType, write: bool):
+    """A DataBlock load or store: the 8 blocks' UB addresses, which are active (an element of
+    it enabled), the element mask, the fields."""
+    _read_p(ex, instr, "m", t)
+    regs = _file(ex, instr)
+    on = active(regs.p[_reg(instr, "m")], t.size)
+    addrs, fields = ex.resolve(instr)
+    blk = fields.get("blk", 1)
+    starts = addrs["addr"] + 32 * blk * np.arange(VL // 32)
+    live = on.reshape(VL // 32, -1).any(axis=1)
+    ub = ex.m.ub.size
+    for j in np.flatnonzero(live):  # a block no element of which is enabled is not touched
+        a = int(starts[j])
+        if not 0 <= a <= ub - 32:
+            raise Fault(Problem("bounds", f"{instr.name} block {j} at {a:#x}",
+                                f" is outside UB ({ub} bytes)", role="addr", at_value=True))
+    if addrs["addr"] % 32:
+        ex.check(instr, Problem("align", f"{instr.name} address {addrs['addr']:#x}",
+                                " is not 32-byte aligned", role="addr", at_value=True))
+    return starts, live, on, fields
+
+
+def vldsb(ex: Context, instr: Instruction) -> Issued:
+    t = instr.dtype
+    starts, live, _on, fields = _blocks(ex, instr, t, False)
+    runs = [(int(starts[j]), 32) for j in np.flatnonzero(live)]
+    return Issued("V", RegAccess(instr, runs, False), _vldsb,
+                  (_reg(instr, "d"), starts, live, _post(ex, instr, fields, t.size)))
+
+
+def _vldsb(m: Machine, _op, arg, _lo, _hi) -> None:
+    d, starts, live, post = arg
+    out = np.zeros((VL // 32, 32), np.uint8)
+    for j in np.flatnonzero(live):
+        out[j] = m.ub[starts[j]:starts[j] + 32]
+    m.regs.v[d] = out.reshape(-1)
+    m.regs.v_set[d] = True
+    _apply_post(m, post)
+
+
+def vstsb(ex: Context, instr: Instruction) -> Issued:
+    t = instr.dtype
+    _read_v(ex, instr, "s")
+    starts, live, on, fields = _blocks(ex, instr, t, True)
+    per = 32 // t.size
+    runs = [r for j in np.flatnonzero(live)
+            for r in _element_runs(int(starts[j]), on[j * per:(j + 1) * per], t.size)]
+    tensor = instr.operands["addr"].tensor
+    if tensor is not None and any(a < tensor.addr or a + n > tensor.addr + tensor.nbytes
+                                  for a, n in runs):
+        ex.check(instr, Problem("footprint", f"{instr.name} writes outside tensor "
+                                f"{tensor.name}", f" ({tensor.nbytes} bytes at "
+                                f"{tensor.addr:#x})", role="addr"))
+    return Issued("V", RegAccess(instr, runs, True), _vstsb,
+                  (_reg(instr, "s"), starts, on, t.size, _post(ex, instr, fields, t.size)))
+
+
+def _vstsb(m: Machine, _op, arg, _lo, _hi) -> None:
+    s, starts, on, size, post = arg
+    per = 32 // size
+    src = m.regs.v[s].reshape(VL // 32, per, size)
+    for j in range(VL // 32):
+        keep = on[j * per:(j + 1) * per]
+        if keep.any():
+            a = int(starts[j])
+            m.ub[a:a + 32].reshape(per, size)[keep] = src[j][keep]
     _apply_post(m, post)
 
 
@@ -505,6 +640,7 @@ def _nan_src0(a, b, res, t: DType):
 
 
 ISSUE = {"vf_begin": vf_begin, "vf_end": vf_end, "pset": pset, "plt": plt, "plogic": plogic,
-         "vload": vlds, "vstore": vsts, "pload": plds, "pstore": psts, "vrcmp": vrcmp,
+         "vload": vlds, "vstore": vsts, "vload2": vlds2, "vstore2": vsts2, "vloadb": vldsb,
+         "vstoreb": vstsb, "pload": plds, "pstore": psts, "vrcmp": vrcmp,
          "vrsel": vrsel, "vrdup": vrdup, "vrbin": _compute, "vrun": _compute,
          "vrscalar": _compute, "vrmath": _math, "vrmathbin": _math, "vrreduce": _reduce}

@@ -10,6 +10,8 @@
 #define PIPEV_REG_H
 #include "core.h"
 #include "types.h"
+#include <string_view>
+#include <utility>
 
 #define __simd_vf__
 #define __simd_callee__
@@ -72,13 +74,42 @@ namespace AscendC {
 constexpr uint32_t GetVecLen() { return 256; }
 
 namespace Reg {
+struct DefaultType {};
 enum class MaskPattern : uint8_t { ALL, VL1, VL2, VL3, VL4, VL8, VL16, VL32, VL64, VL128, M3, M4,
                                    H, Q, ALLF = 15 };
 enum class PostLiteral : uint8_t { POST_MODE_NORMAL, POST_MODE_UPDATE };
-enum class LoadDist : uint8_t { DIST_NORM, DIST_BRC_B8, DIST_BRC_B16, DIST_BRC_B32 };
-enum class StoreDist : uint8_t { DIST_NORM };
+enum class LoadDist : uint8_t { DIST_NORM, DIST_BRC_B8, DIST_BRC_B16, DIST_BRC_B32, DIST_US_B8,
+                                DIST_US_B16, DIST_DS_B8, DIST_DS_B16, DIST_UNPACK_B8,
+                                DIST_UNPACK_B16, DIST_BLK, DIST_E2B_B16, DIST_E2B_B32,
+                                DIST_UNPACK_B32, DIST_UNPACK4_B8, DIST_DINTLV_B8, DIST_DINTLV_B16,
+                                DIST_DINTLV_B32 };
+enum class StoreDist : uint8_t { DIST_NORM_B8, DIST_NORM_B16, DIST_NORM_B32,
+                                 DIST_FIRST_ELEMENT_B8, DIST_FIRST_ELEMENT_B16,
+                                 DIST_FIRST_ELEMENT_B32, DIST_PACK_B16, DIST_PACK_B32,
+                                 DIST_PACK_B64, DIST_PACK4_B32, DIST_NORM, DIST_INTLV_B8,
+                                 DIST_INTLV_B16, DIST_INTLV_B32 };
+enum class DataCopyMode : uint8_t { DATA_BLOCK_COPY };
+// AddrReg: an address offset in elements (CreateAddrReg), kept by the VF's scalar code
+struct AddrReg {
+    uint32_t offset = 0;
+};
+template <class T = DefaultType>
+AddrReg CreateAddrReg(uint16_t i0, uint32_t s0) { return {uint32_t(i0) * s0}; }
+template <class T = DefaultType>
+AddrReg CreateAddrReg(uint16_t i0, uint32_t s0, uint16_t i1, uint32_t s1) {
+    return {uint32_t(i0) * s0 + uint32_t(i1) * s1};
+}
+template <class T = DefaultType>
+AddrReg CreateAddrReg(uint16_t i0, uint32_t s0, uint16_t i1, uint32_t s1, uint16_t i2,
+                      uint32_t s2) {
+    return {uint32_t(i0) * s0 + uint32_t(i1) * s1 + uint32_t(i2) * s2};
+}
+template <class T = DefaultType>
+AddrReg CreateAddrReg(uint16_t i0, uint32_t s0, uint16_t i1, uint32_t s1, uint16_t i2,
+                      uint32_t s2, uint16_t i3, uint32_t s3) {
+    return {uint32_t(i0) * s0 + uint32_t(i1) * s1 + uint32_t(i2) * s2 + uint32_t(i3) * s3};
+}
 enum class MaskMergeMode : uint8_t { ZEROING, MERGING };
-struct DefaultType {};
 
 // A register of one file: its number, taken for the object's lifetime.
 template <bool Mask> class RegHandle {
@@ -174,6 +205,21 @@ PIPEV_REG_PLOGIC(Xor, "xor")
 #undef PIPEV_REG_PLOGIC
 
 // ---- loads and stores ----------------------------------------------------------------------------
+namespace detail_reg {
+// the .vasm dist= word of a single-register LoadDist (null: a dual one)
+constexpr const char* load_dist(LoadDist d) {
+    constexpr const char* words[] = {"norm", "brc_b8", "brc_b16", "brc_b32", "us_b8", "us_b16",
+                                     "ds_b8", "ds_b16", "unpack_b8", "unpack_b16", "blk",
+                                     "e2b_b16", "e2b_b32", "unpack_b32", "unpack4_b8"};
+    return int(d) < 15 ? words[int(d)] : nullptr;
+}
+// the .vasm sdist= word of a single-register StoreDist (null: a dual one)
+constexpr const char* store_dist(StoreDist d) {
+    constexpr const char* words[] = {"norm", "norm", "norm", "first", "first", "first", "pack",
+                                     "pack", "pack", "pack4", "norm"};
+    return int(d) < 11 ? words[int(d)] : nullptr;
+}
+}  // namespace detail_reg
 template <class T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, class U>
 void LoadAlign(U& dst, __ubuf__ T* src, PIPEV_LOC) {
     if constexpr (std::is_same_v<U, MaskReg>) {
@@ -181,16 +227,29 @@ void LoadAlign(U& dst, __ubuf__ T* src, PIPEV_LOC) {
         s.op("p%d", dst.id());
         s.op("%s", pipev::regalloc::ub_operand(s, src, "u8", 1, loc).c_str()).issue(loc);
     } else {
+        static_assert(detail_reg::load_dist(dist) != nullptr, "LoadAlign: a DIST_DINTLV "
+                      "distribution loads two RegTensors");
         using E = typename U::ElementType;
         pipev::detail::Stmt s("vlds.%s", pipev::type_name<E>);
         s.op("v%d", dst.id());
         s.op("%s", pipev::regalloc::ub_operand(s, src, pipev::type_name<E>, sizeof(E), loc)
                        .c_str());
-        if constexpr (dist != LoadDist::DIST_NORM) s.op("dist=brc");
+        if constexpr (dist != LoadDist::DIST_NORM) s.op("dist=%s", detail_reg::load_dist(dist));
         s.issue(loc);
     }
 }
-// PostUpdate form: loads at srcAddr, then srcAddr += postUpdateStride elements (natively).
+// two RegTensors: the even and the odd elements of 2·VL bytes (DIST_DINTLV_Bx)
+template <class T = DefaultType, LoadDist dist = LoadDist::DIST_DINTLV_B32, class U>
+void LoadAlign(U& dst0, U& dst1, __ubuf__ T* src, PIPEV_LOC) {
+    static_assert(detail_reg::load_dist(dist) == nullptr, "LoadAlign into two RegTensors takes "
+                  "a DIST_DINTLV distribution");
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vlds2.%s", pipev::type_name<E>);
+    s.op("v%d", dst0.id()).op("v%d", dst1.id());
+    s.op("%s", pipev::regalloc::ub_operand(s, src, pipev::type_name<E>, sizeof(E), loc).c_str());
+    s.issue(loc);
+}
+// PostUpdate forms: the access at the pointer, then pointer += postUpdateStride (natively).
 template <class T, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, class U>
 void LoadAlign(U& dst, __ubuf__ T*& src, int32_t postUpdateStride, PIPEV_LOC) {
     static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "LoadAlign: POST_MODE_NORMAL is not "
@@ -198,12 +257,52 @@ void LoadAlign(U& dst, __ubuf__ T*& src, int32_t postUpdateStride, PIPEV_LOC) {
     LoadAlign<T, dist>(dst, src, loc);
     src += postUpdateStride;
 }
-template <class T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, class U>
+template <class T, PostLiteral postMode, LoadDist dist = LoadDist::DIST_DINTLV_B32, class U>
+void LoadAlign(U& dst0, U& dst1, __ubuf__ T*& src, int32_t postUpdateStride, PIPEV_LOC) {
+    LoadAlign<T, dist>(dst0, dst1, src, loc);
+    src += postUpdateStride;
+}
+// AddrReg forms: at the pointer plus the AddrReg's offset (elements)
+template <class T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, class U>
+void LoadAlign(U& dst, __ubuf__ T* src, AddrReg offset, PIPEV_LOC) {
+    LoadAlign<T, dist>(dst, src + offset.offset, loc);
+}
+template <class T = DefaultType, LoadDist dist = LoadDist::DIST_DINTLV_B32, class U>
+void LoadAlign(U& dst0, U& dst1, __ubuf__ T* src, AddrReg offset, PIPEV_LOC) {
+    LoadAlign<T, dist>(dst0, dst1, src + offset.offset, loc);
+}
+// DataBlock forms (DataCopyMode DATA_BLOCK_COPY): 8 blocks dataBlockStride blocks apart
+template <class T, DataCopyMode mode = DataCopyMode::DATA_BLOCK_COPY, class U>
+void LoadAlign(U& dst, __ubuf__ T* src, uint32_t dataBlockStride, MaskReg& mask, PIPEV_LOC) {
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vldsb.%s", pipev::type_name<E>);
+    s.op("v%d", dst.id());
+    s.op("%s", pipev::regalloc::ub_operand(s, src, pipev::type_name<E>, sizeof(E), loc).c_str());
+    s.op("p%d", mask.id()).op("blk=x%d", s.r(dataBlockStride)).issue(loc);
+}
+template <class T, DataCopyMode mode, PostLiteral postMode, class U>
+void LoadAlign(U& dst, __ubuf__ T*& src, uint32_t dataBlockStride, uint32_t repeatStride,
+               MaskReg& mask, PIPEV_LOC) {
+    uint32_t step = repeatStride * 32 / sizeof(T);
+    if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) {
+        LoadAlign<T, mode>(dst, src, dataBlockStride, mask, loc);
+        src += step;
+    } else {
+        LoadAlign<T, mode>(dst, src + step, dataBlockStride, mask, loc);
+    }
+}
+template <class T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, class U,
+          class = std::enable_if_t<!std::is_same_v<U, MaskReg>>>
 void StoreAlign(__ubuf__ T* dst, U& src, MaskReg& mask, PIPEV_LOC) {
+    static_assert(detail_reg::store_dist(dist) != nullptr, "StoreAlign: a DIST_INTLV "
+                  "distribution stores two RegTensors");
     using E = typename U::ElementType;
     pipev::detail::Stmt s("vsts.%s", pipev::type_name<E>);
     s.op("%s", pipev::regalloc::ub_operand(s, dst, pipev::type_name<E>, sizeof(E), loc).c_str());
-    s.op("v%d", src.id()).op("p%d", mask.id()).issue(loc);
+    s.op("v%d", src.id()).op("p%d", mask.id());
+    if constexpr (std::string_view(detail_reg::store_dist(dist)) != "norm")
+        s.op("sdist=%s", detail_reg::store_dist(dist));
+    s.issue(loc);
 }
 template <class T, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM, class U>
 void StoreAlign(__ubuf__ T*& dst, U& src, int32_t postUpdateStride, MaskReg& mask, PIPEV_LOC) {
@@ -211,6 +310,43 @@ void StoreAlign(__ubuf__ T*& dst, U& src, int32_t postUpdateStride, MaskReg& mas
                   "not supported with a post-update stride");
     StoreAlign<T, dist>(dst, src, mask, loc);
     dst += postUpdateStride;
+}
+template <class T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, class U>
+void StoreAlign(__ubuf__ T* dst, U& src, AddrReg offset, MaskReg& mask, PIPEV_LOC) {
+    StoreAlign<T, dist>(dst + offset.offset, src, mask, loc);
+}
+// two RegTensors interleaved into 2·VL bytes, whatever the mask (DIST_INTLV_Bx)
+template <class T = DefaultType, StoreDist dist = StoreDist::DIST_INTLV_B32, class U>
+void StoreAlign(__ubuf__ T* dst, U& src0, U& src1, MaskReg& mask, PIPEV_LOC) {
+    static_assert(detail_reg::store_dist(dist) == nullptr, "StoreAlign of two RegTensors takes "
+                  "a DIST_INTLV distribution");
+    (void)mask;
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vsts2.%s", pipev::type_name<E>);
+    s.op("%s", pipev::regalloc::ub_operand(s, dst, pipev::type_name<E>, sizeof(E), loc).c_str());
+    s.op("v%d", src0.id()).op("v%d", src1.id()).issue(loc);
+}
+template <class T = DefaultType, StoreDist dist = StoreDist::DIST_INTLV_B32, class U>
+void StoreAlign(__ubuf__ T* dst, U& src0, U& src1, AddrReg offset, MaskReg& mask, PIPEV_LOC) {
+    StoreAlign<T, dist>(dst + offset.offset, src0, src1, mask, loc);
+}
+template <class T, DataCopyMode mode = DataCopyMode::DATA_BLOCK_COPY, class U>
+void StoreAlign(__ubuf__ T* dst, U& src, uint32_t dataBlockStride, MaskReg& mask, PIPEV_LOC) {
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vstsb.%s", pipev::type_name<E>);
+    s.op("%s", pipev::regalloc::ub_operand(s, dst, pipev::type_name<E>, sizeof(E), loc).c_str());
+    s.op("v%d", src.id()).op("p%d", mask.id()).op("blk=x%d", s.r(dataBlockStride)).issue(loc);
+}
+template <class T, DataCopyMode mode, PostLiteral postMode, class U>
+void StoreAlign(__ubuf__ T*& dst, U& src, uint32_t dataBlockStride, uint32_t repeatStride,
+                MaskReg& mask, PIPEV_LOC) {
+    uint32_t step = repeatStride * 32 / sizeof(T);
+    if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) {
+        StoreAlign<T, mode>(dst, src, dataBlockStride, mask, loc);
+        dst += step;
+    } else {
+        StoreAlign<T, mode>(dst + step, src, dataBlockStride, mask, loc);
+    }
 }
 // A MaskReg to UB (VL/8 bytes).
 template <class T = uint8_t> void StoreAlign(__ubuf__ T* dst, MaskReg& src, PIPEV_LOC) {
