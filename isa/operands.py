@@ -239,7 +239,7 @@ class Builder:
             return self.mem(text, off, "gm")
         if kind in regvec.REG_KINDS:  # issue 34: v0..v31, p0..p7, a MaskPattern
             v = regvec.reg_value(kind, text, off)
-            return Operand("word" if kind == "pattern" else "reg", off, text, value=v)
+            return Operand("reg" if kind in ("vreg", "preg") else "word", off, text, value=v)
         if kind == "raddr":  # issue 34: a reg load/store's UB address (checked when it runs)
             return self.mem(text, off, "ub")
         if kind == "scalar":

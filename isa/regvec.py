@@ -49,7 +49,10 @@ SDISTS = tuple(STORE_DISTS)
 
 REG_RE = {"vreg": re.compile(r"^v([0-9]|[12][0-9]|3[01])$"),
           "preg": re.compile(r"^p([0-7])$")}
-REG_KINDS = ("vreg", "preg", "pattern")
+REG_KINDS = ("vreg", "preg", "pattern", "memtype")
+# LocalMemBar's MemType, as .vasm words: vst VEC_STORE, vld VEC_LOAD, vall VEC_ALL, sst
+# SCALAR_STORE, sld SCALAR_LOAD, sall SCALAR_ALL
+MEMTYPES = ("vst", "vld", "sst", "sld", "vall", "sall")
 
 NEEDS = Requirement("reg_vector", "{name} is an instruction of the reg-based vector unit, which "
                     "{chip} does not have (ascend950 only)")
@@ -71,6 +74,11 @@ def pattern_active(pattern: str, n: int) -> int:
 
 def reg_value(kind: str, text: str, off: int) -> int | str:
     """A register operand's number (v0..v31, p0..p7) or a MaskPattern word."""
+    if kind == "memtype":
+        word = text.strip().lower()
+        if word not in MEMTYPES:
+            raise LexError(f"expected a MemType ({' '.join(MEMTYPES)}), got '{text}'", off)
+        return word
     if kind == "pattern":
         word = text.strip().upper()
         if word not in PATTERN_VALUES:
@@ -145,6 +153,7 @@ VRDUP = _fam("vrdup", "compute")  # Duplicate
 VRBIN = _fam("vrbin", "compute")  # Add Sub Mul Max Min And Or Xor
 VRUN = _fam("vrun", "compute")  # Abs Neg Relu Not, Move
 VRSCALAR = _fam("vrscalar", "compute")  # Adds Muls Maxs Mins
+MEMBAR = _fam("membar", "mask")  # LocalMemBar
 VRREDUCE = _fam("vrreduce", "reduce")  # Reduce SUM / MAX / MIN
 VRMATH = _fam("vrmath", "math")  # Exp Ln Sqrt
 VRMATHBIN = _fam("vrmathbin", "math")  # Div

@@ -578,6 +578,9 @@ for _d in (
     _rv("vf_begin", (("name", "text"),), RV.VF_BEGIN, "a vector function (__simd_vf__) starts: "
         "its registers hold nothing yet", typed=False),
     _rv("vf_end", (), RV.VF_END, "the vector function ends", typed=False),
+    _rv("vmembar", (("src", "memtype"), ("dst", "memtype")), RV.MEMBAR, "LocalMemBar<SRC, DST>: "
+        "DST's UB accesses in this vector function wait for SRC's before it (vst vld vall: the "
+        "vector stores, loads, both; sst sld sall: the scalar ones)", typed=False),
     _rv("pset", (("d", "preg"), ("pattern", "pattern")), RV.PSET,
         "pD = MaskPattern PATTERN for elements of T (CreateMask)"),
     _rv("plt", (("d", "preg"), ("n", "xreg")), RV.PLT, "pD = the first min(xN, VL/size) "
@@ -618,6 +621,9 @@ for _d in (
     _rv("vrsel", _RB, RV.VRSEL, "vD[k] = pM enables k ? vA[k] : vB[k] (Select)"),
     _rv("vrdup", (("d", "vreg"), ("scalar", "scalar"), ("m", "preg")), RV.VRDUP,
         "vD[k] = SCALAR where pM enables k (Duplicate; merge=)", keys=("merge",)),
+    _rv("vrdupv", (("d", "vreg"), ("a", "vreg"), ("m", "preg")), RV.VRDUP,
+        "vD[k] = vA[0] where pM enables k (Duplicate of a RegTensor's lowest element; merge=)",
+        keys=("merge",)),
     *(_rv(f"vr{op}", _RB, RV.VRBIN, f"vD[k] = {doc} where pM enables k, else 0 ({api})",
           keys=("merge",))
       for op, doc, api in (

@@ -14,7 +14,7 @@ from isa.regvec import PL, PREGS, VL, VREGS
 class RegFile:
     """Part of the machine (simulator/machine.py), saved and restored whole by the undo log."""
 
-    __slots__ = ("v", "p", "v_set", "p_set", "p_width")
+    __slots__ = ("v", "p", "v_set", "p_set", "p_width", "pending")
 
     def __init__(self) -> None:
         self.v = np.zeros((VREGS, VL), np.uint8)
@@ -22,6 +22,9 @@ class RegFile:
         self.v_set = np.zeros(VREGS, bool)
         self.p_set = np.zeros(PREGS, bool)
         self.p_width = np.zeros(PREGS, np.uint8)
+        # the VF's vector UB accesses no LocalMemBar has ordered yet: (kind "vst"/"vld", first
+        # byte, end byte, register, instruction) — the check's record, not machine state
+        self.pending: list[tuple[str, int, int, int, object]] = []
 
     def state(self) -> bytes:
         """Everything, as one bytes object (the undo log's snapshot)."""
@@ -40,3 +43,4 @@ class RegFile:
         self.v_set[:] = False
         self.p_set[:] = False
         self.p_width[:] = 0
+        self.pending = []

@@ -119,6 +119,56 @@ def _begin(m: Machine, _op, _arg, _lo, _hi) -> None:
     m.regs.clear_written()
 
 
+# LocalMemBar: which (earlier kind, later kind) pairs of vector UB accesses a barrier orders
+ORDERS = {("vst", "vld"): ("vst", "vld"), ("vld", "vst"): ("vld", "vst"),
+          ("vst", "vst"): ("vst", "vst"),
+          ("vall", "vall"): (("vst", "vld"), ("vld", "vst"), ("vst", "vst"))}
+NEEDED = {("vst", "vld"): "LocalMemBar<MemType::VEC_STORE, MemType::VEC_LOAD>",
+          ("vld", "vst"): "LocalMemBar<MemType::VEC_LOAD, MemType::VEC_STORE>",
+          ("vst", "vst"): "LocalMemBar<MemType::VEC_STORE, MemType::VEC_STORE>"}
+
+
+def vmembar(ex: Context, instr: Instruction) -> Issued:
+    regs = _file(ex, instr)
+    pair = (instr.operands["src"].value, instr.operands["dst"].value)
+    ordered = ORDERS.get(pair, ())
+    if ordered and isinstance(ordered[0], str):
+        ordered = (ordered,)
+    # an access is ordered against every later one of the kinds the barrier names
+    earlier = {a for a, _ in ordered}
+    keep = [p for p in regs.pending if p[0] not in earlier]
+    return Issued("V", None, _membar, keep)
+
+
+def _membar(m: Machine, _op, keep, _lo, _hi) -> None:
+    m.regs.pending = keep
+
+
+def _ordered(ex: Context, instr: Instruction, kind: str, runs, reg: int) -> None:
+    """A vector UB access of KIND ("vst"/"vld") over RUNS: a conflict with an earlier access of
+    this VF that no LocalMemBar ordered (the LocalMemBar page: the load may run before the store;
+    the same register orders them itself) is a race at this line."""
+    regs = _file(ex, instr)
+    for k, lo, hi, r, other in regs.pending:
+        if (k, kind) not in NEEDED or r == reg:
+            continue
+        if any(a < hi and lo < a + n for a, n in runs):
+            ex.check(instr, Problem(
+                "race", f"{instr.name} {'reads' if kind == 'vld' else 'writes'} UB "
+                f"[{max(lo, runs[0][0]):#x}, ...) that {other.name} at line {other.line} "
+                f"{'wrote' if k == 'vst' else 'read'} in this vector function",
+                f" with no {NEEDED[(k, kind)]} between (the access may overtake it)",
+                role="addr"))
+            return
+
+
+def _note_access(m: Machine, kind: str, runs, reg: int, instr: Instruction) -> None:
+    if runs:
+        lo = min(a for a, _ in runs)
+        hi = max(a + n for a, n in runs)
+        m.regs.pending.append((kind, lo, hi, reg, instr))
+
+
 def vf_end(ex: Context, instr: Instruction) -> Issued:
     _file(ex, instr)
     return Issued("V")
@@ -239,9 +289,10 @@ def vlds(ex: Context, instr: Instruction) -> Issued:
     dist = DISTS[instr.fields.get("dist", 0)]
     nbytes, align, e = LOAD_DISTS[dist]
     addr, fields = _place(ex, instr, nbytes, align, False)
+    _ordered(ex, instr, "vld", [(addr, nbytes)], _reg(instr, "d"))
     return Issued("V", RegAccess(instr, [(addr, nbytes)], False), _vlds,
                   (_reg(instr, "d"), addr, nbytes, dist, e or t.size,
-                   _post(ex, instr, fields, t.size)))
+                   _post(ex, instr, fields, t.size), instr))
 
 
 def distribute(src: np.ndarray, dist: str, e: int) -> np.ndarray:
@@ -267,9 +318,10 @@ def distribute(src: np.ndarray, dist: str, e: int) -> np.ndarray:
 
 
 def _vlds(m: Machine, _op, arg, _lo, _hi) -> None:
-    d, addr, nbytes, dist, e, post = arg
+    d, addr, nbytes, dist, e, post, instr = arg
     m.regs.v[d] = distribute(m.ub[addr:addr + nbytes], dist, e)
     m.regs.v_set[d] = True
+    _note_access(m, "vld", [(addr, nbytes)], d, instr)
     _apply_post(m, post)
 
 
@@ -306,15 +358,18 @@ def vsts(ex: Context, instr: Instruction) -> Issued:
     addr0 = ex.resolve(instr)[0]["addr"]
     runs = _element_runs(addr0, on, width)
     addr, fields = _place(ex, instr, int(on.size) * width, align, True, runs)
+    _ordered(ex, instr, "vst", runs, _reg(instr, "s"))
     return Issued("V", RegAccess(instr, runs, True), _vsts,
-                  (_reg(instr, "s"), addr, on, t.size, width, _post(ex, instr, fields, t.size)))
+                  (_reg(instr, "s"), addr, on, t.size, width, _post(ex, instr, fields, t.size),
+                   runs, instr))
 
 
 def _vsts(m: Machine, _op, arg, _lo, _hi) -> None:
-    s, addr, on, size, width, post = arg
+    s, addr, on, size, width, post, runs, instr = arg
     n = VL // size
     dst = m.ub[addr:addr + n * width].reshape(-1, width)
     dst[on] = m.regs.v[s].reshape(-1, size)[on][:, :width]  # little-endian: the low bytes
+    _note_access(m, "vst", runs, s, instr)
     _apply_post(m, post)
 
 
@@ -494,12 +549,18 @@ def vrdup(ex: Context, instr: Instruction) -> Issued:
     merge = instr.fields.get("merge", 0) == 1
     if merge:
         _read_v(ex, instr, "d")
-    s = np.asarray(_scalar(ex, instr, t)).view(t.raw)
+    if "a" in instr.operands:  # the lowest element of vA, read when it runs
+        _read_v(ex, instr, "a")
+        s = _reg(instr, "a")
+    else:
+        s = np.asarray(_scalar(ex, instr, t)).view(t.raw)
     return Issued("V", None, _vrdup, (t, _reg(instr, "d"), s, _reg(instr, "m"), merge))
 
 
 def _vrdup(m: Machine, _op, arg, _lo, _hi) -> None:
     t, d, s, mk, merge = arg
+    if isinstance(s, int):
+        s = m.regs.v[s].view(t.raw)[0]
     on = active(m.regs.p[mk], t.size)
     old = m.regs.v[d].view(t.raw) if merge else np.zeros(VL // t.size, t.raw)
     _write_v(m, d, np.where(on, s, old))
@@ -639,7 +700,7 @@ def _nan_src0(a, b, res, t: DType):
     return np.where(both, (a.view(t.raw) | quiet).view(t.numeric), res)
 
 
-ISSUE = {"vf_begin": vf_begin, "vf_end": vf_end, "pset": pset, "plt": plt, "plogic": plogic,
+ISSUE = {"vf_begin": vf_begin, "vf_end": vf_end, "membar": vmembar, "pset": pset, "plt": plt, "plogic": plogic,
          "vload": vlds, "vstore": vsts, "vload2": vlds2, "vstore2": vsts2, "vloadb": vldsb,
          "vstoreb": vstsb, "pload": plds, "pstore": psts, "vrcmp": vrcmp,
          "vrsel": vrsel, "vrdup": vrdup, "vrbin": _compute, "vrun": _compute,

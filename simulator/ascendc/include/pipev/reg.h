@@ -355,6 +355,13 @@ template <class T = uint8_t> void StoreAlign(__ubuf__ T* dst, MaskReg& src, PIPE
     s.op("p%d", src.id()).issue(loc);
 }
 
+// ---- synchronisation inside a VF ------------------------------------------------------------------
+enum class MemType : uint8_t { VEC_STORE, VEC_LOAD, SCALAR_STORE, SCALAR_LOAD, VEC_ALL, SCALAR_ALL };
+template <MemType src, MemType dst> void LocalMemBar(PIPEV_LOC) {
+    constexpr const char* words[] = {"vst", "vld", "sst", "sld", "vall", "sall"};
+    pipev::detail::Stmt("vmembar %s, %s", words[int(src)], words[int(dst)]).issue(loc);
+}
+
 // ---- compare and select --------------------------------------------------------------------------
 template <class T = DefaultType, CMPMODE mode = CMPMODE::EQ, class U>
 void Compare(MaskReg& dst, U& src0, U& src1, MaskReg& mask, PIPEV_LOC) {
@@ -377,8 +384,20 @@ void Select(U& dst, U& src0, U& src1, MaskReg& mask, PIPEV_LOC) {
 }
 
 // ---- fill and element-wise ------------------------------------------------------------------------
+template <class T> struct IsRegTensor : std::false_type {};
+template <class T> struct IsRegTensor<RegTensor<T>> : std::true_type {};
+// the lowest element of a RegTensor, broadcast where the mask enables
+template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U>
+void Duplicate(U& dst, U& src, MaskReg& mask, PIPEV_LOC) {
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vrdupv.%s", pipev::type_name<E>);
+    s.op("v%d", dst.id()).op("v%d", src.id()).op("p%d", mask.id());
+    if constexpr (mode == MaskMergeMode::MERGING) s.op("merge=1");
+    s.issue(loc);
+}
 template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U, class S,
-          class = std::enable_if_t<!std::is_same_v<std::decay_t<S>, MaskReg>>>
+          class = std::enable_if_t<!std::is_same_v<std::decay_t<S>, MaskReg> &&
+                                   !IsRegTensor<std::decay_t<S>>::value>>
 void Duplicate(U& dst, S scalar, MaskReg& mask, PIPEV_LOC) {
     using E = typename U::ElementType;
     pipev::detail::Stmt s("vrdup.%s", pipev::type_name<E>);
@@ -388,7 +407,8 @@ void Duplicate(U& dst, S scalar, MaskReg& mask, PIPEV_LOC) {
     s.issue(loc);
 }
 template <class T = DefaultType, class U, class S,
-          class = std::enable_if_t<!std::is_same_v<std::decay_t<S>, MaskReg>>>
+          class = std::enable_if_t<!std::is_same_v<std::decay_t<S>, MaskReg> &&
+                                   !IsRegTensor<std::decay_t<S>>::value>>
 void Duplicate(U& dst, S scalar, PIPEV_LOC) {
     using E = typename U::ElementType;
     MaskReg all = CreateMask<E>(loc);
