@@ -700,7 +700,8 @@ def _nan_src0(a, b, res, t: DType):
     return np.where(both, (a.view(t.raw) | quiet).view(t.numeric), res)
 
 
-ISSUE = {"vf_begin": vf_begin, "vf_end": vf_end, "membar": vmembar, "pset": pset, "plt": plt, "plogic": plogic,
+ISSUE = {"vf_begin": vf_begin, "vf_end": vf_end, "membar": vmembar, "pset": pset, "plt": plt,
+         "plogic": plogic,
          "vload": vlds, "vstore": vsts, "vload2": vlds2, "vstore2": vsts2, "vloadb": vldsb,
          "vstoreb": vstsb, "pload": plds, "pstore": psts, "vrcmp": vrcmp,
          "vrsel": vrsel, "vrdup": vrdup, "vrbin": _compute, "vrun": _compute,
