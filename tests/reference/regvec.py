@@ -29,3 +29,39 @@ def compare_select(a: np.ndarray, b: np.ndarray, op: str, active: np.ndarray,
             keep = bool(CMP[op](wx, wy))
         out[k] = x if keep else y
     return out
+
+
+def load_dist(ub: np.ndarray, dist: str, e: int) -> np.ndarray:
+    """The 256 register bytes LoadAlign's distribution DIST (element bytes E) makes of the UB
+    bytes from the address on, written element by element from the LoadAlign page's table."""
+    out = np.zeros(256, np.uint8)
+    n = 256 // e
+    for k in range(n):
+        kind = dist.split("_")[0]
+        if kind == "norm":
+            src = k
+        elif kind == "brc":
+            src = 0
+        elif kind == "us":
+            src = k // 2
+        elif kind == "ds":
+            src = 2 * k
+        elif kind == "unpack":
+            src = k // 2 if k % 2 == 0 else None
+        elif kind == "unpack4":
+            src = k // 4 if k % 4 == 0 else None
+        elif kind == "blk":
+            src = k % (32 // e)
+        else:  # e2b: element j of the source fills block j
+            src = k // (32 // e)
+        if src is not None:
+            out[k * e:(k + 1) * e] = ub[src * e:(src + 1) * e]
+    return out
+
+
+def tree_sum(x: np.ndarray) -> object:
+    """The Reduce page's SUM order: neighbours added pairwise, level by level, each sum in T."""
+    level = list(x)
+    while len(level) > 1:
+        level = [x.dtype.type(level[i] + level[i + 1]) for i in range(0, len(level), 2)]
+    return level[0]

@@ -147,3 +147,168 @@ def test_the_debugger_prints_and_undoes_the_registers(tmp_path):
     shown = [ln.split("= ")[1] for ln in proc.stdout.splitlines() if ln.startswith("$v2_f16[0]")]
     assert shown[0] == "0.0" and shown[2] == "0.0" and shown[1] == f"{top:.4g}"
     assert f"$p0 = {sum(1 << (2 * k) for k in range(8))}" in proc.stdout
+
+
+DIST_CASES = [("norm", "f32"), ("brc_b16", "f16"), ("brc_b32", "f32"), ("brc_b8", "u8"),
+              ("us_b16", "f16"), ("us_b8", "s8"), ("ds_b16", "u16"), ("ds_b8", "u8"),
+              ("unpack_b8", "u8"), ("unpack_b16", "u16"), ("unpack_b32", "u32"),
+              ("unpack4_b8", "u8"), ("blk", "f32"), ("e2b_b16", "f16"), ("e2b_b32", "f32")]
+
+
+@pytest.mark.parametrize("dist, t", DIST_CASES)
+def test_load_distributions(tmp_path, dist, t):
+    """Every LoadDist against the element-by-element reference, from an offset it allows."""
+    from isa.regvec import LOAD_DISTS
+
+    nbytes, align, e = LOAD_DISTS[dist]
+    src = np.random.default_rng(len(dist)).integers(0, 256, 1024, dtype=np.uint8)
+    off = 64 + (align if align < 32 else 0)
+    text = f""".chip ascend950
+.ub a u8[1024] @0x0 = file("a.npy")
+.ub z u8[256] @0x400
+    vf_begin "t"
+    pset.u8 p0, ALL
+    vlds.{t} v0, @{off}, dist={dist}
+    vsts.u8 z[0], v0, p0
+    vf_end
+"""
+    res = run_ub(text, tmp_path, a=src)
+    want = ref.load_dist(src[off:off + nbytes], dist, e or TYPES[t].size)
+    assert res.ub[0x400:0x500].tobytes() == want.tobytes()
+
+
+def test_stores_first_pack_and_the_interleaved_pair(tmp_path):
+    src = np.arange(256, dtype=np.uint8)
+    text = """.chip ascend950
+.ub a u8[512] @0x0 = file("a.npy")
+.ub f u16[16] @0x200
+.ub k u8[128] @0x300
+.ub w u8[512] @0x400
+    vf_begin "t"
+    pset.u16 p0, VL8
+    vlds.u16 v0, a[0]
+    vsts.u16 f[0], v0, p0, sdist=first
+    vsts.u16 k[0], v0, p0, sdist=pack
+    vlds2.u16 v1, v2, a[0]
+    vsts2.u16 w[0], v2, v1
+    vf_end
+"""
+    a = np.concatenate([src, src[::-1]])
+    res = run_ub(text, tmp_path, a=a)
+    u16 = a.view(np.uint16)
+    assert res.ub[0x200:0x202].view(np.uint16)[0] == u16[0]  # element 0 only
+    assert not res.ub[0x202:0x220].any()
+    assert res.ub[0x300:0x308].tobytes() == (u16[:8] & 0xFF).astype(np.uint8).tobytes()
+    assert not res.ub[0x308:0x380].any()  # VL8: only 8 narrowed elements written
+    swapped = np.stack([u16[1::2], u16[0::2]], axis=1).reshape(-1)
+    assert res.ub[0x400:0x600].view(np.uint16).tobytes() == swapped.tobytes()
+
+
+def test_block_strided_load_and_store(tmp_path):
+    src = np.random.default_rng(5).integers(0, 256, 1024, dtype=np.uint8)
+    text = """.chip ascend950
+.ub a u8[1024] @0x0 = file("a.npy")
+.ub z f32[256] @0x400
+    vf_begin "t"
+    pset.f32 p0, VL32
+    vldsb.f32 v0, a[0], p0, blk=3
+    vstsb.f32 z[0], v0, p0, blk=2
+    vf_end
+"""
+    res = run_ub(text, tmp_path, a=src)
+    out = res.ub[0x400:0x800].reshape(-1, 32)
+    for j in range(8):
+        want = src[96 * j:96 * j + 32] if j < 4 else None  # VL32 floats: blocks 0..3 active
+        if want is None:
+            assert not out[2 * j].any()
+        else:
+            assert out[2 * j].tobytes() == want.tobytes()
+        assert not out[2 * j + 1].any()  # stride 2: the blocks between are not written
+
+
+@settings(max_examples=20, deadline=None)
+@given(t=st.sampled_from(("f16", "f32", "s32")), op=st.sampled_from(("sum", "max", "min")),
+       count=st.integers(0, 128), seed=st.integers(0, 2**32 - 1))
+def test_reduce_against_the_reference(tmp_path_factory, t, op, count, seed):
+    dt = TYPES[t]
+    if op == "sum" and t == "s32":
+        count = min(count, 64)
+    n = 256 // dt.size
+    rng = np.random.default_rng(seed)
+    if dt.is_float:
+        x = (rng.integers(-64, 64, n) / 4).astype(dt.numeric)
+        x[rng.integers(0, n)] = dt.numeric.type(-0.0)
+    else:
+        x = rng.integers(-1000, 1000, n).astype(dt.numeric)
+    tmp = tmp_path_factory.mktemp("red")
+    text = f""".chip ascend950
+.ub a {t}[{n}] @0x0 = file("a.npy")
+.ub z {t}[{n}] @0x100
+    li x1, {count}
+    vf_begin "t"
+    plt.{t} p0, x1
+    pset.{t} p1, ALL
+    vlds.{t} v0, a[0]
+    vred{op}.{t} v1, v0, p0
+    vsts.{t} z[0], v1, p1
+    vf_end
+"""
+    res = run_ub(text, tmp, a=x)
+    got = res.ub[0x100:0x200].view(dt.raw)
+    on = np.arange(n) < min(count, n)
+    want = np.zeros(n, dt.raw)
+    if op == "sum":
+        want.view(dt.numeric)[0] = ref.tree_sum(np.where(on, x, dt.numeric.type(0)))
+    else:
+        pick = max if op == "max" else min
+        live = [k for k in range(n) if on[k]]
+        if live:
+            best = pick(live, key=lambda k: (float(x[k]), (not np.signbit(x[k])) == (op == "max"),
+                                             -k if op == "max" else k))
+            if op == "min":
+                best = min(live, key=lambda k: (float(x[k]), not np.signbit(x[k]), k))
+            want.view(dt.numeric)[0], want[1] = x[best], best
+        else:
+            lim = (-np.inf if op == "max" else np.inf) if dt.is_float else \
+                (np.iinfo(dt.numeric).min if op == "max" else np.iinfo(dt.numeric).max)
+            want.view(dt.numeric)[0] = lim
+    assert got.tobytes() == want.tobytes()
+
+
+def test_merging_keeps_and_zeroing_clears(tmp_path):
+    text = """.chip ascend950
+.ub z f32[128] @0x0
+    vf_begin "t"
+    pset.f32 p0, ALL
+    pset.f32 p1, VL4
+    vrdup.f32 v0, 7.0, p0
+    vrdup.f32 v1, 1.0, p0
+    vradd.f32 v2, v1, v1, p1
+    vrmov.f32 v3, v0
+    vradd.f32 v3, v1, v1, p1, merge=1
+    vsts.f32 z[0], v2, p0
+    vsts.f32 z[64], v3, p0
+    vf_end
+"""
+    res = run_ub(text, tmp_path)
+    z = res.ub[:512].view(np.float32)
+    assert z[:4].tolist() == [2.0] * 4 and not z[4:64].any()
+    assert z[64:68].tolist() == [2.0] * 4 and (z[68:] == 7.0).all()
+
+
+def test_a_load_of_what_the_vf_stored_needs_local_mem_bar(tmp_path):
+    body = """.chip ascend950
+.ub a f32[128] @0x0 = random(1)
+    vf_begin "t"
+    pset.f32 p0, ALL
+    vlds.f32 v0, a[0]
+    vsts.f32 a[64], v0, p0
+    {bar}
+    vlds.f32 v2, a[64]
+    vf_end
+"""
+    with pytest.raises(SimulationError) as e:
+        run_ub(body.format(bar=""), tmp_path)
+    assert "LocalMemBar<MemType::VEC_STORE, MemType::VEC_LOAD>" in str(e.value)
+    run_ub(body.format(bar="vmembar vst, vld"), tmp_path)  # ordered: no finding
+    run_ub(body.format(bar="").replace("vlds.f32 v2", "vlds.f32 v0"), tmp_path)  # same register
