@@ -261,6 +261,8 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     # #27a: the product in half, rounded once (numpy's half multiply)
     "leaky_relu": ({"x": F16}, lambda i: {"y": np.where(i["x"] < 0, i["x"] * F16(0.1), i["x"])}),
     "reg_select": ({"x": F32, "y": F32, "sel": np.uint8}, _reg_select),  # issue 34
+    "c_api_reg_max": ({"x": F16, "y": F16}, lambda i: {  # issue 34: the C API's reg section
+        "z": np.where(i["x"][:320] > i["y"][:320], i["x"][:320], i["y"][:320])}),
 }
 
 
