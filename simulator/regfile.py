@@ -14,7 +14,7 @@ from isa.regvec import PL, PREGS, VL, VREGS
 class RegFile:
     """Part of the machine (simulator/machine.py), saved and restored whole by the undo log."""
 
-    __slots__ = ("v", "p", "v_set", "p_set", "p_width", "pending")
+    __slots__ = ("v", "p", "v_set", "p_set", "p_width", "stored", "store_log")
 
     def __init__(self) -> None:
         self.v = np.zeros((VREGS, VL), np.uint8)
@@ -22,9 +22,11 @@ class RegFile:
         self.v_set = np.zeros(VREGS, bool)
         self.p_set = np.zeros(PREGS, bool)
         self.p_width = np.zeros(PREGS, np.uint8)
-        # the VF's vector UB accesses no LocalMemBar has ordered yet: (kind "vst"/"vld", first
-        # byte, end byte, register, instruction) — the check's record, not machine state
-        self.pending: list[tuple[str, int, int, int, object]] = []
+        # the LocalMemBar check's record (not machine state): per UB byte the serial of the
+        # VF's latest vector store no barrier has ordered yet (0: none), and each serial's
+        # (register, instruction); None until the VF stores
+        self.stored: np.ndarray | None = None
+        self.store_log: list[tuple[int, object]] = []
 
     def state(self) -> bytes:
         """Everything, as one bytes object (the undo log's snapshot)."""
@@ -43,4 +45,5 @@ class RegFile:
         self.v_set[:] = False
         self.p_set[:] = False
         self.p_width[:] = 0
-        self.pending = []
+        self.stored = None
+        self.store_log = []

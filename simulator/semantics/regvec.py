@@ -130,44 +130,52 @@ NEEDED = {("vst", "vld"): "LocalMemBar<MemType::VEC_STORE, MemType::VEC_LOAD>"}
 
 
 def vmembar(ex: Context, instr: Instruction) -> Issued:
-    regs = _file(ex, instr)
+    _file(ex, instr)
     pair = (instr.operands["src"].value, instr.operands["dst"].value)
-    ordered = ORDERS.get(pair, ())
-    if ordered and isinstance(ordered[0], str):
-        ordered = (ordered,)
-    # an access is ordered against every later one of the kinds the barrier names
-    earlier = {a for a, _ in ordered}
-    keep = [p for p in regs.pending if p[0] not in earlier]
-    return Issued("V", None, _membar, keep)
+    orders = ORDERS.get(pair, ())
+    if orders and isinstance(orders[0], str):
+        orders = (orders,)
+    return Issued("V", None, _membar, ("vst", "vld") in orders)
 
 
-def _membar(m: Machine, _op, keep, _lo, _hi) -> None:
-    m.regs.pending = keep
+def _membar(m: Machine, _op, store_to_load: bool, _lo, _hi) -> None:
+    if store_to_load:  # the VF's earlier stores are ordered before every later load
+        m.regs.stored = None
 
 
 def _ordered(ex: Context, instr: Instruction, kind: str, runs, reg: int) -> None:
-    """A vector UB access of KIND ("vst"/"vld") over RUNS: a conflict with an earlier access of
-    this VF that no LocalMemBar ordered (the LocalMemBar page: the load may run before the store;
-    the same register orders them itself) is a race at this line."""
+    """A vector load over RUNS of bytes an earlier store of this VF wrote, with no LocalMemBar
+    ordering them (the LocalMemBar page: the load may run before the store; the same register
+    orders them itself), is a race at this line."""
     regs = _file(ex, instr)
-    for k, lo, hi, r, other in regs.pending:
-        if (k, kind) not in NEEDED or r == reg:
-            continue
-        if any(a < hi and lo < a + n for a, n in runs):
+    if kind != "vld" or regs.stored is None:
+        return
+    for a, n in runs:
+        serial = regs.stored[a:a + n]
+        hit = np.flatnonzero(serial)
+        for k in hit[:1]:
+            r, other = regs.store_log[serial[k] - 1]
+            if r == reg:
+                continue
             ex.check(instr, Problem(
-                "race", f"{instr.name} {'reads' if kind == 'vld' else 'writes'} UB "
-                f"[{max(lo, runs[0][0]):#x}, ...) that {other.name} at line {other.line} "
-                f"{'wrote' if k == 'vst' else 'read'} in this vector function",
-                f" with no {NEEDED[(k, kind)]} between (the access may overtake it)",
+                "race", f"{instr.name} reads UB byte {a + int(k):#x} that {other.name} at line "
+                f"{other.line} wrote in this vector function",
+                f" with no {NEEDED[('vst', 'vld')]} between (the load may overtake the store)",
                 role="addr"))
             return
 
 
 def _note_access(m: Machine, kind: str, runs, reg: int, instr: Instruction) -> None:
-    if runs:
-        lo = min(a for a, _ in runs)
-        hi = max(a + n for a, n in runs)
-        m.regs.pending.append((kind, lo, hi, reg, instr))
+    """A vector store's bytes, kept for the loads after it until a LocalMemBar."""
+    if kind != "vst" or not runs:
+        return
+    regs = m.regs
+    if regs.stored is None:
+        regs.stored = np.zeros(m.ub.size, np.int32)
+    regs.store_log.append((reg, instr))
+    serial = len(regs.store_log)
+    for a, n in runs:
+        regs.stored[a:a + n] = serial
 
 
 def vf_end(ex: Context, instr: Instruction) -> Issued:
