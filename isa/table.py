@@ -639,7 +639,7 @@ for _d in (
     *(_rv(f"vr{op}", _RU, RV.VRMATH, f"vD[k] = {doc} where pM enables k, else 0 ({api}; "
           "correctly rounded model)") for op, doc, api in (
               ("exp", "e^vA[k]", "Exp"), ("ln", "ln(vA[k])", "Ln"),
-              ("sqrt", "sqrt(vA[k])", "Sqrt"))),
+              ("sqt", "sqrt(vA[k])", "Sqrt"))),  # vrsqrt is Rsqrt's (#27a)
     _rv("vrdiv", _RB, RV.VRMATHBIN, "vD[k] = vA[k] / vB[k] where pM enables k, else 0 (Div; "
         "IEEE, correctly rounded)"),
     *(_rv(f"vred{op}", _RU, RV.VRREDUCE, f"vD[0] = {doc} of the elements pM enables{idx}, the "
@@ -653,6 +653,8 @@ for _d in (
           ("adds", "vA[k] + SCALAR", "Adds"), ("muls", "vA[k] * SCALAR", "Muls"),
           ("maxs", "max(vA[k], SCALAR)", "Maxs"), ("mins", "min(vA[k], SCALAR)", "Mins"))),
 ):
+    if _d.name in INSTRUCTIONS:  # a reg row must never replace a memory-based mnemonic
+        raise ValueError(f"issue 34 row {_d.name} would replace an existing mnemonic")
     INSTRUCTIONS[_d.name] = _d
 
 

@@ -624,7 +624,7 @@ def _elementwise(m: Machine, _op, arg, _lo, _hi) -> None:
     _write_v(m, d, np.where(on, res, v[d].view(t.raw) if merge else np.zeros((), t.raw)))
 
 
-MATH = {"vrexp": "vexp", "vrln": "vln", "vrsqrt": "vsqrt"}  # semantics/math.py's names
+MATH = {"vrexp": "vexp", "vrln": "vln", "vrsqt": "vsqrt"}  # semantics/math.py's names
 
 
 def _math(ex: Context, instr: Instruction) -> Issued:

@@ -448,7 +448,7 @@ PIPEV_REG_UNARY(Relu, "vrrelu")
 PIPEV_REG_UNARY(Not, "vrnot")
 PIPEV_REG_UNARY(Exp, "vrexp")
 PIPEV_REG_UNARY(Ln, "vrln")
-PIPEV_REG_UNARY(Sqrt, "vrsqrt")
+PIPEV_REG_UNARY(Sqrt, "vrsqt")
 #undef PIPEV_REG_UNARY
 #define PIPEV_REG_SCALAR(Name, mn)                                                              \
     template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U,       \
