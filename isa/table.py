@@ -583,8 +583,8 @@ for _d in (
         "vector stores, loads, both; sst sld sall: the scalar ones)", typed=False),
     _rv("pset", (("d", "preg"), ("pattern", "pattern")), RV.PSET,
         "pD = MaskPattern PATTERN for elements of T (CreateMask)"),
-    _rv("plt", (("d", "preg"), ("n", "xreg")), RV.PLT, "pD = the first min(xN, VL/size) "
-        "elements of T; xN -= that, not below 0 (UpdateMask)"),
+    _rv("plt", (("d", "preg"), ("n", "xsrc")), RV.PLT, "pD = the first min(N, VL/size) "
+        "elements of T; a register N then loses VL/size, not below 0 (UpdateMask)"),
     _rv("pmov", (("d", "preg"), ("a", "preg")), RV.PLOGIC, "pD = pA (a MaskReg copy)",
         typed=False),
     _rv("pnot", (("d", "preg"), ("a", "preg"), ("m", "preg")), RV.PLOGIC,

@@ -200,8 +200,11 @@ def plt(ex: Context, instr: Instruction) -> Issued:
     """UpdateMask: the first min(xN, VL_T) elements; xN = xN < VL_T ? 0 : xN - VL_T."""
     _file(ex, instr)
     t = instr.dtype
-    n, reg = VL // t.size, _reg(instr, "n")
-    count = ex.m.x[reg]
+    n, src = VL // t.size, _reg(instr, "n")
+    # a register is read and updated; a constant (a recording's replay writes the value the
+    # register had) only read
+    reg = src.reg if isinstance(src, RegExpr) else None
+    count = ex.m.x[reg] if reg is not None else src
     on = np.arange(n) < min(count, n)
     return Issued("V", None, _plt, (_reg(instr, "d"), mask_bits(on, t.size), t.size, reg,
                                     0 if count < n else count - n))
@@ -210,7 +213,8 @@ def plt(ex: Context, instr: Instruction) -> Issued:
 def _plt(m: Machine, _op, arg, _lo, _hi) -> None:
     d, bits, width, reg, left = arg
     _write_p(m, d, bits, width)
-    m.x[reg] = left
+    if reg is not None:
+        m.x[reg] = left
 
 
 def plogic(ex: Context, instr: Instruction) -> Issued:
