@@ -1,0 +1,53 @@
+"""Issue 34: a reg-based AscendC kernel in the debugger, stepping through its VF by C++ line and
+printing its registers, and its checks at the C++ line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+PROGRAM = Path(__file__).resolve().parents[2] / "programs" / "ascendc" / "reg_select.asc"
+
+
+def test_the_debugger_prints_a_vf_s_registers_at_its_cpp_line(pipev, tmp_path):
+    cmds = tmp_path / "c.txt"
+    cmds.write_text("break 27\nrun\nprint $v2_f32[0:3]\nquit\n")
+    proc = pipev("debug", "--chip", "ascend950", str(PROGRAM), "--commands", str(cmds),
+                 timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "reg_select.asc:27: AscendC::Reg::StoreAlign" in proc.stdout
+    shown = next(ln for ln in proc.stdout.splitlines() if ln.startswith("$v2_f32[0:3] = "))
+    run = pipev("run", "--chip", "ascend950", str(PROGRAM), timeout=300)
+    assert run.returncode == 0, run.stderr
+    x = np.fromfile(tmp_path / "reg_select_in_x.bin", np.float32)[:3]
+    y = np.fromfile(tmp_path / "reg_select_in_y.bin", np.float32)[:3]
+    want = np.where(x > y, x, y)
+    got = np.array(shown.split("= [")[1].rstrip("]").split(), np.float32)
+    assert got.tobytes() == want.tobytes()
+
+
+def test_a_store_outside_its_buffer_is_an_error_at_the_cpp_line(pipev, tmp_path):
+    src = tmp_path / "k.cpp"
+    src.write_text("""#include "kernel_operator.h"
+__simd_vf__ inline void StoreVF(__ubuf__ float* dst, __ubuf__ float* src)
+{
+    AscendC::Reg::RegTensor<float> r;
+    AscendC::Reg::MaskReg all = AscendC::Reg::CreateMask<float>();
+    AscendC::Reg::LoadAlign(r, src);
+    AscendC::Reg::StoreAlign(dst, r, all);
+}
+__global__ __vector__ void k()
+{
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> a = ub.Alloc<float, 64>();
+    AscendC::LocalTensor<float> b = ub.Alloc<float, 32>();
+    AscendC::Duplicate(a, 1.0f, 64);
+    AscendC::PipeBarrier<PIPE_V>();
+    asc_vf_call<StoreVF>((__ubuf__ float*)b.GetPhyAddr(), (__ubuf__ float*)a.GetPhyAddr());
+}
+int main() { k<<<1, nullptr, nullptr>>>(); return 0; }
+""")
+    proc = pipev("run", "--chip", "ascend950", str(src), timeout=300)
+    assert proc.returncode == 1
+    assert "k.cpp:7:" in proc.stderr and "outside tensor" in proc.stderr, proc.stderr
