@@ -61,14 +61,30 @@ def caller() -> Loc:
         frame = frame.f_back
     if frame is None:  # pragma: no cover - called from inside the module only
         return Loc("<tik>", 1, 1)
-    col = 1
-    try:
-        positions = inspect.getframeinfo(frame).positions
-        if positions is not None and positions.col_offset is not None:
-            col = positions.col_offset + 1
-    except (AttributeError, IndexError):  # pragma: no cover - Python < 3.11
-        pass
-    return Loc(frame.f_code.co_filename, frame.f_lineno, col)
+    return Loc(frame.f_code.co_filename, frame.f_lineno, _column(frame.f_code, frame.f_lasti))
+
+
+# code object -> its instructions' positions (`co_positions`), read once: a call's column is
+# then a list index (inspect.getframeinfo reads the script's source at every call)
+_POSITIONS: dict = {}
+
+
+def _column(code, lasti: int) -> int:
+    """The 1-based column where the call at bytecode offset LASTI of CODE begins, as
+    `inspect.getframeinfo(frame).positions` gives it (1 when unknown)."""
+    positions = _POSITIONS.get(code)
+    if positions is None:
+        if len(_POSITIONS) >= 4096:  # scripts exec'd again and again (a sweep's worker)
+            _POSITIONS.clear()
+        try:
+            positions = _POSITIONS[code] = list(code.co_positions())
+        except AttributeError:  # pragma: no cover - Python < 3.11
+            positions = _POSITIONS[code] = []
+    i = lasti // 2
+    if lasti < 0 or i >= len(positions):
+        return 1
+    col = positions[i][2]
+    return col + 1 if col is not None else 1
 
 
 def api(method):
