@@ -22,8 +22,9 @@ instruction keeps taking the reference path. Plans exist for:
 Everything else — DMA, flags, barriers, CMPMASK moves, halt, a first execution, a decoding with
 diagnostics, a mode-2 vsel — takes the reference path in the same loop, so state flows between
 the two paths instruction by instruction. A stream (simulator/stream.py) runs each statement's
-instructions through `issue`, with the same plans (no branches: a stream has no flat index). Functional results, diagnostics and
-every cycle figure are identical (tests/differential/test_fused.py runs both).
+instructions through `issue`, with the same plans (no branches: a stream has no flat index).
+Functional results, diagnostics and every cycle figure are identical
+(tests/differential/test_fused.py runs both).
 
 This module reads only what other modules make public: the executor's driving methods, the
 source's `index`, the semantics' registries and the plans' contract.
