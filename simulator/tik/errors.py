@@ -92,13 +92,20 @@ def api(method):
     unknown keyword is a diagnostic at the caller's line rather than a TypeError from inside."""
     sig = inspect.signature(method)
     name = method.__name__
+    params = list(sig.parameters.values())
+    # a signature of plain parameters binds a call of positional arguments alone when their
+    # number is in range: that case (a Python loop's calls) needs no `bind`
+    plain = all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
+    least = sum(p.default is p.empty for p in params) - 1  # without self
+    most = len(params) - 1
 
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
-        try:
-            sig.bind(self, *args, **kwargs)
-        except TypeError as e:
-            raise TikError.at(caller(), f"{name}(): {e}") from None
+        if kwargs or not plain or not least <= len(args) <= most:
+            try:
+                sig.bind(self, *args, **kwargs)
+            except TypeError as e:
+                raise TikError.at(caller(), f"{name}(): {e}") from None
         return method(self, *args, **kwargs)
 
     return wrapper

@@ -81,6 +81,7 @@ class Tensor:
         self.alias_of: Tensor | None = None  # reinterpret_cast_to: the tensor it views
         self.dynamic = False  # a GM tensor at a maximum shape, bound at run time (tik.py)
         self.life = tik.life if root is None else root.life  # the scope it was made in
+        self._strides: list[int] | None = None  # elements per step of each index (made once)
 
     @property
     def buffer(self) -> str:
@@ -101,8 +102,17 @@ class Tensor:
         if len(index) > max(len(self.shape), 1):
             raise self.tik.error(f"too many indices for tensor '{self.name}' of shape "
                                  f"{self.shape}")
-        strides = [math.prod(self.shape[k + 1:]) for k in range(len(self.shape))] or [1]
+        strides = self._strides
+        if strides is None:
+            strides = self._strides = [math.prod(self.shape[k + 1:])
+                                       for k in range(len(self.shape))] or [1]
         offset: Expr = self.offset
+        if offset.__class__ is Const and all(ix.__class__ is int for ix in index):
+            # Python ints at a known offset (a Python loop's indices): the sum the
+            # expression below folds to, without building it
+            at = offset.value + sum(ix * strides[k] for k, ix in enumerate(index))
+            return Tensor(self.tik, self.dtype, self.t, tuple(self.shape[len(index):]), self.name,
+                          self.scope, self.pname, self.loc, self.root, Const(at))
         shape: list[int] = list(self.shape[len(index):])
         for k, ix in enumerate(index):
             if isinstance(ix, slice):
