@@ -182,11 +182,15 @@ class Stream:
         if self.failed:
             raise SimulationError(self.diagnostics)
         file = file or self.name
-        hw = self._statement(text, file, line, col)
-        if self._scratch_on_use:
-            self._check_scratch((file, line, text), hw, file, line, col)
+        key = (file, line, text)
+        hw = self._statements.get(key)
+        if hw is None:
+            hw = self._statement(text, file, line, col)
+        if self._scratch_on_use and self._scratch_spans.get(key, True) is not None:
+            self._check_scratch(key, hw, file, line, col)
         values = self._load(regs)
-        self._snapshot_gm()
+        if self._record_gm and len(self._gm_initial) < len(self.machine.gm):
+            self._snapshot_gm()
         self._log.append((text, file, line, col, values, hw, bool(self.machine.counter)))
         try:
             if self._fast is not None:
@@ -243,7 +247,8 @@ class Stream:
 
     def _load(self, regs: Sequence[int] | Mapping[int, int]) -> tuple[int, ...]:
         x = self.machine.x
-        items = regs.items() if isinstance(regs, Mapping) else enumerate(regs, 1)
+        items = enumerate(regs, 1) if regs.__class__ is tuple else \
+            regs.items() if isinstance(regs, Mapping) else enumerate(regs, 1)
         for reg, value in items:
             x[reg] = int(value) & M64
         return tuple(x)
