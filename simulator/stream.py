@@ -94,6 +94,8 @@ class Stream:
         self._replays: dict[tuple, bool] = {}  # see _same_expansion
         self._keyed: dict[str, tuple[int, ...]] = {}
         self._gm_initial: dict[str, bytes] = {}
+        # GM buffer -> its data bytes (the producer's allocations: see vasm_text's data(N))
+        self.data_bytes: dict[str, int] = {}
         self._record_gm = record_gm
         self.failed = False
         self.run = Run(self.machine, self.source, checks=checks, trace=trace,
@@ -297,7 +299,10 @@ class Stream:
                 continue  # an empty buffer (a workspace of 0 bytes): nothing can touch it
             if t.space == "gm":
                 init = gm_file.format(name=t.name)
-                out.append(f'.gm {t.name} {t.dtype.name}[{t.count}] inout = file("{init}")')
+                data = self.data_bytes.get(t.name, 0)  # an allocation's data before its slack
+                data = f" data({data})" if 0 < data < t.nbytes else ""
+                out.append(f'.gm {t.name} {t.dtype.name}[{t.count}] inout{data} '
+                           f'= file("{init}")')
             else:
                 out.append(f".ub {t.name} {t.dtype.name}[{t.count}] @{t.addr:#x}")
         at = None

@@ -377,6 +377,8 @@ class Session:
 
                 extra.update(trace=None, writer=Lane(launch.writer))
         stream = self.stream_factory(self.chip, name=name, **self.options, **extra)
+        if hasattr(stream, "data_bytes"):  # the recording marks each allocation's data
+            stream.data_bytes = self._data_bytes
         for gm_name, (dtype, view, file, line) in {**self.gm, **self.launch_gm}.items():
             stream.declare_gm(gm_name, dtype, view, file=file, line=line)
         self.stream = stream
