@@ -306,13 +306,24 @@ class Stream:
             else:
                 out.append(f".ub {t.name} {t.dtype.name}[{t.count}] @{t.addr:#x}")
         at = None
+        # the recording's statement index where each issued statement begins (one issued
+        # statement may replay as several), and the count after the last: `recorded_pcs`
+        starts, pc = [], 0
         for text, file, line, col, regs, hw, counter in self._log:
             if (file, line, col) != at:
                 at = (file, line, col)
                 out.append(f'.loc "{file}" {line}' + (f" {col}" if col > 0 else ""))
-            out.extend(f"    {s}" for s in self._replay_lines(text, file, line, regs, hw,
-                                                                  counter))
+            lines = self._replay_lines(text, file, line, regs, hw, counter)
+            starts.append(pc)
+            pc += len(lines)
+            out.extend(f"    {s}" for s in lines)
+        self.recorded_pcs = [*starts, pc]
         return "\n".join(out) + "\n"
+
+    @property
+    def issued(self) -> int:
+        """Statements issued so far (an index into `recorded_pcs` once recorded)."""
+        return len(self._log)
 
     def _replay_lines(self, text: str, file: str, line: int, regs: tuple[int, ...],
                       hw: list[Instruction] | None, counter: bool) -> list[str]:
