@@ -393,7 +393,7 @@ def worker_main(config: dict) -> int:
         # the first error ends the program (at the end of its launch), as a kernel fault ends
         # it on the device: the host code after it does not run (nor write its outputs)
         session.end_program = lambda: c_exit(finish(1))
-        return finish(_call_main(lib, source, config.get("argv", [])))
+        return finish(_call_main(lib, source, config.get("argv", []), session))
     from simulator.ascendc.kernel_args import run_kernel
 
     rc = run_kernel(lib, session, reporter, config, has_bridge=set_bridge is not None)
@@ -433,12 +433,15 @@ class _StdoutToStderr:
             sys.stdout = open(saved, "w", encoding="utf-8", closefd=True)  # noqa: SIM115
 
 
-def _call_main(lib, source: str, args: list[str]) -> int:
+def _call_main(lib, source: str, args: list[str], session) -> int:
     try:
         main = lib["main"]
-    except AttributeError:
-        print(f"{source}:1:1: error: the program has no main() (for a file with only a kernel, "
-              "run it with --kernel NAME --arg ...)", file=sys.stderr)
+    except AttributeError:  # an error of the run (pipev.run raises it, --json reports it)
+        from isa.diagnostics import Diagnostic
+
+        session.fail([Diagnostic("error", source, 1, 1, "the program has no main() (for a "
+                                 "file with only a kernel, run it with --kernel NAME --arg "
+                                 "...)")])
         return 1
     main.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
     main.restype = ctypes.c_int
