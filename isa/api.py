@@ -839,6 +839,36 @@ def _cast(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit("vconv", ops, dst_t, src=src_t, repeat=1, round=rnd), body)
 
 
+def _binary_cast(e: _Expander) -> None:
+    """AddReluCast / SubReluCast / MulCast → vaddreluconv / vsubreluconv / vmulconv.DST.SRC:
+    as Cast, masks and counts are in elements of a repeat, N = 256 bytes of the wider type,
+    and each operand moves on in its own type."""
+    dst_t, src_t, hw = e.syn.dtype, e.syn.src_dtype, e.syn.defn.hw
+    wide = dst_t if dst_t.size >= src_t.size else src_t
+    e.t = wide  # the mask and count rules are the wider type's
+    form = _form(e)
+    _arity(e, 3, form)
+    ops = _operands(e, list(e.syn.defn.operands))
+    if form != "count":
+        if form == "highdim":
+            e.mask(*_mask_from_keys(e))
+        e.emit(hw, ops, dst_t, src=src_t, repeat=e.fields["repeat"], stride=_strides(e))
+        return
+    n = _count(e, CHUNK_REPEAT * wide.per_repeat)
+    if n == 0:
+        e.b.warn(e.key_col("count"), f"{e.syn.defn.name} with count=0 does nothing")
+        return
+
+    def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        k = done * wide.per_repeat  # elements done so far
+        e.mask(*hi_lo)
+        moved = {role: shift(op, k * (dst_t if role == "dst" else src_t).size)
+                 for role, op in ops.items()}
+        e.emit(hw, moved, dst_t, src=src_t, repeat=repeat)
+
+    _first_n(e, n, lambda: e.emit(hw, ops, dst_t, src=src_t, repeat=1), body)
+
+
 # -- issue 28 (28b): gathers and layout shapes ------------------------------------------------
 def _gather_mask(e: _Expander) -> None:
     """GatherMask → vreducev2. repeat= alone is reduceMode false (normal mode: MASK ignored,
@@ -974,6 +1004,7 @@ _EXPANSIONS = {
     "api_trans_data_5hd": _trans_data_5hd,
     "api_shift": _shift,  # #27a
     "api_subs": _subs,  # #27a
+    "api_binary_cast": _binary_cast,  # #27: AddReluCast SubReluCast MulCast
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
 }

@@ -156,7 +156,8 @@ def _types(v: Any) -> str:
             return f"names {family}, which is not a type family ({', '.join(type_families())})"
         if not isinstance(names, list) or not all(isinstance(t, str) for t in names):
             return f"{family} must be a list of type names"
-        bad = [t for t in names if t not in TYPES]
+        # a two-type family's list names DST.SRC pairs (#27: relu_conv, mul_conv)
+        bad = [t for t in names if not all(n in TYPES for n in t.split(".", 1))]
         if bad:
             return f"{family} names unknown types {', '.join(bad)}"
     return ""

@@ -627,3 +627,20 @@ API_CAST = ConvFamily("api_cast", API, "V")  # its operands are typed as vconv's
 def api(name: str) -> Family:
     """An API statement's family: it only names the expansion (isa/api.py)."""
     return Family(name, API, "V")
+
+
+# -- #27 (h27): the binary composites with a conversion: AddReluCast, SubReluCast, MulCast
+class BinaryConvFamily(ConvFamily):
+    """vaddreluconv vsubreluconv vmulconv: two sources of type SRC, the result converted to
+    DST. As vconv, a repeat covers 256 bytes of the wider type; each operand's blocks hold 32
+    bytes of its own type (the AddReluCast page: f16 sources at repeat stride 8 give an s8
+    destination at 4)."""
+
+    __slots__ = ()
+
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        return src if role in ("src0", "src1") and src is not None else t
+
+
+BINARY_CONV = BinaryConvFamily("binary_conv", VECTOR, "V", "binary_conv")
+API_BINARY_CAST = BinaryConvFamily("api_binary_cast", API, "V")  # typed as its instruction's

@@ -124,8 +124,14 @@ class Builder:
         """The chip converts DST.SRC in the round mode the statement names (chip profile
         [conversions])."""
         pair = f"{syn.dtype.name}.{syn.src_dtype.name}"
-        modes = self.chip.conversions.get(pair)
         what = f"{syn.defn.name}.{pair}"
+        if syn.defn.types != "conv":  # #27: a composite's own pairs, a [types] list of DST.SRC
+            pairs = self.chip.types.get(syn.defn.types, ())
+            if pair not in pairs:
+                raise LexError(f"{what} is not supported on {self.chip.name} (supports "
+                               f"{', '.join(pairs) or 'none'})", syn.offset)
+            return
+        modes = self.chip.conversions.get(pair)
         if modes is None:
             known = ", ".join(self.chip.conversions) or "none"
             raise LexError(f"{what} is not supported on {self.chip.name} (supports {known})",

@@ -531,6 +531,32 @@ for _d in (
                      "AscendC FusedMulAdd → vmadd", hw="vmadd"),
     _api_elementwise("mul_add_relu", _VEC3, "api_binary", "math", "binary",
                      "AscendC MulAddRelu → vmaddrelu", hw="vmaddrelu"),
+    # #27 (h27): the composites with a conversion, DST.SRC (their pairs: chip [types] relu_conv,
+    # mul_conv); the conversion is CAST_NONE (RINT where inexact), saturating, as Cast's
+    InstrDef("vaddreluconv", _VEC3, F.BINARY_CONV, typed=True, src_typed=True,
+             types="relu_conv", strides="binary", keys=("repeat",),
+             doc="dst = DST(relu(src0 + src1)): the sum rounded in SRC, converted as Cast "
+             "round=none (exact)"),
+    InstrDef("vsubreluconv", _VEC3, F.BINARY_CONV, typed=True, src_typed=True,
+             types="relu_conv", strides="binary", keys=("repeat",),
+             doc="dst = DST(relu(src0 - src1)): the difference rounded in SRC, converted as Cast "
+             "round=none (exact)"),
+    InstrDef("vmulconv", _VEC3, F.BINARY_CONV, typed=True, src_typed=True,
+             types="mul_conv", strides="binary", keys=("repeat",),
+             doc="dst = DST(src0 * src1): the product rounded in SRC, converted as Cast "
+             "round=none (exact)"),
+    InstrDef("add_relu_cast", _VEC3, F.API_BINARY_CAST, level="api", typed=True,
+             src_typed=True, types="relu_conv", strides="binary",
+             keys=("count", "repeat") + _APIMASK, hw="vaddreluconv",
+             doc="AscendC AddReluCast → vaddreluconv.DST.SRC"),
+    InstrDef("sub_relu_cast", _VEC3, F.API_BINARY_CAST, level="api", typed=True,
+             src_typed=True, types="relu_conv", strides="binary",
+             keys=("count", "repeat") + _APIMASK, hw="vsubreluconv",
+             doc="AscendC SubReluCast → vsubreluconv.DST.SRC"),
+    InstrDef("mul_cast", _VEC3, F.API_BINARY_CAST, level="api", typed=True, src_typed=True,
+             types="mul_conv", strides="binary", keys=("count", "repeat") + _APIMASK,
+             hw="vmulconv", doc="AscendC MulCast, the C API's asc_mul_cast_half2int8/uint8 → "
+             "vmulconv.DST.SRC"),
 ):
     INSTRUCTIONS[_d.name] = _d
 

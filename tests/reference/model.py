@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import ml_dtypes
 import numpy as np
 
-from tests.reference import elementwise
+from tests.reference import binary_conv, elementwise
 from tests.reference.convert import convert_one
 
 UB_BYTES = 196608  # ascend910b (docs/machine.md §2)
@@ -39,7 +39,8 @@ TYPES = {
     "f16": (np.float16, "e", "float"), "f32": (np.float32, "f", "float"),
     "bf16": (ml_dtypes.bfloat16, "", "float"),  # select moves it as raw bits; no struct code
 }
-BINARY = ("vadd", "vsub", "vmul", "vmax", "vmin", "vand", "vor") + elementwise.MATH_BINARY
+BINARY = ("vadd", "vsub", "vmul", "vmax", "vmin", "vand", "vor") + elementwise.MATH_BINARY \
+    + binary_conv.NAMES  # #27: vaddreluconv.DST.SRC …: binary operands, sources of type SRC
 SCALAR_OPS = ("vadds", "vmuls", "vmaxs", "vmins") + elementwise.MATH_SCALAR
 # bit operations on one source; #27a's one-source functions share their operand layout
 UNARY_BITS = ("vabs", "vnot") + elementwise.MATH_UNARY
@@ -244,7 +245,7 @@ class Reference:
             parts = head.lower().split(".")
             name = parts[0]
             src_t = None
-            if name == "vconv":  # vconv.DST.SRC
+            if name == "vconv" or name in binary_conv.NAMES:  # vconv.DST.SRC
                 op, t, src_t = None, parts[1], parts[2]
             else:
                 op = parts[1] if len(parts) == 3 else None
@@ -365,6 +366,10 @@ class Reference:
         if ins.name == "vconv":  # contiguous: each side's repeat stride is the blocks it covers
             wide = max(size_of(ins.t), size_of(ins.src_t))
             vals = [1, 1, 8 * size_of(ins.t) // wide, 8 * size_of(ins.src_t) // wide]
+        if ins.name in binary_conv.NAMES:  # the same for the binary conversions (#27)
+            wide = max(size_of(ins.t), size_of(ins.src_t))
+            src_rep = 8 * size_of(ins.src_t) // wide
+            vals = [1, 1, 1, 8 * size_of(ins.t) // wide, src_rep, src_rep]
         if "stride" in ins.keys:
             vals = [int(v) for v in ins.keys["stride"].split(",")]
         out = dict(zip(names, vals, strict=True))
@@ -483,6 +488,8 @@ class Reference:
                 ops["src"]["size"] = size_of(ins.src_t)
         else:
             raise ValueError(f"reference: unsupported instruction {name}")
+        if name in binary_conv.NAMES:  # #27: the sources are of type SRC
+            ops["src0"]["size"] = ops["src1"]["size"] = size_of(ins.src_t)
         return ops
 
     def touched(self, ins: Instr, ops: dict, active: list[list[bool]], n: int, size: int
@@ -593,6 +600,9 @@ class Reference:
                 a = self.load(ops["src0"], size, i, k)
                 other = sel_scalar if mode == 1 else self.load(ops["src1"], size, i, k)
                 v = a if sel[k] else other
+            elif name in binary_conv.NAMES:  # #27: computed in SRC, converted to DST
+                v = binary_conv.element(name, t, ins.src_t, self.load(ops["src0"], size, i, k),
+                                        self.load(ops["src1"], size, i, k))
             elif name in elementwise.MATH_BINARY:  # #27a
                 v = elementwise.element(name, t, self.load(ops["src0"], size, i, k),
                                         self.load(ops["src1"], size, i, k),
