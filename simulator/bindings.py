@@ -27,9 +27,11 @@ import attrs
 LANGUAGES = ("ascendc", "c_api", "tik")
 # the shapes each language knows (the operands before the form's keys)
 SHAPES = {
-    "ascendc": ("binary", "scalar", "unary", "cast"),  # (dst, src0, src1) (dst, src, s) (dst, src)
+    "ascendc": ("binary", "scalar", "unary", "cast",  # (dst, src0, src1) (dst, src, s) (dst, src)
+                "binary_cast"),  # #27: (dst of T, src0 and src1 of U): AddReluCast …
     # cast (#27b): (dst, src) of the types `conv` names; unary: #27a (asc_exp …)
-    "c_api": ("binary", "scalar", "cast", "unary"),
+    "c_api": ("binary", "scalar", "cast", "unary",
+              "binary_cast"),  # #27: asc_mul_cast_half2int8 (dst, src0, src1), types its name's
     "tik": ("binary", "scalar", "unary", "conv",
             # #29: TIK's older names, with block strides before the repeat strides
             "binary_blk", "scalar_blk", "unary_blk", "conv_blk"),
@@ -198,6 +200,13 @@ BUILTIN: tuple[Binding, ...] = (
            "vrelu:relu"),
     *_rows("tik", "scalar_blk", "vaxpy:axpy"),
     *REDUCTIONS,
+    # #27: the composites with a conversion (the C API has MulCast's two pairs only)
+    *_rows("ascendc", "binary_cast", "AddReluCast:add_relu_cast SubReluCast:sub_relu_cast "
+           "MulCast:mul_cast"),
+    Binding("c_api", "asc_mul_cast_half2int8", "mul_cast", "binary_cast",
+            conv=("s8", "f16", "none")),
+    Binding("c_api", "asc_mul_cast_half2uint8", "mul_cast", "binary_cast",
+            conv=("u8", "f16", "none")),
 )
 
 

@@ -365,6 +365,36 @@ template <class Conv> std::string conv_head(const char* stmt) {
     return std::string(stmt) + Conv::types;
 }
 }  // namespace pipev::detail
+// binary_cast (#27): asc_mul_cast_half2int8/uint8 (dst, src0, src1) with NAME_sync; the
+// types are the row's (pipev::conv::NAME), the conversion the statement's own (no round=)
+#define PIPEV_C_API_BINARY_CAST(NAME, STMT)                                                        \
+    inline void NAME(pipev::conv::NAME::D* dst, pipev::conv::NAME::S* src0,                       \
+                     pipev::conv::NAME::S* src1, uint32_t count, PIPEV_LOC) {                     \
+        pipev::detail::asc_count(pipev::detail::conv_head<pipev::conv::NAME>(STMT), count, false, \
+                                 loc, [&](pipev::detail::Stmt& s) {                                \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                       \
+        });                                                                                        \
+    }                                                                                              \
+    inline void NAME##_sync(pipev::conv::NAME::D* dst, pipev::conv::NAME::S* src0,                \
+                            pipev::conv::NAME::S* src1, uint32_t count, PIPEV_LOC) {              \
+        pipev::detail::asc_count(pipev::detail::conv_head<pipev::conv::NAME>(STMT), count, true,  \
+                                 loc, [&](pipev::detail::Stmt& s) {                                \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                       \
+        });                                                                                        \
+    }                                                                                              \
+    inline void NAME(pipev::conv::NAME::D* dst, pipev::conv::NAME::S* src0,                       \
+                     pipev::conv::NAME::S* src1, uint8_t repeat, uint8_t dst_block_stride,         \
+                     uint8_t src0_block_stride, uint8_t src1_block_stride,                         \
+                     uint8_t dst_repeat_stride, uint8_t src0_repeat_stride,                        \
+                     uint8_t src1_repeat_stride, PIPEV_LOC) {                                      \
+        pipev::detail::asc_repeat(pipev::detail::conv_head<pipev::conv::NAME>(STMT), repeat,       \
+                                  pipev::detail::strides6(dst_block_stride, src0_block_stride,     \
+                                                          src1_block_stride, dst_repeat_stride,    \
+                                                          src0_repeat_stride, src1_repeat_stride), \
+                                  loc, [&](pipev::detail::Stmt& s) {                               \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                       \
+        });                                                                                        \
+    }
 // ---- GM atomics (issue #27): asc_set_atomic_OP_TYPE → set_atomic.T atomic=OP; the UB → GM
 // copies that follow accumulate into GM; asc_set_atomic_none → plain stores again
 #define PIPEV_ASC_ATOMIC(OP, SUFFIX, T)                                                            \

@@ -116,5 +116,8 @@ void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const u
     s.op("src_rep=%u", src_rep);
     s.issue(loc);
 }
+PIPEV_ASCENDC_BINARY_CAST(AddReluCast, "add_relu_cast")
+PIPEV_ASCENDC_BINARY_CAST(SubReluCast, "sub_relu_cast")
+PIPEV_ASCENDC_BINARY_CAST(MulCast, "mul_cast")
 }  // namespace AscendC
 #endif

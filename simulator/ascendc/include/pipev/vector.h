@@ -529,6 +529,29 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
             s.op("round=%s", pipev::detail::round_name(roundMode));                                \
         });                                                                                        \
     }
+// binary_cast (#27): AddReluCast SubReluCast MulCast (dst of T, sources of U): the statement is
+// STMT.T.U; as Cast, masks count elements of the wider type
+#define PIPEV_ASCENDC_BINARY_CAST(NAME, STMT)                                                      \
+    template <typename T, typename U>                                                              \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,   \
+              const uint32_t count, PIPEV_LOC) {                                                   \
+        pipev::detail::count_form(pipev::detail::head<T, U>(STMT), count, loc,                     \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T, typename U, bool isSetMask = true, class M>                              \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,   \
+              const M& mask, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams,     \
+              PIPEV_LOC) {                                                                         \
+        using Wide = std::conditional_t<(sizeof(T) > sizeof(U)), T, U>;                            \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::hd_form<Wide>(pipev::detail::head<T, U>(STMT), isSetMask ? &m : nullptr,    \
+                                     repeatTime, pipev::detail::binary_stride(repeatParams), loc,  \
+                                     [&](pipev::detail::Stmt& s) {                                 \
+            pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
+        });                                                                                        \
+    }
 }  // namespace AscendC
 #include "bindings.h"
 #endif

@@ -1,0 +1,94 @@
+"""#27 end to end: AddReluCast, SubReluCast and MulCast in an AscendC kernel and the C API's
+asc_mul_cast_half2int8 / asc_mul_cast_half2uint8 (tests/data/elementwise/), run as a user runs
+them, their outputs bit-exact against tests/reference/binary_conv.py, the unknown-result
+warning (negative products to uint8_t) at the kernel's own line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.reference.binary_conv import element
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "elementwise"
+N = 256
+NP = {"f16": np.float16, "f32": np.float32, "s16": np.int16, "s8": np.int8, "u8": np.uint8}
+
+
+def each(name: str, dst: str, src: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = b"".join(element(name, dst, src, x.tobytes(), y.tobytes())
+                   for x, y in zip(a, b, strict=True))
+    return np.frombuffer(out, NP[dst])
+
+
+def same(got: np.ndarray, want: np.ndarray, what: str) -> None:
+    if got.tobytes() != want.tobytes():
+        i = int(np.flatnonzero(got.view(np.uint8) != want.view(np.uint8))[0]) // got.itemsize
+        raise AssertionError(f"{what}: element {i}: got {got[i:i + 1].tobytes().hex()}, "
+                             f"want {want[i:i + 1].tobytes().hex()}")
+
+
+def masked(want: np.ndarray, active: np.ndarray) -> np.ndarray:
+    """WANT where ACTIVE, the kernel's 0x77 fill elsewhere (one byte a lane: s8/u8)."""
+    return np.where(active, want, np.full(want.shape, 0x77, want.dtype))
+
+
+@pytest.fixture(scope="module")
+def ascendc_run(env, tmp_path_factory):
+    from tests.support.cli import pipev_process
+    cwd = tmp_path_factory.mktemp("cast_composite")
+    proc = pipev_process(env, cwd, "run", DATA / "cast_composite_ascendc.cpp", timeout=300)
+    return proc, cwd
+
+
+def test_ascendc_kernel_matches_the_reference(ascendc_run):
+    proc, cwd = ascendc_run
+    assert proc.returncode == 0, proc.stderr
+
+    def read(name: str, t: str) -> np.ndarray:
+        return np.fromfile(cwd / f"cast_composite_ascendc_{name}.bin", NP[t])
+    x, y = read("in_x", "f32"), read("in_y", "f32")
+    h, g = read("in_h", "f16"), read("in_g", "f16")
+    s, r = read("in_s", "s16"), read("in_r", "s16")
+    out = read("out", "s8").reshape(7, 2 * N)
+    same(out[0].view(np.float16), each("vaddreluconv", "f16", "f32", x, y), "AddReluCast f32")
+    same(out[1].view(np.float16), each("vsubreluconv", "f16", "f32", x, y),
+         "SubReluCast f32 (mask 64, 4 repeats)")
+    fill = np.full(N, 0x77, np.int8)
+    same(out[2], np.concatenate([each("vaddreluconv", "s8", "f16", h, g), fill]),
+         "AddReluCast half -> int8")
+    k = np.arange(N) % 128  # the bitwise mask: even lanes of the first 64, all of the next 32
+    bits = np.where(k < 64, k % 2 == 0, k < 96)
+    same(out[3], np.concatenate([masked(each("vsubreluconv", "s8", "s16", s, r), bits), fill]),
+         "SubReluCast int16 -> int8 (bitwise mask)")
+    same(out[4], np.concatenate([each("vmulconv", "s8", "f16", h, g), fill]), "MulCast int8")
+    same(out[5].view(np.uint8), np.concatenate([each("vmulconv", "u8", "f16", h, g),
+                                                fill.view(np.uint8)]), "MulCast uint8")
+    same(out[6], np.concatenate([masked(each("vaddreluconv", "s8", "s16", s, r), k < 16), fill]),
+         "AddReluCast<int8_t, int16_t, false> (MASK set outside)")
+
+
+def test_ascendc_negative_products_to_uint8_are_warned_at_the_call(ascendc_run):
+    proc, cwd = ascendc_run
+    src = (DATA / "cast_composite_ascendc.cpp").read_text().splitlines()
+    line = next(i for i, t in enumerate(src, 1) if "MulCast(zh.ReinterpretCast<uint8_t>" in t)
+    warned = [w for w in proc.stderr.splitlines() if "the docs call the result unknown" in w]
+    assert len(warned) == 1 and f"cast_composite_ascendc.cpp:{line}:" in warned[0], proc.stderr
+    h = np.fromfile(cwd / "cast_composite_ascendc_in_h.bin", np.float16)
+    g = np.fromfile(cwd / "cast_composite_ascendc_in_g.bin", np.float16)
+    with np.errstate(all="ignore"):
+        p = h.astype(np.float32) * g.astype(np.float32)
+    assert f"on {int(np.count_nonzero(p < 0))} elements" in warned[0]
+
+
+def test_c_api_kernel_matches_the_reference(pipev, tmp_path):
+    proc = pipev("run", DATA / "cast_composite_c_api.cpp", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    x = np.fromfile(tmp_path / "cast_composite_c_api_in_x.bin", np.float16)
+    y = np.fromfile(tmp_path / "cast_composite_c_api_in_y.bin", np.float16)
+    z = np.fromfile(tmp_path / "cast_composite_c_api_out_z.bin", np.uint8).reshape(3, 128)
+    same(z[0].view(np.int8), each("vmulconv", "s8", "f16", x, y), "asc_mul_cast_half2int8")
+    same(z[1], each("vmulconv", "u8", "f16", x, y), "asc_mul_cast_half2uint8 (repeat form)")
+    same(z[2].view(np.int8), each("vmulconv", "s8", "f16", x, y), "asc_mul_cast_half2int8_sync")
