@@ -642,5 +642,7 @@ class BinaryConvFamily(ConvFamily):
         return src if role in ("src0", "src1") and src is not None else t
 
 
-BINARY_CONV = BinaryConvFamily("binary_conv", VECTOR, "V", "binary_conv")
+# cost: Cast's class — vector_throughput.csv gives AddReluCast/SubReluCast/MulCast one repeat
+# (256 bytes of the wider type) a cycle, as every Cast pair (docs/timing.md)
+BINARY_CONV = BinaryConvFamily("binary_conv", VECTOR, "V", "conv")
 API_BINARY_CAST = BinaryConvFamily("api_binary_cast", API, "V")  # typed as its instruction's
