@@ -570,6 +570,9 @@ def _elementwise(e: _Expander) -> None:
     count=, repeat= with a mask, or repeat= alone (MASK as it is), each one hardware
     instruction, the row's `hw` (chunks on ascend910, each operand moved on by the repeats
     done in its own layout; a scalar operand stays where it is)."""
+    if e.syn.src_dtype is not None:  # #27: a mixed form (axpy.f32.f16, mul_add_dst.f32.f16)
+        _binary_cast(e)
+        return
     hw = e.syn.defn.hw
     form = _form(e)
     _arity(e, len(e.syn.defn.operands), form)
@@ -840,19 +843,26 @@ def _cast(e: _Expander) -> None:
 
 
 def _binary_cast(e: _Expander) -> None:
-    """AddReluCast / SubReluCast / MulCast → vaddreluconv / vsubreluconv / vmulconv.DST.SRC:
-    as Cast, masks and counts are in elements of a repeat, N = 256 bytes of the wider type,
-    and each operand moves on in its own type."""
+    """AddReluCast / SubReluCast / MulCast → vaddreluconv / vsubreluconv / vmulconv.DST.SRC,
+    and the mixed forms axpy.f32.f16 / mul_add_dst.f32.f16 → vaxpy / vmla.f32.f16: as Cast,
+    masks and counts are in elements of a repeat, N = 256 bytes of the wider type, and each
+    tensor operand moves on in its own type (a scalar stays as it is)."""
     dst_t, src_t, hw = e.syn.dtype, e.syn.src_dtype, e.syn.defn.hw
+    fam = e.b.table.instructions[hw].family
     wide = dst_t if dst_t.size >= src_t.size else src_t
     e.t = wide  # the mask and count rules are the wider type's
     form = _form(e)
-    _arity(e, 3, form)
+    _arity(e, len(e.syn.defn.operands), form)
     ops = _operands(e, list(e.syn.defn.operands))
     if form != "count":
         if form == "highdim":
             e.mask(*_mask_from_keys(e))
-        e.emit(hw, ops, dst_t, src=src_t, repeat=e.fields["repeat"], stride=_strides(e))
+        names = e.syn.defn.stride_names  # those not given: contiguous in each operand's type
+        default = fam.default_strides(names, e.syn.defn.stride_default, dst_t, src_t)
+        given = "stride" in e.syn.keys
+        stride = tuple(e.fields[k] if given or k in e.syn.keys else d
+                       for k, d in zip(names, default, strict=True))
+        e.emit(hw, ops, dst_t, src=src_t, repeat=e.fields["repeat"], stride=stride)
         return
     n = _count(e, CHUNK_REPEAT * wide.per_repeat)
     if n == 0:
@@ -862,8 +872,8 @@ def _binary_cast(e: _Expander) -> None:
     def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
         k = done * wide.per_repeat  # elements done so far
         e.mask(*hi_lo)
-        moved = {role: shift(op, k * (dst_t if role == "dst" else src_t).size)
-                 for role, op in ops.items()}
+        moved = {role: shift(op, k * fam.operand_type(role, dst_t, src_t).size)
+                 if op.kind == "mem" else op for role, op in ops.items()}
         e.emit(hw, moved, dst_t, src=src_t, repeat=repeat)
 
     _first_n(e, n, lambda: e.emit(hw, ops, dst_t, src=src_t, repeat=1), body)

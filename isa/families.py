@@ -593,6 +593,21 @@ class AccumulateFamily(Family):
                  ) -> tuple[Operand, ...]:
         return (*super().operands(roles, fields, t), Operand("acc", "dst"))
 
+    # #27: the mixed forms (vaxpy.f32.f16, vmla.f32.f16): sources and scalar of type SRC, dst
+    # and acc of T; as vconv, a repeat covers 256 bytes of the wider type (64 elements) and
+    # each operand moves in its own type
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        return src if src is not None and role in ("src", "src0", "src1", "scalar") else t
+
+    def repeat_elements(self, t: DType, src: DType | None = None) -> int:
+        return 256 // max(t.size, src.size) if src is not None else t.per_repeat
+
+    def default_strides(self, names: tuple[str, ...], default: tuple[int, ...], t: DType,
+                        src: DType | None = None) -> tuple[int, ...]:
+        if src is None:
+            return default
+        return ConvFamily.default_strides(self, names, default, t, src)  # type: ignore[arg-type]
+
 
 ACCUMULATE = AccumulateFamily("accumulate", VECTOR, "V", "fma")  # three streams: src0 src1 dst
 AXPY = AccumulateFamily("accumulate", VECTOR, "V", "binary")  # two streams: src and dst

@@ -127,6 +127,9 @@ class InstrDef(NamedTuple):
     min_operands: int | None = None
     doc: str = ""
     hw: str = ""  # an API statement's hardware instruction, where its expansion is one (isa/api.py)
+    # a chip [types] key of DST.SRC pairs the row also takes with a second type modifier (#27:
+    # Axpy / MulAddDst half → float, `vaxpy.f32.f16`); "" for rows of one type
+    src_pairs: str = ""
 
     @property
     def pipe(self) -> str:
@@ -512,9 +515,13 @@ for _d in (
              keys=("repeat",), doc="dst = relu(src0 - src1), the difference rounded in T "
              "(exact)"),
     InstrDef("vaxpy", _VS, F.AXPY, typed=True, types="math", strides="unary", keys=("repeat",),
-             doc="dst = src * SCALAR + dst, each step rounded in T" + _MODEL),
+             doc="dst = src * SCALAR + dst, each step rounded in T" + _MODEL + "; "
+             "vaxpy.f32.f16: src and SCALAR f16, the product exact in f32, the sum rounded once",
+             src_pairs="axpy_mixed"),
     InstrDef("vmla", _VEC3, F.ACCUMULATE, typed=True, types="math", strides="binary",
-             keys=("repeat",), doc="dst = src0 * src1 + dst, each step rounded in T" + _MODEL),
+             keys=("repeat",), doc="dst = src0 * src1 + dst, each step rounded in T" + _MODEL
+             + "; vmla.f32.f16: sources f16, the product exact in f32, the sum rounded once",
+             src_pairs="mla_mixed"),
     InstrDef("vmadd", _VEC3, F.ACCUMULATE, typed=True, types="math", strides="binary",
              keys=("repeat",), doc="dst = src0 * dst + src1, each step rounded in T" + _MODEL),
     InstrDef("vmaddrelu", _VEC3, F.ACCUMULATE, typed=True, types="math", strides="binary",
@@ -524,9 +531,12 @@ for _d in (
                      "AscendC AddRelu → vaddrelu", hw="vaddrelu"),
     _api_elementwise("sub_relu", _VEC3, "api_binary", "addrelu", "binary",
                      "AscendC SubRelu → vsubrelu", hw="vsubrelu"),
-    _api_elementwise("axpy", _VS, "api_scalar", "math", "unary", "AscendC Axpy → vaxpy"),
+    _api_elementwise("axpy", _VS, "api_scalar", "math", "unary",
+                     "AscendC Axpy → vaxpy (axpy.f32.f16: half src, float dst)")._replace(
+                         src_pairs="axpy_mixed"),
     _api_elementwise("mul_add_dst", _VEC3, "api_binary", "math", "binary",
-                     "AscendC MulAddDst → vmla", hw="vmla"),
+                     "AscendC MulAddDst → vmla (mul_add_dst.f32.f16: half sources, float dst)",
+                     hw="vmla")._replace(src_pairs="mla_mixed"),
     _api_elementwise("fused_mul_add", _VEC3, "api_binary", "math", "binary",
                      "AscendC FusedMulAdd → vmadd", hw="vmadd"),
     _api_elementwise("mul_add_relu", _VEC3, "api_binary", "math", "binary",
@@ -616,8 +626,9 @@ class Table:
 
     def type_families(self) -> tuple[str, ...]:
         """The chip type-family keys the table names (InstrDef.types)."""
-        return tuple(dict.fromkeys(d.types for d in self.all_defs()
-                                   if d.types and d.types != "conv"))
+        return tuple(dict.fromkeys([*(d.types for d in self.all_defs()
+                                      if d.types and d.types != "conv"),
+                                    *(d.src_pairs for d in self.all_defs() if d.src_pairs)]))
 
 
 TABLE = Table(INSTRUCTIONS, TYPED_FORMS)

@@ -28,7 +28,8 @@ LANGUAGES = ("ascendc", "c_api", "tik")
 # the shapes each language knows (the operands before the form's keys)
 SHAPES = {
     "ascendc": ("binary", "scalar", "unary", "cast",  # (dst, src0, src1) (dst, src, s) (dst, src)
-                "binary_cast"),  # #27: (dst of T, src0 and src1 of U): AddReluCast …
+                "binary_cast",  # #27: (dst of T, src0 and src1 of U): AddReluCast …
+                "scalar_mixed", "binary_mixed"),  # #27: Axpy, MulAddDst with <T, U> overloads
     # cast (#27b): (dst, src) of the types `conv` names; unary: #27a (asc_exp …)
     "c_api": ("binary", "scalar", "cast", "unary",
               "binary_cast"),  # #27: asc_mul_cast_half2int8 (dst, src0, src1), types its name's
@@ -189,9 +190,10 @@ BUILTIN: tuple[Binding, ...] = (
            "vec_relu:relu"),
     *_rows("tik", "scalar", "vec_leaky_relu:leaky_relu"),
     # composites (same-type forms)
-    *_rows("ascendc", "binary", "AddRelu:add_relu SubRelu:sub_relu MulAddDst:mul_add_dst "
+    *_rows("ascendc", "binary", "AddRelu:add_relu SubRelu:sub_relu "
            "FusedMulAdd:fused_mul_add MulAddRelu:mul_add_relu"),
-    *_rows("ascendc", "scalar", "Axpy:axpy"),
+    *_rows("ascendc", "binary_mixed", "MulAddDst:mul_add_dst"),  # #27: <T, U> (half → float)
+    *_rows("ascendc", "scalar_mixed", "Axpy:axpy"),
     *_rows("tik", "scalar", "vec_axpy:axpy"),
     # #27a: TIK's older names of these (#29's *_blk shapes: block strides given)
     *_rows("tik", "binary_blk", "vdiv:div vmla:mul_add_dst vmadd:fused_mul_add "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 
 from isa.families import REDUCE_ORDERS
+from isa.table import TABLE
 from simulator.bindings import ROWS, TENSORS, Binding
 from simulator.tik.call import Call
 from simulator.tik.errors import UnknownCall, api, caller
@@ -306,29 +307,52 @@ def _binary(row: Binding):
     def method(self, mask, dst, src0, src1, repeat_times, dst_rep_stride, src0_rep_stride,
                src1_rep_stride) -> None:
         with self._call(row.name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src0=src0, src1=src1)
+            t, st, head = _binary_types(c, row, dst, src0, src1)
             d = c.tensor(dst, "dst", write=True)
             s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
-            keys = c.mask_keys(mask, t)
+            keys = c.mask_keys(mask, t, 256 // max(t.size, st.size))
             repeat = c.repeat(repeat_times)
             rep = _strides(c, dst_rep_stride=dst_rep_stride, src0_rep_stride=src0_rep_stride,
                            src1_rep_stride=src1_rep_stride)
-            c.emit(f"{row.statement}.{t.name} {d}, {s0}, {s1}, repeat={repeat}, {rep}, {keys}")
+            c.emit(f"{row.statement}.{head} {d}, {s0}, {s1}, repeat={repeat}, {rep}, {keys}")
             c.record("V")
     return _named(row, method)
+
+
+def _scalar_types(c: Call, row: Binding, dst, src) -> tuple:
+    """(dst's type, the scalar's type, the statement's type modifiers): one type, or — where
+    the statement's row takes mixed forms (#27: vec_axpy/vaxpy float16 → float32) and src's
+    dtype differs — DST.SRC, the chip's pair list checking it when the statement assembles."""
+    d = _tensor(c, dst, "dst")
+    defn = TABLE.lookup_form(row.statement, True)
+    if isinstance(src, Tensor) and src.dtype != d.dtype and defn is not None and defn.src_pairs:
+        return d.t, src.t, f"{d.t.name}.{src.t.name}"
+    t = c.same_type(d, src=src)
+    return t, t, t.name
+
+
+def _binary_types(c: Call, row: Binding, dst, src0, src1) -> tuple:
+    """As _scalar_types for two sources of one dtype (#27: vmla float16 → float32)."""
+    d = _tensor(c, dst, "dst")
+    defn = TABLE.lookup_form(row.statement, True)
+    if isinstance(src0, Tensor) and isinstance(src1, Tensor) and src0.dtype == src1.dtype \
+            and src0.dtype != d.dtype and defn is not None and defn.src_pairs:
+        return d.t, src0.t, f"{d.t.name}.{src0.t.name}"
+    t = c.same_type(d, src0=src0, src1=src1)
+    return t, t, t.name
 
 
 def _scalar(row: Binding):
     def method(self, mask, dst, src, scalar, repeat_times, dst_rep_stride, src_rep_stride,
                mask_mode="normal") -> None:
         with self._call(row.name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src=src)
+            t, st, head = _scalar_types(c, row, dst, src)
             d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            value = c.immediate(scalar, t)
-            keys = c.mask_keys(mask, t)
+            value = c.immediate(scalar, st)
+            keys = c.mask_keys(mask, t, 256 // max(t.size, st.size))
             repeat = c.repeat(repeat_times)
             rep = _strides(c, dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{t.name} {d}, {s}, {value}, repeat={repeat}, {rep}, "
+            c.emit(f"{row.statement}.{head} {d}, {s}, {value}, repeat={repeat}, {rep}, "
                    f"{keys}")
             c.record("V")
     return _named(row, method)
@@ -374,17 +398,17 @@ def _binary_blk(row: Binding):
     def method(self, mask, dst, src0, src1, repeat_times, dst_blk_stride, src0_blk_stride,
                src1_blk_stride, dst_rep_stride, src0_rep_stride, src1_rep_stride) -> None:
         with self._call(row.name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src0=src0, src1=src1)
+            t, st, head = _binary_types(c, row, dst, src0, src1)
             d = c.tensor(dst, "dst", write=True)
             s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
-            keys = c.mask_keys(mask, t)
+            keys = c.mask_keys(mask, t, 256 // max(t.size, st.size))
             repeat = c.repeat(repeat_times)
             rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
                                "src0_blk_stride": src0_blk_stride,
                                "src1_blk_stride": src1_blk_stride},
                            dst_rep_stride=dst_rep_stride, src0_rep_stride=src0_rep_stride,
                            src1_rep_stride=src1_rep_stride)
-            c.emit(f"{row.statement}.{t.name} {d}, {s0}, {s1}, repeat={repeat}, {rep}, {keys}")
+            c.emit(f"{row.statement}.{head} {d}, {s0}, {s1}, repeat={repeat}, {rep}, {keys}")
             c.record("V")
     return _named(row, method)
 
@@ -394,15 +418,15 @@ def _scalar_blk(row: Binding):
                dst_rep_stride, src_rep_stride, stride_unit=0, round_en=False,
                mask_mode="normal") -> None:
         with self._call(row.name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src=src)
+            t, st, head = _scalar_types(c, row, dst, src)
             d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            value = c.immediate(scalar, t)
-            keys = c.mask_keys(mask, t)
+            value = c.immediate(scalar, st)
+            keys = c.mask_keys(mask, t, 256 // max(t.size, st.size))
             repeat = c.repeat(repeat_times)
             rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
                                "src_blk_stride": src_blk_stride},
                            dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{t.name} {d}, {s}, {value}, repeat={repeat}, {rep}, "
+            c.emit(f"{row.statement}.{head} {d}, {s}, {value}, repeat={repeat}, {rep}, "
                    f"{keys}")
             c.record("V")
     return _named(row, method)

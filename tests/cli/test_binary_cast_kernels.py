@@ -1,16 +1,19 @@
 """#27 end to end: AddReluCast, SubReluCast and MulCast in an AscendC kernel and the C API's
-asc_mul_cast_half2int8 / asc_mul_cast_half2uint8 (tests/data/elementwise/), run as a user runs
-them, their outputs bit-exact against tests/reference/binary_conv.py, the unknown-result
+asc_mul_cast_half2int8 / asc_mul_cast_half2uint8, and the mixed Axpy / MulAddDst (half → float)
+in AscendC and TIK (tests/data/elementwise/), run as a user runs them, their outputs bit-exact against tests/reference/binary_conv.py, the unknown-result
 warning (negative products to uint8_t) at the kernel's own line."""
 
 from __future__ import annotations
 
+import runpy
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.reference.binary_conv import element
+from simulator.tik import SHIM
+from tests.reference.binary_conv import element, mixed
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "elementwise"
 N = 256
@@ -92,3 +95,56 @@ def test_c_api_kernel_matches_the_reference(pipev, tmp_path):
     same(z[0].view(np.int8), each("vmulconv", "s8", "f16", x, y), "asc_mul_cast_half2int8")
     same(z[1], each("vmulconv", "u8", "f16", x, y), "asc_mul_cast_half2uint8 (repeat form)")
     same(z[2].view(np.int8), each("vmulconv", "s8", "f16", x, y), "asc_mul_cast_half2int8_sync")
+
+
+# --- the mixed forms: Axpy / MulAddDst half → float ---------------------------------------------
+def mixed_each(name: str, a: np.ndarray, b, old: np.ndarray) -> np.ndarray:
+    out = b"".join(mixed(name, "f32", "f16", a[i].tobytes(),
+                         np.asarray(b if np.ndim(b) == 0 else b[i], np.float16).tobytes(),
+                         old[i].tobytes()) for i in range(len(a)))
+    return np.frombuffer(out, np.float32)
+
+
+@pytest.fixture
+def tik_importable(monkeypatch):
+    monkeypatch.syspath_prepend(SHIM)
+    yield
+    for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
+        del sys.modules[name]
+
+
+def test_mixed_tik_kernel_matches_the_reference(tik_importable):
+    tik_instance = runpy.run_path(str(DATA / "axpy_mixed_tik.py"))["mixed_kernel"]()
+    rng = np.random.default_rng(29)
+    x = rng.uniform(-600, 600, 64).astype(np.float16)
+    y = rng.uniform(-600, 600, 64).astype(np.float16)
+    d = rng.uniform(-3e5, 3e5, 3 * 64).astype(np.float32)
+    x[::9], y[::11], d[::13] = np.inf, np.nan, -0.0
+    x[5], y[7] = np.float16(6e-8), np.float16(-65504)
+    (z,) = tik_instance.tikdb.start_debug({"x_gm": x, "y_gm": y, "d_gm": d}, interactive=False)
+    z, d = z.reshape(3, 64), d.reshape(3, 64)
+    same(z[0], mixed_each("vaxpy", x, np.float16(0.5), d[0]), "vec_axpy float16 -> float32")
+    same(z[1], mixed_each("vaxpy", x, np.float16(-3.0), d[1]), "vaxpy float16 -> float32")
+    same(z[2], mixed_each("vmla", x, y, d[2]), "vmla float16 -> float32")
+
+
+def test_mixed_ascendc_kernel_matches_the_reference(pipev, tmp_path):
+    proc = pipev("run", DATA / "axpy_mixed_ascendc.cpp", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+
+    def read(name: str, dt) -> np.ndarray:
+        return np.fromfile(tmp_path / f"axpy_mixed_ascendc_{name}.bin", dt)
+    x, y, d = read("in_x", np.float16), read("in_y", np.float16), read("in_d", np.float32)
+    z = read("out", np.float32).reshape(4, N)
+    same(z[0], mixed_each("vaxpy", x, np.float16(0.75), d), "Axpy(float, half) count")
+    same(z[1], mixed_each("vmla", x, y, d), "MulAddDst(float, half) high-dimensional")
+    lanes = np.arange(N) % 64 < 32  # MASK_LO 2^32 - 1, set outside (isSetMask false)
+    want = d.copy()
+    want[lanes] = mixed_each("vmla", x[lanes], y[lanes], d[lanes])
+    same(z[2], want, "MulAddDst<float, half, false>")
+    same(z[3], mixed_each("vaxpy", x, np.float16(-1.5), d), "Axpy<float, half> high-dimensional")
+    from tests.reference import elementwise as ref
+    h = np.frombuffer(b"".join(ref.element("vaxpy", "f16", x[i].tobytes(),
+                                           np.float16(2.0).tobytes(), y[i].tobytes())
+                               for i in range(N)), np.float16)
+    same(read("out_h", np.float16), h, "Axpy<half, half> (the vendor sample's spelling)")

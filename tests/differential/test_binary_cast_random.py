@@ -1,5 +1,6 @@
 """#27 property tests: random programs of vaddreluconv, vsubreluconv and vmulconv (AddReluCast,
-SubReluCast, MulCast) over their A2/A3 pairs, with masks, mask modes, strides, repeats and the
+SubReluCast, MulCast) over their A2/A3 pairs and of the mixed forms vaxpy.f32.f16 and
+vmla.f32.f16 (Axpy, MulAddDst half → float), with masks, mask modes, strides, repeats and the
 specials of the shared pools (±0, ±inf, NaN payloads, subnormals, extremes), run bit-exact
 against tests/reference/binary_conv.py through the reference model."""
 
@@ -33,10 +34,32 @@ class BinaryCastGen(Gen):
         self.emit_vector(f"{name}.{dst_t}.{src_t}", [dst, *srcs], repeat,
                          [db, ab, bb, dr, ar, br])
 
+    def mixed(self) -> None:
+        """vaxpy.f32.f16 / vmla.f32.f16: 64 elements a repeat, f16 sources 4 blocks a repeat,
+        the f32 dst (read and written) 8, its repeats apart."""
+        self.new_state()
+        name = self.draw(st.sampled_from(("vaxpy", "vmla")))
+        repeat = self.repeats_field()
+        r = self.effective_repeats(repeat, 64)
+        self.used, self.dst_region = set(), None
+        db, dr = 1, max(self.stride(r, True)[1], 8)  # dst's repeats apart (as the #27a ACC)
+        dst = self.shared_dst_blocks("f32", r, db, dr, 8)
+        n_src = 1 if name == "vaxpy" else 2
+        srcs, strides = [], []
+        for _ in range(n_src):
+            b, rp = self.stride(r, False)
+            srcs.append(self.operand("f16", self.extent(r, b, rp, 4))[0])
+            strides.append((b, rp))
+        if name == "vaxpy":
+            srcs.append(self.scalar("f16"))
+        flat = [db, *(b for b, _ in strides), dr, *(rp for _, rp in strides)]
+        self.emit_vector(f"{name}.f32.f16", [dst, *srcs], repeat, flat)
+
     def program(self) -> str:
         for _ in range(self.draw(st.integers(1, 5))):
-            kind = self.draw(st.sampled_from(("mask", "mode", "conv", "conv", "conv")))
-            {"mask": self.mask, "mode": self.mask_mode, "conv": self.binary_cast}[kind]()
+            kind = self.draw(st.sampled_from(("mask", "mode", "conv", "conv", "mixed", "mixed")))
+            {"mask": self.mask, "mode": self.mask_mode, "conv": self.binary_cast,
+             "mixed": self.mixed}[kind]()
         return "\n".join([".chip ascend910b", *self.decls, *self.lines]) + "\n"
 
 

@@ -1,5 +1,6 @@
-"""#27 AddReluCast / SubReluCast / MulCast (vaddreluconv, vsubreluconv, vmulconv), one element
-at a time, written from the vendor's pages — not from the simulator (nothing from `isa` or
+"""#27 the two-type composites, one element at a time: AddReluCast / SubReluCast / MulCast
+(vaddreluconv, vsubreluconv, vmulconv) and the mixed forms of Axpy / MulAddDst (vaxpy.f32.f16,
+vmla.f32.f16: each f16 value widened exactly to f32, then the f32 multiply-add), each written from the vendor's pages — not from the simulator (nothing from `isa` or
 `simulator`): the element computed in the source type SRC as AddRelu / SubRelu / Mul compute it
 (tests/reference/elementwise.py), then converted to DST as Cast round=none does
 (tests/reference/convert.py: the exact rational rounding, saturation, NaN → 0 for integers).
@@ -29,3 +30,13 @@ def element(name: str, dst: str, src: str, a: bytes, b: bytes) -> bytes:
     x = int.from_bytes(in_source(name, src, a, b), "little")
     size = {"f16": 2, "s8": 1, "u8": 1}[dst]
     return convert_one(src, dst, x, "none").to_bytes(size, "little")
+
+
+def mixed(name: str, dst: str, src: str, a: bytes, b: bytes, old: bytes) -> bytes:
+    """vaxpy / vmla.DST.SRC: A (src or src0) and B (the scalar or src1) of SRC, OLD of DST."""
+    size = {"f32": 4}[dst]
+
+    def wide(raw: bytes) -> bytes:
+        return convert_one(src, dst, int.from_bytes(raw, "little"), "none").to_bytes(size,
+                                                                                    "little")
+    return elementwise.element(name, dst, wide(a), wide(b), old)

@@ -112,3 +112,62 @@ def test_hardware_form_default_strides_are_each_operands_own():
     b = rng.uniform(-4, 4, 256).astype(np.float16)
     got, _ = _run("vmulconv", "s8", "f16", a, b, "repeat=2")
     assert got.tobytes() == _want("vmulconv", "s8", "f16", a, b).tobytes()
+
+
+# --- the mixed forms: Axpy / MulAddDst half → float (vaxpy.f32.f16, vmla.f32.f16) --------------
+F16 = [0.0, -0.0, 1.0, -1.5, 65504.0, -65504.0, 6e-8, -6e-8, 6.1e-5, np.inf, -np.inf, np.nan,
+       0.333, 1000.0]
+F32 = [0.0, -0.0, 1.0, -1e30, 3.4e38, -3.4e38, 1e-45, np.inf, -np.inf, np.nan, 4.2e9, -7.0]
+
+
+def _mixed_run(head: str, a, b, d, keys: str, scalar: str = "") -> np.ndarray:
+    n = len(a)
+    nb = -(-n * 2 // 32) * 32
+    db = 2 * nb
+    text = (".chip ascend910b\n"
+            f'.ub a f16[{n}] @0x0 = bits("{a.tobytes().hex()}")\n'
+            f'.ub b f16[{n}] @{nb:#x} = bits("{b.tobytes().hex()}")\n'
+            f'.ub y f32[{n}] @{db:#x} = bits("{d.tobytes().hex()}")\n'
+            f"{head} y, a, {scalar or 'b'}, {keys}\n")
+    res = simulator.run(text)
+    return np.frombuffer(bytes(res.ub[db:db + n * 4]), np.float32)
+
+
+def test_mixed_specials_against_the_reference():
+    from tests.reference.binary_conv import mixed
+    sp = np.array(F16, np.float16)
+    a, b = np.repeat(sp, len(sp)), np.tile(sp, len(sp))
+    d = np.resize(np.array(F32, np.float32), len(a))
+    got = _mixed_run("mul_add_dst.f32.f16", a, b, d, f"count={len(a)}")
+    want = b"".join(mixed("vmla", "f32", "f16", x.tobytes(), y.tobytes(), o.tobytes())
+                    for x, y, o in zip(a, b, d, strict=True))
+    assert got.tobytes() == want
+    got = _mixed_run("axpy.f32.f16", a, b, d, f"count={len(a)}", scalar="-0.333")
+    s = np.float16(-0.333).tobytes()
+    want = b"".join(mixed("vaxpy", "f32", "f16", x.tobytes(), s, o.tobytes())
+                    for x, o in zip(a, d, strict=True))
+    assert got.tobytes() == want
+
+
+def test_the_mixed_product_is_exact_and_rounded_once():
+    """65504 · 65504 = 4290774016 exactly in f32, + 1 rounds once (to the product); 2047² + 0.5
+    is exact in f32 (a product rounded to f16 first would lose it)."""
+    a = np.array([65504.0, 2047.0], np.float16)
+    d = np.array([1.0, 0.5], np.float32)
+    got = _mixed_run("mul_add_dst.f32.f16", a, a, d, "count=2")
+    assert got.tolist() == [4290774016.0, 4190209.5]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (".chip ascend310b\n.ub a f16[64]\n.ub y f32[64]\nmul_add_dst.f32.f16 y, a, a, count=64",
+     r"mul_add_dst\.f32\.f16 is not supported on ascend310b \(mixed forms: none\)"),
+    (".chip ascend910b\n.ub a s16[64]\n.ub y f32[64]\naxpy.f32.s16 y, a, 2, count=64",
+     r"axpy\.f32\.s16 is not supported on ascend910b \(mixed forms: f32\.f16\)"),
+    (".chip ascend910b\n.ub a f32[64]\n.ub y f32[64]\nvaxpy.f32.f16 y, a, 2.0",
+     r"src 'a' is f32; a f16 operand needs a tensor of 2-byte elements"),
+    (".chip ascend910b\n.ub a f16[128] @0x0\n.ub y f32[64] @0x0\nvaxpy.f32.f16 y, a, 2.0",
+     r"overlap"),
+])
+def test_mixed_forms_are_checked(text, message):
+    with pytest.raises((AssemblyError, simulator.SimulationError), match=message):
+        simulator.run(text + "\n")

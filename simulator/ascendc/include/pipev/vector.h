@@ -229,6 +229,12 @@ inline const char* round_name(AscendC::RoundMode r) {
     static const char* names[] = {"none", "rint", "floor", "ceil", "round", "trunc", "odd", "hybrid"};
     return names[int(r)];
 }
+// #27: Axpy / MulAddDst <T, U>: the statement of one type when T is U, else STMT.T.U
+template <class T, class U> std::string head_tu(const char* stmt) {
+    if constexpr (std::is_same_v<T, U>) return head<T>(stmt);
+    else return head<T, U>(stmt);
+}
+template <class T, class U> using wide_t = std::conditional_t<(sizeof(T) > sizeof(U)), T, U>;
 }  // namespace pipev::detail
 
 namespace AscendC {
@@ -549,6 +555,54 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
         pipev::detail::hd_form<Wide>(pipev::detail::head<T, U>(STMT), isSetMask ? &m : nullptr,    \
                                      repeatTime, pipev::detail::binary_stride(repeatParams), loc,  \
                                      [&](pipev::detail::Stmt& s) {                                 \
+            pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
+        });                                                                                        \
+    }
+// scalar_mixed / binary_mixed (#27): Axpy and MulAddDst, whose vendor templates take the
+// destination's and the sources' types (T, U): the same-type overloads above, and T, U ones —
+// `Axpy<half, half>(…)` as the vendor's samples write it (the statement STMT.T), half sources
+// into a float dst (STMT.T.U, masks in elements of the wider type)
+#define PIPEV_ASCENDC_SCALAR_MIXED(NAME, STMT)                                                     \
+    PIPEV_ASCENDC_SCALAR(NAME, STMT)                                                               \
+    template <typename T, typename U, bool isSetMask = true>                                       \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src,                                \
+              const pipev::NoDeduce<U>& scalarValue, const int32_t& calCount, PIPEV_LOC) {         \
+        pipev::detail::count_form(pipev::detail::head_tu<T, U>(STMT), calCount, loc,               \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+            s.op("%s", pipev::detail::scalar_text<U>(scalarValue).c_str());                        \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T, typename U, bool isSetMask = true, class M>                              \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src,                                \
+              const pipev::NoDeduce<U>& scalarValue, const M& mask, const uint8_t repeatTimes,     \
+              const UnaryRepeatParams& repeatParams, PIPEV_LOC) {                                  \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::hd_form<pipev::detail::wide_t<T, U>>(                                       \
+            pipev::detail::head_tu<T, U>(STMT), isSetMask ? &m : nullptr, repeatTimes,             \
+            pipev::detail::unary_stride(repeatParams), loc, [&](pipev::detail::Stmt& s) {          \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+            s.op("%s", pipev::detail::scalar_text<U>(scalarValue).c_str());                        \
+        });                                                                                        \
+    }
+#define PIPEV_ASCENDC_BINARY_MIXED(NAME, STMT)                                                     \
+    PIPEV_ASCENDC_BINARY(NAME, STMT)                                                               \
+    template <typename T, typename U, bool isSetMask = true>                                       \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,   \
+              const int32_t& calCount, PIPEV_LOC) {                                                \
+        pipev::detail::count_form(pipev::detail::head_tu<T, U>(STMT), calCount, loc,               \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T, typename U, bool isSetMask = true, class M>                              \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,   \
+              const M& mask, const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams,    \
+              PIPEV_LOC) {                                                                         \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::hd_form<pipev::detail::wide_t<T, U>>(                                       \
+            pipev::detail::head_tu<T, U>(STMT), isSetMask ? &m : nullptr, repeatTimes,             \
+            pipev::detail::binary_stride(repeatParams), loc, [&](pipev::detail::Stmt& s) {         \
             pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
         });                                                                                        \
     }
