@@ -1,7 +1,8 @@
 """#27 end to end: AddReluCast, SubReluCast and MulCast in an AscendC kernel and the C API's
-asc_mul_cast_half2int8 / asc_mul_cast_half2uint8, and the mixed Axpy / MulAddDst (half → float)
-in AscendC and TIK (tests/data/elementwise/), run as a user runs them, their outputs bit-exact against tests/reference/binary_conv.py, the unknown-result
-warning (negative products to uint8_t) at the kernel's own line."""
+asc_mul_cast_half2int8 / asc_mul_cast_half2uint8, and the mixed Axpy / MulAddDst (half →
+float) in AscendC and TIK (tests/data/elementwise/), run as a user runs them, their outputs
+bit-exact against tests/reference/binary_conv.py, the unknown-result warning (negative
+products to uint8_t) at the kernel's own line."""
 
 from __future__ import annotations
 

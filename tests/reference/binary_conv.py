@@ -1,9 +1,12 @@
-"""#27 the two-type composites, one element at a time: AddReluCast / SubReluCast / MulCast
-(vaddreluconv, vsubreluconv, vmulconv) and the mixed forms of Axpy / MulAddDst (vaxpy.f32.f16,
-vmla.f32.f16: each f16 value widened exactly to f32, then the f32 multiply-add), each written from the vendor's pages — not from the simulator (nothing from `isa` or
-`simulator`): the element computed in the source type SRC as AddRelu / SubRelu / Mul compute it
-(tests/reference/elementwise.py), then converted to DST as Cast round=none does
-(tests/reference/convert.py: the exact rational rounding, saturation, NaN → 0 for integers).
+"""#27 the two-type composites, one element at a time, written from the vendor's pages — not
+from the simulator (nothing from `isa` or `simulator`):
+
+- AddReluCast / SubReluCast / MulCast (vaddreluconv, vsubreluconv, vmulconv): the element
+  computed in the source type SRC as AddRelu / SubRelu / Mul compute it
+  (tests/reference/elementwise.py), then converted to DST as Cast round=none does
+  (tests/reference/convert.py: exact rational rounding, saturation, NaN → 0 for integers);
+- the mixed forms of Axpy / MulAddDst (vaxpy.f32.f16, vmla.f32.f16): each f16 value widened
+  exactly to f32, then the f32 multiply-add.
 """
 
 from __future__ import annotations
