@@ -48,6 +48,7 @@ class _Expander:
         self.scr = b.chip.scratch_base
         self.out: list[Instruction] = []
         self.guard: Operand | None = None  # a scalar(NAME[xN]) element dst must not overlap
+        self.hw_fields: dict = {}  # fields the hardware instruction takes as they are (round_en)
 
     def key_col(self, key: str) -> int:
         return self.cols.get(key, self.syn.offset)
@@ -583,7 +584,7 @@ def _elementwise(e: _Expander) -> None:
     if form != "count":
         if form == "highdim":
             e.mask(*_mask_from_keys(e))
-        e.emit(hw, ops, t, repeat=e.fields["repeat"], stride=_strides(e))
+        e.emit(hw, ops, t, repeat=e.fields["repeat"], stride=_strides(e), **e.hw_fields)
         return
     n = _count(e, CHUNK_REPEAT * t.per_repeat)
     if n == 0:
@@ -595,9 +596,10 @@ def _elementwise(e: _Expander) -> None:
     def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
         e.mask(*hi_lo)
         e.emit(hw, {r: shift(o, done * (packed[r] * t.size if r in packed else REPEAT))
-                    if o.kind == "mem" else o for r, o in ops.items()}, t, repeat=repeat)
+                    if o.kind == "mem" else o for r, o in ops.items()}, t, repeat=repeat,
+               **e.hw_fields)
 
-    _first_n(e, n, lambda: e.emit(hw, ops, t, repeat=1), body)
+    _first_n(e, n, lambda: e.emit(hw, ops, t, repeat=1, **e.hw_fields), body)
 
 
 # -- #27a: shifts and Subs -----------------------------------------------------------------------
@@ -617,6 +619,12 @@ def _shift(e: _Expander) -> None:
             if not 0 <= n < bits:
                 e.b.warn(o.col, f"{e.syn.defn.name} by {n}: the count is outside 0..{bits - 1} "
                          "(pipev shifts every bit out; the docs give no result)")
+    if "round_en" in e.fields:  # #27: ShiftRight's roundEn, asc_shiftright_round
+        e.hw_fields = {"round_en": e.fields["round_en"]}
+        hw = e.b.table.instructions[e.syn.defn.hw]
+        problem = hw.family.chip_problem(e.syn.defn.name, e.chip, e.hw_fields, e.t)
+        if problem is not None:
+            raise LexError(problem[0], e.key_col("round_en"))
     _elementwise(e)
 
 

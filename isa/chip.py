@@ -102,7 +102,8 @@ _REQUIRED = ("name", "ub_bytes", "scratch_bytes", "clock_mhz", "cmpmask_bits", "
              "counter_mode", "vsel_modes", "compare_to_cmpmask", "types", "timing")
 # type families a profile lists: those the instruction table names (InstrDef.types), plus two
 # restriction lists of the chip's own (compares other than eq; types only the API count form has)
-RESTRICTION_LISTS = ("compare_eq_only", "api_count_only")
+RESTRICTION_LISTS = ("compare_eq_only", "api_count_only",
+                     "shift_round")  # #27: the types vshr takes round_en=1 for
 MAX_UB = 1 << 22  # 16x the largest real UB: room for made-up chips, not for a typo's 2^40
 Check = Callable[[Any], str]  # a value -> '' or what it must be
 

@@ -644,6 +644,28 @@ def api(name: str) -> Family:
     return Family(name, API, "V")
 
 
+# -- #27: vshr's roundEn, which some chips take only as false
+class ShiftRightFamily(Family):
+    """vshr: unary_scalar's shape; `round_en=1` needs a chip whose [types] shift_round list is
+    not empty (the ShiftRight page: 200I/500 A2 and ascend950 take only false). It rounds the
+    types listed (int16_t, int32_t) and, as the page says, has no effect on the others."""
+
+    __slots__ = ()
+
+    def chip_problem(self, name: str, chip: AnyChip, fields: dict, t: DType | None
+                     ) -> tuple[str, str] | None:
+        if not fields.get("round_en") or t is None:
+            return None
+        allowed = chip.types.get("shift_round", ())
+        if allowed:
+            return None
+        return (f"{name}.{t.name} round_en=1 is not supported on {chip.name} (rounding shifts: "
+                f"{', '.join(allowed) or 'none'})"), "round_en"
+
+
+SHIFT_RIGHT = ShiftRightFamily("unary_scalar", VECTOR, "V", "unary_scalar")
+
+
 # -- #27 (h27): the binary composites with a conversion: AddReluCast, SubReluCast, MulCast
 class BinaryConvFamily(ConvFamily):
     """vaddreluconv vsubreluconv vmulconv: two sources of type SRC, the result converted to

@@ -73,6 +73,9 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("repeats", 0, (1 << 31) - 1, None, False, "ReduceMax/Min/Sum repeats (any number: "
         "the expansion chunks them)"),
     Key("index", 0, 1, 0, False, "ReduceMax/Min: 1 also returns the index (calIndex)"),
+    # #27: AscendC ShiftRight's roundEn (the high-dimensional forms)
+    Key("round_en", 0, 1, 0, False, "vshr: 1 adds the last bit shifted out (s16/s32; AscendC "
+        "ShiftRight roundEn)"),
 )}
 UNARY_BLK_MAX = 65535
 
@@ -492,7 +495,9 @@ for _d in (
     _math("vrelu", F.MATH_UNARY, "relu", "dst = src < 0 ? 0 : src (exact)"),
     _math_scalar("vlrelu", "math", "dst = src < 0 ? src * SCALAR : src (exact)"),
     _math_scalar("vshl", "shift", "dst = src << SCALAR (exact; counts of the width or more: 0)"),
-    _math_scalar("vshr", "shift", "dst = src >> SCALAR, arithmetic for signed types (exact)"),
+    InstrDef("vshr", _VS, F.SHIFT_RIGHT, typed=True, types="shift", strides="unary",
+             keys=("repeat", "round_en"), doc="dst = src >> SCALAR, arithmetic for signed types "
+             "(exact); round_en=1 (s16, s32) adds the last bit shifted out"),
     _api_elementwise("exp", _VEC2, "api_unary", "math", "unary", "AscendC Exp → vexp"),
     _api_elementwise("ln", _VEC2, "api_unary", "math", "unary", "AscendC Ln → vln"),
     _api_elementwise("sqrt", _VEC2, "api_unary", "math", "unary", "AscendC Sqrt → vsqrt"),
@@ -505,7 +510,9 @@ for _d in (
     _api_elementwise("shift_left", _VS, "api_shift", "shift", "unary",
                      "AscendC ShiftLeft → vshl", hw="vshl"),
     _api_elementwise("shift_right", _VS, "api_shift", "shift", "unary",
-                     "AscendC ShiftRight → vshr", hw="vshr"),
+                     "AscendC ShiftRight → vshr (round_en=1: roundEn, the C API's "
+                     "asc_shiftright_round)", hw="vshr")._replace(
+                         keys=("count", "repeat", *_APIMASK, "round_en")),
     _api_elementwise("subs", _VS, "api_subs", "arith", "unary",
                      "AscendC Subs, the C API's asc_sub_scalar → vadds of -SCALAR", hw="vadds"),
     # composites (same-type forms)

@@ -29,10 +29,12 @@ LANGUAGES = ("ascendc", "c_api", "tik")
 SHAPES = {
     "ascendc": ("binary", "scalar", "unary", "cast",  # (dst, src0, src1) (dst, src, s) (dst, src)
                 "binary_cast",  # #27: (dst of T, src0 and src1 of U): AddReluCast …
-                "scalar_mixed", "binary_mixed"),  # #27: Axpy, MulAddDst with <T, U> overloads
+                "scalar_mixed", "binary_mixed",  # #27: Axpy, MulAddDst with <T, U> overloads
+                "scalar_round"),  # #27: ShiftRight, roundEn last in its high-dimensional forms
     # cast (#27b): (dst, src) of the types `conv` names; unary: #27a (asc_exp …)
     "c_api": ("binary", "scalar", "cast", "unary",
-              "binary_cast"),  # #27: asc_mul_cast_half2int8 (dst, src0, src1), types its name's
+              "binary_cast",  # #27: asc_mul_cast_half2int8 (dst, src0, src1), types its name's
+              "scalar_round"),  # #27: asc_shiftright_round
     "tik": ("binary", "scalar", "unary", "conv",
             # #29: TIK's older names, with block strides before the repeat strides
             "binary_blk", "scalar_blk", "unary_blk", "conv_blk"),
@@ -180,8 +182,8 @@ BUILTIN: tuple[Binding, ...] = (
     *_rows("ascendc", "binary", "Div:div"),
     *_rows("ascendc", "unary", "Exp:exp Ln:ln Sqrt:sqrt Rsqrt:rsqrt Reciprocal:reciprocal "
            "Relu:relu"),
-    *_rows("ascendc", "scalar", "Subs:subs LeakyRelu:leaky_relu ShiftLeft:shift_left "
-           "ShiftRight:shift_right"),
+    *_rows("ascendc", "scalar", "Subs:subs LeakyRelu:leaky_relu ShiftLeft:shift_left"),
+    *_rows("ascendc", "scalar_round", "ShiftRight:shift_right"),  # #27: roundEn
     *_rows("c_api", "binary", "asc_div:div"),
     *_rows("c_api", "unary", "asc_exp:exp asc_rsqrt:rsqrt asc_relu:relu"),
     *_rows("c_api", "scalar", "asc_sub_scalar:subs asc_leakyrelu:leaky_relu"),
@@ -209,6 +211,9 @@ BUILTIN: tuple[Binding, ...] = (
             conv=("s8", "f16", "none")),
     Binding("c_api", "asc_mul_cast_half2uint8", "mul_cast", "binary_cast",
             conv=("u8", "f16", "none")),
+    # #27: the C API's shifts (the value converted to T), and the rounding right shift
+    *_rows("c_api", "scalar", "asc_shiftleft:shift_left asc_shiftright:shift_right"),
+    *_rows("c_api", "scalar_round", "asc_shiftright_round:shift_right"),
 )
 
 

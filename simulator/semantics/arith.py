@@ -38,6 +38,16 @@ def _relu(a: np.ndarray) -> np.ndarray:
     return np.where(a < 0, np.zeros((), a.dtype), a)
 
 
+def _shift_right_round(a: np.ndarray, s) -> np.ndarray:
+    """vshr round_en=1 (#27): a >> s plus the last bit shifted out (bit s-1 of a; the sign bit
+    for counts past the width); unsigned types are not rounded (the ShiftRight page)."""
+    res = _shift_right(a, s)
+    n, bits = int(s), 8 * a.dtype.itemsize
+    if n < 1 or a.dtype.kind != "i":
+        return res
+    return res + (np.right_shift(a, min(n - 1, bits - 1)) & 1).astype(a.dtype)
+
+
 def _leaky_relu(a: np.ndarray, s) -> np.ndarray:
     """src < 0 ? src * SCALAR (rounded in T) : src; NaN and -0 pass as they are."""
     return np.where(a < 0, a * s, a)
@@ -117,8 +127,9 @@ def unary_scalar(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
 def _unary_scalar(vop: VectorOp, raw: np.ndarray, scalar: np.ndarray) -> np.ndarray:
     a = numeric(raw, vop)
     s = scalar.reshape(1).view(vop.t.numeric)[0]
+    fn = _shift_right_round if vop.instr.fields.get("round_en") else SCALAR[vop.instr.name]
     with np.errstate(all="ignore"):
-        res = SCALAR[vop.instr.name](a, s).astype(vop.t.numeric, copy=False)
+        res = fn(a, s).astype(vop.t.numeric, copy=False)
         return _nan_rule(vop, a, s, res)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import ml_dtypes
 import numpy as np
 
-from tests.reference import binary_conv, elementwise
+from tests.reference import binary_conv, elementwise, shift_round
 from tests.reference.convert import convert_one
 
 UB_BYTES = 196608  # ascend910b (docs/machine.md §2)
@@ -621,6 +621,8 @@ class Reference:
                 v = elementwise.element(name, t, self.load(ops["src0"], size, i, k),
                                         self.load(ops["src1"], size, i, k),
                                         self.load(ops["dst"], size, i, k))
+            elif name == "vshr" and ins.keys.get("round_en", "0") == "1":  # #27: roundEn
+                v = shift_round.shift_right_round(t, self.load(ops["src"], size, i, k), scalar)
             elif name in elementwise.MATH_SCALAR + elementwise.MATH_UNARY:  # #27a
                 v = elementwise.element(name, t, self.load(ops["src"], size, i, k), scalar,
                                         self.load(ops["dst"], size, i, k))

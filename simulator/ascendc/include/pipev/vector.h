@@ -606,6 +606,31 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
             pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
         });                                                                                        \
     }
+// scalar_round (#27): ShiftRight — the scalar shape, its high-dimensional forms ending in
+// `bool roundEn = false` (round_en=1 when true; a chip without rounding shifts refuses it)
+#define PIPEV_ASCENDC_SCALAR_ROUND(NAME, STMT)                                                     \
+    template <typename T, bool isSetMask = true>                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                \
+              const pipev::NoDeduce<T>& scalarValue, const int32_t& calCount, PIPEV_LOC) {         \
+        pipev::detail::count_form(pipev::detail::head<T>(STMT), calCount, loc,                     \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+            s.op("%s", pipev::detail::scalar_text<T>(scalarValue).c_str());                        \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T, bool isSetMask = true, class M>                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                \
+              const pipev::NoDeduce<T>& scalarValue, const M& mask, const uint8_t repeatTimes,     \
+              const UnaryRepeatParams& repeatParams, bool roundEn = false, PIPEV_LOC) {            \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::hd_form<T>(pipev::detail::head<T>(STMT), isSetMask ? &m : nullptr,          \
+                                  repeatTimes, pipev::detail::unary_stride(repeatParams), loc,     \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+            s.op("%s", pipev::detail::scalar_text<T>(scalarValue).c_str());                        \
+            if (roundEn) s.op("round_en=1");                                                       \
+        });                                                                                        \
+    }
 }  // namespace AscendC
 #include "bindings.h"
 #endif
