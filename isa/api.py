@@ -320,7 +320,7 @@ def _check_scalar_overlap(e: _Expander, dst: Operand, scalar: Operand, form: str
         offs = element_offsets(t.size, f["dst_blk"], f["dst_rep"], f["repeat"]) + dst.addr
         hit = bool(np.any(np.abs(offs - scalar.addr) < t.size))
     if hit:
-        raise LexError(f"select dst overlaps the scalar element {scalar.text} at "
+        raise LexError(f"{e.syn.defn.name} dst overlaps the scalar element {scalar.text} at "
                        f"{scalar.addr:#x} (the scalar must not overlap dst)", scalar.col)
 
 
@@ -887,6 +887,55 @@ def _binary_cast(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit(hw, ops, dst_t, src=src_t, repeat=1), body)
 
 
+def _flex_scalar(e: _Expander) -> None:
+    """ands / ors / divs (ascend950): exactly one of src0, src1 is a scalar (a value, a register
+    or scalar(NAME[I])). It is broadcast into one repeat of scratch by vector_dup (MASK all
+    ones, or MASK as it is in the no-mask form: the same element positions), then vand / vor
+    / vdiv read the scratch at repeat stride 0 in the scalar's position (s / x for divs)."""
+    hw, t, f = e.syn.defn.hw, e.t, e.fields
+    form = _form(e)
+    _arity(e, 3, form)
+    ops = _operands(e, list(e.syn.defn.operands))
+    s0, s1 = ops["src0"].kind == "scalar", ops["src1"].kind == "scalar"
+    if s0 == s1:
+        raise LexError(f"{e.syn.defn.name} takes exactly one scalar (src0 or src1) and one tensor",
+                       ops["src1"].col)
+    srole, vrole = ("src0", "src1") if s0 else ("src1", "src0")
+    _check_scalar_overlap(e, ops["dst"], ops[srole], form)
+    scr = e.raw(e.scr)
+    if form != "nomask":
+        e.mask(ONES, ONES)
+    e.emit("vector_dup", {"dst": scr, "scalar": ops[srole]}, t, repeat=1)
+    vec = ops[vrole]
+
+    def stride(db: int, vb: int, dr: int, vr: int) -> tuple[int, ...]:
+        blk = {"src0": 1, "src1": 1, vrole: vb}
+        rep = {"src0": 0, "src1": 0, vrole: vr}
+        return (db, blk["src0"], blk["src1"], dr, rep["src0"], rep["src1"])
+
+    def emit(dst: Operand, v: Operand, repeat, st: tuple[int, ...]) -> None:
+        srcs = {srole: scr, vrole: v}
+        e.emit(hw, {"dst": dst, "src0": srcs["src0"], "src1": srcs["src1"]}, t, repeat=repeat,
+               stride=st)
+    if form != "count":
+        if form == "highdim":
+            e.mask(*_mask_from_keys(e))
+        emit(ops["dst"], vec, f["repeat"], stride(f["dst_blk"], f["src_blk"], f["dst_rep"],
+                                                  f["src_rep"]))
+        return
+    n = _count(e, CHUNK_REPEAT * t.per_repeat)
+    if n == 0:
+        e.b.warn(e.key_col("count"), f"{e.syn.defn.name} with count=0 does nothing")
+        return
+    dense = stride(1, 1, 8, 8)
+
+    def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        e.mask(*hi_lo)
+        emit(shift(ops["dst"], done * REPEAT), shift(vec, done * REPEAT), repeat, dense)
+
+    _first_n(e, n, lambda: emit(ops["dst"], vec, 1, dense), body)
+
+
 # -- issue 28 (28b): gathers and layout shapes ------------------------------------------------
 def _gather_mask(e: _Expander) -> None:
     """GatherMask → vreducev2. repeat= alone is reduceMode false (normal mode: MASK ignored,
@@ -1023,6 +1072,7 @@ _EXPANSIONS = {
     "api_shift": _shift,  # #27a
     "api_subs": _subs,  # #27a
     "api_binary_cast": _binary_cast,  # #27: AddReluCast SubReluCast MulCast
+    "api_flex_scalar": _flex_scalar,  # #27: ascend950 Ands Ors Divs
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
 }

@@ -161,7 +161,7 @@ class Builder:
         what = defn.name + (f".{syn.op}" if syn.op else "")
         if t.name not in supported:
             raise LexError(f"{what}.{t.name} is not supported on {self.chip.name} (supports "
-                           f"{', '.join(supported)})", syn.offset)
+                           f"{', '.join(supported) or 'none'})", syn.offset)
         if defn.level == "hw" and t.name in self.chip.types.get("api_count_only", ()):
             # docs/machine.md §2: these types exist on the chip only through the API count= forms
             raise LexError(f"{what}.{t.name} is not supported on {self.chip.name} at hardware "

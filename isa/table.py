@@ -170,6 +170,7 @@ _APIMASK = ("mask", "mask_lo", "mask_hi")
 _VEC2 = (("dst", "vec"), ("src", "vec"))
 _PAD_IN = ("nburst", "len", "src_gap", "dst_gap", "left_pad", "right_pad", "pad_value")
 _PAD_OUT = ("nburst", "len", "src_gap", "dst_gap")
+_FLEX = (("dst", "vec"), ("src0", "scalar_or_vec"), ("src1", "scalar_or_vec"))  # #27: Ands …
 
 
 def _binary(name: str, doc: str, types: str = "arith") -> InstrDef:
@@ -548,6 +549,17 @@ for _d in (
                      "AscendC FusedMulAdd → vmadd", hw="vmadd"),
     _api_elementwise("mul_add_relu", _VEC3, "api_binary", "math", "binary",
                      "AscendC MulAddRelu → vmaddrelu", hw="vmaddrelu"),
+    # #27: ascend950's Ands / Ors / Divs, the scalar in either position (a value, a register or
+    # scalar(NAME[I])): vector_dup of the scalar into scratch, then vand / vor / vdiv
+    InstrDef("ands", _FLEX, F.api("api_flex_scalar"), level="api", typed=True, types="ands",
+             strides="unary", keys=("count", "repeat") + _APIMASK, hw="vand",
+             doc="AscendC Ands (ascend950): dst = src & s or s & src → vector_dup · vand"),
+    InstrDef("ors", _FLEX, F.api("api_flex_scalar"), level="api", typed=True, types="ands",
+             strides="unary", keys=("count", "repeat") + _APIMASK, hw="vor",
+             doc="AscendC Ors (ascend950): dst = src | s or s | src → vector_dup · vor"),
+    InstrDef("divs", _FLEX, F.api("api_flex_scalar"), level="api", typed=True, types="divs",
+             strides="unary", keys=("count", "repeat") + _APIMASK, hw="vdiv",
+             doc="AscendC Divs (ascend950): dst = src / s or s / src → vector_dup · vdiv"),
     # #27 (h27): the composites with a conversion, DST.SRC (their pairs: chip [types] relu_conv,
     # mul_conv); the conversion is CAST_NONE (RINT where inexact), saturating, as Cast's
     InstrDef("vaddreluconv", _VEC3, F.BINARY_CONV, typed=True, src_typed=True,

@@ -149,3 +149,22 @@ def test_mixed_ascendc_kernel_matches_the_reference(pipev, tmp_path):
                                            np.float16(2.0).tobytes(), y[i].tobytes())
                                for i in range(N)), np.float16)
     same(read("out_h", np.float16), h, "Axpy<half, half> (the vendor sample's spelling)")
+
+
+# --- ascend950: Ands, Ors, Divs with the flexible scalar position -------------------------------
+def test_flex_scalar_950_kernel(pipev, tmp_path):
+    proc = pipev("run", "--chip", "ascend950", DATA / "flex_scalar_950.cpp", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    a = np.fromfile(tmp_path / "flex_scalar_950_in_a.bin", np.int16)
+    h = np.fromfile(tmp_path / "flex_scalar_950_in_h.bin", np.float16)
+    out = np.fromfile(tmp_path / "flex_scalar_950_out.bin", np.uint8)
+    z, q = out[:4 * N].view(np.int16), out[4 * N:].view(np.float16)
+    assert (z[:N] == (a & np.int16(0x0FF0))).all(), "Ands(dst, src, scalar)"
+    assert (z[N:] == (np.int16(3) | a)).all(), "Ors(dst, scalar, src) high-dimensional"
+    from tests.reference import elementwise as ref
+
+    def div(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return np.frombuffer(b"".join(ref.div("f16", u.tobytes(), v.tobytes())
+                                      for u, v in zip(x, y, strict=True)), np.float16)
+    same(q[:N], div(h, np.full(N, 4.0, np.float16)), "Divs(dst, src, scalar)")
+    same(q[N:], div(np.full(N, h[5], np.float16), h), "Divs<…, {0}>(dst, src[5], src)")

@@ -171,3 +171,41 @@ def test_the_mixed_product_is_exact_and_rounded_once():
 def test_mixed_forms_are_checked(text, message):
     with pytest.raises((AssemblyError, simulator.SimulationError), match=message):
         simulator.run(text + "\n")
+
+
+# --- ascend950: ands / ors / divs, the scalar in either position --------------------------------
+def test_flex_scalar_statements_on_ascend950():
+    rng = np.random.default_rng(9)
+    a = rng.integers(-30000, 30000, 256).astype(np.int16)
+    h = rng.uniform(-8, 8, 128).astype(np.float16)
+    h[::7] = np.float16(0)
+    text = (".chip ascend950\n"
+            f'.ub a s16[256] @0x0 = bits("{a.tobytes().hex()}")\n'
+            f'.ub h f16[128] @0x200 = bits("{h.tobytes().hex()}")\n'
+            ".ub d s16[256] @0x400\n.ub q f16[128] @0x600\n.ub r f16[128] @0x700\n"
+            "ands.s16 d, -4, a, repeat=2, mask=128\n"
+            "divs.f16 q, h, x0, count=128\n"  # x0 = 0: x / 0
+            "divs.f16 r, scalar(h[1]), h, count=128\n")
+    res = simulator.run(text)
+    ub = bytes(res.ub)
+    assert (np.frombuffer(ub[0x400:0x600], np.int16) == (a & np.int16(-4))).all()
+    with np.errstate(all="ignore"):
+        q = np.frombuffer(ub[0x600:0x700], np.float16)
+        assert q.tobytes() == (h / np.float16(0)).astype(np.float16).tobytes()
+        r = np.frombuffer(ub[0x700:0x800], np.float16)
+        assert r.tobytes() == (h[1] / h).astype(np.float16).tobytes()
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (".chip ascend910b\n.ub a s16[128]\n.ub d s16[128]\nands.s16 d, a, 3, count=128",
+     r"ands\.s16 is not supported on ascend910b \(supports none\)"),
+    (".chip ascend950\n.ub a s16[128]\n.ub d s16[128]\nors.s16 d, a, a, count=128",
+     r"exactly one scalar"),
+    (".chip ascend950\n.ub a s16[128]\n.ub d s16[128]\nors.s16 d, 1, 2, count=128",
+     r"exactly one scalar"),
+    (".chip ascend950\n.ub a f16[128]\n.ub d f16[128] @0x0\ndivs.f16 d, scalar(d[3]), a, "
+     "count=128", r"overlaps the scalar element"),
+])
+def test_flex_scalar_statements_are_checked(text, message):
+    with pytest.raises((AssemblyError, simulator.SimulationError), match=message):
+        simulator.run(text + "\n")

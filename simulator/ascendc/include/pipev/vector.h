@@ -235,6 +235,17 @@ template <class T, class U> std::string head_tu(const char* stmt) {
     else return head<T, U>(stmt);
 }
 template <class T, class U> using wide_t = std::conditional_t<(sizeof(T) > sizeof(U)), T, U>;
+// #27: Ands / Ors / Divs (ascend950): GO(src0, src1) with the scalar side as src_op writes it —
+// a value, or, with two tensors, the one at config.scalarTensorIndex as its element 0
+template <const AscendC::BinaryConfig& config, class E, class S, class V, class Go>
+void flex_pair(const S& src0, const V& src1, Go go) {
+    if constexpr (is_local<S> && is_local<V>) {
+        if (config.scalarTensorIndex == 0) go(Elem<E>{src0}, src1);
+        else go(src0, Elem<E>{src1});
+    } else {
+        go(src0, src1);
+    }
+}
 }  // namespace pipev::detail
 
 namespace AscendC {
@@ -604,6 +615,39 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
             pipev::detail::head_tu<T, U>(STMT), isSetMask ? &m : nullptr, repeatTimes,             \
             pipev::detail::binary_stride(repeatParams), loc, [&](pipev::detail::Stmt& s) {         \
             pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
+        });                                                                                        \
+    }
+// flex_scalar (#27): ascend950 Ands Ors Divs — src0 or src1 a scalar (see flex_pair)
+#define PIPEV_ASCENDC_FLEX_SCALAR(NAME, STMT)                                                      \
+    template <typename T = BinaryDefaultType, bool isSetMask = true,                               \
+              const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename U, typename S,          \
+              typename V>                                                                          \
+    void NAME(const U& dst, const S& src0, const V& src1, const int32_t& count, PIPEV_LOC) {       \
+        using E = typename U::PrimType;                                                            \
+        pipev::detail::flex_pair<config, E>(src0, src1, [&](const auto& a, const auto& b) {        \
+            pipev::detail::count_form(pipev::detail::head<E>(STMT), count, loc,                    \
+                                      [&](pipev::detail::Stmt& s) {                                \
+                pipev::detail::ub_ops(s, loc, dst);                                                \
+                pipev::detail::src_op<E>(s, a, loc);                                               \
+                pipev::detail::src_op<E>(s, b, loc);                                               \
+            });                                                                                    \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T = BinaryDefaultType, bool isSetMask = true,                               \
+              const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename U, typename S,          \
+              typename V, class M>                                                                 \
+    void NAME(const U& dst, const S& src0, const V& src1, const M& mask, const uint8_t repeatTime, \
+              const UnaryRepeatParams& repeatParams, PIPEV_LOC) {                                  \
+        using E = typename U::PrimType;                                                            \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::flex_pair<config, E>(src0, src1, [&](const auto& a, const auto& b) {        \
+            pipev::detail::hd_form<E>(pipev::detail::head<E>(STMT), isSetMask ? &m : nullptr,      \
+                                      repeatTime, pipev::detail::unary_stride(repeatParams), loc,  \
+                                      [&](pipev::detail::Stmt& s) {                                \
+                pipev::detail::ub_ops(s, loc, dst);                                                \
+                pipev::detail::src_op<E>(s, a, loc);                                               \
+                pipev::detail::src_op<E>(s, b, loc);                                               \
+            });                                                                                    \
         });                                                                                        \
     }
 // scalar_round (#27): ShiftRight — the scalar shape, its high-dimensional forms ending in
