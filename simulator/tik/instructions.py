@@ -12,6 +12,7 @@ from isa.families import REDUCE_ORDERS
 from isa.table import TABLE
 from simulator.bindings import ROWS, TENSORS, Binding
 from simulator.tik.call import Call
+from simulator.tik.dtypes import NAMES
 from simulator.tik.errors import UnknownCall, api, caller
 from simulator.tik.expr import Const, Expr, FConst
 from simulator.tik.values import CmpMask, Scalar, Tensor
@@ -24,6 +25,11 @@ ROUND = {"": "none", "none": "none", "round": "rint", "floor": "floor", "ceil": 
 # h_sub adds the negated number)
 H_BINARY = {"h_add": ("add", "adds"), "h_sub": ("sub", None), "h_mul": ("mul", "muls"),
             "h_max": ("max", "maxs"), "h_min": ("min", "mins")}
+
+
+# #27: TIK's set_atomic_add modes — 0 off, then AscendC's AtomicDtype order (ATOMIC_F32 = 1 …)
+ATOMIC_MODES = {0: "none", 1: "f32", 2: "f16", 3: "s16", 4: "s32", 5: "s8", 6: "bf16"}
+ATOMIC_NAMES = ("float32", "float16", "int16", "int32", "int8", "bfloat16")
 
 
 class Instructions:
@@ -67,6 +73,21 @@ class Instructions:
                       f"dst_gap={c.value(dst_stride, 'dst_stride', 0, 65535)}")
             c.emit(f"{mnemonic} {d}, {s}, {fields}")
             c.record(pipe)
+
+    # -- #27: GM atomics ---------------------------------------------------------------------
+    @api
+    def set_atomic_add(self, mode) -> None:
+        """TIK's set_atomic_add(mode): the UB → GM data_moves that follow add into GM. MODE 0
+        turns it off; 1..6 are the AtomicDtype order (float32 float16 int16 int32 int8
+        bfloat16); a dtype's name is taken too, as TIK operators write it (docs/decisions.md)."""
+        with self._call("set_atomic_add") as c:
+            t = ATOMIC_MODES.get(mode) if isinstance(mode, int) and not isinstance(mode, bool) \
+                else NAMES.get(mode) if isinstance(mode, str) else None
+            if t is None:
+                raise c.error(f"mode must be 0..6 or a dtype name ({', '.join(ATOMIC_NAMES)}), "
+                              f"got {mode!r}")
+            c.emit("set_atomic.f32 atomic=none" if t == "none" else f"set_atomic.{t} atomic=add")
+            c.record(None)
 
     # -- select and compare ------------------------------------------------------------------
     @api
