@@ -17,9 +17,15 @@ from simulator.semantics.runs import whole_runs
 
 
 def _shift_left(a: np.ndarray, s) -> np.ndarray:
-    """a << s in T; a count outside [0, width) gives 0 (docs/semantics.md: the model's value)."""
+    """a << s in T; a count outside [0, width) shifts every bit out (docs/semantics.md: the
+    model's value). Signed T is the ShiftLeft page's arithmetic left shift: the sign bit stays,
+    the bits below it shift (0xAAAA << 1 = 0xD554 in int16_t)."""
     n, bits = int(s), 8 * a.dtype.itemsize
-    return np.zeros_like(a) if not 0 <= n < bits else np.left_shift(a, n)
+    res = np.zeros_like(a) if not 0 <= n < bits else np.left_shift(a, n)
+    if a.dtype.kind != "i":
+        return res
+    sign = np.asarray(np.iinfo(a.dtype).min, a.dtype)  # the sign bit alone
+    return (a & sign) | (res & ~sign)
 
 
 def _shift_right(a: np.ndarray, s) -> np.ndarray:

@@ -44,3 +44,14 @@ def test_the_page_example():
 def test_chips_without_rounding_shifts_refuse_it(chip):
     with pytest.raises(AssemblyError, match=rf"round_en=1 is not supported on {chip}"):
         _run("s16", 5, chip=chip, stmt="shift_right")
+
+
+@pytest.mark.parametrize(("t", "n", "want"), [("s16", 1, 0xD554), ("s16", 3, 0xD550),
+                                              ("u16", 1, 0x5554), ("s16", 16, 0x8000)])
+def test_shift_left_is_the_pages_arithmetic_shift(t, n, want):
+    """ShiftLeft's page: int16_t 1010101010101010 << 1 = 1101010101010100 (the sign bit stays,
+    the bits below shift), << 3 = 1101010101010000; uint16_t << 1 = 0101010101010100."""
+    text = (f".chip ascend910b\n.ub a {t}[128] @0x0 = bits(\"{'aaaa' * 128}\")\n"
+            f".ub d {t}[128] @0x100\nvshl.{t} d, a, {n}\n")
+    res = simulator.run(text)
+    assert int.from_bytes(bytes(res.ub[0x100:0x102]), "little") == want
