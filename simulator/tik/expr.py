@@ -11,11 +11,14 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 
+from simulator.semantics.scalar_unit import DIVIDE
 from simulator.tik.errors import TikError, caller
 
+# `//` and `%` fold as the scalar unit's div/rem compute them (C's: truncated toward zero,
+# the remainder with the dividend's sign), so a folded and a run-time value agree
 FOLD: dict[str, Callable[[int, int], int]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
-    "%": operator.mod, "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_,
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": DIVIDE["div"],
+    "%": DIVIDE["rem"], "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_,
     "|": operator.or_, "^": operator.xor}
 ALU = {"+": "add", "-": "sub", "*": "mul", "<<": "shl", ">>": "shr", "&": "and", "|": "or",
        "^": "xor"}
@@ -313,13 +316,9 @@ class Lowering:
         return _Reg(t, temp=True)
 
     def _divide(self, op: str, a, b) -> _Reg:
-        if isinstance(b, int) and b > 0 and b & (b - 1) == 0 and not isinstance(a, int):
-            t = self._target(a, b)
-            if op == "//":
-                self.lines.append(f"shr x{t}, x{a.reg}, {b.bit_length() - 1}")
-            else:
-                self.lines.append(f"and x{t}, x{a.reg}, {b - 1}")
-            return _Reg(t, temp=True)
+        """`//` and `%` by any divisor, a power of two too, are div/rem: C's division, right
+        for a negative dividend, where a logical shr/and would not be (one S instruction
+        either way, so no cycles move)."""
         if b == 0:
             raise LowerError(f"division by zero in a TIK expression ('{op}' by 0)")
         if isinstance(a, int):  # a constant dividend: li into a fresh register
