@@ -97,6 +97,11 @@ class Tensor:
         return self.root.scope == "ubuf"
 
     def __getitem__(self, index) -> Tensor:
+        if not isinstance(index, tuple) and len(self.shape) > 1:
+            # TIK's __getitem__: one index (an immediate, Scalar, Expr or slice) into a
+            # multi-dimensional tensor indexes its elements flat, the result 1-D
+            return Tensor(self.tik, self.dtype, self.t, (self.size,), self.name, self.scope,
+                          self.pname, self.loc, self.root, self.offset)[index]
         index = index if isinstance(index, tuple) else (index,)
         if len(index) > max(len(self.shape), 1):
             raise self.tik.error(f"too many indices for tensor '{self.name}' of shape "
@@ -114,6 +119,8 @@ class Tensor:
                 n = _length(start, stop)
                 shape = ([n] if n is not None else []) + list(self.shape[k + 1:])
             else:
+                if isinstance(ix, int) and ix < 0 and self.shape:  # an immediate from the end
+                    ix += self.shape[k]
                 offset = offset + as_expr(ix) * strides[k]
         view = Tensor(self.tik, self.dtype, self.t, tuple(shape), self.name, self.scope,
                       self.pname, self.loc, self.root, _fold(offset))
