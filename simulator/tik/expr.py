@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 
+from isa.diagnostics import Diagnostic
 from simulator.semantics.scalar_unit import DIVIDE
 from simulator.tik.errors import TikError, caller
 
@@ -161,8 +162,50 @@ class Cond:
         self.op, self.a, self.b = op, a, b
 
     def __bool__(self) -> bool:
-        raise TikError.at(caller(), "a TIK condition has no Python truth value while the kernel "
-                          "is built: use tik_instance.if_scope(...)")
+        """A Python `if` on a condition, decided while the kernel is built. TIK's expressions
+        answer as TVM's do: `==` and `!=` by whether the two sides are the same expression
+        object (so `if core_index == n - 1:` is False, its else branch recorded for every
+        core: a latent bug, warned at the line); the other comparisons have no truth value."""
+        loc = caller()
+        try:
+            ca, cb = self.a.constant(), self.b.constant()
+        except LowerError:
+            ca = cb = None
+        if ca is not None and cb is not None:
+            return bool(FOLD_CMP[self.op](ca, cb))
+        if self.op not in ("==", "!="):
+            raise TikError.at(loc, "a TIK condition has no Python truth value while the "
+                              "kernel is built: use tik_instance.if_scope(...)")
+        same = self.a is self.b
+        value = same if self.op == "==" else not same
+        tik = _kernel_of(self.a) or _kernel_of(self.b)
+        if tik is not None:
+            tik.notes.append(Diagnostic(
+                "warning", loc.file, loc.line, loc.col,
+                f"a Python `if` on a TIK `{self.op}` is decided when the kernel is built, not "
+                f"when it runs: {value}, as TIK's expressions answer (the two sides are "
+                f"{'the same' if same else 'different'} expression objects), so the "
+                f"{'if' if value else 'else'} branch is recorded whatever the values; "
+                "tik_instance.if_scope(...) decides at run time"))
+        return value
+
+
+FOLD_CMP: dict[str, Callable[[int, int], bool]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "==": operator.eq, "!=": operator.ne}
+
+
+def _kernel_of(e: Expr):
+    """The Tik a Scalar of E belongs to (None: E holds none)."""
+    work = [e]
+    while work:
+        x = work.pop()
+        tik = getattr(x, "tik", None)
+        if tik is not None:
+            return tik
+        if isinstance(x, BinOp):
+            work += [x.a, x.b]
+    return None
 
 
 class Junction:

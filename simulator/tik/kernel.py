@@ -57,6 +57,7 @@ class Kernel:
         self.outputs: list = []
         self.kernel_name = ""
         self.block_dim = 1  # an outermost for_range(0, N, block_num=N) runs N cores
+        self.notes: list = []  # warnings found while recording (the program carries them)
 
     # -- diagnostics and recording -----------------------------------------------------------
     def error(self, message: str) -> TikError:

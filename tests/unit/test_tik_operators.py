@@ -59,3 +59,86 @@ def test_one_index_into_a_2d_tensor_is_flat(tik_importable, tmp_path):
     want.reshape(-1)[-2] = want[0, 1]
     want[3] *= np.float32(2.0)
     assert y.tobytes() == want.tobytes()
+
+
+# -- set_atomic_add: data_moves into GM accumulate, across cores -----------------------------
+ATOMIC = """
+from impl.util.platform_adapter import tik
+CORES, N = 4, 64
+tik_instance = tik.Tik(tik.Dprofile())
+x_gm = tik_instance.Tensor("float32", (CORES, N), name="x_gm", scope=tik.scope_gm)
+y_gm = tik_instance.Tensor("float32", (N,), name="y_gm", scope=tik.scope_gm, is_atomic_add=True)
+with tik_instance.for_range(0, CORES, block_num=CORES) as core:
+    x = tik_instance.Tensor("float32", (N,), name="x", scope=tik.scope_ubuf)
+    tik_instance.data_move(x, x_gm[core, 0], 0, 1, N * 4 // 32, 0, 0)
+    tik_instance.set_atomic_add(1)
+    tik_instance.data_move(y_gm, x, 0, 1, N * 4 // 32, 0, 0)
+    tik_instance.set_atomic_add(0)
+    tik_instance.data_move(y_gm, x, 0, 1, 1, 0, 0) if {plain} else None
+tik_instance.BuildCCE(kernel_name="atomic", inputs=[x_gm], outputs=[y_gm])
+"""
+
+
+def test_set_atomic_add_accumulates_across_cores(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, ATOMIC.format(plain=False))
+    x = (np.arange(256, dtype=np.float32).reshape(4, 64) / 3).astype(np.float32)
+    [y] = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
+    want = np.zeros(64, np.float32)
+    for row in x:  # the order of the cores does not change a sum of four thirds-of-integers
+        want = want + row
+    assert y.tobytes() == want.tobytes()
+    assert not tik_instance.tikdb.result.diagnostics
+
+
+def test_a_plain_store_after_set_atomic_add_0_is_still_a_race(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, ATOMIC.format(plain=True))
+    x = np.ones((4, 64), np.float32)
+    tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
+    assert any("another core also writes" in d.message and d.line == 13
+               for d in tik_instance.tikdb.result.diagnostics)
+
+
+def test_set_atomic_add_takes_the_documented_modes(tik_importable, tmp_path):
+    from isa.diagnostics import DiagnosticError
+    with pytest.raises(DiagnosticError) as e:
+        build(tmp_path, ATOMIC.replace("set_atomic_add(1)", "set_atomic_add(9)").format(
+            plain=False))
+    assert "set_atomic_add: mode 9 is not one of" in str(e.value)
+
+
+# -- a Python `if` on a TIK `==`: decided when built, as TIK's expressions answer ------------
+PY_IF = """
+from tbe import tik
+tik_instance = tik.Tik()
+x_gm = tik_instance.Tensor("int32", (8,), name="x_gm", scope=tik.scope_gm)
+y_gm = tik_instance.Tensor("int32", (8,), name="y_gm", scope=tik.scope_gm)
+y = tik_instance.Tensor("int32", (8,), name="y", scope=tik.scope_ubuf)
+tik_instance.data_move(y, x_gm, 0, 1, 1, 0, 0)
+n = tik_instance.Scalar("int32", name="n", init_value=3)
+if n == 3:
+    y[0].set_as(100)
+else:
+    y[0].set_as(200)
+if n != n:
+    y[1].set_as(300)
+tik_instance.data_move(y_gm, y, 0, 1, 1, 0, 0)
+tik_instance.BuildCCE(kernel_name="py_if", inputs=[x_gm], outputs=[y_gm])
+"""
+
+
+def test_a_python_if_on_a_tik_equality_is_decided_by_identity_and_warned(tik_importable,
+                                                                         tmp_path):
+    tik_instance = build(tmp_path, PY_IF)
+    [y] = tik_instance.tikdb.start_debug({"x_gm": np.arange(8, dtype=np.int32)},
+                                         interactive=False)
+    assert y.tolist() == [200, 1, 2, 3, 4, 5, 6, 7]  # `n == 3` is False, `n != n` False
+    notes = [d for d in tik_instance.tikdb.result.diagnostics if d.severity == "warning"]
+    assert [(d.line, "decided when the kernel is built" in d.message) for d in notes] == \
+        [(9, True), (13, True)]
+
+
+def test_a_python_if_on_a_tik_ordering_is_an_error(tik_importable, tmp_path):
+    from isa.diagnostics import DiagnosticError
+    with pytest.raises(DiagnosticError) as e:
+        build(tmp_path, PY_IF.replace("if n == 3:", "if n < 3:"))
+    assert "no Python truth value" in str(e.value)

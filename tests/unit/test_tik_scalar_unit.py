@@ -283,7 +283,7 @@ def test_dynamic_shape_tensor_is_bound_at_run_time(tik_importable, tmp_path):
     assert y.tobytes() == (x * np.float16(2)).tobytes()
     with pytest.raises(DiagnosticError) as e:  # past what was bound: out of bounds
         tik_instance.tikdb.start_debug({"x": x, "tiling": tiling * 2}, interactive=False)
-    assert "outside GM tensor x (1280 bytes)" in e.value.diagnostics[0].message
+    assert "outside GM tensor x (1312 bytes)" in e.value.diagnostics[0].message
 
 
 def test_operator_program_runs_under_pipev_python_and_steps_by_line(tmp_path):
@@ -536,7 +536,8 @@ def test_every_scalar_taking_statement_takes_a_register():
 
 def test_a_dynamic_input_is_bound_in_whole_blocks(tik_importable, tmp_path):
     """37 halves bound: the DMA's third block runs past the last element into the allocation's
-    32-byte granule (zeros), as on the device; a fourth block would be out of bounds."""
+    32-byte granule, the fourth into the runtime's 32 bytes of slack (zeros), as on the device;
+    a fifth block would be out of bounds."""
     tik_instance = build(tmp_path, """
         from tbe import tik
         tik_instance = tik.Tik()
@@ -557,10 +558,13 @@ def test_a_dynamic_input_is_bound_in_whole_blocks(tik_importable, tmp_path):
     y, = tik_instance.tikdb.start_debug({"x": x, "t": np.array([3] + [0] * 7, np.int32)},
                                         interactive=False)
     assert y[:37].tobytes() == (x + np.float16(1)).tobytes() and (y[37:] == 1).all()
+    y, = tik_instance.tikdb.start_debug({"x": x, "t": np.array([4] + [0] * 7, np.int32)},
+                                        interactive=False)
+    assert y[:37].tobytes() == (x + np.float16(1)).tobytes() and (y[37:64] == 1).all()
     with pytest.raises(DiagnosticError) as e:
-        tik_instance.tikdb.start_debug({"x": x, "t": np.array([4] + [0] * 7, np.int32)},
+        tik_instance.tikdb.start_debug({"x": x, "t": np.array([5] + [0] * 7, np.int32)},
                                        interactive=False)
-    assert "outside GM tensor x (96 bytes)" in e.value.diagnostics[0].message
+    assert "outside GM tensor x (128 bytes)" in e.value.diagnostics[0].message
 
 
 def test_a_scalar_changed_later_in_the_loop_is_read_each_iteration(tik_importable, tmp_path):
