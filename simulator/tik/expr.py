@@ -190,11 +190,6 @@ class Cond:
         return value
 
 
-FOLD_CMP: dict[str, Callable[[int, int], bool]] = {
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-    "==": operator.eq, "!=": operator.ne}
-
-
 def _kernel_of(e: Expr):
     """The Tik a Scalar of E belongs to (None: E holds none)."""
     work = [e]

@@ -67,6 +67,17 @@ class Instructions:
             c.emit(f"{mnemonic} {d}, {s}, {fields}")
             c.record(pipe)
 
+    @api
+    def vtranspose(self, dst, src) -> None:
+        """The 16 x 16 matrix of 2-byte elements at src, transposed into dst (one vtranspose:
+        the API statement `transpose.T`, repeat 1)."""
+        with self._call("vtranspose") as c:
+            t = c.same_type(dst, src=src)
+            d = c.tensor(dst, "dst", write=True)
+            s = c.tensor(src, "src")
+            c.emit(f"transpose.{t.name} {d}, {s}")
+            c.record("V")
+
     # -- select and compare ------------------------------------------------------------------
     @api
     def vec_sel(self, mask, mode, dst, sel, src0, src1, repeat_times, dst_rep_stride=0,

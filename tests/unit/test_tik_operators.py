@@ -142,3 +142,29 @@ def test_a_python_if_on_a_tik_ordering_is_an_error(tik_importable, tmp_path):
     with pytest.raises(DiagnosticError) as e:
         build(tmp_path, PY_IF.replace("if n == 3:", "if n < 3:"))
     assert "no Python truth value" in str(e.value)
+
+
+# -- vtranspose: one 16 x 16 matrix of 2-byte elements, in place too -------------------------
+TRANSPOSE = """
+from te import tik
+tik_instance = tik.Tik()
+x_gm = tik_instance.Tensor("{dtype}", (2, 16, 16), name="x_gm", scope=tik.scope_gm)
+y_gm = tik_instance.Tensor("{dtype}", (2, 16, 16), name="y_gm", scope=tik.scope_gm)
+x = tik_instance.Tensor("{dtype}", (2, 16, 16), name="x", scope=tik.scope_ubuf)
+y = tik_instance.Tensor("{dtype}", (2, 16, 16), name="y", scope=tik.scope_ubuf)
+tik_instance.data_move(x, x_gm, 0, 1, 32, 0, 0)
+tik_instance.vtranspose(y[0, 0, 0], x[0, 0, 0])
+tik_instance.vtranspose(x[256], x[256])
+tik_instance.data_move(y[256], x[256], 0, 1, 16, 0, 0)
+tik_instance.data_move(y_gm, y, 0, 1, 32, 0, 0)
+tik_instance.BuildCCE(kernel_name="tr", inputs=[x_gm], outputs=[y_gm])
+"""
+
+
+@pytest.mark.parametrize("dtype", ["int16", "uint16", "float16"])
+def test_vtranspose_transposes_a_16_by_16_matrix(tik_importable, tmp_path, dtype):
+    tik_instance = build(tmp_path, TRANSPOSE.format(dtype=dtype))
+    raw = np.random.default_rng(1).integers(0, 1 << 16, (2, 16, 16), dtype=np.uint16)
+    x = raw.view(np.dtype(dtype))
+    [y] = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
+    assert y.tobytes() == np.ascontiguousarray(x.transpose(0, 2, 1)).tobytes()
