@@ -48,9 +48,6 @@ class Instructions:
             for role, t in (("dst", dst), ("src", src)):
                 if not isinstance(t, Tensor):
                     raise c.error(f"{role} must be a Tensor, got {type(t).__name__}")
-            if dst.t.size != src.t.size:
-                raise c.error(f"dst '{dst.name}' ({dst.dtype}) and src '{src.name}' "
-                              f"({src.dtype}) must have the same element size")
             spaces = (src.root.scope, dst.root.scope)
             mnemonic, pipe = {("gm", "ubuf"): ("copy_gm_to_ub", "MTE2"),
                               ("ubuf", "gm"): ("copy_ub_to_gm", "MTE3"),

@@ -338,18 +338,19 @@ class Tik(Kernel, Instructions):
 
     @contextmanager
     def _blocks(self, loc, var, begint, endt, block_num: int):
-        """for_range(0, N, block_num=N) at the top of the kernel: a launch of N cores, the loop
-        variable each core's block_idx (docs/cores.md); the body is recorded once, as the code
-        every core runs."""
-        if len(self.stack) > 1 or self.block_dim > 1:
-            raise TikError.at(loc, "for_range: block_num must be on one outermost loop (pipev "
-                              "launches the kernel on block_num cores)")
+        """for_range(0, N, block_num=N): a launch of N cores, the loop variable each core's
+        block_idx (docs/cores.md); the body is recorded once, as the code every core runs. Inside
+        serial loops (TIK binds the variable to the block index wherever the loop is) every core
+        runs the enclosing code too, its own block_idx in the body."""
+        if self.block_dim > 1:
+            raise TikError.at(loc, "for_range: block_num on a second loop (pipev launches the "
+                              "kernel once, on one loop's block_num cores)")
         if as_expr(begint).constant() != 0 or as_expr(endt).constant() != block_num:
             raise TikError.at(loc, f"for_range: a multi-core loop runs 0..block_num "
                               f"(for_range(0, {block_num}, block_num={block_num}))")
         self.block_dim = block_num
         self.record(Op(loc, "for_range", [f"mov x{var.reg}, block_idx"]))
-        self.stack.append(self.root)  # the body is the kernel's, not a loop's
+        self.stack.append(self.stack[-1])  # the body is the enclosing code's, not a loop's
         try:
             yield
         finally:
@@ -361,9 +362,9 @@ class Tik(Kernel, Instructions):
         """for_range(0, n, block_num=n) with n a Scalar (a dynamic-shape operator's core count,
         read from its tiling): a launch of the chip's vector cores (the most n can be, TIK's
         CORE_NUM), each core whose block_idx is n or more skipping the body."""
-        if len(self.stack) > 1 or self.block_dim > 1:
-            raise TikError.at(loc, "for_range: block_num must be on one outermost loop (pipev "
-                              "launches the kernel on block_num cores)")
+        if self.block_dim > 1:
+            raise TikError.at(loc, "for_range: block_num on a second loop (pipev launches the "
+                              "kernel once, on one loop's block_num cores)")
         if as_expr(begint).constant() != 0:
             raise TikError.at(loc, "for_range: a multi-core loop runs 0..block_num")
         self.block_dim = self.chip.vector_cores

@@ -173,8 +173,12 @@ def reinterpret(tensor: Tensor, dtype: str) -> Tensor:
         raise TikError.at(loc, f"reinterpret_cast_to: unknown dtype {dtype!r}")
     root = tensor.root
     if root.scope != "ubuf":
-        raise TikError.at(loc, f"reinterpret_cast_to of scope_gm tensor '{root.name}': "
-                          "pipev's GM tensors are separate buffers (reinterpret UB tensors)")
+        if t.size == root.t.size:  # the same bytes, element for element: a view of the buffer
+            return Tensor(tik, dtype, t, tensor.shape, root.name, root.scope, root.pname, loc,
+                          root, tensor.offset)
+        raise TikError.at(loc, f"reinterpret_cast_to of scope_gm tensor '{root.name}' "
+                          f"({root.dtype}) as {dtype}: pipev views a GM tensor only as "
+                          f"another {root.t.size}-byte type")
     nbytes = root.size * root.t.size
     if nbytes % t.size:
         raise TikError.at(loc, f"reinterpret_cast_to: {nbytes} bytes are not whole {dtype}")

@@ -168,3 +168,64 @@ def test_vtranspose_transposes_a_16_by_16_matrix(tik_importable, tmp_path, dtype
     x = raw.view(np.dtype(dtype))
     [y] = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
     assert y.tobytes() == np.ascontiguousarray(x.transpose(0, 2, 1)).tobytes()
+
+
+# -- the softmax-gradient operators' shapes: block_num inside a serial loop, a bool GM mask
+#    viewed as uint8, data_move between dtypes, vtranspose after a masked vor ---------------
+NESTED = """
+from te import tik
+import te.platform as tbe_platform
+CORES, N = 2, 16
+tik_instance = tik.Tik(tik.Dprofile(), disable_debug=True)
+x_gm = tik_instance.Tensor("float16", (2, CORES, N, N), name="x_gm", scope=tbe_platform.scope_gm)
+m_gm = tik_instance.Tensor("bool", (N * N,), name="m_gm", scope=tbe_platform.scope_gm)
+y_gm = tik_instance.Tensor("float16", (2, CORES, N, N), name="y_gm", scope=tbe_platform.scope_gm)
+m8 = m_gm.reinterpret_cast_to("uint8")
+with tik_instance.for_range(0, 2) as z:
+    with tik_instance.for_range(0, CORES, block_num=CORES) as core:
+        x = tik_instance.Tensor("float16", (N, N), name="x", scope=tbe_platform.scope_ubuf)
+        raw = tik_instance.Tensor("int32", (N * N // 2,), name="raw", scope=tik.scope_ubuf)
+        m = tik_instance.Tensor("uint8", (N * N,), name="m", scope=tik.scope_ubuf)
+        mh = tik_instance.Tensor("float16", (N * N,), name="mh", scope=tik.scope_ubuf)
+        zero = tik_instance.Tensor("int16", (N,), name="zero", scope=tik.scope_ubuf)
+        tik_instance.data_move(raw, x_gm[z, core, 0, 0], 0, 1, N * N * 2 // 32, 0, 0)
+        tik_instance.data_move(x, raw.reinterpret_cast_to("float16"), 0, 1, N * N * 2 // 32,
+                               0, 0)
+        tik_instance.data_move(m, m8, 0, 1, N * N // 32, 0, 0)
+        tik_instance.vconv(128, "", mh, m, 2, 1, 1, 8, 4)
+        tik_instance.vec_dup(16, zero, 0, 1, 1)
+        xi = x.reinterpret_cast_to("int16")
+        tik_instance.vor(16, xi, xi, zero, 16, 1, 1, 0, 1, 1, 0)  # MASK is 16 now
+        tik_instance.vtranspose(x, x)
+        tik_instance.vec_mul(128, x, x, mh, 2, 8, 8, 8)
+        tik_instance.data_move(y_gm[z, core, 0, 0], x, 0, 1, N * N * 2 // 32, 0, 0)
+tik_instance.BuildCCE(kernel_name="nested", inputs=[x_gm, m_gm], outputs=[y_gm])
+"""
+
+
+def test_block_num_inside_a_serial_loop_and_the_mask_shapes(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, NESTED)
+    assert tik_instance.block_dim == 2
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 2, 16, 16)).astype(np.float16)
+    m = rng.random(256) < 0.5
+    [y] = tik_instance.tikdb.start_debug({"x_gm": x, "m_gm": m}, interactive=False)
+    want = (x.transpose(0, 1, 3, 2) * m.reshape(16, 16).astype(np.float16)).astype(np.float16)
+    assert y.tobytes() == np.ascontiguousarray(want).tobytes()
+
+
+def test_two_multi_core_loops_are_an_error(tik_importable, tmp_path):
+    from isa.diagnostics import DiagnosticError
+    text = NESTED.replace("tik_instance.BuildCCE", "with tik_instance.for_range(0, 2, "
+                          "block_num=2) as c2:\n    pass\ntik_instance.BuildCCE")
+    with pytest.raises(DiagnosticError) as e:
+        build(tmp_path, text)
+    assert "block_num on a second loop" in str(e.value)
+
+
+def test_a_gm_view_of_another_element_size_is_an_error(tik_importable, tmp_path):
+    from isa.diagnostics import DiagnosticError
+    with pytest.raises(DiagnosticError) as e:
+        build(tmp_path, NESTED.replace('reinterpret_cast_to("uint8")',
+                                       'reinterpret_cast_to("float16")'))
+    assert "only as another 1-byte type" in str(e.value)
