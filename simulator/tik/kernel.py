@@ -58,6 +58,9 @@ class Kernel:
         self.kernel_name = ""
         self.block_dim = 1  # an outermost for_range(0, N, block_num=N) runs N cores
         self.notes: list = []  # warnings found while recording (the program carries them)
+        # the for_range loops open now, innermost last: a serial loop's label, or None for a
+        # multi-core loop (tik_break / tik_continue may not leave one)
+        self.loops: list[str | None] = []
 
     # -- diagnostics and recording -----------------------------------------------------------
     def error(self, message: str) -> TikError:

@@ -301,13 +301,14 @@ class Tik(Kernel, Instructions):
         runtime = _runtime_blocks(block_num, endt)
         cores = self.chip.vector_cores if runtime else _block_num(loc, block_num)
         var = Scalar(self, "int32", pipev_type("int32"), str(name), loc)
-        if runtime:
-            with self._runtime_blocks(loc, var, begint, block_num):
-                yield var
-            return
-        if cores > 1:
-            with self._blocks(loc, var, begint, endt, cores):
-                yield var
+        if runtime or cores > 1:
+            self.loops.append(None)
+            try:
+                with (self._runtime_blocks(loc, var, begint, block_num) if runtime else
+                      self._blocks(loc, var, begint, endt, cores)):
+                    yield var
+            finally:
+                self.loops.pop()
             return
         label = self._label()
         head: list[str] = []
@@ -329,12 +330,34 @@ class Tik(Kernel, Instructions):
         node = Loop(loc, Op(loc, "for_range", head), Block(), Op(loc, "for_range", tail), label)
         self.record(node)
         self.stack.append(node.body)
+        self.loops.append(label)
         try:
             yield var
         finally:
+            self.loops.pop()
             self.stack.pop()
             for reg in held:
                 self.registers.give_back(reg)
+
+    @api
+    def tik_break(self) -> None:
+        """Leave the innermost for_range: a jump past its end."""
+        self._leave("tik_break", "_end")
+
+    @api
+    def tik_continue(self) -> None:
+        """The innermost for_range's next iteration: a jump to its increment."""
+        self._leave("tik_continue", "_next")
+
+    def _leave(self, what: str, where: str) -> None:
+        loc = caller()
+        if not self.loops:
+            raise TikError.at(loc, f"{what}() is only allowed inside a for_range")
+        label = self.loops[-1]
+        if label is None:
+            raise TikError.at(loc, f"{what}() directly in a block_num loop (TIK allows it in "
+                              "the loops inside one, not in the multi-core loop itself)")
+        self.record(Op(loc, what, [f"jmp {label}{where}"]))
 
     @contextmanager
     def _blocks(self, loc, var, begint, endt, block_num: int):

@@ -229,3 +229,71 @@ def test_a_gm_view_of_another_element_size_is_an_error(tik_importable, tmp_path)
         build(tmp_path, NESTED.replace('reinterpret_cast_to("uint8")',
                                        'reinterpret_cast_to("float16")'))
     assert "only as another 1-byte type" in str(e.value)
+
+
+# -- tik_break / tik_continue (TIK's pages: inside a for_range; not directly in a block_num
+#    loop; what follows in the same scope does not run) ----------------------------------
+BREAK = """
+from tbe import tik
+tik_instance = tik.Tik()
+src_gm = tik_instance.Tensor("float16", (512,), name="src_gm", scope=tik.scope_gm)
+n_gm = tik_instance.Tensor("int32", (8,), name="n_gm", scope=tik.scope_gm)
+dst_gm = tik_instance.Tensor("float16", (512,), name="dst_gm", scope=tik.scope_gm)
+src = tik_instance.Tensor("float16", (512,), name="src", scope=tik.scope_ubuf)
+dst = tik_instance.Tensor("float16", (512,), name="dst", scope=tik.scope_ubuf)
+n_ub = tik_instance.Tensor("int32", (8,), name="n_ub", scope=tik.scope_ubuf)
+stop = tik_instance.Scalar("int32", name="stop")
+tik_instance.data_move(n_ub, n_gm, 0, 1, 1, 0, 0)
+stop.set_as(n_ub[0])
+tik_instance.vec_dup(128, dst, 0.0, 4, 8)
+tik_instance.data_move(src, src_gm, 0, 1, 32, 0, 0)
+with tik_instance.for_range(0, 8) as i:
+    with tik_instance.if_scope(i == 1):
+        tik_instance.tik_continue()
+    with tik_instance.for_range(0, 4) as j:
+        with tik_instance.if_scope(j == 2):
+            tik_instance.tik_break()     # the inner loop only
+        tik_instance.vec_adds(16, dst[i * 64 + j * 16], src[i * 64 + j * 16], 1.0, 1, 8, 8)
+    with tik_instance.if_scope(i == stop):
+        tik_instance.tik_break()
+    tik_instance.vec_muls(64, dst[i * 64], dst[i * 64], 2.0, 1, 8, 8)
+tik_instance.data_move(dst_gm, dst, 0, 1, 32, 0, 0)
+tik_instance.BuildCCE(kernel_name="brk", inputs=[src_gm, n_gm], outputs=[dst_gm])
+"""
+
+
+@pytest.mark.parametrize("stop", [3, 6, 100])
+def test_tik_break_and_continue_jump_as_the_pages_say(tik_importable, tmp_path, stop):
+    tik_instance = build(tmp_path, BREAK)
+    src = np.arange(512, dtype=np.float16)
+    [dst] = tik_instance.tikdb.start_debug({"src_gm": src, "n_gm": np.full(8, stop, np.int32)},
+                                           interactive=False)
+    want = np.zeros(512, np.float16)
+    for i in range(8):
+        if i == 1:
+            continue
+        for j in range(4):
+            if j == 2:
+                break
+            k = i * 64 + j * 16
+            want[k:k + 16] = src[k:k + 16] + np.float16(1)
+        if i == stop:
+            break
+        want[i * 64:i * 64 + 64] *= np.float16(2)
+    assert dst.tobytes() == want.tobytes()
+    assert not tik_instance.tikdb.result.diagnostics
+
+
+@pytest.mark.parametrize("where, message", [
+    ("tik_instance.tik_break()\nwith tik_instance.for_range(0, 2) as i:\n    pass",
+     "tik_break() is only allowed inside a for_range"),
+    ("with tik_instance.for_range(0, 2, block_num=2) as c:\n    tik_instance.tik_continue()",
+     "tik_continue() directly in a block_num loop")])
+def test_tik_break_and_continue_outside_a_loop_are_errors(tik_importable, tmp_path, where,
+                                                          message):
+    from isa.diagnostics import DiagnosticError
+    text = BREAK.replace("tik_instance.data_move(dst_gm, dst", where +
+                         "\ntik_instance.data_move(dst_gm, dst")
+    with pytest.raises(DiagnosticError) as e:
+        build(tmp_path, text)
+    assert message in str(e.value)
