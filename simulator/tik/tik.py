@@ -23,6 +23,7 @@ from simulator.tik.expr import Expr, LowerError, Lowering, as_expr
 from simulator.tik.instructions import Instructions
 from simulator.tik.kernel import Kernel
 from simulator.tik.nodes import Block, If, Loop, Op
+from simulator.tik.precise import Precise
 from simulator.tik.values import InputScalar, Scalar, Tensor, set_scalar
 
 SCOPES = {"global": "gm", "local.UB": "ubuf"}
@@ -68,7 +69,7 @@ def scope(generator):
     return call
 
 
-class Tik(Kernel, Instructions):
+class Tik(Kernel, Instructions, Precise):
     def __init__(self, *args, **kwargs):
         loc = caller()
         try:

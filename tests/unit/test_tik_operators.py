@@ -297,3 +297,48 @@ def test_tik_break_and_continue_outside_a_loop_are_errors(tik_importable, tmp_pa
     with pytest.raises(DiagnosticError) as e:
         build(tmp_path, text)
     assert message in str(e.value)
+
+
+# -- vec_rec_high_preci / vec_rsqrt_high_preci: the correctly rounded result, a work tensor
+#    of the pages' size -------------------------------------------------------------------
+PRECISE = """
+from tbe import tik
+tik_instance = tik.Tik()
+x_gm = tik_instance.Tensor("{t}", (256,), name="x_gm", scope=tik.scope_gm)
+r_gm = tik_instance.Tensor("{t}", (256,), name="r_gm", scope=tik.scope_gm)
+q_gm = tik_instance.Tensor("{t}", (256,), name="q_gm", scope=tik.scope_gm)
+x = tik_instance.Tensor("{t}", (256,), name="x", scope=tik.scope_ubuf)
+r = tik_instance.Tensor("{t}", (256,), name="r", scope=tik.scope_ubuf)
+q = tik_instance.Tensor("{t}", (256,), name="q", scope=tik.scope_ubuf)
+work = tik_instance.Tensor("float32", ({work},), name="work", scope=tik.scope_ubuf)
+tik_instance.data_move(x, x_gm, 0, 1, 256 * {size} // 32, 0, 0)
+tik_instance.vec_rec_high_preci({mask}, r, x, work, {rep}, 8, 8)
+tik_instance.vec_rsqrt_high_preci({mask}, q, x, work, {rep}, 8, 8)
+tik_instance.data_move(r_gm, r, 0, 1, 256 * {size} // 32, 0, 0)
+tik_instance.data_move(q_gm, q, 0, 1, 256 * {size} // 32, 0, 0)
+tik_instance.BuildCCE(kernel_name="precise", inputs=[x_gm], outputs=[r_gm, q_gm])
+"""
+PRECISE_CASES = {"float16": dict(size=2, mask=128, rep=2, need=6 * 256),
+                 "float32": dict(size=4, mask=64, rep=4, need=4 * 256)}
+
+
+@pytest.mark.parametrize("t", ["float16", "float32"])
+def test_high_precision_reciprocals_are_correctly_rounded(tik_importable, tmp_path, t):
+    from fractions import Fraction
+    c = PRECISE_CASES[t]
+    tik_instance = build(tmp_path, PRECISE.format(t=t, work=c["need"], **c))
+    x = (np.random.default_rng(5).random(256) * 100 + 0.01).astype(t)
+    r, q = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
+    # correctly rounded: 1/x exactly (Fraction), rounded once to T via float64 when the float64
+    # rounding is not a tie of T (none here); rsqrt through float64 likewise
+    want_r = np.array([float(1 / Fraction(float(v))) for v in x]).astype(t)
+    want_q = (1 / np.sqrt(x.astype(np.float64))).astype(t)
+    assert r.tobytes() == want_r.tobytes() and q.tobytes() == want_q.tobytes()
+
+
+def test_a_work_tensor_smaller_than_the_pages_formula_is_an_error(tik_importable, tmp_path):
+    from isa.diagnostics import DiagnosticError
+    c = PRECISE_CASES["float16"]
+    with pytest.raises(DiagnosticError) as e:
+        build(tmp_path, PRECISE.format(t="float16", work=4 * 256, **c))
+    assert "the pages' formula asks 1536" in str(e.value)
