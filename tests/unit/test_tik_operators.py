@@ -342,3 +342,35 @@ def test_a_work_tensor_smaller_than_the_pages_formula_is_an_error(tik_importable
     with pytest.raises(DiagnosticError) as e:
         build(tmp_path, PRECISE.format(t="float16", work=4 * 256, **c))
     assert "the pages' formula asks 1536" in str(e.value)
+
+
+# -- scalar GM accesses are seen by the cross-core race check -----------------------------
+SCALAR_GM = """
+from tbe import tik
+tik_instance = tik.Tik()
+x_gm = tik_instance.Tensor("int32", (2, 8), name="x_gm", scope=tik.scope_gm)
+y_gm = tik_instance.Tensor("int32", (2, 8), name="y_gm", scope=tik.scope_gm)
+with tik_instance.for_range(0, 2, block_num=2) as core:
+    v = tik_instance.Scalar("int32", name="v")
+    v.set_as(x_gm[core, 0])                 # each core its own row: no race
+    y_gm[{row}, 1].set_as(v + 1)            # row {row}: {what}
+    y_gm[core, 0].set_as(v)
+tik_instance.BuildCCE(kernel_name="sgm", inputs=[x_gm], outputs=[y_gm])
+"""
+
+
+def test_scalar_gm_stores_of_two_cores_to_one_element_are_a_race(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, SCALAR_GM.format(row=0, what="both cores: a race"))
+    x = np.arange(16, dtype=np.int32).reshape(2, 8)
+    tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
+    races = [d for d in tik_instance.tikdb.result.diagnostics
+             if "another core also writes" in d.message or "also writes" in d.message]
+    assert [d.line for d in races] == [9]
+
+
+def test_scalar_gm_stores_of_separate_elements_are_not(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, SCALAR_GM.format(row="core", what="its own: no race"))
+    x = np.arange(16, dtype=np.int32).reshape(2, 8)
+    [y] = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
+    assert not tik_instance.tikdb.result.diagnostics
+    assert y[:, :2].tolist() == [[0, 1], [8, 9]]
