@@ -549,9 +549,26 @@ def _block_num(loc: Loc, block_num) -> int:
     return n
 
 
+def _known_dim(d) -> bool:
+    try:
+        return as_expr(d).constant() is not None
+    except (TypeError, LowerError):
+        return True  # not an expression at all: the check below words it
+
+
 def _shape(loc: Loc, shape, gm: bool = False) -> tuple[int, ...]:
     if isinstance(shape, int):
         shape = (shape,)
+    if isinstance(shape, (list, tuple)) and shape and not _known_dim(shape[0]) and \
+            all(_known_dim(d) for d in shape[1:]):
+        # an outermost dimension known only when the kernel runs (an InputScalar, a Scalar
+        # read from the tiling): a GM tensor at its largest shape, bound at run time
+        if not gm:
+            raise TikError.at(loc, f"Tensor: shape {shape!r} has a dimension known only when "
+                              "the kernel runs; a scope_ubuf tensor is placed when it is "
+                              "declared (give its largest shape)")
+        inner = _shape(loc, tuple(shape[1:]), gm) if len(shape) > 1 else ()
+        return ((2 ** 31 - 1) // max(1, math.prod(inner)), *inner)
     try:
         dims = tuple(int(as_expr(d).constant()) for d in shape)
     except (TypeError, LowerError):

@@ -374,3 +374,35 @@ def test_scalar_gm_stores_of_separate_elements_are_not(tik_importable, tmp_path)
     [y] = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
     assert not tik_instance.tikdb.result.diagnostics
     assert y[:, :2].tolist() == [[0, 1], [8, 9]]
+
+
+# -- a GM tensor whose outermost dimension is an InputScalar: bound at run time ------------
+INPUT_SHAPE = """
+from tbe import tik
+tik_instance = tik.Tik()
+n = tik_instance.InputScalar("int32", name="n")
+x_gm = tik_instance.Tensor("float32", (n, 64), name="x_gm", scope=tik.scope_gm)
+y_gm = tik_instance.Tensor("float32", (n, 64), name="y_gm", scope=tik.scope_gm)
+x = tik_instance.Tensor("float32", (64,), name="x", scope=tik.scope_ubuf)
+with tik_instance.for_range(0, n) as i:
+    tik_instance.data_move(x, x_gm[i, 0], 0, 1, 8, 0, 0)
+    tik_instance.vec_muls(64, x, x, 3.0, 1, 8, 8)
+    tik_instance.data_move(y_gm[i, 0], x, 0, 1, 8, 0, 0)
+tik_instance.BuildCCE(kernel_name="shape_n", inputs=[x_gm, n], outputs=[y_gm])
+"""
+
+
+@pytest.mark.parametrize("rows", [1, 5])
+def test_a_tensor_shape_holding_an_input_scalar(tik_importable, tmp_path, rows):
+    tik_instance = build(tmp_path, INPUT_SHAPE)
+    x = np.random.default_rng(rows).standard_normal((rows, 64)).astype(np.float32)
+    [y] = tik_instance.tikdb.start_debug({"x_gm": x.reshape(-1), "n": rows},
+                                         interactive=False)
+    assert y[:rows * 64].tobytes() == (x * np.float32(3)).reshape(-1).tobytes()
+
+
+def test_a_ub_tensor_shape_holding_an_input_scalar_is_an_error(tik_importable, tmp_path):
+    from isa.diagnostics import DiagnosticError
+    with pytest.raises(DiagnosticError) as e:
+        build(tmp_path, INPUT_SHAPE.replace('(64,), name="x"', '(n,), name="x"'))
+    assert "a scope_ubuf tensor is placed when it is declared" in str(e.value)
