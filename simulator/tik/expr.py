@@ -179,7 +179,8 @@ class Cond:
         same = self.a is self.b
         value = same if self.op == "==" else not same
         tik = _kernel_of(self.a) or _kernel_of(self.b)
-        if tik is not None:
+        if tik is not None and not any((d.path, d.line, d.column) == (loc.file, loc.line, loc.col)
+                                       for d in tik.notes):  # once a line (Python loops)
             tik.notes.append(Diagnostic(
                 "warning", loc.file, loc.line, loc.col,
                 f"a Python `if` on a TIK `{self.op}` is decided when the kernel is built, not "
