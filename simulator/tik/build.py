@@ -79,7 +79,6 @@ class Emitter:
             self.unit(node.loc, "for_range", node.loc.source, before + node.head.lines)
             self.label(f"{node.label}_body")
             self.block(node.body)
-            self.label(f"{node.label}_next")  # tik_continue jumps here
             self.unit(node.loc, "for_range", f"{node.loc.source}  # next iteration",
                       node.tail.lines)
             self.label(f"{node.label}_end")

@@ -21,6 +21,7 @@ from simulator.tik.dtypes import known, pipev_type
 from simulator.tik.errors import Loc, TikError, api, caller
 from simulator.tik.expr import Expr, LowerError, Lowering, as_expr
 from simulator.tik.instructions import Instructions
+from simulator.tik.jumps import SerialLoop, guard_body, jump_lines
 from simulator.tik.kernel import Kernel
 from simulator.tik.nodes import Block, If, Loop, Op
 from simulator.tik.precise import Precise
@@ -331,34 +332,45 @@ class Tik(Kernel, Instructions, Precise):
         node = Loop(loc, Op(loc, "for_range", head), Block(), Op(loc, "for_range", tail), label)
         self.record(node)
         self.stack.append(node.body)
-        self.loops.append(label)
+        loop = SerialLoop(loc, var.reg, bound, frozenset(self.registers.free),
+                          len(self.registers.taken))
+        self.loops.append(loop)
         try:
             yield var
         finally:
             self.loops.pop()
             self.stack.pop()
+            if loop.guard is not None:  # a tik_break / tik_continue in it
+                guard_body(loop, node.body, self._label)
+                held.append(loop.guard)
             for reg in held:
                 self.registers.give_back(reg)
 
     @api
     def tik_break(self) -> None:
-        """Leave the innermost for_range: a jump past its end."""
-        self._leave("tik_break", "_end")
+        """Leave the innermost for_range (simulator/tik/jumps.py: structured, not a jump)."""
+        self._leave("break")
 
     @api
     def tik_continue(self) -> None:
-        """The innermost for_range's next iteration: a jump to its increment."""
-        self._leave("tik_continue", "_next")
+        """The innermost for_range's next iteration (simulator/tik/jumps.py)."""
+        self._leave("continue")
 
-    def _leave(self, what: str, where: str) -> None:
+    def _leave(self, kind: str) -> None:
         loc = caller()
+        what = f"tik_{kind}"
         if not self.loops:
             raise TikError.at(loc, f"{what}() is only allowed inside a for_range")
-        label = self.loops[-1]
-        if label is None:
+        loop = self.loops[-1]
+        if loop is None:
             raise TikError.at(loc, f"{what}() directly in a block_num loop (TIK allows it in "
                               "the loops inside one, not in the multi-core loop itself)")
-        self.record(Op(loc, what, [f"jmp {label}{where}"]))
+        if loop.guard is None:
+            loop.guard = self.registers.take(loc, "tik_break/tik_continue guard",
+                                             loop.avoid(self.registers.taken))
+        op = Op(loc, what, jump_lines(loop, kind))
+        loop.jumps.add(id(op))
+        self.record(op)
 
     @contextmanager
     def _blocks(self, loc, var, begint, endt, block_num: int):
