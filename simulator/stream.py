@@ -19,6 +19,7 @@ import numpy as np
 
 from isa.assembler import assemble_statement
 from isa.chip import Chip, ChipError, get_chip
+from isa.decode import ScalarAccess
 from isa.diagnostics import AssemblyError, Diagnostic
 from isa.families import HOST_ACCESS
 from isa.families import REGISTER as MASK_WRITER
@@ -62,7 +63,8 @@ class Stream:
                  block: tuple[int, int] = (0, 1), origin: int = 0, gm_bandwidth=None,
                  internal: Sequence[Observer] = (), isa: InstructionSet | None = None,
                  record_gm: bool = True, writer: Observer | None = None,
-                 register_notes: bool = True, scratch_on_use: bool = False):
+                 register_notes: bool = True, scratch_on_use: bool = False,
+                 fast: bool = True):
         """BLOCK (block_idx, block_num), ORIGIN, GM_BANDWIDTH and INTERNAL: one core of a
         multi-core launch (simulator/cores.py Schedule gives them). ISA: the instruction set
         statements are assembled and run with (None: pipev's own). RECORD_GM: keep each GM
@@ -75,7 +77,9 @@ class Stream:
         headers'), and then a `save_vasm` replay, whose statements hold values, says the same
         words. SCRATCH_ON_USE: UB tensors may take pipev's scratch area; a
         statement whose expansion then needs it is an error (simulator/scratch_use.py),
-        instead of a warning when the tensor is declared."""
+        instead of a warning when the tensor is declared. FAST: statements repeat through
+        the fast loop's plans (simulator/fused.py) when every observer offers them; False runs
+        every instruction through the reference path (the differential tests compare both)."""
         check_mode(checks)
         try:
             self.chip = get_chip(chip)
@@ -94,13 +98,17 @@ class Stream:
         self._replays: dict[tuple, bool] = {}  # see _same_expansion
         self._keyed: dict[str, tuple[int, ...]] = {}
         self._gm_initial: dict[str, bytes] = {}
+        # GM buffer -> its data bytes (the producer's allocations: see vasm_text's data(N))
+        self.data_bytes: dict[str, int] = {}
         self._record_gm = record_gm
         self.failed = False
         self.run = Run(self.machine, self.source, checks=checks, trace=trace,
                        trace_format=trace_format, max_steps=max_steps, observers=observers,
                        timing=timing, internal=internal, core=block[0], origin=origin,
-                       gm_bandwidth=gm_bandwidth, isa=self.isa, writer=writer)
+                       gm_bandwidth=gm_bandwidth, isa=self.isa, writer=writer, fast=fast)
         self.executor = self.run.executor
+        # the fast loop's `issue` (plans for statements that repeat), or None: `step` each
+        self._fast = self.run.loop if self.run.loop is not self.executor else None
         self.executor.policy.register_notes = register_notes
         self.hazards = next((ob for ob in self.executor.observers
                              if isinstance(ob, HazardChecks)), None)
@@ -165,6 +173,8 @@ class Stream:
         if old is not None and (old.space, old.dtype, old.count, old.addr) != \
                 (tensor.space, tensor.dtype, tensor.count, tensor.addr):
             self._statements.clear()  # assembled statements name the old tensor
+            if self._fast is not None:
+                self._fast.forget()  # and so may the plans made for their texts
         self.tensors[tensor.name] = tensor
 
     # -- statements --------------------------------------------------------------------------
@@ -175,21 +185,35 @@ class Stream:
         if self.failed:
             raise SimulationError(self.diagnostics)
         file = file or self.name
-        hw = self._statement(text, file, line, col)
-        if self._scratch_on_use:
-            self._check_scratch((file, line, text), hw, file, line, col)
+        key = (file, line, text)
+        hw = self._statements.get(key)
+        if hw is None:
+            hw = self._statement(text, file, line, col)
+        if self._scratch_on_use and self._scratch_spans.get(key, True) is not None:
+            self._check_scratch(key, hw, file, line, col)
         values = self._load(regs)
-        self._snapshot_gm()
+        if self._record_gm and len(self._gm_initial) < len(self.machine.gm):
+            self._snapshot_gm()
         self._log.append((text, file, line, col, values, hw, bool(self.machine.counter)))
-        self.source.push(hw)
         try:
-            while self.source.queue:
-                self.executor.step()
+            if self._fast is not None:
+                self._fast.issue(hw)
+            else:
+                self.source.push(hw)
+                while self.source.queue:
+                    self.executor.step()
         except Fault:
-            self.failed = True
             self.source.queue.clear()
-            self.run.close_trace_after_error()
+            self._stop()
             raise SimulationError(self.diagnostics, partial=self.machine) from None
+
+    def _stop(self) -> None:
+        """The run failed: the plans' counts so far to their owners (as the reference path
+        keeps them), the trace closed."""
+        self.failed = True
+        if self._fast is not None:
+            self._fast.settle()
+        self.run.close_trace_after_error()
 
     def _statement(self, text: str, file: str, line: int, col: int) -> list[Instruction]:
         key = (file, line, text)
@@ -201,8 +225,7 @@ class Stream:
                                                     self.tensors, self.checks,
                                                     table=self.isa)
             except AssemblyError:
-                self.failed = True
-                self.run.close_trace_after_error()
+                self._stop()
                 raise
             self.diagnostics.extend(warnings)
             self.source.statements.append(stmt.source)
@@ -220,15 +243,15 @@ class Stream:
         tensor = scratch_use.overlapping(span, self.tensors)
         if tensor is None:
             return
-        self.failed = True
-        self.run.close_trace_after_error()
+        self._stop()
         self.diagnostics.append(Diagnostic("error", file, line, col or 1, scratch_use.message(
             span, tensor, self._declared_in.get(tensor.name, file))))
         raise SimulationError(self.diagnostics)
 
     def _load(self, regs: Sequence[int] | Mapping[int, int]) -> tuple[int, ...]:
         x = self.machine.x
-        items = regs.items() if isinstance(regs, Mapping) else enumerate(regs, 1)
+        items = enumerate(regs, 1) if regs.__class__ is tuple else \
+            regs.items() if isinstance(regs, Mapping) else enumerate(regs, 1)
         for reg, value in items:
             x[reg] = int(value) & M64
         return tuple(x)
@@ -269,6 +292,32 @@ class Stream:
                    self.machine.counter, b"", self.source)
         self.hazards.on_event(ev)
 
+    def host_gm_access(self, tensor: str, offset: int, nbytes: int, write: bool, *,
+                       file: str = "", line: int = 0, col: int = 1) -> None:
+        """The producer's own scalar code read (or wrote) NBYTES bytes at byte OFFSET of GM
+        tensor TENSOR — a C++ kernel's GlobalTensor GetValue / SetValue. Not timed; the
+        cross-core race check of a launch sees it as the scalar unit's access to GM."""
+        from simulator.crosscore import CrossCoreRaces
+
+        races = [ob for ob in self.executor.observers if isinstance(ob, CrossCoreRaces)]
+        if not races or nbytes <= 0:
+            return
+        file = file or self.name
+        key = (file, line, col, bool(write), "gm")
+        instr = self._host.get(key)
+        if instr is None:
+            text = "SetValue" if write else "GetValue"
+            instr = self._host[key] = Instruction.of(
+                HOST_DEFN, None, None, {}, {}, {}, -1, line, max(col, 1), text, file=file,
+                col_fixed=True)
+        ev = Event(self.executor.steps, instr, "S",
+                   ScalarAccess(instr, offset, nbytes, bool(write), tensor), 1, None, False,
+                   self.machine.mask, self.machine.counter, self.machine.mask,
+                   self.machine.counter, b"", self.source)
+        ev.core = self.executor.core
+        for ob in races:
+            ob.on_event(ev)
+
     # -- the end -----------------------------------------------------------------------------
     def finish(self, outputs: bool = True) -> RunResult:
         """End the run (the "flag still set" warnings, the trace's summary) and return its
@@ -276,6 +325,8 @@ class Stream:
         OUTPUTS is false: a core of a launch whose later cores go on with the same GM)."""
         if self.failed:
             raise SimulationError(self.diagnostics)
+        if self._fast is not None:
+            self._fast.settle()
         self.executor.finish()
         self.run.close()
         if not outputs:
@@ -297,17 +348,31 @@ class Stream:
                 continue  # an empty buffer (a workspace of 0 bytes): nothing can touch it
             if t.space == "gm":
                 init = gm_file.format(name=t.name)
-                out.append(f'.gm {t.name} {t.dtype.name}[{t.count}] inout = file("{init}")')
+                data = self.data_bytes.get(t.name, 0)  # an allocation's data before its slack
+                data = f" data({data})" if 0 < data < t.nbytes else ""
+                out.append(f'.gm {t.name} {t.dtype.name}[{t.count}] inout{data} '
+                           f'= file("{init}")')
             else:
                 out.append(f".ub {t.name} {t.dtype.name}[{t.count}] @{t.addr:#x}")
         at = None
+        # the recording's statement index where each issued statement begins (one issued
+        # statement may replay as several), and the count after the last: `recorded_pcs`
+        starts, pc = [], 0
         for text, file, line, col, regs, hw, counter in self._log:
             if (file, line, col) != at:
                 at = (file, line, col)
                 out.append(f'.loc "{file}" {line}' + (f" {col}" if col > 0 else ""))
-            out.extend(f"    {s}" for s in self._replay_lines(text, file, line, regs, hw,
-                                                                  counter))
+            lines = self._replay_lines(text, file, line, regs, hw, counter)
+            starts.append(pc)
+            pc += len(lines)
+            out.extend(f"    {s}" for s in lines)
+        self.recorded_pcs = [*starts, pc]
         return "\n".join(out) + "\n"
+
+    @property
+    def issued(self) -> int:
+        """Statements issued so far (an index into `recorded_pcs` once recorded)."""
+        return len(self._log)
 
     def _replay_lines(self, text: str, file: str, line: int, regs: tuple[int, ...],
                       hw: list[Instruction] | None, counter: bool) -> list[str]:
