@@ -294,6 +294,33 @@ class TimingModel:
             return Booked(n, busy)
         return book, settle
 
+    def plan_records(self, planned: Planned) -> Callable[[int, int], InstrTiming] | None:
+        """record(s_before, v_end_before) -> the InstrTiming `time` would have published for
+        one of PLANNED's executions, read from what its booking (`plan`'s book) left, given
+        S's time and V's last end just before it: for the debugger's undo log, which keeps
+        every executed instruction's record. None where `plan` declines."""
+        if type(self).time is not TimingModel.time:
+            return None
+        kind = planned.kind
+        issue_cost, q = self.scalar_issue, self.queues["V"]
+        if kind == families.VECTOR and planned.op is not None:
+            cls = self.class_of(planned.instr)
+            beats, body, pad, extra = self._vector_cost(planned.op, cls)
+
+            def vector(before: int, v_end: int) -> InstrTiming:
+                issue = self.s_time - issue_cost
+                end = q.last_end
+                start = issue if issue > v_end else v_end  # as `_v_booking`'s book starts it
+                busy = end - start
+                return InstrTiming("V", issue, start, end, busy, 0, start - issue, busy - body,
+                                   (), None, issue - before, beats, pad, extra, issue_cost)
+            return vector
+        if kind not in self._by_kind and planned.pipe == "S":
+            def scalar(before: int, v_end: int) -> InstrTiming:
+                return InstrTiming("S", before, before, self.s_time, self.s_time - before)
+            return scalar
+        return None
+
     def class_of(self, instr) -> CostClass:
         """INSTR's cost class, cached per text: the class follows the fields, which the canonical
         text spells out (one entry per distinct statement, not per executed line)."""
