@@ -61,6 +61,7 @@ class DebugLoop(FastLoop):
         self.watch_key = 0  # bumped whenever the set of watched UB ranges may have changed
         self.watched: tuple[tuple[int, int], ...] = ()
         self.planned_record: Record | None = None  # the record the last plan call made
+        self.planned = 0  # executions recorded through plans (tests check the path was taken)
         session.recorder.planning = True
 
     # -- what may fire -------------------------------------------------------------------------
@@ -100,14 +101,12 @@ class DebugLoop(FastLoop):
         s, ex, source, hist = self.s, self.ex, self.source, self.s.hist
         plans, flat, records = self.plans, source.flat, hist.records
         n_flat, max_steps, budget = len(flat), ex.max_steps, hist.budget
-        i = start = source.index
+        i = source.index
         pos0 = pos = s.pos
-        steps, uops = ex.steps, s.uops
+        steps, uops, planned = ex.steps, s.uops, self.planned
         prev = s.cycle(pos)  # the cycle figures' running maximum (`Session._time`)
         try:
             while i < n_flat and not s.interrupted:
-                if i in stops and i != start:
-                    break
                 instr = flat[i]
                 plan = plans.get(instr.body)
                 if plan is None and plans:
@@ -133,13 +132,17 @@ class DebugLoop(FastLoop):
                 if hist.nbytes > budget:
                     hist._trim(pos)  # as `UndoLog.extend`, never past this point
                 pos += 1
+                planned += 1
                 uops += rec.repeats or 1
                 i = nxt
+                if i in stops:
+                    break
         finally:
             self.planned_record = None
             source.index = i
             s.pos = s.mpos = pos
             s.uops = uops
+            self.planned = planned
         return pos != pos0
 
     def settle(self) -> None:
