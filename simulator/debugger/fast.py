@@ -58,8 +58,8 @@ class DebugLoop(FastLoop):
     def __init__(self, session: Session):
         super().__init__(session.ex)
         self.s = session
-        self.watch_key = 0  # bumped whenever the set of watched UB ranges may have changed
-        self.watched: tuple[tuple[int, int], ...] = ()
+        self.watched: tuple[tuple[int, int], ...] = ()  # enabled watchpoints' UB ranges
+        self.refreshes: list[Callable[[], None]] = []  # each vector plan's: watched changed
         self.planned_record: Record | None = None  # the record the last plan call made
         self.planned = 0  # executions recorded through plans (tests check the path was taken)
         session.recorder.planning = True
@@ -84,7 +84,8 @@ class DebugLoop(FastLoop):
                                and b.space is None))
         if watched != self.watched:
             self.watched = watched
-            self.watch_key += 1
+            for refresh in self.refreshes:
+                refresh()
         pcs = frozenset().union(*(b.pcs for b in live)) if live else frozenset()
         if not pcs:
             return frozenset()
@@ -123,7 +124,7 @@ class DebugLoop(FastLoop):
                     ex.steps = steps
                     break
                 steps += 1
-                rec = self.planned_record
+                rec, self.planned_record = self.planned_record, None
                 rec.next_index = nxt
                 end = rec.end
                 prev = rec.cycle = end if end > prev else prev
@@ -198,29 +199,38 @@ class DebugLoop(FastLoop):
         size = RECORD_BYTES + LIST_BYTES + 8 * len(runs) + sum(
             WRITE_BYTES + 2 * n for _, n in runs) + sys.getsizeof(vop) + TIMING_BYTES + (
             _beats_bytes(vop, model, learnt))
-        key, hit = -1, False
+        hit = False
 
-        def recorded(instr: Instruction, i: int, *a) -> int | None:
-            nonlocal key, hit
-            if key != self.watch_key:
-                key, hit = self.watch_key, _overlaps(runs, self.watched)
+        def refresh() -> None:  # the watched ranges changed (`arm`)
+            nonlocal hit
+            hit = _overlaps(runs, self.watched)
+        refresh()
+        self.refreshes.append(refresh)
+        one = runs[0] if len(runs) == 1 else None
+
+        def recorded(instr: Instruction, i: int, arg=arg) -> int | None:
             if hit:
                 return None  # the reference path executes it: the session's check fires
-            writes = [Write(None, lo, ub[lo:lo + n].tobytes()) for lo, n in runs]
+            if one is not None:
+                lo, n = one
+                writes = [Write(None, lo, ub[lo:lo + n].tobytes())]
+            else:
+                writes = [Write(None, lo, ub[lo:lo + n].tobytes()) for lo, n in runs]
             before, v_end = model.s_time, q.last_end
-            rec = Record(i, instr, repeat, r, vop, writes, recorder.regs, recorder.regs,
-                         rerun=None if repeat is not None else (rerun_body, a[0] if a else arg))
-            self.planned_record = rec  # (its writes are put back should the plan fault)
-            nxt = plan(instr, i, *a)  # (the bytes written are read when it is undone)
-            nbytes = size
+            regs = recorder.regs
+            rec = self.planned_record = Record(  # (its writes are put back should it fault)
+                i, instr, repeat, r, vop, writes, regs, regs,
+                rerun=None if repeat is not None else (rerun_body, arg))
+            nxt = plan(instr, i, arg)  # (the bytes written are read when it is undone)
+            end = rec.end = q.last_end
+            rec.timing = (timing, before, v_end, model.s_time, end)
             if writes_cmpmask:
-                after = snapshot(m, recorder.regs)
-                if after != recorder.regs:
+                after = snapshot(m, regs)
+                if after != regs:
                     rec.regs_after = recorder.regs = after
-                    nbytes += regs_bytes(after, rec.regs_before)
-            t = rec.timing = timing(before, v_end)
-            rec.end = t.end
-            rec.nbytes = nbytes
+                    rec.nbytes = size + regs_bytes(after, regs)
+                    return nxt
+            rec.nbytes = size
             return nxt
         return recorded
 
@@ -256,11 +266,11 @@ class DebugLoop(FastLoop):
                 after = recorder.regs = (*regs[:5], x, *regs[6:])
                 rec.regs_after = after
                 nbytes += regs_bytes(after, regs)
-            t = rec.timing = timing(before, 0)
-            rec.end = t.end
+            end = rec.end = model.s_time
+            rec.timing = (timing, before, end)
             if is_branch:
                 ev = rec.event = branch(instr, taken[0])
-                ev.timing = t
+                ev.timing = rec.timing
                 ev.compact()
                 nbytes += EVENT_BYTES
             rec.nbytes = nbytes

@@ -121,11 +121,25 @@ class Record:
     next_index: int = 0  # flat index of the next instruction to run after it
     end: int = 0  # cycle this micro-op ended at (timing model), 0 when unknown
     cycle: int = 0  # the largest end cycle of any micro-op up to this one
-    timing: object = None  # the instruction's InstrTiming (on its completing record)
+    # the instruction's InstrTiming (on its completing record; see `timing`)
+    _timing: object = attrs.field(default=None, alias="timing")
     event: Event | None = None  # the instruction's event (on its completing record)
     rerun: tuple | None = None  # (body, scalar) of a bulk vector instruction: see `split`
     label: str | None = None  # a write the user made (`set var ...`), not an instruction
     nbytes: int = 0  # resident bytes it holds (the history budget counts these)
+
+    @property
+    def timing(self):
+        """The instruction's InstrTiming. The debugger's fast path keeps the figures to build
+        it from, (build, *figures): it is built on first read (most never are)."""
+        t = self._timing
+        if t.__class__ is tuple:
+            t = self._timing = t[0](*t[1:])
+        return t
+
+    @timing.setter
+    def timing(self, t) -> None:
+        self._timing = t
 
     @property
     def bulk(self) -> bool:

@@ -157,8 +157,9 @@ def test_breakpoints_and_watchpoints_stop_where_the_reference_path_stops():
 
 
 def test_a_fault_in_a_planned_instruction_stops_identically():
-    text = (".chip ascend910b\n.ub x f32[16384] = random(1)\n"
+    text = (".chip ascend910b\n.ub x f32[16384] = random(1)\n.ub y f32[64] = random(2)\n"
             "    li x1, 0\n    li x3, 250\ntop:\n"
+            "    vadds.f32 y, y, 2.0, repeat=1\n"  # planned just before the fault: it stays
             "    vadds.f32 x, x, 1.0, repeat=x3\n"  # its plan reads repeat: 256 is an error
             "    add x3, x3, 1\n"
             "    add x1, x1, 1\n    blt x1, 100, top\n")
