@@ -12,6 +12,7 @@ included files with their hashes, and a rerun whose files all match loads the ob
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -20,6 +21,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
@@ -245,15 +247,39 @@ def compile_sources(sources: tuple[str | Path, ...], *, npu_arch: int,
     key = _sha(json.dumps(key_data, sort_keys=True).encode())
     manifest = root / f"{key}.json"
     hit = _lookup(root, manifest)
-    if hit is not None:
-        so, output = hit
-        return Build(so, True, time.perf_counter() - t0, output)
+    if hit is None:
+        with _compiling(root, key):  # one compile per key: a concurrent one waits for it
+            hit = _lookup(root, manifest)
+            if hit is None:
+                try:
+                    return _compile(root, key, manifest, cxx, flags, units, t0)
+                except BuildError as e:
+                    if kernel is not None and e.diagnostic is None:
+                        _entry_failed(e.text, kernel, first.display, first.original)
+                    raise
+    so, output = hit
+    return Build(so, True, time.perf_counter() - t0, output)
+
+
+@contextlib.contextmanager
+def _compiling(root: Path, key: str) -> Iterator[None]:
+    """Hold KEY's compile lock (a sweep's workers building the same variant: the first
+    compiles, the others then find its object); no lock where the system has none."""
     try:
-        return _compile(root, key, manifest, cxx, flags, units, t0)
-    except BuildError as e:
-        if kernel is not None and e.diagnostic is None:
-            _entry_failed(e.text, kernel, first.display, first.original)
-        raise
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    try:
+        fd = os.open(root / f"{key}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _unit(display: str, root: Path, includes: tuple[str, ...]) -> _Unit:
@@ -324,8 +350,8 @@ def _lookup(root: Path, manifest: Path) -> tuple[Path, str] | None:
 def prune(root: Path, days: float = PRUNE_AFTER_DAYS) -> None:
     """Remove cache files (objects, manifests, source copies) unused for DAYS days."""
     limit = time.time() - days * 86400
-    for p in [*root.glob("*.so"), *root.glob("*.json"), *root.glob("src/*.cpp"),
-              *root.glob("src/*/*")]:
+    for p in [*root.glob("*.so"), *root.glob("*.json"), *root.glob("*.lock"),
+              *root.glob("src/*.cpp"), *root.glob("src/*/*")]:
         try:
             if p.stat().st_mtime < limit:
                 p.unlink()
