@@ -120,6 +120,12 @@ def _warm_up() -> None:
     import simulator.ascendc.driver  # noqa: F401
     import simulator.ascendc.report  # noqa: F401
     import simulator.cli  # noqa: F401
+    from simulator.ascendc.build import BuildError, compiler_version, find_compiler
+
+    try:  # `CXX --version`, remembered per binary: the build cache's key reads it
+        compiler_version(find_compiler())
+    except BuildError:
+        pass
 
 
 def _variant(request: dict) -> int:
