@@ -60,7 +60,8 @@ class DebugLoop(FastLoop):
         self.s = session
         self.watched: tuple[tuple[int, int], ...] = ()  # enabled watchpoints' UB ranges
         self.refreshes: list[Callable[[], None]] = []  # each vector plan's: watched changed
-        self.planned_record: Record | None = None  # the record the last plan call made
+        # the record the last plan call made; (writes, registers) while its body runs
+        self.planned_record: Record | tuple | None = None
         self.planned = 0  # executions recorded through plans (tests check the path was taken)
         session.recorder.planning = True
 
@@ -156,10 +157,11 @@ class DebugLoop(FastLoop):
         """A plan raised FAULT at INSTR (flat index I): what the session does when the reference
         path faults (the executor reports it; what the instruction wrote is put back)."""
         s, ex = self.s, self.ex
-        rec = self.planned_record
+        pending = self.planned_record  # (writes, registers) from before its body ran
         self.planned_record = None
-        if rec is not None:
-            undo(s.machine, rec)
+        if pending is not None:
+            writes, regs = pending
+            undo(s.machine, Record(i, instr, None, 0, None, writes, regs, regs))
         self.source.index = i
         try:
             ex.fail(instr, f.problem)
@@ -217,20 +219,25 @@ class DebugLoop(FastLoop):
             else:
                 writes = [Write(None, lo, ub[lo:lo + n].tobytes()) for lo, n in runs]
             before, v_end = model.s_time, q.last_end
-            regs = recorder.regs
-            rec = self.planned_record = Record(  # (its writes are put back should it fault)
-                i, instr, repeat, r, vop, writes, regs, regs,
-                rerun=None if repeat is not None else (rerun_body, arg))
+            regs = after = recorder.regs
+            self.planned_record = (writes, regs)  # put back should the plan fault
             nxt = plan(instr, i, arg)  # (the bytes written are read when it is undone)
-            end = rec.end = q.last_end
-            rec.timing = (timing, before, v_end, model.s_time, end)
+            nbytes = size
             if writes_cmpmask:
                 after = snapshot(m, regs)
                 if after != regs:
-                    rec.regs_after = recorder.regs = after
-                    rec.nbytes = size + regs_bytes(after, regs)
-                    return nxt
-            rec.nbytes = size
+                    recorder.regs = after
+                    nbytes += regs_bytes(after, regs)
+                else:
+                    after = regs
+            end = q.last_end
+            # Record(index, instr, repeat, repeats, op, writes, regs_before, regs_after,
+            # completes, next_index (the loop's), end, cycle (the loop's), timing, event,
+            # rerun, label, nbytes): one call, no attribute set after it
+            self.planned_record = Record(
+                i, instr, repeat, r, vop, writes, regs, after, True, 0, end, 0,
+                (timing, before, v_end, model.s_time, end), None,
+                None if repeat is not None else (rerun_body, arg), None, nbytes)
             return nxt
         return recorded
 
@@ -255,25 +262,25 @@ class DebugLoop(FastLoop):
         size = RECORD_BYTES + LIST_BYTES + TIMING_BYTES
 
         def recorded(instr: Instruction, i: int) -> int:
-            regs = recorder.regs
+            regs = after = recorder.regs
             before = model.s_time
-            rec = Record(i, instr, None, 0, None, [], regs, regs)
-            self.planned_record = rec
+            self.planned_record = ((), regs)  # put back should the plan fault
             nxt = plan(instr, i)
             x = tuple(m.x)
             nbytes = size
             if x != regs[5]:
                 after = recorder.regs = (*regs[:5], x, *regs[6:])
-                rec.regs_after = after
                 nbytes += regs_bytes(after, regs)
-            end = rec.end = model.s_time
-            rec.timing = (timing, before, end)
+            end = model.s_time
+            ev = None
             if is_branch:
-                ev = rec.event = branch(instr, taken[0])
-                ev.timing = rec.timing
+                ev = branch(instr, taken[0])
+                ev.timing = timing(before, end)
                 ev.compact()
                 nbytes += EVENT_BYTES
-            rec.nbytes = nbytes
+            self.planned_record = Record(  # (the fields as in the vector plan's record)
+                i, instr, None, 0, None, [], regs, after, True, 0, end, 0,
+                (timing, before, end) if ev is None else ev.timing, ev, None, None, nbytes)
             return nxt
         return recorded
 
