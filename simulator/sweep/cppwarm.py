@@ -26,10 +26,13 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 IDLE = 60.0  # seconds a runner waits for its next variant before it ends by itself
-_runners: dict[str, Runner] = {}  # preloaded library ("" for none) -> this process's runner
+# (preloaded library or "", thread) -> the runner it uses: a caller's thread pool runs variants
+# side by side in one process, each thread with a runner of its own
+_runners: dict[tuple[str, int], Runner] = {}
 
 
 class Runner:
@@ -74,11 +77,12 @@ class Runner:
 
 
 def runner(env: dict[str, str]) -> Runner:
-    """This process's runner for ENV's preloaded library (started at the first variant)."""
+    """This thread's runner for ENV's preloaded library (started at its first variant)."""
     preload = env.get("LD_PRELOAD", "")
-    r = _runners.get(preload)
+    key = (preload, threading.get_ident())
+    r = _runners.get(key)
     if r is None or not r.alive():
-        r = _runners[preload] = Runner(env, preload)
+        r = _runners[key] = Runner(env, preload)
     return r
 
 

@@ -121,3 +121,21 @@ def test_concurrent_builds_of_one_variant_compile_it_once(folder, monkeypatch):
         builds = list(pool.map(build, range(3)))
     assert sorted(b.cached for b in builds) == [False, True, True]
     assert len({b.shared_object for b in builds}) == 1
+
+
+def test_threads_of_one_process_run_variants_side_by_side(folder, monkeypatch):
+    """A caller's thread pool (`pipev.sweep(executor=ThreadPoolExecutor(...))`) runs variants
+    in one process: each thread has a runner of its own."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setattr(task, "WARM", True)
+    chosen = [t for t in tasks(folder) if t.cpp.kernel is None][:4]
+    for t in chosen:  # compiled first: a cached build reads other files than a compile
+        run_task(t)
+    alone = [run_task(t) for t in chosen]
+    with ThreadPoolExecutor(2) as pool:
+        together = list(pool.map(run_task, chosen))
+    for a, b in zip(alone, together, strict=True):
+        a.pop("seconds"), b.pop("seconds")
+        assert a == b
+    assert len(cppwarm._runners) >= 2
