@@ -27,6 +27,11 @@ from .names import KernelNames
 from .undo import Record, Recorder, UndoLog, Write, redo, snapshot, split_record, undo
 
 HISTORY_BYTES = 256 << 20
+# Motion collects the youngest generation every this many new objects (simulator/gcpace.py):
+# the records it makes are a few small objects each and all live on (the log keeps them), so
+# collecting them as often as a run's would traverse them again and again (at a run's pace,
+# `continue` over 20,000 one-repeat lines varied from 69 to 300 ms; at this one, 73 to 80 ms)
+MOTION_THRESHOLD = 100_000
 
 
 def never(rec: Record) -> bool:
@@ -437,7 +442,7 @@ class Session:
         self.interrupted = False
         self.by_repeat = by_repeat
         try:
-            with paced_collections():  # records are many small objects: paced as in a run
+            with paced_collections(MOTION_THRESHOLD):
                 while True:
                     rec, stop = advance()
                     if stop is not None:
