@@ -126,6 +126,8 @@ class DebugLoop(FastLoop):
                     break
                 steps += 1
                 rec, self.planned_record = self.planned_record, None
+                if rec.__class__ is not Record:  # a plan this loop did not wrap: never made
+                    raise RuntimeError(f"{instr.text}: a plan ran without a record")
                 rec.next_index = nxt
                 end = rec.end
                 prev = rec.cycle = end if end > prev else prev
@@ -180,6 +182,11 @@ class DebugLoop(FastLoop):
         self._learn(instr, self.plans)
 
     # -- recording plans -----------------------------------------------------------------------
+    def _mask_plan(self, learnt: Instruction) -> Callable | None:
+        """None: a MASK or mask-mode writer takes the reference path in a session (its record
+        snapshots the registers it changes; every plan the loop runs must leave a record)."""
+        return None
+
     def _vector_plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg
                      ) -> Callable | None:
         plan = super()._vector_plan(learnt, vop, body, arg)

@@ -198,3 +198,20 @@ def test_random_programs_continue_and_step_back_identically(text, back):
         return
     same_both_ways(program, ["continue", f"back {back}", "backr 2", "continue", "rcontinue",
                              "continue"])
+
+
+def test_mask_writers_in_a_loop_step_back_identically():
+    """MASK/CTRL writers (which `pipev run` plans) take the reference path in a session: the
+    vector instructions around them still run through plans."""
+    text = (".chip ascend910b\n.ub x f32[1024] = random(1)\n.ub y f32[1024] = random(2)\n"
+            "    li x1, 0\ntop:\n"
+            "    set_vector_mask 0, 0xffff\n"
+            "    vadds.f32 x, x, 1.0, repeat=2\n"
+            "    set_vector_mask 0xffffffffffffffff, 0xffffffffffffffff\n"
+            "    vadd.f32 y, x, y, repeat=2\n"
+            "    set_vector_mask 0xffffffffffffffff, 0xffffffffffffffff\n"  # MASK as it was
+            "    vmuls.f32 y, y, 0.5, repeat=2\n"
+            "    add x1, x1, 1\n    blt x1, 60, top\n")
+    program = isa.assemble(text)
+    same_both_ways(program, BACK_AND_FORTH + ["back 9", "backr 1", "continue"])
+    assert planned[0] > 100
