@@ -524,6 +524,22 @@ class TransData5HDFamily(Family):
 
 VNCHWCONV = TransData5HDFamily("vnchwconv", VECTOR, "V", "trans5hd", mask_ignored=True,
                                data_roles=("dst_list", "src_list"))
+
+
+class TransData5HDVaFamily(TransData5HDFamily):
+    """vnchwconv_va (the C API's asc_transto5hd_b8/b16/b32, AscendC TransDataTo5HD's address-array
+    forms): vnchwconv with its 16 + 16 block addresses in the VA registers set_va wrote (dst in
+    VA d and d+1, src in VA s and s+1), read at issue; no list operands in UB."""
+
+    __slots__ = ()
+
+    def operands(self, roles: tuple[str, ...], fields: dict, t: DType | None = None
+                 ) -> tuple[Operand, ...]:
+        return (Operand("dst", "dst", "indexed", True), Operand("src", "src", "indexed"))
+
+
+VNCHWCONV_VA = TransData5HDVaFamily("vnchwconv_va", VECTOR, "V", "trans5hd", mask_ignored=True)
+SET_VA = Family("set_va", SCALAR)  # a VA register = 8 UB addresses (asc_set_va_reg)
 VTRANSPOSE = TransposeFamily("vtranspose", VECTOR, "V", "transpose", one_repeat=True,
                              mask_ignored=True, packed=(("dst", 256), ("src", 256)))
 

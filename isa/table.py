@@ -407,6 +407,16 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              F.api("api_trans_data_5hd"), level="api", typed=True, types="trans5hd",
              strides="trans5hd", keys=("repeat", "dst_high", "src_high"), hw="vnchwconv",
              doc="AscendC TransDataTo5HD (address lists in UB) → vnchwconv"),
+    # --- issue 28: TransDataTo5HD's address registers (the C API's asc_set_va_reg)
+    InstrDef("set_va", (("va", "vareg"),) + tuple((f"a{k}", "vaddr") for k in range(8)),
+             F.SET_VA, level="scalar",
+             doc="VA register VA = the 8 UB addresses A0..A7 (NAME[I] or @ADDR): the blocks a "
+             "vnchwconv_va reads or writes (asc_set_va_reg; VA0..VA7)"),
+    InstrDef("vnchwconv_va", (("dst", "vareg"), ("src", "vareg")), F.VNCHWCONV_VA, typed=True,
+             types="trans5hd", strides="trans5hd", keys=("repeat", "dst_high", "src_high"),
+             doc="TransDataTo5HD from address registers: the 16 blocks whose addresses VA src "
+             "and src+1 hold transposed into the 16 of VA dst and dst+1 (asc_transto5hd_b8/b16/"
+             "b32); otherwise as vnchwconv"),
     InstrDef("get_cmp_mask", (("dst", "cmpaddr"),), F.api("api_get_cmp_mask"), level="api",
              doc="AscendC GetCmpMask → get_cmpmask"),
     InstrDef("set_cmp_mask", (("src", "cmpaddr"),), F.api("api_set_cmp_mask"), level="api",

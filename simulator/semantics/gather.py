@@ -192,8 +192,60 @@ def issue_trans5hd(ex: Context, instr: Instruction) -> Issued:
         _check(ex, instr, vop, acc)
         lists[role] = m.ub[acc.base:acc.base + 128].view(np.uint64).astype(np.int64)
         ex.check(instr, _list_alignment(vop, role, lists[role]))
-    dst, src = address_list_offsets(vop.t.size, vop.repeats, fields, lists["dst_list"],
-                                    lists["src_list"])
+    return _data_checked(ex, instr, vop, fields, lists["dst_list"], lists["src_list"])
+
+
+def va_key(n: int) -> str:
+    """Machine.special's key of VA register N (a tuple of its 8 addresses)."""
+    return f"va{n}"
+
+
+def set_va(ex: Context, instr: Instruction) -> Issued:
+    """VA register N = the 8 addresses (asc_set_va_reg), in program order at issue."""
+    addrs, _ = ex.resolve(instr)
+    n = instr.operands["va"].value
+    return Issued("S", None, _write_va, (n, tuple(addrs[f"a{k}"] for k in range(8))))
+
+
+def _write_va(m: Machine, _op, arg, _lo, _hi) -> None:
+    n, values = arg
+    m.special[va_key(n)] = values
+
+
+def _va_list(ex: Context, instr: Instruction, role: str) -> np.ndarray:
+    """The 16 addresses of ROLE's register pair VA n, n + 1 (an error when one was never set)."""
+    n = instr.operands[role].value
+    if n > 6:
+        raise Fault(Problem("operand", f"{instr.head} {role} = va{n}: its 16 addresses are in "
+                            f"va{n} and the next register; there is no va{n + 1} (va0..va7)",
+                            role=role))
+    out = []
+    for k in (n, n + 1):
+        values = ex.m.special.get(va_key(k))
+        if values is None:
+            raise Fault(Problem("operand", f"{instr.head} {role} reads va{k}, which no set_va "
+                                "has written", role=role))
+        out.extend(values)
+    return np.array(out, dtype=np.int64)
+
+
+def issue_trans5hd_va(ex: Context, instr: Instruction) -> Issued:
+    """vnchwconv_va: vnchwconv with its lists from the VA registers (no list operands in UB)."""
+    m = ex.m
+    _, fields = ex.resolve(instr)
+    vop = decode_vector(instr, {"dst": 0, "src": 0}, fields, m.mask, m.counter)
+    if _noop(ex, instr, vop, fields):
+        return Issued("V", vop, uops=vop.repeats)
+    lists = {role: _va_list(ex, instr, role) for role in ("dst", "src")}
+    for role in ("dst", "src"):
+        ex.check(instr, _list_alignment(vop, role, lists[role]))
+    return _data_checked(ex, instr, vop, fields, lists["dst"], lists["src"])
+
+
+def _data_checked(ex: Context, instr: Instruction, vop: VectorOp, fields: dict,
+                  dst_list: np.ndarray, src_list: np.ndarray) -> Issued:
+    """The data operands' addresses from the two lists, their checks, the issued body."""
+    dst, src = address_list_offsets(vop.t.size, vop.repeats, fields, dst_list, src_list)
     ops = {"dst": vop.access("dst"), "src": vop.access("src")}
     ops = {r: a.indexed(ix - a.base) for (r, a), ix in zip(ops.items(), (dst, src), strict=True)}
     vop = attrs.evolve(vop, operands=tuple(ops.get(a.role, a) for a in vop.operands), memo={})

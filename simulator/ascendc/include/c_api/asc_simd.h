@@ -538,4 +538,58 @@ inline void asc_brcb_sync(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src,
                           const asc_brcb_config& config, PIPEV_LOC) {
     pipev::detail::asc_brcb_stmt(dst, src, config, true, loc);
 }
+// ---- issue 28: TransDataTo5HD (asc_set_va_reg, asc_transto5hd_b8/b16/b32) -------------------
+// The address registers: asc_set_va_reg puts 8 UB addresses in one (`set_va`), asc_transto5hd
+// reads dst's 16 from VA d and d + 1 and src's from VA s and s + 1 (`vnchwconv_va`).
+enum ub_addr8_t : uint8_t { VA0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
+namespace pipev::detail {
+template <class T> void asc_set_va(ub_addr8_t addr, T** src_array, Loc loc) {
+    uint64_t a[8];
+    for (int k = 0; k < 8; ++k) a[k] = ub_addr(src_array[k], loc);
+    set_va(int(addr), a, type_name<T>, sizeof(T), loc);
+}
+}  // namespace pipev::detail
+#define PIPEV_SET_VA(T)                                                                  \
+    inline void asc_set_va_reg(ub_addr8_t addr, __ubuf__ T** src_array, PIPEV_LOC) {      \
+        pipev::detail::asc_set_va(addr, src_array, loc);                                   \
+    }
+PIPEV_SET_VA(int8_t)
+PIPEV_SET_VA(uint8_t)
+PIPEV_SET_VA(int16_t)
+PIPEV_SET_VA(uint16_t)
+PIPEV_SET_VA(half)
+PIPEV_SET_VA(int32_t)
+PIPEV_SET_VA(uint32_t)
+PIPEV_SET_VA(float)
+#undef PIPEV_SET_VA
+inline void asc_transto5hd_b32(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16_t dst_stride,
+                               uint16_t src_stride, PIPEV_LOC) {
+    pipev::detail::vnchwconv_va<uint32_t>(dst, src, repeat, dst_stride, src_stride, false, false, loc);
+}
+inline void asc_transto5hd_b16(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16_t dst_stride,
+                               uint16_t src_stride, PIPEV_LOC) {
+    pipev::detail::vnchwconv_va<uint16_t>(dst, src, repeat, dst_stride, src_stride, false, false, loc);
+}
+inline void asc_transto5hd_b8(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16_t dst_stride,
+                              uint16_t src_stride, bool dst_high_half, bool src_high_half,
+                              PIPEV_LOC) {
+    pipev::detail::vnchwconv_va<uint8_t>(dst, src, repeat, dst_stride, src_stride, dst_high_half,
+                                         src_high_half, loc);
+}
+inline void asc_transto5hd_b32_sync(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat,
+                                    uint16_t dst_stride, uint16_t src_stride, PIPEV_LOC) {
+    asc_transto5hd_b32(dst, src, repeat, dst_stride, src_stride, loc);
+    pipev::detail::sync_all(true, loc);
+}
+inline void asc_transto5hd_b16_sync(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat,
+                                    uint16_t dst_stride, uint16_t src_stride, PIPEV_LOC) {
+    asc_transto5hd_b16(dst, src, repeat, dst_stride, src_stride, loc);
+    pipev::detail::sync_all(true, loc);
+}
+inline void asc_transto5hd_b8_sync(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat,
+                                   uint16_t dst_stride, uint16_t src_stride, bool dst_high_half,
+                                   bool src_high_half, PIPEV_LOC) {
+    asc_transto5hd_b8(dst, src, repeat, dst_stride, src_stride, dst_high_half, src_high_half, loc);
+    pipev::detail::sync_all(true, loc);
+}
 #endif
