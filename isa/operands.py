@@ -221,7 +221,8 @@ class Builder:
 
     def stride_value(self, defn: InstrDef, key: str, text: str, off: int) -> int:
         v = parse_int(text, off)
-        hi = defn.stride_layout.blk_max if key.endswith("_blk") else 255
+        layout = defn.stride_layout
+        hi = layout.blk_max if key.endswith("_blk") else layout.rep_max
         if not 0 <= v <= hi:
             raise LexError(f"{key}={v} is out of range (0..{hi})", off)
         return v

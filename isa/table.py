@@ -85,6 +85,7 @@ class StrideLayout(NamedTuple):
     names: tuple[str, ...]
     default: tuple[int, ...]
     blk_max: int = 255
+    rep_max: int = 255  # the largest repeat stride (TransDataTo5HD's: 16 bits)
 
 
 # the reductions: dst_rep counts whole results of a repeat (a reduction's packed dst), the
@@ -99,7 +100,7 @@ LAYOUTS: dict[str, StrideLayout] = {s.name: s for s in (
     StrideLayout("gathermask", ("src0_blk", "src0_rep", "src1_rep"), (1, 8, 1)),
     StrideLayout("brcb", ("dst_blk", "dst_rep"), (1, 8), UNARY_BLK_MAX),
     StrideLayout("gather", ("dst_rep",), (8,)),
-    StrideLayout("trans5hd", ("dst_rep", "src_rep"), (0, 0)),
+    StrideLayout("trans5hd", ("dst_rep", "src_rep"), (0, 0), rep_max=65535),
 )}
 
 

@@ -199,3 +199,32 @@ def test_ascendc_list_forms_and_the_c_api(tmp_path):
     out8 = c_api.ub[2048:2560].reshape(16, 32)
     assert out8[:, :16].tobytes() == bytes(raw[32 * r + 16 + k] for k in range(16)
                                            for r in range(16))
+
+
+def test_tik_vec_trans_scatter_and_vnchwconv(monkeypatch):
+    import runpy
+    import sys
+
+    from simulator.tik import SHIM
+    from simulator.tik import tik as tik_module
+
+    monkeypatch.syspath_prepend(SHIM)
+    monkeypatch.setitem(tik_module.SETTINGS, "chip", "ascend910b")
+    try:
+        tik = runpy.run_path(str(DATA / "tik/trans_5hd_tik.py"))["tik_instance"]
+    finally:
+        for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
+            del sys.modules[name]
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-8, 8, 1024).astype(np.float16)
+    x[:4] = np.array([0x7E01, 0x8000, 0x7C00, 0x0001], np.uint16).view(np.float16)
+    b = rng.integers(-128, 128, 512).astype(np.int8)
+    result = pipev.run(tik.program, inputs={"x": x, "b": b})
+    assert not result.diagnostics
+    want = x.reshape(16, 64).T.reshape(-1)  # (C, HW) -> (HW, C0)
+    assert result.outputs["y"].tobytes() == want.tobytes()
+    ub = bytearray(1024)
+    ub[:512] = b.tobytes()
+    trans_data_5hd(ub, 1, [512 + 32 * k for k in range(16)], [32 * k for k in range(16)],
+                   1, 0, 0, 1, 1)
+    assert result.outputs["c"].tobytes() == bytes(ub[512:])
