@@ -222,7 +222,8 @@ class Builder:
     def stride_value(self, defn: InstrDef, key: str, text: str, off: int) -> int:
         v = parse_int(text, off)
         layout = defn.stride_layout
-        hi = layout.blk_max if key.endswith("_blk") else layout.rep_max
+        hi = layout.blk_max if key.endswith("_blk") else \
+            layout.rep_max if layout is not None else 255
         if not 0 <= v <= hi:
             raise LexError(f"{key}={v} is out of range (0..{hi})", off)
         return v
