@@ -52,7 +52,8 @@ def _noop(ex: Context, instr: Instruction, vop: VectorOp, fields: dict) -> bool:
                                    "nothing"), once="count0")
             return True
         return False
-    if not fam.bit_output and vop.n > 128 and m.mask != (M64, M64):
+    # (an instruction that does not consider MASK — vtranspose, vnchwconv — is not bound by it)
+    if not fam.bit_output and not fam.mask_ignored and vop.n > 128 and m.mask != (M64, M64):
         raise fault("mask", f"{instr.head}: an 8-bit instruction in normal mode needs MASK all "
                     f"ones (MASK is {m.mask_hi:#x}, {m.mask_lo:#x}); use counter mode")
     if fields.get("repeat", 1) == 0 and not fam.one_repeat:

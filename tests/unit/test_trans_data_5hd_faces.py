@@ -228,3 +228,13 @@ def test_tik_vec_trans_scatter_and_vnchwconv(monkeypatch):
     trans_data_5hd(ub, 1, [512 + 32 * k for k in range(16)], [32 * k for k in range(16)],
                    1, 0, 0, 1, 1)
     assert result.outputs["c"].tobytes() == bytes(ub[512:])
+
+
+def test_mask_is_not_considered_by_the_layout_instructions():
+    """vtranspose and vnchwconv(_va) do not consider MASK: a partial MASK neither stops nor
+    changes them (before, the 8-bit rule of a 256-element repeat refused them)."""
+    x = np.arange(256, dtype=np.float16).reshape(16, 16)
+    for line in ("    vtranspose.f16 d, a", "    vnchwconv_va.f16 va0, va2, stride=0,0"):
+        text = "\n".join(BASE + LISTS + ["    set_vector_mask 0, 0xffff", line, ""])
+        result = pipev.run(text)
+        assert result.ub[512:1024].view(np.float16).reshape(16, 16).tobytes() == x.T.tobytes()

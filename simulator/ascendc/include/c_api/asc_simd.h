@@ -538,6 +538,60 @@ inline void asc_brcb_sync(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src,
                           const asc_brcb_config& config, PIPEV_LOC) {
     pipev::detail::asc_brcb_stmt(dst, src, config, true, loc);
 }
+// ---- issue 28: Gather (asc_gather) and Transpose (asc_transpose) ----------------------------------
+namespace pipev::detail {
+template <class T> void asc_gather_stmt(T* dst, T* src, uint32_t* src_offset, const char* form,
+                                        uint64_t a, uint64_t b, bool sync, Loc loc) {
+    Stmt s("gather.%s", type_name<T>);
+    ub_ptr(s, dst, loc);
+    ub_ptr(s, src, loc);
+    ub_ptr(s, src_offset, loc);
+    if (form[0] == 'c') s.key("count", a);
+    else s.key("repeat", b).op("stride=%u", unsigned(a));  // MASK as it is
+    s.issue(loc);
+    sync_all(sync, loc);
+}
+}  // namespace pipev::detail
+#define PIPEV_GATHER(T)                                                                          \
+    inline void asc_gather(__ubuf__ T* dst, __ubuf__ T* src, __ubuf__ uint32_t* src_offset,      \
+                           uint32_t count, PIPEV_LOC) {                                          \
+        pipev::detail::asc_gather_stmt(dst, src, src_offset, "count", count, 0, false, loc);     \
+    }                                                                                            \
+    inline void asc_gather(__ubuf__ T* dst, __ubuf__ T* src, __ubuf__ uint32_t* src_offset,      \
+                           uint16_t dst_repeat_stride, uint8_t repeat, PIPEV_LOC) {              \
+        pipev::detail::asc_gather_stmt(dst, src, src_offset, "repeat", dst_repeat_stride, repeat, \
+                                       false, loc);                                              \
+    }                                                                                            \
+    inline void asc_gather_sync(__ubuf__ T* dst, __ubuf__ T* src, __ubuf__ uint32_t* src_offset, \
+                                uint32_t count, PIPEV_LOC) {                                     \
+        pipev::detail::asc_gather_stmt(dst, src, src_offset, "count", count, 0, true, loc);      \
+    }                                                                                            \
+    inline void asc_gather_sync(__ubuf__ T* dst, __ubuf__ T* src, __ubuf__ uint32_t* src_offset, \
+                                uint16_t dst_repeat_stride, uint8_t repeat, PIPEV_LOC) {         \
+        pipev::detail::asc_gather_stmt(dst, src, src_offset, "repeat", dst_repeat_stride, repeat, \
+                                       true, loc);                                               \
+    }
+PIPEV_GATHER(int16_t)
+PIPEV_GATHER(uint16_t)
+PIPEV_GATHER(half)
+PIPEV_GATHER(bfloat16_t)
+PIPEV_GATHER(int32_t)
+PIPEV_GATHER(uint32_t)
+PIPEV_GATHER(float)
+#undef PIPEV_GATHER
+#define PIPEV_TRANSPOSE(T)                                                                  \
+    inline void asc_transpose(__ubuf__ T* dst, __ubuf__ T* src, PIPEV_LOC) {                \
+        pipev::detail::Stmt s("transpose.%s", pipev::type_name<T>);                         \
+        pipev::detail::ub_ptrs(s, loc, dst, src);                                           \
+        s.issue(loc);                                                                       \
+    }                                                                                       \
+    inline void asc_transpose_sync(__ubuf__ T* dst, __ubuf__ T* src, PIPEV_LOC) {           \
+        asc_transpose(dst, src, loc);                                                       \
+        pipev::detail::sync_all(true, loc);                                                 \
+    }
+PIPEV_TRANSPOSE(int16_t)
+PIPEV_TRANSPOSE(uint16_t)
+#undef PIPEV_TRANSPOSE
 // ---- issue 28: TransDataTo5HD (asc_set_va_reg, asc_transto5hd_b8/b16/b32) -------------------
 // The address registers: asc_set_va_reg puts 8 UB addresses in one (`set_va`), asc_transto5hd
 // reads dst's 16 from VA d and d + 1 and src's from VA s and s + 1 (`vnchwconv_va`).
