@@ -881,6 +881,15 @@ def _brcb(e: _Expander) -> None:
            stride=_strides(e))
 
 
+def _gatherb(e: _Expander) -> None:
+    """Gatherb → vgatherb, as it is (MASK is not considered)."""
+    if "repeat" not in e.fields:
+        raise LexError("gatherb takes repeat=", e.syn.offset)
+    _arity(e, 3, "repeat form")
+    e.emit("vgatherb", _operands(e, list(e.syn.defn.operands)), e.t, repeat=e.fields["repeat"],
+           stride=_strides(e))
+
+
 def _create_vec_index(e: _Expander) -> None:
     """CreateVecIndex → vci: the duplicate forms (count= in counter mode: the index runs on
     across repeats; repeat= with a mask or MASK as it is)."""
@@ -970,6 +979,7 @@ _EXPANSIONS = {
     "api_brcb": _brcb,
     "api_create_vec_index": _create_vec_index,
     "api_gather": _gather,
+    "api_gatherb": _gatherb,  # issue 28
     "api_transpose": _transpose,
     "api_trans_data_5hd": _trans_data_5hd,
     "api_shift": _shift,  # #27a

@@ -575,6 +575,31 @@ class GatherFamily(Family):
 VGATHER = GatherFamily("vgather", VECTOR, "V", "gather_b32", data_roles=("offset",))
 
 
+class GatherbFamily(Family):
+    """vgatherb (AscendC Gatherb, the C API's asc_gather_datablock): dst block j of repeat i is
+    the 32-byte block at src + offset[8i + j] (offset: u32 bytes, 8 a repeat, back to back:
+    `packed`); src is `indexed` by the offsets read at issue; dst's block stride 0 is taken as 1
+    (the page); MASK is not considered (the page's reference code has none)."""
+
+    __slots__ = ()
+
+    def operands(self, roles: tuple[str, ...], fields: dict, t: DType | None = None
+                 ) -> tuple[Operand, ...]:
+        return (Operand("dst", "dst", "vector", True), Operand("offset", "offset", "packed",
+                                                                False, 8),
+                Operand("src", "src", "indexed"))
+
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        return TYPES["u32"] if role == "offset" else t
+
+    def block_stride(self, role: str, fields: dict) -> int:
+        return fields.get(f"{role}_blk", 1) or 1
+
+
+VGATHERB = GatherbFamily("vgatherb", VECTOR, "V", "gatherb", mask_ignored=True,
+                         data_roles=("offset",))
+
+
 # -- #27a element-wise compute (arithmetic, transcendentals, shifts) -------------------------
 class WidthCostFamily(Family):
     """A vector family whose cost depends on the element width: the vendor's throughput table

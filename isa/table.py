@@ -101,6 +101,7 @@ LAYOUTS: dict[str, StrideLayout] = {s.name: s for s in (
     StrideLayout("brcb", ("dst_blk", "dst_rep"), (1, 8), UNARY_BLK_MAX),
     StrideLayout("gather", ("dst_rep",), (8,)),
     StrideLayout("trans5hd", ("dst_rep", "src_rep"), (0, 0), rep_max=65535),
+    StrideLayout("gatherb", ("dst_blk", "dst_rep"), (1, 8)),  # issue 28: Gatherb's dst
 )}
 
 
@@ -408,6 +409,16 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              F.api("api_trans_data_5hd"), level="api", typed=True, types="trans5hd",
              strides="trans5hd", keys=("repeat", "dst_high", "src_high"), hw="vnchwconv",
              doc="AscendC TransDataTo5HD (address lists in UB) → vnchwconv"),
+    # --- issue 28: Gatherb (whole blocks by byte offsets)
+    InstrDef("vgatherb", (("dst", "vec"), ("src", "vec"), ("offset", "vec")), F.VGATHERB,
+             typed=True, types="gatherb", strides="gatherb", keys=("repeat",),
+             doc="Gatherb: dst block j of repeat i = the 32-byte block at src + offset[8i + j] "
+             "bytes (offset: u32, 8 a repeat, back to back); dst_blk 0 taken as 1; MASK not "
+             "considered"),
+    InstrDef("gatherb", (("dst", "vec"), ("src", "vec"), ("offset", "vec")),
+             F.api("api_gatherb"), level="api", typed=True, types="gatherb", strides="gatherb",
+             keys=("repeat",), hw="vgatherb",
+             doc="AscendC Gatherb / asc_gather_datablock → vgatherb"),
     # --- issue 28: TransDataTo5HD's address registers (the C API's asc_set_va_reg)
     InstrDef("set_va", (("va", "vareg"),) + tuple((f"a{k}", "vaddr") for k in range(8)),
              F.SET_VA, level="scalar",

@@ -178,6 +178,42 @@ def gather_body(m: Machine, vop: VectorOp, _arg, lo: int, hi: int) -> None:
     store(m, vop, vop.access("dst"), m.views[src.size].take(idx, mode="clip"), lo, hi)
 
 
+# -- Gatherb --------------------------------------------------------------------------------------
+def issue_gatherb(ex: Context, instr: Instruction) -> Issued:
+    """The offsets' and dst's checks, then src's over the blocks the offsets name (each 32-byte
+    aligned: the page)."""
+    m = ex.m
+    addrs, fields = ex.resolve(instr)
+    vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
+    if _noop(ex, instr, vop, fields):
+        return Issued("V", vop, uops=vop.repeats)
+    for role in ("dst", "offset"):
+        _check(ex, instr, vop, vop.access(role))
+    offsets = load(m, vop, vop.access("offset"), 0, vop.repeats).astype(np.int64)  # (R, 8)
+    src = vop.access("src")
+    per_block = 32 // src.size
+    k = np.arange(vop.n)
+    src = src.indexed(offsets[:, k // per_block] + (k % per_block) * src.size)
+    vop = attrs.evolve(vop, operands=tuple(src if a.role == "src" else a for a in vop.operands),
+                       memo={})
+    ex.check(instr, _block_misaligned(vop, src, offsets))
+    _check(ex, instr, vop, src)
+    ex.check(instr, checks.overlap(vop))
+    r = vop.repeats
+    return Issued("V", vop, gather_body, None, r, uops=r)
+
+
+def _block_misaligned(vop: VectorOp, src: Access, offsets: np.ndarray) -> Problem | None:
+    """src + each offset must be 32-byte aligned (the Gatherb page: "偏移地址后需要32字节对齐")."""
+    bad = np.argwhere((src.base + offsets) % 32 != 0)
+    if not bad.size:
+        return None
+    i, j = (int(x) for x in bad[0])
+    return Problem("align", f"{vop.instr.head} offset {8 * i + j} = {int(offsets[i, j])}: src "
+                   f"+ it = {src.base + int(offsets[i, j]):#x} is not 32-byte aligned (Gatherb "
+                   "moves whole blocks)", role="offset")
+
+
 # -- TransDataTo5HD -------------------------------------------------------------------------------
 def issue_trans5hd(ex: Context, instr: Instruction) -> Issued:
     """The lists' checks, then their 16 addresses each (32-byte aligned), then the data's."""

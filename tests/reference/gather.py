@@ -62,3 +62,16 @@ def gather(ub: bytearray, size: int, dst: int, src: int, offset: int, repeat: in
             off = int.from_bytes(ub[offset + 4 * j:offset + 4 * j + 4], "little")
             a = dst + i * dst_rep * BLOCK + k * size
             ub[a:a + size] = ub[src + off:src + off + size]
+
+
+def gatherb(ub: bytearray, dst: int, src: int, offsets: list[int], repeat: int, dst_blk: int,
+            dst_rep: int) -> None:
+    """Gatherb (vgatherb), the page's reference code: for repeat i and block j of 8, the 32
+    bytes at src + offset[8i + j] go to dst + i·dst_rep·32 + j·dst_blk·32 (dst_blk 0 is taken
+    as 1), byte for byte."""
+    dst_blk = dst_blk or 1
+    for i in range(repeat):
+        for j in range(8):
+            s = src + offsets[8 * i + j]
+            d = dst + i * dst_rep * BLOCK + j * dst_blk * BLOCK
+            ub[d:d + BLOCK] = bytes(ub[s:s + BLOCK])

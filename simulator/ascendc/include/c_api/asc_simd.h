@@ -579,6 +579,28 @@ PIPEV_GATHER(int32_t)
 PIPEV_GATHER(uint32_t)
 PIPEV_GATHER(float)
 #undef PIPEV_GATHER
+// Gatherb (asc_gather_datablock): whole blocks by byte offsets (`gatherb` → vgatherb).
+#define PIPEV_GATHERB(T)                                                                         \
+    inline void asc_gather_datablock(__ubuf__ T* dst, __ubuf__ T* src, __ubuf__ uint32_t* src_offset, \
+                                     uint16_t dst_repeat_stride, uint8_t dst_block_stride,     \
+                                     uint8_t repeat, PIPEV_LOC) {                              \
+        pipev::detail::Stmt s("gatherb.%s", pipev::type_name<T>);                               \
+        pipev::detail::ub_ptrs(s, loc, dst, src, src_offset);                                   \
+        s.key("repeat", repeat);                                                                \
+        s.op("stride=%u,%u", unsigned(dst_block_stride), unsigned(dst_repeat_stride));          \
+        s.issue(loc);                                                                           \
+    }                                                                                           \
+    inline void asc_gather_datablock_sync(__ubuf__ T* dst, __ubuf__ T* src,                     \
+                                          __ubuf__ uint32_t* src_offset,                        \
+                                          uint16_t dst_repeat_stride, uint8_t dst_block_stride, \
+                                          uint8_t repeat, PIPEV_LOC) {                          \
+        asc_gather_datablock(dst, src, src_offset, dst_repeat_stride, dst_block_stride, repeat, \
+                             loc);                                                              \
+        pipev::detail::sync_all(true, loc);                                                     \
+    }
+PIPEV_GATHERB(uint16_t)
+PIPEV_GATHERB(uint32_t)
+#undef PIPEV_GATHERB
 #define PIPEV_TRANSPOSE(T)                                                                  \
     inline void asc_transpose(__ubuf__ T* dst, __ubuf__ T* src, PIPEV_LOC) {                \
         pipev::detail::Stmt s("transpose.%s", pipev::type_name<T>);                         \
