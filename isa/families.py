@@ -468,6 +468,7 @@ VREDUCEV2 = GatherMaskFamily("vreducev2", VECTOR, "V", "gathermask", counter_per
                              mask_ignored=True, listed_keys=("pattern",),
                              data_roles=("src1",))
 GET_RSVD_CNT = Family("get_rsvd_cnt", SCALAR)
+GET_REDUCE_SPR = Family("get_reduce_spr", SCALAR)  # the whole-repeat reductions' registers
 
 class BrcbFamily(Family):
     """vbrcb (AscendC Brcb): 8 elements of src a repeat (packed), each filling one 32-byte

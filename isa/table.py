@@ -361,6 +361,12 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              "pattern=0 takes a row of src1's bits a repeat (src1_rep blocks apart), 1-7 a "
              "built-in pattern (no src1); MASK ignored in normal mode, counter mode counts "
              "elements; RSVD_CNT = the elements written"),
+    InstrDef("get_reduce_max_min", (("v", "xreg"), ("i", "xreg")), F.GET_REDUCE_SPR,
+             level="scalar", doc="xV = the raw bits of the extreme the last vcmax/vcmin found "
+             "over all its repeats, xI = its position i·N + k (GetReduceRepeatMaxMinSpr)"),
+    InstrDef("get_reduce_sum", (("d", "xreg"),), F.GET_REDUCE_SPR, level="scalar",
+             doc="xD = the raw bits of the last vcadd's repeat sums added in order "
+             "(GetReduceRepeatSumSpr)"),
     InstrDef("get_rsvd_cnt", (("d", "xreg"),), F.GET_RSVD_CNT, level="scalar",
              doc="xD = RSVD_CNT, the elements the last vreducev2 wrote (GetRsvdCnt)"),
     InstrDef("gather_mask", (("dst", "vec"), ("src0", "vec"), ("src1", "bits")),

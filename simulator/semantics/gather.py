@@ -138,6 +138,20 @@ def _read(m: Machine, _op, reg: int, _lo, _hi) -> None:
     m.x[reg] = m.special.get(RSVD, 0)
 
 
+def get_reduce_spr(ex: Context, instr: Instruction) -> Issued:
+    """get_reduce_max_min xV, xI / get_reduce_sum xD: the registers the last vcmax/vcmin or
+    vcadd left (semantics/reduce.py), read when it issues (0 before any set them)."""
+    regs = tuple((o.value, key) for o, key in zip(
+        instr.operands.values(), ("reduce_max_min_value", "reduce_max_min_index")
+        if instr.defn.name == "get_reduce_max_min" else ("reduce_sum",), strict=True))
+    return Issued("S", None, _read_spr, regs)
+
+
+def _read_spr(m: Machine, _op, regs, _lo, _hi) -> None:
+    for reg, key in regs:
+        m.x[reg] = m.special.get(key, 0)
+
+
 # -- Gather ---------------------------------------------------------------------------------------
 def issue_gather(ex: Context, instr: Instruction) -> Issued:
     m = ex.m

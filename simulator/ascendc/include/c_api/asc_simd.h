@@ -538,6 +538,18 @@ inline void asc_brcb_sync(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src,
                           const asc_brcb_config& config, PIPEV_LOC) {
     pipev::detail::asc_brcb_stmt(dst, src, config, true, loc);
 }
+// ---- issue 28: the registers asc_repeat_reduce_max/min leave (the extreme over all repeats and
+// its position), read as GetRsvdCnt is (PIPE_S on the page; untimed here)
+#define PIPEV_REDUCE_CNT(NAME, T)                                                    \
+    inline void NAME(T& val, uint32_t& index) {                                      \
+        val = pipev::detail::spr_as<T>(pipev::detail::special("reduce_max_min_value")); \
+        index = uint32_t(pipev::detail::special("reduce_max_min_index"));            \
+    }
+PIPEV_REDUCE_CNT(asc_get_reduce_max_cnt, half)
+PIPEV_REDUCE_CNT(asc_get_reduce_max_cnt, float)
+PIPEV_REDUCE_CNT(asc_get_reduce_min_cnt, half)
+PIPEV_REDUCE_CNT(asc_get_reduce_min_cnt, float)
+#undef PIPEV_REDUCE_CNT
 // ---- issue 28: Gather (asc_gather) and Transpose (asc_transpose) ----------------------------------
 namespace pipev::detail {
 template <class T> void asc_gather_stmt(T* dst, T* src, uint32_t* src_offset, const char* form,
