@@ -45,8 +45,9 @@ def test_registers_match_the_reference(case):
     t, repeat, bits, (hi, lo), name = case
     read = "get_reduce_sum x3" if name == "vcadd" else "get_reduce_max_min x3, x4"
     order = "" if name == "vcadd" else ", order=value_index"
-    text = "\n".join([".chip ascend910b", f'.ub s {t}[{bits.size}] = bits("{bits.tobytes().hex()}")',
-                      f".ub d {t}[16]", f"    set_vector_mask {hi:#x}, {lo:#x}",
+    init = f'bits("{bits.tobytes().hex()}")'
+    text = "\n".join([".chip ascend910b", f".ub s {t}[{bits.size}] = {init}", f".ub d {t}[16]",
+                      f"    set_vector_mask {hi:#x}, {lo:#x}",
                       f"    {name}.{t} d, s, repeat={repeat}{order}", f"    {read}", ""])
     regs = pipev.run(text).registers
     ub = bytearray(bits.tobytes())
