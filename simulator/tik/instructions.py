@@ -538,6 +538,8 @@ def _from_params(row: Binding):
                     keys.append(f"{key}={c.value(v, 'repeat_times', 1, (1 << 31) - 1)}")
                 elif k == "index":
                     keys.append(f"index={int(bool(v))}")
+                    if v:  # the index walk's two registers: expression scratch (x24..x31)
+                        keys.append(f"tmp_a=x{c.low.temp()}, tmp_b=x{c.low.temp()}")
                 elif k not in TENSORS and k != "scalar":
                     keys.append(f"{k}={c.stride(v, k)}")
             c.emit(f"{row.statement}.{t.name} {', '.join(ops + keys)}")
