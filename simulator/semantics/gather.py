@@ -53,7 +53,8 @@ def kept(m: Machine, vop: VectorOp) -> np.ndarray:
 def issue(ex: Context, instr: Instruction) -> Issued:
     m = ex.m
     addrs, fields = ex.resolve(instr)
-    vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
+    vop = decode_vector(instr, addrs, fields, m.mask, m.counter,
+                        ex.chip.gathermask_counter == "per_repeat")
     if _noop(ex, instr, vop, fields):
         return Issued("V", vop, uops=vop.repeats)
     for acc in vop.operands:

@@ -114,8 +114,8 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 // blocks (the other fields are reserved: not used).
 struct GatherRepeatParams {
     GatherRepeatParams() = default;
-    GatherRepeatParams(const uint8_t dstBlk, const uint8_t dstRep) : dstBlkStride(dstBlk),
-        dstRepStride(dstRep) {}
+    GatherRepeatParams(const uint8_t dstBlk, const uint8_t dstRep) : dstRepStride(dstRep),
+        dstBlkStride(dstBlk) {}
     uint32_t blockNumber = 8;
     uint16_t dstRepStride = 8;
     uint8_t dstBlkStride = 1;
