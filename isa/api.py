@@ -826,12 +826,19 @@ class _IndexRounds:
         e, t, f = self.e, self.t, self.e.fields
         n, size = t.per_repeat, t.size
         if "count" in f:
-            full, tail = divmod(f["count"], n)
+            count = f["count"]
+            if not isinstance(count, int) or count < 1:
+                raise LexError(f"{e.syn.defn.name} count= must be a constant of at least 1 (the "
+                               "rounds are planned when assembling)", e.key_col("count"))
+            full, tail = divmod(count, n)
             repeats = full + (1 if tail else 0)
             e.mask(*full_mask(t))
             self._round(0, self.src, full, 8, tail)
         else:
             repeats = f["repeats"]
+            if repeats < 1:
+                raise LexError(f"{e.syn.defn.name} repeats={repeats} is out of range (at least "
+                               "1)", e.key_col("repeats"))
             if any(k in f for k in ("mask", "mask_lo", "mask_hi")):
                 e.mask(*_mask_from_keys(e))
             self._round(0, self.src, repeats, f["src_rep"])

@@ -108,3 +108,10 @@ def test_tik_vec_reduce_max_with_cal_index(monkeypatch):
     y = result.outputs["y"]
     assert y[0] == x.max() and int(y[1:2].view(np.uint16)[0]) == int(np.argmax(x))
     assert y[16] == x.min() and int(y[17:18].view(np.uint16)[0]) == int(np.argmin(x))
+
+
+def test_count_must_be_a_constant():
+    text = (".chip ascend910b\n.ub s f32[256]\n.ub w f32[64]\n.ub d f32[8]\n    li x1, 64\n"
+            "    reduce_max.f32 d, s, w, count=x1, index=1, tmp_a=x2, tmp_b=x3\n")
+    with pytest.raises(pipev.AssemblyError, match="count= must be a constant"):
+        pipev.run(text)
