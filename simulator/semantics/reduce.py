@@ -91,24 +91,22 @@ def _spr_extreme(m: Machine, vop: VectorOp, raw: np.ndarray, x: np.ndarray, act:
     """vcmax/vcmin's register pair: the extreme over every active element of its repeats (the
     first NaN, else the first of the extremes) and its position i·N + k, as one vcmax over the
     repeats back to back would find it; repeats [lo, hi) combine with the earlier ones'."""
-    live = act.any(axis=1)
-    if not live.any():
+    rows = np.flatnonzero(act.any(axis=1))  # repeats with an active element
+    if not rows.size:
         return
-    best = x[np.arange(x.shape[0]), idx]
-    nan = np.isnan(best) & live
-    if nan.any():
-        i = int(np.argmax(nan))
-    else:
-        keyed = np.where(live, best, -np.inf if largest else np.inf)
-        i = int(np.argmax(keyed) if largest else np.argmin(keyed))
-    value, pos = raw[i, idx[i]], (lo + i) * vop.n + int(idx[i])
+    cols = idx[rows]
+    best = x[rows, cols]
+    nan = np.isnan(best)
+    j = int(np.argmax(nan)) if nan.any() else \
+        int(np.argmax(best) if largest else np.argmin(best))  # the first of equals
+    i, k = int(rows[j]), int(cols[j])
     if lo > 0 and SPR_VALUE in m.special:  # the earlier repeats win ties and keep a NaN
         prev = np.array(m.special[SPR_VALUE], RAW[vop.t.size]).view(x.dtype)
-        new = best[i]
-        if np.isnan(prev) or not (np.isnan(new) or (new > prev if largest else new < prev)):
+        new = best[j]
+        if np.isnan(prev) or not (nan[j] or (new > prev if largest else new < prev)):
             return
-    m.special[SPR_VALUE] = int(value)
-    m.special[SPR_INDEX] = pos
+    m.special[SPR_VALUE] = int(raw[i, k])
+    m.special[SPR_INDEX] = (lo + i) * vop.n + k
 
 
 def _spr_sum(m: Machine, vop: VectorOp, total: np.ndarray, lo: int) -> None:
@@ -118,13 +116,17 @@ def _spr_sum(m: Machine, vop: VectorOp, total: np.ndarray, lo: int) -> None:
     if lo > 0 and SPR_SUM in m.special:
         prev = np.array([m.special[SPR_SUM]], RAW[vop.t.size]).view(total.dtype)
         sums = np.concatenate([prev, total])
-    if np.isnan(sums).any():
+    if sums.size == 1:
+        result = sums[0]
+    elif np.isnan(sums).any():  # vadd's NaN rule, one addition at a time
         acc = sums[:1]
         for v in sums[1:]:
             acc = _add(acc, np.array([v], sums.dtype))
         result = acc[0]
+    elif float(np.abs(sums).max()) * sums.size < float(np.finfo(sums.dtype).max):
+        result = np.add.accumulate(sums)[-1]  # finite, and no partial sum can overflow
     else:
-        with np.errstate(over="ignore", invalid="ignore"):
+        with np.errstate(over="ignore", invalid="ignore"):  # inf - inf is NaN, as vadd's
             result = np.add.accumulate(sums)[-1]
     m.special[SPR_SUM] = int(np.array(result, sums.dtype).view(RAW[vop.t.size]))
 
