@@ -41,6 +41,26 @@ REF_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?\Z", re.S)
 SCALAR_REF_RE = re.compile(r"scalar\s*\((.*)\)\Z", re.S | re.I)
 RAW_RE = re.compile(r"raw\s*\((.*)\)\Z", re.S | re.I)  # raw(BITS): a scalar as its bit pattern
 ALIGN = {"vec": 32, "bits": 32, "cmpaddr": 16, "ub": 32}
+# one dict for the equal `fields` (and `cols`) of many lines: a long program's lines differ in
+# their addresses, rarely in their keys (nothing changes a body's dicts after it is made)
+_SHARED: dict[tuple, dict] = {}
+SHARED_LIMIT = 1 << 14
+
+
+def shared(d: dict) -> dict:
+    """A dict equal to D, key order and value types included, shared by every body given an
+    equal one (a copy of D: the caller may go on changing its own); D itself when a value is
+    unhashable."""
+    try:
+        key = tuple((k, v.__class__, v) for k, v in d.items())
+        got = _SHARED.get(key)
+    except TypeError:
+        return d
+    if got is None:
+        if len(_SHARED) >= SHARED_LIMIT:
+            _SHARED.clear()
+        got = _SHARED[key] = dict(d)
+    return got
 
 
 class StatementSyntax(NamedTuple):
@@ -101,6 +121,8 @@ class Builder:
         fields, cols = self.fields(syn)
         if defn.src_typed:
             self.check_conversion(syn, fields)
+        elif syn.src_dtype is not None:  # #27: a mixed form (vaxpy.f32.f16)
+            self.check_pair(syn)
         if defn.level == "api":
             return api.expand(self, syn, fields, cols), []
         ops = {}
@@ -115,17 +137,32 @@ class Builder:
     def make(self, defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict,
              cols: dict, notes: tuple[str, ...] = (), src: DType | None = None) -> Instruction:
         syn = self.syn
-        return Instruction.of(defn, op, dtype, ops, fields, cols, self.pc, self.line, syn.col,
-                              render(defn, op, dtype, ops, fields, src, self.keys), notes,
-                              src_dtype=src)
+        text = render(defn, op, dtype, ops, fields, src, self.keys)
+        return Instruction.of(defn, op, dtype, ops, shared(fields), shared(cols), self.pc,
+                              self.line, syn.col, text, notes, src_dtype=src)
 
     # -- types and chip support --------------------------------------------------------------
+    def check_pair(self, syn: StatementSyntax) -> None:
+        """A one-type row's second type: the pair DST.SRC must be in the chip's list of the
+        row's mixed forms ([types] of its `src_pairs` key)."""
+        pair = f"{syn.dtype.name}.{syn.src_dtype.name}"
+        pairs = self.chip.types.get(syn.defn.src_pairs, ())
+        if pair not in pairs:
+            raise LexError(f"{syn.defn.name}.{pair} is not supported on {self.chip.name} "
+                           f"(mixed forms: {', '.join(pairs) or 'none'})", syn.offset)
+
     def check_conversion(self, syn: StatementSyntax, fields: dict) -> None:
         """The chip converts DST.SRC in the round mode the statement names (chip profile
         [conversions])."""
         pair = f"{syn.dtype.name}.{syn.src_dtype.name}"
-        modes = self.chip.conversions.get(pair)
         what = f"{syn.defn.name}.{pair}"
+        if syn.defn.types != "conv":  # #27: a composite's own pairs, a [types] list of DST.SRC
+            pairs = self.chip.types.get(syn.defn.types, ())
+            if pair not in pairs:
+                raise LexError(f"{what} is not supported on {self.chip.name} (supports "
+                               f"{', '.join(pairs) or 'none'})", syn.offset)
+            return
+        modes = self.chip.conversions.get(pair)
         if modes is None:
             known = ", ".join(self.chip.conversions) or "none"
             raise LexError(f"{what} is not supported on {self.chip.name} (supports {known})",
@@ -144,7 +181,7 @@ class Builder:
         what = defn.name + (f".{syn.op}" if syn.op else "")
         if t.name not in supported:
             raise LexError(f"{what}.{t.name} is not supported on {self.chip.name} (supports "
-                           f"{', '.join(supported)})", syn.offset)
+                           f"{', '.join(supported) or 'none'})", syn.offset)
         if defn.level == "hw" and t.name in self.chip.types.get("api_count_only", ()):
             # docs/machine.md §2: these types exist on the chip only through the API count= forms
             raise LexError(f"{what}.{t.name} is not supported on {self.chip.name} at hardware "
@@ -239,8 +276,8 @@ class Builder:
             return o
         if kind == "gm":
             return self.mem(text, off, "gm")
-        if kind == "scalar":
-            return self.scalar(t, text, off)
+        if kind == "scalar":  # its role's type: a mixed form's scalar is of the source type
+            return self.scalar(self.role_type(role) if t is not None else t, text, off)
         if kind == "scalar_or_vec":
             if SCALAR_REF_RE.match(text) or not (text.startswith("@") or REF_RE.match(text)) \
                     or text in ("inf", "nan") or is_parameter(text) or \
@@ -353,13 +390,17 @@ class Builder:
             raise LexError(f"{name}[{idx}] is beyond the tensor ({t.count} elements)", idx_off)
         return Operand("mem", off, text, space, base + idx * size, t)
 
+    def role_type(self, role: str) -> DType:
+        """Operand ROLE's own type (an API row: its hardware row's family's)."""
+        defn = self.syn.defn
+        hw = self.table.instructions.get(defn.hw) if defn.hw else None
+        fam = hw.family if hw is not None else defn.family
+        return fam.operand_type(role, self.syn.dtype, self.syn.src_dtype)
+
     def check_mem(self, o: Operand, kind: str, role: str, align: int = 32) -> None:
         t = self.syn.dtype
-        if t is not None:  # the operand's own type (an API row: its hardware row's family's)
-            defn = self.syn.defn
-            hw = self.table.instructions.get(defn.hw) if defn.hw else None
-            fam = hw.family if hw is not None else defn.family
-            t = fam.operand_type(role, t, self.syn.src_dtype)
+        if t is not None:
+            t = self.role_type(role)
         if o.tensor is not None and t is not None:
             tt = o.tensor.dtype
             if kind in ("vec", "elemaddr") and tt.size != t.size:

@@ -145,7 +145,7 @@ def scalar_bytes(ex: Context, instr: Instruction) -> np.ndarray | None:
     o = instr.operands.get("scalar")
     if o is None:
         return None
-    t = instr.dtype
+    t = instr.operand_type("scalar")  # a mixed form's scalar is of its source type (#27)
     value = o.value
     if isinstance(value, np.ndarray):
         return value.view(RAW[t.size])
