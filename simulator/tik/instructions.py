@@ -55,9 +55,6 @@ class Instructions:
             for role, t in (("dst", dst), ("src", src)):
                 if not isinstance(t, Tensor):
                     raise c.error(f"{role} must be a Tensor, got {type(t).__name__}")
-            if dst.t.size != src.t.size:
-                raise c.error(f"dst '{dst.name}' ({dst.dtype}) and src '{src.name}' "
-                              f"({src.dtype}) must have the same element size")
             spaces = (src.root.scope, dst.root.scope)
             mnemonic, pipe = {("gm", "ubuf"): ("copy_gm_to_ub", "MTE2"),
                               ("ubuf", "gm"): ("copy_ub_to_gm", "MTE3"),
@@ -88,6 +85,17 @@ class Instructions:
                               f"got {mode!r}")
             c.emit("set_atomic.f32 atomic=none" if t == "none" else f"set_atomic.{t} atomic=add")
             c.record(None)
+
+    @api
+    def vtranspose(self, dst, src) -> None:
+        """The 16 x 16 matrix of 2-byte elements at src, transposed into dst (one vtranspose:
+        the API statement `transpose.T`, repeat 1)."""
+        with self._call("vtranspose") as c:
+            t = c.same_type(dst, src=src)
+            d = c.tensor(dst, "dst", write=True)
+            s = c.tensor(src, "src")
+            c.emit(f"transpose.{t.name} {d}, {s}")
+            c.record("V")
 
     # -- select and compare ------------------------------------------------------------------
     @api
@@ -235,6 +243,48 @@ class Instructions:
                    f"src_rep={c.stride(src_rep_stride, 'src_rep_stride')}")
             c.record("V")
 
+    @api
+    def vec_trans_scatter(self, dst_high_half, src_high_half, dst_list, src_list, repeat_times,
+                          dst_rep_stride, src_rep_stride) -> None:
+        """TransDataTo5HD: the 16 blocks src_list's tensors start transposed into the 16
+        dst_list's start (their addresses into VA0..VA3 by `set_va`, then `vnchwconv_va`)."""
+        self._trans_scatter("vec_trans_scatter", dst_high_half, src_high_half, dst_list,
+                            src_list, repeat_times, dst_rep_stride, src_rep_stride)
+
+    @api
+    def vnchwconv(self, dst_high_half, src_high_half, dst_list, src_list, repeat_times,
+                  dst_rep_stride, src_rep_stride, name=None) -> None:
+        """TIK's older name of vec_trans_scatter."""
+        self._trans_scatter("vnchwconv", dst_high_half, src_high_half, dst_list, src_list,
+                            repeat_times, dst_rep_stride, src_rep_stride)
+
+    def _trans_scatter(self, name, dst_high, src_high, dst_list, src_list, repeat_times,
+                       dst_rep, src_rep) -> None:
+        with self._call(name) as c:
+            lists = {}
+            for role, seq in (("dst_list", dst_list), ("src_list", src_list)):
+                if not isinstance(seq, (list, tuple)) or len(seq) != 16:
+                    raise c.error(f"{role} must be a list of 16 Tensors")
+                lists[role] = [c.tensor(v, f"{role}[{k}]", write=role == "dst_list")
+                               for k, v in enumerate(seq)]
+            t = c.same_type(_tensor(c, dst_list[0], "dst_list[0]"),
+                            **{f"src_list[{k}]": v for k, v in enumerate(src_list)},
+                            **{f"dst_list[{k}]": v for k, v in enumerate(dst_list)})
+            for va, ops in enumerate((lists["dst_list"][:8], lists["dst_list"][8:],
+                                      lists["src_list"][:8], lists["src_list"][8:])):
+                c.emit(f"set_va va{va}, {', '.join(ops)}")
+            if isinstance(repeat_times, int) and not isinstance(repeat_times, bool) \
+                    and repeat_times == 0:
+                c.record("V")  # repeat_times 0: nothing moves (the page)
+                return
+            keys = [f"repeat={c.value(repeat_times, 'repeat_times', 0, 255)}",
+                    f"stride={c.stride(dst_rep, 'dst_rep_stride', 65535)},"
+                    f"{c.stride(src_rep, 'src_rep_stride', 65535)}"]
+            if t.size == 1:
+                keys += [f"dst_high={int(bool(dst_high))}", f"src_high={int(bool(src_high))}"]
+            c.emit(f"vnchwconv_va.{t.name} va0, va2, {', '.join(keys)}")
+            c.record("V")
+
     # -- TIK 2.0: whole tensors --------------------------------------------------------------
     def _h_binary(self, name: str, dst, src0, src1) -> None:
         with self._call(name) as c:
@@ -324,19 +374,73 @@ def _named(row: Binding, method):
     return api(method)
 
 
+# One body per shape; the vec_* names pass their repeat strides, the older names (vadd,
+# vadds, vabs, vconv) their block strides too (BLK): `stride=` is the only difference.
+def _binary_body(self, row: Binding, mask, dst, src0, src1, repeat_times, blk: dict | None,
+                 rep: dict) -> None:
+    with self._call(row.name) as c:
+        t, st, head = _binary_types(c, row, dst, src0, src1)
+        d = c.tensor(dst, "dst", write=True)
+        s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
+        keys = c.mask_keys(mask, t, 256 // max(t.size, st.size))
+        repeat = c.repeat(repeat_times)
+        strides = _strides(c, blk, **rep)
+        c.emit(f"{row.statement}.{head} {d}, {s0}, {s1}, repeat={repeat}, {strides}, {keys}")
+        c.record("V")
+
+
+def _scalar_body(self, row: Binding, mask, dst, src, scalar, repeat_times, blk: dict | None,
+                 rep: dict) -> None:
+    with self._call(row.name) as c:
+        t, st, head = _scalar_types(c, row, dst, src)
+        d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+        value = c.immediate(scalar, st)
+        keys = c.mask_keys(mask, t, 256 // max(t.size, st.size))
+        repeat = c.repeat(repeat_times)
+        strides = _strides(c, blk, **rep)
+        c.emit(f"{row.statement}.{head} {d}, {s}, {value}, repeat={repeat}, {strides}, "
+               f"{keys}")
+        c.record("V")
+
+
+def _unary_body(self, row: Binding, mask, dst, src, repeat_times, blk: dict | None,
+                rep: dict) -> None:
+    with self._call(row.name) as c:
+        t = c.same_type(_tensor(c, dst, "dst"), src=src)
+        d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+        keys = c.mask_keys(mask, t)
+        repeat = c.repeat(repeat_times)
+        strides = _strides(c, blk, **rep)
+        c.emit(f"{row.statement}.{t.name} {d}, {s}, repeat={repeat}, {strides}, {keys}")
+        c.record("V")
+
+
+def _conv_body(self, row: Binding, mask, round_mode, dst, src, repeat_times, blk: dict | None,
+               rep: dict, deqscale, ldst_high_half) -> None:
+    with self._call(row.name) as c:
+        dt, st = _tensor(c, dst, "dst").t, _tensor(c, src, "src").t
+        mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
+        if mode is None:
+            raise c.error(f"round_mode {round_mode!r} is not one of "
+                          f"{', '.join(repr(m) for m in ROUND)}")
+        if deqscale is not None or ldst_high_half:
+            raise c.error("deqscale and ldst_high_half (dequantising int32 → float16 "
+                          "conversions) are not modelled by pipev")
+        d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+        keys = c.mask_keys(mask, dt, 256 // max(dt.size, st.size))
+        repeat = c.repeat(repeat_times)
+        strides = _strides(c, blk, **rep)
+        c.emit(f"{row.statement}.{dt.name}.{st.name} {d}, {s}, repeat={repeat}, "
+               f"round={mode}, {strides}, {keys}")
+        c.record("V")
+
+
 def _binary(row: Binding):
     def method(self, mask, dst, src0, src1, repeat_times, dst_rep_stride, src0_rep_stride,
                src1_rep_stride) -> None:
-        with self._call(row.name) as c:
-            t, st, head = _binary_types(c, row, dst, src0, src1)
-            d = c.tensor(dst, "dst", write=True)
-            s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
-            keys = c.mask_keys(mask, t, 256 // max(t.size, st.size))
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, dst_rep_stride=dst_rep_stride, src0_rep_stride=src0_rep_stride,
-                           src1_rep_stride=src1_rep_stride)
-            c.emit(f"{row.statement}.{head} {d}, {s0}, {s1}, repeat={repeat}, {rep}, {keys}")
-            c.record("V")
+        _binary_body(self, row, mask, dst, src0, src1, repeat_times, None,
+                     {"dst_rep_stride": dst_rep_stride, "src0_rep_stride": src0_rep_stride,
+                      "src1_rep_stride": src1_rep_stride})
     return _named(row, method)
 
 
@@ -366,51 +470,24 @@ def _binary_types(c: Call, row: Binding, dst, src0, src1) -> tuple:
 def _scalar(row: Binding):
     def method(self, mask, dst, src, scalar, repeat_times, dst_rep_stride, src_rep_stride,
                mask_mode="normal") -> None:
-        with self._call(row.name) as c:
-            t, st, head = _scalar_types(c, row, dst, src)
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            value = c.immediate(scalar, st)
-            keys = c.mask_keys(mask, t, 256 // max(t.size, st.size))
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{head} {d}, {s}, {value}, repeat={repeat}, {rep}, "
-                   f"{keys}")
-            c.record("V")
+        _scalar_body(self, row, mask, dst, src, scalar, repeat_times, None,
+                     {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride})
     return _named(row, method)
 
 
 def _unary(row: Binding):
     def method(self, mask, dst, src, repeat_times, dst_rep_stride, src_rep_stride) -> None:
-        with self._call(row.name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src=src)
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            keys = c.mask_keys(mask, t)
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{t.name} {d}, {s}, repeat={repeat}, {rep}, {keys}")
-            c.record("V")
+        _unary_body(self, row, mask, dst, src, repeat_times, None,
+                    {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride})
     return _named(row, method)
 
 
 def _conv(row: Binding):
     def method(self, mask, round_mode, dst, src, repeat_times, dst_rep_stride, src_rep_stride,
                deqscale=None, ldst_high_half=False) -> None:
-        with self._call(row.name) as c:
-            dt, st = _tensor(c, dst, "dst").t, _tensor(c, src, "src").t
-            mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
-            if mode is None:
-                raise c.error(f"round_mode {round_mode!r} is not one of "
-                              f"{', '.join(repr(m) for m in ROUND)}")
-            if deqscale is not None or ldst_high_half:
-                raise c.error("deqscale and ldst_high_half (dequantising conversions) are not "
-                              "supported by pipev")
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            keys = c.mask_keys(mask, dt, 256 // max(dt.size, st.size))
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{dt.name}.{st.name} {d}, {s}, repeat={repeat}, "
-                   f"round={mode}, {rep}, {keys}")
-            c.record("V")
+        _conv_body(self, row, mask, round_mode, dst, src, repeat_times, None,
+                   {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride},
+                   deqscale, ldst_high_half)
     return _named(row, method)
 
 
@@ -418,19 +495,11 @@ def _conv(row: Binding):
 def _binary_blk(row: Binding):
     def method(self, mask, dst, src0, src1, repeat_times, dst_blk_stride, src0_blk_stride,
                src1_blk_stride, dst_rep_stride, src0_rep_stride, src1_rep_stride) -> None:
-        with self._call(row.name) as c:
-            t, st, head = _binary_types(c, row, dst, src0, src1)
-            d = c.tensor(dst, "dst", write=True)
-            s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
-            keys = c.mask_keys(mask, t, 256 // max(t.size, st.size))
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
-                               "src0_blk_stride": src0_blk_stride,
-                               "src1_blk_stride": src1_blk_stride},
-                           dst_rep_stride=dst_rep_stride, src0_rep_stride=src0_rep_stride,
-                           src1_rep_stride=src1_rep_stride)
-            c.emit(f"{row.statement}.{head} {d}, {s0}, {s1}, repeat={repeat}, {rep}, {keys}")
-            c.record("V")
+        _binary_body(self, row, mask, dst, src0, src1, repeat_times,
+                     {"dst_blk_stride": dst_blk_stride, "src0_blk_stride": src0_blk_stride,
+                      "src1_blk_stride": src1_blk_stride},
+                     {"dst_rep_stride": dst_rep_stride, "src0_rep_stride": src0_rep_stride,
+                      "src1_rep_stride": src1_rep_stride})
     return _named(row, method)
 
 
@@ -438,58 +507,28 @@ def _scalar_blk(row: Binding):
     def method(self, mask, dst, src, scalar, repeat_times, dst_blk_stride, src_blk_stride,
                dst_rep_stride, src_rep_stride, stride_unit=0, round_en=False,
                mask_mode="normal") -> None:
-        with self._call(row.name) as c:
-            t, st, head = _scalar_types(c, row, dst, src)
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            value = c.immediate(scalar, st)
-            keys = c.mask_keys(mask, t, 256 // max(t.size, st.size))
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
-                               "src_blk_stride": src_blk_stride},
-                           dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{head} {d}, {s}, {value}, repeat={repeat}, {rep}, "
-                   f"{keys}")
-            c.record("V")
+        _scalar_body(self, row, mask, dst, src, scalar, repeat_times,
+                     {"dst_blk_stride": dst_blk_stride, "src_blk_stride": src_blk_stride},
+                     {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride})
     return _named(row, method)
 
 
 def _unary_blk(row: Binding):
     def method(self, mask, dst, src, repeat_times, dst_blk_stride, src_blk_stride,
                dst_rep_stride, src_rep_stride) -> None:
-        with self._call(row.name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src=src)
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            keys = c.mask_keys(mask, t)
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
-                               "src_blk_stride": src_blk_stride},
-                           dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{t.name} {d}, {s}, repeat={repeat}, {rep}, {keys}")
-            c.record("V")
+        _unary_body(self, row, mask, dst, src, repeat_times,
+                    {"dst_blk_stride": dst_blk_stride, "src_blk_stride": src_blk_stride},
+                    {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride})
     return _named(row, method)
 
 
 def _conv_blk(row: Binding):
     def method(self, mask, round_mode, dst, src, repeat_times, dst_blk_stride, src_blk_stride,
                dst_rep_stride, src_rep_stride, deqscale=None, ldst_high_half=False) -> None:
-        with self._call(row.name) as c:
-            dt, st = _tensor(c, dst, "dst").t, _tensor(c, src, "src").t
-            mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
-            if mode is None:
-                raise c.error(f"round_mode {round_mode!r} is not one of "
-                              f"{', '.join(repr(m) for m in ROUND)}")
-            if deqscale is not None or ldst_high_half:
-                raise c.error("deqscale and ldst_high_half (dequantising int32 → float16 "
-                              "conversions) are not modelled by pipev")
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            keys = c.mask_keys(mask, dt, 256 // max(dt.size, st.size))
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
-                               "src_blk_stride": src_blk_stride},
-                           dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{dt.name}.{st.name} {d}, {s}, repeat={repeat}, "
-                   f"round={mode}, {rep}, {keys}")
-            c.record("V")
+        _conv_body(self, row, mask, round_mode, dst, src, repeat_times,
+                   {"dst_blk_stride": dst_blk_stride, "src_blk_stride": src_blk_stride},
+                   {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride},
+                   deqscale, ldst_high_half)
     return _named(row, method)
 
 
@@ -541,6 +580,8 @@ def _from_params(row: Binding):
                     keys.append(f"{key}={c.value(v, 'repeat_times', 1, (1 << 31) - 1)}")
                 elif k == "index":
                     keys.append(f"index={int(bool(v))}")
+                    if v:  # the index walk's two registers: expression scratch (x24..x31)
+                        keys.append(f"tmp_a=x{c.low.temp()}, tmp_b=x{c.low.temp()}")
                 elif k not in TENSORS and k != "scalar":
                     keys.append(f"{k}={c.stride(v, k)}")
             c.emit(f"{row.statement}.{t.name} {', '.join(ops + keys)}")
