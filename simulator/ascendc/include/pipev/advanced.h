@@ -8,6 +8,7 @@
 #ifndef PIPEV_ADVANCED_H
 #define PIPEV_ADVANCED_H
 #include "queue.h"
+#include "tmp_sizes.h"
 #include "vector.h"
 
 namespace pipev::detail {
@@ -43,7 +44,7 @@ inline void tmp_fits(const AscendC::LocalTensor<uint8_t>& tmp, uint32_t need, co
 // documentation's rule exactly ("replace the elements greater (less) than the scalar"). Mins
 // and Maxs would not: on a tie of -0 and +0 their result is one operand, not the source. The
 // compare reads its source in whole 256-byte repeats, as the instruction does.
-template <class T> uint32_t clamp_tmp_bytes(uint32_t count) { return round32((count + 7) / 8); }
+template <class T> uint32_t clamp_tmp_bytes(uint32_t count) { return tmp::clamp(count, sizeof(T)); }
 template <class T>
 void clamp(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
            const AscendC::LocalTensor<uint8_t>& tmp, T scalar, uint32_t count,
@@ -57,7 +58,7 @@ void clamp(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& sr
 }
 
 // Xor: (a | b) & ~(a & b), the complement kept in the temporary space.
-template <class T> uint32_t xor_tmp_bytes(uint32_t count) { return round32(count * sizeof(T)); }
+template <class T> uint32_t xor_tmp_bytes(uint32_t count) { return tmp::xor_(count, sizeof(T)); }
 template <class T>
 void xor_(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
           const AscendC::LocalTensor<T>& b, const AscendC::LocalTensor<uint8_t>& tmp,
@@ -84,6 +85,34 @@ int32_t bitwise_words(uint32_t count, const char* api, const char* op, Loc loc) 
         error(loc, "%s of %u 8-bit elements: pipev builds it from 16-bit %s, which needs an "
               "even count", api, count, op);
     return int32_t(bytes / 2);
+}
+
+// The rounding APIs (Floor, Ceil, Trunc, Rint, Round, Frac): pipev's API statements of those
+// names (isa/api.py): vconv with the round mode, a half source through float in the temporary
+// space, Frac a vsub of the truncation. One statement takes up to 255 float repeats; a larger
+// count is issued in chunks of that many elements (the temporary space holds one chunk).
+template <class T>
+void rounding(const char* stmt, const char* api, const AscendC::LocalTensor<T>& dst,
+              const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
+              uint32_t count, Loc loc) {
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                  "Floor/Ceil/Trunc/Rint/Round/Frac take half or float");
+    uint32_t need = tmp::rounding(count, sizeof(T), std::string(stmt) == "frac");
+    AscendC::LocalTensor<uint8_t> space;
+    if (need) {
+        if (tmp) tmp_fits(*tmp, need, api, loc);
+        space = tmp ? *tmp : framework_tmp(need, api, loc);
+    }
+    for (uint32_t done = 0; done < count; done += tmp::kRoundingChunk) {
+        uint32_t n = std::min(count - done, tmp::kRoundingChunk);
+        Stmt s("%s.%s", stmt, pipev::type_name<T>);
+        if (need)
+            ub_ops(s, loc, dst[done], src[done], space.ReinterpretCast<T>(loc));
+        else
+            ub_ops(s, loc, dst[done], src[done]);
+        count_key(s, "count", n, counter_mode());
+        s.issue(loc);
+    }
 }
 }  // namespace pipev::detail
 
@@ -156,6 +185,151 @@ void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
     using namespace pipev::detail;
     auto tmp = framework_tmp(xor_tmp_bytes<T>(calCount), "Xor", loc);
     xor_(dstTensor, src0Tensor, src1Tensor, tmp, calCount, loc);
+}
+// the whole-tensor forms: the count is the source's size
+template <typename T, bool isReuseSource = false>
+void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+         const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+         PIPEV_LOC) {
+    Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer,
+                          src0Tensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+         const LocalTensor<T>& src1Tensor, PIPEV_LOC) {
+    Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, src0Tensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Floor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding("floor", "Floor", dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Floor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding<T>("floor", "Floor", dstTensor, srcTensor, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Floor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
+    pipev::detail::rounding("floor", "Floor", dstTensor, srcTensor, &sharedTmpBuffer,
+                            srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Floor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIPEV_LOC) {
+    pipev::detail::rounding<T>("floor", "Floor", dstTensor, srcTensor, nullptr,
+                               srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Ceil(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding("ceil", "Ceil", dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Ceil(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding<T>("ceil", "Ceil", dstTensor, srcTensor, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Ceil(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
+    pipev::detail::rounding("ceil", "Ceil", dstTensor, srcTensor, &sharedTmpBuffer,
+                            srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Ceil(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIPEV_LOC) {
+    pipev::detail::rounding<T>("ceil", "Ceil", dstTensor, srcTensor, nullptr,
+                               srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Trunc(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding("trunc", "Trunc", dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Trunc(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding<T>("trunc", "Trunc", dstTensor, srcTensor, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Trunc(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
+    pipev::detail::rounding("trunc", "Trunc", dstTensor, srcTensor, &sharedTmpBuffer,
+                            srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Trunc(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIPEV_LOC) {
+    pipev::detail::rounding<T>("trunc", "Trunc", dstTensor, srcTensor, nullptr,
+                               srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Rint(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding("rint", "Rint", dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Rint(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding<T>("rint", "Rint", dstTensor, srcTensor, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Rint(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
+    pipev::detail::rounding("rint", "Rint", dstTensor, srcTensor, &sharedTmpBuffer,
+                            srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Rint(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIPEV_LOC) {
+    pipev::detail::rounding<T>("rint", "Rint", dstTensor, srcTensor, nullptr,
+                               srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Round(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding("round", "Round", dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Round(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding<T>("round", "Round", dstTensor, srcTensor, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Round(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
+    pipev::detail::rounding("round", "Round", dstTensor, srcTensor, &sharedTmpBuffer,
+                            srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Round(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIPEV_LOC) {
+    pipev::detail::rounding<T>("round", "Round", dstTensor, srcTensor, nullptr,
+                               srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding("frac", "Frac", dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding<T>("frac", "Frac", dstTensor, srcTensor, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
+    pipev::detail::rounding("frac", "Frac", dstTensor, srcTensor, &sharedTmpBuffer,
+                            srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIPEV_LOC) {
+    pipev::detail::rounding<T>("frac", "Frac", dstTensor, srcTensor, nullptr,
+                               srcTensor.GetSize(), loc);
 }
 }  // namespace AscendC
 #endif
