@@ -52,8 +52,9 @@ class _SourcesCommand(click.Command):
 
 def _sources(program: str, args: tuple[str, ...], includes: tuple[str, ...],
              defines: tuple[str, ...]):
-    """(sources, program ARGS, -I, -D): `pipev run main.cpp kernel.cpp [-- ARGS]` compiles
-    both files; `pipev run DIR` the sources its CMakeLists.txt names (ascendc/cmake.py)."""
+    """(sources, program ARGS, -I, -D, each source's own -D): `pipev run main.cpp kernel.cpp
+    [-- ARGS]` compiles both files; `pipev run DIR` the sources its CMakeLists.txt names, each
+    with its target's definitions (ascendc/cmake.py)."""
     from pathlib import Path
 
     from simulator.front_ends import front_end_for
@@ -67,13 +68,13 @@ def _sources(program: str, args: tuple[str, ...], includes: tuple[str, ...],
         except CMakeError as e:
             raise click.UsageError(str(e)) from None
         return (list(project.sources), list(args), (*includes, *project.includes),
-                (*project.defines, *defines))
+                (*project.defines, *defines), dict(project.unit_defines))
     before = click.get_current_context().meta.get("pipev_before_dashes", [])
     sources, rest = [program], list(args)
     while rest and rest[0] in before and front_end_for(rest[0]) == "cpp" \
             and Path(rest[0]).is_file():
         sources.append(rest.pop(0))
-    return sources, rest, includes, defines
+    return sources, rest, includes, defines, {}
 
 
 def _kernel_only(f):
@@ -198,7 +199,7 @@ def _run_worker(program, args, defines, includes, chip, kernel, kernel_args, blo
             if given:
                 raise click.UsageError(f"{flag} needs --kernel NAME (kernel-only mode); a "
                                        "program with a host main writes its own outputs")
-    sources, args, includes, defines = _sources(program, args, includes, defines)
+    sources, args, includes, defines, unit_defines = _sources(program, args, includes, defines)
     if kernel is not None and args:
         raise click.UsageError("program ARGS are for a host main; with --kernel give --arg")
     program = sources[0]
@@ -210,7 +211,8 @@ def _run_worker(program, args, defines, includes, chip, kernel, kernel_args, blo
         return 1
     try:
         build = compile_sources(tuple(sources), npu_arch=chip_obj.npu_arch,
-                                defines=tuple(defines), includes=tuple(includes), kernel=kernel)
+                                defines=tuple(defines), includes=tuple(includes), kernel=kernel,
+                                unit_defines=unit_defines)
     except BuildError as e:
         _build_failed(e)
     if build.compiler_output:
@@ -248,11 +250,12 @@ def debug_cpp(program, args, defines, includes, chip, launch_index, core, comman
     from simulator.debugger import debug as debug_session
 
     chip_obj = _chip(chip)
-    sources, args, includes, defines = _sources(program, args, includes, defines)
+    sources, args, includes, defines, unit_defines = _sources(program, args, includes, defines)
     program = sources[0]
     try:
         build = compile_sources(tuple(sources), npu_arch=chip_obj.npu_arch,
-                                defines=tuple(defines), includes=tuple(includes))
+                                defines=tuple(defines), includes=tuple(includes),
+                                unit_defines=unit_defines)
     except BuildError as e:
         _build_failed(e)
     with tempfile.TemporaryDirectory(prefix="pipev-debug-") as tmp:

@@ -11,8 +11,10 @@ else. An `if()` whose condition is `[NOT] DEFINED V` or `[NOT] A STREQUAL B` (th
   (`target_link_libraries`) that the files define: `add_library`, `ascendc_library`,
   `ascendc_fatbin_library`, `target_sources`;
 - `include_directories`, `target_include_directories`, `ascendc_include_directories` (-I of
-  the directories that exist), `add_definitions`/`add_compile_definitions`,
-  `target_compile_definitions`, `ascendc_compile_definitions` (-D).
+  the directories that exist), `add_definitions`/`add_compile_definitions` (-D for every
+  file), `target_compile_definitions`, `ascendc_compile_definitions` (-D for the files of that
+  target: PRIVATE and PUBLIC ones for its own sources, PUBLIC and INTERFACE ones also for the
+  targets that link it, transitively; none given: PRIVATE).
 `${CMAKE_CURRENT_SOURCE_DIR}`, `${CMAKE_SOURCE_DIR}`, `${PROJECT_SOURCE_DIR}` and
 `${CMAKE_CURRENT_LIST_DIR}` are DIR (the list file's directory for the last), and relative
 paths are DIR's, as CMake takes them in an included file too; `pipev run DIR
@@ -53,7 +55,9 @@ class Project:
     executable: str
     sources: tuple[str, ...]  # as the user would name them (relative to the cwd when inside)
     includes: tuple[str, ...]
-    defines: tuple[str, ...]
+    defines: tuple[str, ...]  # for every source
+    # a source's own definitions besides (its target's, and those its target's links pass on)
+    unit_defines: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @attrs.define
@@ -73,6 +77,8 @@ class _State:
     links: dict[str, list[str]] = attrs.Factory(dict)
     includes: list[str] = attrs.Factory(list)
     defines: list[str] = attrs.Factory(list)
+    # target -> [(scope, definition)]: target_compile_definitions, ascendc_compile_definitions
+    target_defines: dict[str, list[tuple[str, str]]] = attrs.Factory(dict)
     read: set[Path] = attrs.Factory(set)
 
 
@@ -96,15 +102,27 @@ def read_project(directory: str, variables: dict[str, str] | None = None) -> Pro
                          f"({', '.join(state.executables)}): run one with `pipev run "
                          "SOURCE...`")
     name, own = next(iter(state.executables.items()))
-    pairs = list(own)
-    for lib in _linked(state, name):
-        pairs += state.libraries[lib]
-    sources = [_source(state, arg, lists_file) for arg, lists_file in pairs]
-    sources = [s for s in dict.fromkeys(sources) if s is not None]
+    targets = [(name, own)] + [(lib, state.libraries[lib]) for lib in _linked(state, name)]
+    sources: dict[str, tuple[str, ...]] = {}  # source -> its target's definitions
+    for target, pairs in targets:
+        for arg, lists_file in pairs:
+            source = _source(state, arg, lists_file)
+            if source is not None and source not in sources:
+                sources[source] = _target_defines(state, target)
     if not sources:
         raise CMakeError(f"{lists}:1: error: the executable {name} has no C++ source")
     return Project(name, tuple(sources), tuple(dict.fromkeys(state.includes)),
-                   tuple(dict.fromkeys(state.defines)))
+                   tuple(dict.fromkeys(state.defines)),
+                   tuple((s, d) for s, d in sources.items() if d))
+
+
+def _target_defines(state: _State, target: str) -> tuple[str, ...]:
+    """TARGET's PRIVATE and PUBLIC definitions, then the PUBLIC and INTERFACE ones of the
+    libraries it links (transitively), as CMake passes them on."""
+    own = [d for scope, d in state.target_defines.get(target, []) if scope != "INTERFACE"]
+    for lib in _linked(state, target):
+        own += [d for scope, d in state.target_defines.get(lib, []) if scope != "PRIVATE"]
+    return tuple(dict.fromkeys(own))
 
 
 def _linked(state: _State, name: str) -> list[str]:
@@ -302,10 +320,8 @@ def _command(state: _State, name: str, raw: list[_Arg], lists: Path) -> None:
             path = Path(a.text) if Path(a.text).is_absolute() else state.root / a.text
             if path.is_dir():
                 state.includes.append(_shown(path, state))
-    elif name in ("add_definitions", "add_compile_definitions", "target_compile_definitions",
-                  "ascendc_compile_definitions"):
-        args = raw if name.startswith("add_") else raw[1:]
-        for a in _values(state, args, lists):
+    elif name in ("add_definitions", "add_compile_definitions"):
+        for a in _values(state, raw, lists):
             if a.text in _SCOPES or "$<" in a.text or _unknown(state, a.text):
                 continue
             if name == "add_definitions":
@@ -313,6 +329,15 @@ def _command(state: _State, name: str, raw: list[_Arg], lists: Path) -> None:
                     state.defines.append(a.text[2:])
             else:
                 state.defines.append(a.text.removeprefix("-D"))
+    elif name in ("target_compile_definitions", "ascendc_compile_definitions"):
+        target, scope = _expand(state, raw[0].text, lists), "PRIVATE"
+        for a in _values(state, raw[1:], lists):
+            if a.text in ("PRIVATE", "PUBLIC", "INTERFACE"):
+                scope = a.text
+            elif a.text not in _SCOPES and "$<" not in a.text and not _unknown(state, a.text) \
+                    and a.text.removeprefix("-D"):
+                state.target_defines.setdefault(target, []).append(
+                    (scope, a.text.removeprefix("-D")))
 
 
 def _glob(state: _State, raw: list[_Arg], lists: Path) -> list[str]:

@@ -58,7 +58,35 @@ def test_the_kernel_launch_samples_layout(here):
     assert p.executable == "ascendc_kernels_bbit"
     assert p.sources == (os.path.join("p", "main.cpp"), os.path.join("p", "add_custom.cpp"))
     assert p.includes == (os.path.join("p", "inc"),)
-    assert p.defines == ("TILE=8", "MODE=2", 'SOC_VERSION="Ascend910B1"', "EXTRA")
+    assert p.defines == ("EXTRA",)  # add_definitions: every file
+    # the executable's own definitions: its own source only
+    assert p.unit_defines == ((os.path.join("p", "main.cpp"),
+                               ("TILE=8", "MODE=2", 'SOC_VERSION="Ascend910B1"')),)
+
+
+def test_a_targets_definitions_reach_its_files_and_pass_on_as_cmake_scopes_say(here):
+    _tree(here / "p", {
+        "main.cpp": "", "k1.cpp": "", "k2.cpp": "", "k3.cpp": "",
+        "CMakeLists.txt": """
+            add_library(kernels STATIC k1.cpp k2.cpp)
+            target_compile_definitions(kernels PRIVATE K_PRIVATE PUBLIC -DK_PUBLIC=1
+                INTERFACE K_INTERFACE)
+            ascendc_library(deep STATIC k3.cpp)
+            ascendc_compile_definitions(deep PUBLIC DEEP=2 PRIVATE DEEP_ONLY)
+            target_link_libraries(kernels PUBLIC deep)
+            add_executable(demo main.cpp)
+            target_compile_definitions(demo PRIVATE HOST)
+            target_link_libraries(demo PRIVATE kernels)
+            add_compile_definitions(ALL)
+        """})
+    p = read_project("p")
+    assert p.defines == ("ALL",)
+    by = {os.path.basename(s): d for s, d in p.unit_defines}
+    assert by == {
+        "main.cpp": ("HOST", "K_PUBLIC=1", "K_INTERFACE", "DEEP=2"),
+        "k1.cpp": ("K_PRIVATE", "K_PUBLIC=1", "DEEP=2"),
+        "k2.cpp": ("K_PRIVATE", "K_PUBLIC=1", "DEEP=2"),
+        "k3.cpp": ("DEEP=2", "DEEP_ONLY")}
 
 
 def test_lists_quoted_arguments_and_target_sources(here):
@@ -126,4 +154,6 @@ def test_an_if_on_the_run_mode_takes_its_branch_and_a_cache_entry_keeps_a_given_
     assert npu.sources == (os.path.join("m", "main.cpp"), os.path.join("m", "k.cpp"))
     assert npu.defines == ("UNDECIDED", "ALSO_READ", "SOC_A")
     cpu = read_project("m", {"RUN_MODE": "cpu", "SOC": "x"})
-    assert cpu.defines == ("ASCENDC_CPU_DEBUG", "UNDECIDED", "ALSO_READ", "SOC_B")
+    assert cpu.defines == ("UNDECIDED", "ALSO_READ", "SOC_B")
+    # the cpu library's definition: its own source's
+    assert cpu.unit_defines == ((os.path.join("m", "k.cpp"), ("ASCENDC_CPU_DEBUG",)),)
