@@ -58,6 +58,7 @@ class Project:
     defines: tuple[str, ...]  # for every source
     # a source's own definitions besides (its target's, and those its target's links pass on)
     unit_defines: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    lists: tuple[str, ...] = ()  # the CMake files read (resolved): what the project depends on
 
 
 @attrs.define
@@ -113,7 +114,8 @@ def read_project(directory: str, variables: dict[str, str] | None = None) -> Pro
         raise CMakeError(f"{lists}:1: error: the executable {name} has no C++ source")
     return Project(name, tuple(sources), tuple(dict.fromkeys(state.includes)),
                    tuple(dict.fromkeys(state.defines)),
-                   tuple((s, d) for s, d in sources.items() if d))
+                   tuple((s, d) for s, d in sources.items() if d),
+                   tuple(sorted(str(p) for p in state.read)))
 
 
 def _target_defines(state: _State, target: str) -> tuple[str, ...]:
