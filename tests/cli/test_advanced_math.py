@@ -104,3 +104,34 @@ def test_bitwise_and_or_of_ascend950_on_every_width(pipev, tmp_path):
     assert other.returncode == 1
     assert "error: BitwiseAnd is an Ascend 950 API (the documentation lists no other chip)" \
         in other.stderr, other.stderr
+
+
+ROUNDING = Path(__file__).resolve().parents[1] / "data" / "ascendc" / "vendor" / \
+    "rounding_math.cpp"
+
+
+def test_the_rounding_apis_follow_the_documented_rules(pipev, tmp_path):
+    """Floor, Ceil, Trunc, Rint, Round and Frac (#32 item 1) of half and float in every form,
+    bit for bit against tests/reference/rounding.py: ±0, ±inf, NaN, halfway values."""
+    from tests.reference import rounding as ref
+
+    rng = np.random.default_rng(7)
+    inputs = {}
+    for name, t in (("xf", F32), ("xh", F16)):
+        x = (rng.integers(-4000, 4000, N) / 4).astype(t)
+        x[:12] = [np.nan, np.inf, -np.inf, 0.0, -0.0, 0.5, -0.5, 1.5, -2.5, -0.3, 2.5, 1e4]
+        inputs[name] = x
+        np.save(tmp_path / f"{name}.npy", x)
+    args = ["--arg", f"xf={tmp_path / 'xf.npy'}", "--arg", f"xh={tmp_path / 'xh.npy'}",
+            "--arg", f"outF=out:f32[{6 * N}]", "--arg", f"outH=out:f16[{6 * N}]"]
+    proc = pipev("run", ROUNDING, "--kernel", "rounding_math", *args, "--output-dir",
+                 tmp_path / "out", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    for out, src in (("outF", "xf"), ("outH", "xh")):
+        got = np.load(tmp_path / "out" / f"{out}.npy").reshape(6, N)
+        x = inputs[src]
+        for k, name in enumerate(("floor", "ceil", "trunc", "rint", "round", "frac")):
+            want = ref.reference(name, x)
+            n = N if name == "trunc" else COUNT  # Trunc: the whole-tensor form
+            want[n:] = 0
+            assert got[k].tobytes() == want.tobytes(), (out, name)
