@@ -23,5 +23,20 @@ inline uint32_t clamp(uint64_t count, uint32_t type_size) {
 }
 // Xor: the complement of a & b
 inline uint32_t xor_(uint64_t count, uint32_t type_size) { return round32(count * type_size); }
+// the bits of a compare of COUNT elements of SRC_SIZE bytes: whole 256-byte repeats
+inline uint32_t bits(uint64_t count, uint32_t src_size) {
+    uint64_t per_repeat = 256 / src_size;
+    return round32((count + per_repeat - 1) / per_repeat * per_repeat / 8);
+}
+// IsNan/IsInf/IsFinite, Where, LogicalAnd/Or/Not (Ascend 950): the bits (twice for two
+// sources), then VALUES bytes (the magnitudes, or the ones a byte result is selected from)
+inline uint32_t predicate(uint64_t count, uint32_t src_size, uint64_t values, bool two_bits) {
+    return bits(count, src_size) * (two_bits ? 2 : 1) + round32(values);
+}
+inline uint32_t classify(uint64_t count, uint32_t src_size) {
+    uint64_t per_repeat = 256 / src_size;
+    return predicate(count, src_size, (count + per_repeat - 1) / per_repeat * per_repeat * src_size,
+                     false);
+}
 }  // namespace pipev::tmp
 #endif

@@ -415,6 +415,13 @@ inline void ResetMask(PIPEV_LOC) { pipev::detail::set_vector_mask(pipev::kOnes, 
 template <typename T>
 void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
                const int32_t& calCount, PIPEV_LOC) {
+    if constexpr (std::is_same_v<T, bool>) {  // #32: Ascend 950 lists bool (count form): the
+        if (__NPU_ARCH__ == 3510) {           // bytes 0 and 1, as uint8_t
+            Duplicate(dst.template ReinterpretCast<uint8_t>(loc), uint8_t(scalarValue ? 1 : 0),
+                      calCount, loc);
+            return;
+        }
+    }
     pipev::detail::Stmt s("duplicate.%s", pipev::type_name<T>);
     pipev::detail::ub_op(s, dst, loc);
     s.op("%s", pipev::detail::scalar_text(scalarValue).c_str());
