@@ -1,7 +1,9 @@
-"""#32 class 4: the advanced math APIs pipev builds from its basic instructions (ClampMax,
-ClampMin, Xor; pipev/advanced.h), run on pipev's own kernel in kernel-only mode and checked
-byte for byte against numpy expressions of the documented rules, with NaN, infinities and
-signed zeros in the data and NaN bounds."""
+"""#32 class 4: the advanced math APIs pipev builds from its basic instructions
+(pipev/advanced.h), run on pipev's own kernels in kernel-only mode and checked byte for byte
+against numpy expressions of the documented rules, with NaN, infinities and signed zeros in
+the data: ClampMax, ClampMin, Xor (A2); Floor, Ceil, Trunc, Rint, Round, Frac in every form
+(tests/reference/rounding.py); on the 950 IsNan, IsInf, IsFinite, Where, LogicalAnd,
+LogicalNot and Clamp (tests/reference/predicates.py, directed and hypothesis data)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 KERNEL = Path(__file__).resolve().parents[1] / "data" / "ascendc" / "vendor" / "advanced_math.cpp"
 N, COUNT = 1024, 1000  # buffer elements, elements each call takes
@@ -135,3 +139,66 @@ def test_the_rounding_apis_follow_the_documented_rules(pipev, tmp_path):
             n = N if name == "trunc" else COUNT  # Trunc: the whole-tensor form
             want[n:] = 0
             assert got[k].tobytes() == want.tobytes(), (out, name)
+
+
+PREDICATES = Path(__file__).resolve().parents[1] / "data" / "ascendc" / "vendor" / \
+    "predicates_950.cpp"
+OUTS = {"o1": "u8", "o2": "f32", "o3": "u8", "o4": "f32", "o5": "u8", "o6": "u8", "o7": "f32"}
+
+
+def _predicate_data(seed: int) -> dict[str, np.ndarray]:
+    """Inputs with NaN (both signs), infinities, signed zeros and ties between operands."""
+    rng = np.random.default_rng(seed)
+    special = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0], F32)
+    x = np.where(rng.random(256) < 0.3, rng.choice(special, 256),
+                 (rng.integers(-24, 24, 256) / 8)).astype(F32)
+    a = np.where(rng.random(256) < 0.3, rng.choice(special, 256),
+                 rng.integers(-3, 3, 256)).astype(F32)
+    b = rng.integers(-1, 2, 256).astype(F32)
+    cond = (rng.random(256) < 0.5).astype(np.uint8)
+    return {"xf": x, "cond": cond, "a": a, "b": b}
+
+
+def _run_predicates(pipev, tmp_path, data) -> dict[str, np.ndarray]:
+    args = []
+    for name, value in data.items():
+        np.save(tmp_path / f"{name}.npy", value)
+        args += ["--arg", f"{name}={tmp_path / name}.npy"]
+    args += [a for name, t in OUTS.items() for a in ("--arg", f"{name}=out:{t}[256]")]
+    proc = pipev("run", PREDICATES, "--chip", "ascend950", "--kernel", "predicates", *args,
+                 "--output-dir", tmp_path / "out", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    return {name: np.load(tmp_path / "out" / f"{name}.npy") for name in OUTS}
+
+
+def _check_predicates(got, data) -> None:
+    from tests.reference import predicates as ref
+
+    x, a, b, cond = data["xf"], data["a"], data["b"], data["cond"]
+    c = 200  # the count each call takes; past it the zeros the kernel wrote first
+    want = {"o1": ref.as_result(ref.is_nan(x), np.uint8),
+            "o2": ref.as_result(ref.is_inf(x), F32),
+            "o3": ref.as_result(ref.is_finite(x), np.uint8),
+            "o4": ref.where(cond, a, F32(7.5)),
+            "o5": ref.as_result(ref.truthy(a) & ref.truthy(b), np.uint8),
+            "o6": ref.as_result(~ref.truthy(a), np.uint8),
+            "o7": ref.clamp(x, F32(-1.0), a)}
+    for name, w in want.items():
+        w = w.copy()
+        if name != "o7":  # Clamp takes all 256
+            w[c:] = 0
+        assert got[name].tobytes() == w.tobytes(), name
+
+
+def test_the_950_predicates_follow_the_documented_rules(pipev, tmp_path):
+    data = _predicate_data(0)
+    _check_predicates(_run_predicates(pipev, tmp_path, data), data)
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(1, 2**32 - 1))
+def test_the_950_predicates_on_random_data(pipev, tmp_path_factory, seed):
+    data = _predicate_data(seed)
+    tmp = tmp_path_factory.mktemp("p")
+    _check_predicates(_run_predicates(pipev, tmp, data), data)
