@@ -14,7 +14,9 @@ else. An `if()` whose condition is `[NOT] DEFINED V` or `[NOT] A STREQUAL B` (th
   the directories that exist), `add_definitions`/`add_compile_definitions` (-D for every
   file), `target_compile_definitions`, `ascendc_compile_definitions` (-D for the files of that
   target: PRIVATE and PUBLIC ones for its own sources, PUBLIC and INTERFACE ones also for the
-  targets that link it, transitively; none given: PRIVATE).
+  targets that link it, transitively; none given: PRIVATE); a target linking the CPU twin's
+  imported `tikicpulib::...` (directly or through a library) gets `ASCENDC_CPU_DEBUG`, as the
+  CANN package's target gives it.
 `${CMAKE_CURRENT_SOURCE_DIR}`, `${CMAKE_SOURCE_DIR}`, `${PROJECT_SOURCE_DIR}` and
 `${CMAKE_CURRENT_LIST_DIR}` are DIR (the list file's directory for the last), and relative
 paths are DIR's, as CMake takes them in an included file too; `pipev run DIR
@@ -124,7 +126,22 @@ def _target_defines(state: _State, target: str) -> tuple[str, ...]:
     own = [d for scope, d in state.target_defines.get(target, []) if scope != "INTERFACE"]
     for lib in _linked(state, target):
         own += [d for scope, d in state.target_defines.get(lib, []) if scope != "PRIVATE"]
+    if any(name.startswith("tikicpulib::") for name in _link_names(state, target)):
+        own.append("ASCENDC_CPU_DEBUG")  # the CPU-twin package's imported target defines it
     return tuple(dict.fromkeys(own))
+
+
+def _link_names(state: _State, target: str) -> list[str]:
+    """Every name TARGET links, transitively through the libraries the files define (external
+    ones, such as the CANN's imported targets, included)."""
+    names: list[str] = []
+    todo = list(state.links.get(target, []))
+    while todo:
+        name = todo.pop(0)
+        if name not in names:
+            names.append(name)
+            todo += state.links.get(name, [])
+    return names
 
 
 def _linked(state: _State, name: str) -> list[str]:

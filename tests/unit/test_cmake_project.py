@@ -157,3 +157,17 @@ def test_an_if_on_the_run_mode_takes_its_branch_and_a_cache_entry_keeps_a_given_
     assert cpu.defines == ("UNDECIDED", "ALSO_READ", "SOC_B")
     # the cpu library's definition: its own source's
     assert cpu.unit_defines == ((os.path.join("m", "k.cpp"), ("ASCENDC_CPU_DEBUG",)),)
+
+
+def test_linking_the_cpu_twin_package_defines_its_macro_as_its_target_would(here):
+    # the vendor's cpu_lib.cmake defines nothing: tikicpulib::SOC (the CANN's imported target)
+    # gives ASCENDC_CPU_DEBUG to the library and, through the link, to the executable
+    _tree(here / "p", {"main.cpp": "", "k.cpp": "", "CMakeLists.txt": """
+            add_library(kern SHARED k.cpp)
+            target_link_libraries(kern PUBLIC tikicpulib::${SOC_VERSION})
+            add_executable(app main.cpp)
+            target_link_libraries(app PRIVATE kern)
+        """})
+    p = read_project("p", {"SOC_VERSION": "Ascend910B1"})
+    assert dict(p.unit_defines) == {os.path.join("p", "main.cpp"): ("ASCENDC_CPU_DEBUG",),
+                                    os.path.join("p", "k.cpp"): ("ASCENDC_CPU_DEBUG",)}
