@@ -202,3 +202,49 @@ def test_the_950_predicates_on_random_data(pipev, tmp_path_factory, seed):
     data = _predicate_data(seed)
     tmp = tmp_path_factory.mktemp("p")
     _check_predicates(_run_predicates(pipev, tmp, data), data)
+
+
+def test_950_compares_with_a_tensor_element_as_the_scalar(pipev, tmp_path):
+    """The 950's flexible scalar position (BinaryConfig): src1[0] as the scalar by default,
+    src0[0] with scalarTensorIndex 0 (compared the other way round), and Duplicate of bool."""
+    src = tmp_path / "k.cpp"
+    src.write_text('''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, GM_ADDR o) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, yb, ob, bb;
+    pipe.InitBuffer(xb, 256); pipe.InitBuffer(yb, 256); pipe.InitBuffer(ob, 96);
+    pipe.InitBuffer(bb, 64);
+    GlobalTensor<float> xg, yg; GlobalTensor<uint8_t> og;
+    xg.SetGlobalBuffer((__gm__ float*)x, 64); yg.SetGlobalBuffer((__gm__ float*)y, 64);
+    og.SetGlobalBuffer((__gm__ uint8_t*)o, 96);
+    auto xl = xb.Get<float>(); auto yl = yb.Get<float>(); auto ol = ob.Get<uint8_t>();
+    auto bl = bb.Get<bool>();
+    DataCopy(xl, xg, 64); DataCopy(yl, yg, 64);
+    Duplicate(bl, true, 32);
+    PipeBarrier<PIPE_ALL>();
+    Compares(ol, xl, yl[3], CMPMODE::LT, 64);             // x < y[3]
+    static constexpr BinaryConfig first = {0};
+    Compares<BinaryDefaultType, BinaryDefaultType, true, first>(ol[32], yl[3], xl, CMPMODE::LT,
+                                                                64);  // y[3] < x
+    DataCopy(ol[64], bl.ReinterpretCast<uint8_t>(), 32);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(og, ol, 96);
+}
+''')
+    rng = np.random.default_rng(5)
+    x = (rng.integers(-8, 8, 64) / 2).astype(F32)
+    x[:3] = [np.nan, 0.0, -0.0]
+    y = (rng.integers(-8, 8, 64) / 2).astype(F32)
+    y[3] = 0.0
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "y.npy", y)
+    proc = pipev("run", src, "--chip", "ascend950", "--kernel", "k", "--arg",
+                 f"x={tmp_path / 'x.npy'}", "--arg", f"y={tmp_path / 'y.npy'}", "--arg",
+                 "o=out:u8[96]", "--output-dir", tmp_path / "out", "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    got = np.load(tmp_path / "out" / "o.npy")
+    with np.errstate(invalid="ignore"):
+        assert got[:8].tobytes() == np.packbits(x < y[3], bitorder="little").tobytes()
+        assert got[32:40].tobytes() == np.packbits(y[3] < x, bitorder="little").tobytes()
+    assert (got[64:] == 1).all()  # Duplicate(bool tensor, true)
