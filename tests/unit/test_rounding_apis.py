@@ -34,13 +34,14 @@ def _specials(t: str) -> np.ndarray:
     return np.concatenate([x, snan, neg_nan])
 
 
-def _run(name: str, t: str, x: np.ndarray, count: int, tmp_path) -> np.ndarray:
+def _run(name: str, t: str, x: np.ndarray, count: int, tmp_path,
+         chip: str = "ascend910b") -> np.ndarray:
     npt = TYPES[t]
     data = np.zeros(N, npt)
     data[:len(x)] = x
     np.save(tmp_path / "x.npy", data)
     size = np.dtype(npt).itemsize
-    text = (f".chip ascend910b\n.ub x {t}[{N}] @0x0 = file(\"{tmp_path / 'x.npy'}\")\n"
+    text = (f".chip {chip}\n.ub x {t}[{N}] @0x0 = file(\"{tmp_path / 'x.npy'}\")\n"
             f".ub z {t}[{N}] @0x1000\n.ub w {t}[{N * 4 // size}] @0x2000\n"
             f"{name}.{t} z, x, w, count={count}\n")
     res = simulator.run(text)
@@ -53,11 +54,12 @@ def _same(got: np.ndarray, want: np.ndarray, t: str) -> None:
     assert not len(bad), [(i, hex(g[i]), hex(w[i])) for i in bad[:5]]
 
 
+@pytest.mark.parametrize("chip", ["ascend910b", "ascend950"])
 @pytest.mark.parametrize("t", ["f32", "f16"])
 @pytest.mark.parametrize("name", NAMES)
-def test_specials_are_exact(name, t, tmp_path):
+def test_specials_are_exact(name, t, chip, tmp_path):
     x = _specials(t)
-    got = _run(name, t, x, len(x), tmp_path)
+    got = _run(name, t, x, len(x), tmp_path, chip)
     _same(got[:len(x)], ref.reference(name, x), t)
     assert not got[len(x):].any()  # past the count: untouched
 

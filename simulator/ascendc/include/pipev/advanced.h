@@ -364,28 +364,22 @@ void Trunc(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIP
                                srcTensor.GetSize(), loc);
 }
 
-template <typename T, bool isReuseSource = false>
-void Rint(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, PIPEV_LOC) {
-    pipev::detail::rounding("rint", "Rint", dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc);
+// Rint (Ascend 950 in the documentation; pipev runs it wherever the profile has the float to
+// float conversion) takes a config, not isReuseSource
+struct RintConfig {
+    bool isReuseSource;
+};
+constexpr RintConfig DEFAULT_RINT_CONFIG{false};
+template <const RintConfig& config = DEFAULT_RINT_CONFIG, typename T>
+void Rint(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count, PIPEV_LOC) {
+    pipev::detail::rounding("rint", "Rint", dst, src, &sharedTmpBuffer, count, loc);
 }
-template <typename T, bool isReuseSource = false>
-void Rint(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-          const uint32_t calCount, PIPEV_LOC) {
-    pipev::detail::rounding<T>("rint", "Rint", dstTensor, srcTensor, nullptr, calCount, loc);
+template <const RintConfig& config = DEFAULT_RINT_CONFIG, typename T>
+void Rint(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+          PIPEV_LOC) {
+    pipev::detail::rounding<T>("rint", "Rint", dst, src, nullptr, count, loc);
 }
-template <typename T, bool isReuseSource = false>
-void Rint(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-          const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
-    pipev::detail::rounding("rint", "Rint", dstTensor, srcTensor, &sharedTmpBuffer,
-                            srcTensor.GetSize(), loc);
-}
-template <typename T, bool isReuseSource = false>
-void Rint(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIPEV_LOC) {
-    pipev::detail::rounding<T>("rint", "Rint", dstTensor, srcTensor, nullptr,
-                               srcTensor.GetSize(), loc);
-}
-
 template <typename T, bool isReuseSource = false>
 void Round(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, PIPEV_LOC) {

@@ -1,7 +1,8 @@
 // tiling/tiling_api.h (pipev): the host helpers of the tiling API that size the advanced math
 // APIs' temporary space, for the APIs pipev has (docs/ascendc.md, "Advanced math"). Each
 // gives pipev's own figure (pipev/tmp_sizes.h): min = max, the space pipev's sequence takes
-// for the whole shape (0: none needed). ge::Shape and AscendC::TensorShape hold the dims.
+// for the whole shape (0: none needed). ge::Shape and AscendC::TensorShape hold the dims; each
+// helper also takes the platform object first, as the newer documentation gives them.
 #ifndef PIPEV_TILING_API_H
 #define PIPEV_TILING_API_H
 #include <cstdint>
@@ -31,6 +32,19 @@ private:
 };
 }  // namespace ge
 
+// the host's platform object (tiling/platform): GetInstance only, what the helpers below take
+namespace platform_ascendc {
+class PlatformAscendC {};
+class PlatformAscendCManager {
+public:
+    static PlatformAscendC* GetInstance() {
+        static PlatformAscendC platform;
+        return &platform;
+    }
+    static PlatformAscendC* GetInstance(const char*) { return GetInstance(); }
+};
+}  // namespace platform_ascendc
+
 namespace AscendC {
 using TensorShape = ge::Shape;
 
@@ -48,6 +62,11 @@ inline uint64_t elements(const ge::Shape& s) {
         uint64_t count = pipev_tiling::elements(srcShape);                                         \
         (void)count;                                                                               \
         maxValue = minValue = (BYTES);                                                             \
+    }                                                                                              \
+    inline void NAME(const platform_ascendc::PlatformAscendC&, const ge::Shape& srcShape,          \
+                     const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,        \
+                     uint32_t& minValue) {                                                         \
+        NAME(srcShape, typeSize, isReuseSource, maxValue, minValue);                               \
     }
 PIPEV_TMP_HELPER(GetFloorMaxMinTmpSize, pipev::tmp::rounding(count, typeSize, false))
 PIPEV_TMP_HELPER(GetCeilMaxMinTmpSize, pipev::tmp::rounding(count, typeSize, false))
@@ -57,6 +76,8 @@ PIPEV_TMP_HELPER(GetRoundMaxMinTmpSize, pipev::tmp::rounding(count, typeSize, fa
 PIPEV_TMP_HELPER(GetFracMaxMinTmpSize, pipev::tmp::rounding(count, typeSize, true))
 PIPEV_TMP_HELPER(GetClampMaxMinTmpSize, pipev::tmp::clamp(count, typeSize))
 PIPEV_TMP_HELPER(GetXorMaxMinTmpSize, pipev::tmp::xor_(count, typeSize))
+PIPEV_TMP_HELPER(GetIsNanMaxMinTmpSize, pipev::tmp::classify(count, typeSize))
+PIPEV_TMP_HELPER(GetIsInfMaxMinTmpSize, pipev::tmp::classify(count, typeSize))
 #undef PIPEV_TMP_HELPER
 }  // namespace AscendC
 #endif
