@@ -248,3 +248,51 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, GM_ADDR o) {
         assert got[:8].tobytes() == np.packbits(x < y[3], bitorder="little").tobytes()
         assert got[32:40].tobytes() == np.packbits(y[3] < x, bitorder="little").tobytes()
     assert (got[64:] == 1).all()  # Duplicate(bool tensor, true)
+
+
+LOGICAL = """// pipev's own kernel: LogicalXor; LogicalAnds / LogicalOrs, a scalar either side
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR o) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ab, bb, ob;
+    pipe.InitBuffer(ab, 256 * 2); pipe.InitBuffer(bb, 256 * 2); pipe.InitBuffer(ob, 4 * 256);
+    GlobalTensor<half> ag, bg; GlobalTensor<uint8_t> og;
+    ag.SetGlobalBuffer((__gm__ half*)a, 256); bg.SetGlobalBuffer((__gm__ half*)b, 256);
+    og.SetGlobalBuffer((__gm__ uint8_t*)o, 4 * 256);
+    auto al = ab.Get<half>(); auto bl = bb.Get<half>(); auto ol = ob.Get<bool>();
+    DataCopy(al, ag, 256); DataCopy(bl, bg, 256);
+    Duplicate(ol, false, 4 * 256);
+    PipeBarrier<PIPE_ALL>();
+    LogicalXor(ol, al, bl, 200);
+    LogicalAnds(ol[256], al, half(2.0), 200);
+    LogicalOrs(ol[512], half(0.0), bl, 200);
+    LogicalAnds(ol[768], half(0.0), bl, 200);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(og, ol.ReinterpretCast<uint8_t>(), 4 * 256);
+}
+"""
+
+
+def test_950_logical_xor_and_the_scalar_forms(pipev, tmp_path):
+    from tests.reference import predicates as ref
+
+    (tmp_path / "k.cpp").write_text(LOGICAL)
+    rng = np.random.default_rng(3)
+    a = rng.integers(-2, 3, 256).astype(F16)
+    a[:4] = [np.nan, -0.0, 0.0, 1]
+    b = rng.integers(-1, 2, 256).astype(F16)
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    proc = pipev("run", tmp_path / "k.cpp", "--chip", "ascend950", "--kernel", "k", "--arg",
+                 f"a={tmp_path / 'a.npy'}", "--arg", f"b={tmp_path / 'b.npy'}", "--arg",
+                 "o=out:u8[1024]", "--output-dir", tmp_path / "out", "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    got = np.load(tmp_path / "out" / "o.npy").reshape(4, 256)
+    for row, truth in enumerate((ref.truthy(a) ^ ref.truthy(b),  # LogicalXor
+                                 ref.truthy(a),  # LogicalAnds(a, 2.0)
+                                 ref.truthy(b),  # LogicalOrs(0.0, b)
+                                 np.zeros(256, bool))):  # LogicalAnds(0.0, b)
+        want = ref.as_result(truth, np.uint8)
+        want[200:] = 0
+        assert got[row].tobytes() == want.tobytes(), row

@@ -435,6 +435,7 @@ PIPEV_CONFIG(IsInfConfig, DEFAULT_IS_INF_CONFIG)
 PIPEV_CONFIG(LogicalAndConfig, DEFAULT_LOGICAL_AND_CONFIG)
 PIPEV_CONFIG(LogicalOrConfig, DEFAULT_LOGICAL_OR_CONFIG)
 PIPEV_CONFIG(LogicalNotConfig, DEFAULT_LOGICAL_NOT_CONFIG)
+PIPEV_CONFIG(LogicalXorConfig, DEFAULT_LOGICAL_XOR_CONFIG)
 PIPEV_CONFIG(ClampConfig, DEFAULT_CLAMP_CONFIG)
 #undef PIPEV_CONFIG
 
@@ -500,6 +501,84 @@ void LogicalNot(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint
     nonzero_bits(t.bits, src, t.values, count, loc);
     invert_bits(t.bits, count, loc);
     select_one_zero(dst, t.bits, t.values, count, loc);
+}
+
+template <const LogicalXorConfig& config = DEFAULT_LOGICAL_XOR_CONFIG, typename T, typename U>
+void LogicalXor(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
+                const uint32_t count, PIPEV_LOC) {
+    using namespace pipev::detail;
+    static_assert(is_byte_v<T>, "LogicalXor writes bool");
+    need_950("LogicalXor", loc);
+    Tmp t = split_tmp(nullptr, count, src_size<U>(), whole_repeats<U>(count) * src_size<U>(), true,
+                      "LogicalXor", loc);
+    nonzero_bits(t.bits, src0, t.values, count, loc);
+    nonzero_bits(t.bits2, src1, t.values, count, loc);
+    int32_t words = int32_t((count + 15) / 16);  // a ^ b = (a | b) & ~(a & b), on the bits
+    auto a = t.bits.ReinterpretCast<uint16_t>(loc), b = t.bits2.ReinterpretCast<uint16_t>(loc);
+    auto either = t.values.ReinterpretCast<uint16_t>(loc);
+    Or(either, a, b, words, loc);
+    And(a, a, b, words, loc);
+    Not(a, a, words, loc);
+    And(a, a, either, words, loc);
+    select_one_zero(dst, t.bits, t.values, count, loc);
+}
+
+// LogicalAnds / LogicalOrs: one source a scalar (its truth known at the call), the other a
+// tensor: x && s is (s ? x != 0 : false), x || s is (s ? true : x != 0). A tensor element as
+// the scalar (two tensors, one of them the element) is not supported: an error at the call.
+namespace pipev_logical {
+template <class X> constexpr bool is_tensor = pipev::detail::is_local<X>;
+template <bool AND, class T, class U, class S>
+void with_scalar(const LocalTensor<T>& dst, const U& src0, const S& src1, uint32_t count,
+                 const char* api, pipev::Loc loc) {
+    using namespace pipev::detail;
+    static_assert(is_byte_v<T>, "LogicalAnds/LogicalOrs write bool");
+    need_950(api, loc);
+    if constexpr (is_tensor<U> && is_tensor<S>) {
+        error(loc, "%s with a tensor element as the scalar is not supported by pipev (pass the "
+              "scalar's value, or use %s for two tensors)", api, AND ? "LogicalAnd" : "LogicalOr");
+    } else if constexpr (is_tensor<U> || is_tensor<S>) {
+        const auto& x = [&]() -> const auto& {
+            if constexpr (is_tensor<U>) return src0; else return src1;
+        }();
+        bool s = [&]() { if constexpr (is_tensor<U>) return src1 != 0; else return src0 != 0; }();
+        auto out = dst.template ReinterpretCast<uint8_t>(loc);
+        if (s != AND) {  // AND with false, OR with true: every element the same
+            Duplicate(out, uint8_t(AND ? 0 : 1), int32_t(count), loc);
+            return;
+        }
+        using V = typename std::decay_t<decltype(x)>::PrimType;
+        Tmp t = split_tmp(nullptr, count, src_size<V>(), whole_repeats<V>(count) * src_size<V>(),
+                          false, api, loc);
+        nonzero_bits(t.bits, x, t.values, count, loc);
+        select_one_zero(dst, t.bits, t.values, count, loc);
+    } else {
+        bool v = AND ? (src0 != 0 && src1 != 0) : (src0 != 0 || src1 != 0);
+        Duplicate(dst.template ReinterpretCast<uint8_t>(loc), uint8_t(v), int32_t(count), loc);
+    }
+}
+}  // namespace pipev_logical
+struct LogicalAndsConfig {
+    bool isReuseSource;
+    int8_t scalarTensorIndex;
+};
+struct LogicalOrsConfig {
+    bool isReuseSource;
+    int8_t scalarTensorIndex;
+};
+constexpr LogicalAndsConfig DEFAULT_LOGICAL_ANDS_CONFIG{false, 1};
+constexpr LogicalOrsConfig DEFAULT_LOGICAL_ORS_CONFIG{false, 1};
+template <const LogicalAndsConfig& config = DEFAULT_LOGICAL_ANDS_CONFIG, typename T, typename U,
+          typename S>
+void LogicalAnds(const LocalTensor<T>& dst, const U& src0, const S& src1, const uint32_t count,
+                 PIPEV_LOC) {
+    pipev_logical::with_scalar<true>(dst, src0, src1, count, "LogicalAnds", loc);
+}
+template <const LogicalOrsConfig& config = DEFAULT_LOGICAL_ORS_CONFIG, typename T, typename U,
+          typename S>
+void LogicalOrs(const LocalTensor<T>& dst, const U& src0, const S& src1, const uint32_t count,
+                PIPEV_LOC) {
+    pipev_logical::with_scalar<false>(dst, src0, src1, count, "LogicalOrs", loc);
 }
 
 // Where: dst[i] = condition[i] ? src0 : src1, each a tensor or a scalar of T
