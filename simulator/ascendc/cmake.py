@@ -17,6 +17,8 @@ else. An `if()` whose condition is `[NOT] DEFINED V` or `[NOT] A STREQUAL B` (th
   targets that link it, transitively; none given: PRIVATE); a target linking the CPU twin's
   imported `tikicpulib::...` (directly or through a library) gets `ASCENDC_CPU_DEBUG`, as the
   CANN package's target gives it.
+`CMAKE_ASC_ARCHITECTURES` (`dav-2201`, `dav-3510`: the CANN 9 samples' build target) picks the
+chip profile of that __NPU_ARCH__ when no --chip is given.
 `${CMAKE_CURRENT_SOURCE_DIR}`, `${CMAKE_SOURCE_DIR}`, `${PROJECT_SOURCE_DIR}` and
 `${CMAKE_CURRENT_LIST_DIR}` are DIR (the list file's directory for the last), and relative
 paths are DIR's, as CMake takes them in an included file too; `pipev run DIR
@@ -61,6 +63,8 @@ class Project:
     # a source's own definitions besides (its target's, and those its target's links pass on)
     unit_defines: tuple[tuple[str, tuple[str, ...]], ...] = ()
     lists: tuple[str, ...] = ()  # the CMake files read (resolved): what the project depends on
+    # the CANN 9 samples' CMAKE_ASC_ARCHITECTURES (dav-2201, dav-3510): the chip they build for
+    npu_arch: int | None = None
 
 
 @attrs.define
@@ -117,7 +121,16 @@ def read_project(directory: str, variables: dict[str, str] | None = None) -> Pro
     return Project(name, tuple(sources), tuple(dict.fromkeys(state.includes)),
                    tuple(dict.fromkeys(state.defines)),
                    tuple((s, d) for s, d in sources.items() if d),
-                   tuple(sorted(str(p) for p in state.read)))
+                   tuple(sorted(str(p) for p in state.read)), _npu_arch(state))
+
+
+def _npu_arch(state: _State) -> int | None:
+    """The __NPU_ARCH__ the first of CMAKE_ASC_ARCHITECTURES names (dav-NNNN), if any."""
+    for value in state.vars.get("CMAKE_ASC_ARCHITECTURES", []):
+        m = re.fullmatch(r"dav-(\d+)", value.strip())
+        if m:
+            return int(m.group(1))
+    return None
 
 
 def _target_defines(state: _State, target: str) -> tuple[str, ...]:

@@ -171,3 +171,16 @@ def test_linking_the_cpu_twin_package_defines_its_macro_as_its_target_would(here
     p = read_project("p", {"SOC_VERSION": "Ascend910B1"})
     assert dict(p.unit_defines) == {os.path.join("p", "main.cpp"): ("ASCENDC_CPU_DEBUG",),
                                     os.path.join("p", "k.cpp"): ("ASCENDC_CPU_DEBUG",)}
+
+
+def test_the_cann9_samples_architecture_names_the_chip(here):
+    _tree(here / "p", {"k.asc": "", "CMakeLists.txt": """
+            set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE STRING "NPU architecture")
+            find_package(ASC REQUIRED)
+            project(kernel_samples LANGUAGES ASC CXX)
+            add_executable(demo k.asc)
+        """})
+    assert read_project("p").npu_arch == 3510
+    assert read_project("p", {"CMAKE_ASC_ARCHITECTURES": "dav-2201"}).npu_arch == 2201
+    (here / "p" / "CMakeLists.txt").write_text("add_executable(demo k.asc)\n")
+    assert read_project("p").npu_arch is None
