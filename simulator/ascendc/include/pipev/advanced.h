@@ -364,8 +364,9 @@ void Trunc(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIP
                                srcTensor.GetSize(), loc);
 }
 
-// Rint (Ascend 950 in the documentation; pipev runs it wherever the profile has the float to
-// float conversion) takes a config, not isReuseSource
+// Rint: an Ascend 950 API in the documentation (an error at the call elsewhere; the rint.T
+// statement itself runs wherever the profile has the float to float conversion), with a
+// config, not isReuseSource
 struct RintConfig {
     bool isReuseSource;
 };
@@ -373,11 +374,13 @@ constexpr RintConfig DEFAULT_RINT_CONFIG{false};
 template <const RintConfig& config = DEFAULT_RINT_CONFIG, typename T>
 void Rint(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count, PIPEV_LOC) {
+    pipev::detail::need_950("Rint", loc);
     pipev::detail::rounding("rint", "Rint", dst, src, &sharedTmpBuffer, count, loc);
 }
 template <const RintConfig& config = DEFAULT_RINT_CONFIG, typename T>
 void Rint(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
           PIPEV_LOC) {
+    pipev::detail::need_950("Rint", loc);
     pipev::detail::rounding<T>("rint", "Rint", dst, src, nullptr, count, loc);
 }
 template <typename T, bool isReuseSource = false>

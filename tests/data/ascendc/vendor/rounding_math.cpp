@@ -1,7 +1,7 @@
 // pipev's own kernel calling the rounding advanced APIs (#32 class 4) in the vendor samples'
 // style: Floor, Ceil, Trunc, Rint, Round and Frac of half and float, in the count form with a
 // sharedTmpBuffer sized by the host helper, the framework form (temporary space above the
-// kernel's buffers) and the whole-tensor forms. Run in kernel-only mode; numpy checks every
+// kernel's buffers) and the whole-tensor forms. Rint on the 950 only, as documented. Run in kernel-only mode; numpy checks every
 // byte against the documented rules (tests/reference/rounding.py).
 #include "kernel_operator.h"
 #include "tiling/tiling_api.h"
@@ -18,7 +18,9 @@ __aicore__ inline void RoundAll(const LocalTensor<T>& dst, const LocalTensor<T>&
     Floor(dst[0 * N], src, tmp, COUNT);      // the caller's temporary space
     Ceil(dst[1 * N], src, COUNT);            // the framework's
     Trunc<T, false>(dst[2 * N], src, tmp);   // whole tensor
-    Rint(dst[3 * N], src, tmp, COUNT);
+#if __NPU_ARCH__ == 3510
+    Rint(dst[3 * N], src, tmp, COUNT);       // an Ascend 950 API
+#endif
     Round(dst[4 * N], src, COUNT);
     Frac<T, false>(dst[5 * N], src, tmp, COUNT);
 }
