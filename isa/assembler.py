@@ -472,6 +472,19 @@ class Assembler:
             woff = pos + tail.index(w)
             if space == "gm" and w.lower() in GM_ROLES and not role:
                 role = w.lower()
+            elif space == "gm" and w.lower().startswith("data(") and w.endswith(")") \
+                    and "data" not in d:
+                # data(BYTES): the first BYTES are the program's data, the rest an
+                # allocation's slack kernels may touch but no output holds (a C++ recording)
+                try:
+                    d["data"] = parse_int(w[5:-1], woff + 5)
+                except LexError as e:
+                    self.error(src, e.offset, e.message)
+                    return None, None, None, 0
+                if not 0 < d["data"] <= d["count"] * d["t"].size or d["data"] % d["t"].size:
+                    self.error(src, woff, f"data({d['data']}) of '{d['name']}': whole "
+                               f"{d['t'].name} elements, 1..{d['count'] * d['t'].size} bytes")
+                    return None, None, None, 0
             elif space == "ub" and w.startswith("@") and at is None:
                 try:
                     at = (parse_int(w[1:], woff + 1), woff)
@@ -506,7 +519,8 @@ class Assembler:
         elif space == "gm" and role == "output":
             init = Init("zeros", None)
         self.tensors[d["name"]] = Tensor(d["name"], space, d["t"], d["count"], *d["col"],
-                                         role=role, addr=addr, explicit=explicit, init=init)
+                                         role=role, addr=addr, explicit=explicit, init=init,
+                                         data_bytes=d.get("data", 0))
 
     # -- pass 2: statements ------------------------------------------------------------------
     def pass2(self) -> list[Statement]:

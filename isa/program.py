@@ -47,6 +47,7 @@ class Tensor:
     explicit: bool = False  # ub: placed with @ADDR
     init: Any = None  # Init or None
     dynamic: bool = False  # gm: declared at a maximum shape, bound at run time (#29)
+    data_bytes: int = 0  # gm: outputs hold the first data_bytes bytes (0: all); `data(N)`
 
     @property
     def nbytes(self) -> int:

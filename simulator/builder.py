@@ -133,6 +133,8 @@ def outputs_of(program: Program, machine: Machine) -> dict[str, np.ndarray]:
 def _written(t: Tensor, buf: np.ndarray) -> np.ndarray:
     """A dynamic tensor's bytes up to its last non-zero element (its backing is the OS's
     lazily zeroed pages: only what the kernel touched costs memory); others whole."""
+    if t.data_bytes:  # data(N): the rest is an allocation's slack, no output's bytes
+        return buf[:t.data_bytes]
     if not t.dynamic:
         return buf
     step, end = 1 << 26, buf.size

@@ -94,6 +94,8 @@ class Stream:
         self._replays: dict[tuple, bool] = {}  # see _same_expansion
         self._keyed: dict[str, tuple[int, ...]] = {}
         self._gm_initial: dict[str, bytes] = {}
+        # GM buffer -> its data bytes (the producer's allocations: see vasm_text's data(N))
+        self.data_bytes: dict[str, int] = {}
         self._record_gm = record_gm
         self.failed = False
         self.run = Run(self.machine, self.source, checks=checks, trace=trace,
@@ -297,17 +299,31 @@ class Stream:
                 continue  # an empty buffer (a workspace of 0 bytes): nothing can touch it
             if t.space == "gm":
                 init = gm_file.format(name=t.name)
-                out.append(f'.gm {t.name} {t.dtype.name}[{t.count}] inout = file("{init}")')
+                data = self.data_bytes.get(t.name, 0)  # an allocation's data before its slack
+                data = f" data({data})" if 0 < data < t.nbytes else ""
+                out.append(f'.gm {t.name} {t.dtype.name}[{t.count}] inout{data} '
+                           f'= file("{init}")')
             else:
                 out.append(f".ub {t.name} {t.dtype.name}[{t.count}] @{t.addr:#x}")
         at = None
+        # the recording's statement index where each issued statement begins (one issued
+        # statement may replay as several), and the count after the last: `recorded_pcs`
+        starts, pc = [], 0
         for text, file, line, col, regs, hw, counter in self._log:
             if (file, line, col) != at:
                 at = (file, line, col)
                 out.append(f'.loc "{file}" {line}' + (f" {col}" if col > 0 else ""))
-            out.extend(f"    {s}" for s in self._replay_lines(text, file, line, regs, hw,
-                                                                  counter))
+            lines = self._replay_lines(text, file, line, regs, hw, counter)
+            starts.append(pc)
+            pc += len(lines)
+            out.extend(f"    {s}" for s in lines)
+        self.recorded_pcs = [*starts, pc]
         return "\n".join(out) + "\n"
+
+    @property
+    def issued(self) -> int:
+        """Statements issued so far (an index into `recorded_pcs` once recorded)."""
+        return len(self._log)
 
     def _replay_lines(self, text: str, file: str, line: int, regs: tuple[int, ...],
                       hw: list[Instruction] | None, counter: bool) -> list[str]:

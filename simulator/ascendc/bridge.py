@@ -25,6 +25,7 @@ from isa.assembler import MAX_BLOCK_DIM  # the largest launch, as .block_dim and
 from isa.chip import Chip
 from isa.diagnostics import Diagnostic, DiagnosticError
 from isa.types import lookup
+from simulator.ascendc.views import GmView, Namer, save_views
 from simulator.cores import summed
 
 c_char_p, c_int, c_uint64, c_uint32 = ctypes.c_char_p, ctypes.c_int, ctypes.c_uint64, \
@@ -41,6 +42,7 @@ LAUNCH_END = ctypes.CFUNCTYPE(c_int)
 SPECIAL = ctypes.CFUNCTYPE(c_int, c_char_p, ctypes.POINTER(c_uint64))
 SYSTEM_CYCLE = ctypes.CFUNCTYPE(ctypes.c_int64)
 GM_DATA = ctypes.CFUNCTYPE(c_int, c_char_p, c_uint64)
+GM_TENSOR = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, ctypes.c_void_p, c_uint64)
 SYSTEM_COUNTER_MHZ = 50  # GetSystemCycle counts at 50 MHz (the API documentation's time base)
 
 
@@ -66,6 +68,7 @@ class PipevBridge(ctypes.Structure):
         ("special", SPECIAL),
         ("system_cycle", SYSTEM_CYCLE),
         ("gm_data", GM_DATA),
+        ("gm_tensor", GM_TENSOR),
     ]
 
 
@@ -260,6 +263,10 @@ class Session:
         self.struct.special, self.struct.system_cycle, self.struct.gm_data = \
             self._callbacks[-3:]
         self._data_bytes: dict[str, int] = {}  # GM buffer -> its data bytes (gm_data)
+        self._gm_tensor_cb = GM_TENSOR(self._gm_tensor)
+        self.struct.gm_tensor = self._gm_tensor_cb
+        self._views: list = []  # the running core's GlobalTensor views (views.py)
+        self._namer = Namer()
         self.struct.ub = None
         self.struct.ub_bytes = chip.ub_bytes
         self.struct.scratch_bytes = chip.scratch_bytes
@@ -377,6 +384,10 @@ class Session:
 
                 extra.update(trace=None, writer=Lane(launch.writer))
         stream = self.stream_factory(self.chip, name=name, **self.options, **extra)
+        self._views = []
+        self._namer.reset()
+        if hasattr(stream, "data_bytes"):  # the recording marks each allocation's data
+            stream.data_bytes = self._data_bytes
         for gm_name, (dtype, view, file, line) in {**self.gm, **self.launch_gm}.items():
             stream.declare_gm(gm_name, dtype, view, file=file, line=line)
         self.stream = stream
@@ -436,10 +447,20 @@ class Session:
             return
         try:
             stream.save_vasm(target)
+            self._save_views(stream, target)
         except OSError as e:
             raise DiagnosticError([Diagnostic("error", self.launch.file, self.launch.line, 1,
                                               f"cannot write --save-vasm {target}: "
                                               f"{e.strerror or e}")]) from None
+
+    def _save_views(self, stream, target: str) -> None:
+        """The core's GlobalTensor views beside its recording, each at the recording's
+        statement index (views.py)."""
+        starts = getattr(stream, "recorded_pcs", None)
+        if not starts:
+            return
+        save_views(target, [attrs.evolve(v, pc=starts[min(v.pc, len(starts) - 1)])
+                            for v in self._views])
 
     def _next_core(self, core: int) -> None:
         launch = self.launch
@@ -480,6 +501,30 @@ class Session:
         """GM buffer NAME's first NBYTES are the program's data (the rest: the slack)."""
         self._data_bytes[self._s(name)] = int(nbytes)
         return 0
+
+    @_guarded("gm_tensor")
+    def _gm_tensor(self, file, line, type_, host, count):
+        """The kernel set a GlobalTensor<TYPE> over COUNT elements at HOST: kept for the
+        recording's views (the debugger's GM types and names); nothing is issued."""
+        self._mark(file, line)
+        stream = self._current(file, line)
+        if stream is None:
+            return 1
+        place = self._gm_place(host or 0)
+        if place is None:  # not in a buffer: a DMA through it is what reports it
+            return 0
+        f = self._s(file)
+        self._views.append(GmView(self._namer.name(f, line), self._s(type_) or None, *place,
+                                  int(count), getattr(stream, "issued", 0), f, line))
+        return 0
+
+    def _gm_place(self, host: int) -> tuple[str, int] | None:
+        """(GM buffer, byte offset) of host address HOST."""
+        for name, (_, view, _, _) in {**self.gm, **self.launch_gm}.items():
+            base = view.ctypes.data if view.size else 0
+            if view.size and base <= host < base + view.size:
+                return name, host - base
+        return None
 
     @_guarded("ub_tensor")
     def _ub_tensor(self, file, line, name, type_, addr, count):

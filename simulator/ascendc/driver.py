@@ -107,23 +107,47 @@ def run_worker(config: dict) -> int:
     or 1 on a pipev error, a crash or an exit inside a kernel; 128 + N when pipev itself was
     stopped by signal N, which it passes on to the worker first)."""
     status = StatusBlock.create()
+    # the worker's lifeline: it holds the read end and ends when the read sees end of file —
+    # when this process closes the write end (below, however run_worker is left) or dies
+    lifeline, keep = os.pipe()  # both not inherited: only the worker gets its end
+    proc = None
     try:
-        config = {**config, "status_fd": status.fd, "parent": os.getpid()}
+        config = {**config, "status_fd": status.fd, "parent": os.getpid(),
+                  "lifeline_fd": lifeline}
         env = dict(os.environ)
         root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
                                     else "")
         argv = [sys.executable, "-m", "simulator.ascendc.worker", json.dumps(config)]
-        proc = subprocess.Popen(argv, env=env, pass_fds=(status.fd,))
+        proc = subprocess.Popen(argv, env=env, pass_fds=(status.fd, lifeline))
+        os.close(lifeline)
+        lifeline = -1
         stopped: list[int] = []
         with _passing_on(proc, stopped):
             rc = _wait(proc, stopped)
         info = status.read()
     finally:
+        _end_worker(proc, keep, lifeline)
         status.close()
     if stopped:
         return 128 + stopped[0]
     return exit_status(rc, info, config["source"], config)
+
+
+def _end_worker(proc: subprocess.Popen | None, keep: int, lifeline: int) -> None:
+    """Leaving run_worker: close the lifeline (a worker still running ends by itself: an
+    exception here, such as a test harness's timeout, never leaves it spinning) and make sure
+    the worker is gone, killed if it outlives the grace."""
+    for fd in (keep, lifeline):
+        if fd >= 0:
+            os.close(fd)
+    if proc is None or proc.poll() is not None:
+        return
+    try:
+        proc.wait(timeout=STOP_GRACE)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 STOP_SIGNALS = ("SIGTERM", "SIGHUP")
@@ -178,6 +202,8 @@ def exit_status(rc: int, info: dict, source: str, config: dict | None = None) ->
     if rc < 0:
         if -rc == signal.SIGINT:
             return 130
+        if -rc == signal.SIGPIPE:  # its reader went away (`| head`): nobody to tell
+            return 128 + signal.SIGPIPE
         try:
             name = signal.Signals(-rc).name
         except ValueError:
@@ -245,11 +271,15 @@ def statement_column(file: str, line: int) -> int:
 PARENT_POLL = 1.0  # seconds between the worker's checks that pipev is still there
 
 
-def _end_with_parent(ppid: int) -> None:
+def _end_with_parent(ppid: int, lifeline: int | None = None) -> None:
     """End the worker when pipev is gone, however it ended (even SIGKILL, which pipev cannot
-    pass on): on Linux the kernel kills it at once (PR_SET_PDEATHSIG); elsewhere a thread
-    notices the re-parenting. The thread runs while a kernel spins: ctypes calls release the
-    GIL."""
+    pass on), or when the run that started it was left (an exception in the parent, which goes
+    on living: the lifeline pipe's write end is closed). The lifeline's end of file is noticed
+    by a thread blocked reading it; on Linux the kernel also kills the worker at once when its
+    parent dies (PR_SET_PDEATHSIG); elsewhere a thread notices the re-parenting. The threads
+    run while a kernel spins: ctypes calls release the GIL."""
+    if lifeline is not None:
+        threading.Thread(target=_watch_lifeline, args=(lifeline,), daemon=True).start()
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PDEATHSIG
@@ -258,6 +288,16 @@ def _end_with_parent(ppid: int) -> None:
     if os.getppid() != ppid:  # gone already
         os._exit(1)
     threading.Thread(target=_watch_parent, args=(ppid,), daemon=True).start()
+
+
+def _watch_lifeline(fd: int) -> None:
+    """Block on the lifeline until pipev's end is closed (nothing is ever written to it)."""
+    try:
+        while os.read(fd, 1):
+            pass
+    except OSError:
+        pass
+    os._exit(1)
 
 
 def _watch_parent(ppid: int) -> None:
@@ -301,7 +341,9 @@ def worker_main(config: dict) -> int:
     # the worker is a run from start to end: its collector paced as a run's (simulator/gcpace.py)
     gc.set_threshold(RUN_THRESHOLD, *gc.get_threshold()[1:])
     status = StatusBlock(config["status_fd"])
-    _end_with_parent(config.get("parent", os.getppid()))
+    # a program writing to a closed pipe ends as natively (SIGPIPE), never spins on EPIPE
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    _end_with_parent(config.get("parent", os.getppid()), config.get("lifeline_fd"))
     source = config["source"]
     try:
         chip = get_chip(config["chip"])
@@ -351,7 +393,7 @@ def worker_main(config: dict) -> int:
         # the first error ends the program (at the end of its launch), as a kernel fault ends
         # it on the device: the host code after it does not run (nor write its outputs)
         session.end_program = lambda: c_exit(finish(1))
-        return finish(_call_main(lib, source, config.get("argv", [])))
+        return finish(_call_main(lib, source, config.get("argv", []), session))
     from simulator.ascendc.kernel_args import run_kernel
 
     rc = run_kernel(lib, session, reporter, config, has_bridge=set_bridge is not None)
@@ -391,12 +433,15 @@ class _StdoutToStderr:
             sys.stdout = open(saved, "w", encoding="utf-8", closefd=True)  # noqa: SIM115
 
 
-def _call_main(lib, source: str, args: list[str]) -> int:
+def _call_main(lib, source: str, args: list[str], session) -> int:
     try:
         main = lib["main"]
-    except AttributeError:
-        print(f"{source}:1:1: error: the program has no main() (for a file with only a kernel, "
-              "run it with --kernel NAME --arg ...)", file=sys.stderr)
+    except AttributeError:  # an error of the run (pipev.run raises it, --json reports it)
+        from isa.diagnostics import Diagnostic
+
+        session.fail([Diagnostic("error", source, 1, 1, "the program has no main() (for a "
+                                 "file with only a kernel, run it with --kernel NAME --arg "
+                                 "...)")])
         return 1
     main.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
     main.restype = ctypes.c_int

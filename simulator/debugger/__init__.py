@@ -122,7 +122,7 @@ def debug(program_path: str | Path | Program, *, chip: Chip | None = None,
                                             else Path(program_path), chip, checks, params,
                                             isa))
         session = Session(program, inputs, checks, max_steps, werror=werror,
-                          block_dim=block_dim)
+                          block_dim=block_dim, views=_views(program_path))
         session.recorded_core = recorded_core
     except DiagnosticError as e:
         if not load_reported:
@@ -183,9 +183,18 @@ def _recorded_session(path: Path, core: tuple[int, int], chip: Chip | None, chec
     except DiagnosticError as e:
         raise ValueError(f"core {core[0]}'s recording does not load: "
                          f"{render_lines(e.diagnostics, False)[0]}") from None
-    session = Session(program, None, checks, max_steps, werror=werror)
+    session = Session(program, None, checks, max_steps, werror=werror, views=_views(path))
     session.recorded_core = core
     return session
+
+
+def _views(path) -> list:
+    """The GlobalTensor views beside a C++ recording at PATH (none for other programs)."""
+    if isinstance(path, Program) or not str(path).endswith(".vasm"):
+        return []
+    from simulator.ascendc.views import load_views
+
+    return load_views(path)
 
 
 def _write_outputs(session: Session, directory: Path, err: TextIO) -> int:

@@ -511,9 +511,8 @@ class Commands:
         start, stop, step = sl.indices(t.count)
         if step != 1 or stop <= start:
             raise CommandError(f"{arg}: watch needs a non-empty contiguous range")
-        base = t.addr if t.space == "ub" else 0
+        space, base = self.s.names.place(t)
         size = t.dtype.size
-        space = None if t.space == "ub" else t.name
         return (space, base + start * size, base + stop * size, f"{t.name}[{start}:{stop}]",
                 t.dtype)
 
@@ -771,8 +770,7 @@ class Commands:
                 from None
         if t.dtype.name == "c32" or new.dtype.itemsize != t.dtype.size:
             raise CommandError(f"set var cannot write {t.dtype.name} elements")
-        base = t.addr if t.space == "ub" else 0
-        space = None if t.space == "ub" else t.name
+        space, base = s.names.place(t)
         s.assign(label, space, base + start * t.dtype.size, np.ascontiguousarray(new).tobytes())
         return self._format(self._parse(target), None, target.replace(" ", ""))
 
@@ -872,9 +870,8 @@ class Commands:
         i = self._index(m.group(2), "the index") if m.group(2) else 0
         if not 0 <= i < t.count:
             raise CommandError(f"{t.name}[{i}] is outside the tensor (0..{t.count - 1})")
-        if t.space == "ub":
-            return None, t.addr + i * t.dtype.size, t, i
-        return t.name, i * t.dtype.size, t, i
+        space, base = self.s.names.place(t)
+        return space, base + i * t.dtype.size, t, i
 
     def _index(self, text: str, what: str) -> int:
         """An index or slice bound: a number or an expression (`4096*3`, `$x2 // 4`)."""

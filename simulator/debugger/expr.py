@@ -209,8 +209,8 @@ class Evaluator:
 
 def tensor_values(s: Session, t) -> np.ndarray:
     """A tensor's values at the current point (a read-only view)."""
-    mem = s.machine.space(None if t.space == "ub" else t.name)
-    base = t.addr if t.space == "ub" else 0
+    space, base = s.names.place(t)
+    mem = s.machine.space(space)
     arr = values(t.dtype, mem[base:base + t.nbytes])
     arr.setflags(write=False)
     return arr

@@ -10,19 +10,27 @@ kernel is compiled without it, and the headers cannot see a variable's name):
   is que2_0 there. A name means, at a point, the tensor the latest call before it (in the
   recording's straight-line order) gave it — the first call after it before any. Only plain
   identifiers are names (`xLocal[64]`, `a + b` name nothing);
-- a GM buffer's element type is that of the UB tensor its first DMA copies to or from
-  (DataCopy takes a GlobalTensor<T> and a LocalTensor<T> of one T); the buffer itself stays
-  bytes in the recording (its DMA offsets are byte offsets), the debugger shows its elements.
+- a GM buffer's element type is that of the first `GlobalTensor<T>` the kernel set over it
+  (its SetGlobalBuffer, from the views file beside the recording: simulator/ascendc/views.py);
+  for a buffer no GlobalTensor views (C-API pointers, a recording written by hand), that of the
+  UB tensor its first DMA copies to or from (DataCopy takes a GlobalTensor<T> and a
+  LocalTensor<T> of one T). The buffer itself stays bytes in the recording (its DMA offsets are
+  byte offsets), the debugger shows its elements;
+- a GlobalTensor's name is its variable's (`xGm.SetGlobalBuffer(...)`, views.py): `xGm` means,
+  at a point, the view the latest SetGlobalBuffer before it set — its type, its first element,
+  its size — as a LocalTensor's name does.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 
 import attrs
 
 from isa.program import Program, Tensor
+from isa.types import lookup
 from simulator.front_ends import front_end_for
 
 OPERAND = re.compile(r"\b([A-Za-z_]\w*)(\[\(?(-?\d+)\)?\])?")
@@ -32,13 +40,17 @@ IDENT = re.compile(r"[A-Za-z_]\w*")
 class KernelNames:
     """The names a C++ recording's kernel gave its tensors; empty for other programs."""
 
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, views: Sequence = ()):
+        """VIEWS: the recording's GlobalTensor views (simulator.ascendc.views.GmView)."""
         self.program = program
         self.bound: dict[str, tuple[list[int], list[Tensor]]] = {}
         self.typed: dict[str, Tensor] = {}
+        self.gm_buffer: dict[Tensor, str] = {}  # a GlobalTensor name's view -> its GM buffer
         if front_end_for(program.path) != "cpp":
             return
         bindings: dict[str, list[tuple[int, Tensor]]] = {}
+        for v in views:
+            self._view_of(v, bindings)
         for st in program.statements:
             operands = self._operands(st.source)
             self._type_gm(operands)
@@ -46,8 +58,37 @@ class KernelNames:
             for arg, (t, offset) in zip(args, operands, strict=False):
                 if t.space == "ub" and IDENT.fullmatch(arg) and arg not in program.tensors:
                     bindings.setdefault(arg, []).append((st.pc, _view(t, offset, arg)))
+        for pairs in bindings.values():
+            pairs.sort(key=lambda pair: pair[0])  # views and calls in the recording's order
         self.bound = {name: ([pc for pc, _ in pairs], [t for _, t in pairs])
                       for name, pairs in bindings.items()}
+
+    def _view_of(self, v, bindings: dict[str, list[tuple[int, Tensor]]]) -> None:
+        """GlobalTensor view V: its buffer's element type (the first typed view over it on an
+        element boundary) and, when V names a variable, that name's binding from V.pc on."""
+        buf = self.program.tensors.get(v.buffer)
+        dtype = lookup(v.type) if v.type else None
+        if buf is None or buf.space != "gm" or dtype is None or v.offset % dtype.size:
+            return
+        if v.buffer not in self.typed and buf.nbytes % dtype.size == 0:
+            self.typed[v.buffer] = attrs.evolve(buf, dtype=dtype,
+                                                count=buf.nbytes // dtype.size)
+        if v.name is None or v.name in self.program.tensors:
+            return
+        room = (buf.nbytes - v.offset) // dtype.size
+        count = min(v.count, room) if v.count else room
+        view = Tensor(v.name, "gm", dtype, max(count, 0), v.line, 1, role=buf.role,
+                      addr=v.offset)
+        self.gm_buffer[view] = v.buffer
+        bindings.setdefault(v.name, []).append((v.pc, view))
+
+    def place(self, t: Tensor) -> tuple[str | None, int]:
+        """Where tensor T's element 0 is: (None, UB byte address) or (GM buffer, byte
+        offset in it)."""
+        if t.space == "ub":
+            return None, t.addr
+        buffer = self.gm_buffer.get(t)
+        return (t.name, 0) if buffer is None else (buffer, t.addr)
 
     def _operands(self, source: str) -> list[tuple[Tensor, int]]:
         """The statement's tensor operands in order, each with its literal element index."""

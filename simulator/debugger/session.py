@@ -70,11 +70,12 @@ class Stop:
 class Session:
     def __init__(self, program: Program, inputs: Mapping | None = None, checks: str = "error",
                  max_steps: int = 10_000_000, history_bytes: int = HISTORY_BYTES,
-                 werror: bool = False, block_dim: int | None = None):
+                 werror: bool = False, block_dim: int | None = None, views=()):
+        """VIEWS: a C++ recording's GlobalTensor views (its kernel's GM types and names)."""
         self.program = program
         self.n = block_dim or program.block_dim  # the launch's cores, debugged one by one
         self.recorded_core: tuple[int, int] | None = None  # (K, N): see debugger.debug
-        self.names = KernelNames(program)
+        self.names = KernelNames(program, views)
         self.werror = werror  # a warning stops motion like an error and fails the session
         self.promoted = False  # a warning was made an error (`pipev debug --werror` exits 1)
         self.warned = False  # the instruction just executed warned (under werror)

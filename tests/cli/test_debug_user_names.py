@@ -87,7 +87,8 @@ def test_core_k_switches_to_core_ks_recording_keeping_breakpoints(debug):
     assert "$block_idx = 2" in out
     # core 2's first tile: x[512:516] = 0, 1, 2, 3 (i % 512)
     assert "xLocal[0:4] = [0. 1. 2. 3.]" in out
-    assert "error: no tensor 'xGm'" in out  # GM answers to its kernel parameter's name
+    # GM answers to its GlobalTensor's name too: core 2's view starts at x[512] (= 0, 1, ...)
+    assert "xGm[0:2] = [0. 1.]" in out
     assert "error: core 7 does not exist (the launch runs cores 0..3)" in out
 
 
@@ -191,3 +192,71 @@ RECORDING = """.chip ascend910b
 .loc "k.cpp" 1 5
     copy_gm_to_ub tbuf0[(0)], gm_x[(32)], nburst=1, burst=(8)
 """
+
+
+def test_global_tensor_names_are_the_views_the_kernel_set(debug):
+    out = debug("print xGm[0:2]", "print gm_x[0:2]", "x/2 xGm[64 * 2]", "print xGm[255]",
+                "print xGm[256]", "print zGm[0]", core=1, failing=True)
+    # core 1's xGm is x[256:512] (x[i] = i % 512), 256 halves: the view, not the buffer
+    assert "xGm[0:2] = [256. 257.]" in out and "gm_x[0:2] = [0. 1.]" in out
+    assert "gm_x+768 xGm[128]:  384.0  385.0" in out  # 256 halves + 128 in: byte 768
+    assert "xGm[255] = 511.0" in out
+    assert "error: index 256 is outside the tensor (0..255)" in out
+    assert "zGm[0] = 0.0" in out
+
+
+# each core adds 1 to the same floats, one core after another (core K finds K there); the
+# count comes from a GM word the kernel reads with GetValue (no DMA types that buffer)
+SHARED = r"""#include "kernel_operator.h"
+#include "tikicpulib.h"
+extern "C" __global__ __aicore__ void inc(GM_ADDR y, GM_ADDR n) {
+    AscendC::GlobalTensor<uint32_t> nGm;
+    nGm.SetGlobalBuffer((__gm__ uint32_t*)n, 8);
+    uint32_t count = nGm.GetValue(0);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::GlobalTensor<float> yGm; AscendC::GlobalTensor<float> alsoY;
+    yGm.SetGlobalBuffer((__gm__ float*)y, count); alsoY.SetGlobalBuffer((__gm__ float*)y + 8);
+    AscendC::DataCopy(t, yGm, count);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Adds(t, t, 1.0f, count);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yGm, t, count);
+}
+int main() {
+    float* y = (float*)AscendC::GmAlloc(64 * sizeof(float));
+    uint32_t* n = (uint32_t*)AscendC::GmAlloc(8 * sizeof(uint32_t));
+    n[0] = 64;
+    n[1] = 5;
+    ICPU_RUN_KF(inc, 4, (uint8_t*)y, (uint8_t*)n);
+    return 0;
+}
+"""
+
+
+def test_each_core_is_debugged_with_gm_as_it_found_it(pipev, tmp_path):
+    (tmp_path / "inc.cpp").write_text(SHARED)
+    out = pipev("debug", "inc.cpp", "--core", "2", "--batch", "--no-source",
+                "--ex", "print yGm[0:2]", "--ex", "core 3", "--ex", "print yGm[0:2]",
+                "--ex", "core 0", "--ex", "print yGm[0:2]", "--ex", "core 1",
+                "--ex", "continue", "--ex", "print gm_y[0:2]")
+    assert out.returncode == 0, out.stdout + out.stderr
+    prints = [line for line in out.stdout.splitlines() if line.startswith(("yGm", "gm_y"))]
+    # core 2 starts on what cores 0 and 1 left; core 1 ends leaving 2
+    assert prints == ["yGm[0:2] = [2. 2.]", "yGm[0:2] = [3. 3.]", "yGm[0:2] = [0. 0.]",
+                      "gm_y[0:2] = [2. 2.]"], out.stdout
+
+
+def test_gm_is_typed_by_the_kernels_global_tensor(pipev, tmp_path):
+    (tmp_path / "inc.cpp").write_text(SHARED)
+    out = pipev("debug", "inc.cpp", "--batch", "--no-source", "--ex", "print gm_n[0:2]",
+                "--ex", "print nGm[0]", "--ex", "print alsoY[0:2]", "--ex", "set var yGm[8] = 4",
+                "--ex", "print alsoY[0]")
+    assert out.returncode == 0, out.stdout + out.stderr
+    # a buffer only GetValue reads: u32 by its GlobalTensor<uint32_t>, not bytes
+    assert "gm_n[0:2] = [64  5]" in out.stdout
+    assert "nGm[0] = 64" in out.stdout
+    # two SetGlobalBuffer calls on one line name their own variables; no size: to the end
+    assert "alsoY[0:2] = [0. 0.]" in out.stdout and "alsoY[0] = 4.0" in out.stdout

@@ -75,13 +75,14 @@ def test_a_recording_replays_as_the_same_run(pipev, tmp_path: Path):
     # the race is said in the same words (no header register named in either)
     assert len(a["warnings"]) == 1 and "race: " in a["warnings"][0]
     assert "x1 =" not in a["warnings"][0]
-    # every GM buffer ends with the same bytes
-    # (a recording keeps each allocation's 32 bytes of runtime slack, #32; the live hashes
-    # cover the bytes the program asked for)
-    asked = {"gm_x": 4096, "gm_o": 4096, "gm_t": 32}
-    replayed = {p.stem: hashlib.sha256(np.load(p).view(np.uint8)[:asked[p.stem]].tobytes())
-                .hexdigest()[:16] for p in (tmp_path / "out").glob("*.npy")}
+    # every GM output is the same, byte for byte: the recording keeps each allocation's 32
+    # bytes of runtime slack (#32) and marks the data before it, which its outputs hold
+    replayed = {p.stem: hashlib.sha256(np.load(p).tobytes()).hexdigest()[:16]
+                for p in (tmp_path / "out").glob("*.npy")}
     assert replayed == a["gm"]
+    assert sorted(np.load(p).nbytes for p in (tmp_path / "out").glob("*.npy")) == \
+        [32, 4096, 4096]
+    assert ".gm gm_o u8[4128] inout data(4096) =" in (tmp_path / "rec.vasm").read_text()
     # Compares with a run-time count: the counter-mode instruction that ran, not whole repeats
     text = (tmp_path / "rec.vasm").read_text()
     assert "set_mask_count" in text and "vcmpvs.gt.f16" in text

@@ -68,6 +68,12 @@ typedef struct pipev_bridge {
     // the runtime's slack (aclrtMalloc, GmAlloc). The buffer, slack included, is what kernels
     // may read; outputs (--json hashes, --expect, the Python API) cover the data bytes.
     int (*gm_data)(const char *name, uint64_t bytes);
+    // The kernel set a GlobalTensor<TYPE> (SetGlobalBuffer at FILE:LINE) over COUNT elements at
+    // host address HOST (COUNT 0: no size given). TYPE is a pipev type, or "" for an element
+    // type pipev has none for. Not a declaration (HOST is inside a GM buffer gm_buffer
+    // declared): the debugger shows GM in the kernel's types and variable names.
+    int (*gm_tensor)(const char *file, int line, const char *type, const void *host,
+                     uint64_t count);
 } pipev_bridge;
 
 // Defined once in the compiled kernel (by the headers); pipev calls it before main().

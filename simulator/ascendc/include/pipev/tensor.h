@@ -5,6 +5,23 @@
 #define PIPEV_TENSOR_H
 #include "core.h"
 
+namespace pipev::detail {
+// A GlobalTensor's element type as pipev names it, "" for one it has none for (a struct): such
+// a view can still be set, it cannot be a DMA operand.
+template <class T> constexpr const char* gm_type_name() {
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, float> ||
+                  std::is_same_v<T, bfloat16_t> || std::is_same_v<T, int8_t> ||
+                  std::is_same_v<T, uint8_t> || std::is_same_v<T, int16_t> ||
+                  std::is_same_v<T, uint16_t> || std::is_same_v<T, int32_t> ||
+                  std::is_same_v<T, uint32_t> || std::is_same_v<T, int64_t> ||
+                  std::is_same_v<T, uint64_t> || std::is_same_v<T, bool> ||
+                  std::is_same_v<T, double>)
+        return pipev::type_name<T>;
+    else
+        return "";
+}
+}  // namespace pipev::detail
+
 namespace AscendC {
 
 template <class T> class GlobalTensor {
@@ -17,6 +34,10 @@ public:
         // is what reports a pointer outside every GM buffer
         if (pipev::detail::g.active && bufferSize && pipev::detail::gm_find(buffer) < 0)
             pipev::detail::gm_declare("gm_buf", buffer, bufferSize * sizeof(T), loc);
+        // the view's type and (from the call's text) its name, for the debugger
+        if (pipev::detail::g.active && pipev::detail::gm_find(buffer) >= 0)
+            pipev::detail::check(pipev::detail::bridge().gm_tensor(
+                loc.file, loc.line, pipev::detail::gm_type_name<T>(), buffer, bufferSize));
     }
     void SetGlobalBuffer(__gm__ T* buffer, PIPEV_LOC) { SetGlobalBuffer(buffer, 0, loc); }
     GlobalTensor operator[](uint64_t offset) const {
