@@ -2,8 +2,10 @@
 directory, read from its CMakeLists.txt (docs/ascendc.md, "Running a project as it is").
 
 This is no CMake: it reads the commands the vendor's kernel-launch samples use and nothing
-else. An `if()` whose condition is `[NOT] DEFINED V` or `[NOT] A STREQUAL B` (the samples'
-`if("${RUN_MODE}" STREQUAL "cpu")`) takes its branch; any other condition reads every branch:
+else. An `if()` whose condition is `[NOT] DEFINED V`, `[NOT] A STREQUAL B` or `[NOT] A MATCHES
+REGEX` (the samples' `if("${RUN_MODE}" STREQUAL "cpu")`), or such conditions joined by `AND` /
+`OR`, takes its branch; any other condition reads every branch. A `message(FATAL_ERROR ...)`
+in a branch so decided stops the run with its text, as cmake would:
 - `set(VAR VALUE...)` (CACHE/PARENT_SCOPE parts dropped), `list(APPEND VAR VALUE...)`,
   `file(GLOB|GLOB_RECURSE VAR PATTERN...)`;
 - `include(FILE)` of a file inside DIR (others, e.g. the CANN's ascendc.cmake, are skipped);
@@ -251,7 +253,18 @@ def _read_file(state: _State, lists: Path) -> None:
         if name in ("if", "elseif", "else", "endif"):
             _branch(state, branches, name, args, lists)
         elif all(frame[0] for frame in branches):
+            if name == "message" and args and args[0].text == "FATAL_ERROR" \
+                    and all(frame[2] for frame in branches):
+                _fatal(state, args, lists)
             _command(state, name, args, lists)
+
+
+def _fatal(state: _State, args: list[_Arg], lists: Path) -> None:
+    """message(FATAL_ERROR ...) in a branch pipev decided: the project's own refusal (a
+    scenario that needs another architecture), as cmake would stop with it."""
+    text = "".join(a.text for a in _values(state, args[1:], lists))
+    raise CMakeError(f"{_shown(lists, state)}:{args[0].line}: error: {text} (the project's "
+                     "message(FATAL_ERROR); give the -D values it asks for)")
 
 
 def _branch(state: _State, branches: list[list], name: str, args: list[_Arg],
@@ -279,16 +292,35 @@ def _branch(state: _State, branches: list[list], name: str, args: list[_Arg],
 
 
 def _condition(state: _State, args: list[_Arg], lists: Path) -> bool | None:
+    """An if() condition: simple ones joined by OR / AND (AND binds tighter, as in CMake);
+    None when any part that decides it cannot be read."""
+    for joiner, decided in (("OR", True), ("AND", False)):
+        cuts = [k for k, a in enumerate(args) if a.text == joiner and not a.quoted]
+        if cuts:
+            bounds = [-1, *cuts, len(args)]
+            parts = [_condition(state, args[i + 1:j], lists)
+                     for i, j in zip(bounds, bounds[1:], strict=False)]
+            if decided in parts:
+                return decided
+            return None if None in parts else not decided
+    return _simple_condition(state, args, lists)
+
+
+def _simple_condition(state: _State, args: list[_Arg], lists: Path) -> bool | None:
     words = [a.text for a in args]
     negate = bool(words) and words[0] == "NOT"
     words = words[1:] if negate else words
     if len(words) == 2 and words[0] == "DEFINED":
-        value = words[1] in state.vars
-    elif len(words) == 3 and words[1] == "STREQUAL":
+        env = re.fullmatch(r"ENV\{(\w+)\}", words[1])  # an environment variable
+        value = env.group(1) in os.environ if env else words[1] in state.vars
+    elif len(words) == 3 and words[1] in ("STREQUAL", "MATCHES"):
         a, b = (_operand(state, x, lists) for x in (args[-3], args[-1]))
         if a is None or b is None:
             return None
-        value = a == b
+        try:
+            value = a == b if words[1] == "STREQUAL" else re.search(b, a) is not None
+        except re.error:
+            return None
     else:
         return None
     return value != negate

@@ -184,3 +184,58 @@ def test_the_cann9_samples_architecture_names_the_chip(here):
     assert read_project("p", {"CMAKE_ASC_ARCHITECTURES": "dav-2201"}).npu_arch == 2201
     (here / "p" / "CMakeLists.txt").write_text("add_executable(demo k.asc)\n")
     assert read_project("p").npu_arch is None
+
+
+def test_conditions_joined_by_or_and_and_take_their_branch(here):
+    # the CANN 9 samples: scenarios 2 and 3 build for the 950 (an OR of two STREQUALs)
+    _tree(here / "p", {"k.asc": "", "CMakeLists.txt": """
+            set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "arch")
+            set(SCENARIO_NUM "1" CACHE STRING "Scenario number (1-4)")
+            if(NOT SCENARIO_NUM MATCHES "^[1-4]$")
+                add_definitions(-DBAD_SCENARIO)
+            endif()
+            if(SCENARIO_NUM STREQUAL "2" OR SCENARIO_NUM STREQUAL "3")
+                set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE STRING "arch" FORCE)
+            endif()
+            if(DEFINED SCENARIO_NUM AND NOT SCENARIO_NUM STREQUAL "4" AND ${UNSET} STREQUAL x)
+                add_definitions(-DUNDECIDED)
+            endif()
+            add_executable(demo k.asc)
+        """})
+    one = read_project("p")
+    assert (one.npu_arch, one.defines) == (2201, ("UNDECIDED",))
+    three = read_project("p", {"SCENARIO_NUM": "3"})
+    assert three.npu_arch == 3510
+    bad = read_project("p", {"SCENARIO_NUM": "9"})
+    assert "BAD_SCENARIO" in bad.defines and bad.npu_arch == 2201
+    four = read_project("p", {"SCENARIO_NUM": "4"})
+    assert four.defines == ()  # one AND part false decides it, the unreadable one aside
+
+
+def test_a_fatal_error_in_a_decided_branch_stops_as_cmake_would(here, monkeypatch):
+    _tree(here / "p", {"k.asc": "", "CMakeLists.txt": """
+            set(SCENARIO_NUM "1" CACHE STRING "Scenario number (1-4)")
+            set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "arch")
+            if(SCENARIO_NUM STREQUAL "4" AND NOT CMAKE_ASC_ARCHITECTURES STREQUAL "dav-3510")
+                message(FATAL_ERROR "When SCENARIO_NUM = ${SCENARIO_NUM}, use dav-3510")
+            endif()
+            if(EXISTS /no/cann/here)
+                set(X 1)
+            else()
+                message(FATAL_ERROR "the CANN package is missing")  # undecided: read, not fatal
+            endif()
+            if(NOT DEFINED ENV{PIPEV_TEST_HOME})
+                message(FATAL_ERROR "set PIPEV_TEST_HOME")
+            endif()
+            add_executable(demo k.asc)
+        """})
+    monkeypatch.setenv("PIPEV_TEST_HOME", "/x")
+    assert read_project("p").sources == (os.path.join("p", "k.asc"),)
+    assert read_project("p", {"SCENARIO_NUM": "4", "CMAKE_ASC_ARCHITECTURES": "dav-3510"})
+    with pytest.raises(CMakeError) as e:
+        read_project("p", {"SCENARIO_NUM": "4"})
+    assert str(e.value).startswith(os.path.join("p", "CMakeLists.txt") + ":5: error: When "
+                                   "SCENARIO_NUM = 4, use dav-3510")
+    monkeypatch.delenv("PIPEV_TEST_HOME")
+    with pytest.raises(CMakeError, match="set PIPEV_TEST_HOME"):
+        read_project("p")
