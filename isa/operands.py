@@ -41,6 +41,26 @@ REF_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?\Z", re.S)
 SCALAR_REF_RE = re.compile(r"scalar\s*\((.*)\)\Z", re.S | re.I)
 RAW_RE = re.compile(r"raw\s*\((.*)\)\Z", re.S | re.I)  # raw(BITS): a scalar as its bit pattern
 ALIGN = {"vec": 32, "bits": 32, "cmpaddr": 16, "ub": 32}
+# one dict for the equal `fields` (and `cols`) of many lines: a long program's lines differ in
+# their addresses, rarely in their keys (nothing changes a body's dicts after it is made)
+_SHARED: dict[tuple, dict] = {}
+SHARED_LIMIT = 1 << 14
+
+
+def shared(d: dict) -> dict:
+    """A dict equal to D, key order and value types included, shared by every body given an
+    equal one (a copy of D: the caller may go on changing its own); D itself when a value is
+    unhashable."""
+    try:
+        key = tuple((k, v.__class__, v) for k, v in d.items())
+        got = _SHARED.get(key)
+    except TypeError:
+        return d
+    if got is None:
+        if len(_SHARED) >= SHARED_LIMIT:
+            _SHARED.clear()
+        got = _SHARED[key] = dict(d)
+    return got
 
 
 class StatementSyntax(NamedTuple):
@@ -115,9 +135,9 @@ class Builder:
     def make(self, defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict,
              cols: dict, notes: tuple[str, ...] = (), src: DType | None = None) -> Instruction:
         syn = self.syn
-        return Instruction.of(defn, op, dtype, ops, fields, cols, self.pc, self.line, syn.col,
-                              render(defn, op, dtype, ops, fields, src, self.keys), notes,
-                              src_dtype=src)
+        text = render(defn, op, dtype, ops, fields, src, self.keys)
+        return Instruction.of(defn, op, dtype, ops, shared(fields), shared(cols), self.pc,
+                              self.line, syn.col, text, notes, src_dtype=src)
 
     # -- types and chip support --------------------------------------------------------------
     def check_conversion(self, syn: StatementSyntax, fields: dict) -> None:

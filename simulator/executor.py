@@ -173,13 +173,15 @@ class Executor:
         ev.core = self.core
         return ev
 
-    def event_at(self, instr: Instruction, pipe: str, op, repeats: int, taken: bool = False
-                 ) -> Event:
+    def event_at(self, instr: Instruction, pipe: str, op, repeats: int, taken: bool = False,
+                 before: tuple | None = None) -> Event:
         """The event of INSTR, just executed on PIPE with OP and REPEATS micro-ops, having
-        left MASK/CTRL as they were (a fast loop's plan builds one only when asked)."""
+        left MASK/CTRL as they were, or found them as BEFORE ((MASK_HI, MASK_LO), counter) says
+        (a MASK writer's) (a fast loop's plan builds one only when asked)."""
         m = self.m
         mask = (m.mask_hi, m.mask_lo)
-        ev = Event(self.steps - 1, instr, pipe, op, repeats, None, taken, mask, m.counter, mask,
+        was, counter = before if before is not None else (mask, m.counter)
+        ev = Event(self.steps - 1, instr, pipe, op, repeats, None, taken, was, counter, mask,
                    m.counter, self.cmpmask, self.source)
         ev.core = self.core
         return ev

@@ -17,10 +17,14 @@ instruction keeps taking the reference path. Plans exist for:
   issues that execution and words its diagnostics);
 - a scalar instruction or branch (`semantics.scalar.EFFECTS`): the same effect on the
   registers the family's issue applies; a taken branch continues at its target's flat index.
-Everything else — DMA, flags, barriers, MASK/CTRL and CMPMASK moves, halt, a first execution, a
-decoding with diagnostics, a mode-2 vsel — takes the reference path in the same loop, so state
-flows between the two paths instruction by instruction. Functional results, diagnostics and
-every cycle figure are identical (tests/differential/test_fused.py runs both).
+- a MASK or mask-mode writer (`semantics.registers`): the family's own issue and write, read
+  at each execution (vector plans read MASK/CTRL at each of theirs, so they follow it).
+Everything else — DMA, flags, barriers, CMPMASK moves, halt, a first execution, a decoding with
+diagnostics, a mode-2 vsel — takes the reference path in the same loop, so state flows between
+the two paths instruction by instruction. A stream (simulator/stream.py) runs each statement's
+instructions through `issue`, with the same plans (no branches: a stream has no flat index).
+Functional results, diagnostics and every cycle figure are identical
+(tests/differential/test_fused.py runs both).
 
 This module reads only what other modules make public: the executor's driving methods, the
 source's `index`, the semantics' registries and the plans' contract.
@@ -32,12 +36,13 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from isa.decode import VectorOp
-from isa.families import VECTOR
+from isa.families import REGISTER, VECTOR
+from isa.program import RegExpr
 from simulator.events import Observer
 from simulator.plans import Booked, Planned
 from simulator.problems import Fault
-from simulator.semantics import scalar, vector
-from simulator.sources import ProgramSource
+from simulator.semantics import registers, scalar, vector
+from simulator.sources import ProgramSource, StreamSource
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Body, Instruction
@@ -54,9 +59,11 @@ _DECLINED = object()  # a decoding some observer declined to plan (the reference
 
 def offered(source, timing, observers: Sequence[Observer]) -> bool:
     """Whether a run of SOURCE with this timing stage and OBSERVERS may take the fast loop: an
-    assembled program (a stream's next statement is not known), a timing stage with plans, and
-    every observer offering plans (one that does not would decline every instruction)."""
-    return type(source) is ProgramSource and (timing is None or hasattr(timing, "plan")) \
+    assembled program (`FastLoop.run`) or a stream (`FastLoop.issue`, a statement at a time),
+    a timing stage with plans, and every observer offering plans (one that does not would
+    decline every instruction)."""
+    return type(source) in (ProgramSource, StreamSource) \
+        and (timing is None or hasattr(timing, "plan")) \
         and all(type(ob).plan is not Observer.plan for ob in observers)
 
 
@@ -130,19 +137,72 @@ class FastLoop:
                 if ex.done:
                     break
                 if plan is None and instr.text not in never and \
-                        state == (m.mask_hi, m.mask_lo, m.counter):
+                        (state == (m.mask_hi, m.mask_lo, m.counter)
+                         or instr.defn.family.kind == REGISTER):
                     learn(instr, plans)
         finally:
             source.index = i
 
+    def issue(self, instrs: Sequence[Instruction]) -> None:
+        """Execute INSTRS, a stream's statement (simulator/stream.py), in order: each by its
+        plan when its text has one (learnt as `_loop` learns them: a stream's statements
+        repeat with new register values), else by the reference path, which takes it from the
+        source's queue. Counts steps and fails as `Executor.step` does; `settle` hands the
+        plans' sums to their owners."""
+        ex, m, never, plans, learn = self.ex, self.m, self.never, self.plans, self._learn
+        queue = self.source.queue
+        count, execute, get = ex.count, ex.execute, plans.get
+        for instr in instrs:
+            count(instr)
+            plan = get(instr.body)
+            if plan is None and plans:
+                plan = get((instr.text, instr.file))
+            if plan is not None:
+                try:
+                    nxt = plan(instr, 0)
+                except Fault as f:
+                    ex.fail(instr, f.problem)
+                if nxt is not None:
+                    continue
+            state = (m.mask_hi, m.mask_lo, m.counter)
+            queue.append(instr)
+            try:
+                execute(instr)  # takes it from the queue
+            except Fault as f:
+                ex.fail(instr, f.problem)
+            if plan is None and instr.text not in never and \
+                    (state == (m.mask_hi, m.mask_lo, m.counter)
+                     or instr.defn.family.kind == REGISTER):
+                learn(instr, plans)
+
+    def settle(self) -> None:
+        """Every plan's sums to their owners (the timing stage's and the observers' totals
+        as the reference path would have left them); again later for later executions."""
+        for settle in self.settles:
+            settle()
+
+    def forget(self) -> None:
+        """Drop every plan (their sums kept for `settle`): a stream redeclared a tensor, so a
+        text may now name other addresses."""
+        self.plans.clear()
+        self.never.clear()
+        self.once.clear()
+
     def _learn(self, instr: Instruction, plans: dict) -> None:
-        """After INSTR's reference execution (which left MASK/CTRL as they were): its plan at
-        this MASK/CTRL, if it can have one, kept for its body and for its (text, file)."""
+        """After INSTR's reference execution (which left MASK/CTRL as they were, unless INSTR
+        writes them): its plan at this MASK/CTRL, if it can have one, kept for its body and for
+        its (text, file)."""
         fam = instr.defn.family
         isa = self.ex.isa
         issue = isa.issue.get(fam.name)
         effect_of = scalar.EFFECTS.get(issue)
         if effect_of is not None:
+            if fam.writes_cmpmask or fam.cmpmask_reads(instr.fields) or \
+                    type(self.source) is not ProgramSource and scalar.target_of(instr) \
+                    is not None:  # a stream has no flat index to branch to
+                self.never.add(instr.text)
+                return
+        elif issue is registers.issue:
             if fam.writes_cmpmask or fam.cmpmask_reads(instr.fields):
                 self.never.add(instr.text)
                 return
@@ -155,6 +215,8 @@ class FastLoop:
             return
         if effect_of is not None:
             plan = self._scalar_plan(instr, scalar.effect(instr, effect_of))
+        elif issue is registers.issue:
+            plan = self._mask_plan(instr)
         elif instr.is_static and vector.fixed_scalar(instr):
             got = vector.prepared(self.ex, instr)
             if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
@@ -253,6 +315,49 @@ class FastLoop:
         self.settles.append(settle)
         return plan
 
+    def _mask_plan(self, learnt: Instruction) -> Callable | None:
+        """plan(instr, i): one execution of a MASK or mask-mode writer of LEARNT's body — the
+        family's write (`registers.effect`, reading its registers now), the timing stage's and
+        the observers' parts of an S instruction; None (the reference path words it) when the
+        value is one MASK cannot take, or when an observer declines. Vector plans read
+        MASK/CTRL at each execution, so they follow what this one leaves."""
+        ex, m, write = self.ex, self.m, registers.effect(learnt)
+        before: tuple = ((m.mask_hi, m.mask_lo), m.counter)  # what the execution found
+
+        def event(at: Instruction, taken: bool = False):
+            return ex.event_at(at, "S", None, 1, taken, before)
+        parts = self._parts(Planned(learnt, "S", None, 1, self.model is not None, event))
+        if parts is None:
+            return None
+        book, sink, limit, elsewhere, each0, each1, settle_parts = parts
+        executions = 0
+
+        def plan(instr: Instruction, i: int) -> int | None:
+            nonlocal executions, before
+            found = ((m.mask_hi, m.mask_lo), m.counter)
+            if not write(m, instr):
+                return None
+            before = found
+            busy = book(False)
+            line = instr.line
+            if 0 < line < limit:
+                sink[line] += busy
+            elif elsewhere is not None:
+                elsewhere(instr, busy, False)
+            if each0 is not None:
+                each0(instr, busy, False)
+                if each1 is not None:
+                    each1(instr, busy, False)
+            executions += 1
+            return i + 1
+
+        def settle() -> None:
+            nonlocal executions
+            n, executions = executions, 0
+            settle_parts(n)
+        self.settles.append(settle)
+        return plan
+
     def _masked_plan(self, learnt: Instruction, first: Callable) -> Callable:
         """plan(instr, i) of a static vector instruction of LEARNT's body, whose decoding
         follows MASK/CTRL: FIRST (made at the current MASK/CTRL) while they stay, else the plan
@@ -312,8 +417,20 @@ class FastLoop:
         known: dict[VectorOp, Callable] = {}  # a decoding -> its plan (holding it alive)
         sighted: set[int] = set()  # ids of decodings seen once
         ub_bytes = m.ub.size
+        # the registers the addresses and fields read: their values and MASK/CTRL -> the plan
+        # they led to (a stream's statement, a loop over a few tiles, re-runs the same values;
+        # resolving and looking up the decoding again would find the same plan)
+        regs = tuple(sorted({v.reg for v in (*(o.addr for o in learnt.operands.values()
+                                                 if o.kind == "mem"), *learnt.fields.values())
+                             if isinstance(v, RegExpr)}))
+        read = m.x.__getitem__
+        by_values: dict[tuple, Callable] = {}
 
         def plan(instr: Instruction, i: int) -> int | None:
+            key = (*map(read, regs), m.mask_hi, m.mask_lo, m.counter)
+            step = by_values.get(key)
+            if step is not None:
+                return step(instr, i, arg0 if fixed else read_scalar(ex, instr))
             addrs, fields = resolve(instr)
             if cmpmask_addr(fields):
                 return None
@@ -327,6 +444,9 @@ class FastLoop:
                     return None
             if step is _DECLINED:
                 return None
+            if len(by_values) >= DECODINGS_PER_PLAN:
+                by_values.clear()
+            by_values[key] = step
             return step(instr, i, arg0 if fixed else read_scalar(ex, instr))
 
         def learn(vop: VectorOp) -> Callable | None:

@@ -89,8 +89,14 @@ class Statistics(Observer):
         if not timed:
             return ObserverPlan(None, settle)
         line_busy, event = self.line_busy, planned.event
+        cycles = self.line_cycles
 
         def elsewhere(instr, busy: int, taken: bool) -> None:
+            if instr.file:  # a streamed line seen before: `line_busy`'s last step alone
+                key = (instr.file, instr.line)
+                if key in cycles:
+                    cycles[key] += busy
+                    return
             line_busy(instr, busy, lambda i: event(i, taken))
         # the program's own lines go straight to own[line] (the loop adds them: `lines`); a
         # plan's instructions share their body, so their file

@@ -62,7 +62,8 @@ class Stream:
                  block: tuple[int, int] = (0, 1), origin: int = 0, gm_bandwidth=None,
                  internal: Sequence[Observer] = (), isa: InstructionSet | None = None,
                  record_gm: bool = True, writer: Observer | None = None,
-                 register_notes: bool = True, scratch_on_use: bool = False):
+                 register_notes: bool = True, scratch_on_use: bool = False,
+                 fast: bool = True):
         """BLOCK (block_idx, block_num), ORIGIN, GM_BANDWIDTH and INTERNAL: one core of a
         multi-core launch (simulator/cores.py Schedule gives them). ISA: the instruction set
         statements are assembled and run with (None: pipev's own). RECORD_GM: keep each GM
@@ -75,7 +76,9 @@ class Stream:
         headers'), and then a `save_vasm` replay, whose statements hold values, says the same
         words. SCRATCH_ON_USE: UB tensors may take pipev's scratch area; a
         statement whose expansion then needs it is an error (simulator/scratch_use.py),
-        instead of a warning when the tensor is declared."""
+        instead of a warning when the tensor is declared. FAST: statements repeat through
+        the fast loop's plans (simulator/fused.py) when every observer offers them; False runs
+        every instruction through the reference path (the differential tests compare both)."""
         check_mode(checks)
         try:
             self.chip = get_chip(chip)
@@ -101,8 +104,10 @@ class Stream:
         self.run = Run(self.machine, self.source, checks=checks, trace=trace,
                        trace_format=trace_format, max_steps=max_steps, observers=observers,
                        timing=timing, internal=internal, core=block[0], origin=origin,
-                       gm_bandwidth=gm_bandwidth, isa=self.isa, writer=writer)
+                       gm_bandwidth=gm_bandwidth, isa=self.isa, writer=writer, fast=fast)
         self.executor = self.run.executor
+        # the fast loop's `issue` (plans for statements that repeat), or None: `step` each
+        self._fast = self.run.loop if self.run.loop is not self.executor else None
         self.executor.policy.register_notes = register_notes
         self.hazards = next((ob for ob in self.executor.observers
                              if isinstance(ob, HazardChecks)), None)
@@ -167,6 +172,8 @@ class Stream:
         if old is not None and (old.space, old.dtype, old.count, old.addr) != \
                 (tensor.space, tensor.dtype, tensor.count, tensor.addr):
             self._statements.clear()  # assembled statements name the old tensor
+            if self._fast is not None:
+                self._fast.forget()  # and so may the plans made for their texts
         self.tensors[tensor.name] = tensor
 
     # -- statements --------------------------------------------------------------------------
@@ -177,21 +184,35 @@ class Stream:
         if self.failed:
             raise SimulationError(self.diagnostics)
         file = file or self.name
-        hw = self._statement(text, file, line, col)
-        if self._scratch_on_use:
-            self._check_scratch((file, line, text), hw, file, line, col)
+        key = (file, line, text)
+        hw = self._statements.get(key)
+        if hw is None:
+            hw = self._statement(text, file, line, col)
+        if self._scratch_on_use and self._scratch_spans.get(key, True) is not None:
+            self._check_scratch(key, hw, file, line, col)
         values = self._load(regs)
-        self._snapshot_gm()
+        if self._record_gm and len(self._gm_initial) < len(self.machine.gm):
+            self._snapshot_gm()
         self._log.append((text, file, line, col, values, hw, bool(self.machine.counter)))
-        self.source.push(hw)
         try:
-            while self.source.queue:
-                self.executor.step()
+            if self._fast is not None:
+                self._fast.issue(hw)
+            else:
+                self.source.push(hw)
+                while self.source.queue:
+                    self.executor.step()
         except Fault:
-            self.failed = True
             self.source.queue.clear()
-            self.run.close_trace_after_error()
+            self._stop()
             raise SimulationError(self.diagnostics, partial=self.machine) from None
+
+    def _stop(self) -> None:
+        """The run failed: the plans' counts so far to their owners (as the reference path
+        keeps them), the trace closed."""
+        self.failed = True
+        if self._fast is not None:
+            self._fast.settle()
+        self.run.close_trace_after_error()
 
     def _statement(self, text: str, file: str, line: int, col: int) -> list[Instruction]:
         key = (file, line, text)
@@ -203,8 +224,7 @@ class Stream:
                                                     self.tensors, self.checks,
                                                     table=self.isa)
             except AssemblyError:
-                self.failed = True
-                self.run.close_trace_after_error()
+                self._stop()
                 raise
             self.diagnostics.extend(warnings)
             self.source.statements.append(stmt.source)
@@ -222,15 +242,15 @@ class Stream:
         tensor = scratch_use.overlapping(span, self.tensors)
         if tensor is None:
             return
-        self.failed = True
-        self.run.close_trace_after_error()
+        self._stop()
         self.diagnostics.append(Diagnostic("error", file, line, col or 1, scratch_use.message(
             span, tensor, self._declared_in.get(tensor.name, file))))
         raise SimulationError(self.diagnostics)
 
     def _load(self, regs: Sequence[int] | Mapping[int, int]) -> tuple[int, ...]:
         x = self.machine.x
-        items = regs.items() if isinstance(regs, Mapping) else enumerate(regs, 1)
+        items = enumerate(regs, 1) if regs.__class__ is tuple else \
+            regs.items() if isinstance(regs, Mapping) else enumerate(regs, 1)
         for reg, value in items:
             x[reg] = int(value) & M64
         return tuple(x)
@@ -278,6 +298,8 @@ class Stream:
         OUTPUTS is false: a core of a launch whose later cores go on with the same GM)."""
         if self.failed:
             raise SimulationError(self.diagnostics)
+        if self._fast is not None:
+            self._fast.settle()
         self.executor.finish()
         self.run.close()
         if not outputs:

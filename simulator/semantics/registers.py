@@ -3,7 +3,9 @@ set_mask_count / set_mask_norm. The rules are isa.masks', shared with the listin
 
 from __future__ import annotations
 
-from isa.masks import MaskError, mask_after
+from collections.abc import Callable
+
+from isa.masks import M64, MaskError, mask_after
 from isa.program import Instruction, RegExpr
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
@@ -27,3 +29,52 @@ def _set(m: Machine, _op, arg, _lo, _hi) -> None:
     if source is not None or after[0] != (m.mask_hi, m.mask_lo):
         m.mask_source = source  # which register MASK_LO (a counter-mode count) came from
     (m.mask_hi, m.mask_lo), m.counter = after
+
+
+def effect(instr: Instruction) -> Callable[[Machine, Instruction], bool]:
+    """The write of INSTR's text as the fast loop repeats it (simulator/fused.py):
+    effect(m, at) does what `issue` then `_set` do for the instruction AT (a line of that text:
+    MASK_LO's source names it) and returns True, or returns False, changing nothing, when
+    `issue` would fault (the reference path words it). Made once per plan: the mode writers
+    and a `set_vector_mask` set the fields directly; `set_mask.T` goes through `mask_after`."""
+    fam = instr.defn.family
+    mode = fam.sets_mask_mode
+    if mode is not None:
+        def set_mode(m: Machine, at: Instruction) -> bool:
+            m.counter = mode
+            return True
+        return set_mode
+    ops = instr.operands
+    if instr.dtype is None:  # set_vector_mask HI, LO: 64-bit words, no rule to check
+        hi, lo = ops["hi"].value, ops["lo"].value
+        hreg = hi.reg if isinstance(hi, RegExpr) else None
+        lreg = lo.reg if isinstance(lo, RegExpr) else None
+
+        def set_words(m: Machine, at: Instruction) -> bool:
+            x = m.x
+            h = (x[hreg] if hreg is not None else hi) & M64
+            lw = (x[lreg] if lreg is not None else lo) & M64
+            if lreg is not None:
+                m.mask_source = (at, at.operands["lo"])
+            elif h != m.mask_hi or lw != m.mask_lo:
+                m.mask_source = None
+            m.mask_hi, m.mask_lo = h, lw
+            return True
+        return set_words
+
+    def set_mask(m: Machine, at: Instruction) -> bool:
+        try:
+            after = mask_after(at, m.mask, m.counter, lambda role: _int(m, at, role))
+        except MaskError:
+            return False
+        lo = at.operands.get("lo") or at.operands.get("len")
+        _set(m, None, (after, (at, lo) if lo is not None and isinstance(lo.value, RegExpr)
+                       else None), 0, 1)
+        return True
+    return set_mask
+
+
+def _int(m: Machine, instr: Instruction, role: str) -> int:
+    """`Context.int_operand` on the machine itself."""
+    v = instr.operands[role].value
+    return m.x[v.reg] if isinstance(v, RegExpr) else v

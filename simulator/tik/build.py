@@ -109,8 +109,10 @@ def build(tik: Tik) -> Program:
         hw = []
         for text in u.lines:
             template = built.get(text)
-            if template is not None:
-                hw.extend(h.evolve(pc=pc, line=u.loc.line, col=u.loc.col, file=u.loc.file)
+            if template is not None:  # the same body when at the same file and column (a
+                # Python loop's calls from one line): a body is everything but pc and line
+                hw.extend(h.at(pc, u.loc.line) if h.col == u.loc.col and h.file == u.loc.file
+                          else h.evolve(pc=pc, line=u.loc.line, col=u.loc.col, file=u.loc.file)
                           for h in template)
                 continue
             try:

@@ -61,14 +61,30 @@ def caller() -> Loc:
         frame = frame.f_back
     if frame is None:  # pragma: no cover - called from inside the module only
         return Loc("<tik>", 1, 1)
-    col = 1
-    try:
-        positions = inspect.getframeinfo(frame).positions
-        if positions is not None and positions.col_offset is not None:
-            col = positions.col_offset + 1
-    except (AttributeError, IndexError):  # pragma: no cover - Python < 3.11
-        pass
-    return Loc(frame.f_code.co_filename, frame.f_lineno, col)
+    return Loc(frame.f_code.co_filename, frame.f_lineno, _column(frame.f_code, frame.f_lasti))
+
+
+# code object -> its instructions' positions (`co_positions`), read once: a call's column is
+# then a list index (inspect.getframeinfo reads the script's source at every call)
+_POSITIONS: dict = {}
+
+
+def _column(code, lasti: int) -> int:
+    """The 1-based column where the call at bytecode offset LASTI of CODE begins, as
+    `inspect.getframeinfo(frame).positions` gives it (1 when unknown)."""
+    positions = _POSITIONS.get(code)
+    if positions is None:
+        if len(_POSITIONS) >= 4096:  # scripts exec'd again and again (a sweep's worker)
+            _POSITIONS.clear()
+        try:
+            positions = _POSITIONS[code] = list(code.co_positions())
+        except AttributeError:  # pragma: no cover - Python < 3.11
+            positions = _POSITIONS[code] = []
+    i = lasti // 2
+    if lasti < 0 or i >= len(positions):
+        return 1
+    col = positions[i][2]
+    return col + 1 if col is not None else 1
 
 
 def api(method):
@@ -76,13 +92,20 @@ def api(method):
     unknown keyword is a diagnostic at the caller's line rather than a TypeError from inside."""
     sig = inspect.signature(method)
     name = method.__name__
+    params = list(sig.parameters.values())
+    # a signature of plain parameters binds a call of positional arguments alone when their
+    # number is in range: that case (a Python loop's calls) needs no `bind`
+    plain = all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
+    least = sum(p.default is p.empty for p in params) - 1  # without self
+    most = len(params) - 1
 
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
-        try:
-            sig.bind(self, *args, **kwargs)
-        except TypeError as e:
-            raise TikError.at(caller(), f"{name}(): {e}") from None
+        if kwargs or not plain or not least <= len(args) <= most:
+            try:
+                sig.bind(self, *args, **kwargs)
+            except TypeError as e:
+                raise TikError.at(caller(), f"{name}(): {e}") from None
         return method(self, *args, **kwargs)
 
     return wrapper

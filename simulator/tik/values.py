@@ -81,6 +81,7 @@ class Tensor:
         self.alias_of: Tensor | None = None  # reinterpret_cast_to: the tensor it views
         self.dynamic = False  # a GM tensor at a maximum shape, bound at run time (tik.py)
         self.life = tik.life if root is None else root.life  # the scope it was made in
+        self._strides: list[int] | None = None  # elements per step of each index (made once)
 
     @property
     def buffer(self) -> str:
@@ -97,12 +98,29 @@ class Tensor:
         return self.root.scope == "ubuf"
 
     def __getitem__(self, index) -> Tensor:
+        offset: Expr = self.offset
+        if index.__class__ is int and offset.__class__ is Const and self.shape:
+            # one Python int at a known offset (a Python loop's `t[i * 128]`): the sum the
+            # expression below folds to, without building it
+            strides = self._strides
+            if strides is None:
+                strides = self._strides = [math.prod(self.shape[k + 1:])
+                                           for k in range(len(self.shape))]
+            return Tensor(self.tik, self.dtype, self.t, self.shape[1:], self.name, self.scope,
+                          self.pname, self.loc, self.root, Const(offset.value + index * strides[0]))
         index = index if isinstance(index, tuple) else (index,)
         if len(index) > max(len(self.shape), 1):
             raise self.tik.error(f"too many indices for tensor '{self.name}' of shape "
                                  f"{self.shape}")
-        strides = [math.prod(self.shape[k + 1:]) for k in range(len(self.shape))] or [1]
-        offset: Expr = self.offset
+        strides = self._strides
+        if strides is None:
+            strides = self._strides = [math.prod(self.shape[k + 1:])
+                                       for k in range(len(self.shape))] or [1]
+        if offset.__class__ is Const and all(ix.__class__ is int for ix in index):
+            # Python ints at a known offset: the sum the expression below folds to
+            at = offset.value + sum(ix * strides[k] for k, ix in enumerate(index))
+            return Tensor(self.tik, self.dtype, self.t, tuple(self.shape[len(index):]), self.name,
+                          self.scope, self.pname, self.loc, self.root, Const(at))
         shape: list[int] = list(self.shape[len(index):])
         for k, ix in enumerate(index):
             if isinstance(ix, slice):

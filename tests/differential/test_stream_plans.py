@@ -1,0 +1,119 @@
+"""A stream's statements through the fast loop's plans (simulator/fused.py `FastLoop.issue`)
+against the reference path alone (`Stream(fast=False)`).
+
+The C++ and TIK front ends issue API statements whose registers change from call to call (a
+count form's counter-mode bracket of MASK writers, high-dimensional forms at moving addresses).
+Random sequences of such statements, each repeated with the same and with new register values,
+must leave everything identical both ways: UB's raw bytes, every diagnostic, every cycle figure,
+the counts, stalls, hot lines, the timing model's final state and the registers; a failing
+stream must fail with the same diagnostics and partial UB.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simulator.errors import SimulationError
+from simulator.stream import Stream
+from tests.differential.test_random_programs import SETTINGS
+
+UB = (("a", "f32", 2048, 0), ("b", "f32", 2048, 0x2000), ("z", "f32", 2048, 0x4000),
+      ("d", "u8", 1024, 0x6000), ("d16", "u16", 512, 0x6000))
+INIT = ("duplicate.f32 a, 1.5, count=2048", "duplicate.f32 b, 1.5, count=1024",
+        "duplicate.u16 d16, 0x5a5a, count=512")
+CMP = ("lt", "gt", "eq", "le", "ge", "ne")
+
+
+@st.composite
+def statements(draw):
+    """(text, regs) of one API statement, its registers drawn (sometimes out of range)."""
+    kind = draw(st.sampled_from(("count", "hd", "select", "add", "mask", "cmpmask")))
+    tile = st.integers(0, 7)
+    if kind == "count":
+        n = draw(st.sampled_from((1, 63, 64, 100, 256, 1000, 2048, 70000)))
+        j = draw(tile)
+        return (f"compare.{draw(st.sampled_from(CMP))}.f32 d[x1], a[x2], b[x3], count=x4",
+                (j * 32, j * 64, draw(tile) * 64, n))
+    if kind == "hd":
+        j = draw(tile)
+        return ("compare.lt.f32 d[x1], a[x2], b[x3], repeat=x4, stride=1,1,1,8,8,8, "
+                f"mask={draw(st.sampled_from((64, 17, 1)))}",
+                (j * 32, j * 64, j * 64, draw(st.integers(0, 4))))
+    if kind == "select":
+        j = draw(tile)
+        return ("select.f32 z[x1], d[x2], a[x3], b[x4], mode=0, repeat=x5, "
+                "stride=1,1,1,8,8,8, mask=x6",
+                (j * 64, j * 32, draw(tile) * 64, j * 64, draw(st.integers(1, 3)),
+                 draw(st.sampled_from((64, 5, 0)))))
+    if kind == "add":
+        j = draw(tile)
+        return ("add.f32 z[x1], a[x2], b[x3], count=x4",
+                (j * 64, j * 64, draw(tile) * 64, draw(st.sampled_from((8, 64, 130, 512)))))
+    if kind == "mask":
+        return ("set_vector_mask x1, x2", (draw(st.integers(0, 2**64 - 1)),
+                                            draw(st.integers(0, 2**64 - 1))))
+    return ("compare.lt.f32 cmpmask, a[x1], b[x2], stride=1,1,1,8,8,8", (draw(tile) * 64, 0))
+
+
+def _outcome(calls, fast: bool, timing: bool) -> tuple:
+    s = Stream("ascend910b", name="s", fast=fast, timing=timing)
+    for name, dtype, count, addr in UB:
+        s.declare_ub(name, dtype, count, addr)
+    try:
+        for k, text in enumerate(INIT):
+            s.issue(text, file="k.cpp", line=1 + k)
+        for line, text, regs in calls:
+            s.issue(text, file="k.cpp", line=line, regs=regs)
+        r = s.finish()
+    except SimulationError as e:
+        return ("error", e.diagnostics, bytes(s.machine.ub))
+    return ("ok", bytes(r.ub), r.diagnostics, r.cycles, r.pipes, r.instructions, r.uops,
+            r.stalls, r.hot_lines, r.timing, r.registers, s.vasm_text())
+
+
+@settings(SETTINGS, max_examples=60)
+@given(st.lists(st.tuples(statements(), st.integers(1, 4), st.booleans()), min_size=1,
+                max_size=8), st.booleans())
+def test_a_stream_runs_the_same_with_plans_and_without(program, timing):
+    """Each drawn statement runs 1-4 times at its line, its addresses moved to the next tile or
+    kept with its last register (count, repeat, mask) changed, then the whole sequence again
+    (plans made the first time run the second)."""
+    calls = []
+    for line, ((text, regs), times, moves) in enumerate(program, start=10):
+        for t in range(times):
+            shifted = tuple(r + 64 * t if moves and k < 2 and r < 512 else r
+                            for k, r in enumerate(regs))
+            if not moves and t % 2:  # the same addresses with another count, repeat or mask
+                shifted = (*shifted[:-1], shifted[-1] // 2 + 1)
+            calls.append((line, text, shifted))
+    calls = calls + calls
+    want = _outcome(calls, False, timing)
+    got = _outcome(calls, True, timing)
+    assert got[0] == want[0], (got[:2], want[:2])
+    for k, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert g == w, f"field {k} differs: fast {g!r}\nreference {w!r}"
+
+
+def test_the_count_forms_bracket_runs_on_plans():
+    """The counter-mode bracket of a count form (set_mask_count, set_vector_mask, the
+    instruction, set_mask_norm, set_vector_mask) takes no reference execution once learnt."""
+    s = Stream("ascend910b", name="s")
+    for name, dtype, count, addr in UB:
+        s.declare_ub(name, dtype, count, addr)
+    for k, text in enumerate(INIT):
+        s.issue(text, file="k.cpp", line=1 + k)
+    calls = []
+    original = s.executor.execute
+
+    def counted(instr):
+        calls.append(instr.text)
+        return original(instr)
+    s.executor.execute = counted
+    for _ in range(2):
+        calls.clear()
+        for i in range(10):
+            s.issue("compare.lt.f32 d[x1], a[x2], b[x3], count=x4", file="k.cpp", line=9,
+                    regs=(0, 64 * (i % 2), 0, 256))
+    assert calls == []  # the first round learnt every instruction at both addresses
+    assert s.finish().instructions == 3 * 5 + 20 * 5
