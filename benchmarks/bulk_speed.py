@@ -19,7 +19,7 @@ Layouts (every one legal with --checks=error):
 - src block stride 0: each source repeat reads one block eight times (a broadcast);
 - new family (#27a): `vrelu.f32 x, y, repeat=255`, an instruction of a family added by issue 27
   (math_unary), against the same baseline: a new element-wise instruction must cost what an
-  existing one does.
+  existing one does; and (#27) `vaddreluconv.f16.f32`, the two-type family (binary_conv).
 """
 
 from __future__ import annotations
@@ -56,7 +56,14 @@ LAYOUTS = {
     "small strides": "vsel.f32 x, y, z, repeat=255, stride=1,1,1,8,1,2",
     "src block stride 0": "vsel.f32 x, x, y, repeat=255, stride=1,1,0,8,8,1",
     "new family (vrelu)": "vrelu.f32 x, y, repeat=255",
+    # #27: a two-type family (the sum in f32, then Cast's exact conversion to f16); its f16
+    # destination at a free raw address past the tensors (255 repeats of 128 bytes)
+    "new family (vaddreluconv)": "vaddreluconv.f16.f32 @0x24000, x, y, repeat=255",
+    "existing conversion (vconv)": "vconv.f16.f32 @0x24000, x, repeat=255",
 }
+# the conversions are measured beside each other, not against np.where: numpy's f32 → f16 cast
+# alone costs several np.where passes, so their ratio says nothing of pipev's overhead
+INFORMATIVE = ("new family (vaddreluconv)", "existing conversion (vconv)")
 
 
 def program(layout: str, n: int) -> str:
@@ -108,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         for n in sizes:
             e2e, exe, t_np = measure(layout, n, args.runs if n <= 400 else max(args.runs // 2,
                                                                               3))
-            ok = ok and e2e >= TARGET
+            ok = ok and (e2e >= TARGET or layout in INFORMATIVE)
             print(f"{layout:<20} {n:>12,} {100 * e2e:>10.0f}% {100 * exe:>9.0f}% "
                   f"{1e6 * t_np / n:>8.1f}us")
     print(f"{'all layouts' if ok else 'TARGET MISSED: not every layout'} at >= "

@@ -11,7 +11,8 @@
 5. One API call issued from C++ (the AscendC front end, through the bridge onto a Stream)
    against the same statement from .vasm: benchmarks/cpp_stream.py's figures. Target <= 2x.
 
-Also: one new-family row (#27a): N one-repeat `vrelu.f32 x, x` (a family issue 27 added) end to
+Also: new-family rows (#27a, #27): N one-repeat `vrelu.f32 x, x` and `vaddreluconv.f16.f32`
+(families issue 27 added) end to
 end against the same N vsel lines, the ratio printed (a new element-wise instruction must cost
 what an existing one does). And the same through the reference per-instruction path
 (`fast=False`, what ran before the fused executor), assembly alone, and distinct lines (nothing
@@ -120,6 +121,11 @@ def new_family(n: int, runs: int) -> None:
     t_old = cpu_median(lambda: pipev.run(vsel_program(n)), runs) - base
     print(f"{n:,} one-repeat vrelu.f32 (new family), end to end: {n / t_new:,.0f} instr/s, "
           f"{t_old / t_new:.2f}x the rate of vsel.f32")
+    # #27: the two-type family (binary_conv), its f16 destination at a free raw address
+    body = "    set_cmpmask m\n" + "    vaddreluconv.f16.f32 @0x20000, x, y, repeat=1\n" * n
+    t_conv = cpu_median(lambda: pipev.run(HEADER + body), runs) - base
+    print(f"{n:,} one-repeat vaddreluconv.f16.f32 (new family), end to end: "
+          f"{n / t_conv:,.0f} instr/s, {t_old / t_conv:.2f}x the rate of vsel.f32")
 
 
 def cpp_ratio() -> bool:

@@ -48,6 +48,7 @@ class _Expander:
         self.scr = b.chip.scratch_base
         self.out: list[Instruction] = []
         self.guard: Operand | None = None  # a scalar(NAME[xN]) element dst must not overlap
+        self.hw_fields: dict = {}  # fields the hardware instruction takes as they are (round_en)
 
     def key_col(self, key: str) -> int:
         return self.cols.get(key, self.syn.offset)
@@ -319,7 +320,7 @@ def _check_scalar_overlap(e: _Expander, dst: Operand, scalar: Operand, form: str
         offs = element_offsets(t.size, f["dst_blk"], f["dst_rep"], f["repeat"]) + dst.addr
         hit = bool(np.any(np.abs(offs - scalar.addr) < t.size))
     if hit:
-        raise LexError(f"select dst overlaps the scalar element {scalar.text} at "
+        raise LexError(f"{e.syn.defn.name} dst overlaps the scalar element {scalar.text} at "
                        f"{scalar.addr:#x} (the scalar must not overlap dst)", scalar.col)
 
 
@@ -570,6 +571,9 @@ def _elementwise(e: _Expander) -> None:
     count=, repeat= with a mask, or repeat= alone (MASK as it is), each one hardware
     instruction, the row's `hw` (chunks on ascend910, each operand moved on by the repeats
     done in its own layout; a scalar operand stays where it is)."""
+    if e.syn.src_dtype is not None:  # #27: a mixed form (axpy.f32.f16, mul_add_dst.f32.f16)
+        _binary_cast(e)
+        return
     hw = e.syn.defn.hw
     form = _form(e)
     _arity(e, len(e.syn.defn.operands), form)
@@ -580,7 +584,7 @@ def _elementwise(e: _Expander) -> None:
     if form != "count":
         if form == "highdim":
             e.mask(*_mask_from_keys(e))
-        e.emit(hw, ops, t, repeat=e.fields["repeat"], stride=_strides(e))
+        e.emit(hw, ops, t, repeat=e.fields["repeat"], stride=_strides(e), **e.hw_fields)
         return
     n = _count(e, CHUNK_REPEAT * t.per_repeat)
     if n == 0:
@@ -592,9 +596,10 @@ def _elementwise(e: _Expander) -> None:
     def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
         e.mask(*hi_lo)
         e.emit(hw, {r: shift(o, done * (packed[r] * t.size if r in packed else REPEAT))
-                    if o.kind == "mem" else o for r, o in ops.items()}, t, repeat=repeat)
+                    if o.kind == "mem" else o for r, o in ops.items()}, t, repeat=repeat,
+               **e.hw_fields)
 
-    _first_n(e, n, lambda: e.emit(hw, ops, t, repeat=1), body)
+    _first_n(e, n, lambda: e.emit(hw, ops, t, repeat=1, **e.hw_fields), body)
 
 
 # -- #27a: shifts and Subs -----------------------------------------------------------------------
@@ -614,6 +619,12 @@ def _shift(e: _Expander) -> None:
             if not 0 <= n < bits:
                 e.b.warn(o.col, f"{e.syn.defn.name} by {n}: the count is outside 0..{bits - 1} "
                          "(pipev shifts every bit out; the docs give no result)")
+    if "round_en" in e.fields:  # #27: ShiftRight's roundEn, asc_shiftright_round
+        e.hw_fields = {"round_en": e.fields["round_en"]}
+        hw = e.b.table.instructions[e.syn.defn.hw]
+        problem = hw.family.chip_problem(e.syn.defn.name, e.chip, e.hw_fields, e.t)
+        if problem is not None:
+            raise LexError(problem[0], e.key_col("round_en"))
     _elementwise(e)
 
 
@@ -839,6 +850,92 @@ def _cast(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit("vconv", ops, dst_t, src=src_t, repeat=1, round=rnd), body)
 
 
+def _binary_cast(e: _Expander) -> None:
+    """AddReluCast / SubReluCast / MulCast → vaddreluconv / vsubreluconv / vmulconv.DST.SRC,
+    and the mixed forms axpy.f32.f16 / mul_add_dst.f32.f16 → vaxpy / vmla.f32.f16: as Cast,
+    masks and counts are in elements of a repeat, N = 256 bytes of the wider type, and each
+    tensor operand moves on in its own type (a scalar stays as it is)."""
+    dst_t, src_t, hw = e.syn.dtype, e.syn.src_dtype, e.syn.defn.hw
+    fam = e.b.table.instructions[hw].family
+    wide = dst_t if dst_t.size >= src_t.size else src_t
+    e.t = wide  # the mask and count rules are the wider type's
+    form = _form(e)
+    _arity(e, len(e.syn.defn.operands), form)
+    ops = _operands(e, list(e.syn.defn.operands))
+    if form != "count":
+        if form == "highdim":
+            e.mask(*_mask_from_keys(e))
+        names = e.syn.defn.stride_names  # those not given: contiguous in each operand's type
+        default = fam.default_strides(names, e.syn.defn.stride_default, dst_t, src_t)
+        given = "stride" in e.syn.keys
+        stride = tuple(e.fields[k] if given or k in e.syn.keys else d
+                       for k, d in zip(names, default, strict=True))
+        e.emit(hw, ops, dst_t, src=src_t, repeat=e.fields["repeat"], stride=stride)
+        return
+    n = _count(e, CHUNK_REPEAT * wide.per_repeat)
+    if n == 0:
+        e.b.warn(e.key_col("count"), f"{e.syn.defn.name} with count=0 does nothing")
+        return
+
+    def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        k = done * wide.per_repeat  # elements done so far
+        e.mask(*hi_lo)
+        moved = {role: shift(op, k * fam.operand_type(role, dst_t, src_t).size)
+                 if op.kind == "mem" else op for role, op in ops.items()}
+        e.emit(hw, moved, dst_t, src=src_t, repeat=repeat)
+
+    _first_n(e, n, lambda: e.emit(hw, ops, dst_t, src=src_t, repeat=1), body)
+
+
+def _flex_scalar(e: _Expander) -> None:
+    """ands / ors / divs (ascend950): exactly one of src0, src1 is a scalar (a value, a register
+    or scalar(NAME[I])). It is broadcast into one repeat of scratch by vector_dup (MASK all
+    ones, or MASK as it is in the no-mask form: the same element positions), then vand / vor
+    / vdiv read the scratch at repeat stride 0 in the scalar's position (s / x for divs)."""
+    hw, t, f = e.syn.defn.hw, e.t, e.fields
+    form = _form(e)
+    _arity(e, 3, form)
+    ops = _operands(e, list(e.syn.defn.operands))
+    s0, s1 = ops["src0"].kind == "scalar", ops["src1"].kind == "scalar"
+    if s0 == s1:
+        raise LexError(f"{e.syn.defn.name} takes exactly one scalar (src0 or src1) and one tensor",
+                       ops["src1"].col)
+    srole, vrole = ("src0", "src1") if s0 else ("src1", "src0")
+    _check_scalar_overlap(e, ops["dst"], ops[srole], form)
+    scr = e.raw(e.scr)
+    if form != "nomask":
+        e.mask(ONES, ONES)
+    e.emit("vector_dup", {"dst": scr, "scalar": ops[srole]}, t, repeat=1)
+    vec = ops[vrole]
+
+    def stride(db: int, vb: int, dr: int, vr: int) -> tuple[int, ...]:
+        blk = {"src0": 1, "src1": 1, vrole: vb}
+        rep = {"src0": 0, "src1": 0, vrole: vr}
+        return (db, blk["src0"], blk["src1"], dr, rep["src0"], rep["src1"])
+
+    def emit(dst: Operand, v: Operand, repeat, st: tuple[int, ...]) -> None:
+        srcs = {srole: scr, vrole: v}
+        e.emit(hw, {"dst": dst, "src0": srcs["src0"], "src1": srcs["src1"]}, t, repeat=repeat,
+               stride=st)
+    if form != "count":
+        if form == "highdim":
+            e.mask(*_mask_from_keys(e))
+        emit(ops["dst"], vec, f["repeat"], stride(f["dst_blk"], f["src_blk"], f["dst_rep"],
+                                                  f["src_rep"]))
+        return
+    n = _count(e, CHUNK_REPEAT * t.per_repeat)
+    if n == 0:
+        e.b.warn(e.key_col("count"), f"{e.syn.defn.name} with count=0 does nothing")
+        return
+    dense = stride(1, 1, 8, 8)
+
+    def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        e.mask(*hi_lo)
+        emit(shift(ops["dst"], done * REPEAT), shift(vec, done * REPEAT), repeat, dense)
+
+    _first_n(e, n, lambda: emit(ops["dst"], vec, 1, dense), body)
+
+
 # -- issue 28 (28b): gathers and layout shapes ------------------------------------------------
 def _gather_mask(e: _Expander) -> None:
     """GatherMask → vreducev2. repeat= alone is reduceMode false (normal mode: MASK ignored,
@@ -1032,6 +1129,8 @@ _EXPANSIONS = {
     "api_trans_data_5hd": _trans_data_5hd,
     "api_shift": _shift,  # #27a
     "api_subs": _subs,  # #27a
+    "api_binary_cast": _binary_cast,  # #27: AddReluCast SubReluCast MulCast
+    "api_flex_scalar": _flex_scalar,  # #27: ascend950 Ands Ors Divs
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
     "api_rounding": _rounding,  # #32 class 4

@@ -626,7 +626,7 @@ class Assembler:
                                         f"{defn.name} needs a type, e.g. {defn.name}.f32")
             if dtype is None:
                 return None
-        if defn.src_typed:
+        if defn.src_typed or (defn.src_pairs and mods):  # #27: vaxpy.f32.f16's optional one
             src_dtype = self._type_modifier(src, off, m, mods, f"{defn.name} needs a "
                                             "destination and a source type, e.g. "
                                             f"{defn.name}.f16.f32")

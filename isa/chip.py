@@ -102,7 +102,8 @@ _REQUIRED = ("name", "ub_bytes", "scratch_bytes", "clock_mhz", "cmpmask_bits", "
              "counter_mode", "vsel_modes", "compare_to_cmpmask", "types", "timing")
 # type families a profile lists: those the instruction table names (InstrDef.types), plus two
 # restriction lists of the chip's own (compares other than eq; types only the API count form has)
-RESTRICTION_LISTS = ("compare_eq_only", "api_count_only")
+RESTRICTION_LISTS = ("compare_eq_only", "api_count_only",
+                     "shift_round")  # #27: the types vshr takes round_en=1 for
 MAX_UB = 1 << 22  # 16x the largest real UB: room for made-up chips, not for a typo's 2^40
 Check = Callable[[Any], str]  # a value -> '' or what it must be
 
@@ -156,7 +157,8 @@ def _types(v: Any) -> str:
             return f"names {family}, which is not a type family ({', '.join(type_families())})"
         if not isinstance(names, list) or not all(isinstance(t, str) for t in names):
             return f"{family} must be a list of type names"
-        bad = [t for t in names if t not in TYPES]
+        # a two-type family's list names DST.SRC pairs (#27: relu_conv, mul_conv)
+        bad = [t for t in names if not all(n in TYPES for n in t.split(".", 1))]
         if bad:
             return f"{family} names unknown types {', '.join(bad)}"
     return ""

@@ -593,6 +593,21 @@ class AccumulateFamily(Family):
                  ) -> tuple[Operand, ...]:
         return (*super().operands(roles, fields, t), Operand("acc", "dst"))
 
+    # #27: the mixed forms (vaxpy.f32.f16, vmla.f32.f16): sources and scalar of type SRC, dst
+    # and acc of T; as vconv, a repeat covers 256 bytes of the wider type (64 elements) and
+    # each operand moves in its own type
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        return src if src is not None and role in ("src", "src0", "src1", "scalar") else t
+
+    def repeat_elements(self, t: DType, src: DType | None = None) -> int:
+        return 256 // max(t.size, src.size) if src is not None else t.per_repeat
+
+    def default_strides(self, names: tuple[str, ...], default: tuple[int, ...], t: DType,
+                        src: DType | None = None) -> tuple[int, ...]:
+        if src is None:
+            return default
+        return ConvFamily.default_strides(self, names, default, t, src)  # type: ignore[arg-type]
+
 
 ACCUMULATE = AccumulateFamily("accumulate", VECTOR, "V", "fma")  # three streams: src0 src1 dst
 AXPY = AccumulateFamily("accumulate", VECTOR, "V", "binary")  # two streams: src and dst
@@ -627,3 +642,44 @@ API_CAST = ConvFamily("api_cast", API, "V")  # its operands are typed as vconv's
 def api(name: str) -> Family:
     """An API statement's family: it only names the expansion (isa/api.py)."""
     return Family(name, API, "V")
+
+
+# -- #27: vshr's roundEn, which some chips take only as false
+class ShiftRightFamily(Family):
+    """vshr: unary_scalar's shape; `round_en=1` needs a chip whose [types] shift_round list is
+    not empty (the ShiftRight page: 200I/500 A2 and ascend950 take only false). It rounds the
+    types listed (int16_t, int32_t) and, as the page says, has no effect on the others."""
+
+    __slots__ = ()
+
+    def chip_problem(self, name: str, chip: AnyChip, fields: dict, t: DType | None
+                     ) -> tuple[str, str] | None:
+        if not fields.get("round_en") or t is None:
+            return None
+        allowed = chip.types.get("shift_round", ())
+        if allowed:
+            return None
+        return (f"{name}.{t.name} round_en=1 is not supported on {chip.name} (rounding shifts: "
+                f"{', '.join(allowed) or 'none'})"), "round_en"
+
+
+SHIFT_RIGHT = ShiftRightFamily("unary_scalar", VECTOR, "V", "unary_scalar")
+
+
+# -- #27 (h27): the binary composites with a conversion: AddReluCast, SubReluCast, MulCast
+class BinaryConvFamily(ConvFamily):
+    """vaddreluconv vsubreluconv vmulconv: two sources of type SRC, the result converted to
+    DST. As vconv, a repeat covers 256 bytes of the wider type; each operand's blocks hold 32
+    bytes of its own type (the AddReluCast page: f16 sources at repeat stride 8 give an s8
+    destination at 4)."""
+
+    __slots__ = ()
+
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        return src if role in ("src0", "src1") and src is not None else t
+
+
+# cost: Cast's class — vector_throughput.csv gives AddReluCast/SubReluCast/MulCast one repeat
+# (256 bytes of the wider type) a cycle, as every Cast pair (docs/timing.md)
+BINARY_CONV = BinaryConvFamily("binary_conv", VECTOR, "V", "conv")
+API_BINARY_CAST = BinaryConvFamily("api_binary_cast", API, "V")  # typed as its instruction's

@@ -121,6 +121,8 @@ class Builder:
         fields, cols = self.fields(syn)
         if defn.src_typed:
             self.check_conversion(syn, fields)
+        elif syn.src_dtype is not None:  # #27: a mixed form (vaxpy.f32.f16)
+            self.check_pair(syn)
         if defn.level == "api":
             return api.expand(self, syn, fields, cols), []
         ops = {}
@@ -140,12 +142,27 @@ class Builder:
                               self.line, syn.col, text, notes, src_dtype=src)
 
     # -- types and chip support --------------------------------------------------------------
+    def check_pair(self, syn: StatementSyntax) -> None:
+        """A one-type row's second type: the pair DST.SRC must be in the chip's list of the
+        row's mixed forms ([types] of its `src_pairs` key)."""
+        pair = f"{syn.dtype.name}.{syn.src_dtype.name}"
+        pairs = self.chip.types.get(syn.defn.src_pairs, ())
+        if pair not in pairs:
+            raise LexError(f"{syn.defn.name}.{pair} is not supported on {self.chip.name} "
+                           f"(mixed forms: {', '.join(pairs) or 'none'})", syn.offset)
+
     def check_conversion(self, syn: StatementSyntax, fields: dict) -> None:
         """The chip converts DST.SRC in the round mode the statement names (chip profile
         [conversions])."""
         pair = f"{syn.dtype.name}.{syn.src_dtype.name}"
-        modes = self.chip.conversions.get(pair)
         what = f"{syn.defn.name}.{pair}"
+        if syn.defn.types != "conv":  # #27: a composite's own pairs, a [types] list of DST.SRC
+            pairs = self.chip.types.get(syn.defn.types, ())
+            if pair not in pairs:
+                raise LexError(f"{what} is not supported on {self.chip.name} (supports "
+                               f"{', '.join(pairs) or 'none'})", syn.offset)
+            return
+        modes = self.chip.conversions.get(pair)
         if modes is None:
             known = ", ".join(self.chip.conversions) or "none"
             raise LexError(f"{what} is not supported on {self.chip.name} (supports {known})",
@@ -164,7 +181,7 @@ class Builder:
         what = defn.name + (f".{syn.op}" if syn.op else "")
         if t.name not in supported:
             raise LexError(f"{what}.{t.name} is not supported on {self.chip.name} (supports "
-                           f"{', '.join(supported)})", syn.offset)
+                           f"{', '.join(supported) or 'none'})", syn.offset)
         if defn.level == "hw" and t.name in self.chip.types.get("api_count_only", ()):
             # docs/machine.md §2: these types exist on the chip only through the API count= forms
             raise LexError(f"{what}.{t.name} is not supported on {self.chip.name} at hardware "
@@ -257,8 +274,8 @@ class Builder:
             return o
         if kind == "gm":
             return self.mem(text, off, "gm")
-        if kind == "scalar":
-            return self.scalar(t, text, off)
+        if kind == "scalar":  # its role's type: a mixed form's scalar is of the source type
+            return self.scalar(self.role_type(role) if t is not None else t, text, off)
         if kind == "scalar_or_vec":
             if SCALAR_REF_RE.match(text) or not (text.startswith("@") or REF_RE.match(text)) \
                     or text in ("inf", "nan") or is_parameter(text) or \
@@ -364,13 +381,17 @@ class Builder:
             raise LexError(f"{name}[{idx}] is beyond the tensor ({t.count} elements)", idx_off)
         return Operand("mem", off, text, space, base + idx * size, t)
 
+    def role_type(self, role: str) -> DType:
+        """Operand ROLE's own type (an API row: its hardware row's family's)."""
+        defn = self.syn.defn
+        hw = self.table.instructions.get(defn.hw) if defn.hw else None
+        fam = hw.family if hw is not None else defn.family
+        return fam.operand_type(role, self.syn.dtype, self.syn.src_dtype)
+
     def check_mem(self, o: Operand, kind: str, role: str, align: int = 32) -> None:
         t = self.syn.dtype
-        if t is not None:  # the operand's own type (an API row: its hardware row's family's)
-            defn = self.syn.defn
-            hw = self.table.instructions.get(defn.hw) if defn.hw else None
-            fam = hw.family if hw is not None else defn.family
-            t = fam.operand_type(role, t, self.syn.src_dtype)
+        if t is not None:
+            t = self.role_type(role)
         if o.tensor is not None and t is not None:
             tt = o.tensor.dtype
             if kind in ("vec", "elemaddr") and tt.size != t.size:

@@ -54,7 +54,7 @@ def _conversions_per_chip() -> list[str]:
 def _types_per_chip(d: InstrDef) -> list[str]:
     if not d.types:
         return []
-    if d.src_typed:
+    if d.src_typed and d.types == "conv":
         return _conversions_per_chip()
     rows = []
     for name in chip_names():
@@ -110,12 +110,12 @@ def entry(d: InstrDef) -> str:
             lines.append(f"  - `stride=`{','.join(d.stride_names)} (default {default}); single "
                          f"overrides `{'=`, `'.join(d.stride_names)}=`")
     types = _types_per_chip(d)
-    if types and d.src_typed:
+    if types and d.src_typed and d.types == "conv":
         lines.append("- DST.SRC pairs (round modes) per chip, from the vendor's AscendC Cast "
                      "pages (hiascend.com …/ascendcopapi/atlasascendc_api_07_0073.html):")
         lines += types
-    elif types:
-        lines.append("- types per chip:")
+    elif types:  # a two-type composite's list is of DST.SRC pairs (#27)
+        lines.append("- DST.SRC pairs per chip:" if d.src_typed else "- types per chip:")
         lines += types
     return "\n".join(lines) + "\n"
 

@@ -73,6 +73,9 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("repeats", 0, (1 << 31) - 1, None, False, "ReduceMax/Min/Sum repeats (any number: "
         "the expansion chunks them)"),
     Key("index", 0, 1, 0, False, "ReduceMax/Min: 1 also returns the index (calIndex)"),
+    # #27: AscendC ShiftRight's roundEn (the high-dimensional forms)
+    Key("round_en", 0, 1, 0, False, "vshr: 1 adds the last bit shifted out (s16/s32; AscendC "
+        "ShiftRight roundEn)"),
 )}
 UNARY_BLK_MAX = 65535
 
@@ -127,6 +130,9 @@ class InstrDef(NamedTuple):
     min_operands: int | None = None
     doc: str = ""
     hw: str = ""  # an API statement's hardware instruction, where its expansion is one (isa/api.py)
+    # a chip [types] key of DST.SRC pairs the row also takes with a second type modifier (#27:
+    # Axpy / MulAddDst half → float, `vaxpy.f32.f16`); "" for rows of one type
+    src_pairs: str = ""
 
     @property
     def pipe(self) -> str:
@@ -164,6 +170,7 @@ _APIMASK = ("mask", "mask_lo", "mask_hi")
 _VEC2 = (("dst", "vec"), ("src", "vec"))
 _PAD_IN = ("nburst", "len", "src_gap", "dst_gap", "left_pad", "right_pad", "pad_value")
 _PAD_OUT = ("nburst", "len", "src_gap", "dst_gap")
+_FLEX = (("dst", "vec"), ("src0", "scalar_or_vec"), ("src1", "scalar_or_vec"))  # #27: Ands …
 
 
 def _binary(name: str, doc: str, types: str = "arith") -> InstrDef:
@@ -489,7 +496,9 @@ for _d in (
     _math("vrelu", F.MATH_UNARY, "relu", "dst = src < 0 ? 0 : src (exact)"),
     _math_scalar("vlrelu", "math", "dst = src < 0 ? src * SCALAR : src (exact)"),
     _math_scalar("vshl", "shift", "dst = src << SCALAR (exact; counts of the width or more: 0)"),
-    _math_scalar("vshr", "shift", "dst = src >> SCALAR, arithmetic for signed types (exact)"),
+    InstrDef("vshr", _VS, F.SHIFT_RIGHT, typed=True, types="shift", strides="unary",
+             keys=("repeat", "round_en"), doc="dst = src >> SCALAR, arithmetic for signed types "
+             "(exact); round_en=1 (s16, s32) adds the last bit shifted out"),
     _api_elementwise("exp", _VEC2, "api_unary", "math", "unary", "AscendC Exp → vexp"),
     _api_elementwise("ln", _VEC2, "api_unary", "math", "unary", "AscendC Ln → vln"),
     _api_elementwise("sqrt", _VEC2, "api_unary", "math", "unary", "AscendC Sqrt → vsqrt"),
@@ -502,7 +511,9 @@ for _d in (
     _api_elementwise("shift_left", _VS, "api_shift", "shift", "unary",
                      "AscendC ShiftLeft → vshl", hw="vshl"),
     _api_elementwise("shift_right", _VS, "api_shift", "shift", "unary",
-                     "AscendC ShiftRight → vshr", hw="vshr"),
+                     "AscendC ShiftRight → vshr (round_en=1: roundEn, the C API's "
+                     "asc_shiftright_round)", hw="vshr")._replace(
+                         keys=("count", "repeat", *_APIMASK, "round_en")),
     _api_elementwise("subs", _VS, "api_subs", "arith", "unary",
                      "AscendC Subs, the C API's asc_sub_scalar → vadds of -SCALAR", hw="vadds"),
     # composites (same-type forms)
@@ -512,9 +523,13 @@ for _d in (
              keys=("repeat",), doc="dst = relu(src0 - src1), the difference rounded in T "
              "(exact)"),
     InstrDef("vaxpy", _VS, F.AXPY, typed=True, types="math", strides="unary", keys=("repeat",),
-             doc="dst = src * SCALAR + dst, each step rounded in T" + _MODEL),
+             doc="dst = src * SCALAR + dst, each step rounded in T" + _MODEL + "; "
+             "vaxpy.f32.f16: src and SCALAR f16, the product exact in f32, the sum rounded once",
+             src_pairs="axpy_mixed"),
     InstrDef("vmla", _VEC3, F.ACCUMULATE, typed=True, types="math", strides="binary",
-             keys=("repeat",), doc="dst = src0 * src1 + dst, each step rounded in T" + _MODEL),
+             keys=("repeat",), doc="dst = src0 * src1 + dst, each step rounded in T" + _MODEL
+             + "; vmla.f32.f16: sources f16, the product exact in f32, the sum rounded once",
+             src_pairs="mla_mixed"),
     InstrDef("vmadd", _VEC3, F.ACCUMULATE, typed=True, types="math", strides="binary",
              keys=("repeat",), doc="dst = src0 * dst + src1, each step rounded in T" + _MODEL),
     InstrDef("vmaddrelu", _VEC3, F.ACCUMULATE, typed=True, types="math", strides="binary",
@@ -524,13 +539,53 @@ for _d in (
                      "AscendC AddRelu → vaddrelu", hw="vaddrelu"),
     _api_elementwise("sub_relu", _VEC3, "api_binary", "addrelu", "binary",
                      "AscendC SubRelu → vsubrelu", hw="vsubrelu"),
-    _api_elementwise("axpy", _VS, "api_scalar", "math", "unary", "AscendC Axpy → vaxpy"),
+    _api_elementwise("axpy", _VS, "api_scalar", "math", "unary",
+                     "AscendC Axpy → vaxpy (axpy.f32.f16: half src, float dst)")._replace(
+                         src_pairs="axpy_mixed"),
     _api_elementwise("mul_add_dst", _VEC3, "api_binary", "math", "binary",
-                     "AscendC MulAddDst → vmla", hw="vmla"),
+                     "AscendC MulAddDst → vmla (mul_add_dst.f32.f16: half sources, float dst)",
+                     hw="vmla")._replace(src_pairs="mla_mixed"),
     _api_elementwise("fused_mul_add", _VEC3, "api_binary", "math", "binary",
                      "AscendC FusedMulAdd → vmadd", hw="vmadd"),
     _api_elementwise("mul_add_relu", _VEC3, "api_binary", "math", "binary",
                      "AscendC MulAddRelu → vmaddrelu", hw="vmaddrelu"),
+    # #27: ascend950's Ands / Ors / Divs, the scalar in either position (a value, a register or
+    # scalar(NAME[I])): vector_dup of the scalar into scratch, then vand / vor / vdiv
+    InstrDef("ands", _FLEX, F.api("api_flex_scalar"), level="api", typed=True, types="ands",
+             strides="unary", keys=("count", "repeat") + _APIMASK, hw="vand",
+             doc="AscendC Ands (ascend950): dst = src & s or s & src → vector_dup · vand"),
+    InstrDef("ors", _FLEX, F.api("api_flex_scalar"), level="api", typed=True, types="ands",
+             strides="unary", keys=("count", "repeat") + _APIMASK, hw="vor",
+             doc="AscendC Ors (ascend950): dst = src | s or s | src → vector_dup · vor"),
+    InstrDef("divs", _FLEX, F.api("api_flex_scalar"), level="api", typed=True, types="divs",
+             strides="unary", keys=("count", "repeat") + _APIMASK, hw="vdiv",
+             doc="AscendC Divs (ascend950): dst = src / s or s / src → vector_dup · vdiv"),
+    # #27 (h27): the composites with a conversion, DST.SRC (their pairs: chip [types] relu_conv,
+    # mul_conv); the conversion is CAST_NONE (RINT where inexact), saturating, as Cast's
+    InstrDef("vaddreluconv", _VEC3, F.BINARY_CONV, typed=True, src_typed=True,
+             types="relu_conv", strides="binary", keys=("repeat",),
+             doc="dst = DST(relu(src0 + src1)): the sum rounded in SRC, converted as Cast "
+             "round=none (exact)"),
+    InstrDef("vsubreluconv", _VEC3, F.BINARY_CONV, typed=True, src_typed=True,
+             types="relu_conv", strides="binary", keys=("repeat",),
+             doc="dst = DST(relu(src0 - src1)): the difference rounded in SRC, converted as Cast "
+             "round=none (exact)"),
+    InstrDef("vmulconv", _VEC3, F.BINARY_CONV, typed=True, src_typed=True,
+             types="mul_conv", strides="binary", keys=("repeat",),
+             doc="dst = DST(src0 * src1): the product rounded in SRC, converted as Cast "
+             "round=none (exact)"),
+    InstrDef("add_relu_cast", _VEC3, F.API_BINARY_CAST, level="api", typed=True,
+             src_typed=True, types="relu_conv", strides="binary",
+             keys=("count", "repeat") + _APIMASK, hw="vaddreluconv",
+             doc="AscendC AddReluCast → vaddreluconv.DST.SRC"),
+    InstrDef("sub_relu_cast", _VEC3, F.API_BINARY_CAST, level="api", typed=True,
+             src_typed=True, types="relu_conv", strides="binary",
+             keys=("count", "repeat") + _APIMASK, hw="vsubreluconv",
+             doc="AscendC SubReluCast → vsubreluconv.DST.SRC"),
+    InstrDef("mul_cast", _VEC3, F.API_BINARY_CAST, level="api", typed=True, src_typed=True,
+             types="mul_conv", strides="binary", keys=("count", "repeat") + _APIMASK,
+             hw="vmulconv", doc="AscendC MulCast, the C API's asc_mul_cast_half2int8/uint8 → "
+             "vmulconv.DST.SRC"),
 ):
     INSTRUCTIONS[_d.name] = _d
 
@@ -608,8 +663,9 @@ class Table:
 
     def type_families(self) -> tuple[str, ...]:
         """The chip type-family keys the table names (InstrDef.types)."""
-        return tuple(dict.fromkeys(d.types for d in self.all_defs()
-                                   if d.types and d.types != "conv"))
+        return tuple(dict.fromkeys([*(d.types for d in self.all_defs()
+                                      if d.types and d.types != "conv"),
+                                    *(d.src_pairs for d in self.all_defs() if d.src_pairs)]))
 
 
 TABLE = Table(INSTRUCTIONS, TYPED_FORMS)

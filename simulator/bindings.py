@@ -27,9 +27,15 @@ import attrs
 LANGUAGES = ("ascendc", "c_api", "tik")
 # the shapes each language knows (the operands before the form's keys)
 SHAPES = {
-    "ascendc": ("binary", "scalar", "unary", "cast"),  # (dst, src0, src1) (dst, src, s) (dst, src)
+    "ascendc": ("binary", "scalar", "unary", "cast",  # (dst, src0, src1) (dst, src, s) (dst, src)
+                "binary_cast",  # #27: (dst of T, src0 and src1 of U): AddReluCast …
+                "scalar_mixed", "binary_mixed",  # #27: Axpy, MulAddDst with <T, U> overloads
+                "scalar_round",  # #27: ShiftRight, roundEn last in its high-dimensional forms
+                "flex_scalar"),  # #27: ascend950 Ands Ors Divs (the scalar in either place)
     # cast (#27b): (dst, src) of the types `conv` names; unary: #27a (asc_exp …)
-    "c_api": ("binary", "scalar", "cast", "unary"),
+    "c_api": ("binary", "scalar", "cast", "unary",
+              "binary_cast",  # #27: asc_mul_cast_half2int8 (dst, src0, src1), types its name's
+              "scalar_round"),  # #27: asc_shiftright_round
     "tik": ("binary", "scalar", "unary", "conv",
             # #29: TIK's older names, with block strides before the repeat strides
             "binary_blk", "scalar_blk", "unary_blk", "conv_blk"),
@@ -177,8 +183,9 @@ BUILTIN: tuple[Binding, ...] = (
     *_rows("ascendc", "binary", "Div:div"),
     *_rows("ascendc", "unary", "Exp:exp Ln:ln Sqrt:sqrt Rsqrt:rsqrt Reciprocal:reciprocal "
            "Relu:relu"),
-    *_rows("ascendc", "scalar", "Subs:subs LeakyRelu:leaky_relu ShiftLeft:shift_left "
-           "ShiftRight:shift_right"),
+    *_rows("ascendc", "scalar", "Subs:subs LeakyRelu:leaky_relu ShiftLeft:shift_left"),
+    *_rows("ascendc", "scalar_round", "ShiftRight:shift_right"),  # #27: roundEn
+    *_rows("ascendc", "flex_scalar", "Ands:ands Ors:ors Divs:divs"),  # #27: ascend950
     *_rows("c_api", "binary", "asc_div:div"),
     *_rows("c_api", "unary", "asc_exp:exp asc_rsqrt:rsqrt asc_relu:relu"),
     *_rows("c_api", "scalar", "asc_sub_scalar:subs asc_leakyrelu:leaky_relu"),
@@ -187,9 +194,10 @@ BUILTIN: tuple[Binding, ...] = (
            "vec_relu:relu"),
     *_rows("tik", "scalar", "vec_leaky_relu:leaky_relu"),
     # composites (same-type forms)
-    *_rows("ascendc", "binary", "AddRelu:add_relu SubRelu:sub_relu MulAddDst:mul_add_dst "
+    *_rows("ascendc", "binary", "AddRelu:add_relu SubRelu:sub_relu "
            "FusedMulAdd:fused_mul_add MulAddRelu:mul_add_relu"),
-    *_rows("ascendc", "scalar", "Axpy:axpy"),
+    *_rows("ascendc", "binary_mixed", "MulAddDst:mul_add_dst"),  # #27: <T, U> (half → float)
+    *_rows("ascendc", "scalar_mixed", "Axpy:axpy"),
     *_rows("tik", "scalar", "vec_axpy:axpy"),
     # #27a: TIK's older names of these (#29's *_blk shapes: block strides given)
     *_rows("tik", "binary_blk", "vdiv:div vmla:mul_add_dst vmadd:fused_mul_add "
@@ -198,6 +206,16 @@ BUILTIN: tuple[Binding, ...] = (
            "vrelu:relu"),
     *_rows("tik", "scalar_blk", "vaxpy:axpy"),
     *REDUCTIONS,
+    # #27: the composites with a conversion (the C API has MulCast's two pairs only)
+    *_rows("ascendc", "binary_cast", "AddReluCast:add_relu_cast SubReluCast:sub_relu_cast "
+           "MulCast:mul_cast"),
+    Binding("c_api", "asc_mul_cast_half2int8", "mul_cast", "binary_cast",
+            conv=("s8", "f16", "none")),
+    Binding("c_api", "asc_mul_cast_half2uint8", "mul_cast", "binary_cast",
+            conv=("u8", "f16", "none")),
+    # #27: the C API's shifts (the value converted to T), and the rounding right shift
+    *_rows("c_api", "scalar", "asc_shiftleft:shift_left asc_shiftright:shift_right"),
+    *_rows("c_api", "scalar_round", "asc_shiftright_round:shift_right"),
 )
 
 

@@ -115,9 +115,10 @@ def _supplied(program: Program, t: Tensor, value, errors: list) -> np.ndarray | 
                                    f"{t.dtype.name}"))
         return None
     if t.dynamic and npy_count(t.dtype, arr) <= t.count:
-        # bound at run time: accesses are checked against what is given, in whole 32-byte
-        # blocks (a GM allocation's granule: a DMA's last block may run past the last element)
-        return np.concatenate([raw.reshape(-1), np.zeros(-raw.size % 32, np.uint8)])
+        # bound at run time: accesses are checked against what is given as the runtime
+        # allocates it (aclrtMalloc's rule, docs/decisions.md "GM slack"): rounded up to 32
+        # bytes plus 32 more, zeros (a DMA's rounded-up last blocks may read past the data)
+        return np.concatenate([raw.reshape(-1), np.zeros(-raw.size % 32 + 32, np.uint8)])
     if npy_count(t.dtype, arr) != t.count:
         errors.append(_input_error(program, t, f"--input {t.name}: holds "
                                    f"{npy_count(t.dtype, arr)} elements, expected {t.count}"))

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
-from isa.decode import DmaOp
+from isa.decode import DmaOp, ScalarAccess
 from isa.diagnostics import Diagnostic
 from simulator.events import Event, Observer, RunInfo
 from simulator.plans import ObserverPlan, Planned
@@ -51,17 +51,23 @@ class CrossCoreRaces(Observer):
 
     def on_event(self, ev: Event) -> None:
         op = ev.op
-        if op.__class__ is not DmaOp:
-            return
-        for role in ("src", "dst"):
-            space = op.space_of(role)
-            if space is not None:
-                self._access(ev, op, space, role)
+        cls = op.__class__
+        if cls is DmaOp:
+            for role in ("src", "dst"):
+                space = op.space_of(role)
+                if space is not None:
+                    self._access(ev, op, space, role)
+        elif cls is ScalarAccess and op.gm is not None:  # the scalar unit's ld/st of GM
+            self._access(ev, ScalarSpan(op.addr, op.size), op.gm, "dst" if op.write else "src")
 
     def plan(self, planned: Planned) -> ObserverPlan | None:
-        """Only DMA moves GM, and the fast loop plans no DMA: a planned execution leaves this
-        check as its event would (untouched), so a launch keeps the fast path on every core."""
-        return None if planned.op.__class__ is DmaOp else ObserverPlan(None, None)
+        """DMA and the scalar unit's GM loads and stores move GM, and the fast loop plans no
+        DMA: a planned execution of anything else leaves this check as its event would
+        (untouched), so a launch keeps the fast path on every core."""
+        op = planned.op
+        if op.__class__ is DmaOp or (op.__class__ is ScalarAccess and op.gm is not None):
+            return None
+        return ObserverPlan(None, None)
 
     def _owners(self, table: dict[str, np.ndarray], tensor: str, size: int) -> np.ndarray:
         """TABLE's owners of TENSOR's bytes, at least SIZE of them (grown as accesses reach
@@ -75,7 +81,7 @@ class CrossCoreRaces(Observer):
             arr = table[tensor] = grown
         return arr
 
-    def _access(self, ev: Event, op: DmaOp, tensor: str, role: str) -> None:
+    def _access(self, ev: Event, op: DmaOp | ScalarSpan, tensor: str, role: str) -> None:
         core, write = ev.core, role == "dst"
         me = core + 1
         runs = op.runs(role)
@@ -160,6 +166,22 @@ class CrossCoreRaces(Observer):
                 suffix = d.message[d.message.find(MARK) + len(MARK):]
                 out[first[key]] = attrs.evolve(d, message=_merged(key[4], pairs) + suffix)
         return out
+
+
+@attrs.frozen
+class ScalarSpan:
+    """A scalar GM access (an `ld`/`st`, a C++ GlobalTensor GetValue/SetValue) as the few
+    parts of a DmaOp this check reads: SIZE bytes at byte ADDR of the tensor, no atomics."""
+
+    addr: int
+    size: int
+    atomic = None
+
+    def runs(self, role: str) -> list[tuple[int, int]]:
+        return [(self.addr, self.size)]
+
+    def extent(self, role: str) -> tuple[int, int]:
+        return self.addr, self.addr + self.size - 1
 
 
 def _merged(kind: tuple, pairs: list[tuple[int, int, int]]) -> str:

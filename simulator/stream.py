@@ -19,6 +19,7 @@ import numpy as np
 
 from isa.assembler import assemble_statement
 from isa.chip import Chip, ChipError, get_chip
+from isa.decode import ScalarAccess
 from isa.diagnostics import AssemblyError, Diagnostic
 from isa.families import HOST_ACCESS
 from isa.families import REGISTER as MASK_WRITER
@@ -290,6 +291,32 @@ class Stream:
                    None, False, self.machine.mask, self.machine.counter, self.machine.mask,
                    self.machine.counter, b"", self.source)
         self.hazards.on_event(ev)
+
+    def host_gm_access(self, tensor: str, offset: int, nbytes: int, write: bool, *,
+                       file: str = "", line: int = 0, col: int = 1) -> None:
+        """The producer's own scalar code read (or wrote) NBYTES bytes at byte OFFSET of GM
+        tensor TENSOR — a C++ kernel's GlobalTensor GetValue / SetValue. Not timed; the
+        cross-core race check of a launch sees it as the scalar unit's access to GM."""
+        from simulator.crosscore import CrossCoreRaces
+
+        races = [ob for ob in self.executor.observers if isinstance(ob, CrossCoreRaces)]
+        if not races or nbytes <= 0:
+            return
+        file = file or self.name
+        key = (file, line, col, bool(write), "gm")
+        instr = self._host.get(key)
+        if instr is None:
+            text = "SetValue" if write else "GetValue"
+            instr = self._host[key] = Instruction.of(
+                HOST_DEFN, None, None, {}, {}, {}, -1, line, max(col, 1), text, file=file,
+                col_fixed=True)
+        ev = Event(self.executor.steps, instr, "S",
+                   ScalarAccess(instr, offset, nbytes, bool(write), tensor), 1, None, False,
+                   self.machine.mask, self.machine.counter, self.machine.mask,
+                   self.machine.counter, b"", self.source)
+        ev.core = self.executor.core
+        for ob in races:
+            ob.on_event(ev)
 
     # -- the end -----------------------------------------------------------------------------
     def finish(self, outputs: bool = True) -> RunResult:

@@ -43,6 +43,7 @@ SPECIAL = ctypes.CFUNCTYPE(c_int, c_char_p, ctypes.POINTER(c_uint64))
 SYSTEM_CYCLE = ctypes.CFUNCTYPE(ctypes.c_int64)
 GM_DATA = ctypes.CFUNCTYPE(c_int, c_char_p, c_uint64)
 GM_TENSOR = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, ctypes.c_void_p, c_uint64)
+GM_ACCESS = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_uint64, c_uint64, c_int)
 SYSTEM_COUNTER_MHZ = 50  # GetSystemCycle counts at 50 MHz (the API documentation's time base)
 
 
@@ -69,6 +70,7 @@ class PipevBridge(ctypes.Structure):
         ("system_cycle", SYSTEM_CYCLE),
         ("gm_data", GM_DATA),
         ("gm_tensor", GM_TENSOR),
+        ("gm_access", GM_ACCESS),
     ]
 
 
@@ -257,11 +259,12 @@ class Session:
                            GM_BUFFER(self._gm_buffer), HOST_ACCESS(self._host_access),
                            MESSAGE(self._message), LAUNCH(self._launch),
                            LAUNCH_END(self._launch_end), SPECIAL(self._special),
-                           SYSTEM_CYCLE(self._system_cycle), GM_DATA(self._gm_data))
-        for (field, _), cb in zip(PipevBridge._fields_, self._callbacks[:-3], strict=False):
+                           SYSTEM_CYCLE(self._system_cycle), GM_DATA(self._gm_data),
+                           GM_ACCESS(self._gm_access))
+        for (field, _), cb in zip(PipevBridge._fields_, self._callbacks[:-4], strict=False):
             setattr(self.struct, field, cb)
-        self.struct.special, self.struct.system_cycle, self.struct.gm_data = \
-            self._callbacks[-3:]
+        self.struct.special, self.struct.system_cycle, self.struct.gm_data, \
+            self.struct.gm_access = self._callbacks[-4:]
         self._data_bytes: dict[str, int] = {}  # GM buffer -> its data bytes (gm_data)
         self._gm_tensor_cb = GM_TENSOR(self._gm_tensor)
         self.struct.gm_tensor = self._gm_tensor_cb
@@ -573,6 +576,18 @@ class Session:
         if report is not None:                          # of scalar UB accesses come with it
             f = self._s(file)  # the call's column: where its statement begins
             report(addr, nbytes, bool(write), file=f, line=line, col=self._column(f, line, 0))
+        return 0
+
+    @_guarded("gm_access")
+    def _gm_access(self, file, line, name, offset, nbytes, write):
+        """GlobalTensor GetValue / SetValue: the cross-core race check sees the access."""
+        self._mark(file, line)
+        stream = self._current(file, line)
+        if stream is None:
+            return 1
+        f = self._s(file)
+        stream.host_gm_access(self._s(name), offset, nbytes, bool(write), file=f, line=line,
+                              col=self._column(f, line, 0))
         return 0
 
     @_guarded("special")

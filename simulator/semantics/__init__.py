@@ -31,6 +31,14 @@ def vconv(machine, vop, scalar, lo: int, hi: int) -> None:
     body(machine, vop, scalar, lo, hi)
 
 
+def binary_conv(machine, vop, scalar, lo: int, hi: int) -> None:
+    """vaddreluconv vsubreluconv vmulconv (#27, semantics/binary_conv.py), imported at first use
+    as vconv is."""
+    from simulator.semantics.binary_conv import binary_conv as body
+
+    body(machine, vop, scalar, lo, hi)
+
+
 def _builtin() -> InstructionSet:
     return InstructionSet(INSTRUCTIONS, TYPED_FORMS, KEYS, issue={
         "set_cmpmask": cmpmask.issue, "get_cmpmask": cmpmask.issue, "dma": dma.issue,
@@ -52,6 +60,7 @@ def _builtin() -> InstructionSet:
         "vconv": vconv,
         "math_unary": math_unary,  # #27a: vexp vln vsqrt vrec vrsqrt vrelu
         "accumulate": accumulate,  # #27a: vaxpy vmla vmadd vmaddrelu
+        "binary_conv": binary_conv,  # #27: vaddreluconv vsubreluconv vmulconv
         **REDUCE_BODIES,  # the reductions (issue 28, group 28a)
         "vbrcb": brcb, "vci": vci, "vtranspose": vtranspose,  # issue 28 (28b)
     }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel,

@@ -17,9 +17,15 @@ from simulator.semantics.runs import whole_runs
 
 
 def _shift_left(a: np.ndarray, s) -> np.ndarray:
-    """a << s in T; a count outside [0, width) gives 0 (docs/semantics.md: the model's value)."""
+    """a << s in T; a count outside [0, width) shifts every bit out (docs/semantics.md: the
+    model's value). Signed T is the ShiftLeft page's arithmetic left shift: the sign bit stays,
+    the bits below it shift (0xAAAA << 1 = 0xD554 in int16_t)."""
     n, bits = int(s), 8 * a.dtype.itemsize
-    return np.zeros_like(a) if not 0 <= n < bits else np.left_shift(a, n)
+    res = np.zeros_like(a) if not 0 <= n < bits else np.left_shift(a, n)
+    if a.dtype.kind != "i":
+        return res
+    sign = np.asarray(np.iinfo(a.dtype).min, a.dtype)  # the sign bit alone
+    return (a & sign) | (res & ~sign)
 
 
 def _shift_right(a: np.ndarray, s) -> np.ndarray:
@@ -36,6 +42,16 @@ def _shift_right(a: np.ndarray, s) -> np.ndarray:
 def _relu(a: np.ndarray) -> np.ndarray:
     """a < 0 ? 0 : a (−0 and NaN pass as they are), in a's type."""
     return np.where(a < 0, np.zeros((), a.dtype), a)
+
+
+def _shift_right_round(a: np.ndarray, s) -> np.ndarray:
+    """vshr round_en=1 (#27): a >> s plus the last bit shifted out (bit s-1 of a; the sign bit
+    for counts past the width); unsigned types are not rounded (the ShiftRight page)."""
+    res = _shift_right(a, s)
+    n, bits = int(s), 8 * a.dtype.itemsize
+    if n < 1 or a.dtype.kind != "i":
+        return res
+    return res + (np.right_shift(a, min(n - 1, bits - 1)) & 1).astype(a.dtype)
 
 
 def _leaky_relu(a: np.ndarray, s) -> np.ndarray:
@@ -117,8 +133,9 @@ def unary_scalar(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
 def _unary_scalar(vop: VectorOp, raw: np.ndarray, scalar: np.ndarray) -> np.ndarray:
     a = numeric(raw, vop)
     s = scalar.reshape(1).view(vop.t.numeric)[0]
+    fn = _shift_right_round if vop.instr.fields.get("round_en") else SCALAR[vop.instr.name]
     with np.errstate(all="ignore"):
-        res = SCALAR[vop.instr.name](a, s).astype(vop.t.numeric, copy=False)
+        res = fn(a, s).astype(vop.t.numeric, copy=False)
         return _nan_rule(vop, a, s, res)
 
 

@@ -36,15 +36,27 @@ def multiply_add(a: np.ndarray, b, c: np.ndarray, t) -> np.ndarray:
     return np.where(nan_in, first.view(nt), np.where(made, default, r))
 
 
+def _source(m: Machine, vop: VectorOp, role: str, lo: int, hi: int) -> np.ndarray:
+    """Operand ROLE's values in T: a mixed form's f16 sources widened to f32 (exactly; the
+    product of two f16 values is then exact in f32, so the sum is the one rounding)."""
+    src = vop.instr.src_dtype
+    raw = load(m, vop, vop.access(role), lo, hi)
+    if src is None:
+        return numeric(raw, vop)
+    return raw.view(src.numeric).astype(vop.t.numeric)
+
+
 def accumulate(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     name, t = vop.instr.name, vop.t
     old = numeric(load(m, vop, vop.access("acc"), lo, hi), vop)
     if name == "vaxpy":
-        src = numeric(load(m, vop, vop.access("src"), lo, hi), vop)
-        res = multiply_add(src, scalar.reshape(1).view(t.numeric)[0], old, t)
+        src = _source(m, vop, "src", lo, hi)
+        st = vop.instr.src_dtype or t
+        res = multiply_add(src, scalar.reshape(1).view(st.numeric).astype(t.numeric)[0], old,
+                           t)
     else:
-        s0 = numeric(load(m, vop, vop.access("src0"), lo, hi), vop)
-        s1 = numeric(load(m, vop, vop.access("src1"), lo, hi), vop)
+        s0 = _source(m, vop, "src0", lo, hi)
+        s1 = _source(m, vop, "src1", lo, hi)
         res = multiply_add(s0, s1, old, t) if name == "vmla" else multiply_add(s0, old, s1, t)
     if name == "vmaddrelu":
         res = relu(res)

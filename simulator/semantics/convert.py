@@ -182,12 +182,12 @@ def vconv(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     mode = ROUND_MODES[instr.fields.get("round", 0)]
     src = raw.view(RAW[instr.src_dtype.size])
     if instr.dtype.kind == "uint" and instr.src_dtype.kind != "uint":
-        _count_negative(m, vop, src, lo, hi)
+        count_negative(m, vop, src, lo, hi)
     out = convert(src, instr.src_dtype, instr.dtype, mode)
     store(m, vop, vop.access("dst"), out, lo, hi)
 
 
-def _count_negative(m: Machine, vop: VectorOp, raw: np.ndarray, lo: int, hi: int) -> None:
+def count_negative(m: Machine, vop: VectorOp, raw: np.ndarray, lo: int, hi: int) -> None:
     """Negative sources of a conversion to an unsigned type: the Cast page calls the result
     unknown (pipev saturates to 0); the run warns once per instruction with their count."""
     t = vop.instr.src_dtype

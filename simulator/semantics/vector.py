@@ -52,14 +52,15 @@ def _noop(ex: Context, instr: Instruction, vop: VectorOp, fields: dict) -> bool:
                                    "nothing"), once="count0")
             return True
         return False
-    if not fam.bit_output and vop.n > 128 and m.mask != (M64, M64):
+    # MASK's rules bind only instructions that apply it (vtranspose, vbrcb… ignore it)
+    if not fam.bit_output and not fam.mask_ignored and vop.n > 128 and m.mask != (M64, M64):
         raise fault("mask", f"{instr.head}: an 8-bit instruction in normal mode needs MASK all "
                     f"ones (MASK is {m.mask_hi:#x}, {m.mask_lo:#x}); use counter mode")
     if fields.get("repeat", 1) == 0 and not fam.one_repeat:
         ex.warn(instr, Problem("noop", f"{instr.head} with repeat=0 does nothing",
                                col=instr.cols.get("repeat")), once="repeat0")
         return True
-    if not fam.bit_output and not vop.row.any():
+    if not fam.bit_output and not fam.mask_ignored and not vop.row.any():
         msg = f"{instr.head} with MASK = 0 does nothing"
         if chip.zero_mask == "error":
             raise fault("mask", msg + f" (an error on {chip.name})")
@@ -144,7 +145,7 @@ def scalar_bytes(ex: Context, instr: Instruction) -> np.ndarray | None:
     o = instr.operands.get("scalar")
     if o is None:
         return None
-    t = instr.dtype
+    t = instr.operand_type("scalar")  # a mixed form's scalar is of its source type (#27)
     value = o.value
     if isinstance(value, np.ndarray):
         return value.view(RAW[t.size])

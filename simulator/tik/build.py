@@ -103,7 +103,7 @@ def build(tik: Tik) -> Program:
     labels = {name: pc for pc, u in enumerate(units) for name in u.labels}
     labels.update({name: len(units) for name in emitter.pending})
     tensors = program_tensors(tik)
-    statements, diags = [], []
+    statements, diags = [], list(tik.notes)
     built: dict[str, tuple] = {}  # identical text, identical instructions (re-stamped)
     for pc, u in enumerate(units):
         hw = []

@@ -11,11 +11,15 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 
+from isa.diagnostics import Diagnostic
+from simulator.semantics.scalar_unit import DIVIDE
 from simulator.tik.errors import TikError, caller
 
+# `//` and `%` fold as the scalar unit's div/rem compute them (C's: truncated toward zero,
+# the remainder with the dividend's sign), so a folded and a run-time value agree
 FOLD: dict[str, Callable[[int, int], int]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
-    "%": operator.mod, "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_,
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": DIVIDE["div"],
+    "%": DIVIDE["rem"], "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_,
     "|": operator.or_, "^": operator.xor}
 ALU = {"+": "add", "-": "sub", "*": "mul", "<<": "shl", ">>": "shr", "&": "and", "|": "or",
        "^": "xor"}
@@ -158,8 +162,46 @@ class Cond:
         self.op, self.a, self.b = op, a, b
 
     def __bool__(self) -> bool:
-        raise TikError.at(caller(), "a TIK condition has no Python truth value while the kernel "
-                          "is built: use tik_instance.if_scope(...)")
+        """A Python `if` on a condition, decided while the kernel is built. TIK's expressions
+        answer as TVM's do: `==` and `!=` by whether the two sides are the same expression
+        object (so `if core_index == n - 1:` is False, its else branch recorded for every
+        core: a latent bug, warned at the line); the other comparisons have no truth value."""
+        loc = caller()
+        try:
+            ca, cb = self.a.constant(), self.b.constant()
+        except LowerError:
+            ca = cb = None
+        if ca is not None and cb is not None:
+            return bool(FOLD_CMP[self.op](ca, cb))
+        if self.op not in ("==", "!="):
+            raise TikError.at(loc, "a TIK condition has no Python truth value while the "
+                              "kernel is built: use tik_instance.if_scope(...)")
+        same = self.a is self.b
+        value = same if self.op == "==" else not same
+        tik = _kernel_of(self.a) or _kernel_of(self.b)
+        if tik is not None and not any((d.path, d.line, d.column) == (loc.file, loc.line, loc.col)
+                                       for d in tik.notes):  # once a line (Python loops)
+            tik.notes.append(Diagnostic(
+                "warning", loc.file, loc.line, loc.col,
+                f"a Python `if` on a TIK `{self.op}` is decided when the kernel is built, not "
+                f"when it runs: {value}, as TIK's expressions answer (the two sides are "
+                f"{'the same' if same else 'different'} expression objects), so the "
+                f"{'if' if value else 'else'} branch is recorded whatever the values; "
+                "tik_instance.if_scope(...) decides at run time"))
+        return value
+
+
+def _kernel_of(e: Expr):
+    """The Tik a Scalar of E belongs to (None: E holds none)."""
+    work = [e]
+    while work:
+        x = work.pop()
+        tik = getattr(x, "tik", None)
+        if tik is not None:
+            return tik
+        if isinstance(x, BinOp):
+            work += [x.a, x.b]
+    return None
 
 
 class Junction:
@@ -313,13 +355,9 @@ class Lowering:
         return _Reg(t, temp=True)
 
     def _divide(self, op: str, a, b) -> _Reg:
-        if isinstance(b, int) and b > 0 and b & (b - 1) == 0 and not isinstance(a, int):
-            t = self._target(a, b)
-            if op == "//":
-                self.lines.append(f"shr x{t}, x{a.reg}, {b.bit_length() - 1}")
-            else:
-                self.lines.append(f"and x{t}, x{a.reg}, {b - 1}")
-            return _Reg(t, temp=True)
+        """`//` and `%` by any divisor, a power of two too, are div/rem: C's division, right
+        for a negative dividend, where a logical shr/and would not be (one S instruction
+        either way, so no cycles move)."""
         if b == 0:
             raise LowerError(f"division by zero in a TIK expression ('{op}' by 0)")
         if isinstance(a, int):  # a constant dividend: li into a fresh register

@@ -9,8 +9,10 @@ from __future__ import annotations
 import functools
 
 from isa.families import REDUCE_ORDERS
+from isa.table import TABLE
 from simulator.bindings import ROWS, TENSORS, Binding
 from simulator.tik.call import Call
+from simulator.tik.dtypes import NAMES
 from simulator.tik.errors import UnknownCall, api, caller
 from simulator.tik.expr import Const, Expr, FConst
 from simulator.tik.values import CmpMask, Scalar, Tensor
@@ -23,6 +25,11 @@ ROUND = {"": "none", "none": "none", "round": "rint", "floor": "floor", "ceil": 
 # h_sub adds the negated number)
 H_BINARY = {"h_add": ("add", "adds"), "h_sub": ("sub", None), "h_mul": ("mul", "muls"),
             "h_max": ("max", "maxs"), "h_min": ("min", "mins")}
+
+
+# #27: TIK's set_atomic_add modes — 0 off, then AscendC's AtomicDtype order (ATOMIC_F32 = 1 …)
+ATOMIC_MODES = {0: "none", 1: "f32", 2: "f16", 3: "s16", 4: "s32", 5: "s8", 6: "bf16"}
+ATOMIC_NAMES = ("float32", "float16", "int16", "int32", "int8", "bfloat16")
 
 
 class Instructions:
@@ -48,9 +55,6 @@ class Instructions:
             for role, t in (("dst", dst), ("src", src)):
                 if not isinstance(t, Tensor):
                     raise c.error(f"{role} must be a Tensor, got {type(t).__name__}")
-            if dst.t.size != src.t.size:
-                raise c.error(f"dst '{dst.name}' ({dst.dtype}) and src '{src.name}' "
-                              f"({src.dtype}) must have the same element size")
             spaces = (src.root.scope, dst.root.scope)
             mnemonic, pipe = {("gm", "ubuf"): ("copy_gm_to_ub", "MTE2"),
                               ("ubuf", "gm"): ("copy_ub_to_gm", "MTE3"),
@@ -66,6 +70,32 @@ class Instructions:
                       f"dst_gap={c.value(dst_stride, 'dst_stride', 0, 65535)}")
             c.emit(f"{mnemonic} {d}, {s}, {fields}")
             c.record(pipe)
+
+    # -- #27: GM atomics ---------------------------------------------------------------------
+    @api
+    def set_atomic_add(self, mode) -> None:
+        """TIK's set_atomic_add(mode): the UB → GM data_moves that follow add into GM. MODE 0
+        turns it off; 1..6 are the AtomicDtype order (float32 float16 int16 int32 int8
+        bfloat16); a dtype's name is taken too, as TIK operators write it (docs/decisions.md)."""
+        with self._call("set_atomic_add") as c:
+            t = ATOMIC_MODES.get(mode) if isinstance(mode, int) and not isinstance(mode, bool) \
+                else NAMES.get(mode) if isinstance(mode, str) else None
+            if t is None:
+                raise c.error(f"mode must be 0..6 or a dtype name ({', '.join(ATOMIC_NAMES)}), "
+                              f"got {mode!r}")
+            c.emit("set_atomic.f32 atomic=none" if t == "none" else f"set_atomic.{t} atomic=add")
+            c.record(None)
+
+    @api
+    def vtranspose(self, dst, src) -> None:
+        """The 16 x 16 matrix of 2-byte elements at src, transposed into dst (one vtranspose:
+        the API statement `transpose.T`, repeat 1)."""
+        with self._call("vtranspose") as c:
+            t = c.same_type(dst, src=src)
+            d = c.tensor(dst, "dst", write=True)
+            s = c.tensor(src, "src")
+            c.emit(f"transpose.{t.name} {d}, {s}")
+            c.record("V")
 
     # -- select and compare ------------------------------------------------------------------
     @api
@@ -302,70 +332,120 @@ def _named(row: Binding, method):
     return api(method)
 
 
+# One body per shape; the vec_* names pass their repeat strides, the older names (vadd,
+# vadds, vabs, vconv) their block strides too (BLK): `stride=` is the only difference.
+def _binary_body(self, row: Binding, mask, dst, src0, src1, repeat_times, blk: dict | None,
+                 rep: dict) -> None:
+    with self._call(row.name) as c:
+        t, st, head = _binary_types(c, row, dst, src0, src1)
+        d = c.tensor(dst, "dst", write=True)
+        s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
+        keys = c.mask_keys(mask, t, 256 // max(t.size, st.size))
+        repeat = c.repeat(repeat_times)
+        strides = _strides(c, blk, **rep)
+        c.emit(f"{row.statement}.{head} {d}, {s0}, {s1}, repeat={repeat}, {strides}, {keys}")
+        c.record("V")
+
+
+def _scalar_body(self, row: Binding, mask, dst, src, scalar, repeat_times, blk: dict | None,
+                 rep: dict) -> None:
+    with self._call(row.name) as c:
+        t, st, head = _scalar_types(c, row, dst, src)
+        d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+        value = c.immediate(scalar, st)
+        keys = c.mask_keys(mask, t, 256 // max(t.size, st.size))
+        repeat = c.repeat(repeat_times)
+        strides = _strides(c, blk, **rep)
+        c.emit(f"{row.statement}.{head} {d}, {s}, {value}, repeat={repeat}, {strides}, "
+               f"{keys}")
+        c.record("V")
+
+
+def _unary_body(self, row: Binding, mask, dst, src, repeat_times, blk: dict | None,
+                rep: dict) -> None:
+    with self._call(row.name) as c:
+        t = c.same_type(_tensor(c, dst, "dst"), src=src)
+        d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+        keys = c.mask_keys(mask, t)
+        repeat = c.repeat(repeat_times)
+        strides = _strides(c, blk, **rep)
+        c.emit(f"{row.statement}.{t.name} {d}, {s}, repeat={repeat}, {strides}, {keys}")
+        c.record("V")
+
+
+def _conv_body(self, row: Binding, mask, round_mode, dst, src, repeat_times, blk: dict | None,
+               rep: dict, deqscale, ldst_high_half) -> None:
+    with self._call(row.name) as c:
+        dt, st = _tensor(c, dst, "dst").t, _tensor(c, src, "src").t
+        mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
+        if mode is None:
+            raise c.error(f"round_mode {round_mode!r} is not one of "
+                          f"{', '.join(repr(m) for m in ROUND)}")
+        if deqscale is not None or ldst_high_half:
+            raise c.error("deqscale and ldst_high_half (dequantising int32 → float16 "
+                          "conversions) are not modelled by pipev")
+        d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
+        keys = c.mask_keys(mask, dt, 256 // max(dt.size, st.size))
+        repeat = c.repeat(repeat_times)
+        strides = _strides(c, blk, **rep)
+        c.emit(f"{row.statement}.{dt.name}.{st.name} {d}, {s}, repeat={repeat}, "
+               f"round={mode}, {strides}, {keys}")
+        c.record("V")
+
+
 def _binary(row: Binding):
     def method(self, mask, dst, src0, src1, repeat_times, dst_rep_stride, src0_rep_stride,
                src1_rep_stride) -> None:
-        with self._call(row.name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src0=src0, src1=src1)
-            d = c.tensor(dst, "dst", write=True)
-            s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
-            keys = c.mask_keys(mask, t)
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, dst_rep_stride=dst_rep_stride, src0_rep_stride=src0_rep_stride,
-                           src1_rep_stride=src1_rep_stride)
-            c.emit(f"{row.statement}.{t.name} {d}, {s0}, {s1}, repeat={repeat}, {rep}, {keys}")
-            c.record("V")
+        _binary_body(self, row, mask, dst, src0, src1, repeat_times, None,
+                     {"dst_rep_stride": dst_rep_stride, "src0_rep_stride": src0_rep_stride,
+                      "src1_rep_stride": src1_rep_stride})
     return _named(row, method)
+
+
+def _scalar_types(c: Call, row: Binding, dst, src) -> tuple:
+    """(dst's type, the scalar's type, the statement's type modifiers): one type, or — where
+    the statement's row takes mixed forms (#27: vec_axpy/vaxpy float16 → float32) and src's
+    dtype differs — DST.SRC, the chip's pair list checking it when the statement assembles."""
+    d = _tensor(c, dst, "dst")
+    defn = TABLE.lookup_form(row.statement, True)
+    if isinstance(src, Tensor) and src.dtype != d.dtype and defn is not None and defn.src_pairs:
+        return d.t, src.t, f"{d.t.name}.{src.t.name}"
+    t = c.same_type(d, src=src)
+    return t, t, t.name
+
+
+def _binary_types(c: Call, row: Binding, dst, src0, src1) -> tuple:
+    """As _scalar_types for two sources of one dtype (#27: vmla float16 → float32)."""
+    d = _tensor(c, dst, "dst")
+    defn = TABLE.lookup_form(row.statement, True)
+    if isinstance(src0, Tensor) and isinstance(src1, Tensor) and src0.dtype == src1.dtype \
+            and src0.dtype != d.dtype and defn is not None and defn.src_pairs:
+        return d.t, src0.t, f"{d.t.name}.{src0.t.name}"
+    t = c.same_type(d, src0=src0, src1=src1)
+    return t, t, t.name
 
 
 def _scalar(row: Binding):
     def method(self, mask, dst, src, scalar, repeat_times, dst_rep_stride, src_rep_stride,
                mask_mode="normal") -> None:
-        with self._call(row.name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src=src)
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            value = c.immediate(scalar, t)
-            keys = c.mask_keys(mask, t)
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{t.name} {d}, {s}, {value}, repeat={repeat}, {rep}, "
-                   f"{keys}")
-            c.record("V")
+        _scalar_body(self, row, mask, dst, src, scalar, repeat_times, None,
+                     {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride})
     return _named(row, method)
 
 
 def _unary(row: Binding):
     def method(self, mask, dst, src, repeat_times, dst_rep_stride, src_rep_stride) -> None:
-        with self._call(row.name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src=src)
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            keys = c.mask_keys(mask, t)
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{t.name} {d}, {s}, repeat={repeat}, {rep}, {keys}")
-            c.record("V")
+        _unary_body(self, row, mask, dst, src, repeat_times, None,
+                    {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride})
     return _named(row, method)
 
 
 def _conv(row: Binding):
     def method(self, mask, round_mode, dst, src, repeat_times, dst_rep_stride, src_rep_stride,
                deqscale=None, ldst_high_half=False) -> None:
-        with self._call(row.name) as c:
-            dt, st = _tensor(c, dst, "dst").t, _tensor(c, src, "src").t
-            mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
-            if mode is None:
-                raise c.error(f"round_mode {round_mode!r} is not one of "
-                              f"{', '.join(repr(m) for m in ROUND)}")
-            if deqscale is not None or ldst_high_half:
-                raise c.error("deqscale and ldst_high_half (dequantising conversions) are not "
-                              "supported by pipev")
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            keys = c.mask_keys(mask, dt, 256 // max(dt.size, st.size))
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{dt.name}.{st.name} {d}, {s}, repeat={repeat}, "
-                   f"round={mode}, {rep}, {keys}")
-            c.record("V")
+        _conv_body(self, row, mask, round_mode, dst, src, repeat_times, None,
+                   {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride},
+                   deqscale, ldst_high_half)
     return _named(row, method)
 
 
@@ -373,19 +453,11 @@ def _conv(row: Binding):
 def _binary_blk(row: Binding):
     def method(self, mask, dst, src0, src1, repeat_times, dst_blk_stride, src0_blk_stride,
                src1_blk_stride, dst_rep_stride, src0_rep_stride, src1_rep_stride) -> None:
-        with self._call(row.name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src0=src0, src1=src1)
-            d = c.tensor(dst, "dst", write=True)
-            s0, s1 = c.tensor(src0, "src0"), c.tensor(src1, "src1")
-            keys = c.mask_keys(mask, t)
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
-                               "src0_blk_stride": src0_blk_stride,
-                               "src1_blk_stride": src1_blk_stride},
-                           dst_rep_stride=dst_rep_stride, src0_rep_stride=src0_rep_stride,
-                           src1_rep_stride=src1_rep_stride)
-            c.emit(f"{row.statement}.{t.name} {d}, {s0}, {s1}, repeat={repeat}, {rep}, {keys}")
-            c.record("V")
+        _binary_body(self, row, mask, dst, src0, src1, repeat_times,
+                     {"dst_blk_stride": dst_blk_stride, "src0_blk_stride": src0_blk_stride,
+                      "src1_blk_stride": src1_blk_stride},
+                     {"dst_rep_stride": dst_rep_stride, "src0_rep_stride": src0_rep_stride,
+                      "src1_rep_stride": src1_rep_stride})
     return _named(row, method)
 
 
@@ -393,58 +465,28 @@ def _scalar_blk(row: Binding):
     def method(self, mask, dst, src, scalar, repeat_times, dst_blk_stride, src_blk_stride,
                dst_rep_stride, src_rep_stride, stride_unit=0, round_en=False,
                mask_mode="normal") -> None:
-        with self._call(row.name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src=src)
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            value = c.immediate(scalar, t)
-            keys = c.mask_keys(mask, t)
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
-                               "src_blk_stride": src_blk_stride},
-                           dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{t.name} {d}, {s}, {value}, repeat={repeat}, {rep}, "
-                   f"{keys}")
-            c.record("V")
+        _scalar_body(self, row, mask, dst, src, scalar, repeat_times,
+                     {"dst_blk_stride": dst_blk_stride, "src_blk_stride": src_blk_stride},
+                     {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride})
     return _named(row, method)
 
 
 def _unary_blk(row: Binding):
     def method(self, mask, dst, src, repeat_times, dst_blk_stride, src_blk_stride,
                dst_rep_stride, src_rep_stride) -> None:
-        with self._call(row.name) as c:
-            t = c.same_type(_tensor(c, dst, "dst"), src=src)
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            keys = c.mask_keys(mask, t)
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
-                               "src_blk_stride": src_blk_stride},
-                           dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{t.name} {d}, {s}, repeat={repeat}, {rep}, {keys}")
-            c.record("V")
+        _unary_body(self, row, mask, dst, src, repeat_times,
+                    {"dst_blk_stride": dst_blk_stride, "src_blk_stride": src_blk_stride},
+                    {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride})
     return _named(row, method)
 
 
 def _conv_blk(row: Binding):
     def method(self, mask, round_mode, dst, src, repeat_times, dst_blk_stride, src_blk_stride,
                dst_rep_stride, src_rep_stride, deqscale=None, ldst_high_half=False) -> None:
-        with self._call(row.name) as c:
-            dt, st = _tensor(c, dst, "dst").t, _tensor(c, src, "src").t
-            mode = ROUND.get(round_mode) if isinstance(round_mode, str) else None
-            if mode is None:
-                raise c.error(f"round_mode {round_mode!r} is not one of "
-                              f"{', '.join(repr(m) for m in ROUND)}")
-            if deqscale is not None or ldst_high_half:
-                raise c.error("deqscale and ldst_high_half (dequantising int32 → float16 "
-                              "conversions) are not modelled by pipev")
-            d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
-            keys = c.mask_keys(mask, dt, 256 // max(dt.size, st.size))
-            repeat = c.repeat(repeat_times)
-            rep = _strides(c, {"dst_blk_stride": dst_blk_stride,
-                               "src_blk_stride": src_blk_stride},
-                           dst_rep_stride=dst_rep_stride, src_rep_stride=src_rep_stride)
-            c.emit(f"{row.statement}.{dt.name}.{st.name} {d}, {s}, repeat={repeat}, "
-                   f"round={mode}, {rep}, {keys}")
-            c.record("V")
+        _conv_body(self, row, mask, round_mode, dst, src, repeat_times,
+                   {"dst_blk_stride": dst_blk_stride, "src_blk_stride": src_blk_stride},
+                   {"dst_rep_stride": dst_rep_stride, "src_rep_stride": src_rep_stride},
+                   deqscale, ldst_high_half)
     return _named(row, method)
 
 

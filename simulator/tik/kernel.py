@@ -17,12 +17,17 @@ class Registers:
 
     def __init__(self) -> None:
         self.free = list(range(1, 24))
+        self.taken: list[int] = []  # every take, in order (a loop's guard avoids its body's)
 
-    def take(self, loc: Loc, name: str) -> int:
-        if not self.free:
+    def take(self, loc: Loc, name: str, avoid: frozenset[int] = frozenset()) -> int:
+        """The lowest free register not in AVOID."""
+        reg = next((r for r in self.free if r not in avoid), None)
+        if reg is None:
             raise TikError.at(loc, f"Scalar '{name}': more than 23 integer Scalars are alive "
                               "(pipev keeps them in registers x1..x23)")
-        return self.free.pop(0)
+        self.free.remove(reg)
+        self.taken.append(reg)
+        return reg
 
     def give_back(self, reg: int) -> None:
         if reg not in self.free:
@@ -57,6 +62,10 @@ class Kernel:
         self.outputs: list = []
         self.kernel_name = ""
         self.block_dim = 1  # an outermost for_range(0, N, block_num=N) runs N cores
+        self.notes: list = []  # warnings found while recording (the program carries them)
+        # the for_range loops open now, innermost last: a serial loop (simulator/tik/jumps.py),
+        # or None for a multi-core loop (tik_break / tik_continue may not leave one)
+        self.loops: list = []
 
     # -- diagnostics and recording -----------------------------------------------------------
     def error(self, message: str) -> TikError:

@@ -21,8 +21,10 @@ from simulator.tik.dtypes import known, pipev_type
 from simulator.tik.errors import Loc, TikError, api, caller
 from simulator.tik.expr import Expr, LowerError, Lowering, as_expr
 from simulator.tik.instructions import Instructions
+from simulator.tik.jumps import SerialLoop, guard_body, jump_lines
 from simulator.tik.kernel import Kernel
 from simulator.tik.nodes import Block, If, Loop, Op
+from simulator.tik.precise import Precise
 from simulator.tik.values import InputScalar, Scalar, Tensor, set_scalar
 
 SCOPES = {"global": "gm", "local.UB": "ubuf"}
@@ -68,7 +70,7 @@ def scope(generator):
     return call
 
 
-class Tik(Kernel, Instructions):
+class Tik(Kernel, Instructions, Precise):
     def __init__(self, *args, **kwargs):
         loc = caller()
         try:
@@ -283,13 +285,14 @@ class Tik(Kernel, Instructions):
         runtime = _runtime_blocks(block_num, endt)
         cores = self.chip.vector_cores if runtime else _block_num(loc, block_num)
         var = Scalar(self, "int32", pipev_type("int32"), str(name), loc)
-        if runtime:
-            with self._runtime_blocks(loc, var, begint, block_num):
-                yield var
-            return
-        if cores > 1:
-            with self._blocks(loc, var, begint, endt, cores):
-                yield var
+        if runtime or cores > 1:
+            self.loops.append(None)
+            try:
+                with (self._runtime_blocks(loc, var, begint, block_num) if runtime else
+                      self._blocks(loc, var, begint, endt, cores)):
+                    yield var
+            finally:
+                self.loops.pop()
             return
         label = self._label()
         head: list[str] = []
@@ -311,27 +314,61 @@ class Tik(Kernel, Instructions):
         node = Loop(loc, Op(loc, "for_range", head), Block(), Op(loc, "for_range", tail), label)
         self.record(node)
         self.stack.append(node.body)
+        loop = SerialLoop(loc, var.reg, bound, frozenset(self.registers.free),
+                          len(self.registers.taken))
+        self.loops.append(loop)
         try:
             yield var
         finally:
+            self.loops.pop()
             self.stack.pop()
+            if loop.guard is not None:  # a tik_break / tik_continue in it
+                guard_body(loop, node.body, self._label)
+                held.append(loop.guard)
             for reg in held:
                 self.registers.give_back(reg)
 
+    @api
+    def tik_break(self) -> None:
+        """Leave the innermost for_range (simulator/tik/jumps.py: structured, not a jump)."""
+        self._leave("break")
+
+    @api
+    def tik_continue(self) -> None:
+        """The innermost for_range's next iteration (simulator/tik/jumps.py)."""
+        self._leave("continue")
+
+    def _leave(self, kind: str) -> None:
+        loc = caller()
+        what = f"tik_{kind}"
+        if not self.loops:
+            raise TikError.at(loc, f"{what}() is only allowed inside a for_range")
+        loop = self.loops[-1]
+        if loop is None:
+            raise TikError.at(loc, f"{what}() directly in a block_num loop (TIK allows it in "
+                              "the loops inside one, not in the multi-core loop itself)")
+        if loop.guard is None:
+            loop.guard = self.registers.take(loc, "tik_break/tik_continue guard",
+                                             loop.avoid(self.registers.taken))
+        op = Op(loc, what, jump_lines(loop, kind))
+        loop.jumps.add(id(op))
+        self.record(op)
+
     @contextmanager
     def _blocks(self, loc, var, begint, endt, block_num: int):
-        """for_range(0, N, block_num=N) at the top of the kernel: a launch of N cores, the loop
-        variable each core's block_idx (docs/cores.md); the body is recorded once, as the code
-        every core runs."""
-        if len(self.stack) > 1 or self.block_dim > 1:
-            raise TikError.at(loc, "for_range: block_num must be on one outermost loop (pipev "
-                              "launches the kernel on block_num cores)")
+        """for_range(0, N, block_num=N): a launch of N cores, the loop variable each core's
+        block_idx (docs/cores.md); the body is recorded once, as the code every core runs. Inside
+        serial loops (TIK binds the variable to the block index wherever the loop is) every core
+        runs the enclosing code too, its own block_idx in the body."""
+        if self.block_dim > 1:
+            raise TikError.at(loc, "for_range: block_num on a second loop (pipev launches the "
+                              "kernel once, on one loop's block_num cores)")
         if as_expr(begint).constant() != 0 or as_expr(endt).constant() != block_num:
             raise TikError.at(loc, f"for_range: a multi-core loop runs 0..block_num "
                               f"(for_range(0, {block_num}, block_num={block_num}))")
         self.block_dim = block_num
         self.record(Op(loc, "for_range", [f"mov x{var.reg}, block_idx"]))
-        self.stack.append(self.root)  # the body is the kernel's, not a loop's
+        self.stack.append(self.stack[-1])  # the body is the enclosing code's, not a loop's
         try:
             yield
         finally:
@@ -343,9 +380,9 @@ class Tik(Kernel, Instructions):
         """for_range(0, n, block_num=n) with n a Scalar (a dynamic-shape operator's core count,
         read from its tiling): a launch of the chip's vector cores (the most n can be, TIK's
         CORE_NUM), each core whose block_idx is n or more skipping the body."""
-        if len(self.stack) > 1 or self.block_dim > 1:
-            raise TikError.at(loc, "for_range: block_num must be on one outermost loop (pipev "
-                              "launches the kernel on block_num cores)")
+        if self.block_dim > 1:
+            raise TikError.at(loc, "for_range: block_num on a second loop (pipev launches the "
+                              "kernel once, on one loop's block_num cores)")
         if as_expr(begint).constant() != 0:
             raise TikError.at(loc, "for_range: a multi-core loop runs 0..block_num")
         self.block_dim = self.chip.vector_cores
@@ -506,9 +543,26 @@ def _block_num(loc: Loc, block_num) -> int:
     return n
 
 
+def _known_dim(d) -> bool:
+    try:
+        return as_expr(d).constant() is not None
+    except (TypeError, LowerError):
+        return True  # not an expression at all: the check below words it
+
+
 def _shape(loc: Loc, shape, gm: bool = False) -> tuple[int, ...]:
     if isinstance(shape, int):
         shape = (shape,)
+    if isinstance(shape, (list, tuple)) and shape and not _known_dim(shape[0]) and \
+            all(_known_dim(d) for d in shape[1:]):
+        # an outermost dimension known only when the kernel runs (an InputScalar, a Scalar
+        # read from the tiling): a GM tensor at its largest shape, bound at run time
+        if not gm:
+            raise TikError.at(loc, f"Tensor: shape {shape!r} has a dimension known only when "
+                              "the kernel runs; a scope_ubuf tensor is placed when it is "
+                              "declared (give its largest shape)")
+        inner = _shape(loc, tuple(shape[1:]), gm) if len(shape) > 1 else ()
+        return ((2 ** 31 - 1) // max(1, math.prod(inner)), *inner)
     try:
         dims = tuple(int(as_expr(d).constant()) for d in shape)
     except (TypeError, LowerError):

@@ -98,8 +98,13 @@ class Tensor:
         return self.root.scope == "ubuf"
 
     def __getitem__(self, index) -> Tensor:
+        if not isinstance(index, tuple) and len(self.shape) > 1:
+            # TIK's __getitem__: one index (an immediate, Scalar, Expr or slice) into a
+            # multi-dimensional tensor indexes its elements flat, the result 1-D
+            return Tensor(self.tik, self.dtype, self.t, (self.size,), self.name, self.scope,
+                          self.pname, self.loc, self.root, self.offset)[index]
         offset: Expr = self.offset
-        if index.__class__ is int and offset.__class__ is Const and self.shape:
+        if index.__class__ is int and index >= 0 and offset.__class__ is Const and self.shape:
             # one Python int at a known offset (a Python loop's `t[i * 128]`): the sum the
             # expression below folds to, without building it
             strides = self._strides
@@ -116,7 +121,7 @@ class Tensor:
         if strides is None:
             strides = self._strides = [math.prod(self.shape[k + 1:])
                                        for k in range(len(self.shape))] or [1]
-        if offset.__class__ is Const and all(ix.__class__ is int for ix in index):
+        if offset.__class__ is Const and all(ix.__class__ is int and ix >= 0 for ix in index):
             # Python ints at a known offset: the sum the expression below folds to
             at = offset.value + sum(ix * strides[k] for k, ix in enumerate(index))
             return Tensor(self.tik, self.dtype, self.t, tuple(self.shape[len(index):]), self.name,
@@ -132,6 +137,8 @@ class Tensor:
                 n = _length(start, stop)
                 shape = ([n] if n is not None else []) + list(self.shape[k + 1:])
             else:
+                if isinstance(ix, int) and ix < 0 and self.shape:  # an immediate from the end
+                    ix += self.shape[k]
                 offset = offset + as_expr(ix) * strides[k]
         view = Tensor(self.tik, self.dtype, self.t, tuple(shape), self.name, self.scope,
                       self.pname, self.loc, self.root, _fold(offset))
@@ -184,8 +191,12 @@ def reinterpret(tensor: Tensor, dtype: str) -> Tensor:
         raise TikError.at(loc, f"reinterpret_cast_to: unknown dtype {dtype!r}")
     root = tensor.root
     if root.scope != "ubuf":
-        raise TikError.at(loc, f"reinterpret_cast_to of scope_gm tensor '{root.name}': "
-                          "pipev's GM tensors are separate buffers (reinterpret UB tensors)")
+        if t.size == root.t.size:  # the same bytes, element for element: a view of the buffer
+            return Tensor(tik, dtype, t, tensor.shape, root.name, root.scope, root.pname, loc,
+                          root, tensor.offset)
+        raise TikError.at(loc, f"reinterpret_cast_to of scope_gm tensor '{root.name}' "
+                          f"({root.dtype}) as {dtype}: pipev views a GM tensor only as "
+                          f"another {root.t.size}-byte type")
     nbytes = root.size * root.t.size
     if nbytes % t.size:
         raise TikError.at(loc, f"reinterpret_cast_to: {nbytes} bytes are not whole {dtype}")

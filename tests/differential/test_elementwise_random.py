@@ -54,6 +54,8 @@ class MathGen(Gen):
             ops.append(self.scalar(t))
         flat = [s[0] for s in strides] + [s[1] for s in strides]
         self.emit_vector(f"{name}.{t}", ops, repeat, flat)
+        if name == "vshr" and t in ("s16", "s32", "u16") and self.draw(st.booleans()):
+            self.lines[-1] += ", round_en=1"  # #27: ShiftRight's roundEn (u16: a no-op)
 
     def accumulate(self) -> None:
         """The documented overlap exception: dst = src1 at repeat stride 0 (an accumulation

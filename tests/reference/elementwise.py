@@ -167,8 +167,11 @@ def shift(name: str, t: str, a: bytes, s: bytes) -> bytes:
     signed, bits = INTS[t]
     v = int.from_bytes(a, "little", signed=signed)
     n = int.from_bytes(s, "little", signed=signed)
-    if name == "vshl":
+    if name == "vshl":  # signed: the page's arithmetic left shift keeps the sign bit
         r = (v << n) % (1 << bits) if 0 <= n < bits else 0
+        if signed:
+            top = 1 << (bits - 1)
+            r = (v % (1 << bits)) & top | r & (top - 1)
         return r.to_bytes(bits // 8, "little")
     if not 0 <= n < bits:
         n = bits  # every bit out: the sign fills a signed type

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import ml_dtypes
 import numpy as np
 
-from tests.reference import elementwise
+from tests.reference import binary_conv, elementwise, shift_round
 from tests.reference.convert import convert_one
 
 UB_BYTES = 196608  # ascend910b (docs/machine.md §2)
@@ -39,12 +39,14 @@ TYPES = {
     "f16": (np.float16, "e", "float"), "f32": (np.float32, "f", "float"),
     "bf16": (ml_dtypes.bfloat16, "", "float"),  # select moves it as raw bits; no struct code
 }
-BINARY = ("vadd", "vsub", "vmul", "vmax", "vmin", "vand", "vor") + elementwise.MATH_BINARY
+BINARY = ("vadd", "vsub", "vmul", "vmax", "vmin", "vand", "vor") + elementwise.MATH_BINARY \
+    + binary_conv.NAMES  # #27: vaddreluconv.DST.SRC …: binary operands, sources of type SRC
 SCALAR_OPS = ("vadds", "vmuls", "vmaxs", "vmins") + elementwise.MATH_SCALAR
 # bit operations on one source; #27a's one-source functions share their operand layout
 UNARY_BITS = ("vabs", "vnot") + elementwise.MATH_UNARY
 UNARY_STRIDED = SCALAR_OPS + ("vcopy", "vector_dup", "vcmpvs", "vconv") + UNARY_BITS
 BINARY_STRIDED = BINARY + ("vsel", "vcmp", "vcmpv")
+MIXED = ("vaxpy", "vmla")  # #27: a second type, f16 sources (and scalar) into an f32 dst
 QUIET = {2: 0x0200, 4: 0x00400000}  # the quiet bit of an f16 / f32 NaN
 
 
@@ -244,7 +246,9 @@ class Reference:
             parts = head.lower().split(".")
             name = parts[0]
             src_t = None
-            if name == "vconv":  # vconv.DST.SRC
+            if name == "vconv" or name in binary_conv.NAMES:  # vconv.DST.SRC
+                op, t, src_t = None, parts[1], parts[2]
+            elif name in MIXED and len(parts) == 3:  # #27: vaxpy.f32.f16, vmla.f32.f16
                 op, t, src_t = None, parts[1], parts[2]
             else:
                 op = parts[1] if len(parts) == 3 else None
@@ -365,6 +369,14 @@ class Reference:
         if ins.name == "vconv":  # contiguous: each side's repeat stride is the blocks it covers
             wide = max(size_of(ins.t), size_of(ins.src_t))
             vals = [1, 1, 8 * size_of(ins.t) // wide, 8 * size_of(ins.src_t) // wide]
+        if ins.name in MIXED and ins.src_t:  # and for the mixed forms (#27)
+            wide = max(size_of(ins.t), size_of(ins.src_t))
+            src_rep = 8 * size_of(ins.src_t) // wide
+            vals = [1, 1, 8, src_rep] if unary else [1, 1, 1, 8, src_rep, src_rep]
+        if ins.name in binary_conv.NAMES:  # the same for the binary conversions (#27)
+            wide = max(size_of(ins.t), size_of(ins.src_t))
+            src_rep = 8 * size_of(ins.src_t) // wide
+            vals = [1, 1, 1, 8 * size_of(ins.t) // wide, src_rep, src_rep]
         if "stride" in ins.keys:
             vals = [int(v) for v in ins.keys["stride"].split(",")]
         out = dict(zip(names, vals, strict=True))
@@ -429,7 +441,7 @@ class Reference:
         ops = self.operands_of(ins, st, mode)
         scalar = None
         if name in SCALAR_OPS + ("vector_dup", "vcmpvs"):
-            scalar = scalar_bytes(t, ins.args[-1])
+            scalar = scalar_bytes(ins.src_t or t, ins.args[-1])  # a mixed form's: SRC
         # per repeat: the byte sets each operand reads / writes (for the checks)
         touched = self.touched(ins, ops, active, n, size)
         self.check(ins, ops, touched)
@@ -483,6 +495,10 @@ class Reference:
                 ops["src"]["size"] = size_of(ins.src_t)
         else:
             raise ValueError(f"reference: unsupported instruction {name}")
+        if name in binary_conv.NAMES or (name in MIXED and ins.src_t):  # #27: of type SRC
+            for role in ("src", "src0", "src1"):
+                if role in ops:
+                    ops[role]["size"] = size_of(ins.src_t)
         return ops
 
     def touched(self, ins: Instr, ops: dict, active: list[list[bool]], n: int, size: int
@@ -593,10 +609,20 @@ class Reference:
                 a = self.load(ops["src0"], size, i, k)
                 other = sel_scalar if mode == 1 else self.load(ops["src1"], size, i, k)
                 v = a if sel[k] else other
+            elif name in binary_conv.NAMES:  # #27: computed in SRC, converted to DST
+                v = binary_conv.element(name, t, ins.src_t, self.load(ops["src0"], size, i, k),
+                                        self.load(ops["src1"], size, i, k))
+            elif name in MIXED and ins.src_t:  # #27: f16 values widened exactly to f32
+                first = "src" if name == "vaxpy" else "src0"
+                b = scalar if name == "vaxpy" else self.load(ops["src1"], size, i, k)
+                v = binary_conv.mixed(name, t, ins.src_t, self.load(ops[first], size, i, k), b,
+                                      self.load(ops["dst"], size, i, k))
             elif name in elementwise.MATH_BINARY:  # #27a
                 v = elementwise.element(name, t, self.load(ops["src0"], size, i, k),
                                         self.load(ops["src1"], size, i, k),
                                         self.load(ops["dst"], size, i, k))
+            elif name == "vshr" and ins.keys.get("round_en", "0") == "1":  # #27: roundEn
+                v = shift_round.shift_right_round(t, self.load(ops["src"], size, i, k), scalar)
             elif name in elementwise.MATH_SCALAR + elementwise.MATH_UNARY:  # #27a
                 v = elementwise.element(name, t, self.load(ops["src"], size, i, k), scalar,
                                         self.load(ops["dst"], size, i, k))

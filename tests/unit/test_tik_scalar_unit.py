@@ -283,7 +283,7 @@ def test_dynamic_shape_tensor_is_bound_at_run_time(tik_importable, tmp_path):
     assert y.tobytes() == (x * np.float16(2)).tobytes()
     with pytest.raises(DiagnosticError) as e:  # past what was bound: out of bounds
         tik_instance.tikdb.start_debug({"x": x, "tiling": tiling * 2}, interactive=False)
-    assert "outside GM tensor x (1280 bytes)" in e.value.diagnostics[0].message
+    assert "outside GM tensor x (1312 bytes)" in e.value.diagnostics[0].message
 
 
 def test_operator_program_runs_under_pipev_python_and_steps_by_line(tmp_path):
@@ -536,7 +536,8 @@ def test_every_scalar_taking_statement_takes_a_register():
 
 def test_a_dynamic_input_is_bound_in_whole_blocks(tik_importable, tmp_path):
     """37 halves bound: the DMA's third block runs past the last element into the allocation's
-    32-byte granule (zeros), as on the device; a fourth block would be out of bounds."""
+    32-byte granule, the fourth into the runtime's 32 bytes of slack (zeros), as on the device;
+    a fifth block would be out of bounds."""
     tik_instance = build(tmp_path, """
         from tbe import tik
         tik_instance = tik.Tik()
@@ -557,10 +558,13 @@ def test_a_dynamic_input_is_bound_in_whole_blocks(tik_importable, tmp_path):
     y, = tik_instance.tikdb.start_debug({"x": x, "t": np.array([3] + [0] * 7, np.int32)},
                                         interactive=False)
     assert y[:37].tobytes() == (x + np.float16(1)).tobytes() and (y[37:] == 1).all()
+    y, = tik_instance.tikdb.start_debug({"x": x, "t": np.array([4] + [0] * 7, np.int32)},
+                                        interactive=False)
+    assert y[:37].tobytes() == (x + np.float16(1)).tobytes() and (y[37:64] == 1).all()
     with pytest.raises(DiagnosticError) as e:
-        tik_instance.tikdb.start_debug({"x": x, "t": np.array([4] + [0] * 7, np.int32)},
+        tik_instance.tikdb.start_debug({"x": x, "t": np.array([5] + [0] * 7, np.int32)},
                                        interactive=False)
-    assert "outside GM tensor x (96 bytes)" in e.value.diagnostics[0].message
+    assert "outside GM tensor x (128 bytes)" in e.value.diagnostics[0].message
 
 
 def test_a_scalar_changed_later_in_the_loop_is_read_each_iteration(tik_importable, tmp_path):
@@ -621,3 +625,47 @@ def test_input_scalars_come_from_the_launch(tik_importable, tmp_path, monkeypatc
     y, = tik_instance.tikdb.start_debug({"x": x, "n": 128, "scale": 0.75}, interactive=False)
     want = np.concatenate([x[:128] * np.float32(0.75), x[128:]])
     assert y.tobytes() == want.tobytes()
+
+
+# -- `//` and `%` by a power of two: C's division, negative dividends too (#29 left) -----------
+POW2_DIV = """
+from tbe import tik
+N = 64
+tik_instance = tik.Tik()
+a_gm = tik_instance.Tensor("int32", (N,), name="a_gm", scope=tik.scope_gm)
+d_gm = tik_instance.Tensor("int32", (4 * N,), name="d_gm", scope=tik.scope_gm)
+a = tik_instance.Tensor("int32", (N,), name="a", scope=tik.scope_ubuf)
+d = tik_instance.Tensor("int32", (4 * N,), name="d", scope=tik.scope_ubuf)
+tik_instance.data_move(a, a_gm, 0, 1, N * 4 // 32, 0, 0)
+v = tik_instance.Scalar("int32", name="v")
+with tik_instance.for_range(0, N) as i:
+    v.set_as(a[i])
+    d[i].set_as(v // {p})
+    d[N + i].set_as(v % {p})
+    d[2 * N + i].set_as(v // 1)
+    d[3 * N + i].set_as((v - 3 * 4096) % {p})
+tik_instance.data_move(d_gm, d, 0, 1, 4 * N * 4 // 32, 0, 0)
+tik_instance.BuildCCE(kernel_name="pow2_div", inputs=[a_gm], outputs=[d_gm])
+"""
+
+
+@pytest.mark.parametrize("p", [2, 8, 1024])
+def test_floor_div_and_mod_by_a_power_of_two_are_c_division(tik_importable, tmp_path, p):
+    """A power-of-two divisor once lowered to a logical shr/and: -7 // 2 gave 2^63 − 4 (the
+    int32 store then 0xfffffffc = −4, not C's −3) and -7 % 2 gave 1, not −1."""
+    tik_instance = build(tmp_path, POW2_DIV.format(p=p))
+    rng = np.random.default_rng(p)
+    a = np.concatenate([[-7, -1, -p, -p - 1, 0, 1, p - 1, -(2 ** 31)],
+                        rng.integers(-2 ** 31, 2 ** 31, 56)]).astype(np.int32)
+    [out] = tik_instance.tikdb.start_debug({"a_gm": a}, interactive=False)
+    want = np.concatenate([ref.div(a, p), ref.rem(a, p), a,
+                           ref.rem(a.astype(np.int64) - 3 * 4096, p)])
+    assert out.tobytes() == want.astype(np.int32).tobytes()
+
+
+@pytest.mark.parametrize("a, b", [(-7, 2), (7, -2), (-7, -2), (-8, 4), (9, 4)])
+def test_folded_division_is_the_scalar_units(a, b):
+    """A constant expression folds as div/rem compute at run time, not as Python's floor."""
+    from simulator.tik.expr import Const
+    assert (Const(a) // b).constant() == int(ref.div(np.int64(a), b))
+    assert (Const(a) % b).constant() == int(ref.rem(np.int64(a), b))

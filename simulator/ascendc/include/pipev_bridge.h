@@ -74,6 +74,11 @@ typedef struct pipev_bridge {
     // declared): the debugger shows GM in the kernel's types and variable names.
     int (*gm_tensor)(const char *file, int line, const char *type, const void *host,
                      uint64_t count);
+    // The kernel's scalar code read (write = 0) or wrote (write = 1) BYTES bytes at byte
+    // OFFSET of GM buffer NAME (GlobalTensor GetValue / SetValue): the cross-core race check
+    // sees it. Not timed.
+    int (*gm_access)(const char *file, int line, const char *name, uint64_t offset,
+                     uint64_t bytes, int write);
 } pipev_bridge;
 
 // Defined once in the compiled kernel (by the headers); pipev calls it before main().

@@ -328,6 +328,40 @@ void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_
             s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
         });                                                                                        \
     }
+// scalar_round (#27): asc_shiftright_round — the scalar shape with round_en=1
+#define PIPEV_C_API_SCALAR_ROUND(NAME, STMT)                                                       \
+    template <class T>                                                                             \
+    void NAME(T* dst, T* src, pipev::NoDeduce<T> value, uint32_t count, PIPEV_LOC) {               \
+        pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, false, loc,                  \
+                                 [&](pipev::detail::Stmt& s) {                                     \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
+            s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
+            s.op("round_en=1");                                                                    \
+        });                                                                                        \
+    }                                                                                              \
+    template <class T>                                                                             \
+    void NAME##_sync(T* dst, T* src, pipev::NoDeduce<T> value, uint32_t count, PIPEV_LOC) {        \
+        pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, true, loc,                   \
+                                 [&](pipev::detail::Stmt& s) {                                     \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
+            s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
+            s.op("round_en=1");                                                                    \
+        });                                                                                        \
+    }                                                                                              \
+    template <class T>                                                                             \
+    void NAME(T* dst, T* src, pipev::NoDeduce<T> value, uint8_t repeat, uint16_t dst_block_stride, \
+              uint16_t src_block_stride, uint16_t dst_repeat_stride, uint16_t src_repeat_stride,   \
+              PIPEV_LOC) {                                                                         \
+        pipev::detail::asc_repeat(pipev::detail::head<T>(STMT), repeat,                            \
+                                  pipev::detail::format("stride=%u,%u,%u,%u", dst_block_stride,    \
+                                                        src_block_stride, dst_repeat_stride,       \
+                                                        src_repeat_stride),                        \
+                                  loc, [&](pipev::detail::Stmt& s) {                               \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
+            s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
+            s.op("round_en=1");                                                                    \
+        });                                                                                        \
+    }
 // cast: asc_SRC2DST[_MODE] (dst, src) → cast.DST.SRC round=MODE, with NAME_sync; the count
 // and the mask are the wider type's (isa/api.py). Declared for the types the name says, which
 // the generated traits pipev::conv::NAME give (with the round mode).
@@ -365,6 +399,36 @@ template <class Conv> std::string conv_head(const char* stmt) {
     return std::string(stmt) + Conv::types;
 }
 }  // namespace pipev::detail
+// binary_cast (#27): asc_mul_cast_half2int8/uint8 (dst, src0, src1) with NAME_sync; the
+// types are the row's (pipev::conv::NAME), the conversion the statement's own (no round=)
+#define PIPEV_C_API_BINARY_CAST(NAME, STMT)                                                        \
+    inline void NAME(pipev::conv::NAME::D* dst, pipev::conv::NAME::S* src0,                       \
+                     pipev::conv::NAME::S* src1, uint32_t count, PIPEV_LOC) {                     \
+        pipev::detail::asc_count(pipev::detail::conv_head<pipev::conv::NAME>(STMT), count, false, \
+                                 loc, [&](pipev::detail::Stmt& s) {                                \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                       \
+        });                                                                                        \
+    }                                                                                              \
+    inline void NAME##_sync(pipev::conv::NAME::D* dst, pipev::conv::NAME::S* src0,                \
+                            pipev::conv::NAME::S* src1, uint32_t count, PIPEV_LOC) {              \
+        pipev::detail::asc_count(pipev::detail::conv_head<pipev::conv::NAME>(STMT), count, true,  \
+                                 loc, [&](pipev::detail::Stmt& s) {                                \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                       \
+        });                                                                                        \
+    }                                                                                              \
+    inline void NAME(pipev::conv::NAME::D* dst, pipev::conv::NAME::S* src0,                       \
+                     pipev::conv::NAME::S* src1, uint8_t repeat, uint8_t dst_block_stride,         \
+                     uint8_t src0_block_stride, uint8_t src1_block_stride,                         \
+                     uint8_t dst_repeat_stride, uint8_t src0_repeat_stride,                        \
+                     uint8_t src1_repeat_stride, PIPEV_LOC) {                                      \
+        pipev::detail::asc_repeat(pipev::detail::conv_head<pipev::conv::NAME>(STMT), repeat,       \
+                                  pipev::detail::strides6(dst_block_stride, src0_block_stride,     \
+                                                          src1_block_stride, dst_repeat_stride,    \
+                                                          src0_repeat_stride, src1_repeat_stride), \
+                                  loc, [&](pipev::detail::Stmt& s) {                               \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                       \
+        });                                                                                        \
+    }
 // ---- GM atomics (issue #27): asc_set_atomic_OP_TYPE → set_atomic.T atomic=OP; the UB → GM
 // copies that follow accumulate into GM; asc_set_atomic_none → plain stores again
 #define PIPEV_ASC_ATOMIC(OP, SUFFIX, T)                                                            \

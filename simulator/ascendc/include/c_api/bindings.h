@@ -260,4 +260,11 @@ void asc_pair_reduce_sum(T* dst, T* src, const uint8_t repeat, const uint32_t ds
     s.op("src_rep=%u", src_rep);
     s.issue(loc);
 }
+namespace pipev::conv { struct asc_mul_cast_half2int8 { using D = int8_t; using S = half; static constexpr const char* types = ".s8.f16"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_BINARY_CAST(asc_mul_cast_half2int8, "mul_cast")
+namespace pipev::conv { struct asc_mul_cast_half2uint8 { using D = uint8_t; using S = half; static constexpr const char* types = ".u8.f16"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_BINARY_CAST(asc_mul_cast_half2uint8, "mul_cast")
+PIPEV_C_API_SCALAR(asc_shiftleft, "shift_left")
+PIPEV_C_API_SCALAR(asc_shiftright, "shift_right")
+PIPEV_C_API_SCALAR_ROUND(asc_shiftright_round, "shift_right")
 #endif

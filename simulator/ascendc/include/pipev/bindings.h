@@ -28,13 +28,16 @@ PIPEV_ASCENDC_UNARY(Relu, "relu")
 PIPEV_ASCENDC_SCALAR(Subs, "subs")
 PIPEV_ASCENDC_SCALAR(LeakyRelu, "leaky_relu")
 PIPEV_ASCENDC_SCALAR(ShiftLeft, "shift_left")
-PIPEV_ASCENDC_SCALAR(ShiftRight, "shift_right")
+PIPEV_ASCENDC_SCALAR_ROUND(ShiftRight, "shift_right")
+PIPEV_ASCENDC_FLEX_SCALAR(Ands, "ands")
+PIPEV_ASCENDC_FLEX_SCALAR(Ors, "ors")
+PIPEV_ASCENDC_FLEX_SCALAR(Divs, "divs")
 PIPEV_ASCENDC_BINARY(AddRelu, "add_relu")
 PIPEV_ASCENDC_BINARY(SubRelu, "sub_relu")
-PIPEV_ASCENDC_BINARY(MulAddDst, "mul_add_dst")
 PIPEV_ASCENDC_BINARY(FusedMulAdd, "fused_mul_add")
 PIPEV_ASCENDC_BINARY(MulAddRelu, "mul_add_relu")
-PIPEV_ASCENDC_SCALAR(Axpy, "axpy")
+PIPEV_ASCENDC_BINARY_MIXED(MulAddDst, "mul_add_dst")
+PIPEV_ASCENDC_SCALAR_MIXED(Axpy, "axpy")
 template <class T, bool isSetMask = true, class M>
 void WholeReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& mask, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, const ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, PIPEV_LOC) {
     pipev::detail::Stmt s("%s", pipev::detail::head<T>("whole_reduce_max").c_str());
@@ -116,5 +119,8 @@ void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const u
     s.op("src_rep=%u", src_rep);
     s.issue(loc);
 }
+PIPEV_ASCENDC_BINARY_CAST(AddReluCast, "add_relu_cast")
+PIPEV_ASCENDC_BINARY_CAST(SubReluCast, "sub_relu_cast")
+PIPEV_ASCENDC_BINARY_CAST(MulCast, "mul_cast")
 }  // namespace AscendC
 #endif

@@ -314,6 +314,18 @@ inline int gm_declare(const std::string& base, void* host, uint64_t bytes, Loc l
     return int(g.gm.size()) - 1;
 }
 
+// Scalar code reading or writing GM (GlobalTensor GetValue, SetValue): the cross-core race
+// check sees it. A pointer in no declared GM buffer is left alone (the copies report those).
+inline void gm_access(const void* p, uint64_t bytes, bool write, Loc loc) {
+    if (g_stopped) throw Stopped{};
+    if (!g.active) return;
+    int k = gm_find(p);
+    if (k < 0) return;
+    uint64_t offset = uint64_t(static_cast<const uint8_t*>(p) - g.gm[size_t(k)].host);
+    check(bridge().gm_access(loc.file, loc.line, g.gm[size_t(k)].name.c_str(), offset, bytes,
+                             write ? 1 : 0));
+}
+
 // UB: host pointer <-> UB byte address (UB is host memory; C-API pointers point into it).
 inline bool in_ub(const void* p) {
     auto* b = static_cast<const uint8_t*>(p);

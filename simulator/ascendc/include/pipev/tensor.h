@@ -46,9 +46,16 @@ public:
         v.size_ = size_ > offset ? size_ - offset : 0;
         return v;
     }
-    // Scalar access to GM (host memory) is not timed and not race-checked.
-    T GetValue(uint64_t offset) const { return ptr_[offset]; }
-    void SetValue(uint64_t offset, T value) const { ptr_[offset] = value; }
+    // Scalar access to GM (host memory): not timed; GetValue / SetValue are seen by the
+    // cross-core race check (operator() hands out a reference: neither a read nor a write yet).
+    T GetValue(uint64_t offset, PIPEV_LOC) const {
+        pipev::detail::gm_access(ptr_ + offset, sizeof(T), false, loc);
+        return ptr_[offset];
+    }
+    void SetValue(uint64_t offset, T value, PIPEV_LOC) const {
+        pipev::detail::gm_access(ptr_ + offset, sizeof(T), true, loc);
+        ptr_[offset] = value;
+    }
     T& operator()(uint64_t offset) const { return ptr_[offset]; }
     uint64_t GetSize() const { return size_; }
     __gm__ T* GetPhyAddr() const { return ptr_; }

@@ -229,6 +229,23 @@ inline const char* round_name(AscendC::RoundMode r) {
     static const char* names[] = {"none", "rint", "floor", "ceil", "round", "trunc", "odd", "hybrid"};
     return names[int(r)];
 }
+// #27: Axpy / MulAddDst <T, U>: the statement of one type when T is U, else STMT.T.U
+template <class T, class U> std::string head_tu(const char* stmt) {
+    if constexpr (std::is_same_v<T, U>) return head<T>(stmt);
+    else return head<T, U>(stmt);
+}
+template <class T, class U> using wide_t = std::conditional_t<(sizeof(T) > sizeof(U)), T, U>;
+// #27: Ands / Ors / Divs (ascend950): GO(src0, src1) with the scalar side as src_op writes it —
+// a value, or, with two tensors, the one at config.scalarTensorIndex as its element 0
+template <const AscendC::BinaryConfig& config, class E, class S, class V, class Go>
+void flex_pair(const S& src0, const V& src1, Go go) {
+    if constexpr (is_local<S> && is_local<V>) {
+        if (config.scalarTensorIndex == 0) go(Elem<E>{src0}, src1);
+        else go(src0, Elem<E>{src1});
+    } else {
+        go(src0, src1);
+    }
+}
 }  // namespace pipev::detail
 
 namespace AscendC {
@@ -556,6 +573,135 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
             [&](pipev::detail::Stmt& s) {                                                          \
             pipev::detail::ub_ops(s, loc, dst, src);                                               \
             s.op("round=%s", pipev::detail::round_name(roundMode));                                \
+        });                                                                                        \
+    }
+// binary_cast (#27): AddReluCast SubReluCast MulCast (dst of T, sources of U): the statement is
+// STMT.T.U; as Cast, masks count elements of the wider type
+#define PIPEV_ASCENDC_BINARY_CAST(NAME, STMT)                                                      \
+    template <typename T, typename U>                                                              \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,   \
+              const uint32_t count, PIPEV_LOC) {                                                   \
+        pipev::detail::count_form(pipev::detail::head<T, U>(STMT), count, loc,                     \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T, typename U, bool isSetMask = true, class M>                              \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,   \
+              const M& mask, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams,     \
+              PIPEV_LOC) {                                                                         \
+        using Wide = std::conditional_t<(sizeof(T) > sizeof(U)), T, U>;                            \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::hd_form<Wide>(pipev::detail::head<T, U>(STMT), isSetMask ? &m : nullptr,    \
+                                     repeatTime, pipev::detail::binary_stride(repeatParams), loc,  \
+                                     [&](pipev::detail::Stmt& s) {                                 \
+            pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
+        });                                                                                        \
+    }
+// scalar_mixed / binary_mixed (#27): Axpy and MulAddDst, whose vendor templates take the
+// destination's and the sources' types (T, U): the same-type overloads above, and T, U ones —
+// `Axpy<half, half>(…)` as the vendor's samples write it (the statement STMT.T), half sources
+// into a float dst (STMT.T.U, masks in elements of the wider type)
+#define PIPEV_ASCENDC_SCALAR_MIXED(NAME, STMT)                                                     \
+    PIPEV_ASCENDC_SCALAR(NAME, STMT)                                                               \
+    template <typename T, typename U, bool isSetMask = true>                                       \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src,                                \
+              const pipev::NoDeduce<U>& scalarValue, const int32_t& calCount, PIPEV_LOC) {         \
+        pipev::detail::count_form(pipev::detail::head_tu<T, U>(STMT), calCount, loc,               \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+            s.op("%s", pipev::detail::scalar_text<U>(scalarValue).c_str());                        \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T, typename U, bool isSetMask = true, class M>                              \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src,                                \
+              const pipev::NoDeduce<U>& scalarValue, const M& mask, const uint8_t repeatTimes,     \
+              const UnaryRepeatParams& repeatParams, PIPEV_LOC) {                                  \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::hd_form<pipev::detail::wide_t<T, U>>(                                       \
+            pipev::detail::head_tu<T, U>(STMT), isSetMask ? &m : nullptr, repeatTimes,             \
+            pipev::detail::unary_stride(repeatParams), loc, [&](pipev::detail::Stmt& s) {          \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+            s.op("%s", pipev::detail::scalar_text<U>(scalarValue).c_str());                        \
+        });                                                                                        \
+    }
+#define PIPEV_ASCENDC_BINARY_MIXED(NAME, STMT)                                                     \
+    PIPEV_ASCENDC_BINARY(NAME, STMT)                                                               \
+    template <typename T, typename U, bool isSetMask = true>                                       \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,   \
+              const int32_t& calCount, PIPEV_LOC) {                                                \
+        pipev::detail::count_form(pipev::detail::head_tu<T, U>(STMT), calCount, loc,               \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T, typename U, bool isSetMask = true, class M>                              \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,   \
+              const M& mask, const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams,    \
+              PIPEV_LOC) {                                                                         \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::hd_form<pipev::detail::wide_t<T, U>>(                                       \
+            pipev::detail::head_tu<T, U>(STMT), isSetMask ? &m : nullptr, repeatTimes,             \
+            pipev::detail::binary_stride(repeatParams), loc, [&](pipev::detail::Stmt& s) {         \
+            pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
+        });                                                                                        \
+    }
+// flex_scalar (#27): ascend950 Ands Ors Divs — src0 or src1 a scalar (see flex_pair)
+#define PIPEV_ASCENDC_FLEX_SCALAR(NAME, STMT)                                                      \
+    template <typename T = BinaryDefaultType, bool isSetMask = true,                               \
+              const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename U, typename S,          \
+              typename V>                                                                          \
+    void NAME(const U& dst, const S& src0, const V& src1, const int32_t& count, PIPEV_LOC) {       \
+        using E = typename U::PrimType;                                                            \
+        pipev::detail::flex_pair<config, E>(src0, src1, [&](const auto& a, const auto& b) {        \
+            pipev::detail::count_form(pipev::detail::head<E>(STMT), count, loc,                    \
+                                      [&](pipev::detail::Stmt& s) {                                \
+                pipev::detail::ub_ops(s, loc, dst);                                                \
+                pipev::detail::src_op<E>(s, a, loc);                                               \
+                pipev::detail::src_op<E>(s, b, loc);                                               \
+            });                                                                                    \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T = BinaryDefaultType, bool isSetMask = true,                               \
+              const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename U, typename S,          \
+              typename V, class M>                                                                 \
+    void NAME(const U& dst, const S& src0, const V& src1, const M& mask, const uint8_t repeatTime, \
+              const UnaryRepeatParams& repeatParams, PIPEV_LOC) {                                  \
+        using E = typename U::PrimType;                                                            \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::flex_pair<config, E>(src0, src1, [&](const auto& a, const auto& b) {        \
+            pipev::detail::hd_form<E>(pipev::detail::head<E>(STMT), isSetMask ? &m : nullptr,      \
+                                      repeatTime, pipev::detail::unary_stride(repeatParams), loc,  \
+                                      [&](pipev::detail::Stmt& s) {                                \
+                pipev::detail::ub_ops(s, loc, dst);                                                \
+                pipev::detail::src_op<E>(s, a, loc);                                               \
+                pipev::detail::src_op<E>(s, b, loc);                                               \
+            });                                                                                    \
+        });                                                                                        \
+    }
+// scalar_round (#27): ShiftRight — the scalar shape, its high-dimensional forms ending in
+// `bool roundEn = false` (round_en=1 when true; a chip without rounding shifts refuses it)
+#define PIPEV_ASCENDC_SCALAR_ROUND(NAME, STMT)                                                     \
+    template <typename T, bool isSetMask = true>                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                \
+              const pipev::NoDeduce<T>& scalarValue, const int32_t& calCount, PIPEV_LOC) {         \
+        pipev::detail::count_form(pipev::detail::head<T>(STMT), calCount, loc,                     \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+            s.op("%s", pipev::detail::scalar_text<T>(scalarValue).c_str());                        \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T, bool isSetMask = true, class M>                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                \
+              const pipev::NoDeduce<T>& scalarValue, const M& mask, const uint8_t repeatTimes,     \
+              const UnaryRepeatParams& repeatParams, bool roundEn = false, PIPEV_LOC) {            \
+        auto m = pipev::detail::mask_of(mask);                                                     \
+        pipev::detail::hd_form<T>(pipev::detail::head<T>(STMT), isSetMask ? &m : nullptr,          \
+                                  repeatTimes, pipev::detail::unary_stride(repeatParams), loc,     \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+            s.op("%s", pipev::detail::scalar_text<T>(scalarValue).c_str());                        \
+            if (roundEn) s.op("round_en=1");                                                       \
         });                                                                                        \
     }
 }  // namespace AscendC

@@ -1,0 +1,106 @@
+"""tik_break / tik_continue in random kernels (test_tik_sync_random's, with jumps): a jump out
+of a loop body skips the rest of the iteration or the loop, and the synchronisation must still
+leave no race, no flag set and no deadlock; results are program order's, against numpy."""
+
+import runpy
+import sys
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from simulator.tik import SHIM
+from tests.unit.test_tik_sync_random import BUFFERS, N, op
+from tests.unit.test_tik_sync_random import simulate as simulate_plain
+from tests.unit.test_tik_sync_random import source as source_plain
+
+
+class Leave(Exception):
+    def __init__(self, kind: str):
+        self.kind = kind
+
+
+jump = st.tuples(st.sampled_from(["break", "continue"]), st.integers(0, 3))
+body = st.recursive(
+    st.lists(op(), min_size=1, max_size=4),
+    lambda inner: st.lists(st.one_of(
+        op(), jump,
+        # a loop body with a jump somewhere in it (possibly inside an if)
+        st.tuples(st.just("loop"), st.integers(1, 3),
+                  st.tuples(inner, jump, inner).map(lambda t: t[0] + [t[1]] + t[2])),
+        st.tuples(st.just("loop"), st.integers(0, 3), inner),
+        st.tuples(st.just("if"), st.integers(0, 2), inner, inner)), min_size=1, max_size=4),
+    max_leaves=12)
+
+
+def source(ops, depth=0, var="flag", in_loop=False) -> list[str]:
+    pad = "    " * depth
+    out = []
+    for o in ops:
+        if o[0] in ("break", "continue"):
+            if in_loop:  # at iteration K of the innermost loop
+                out += [f"{pad}with tik_instance.if_scope({var} == {o[1]}):",
+                        f"{pad}    tik_instance.tik_{o[0]}()"]
+            else:  # outside every loop: nothing (a scope may hold only this)
+                out.append(f"{pad}pass")
+        elif o[0] == "loop":
+            out.append(f"{pad}with tik_instance.for_range(0, {o[1]}) as i{depth}:")
+            out += source(o[2], depth + 1, f"i{depth}", True)
+        elif o[0] == "if":
+            out.append(f"{pad}with tik_instance.if_scope({var} < {o[1]}):")
+            out += source(o[2], depth + 1, var, in_loop)
+            out.append(f"{pad}with tik_instance.else_scope():")
+            out += source(o[3], depth + 1, var, in_loop)
+        else:
+            out += source_plain([o], depth, var)
+    return out
+
+
+def simulate(ops, ub, g_in, g_out, loop_var=None):
+    for o in ops:
+        if o[0] in ("break", "continue"):
+            if loop_var is not None and loop_var == o[1]:
+                raise Leave(o[0])
+        elif o[0] == "loop":
+            for i in range(o[1]):
+                try:
+                    simulate(o[2], ub, g_in, g_out, i)
+                except Leave as e:
+                    if e.kind == "break":
+                        break
+        elif o[0] == "if":
+            taken = (loop_var if loop_var is not None else 1) < o[1]
+            simulate(o[2] if taken else o[3], ub, g_in, g_out, loop_var)
+        else:
+            simulate_plain([o], ub, g_in, g_out, loop_var)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(ops=body)
+def test_random_kernels_with_break_and_continue(ops, tmp_path_factory):
+    lines = ["from tbe import tik", "tik_instance = tik.Tik()",
+             'g_in = tik_instance.Tensor("float16", (512,), name="g_in", scope=tik.scope_gm)',
+             'g_out = tik_instance.Tensor("float16", (512,), name="g_out", scope=tik.scope_gm)',
+             'flag = tik_instance.Scalar("int32", name="flag", init_value=1)']
+    for b in BUFFERS:
+        lines.append(f'{b} = tik_instance.Tensor("float16", ({N},), name="{b}", '
+                     "scope=tik.scope_ubuf)")
+        lines.append(f"tik_instance.data_move({b}, g_in, 0, 1, 8, 0, 0)")
+    lines += source(ops)
+    lines.append('tik_instance.BuildCCE(kernel_name="k", inputs=[g_in], outputs=[g_out])')
+    path = tmp_path_factory.mktemp("k") / "kernel.py"
+    path.write_text("\n".join(lines) + "\n")
+    sys.path.insert(0, SHIM)
+    try:
+        tik_instance = runpy.run_path(str(path))["tik_instance"]
+    finally:
+        sys.path.remove(SHIM)
+    g_in = (np.arange(512) % 7).astype(np.float16)
+    out, = tik_instance.tikdb.start_debug({"g_in": g_in}, interactive=False)
+    problems = [str(d) for d in tik_instance.tikdb.result.diagnostics]
+    assert not problems, "\n".join(problems) + "\n" + path.read_text()
+    ub = {b: g_in[:N].copy() for b in BUFFERS}
+    want = np.zeros(512, np.float16)
+    simulate(ops, ub, g_in, want)
+    assert out.tobytes() == want.tobytes(), path.read_text()
