@@ -12,7 +12,7 @@ import numpy as np
 from isa.addressing import REPEAT, element_offsets
 from isa.lexer import LexError
 from isa.program import Instruction, Operand, RegExpr
-from isa.table import BINARY_DEFAULT, COMPARE_OPS, UNARY_DEFAULT
+from isa.table import BINARY_DEFAULT, COMPARE_OPS, ROUND_MODES, UNARY_DEFAULT
 from isa.types import TYPES, DType
 
 # isa.operands.Builder and StatementSyntax: operands imports this module to expand statements
@@ -1178,6 +1178,64 @@ def _cmpmask_move(hw: str, role: str):
     return expand_one
 
 
+# -- #32 class 4: the rounding advanced APIs ------------------------------------------------------
+def _rounding(e: _Expander) -> None:
+    """floor / ceil / trunc / rint / round / frac .T DST, SRC[, WORK], count=N: vconv with the
+    statement's round mode, float to float (exact: the result is an integer of the source's
+    range, or the source itself when it is ±inf, NaN or already integral). A half source goes
+    through float in WORK (N × 4 bytes); Frac subtracts the truncation from the source (exact
+    in T: x - trunc(x) is representable), keeping it in WORK (half: narrowed in place there).
+    One counter-mode span: N may be a register (the C++ front end's count)."""
+    name, t = e.syn.defn.name, e.t
+    if "count" not in e.fields:
+        raise LexError(f"{name} takes count= (the advanced API's element count)", e.syn.offset)
+    got = len(e.syn.positional)
+    if got not in (2, 3):
+        raise LexError(f"{name} takes DST, SRC[, WORK], got {got} operands", e.syn.offset)
+    ops = _operands(e, list(e.syn.defn.operands)[:got])
+    if "work" not in ops and (t.size == 2 or name == "frac"):
+        raise LexError(f"{name}.{t.name} takes a work tensor (count × 4 bytes, the float "
+                       "copy pipev's sequence keeps)", e.syn.offset)
+    if not e.chip.counter_mode:
+        raise LexError(f"{name} is not on {e.chip.name} (no counter mode; the vendor lists the "
+                       "advanced rounding APIs for A2/A3 and later)", e.syn.offset)
+    f32 = TYPES["f32"]
+    n = _count(e, CHUNK_REPEAT * f32.per_repeat)
+    if n == 0:
+        e.b.warn(e.key_col("count"), f"{name} with count=0 does nothing")
+        return
+    if "work" in ops and isinstance(n, int):
+        _check_rounding_work(e, ops["work"], n * f32.size)
+    mode = ROUND_MODES.index("trunc" if name == "frac" else name)
+    none = ROUND_MODES.index("none")
+    dst, src, work = ops["dst"], ops["src"], ops.get("work")
+    e.emit("set_mask_count")
+    e.mask(0, n)
+    wide = src if t == f32 else work
+    if t != f32:
+        e.emit("vconv", {"dst": work, "src": src}, f32, src=t, repeat=1, round=none)
+    rounded = work if name == "frac" else (dst if t == f32 else work)
+    e.emit("vconv", {"dst": rounded, "src": wide}, f32, src=f32, repeat=1, round=mode)
+    if name != "frac" and t != f32:
+        e.emit("vconv", {"dst": dst, "src": work}, t, src=f32, repeat=1, round=none)
+    if name == "frac":
+        if t != f32:  # the truncation narrowed in place: exact, the value is an integer
+            e.emit("vconv", {"dst": work, "src": work}, t, src=f32, repeat=1, round=none)
+        e.emit("vsub", {"dst": dst, "src0": src, "src1": work}, t, repeat=1)
+    e.emit("set_mask_norm")
+    e.mask(ONES, ONES)
+
+
+def _check_rounding_work(e: _Expander, work: Operand, need: int) -> None:
+    tensor = work.tensor
+    if tensor is None or not isinstance(work.addr, int):
+        return
+    have = tensor.addr + tensor.nbytes - work.addr
+    if have < need:
+        e.b.rule(work.col, f"{e.syn.defn.name}.{e.t.name} work {tensor.name} has {have} bytes "
+                 f"from {work.text}, needs {need} (count × 4: the float copy)")
+
+
 _EXPANSIONS = {
     "api_select": _select,
     "api_compare": _compare,
@@ -1203,4 +1261,5 @@ _EXPANSIONS = {
     "api_flex_scalar": _flex_scalar,  # #27: ascend950 Ands Ors Divs
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
+    "api_rounding": _rounding,  # #32 class 4
 }

@@ -635,6 +635,24 @@ TYPED_FORMS: dict[str, InstrDef] = {d.name: d for d in (
 TYPED_FORMS["div"] = _api_elementwise("div", _VEC3, "api_binary", "math", "binary",
                                       "AscendC Div → vdiv")
 
+# #32 class 4: the rounding advanced APIs (Floor, Ceil, Trunc, Rint, Round, Frac), count= only,
+# built from vconv with a round mode (and vsub for Frac); WORK is the sharedTmpBuffer a half
+# source needs (count × 4 bytes: the float copy), optional for a float Floor … Round
+_ROUNDING = (("floor", "floor", "towards -inf"), ("ceil", "ceil", "towards +inf"),
+             ("trunc", "trunc", "towards 0"), ("rint", "rint", "to nearest, ties to even"),
+             ("round", "round", "to nearest, ties away from 0"))
+for _name, _mode, _how in _ROUNDING:
+    INSTRUCTIONS[_name] = InstrDef(
+        _name, (*_VEC2, ("work", "vec")), F.api("api_rounding"), level="api", typed=True,
+        types="math", keys=("count",), hw="vconv", min_operands=2,
+        doc=f"AscendC {_name.capitalize()}: dst = src rounded to an integer {_how} (exact) → "
+        f"vconv round={_mode} (half: through float in WORK)")
+INSTRUCTIONS["frac"] = InstrDef(
+    "frac", (*_VEC2, ("work", "vec")), F.api("api_rounding"), level="api", typed=True,
+    types="math", keys=("count",), hw="vsub",
+    doc="AscendC Frac: dst = src - trunc(src) (exact; ±inf: NaN) → vconv round=trunc into "
+    "WORK, vsub")
+
 
 class Table:
     """An instruction table: mnemonic → record, plus the typed API forms whose mnemonic is also
