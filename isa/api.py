@@ -12,7 +12,7 @@ import numpy as np
 from isa.addressing import REPEAT, element_offsets
 from isa.lexer import LexError
 from isa.program import Instruction, Operand, RegExpr
-from isa.table import BINARY_DEFAULT, COMPARE_OPS, UNARY_DEFAULT
+from isa.table import BINARY_DEFAULT, COMPARE_OPS, ROUND_MODES, UNARY_DEFAULT
 from isa.types import TYPES, DType
 
 # isa.operands.Builder and StatementSyntax: operands imports this module to expand statements
@@ -766,16 +766,15 @@ def _reduce_all(e: _Expander) -> None:
     f = e.fields
     if ("count" in f) == ("repeats" in f):
         raise LexError(f"{defn.name} takes exactly one of count= or repeats=", e.syn.offset)
-    if f.get("index", 0):
-        raise LexError(f"{defn.name} index=1 (calIndex) is not supported by pipev yet: the "
-                       "vendor's final step reads the rounds' indices back with the scalar unit",
-                       e.key_col("index"))
     _arity(e, 3, defn.name)
     hw = e.b.table.instructions[defn.hw]
     kinds = list(defn.operands)
     ops = {role: e.b.operand(kind, text, off, role, hw.family.operand_align(role, f, t))
            for (role, kind), (text, off) in zip(kinds, e.syn.positional, strict=True)}
     rounds = _Rounds(e, ops)
+    if f.get("index", 0):
+        _IndexRounds(e, rounds, ops).run()
+        return
     if "count" in f:
         if any(k in f for k in ("mask", "mask_lo", "mask_hi")) or "stride" in e.syn.keys:
             raise LexError(f"{defn.name} count= takes no mask or stride keys", e.key_col("count"))
@@ -806,6 +805,125 @@ def _reduce_all(e: _Expander) -> None:
         rounds.first(repeats, f["src_rep"])
         rounds.again(repeats)
     e.mask(ONES, ONES)
+
+
+class _IndexRounds:
+    """ReduceMax/ReduceMin with calIndex (index=1), the vendor's algorithm (ReduceMax's page and
+    figures): round 1 leaves each repeat's value and index in work[0 : 2R]; each later round
+    reduces the previous region's values (the even lanes) into the next region, 32-byte aligned
+    (the page's iter2AlignStart / iter3AlignStart), until one pair is left; then the scalar unit
+    (after a barrier: V done) walks the indices back — a round's index names a lane of the
+    region before — to the position in src (repeat · N + index), and writes dst = value, index
+    (raw bits in an element of T) with `ld`/`st`, in the registers tmp_a= and tmp_b=."""
+
+    def __init__(self, e: _Expander, rounds: _Rounds, ops: dict[str, Operand]):
+        self.e, self.rounds, self.t = e, rounds, e.t
+        self.dst, self.src, self.work = ops["dst"], ops["src"], ops["work"]
+        f, defn = e.fields, e.syn.defn
+        if not rounds.extreme:
+            raise LexError(f"{defn.name} has no index (index=1 is ReduceMax/ReduceMin's)",
+                           e.key_col("index"))
+        regs = [f.get(k) for k in ("tmp_a", "tmp_b")]
+        if not all(isinstance(r, RegExpr) for r in regs) or regs[0].reg == regs[1].reg:
+            raise LexError(f"{defn.name} index=1 walks the indices back with the scalar unit: "
+                           "name two scalar registers it may use, tmp_a=xA, tmp_b=xB",
+                           e.key_col("index"))
+        if not all(isinstance(o.addr, int) for o in (self.dst, self.work)):
+            raise LexError(f"{defn.name} index=1 needs dst and work at constant addresses (the "
+                           "walk addresses the work tensor with a register)", e.key_col("index"))
+        self.a, self.b = regs[0].reg, regs[1].reg
+
+    def run(self) -> None:
+        e, t, f = self.e, self.t, self.e.fields
+        n, size = t.per_repeat, t.size
+        if "count" in f:
+            count = f["count"]
+            if not isinstance(count, int) or count < 1:
+                raise LexError(f"{e.syn.defn.name} count= must be a constant of at least 1 (the "
+                               "rounds are planned when assembling)", e.key_col("count"))
+            full, tail = divmod(count, n)
+            repeats = full + (1 if tail else 0)
+            e.mask(*full_mask(t))
+            self._round(0, self.src, full, 8, tail)
+        else:
+            repeats = f["repeats"]
+            if repeats < 1:
+                raise LexError(f"{e.syn.defn.name} repeats={repeats} is out of range (at least "
+                               "1)", e.key_col("repeats"))
+            if any(k in f for k in ("mask", "mask_lo", "mask_hi")):
+                e.mask(*_mask_from_keys(e))
+            self._round(0, self.src, repeats, f["src_rep"])
+        starts, counts = [0], [2 * repeats]
+        while counts[-1] > 2:
+            start, elems = starts[-1], counts[-1]
+            out = start + -(-elems // t.per_block) * t.per_block
+            full, tail = divmod(elems, n)
+            e.mask(*_evens(n))
+            self._round(out, shift(self.work, start * size), full, 8, tail, _evens(tail))
+            starts.append(out)
+            counts.append(2 * (full + (1 if tail else 0)))
+        e.mask(ONES, ONES)
+        self._check(starts[-1] + 2)
+        self._walk(starts)
+
+    def _round(self, at: int, src: Operand, full: int, src_rep: int, tail: int = 0,
+               tail_mask: tuple[int, int] | None = None) -> None:
+        """FULL repeats of SRC, then one of TAIL elements, into work from element AT (value,
+        index pairs)."""
+        unit = 2 * self.t.size
+        target = shift(self.work, at * self.t.size)
+        if full:
+            self.rounds.emit(target, src, full, src_rep, unit, False)
+        if tail:
+            self.e.mask(*(tail_mask or contiguous_mask(tail, self.t)))
+            self.rounds.emit(shift(target, full * unit), shift(src, full * src_rep * 32), 1, 8,
+                             unit, False)
+
+    def _check(self, need: int) -> None:
+        tensor, work = self.work.tensor, self.work
+        if tensor is None:
+            return
+        have = (tensor.addr + tensor.nbytes - work.addr) // self.t.size
+        if have < need:
+            self.e.b.rule(work.col, f"{self.e.syn.defn.name}.{self.t.name} index=1: work "
+                          f"{tensor.name} has {have} elements from {work.text}, the rounds' "
+                          f"regions need {need}")
+
+    def _walk(self, starts: list[int]) -> None:
+        e, t, a, b = self.e, self.t, self.a, self.b
+        raw = TYPES[{2: "u16", 4: "u32"}[t.size]]
+        n, size, base, dst = t.per_repeat, t.size, self.work.addr, self.dst.addr
+        barrier = {"pipe": Operand("pipe", e.syn.offset, "ALL", value="ALL")}
+        e.emit("pipe_barrier", barrier)  # the scalar unit reads what V wrote
+        self._scalar("ld", raw, a, e.raw(base + starts[-1] * size))  # the value
+        self._scalar("st", raw, a, e.raw(dst))
+        if len(starts) == 1:  # one repeat: its index is the position
+            self._scalar("ld", raw, b, e.raw(base + size))
+        else:  # pair = the last round's index / 2, then back through the rounds
+            self._scalar("ld", raw, b, e.raw(base + (starts[-1] + 1) * size))
+            self._alu("shr", b, b, 1)
+            for start in reversed(starts[:-1]):
+                self._alu("mul", a, b, 2 * size)  # a = &work[start + 2·pair + 1]
+                self._alu("add", a, a, base + (start + 1) * size)
+                self._scalar("ld", raw, a, Operand("mem", e.syn.offset, f"@x{a}", "ub",
+                                                   RegExpr(a)))
+                self._alu("mul", b, b, n)  # pair·N + pos: a lane of the region before
+                self._alu("add", b, b, RegExpr(a))
+                if start:
+                    self._alu("shr", b, b, 1)  # (a pair's value lane) / 2
+        self._scalar("st", raw, b, e.raw(dst + size))
+        e.emit("pipe_barrier", barrier)  # V reads dst after the scalar stores
+
+    def _scalar(self, name: str, t: DType, reg: int, elem: Operand) -> None:
+        role = "d" if name == "ld" else "s"
+        self.e.emit(name, {role: Operand("reg", self.e.syn.offset, f"x{reg}", value=reg),
+                           "elem": elem}, t)
+
+    def _alu(self, name: str, d: int, a: int, b: int | RegExpr) -> None:
+        text = f"x{b.reg}" if isinstance(b, RegExpr) else str(b)
+        self.e.emit(name, {"d": Operand("reg", self.e.syn.offset, f"x{d}", value=d),
+                           "a": Operand("reg", self.e.syn.offset, f"x{a}", value=a),
+                           "b": Operand("int", self.e.syn.offset, text, value=b)})
 
 
 def _check_work(e: _Expander, work: Operand, extreme: bool, repeats: int) -> None:
@@ -978,6 +1096,15 @@ def _brcb(e: _Expander) -> None:
            stride=_strides(e))
 
 
+def _gatherb(e: _Expander) -> None:
+    """Gatherb → vgatherb, as it is (MASK is not considered)."""
+    if "repeat" not in e.fields:
+        raise LexError("gatherb takes repeat=", e.syn.offset)
+    _arity(e, 3, "repeat form")
+    e.emit("vgatherb", _operands(e, list(e.syn.defn.operands)), e.t, repeat=e.fields["repeat"],
+           stride=_strides(e))
+
+
 def _create_vec_index(e: _Expander) -> None:
     """CreateVecIndex → vci: the duplicate forms (count= in counter mode: the index runs on
     across repeats; repeat= with a mask or MASK as it is)."""
@@ -1051,6 +1178,64 @@ def _cmpmask_move(hw: str, role: str):
     return expand_one
 
 
+# -- #32 class 4: the rounding advanced APIs ------------------------------------------------------
+def _rounding(e: _Expander) -> None:
+    """floor / ceil / trunc / rint / round / frac .T DST, SRC[, WORK], count=N: vconv with the
+    statement's round mode, float to float (exact: the result is an integer of the source's
+    range, or the source itself when it is ±inf, NaN or already integral). A half source goes
+    through float in WORK (N × 4 bytes); Frac subtracts the truncation from the source (exact
+    in T: x - trunc(x) is representable), keeping it in WORK (half: narrowed in place there).
+    One counter-mode span: N may be a register (the C++ front end's count)."""
+    name, t = e.syn.defn.name, e.t
+    if "count" not in e.fields:
+        raise LexError(f"{name} takes count= (the advanced API's element count)", e.syn.offset)
+    got = len(e.syn.positional)
+    if got not in (2, 3):
+        raise LexError(f"{name} takes DST, SRC[, WORK], got {got} operands", e.syn.offset)
+    ops = _operands(e, list(e.syn.defn.operands)[:got])
+    if "work" not in ops and (t.size == 2 or name == "frac"):
+        raise LexError(f"{name}.{t.name} takes a work tensor (count × 4 bytes, the float "
+                       "copy pipev's sequence keeps)", e.syn.offset)
+    if not e.chip.counter_mode:
+        raise LexError(f"{name} is not on {e.chip.name} (no counter mode; the vendor lists the "
+                       "advanced rounding APIs for A2/A3 and later)", e.syn.offset)
+    f32 = TYPES["f32"]
+    n = _count(e, CHUNK_REPEAT * f32.per_repeat)
+    if n == 0:
+        e.b.warn(e.key_col("count"), f"{name} with count=0 does nothing")
+        return
+    if "work" in ops and isinstance(n, int):
+        _check_rounding_work(e, ops["work"], n * f32.size)
+    mode = ROUND_MODES.index("trunc" if name == "frac" else name)
+    none = ROUND_MODES.index("none")
+    dst, src, work = ops["dst"], ops["src"], ops.get("work")
+    e.emit("set_mask_count")
+    e.mask(0, n)
+    wide = src if t == f32 else work
+    if t != f32:
+        e.emit("vconv", {"dst": work, "src": src}, f32, src=t, repeat=1, round=none)
+    rounded = work if name == "frac" else (dst if t == f32 else work)
+    e.emit("vconv", {"dst": rounded, "src": wide}, f32, src=f32, repeat=1, round=mode)
+    if name != "frac" and t != f32:
+        e.emit("vconv", {"dst": dst, "src": work}, t, src=f32, repeat=1, round=none)
+    if name == "frac":
+        if t != f32:  # the truncation narrowed in place: exact, the value is an integer
+            e.emit("vconv", {"dst": work, "src": work}, t, src=f32, repeat=1, round=none)
+        e.emit("vsub", {"dst": dst, "src0": src, "src1": work}, t, repeat=1)
+    e.emit("set_mask_norm")
+    e.mask(ONES, ONES)
+
+
+def _check_rounding_work(e: _Expander, work: Operand, need: int) -> None:
+    tensor = work.tensor
+    if tensor is None or not isinstance(work.addr, int):
+        return
+    have = tensor.addr + tensor.nbytes - work.addr
+    if have < need:
+        e.b.rule(work.col, f"{e.syn.defn.name}.{e.t.name} work {tensor.name} has {have} bytes "
+                 f"from {work.text}, needs {need} (count × 4: the float copy)")
+
+
 _EXPANSIONS = {
     "api_select": _select,
     "api_compare": _compare,
@@ -1067,6 +1252,7 @@ _EXPANSIONS = {
     "api_brcb": _brcb,
     "api_create_vec_index": _create_vec_index,
     "api_gather": _gather,
+    "api_gatherb": _gatherb,  # issue 28
     "api_transpose": _transpose,
     "api_trans_data_5hd": _trans_data_5hd,
     "api_shift": _shift,  # #27a
@@ -1075,4 +1261,5 @@ _EXPANSIONS = {
     "api_flex_scalar": _flex_scalar,  # #27: ascend950 Ands Ors Divs
     "api_get_cmp_mask": _cmpmask_move("get_cmpmask", "dst"),
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
+    "api_rounding": _rounding,  # #32 class 4
 }

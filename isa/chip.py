@@ -54,6 +54,10 @@ class Chip:
     # ReduceSum's first-n form: repeat sums added one after another ("sequential": A2/A3), or
     # reduced again by trees ("tree": the other chips, and every chip's high-dimensional form)
     reduce_sum_first_n: str = "tree"
+    # GatherMask in counter mode: each of `repeat` repeats takes MASK_LO elements
+    # ("per_repeat": the page's configuration one, A2/A3, 310B, 950) or MASK_LO elements in all
+    # ("total": configuration two, the 310P AI Core)
+    gathermask_counter: str = "per_repeat"
     # issue 34: the reg-based vector unit (RegTensor/MaskReg, ascend950) and its cost classes
     reg_vector: bool = False
     reg_timing: dict[str, Any] = attrs.field(eq=False, factory=dict)
@@ -211,6 +215,7 @@ SCHEMA: dict[str, Check] = {
     "scalar_gm": _boolean,
     "masked_block_reduce": _one_of("keep", "identity"),
     "reduce_sum_first_n": _one_of("sequential", "tree"),
+    "gathermask_counter": _one_of("per_repeat", "total"),
     "reg_vector": _boolean, "reg_timing": _table,  # issue 34
 }
 
@@ -252,6 +257,7 @@ def load_chip_file(path: Path) -> Chip:
         scalar_gm=data.get("scalar_gm", False),
         masked_block_reduce=data.get("masked_block_reduce", "keep"),
         reduce_sum_first_n=data.get("reduce_sum_first_n", "tree"),
+        gathermask_counter=data.get("gathermask_counter", "per_repeat"),
         reg_vector=data.get("reg_vector", False), reg_timing=dict(data.get("reg_timing", {})),
     )
 

@@ -409,21 +409,23 @@ PLAN_LIMIT = 4096
 
 
 def decode_vector(instr: Instruction, addrs: dict[str, int], fields: dict[str, int],
-                  mask: tuple[int, int], counter: bool) -> VectorOp:
+                  mask: tuple[int, int], counter: bool, per_repeat: bool = True) -> VectorOp:
     """Decode a repeat-driven vector instruction with its addresses and fields resolved. The
     family says which operand is which; `addrs["sel"]` is a select mask address taken from
     CMPMASK (vsel mode 2), absent where it is unknown (the listing). Everything but the
     addresses comes from a plan remembered per (family, types, roles, fields, MASK, CTRL):
-    distinct lines of one shape decode at the cost of their Access records."""
+    distinct lines of one shape decode at the cost of their Access records. PER_REPEAT false:
+    a `counter_per_repeat` family counts MASK_LO elements in all, as every other family does
+    (GatherMask's configuration two, the chip's `gathermask_counter`)."""
     src = instr.src_dtype
     roles = tuple(role for role in instr.operands if role in addrs)
     key = (instr.defn.family.name, instr.dtype.name, src.name if src is not None else None,
-           roles, tuple(fields.items()), mask, counter)
+           roles, tuple(fields.items()), mask, counter, per_repeat)
     plan = _PLANS.get(key)
     if plan is None:
         if len(_PLANS) >= PLAN_LIMIT:
             _PLANS.clear()
-        plan = _PLANS[key] = _plan(instr, roles, fields, mask, counter)
+        plan = _PLANS[key] = _plan(instr, roles, fields, mask, counter, per_repeat)
     r, n, row, last, all_active, accesses = plan
     ops = tuple(Access(role, addrs[source], kind, size, blk, rep, write, count=count)
                 for role, source, kind, size, blk, rep, write, count in accesses
@@ -432,16 +434,16 @@ def decode_vector(instr: Instruction, addrs: dict[str, int], fields: dict[str, i
 
 
 def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
-          mask: tuple[int, int], counter: bool) -> tuple:
+          mask: tuple[int, int], counter: bool, per_repeat: bool = True) -> tuple:
     """(R, N, active row, last, all active, per operand (role, the address it takes, kind,
     size, blk, rep, write, count)) of a decoding: all of it but the addresses."""
     fam, t, src = instr.defn.family, instr.dtype, instr.src_dtype
     n = fam.repeat_elements(t, src)
     repeat = 1 if fam.one_repeat else fields.get("repeat", 1)
-    if fam.counter_per_repeat and counter:  # `repeat` repeats of MASK_LO elements each
+    if fam.counter_per_repeat and counter and per_repeat:  # `repeat` repeats of MASK_LO each
         n = mask[1] & 0xFFFFFFFF
         r, row, last = (repeat if n else 0), _full_row(n), n
-    elif fam.mask_ignored:
+    elif fam.mask_ignored and not (fam.counter_per_repeat and counter):
         r, row, last = repeat, _full_row(n), n
     else:
         r, row, last = repeat_plan(n, repeat, mask, counter)

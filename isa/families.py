@@ -468,6 +468,7 @@ VREDUCEV2 = GatherMaskFamily("vreducev2", VECTOR, "V", "gathermask", counter_per
                              mask_ignored=True, listed_keys=("pattern",),
                              data_roles=("src1",))
 GET_RSVD_CNT = Family("get_rsvd_cnt", SCALAR)
+GET_REDUCE_SPR = Family("get_reduce_spr", SCALAR)  # the whole-repeat reductions' registers
 
 class BrcbFamily(Family):
     """vbrcb (AscendC Brcb): 8 elements of src a repeat (packed), each filling one 32-byte
@@ -524,6 +525,22 @@ class TransData5HDFamily(Family):
 
 VNCHWCONV = TransData5HDFamily("vnchwconv", VECTOR, "V", "trans5hd", mask_ignored=True,
                                data_roles=("dst_list", "src_list"))
+
+
+class TransData5HDVaFamily(TransData5HDFamily):
+    """vnchwconv_va (the C API's asc_transto5hd_b8/b16/b32, AscendC TransDataTo5HD's address-array
+    forms): vnchwconv with its 16 + 16 block addresses in the VA registers set_va wrote (dst in
+    VA d and d+1, src in VA s and s+1), read at issue; no list operands in UB."""
+
+    __slots__ = ()
+
+    def operands(self, roles: tuple[str, ...], fields: dict, t: DType | None = None
+                 ) -> tuple[Operand, ...]:
+        return (Operand("dst", "dst", "indexed", True), Operand("src", "src", "indexed"))
+
+
+VNCHWCONV_VA = TransData5HDVaFamily("vnchwconv_va", VECTOR, "V", "trans5hd", mask_ignored=True)
+SET_VA = Family("set_va", SCALAR)  # a VA register = 8 UB addresses (asc_set_va_reg)
 VTRANSPOSE = TransposeFamily("vtranspose", VECTOR, "V", "transpose", one_repeat=True,
                              mask_ignored=True, packed=(("dst", 256), ("src", 256)))
 
@@ -557,6 +574,31 @@ class GatherFamily(Family):
 
 
 VGATHER = GatherFamily("vgather", VECTOR, "V", "gather_b32", data_roles=("offset",))
+
+
+class GatherbFamily(Family):
+    """vgatherb (AscendC Gatherb, the C API's asc_gather_datablock): dst block j of repeat i is
+    the 32-byte block at src + offset[8i + j] (offset: u32 bytes, 8 a repeat, back to back:
+    `packed`); src is `indexed` by the offsets read at issue; dst's block stride 0 is taken as 1
+    (the page); MASK is not considered (the page's reference code has none)."""
+
+    __slots__ = ()
+
+    def operands(self, roles: tuple[str, ...], fields: dict, t: DType | None = None
+                 ) -> tuple[Operand, ...]:
+        return (Operand("dst", "dst", "vector", True), Operand("offset", "offset", "packed",
+                                                                False, 8),
+                Operand("src", "src", "indexed"))
+
+    def operand_type(self, role: str, t: DType, src: DType | None = None) -> DType:
+        return TYPES["u32"] if role == "offset" else t
+
+    def block_stride(self, role: str, fields: dict) -> int:
+        return fields.get(f"{role}_blk", 1) or 1
+
+
+VGATHERB = GatherbFamily("vgatherb", VECTOR, "V", "gatherb", mask_ignored=True,
+                         data_roles=("offset",))
 
 
 # -- #27a element-wise compute (arithmetic, transcendentals, shifts) -------------------------

@@ -258,7 +258,9 @@ class Builder:
 
     def stride_value(self, defn: InstrDef, key: str, text: str, off: int) -> int:
         v = parse_int(text, off)
-        hi = defn.stride_layout.blk_max if key.endswith("_blk") else 255
+        layout = defn.stride_layout
+        hi = layout.blk_max if key.endswith("_blk") else \
+            layout.rep_max if layout is not None else 255
         if not 0 <= v <= hi:
             raise LexError(f"{key}={v} is out of range (0..{hi})", off)
         return v
@@ -339,6 +341,13 @@ class Builder:
                                    f"only; '{t.name}' is a GM tensor", off)
                 return self.mem(text, off, "gm")
             return self.mem(text, off, "ub")
+        if kind == "vareg":  # TransDataTo5HD's address registers VA0..VA7
+            m = re.fullmatch(r"va([0-7])", text.strip().lower())
+            if m is None:
+                raise LexError(f"expected an address register va0..va7, got '{text}'", off)
+            return Operand("int", off, text, value=int(m.group(1)))
+        if kind == "vaddr":  # a UB address a VA register holds: NAME[I] or @ADDR, any alignment
+            return self.mem(text, off, "ub")  # (vnchwconv_va checks each block's at issue)
         if kind == "elem":
             o = self.mem(text, off, "ub")
             if o.tensor is None:

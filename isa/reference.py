@@ -72,7 +72,10 @@ def _types_per_chip(d: InstrDef) -> list[str]:
 
 def _key_line(d: InstrDef, k: str) -> str:
     spec = KEYS[k]
-    hi = d.stride_layout.blk_max if k.endswith("_blk") and d.strides else spec.hi
+    hi = spec.hi
+    if d.strides and k.endswith(("_blk", "_rep")):
+        hi = d.stride_layout.blk_max if k.endswith("_blk") else max(spec.hi,
+                                                                     d.stride_layout.rep_max)
     default = "" if spec.default is None or d.level == "api" else f", default {spec.default}"
     reg = ", register allowed" if spec.register else ""
     if spec.words:

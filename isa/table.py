@@ -74,6 +74,9 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("repeats", 0, (1 << 31) - 1, None, False, "ReduceMax/Min/Sum repeats (any number: "
         "the expansion chunks them)"),
     Key("index", 0, 1, 0, False, "ReduceMax/Min: 1 also returns the index (calIndex)"),
+    Key("tmp_a", 0, 31, None, True, "ReduceMax/Min index=1: a scalar register the index walk "
+        "may use"),
+    Key("tmp_b", 0, 31, None, True, "ReduceMax/Min index=1: a second scalar register"),
     # #27: AscendC ShiftRight's roundEn (the high-dimensional forms)
     Key("round_en", 0, 1, 0, False, "vshr: 1 adds the last bit shifted out (s16/s32; AscendC "
         "ShiftRight roundEn)"),
@@ -89,6 +92,7 @@ class StrideLayout(NamedTuple):
     names: tuple[str, ...]
     default: tuple[int, ...]
     blk_max: int = 255
+    rep_max: int = 255  # the largest repeat stride (TransDataTo5HD's: 16 bits)
 
 
 # the reductions: dst_rep counts whole results of a repeat (a reduction's packed dst), the
@@ -103,7 +107,8 @@ LAYOUTS: dict[str, StrideLayout] = {s.name: s for s in (
     StrideLayout("gathermask", ("src0_blk", "src0_rep", "src1_rep"), (1, 8, 1)),
     StrideLayout("brcb", ("dst_blk", "dst_rep"), (1, 8), UNARY_BLK_MAX),
     StrideLayout("gather", ("dst_rep",), (8,)),
-    StrideLayout("trans5hd", ("dst_rep", "src_rep"), (0, 0)),
+    StrideLayout("trans5hd", ("dst_rep", "src_rep"), (0, 0), rep_max=65535),
+    StrideLayout("gatherb", ("dst_blk", "dst_rep"), (1, 8)),  # issue 28: Gatherb's dst
 )}
 
 
@@ -367,6 +372,12 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              "pattern=0 takes a row of src1's bits a repeat (src1_rep blocks apart), 1-7 a "
              "built-in pattern (no src1); MASK ignored in normal mode, counter mode counts "
              "elements; RSVD_CNT = the elements written"),
+    InstrDef("get_reduce_max_min", (("v", "xreg"), ("i", "xreg")), F.GET_REDUCE_SPR,
+             level="scalar", doc="xV = the raw bits of the extreme the last vcmax/vcmin found "
+             "over all its repeats, xI = its position i·N + k (GetReduceRepeatMaxMinSpr)"),
+    InstrDef("get_reduce_sum", (("d", "xreg"),), F.GET_REDUCE_SPR, level="scalar",
+             doc="xD = the raw bits of the last vcadd's repeat sums added in order "
+             "(GetReduceRepeatSumSpr)"),
     InstrDef("get_rsvd_cnt", (("d", "xreg"),), F.GET_RSVD_CNT, level="scalar",
              doc="xD = RSVD_CNT, the elements the last vreducev2 wrote (GetRsvdCnt)"),
     InstrDef("gather_mask", (("dst", "vec"), ("src0", "vec"), ("src1", "bits")),
@@ -415,6 +426,26 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              F.api("api_trans_data_5hd"), level="api", typed=True, types="trans5hd",
              strides="trans5hd", keys=("repeat", "dst_high", "src_high"), hw="vnchwconv",
              doc="AscendC TransDataTo5HD (address lists in UB) → vnchwconv"),
+    # --- issue 28: Gatherb (whole blocks by byte offsets)
+    InstrDef("vgatherb", (("dst", "vec"), ("src", "vec"), ("offset", "vec")), F.VGATHERB,
+             typed=True, types="gatherb", strides="gatherb", keys=("repeat",),
+             doc="Gatherb: dst block j of repeat i = the 32-byte block at src + offset[8i + j] "
+             "bytes (offset: u32, 8 a repeat, back to back); dst_blk 0 taken as 1; MASK not "
+             "considered"),
+    InstrDef("gatherb", (("dst", "vec"), ("src", "vec"), ("offset", "vec")),
+             F.api("api_gatherb"), level="api", typed=True, types="gatherb", strides="gatherb",
+             keys=("repeat",), hw="vgatherb",
+             doc="AscendC Gatherb / asc_gather_datablock → vgatherb"),
+    # --- issue 28: TransDataTo5HD's address registers (the C API's asc_set_va_reg)
+    InstrDef("set_va", (("va", "vareg"),) + tuple((f"a{k}", "vaddr") for k in range(8)),
+             F.SET_VA, level="scalar",
+             doc="VA register VA = the 8 UB addresses A0..A7 (NAME[I] or @ADDR): the blocks a "
+             "vnchwconv_va reads or writes (asc_set_va_reg; VA0..VA7)"),
+    InstrDef("vnchwconv_va", (("dst", "vareg"), ("src", "vareg")), F.VNCHWCONV_VA, typed=True,
+             types="trans5hd", strides="trans5hd", keys=("repeat", "dst_high", "src_high"),
+             doc="TransDataTo5HD from address registers: the 16 blocks whose addresses VA src "
+             "and src+1 hold transposed into the 16 of VA dst and dst+1 (asc_transto5hd_b8/b16/"
+             "b32); otherwise as vnchwconv"),
     InstrDef("get_cmp_mask", (("dst", "cmpaddr"),), F.api("api_get_cmp_mask"), level="api",
              doc="AscendC GetCmpMask → get_cmpmask"),
     InstrDef("set_cmp_mask", (("src", "cmpaddr"),), F.api("api_set_cmp_mask"), level="api",
@@ -452,7 +483,7 @@ for _d in (
     *(InstrDef(name, (("dst", "vec"), ("src", "vec"), ("work", "vec")), F.api("api_reduce_all"),
                level="api", typed=True, types="reduce",
                strides=StrideLayout("reduce_all", ("src_rep",), (8,)),
-               keys=("count", "repeats", "index") + _APIMASK, hw=hw,
+               keys=("count", "repeats", "index", "tmp_a", "tmp_b") + _APIMASK, hw=hw,
                doc=f"AscendC {vendor}: count= (first n) or repeats= with a mask → rounds of "
                f"{hw} over work") for name, hw, vendor in (
         ("reduce_max", "vcmax", "ReduceMax"), ("reduce_min", "vcmin", "ReduceMin"),
@@ -604,6 +635,24 @@ TYPED_FORMS: dict[str, InstrDef] = {d.name: d for d in (
 # #27a: AscendC Div's typed form (`div x1, x2, x3` is the scalar unit's division)
 TYPED_FORMS["div"] = _api_elementwise("div", _VEC3, "api_binary", "math", "binary",
                                       "AscendC Div → vdiv")
+
+# #32 class 4: the rounding advanced APIs (Floor, Ceil, Trunc, Rint, Round, Frac), count= only,
+# built from vconv with a round mode (and vsub for Frac); WORK is the sharedTmpBuffer a half
+# source needs (count × 4 bytes: the float copy), optional for a float Floor … Round
+_ROUNDING = (("floor", "floor", "towards -inf"), ("ceil", "ceil", "towards +inf"),
+             ("trunc", "trunc", "towards 0"), ("rint", "rint", "to nearest, ties to even"),
+             ("round", "round", "to nearest, ties away from 0"))
+for _name, _mode, _how in _ROUNDING:
+    INSTRUCTIONS[_name] = InstrDef(
+        _name, (*_VEC2, ("work", "vec")), F.api("api_rounding"), level="api", typed=True,
+        types="math", keys=("count",), hw="vconv", min_operands=2,
+        doc=f"AscendC {_name.capitalize()}: dst = src rounded to an integer {_how} (exact) → "
+        f"vconv round={_mode} (half: through float in WORK)")
+INSTRUCTIONS["frac"] = InstrDef(
+    "frac", (*_VEC2, ("work", "vec")), F.api("api_rounding"), level="api", typed=True,
+    types="math", keys=("count",), hw="vsub",
+    doc="AscendC Frac: dst = src - trunc(src) (exact; ±inf: NaN) → vconv round=trunc into "
+    "WORK, vsub")
 
 
 # --- issue 34: ascend950's reg-based vector unit (isa/regvec.py; docs/semantics.md §15)

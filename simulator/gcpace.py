@@ -19,15 +19,16 @@ RUN_THRESHOLD = 10_000
 
 
 @contextmanager
-def paced_collections() -> Iterator[None]:
-    """Collect the youngest generation every RUN_THRESHOLD new objects within the block (not
-    more often than the caller asked; a threshold of 0, collection off, stays), then restore
-    the caller's thresholds unless something in the block set its own."""
+def paced_collections(threshold: int | None = None) -> Iterator[None]:
+    """Collect the youngest generation every THRESHOLD (default RUN_THRESHOLD) new objects
+    within the block (not more often than the caller asked; a threshold of 0, collection off,
+    stays), then restore the caller's thresholds unless something in the block set its own."""
+    threshold = RUN_THRESHOLD if threshold is None else threshold
     old = gc.get_threshold()
-    if old[0] == 0 or old[0] >= RUN_THRESHOLD:
+    if old[0] == 0 or old[0] >= threshold:
         yield
         return
-    paced = (RUN_THRESHOLD, *old[1:])
+    paced = (threshold, *old[1:])
     gc.set_threshold(*paced)
     try:
         yield

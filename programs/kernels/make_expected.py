@@ -89,10 +89,16 @@ def brcb_row_scale() -> dict[str, np.ndarray]:
     return {"y_gm": (x * s[:, None]).reshape(-1)}
 
 
+def nchw_to_nc1hwc0() -> dict[str, np.ndarray]:
+    x = uniform(41, -8, 8, 2048, np.float16).reshape(2, 16, 64)  # (C1, C0, H·W)
+    return {"y_gm": x.transpose(0, 2, 1).reshape(-1)}  # (C1, H·W, C0)
+
+
 KERNELS = {"double_buffer": double_buffer, "relu": relu, "clamp": clamp,
            "where_tiles": where_tiles, "nan_scrub": nan_scrub, "masked_fill": masked_fill,
            "multicore_relu": multicore_relu, "bf16_max_tail": bf16_max_tail,
-           "compact_kept": compact_kept, "brcb_row_scale": brcb_row_scale}
+           "compact_kept": compact_kept, "brcb_row_scale": brcb_row_scale,
+           "nchw_to_nc1hwc0": nchw_to_nc1hwc0}
 
 
 def main() -> None:

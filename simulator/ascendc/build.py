@@ -12,6 +12,7 @@ included files with their hashes, and a rerun whose files all match loads the ob
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -20,6 +21,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import attrs
@@ -175,6 +177,7 @@ class _Unit:
     path: Path
     original: str
     text: str
+    defines: tuple[str, ...] = ()  # its own -D macros (its CMake target's definitions)
 
     @property
     def rewritten(self) -> bool:
@@ -204,9 +207,11 @@ def compile_source(source: str | Path, *, npu_arch: int, defines: tuple[str, ...
 
 def compile_sources(sources: tuple[str | Path, ...], *, npu_arch: int,
                     defines: tuple[str, ...] = (), includes: tuple[str, ...] = (),
-                    kernel: str | None = None, env: dict[str, str] | None = None) -> Build:
+                    kernel: str | None = None, env: dict[str, str] | None = None,
+                    unit_defines: Mapping[str, tuple[str, ...]] | None = None) -> Build:
     """Compile and link the translation units SOURCES (one shared object; `main` in any of
-    them), or return the cached object. A launch or `__ubuf__` array in a file a unit
+    them), or return the cached object; UNIT_DEFINES: a source's own -D macros besides DEFINES
+    (its CMake target's definitions). A launch or `__ubuf__` array in a file a unit
     `#include`s with quotes is rewritten in a copy of that file (`includes.rewrite_tree`)."""
     t0 = time.perf_counter()
     env_map = os.environ if env is None else env
@@ -217,7 +222,8 @@ def compile_sources(sources: tuple[str | Path, ...], *, npu_arch: int,
     except OSError as e:
         raise BuildError(f"error: cannot use the compile cache {root} ({e.strerror or e}); set "
                          "PIPEV_CACHE_DIR to a writable directory") from None
-    units = [_unit(str(s), root, includes) for s in sources]
+    units = [_unit(str(s), root, includes, (unit_defines or {}).get(str(s), ()))
+             for s in sources]
     first = units[0]
     if kernel is not None:
         text = first.text + ("" if first.text.endswith("\n") else "\n") + launch.entry_trailer(
@@ -241,22 +247,49 @@ def compile_sources(sources: tuple[str | Path, ...], *, npu_arch: int,
     key_data = {"format": CACHE_FORMAT, "cxx": cxx, "version": compiler_version(cxx),
                 "flags": flags, "headers": headers_hash(), "cwd": os.getcwd(),
                 **({"source": first.text, "path": first.display} if len(units) == 1 else
-                   {"units": [[u.display, u.text] for u in units]})}
+                   {"units": [[u.display, u.text] for u in units]}),
+                **({"unit_defines": [list(u.defines) for u in units]}
+                   if any(u.defines for u in units) else {})}
     key = _sha(json.dumps(key_data, sort_keys=True).encode())
     manifest = root / f"{key}.json"
     hit = _lookup(root, manifest)
-    if hit is not None:
-        so, output = hit
-        return Build(so, True, time.perf_counter() - t0, output)
+    if hit is None:
+        with _compiling(root, key):  # one compile per key: a concurrent one waits for it
+            hit = _lookup(root, manifest)
+            if hit is None:
+                try:
+                    return _compile(root, key, manifest, cxx, flags, units, t0)
+                except BuildError as e:
+                    if kernel is not None and e.diagnostic is None:
+                        _entry_failed(e.text, kernel, first.display, first.original)
+                    raise
+    so, output = hit
+    return Build(so, True, time.perf_counter() - t0, output)
+
+
+@contextlib.contextmanager
+def _compiling(root: Path, key: str) -> Iterator[None]:
+    """Hold KEY's compile lock (a sweep's workers building the same variant: the first
+    compiles, the others then find its object); no lock where the system has none."""
     try:
-        return _compile(root, key, manifest, cxx, flags, units, t0)
-    except BuildError as e:
-        if kernel is not None and e.diagnostic is None:
-            _entry_failed(e.text, kernel, first.display, first.original)
-        raise
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    try:
+        fd = os.open(root / f"{key}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
-def _unit(display: str, root: Path, includes: tuple[str, ...]) -> _Unit:
+def _unit(display: str, root: Path, includes: tuple[str, ...],
+          defines: tuple[str, ...] = ()) -> _Unit:
     path = Path(display)
     original = _read(display, path)
     try:
@@ -267,7 +300,7 @@ def _unit(display: str, root: Path, includes: tuple[str, ...]) -> _Unit:
         text = rewrite_includes(text, display, path, root / "src", includes)
     except IncludeError as e:
         raise BuildError.at(e.diagnostic) from None
-    return _Unit(display, path, original, text)
+    return _Unit(display, path, original, text, tuple(defines))
 
 
 def _entry_failed(output: str, kernel: str, display: str, original: str) -> None:
@@ -324,8 +357,8 @@ def _lookup(root: Path, manifest: Path) -> tuple[Path, str] | None:
 def prune(root: Path, days: float = PRUNE_AFTER_DAYS) -> None:
     """Remove cache files (objects, manifests, source copies) unused for DAYS days."""
     limit = time.time() - days * 86400
-    for p in [*root.glob("*.so"), *root.glob("*.json"), *root.glob("src/*.cpp"),
-              *root.glob("src/*/*")]:
+    for p in [*root.glob("*.so"), *root.glob("*.json"), *root.glob("*.lock"),
+              *root.glob("src/*.cpp"), *root.glob("src/*/*")]:
         try:
             if p.stat().st_mtime < limit:
                 p.unlink()
@@ -349,7 +382,8 @@ def _compile(root: Path, key: str, manifest: Path, cxx: list[str], flags: list[s
             out = tmp_so if len(units) == 1 else f"{tmp_so[:-3]}.{k}.o"
             depfile = f"{tmp_so[:-3]}.{k}.d"
             temps += [Path(depfile), Path(out)]
-            argv = [*cxx, *flags, *([] if len(units) == 1 else ["-c"]), "-MMD", "-MF", depfile,
+            argv = [*cxx, *flags, *(f"-D{d}" for d in u.defines),
+                    *([] if len(units) == 1 else ["-c"]), "-MMD", "-MF", depfile,
                     "-o", out, "-x", "c++", compiled]
             outputs.append(_run(argv, cxx, u.display))
             objects.append(out)

@@ -52,8 +52,9 @@ class _SourcesCommand(click.Command):
 
 def _sources(program: str, args: tuple[str, ...], includes: tuple[str, ...],
              defines: tuple[str, ...]):
-    """(sources, program ARGS, -I, -D): `pipev run main.cpp kernel.cpp [-- ARGS]` compiles
-    both files; `pipev run DIR` the sources its CMakeLists.txt names (ascendc/cmake.py)."""
+    """(sources, program ARGS, -I, -D, each source's own -D): `pipev run main.cpp kernel.cpp
+    [-- ARGS]` compiles both files; `pipev run DIR` the sources its CMakeLists.txt names, each
+    with its target's definitions (ascendc/cmake.py)."""
     from pathlib import Path
 
     from simulator.front_ends import front_end_for
@@ -66,14 +67,16 @@ def _sources(program: str, args: tuple[str, ...], includes: tuple[str, ...],
             project = read_project(program, given)
         except CMakeError as e:
             raise click.UsageError(str(e)) from None
+        if project.npu_arch is not None:  # the chip its CMake builds for (no --chip given)
+            click.get_current_context().meta["pipev_project_arch"] = project.npu_arch
         return (list(project.sources), list(args), (*includes, *project.includes),
-                (*project.defines, *defines))
+                (*project.defines, *defines), dict(project.unit_defines))
     before = click.get_current_context().meta.get("pipev_before_dashes", [])
     sources, rest = [program], list(args)
     while rest and rest[0] in before and front_end_for(rest[0]) == "cpp" \
             and Path(rest[0]).is_file():
         sources.append(rest.pop(0))
-    return sources, rest, includes, defines
+    return sources, rest, includes, defines, {}
 
 
 def _kernel_only(f):
@@ -198,19 +201,20 @@ def _run_worker(program, args, defines, includes, chip, kernel, kernel_args, blo
             if given:
                 raise click.UsageError(f"{flag} needs --kernel NAME (kernel-only mode); a "
                                        "program with a host main writes its own outputs")
-    sources, args, includes, defines = _sources(program, args, includes, defines)
+    sources, args, includes, defines, unit_defines = _sources(program, args, includes, defines)
     if kernel is not None and args:
         raise click.UsageError("program ARGS are for a host main; with --kernel give --arg")
     program = sources[0]
     specs = _parse_args(kernel_args)
-    chip_obj = _chip(chip)
+    chip_obj = _chip(chip or _project_chip())
     if not chip_obj.npu_arch:
         click.echo(f"error: chip {chip_obj.name} gives no npu_arch in its profile "
                    f"({chip_obj.path}): add `npu_arch = N` (its __NPU_ARCH__)", err=True)
         return 1
     try:
         build = compile_sources(tuple(sources), npu_arch=chip_obj.npu_arch,
-                                defines=tuple(defines), includes=tuple(includes), kernel=kernel)
+                                defines=tuple(defines), includes=tuple(includes), kernel=kernel,
+                                unit_defines=unit_defines)
     except BuildError as e:
         _build_failed(e)
     if build.compiler_output:
@@ -247,12 +251,13 @@ def debug_cpp(program, args, defines, includes, chip, launch_index, core, comman
     from simulator.ascendc.driver import run_worker
     from simulator.debugger import debug as debug_session
 
-    chip_obj = _chip(chip)
-    sources, args, includes, defines = _sources(program, args, includes, defines)
+    sources, args, includes, defines, unit_defines = _sources(program, args, includes, defines)
+    chip_obj = _chip(chip or _project_chip())
     program = sources[0]
     try:
         build = compile_sources(tuple(sources), npu_arch=chip_obj.npu_arch,
-                                defines=tuple(defines), includes=tuple(includes))
+                                defines=tuple(defines), includes=tuple(includes),
+                                unit_defines=unit_defines)
     except BuildError as e:
         _build_failed(e)
     with tempfile.TemporaryDirectory(prefix="pipev-debug-") as tmp:
@@ -312,6 +317,16 @@ def _parse_args(items) -> list:
     if dup is not None:
         raise click.UsageError(f"--arg {dup} is given twice (each parameter needs its own name)")
     return specs
+
+
+def _project_chip() -> str | None:
+    """The profile whose npu_arch a sample directory's CMAKE_ASC_ARCHITECTURES names."""
+    from isa.chip import chip_names, get_chip
+
+    arch = click.get_current_context().meta.get("pipev_project_arch")
+    if arch is None:
+        return None
+    return next((n for n in chip_names() if get_chip(n).npu_arch == arch), None)
 
 
 def _chip(name):

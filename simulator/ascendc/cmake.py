@@ -2,8 +2,10 @@
 directory, read from its CMakeLists.txt (docs/ascendc.md, "Running a project as it is").
 
 This is no CMake: it reads the commands the vendor's kernel-launch samples use and nothing
-else. An `if()` whose condition is `[NOT] DEFINED V` or `[NOT] A STREQUAL B` (the samples'
-`if("${RUN_MODE}" STREQUAL "cpu")`) takes its branch; any other condition reads every branch:
+else. An `if()` whose condition is `[NOT] DEFINED V`, `[NOT] A STREQUAL B` or `[NOT] A MATCHES
+REGEX` (the samples' `if("${RUN_MODE}" STREQUAL "cpu")`), or such conditions joined by `AND` /
+`OR`, takes its branch; any other condition reads every branch. A `message(FATAL_ERROR ...)`
+in a branch so decided stops the run with its text, as cmake would:
 - `set(VAR VALUE...)` (CACHE/PARENT_SCOPE parts dropped), `list(APPEND VAR VALUE...)`,
   `file(GLOB|GLOB_RECURSE VAR PATTERN...)`;
 - `include(FILE)` of a file inside DIR (others, e.g. the CANN's ascendc.cmake, are skipped);
@@ -11,8 +13,14 @@ else. An `if()` whose condition is `[NOT] DEFINED V` or `[NOT] A STREQUAL B` (th
   (`target_link_libraries`) that the files define: `add_library`, `ascendc_library`,
   `ascendc_fatbin_library`, `target_sources`;
 - `include_directories`, `target_include_directories`, `ascendc_include_directories` (-I of
-  the directories that exist), `add_definitions`/`add_compile_definitions`,
-  `target_compile_definitions`, `ascendc_compile_definitions` (-D).
+  the directories that exist), `add_definitions`/`add_compile_definitions` (-D for every
+  file), `target_compile_definitions`, `ascendc_compile_definitions` (-D for the files of that
+  target: PRIVATE and PUBLIC ones for its own sources, PUBLIC and INTERFACE ones also for the
+  targets that link it, transitively; none given: PRIVATE); a target linking the CPU twin's
+  imported `tikicpulib::...` (directly or through a library) gets `ASCENDC_CPU_DEBUG`, as the
+  CANN package's target gives it.
+`CMAKE_ASC_ARCHITECTURES` (`dav-2201`, `dav-3510`: the CANN 9 samples' build target) picks the
+chip profile of that __NPU_ARCH__ when no --chip is given.
 `${CMAKE_CURRENT_SOURCE_DIR}`, `${CMAKE_SOURCE_DIR}`, `${PROJECT_SOURCE_DIR}` and
 `${CMAKE_CURRENT_LIST_DIR}` are DIR (the list file's directory for the last), and relative
 paths are DIR's, as CMake takes them in an included file too; `pipev run DIR
@@ -53,7 +61,12 @@ class Project:
     executable: str
     sources: tuple[str, ...]  # as the user would name them (relative to the cwd when inside)
     includes: tuple[str, ...]
-    defines: tuple[str, ...]
+    defines: tuple[str, ...]  # for every source
+    # a source's own definitions besides (its target's, and those its target's links pass on)
+    unit_defines: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    lists: tuple[str, ...] = ()  # the CMake files read (resolved): what the project depends on
+    # the CANN 9 samples' CMAKE_ASC_ARCHITECTURES (dav-2201, dav-3510): the chip they build for
+    npu_arch: int | None = None
 
 
 @attrs.define
@@ -73,6 +86,8 @@ class _State:
     links: dict[str, list[str]] = attrs.Factory(dict)
     includes: list[str] = attrs.Factory(list)
     defines: list[str] = attrs.Factory(list)
+    # target -> [(scope, definition)]: target_compile_definitions, ascendc_compile_definitions
+    target_defines: dict[str, list[tuple[str, str]]] = attrs.Factory(dict)
     read: set[Path] = attrs.Factory(set)
 
 
@@ -96,15 +111,52 @@ def read_project(directory: str, variables: dict[str, str] | None = None) -> Pro
                          f"({', '.join(state.executables)}): run one with `pipev run "
                          "SOURCE...`")
     name, own = next(iter(state.executables.items()))
-    pairs = list(own)
-    for lib in _linked(state, name):
-        pairs += state.libraries[lib]
-    sources = [_source(state, arg, lists_file) for arg, lists_file in pairs]
-    sources = [s for s in dict.fromkeys(sources) if s is not None]
+    targets = [(name, own)] + [(lib, state.libraries[lib]) for lib in _linked(state, name)]
+    sources: dict[str, tuple[str, ...]] = {}  # source -> its target's definitions
+    for target, pairs in targets:
+        for arg, lists_file in pairs:
+            source = _source(state, arg, lists_file)
+            if source is not None and source not in sources:
+                sources[source] = _target_defines(state, target)
     if not sources:
         raise CMakeError(f"{lists}:1: error: the executable {name} has no C++ source")
     return Project(name, tuple(sources), tuple(dict.fromkeys(state.includes)),
-                   tuple(dict.fromkeys(state.defines)))
+                   tuple(dict.fromkeys(state.defines)),
+                   tuple((s, d) for s, d in sources.items() if d),
+                   tuple(sorted(str(p) for p in state.read)), _npu_arch(state))
+
+
+def _npu_arch(state: _State) -> int | None:
+    """The __NPU_ARCH__ the first of CMAKE_ASC_ARCHITECTURES names (dav-NNNN), if any."""
+    for value in state.vars.get("CMAKE_ASC_ARCHITECTURES", []):
+        m = re.fullmatch(r"dav-(\d+)", value.strip())
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def _target_defines(state: _State, target: str) -> tuple[str, ...]:
+    """TARGET's PRIVATE and PUBLIC definitions, then the PUBLIC and INTERFACE ones of the
+    libraries it links (transitively), as CMake passes them on."""
+    own = [d for scope, d in state.target_defines.get(target, []) if scope != "INTERFACE"]
+    for lib in _linked(state, target):
+        own += [d for scope, d in state.target_defines.get(lib, []) if scope != "PRIVATE"]
+    if any(name.startswith("tikicpulib::") for name in _link_names(state, target)):
+        own.append("ASCENDC_CPU_DEBUG")  # the CPU-twin package's imported target defines it
+    return tuple(dict.fromkeys(own))
+
+
+def _link_names(state: _State, target: str) -> list[str]:
+    """Every name TARGET links, transitively through the libraries the files define (external
+    ones, such as the CANN's imported targets, included)."""
+    names: list[str] = []
+    todo = list(state.links.get(target, []))
+    while todo:
+        name = todo.pop(0)
+        if name not in names:
+            names.append(name)
+            todo += state.links.get(name, [])
+    return names
 
 
 def _linked(state: _State, name: str) -> list[str]:
@@ -201,7 +253,18 @@ def _read_file(state: _State, lists: Path) -> None:
         if name in ("if", "elseif", "else", "endif"):
             _branch(state, branches, name, args, lists)
         elif all(frame[0] for frame in branches):
+            if name == "message" and args and args[0].text == "FATAL_ERROR" \
+                    and all(frame[2] for frame in branches):
+                _fatal(state, args, lists)
             _command(state, name, args, lists)
+
+
+def _fatal(state: _State, args: list[_Arg], lists: Path) -> None:
+    """message(FATAL_ERROR ...) in a branch pipev decided: the project's own refusal (a
+    scenario that needs another architecture), as cmake would stop with it."""
+    text = "".join(a.text for a in _values(state, args[1:], lists))
+    raise CMakeError(f"{_shown(lists, state)}:{args[0].line}: error: {text} (the project's "
+                     "message(FATAL_ERROR); give the -D values it asks for)")
 
 
 def _branch(state: _State, branches: list[list], name: str, args: list[_Arg],
@@ -229,16 +292,35 @@ def _branch(state: _State, branches: list[list], name: str, args: list[_Arg],
 
 
 def _condition(state: _State, args: list[_Arg], lists: Path) -> bool | None:
+    """An if() condition: simple ones joined by OR / AND (AND binds tighter, as in CMake);
+    None when any part that decides it cannot be read."""
+    for joiner, decided in (("OR", True), ("AND", False)):
+        cuts = [k for k, a in enumerate(args) if a.text == joiner and not a.quoted]
+        if cuts:
+            bounds = [-1, *cuts, len(args)]
+            parts = [_condition(state, args[i + 1:j], lists)
+                     for i, j in zip(bounds, bounds[1:], strict=False)]
+            if decided in parts:
+                return decided
+            return None if None in parts else not decided
+    return _simple_condition(state, args, lists)
+
+
+def _simple_condition(state: _State, args: list[_Arg], lists: Path) -> bool | None:
     words = [a.text for a in args]
     negate = bool(words) and words[0] == "NOT"
     words = words[1:] if negate else words
     if len(words) == 2 and words[0] == "DEFINED":
-        value = words[1] in state.vars
-    elif len(words) == 3 and words[1] == "STREQUAL":
+        env = re.fullmatch(r"ENV\{(\w+)\}", words[1])  # an environment variable
+        value = env.group(1) in os.environ if env else words[1] in state.vars
+    elif len(words) == 3 and words[1] in ("STREQUAL", "MATCHES"):
         a, b = (_operand(state, x, lists) for x in (args[-3], args[-1]))
         if a is None or b is None:
             return None
-        value = a == b
+        try:
+            value = a == b if words[1] == "STREQUAL" else re.search(b, a) is not None
+        except re.error:
+            return None
     else:
         return None
     return value != negate
@@ -302,10 +384,8 @@ def _command(state: _State, name: str, raw: list[_Arg], lists: Path) -> None:
             path = Path(a.text) if Path(a.text).is_absolute() else state.root / a.text
             if path.is_dir():
                 state.includes.append(_shown(path, state))
-    elif name in ("add_definitions", "add_compile_definitions", "target_compile_definitions",
-                  "ascendc_compile_definitions"):
-        args = raw if name.startswith("add_") else raw[1:]
-        for a in _values(state, args, lists):
+    elif name in ("add_definitions", "add_compile_definitions"):
+        for a in _values(state, raw, lists):
             if a.text in _SCOPES or "$<" in a.text or _unknown(state, a.text):
                 continue
             if name == "add_definitions":
@@ -313,6 +393,15 @@ def _command(state: _State, name: str, raw: list[_Arg], lists: Path) -> None:
                     state.defines.append(a.text[2:])
             else:
                 state.defines.append(a.text.removeprefix("-D"))
+    elif name in ("target_compile_definitions", "ascendc_compile_definitions"):
+        target, scope = _expand(state, raw[0].text, lists), "PRIVATE"
+        for a in _values(state, raw[1:], lists):
+            if a.text in ("PRIVATE", "PUBLIC", "INTERFACE"):
+                scope = a.text
+            elif a.text not in _SCOPES and "$<" not in a.text and not _unknown(state, a.text) \
+                    and a.text.removeprefix("-D"):
+                state.target_defines.setdefault(target, []).append(
+                    (scope, a.text.removeprefix("-D")))
 
 
 def _glob(state: _State, raw: list[_Arg], lists: Path) -> list[str]:

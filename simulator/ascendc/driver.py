@@ -118,8 +118,11 @@ def run_worker(config: dict) -> int:
         root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
                                     else "")
-        argv = [sys.executable, "-m", "simulator.ascendc.worker", json.dumps(config)]
-        proc = subprocess.Popen(argv, env=env, pass_fds=(status.fd, lifeline))
+        if FORK_WORKER:
+            proc = _Forked(config, keep)
+        else:
+            argv = [sys.executable, "-m", "simulator.ascendc.worker", json.dumps(config)]
+            proc = subprocess.Popen(argv, env=env, pass_fds=(status.fd, lifeline))
         os.close(lifeline)
         lifeline = -1
         stopped: list[int] = []
@@ -148,6 +151,52 @@ def _end_worker(proc: subprocess.Popen | None, keep: int, lifeline: int) -> None
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+# The worker is forked from this process instead of started as a new interpreter: set by a
+# process that has pipev imported already and runs nothing else meanwhile (a sweep's warm C++
+# runner, simulator/sweep/cppwarm.py). The child is what `python -m simulator.ascendc.worker`
+# would be: the same `worker.main` path, the status block's descriptor inherited.
+FORK_WORKER = False
+
+
+class _Forked:
+    """A forked worker, as much of `subprocess.Popen` as the parent uses."""
+
+    def __init__(self, config: dict, keep: int):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.close(keep)  # the lifeline's write end is the parent's alone
+            run_config(config)  # ends the process
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        try:
+            return self.wait(0)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def send_signal(self, signum: int) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, signum)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def wait(self, timeout: float | None = None) -> int:
+        end = None if timeout is None else time.monotonic() + timeout
+        while self.returncode is None:
+            pid, status = os.waitpid(self.pid, 0 if end is None else os.WNOHANG)
+            if pid:
+                self.returncode = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else \
+                    os.WEXITSTATUS(status)
+            elif time.monotonic() >= end:
+                raise subprocess.TimeoutExpired("worker", timeout)
+            else:
+                time.sleep(0.01)
+        return self.returncode
 
 
 STOP_SIGNALS = ("SIGTERM", "SIGHUP")
@@ -328,6 +377,18 @@ def _c_stdout_writer(libc):
         fputs(text.encode("utf-8", "replace"), stdout)
 
     return write_c
+
+
+def run_config(config: dict) -> None:
+    """The worker's whole life for CONFIG (`python -m simulator.ascendc.worker`, or forked:
+    `FORK_WORKER`); ends the process as a C program ends."""
+    try:
+        rc = worker_main(config)
+    except BaseException as e:  # noqa: BLE001 - one diagnostic line, never a traceback
+        print(f"{config.get('source', '?')}:1:1: error: internal error in pipev's worker: "
+              f"{type(e).__name__}: {e}", file=sys.stderr)
+        rc = 1
+    c_exit(rc)
 
 
 def worker_main(config: dict) -> int:

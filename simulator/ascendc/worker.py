@@ -8,16 +8,9 @@ import sys
 
 
 def main() -> None:
-    from simulator.ascendc.driver import c_exit, worker_main
+    from simulator.ascendc.driver import run_config
 
-    config = json.loads(sys.argv[1])
-    try:
-        rc = worker_main(config)
-    except BaseException as e:  # noqa: BLE001 - one diagnostic line, never a traceback
-        print(f"{config.get('source', '?')}:1:1: error: internal error in pipev's worker: "
-              f"{type(e).__name__}: {e}", file=sys.stderr)
-        rc = 1
-    c_exit(rc)
+    run_config(json.loads(sys.argv[1]))
 
 
 if __name__ == "__main__":

@@ -157,7 +157,7 @@ class Commands:
 
     def cmd_continue(self, arg: str) -> list[str]:
         self._no_args("continue", arg)
-        return self._stopped(self.s.forward(lambda rec: False))
+        return self._stopped(self.s.go())
 
     def cmd_run(self, arg: str) -> list[str]:
         self._no_args("run", arg)
@@ -165,7 +165,7 @@ class Commands:
         hit = self.s._bp_at_boundary()
         if hit is not None:
             return ["restarted", *self._stopped(hit)]
-        return ["restarted", *self._stopped(self.s.forward(lambda rec: False))]
+        return ["restarted", *self._stopped(self.s.go())]
 
     def cmd_until(self, arg: str) -> list[str]:
         if arg:
@@ -183,7 +183,7 @@ class Commands:
         _, what, pcs, _ = self._location_pcs(arg, name)
         tmp = self.s.add(kind="motion", what=what, pcs=pcs, temporary=True)
         try:
-            return self._stopped(self.s.forward(lambda rec: False))
+            return self._stopped(self.s.go())
         finally:
             self.s.breaks.pop(tmp.num, None)
             if self.s.next_num == tmp.num + 1:  # its number is the user's again

@@ -17,6 +17,7 @@ from isa.diagnostics import Diagnostic
 from isa.families import CONTROL
 from isa.program import Instruction, Program
 from simulator.cores import Schedule
+from simulator.gcpace import paced_collections
 from simulator.machine import Machine
 from simulator.problems import Fault
 from simulator.run import Run, gm_arrays
@@ -26,6 +27,17 @@ from .names import KernelNames
 from .undo import Record, Recorder, UndoLog, Write, redo, snapshot, split_record, undo
 
 HISTORY_BYTES = 256 << 20
+# Motion collects the youngest generation every this many new objects (simulator/gcpace.py):
+# the records it makes are a few small objects each and all live on (the log keeps them), so
+# collecting them as often as a run's would traverse them again and again (at a run's pace,
+# `continue` over 20,000 one-repeat lines varied from 69 to 300 ms; at this one, 73 to 80 ms)
+MOTION_THRESHOLD = 100_000
+
+
+def never(rec: Record) -> bool:
+    """The DONE predicate of `continue`: motion stops only at a break/watchpoint, an error,
+    the end or an interrupt."""
+    return False
 
 
 @attrs.define
@@ -70,9 +82,13 @@ class Stop:
 class Session:
     def __init__(self, program: Program, inputs: Mapping | None = None, checks: str = "error",
                  max_steps: int = 10_000_000, history_bytes: int = HISTORY_BYTES,
-                 werror: bool = False, block_dim: int | None = None, views=()):
-        """VIEWS: a C++ recording's GlobalTensor views (its kernel's GM types and names)."""
+                 werror: bool = False, block_dim: int | None = None, views=(),
+                 fast: bool = True):
+        """VIEWS: a C++ recording's GlobalTensor views (its kernel's GM types and names).
+        FAST: `go` (continue) may take the run's plans (debugger/fast.py); False keeps every
+        motion on the reference path (what the fast path is tested against)."""
         self.program = program
+        self.fast = fast
         self.n = block_dim or program.block_dim  # the launch's cores, debugged one by one
         self.recorded_core: tuple[int, int] | None = None  # (K, N): see debugger.debug
         self.names = KernelNames(program, views)
@@ -88,6 +104,7 @@ class Session:
         self.interrupted = False
         self.by_repeat = False  # motion by micro-ops: vector instructions are split into repeats
         self.undone: list[str] = []  # the `set var`s the last backward motion undid
+        self._fast = None  # the running core's DebugLoop (`go`)
         self.start()
 
     # -- building ----------------------------------------------------------------------------
@@ -358,6 +375,54 @@ class Session:
         an interrupt (BY_REPEAT: micro-op by micro-op)."""
         return self._move(self._step_forward, done, by_repeat)
 
+    def go(self) -> Stop:
+        """Move forward until a break/watchpoint, the end, an error or an interrupt (`continue`,
+        `run`, `until`/`advance` to a location): through the run's plans wherever nothing can
+        fire there (debugger/fast.py), recording every instruction as the reference path
+        does; so what a later backward motion sees is the same."""
+        loop = self._fast_loop()
+        if loop is None:
+            return self.forward(never)
+        try:
+            return self._move(lambda: self._step_fast(loop), never)
+        finally:
+            loop.settle()
+
+    def _fast_loop(self):
+        """The fast loop of the running core's executor (made once per executor), or None when
+        this motion must take the reference path (`DebugLoop.can_run`)."""
+        from .fast import DebugLoop
+
+        if not self.fast:
+            return None
+        loop = self._fast
+        if loop is None or loop.ex is not self.ex:
+            loop = self._fast = DebugLoop(self)
+        return loop if loop.can_run() else None
+
+    def _step_fast(self, loop) -> tuple[Record | None, Stop | None]:
+        """A stretch of planned executions, or else one step of the reference path (which
+        teaches the loop that instruction's plan)."""
+        if self.pos == self.hist.end and self.fault is None and not self.ex.done:
+            self.sync()
+            if self.recorder.stale:
+                self.recorder.regs = snapshot(self.machine, self.recorder.regs)
+                self.recorder.stale = False
+            if loop.run_plans(loop.arm()):
+                if self.fault is not None:
+                    return None, self._why_not_forward()
+                rec = self.hist[self.pos - 1]
+                return rec, self._bp_at_boundary()  # all else was checked per plan
+            if self.source.at_end():
+                loop.settle()  # the executor's finish reads what the plans counted
+            m, k = self.machine, self.source.index
+            state = (m.mask_hi, m.mask_lo, m.counter)
+            rec, stop = self._step_forward()
+            if rec is not None and loop.ex is self.ex and rec.index == k < len(self.flat):
+                loop.learn_after(self.flat[k], state)
+            return rec, stop
+        return self._step_forward()
+
     def _step_forward(self) -> tuple[Record | None, Stop | None]:
         rec = self._forward()
         if rec is None:
@@ -377,14 +442,15 @@ class Session:
         self.interrupted = False
         self.by_repeat = by_repeat
         try:
-            while True:
-                rec, stop = advance()
-                if stop is not None:
-                    return stop
-                if done(rec):
-                    return Stop()
-                if self.interrupted:
-                    return Stop("interrupted")
+            with paced_collections(MOTION_THRESHOLD):
+                while True:
+                    rec, stop = advance()
+                    if stop is not None:
+                        return stop
+                    if done(rec):
+                        return Stop()
+                    if self.interrupted:
+                        return Stop("interrupted")
         finally:
             self.by_repeat = False
             self.sync()

@@ -26,6 +26,7 @@ from isa.decode import CmpmaskMove, DmaOp, VectorOp
 from isa.program import Instruction
 from simulator.events import Event, Observer
 from simulator.machine import Machine
+from simulator.plans import ObserverPlan
 
 # (MASK_HI, MASK_LO, counter mode, CMPMASK bytes, set flags, x registers, special registers,
 # GM atomic state, the reg-based unit's registers or None)
@@ -128,11 +129,25 @@ class Record:
     next_index: int = 0  # flat index of the next instruction to run after it
     end: int = 0  # cycle this micro-op ended at (timing model), 0 when unknown
     cycle: int = 0  # the largest end cycle of any micro-op up to this one
-    timing: object = None  # the instruction's InstrTiming (on its completing record)
+    # the instruction's InstrTiming (on its completing record; see `timing`)
+    _timing: object = attrs.field(default=None, alias="timing")
     event: Event | None = None  # the instruction's event (on its completing record)
     rerun: tuple | None = None  # (body, scalar) of a bulk vector instruction: see `split`
     label: str | None = None  # a write the user made (`set var ...`), not an instruction
     nbytes: int = 0  # resident bytes it holds (the history budget counts these)
+
+    @property
+    def timing(self):
+        """The instruction's InstrTiming. The debugger's fast path keeps the figures to build
+        it from, (build, *figures): it is built on first read (most never are)."""
+        t = self._timing
+        if t.__class__ is tuple:
+            t = self._timing = t[0](*t[1:])
+        return t
+
+    @timing.setter
+    def timing(self, t) -> None:
+        self._timing = t
 
     @property
     def bulk(self) -> bool:
@@ -229,10 +244,17 @@ class Recorder(Observer):
         self.split = False
         self.executor = None  # set by the session: where a bulk instruction's body is read
         self.stale = True  # the machine changed since `regs` was taken (the session says so)
+        self.planning = False  # the debugger's fast path records planned executions itself
 
     @property
     def wants_repeats(self) -> bool:
         return self.split
+
+    def plan(self, planned) -> ObserverPlan | None:
+        """Nothing per execution: once the debugger's fast path drives the executor
+        (`planning`, debugger/fast.py), it records planned executions itself; otherwise every
+        instruction must come through the notifications, so it declines."""
+        return ObserverPlan(None, None) if self.planning else None
 
     def begin(self, index: int) -> None:
         self.pending, self.open, self.event, self.index = [], None, None, index
@@ -318,8 +340,14 @@ def split_record(m: Machine, rec: Record, cycle_before: int) -> list[Record]:
 
 
 def undo(m: Machine, rec: Record) -> None:
+    """Take the machine from the point after REC to the one before it. A write whose bytes
+    written were not kept (the debugger's fast path keeps only what it overwrote: debugger/
+    fast.py) takes them now, from the machine at the point after it, for `redo`."""
     for w in reversed(rec.writes):
-        m.space(w.space)[w.addr:w.end] = np.frombuffer(w.before, np.uint8)
+        mem = m.space(w.space)
+        if not w.after:
+            w.after = mem[w.addr:w.end].tobytes()
+        mem[w.addr:w.end] = np.frombuffer(w.before, np.uint8)
     restore(m, rec.regs_before)
 
 

@@ -63,6 +63,8 @@ def _builtin() -> InstructionSet:
         # issue 28 (28b): gathers and layout shapes
         "vreducev2": gather.issue, "get_rsvd_cnt": gather.get_rsvd_cnt,
         "vgather": gather.issue_gather, "vnchwconv": gather.issue_trans5hd,
+        "vnchwconv_va": gather.issue_trans5hd_va, "set_va": gather.set_va,
+        "vgatherb": gather.issue_gatherb, "get_reduce_spr": gather.get_reduce_spr,
         "set_atomic": atomic.issue,  # GM atomics (issue #27)
         **regvec.ISSUE,  # issue 34: ascend950's reg-based vector unit
     }, bodies={

@@ -53,7 +53,8 @@ def kept(m: Machine, vop: VectorOp) -> np.ndarray:
 def issue(ex: Context, instr: Instruction) -> Issued:
     m = ex.m
     addrs, fields = ex.resolve(instr)
-    vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
+    vop = decode_vector(instr, addrs, fields, m.mask, m.counter,
+                        ex.chip.gathermask_counter == "per_repeat")
     if _noop(ex, instr, vop, fields):
         return Issued("V", vop, uops=vop.repeats)
     for acc in vop.operands:
@@ -138,6 +139,20 @@ def _read(m: Machine, _op, reg: int, _lo, _hi) -> None:
     m.x[reg] = m.special.get(RSVD, 0)
 
 
+def get_reduce_spr(ex: Context, instr: Instruction) -> Issued:
+    """get_reduce_max_min xV, xI / get_reduce_sum xD: the registers the last vcmax/vcmin or
+    vcadd left (semantics/reduce.py), read when it issues (0 before any set them)."""
+    regs = tuple((o.value, key) for o, key in zip(
+        instr.operands.values(), ("reduce_max_min_value", "reduce_max_min_index")
+        if instr.defn.name == "get_reduce_max_min" else ("reduce_sum",), strict=True))
+    return Issued("S", None, _read_spr, regs)
+
+
+def _read_spr(m: Machine, _op, regs, _lo, _hi) -> None:
+    for reg, key in regs:
+        m.x[reg] = m.special.get(key, 0)
+
+
 # -- Gather ---------------------------------------------------------------------------------------
 def issue_gather(ex: Context, instr: Instruction) -> Issued:
     m = ex.m
@@ -178,6 +193,42 @@ def gather_body(m: Machine, vop: VectorOp, _arg, lo: int, hi: int) -> None:
     store(m, vop, vop.access("dst"), m.views[src.size].take(idx, mode="clip"), lo, hi)
 
 
+# -- Gatherb --------------------------------------------------------------------------------------
+def issue_gatherb(ex: Context, instr: Instruction) -> Issued:
+    """The offsets' and dst's checks, then src's over the blocks the offsets name (each 32-byte
+    aligned: the page)."""
+    m = ex.m
+    addrs, fields = ex.resolve(instr)
+    vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
+    if _noop(ex, instr, vop, fields):
+        return Issued("V", vop, uops=vop.repeats)
+    for role in ("dst", "offset"):
+        _check(ex, instr, vop, vop.access(role))
+    offsets = load(m, vop, vop.access("offset"), 0, vop.repeats).astype(np.int64)  # (R, 8)
+    src = vop.access("src")
+    per_block = 32 // src.size
+    k = np.arange(vop.n)
+    src = src.indexed(offsets[:, k // per_block] + (k % per_block) * src.size)
+    vop = attrs.evolve(vop, operands=tuple(src if a.role == "src" else a for a in vop.operands),
+                       memo={})
+    ex.check(instr, _block_misaligned(vop, src, offsets))
+    _check(ex, instr, vop, src)
+    ex.check(instr, checks.overlap(vop))
+    r = vop.repeats
+    return Issued("V", vop, gather_body, None, r, uops=r)
+
+
+def _block_misaligned(vop: VectorOp, src: Access, offsets: np.ndarray) -> Problem | None:
+    """src + each offset must be 32-byte aligned (the Gatherb page: "偏移地址后需要32字节对齐")."""
+    bad = np.argwhere((src.base + offsets) % 32 != 0)
+    if not bad.size:
+        return None
+    i, j = (int(x) for x in bad[0])
+    return Problem("align", f"{vop.instr.head} offset {8 * i + j} = {int(offsets[i, j])}: src "
+                   f"+ it = {src.base + int(offsets[i, j]):#x} is not 32-byte aligned (Gatherb "
+                   "moves whole blocks)", role="offset")
+
+
 # -- TransDataTo5HD -------------------------------------------------------------------------------
 def issue_trans5hd(ex: Context, instr: Instruction) -> Issued:
     """The lists' checks, then their 16 addresses each (32-byte aligned), then the data's."""
@@ -192,8 +243,60 @@ def issue_trans5hd(ex: Context, instr: Instruction) -> Issued:
         _check(ex, instr, vop, acc)
         lists[role] = m.ub[acc.base:acc.base + 128].view(np.uint64).astype(np.int64)
         ex.check(instr, _list_alignment(vop, role, lists[role]))
-    dst, src = address_list_offsets(vop.t.size, vop.repeats, fields, lists["dst_list"],
-                                    lists["src_list"])
+    return _data_checked(ex, instr, vop, fields, lists["dst_list"], lists["src_list"])
+
+
+def va_key(n: int) -> str:
+    """Machine.special's key of VA register N (a tuple of its 8 addresses)."""
+    return f"va{n}"
+
+
+def set_va(ex: Context, instr: Instruction) -> Issued:
+    """VA register N = the 8 addresses (asc_set_va_reg), in program order at issue."""
+    addrs, _ = ex.resolve(instr)
+    n = instr.operands["va"].value
+    return Issued("S", None, _write_va, (n, tuple(addrs[f"a{k}"] for k in range(8))))
+
+
+def _write_va(m: Machine, _op, arg, _lo, _hi) -> None:
+    n, values = arg
+    m.special[va_key(n)] = values
+
+
+def _va_list(ex: Context, instr: Instruction, role: str) -> np.ndarray:
+    """The 16 addresses of ROLE's register pair VA n, n + 1 (an error when one was never set)."""
+    n = instr.operands[role].value
+    if n > 6:
+        raise Fault(Problem("operand", f"{instr.head} {role} = va{n}: its 16 addresses are in "
+                            f"va{n} and the next register; there is no va{n + 1} (va0..va7)",
+                            role=role))
+    out = []
+    for k in (n, n + 1):
+        values = ex.m.special.get(va_key(k))
+        if values is None:
+            raise Fault(Problem("operand", f"{instr.head} {role} reads va{k}, which no set_va "
+                                "has written", role=role))
+        out.extend(values)
+    return np.array(out, dtype=np.int64)
+
+
+def issue_trans5hd_va(ex: Context, instr: Instruction) -> Issued:
+    """vnchwconv_va: vnchwconv with its lists from the VA registers (no list operands in UB)."""
+    m = ex.m
+    _, fields = ex.resolve(instr)
+    vop = decode_vector(instr, {"dst": 0, "src": 0}, fields, m.mask, m.counter)
+    if _noop(ex, instr, vop, fields):
+        return Issued("V", vop, uops=vop.repeats)
+    lists = {role: _va_list(ex, instr, role) for role in ("dst", "src")}
+    for role in ("dst", "src"):
+        ex.check(instr, _list_alignment(vop, role, lists[role]))
+    return _data_checked(ex, instr, vop, fields, lists["dst"], lists["src"])
+
+
+def _data_checked(ex: Context, instr: Instruction, vop: VectorOp, fields: dict,
+                  dst_list: np.ndarray, src_list: np.ndarray) -> Issued:
+    """The data operands' addresses from the two lists, their checks, the issued body."""
+    dst, src = address_list_offsets(vop.t.size, vop.repeats, fields, dst_list, src_list)
     ops = {"dst": vop.access("dst"), "src": vop.access("src")}
     ops = {r: a.indexed(ix - a.base) for (r, a), ix in zip(ops.items(), (dst, src), strict=True)}
     vop = attrs.evolve(vop, operands=tuple(ops.get(a.role, a) for a in vop.operands), memo={})

@@ -82,11 +82,61 @@ def _identity_chip(m: Machine) -> bool:
     return m.chip.masked_block_reduce == "identity"
 
 
+# -- the registers a whole-repeat reduction leaves (GetReduceRepeatMaxMinSpr, …SumSpr) ----------
+SPR_VALUE, SPR_INDEX, SPR_SUM = "reduce_max_min_value", "reduce_max_min_index", "reduce_sum"
+
+
+def _spr_extreme(m: Machine, vop: VectorOp, raw: np.ndarray, x: np.ndarray, act: np.ndarray,
+                 idx: np.ndarray, lo: int, largest: bool) -> None:
+    """vcmax/vcmin's register pair: the extreme over every active element of its repeats (the
+    first NaN, else the first of the extremes) and its position i·N + k, as one vcmax over the
+    repeats back to back would find it; repeats [lo, hi) combine with the earlier ones'."""
+    rows = np.flatnonzero(act.any(axis=1))  # repeats with an active element
+    if not rows.size:
+        return
+    cols = idx[rows]
+    best = x[rows, cols]
+    nan = np.isnan(best)
+    j = int(np.argmax(nan)) if nan.any() else \
+        int(np.argmax(best) if largest else np.argmin(best))  # the first of equals
+    i, k = int(rows[j]), int(cols[j])
+    if lo > 0 and SPR_VALUE in m.special:  # the earlier repeats win ties and keep a NaN
+        prev = np.array(m.special[SPR_VALUE], RAW[vop.t.size]).view(x.dtype)
+        new = best[j]
+        if np.isnan(prev) or not (nan[j] or (new > prev if largest else new < prev)):
+            return
+    m.special[SPR_VALUE] = int(raw[i, k])
+    m.special[SPR_INDEX] = (lo + i) * vop.n + k
+
+
+def _spr_sum(m: Machine, vop: VectorOp, total: np.ndarray, lo: int) -> None:
+    """vcadd's register: its repeats' sums added one after another in the type (the order
+    ReduceSum's first-n form documents on A2/A3), repeats [lo, hi) onto the earlier ones'."""
+    sums = total
+    if lo > 0 and SPR_SUM in m.special:
+        prev = np.array([m.special[SPR_SUM]], RAW[vop.t.size]).view(total.dtype)
+        sums = np.concatenate([prev, total])
+    if sums.size == 1:
+        result = sums[0]
+    elif np.isnan(sums).any():  # vadd's NaN rule, one addition at a time
+        acc = sums[:1]
+        for v in sums[1:]:
+            acc = _add(acc, np.array([v], sums.dtype))
+        result = acc[0]
+    elif float(np.abs(sums).max()) * sums.size < float(np.finfo(sums.dtype).max):
+        result = np.add.accumulate(sums)[-1]  # finite, and no partial sum can overflow
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):  # inf - inf is NaN, as vadd's
+            result = np.add.accumulate(sums)[-1]
+    m.special[SPR_SUM] = int(np.array(result, sums.dtype).view(RAW[vop.t.size]))
+
+
 # -- one result a repeat ----------------------------------------------------------------------
 def _whole_extreme(largest: bool):
     def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
         raw, x, act = _source(m, vop, lo, hi)
         idx = _extreme(x, act, largest)
+        _spr_extreme(m, vop, raw, x, act, idx, lo, largest)
         value = np.take_along_axis(raw, idx[:, None], axis=1)[:, 0]
         index = idx.astype(INDEX[vop.t.size])
         order = REDUCE_ORDERS[vop.instr.fields.get("order", 0)]
@@ -105,6 +155,7 @@ def _whole_extreme(largest: bool):
 def vcadd(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     _, x, act = _source(m, vop, lo, hi)
     total = _tree_sum(np.where(act, x, np.zeros((), x.dtype)))
+    _spr_sum(m, vop, total, lo)
     _write(m, vop, total[:, None], act.any(axis=1)[:, None], lo, hi)
 
 

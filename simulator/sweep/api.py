@@ -180,8 +180,30 @@ class _Source:
     tik: bool = False
 
 
+def project_files(path: str, includes: Sequence[str], defines: Mapping[str, str]
+                  ) -> list[tuple[str, str]]:
+    """The files a sample directory's run compiles from, with their hashes, as `pipev run DIR
+    -D NAME=VALUE...` reads its CMakeLists.txt (the -D values are CMake variables too, so a
+    swept one may pick other sources): its CMake files, and the sources and the quoted
+    #include files they reach."""
+    from simulator.ascendc.cmake import CMakeError, read_project
+
+    try:
+        project = read_project(path, {k: str(v) for k, v in defines.items()})
+    except CMakeError as e:
+        raise SweepError(str(e), usage=True) from None
+    found: dict[str, str] = {}
+    for lists in project.lists:
+        found.update(keys.included_files(Path(lists)))
+    dirs = (*includes, *project.includes)
+    for source in project.sources:
+        found.update(keys.included_files(Path(source), tuple(dirs)))
+    return sorted(found.items())
+
+
 def _cpp_source(path: str, inputs, kernel: str | None, args: Sequence[str],
-                includes: Sequence[str], fixed: dict, axes: dict) -> _Source:
+                includes: Sequence[str], fixed: dict, axes: dict,
+                fixed_defines: Mapping[str, str] | None = None) -> _Source:
     """A C++ program: kernel-only (--kernel NAME and its --arg values) or a host main (its
     <<<>>> launches, the program's own inputs); every variant is compiled with its -D macros."""
     if inputs:
@@ -196,7 +218,11 @@ def _cpp_source(path: str, inputs, kernel: str | None, args: Sequence[str],
                          usage=True)
     env = tuple((k, os.environ[k]) for k in CPP_ENV if k in os.environ)
     cpp = CppKernel(kernel, tuple(args), tuple(includes), str(Path.cwd()), env)
-    files = keys.included_files(Path(path), tuple(includes))
+    if Path(path).is_dir():  # a sample directory: its files are a variant's (project_files)
+        project_files(path, includes, fixed_defines)
+        files: list = []
+    else:
+        files = keys.included_files(Path(path), tuple(includes))
     # the data files it reads are recorded as it runs (simulator/sweep/reads.py): the cache
     # serves a row only while they are unchanged (a name built at run time is seen too)
     key = {"kind": "cpp", "files": files, "path": path}
@@ -260,7 +286,7 @@ def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | 
     defines = defines or {}
     checked = {**axes, **{name: [value] for name, value in defines.items()}}
     if front_end == "cpp":
-        source = _cpp_source(path, inputs, kernel, args, includes, fixed, axes)
+        source = _cpp_source(path, inputs, kernel, args, includes, fixed, axes, defines)
     elif front_end == "tik":
         source = _tik_source(path, checked, kernel, args)
     else:
@@ -274,13 +300,23 @@ def _task_builder(path: str, inputs, checks: str, max_steps: int, kernel: str | 
     if source.cpp or source.tik:  # their reads resolve against it: another folder's row and
         options["cwd"] = os.getcwd()  # its recorded reads are not this folder's (#30 item 4)
     chips: dict[str, tuple[Chip, str]] = {}  # name or path -> (profile, its text)
+    read: dict[tuple, list] = {}  # a sample directory's files, per variant's -D values
+
+    def _project_files(params: dict) -> list:
+        at = tuple(sorted(params.items()))
+        if at not in read:
+            read[at] = project_files(path, includes, params)
+        return read[at]
 
     def build(index: int, variant: dict) -> Task:
         chip, chip_text = _chip_of(variant.get("chip", fixed["chip"]), chips)
         dim = variant.get("block_dim", fixed["block_dim"])
         params = (*defines.items(),
                   *((k, v) for k, v in variant.items() if k not in RESERVED))
-        key = keys.variant_key(source.key, dict(params), digests, chip_text, dim, options)
+        program = source.key
+        if source.cpp and Path(path).is_dir():  # the files this variant's CMake read names
+            program = {**program, "files": _project_files(dict(params))}
+        key = keys.variant_key(program, dict(params), digests, chip_text, dim, options)
         return Task(index, key, path, source.text, params, chip, dim, tuple(arrays.items()),
                     checks, max_steps, source.cpp, source.tik, argv)
 

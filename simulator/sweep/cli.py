@@ -11,7 +11,7 @@ from simulator.commands import CHECKS, _parse_pairs
 
 
 @click.command("sweep", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("program", type=click.Path(exists=True, dir_okay=False))
+@click.argument("program", type=click.Path(exists=True))
 @click.argument("argv", nargs=-1, metavar="[-- ARGS]...")
 @click.option("--param", "axes", multiple=True, metavar="NAME=V1,V2,...",
               help="a swept parameter (.param of .vasm, a TIK script's module-level constant, "
@@ -57,7 +57,9 @@ def sweep_command(program, argv, axes, mode, inputs, chips, block_dims, kernel, 
                   defines, includes, checks, max_steps, out, executor, jobs, cache_dir,
                   no_cache, plot, expects, objective, quiet) -> None:
     """Run every variant of PROGRAM and write one row per variant to --out; ARGS after `--`
-    are the program's own (a C++ host main's argv, a TIK script's sys.argv)."""
+    are the program's own (a C++ host main's argv, a TIK script's sys.argv). PROGRAM may be a
+    C++ sample directory, as `pipev run DIR` takes it (a -D or swept macro is also a CMake
+    variable there)."""
     from simulator.sweep import plot as plotting
     from simulator.sweep import space, table
     from simulator.sweep.api import SweepError, sweep

@@ -207,16 +207,15 @@ def _run_cpp(task: Task) -> dict:
     with tempfile.TemporaryDirectory(prefix="pipev-sweep-") as out_dir:
         env = _worker_env(task.cpp.env)
         log = _record_reads(env, Path(out_dir))
-        proc = subprocess.run(cpp_command(task, out_dir), cwd=task.cpp.cwd or None,
-                              capture_output=True, text=True, errors="replace", env=env)
+        rc, stdout, stderr = _execute(cpp_command(task, out_dir), task.cpp.cwd or os.getcwd(),
+                                      env, Path(out_dir))
         reads = {"reads": None if log is None else from_log(log, task.cpp.cwd or os.getcwd())}
-        if proc.returncode in (130, -signal.SIGINT):
+        if rc in (130, -signal.SIGINT):
             raise VariantInterrupted(task.path)
-        if proc.returncode != 0:
-            return {**error_row(_first_error(proc.stderr, task.path, proc.returncode)),
-                    **reads}
+        if rc != 0:
+            return {**error_row(_first_error(stderr, task.path, rc)), **reads}
         try:
-            summary = json.loads(proc.stdout.strip().splitlines()[-1])
+            summary = json.loads(stdout.strip().splitlines()[-1])
         except (ValueError, IndexError):
             return {**error_row(f"{task.path}:1:1: error: the run printed no summary"),
                     **reads}
@@ -226,6 +225,35 @@ def _run_cpp(task: Task) -> dict:
             outputs = {Path(p).stem: output_hash(np.load(p, allow_pickle=False))
                        for p in summary.get("outputs", {}).values()}
     return {**summary_row(summary, outputs), **reads}
+
+
+# C++ variants run in a warm runner (simulator/sweep/cppwarm.py); False: each in a `pipev run`
+# process of its own, as before (what the warm runner is tested against)
+WARM = True
+
+
+def _execute(argv: list[str], cwd: str, env: dict[str, str], folder: Path
+             ) -> tuple[int, str, str]:
+    """Run ARGV (`python -m simulator.cli run ...`) in CWD with ENV: (exit status, stdout,
+    stderr). In this process's warm runner when it has one (a runner that died: the cold
+    way)."""
+    if WARM:
+        from simulator.sweep.cppwarm import runner
+
+        out, err = folder / "stdout.txt", folder / "stderr.txt"
+        rc = runner(env).run(argv[1:], cwd, env, out, err)
+        if rc is not None:
+            return rc, _text(out), _text(err)
+    proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, errors="replace",
+                          env=env)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
 
 
 def _record_reads(env: dict[str, str], folder: Path) -> Path | None:

@@ -80,7 +80,7 @@ class Call:
             raise self.error("repeat_times 0 as an immediate is not supported (TIK rejects it)")
         return self.value(v, "repeat_times", 1, 255)
 
-    def stride(self, v, what: str) -> int:
+    def stride(self, v, what: str, hi: int = 255) -> int:
         try:
             c = as_expr(v).constant()
         except LowerError:
@@ -88,8 +88,8 @@ class Call:
         if c is None:
             raise self.error(f"{what} must be known when the kernel is built (pipev's strides "
                              "are immediates)")
-        if not 0 <= c <= 255:
-            raise self.error(f"{what} {c} is out of range [0, 255]")
+        if not 0 <= c <= hi:
+            raise self.error(f"{what} {c} is out of range [0, {hi}]")
         return c
 
     def mask_keys(self, mask, t: DType, n: int | None = None) -> str:

@@ -243,6 +243,48 @@ class Instructions:
                    f"src_rep={c.stride(src_rep_stride, 'src_rep_stride')}")
             c.record("V")
 
+    @api
+    def vec_trans_scatter(self, dst_high_half, src_high_half, dst_list, src_list, repeat_times,
+                          dst_rep_stride, src_rep_stride) -> None:
+        """TransDataTo5HD: the 16 blocks src_list's tensors start transposed into the 16
+        dst_list's start (their addresses into VA0..VA3 by `set_va`, then `vnchwconv_va`)."""
+        self._trans_scatter("vec_trans_scatter", dst_high_half, src_high_half, dst_list,
+                            src_list, repeat_times, dst_rep_stride, src_rep_stride)
+
+    @api
+    def vnchwconv(self, dst_high_half, src_high_half, dst_list, src_list, repeat_times,
+                  dst_rep_stride, src_rep_stride, name=None) -> None:
+        """TIK's older name of vec_trans_scatter."""
+        self._trans_scatter("vnchwconv", dst_high_half, src_high_half, dst_list, src_list,
+                            repeat_times, dst_rep_stride, src_rep_stride)
+
+    def _trans_scatter(self, name, dst_high, src_high, dst_list, src_list, repeat_times,
+                       dst_rep, src_rep) -> None:
+        with self._call(name) as c:
+            lists = {}
+            for role, seq in (("dst_list", dst_list), ("src_list", src_list)):
+                if not isinstance(seq, (list, tuple)) or len(seq) != 16:
+                    raise c.error(f"{role} must be a list of 16 Tensors")
+                lists[role] = [c.tensor(v, f"{role}[{k}]", write=role == "dst_list")
+                               for k, v in enumerate(seq)]
+            t = c.same_type(_tensor(c, dst_list[0], "dst_list[0]"),
+                            **{f"src_list[{k}]": v for k, v in enumerate(src_list)},
+                            **{f"dst_list[{k}]": v for k, v in enumerate(dst_list)})
+            for va, ops in enumerate((lists["dst_list"][:8], lists["dst_list"][8:],
+                                      lists["src_list"][:8], lists["src_list"][8:])):
+                c.emit(f"set_va va{va}, {', '.join(ops)}")
+            if isinstance(repeat_times, int) and not isinstance(repeat_times, bool) \
+                    and repeat_times == 0:
+                c.record("V")  # repeat_times 0: nothing moves (the page)
+                return
+            keys = [f"repeat={c.value(repeat_times, 'repeat_times', 0, 255)}",
+                    f"stride={c.stride(dst_rep, 'dst_rep_stride', 65535)},"
+                    f"{c.stride(src_rep, 'src_rep_stride', 65535)}"]
+            if t.size == 1:
+                keys += [f"dst_high={int(bool(dst_high))}", f"src_high={int(bool(src_high))}"]
+            c.emit(f"vnchwconv_va.{t.name} va0, va2, {', '.join(keys)}")
+            c.record("V")
+
     # -- TIK 2.0: whole tensors --------------------------------------------------------------
     def _h_binary(self, name: str, dst, src0, src1) -> None:
         with self._call(name) as c:
@@ -538,6 +580,8 @@ def _from_params(row: Binding):
                     keys.append(f"{key}={c.value(v, 'repeat_times', 1, (1 << 31) - 1)}")
                 elif k == "index":
                     keys.append(f"index={int(bool(v))}")
+                    if v:  # the index walk's two registers: expression scratch (x24..x31)
+                        keys.append(f"tmp_a=x{c.low.temp()}, tmp_b=x{c.low.temp()}")
                 elif k not in TENSORS and k != "scalar":
                     keys.append(f"{k}={c.stride(v, k)}")
             c.emit(f"{row.statement}.{t.name} {', '.join(ops + keys)}")

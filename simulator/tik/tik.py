@@ -224,24 +224,6 @@ class Tik(Kernel, Instructions, Precise):
         dst.assigned_in_scope |= self.nested
         self.record(Op(loc, what, lines))
 
-    # set_atomic_add's modes: numbered as the vendor's AtomicDtype (SetStoreAtomicConfig's
-    # public page: none, f32, f16, s16, s32, s8, bf16); TIK's page names 0-2
-    ATOMIC_ADD = {0: None, 1: "f32", 2: "f16", 3: "s16", 4: "s32", 5: "s8", 6: "bf16"}
-
-    @api
-    def set_atomic_add(self, mode) -> None:
-        """UB → GM data_moves that follow add into GM (mode 1: float32, 2: float16, ...) or,
-        mode 0, overwrite it again: `set_atomic.T atomic=add|none` on S."""
-        loc = caller()
-        m = mode if isinstance(mode, int) and not isinstance(mode, bool) else None
-        if m not in self.ATOMIC_ADD:
-            raise TikError.at(loc, f"set_atomic_add: mode {mode!r} is not one of "
-                              f"{sorted(self.ATOMIC_ADD)} (0 off, 1 float32, 2 float16, "
-                              "3 int16, 4 int32, 5 int8, 6 bfloat16), an int")
-        t = self.ATOMIC_ADD[m]
-        line = f"set_atomic.{t} atomic=add" if t else "set_atomic.f32 atomic=none"
-        self.record(Op(loc, "set_atomic_add", [line]))
-
     @api
     def scalar_abs(self, dst, src) -> None:
         self._scalar_op("scalar_abs", dst, src)

@@ -104,7 +104,7 @@ class Tensor:
             return Tensor(self.tik, self.dtype, self.t, (self.size,), self.name, self.scope,
                           self.pname, self.loc, self.root, self.offset)[index]
         offset: Expr = self.offset
-        if index.__class__ is int and offset.__class__ is Const and self.shape:
+        if index.__class__ is int and index >= 0 and offset.__class__ is Const and self.shape:
             # one Python int at a known offset (a Python loop's `t[i * 128]`): the sum the
             # expression below folds to, without building it
             strides = self._strides
@@ -121,7 +121,7 @@ class Tensor:
         if strides is None:
             strides = self._strides = [math.prod(self.shape[k + 1:])
                                        for k in range(len(self.shape))] or [1]
-        if offset.__class__ is Const and all(ix.__class__ is int for ix in index):
+        if offset.__class__ is Const and all(ix.__class__ is int and ix >= 0 for ix in index):
             # Python ints at a known offset: the sum the expression below folds to
             at = offset.value + sum(ix * strides[k] for k, ix in enumerate(index))
             return Tensor(self.tik, self.dtype, self.t, tuple(self.shape[len(index):]), self.name,

@@ -298,6 +298,34 @@ class TimingModel:
             return Booked(n, busy)
         return book, settle
 
+    def plan_records(self, planned: Planned) -> Callable[..., InstrTiming] | None:
+        """record(*figures) -> the InstrTiming `time` would have published for one of
+        PLANNED's executions, from what its booking (`plan`'s book) read and left: for the
+        debugger's undo log, which keeps every executed instruction's record, and builds it
+        only when somebody reads it. A vector instruction's figures are S's time and V's last
+        end before and after its booking, (s_before, v_end_before, s_after, v_end_after); a
+        scalar's, S's time before and after. None where `plan` declines."""
+        if type(self).time is not TimingModel.time:
+            return None
+        kind = planned.kind
+        issue_cost = self.scalar_issue
+        if kind == families.VECTOR and planned.op is not None:
+            cls = self.class_of(planned.instr)
+            beats, body, pad, extra = self._vector_cost(planned.op, cls)
+
+            def vector(before: int, v_end: int, s_after: int, end: int) -> InstrTiming:
+                issue = s_after - issue_cost
+                start = issue if issue > v_end else v_end  # as `_v_booking`'s book starts it
+                busy = end - start
+                return InstrTiming("V", issue, start, end, busy, 0, start - issue, busy - body,
+                                   (), None, issue - before, beats, pad, extra, issue_cost)
+            return vector
+        if kind not in self._by_kind and planned.pipe == "S":
+            def scalar(before: int, s_after: int) -> InstrTiming:
+                return InstrTiming("S", before, before, s_after, s_after - before)
+            return scalar
+        return None
+
     def class_of(self, instr) -> CostClass:
         """INSTR's cost class, cached per text: the class follows the fields, which the canonical
         text spells out (one entry per distinct statement, not per executed line)."""

@@ -24,14 +24,19 @@ def pattern_bit(pattern: int, k: int) -> bool:
 
 def gather_mask(ub: bytearray, size: int, dst: int, src0: int, src1: int | None, pattern: int,
                 repeat: int, src0_blk: int, src0_rep: int, src1_rep: int,
-                count: int | None = None) -> int:
+                count: int | None = None, total: bool = False) -> int:
     """Apply one vreducev2 to UB (in place); return RSVD_CNT. COUNT: counter mode's elements a
-    repeat (None: normal mode)."""
-    per_repeat = 256 // size if count is None else count
+    repeat (None: normal mode); TOTAL: COUNT elements in all instead, 256 bytes a repeat (the
+    page's configuration two: the 310P AI Core), REPEAT ignored."""
+    per_repeat = 256 // size if count is None or total else count
     per_block = BLOCK // size
+    if total:
+        repeat = -(-count // per_repeat)
     out = 0
     for i in range(repeat):
         for k in range(per_repeat):
+            if total and i * per_repeat + k >= count:
+                break
             if pattern == 0:
                 row = src1 + i * src1_rep * BLOCK
                 keep = bool(ub[row + k // 8] >> (k % 8) & 1)
@@ -62,3 +67,16 @@ def gather(ub: bytearray, size: int, dst: int, src: int, offset: int, repeat: in
             off = int.from_bytes(ub[offset + 4 * j:offset + 4 * j + 4], "little")
             a = dst + i * dst_rep * BLOCK + k * size
             ub[a:a + size] = ub[src + off:src + off + size]
+
+
+def gatherb(ub: bytearray, dst: int, src: int, offsets: list[int], repeat: int, dst_blk: int,
+            dst_rep: int) -> None:
+    """Gatherb (vgatherb), the page's reference code: for repeat i and block j of 8, the 32
+    bytes at src + offset[8i + j] go to dst + i·dst_rep·32 + j·dst_blk·32 (dst_blk 0 is taken
+    as 1), byte for byte."""
+    dst_blk = dst_blk or 1
+    for i in range(repeat):
+        for j in range(8):
+            s = src + offsets[8 * i + j]
+            d = dst + i * dst_rep * BLOCK + j * dst_blk * BLOCK
+            ub[d:d + BLOCK] = bytes(ub[s:s + BLOCK])

@@ -128,3 +128,32 @@ def reduce_all(values: list, active: list[list[bool]], name: str, t: str,
     while len(sums) > 1:
         sums = [_tree(t, (sums[k:k + n] + [num(0)] * n)[:n]) for k in range(0, len(sums), n)]
     return sums[0]
+
+
+def registers(ub: bytearray, name: str, t: str, src: int, repeat: int, mask: tuple[int, int],
+              src_blk: int = 1, src_rep: int = 8) -> tuple[int, ...]:
+    """The registers one vcmax/vcmin (raw bits of the extreme over every active element of all
+    repeats, its position i·N + k) or vcadd (raw bits of the repeat sums added one after
+    another) leaves: a scan over repeats, then elements, in order; the first NaN wins, else the
+    first of the extremes."""
+    num, raw = TYPES[t]
+    size = np.dtype(num).itemsize
+    n, per_block = 256 // size, 32 // size
+    on = _active(mask, n)
+    best = None  # (value, position)
+    running = None
+    for i in range(repeat):
+        vals = [_read(ub, t, src + i * src_rep * 32 + (k // per_block) * src_blk * 32 +
+                      (k % per_block) * size) for k in range(n)]
+        if name == "vcadd":
+            s = _tree(t, [v if a else num(0) for v, a in zip(vals, on, strict=True)])
+            running = s if running is None else _add(t, running, s)
+            continue
+        for k, (v, a) in enumerate(zip(vals, on, strict=True)):
+            if not a or (best is not None and np.isnan(best[0])):
+                continue
+            if best is None or np.isnan(v) or (v > best[0] if name == "vcmax" else v < best[0]):
+                best = (v, i * n + k)
+    if name == "vcadd":
+        return (int(np.asarray(running, num).view(raw)),)
+    return int(np.asarray(best[0], num).view(raw)), best[1]

@@ -103,7 +103,7 @@ def test_set_atomic_add_takes_the_documented_modes(tik_importable, tmp_path):
     with pytest.raises(DiagnosticError) as e:
         build(tmp_path, ATOMIC.replace("set_atomic_add(1)", "set_atomic_add(9)").format(
             plain=False))
-    assert "set_atomic_add: mode 9 is not one of" in str(e.value)
+    assert "set_atomic_add: mode must be 0..6 or a dtype name" in str(e.value)
 
 
 # -- a Python `if` on a TIK `==`: decided when built, as TIK's expressions answer ------------

@@ -603,4 +603,146 @@ inline void asc_brcb_sync(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src,
                           const asc_brcb_config& config, PIPEV_LOC) {
     pipev::detail::asc_brcb_stmt(dst, src, config, true, loc);
 }
+// ---- issue 28: the registers asc_repeat_reduce_max/min leave (the extreme over all repeats and
+// its position), read as GetRsvdCnt is (PIPE_S on the page; untimed here)
+#define PIPEV_REDUCE_CNT(NAME, T)                                                    \
+    inline void NAME(T& val, uint32_t& index) {                                      \
+        val = pipev::detail::spr_as<T>(pipev::detail::special("reduce_max_min_value")); \
+        index = uint32_t(pipev::detail::special("reduce_max_min_index"));            \
+    }
+PIPEV_REDUCE_CNT(asc_get_reduce_max_cnt, half)
+PIPEV_REDUCE_CNT(asc_get_reduce_max_cnt, float)
+PIPEV_REDUCE_CNT(asc_get_reduce_min_cnt, half)
+PIPEV_REDUCE_CNT(asc_get_reduce_min_cnt, float)
+#undef PIPEV_REDUCE_CNT
+// ---- issue 28: Gather (asc_gather) and Transpose (asc_transpose) ----------------------------------
+namespace pipev::detail {
+template <class T> void asc_gather_stmt(T* dst, T* src, uint32_t* src_offset, const char* form,
+                                        uint64_t a, uint64_t b, bool sync, Loc loc) {
+    Stmt s("gather.%s", type_name<T>);
+    ub_ptr(s, dst, loc);
+    ub_ptr(s, src, loc);
+    ub_ptr(s, src_offset, loc);
+    if (form[0] == 'c') s.key("count", a);
+    else s.key("repeat", b).op("stride=%u", unsigned(a));  // MASK as it is
+    s.issue(loc);
+    sync_all(sync, loc);
+}
+}  // namespace pipev::detail
+#define PIPEV_GATHER(T)                                                                          \
+    inline void asc_gather(__ubuf__ T* dst, __ubuf__ T* src, __ubuf__ uint32_t* src_offset,      \
+                           uint32_t count, PIPEV_LOC) {                                          \
+        pipev::detail::asc_gather_stmt(dst, src, src_offset, "count", count, 0, false, loc);     \
+    }                                                                                            \
+    inline void asc_gather(__ubuf__ T* dst, __ubuf__ T* src, __ubuf__ uint32_t* src_offset,      \
+                           uint16_t dst_repeat_stride, uint8_t repeat, PIPEV_LOC) {              \
+        pipev::detail::asc_gather_stmt(dst, src, src_offset, "repeat", dst_repeat_stride, repeat, \
+                                       false, loc);                                              \
+    }                                                                                            \
+    inline void asc_gather_sync(__ubuf__ T* dst, __ubuf__ T* src, __ubuf__ uint32_t* src_offset, \
+                                uint32_t count, PIPEV_LOC) {                                     \
+        pipev::detail::asc_gather_stmt(dst, src, src_offset, "count", count, 0, true, loc);      \
+    }                                                                                            \
+    inline void asc_gather_sync(__ubuf__ T* dst, __ubuf__ T* src, __ubuf__ uint32_t* src_offset, \
+                                uint16_t dst_repeat_stride, uint8_t repeat, PIPEV_LOC) {         \
+        pipev::detail::asc_gather_stmt(dst, src, src_offset, "repeat", dst_repeat_stride, repeat, \
+                                       true, loc);                                               \
+    }
+PIPEV_GATHER(int16_t)
+PIPEV_GATHER(uint16_t)
+PIPEV_GATHER(half)
+PIPEV_GATHER(bfloat16_t)
+PIPEV_GATHER(int32_t)
+PIPEV_GATHER(uint32_t)
+PIPEV_GATHER(float)
+#undef PIPEV_GATHER
+// Gatherb (asc_gather_datablock): whole blocks by byte offsets (`gatherb` → vgatherb).
+#define PIPEV_GATHERB(T)                                                                         \
+    inline void asc_gather_datablock(__ubuf__ T* dst, __ubuf__ T* src, __ubuf__ uint32_t* src_offset, \
+                                     uint16_t dst_repeat_stride, uint8_t dst_block_stride,     \
+                                     uint8_t repeat, PIPEV_LOC) {                              \
+        pipev::detail::Stmt s("gatherb.%s", pipev::type_name<T>);                               \
+        pipev::detail::ub_ptrs(s, loc, dst, src, src_offset);                                   \
+        s.key("repeat", repeat);                                                                \
+        s.op("stride=%u,%u", unsigned(dst_block_stride), unsigned(dst_repeat_stride));          \
+        s.issue(loc);                                                                           \
+    }                                                                                           \
+    inline void asc_gather_datablock_sync(__ubuf__ T* dst, __ubuf__ T* src,                     \
+                                          __ubuf__ uint32_t* src_offset,                        \
+                                          uint16_t dst_repeat_stride, uint8_t dst_block_stride, \
+                                          uint8_t repeat, PIPEV_LOC) {                          \
+        asc_gather_datablock(dst, src, src_offset, dst_repeat_stride, dst_block_stride, repeat, \
+                             loc);                                                              \
+        pipev::detail::sync_all(true, loc);                                                     \
+    }
+PIPEV_GATHERB(uint16_t)
+PIPEV_GATHERB(uint32_t)
+#undef PIPEV_GATHERB
+#define PIPEV_TRANSPOSE(T)                                                                  \
+    inline void asc_transpose(__ubuf__ T* dst, __ubuf__ T* src, PIPEV_LOC) {                \
+        pipev::detail::Stmt s("transpose.%s", pipev::type_name<T>);                         \
+        pipev::detail::ub_ptrs(s, loc, dst, src);                                           \
+        s.issue(loc);                                                                       \
+    }                                                                                       \
+    inline void asc_transpose_sync(__ubuf__ T* dst, __ubuf__ T* src, PIPEV_LOC) {           \
+        asc_transpose(dst, src, loc);                                                       \
+        pipev::detail::sync_all(true, loc);                                                 \
+    }
+PIPEV_TRANSPOSE(int16_t)
+PIPEV_TRANSPOSE(uint16_t)
+#undef PIPEV_TRANSPOSE
+// ---- issue 28: TransDataTo5HD (asc_set_va_reg, asc_transto5hd_b8/b16/b32) -------------------
+// The address registers: asc_set_va_reg puts 8 UB addresses in one (`set_va`), asc_transto5hd
+// reads dst's 16 from VA d and d + 1 and src's from VA s and s + 1 (`vnchwconv_va`).
+enum ub_addr8_t : uint8_t { VA0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
+namespace pipev::detail {
+template <class T> void asc_set_va(ub_addr8_t addr, T** src_array, Loc loc) {
+    uint64_t a[8];
+    for (int k = 0; k < 8; ++k) a[k] = ub_addr(src_array[k], loc);
+    set_va(int(addr), a, type_name<T>, sizeof(T), loc);
+}
+}  // namespace pipev::detail
+#define PIPEV_SET_VA(T)                                                                  \
+    inline void asc_set_va_reg(ub_addr8_t addr, __ubuf__ T** src_array, PIPEV_LOC) {      \
+        pipev::detail::asc_set_va(addr, src_array, loc);                                   \
+    }
+PIPEV_SET_VA(int8_t)
+PIPEV_SET_VA(uint8_t)
+PIPEV_SET_VA(int16_t)
+PIPEV_SET_VA(uint16_t)
+PIPEV_SET_VA(half)
+PIPEV_SET_VA(int32_t)
+PIPEV_SET_VA(uint32_t)
+PIPEV_SET_VA(float)
+#undef PIPEV_SET_VA
+inline void asc_transto5hd_b32(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16_t dst_stride,
+                               uint16_t src_stride, PIPEV_LOC) {
+    pipev::detail::vnchwconv_va<uint32_t>(dst, src, repeat, dst_stride, src_stride, false, false, loc);
+}
+inline void asc_transto5hd_b16(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16_t dst_stride,
+                               uint16_t src_stride, PIPEV_LOC) {
+    pipev::detail::vnchwconv_va<uint16_t>(dst, src, repeat, dst_stride, src_stride, false, false, loc);
+}
+inline void asc_transto5hd_b8(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16_t dst_stride,
+                              uint16_t src_stride, bool dst_high_half, bool src_high_half,
+                              PIPEV_LOC) {
+    pipev::detail::vnchwconv_va<uint8_t>(dst, src, repeat, dst_stride, src_stride, dst_high_half,
+                                         src_high_half, loc);
+}
+inline void asc_transto5hd_b32_sync(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat,
+                                    uint16_t dst_stride, uint16_t src_stride, PIPEV_LOC) {
+    asc_transto5hd_b32(dst, src, repeat, dst_stride, src_stride, loc);
+    pipev::detail::sync_all(true, loc);
+}
+inline void asc_transto5hd_b16_sync(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat,
+                                    uint16_t dst_stride, uint16_t src_stride, PIPEV_LOC) {
+    asc_transto5hd_b16(dst, src, repeat, dst_stride, src_stride, loc);
+    pipev::detail::sync_all(true, loc);
+}
+inline void asc_transto5hd_b8_sync(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat,
+                                   uint16_t dst_stride, uint16_t src_stride, bool dst_high_half,
+                                   bool src_high_half, PIPEV_LOC) {
+    asc_transto5hd_b8(dst, src, repeat, dst_stride, src_stride, dst_high_half, src_high_half, loc);
+    pipev::detail::sync_all(true, loc);
+}
 #endif

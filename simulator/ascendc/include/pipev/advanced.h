@@ -7,7 +7,11 @@
 // framework does (an error at the call when too little is free).
 #ifndef PIPEV_ADVANCED_H
 #define PIPEV_ADVANCED_H
+#include <cstring>
+#include <limits>
+
 #include "queue.h"
+#include "tmp_sizes.h"
 #include "vector.h"
 
 namespace pipev::detail {
@@ -43,7 +47,7 @@ inline void tmp_fits(const AscendC::LocalTensor<uint8_t>& tmp, uint32_t need, co
 // documentation's rule exactly ("replace the elements greater (less) than the scalar"). Mins
 // and Maxs would not: on a tie of -0 and +0 their result is one operand, not the source. The
 // compare reads its source in whole 256-byte repeats, as the instruction does.
-template <class T> uint32_t clamp_tmp_bytes(uint32_t count) { return round32((count + 7) / 8); }
+template <class T> uint32_t clamp_tmp_bytes(uint32_t count) { return tmp::clamp(count, sizeof(T)); }
 template <class T>
 void clamp(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
            const AscendC::LocalTensor<uint8_t>& tmp, T scalar, uint32_t count,
@@ -57,7 +61,7 @@ void clamp(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& sr
 }
 
 // Xor: (a | b) & ~(a & b), the complement kept in the temporary space.
-template <class T> uint32_t xor_tmp_bytes(uint32_t count) { return round32(count * sizeof(T)); }
+template <class T> uint32_t xor_tmp_bytes(uint32_t count) { return tmp::xor_(count, sizeof(T)); }
 template <class T>
 void xor_(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
           const AscendC::LocalTensor<T>& b, const AscendC::LocalTensor<uint8_t>& tmp,
@@ -85,6 +89,129 @@ int32_t bitwise_words(uint32_t count, const char* api, const char* op, Loc loc) 
               "even count", api, count, op);
     return int32_t(bytes / 2);
 }
+
+// The rounding APIs (Floor, Ceil, Trunc, Rint, Round, Frac): pipev's API statements of those
+// names (isa/api.py): vconv with the round mode, a half source through float in the temporary
+// space, Frac a vsub of the truncation. One statement takes up to 255 float repeats; a larger
+// count is issued in chunks of that many elements (the temporary space holds one chunk).
+template <class T>
+void rounding(const char* stmt, const char* api, const AscendC::LocalTensor<T>& dst,
+              const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
+              uint32_t count, Loc loc) {
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                  "Floor/Ceil/Trunc/Rint/Round/Frac take half or float");
+    uint32_t need = tmp::rounding(count, sizeof(T), std::string(stmt) == "frac");
+    AscendC::LocalTensor<uint8_t> space;
+    if (need) {
+        if (tmp) tmp_fits(*tmp, need, api, loc);
+        space = tmp ? *tmp : framework_tmp(need, api, loc);
+    }
+    for (uint32_t done = 0; done < count; done += tmp::kRoundingChunk) {
+        uint32_t n = std::min(count - done, tmp::kRoundingChunk);
+        Stmt s("%s.%s", stmt, pipev::type_name<T>);
+        if (need)
+            ub_ops(s, loc, dst[done], src[done], space.ReinterpretCast<T>(loc));
+        else
+            ub_ops(s, loc, dst[done], src[done]);
+        count_key(s, "count", n, counter_mode());
+        s.issue(loc);
+    }
+}
+
+// ---- Ascend 950: IsNan/IsInf/IsFinite, Where, LogicalAnd/Or/Not, Clamp -------------------------
+// Each makes the bits of a compare (Compares against a scalar; Compare of two tensors for a
+// tensor Clamp bound), then a select of the result. A byte result (bool, int8_t, uint8_t) is
+// selected as uint8_t 1 or 0. Temporary space: the bits first, then a values region.
+inline void need_950(const char* api, Loc loc) {
+    if (__NPU_ARCH__ != 3510)
+        error(loc, "%s is an Ascend 950 API (the documentation lists no other chip); this "
+              "chip's __NPU_ARCH__ is %d", api, __NPU_ARCH__);
+}
+template <class U> constexpr bool is_byte_v =
+    std::is_same_v<U, bool> || std::is_same_v<U, int8_t> || std::is_same_v<U, uint8_t>;
+// the temporary space: bits of COUNT elements of SRC_SIZE in whole repeats, then VALUES bytes
+struct Tmp {
+    AscendC::LocalTensor<uint8_t> bits, bits2, values;
+};
+inline Tmp split_tmp(const AscendC::LocalTensor<uint8_t>* given, uint32_t count, uint32_t src_size,
+                     uint32_t values, bool two_bits, const char* api, Loc loc) {
+    uint32_t bits = tmp::bits(count, src_size);
+    uint32_t need = tmp::predicate(count, src_size, values, two_bits);
+    AscendC::LocalTensor<uint8_t> space;
+    if (given) {
+        tmp_fits(*given, need, api, loc);
+        space = *given;
+    } else {
+        space = framework_tmp(need, api, loc);
+    }
+    Tmp t;
+    t.bits = space;
+    t.bits2 = two_bits ? space[bits] : space;
+    t.values = space[bits * (two_bits ? 2 : 1)];
+    return t;
+}
+// DST[i] = BITS bit i ? 1 : 0, in DST's type (a byte type as uint8_t), ONES in VALUES
+template <class U>
+void select_one_zero(const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<uint8_t>& bits,
+                     const AscendC::LocalTensor<uint8_t>& values, uint32_t count, Loc loc) {
+    using V = std::conditional_t<is_byte_v<U>, uint8_t, U>;
+    auto ones = values.ReinterpretCast<V>(loc);
+    auto out = dst.template ReinterpretCast<V>(loc);
+    AscendC::Duplicate(ones, static_cast<V>(1), int32_t(count), loc);
+    AscendC::Select(out, bits, ones, static_cast<V>(0),
+                    AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, count, loc);
+}
+inline void invert_bits(const AscendC::LocalTensor<uint8_t>& bits, uint32_t count, Loc loc) {
+    AscendC::LocalTensor<uint16_t> words = bits.ReinterpretCast<uint16_t>(loc);
+    AscendC::Not(words, words, int32_t((count + 15) / 16), loc);
+}
+// IsNan / IsInf / IsFinite: |src| compared with +inf (<= : not NaN; == : inf; < : finite)
+enum class FloatClass { NAN_, INF, FINITE };
+template <class U, class T>
+void classify(const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& src,
+              const AscendC::LocalTensor<uint8_t>* given, uint32_t count, FloatClass what,
+              const char* api, Loc loc) {
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "the source is half or float");
+    static_assert(is_byte_v<U> || std::is_same_v<U, T>,
+                  "the destination is bool (or a byte type) or the source's type");
+    need_950(api, loc);
+    uint32_t per = 256 / sizeof(T), whole = (count + per - 1) / per * per;
+    Tmp t = split_tmp(given, count, sizeof(T), whole * sizeof(T), false, api, loc);
+    auto mag = t.values.ReinterpretCast<T>(loc);
+    AscendC::Duplicate(mag, static_cast<T>(0.0f), int32_t(whole), loc);  // the compare reads
+    AscendC::Abs(mag, src, int32_t(count), loc);                          // whole repeats
+    T inf = static_cast<T>(std::numeric_limits<float>::infinity());
+    AscendC::CMPMODE mode = what == FloatClass::INF ? AscendC::CMPMODE::EQ
+                            : what == FloatClass::FINITE ? AscendC::CMPMODE::LT
+                                                         : AscendC::CMPMODE::LE;
+    AscendC::Compares(t.bits, mag, inf, mode, count, loc);
+    if (what == FloatClass::NAN_) invert_bits(t.bits, count, loc);
+    select_one_zero(dst, t.bits, t.values, count, loc);
+}
+template <class T> constexpr uint32_t src_size() { return is_byte_v<T> ? 1 : sizeof(T); }
+template <class T> uint32_t whole_repeats(uint32_t count) {
+    uint32_t per = 256 / src_size<T>();
+    return (count + per - 1) / per * per;
+}
+// the bits of SRC != 0 (LogicalAnd/Or/Not, Where's condition; a byte source as uint8_t). The
+// compare reads whole repeats, so SRC's bytes are copied (a 16-bit Or of each word with
+// itself) into COPY, zero-filled to whole repeats: no read past the caller's COUNT elements.
+template <class T>
+void nonzero_bits(const AscendC::LocalTensor<uint8_t>& bits, const AscendC::LocalTensor<T>& src,
+                  const AscendC::LocalTensor<uint8_t>& copy, uint32_t count, Loc loc) {
+    using V = std::conditional_t<is_byte_v<T>, uint8_t, T>;
+    auto words = copy.ReinterpretCast<uint16_t>(loc);
+    uint32_t bytes = count * src_size<T>();
+    AscendC::Duplicate(words, uint16_t(0), int32_t(whole_repeats<T>(count) * src_size<T>() / 2),
+                       loc);
+    auto from = src.template ReinterpretCast<uint16_t>(loc);
+    AscendC::Or(words, from, from, int32_t((bytes + 1) / 2), loc);
+    AscendC::Compares(bits, copy.ReinterpretCast<V>(loc), static_cast<V>(0), AscendC::CMPMODE::NE,
+                      count, loc);
+}
+}  // namespace pipev::detail
+
+namespace pipev::detail {
 }  // namespace pipev::detail
 
 namespace AscendC {
@@ -156,6 +283,366 @@ void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
     using namespace pipev::detail;
     auto tmp = framework_tmp(xor_tmp_bytes<T>(calCount), "Xor", loc);
     xor_(dstTensor, src0Tensor, src1Tensor, tmp, calCount, loc);
+}
+// the whole-tensor forms: the count is the source's size
+template <typename T, bool isReuseSource = false>
+void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+         const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+         PIPEV_LOC) {
+    Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer,
+                          src0Tensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+         const LocalTensor<T>& src1Tensor, PIPEV_LOC) {
+    Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, src0Tensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Floor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding("floor", "Floor", dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Floor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding<T>("floor", "Floor", dstTensor, srcTensor, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Floor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
+    pipev::detail::rounding("floor", "Floor", dstTensor, srcTensor, &sharedTmpBuffer,
+                            srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Floor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIPEV_LOC) {
+    pipev::detail::rounding<T>("floor", "Floor", dstTensor, srcTensor, nullptr,
+                               srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Ceil(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding("ceil", "Ceil", dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Ceil(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding<T>("ceil", "Ceil", dstTensor, srcTensor, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Ceil(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
+    pipev::detail::rounding("ceil", "Ceil", dstTensor, srcTensor, &sharedTmpBuffer,
+                            srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Ceil(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIPEV_LOC) {
+    pipev::detail::rounding<T>("ceil", "Ceil", dstTensor, srcTensor, nullptr,
+                               srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Trunc(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding("trunc", "Trunc", dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Trunc(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding<T>("trunc", "Trunc", dstTensor, srcTensor, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Trunc(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
+    pipev::detail::rounding("trunc", "Trunc", dstTensor, srcTensor, &sharedTmpBuffer,
+                            srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Trunc(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIPEV_LOC) {
+    pipev::detail::rounding<T>("trunc", "Trunc", dstTensor, srcTensor, nullptr,
+                               srcTensor.GetSize(), loc);
+}
+
+// Rint: an Ascend 950 API in the documentation (an error at the call elsewhere; the rint.T
+// statement itself runs wherever the profile has the float to float conversion), with a
+// config, not isReuseSource
+struct RintConfig {
+    bool isReuseSource;
+};
+constexpr RintConfig DEFAULT_RINT_CONFIG{false};
+template <const RintConfig& config = DEFAULT_RINT_CONFIG, typename T>
+void Rint(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count, PIPEV_LOC) {
+    pipev::detail::need_950("Rint", loc);
+    pipev::detail::rounding("rint", "Rint", dst, src, &sharedTmpBuffer, count, loc);
+}
+template <const RintConfig& config = DEFAULT_RINT_CONFIG, typename T>
+void Rint(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+          PIPEV_LOC) {
+    pipev::detail::need_950("Rint", loc);
+    pipev::detail::rounding<T>("rint", "Rint", dst, src, nullptr, count, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Round(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding("round", "Round", dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Round(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding<T>("round", "Round", dstTensor, srcTensor, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Round(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
+    pipev::detail::rounding("round", "Round", dstTensor, srcTensor, &sharedTmpBuffer,
+                            srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Round(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIPEV_LOC) {
+    pipev::detail::rounding<T>("round", "Round", dstTensor, srcTensor, nullptr,
+                               srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding("frac", "Frac", dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const uint32_t calCount, PIPEV_LOC) {
+    pipev::detail::rounding<T>("frac", "Frac", dstTensor, srcTensor, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
+    pipev::detail::rounding("frac", "Frac", dstTensor, srcTensor, &sharedTmpBuffer,
+                            srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIPEV_LOC) {
+    pipev::detail::rounding<T>("frac", "Frac", dstTensor, srcTensor, nullptr,
+                               srcTensor.GetSize(), loc);
+}
+
+// ---- Ascend 950 predicates and selects (pipev::detail::classify, nonzero_bits) ----------------
+#define PIPEV_CONFIG(NAME, DEFAULT)                                                               \
+    struct NAME {                                                                                 \
+        bool isReuseSource;                                                                       \
+    };                                                                                            \
+    constexpr NAME DEFAULT{false};
+PIPEV_CONFIG(IsNanConfig, DEFAULT_IS_NAN_CONFIG)
+PIPEV_CONFIG(IsInfConfig, DEFAULT_IS_INF_CONFIG)
+PIPEV_CONFIG(LogicalAndConfig, DEFAULT_LOGICAL_AND_CONFIG)
+PIPEV_CONFIG(LogicalOrConfig, DEFAULT_LOGICAL_OR_CONFIG)
+PIPEV_CONFIG(LogicalNotConfig, DEFAULT_LOGICAL_NOT_CONFIG)
+PIPEV_CONFIG(LogicalXorConfig, DEFAULT_LOGICAL_XOR_CONFIG)
+PIPEV_CONFIG(ClampConfig, DEFAULT_CLAMP_CONFIG)
+#undef PIPEV_CONFIG
+
+template <const IsNanConfig& config = DEFAULT_IS_NAN_CONFIG, typename T, typename U>
+void IsNan(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count, PIPEV_LOC) {
+    pipev::detail::classify(dst, src, &sharedTmpBuffer, count, pipev::detail::FloatClass::NAN_,
+                            "IsNan", loc);
+}
+template <const IsNanConfig& config = DEFAULT_IS_NAN_CONFIG, typename T, typename U>
+void IsNan(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint32_t count,
+           PIPEV_LOC) {
+    pipev::detail::classify(dst, src, nullptr, count, pipev::detail::FloatClass::NAN_, "IsNan",
+                            loc);
+}
+template <const IsInfConfig& config = DEFAULT_IS_INF_CONFIG, typename T, typename U>
+void IsInf(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count, PIPEV_LOC) {
+    pipev::detail::classify(dst, src, &sharedTmpBuffer, count, pipev::detail::FloatClass::INF,
+                            "IsInf", loc);
+}
+template <const IsInfConfig& config = DEFAULT_IS_INF_CONFIG, typename T, typename U>
+void IsInf(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint32_t count,
+           PIPEV_LOC) {
+    pipev::detail::classify(dst, src, nullptr, count, pipev::detail::FloatClass::INF, "IsInf",
+                            loc);
+}
+// IsFinite's template parameters are (source, destination), as the documentation gives them
+template <typename T, typename U>
+void IsFinite(const LocalTensor<U>& dst, const LocalTensor<T>& src, uint32_t calCount,
+              PIPEV_LOC) {
+    pipev::detail::classify(dst, src, nullptr, calCount, pipev::detail::FloatClass::FINITE,
+                            "IsFinite", loc);
+}
+
+#define PIPEV_LOGICAL(NAME, CONFIG, DEFAULT, OP)                                                  \
+    template <const CONFIG& config = DEFAULT, typename T, typename U>                             \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,  \
+              const uint32_t count, PIPEV_LOC) {                                                  \
+        using namespace pipev::detail;                                                            \
+        static_assert(is_byte_v<T>, #NAME " writes bool");                                        \
+        need_950(#NAME, loc);                                                                     \
+        Tmp t = split_tmp(nullptr, count, src_size<U>(), whole_repeats<U>(count) * src_size<U>(), \
+                          true, #NAME, loc);                                                      \
+        nonzero_bits(t.bits, src0, t.values, count, loc);                                         \
+        nonzero_bits(t.bits2, src1, t.values, count, loc);                                        \
+        int32_t words = int32_t((count + 15) / 16);                                               \
+        OP(t.bits.ReinterpretCast<uint16_t>(loc), t.bits.ReinterpretCast<uint16_t>(loc),          \
+           t.bits2.ReinterpretCast<uint16_t>(loc), words, loc);                                   \
+        select_one_zero(dst, t.bits, t.values, count, loc);                                       \
+    }
+PIPEV_LOGICAL(LogicalAnd, LogicalAndConfig, DEFAULT_LOGICAL_AND_CONFIG, And)
+PIPEV_LOGICAL(LogicalOr, LogicalOrConfig, DEFAULT_LOGICAL_OR_CONFIG, Or)
+#undef PIPEV_LOGICAL
+template <const LogicalNotConfig& config = DEFAULT_LOGICAL_NOT_CONFIG, typename T, typename U>
+void LogicalNot(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint32_t count,
+                PIPEV_LOC) {
+    using namespace pipev::detail;
+    static_assert(is_byte_v<T>, "LogicalNot writes bool");
+    need_950("LogicalNot", loc);
+    Tmp t = split_tmp(nullptr, count, src_size<U>(), whole_repeats<U>(count) * src_size<U>(),
+                      false, "LogicalNot", loc);
+    nonzero_bits(t.bits, src, t.values, count, loc);
+    invert_bits(t.bits, count, loc);
+    select_one_zero(dst, t.bits, t.values, count, loc);
+}
+
+template <const LogicalXorConfig& config = DEFAULT_LOGICAL_XOR_CONFIG, typename T, typename U>
+void LogicalXor(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
+                const uint32_t count, PIPEV_LOC) {
+    using namespace pipev::detail;
+    static_assert(is_byte_v<T>, "LogicalXor writes bool");
+    need_950("LogicalXor", loc);
+    Tmp t = split_tmp(nullptr, count, src_size<U>(), whole_repeats<U>(count) * src_size<U>(), true,
+                      "LogicalXor", loc);
+    nonzero_bits(t.bits, src0, t.values, count, loc);
+    nonzero_bits(t.bits2, src1, t.values, count, loc);
+    int32_t words = int32_t((count + 15) / 16);  // a ^ b = (a | b) & ~(a & b), on the bits
+    auto a = t.bits.ReinterpretCast<uint16_t>(loc), b = t.bits2.ReinterpretCast<uint16_t>(loc);
+    auto either = t.values.ReinterpretCast<uint16_t>(loc);
+    Or(either, a, b, words, loc);
+    And(a, a, b, words, loc);
+    Not(a, a, words, loc);
+    And(a, a, either, words, loc);
+    select_one_zero(dst, t.bits, t.values, count, loc);
+}
+
+// LogicalAnds / LogicalOrs: one source a scalar (its truth known at the call), the other a
+// tensor: x && s is (s ? x != 0 : false), x || s is (s ? true : x != 0). A tensor element as
+// the scalar (two tensors, one of them the element) is not supported: an error at the call.
+namespace pipev_logical {
+template <class X> constexpr bool is_tensor = pipev::detail::is_local<X>;
+template <bool AND, class T, class U, class S>
+void with_scalar(const LocalTensor<T>& dst, const U& src0, const S& src1, uint32_t count,
+                 const char* api, pipev::Loc loc) {
+    using namespace pipev::detail;
+    static_assert(is_byte_v<T>, "LogicalAnds/LogicalOrs write bool");
+    need_950(api, loc);
+    if constexpr (is_tensor<U> && is_tensor<S>) {
+        error(loc, "%s with a tensor element as the scalar is not supported by pipev (pass the "
+              "scalar's value, or use %s for two tensors)", api, AND ? "LogicalAnd" : "LogicalOr");
+    } else if constexpr (is_tensor<U> || is_tensor<S>) {
+        const auto& x = [&]() -> const auto& {
+            if constexpr (is_tensor<U>) return src0; else return src1;
+        }();
+        bool s = [&]() { if constexpr (is_tensor<U>) return src1 != 0; else return src0 != 0; }();
+        auto out = dst.template ReinterpretCast<uint8_t>(loc);
+        if (s != AND) {  // AND with false, OR with true: every element the same
+            Duplicate(out, uint8_t(AND ? 0 : 1), int32_t(count), loc);
+            return;
+        }
+        using V = typename std::decay_t<decltype(x)>::PrimType;
+        Tmp t = split_tmp(nullptr, count, src_size<V>(), whole_repeats<V>(count) * src_size<V>(),
+                          false, api, loc);
+        nonzero_bits(t.bits, x, t.values, count, loc);
+        select_one_zero(dst, t.bits, t.values, count, loc);
+    } else {
+        bool v = AND ? (src0 != 0 && src1 != 0) : (src0 != 0 || src1 != 0);
+        Duplicate(dst.template ReinterpretCast<uint8_t>(loc), uint8_t(v), int32_t(count), loc);
+    }
+}
+}  // namespace pipev_logical
+struct LogicalAndsConfig {
+    bool isReuseSource;
+    int8_t scalarTensorIndex;
+};
+struct LogicalOrsConfig {
+    bool isReuseSource;
+    int8_t scalarTensorIndex;
+};
+constexpr LogicalAndsConfig DEFAULT_LOGICAL_ANDS_CONFIG{false, 1};
+constexpr LogicalOrsConfig DEFAULT_LOGICAL_ORS_CONFIG{false, 1};
+template <const LogicalAndsConfig& config = DEFAULT_LOGICAL_ANDS_CONFIG, typename T, typename U,
+          typename S>
+void LogicalAnds(const LocalTensor<T>& dst, const U& src0, const S& src1, const uint32_t count,
+                 PIPEV_LOC) {
+    pipev_logical::with_scalar<true>(dst, src0, src1, count, "LogicalAnds", loc);
+}
+template <const LogicalOrsConfig& config = DEFAULT_LOGICAL_ORS_CONFIG, typename T, typename U,
+          typename S>
+void LogicalOrs(const LocalTensor<T>& dst, const U& src0, const S& src1, const uint32_t count,
+                PIPEV_LOC) {
+    pipev_logical::with_scalar<false>(dst, src0, src1, count, "LogicalOrs", loc);
+}
+
+// Where: dst[i] = condition[i] ? src0 : src1, each a tensor or a scalar of T
+template <typename T, typename U, typename S, typename V>
+void Where(const LocalTensor<T>& dst, const U& src0, const S& src1,
+           const LocalTensor<V>& condition, const uint32_t count, PIPEV_LOC) {
+    using namespace pipev::detail;
+    using E = std::conditional_t<is_byte_v<T>, uint8_t, T>;  // the element the select moves
+    need_950("Where", loc);
+    constexpr bool t0 = !std::is_arithmetic_v<U> && !std::is_same_v<U, half>;
+    constexpr bool t1 = !std::is_arithmetic_v<S> && !std::is_same_v<S, half>;
+    uint32_t copy = whole_repeats<V>(count) * src_size<V>();
+    uint32_t values = (t0 || t1) ? copy : std::max<uint32_t>(copy, count * sizeof(E));
+    Tmp t = split_tmp(nullptr, count, src_size<V>(), values, false, "Where", loc);
+    nonzero_bits(t.bits, condition, t.values, count, loc);
+    auto out = dst.template ReinterpretCast<E>(loc);
+    auto tensor = [&](const auto& x) { return x.template ReinterpretCast<E>(loc); };
+    auto scalar = [&](const auto& x) { E v; std::memcpy(&v, &x, sizeof(E)); return v; };
+    if constexpr (t0 && t1) {
+        Select(out, t.bits, tensor(src0), tensor(src1), SELMODE::VSEL_TENSOR_TENSOR_MODE, count,
+               loc);
+    } else if constexpr (t0) {
+        Select(out, t.bits, tensor(src0), scalar(static_cast<T>(src1)),
+               SELMODE::VSEL_TENSOR_SCALAR_MODE, count, loc);
+    } else if constexpr (t1) {  // the scalar where the condition holds: select on its inverse
+        invert_bits(t.bits, count, loc);
+        Select(out, t.bits, tensor(src1), scalar(static_cast<T>(src0)),
+               SELMODE::VSEL_TENSOR_SCALAR_MODE, count, loc);
+    } else {
+        auto first = t.values.ReinterpretCast<E>(loc);
+        Duplicate(first, scalar(static_cast<T>(src0)), int32_t(count), loc);
+        Select(out, t.bits, first, scalar(static_cast<T>(src1)),
+               SELMODE::VSEL_TENSOR_SCALAR_MODE, count, loc);
+    }
+}
+
+// Clamp (Ascend 950): values below MIN become MIN, then values above MAX become MAX; a NaN
+// compares false both times and stays (so, as documented, MIN > MAX gives MAX everywhere but
+// at NaN). A bound is a tensor (Compare: whole 256-byte repeats) or a scalar (Compares).
+namespace pipev_clamp {
+template <class T, class B>
+void bound(const LocalTensor<T>& dst, const LocalTensor<T>& cur, const B& b,
+           const LocalTensor<uint8_t>& bits, CMPMODE mode, uint32_t count, pipev::Loc loc) {
+    if constexpr (std::is_arithmetic_v<B> || std::is_same_v<B, half>) {
+        Compares(bits, cur, static_cast<T>(b), mode, count, loc);
+        pipev::detail::invert_bits(bits, count, loc);
+        Select(dst, bits, cur, static_cast<T>(b), SELMODE::VSEL_TENSOR_SCALAR_MODE, count, loc);
+    } else {
+        Compare(bits, cur, b, mode, count, loc);
+        Select(dst, bits, b, cur, SELMODE::VSEL_TENSOR_TENSOR_MODE, count, loc);
+    }
+}
+}  // namespace pipev_clamp
+template <const ClampConfig& config = DEFAULT_CLAMP_CONFIG, typename T, typename U, typename S>
+void Clamp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& min, const S& max,
+           const uint32_t count, PIPEV_LOC) {
+    using namespace pipev::detail;
+    need_950("Clamp", loc);
+    Tmp t = split_tmp(nullptr, count, sizeof(T), 0, false, "Clamp", loc);
+    pipev_clamp::bound(dst, src, min, t.bits, CMPMODE::LT, count, loc);
+    pipev_clamp::bound(dst, dst, max, t.bits, CMPMODE::GT, count, loc);
 }
 }  // namespace AscendC
 #endif

@@ -109,6 +109,34 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
         pipev::detail::ub_ops(s, loc, dst, src, srcOffset);
     });
 }
+// Gatherb: dst block j of repeat i = the 32-byte block at src + offset[8i + j] bytes
+// (`gatherb` statement → vgatherb). GatherRepeatParams: dst's block and repeat strides in
+// blocks (the other fields are reserved: not used).
+struct GatherRepeatParams {
+    GatherRepeatParams() = default;
+    GatherRepeatParams(const uint8_t dstBlk, const uint8_t dstRep) : dstRepStride(dstRep),
+        dstBlkStride(dstBlk) {}
+    uint32_t blockNumber = 8;
+    uint16_t dstRepStride = 8;
+    uint8_t dstBlkStride = 1;
+    uint8_t src0BlkStride = 1;
+    uint8_t src1BlkStride = 1;
+    uint8_t src0RepStride = 8;
+    uint8_t src1RepStride = 8;
+    bool repeatStrideMode = false;
+    bool strideSizeMode = false;
+};
+template <typename T>
+void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+             const LocalTensor<uint32_t>& offset, const uint8_t repeatTime,
+             const GatherRepeatParams& repeatParams, PIPEV_LOC) {
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Gatherb: T is uint16_t or uint32_t on A2/A3");
+    pipev::detail::Stmt s("gatherb.%s", pipev::type_name<T>);
+    pipev::detail::ub_ops(s, loc, dst, src, offset);
+    s.key("repeat", repeatTime);
+    s.op("stride=%u,%u", unsigned(repeatParams.dstBlkStride), unsigned(repeatParams.dstRepStride));
+    s.issue(loc);
+}
 // The elements the last GatherMask wrote (RSVD_CNT).
 inline int64_t GetRsvdCnt(PIPEV_LOC) {
     (void)loc;  // a register read: nothing is issued

@@ -110,5 +110,123 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
         pipev::detail::error(loc, "Transpose TRANSPOSE_ND2ND_B16: hSize and wSize must be 16");
     Transpose(dst, src, loc);
 }
+
+// TransDataTo5HD's lists (issue 28): the 16 + 16 block addresses go to the address registers
+// VA0..VA3 (`set_va`, 8 addresses each: the C API's asc_set_va_reg) and one `vnchwconv_va`
+// reads them, as the C API's asc_transto5hd does. The defaults are pipev's (one repeat, strides
+// 0: the blocks the lists name).
+constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+struct TransDataTo5HDParams {
+    TransDataTo5HDParams() = default;
+    TransDataTo5HDParams(const bool dstHigh, const bool srcHigh, const uint8_t repeat,
+                         const uint16_t dstRep, const uint16_t srcRep)
+        : dstHighHalf(dstHigh), srcHighHalf(srcHigh), repeatTimes(repeat), dstRepStride(dstRep),
+          srcRepStride(srcRep) {}
+    bool dstHighHalf = false;
+    bool srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0;
+    uint16_t srcRepStride = 0;
+};
+}  // namespace AscendC
+
+namespace pipev::detail {
+// Operand for UB byte address A: the element of a declared tensor of TYPE (else of ESIZE) that
+// holds it, else @xN.
+inline void ub_at(Stmt& s, uint64_t a, const char* type, size_t esize) {
+    const UbTensor* best = nullptr;
+    for (auto& t : g.tensors) {
+        if (a < t.addr || a >= t.addr + t.count * t.esize || (a - t.addr) % t.esize) continue;
+        if (t.type == type) {
+            best = &t;
+            break;
+        }
+        if (!best && t.esize == esize) best = &t;
+    }
+    if (best) s.op("%s[x%d]", best->name.c_str(), s.r((a - best->addr) / best->esize));
+    else s.op("@x%d", s.r(a));
+}
+// `set_va vaN, A0, ..., A7`: address register N = 8 UB byte addresses.
+inline void set_va(int va, const uint64_t* a, const char* type, size_t esize, Loc loc) {
+    Stmt s("set_va");
+    s.op("va%d", va);
+    for (int k = 0; k < 8; ++k) ub_at(s, a[k], type, esize);
+    s.issue(loc);
+}
+// `vnchwconv_va.T vaD, vaS, repeat=, stride=DR,SR[, dst_high=, src_high=]`.
+template <class T>
+void vnchwconv_va(int dst, int src, uint8_t repeat, unsigned dst_rep, unsigned src_rep,
+                  bool dst_high, bool src_high, Loc loc) {
+    Stmt s("vnchwconv_va.%s", type_name<T>);
+    s.op("va%d", dst).op("va%d", src);
+    s.key("repeat", repeat);
+    s.op("stride=%u,%u", dst_rep, src_rep);
+    if constexpr (sizeof(T) == 1) s.op("dst_high=%d", int(dst_high)).op("src_high=%d", int(src_high));
+    s.issue(loc);
+}
+// The 16 + 16 UB byte addresses into VA0..VA3, then the transposition.
+template <class T>
+void trans_5hd(const uint64_t* dst, const uint64_t* src, const AscendC::TransDataTo5HDParams& p,
+               Loc loc) {
+    set_va(0, dst, type_name<T>, sizeof(T), loc);
+    set_va(1, dst + 8, type_name<T>, sizeof(T), loc);
+    set_va(2, src, type_name<T>, sizeof(T), loc);
+    set_va(3, src + 8, type_name<T>, sizeof(T), loc);
+    vnchwconv_va<T>(0, 2, p.repeatTimes, p.dstRepStride, p.srcRepStride, p.dstHighHalf,
+                    p.srcHighHalf, loc);
+}
+// A GetPhyAddr value (a host address in pipev's UB) as a UB byte address.
+inline uint64_t phy_to_ub(uint64_t v, const char* list, int k, Loc loc) {
+    auto base = uint64_t(reinterpret_cast<uintptr_t>(bridge().ub));
+    if (v < base || v >= base + bridge().ub_bytes)
+        error(loc, "TransDataTo5HD: %s[%d] = 0x%llx is not a UB address (take it from "
+              "LocalTensor::GetPhyAddr)", list, k, (unsigned long long)v);
+    return v - base;
+}
+}  // namespace pipev::detail
+
+namespace AscendC {
+// dstList / srcList: UB addresses (LocalTensor::GetPhyAddr values).
+template <typename T>
+void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE],
+                    uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                    const TransDataTo5HDParams& nchwconvParams, PIPEV_LOC) {
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+                  "TransDataTo5HD: T is an 8-, 16- or 32-bit type");
+    uint64_t d[16], s[16];
+    for (int k = 0; k < 16; ++k) {
+        d[k] = pipev::detail::phy_to_ub(dstList[k], "dstList", k, loc);
+        s[k] = pipev::detail::phy_to_ub(srcList[k], "srcList", k, loc);
+    }
+    pipev::detail::trans_5hd<T>(d, s, nchwconvParams, loc);
+}
+// dst / src: UB tensors holding the 16 GetPhyAddr values each (read by the scalar unit, as
+// GetValue: the race checks see the reads).
+template <typename T>
+void TransDataTo5HD(const LocalTensor<uint64_t>& dst, const LocalTensor<uint64_t>& src,
+                    const TransDataTo5HDParams& nchwconvParams, PIPEV_LOC) {
+    uint64_t d[16], s[16];
+    for (uint32_t k = 0; k < 16; ++k) {
+        d[k] = dst.GetValue(k, loc);
+        s[k] = src.GetValue(k, loc);
+    }
+    TransDataTo5HD<T>(d, s, nchwconvParams, loc);
+}
+// dstList / srcList: 16 tensors each (their first elements' blocks).
+template <typename T>
+void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
+                    const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
+                    const TransDataTo5HDParams& nchwconvParams, PIPEV_LOC) {
+    uint64_t d[16], s[16];
+    for (int k = 0; k < 16; ++k) {
+        if (dstList[k].region_ < 0 || srcList[k].region_ < 0)
+            pipev::detail::error(loc, "TransDataTo5HD: %sList[%d] has no buffer (use "
+                                 "AllocTensor, TBuf::Get or LocalMemAllocator::Alloc first)",
+                                 dstList[k].region_ < 0 ? "dst" : "src", k);
+        d[k] = dstList[k].addr_;
+        s[k] = srcList[k].addr_;
+    }
+    pipev::detail::trans_5hd<T>(d, s, nchwconvParams, loc);
+}
 }  // namespace AscendC
 #endif

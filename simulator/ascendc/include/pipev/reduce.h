@@ -57,23 +57,11 @@ void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
 // and writes dst = value, index (the index's raw bits in an element of T). pipev issues the
 // rounds as whole_reduce_max/min statements and runs the walk as the kernel's own scalar code.
 namespace pipev::detail {
-struct LastReduce {  // what GetReduceMaxMinCount / GetReduceRepeatSumSpr read back
-    uint64_t addr = 0;  // the composite's dst in UB, and its buffer
-    int region = -1;
-};
-inline LastReduce& last_reduce() {
-    static LastReduce r;
-    return r;
-}
-template <class T> void note_reduce(const AscendC::LocalTensor<T>& dst) {
-    last_reduce() = {dst.addr_, dst.region_};
-}
-template <class T> AscendC::LocalTensor<T> last_result() {
-    AscendC::LocalTensor<T> t;
-    t.addr_ = last_reduce().addr;
-    t.region_ = last_reduce().region;
-    t.size_ = 2;
-    return t;
+// A register's low sizeof(T) bytes as a T (its raw bits).
+template <class T> T spr_as(uint64_t bits) {
+    T v;
+    std::memcpy(&v, &bits, sizeof(T));
+    return v;
 }
 template <class T> uint32_t index_bits(T v) {
     if constexpr (sizeof(T) == 2) {
@@ -163,7 +151,6 @@ void reduce_with_index(const AscendC::LocalTensor<T>& dst, const AscendC::LocalT
     later_rounds<Max, T>(work, starts, counts, rounds, loc);
     write_index(dst, work, starts, rounds, loc);
     AscendC::ResetMask(loc);
-    note_reduce(dst);
 }
 
 template <bool Max, class T>
@@ -223,7 +210,6 @@ void composite(const char* stmt, const AscendC::LocalTensor<T>& dst,
     ub_ops(s, loc, dst, src, work);
     s.op("count=%d", count);
     s.issue(loc);
-    note_reduce(dst);
 }
 template <class T, class M>
 void composite(const char* stmt, const AscendC::LocalTensor<T>& dst,
@@ -235,7 +221,6 @@ void composite(const char* stmt, const AscendC::LocalTensor<T>& dst,
     s.op("repeats=%d", repeats);
     s.op("src_rep=%d", srcRep);
     s.issue(loc);
-    note_reduce(dst);
 }
 }  // namespace pipev::detail
 
@@ -285,19 +270,30 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     pipev::detail::composite("reduce_sum", dst, src, work, mask, repeats, srcRep, loc);
 }
 
-// The registers the composites leave, read back by scalar code after a V → S flag: pipev keeps
-// the last composite's dst (its value, and for ReduceMax/Min with calIndex its index), which is
-// what the registers hold (docs/decisions.md).
+// The registers the whole-repeat reductions leave (machine state: docs/semantics.md §8.4), read
+// by scalar code after a V → S flag through the bridge's `special`, untimed as GetValue: the
+// extreme the last WholeReduceMax/Min (ReduceRepeat<MAX/MIN>) found over all its repeats and its
+// position (the index's raw bits in an element of T, as the page says), the last
+// WholeReduceSum's repeat sums added in order. After ReduceMax/Min these hold the last round's
+// (the value is exact, the index is not: the page's own warning).
+template <class T> void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex, PIPEV_LOC) {
+    (void)loc;
+    maxMinValue = pipev::detail::spr_as<T>(pipev::detail::special("reduce_max_min_value"));
+    maxMinIndex = pipev::detail::spr_as<T>(pipev::detail::special("reduce_max_min_index"));
+}
+template <class T> void GetReduceRepeatMaxMinSpr(T& maxMinValue, PIPEV_LOC) {
+    (void)loc;
+    maxMinValue = pipev::detail::spr_as<T>(pipev::detail::special("reduce_max_min_value"));
+}
 template <class T> void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex, PIPEV_LOC) {
-    LocalTensor<T> t = pipev::detail::last_result<T>();
-    maxMinValue = t.GetValue(0, loc);
-    maxMinIndex = t.GetValue(1, loc);
+    GetReduceRepeatMaxMinSpr(maxMinValue, maxMinIndex, loc);
 }
 template <class T> void GetReduceMaxMinCount(T& maxMinValue, PIPEV_LOC) {
-    maxMinValue = pipev::detail::last_result<T>().GetValue(0, loc);
+    GetReduceRepeatMaxMinSpr(maxMinValue, loc);
 }
 template <class T> T GetReduceRepeatSumSpr(PIPEV_LOC) {
-    return pipev::detail::last_result<T>().GetValue(0, loc);
+    (void)loc;
+    return pipev::detail::spr_as<T>(pipev::detail::special("reduce_sum"));
 }
 }  // namespace AscendC
 #endif

@@ -404,6 +404,28 @@ void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmp
 PIPEV_COMPARES(Compares)
 PIPEV_COMPARES(CompareScalar)
 #undef PIPEV_COMPARES
+// The ascend950 flexible scalar position (#32): two tensors, one of them the scalar (its element
+// 0) as config.scalarTensorIndex says (1, the default: src1). A scalar first compares the other
+// way round (s < x is x > s: the same for NaN, which compares false both ways).
+template <typename T0 = BinaryDefaultType, typename T1 = BinaryDefaultType, bool isSetMask = true,
+          const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename U, typename T>
+void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+              CMPMODE cmpMode, uint32_t count, PIPEV_LOC) {
+    using namespace pipev::detail;
+    if (__NPU_ARCH__ != 3510)
+        error(loc, "Compares with a tensor element as the scalar is the Ascend 950's flexible "
+              "scalar position; this chip's __NPU_ARCH__ is %d", __NPU_ARCH__);
+    bool first = config.scalarTensorIndex == 0;
+    CMPMODE m = !first ? cmpMode : cmpMode == CMPMODE::LT ? CMPMODE::GT
+                : cmpMode == CMPMODE::GT ? CMPMODE::LT : cmpMode == CMPMODE::LE ? CMPMODE::GE
+                : cmpMode == CMPMODE::GE ? CMPMODE::LE : cmpMode;
+    Stmt s("compares.%s.%s", cmp_name(m), pipev::type_name<T>);
+    ub_op(s, bits_view(dst), loc);
+    ub_op(s, first ? src1 : src0, loc);
+    ub_scalar_op(s, first ? src0 : src1, loc);
+    count_key(s, "count", count, counter_mode());
+    s.issue(loc);
+}
 
 // ---- CMPMASK and MASK ---------------------------------------------------------------------------
 template <typename T> void GetCmpMask(const LocalTensor<T>& dst, PIPEV_LOC) {
@@ -432,6 +454,13 @@ inline void ResetMask(PIPEV_LOC) { pipev::detail::set_vector_mask(pipev::kOnes, 
 template <typename T>
 void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
                const int32_t& calCount, PIPEV_LOC) {
+    if constexpr (std::is_same_v<T, bool>) {  // #32: Ascend 950 lists bool (count form): the
+        if (__NPU_ARCH__ == 3510) {           // bytes 0 and 1, as uint8_t
+            Duplicate(dst.template ReinterpretCast<uint8_t>(loc), uint8_t(scalarValue ? 1 : 0),
+                      calCount, loc);
+            return;
+        }
+    }
     pipev::detail::Stmt s("duplicate.%s", pipev::type_name<T>);
     pipev::detail::ub_op(s, dst, loc);
     s.op("%s", pipev::detail::scalar_text(scalarValue).c_str());

@@ -53,10 +53,10 @@ extern "C" __global__ __aicore__ void reductions(GM_ADDR x, GM_ADDR out)
     ReduceSum(rs[140], xs, ws, 300);
     SetFlag<HardEvent::V_S>(EVENT_ID2);
     WaitFlag<HardEvent::V_S>(EVENT_ID2);
-    float total = GetReduceRepeatSumSpr<float>();  // => access
+    float total = GetReduceRepeatSumSpr<float>();  // a register: no statement, no access
     float best, at;
     ReduceMax(rs[136], xs, ws, N, true);
-    GetReduceMaxMinCount<float>(best, at);  // => access
+    GetReduceMaxMinCount<float>(best, at);  // (the registers, as GetRsvdCnt)
     rs.SetValue(142, total + best + at);  // => access
     SetFlag<HardEvent::S_V>(EVENT_ID2);
     WaitFlag<HardEvent::S_V>(EVENT_ID2);

@@ -1,0 +1,42 @@
+// pipev/tmp_sizes.h: the temporary space pipev's sequences of the advanced math APIs take, in
+// bytes, for COUNT elements of TYPE_SIZE bytes: one place for the kernel's checks
+// (pipev/advanced.h) and the host's Get...MaxMinTmpSize helpers (tiling/tiling_api.h). They
+// are pipev's own figures (its sequences are its own, docs/ascendc.md "Advanced math"), not
+// the vendor's; a kernel sized by the helpers runs on pipev.
+#ifndef PIPEV_TMP_SIZES_H
+#define PIPEV_TMP_SIZES_H
+#include <cstdint>
+
+namespace pipev::tmp {
+inline uint32_t round32(uint64_t bytes) { return uint32_t((bytes + 31) & ~uint64_t(31)); }
+// Floor/Ceil/Trunc/Rint/Round/Frac go 255 float repeats (16,320 elements) at a time
+constexpr uint32_t kRoundingChunk = 255 * 64;
+// a half source's float copy, or Frac's truncation; a float Floor ... Round needs none
+inline uint32_t rounding(uint64_t count, uint32_t type_size, bool frac) {
+    if (!frac && type_size == 4) return 0;
+    return round32((count < kRoundingChunk ? count : kRoundingChunk) * 4);
+}
+// ClampMax/ClampMin: the compare's bits, whole 256-byte repeats of the source
+inline uint32_t clamp(uint64_t count, uint32_t type_size) {
+    uint64_t per_repeat = 256 / type_size;
+    return round32((count + per_repeat - 1) / per_repeat * per_repeat / 8);
+}
+// Xor: the complement of a & b
+inline uint32_t xor_(uint64_t count, uint32_t type_size) { return round32(count * type_size); }
+// the bits of a compare of COUNT elements of SRC_SIZE bytes: whole 256-byte repeats
+inline uint32_t bits(uint64_t count, uint32_t src_size) {
+    uint64_t per_repeat = 256 / src_size;
+    return round32((count + per_repeat - 1) / per_repeat * per_repeat / 8);
+}
+// IsNan/IsInf/IsFinite, Where, LogicalAnd/Or/Not (Ascend 950): the bits (twice for two
+// sources), then VALUES bytes (the magnitudes, or the ones a byte result is selected from)
+inline uint32_t predicate(uint64_t count, uint32_t src_size, uint64_t values, bool two_bits) {
+    return bits(count, src_size) * (two_bits ? 2 : 1) + round32(values);
+}
+inline uint32_t classify(uint64_t count, uint32_t src_size) {
+    uint64_t per_repeat = 256 / src_size;
+    return predicate(count, src_size, (count + per_repeat - 1) / per_repeat * per_repeat * src_size,
+                     false);
+}
+}  // namespace pipev::tmp
+#endif

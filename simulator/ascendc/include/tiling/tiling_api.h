@@ -1,0 +1,83 @@
+// tiling/tiling_api.h (pipev): the host helpers of the tiling API that size the advanced math
+// APIs' temporary space, for the APIs pipev has (docs/ascendc.md, "Advanced math"). Each
+// gives pipev's own figure (pipev/tmp_sizes.h): min = max, the space pipev's sequence takes
+// for the whole shape (0: none needed). ge::Shape and AscendC::TensorShape hold the dims; each
+// helper also takes the platform object first, as the newer documentation gives them.
+#ifndef PIPEV_TILING_API_H
+#define PIPEV_TILING_API_H
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+#include "pipev/tmp_sizes.h"
+#include "kernel_tiling/kernel_tiling.h"
+
+namespace ge {
+class Shape {
+public:
+    Shape() = default;
+    explicit Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
+    Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
+    size_t GetDimNum() const { return dims_.size(); }
+    int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+    std::vector<int64_t> GetDims() const { return dims_; }
+    int64_t GetShapeSize() const {
+        int64_t n = 1;
+        for (int64_t d : dims_) n *= d;
+        return n;
+    }
+
+private:
+    std::vector<int64_t> dims_;
+};
+}  // namespace ge
+
+// the host's platform object (tiling/platform): GetInstance only, what the helpers below take
+namespace platform_ascendc {
+class PlatformAscendC {};
+class PlatformAscendCManager {
+public:
+    static PlatformAscendC* GetInstance() {
+        static PlatformAscendC platform;
+        return &platform;
+    }
+    static PlatformAscendC* GetInstance(const char*) { return GetInstance(); }
+};
+}  // namespace platform_ascendc
+
+namespace AscendC {
+using TensorShape = ge::Shape;
+
+namespace pipev_tiling {
+inline uint64_t elements(const ge::Shape& s) {
+    int64_t n = s.GetShapeSize();
+    return n > 0 ? uint64_t(n) : 0;
+}
+}  // namespace pipev_tiling
+
+#define PIPEV_TMP_HELPER(NAME, BYTES)                                                              \
+    inline void NAME(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, \
+                     uint32_t& maxValue, uint32_t& minValue) {                                     \
+        (void)isReuseSource;                                                                       \
+        uint64_t count = pipev_tiling::elements(srcShape);                                         \
+        (void)count;                                                                               \
+        maxValue = minValue = (BYTES);                                                             \
+    }                                                                                              \
+    inline void NAME(const platform_ascendc::PlatformAscendC&, const ge::Shape& srcShape,          \
+                     const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,        \
+                     uint32_t& minValue) {                                                         \
+        NAME(srcShape, typeSize, isReuseSource, maxValue, minValue);                               \
+    }
+PIPEV_TMP_HELPER(GetFloorMaxMinTmpSize, pipev::tmp::rounding(count, typeSize, false))
+PIPEV_TMP_HELPER(GetCeilMaxMinTmpSize, pipev::tmp::rounding(count, typeSize, false))
+PIPEV_TMP_HELPER(GetTruncMaxMinTmpSize, pipev::tmp::rounding(count, typeSize, false))
+PIPEV_TMP_HELPER(GetRintMaxMinTmpSize, pipev::tmp::rounding(count, typeSize, false))
+PIPEV_TMP_HELPER(GetRoundMaxMinTmpSize, pipev::tmp::rounding(count, typeSize, false))
+PIPEV_TMP_HELPER(GetFracMaxMinTmpSize, pipev::tmp::rounding(count, typeSize, true))
+PIPEV_TMP_HELPER(GetClampMaxMinTmpSize, pipev::tmp::clamp(count, typeSize))
+PIPEV_TMP_HELPER(GetXorMaxMinTmpSize, pipev::tmp::xor_(count, typeSize))
+PIPEV_TMP_HELPER(GetIsNanMaxMinTmpSize, pipev::tmp::classify(count, typeSize))
+PIPEV_TMP_HELPER(GetIsInfMaxMinTmpSize, pipev::tmp::classify(count, typeSize))
+#undef PIPEV_TMP_HELPER
+}  // namespace AscendC
+#endif
