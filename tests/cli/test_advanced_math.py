@@ -315,3 +315,63 @@ def test_950_logical_xor_and_the_scalar_forms(pipev, tmp_path):
         want = ref.as_result(truth, np.uint8)
         want[200:] = 0
         assert got[row].tobytes() == want.tobytes(), row
+
+
+CLAMP_SHORT = """// pipev's own kernel: ClampMax / ClampMin on sources shorter than one 256-byte repeat, the
+// temporary space sized by the host helper (one byte less with -D SMALL: an error at the call)
+#include "kernel_operator.h"
+#include "tiling/tiling_api.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR h, GM_ADDR o, GM_ADDR p) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, hb, ob, pb, tb;
+    uint32_t mx = 0, mn = 0;
+    GetClampMaxMinTmpSize(ge::Shape({20}), sizeof(float), false, mx, mn);
+#ifdef SMALL
+    mx -= 1;
+#endif
+    pipe.InitBuffer(xb, 96); pipe.InitBuffer(hb, 64); pipe.InitBuffer(ob, 96);
+    pipe.InitBuffer(pb, 64); pipe.InitBuffer(tb, mx);
+    GlobalTensor<float> xg, og; GlobalTensor<half> hg, pg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 24); og.SetGlobalBuffer((__gm__ float*)o, 24);
+    hg.SetGlobalBuffer((__gm__ half*)h, 32); pg.SetGlobalBuffer((__gm__ half*)p, 32);
+    auto xl = xb.Get<float>(); auto ol = ob.Get<float>();
+    auto hl = hb.Get<half>(); auto pl = pb.Get<half>();
+    DataCopy(xl, xg, 24); DataCopy(hl, hg, 32);
+    Duplicate(ol, 0.0f, 24); Duplicate(pl, half(0.0f), 32);
+    PipeBarrier<PIPE_ALL>();
+    ClampMax(ol, xl, tb.Get<uint8_t>(), 1.5f, 20);
+    ClampMin(pl, hl, half(-0.0f), 29);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(og, ol, 24); DataCopy(pg, pl, 32);
+}
+"""
+
+
+def test_clamp_max_min_read_only_the_elements_their_count_covers(pipev, tmp_path):
+    """A source shorter than a repeat (24 floats, 32 halves): ClampMax/ClampMin compare a copy
+    of the COUNT elements, so nothing past the caller's buffer is read; the helper's size is
+    exactly what the call checks."""
+    (tmp_path / "k.cpp").write_text(CLAMP_SHORT)
+    rng = np.random.default_rng(7)
+    x = (rng.integers(-16, 16, 24) / 4).astype(F32)
+    x[:4] = [np.nan, -0.0, 1.5, np.inf]
+    h = (rng.integers(-16, 16, 32) / 4).astype(F16)
+    h[:4] = [np.nan, 0.0, -0.0, -np.inf]
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "h.npy", h)
+    args = ["--kernel", "k", "--arg", f"x={tmp_path / 'x.npy'}", "--arg",
+            f"h={tmp_path / 'h.npy'}", "--arg", "o=out:f32[24]", "--arg", "p=out:f16[32]",
+            "--output-dir", tmp_path / "out", "--quiet"]
+    proc = pipev("run", tmp_path / "k.cpp", *args, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    with np.errstate(invalid="ignore"):
+        want_o = np.where(x > F32(1.5), F32(1.5), x)
+        want_p = np.where(h < F16(-0.0), F16(-0.0), h)
+    want_o[20:] = 0
+    want_p[29:] = 0
+    assert np.load(tmp_path / "out" / "o.npy").tobytes() == want_o.tobytes()
+    assert np.load(tmp_path / "out" / "p.npy").tobytes() == want_p.tobytes()
+    small = pipev("run", tmp_path / "k.cpp", "-D", "SMALL", *args, cwd=tmp_path)
+    assert small.returncode == 1
+    assert "k.cpp:24:5: error: ClampMax: sharedTmpBuffer holds 287 bytes, the call needs 288" in small.stderr, small.stderr

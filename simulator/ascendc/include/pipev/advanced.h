@@ -46,7 +46,10 @@ inline void tmp_fits(const AscendC::LocalTensor<uint8_t>& tmp, uint32_t need, co
 // not compare greater or less than +0, so a NaN source, a NaN scalar and signed zeros give the
 // documentation's rule exactly ("replace the elements greater (less) than the scalar"). Mins
 // and Maxs would not: on a tie of -0 and +0 their result is one operand, not the source. The
-// compare reads its source in whole 256-byte repeats, as the instruction does.
+// compare reads its source in whole 256-byte repeats, as the instruction does: whole groups
+// of 256 elements (32 bytes of bits each) are compared in place, and the elements past them
+// through a copy (a 16-bit Or of each word with itself, bit-exact), zero-filled to whole
+// repeats after the bits: the API reads only the elements its count covers.
 template <class T> uint32_t clamp_tmp_bytes(uint32_t count) { return tmp::clamp(count, sizeof(T)); }
 template <class T>
 void clamp(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
@@ -54,9 +57,20 @@ void clamp(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& sr
            AscendC::CMPMODE replaced, Loc loc) {
     static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                   "ClampMax/ClampMin take half or float");
-    AscendC::Compares(tmp, src, scalar, replaced, count, loc);
-    AscendC::LocalTensor<uint16_t> words = tmp.ReinterpretCast<uint16_t>(loc);
-    AscendC::Not(words, words, int32_t((count + 15) / 16), loc);
+    uint32_t per = 256 / sizeof(T), whole = (count + per - 1) / per * per;
+    uint32_t tail = tmp::clamp_tail(count), head = count - tail;
+    if (head) AscendC::Compares(tmp, src, scalar, replaced, head, loc);
+    if (tail) {
+        auto copy = tmp[round32(whole / 8)];
+        auto words = copy.ReinterpretCast<uint16_t>(loc);
+        AscendC::Duplicate(words, uint16_t(0), int32_t(128 * ((tail + per - 1) / per)), loc);
+        auto from = src[head].template ReinterpretCast<uint16_t>(loc);
+        AscendC::Or(words, from, from, int32_t(tail * sizeof(T) / 2), loc);
+        AscendC::Compares(tmp[head / 8], copy.ReinterpretCast<T>(loc), scalar, replaced, tail,
+                          loc);
+    }
+    AscendC::LocalTensor<uint16_t> bits = tmp.ReinterpretCast<uint16_t>(loc);
+    AscendC::Not(bits, bits, int32_t((count + 15) / 16), loc);
     AscendC::Select(dst, tmp, src, scalar, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, count, loc);
 }
 

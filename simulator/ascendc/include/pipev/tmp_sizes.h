@@ -16,10 +16,15 @@ inline uint32_t rounding(uint64_t count, uint32_t type_size, bool frac) {
     if (!frac && type_size == 4) return 0;
     return round32((count < kRoundingChunk ? count : kRoundingChunk) * 4);
 }
-// ClampMax/ClampMin: the compare's bits, whole 256-byte repeats of the source
+// ClampMax/ClampMin: the compare's bits (whole 256-byte repeats), then a copy of the elements
+// past the last whole group of 256 (a group's bits fill 32 bytes, so the groups are compared
+// in place), zero-filled to whole repeats: the compare reads only the caller's COUNT elements
+constexpr uint32_t kClampGroup = 256;
+inline uint32_t clamp_tail(uint64_t count) { return uint32_t(count % kClampGroup); }
 inline uint32_t clamp(uint64_t count, uint32_t type_size) {
-    uint64_t per_repeat = 256 / type_size;
-    return round32((count + per_repeat - 1) / per_repeat * per_repeat / 8);
+    uint64_t per_repeat = 256 / type_size, tail = clamp_tail(count);
+    uint64_t whole = (count + per_repeat - 1) / per_repeat * per_repeat;
+    return round32(whole / 8) + round32((tail + per_repeat - 1) / per_repeat * 256);
 }
 // Xor: the complement of a & b
 inline uint32_t xor_(uint64_t count, uint32_t type_size) { return round32(count * type_size); }
