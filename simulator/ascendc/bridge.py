@@ -44,6 +44,7 @@ SYSTEM_CYCLE = ctypes.CFUNCTYPE(ctypes.c_int64)
 GM_DATA = ctypes.CFUNCTYPE(c_int, c_char_p, c_uint64)
 GM_TENSOR = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, ctypes.c_void_p, c_uint64)
 GM_ACCESS = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_uint64, c_uint64, c_int)
+CHIP_FACTS = ("chip.vector_cores",)  # the profile's facts `special` answers (platform_ascendc.h)
 SYSTEM_COUNTER_MHZ = 50  # GetSystemCycle counts at 50 MHz (the API documentation's time base)
 
 
@@ -592,9 +593,14 @@ class Session:
 
     @_guarded("special")
     def _special(self, name, value):
-        """A special register of the running core (0 before anything set it)."""
+        """A special register of the running core (0 before anything set it), or a chip fact
+        the host's platform object asks for (`chip.vector_cores`: tiling/platform)."""
+        key = self._s(name)
+        if key in CHIP_FACTS:
+            value[0] = getattr(self.chip, key.removeprefix("chip."))
+            return 0
         stream = self.stream
-        value[0] = stream.machine.special.get(self._s(name), 0) if stream is not None else 0
+        value[0] = stream.machine.special.get(key, 0) if stream is not None else 0
         return 0
 
     @_guarded("message")

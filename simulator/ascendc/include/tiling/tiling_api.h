@@ -11,6 +11,7 @@
 
 #include "pipev/tmp_sizes.h"
 #include "kernel_tiling/kernel_tiling.h"
+#include "tiling/platform/platform_ascendc.h"
 
 namespace ge {
 class Shape {
@@ -31,19 +32,6 @@ private:
     std::vector<int64_t> dims_;
 };
 }  // namespace ge
-
-// the host's platform object (tiling/platform): GetInstance only, what the helpers below take
-namespace platform_ascendc {
-class PlatformAscendC {};
-class PlatformAscendCManager {
-public:
-    static PlatformAscendC* GetInstance() {
-        static PlatformAscendC platform;
-        return &platform;
-    }
-    static PlatformAscendC* GetInstance(const char*) { return GetInstance(); }
-};
-}  // namespace platform_ascendc
 
 namespace AscendC {
 using TensorShape = ge::Shape;
