@@ -317,8 +317,8 @@ def test_950_logical_xor_and_the_scalar_forms(pipev, tmp_path):
         assert got[row].tobytes() == want.tobytes(), row
 
 
-CLAMP_SHORT = """// pipev's own kernel: ClampMax / ClampMin on sources shorter than one 256-byte repeat, the
-// temporary space sized by the host helper (one byte less with -D SMALL: an error at the call)
+CLAMP_SHORT = """// pipev's own kernel: ClampMax / ClampMin on sources shorter than one repeat, the
+// temporary space sized by the host helper (a byte less with -D SMALL: an error at the call)
 #include "kernel_operator.h"
 #include "tiling/tiling_api.h"
 using namespace AscendC;
@@ -374,4 +374,5 @@ def test_clamp_max_min_read_only_the_elements_their_count_covers(pipev, tmp_path
     assert np.load(tmp_path / "out" / "p.npy").tobytes() == want_p.tobytes()
     small = pipev("run", tmp_path / "k.cpp", "-D", "SMALL", *args, cwd=tmp_path)
     assert small.returncode == 1
-    assert "k.cpp:24:5: error: ClampMax: sharedTmpBuffer holds 287 bytes, the call needs 288" in small.stderr, small.stderr
+    assert "k.cpp:24:5: error: ClampMax: sharedTmpBuffer holds 287 bytes, the call needs 288" \
+        in small.stderr, small.stderr
