@@ -43,5 +43,36 @@ inline uint32_t classify(uint64_t count, uint32_t src_size) {
     return predicate(count, src_size, (count + per_repeat - 1) / per_repeat * per_repeat * src_size,
                      false);
 }
+// whole 256-byte repeats of COUNT elements of SRC_SIZE bytes, in elements
+inline uint64_t whole(uint64_t count, uint32_t src_size) {
+    uint64_t per_repeat = 256 / src_size;
+    return (count + per_repeat - 1) / per_repeat * per_repeat;
+}
+// LogicalAnd/Or/Xor (two sources: two sets of bits), LogicalNot/Ands/Ors (one): the bits, then
+// the source's copy zero-filled to whole repeats (a byte source: SRC_SIZE 1)
+inline uint32_t logical(uint64_t count, uint32_t src_size, bool two_sources) {
+    return predicate(count, src_size, whole(count, src_size) * src_size, two_sources);
+}
+// Where, its condition bool: the bits, then the condition's copy or (two scalar sources) the
+// first scalar broadcast, whichever is larger: the largest of Where's forms
+inline uint32_t where(uint64_t count, uint32_t type_size) {
+    uint64_t copy = whole(count, 1), first = count * type_size;
+    return predicate(count, 1, copy > first ? copy : first, false);
+}
+
+// The TmpBufferFactorSize helpers: need(n) <= extra + live * type_size * n for every n, so
+// (currBuff - extra) / live / type_size elements fit in currBuff (the documentation's rule).
+// live and extra bound pipev's figures above (a compare's bits, 1/8 byte an element, count as
+// a whole element; the round-ups to 32 bytes and whole repeats go in extra).
+struct Factor {
+    uint32_t live, extra;
+};
+inline Factor rounding_factor(uint32_t type_size, bool frac) {
+    if (!frac && type_size == 4) return {0, 0};
+    return {4 / type_size, 32};
+}
+inline Factor clamp_factor(uint32_t type_size) { return {1, 256 * type_size + 64}; }
+inline Factor xor_factor() { return {1, 32}; }
+inline Factor classify_factor() { return {2, 352}; }
 }  // namespace pipev::tmp
 #endif

@@ -66,6 +66,38 @@ PIPEV_TMP_HELPER(GetClampMaxMinTmpSize, pipev::tmp::clamp(count, typeSize))
 PIPEV_TMP_HELPER(GetXorMaxMinTmpSize, pipev::tmp::xor_(count, typeSize))
 PIPEV_TMP_HELPER(GetIsNanMaxMinTmpSize, pipev::tmp::classify(count, typeSize))
 PIPEV_TMP_HELPER(GetIsInfMaxMinTmpSize, pipev::tmp::classify(count, typeSize))
+PIPEV_TMP_HELPER(GetIsFiniteMaxMinTmpSize, pipev::tmp::classify(count, typeSize))
+PIPEV_TMP_HELPER(GetLogicalAndMaxMinTmpSize, pipev::tmp::logical(count, typeSize, true))
+PIPEV_TMP_HELPER(GetLogicalOrMaxMinTmpSize, pipev::tmp::logical(count, typeSize, true))
+PIPEV_TMP_HELPER(GetLogicalXorMaxMinTmpSize, pipev::tmp::logical(count, typeSize, true))
+PIPEV_TMP_HELPER(GetLogicalNotMaxMinTmpSize, pipev::tmp::logical(count, typeSize, false))
+PIPEV_TMP_HELPER(GetLogicalAndsMaxMinTmpSize, pipev::tmp::logical(count, typeSize, false))
+PIPEV_TMP_HELPER(GetLogicalOrsMaxMinTmpSize, pipev::tmp::logical(count, typeSize, false))
+PIPEV_TMP_HELPER(GetWhereMaxMinTmpSize, pipev::tmp::where(count, typeSize))
 #undef PIPEV_TMP_HELPER
+
+// Get...TmpBufferFactorSize: maxLiveNodeCount and extraBuf for pipev's figures (pipev/tmp_sizes.h)
+#define PIPEV_FACTOR_HELPER(NAME, FACTOR)                                                         \
+    inline void NAME(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {   \
+        (void)typeSize;                                                                           \
+        pipev::tmp::Factor f = (FACTOR);                                                          \
+        maxLiveNodeCount = f.live;                                                                \
+        extraBuf = f.extra;                                                                       \
+    }                                                                                             \
+    inline void NAME(const platform_ascendc::PlatformAscendC&, const uint32_t typeSize,           \
+                     uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {                            \
+        NAME(typeSize, maxLiveNodeCount, extraBuf);                                               \
+    }
+PIPEV_FACTOR_HELPER(GetFloorTmpBufferFactorSize, pipev::tmp::rounding_factor(typeSize, false))
+PIPEV_FACTOR_HELPER(GetCeilTmpBufferFactorSize, pipev::tmp::rounding_factor(typeSize, false))
+PIPEV_FACTOR_HELPER(GetTruncTmpBufferFactorSize, pipev::tmp::rounding_factor(typeSize, false))
+PIPEV_FACTOR_HELPER(GetRintTmpBufferFactorSize, pipev::tmp::rounding_factor(typeSize, false))
+PIPEV_FACTOR_HELPER(GetRoundTmpBufferFactorSize, pipev::tmp::rounding_factor(typeSize, false))
+PIPEV_FACTOR_HELPER(GetFracTmpBufferFactorSize, pipev::tmp::rounding_factor(typeSize, true))
+PIPEV_FACTOR_HELPER(GetClampTmpBufferFactorSize, pipev::tmp::clamp_factor(typeSize))
+PIPEV_FACTOR_HELPER(GetXorTmpBufferFactorSize, pipev::tmp::xor_factor())
+PIPEV_FACTOR_HELPER(GetIsNanTmpBufferFactorSize, pipev::tmp::classify_factor())
+PIPEV_FACTOR_HELPER(GetIsInfTmpBufferFactorSize, pipev::tmp::classify_factor())
+#undef PIPEV_FACTOR_HELPER
 }  // namespace AscendC
 #endif
