@@ -376,3 +376,55 @@ def test_clamp_max_min_read_only_the_elements_their_count_covers(pipev, tmp_path
     assert small.returncode == 1
     assert "k.cpp:24:5: error: ClampMax: sharedTmpBuffer holds 287 bytes, the call needs 288" \
         in small.stderr, small.stderr
+
+
+LOGICAL_ELEMENT = """// pipev's own kernel: LogicalAnds / LogicalOrs with a tensor element as the scalar
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR o) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ab, bb, ob;
+    pipe.InitBuffer(ab, 256 * 2); pipe.InitBuffer(bb, 256 * 2); pipe.InitBuffer(ob, 6 * 256);
+    GlobalTensor<half> ag, bg; GlobalTensor<uint8_t> og;
+    ag.SetGlobalBuffer((__gm__ half*)a, 256); bg.SetGlobalBuffer((__gm__ half*)b, 256);
+    og.SetGlobalBuffer((__gm__ uint8_t*)o, 6 * 256);
+    auto al = ab.Get<half>(); auto bl = bb.Get<half>(); auto ol = ob.Get<bool>();
+    DataCopy(al, ag, 256); DataCopy(bl, bg, 256);
+    Duplicate(ol, false, 6 * 256);
+    PipeBarrier<PIPE_ALL>();
+    static constexpr LogicalAndsConfig andFirst = {false, 0};
+    static constexpr LogicalOrsConfig orFirst = {false, 0};
+    LogicalAnds(ol, al, bl[0], 200);               // b[0] (nonzero): a's truth
+    LogicalAnds(ol[256], al, bl[1], 200);          // b[1] (-0.0): false
+    LogicalOrs(ol[512], al, bl[1], 200);           // b[1] (-0.0): a's truth
+    LogicalOrs(ol[768], al, bl[2], 200);           // b[2] (NaN): true
+    LogicalAnds<andFirst>(ol[1024], bl[2], al, 200);  // the scalar first: b[2] (NaN) && a
+    LogicalOrs<orFirst>(ol[1280], bl[3], al, 200);    // b[3] (+0.0) || a
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(og, ol.ReinterpretCast<uint8_t>(), 6 * 256);
+}
+"""
+
+
+def test_950_logical_ands_ors_with_a_tensor_element_as_the_scalar(pipev, tmp_path):
+    from tests.reference import predicates as ref
+
+    (tmp_path / "k.cpp").write_text(LOGICAL_ELEMENT)
+    rng = np.random.default_rng(4)
+    a = rng.integers(-2, 3, 256).astype(F16)
+    a[:4] = [np.nan, -0.0, 0.0, 1]
+    b = rng.integers(-1, 2, 256).astype(F16)
+    b[:4] = [3.0, -0.0, np.nan, 0.0]
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    proc = pipev("run", tmp_path / "k.cpp", "--chip", "ascend950", "--kernel", "k", "--arg",
+                 f"a={tmp_path / 'a.npy'}", "--arg", f"b={tmp_path / 'b.npy'}", "--arg",
+                 "o=out:u8[1536]", "--output-dir", tmp_path / "out", "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    got = np.load(tmp_path / "out" / "o.npy").reshape(6, 256)
+    x = ref.truthy(a)
+    s = ref.truthy(b[:4])
+    for row, truth in enumerate((x & s[0], x & s[1], x | s[1], x | s[2], s[2] & x, s[3] | x)):
+        want = ref.as_result(truth, np.uint8)
+        want[200:] = 0
+        assert got[row].tobytes() == want.tobytes(), row

@@ -540,20 +540,39 @@ void LogicalXor(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const Loc
     select_one_zero(dst, t.bits, t.values, count, loc);
 }
 
-// LogicalAnds / LogicalOrs: one source a scalar (its truth known at the call), the other a
-// tensor: x && s is (s ? x != 0 : false), x || s is (s ? true : x != 0). A tensor element as
-// the scalar (two tensors, one of them the element) is not supported: an error at the call.
+// LogicalAnds / LogicalOrs: one source a scalar, the other a tensor: x && s is
+// (s ? x != 0 : false), x || s is (s ? true : x != 0). A scalar value's truth is known at the
+// call. A tensor element as the scalar (two tensors; the config's scalarTensorIndex names the
+// one whose first element is the scalar, 1 by default) is read by the vector unit: a zeroed
+// copy compared with the element (the 950's flexible scalar position) gives the bits of
+// s != 0 for every element, joined with the other tensor's bits by And / Or.
 namespace pipev_logical {
 template <class X> constexpr bool is_tensor = pipev::detail::is_local<X>;
 template <bool AND, class T, class U, class S>
 void with_scalar(const LocalTensor<T>& dst, const U& src0, const S& src1, uint32_t count,
-                 const char* api, pipev::Loc loc) {
+                 int scalar_index, const char* api, pipev::Loc loc) {
     using namespace pipev::detail;
     static_assert(is_byte_v<T>, "LogicalAnds/LogicalOrs write bool");
     need_950(api, loc);
     if constexpr (is_tensor<U> && is_tensor<S>) {
-        error(loc, "%s with a tensor element as the scalar is not supported by pipev (pass the "
-              "scalar's value, or use %s for two tensors)", api, AND ? "LogicalAnd" : "LogicalOr");
+        static_assert(std::is_same_v<U, S>, "LogicalAnds/LogicalOrs: both sources one type");
+        using P = typename U::PrimType;
+        using V = std::conditional_t<is_byte_v<P>, uint8_t, P>;
+        if (scalar_index != 0 && scalar_index != 1)
+            error(loc, "%s: scalarTensorIndex is %d (0: src0 holds the scalar, 1: src1)", api,
+                  scalar_index);
+        const U& x = scalar_index == 0 ? src1 : src0;
+        const U& s = scalar_index == 0 ? src0 : src1;
+        uint32_t copy = whole_repeats<P>(count) * src_size<P>();
+        Tmp t = split_tmp(nullptr, count, src_size<P>(), copy, true, api, loc);
+        nonzero_bits(t.bits, x, t.values, count, loc);
+        Duplicate(t.values.ReinterpretCast<uint16_t>(loc), uint16_t(0), int32_t(copy / 2), loc);
+        Compares(t.bits2, t.values.ReinterpretCast<V>(loc), s.template ReinterpretCast<V>(loc),
+                 CMPMODE::NE, count, loc);
+        auto a = t.bits.ReinterpretCast<uint16_t>(loc), b = t.bits2.ReinterpretCast<uint16_t>(loc);
+        int32_t words = int32_t((count + 15) / 16);
+        if constexpr (AND) And(a, a, b, words, loc); else Or(a, a, b, words, loc);
+        select_one_zero(dst, t.bits, t.values, count, loc);
     } else if constexpr (is_tensor<U> || is_tensor<S>) {
         const auto& x = [&]() -> const auto& {
             if constexpr (is_tensor<U>) return src0; else return src1;
@@ -589,13 +608,15 @@ template <const LogicalAndsConfig& config = DEFAULT_LOGICAL_ANDS_CONFIG, typenam
           typename S>
 void LogicalAnds(const LocalTensor<T>& dst, const U& src0, const S& src1, const uint32_t count,
                  PIPEV_LOC) {
-    pipev_logical::with_scalar<true>(dst, src0, src1, count, "LogicalAnds", loc);
+    pipev_logical::with_scalar<true>(dst, src0, src1, count, config.scalarTensorIndex,
+                                     "LogicalAnds", loc);
 }
 template <const LogicalOrsConfig& config = DEFAULT_LOGICAL_ORS_CONFIG, typename T, typename U,
           typename S>
 void LogicalOrs(const LocalTensor<T>& dst, const U& src0, const S& src1, const uint32_t count,
                 PIPEV_LOC) {
-    pipev_logical::with_scalar<false>(dst, src0, src1, count, "LogicalOrs", loc);
+    pipev_logical::with_scalar<false>(dst, src0, src1, count, config.scalarTensorIndex,
+                                      "LogicalOrs", loc);
 }
 
 // Where: dst[i] = condition[i] ? src0 : src1, each a tensor or a scalar of T

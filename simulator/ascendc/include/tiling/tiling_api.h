@@ -71,8 +71,9 @@ PIPEV_TMP_HELPER(GetLogicalAndMaxMinTmpSize, pipev::tmp::logical(count, typeSize
 PIPEV_TMP_HELPER(GetLogicalOrMaxMinTmpSize, pipev::tmp::logical(count, typeSize, true))
 PIPEV_TMP_HELPER(GetLogicalXorMaxMinTmpSize, pipev::tmp::logical(count, typeSize, true))
 PIPEV_TMP_HELPER(GetLogicalNotMaxMinTmpSize, pipev::tmp::logical(count, typeSize, false))
-PIPEV_TMP_HELPER(GetLogicalAndsMaxMinTmpSize, pipev::tmp::logical(count, typeSize, false))
-PIPEV_TMP_HELPER(GetLogicalOrsMaxMinTmpSize, pipev::tmp::logical(count, typeSize, false))
+// LogicalAnds/Ors: a tensor element as the scalar takes two sets of bits (the largest form)
+PIPEV_TMP_HELPER(GetLogicalAndsMaxMinTmpSize, pipev::tmp::logical(count, typeSize, true))
+PIPEV_TMP_HELPER(GetLogicalOrsMaxMinTmpSize, pipev::tmp::logical(count, typeSize, true))
 PIPEV_TMP_HELPER(GetWhereMaxMinTmpSize, pipev::tmp::where(count, typeSize))
 #undef PIPEV_TMP_HELPER
 
