@@ -378,7 +378,7 @@ def test_clamp_max_min_read_only_the_elements_their_count_covers(pipev, tmp_path
         in small.stderr, small.stderr
 
 
-LOGICAL_ELEMENT = """// pipev's own kernel: LogicalAnds / LogicalOrs with a tensor element as the scalar
+LOGICAL_ELEMENT = """// pipev's own kernel: LogicalAnds / LogicalOrs, a tensor element as the scalar
 #include "kernel_operator.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR o) {
