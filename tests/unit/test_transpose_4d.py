@@ -76,3 +76,30 @@ def test_checks():
         text = (".chip ascend910b\n.ub a u8[64]\n.ub d u8[64]\n.ub tmp u8[4096]\n"
                 "    transpose_nchw2nhwc.u8 d, a, tmp, nsize=1, csize=2, hsize=4, wsize=8\n")
         pipev.run(text)
+
+
+def test_ascendc(tmp_path):
+    import ctypes
+    from pathlib import Path
+
+    from isa.chip import get_chip
+    from simulator.ascendc.bridge import Session
+    from simulator.ascendc.build import compile_source
+
+    chip = get_chip("ascend910b")
+    src = Path(__file__).resolve().parents[1] / "data/ascendc/kernels/transpose_4d.cpp"
+    build = compile_source(src, npu_arch=chip.npu_arch, env={"PIPEV_CACHE_DIR": str(tmp_path)})
+    lib = ctypes.CDLL(str(build.shared_object))
+    session = Session(chip, source=str(src))
+    lib.pipev_set_bridge(ctypes.c_void_p(ctypes.addressof(session.struct)))
+    assert lib.run_all() == 0 and not session.failed, session.diagnostics
+    (core,) = [c.result for c in session.launches[0].cores]
+    assert not core.diagnostics
+    h = core.ub[:576].view(np.float16)
+    x = np.arange(96, dtype=np.float16)
+    assert h[96:192].tobytes() == transpose_4d(x, 3, 2, 2, 8, True).tobytes()
+    assert h[192:288].tobytes() == x.tobytes()
+    f = core.ub[1024:1024 + 768].view(np.float32)
+    y = np.arange(48, dtype=np.float32) + np.float32(0.5)
+    assert f[64:112].tobytes() == transpose_4d(y, 2, 3, 1, 8, True).tobytes()
+    assert f[128:176].tobytes() == y.tobytes()
