@@ -566,7 +566,8 @@ def _duplicate(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit("vector_dup", ops, t, repeat=1), body)
 
 
-def _elementwise(e: _Expander) -> None:
+def _elementwise(e: _Expander, hw: str | None = None,
+                 kinds: list[tuple[str, str]] | None = None) -> None:
     """abs / not, and / or / add / sub / mul / max / min and adds / muls / maxs / mins:
     count=, repeat= with a mask, or repeat= alone (MASK as it is), each one hardware
     instruction, the row's `hw` (chunks on ascend910, each operand moved on by the repeats
@@ -577,10 +578,11 @@ def _elementwise(e: _Expander) -> None:
     if e.scalar_override is None and _flexible(e):  # #27 (h27c): ascend950, scalar first
         _flex_scalar(e, _FLEX_BINARY[e.syn.defn.name])
         return
-    hw = e.syn.defn.hw
+    hw = hw or e.syn.defn.hw  # another instruction (kinds: its operands): h27c's vshlv/vshrv
+    kinds = kinds or list(e.syn.defn.operands)
     form = _form(e)
-    _arity(e, len(e.syn.defn.operands), form)
-    ops = _operands(e, list(e.syn.defn.operands))
+    _arity(e, len(kinds), form)
+    ops = _operands(e, kinds)
     if e.scalar_override is not None:  # subs: the negated scalar
         ops["scalar"] = e.scalar_override
     t = e.t
@@ -614,8 +616,7 @@ def _shift(e: _Expander) -> None:
     """shift_left / shift_right: the elementwise expansion; a constant count outside
     [0, width) is warned about here (the docs give no result for it; the model's is in
     docs/semantics.md)."""
-    if _flexible(e):  # #27 (h27c): ascend950, s - x or a scalar that is not a constant
-        _flex_scalar(e, _FLEX_BINARY["subs"])
+    if len(e.syn.positional) == 3 and _shift_by_tensor(e):
         return
     if len(e.syn.positional) == 3:
         o = _scalar_operand(e)
@@ -632,6 +633,33 @@ def _shift(e: _Expander) -> None:
         if problem is not None:
             raise LexError(problem[0], e.key_col("round_en"))
     _elementwise(e)
+
+
+# #27 (h27c): ascend950's ShiftLeft / ShiftRight by a tensor of counts (count= only, the pages'
+# one form), the counts' tensor of T's width (a signed U, its bits read as such by vshlv/vshrv)
+_SHIFT_TENSOR = {"shift_left": "vshlv", "shift_right": "vshrv"}
+
+
+def _shift_by_tensor(e: _Expander) -> bool:
+    """shift_left / shift_right DST, SRC0, SRC1 with SRC1 a tensor: vshlv / vshrv over the
+    first count= elements (the elementwise count form with the binary instruction); False when
+    SRC1 is a scalar."""
+    text, off = e.syn.positional[2]
+    if e.b.operand("scalar_or_vec", text, off, "src1").kind == "scalar":
+        return False
+    hw = _SHIFT_TENSOR[e.syn.defn.name]
+    allowed = e.chip.types.get("shift_tensor", ())
+    if e.t.name not in allowed:
+        raise LexError(f"{e.syn.defn.name}.{e.t.name} by a tensor of counts ({hw}) is not "
+                       f"supported on {e.chip.name} (supports {', '.join(allowed) or 'none'})",
+                       off)
+    if "count" not in e.fields or "round_en" in e.fields:
+        k = next((k for k in ("round_en", "repeat") if k in e.syn.keys), "count")
+        raise LexError(f"{e.syn.defn.name} by a tensor of counts takes count= only (the "
+                       "ShiftLeft/ShiftRight tensor-count form)", e.key_col(k)
+                       if k in e.syn.keys else e.syn.offset)
+    _elementwise(e, hw, _FLEX_KINDS)
+    return True
 
 
 def _subs(e: _Expander) -> None:
