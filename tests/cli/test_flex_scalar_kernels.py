@@ -41,3 +41,23 @@ def test_flex_arith_950_kernel(pipev, tmp_path):
     }
     for what, (got, exp) in want.items():
         assert got.tobytes() == exp.tobytes(), what
+
+
+def test_shift_tensor_950_kernel(pipev, tmp_path):
+    from tests.reference.shift_tensor import shift
+    proc = pipev("run", "--chip", "ascend950", DATA / "shift_tensor_950.cpp", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "negative shift counts" in proc.stderr  # the counts -3 … -1: warned, with the count
+    a = np.fromfile(tmp_path / "shift_tensor_950_in_a.bin", np.int16)
+    c = np.fromfile(tmp_path / "shift_tensor_950_in_h.bin", np.int16)
+    z = np.fromfile(tmp_path / "shift_tensor_950_out.bin", np.int16)
+
+    def ref(name, t, x, counts):
+        return b"".join(shift(name, t, u.tobytes(), v.tobytes()) for u, v in zip(x, counts,
+                                                                                 strict=True))
+    assert z[:N].tobytes() == ref("shift_left", "s16", a, c), "ShiftLeft(int16_t, int16_t)"
+    assert z[N:2 * N].tobytes() == ref("shift_right", "s16", a, c), "ShiftRight(int16_t)"
+    assert z[2 * N:3 * N].tobytes() == ref("shift_right", "u16", a.view(np.uint16), c), \
+        "ShiftRight(uint16_t, int16_t counts)"
+    assert z[3 * N:].tobytes() == ref("shift_left", "s16", a, np.full(N, 3, np.int16)), \
+        "ShiftLeft(int16_t, scalar 3)"

@@ -685,6 +685,18 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
             });                                                                                    \
         });                                                                                        \
     }
+// shift_tensor (h27c): ascend950 ShiftLeft / ShiftRight by a LocalTensor of counts, U signed of
+// T's width (its elements named in T: the statement's vshlv / vshrv read their bits as signed)
+#define PIPEV_ASCENDC_SHIFT_TENSOR(NAME, STMT)                                                     \
+    template <typename T, typename U>                                                              \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1,   \
+              const int32_t& count, PIPEV_LOC) {                                                   \
+        static_assert(sizeof(T) == sizeof(U), #NAME ": the counts' type must be T's width");       \
+        pipev::detail::count_form(pipev::detail::head<T>(STMT), count, loc,                        \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src0, src1.template ReinterpretCast<T>());          \
+        });                                                                                        \
+    }
 // scalar_round (#27): ShiftRight — the scalar shape, its high-dimensional forms ending in
 // `bool roundEn = false` (round_en=1 when true; a chip without rounding shifts refuses it)
 #define PIPEV_ASCENDC_SCALAR_ROUND(NAME, STMT)                                                     \
