@@ -1213,6 +1213,62 @@ def _transpose(e: _Expander) -> None:
         e.emit("vtranspose", {r: shift(o, i * step[r]) for r, o in ops.items()}, e.t)
 
 
+def _transpose_4d(e: _Expander) -> None:
+    """Transpose's enhanced NCHW <-> NHWC forms (issue 28 item 5). The vendor's steps are not
+    published, so this is a clear expansion whose result is the documented layout: for each
+    chunk of 64 dst elements, the chunk's source byte offsets (u32) are written one lane at a
+    time into the first 256 bytes of the temporary buffer (vector_dup under a one-lane MASK),
+    then one vgather moves the chunk; MASK is all ones afterwards (docs/semantics.md)."""
+    _arity(e, 3, "enhanced transpose")
+    ops = _operands(e, list(e.syn.defn.operands))
+    names = ("nsize", "csize", "hsize", "wsize")
+    dims = [e.fields.get(k, 0) for k in names]
+    for k, v in zip(names, dims, strict=True):
+        if not isinstance(v, int):
+            raise LexError(f"{e.syn.defn.name} {k}= must be a constant", e.key_col(k))
+    n, c, h, w = dims
+    hw, size = h * w, e.t.size
+    total = n * c * hw
+    tmp_need = _TRANSPOSE_TMP[e.syn.defn.name](c) * 512
+    tensor, at = ops["tmp"].tensor, ops["tmp"].addr
+    if tensor is not None and isinstance(at, int) and \
+            tensor.addr + tensor.count * tensor.dtype.size - at < tmp_need:
+        raise LexError(f"{e.syn.defn.name}: the temporary buffer must hold {tmp_need} bytes "
+                       f"for csize={c} (the Transpose page's size table)", ops["tmp"].col)
+    if total == 0:
+        return
+    u32 = TYPES["u32"]
+    e.emit("set_mask_norm")
+    for start in range(0, total, 64):
+        m = min(64, total - start)
+        for k in range(m):
+            off = _transpose_src(e.syn.defn.name, start + k, c, hw) * size
+            e.mask(0, 1 << k)
+            e.emit("vector_dup", {"dst": ops["tmp"],
+                                  "scalar": _scalar(u32, off.to_bytes(4, "little"), str(off),
+                                                    ops["tmp"].col)}, u32, repeat=1)
+        e.mask(*contiguous_mask(m, e.t))
+        e.emit("vgather", {"dst": shift(ops["dst"], start * size), "src": ops["src"],
+                           "offset": ops["tmp"]}, e.t, repeat=1)
+    e.mask(ONES, ONES)
+
+
+# temporary buffer in 512-byte units (the Transpose page: (C + 2) x 16 x 16 x 2 B for
+# NCHW2NHWC, (2C + 1) x ... for NHWC2NCHW; 16-bit and 32-bit types alike)
+_TRANSPOSE_TMP = {"transpose_nchw2nhwc": lambda c: c + 2,
+                  "transpose_nhwc2nchw": lambda c: 2 * c + 1}
+
+
+def _transpose_src(name: str, j: int, c: int, hw: int) -> int:
+    """The source element index of dst element j."""
+    plane, r = divmod(j, c * hw)
+    if name == "transpose_nchw2nhwc":  # dst [n, hw, c] <- src [n, c, hw]
+        p, ch = divmod(r, c)
+        return plane * c * hw + ch * hw + p
+    ch, p = divmod(r, hw)  # dst [n, c, hw] <- src [n, hw, c]
+    return plane * c * hw + p * c + ch
+
+
 def _trans_data_5hd(e: _Expander) -> None:
     """TransDataTo5HD → vnchwconv, as it is."""
     _arity(e, 2, "address lists")
@@ -1317,6 +1373,7 @@ _EXPANSIONS = {
     "api_gatherb": _gatherb,  # issue 28
     "api_transpose": _transpose,
     "api_trans_data_5hd": _trans_data_5hd,
+    "api_transpose_4d": _transpose_4d,  # issue 28 item 5
     "api_shift": _shift,  # #27a
     "api_subs": _subs,  # #27a
     "api_binary_cast": _binary_cast,  # #27: AddReluCast SubReluCast MulCast

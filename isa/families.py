@@ -540,7 +540,8 @@ class TransData5HDVaFamily(TransData5HDFamily):
 
 
 VNCHWCONV_VA = TransData5HDVaFamily("vnchwconv_va", VECTOR, "V", "trans5hd", mask_ignored=True)
-SET_VA = Family("set_va", SCALAR)  # a VA register = 8 UB addresses (asc_set_va_reg)
+# a VA register = 8 UB addresses (asc_set_va_reg); issued to V, as the C API page says (PIPE_V)
+SET_VA = Family("set_va", SCALAR, "V", "set_va")
 VTRANSPOSE = TransposeFamily("vtranspose", VECTOR, "V", "transpose", one_repeat=True,
                              mask_ignored=True, packed=(("dst", 256), ("src", 256)))
 

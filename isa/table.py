@@ -80,6 +80,9 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     # #27: AscendC ShiftRight's roundEn (the high-dimensional forms)
     Key("round_en", 0, 1, 0, False, "vshr: 1 adds the last bit shifted out (s16/s32; AscendC "
         "ShiftRight roundEn)"),
+    # issue 28 item 5: Transpose's TransposeParamsExt shape (uint16_t fields)
+    *(Key(f"{d}size", 0, 65535, 0, False, f"Transpose NCHW <-> NHWC: the {d.upper()} axis "
+          "length") for d in "nchw"),
 )}
 UNARY_BLK_MAX = 65535
 
@@ -434,6 +437,17 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              F.api("api_trans_data_5hd"), level="api", typed=True, types="trans5hd",
              strides="trans5hd", keys=("repeat", "dst_high", "src_high"), hw="vnchwconv",
              doc="AscendC TransDataTo5HD (address lists in UB) → vnchwconv"),
+    # --- issue 28 item 5: Transpose's enhanced NCHW <-> NHWC forms
+    InstrDef("transpose_nchw2nhwc", (("dst", "vec"), ("src", "vec"), ("tmp", "ub")),
+             F.api("api_transpose_4d"), level="api", typed=True, types="vgather",
+             keys=("nsize", "csize", "hsize", "wsize"), hw="vgather",
+             doc="AscendC Transpose TRANSPOSE_NCHW2NHWC: dst[n,h,w,c] = src[n,c,h,w]; tmp: "
+             "(c + 2) x 512 bytes → vector_dup (offsets) + vgather, 64 elements at a time"),
+    InstrDef("transpose_nhwc2nchw", (("dst", "vec"), ("src", "vec"), ("tmp", "ub")),
+             F.api("api_transpose_4d"), level="api", typed=True, types="vgather",
+             keys=("nsize", "csize", "hsize", "wsize"), hw="vgather",
+             doc="AscendC Transpose TRANSPOSE_NHWC2NCHW: dst[n,c,h,w] = src[n,h,w,c]; tmp: "
+             "(2c + 1) x 512 bytes → vector_dup (offsets) + vgather, 64 elements at a time"),
     # --- issue 28: Gatherb (whole blocks by byte offsets)
     InstrDef("vgatherb", (("dst", "vec"), ("src", "vec"), ("offset", "vec")), F.VGATHERB,
              typed=True, types="gatherb", strides="gatherb", keys=("repeat",),

@@ -85,7 +85,10 @@ class TimingModel:
 
     def time(self, event: Event) -> InstrTiming:
         """Time EVENT: the record the executor publishes in it."""
-        handler = self._by_kind.get(event.instr.defn.family.kind, self._scalar)
+        fam = event.instr.defn.family
+        handler = self._by_kind.get(fam.kind, self._scalar)
+        if handler is self._scalar and fam.pipe == "V":  # set_va: S does not execute it
+            handler = self._cmpmask
         rec = handler(event)
         self.busy[rec.pipe] += rec.busy
         return rec
@@ -377,7 +380,8 @@ class TimingModel:
         return out
 
     def _cmpmask(self, ev: Event) -> InstrTiming:
-        """set_cmpmask / get_cmpmask: class cmpmask_move, min_cycles on V."""
+        """set_cmpmask / get_cmpmask (class cmpmask_move), set_va (class set_va): the class's
+        min_cycles on V."""
         cls = self.classes[ev.instr.defn.family.cost]
         return self._plain_vector(cls, cls.min_cycles)
 

@@ -270,14 +270,13 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
 def cpp_runs(request, tmp_path_factory):
     """Every AscendC program run once, two at a time, each in its own empty directory, with the
     compile cache under pytest's cache (a rerun of the suite compiles nothing)."""
-    import os
     import subprocess
     import sys
     from concurrent.futures import ThreadPoolExecutor
 
-    cache = request.config.cache.mkdir("pipev-ascendc") if request.config.cache else \
-        tmp_path_factory.mktemp("cache")
-    env = dict(os.environ, PIPEV_CACHE_DIR=str(cache))
+    from tests.support.cli import compile_cache_env
+
+    env = compile_cache_env(request.config, tmp_path_factory)
 
     def run(path: Path):
         cwd = tmp_path_factory.mktemp(path.stem)

@@ -91,3 +91,11 @@ def trans_data_5hd(ub: bytearray, size: int, dst_list: list[int], src_list: list
         data = [bytes(ub[s:s + size]) for _, s in moves]
         for (d, _), v in zip(moves, data, strict=True):
             ub[d:d + size] = v
+
+
+def transpose_4d(x: np.ndarray, n: int, c: int, h: int, w: int, to_nhwc: bool) -> np.ndarray:
+    """AscendC Transpose's enhanced forms (issue 28 item 5), as the page defines them: the
+    [N,C,H,W] <-> [N,H,W,C] layout change of a flat array, element for element."""
+    if to_nhwc:
+        return x.reshape(n, c, h, w).transpose(0, 2, 3, 1).reshape(-1)
+    return x.reshape(n, h, w, c).transpose(0, 3, 1, 2).reshape(-1)

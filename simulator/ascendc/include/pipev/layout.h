@@ -95,17 +95,31 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, PIPEV_LOC) 
     pipev::detail::ub_ops(s, loc, dst, src);
     s.issue(loc);
 }
-// the enhanced form: TRANSPOSE_ND2ND_B16 is the 16 x 16 form (no temporary buffer); pipev does
-// not model the NCHW <-> NHWC conversions (an error at the call)
+// the enhanced form: TRANSPOSE_ND2ND_B16 is the 16 x 16 form (no temporary buffer);
+// TRANSPOSE_NCHW2NHWC / TRANSPOSE_NHWC2NCHW are one `transpose_nchw2nhwc` /
+// `transpose_nhwc2nchw` statement (issue 28 item 5: 16- and 32-bit types; the temporary buffer
+// holds the gathers' offsets)
 template <typename T>
 void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                const LocalTensor<uint8_t>& sharedTmpBuffer, const TransposeParamsExt& params,
                PIPEV_LOC) {
-    (void)sharedTmpBuffer;
     if (params.transposeType == TransposeType::TRANSPOSE_TYPE_NONE) return;
+    if (params.transposeType == TransposeType::TRANSPOSE_NCHW2NHWC ||
+        params.transposeType == TransposeType::TRANSPOSE_NHWC2NCHW) {
+        pipev::detail::Stmt s(params.transposeType == TransposeType::TRANSPOSE_NCHW2NHWC
+                                  ? "transpose_nchw2nhwc.%s" : "transpose_nhwc2nchw.%s",
+                              pipev::type_name<T>);
+        pipev::detail::ub_ops(s, loc, dst, src, sharedTmpBuffer);
+        // the shape is the expansion's (one instruction per element offset): constants
+        s.op("nsize=%u, csize=%u, hsize=%u, wsize=%u", unsigned(params.nSize),
+             unsigned(params.cSize), unsigned(params.hSize), unsigned(params.wSize));
+        s.issue(loc);
+        return;
+    }
     if (params.transposeType != TransposeType::TRANSPOSE_ND2ND_B16)
-        pipev::detail::error(loc, "Transpose: pipev models TRANSPOSE_ND2ND_B16 (and "
-                             "TRANSPOSE_TYPE_NONE); the other transpose types are not modelled");
+        pipev::detail::error(loc, "Transpose: pipev models TRANSPOSE_ND2ND_B16, "
+                             "TRANSPOSE_NCHW2NHWC, TRANSPOSE_NHWC2NCHW (and TRANSPOSE_TYPE_NONE);"
+                             " the other transpose types are reserved on the vendor page");
     if (params.hSize != 16 || params.wSize != 16)
         pipev::detail::error(loc, "Transpose TRANSPOSE_ND2ND_B16: hSize and wSize must be 16");
     Transpose(dst, src, loc);
