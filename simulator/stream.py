@@ -112,7 +112,7 @@ class Stream:
         self.executor.policy.register_notes = register_notes
         self.hazards = next((ob for ob in self.executor.observers
                              if isinstance(ob, HazardChecks)), None)
-        self._host: dict[tuple[str, int, bool], Instruction] = {}
+        self._host: dict[tuple, Instruction] = {}
         self._scratch_warned: set[int] = set()  # UB addresses warned about (declare_ub)
         self._scratch_on_use = scratch_on_use
         self._scratch_spans: dict[tuple, tuple[int, int] | None] = {}  # statement -> its use
@@ -272,6 +272,19 @@ class Stream:
                 if name not in self._gm_initial:
                     self._gm_initial[name] = buf.tobytes()
 
+    def _host_instruction(self, write: bool, file: str, line: int, col: int,
+                          memory: str) -> Instruction:
+        """The stand-in instruction of the producer's GetValue / SetValue at FILE:LINE:COL
+        (one per place and MEMORY), which the checks' diagnostics point at."""
+        key = (file, line, col, bool(write), memory)
+        instr = self._host.get(key)
+        if instr is None:
+            text = "SetValue" if write else "GetValue"
+            instr = self._host[key] = Instruction.of(
+                HOST_DEFN, None, None, {}, {}, {}, -1, line, max(col, 1), text, file=file,
+                col_fixed=True)
+        return instr
+
     def host_access(self, addr: int, nbytes: int, write: bool, *, file: str = "",
                     line: int = 0, col: int = 1) -> None:
         """The producer's own scalar code read (or wrote) UB bytes [addr, addr + nbytes) — a
@@ -279,14 +292,7 @@ class Stream:
         access by S, so a missing V→S (or MTE2→S) sync before it is reported."""
         if self.hazards is None or nbytes <= 0:
             return
-        file = file or self.name
-        key = (file, line, col, bool(write))
-        instr = self._host.get(key)
-        if instr is None:
-            text = "SetValue" if write else "GetValue"
-            instr = self._host[key] = Instruction.of(
-                HOST_DEFN, None, None, {}, {}, {}, -1, line, max(col, 1), text, file=file,
-                col_fixed=True)
+        instr = self._host_instruction(write, file or self.name, line, col, "ub")
         ev = Event(self.executor.steps, instr, "S", HostAccess(addr, nbytes, bool(write)), 1,
                    None, False, self.machine.mask, self.machine.counter, self.machine.mask,
                    self.machine.counter, b"", self.source)
@@ -302,14 +308,7 @@ class Stream:
         races = [ob for ob in self.executor.observers if isinstance(ob, CrossCoreRaces)]
         if not races or nbytes <= 0:
             return
-        file = file or self.name
-        key = (file, line, col, bool(write), "gm")
-        instr = self._host.get(key)
-        if instr is None:
-            text = "SetValue" if write else "GetValue"
-            instr = self._host[key] = Instruction.of(
-                HOST_DEFN, None, None, {}, {}, {}, -1, line, max(col, 1), text, file=file,
-                col_fixed=True)
+        instr = self._host_instruction(write, file or self.name, line, col, "gm")
         ev = Event(self.executor.steps, instr, "S",
                    ScalarAccess(instr, offset, nbytes, bool(write), tensor), 1, None, False,
                    self.machine.mask, self.machine.counter, self.machine.mask,

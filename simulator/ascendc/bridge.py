@@ -25,6 +25,7 @@ from isa.assembler import MAX_BLOCK_DIM  # the largest launch, as .block_dim and
 from isa.chip import Chip
 from isa.diagnostics import Diagnostic, DiagnosticError
 from isa.types import lookup
+from simulator.ascendc.source import SourceLines
 from simulator.ascendc.views import GmView, Namer, save_views
 from simulator.cores import summed
 
@@ -253,7 +254,7 @@ class Session:
         self.diagnostics: list[Diagnostic] = []
         self._reported: set[Diagnostic] = set()  # self.diagnostics, to look up
         self._strings: dict[bytes, str] = {}
-        self._lines: dict[str, list[str]] = {}  # source lines, for call columns
+        self._source = SourceLines()  # source lines, for call columns
         self.struct = PipevBridge()
         # the CFUNCTYPE objects must live as long as C may call them
         self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
@@ -294,16 +295,7 @@ class Session:
         column of the first character of FILE's LINE, where the call's statement begins."""
         if col > 0 or line < 1:
             return col
-        lines = self._lines.get(file)
-        if lines is None:
-            try:
-                lines = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                lines = []
-            self._lines[file] = lines
-        if line > len(lines):
-            return 0
-        text = lines[line - 1]
+        text = self._source.line(file, line)
         return len(text) - len(text.lstrip()) + 1 if text.strip() else 0
 
     def _where(self, args) -> tuple[str, int]:

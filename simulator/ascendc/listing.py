@@ -10,10 +10,9 @@ instructions each expands to — the `.vasm` listing's columns (isa/listing.py).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from isa.listing import hardware_lines, listing
 from isa.program import Program, Statement
+from simulator.ascendc.source import SourceLines
 from simulator.stream import Stream
 
 RUN_TIME = "decoded at run time (register operands or MASK)"
@@ -138,17 +137,9 @@ def _program(launch: _Launch, statements: list[Statement], chip) -> Program:
                    statements=tuple(statements), labels={}, lines=())
 
 
-_LINES: dict[str, list[str]] = {}
+_SOURCE = SourceLines()
 
 
 def _line_text(site: _Site) -> str:
     """The C++ line of SITE, stripped ('' when the file cannot be read)."""
-    lines = _LINES.get(site.file)
-    if lines is None:
-        try:
-            lines = Path(site.file).read_text(encoding="utf-8",
-                                              errors="replace").splitlines()
-        except OSError:
-            lines = []
-        _LINES[site.file] = lines
-    return lines[site.line - 1].strip() if 0 < site.line <= len(lines) else ""
+    return _SOURCE.line(site.file, site.line).strip()

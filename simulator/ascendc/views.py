@@ -18,6 +18,8 @@ from pathlib import Path
 
 import attrs
 
+from simulator.ascendc.source import SourceLines
+
 SET_GLOBAL = re.compile(r"\b([A-Za-z_]\w*)\s*(?:\.|->)\s*SetGlobalBuffer\b")
 SET_ANY = re.compile(r"SetGlobalBuffer\s*[(<]")
 
@@ -68,14 +70,14 @@ class Namer:
     """The variable a `SetGlobalBuffer` call at FILE:LINE sets, from the source text."""
 
     def __init__(self):
-        self._lines: dict[str, list[str]] = {}
+        self._source = SourceLines()
         self._calls: dict[tuple[str, int], int] = {}  # calls seen per line (this core)
 
     def reset(self) -> None:
         self._calls.clear()
 
     def name(self, file: str, line: int) -> str | None:
-        text = self._line(file, line)
+        text = self._source.line(file, line)
         calls = len(SET_ANY.findall(text))
         if not calls:
             return None
@@ -86,13 +88,3 @@ class Namer:
         if len(names) != calls:
             return None
         return names[k % calls].group(1)
-
-    def _line(self, file: str, line: int) -> str:
-        lines = self._lines.get(file)
-        if lines is None:
-            try:
-                lines = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                lines = []
-            self._lines[file] = lines
-        return lines[line - 1] if 0 < line <= len(lines) else ""
