@@ -566,7 +566,8 @@ def _duplicate(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit("vector_dup", ops, t, repeat=1), body)
 
 
-def _elementwise(e: _Expander) -> None:
+def _elementwise(e: _Expander, hw: str | None = None,
+                 kinds: list[tuple[str, str]] | None = None) -> None:
     """abs / not, and / or / add / sub / mul / max / min and adds / muls / maxs / mins:
     count=, repeat= with a mask, or repeat= alone (MASK as it is), each one hardware
     instruction, the row's `hw` (chunks on ascend910, each operand moved on by the repeats
@@ -574,10 +575,14 @@ def _elementwise(e: _Expander) -> None:
     if e.syn.src_dtype is not None:  # #27: a mixed form (axpy.f32.f16, mul_add_dst.f32.f16)
         _binary_cast(e)
         return
-    hw = e.syn.defn.hw
+    if e.scalar_override is None and _flexible(e):  # #27 (h27c): ascend950, scalar first
+        _flex_scalar(e, _FLEX_BINARY[e.syn.defn.name])
+        return
+    hw = hw or e.syn.defn.hw  # another instruction (kinds: its operands): h27c's vshlv/vshrv
+    kinds = kinds or list(e.syn.defn.operands)
     form = _form(e)
-    _arity(e, len(e.syn.defn.operands), form)
-    ops = _operands(e, list(e.syn.defn.operands))
+    _arity(e, len(kinds), form)
+    ops = _operands(e, kinds)
     if e.scalar_override is not None:  # subs: the negated scalar
         ops["scalar"] = e.scalar_override
     t = e.t
@@ -611,6 +616,8 @@ def _shift(e: _Expander) -> None:
     """shift_left / shift_right: the elementwise expansion; a constant count outside
     [0, width) is warned about here (the docs give no result for it; the model's is in
     docs/semantics.md)."""
+    if len(e.syn.positional) == 3 and _shift_by_tensor(e):
+        return
     if len(e.syn.positional) == 3:
         o = _scalar_operand(e)
         if isinstance(o.value, np.ndarray):
@@ -628,9 +635,39 @@ def _shift(e: _Expander) -> None:
     _elementwise(e)
 
 
+# #27 (h27c): ascend950's ShiftLeft / ShiftRight by a tensor of counts (count= only, the pages'
+# one form), the counts' tensor of T's width (a signed U, its bits read as such by vshlv/vshrv)
+_SHIFT_TENSOR = {"shift_left": "vshlv", "shift_right": "vshrv"}
+
+
+def _shift_by_tensor(e: _Expander) -> bool:
+    """shift_left / shift_right DST, SRC0, SRC1 with SRC1 a tensor: vshlv / vshrv over the
+    first count= elements (the elementwise count form with the binary instruction); False when
+    SRC1 is a scalar."""
+    text, off = e.syn.positional[2]
+    if e.b.operand("scalar_or_vec", text, off, "src1").kind == "scalar":
+        return False
+    hw = _SHIFT_TENSOR[e.syn.defn.name]
+    allowed = e.chip.types.get("shift_tensor", ())
+    if e.t.name not in allowed:
+        raise LexError(f"{e.syn.defn.name}.{e.t.name} by a tensor of counts ({hw}) is not "
+                       f"supported on {e.chip.name} (supports {', '.join(allowed) or 'none'})",
+                       off)
+    if "count" not in e.fields or "round_en" in e.fields:
+        k = next((k for k in ("round_en", "repeat") if k in e.syn.keys), "count")
+        raise LexError(f"{e.syn.defn.name} by a tensor of counts takes count= only (the "
+                       "ShiftLeft/ShiftRight tensor-count form)", e.key_col(k)
+                       if k in e.syn.keys else e.syn.offset)
+    _elementwise(e, hw, _FLEX_KINDS)
+    return True
+
+
 def _subs(e: _Expander) -> None:
     """subs.T DST, SRC, S → vadds of -S (x - s and x + (-s) are the same IEEE operation, and
     the same value modulo 2^n for integers); the scalar must be a constant."""
+    if _flexible(e):  # #27 (h27c): ascend950, s - x or a scalar that is not a constant
+        _flex_scalar(e, _FLEX_BINARY["subs"])
+        return
     if len(e.syn.positional) == 3:
         o = _scalar_operand(e)
         if not isinstance(o.value, np.ndarray):
@@ -1005,15 +1042,17 @@ def _binary_cast(e: _Expander) -> None:
     _first_n(e, n, lambda: e.emit(hw, ops, dst_t, src=src_t, repeat=1), body)
 
 
-def _flex_scalar(e: _Expander) -> None:
+def _flex_scalar(e: _Expander, hw: str | None = None) -> None:
     """ands / ors / divs (ascend950): exactly one of src0, src1 is a scalar (a value, a register
     or scalar(NAME[I])). It is broadcast into one repeat of scratch by vector_dup (MASK all
     ones, or MASK as it is in the no-mask form: the same element positions), then vand / vor
-    / vdiv read the scratch at repeat stride 0 in the scalar's position (s / x for divs)."""
-    hw, t, f = e.syn.defn.hw, e.t, e.fields
+    / vdiv read the scratch at repeat stride 0 in the scalar's position (s / x for divs).
+    Also the flexible forms of adds / muls / maxs / mins / subs (hw: their binary instruction,
+    _FLEX_BINARY)."""
+    hw, t, f = hw or e.syn.defn.hw, e.t, e.fields
     form = _form(e)
     _arity(e, 3, form)
-    ops = _operands(e, list(e.syn.defn.operands))
+    ops = _operands(e, _FLEX_KINDS)
     s0, s1 = ops["src0"].kind == "scalar", ops["src1"].kind == "scalar"
     if s0 == s1:
         raise LexError(f"{e.syn.defn.name} takes exactly one scalar (src0 or src1) and one tensor",
@@ -1052,6 +1091,29 @@ def _flex_scalar(e: _Expander) -> None:
         emit(shift(ops["dst"], done * REPEAT), shift(vec, done * REPEAT), repeat, dense)
 
     _first_n(e, n, lambda: emit(ops["dst"], vec, 1, dense), body)
+
+
+# #27 (h27c): ascend950's flexible-scalar forms of the scalar ops (the scalar first, or for subs
+# a scalar that is not a constant): the binary instruction each becomes after _flex_scalar's
+# vector_dup into scratch
+_FLEX_KINDS = [("dst", "vec"), ("src0", "scalar_or_vec"), ("src1", "scalar_or_vec")]
+_FLEX_BINARY = {"adds": "vadd", "muls": "vmul", "maxs": "vmax", "mins": "vmin", "subs": "vsub"}
+
+
+def _flexible(e: _Expander) -> bool:
+    """True for adds … subs with a scalar src0 (ascend950 only: elsewhere an error at it), or
+    subs whose scalar src1 is not a constant on ascend950 (it cannot be negated into vadds)."""
+    name = e.syn.defn.name
+    if name not in _FLEX_BINARY or len(e.syn.positional) != 3 or e.syn.src_dtype is not None:
+        return False
+    ops = _operands(e, _FLEX_KINDS)
+    if ops["src0"].kind == "scalar":
+        if not e.chip.flexible_scalar:
+            raise LexError(f"a scalar src0 (flexible scalar position) is not supported on "
+                           f"{e.chip.name} (ascend950 only)", ops["src0"].col)
+        return True
+    return (name == "subs" and e.chip.flexible_scalar and ops["src1"].kind == "scalar"
+            and not isinstance(ops["src1"].value, np.ndarray))
 
 
 # -- issue 28 (28b): gathers and layout shapes ------------------------------------------------

@@ -725,4 +725,8 @@ class BinaryConvFamily(ConvFamily):
 # cost: Cast's class — vector_throughput.csv gives AddReluCast/SubReluCast/MulCast one repeat
 # (256 bytes of the wider type) a cycle, as every Cast pair (docs/timing.md)
 BINARY_CONV = BinaryConvFamily("binary_conv", VECTOR, "V", "conv")
+# -- #27 (h27c): ascend950's tensor-count shifts, each element by the signed count at its place
+# in src1 (the same width as T); the binary shape and the binary cost class (no published figure
+# of its own: docs/timing.md)
+SHIFT_TENSOR = _vector("shift_tensor", "binary")
 API_BINARY_CAST = BinaryConvFamily("api_binary_cast", API, "V")  # typed as its instruction's

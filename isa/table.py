@@ -259,6 +259,14 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              types="move", strides="unary", keys=("repeat",), doc="dst = src (bit copy)"),
     _binary("vand", "dst = src0 & src1 (bitwise)", "bitwise"),
     _binary("vor", "dst = src0 | src1 (bitwise)", "bitwise"),
+    # #27 (h27c): ascend950's tensor-count shifts (ShiftLeft/ShiftRight with a LocalTensor count)
+    InstrDef("vshlv", _VEC3, F.SHIFT_TENSOR, typed=True, types="shift_tensor", strides="binary",
+             keys=("repeat",), doc="dst = src0 << src1, src1 a signed count of T's width, per "
+             "element (signed T: the sign bit stays; counts <0 or >= the width: every bit out)"),
+    InstrDef("vshrv", _VEC3, F.SHIFT_TENSOR, typed=True, types="shift_tensor", strides="binary",
+             keys=("repeat",), doc="dst = src0 >> src1, src1 a signed count of T's width, per "
+             "element, arithmetic for signed T (counts <0 or >= the width: every bit out, the "
+             "sign fills)"),
     _unary("vnot", "bitwise", "dst = ~src (bitwise)"),
     _unary("vabs", "abs", "dst = |src|: the sign bit cleared (NaN payloads kept)"),
     InstrDef("vconv", _VEC2, F.VCONV, typed=True, src_typed=True, types="conv",
@@ -554,9 +562,9 @@ for _d in (
     _api_elementwise("relu", _VEC2, "api_unary", "relu", "unary", "AscendC Relu → vrelu"),
     _api_elementwise("leaky_relu", _VS, "api_scalar", "math", "unary",
                      "AscendC LeakyRelu → vlrelu", hw="vlrelu"),
-    _api_elementwise("shift_left", _VS, "api_shift", "shift", "unary",
+    _api_elementwise("shift_left", _VS, "api_shift", "shift_api", "unary",
                      "AscendC ShiftLeft → vshl", hw="vshl"),
-    _api_elementwise("shift_right", _VS, "api_shift", "shift", "unary",
+    _api_elementwise("shift_right", _VS, "api_shift", "shift_api", "unary",
                      "AscendC ShiftRight → vshr (round_en=1: roundEn, the C API's "
                      "asc_shiftright_round)", hw="vshr")._replace(
                          keys=("count", "repeat", *_APIMASK, "round_en")),

@@ -31,7 +31,9 @@ SHAPES = {
                 "binary_cast",  # #27: (dst of T, src0 and src1 of U): AddReluCast …
                 "scalar_mixed", "binary_mixed",  # #27: Axpy, MulAddDst with <T, U> overloads
                 "scalar_round",  # #27: ShiftRight, roundEn last in its high-dimensional forms
-                "flex_scalar"),  # #27: ascend950 Ands Ors Divs (the scalar in either place)
+                "flex_scalar",  # #27: ascend950 Ands Ors Divs (the scalar in either place)
+                "scalar_flex",  # #27 (h27c): ascend950 Adds … Subs, the scalar first
+                "shift_tensor"),  # #27 (h27c): ascend950 ShiftLeft/Right by a tensor of counts
     # cast (#27b): (dst, src) of the types `conv` names; unary: #27a (asc_exp …)
     "c_api": ("binary", "scalar", "cast", "unary",
               "binary_cast",  # #27: asc_mul_cast_half2int8 (dst, src0, src1), types its name's
@@ -186,6 +188,8 @@ BUILTIN: tuple[Binding, ...] = (
     *_rows("ascendc", "scalar", "Subs:subs LeakyRelu:leaky_relu ShiftLeft:shift_left"),
     *_rows("ascendc", "scalar_round", "ShiftRight:shift_right"),  # #27: roundEn
     *_rows("ascendc", "flex_scalar", "Ands:ands Ors:ors Divs:divs"),  # #27: ascend950
+    *_rows("ascendc", "scalar_flex", "Adds:adds Muls:muls Maxs:maxs Mins:mins Subs:subs"),  # h27c
+    *_rows("ascendc", "shift_tensor", "ShiftLeft:shift_left ShiftRight:shift_right"),  # h27c
     *_rows("c_api", "binary", "asc_div:div"),
     *_rows("c_api", "unary", "asc_exp:exp asc_rsqrt:rsqrt asc_relu:relu"),
     *_rows("c_api", "scalar", "asc_sub_scalar:subs asc_leakyrelu:leaky_relu"),

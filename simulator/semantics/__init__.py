@@ -31,6 +31,7 @@ from simulator.semantics.math import math_unary, prepare_math_unary
 from simulator.semantics.move import dup, vcopy
 from simulator.semantics.reduce import BODIES as REDUCE_BODIES
 from simulator.semantics.select import prepare_vsel, vsel
+from simulator.semantics.shift_tensor import shift_tensor
 
 
 def vconv(machine, vop, scalar, lo: int, hi: int) -> None:
@@ -74,6 +75,7 @@ def _builtin() -> InstructionSet:
         "math_unary": math_unary,  # #27a: vexp vln vsqrt vrec vrsqrt vrelu
         "accumulate": accumulate,  # #27a: vaxpy vmla vmadd vmaddrelu
         "binary_conv": binary_conv,  # #27: vaddreluconv vsubreluconv vmulconv
+        "shift_tensor": shift_tensor,  # #27 (h27c): vshlv vshrv
         **REDUCE_BODIES,  # the reductions (issue 28, group 28a)
         "vbrcb": brcb, "vci": vci, "vtranspose": vtranspose,  # issue 28 (28b)
     }, prepare={**ARITH_PREPARED, "vsel": prepare_vsel,

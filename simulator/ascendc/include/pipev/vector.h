@@ -646,11 +646,17 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
             pipev::detail::ub_ops(s, loc, dst, src0, src1);                                        \
         });                                                                                        \
     }
-// flex_scalar (#27): ascend950 Ands Ors Divs — src0 or src1 a scalar (see flex_pair)
-#define PIPEV_ASCENDC_FLEX_SCALAR(NAME, STMT)                                                      \
+// flex_scalar (#27): ascend950 Ands Ors Divs — src0 or src1 a scalar (see flex_pair);
+// scalar_flex (h27c): the same overloads for Adds Muls Maxs Mins Subs, beside their scalar shape,
+// only where that shape does not apply (the scalar first, or two tensors and a BinaryConfig)
+#define PIPEV_ASCENDC_FLEX_SCALAR(NAME, STMT) PIPEV_ASCENDC_FLEX_SCALAR_WHEN(NAME, STMT, true)
+#define PIPEV_ASCENDC_SCALAR_FLEX(NAME, STMT)                                                      \
+    PIPEV_ASCENDC_FLEX_SCALAR_WHEN(NAME, STMT, !(pipev::detail::is_local<S> &&                     \
+                                                 !pipev::detail::is_local<V>))
+#define PIPEV_ASCENDC_FLEX_SCALAR_WHEN(NAME, STMT, WHEN)                                           \
     template <typename T = BinaryDefaultType, bool isSetMask = true,                               \
               const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename U, typename S,          \
-              typename V>                                                                          \
+              typename V, std::enable_if_t<(WHEN), int> = 0>                                       \
     void NAME(const U& dst, const S& src0, const V& src1, const int32_t& count, PIPEV_LOC) {       \
         using E = typename U::PrimType;                                                            \
         pipev::detail::flex_pair<config, E>(src0, src1, [&](const auto& a, const auto& b) {        \
@@ -664,7 +670,7 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
     }                                                                                              \
     template <typename T = BinaryDefaultType, bool isSetMask = true,                               \
               const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename U, typename S,          \
-              typename V, class M>                                                                 \
+              typename V, class M, std::enable_if_t<(WHEN), int> = 0>                              \
     void NAME(const U& dst, const S& src0, const V& src1, const M& mask, const uint8_t repeatTime, \
               const UnaryRepeatParams& repeatParams, PIPEV_LOC) {                                  \
         using E = typename U::PrimType;                                                            \
@@ -677,6 +683,18 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
                 pipev::detail::src_op<E>(s, a, loc);                                               \
                 pipev::detail::src_op<E>(s, b, loc);                                               \
             });                                                                                    \
+        });                                                                                        \
+    }
+// shift_tensor (h27c): ascend950 ShiftLeft / ShiftRight by a LocalTensor of counts, U signed of
+// T's width (its elements named in T: the statement's vshlv / vshrv read their bits as signed)
+#define PIPEV_ASCENDC_SHIFT_TENSOR(NAME, STMT)                                                     \
+    template <typename T, typename U>                                                              \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1,   \
+              const int32_t& count, PIPEV_LOC) {                                                   \
+        static_assert(sizeof(T) == sizeof(U), #NAME ": the counts' type must be T's width");       \
+        pipev::detail::count_form(pipev::detail::head<T>(STMT), count, loc,                        \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src0, src1.template ReinterpretCast<T>());          \
         });                                                                                        \
     }
 // scalar_round (#27): ShiftRight — the scalar shape, its high-dimensional forms ending in
