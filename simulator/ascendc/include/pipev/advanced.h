@@ -55,8 +55,7 @@ template <class T>
 void clamp(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
            const AscendC::LocalTensor<uint8_t>& tmp, T scalar, uint32_t count,
            AscendC::CMPMODE replaced, Loc loc) {
-    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
-                  "ClampMax/ClampMin take half or float");
+    static_assert(sizeof(T) >= 2, "the tail's copy moves 16-bit words");
     uint32_t per = 256 / sizeof(T), whole = (count + per - 1) / per * per;
     uint32_t tail = tmp::clamp_tail(count), head = count - tail;
     if (head) AscendC::Compares(tmp, src, scalar, replaced, head, loc);
@@ -72,6 +71,14 @@ void clamp(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& sr
     AscendC::LocalTensor<uint16_t> bits = tmp.ReinterpretCast<uint16_t>(loc);
     AscendC::Not(bits, bits, int32_t((count + 15) / 16), loc);
     AscendC::Select(dst, tmp, src, scalar, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, count, loc);
+}
+template <class T>
+void clamp_max_min(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                   const AscendC::LocalTensor<uint8_t>& tmp, T scalar, uint32_t count,
+                   AscendC::CMPMODE replaced, Loc loc) {
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                  "ClampMax/ClampMin take half or float");
+    clamp(dst, src, tmp, scalar, count, replaced, loc);
 }
 
 // Xor: (a | b) & ~(a & b), the complement kept in the temporary space.
@@ -258,14 +265,14 @@ void ClampMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
               const uint32_t calCount, PIPEV_LOC) {
     using namespace pipev::detail;
     tmp_fits(sharedTmpBuffer, clamp_tmp_bytes<T>(calCount), "ClampMax", loc);
-    clamp(dstTensor, srcTensor, sharedTmpBuffer, scalar, calCount, CMPMODE::GT, loc);
+    clamp_max_min(dstTensor, srcTensor, sharedTmpBuffer, scalar, calCount, CMPMODE::GT, loc);
 }
 template <typename T, bool isReuseSource = false>
 void ClampMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar,
               const uint32_t calCount, PIPEV_LOC) {
     using namespace pipev::detail;
     auto tmp = framework_tmp(clamp_tmp_bytes<T>(calCount), "ClampMax", loc);
-    clamp(dstTensor, srcTensor, tmp, scalar, calCount, CMPMODE::GT, loc);
+    clamp_max_min(dstTensor, srcTensor, tmp, scalar, calCount, CMPMODE::GT, loc);
 }
 template <typename T, bool isReuseSource = false>
 void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
@@ -273,14 +280,14 @@ void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
               const uint32_t calCount, PIPEV_LOC) {
     using namespace pipev::detail;
     tmp_fits(sharedTmpBuffer, clamp_tmp_bytes<T>(calCount), "ClampMin", loc);
-    clamp(dstTensor, srcTensor, sharedTmpBuffer, scalar, calCount, CMPMODE::LT, loc);
+    clamp_max_min(dstTensor, srcTensor, sharedTmpBuffer, scalar, calCount, CMPMODE::LT, loc);
 }
 template <typename T, bool isReuseSource = false>
 void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar,
               const uint32_t calCount, PIPEV_LOC) {
     using namespace pipev::detail;
     auto tmp = framework_tmp(clamp_tmp_bytes<T>(calCount), "ClampMin", loc);
-    clamp(dstTensor, srcTensor, tmp, scalar, calCount, CMPMODE::LT, loc);
+    clamp_max_min(dstTensor, srcTensor, tmp, scalar, calCount, CMPMODE::LT, loc);
 }
 
 template <typename T, bool isReuseSource = false>
@@ -655,15 +662,15 @@ void Where(const LocalTensor<T>& dst, const U& src0, const S& src1,
 
 // Clamp (Ascend 950): values below MIN become MIN, then values above MAX become MAX; a NaN
 // compares false both times and stays (so, as documented, MIN > MAX gives MAX everywhere but
-// at NaN). A bound is a tensor (Compare: whole 256-byte repeats) or a scalar (Compares).
+// at NaN). A bound is a tensor (Compare: whole 256-byte repeats) or a scalar: ClampMax/
+// ClampMin's sequence (pipev::detail::clamp), which reads only the COUNT elements it covers.
 namespace pipev_clamp {
+template <class B> constexpr bool is_scalar = std::is_arithmetic_v<B> || std::is_same_v<B, half>;
 template <class T, class B>
 void bound(const LocalTensor<T>& dst, const LocalTensor<T>& cur, const B& b,
            const LocalTensor<uint8_t>& bits, CMPMODE mode, uint32_t count, pipev::Loc loc) {
-    if constexpr (std::is_arithmetic_v<B> || std::is_same_v<B, half>) {
-        Compares(bits, cur, static_cast<T>(b), mode, count, loc);
-        pipev::detail::invert_bits(bits, count, loc);
-        Select(dst, bits, cur, static_cast<T>(b), SELMODE::VSEL_TENSOR_SCALAR_MODE, count, loc);
+    if constexpr (is_scalar<B>) {
+        pipev::detail::clamp(dst, cur, bits, static_cast<T>(b), count, mode, loc);
     } else {
         Compare(bits, cur, b, mode, count, loc);
         Select(dst, bits, b, cur, SELMODE::VSEL_TENSOR_TENSOR_MODE, count, loc);
@@ -675,7 +682,11 @@ void Clamp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& min, c
            const uint32_t count, PIPEV_LOC) {
     using namespace pipev::detail;
     need_950("Clamp", loc);
-    Tmp t = split_tmp(nullptr, count, sizeof(T), 0, false, "Clamp", loc);
+    // a scalar bound's tail copy follows the bits (pipev/tmp_sizes.h, clamp)
+    constexpr bool scalar = pipev_clamp::is_scalar<U> || pipev_clamp::is_scalar<S>;
+    uint32_t copy = scalar ? pipev::tmp::clamp(count, sizeof(T)) - pipev::tmp::bits(count, sizeof(T))
+                           : 0;
+    Tmp t = split_tmp(nullptr, count, sizeof(T), copy, false, "Clamp", loc);
     pipev_clamp::bound(dst, src, min, t.bits, CMPMODE::LT, count, loc);
     pipev_clamp::bound(dst, dst, max, t.bits, CMPMODE::GT, count, loc);
 }
