@@ -17,8 +17,13 @@ int main() {
     p->GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
     std::printf("aiv=%u core=%u ub=%llu\\n", p->GetCoreNumAiv(), p->GetCoreNum(),
                 (unsigned long long)ub);
+    std::printf("workspace=%u,%u,%u\\n", p->GetLibApiWorkSpaceSize(),
+                p->GetResGroupBarrierWorkSpaceSize(), p->GetResCubeGroupWorkSpaceSize());
 #ifdef AIC
     p->GetCoreNumAic();
+#endif
+#ifdef SOC
+    p->GetSocVersion();
 #endif
 #ifdef OTHER_MEM
     p->GetCoreMemSize(platform_ascendc::CoreMemType::L1, ub);
@@ -36,11 +41,13 @@ def test_the_platform_object_answers_from_the_chip_profile(pipev, tmp_path, chip
     profile = get_chip(chip)
     want = f"aiv={profile.vector_cores} core={profile.vector_cores} ub={profile.ub_bytes}"
     assert want in proc.stdout, proc.stdout
+    assert "workspace=0,0,0" in proc.stdout  # pipev's APIs take no library workspace
 
 
 @pytest.mark.parametrize(("define", "line", "what"), [
-    ("AIC", 11, "GetCoreNumAic (the cube core count)"),
-    ("OTHER_MEM", 14, "GetCoreMemSize of a memory other than UB"),
+    ("AIC", 13, "GetCoreNumAic (the cube core count)"),
+    ("SOC", 16, "GetSocVersion"),
+    ("OTHER_MEM", 19, "GetCoreMemSize of a memory other than UB"),
 ])
 def test_a_fact_the_profile_lacks_is_an_error_at_the_call(pipev, tmp_path, define, line, what):
     (tmp_path / "host.cpp").write_text(HOST)

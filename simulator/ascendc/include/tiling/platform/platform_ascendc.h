@@ -10,6 +10,8 @@
 
 namespace platform_ascendc {
 enum class CoreMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, RESERVED };
+enum class SocVersion { ASCEND910 = 0, ASCEND910B, ASCEND310P, ASCEND310B, ASCEND910_93,
+                        RESERVED_VERSION = 99999 };
 
 class PlatformAscendC {
 public:
@@ -28,6 +30,37 @@ public:
         size = pipev::detail::bridge().ub_bytes;
     }
 
+    // every other member of the documented class compiles; each answers what pipev knows or
+    // is an error at the call. pipev's APIs take no library workspace from GM, so the workspace
+    // sizes a tiling function adds to its own are 0 (docs/decisions.md).
+    uint32_t GetLibApiWorkSpaceSize() const { return 0; }
+    uint32_t GetResGroupBarrierWorkSpaceSize() const { return 0; }
+    uint32_t GetResCubeGroupWorkSpaceSize() const { return 0; }
+    SocVersion GetSocVersion(PIPEV_LOC) const {
+        unknown("GetSocVersion", loc);
+        return SocVersion::RESERVED_VERSION;
+    }
+    uint32_t GetCoreNumVector(PIPEV_LOC) const {
+        unknown("GetCoreNumVector (the separate vector core count)", loc);
+        return 0;
+    }
+    uint32_t CalcTschBlockDim(uint32_t, uint32_t, uint32_t, PIPEV_LOC) const {
+        unknown("CalcTschBlockDim (a cube and vector mix)", loc);
+        return 0;
+    }
+    uint32_t CalcTschNumBlocks(uint32_t, uint32_t, uint32_t, PIPEV_LOC) const {
+        unknown("CalcTschNumBlocks (a cube and vector mix)", loc);
+        return 0;
+    }
+    void GetCoreMemBw(const CoreMemType&, uint64_t& bw, PIPEV_LOC) const {
+        unknown("GetCoreMemBw", loc);
+        bw = 0;
+    }
+    int64_t ReserveLocalMemory(int64_t, PIPEV_LOC) const {
+        unknown("ReserveLocalMemory", loc);
+        return 0;
+    }
+
 private:
     static uint64_t chip(const char* name) {
         uint64_t v = 0;
@@ -36,7 +69,8 @@ private:
     }
     static void unknown(const char* what, pipev::Loc loc) {
         pipev::detail::error(loc, "PlatformAscendC::%s is not in pipev's chip profile; pipev "
-                             "answers GetCoreNum, GetCoreNumAiv and GetCoreMemSize(UB)", what);
+                             "answers GetCoreNum, GetCoreNumAiv, GetCoreMemSize(UB) and the "
+                             "workspace sizes", what);
     }
 };
 class PlatformAscendCManager {
