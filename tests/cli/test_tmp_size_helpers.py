@@ -31,6 +31,18 @@ int main() {
         {"Xor", GetXorMaxMinTmpSize, GetXorTmpBufferFactorSize, 2},
         {"IsNan", GetIsNanMaxMinTmpSize, GetIsNanTmpBufferFactorSize, 2},
         {"IsInf", GetIsInfMaxMinTmpSize, GetIsInfTmpBufferFactorSize, 4},
+        {"IsFinite", GetIsFiniteMaxMinTmpSize, GetIsFiniteTmpBufferFactorSize, 2},
+        {"IsFinite", GetIsFiniteMaxMinTmpSize, GetIsFiniteTmpBufferFactorSize, 4},
+        {"LogicalAnd", GetLogicalAndMaxMinTmpSize, GetLogicalAndTmpBufferFactorSize, 1},
+        {"LogicalAnd", GetLogicalAndMaxMinTmpSize, GetLogicalAndTmpBufferFactorSize, 2},
+        {"LogicalOr", GetLogicalOrMaxMinTmpSize, GetLogicalOrTmpBufferFactorSize, 4},
+        {"LogicalXor", GetLogicalXorMaxMinTmpSize, GetLogicalXorTmpBufferFactorSize, 1},
+        {"LogicalNot", GetLogicalNotMaxMinTmpSize, GetLogicalNotTmpBufferFactorSize, 2},
+        {"LogicalAnds", GetLogicalAndsMaxMinTmpSize, GetLogicalAndsTmpBufferFactorSize, 4},
+        {"LogicalOrs", GetLogicalOrsMaxMinTmpSize, GetLogicalOrsTmpBufferFactorSize, 1},
+        {"Where", GetWhereMaxMinTmpSize, GetWhereTmpBufferFactorSize, 1},
+        {"Where", GetWhereMaxMinTmpSize, GetWhereTmpBufferFactorSize, 2},
+        {"Where", GetWhereMaxMinTmpSize, GetWhereTmpBufferFactorSize, 4},
     };
     int checked = 0;
     for (const Api& api : apis) {
@@ -57,7 +69,7 @@ def test_the_factor_helpers_give_counts_that_fit(pipev, tmp_path):
     (tmp_path / "factor.cpp").write_text(FACTOR)
     proc = pipev("run", tmp_path / "factor.cpp", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "factors hold for 81182 sizes" in proc.stdout, proc.stdout
+    assert "factors hold for 156038 sizes" in proc.stdout, proc.stdout
 
 
 FRAMEWORK = """// pipev's own kernel: the buffers leave exactly the helper's figure of UB free (32

@@ -74,5 +74,11 @@ inline Factor rounding_factor(uint32_t type_size, bool frac) {
 inline Factor clamp_factor(uint32_t type_size) { return {1, 256 * type_size + 64}; }
 inline Factor xor_factor() { return {1, 32}; }
 inline Factor classify_factor() { return {2, 352}; }
+// LogicalAnd/Or/Xor/Not/Ands/Ors: two sets of bits (each at most an element) and the copy;
+// the round-ups (whole repeats of a byte source: 255 bytes, its bits 64) go in extra
+inline Factor logical_factor() { return {2, 448}; }
+// Where: its condition's bits and the larger of the condition's copy and the first scalar's
+// broadcast (TYPE_SIZE, the values' size, at least the condition's byte an element)
+inline Factor where_factor() { return {2, 384}; }
 }  // namespace pipev::tmp
 #endif

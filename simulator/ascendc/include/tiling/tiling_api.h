@@ -99,6 +99,14 @@ PIPEV_FACTOR_HELPER(GetClampTmpBufferFactorSize, pipev::tmp::clamp_factor(typeSi
 PIPEV_FACTOR_HELPER(GetXorTmpBufferFactorSize, pipev::tmp::xor_factor())
 PIPEV_FACTOR_HELPER(GetIsNanTmpBufferFactorSize, pipev::tmp::classify_factor())
 PIPEV_FACTOR_HELPER(GetIsInfTmpBufferFactorSize, pipev::tmp::classify_factor())
+PIPEV_FACTOR_HELPER(GetIsFiniteTmpBufferFactorSize, pipev::tmp::classify_factor())
+PIPEV_FACTOR_HELPER(GetLogicalAndTmpBufferFactorSize, pipev::tmp::logical_factor())
+PIPEV_FACTOR_HELPER(GetLogicalOrTmpBufferFactorSize, pipev::tmp::logical_factor())
+PIPEV_FACTOR_HELPER(GetLogicalXorTmpBufferFactorSize, pipev::tmp::logical_factor())
+PIPEV_FACTOR_HELPER(GetLogicalNotTmpBufferFactorSize, pipev::tmp::logical_factor())
+PIPEV_FACTOR_HELPER(GetLogicalAndsTmpBufferFactorSize, pipev::tmp::logical_factor())
+PIPEV_FACTOR_HELPER(GetLogicalOrsTmpBufferFactorSize, pipev::tmp::logical_factor())
+PIPEV_FACTOR_HELPER(GetWhereTmpBufferFactorSize, pipev::tmp::where_factor())
 #undef PIPEV_FACTOR_HELPER
 }  // namespace AscendC
 #endif
