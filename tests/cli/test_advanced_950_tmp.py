@@ -121,3 +121,54 @@ def test_clamp_with_scalar_bounds_reads_only_its_count(pipev, tmp_path):
     want_p[29:] = 0
     assert np.load(tmp_path / "out" / "o.npy").tobytes() == want_o.tobytes()
     assert np.load(tmp_path / "out" / "p.npy").tobytes() == want_p.tobytes()
+
+
+
+CLAMP_TENSOR = """// pipev's own kernel: the 950 Clamp with a tensor bound on sources shorter than a repeat
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR lo, GM_ADDR h, GM_ADDR hi, GM_ADDR o,
+                                        GM_ADDR p) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, lb, hb, ub, ob, pb;
+    pipe.InitBuffer(xb, 96); pipe.InitBuffer(lb, 96); pipe.InitBuffer(hb, 64);
+    pipe.InitBuffer(ub, 64); pipe.InitBuffer(ob, 96); pipe.InitBuffer(pb, 64);
+    GlobalTensor<float> xg, lg, og; GlobalTensor<half> hg, ug, pg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 24); lg.SetGlobalBuffer((__gm__ float*)lo, 24);
+    og.SetGlobalBuffer((__gm__ float*)o, 24); hg.SetGlobalBuffer((__gm__ half*)h, 32);
+    ug.SetGlobalBuffer((__gm__ half*)hi, 32); pg.SetGlobalBuffer((__gm__ half*)p, 32);
+    auto xl = xb.Get<float>(); auto ll = lb.Get<float>(); auto ol = ob.Get<float>();
+    auto hl = hb.Get<half>(); auto ul = ub.Get<half>(); auto pl = pb.Get<half>();
+    DataCopy(xl, xg, 24); DataCopy(ll, lg, 24); DataCopy(hl, hg, 32); DataCopy(ul, ug, 32);
+    Duplicate(ol, 0.0f, 24); Duplicate(pl, half(0.0f), 32);
+    PipeBarrier<PIPE_ALL>();
+    Clamp(ol, xl, ll, 1.5f, 20);          // a tensor min
+    Clamp(pl, hl, half(-1.0f), ul, 29);   // a tensor max
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(og, ol, 24); DataCopy(pg, pl, 32);
+}
+"""
+
+
+def test_clamp_with_tensor_bounds_reads_only_its_count(pipev, tmp_path):
+    """A tensor bound is compared in place in whole groups and, past them, through copies of
+    both tails: 24 floats and 32 halves, counts 20 and 29, every tensor shorter than a repeat
+    (before, the compare read a whole 256-byte repeat of each: an error)."""
+    (tmp_path / "k.cpp").write_text(CLAMP_TENSOR)
+    rng = np.random.default_rng(35)
+    x, lo = ((rng.integers(-16, 16, 24) / 4).astype(F32) for _ in range(2))
+    x[:6] = [np.nan, -0.0, 1.5, np.inf, 0.0, -np.inf]
+    lo[:6] = [0.0, 0.0, np.nan, -np.inf, -0.0, 2.0]
+    h, hi = ((rng.integers(-16, 16, 32) / 4).astype(F16) for _ in range(2))
+    h[:5] = [np.nan, 0.0, -0.0, -np.inf, np.inf]
+    hi[:5] = [1.0, -0.0, 0.0, -2.0, np.nan]
+    proc = pipev("run", tmp_path / "k.cpp", "--chip", "ascend950", "--kernel", "k",
+                 *_save(tmp_path, x=x, lo=lo, h=h, hi=hi), "--arg", "o=out:f32[24]", "--arg",
+                 "p=out:f16[32]", "--output-dir", tmp_path / "out", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    want_o = ref.clamp(x, lo, F32(1.5))
+    want_o[20:] = 0
+    want_p = ref.clamp(h, F16(-1.0), hi)
+    want_p[29:] = 0
+    assert np.load(tmp_path / "out" / "o.npy").tobytes() == want_o.tobytes()
+    assert np.load(tmp_path / "out" / "p.npy").tobytes() == want_p.tobytes()

@@ -51,6 +51,17 @@ inline void tmp_fits(const AscendC::LocalTensor<uint8_t>& tmp, uint32_t need, co
 // through a copy (a 16-bit Or of each word with itself, bit-exact), zero-filled to whole
 // repeats after the bits: the API reads only the elements its count covers.
 template <class T> uint32_t clamp_tmp_bytes(uint32_t count) { return tmp::clamp(count, sizeof(T)); }
+// COPY = the TAIL elements at SRC (16-bit Or of each word with itself, bit-exact), zero-filled
+// to whole 256-byte repeats: what a compare of the tail may read
+template <class T>
+void copy_tail(const AscendC::LocalTensor<uint8_t>& copy, const AscendC::LocalTensor<T>& src,
+               uint32_t tail, Loc loc) {
+    uint32_t per = 256 / sizeof(T);
+    auto words = copy.ReinterpretCast<uint16_t>(loc);
+    AscendC::Duplicate(words, uint16_t(0), int32_t(128 * ((tail + per - 1) / per)), loc);
+    auto from = src.template ReinterpretCast<uint16_t>(loc);
+    AscendC::Or(words, from, from, int32_t(tail * sizeof(T) / 2), loc);
+}
 template <class T>
 void clamp(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
            const AscendC::LocalTensor<uint8_t>& tmp, T scalar, uint32_t count,
@@ -61,10 +72,7 @@ void clamp(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& sr
     if (head) AscendC::Compares(tmp, src, scalar, replaced, head, loc);
     if (tail) {
         auto copy = tmp[round32(whole / 8)];
-        auto words = copy.ReinterpretCast<uint16_t>(loc);
-        AscendC::Duplicate(words, uint16_t(0), int32_t(128 * ((tail + per - 1) / per)), loc);
-        auto from = src[head].template ReinterpretCast<uint16_t>(loc);
-        AscendC::Or(words, from, from, int32_t(tail * sizeof(T) / 2), loc);
+        copy_tail(copy, src[head], tail, loc);
         AscendC::Compares(tmp[head / 8], copy.ReinterpretCast<T>(loc), scalar, replaced, tail,
                           loc);
     }
@@ -663,7 +671,9 @@ void Where(const LocalTensor<T>& dst, const U& src0, const S& src1,
 // Clamp (Ascend 950): values below MIN become MIN, then values above MAX become MAX; a NaN
 // compares false both times and stays (so, as documented, MIN > MAX gives MAX everywhere but
 // at NaN). A bound is a tensor (Compare: whole 256-byte repeats) or a scalar: ClampMax/
-// ClampMin's sequence (pipev::detail::clamp), which reads only the COUNT elements it covers.
+// ClampMin's sequence (pipev::detail::clamp), which reads only the COUNT elements it covers; a
+// tensor bound is compared in place in whole groups of 256 elements and, past them, through
+// copies of both tails (tmp after the bits): neither reads past the COUNT elements either.
 namespace pipev_clamp {
 template <class B> constexpr bool is_scalar = std::is_arithmetic_v<B> || std::is_same_v<B, half>;
 template <class T, class B>
@@ -672,7 +682,17 @@ void bound(const LocalTensor<T>& dst, const LocalTensor<T>& cur, const B& b,
     if constexpr (is_scalar<B>) {
         pipev::detail::clamp(dst, cur, bits, static_cast<T>(b), count, mode, loc);
     } else {
-        Compare(bits, cur, b, mode, count, loc);
+        uint32_t per = 256 / sizeof(T), tail = pipev::tmp::clamp_tail(count), head = count - tail;
+        uint32_t tail_whole = (tail + per - 1) / per * per;
+        if (head) Compare(bits, cur, b, mode, head, loc);
+        if (tail) {
+            auto mine = bits[pipev::tmp::bits(count, sizeof(T))];
+            auto theirs = mine[tail_whole * sizeof(T)];
+            pipev::detail::copy_tail(mine, cur[head], tail, loc);
+            pipev::detail::copy_tail(theirs, b[head], tail, loc);
+            Compare(bits[head / 8], mine.template ReinterpretCast<T>(loc),
+                    theirs.template ReinterpretCast<T>(loc), mode, tail_whole, loc);
+        }
         Select(dst, bits, b, cur, SELMODE::VSEL_TENSOR_TENSOR_MODE, count, loc);
     }
 }
@@ -682,10 +702,9 @@ void Clamp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& min, c
            const uint32_t count, PIPEV_LOC) {
     using namespace pipev::detail;
     need_950("Clamp", loc);
-    // a scalar bound's tail copy follows the bits (pipev/tmp_sizes.h, clamp)
-    constexpr bool scalar = pipev_clamp::is_scalar<U> || pipev_clamp::is_scalar<S>;
-    uint32_t copy = scalar ? pipev::tmp::clamp(count, sizeof(T)) - pipev::tmp::bits(count, sizeof(T))
-                           : 0;
+    // the tail's copy follows the bits (pipev/tmp_sizes.h, clamp): two where a bound is a tensor
+    constexpr bool tensor = !pipev_clamp::is_scalar<U> || !pipev_clamp::is_scalar<S>;
+    uint32_t copy = pipev::tmp::clamp(count, sizeof(T), tensor) - pipev::tmp::bits(count, sizeof(T));
     Tmp t = split_tmp(nullptr, count, sizeof(T), copy, false, "Clamp", loc);
     pipev_clamp::bound(dst, src, min, t.bits, CMPMODE::LT, count, loc);
     pipev_clamp::bound(dst, dst, max, t.bits, CMPMODE::GT, count, loc);

@@ -21,10 +21,13 @@ inline uint32_t rounding(uint64_t count, uint32_t type_size, bool frac) {
 // in place), zero-filled to whole repeats: the compare reads only the caller's COUNT elements
 constexpr uint32_t kClampGroup = 256;
 inline uint32_t clamp_tail(uint64_t count) { return uint32_t(count % kClampGroup); }
-inline uint32_t clamp(uint64_t count, uint32_t type_size) {
+// (the 950 Clamp with a tensor bound copies the bound's tail too, TWO_TAILS: up to one
+// repeat more than GetClampMaxMinTmpSize, ClampMax/ClampMin's helper, gives)
+inline uint32_t clamp(uint64_t count, uint32_t type_size, bool two_tails = false) {
     uint64_t per_repeat = 256 / type_size, tail = clamp_tail(count);
     uint64_t whole = (count + per_repeat - 1) / per_repeat * per_repeat;
-    return round32(whole / 8) + round32((tail + per_repeat - 1) / per_repeat * 256);
+    return round32(whole / 8) +
+           round32((tail + per_repeat - 1) / per_repeat * 256) * (two_tails ? 2 : 1);
 }
 // Xor: the complement of a & b
 inline uint32_t xor_(uint64_t count, uint32_t type_size) { return round32(count * type_size); }
