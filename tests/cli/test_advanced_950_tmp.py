@@ -124,7 +124,7 @@ def test_clamp_with_scalar_bounds_reads_only_its_count(pipev, tmp_path):
 
 
 
-CLAMP_TENSOR = """// pipev's own kernel: the 950 Clamp with a tensor bound on sources shorter than a repeat
+CLAMP_TENSOR = """// pipev's own kernel: the 950 Clamp with tensor bounds shorter than a repeat
 #include "kernel_operator.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR lo, GM_ADDR h, GM_ADDR hi, GM_ADDR o,
