@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from isa.decode import VectorOp
 from simulator.fused import FastLoop
@@ -50,12 +50,11 @@ from .undo import (
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
 
-    from .session import Session
 
 class DebugLoop(FastLoop):
     """A session's fast loop: plans wrapped to record each execution (see the module doc)."""
 
-    def __init__(self, session: Session):
+    def __init__(self, session: Any):  # a debugger/session.py Session, which imports this
         super().__init__(session.ex)
         self.s = session
         self.watched: tuple[tuple[int, int], ...] = ()  # enabled watchpoints' UB ranges
