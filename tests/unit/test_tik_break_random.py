@@ -2,15 +2,12 @@
 of a loop body skips the rest of the iteration or the loop, and the synchronisation must still
 leave no race, no flag set and no deadlock; results are program order's, against numpy."""
 
-import runpy
-import sys
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulator.tik import SHIM
-from tests.unit.test_tik_sync_random import BUFFERS, N, op
+from tests.unit.test_tik_sync_random import BUFFERS, N, op, run_kernel
 from tests.unit.test_tik_sync_random import simulate as simulate_plain
 from tests.unit.test_tik_sync_random import source as source_plain
 
@@ -79,27 +76,7 @@ def simulate(ops, ub, g_in, g_out, loop_var=None):
                                                                   HealthCheck.function_scoped_fixture])
 @given(ops=body)
 def test_random_kernels_with_break_and_continue(ops, tmp_path_factory):
-    lines = ["from tbe import tik", "tik_instance = tik.Tik()",
-             'g_in = tik_instance.Tensor("float16", (512,), name="g_in", scope=tik.scope_gm)',
-             'g_out = tik_instance.Tensor("float16", (512,), name="g_out", scope=tik.scope_gm)',
-             'flag = tik_instance.Scalar("int32", name="flag", init_value=1)']
-    for b in BUFFERS:
-        lines.append(f'{b} = tik_instance.Tensor("float16", ({N},), name="{b}", '
-                     "scope=tik.scope_ubuf)")
-        lines.append(f"tik_instance.data_move({b}, g_in, 0, 1, 8, 0, 0)")
-    lines += source(ops)
-    lines.append('tik_instance.BuildCCE(kernel_name="k", inputs=[g_in], outputs=[g_out])')
-    path = tmp_path_factory.mktemp("k") / "kernel.py"
-    path.write_text("\n".join(lines) + "\n")
-    sys.path.insert(0, SHIM)
-    try:
-        tik_instance = runpy.run_path(str(path))["tik_instance"]
-    finally:
-        sys.path.remove(SHIM)
-    g_in = (np.arange(512) % 7).astype(np.float16)
-    out, = tik_instance.tikdb.start_debug({"g_in": g_in}, interactive=False)
-    problems = [str(d) for d in tik_instance.tikdb.result.diagnostics]
-    assert not problems, "\n".join(problems) + "\n" + path.read_text()
+    out, g_in, path = run_kernel(source(ops), tmp_path_factory)
     ub = {b: g_in[:N].copy() for b in BUFFERS}
     want = np.zeros(512, np.float16)
     simulate(ops, ub, g_in, want)

@@ -88,10 +88,9 @@ def simulate(ops, ub, g_in, g_out, loop_var=None):
             simulate(o[2] if taken else o[3], ub, g_in, g_out, loop_var)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
-@given(ops=body)
-def test_random_kernels_race_free(ops, tmp_path_factory):
+def run_kernel(body: list[str], tmp_path_factory):
+    """A random kernel of BODY's lines between the buffers' loads and BuildCCE, run as a TIK
+    script with no diagnostic: (its output, its input, its script's path)."""
     lines = ["from tbe import tik", "tik_instance = tik.Tik()",
              'g_in = tik_instance.Tensor("float16", (512,), name="g_in", scope=tik.scope_gm)',
              'g_out = tik_instance.Tensor("float16", (512,), name="g_out", scope=tik.scope_gm)',
@@ -100,7 +99,7 @@ def test_random_kernels_race_free(ops, tmp_path_factory):
         lines.append(f'{b} = tik_instance.Tensor("float16", ({N},), name="{b}", '
                      "scope=tik.scope_ubuf)")
         lines.append(f"tik_instance.data_move({b}, g_in, 0, 1, 8, 0, 0)")
-    lines += source(ops)
+    lines += body
     lines.append('tik_instance.BuildCCE(kernel_name="k", inputs=[g_in], outputs=[g_out])')
     path = tmp_path_factory.mktemp("k") / "kernel.py"
     path.write_text("\n".join(lines) + "\n")
@@ -113,6 +112,14 @@ def test_random_kernels_race_free(ops, tmp_path_factory):
     out, = tik_instance.tikdb.start_debug({"g_in": g_in}, interactive=False)
     problems = [str(d) for d in tik_instance.tikdb.result.diagnostics]
     assert not problems, "\n".join(problems) + "\n" + path.read_text()
+    return out, g_in, path
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(ops=body)
+def test_random_kernels_race_free(ops, tmp_path_factory):
+    out, g_in, path = run_kernel(source(ops), tmp_path_factory)
     ub = {b: g_in[:N].copy() for b in BUFFERS}
     want = np.zeros(512, np.float16)
     simulate(ops, ub, g_in, want)
