@@ -297,14 +297,16 @@ void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_
             pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
         });                                                                                        \
     }
-// scalar: asc_add_scalar ... (dst, src, value), with NAME_sync
-#define PIPEV_C_API_SCALAR(NAME, STMT)                                                             \
+// scalar: asc_add_scalar ... (dst, src, value), with NAME_sync; KEYS ("" or a key=value the
+// statement takes after the value: asc_shiftright_round's round_en=1, #27)
+#define PIPEV_C_API_SCALAR_KEYED(NAME, STMT, KEYS)                                                 \
     template <class T>                                                                             \
     void NAME(T* dst, T* src, pipev::NoDeduce<T> value, uint32_t count, PIPEV_LOC) {               \
         pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, false, loc,                  \
                                  [&](pipev::detail::Stmt& s) {                                     \
             pipev::detail::ub_ptrs(s, loc, dst, src);                                           \
             s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
+            if (*(KEYS)) s.op("%s", KEYS);                                                         \
         });                                                                                        \
     }                                                                                              \
     template <class T>                                                                             \
@@ -313,6 +315,7 @@ void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_
                                  [&](pipev::detail::Stmt& s) {                                     \
             pipev::detail::ub_ptrs(s, loc, dst, src);                                           \
             s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
+            if (*(KEYS)) s.op("%s", KEYS);                                                         \
         });                                                                                        \
     }                                                                                              \
     template <class T>                                                                             \
@@ -326,42 +329,11 @@ void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_
                                   loc, [&](pipev::detail::Stmt& s) {                               \
             pipev::detail::ub_ptrs(s, loc, dst, src);                                           \
             s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
+            if (*(KEYS)) s.op("%s", KEYS);                                                         \
         });                                                                                        \
     }
-// scalar_round (#27): asc_shiftright_round — the scalar shape with round_en=1
-#define PIPEV_C_API_SCALAR_ROUND(NAME, STMT)                                                       \
-    template <class T>                                                                             \
-    void NAME(T* dst, T* src, pipev::NoDeduce<T> value, uint32_t count, PIPEV_LOC) {               \
-        pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, false, loc,                  \
-                                 [&](pipev::detail::Stmt& s) {                                     \
-            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
-            s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
-            s.op("round_en=1");                                                                    \
-        });                                                                                        \
-    }                                                                                              \
-    template <class T>                                                                             \
-    void NAME##_sync(T* dst, T* src, pipev::NoDeduce<T> value, uint32_t count, PIPEV_LOC) {        \
-        pipev::detail::asc_count(pipev::detail::head<T>(STMT), count, true, loc,                   \
-                                 [&](pipev::detail::Stmt& s) {                                     \
-            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
-            s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
-            s.op("round_en=1");                                                                    \
-        });                                                                                        \
-    }                                                                                              \
-    template <class T>                                                                             \
-    void NAME(T* dst, T* src, pipev::NoDeduce<T> value, uint8_t repeat, uint16_t dst_block_stride, \
-              uint16_t src_block_stride, uint16_t dst_repeat_stride, uint16_t src_repeat_stride,   \
-              PIPEV_LOC) {                                                                         \
-        pipev::detail::asc_repeat(pipev::detail::head<T>(STMT), repeat,                            \
-                                  pipev::detail::format("stride=%u,%u,%u,%u", dst_block_stride,    \
-                                                        src_block_stride, dst_repeat_stride,       \
-                                                        src_repeat_stride),                        \
-                                  loc, [&](pipev::detail::Stmt& s) {                               \
-            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
-            s.op("%s", pipev::detail::scalar_text<T>(value).c_str());                              \
-            s.op("round_en=1");                                                                    \
-        });                                                                                        \
-    }
+#define PIPEV_C_API_SCALAR(NAME, STMT) PIPEV_C_API_SCALAR_KEYED(NAME, STMT, "")
+#define PIPEV_C_API_SCALAR_ROUND(NAME, STMT) PIPEV_C_API_SCALAR_KEYED(NAME, STMT, "round_en=1")
 // cast: asc_SRC2DST[_MODE] (dst, src) → cast.DST.SRC round=MODE, with NAME_sync; the count
 // and the mask are the wider type's (isa/api.py). Declared for the types the name says, which
 // the generated traits pipev::conv::NAME give (with the round mode).
