@@ -11,6 +11,8 @@ overlap and race checks are over the bytes actually read."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 import numpy as np
 
@@ -155,6 +157,16 @@ def _read_spr(m: Machine, _op, regs, _lo, _hi) -> None:
 
 # -- Gather ---------------------------------------------------------------------------------------
 def issue_gather(ex: Context, instr: Instruction) -> Issued:
+    return _issue_by_offsets(ex, instr, lambda vop, offsets: vop.access("src").indexed(offsets),
+                             _misaligned)
+
+
+def _issue_by_offsets(ex: Context, instr: Instruction,
+                      src_at: Callable[[VectorOp, np.ndarray], Access],
+                      misaligned: Callable[[VectorOp, Access, np.ndarray], Problem | None]
+                      ) -> Issued:
+    """A gather (Gather, Gatherb): dst's and the offsets' checks, then src's where SRC_AT puts
+    it for the offsets read (MISALIGNED: its alignment rule), then the overlap check."""
     m = ex.m
     addrs, fields = ex.resolve(instr)
     vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
@@ -163,17 +175,17 @@ def issue_gather(ex: Context, instr: Instruction) -> Issued:
     for role in ("dst", "offset"):
         _check(ex, instr, vop, vop.access(role))
     offsets = load(m, vop, vop.access("offset"), 0, vop.repeats).astype(np.int64)
-    src = vop.access("src").indexed(offsets)
+    src = src_at(vop, offsets)
     vop = attrs.evolve(vop, operands=tuple(src if a.role == "src" else a for a in vop.operands),
                        memo={})
-    ex.check(instr, _misaligned(vop, src))
+    ex.check(instr, misaligned(vop, src, offsets))
     _check(ex, instr, vop, src)
     ex.check(instr, checks.overlap(vop))
     r = vop.repeats
     return Issued("V", vop, gather_body, None, r, uops=r)
 
 
-def _misaligned(vop: VectorOp, src: Access) -> Problem | None:
+def _misaligned(vop: VectorOp, src: Access, _offsets: np.ndarray) -> Problem | None:
     """Every address read must be a multiple of the element size (the Gather page)."""
     addrs = src.addresses(vop.repeats)
     bad = (addrs % src.size != 0) & vop.active
@@ -197,25 +209,15 @@ def gather_body(m: Machine, vop: VectorOp, _arg, lo: int, hi: int) -> None:
 def issue_gatherb(ex: Context, instr: Instruction) -> Issued:
     """The offsets' and dst's checks, then src's over the blocks the offsets name (each 32-byte
     aligned: the page)."""
-    m = ex.m
-    addrs, fields = ex.resolve(instr)
-    vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
-    if _noop(ex, instr, vop, fields):
-        return Issued("V", vop, uops=vop.repeats)
-    for role in ("dst", "offset"):
-        _check(ex, instr, vop, vop.access(role))
-    offsets = load(m, vop, vop.access("offset"), 0, vop.repeats).astype(np.int64)  # (R, 8)
+    return _issue_by_offsets(ex, instr, _blocks_at, _block_misaligned)
+
+
+def _blocks_at(vop: VectorOp, offsets: np.ndarray) -> Access:
+    """src's elements: block j of repeat i at src + offset[i, j] (offsets (R, 8))."""
     src = vop.access("src")
     per_block = 32 // src.size
     k = np.arange(vop.n)
-    src = src.indexed(offsets[:, k // per_block] + (k % per_block) * src.size)
-    vop = attrs.evolve(vop, operands=tuple(src if a.role == "src" else a for a in vop.operands),
-                       memo={})
-    ex.check(instr, _block_misaligned(vop, src, offsets))
-    _check(ex, instr, vop, src)
-    ex.check(instr, checks.overlap(vop))
-    r = vop.repeats
-    return Issued("V", vop, gather_body, None, r, uops=r)
+    return src.indexed(offsets[:, k // per_block] + (k % per_block) * src.size)
 
 
 def _block_misaligned(vop: VectorOp, src: Access, offsets: np.ndarray) -> Problem | None:
