@@ -1149,22 +1149,19 @@ def _gather_mask(e: _Expander) -> None:
     e.mask(ONES, ONES)
 
 
-def _brcb(e: _Expander) -> None:
-    """Brcb → vbrcb, as it is (MASK is not considered)."""
-    if "repeat" not in e.fields:
-        raise LexError("brcb takes repeat=", e.syn.offset)
-    _arity(e, 2, "repeat form")
-    e.emit("vbrcb", _operands(e, list(e.syn.defn.operands)), e.t, repeat=e.fields["repeat"],
-           stride=_strides(e))
+def _repeat_form_as_is(name: str, hw: str, arity: int) -> Callable[[_Expander], None]:
+    """NAME → HW as it is, in its repeat form only (MASK is not considered): Brcb, Gatherb."""
+    def expand(e: _Expander) -> None:
+        if "repeat" not in e.fields:
+            raise LexError(f"{name} takes repeat=", e.syn.offset)
+        _arity(e, arity, "repeat form")
+        e.emit(hw, _operands(e, list(e.syn.defn.operands)), e.t, repeat=e.fields["repeat"],
+               stride=_strides(e))
+    return expand
 
 
-def _gatherb(e: _Expander) -> None:
-    """Gatherb → vgatherb, as it is (MASK is not considered)."""
-    if "repeat" not in e.fields:
-        raise LexError("gatherb takes repeat=", e.syn.offset)
-    _arity(e, 3, "repeat form")
-    e.emit("vgatherb", _operands(e, list(e.syn.defn.operands)), e.t, repeat=e.fields["repeat"],
-           stride=_strides(e))
+_brcb = _repeat_form_as_is("brcb", "vbrcb", 2)
+_gatherb = _repeat_form_as_is("gatherb", "vgatherb", 3)
 
 
 def _create_vec_index(e: _Expander) -> None:
