@@ -416,6 +416,10 @@ class Assembler:
                        f"{MAX_TENSOR_BYTES // t.size} {t.name} elements: a tensor holds at "
                        f"most {MAX_TENSOR_BYTES >> 20} MiB)")
             return
+        if t.nibble and count % 2:  # two int4b_t a byte: a tensor is whole bytes (the Cast page)
+            self.error(src, m.start(3), f"an s4 tensor holds an even number of elements (two a "
+                       f"byte), got {count}")
+            return
         tail = src.text[m.end():]
         self.decls.append((src, m.end(), space, dict(name=name, t=t, count=count,
                                                      col=src.pos(m.start(1)), tail=tail)))

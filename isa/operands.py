@@ -389,10 +389,18 @@ class Builder:
         idx_off = off + text.index("[") + 1
         rx = parse_reg_expr(idx_text, idx_off)
         if rx is not None:
+            if t.dtype.nibble:  # a register index would have to be halved at run time
+                raise LexError(f"{name}[...] on an s4 tensor takes a constant index (or address "
+                               "its bytes through a u8 tensor at the same place)", idx_off)
             return Operand("mem", off, text, space, RegExpr(rx[0], size, base + rx[1] * size), t)
         idx = parse_int(idx_text, idx_off)
         if not 0 <= idx < t.count:
             raise LexError(f"{name}[{idx}] is beyond the tensor ({t.count} elements)", idx_off)
+        if t.dtype.nibble:  # int4b_t: element 2j starts byte j; an odd index splits a byte
+            if idx % 2:
+                raise LexError(f"{name}[{idx}] splits a byte: an s4 element offset must be even "
+                               "(two elements a byte)", idx_off)
+            return Operand("mem", off, text, space, base + idx // 2, t)
         return Operand("mem", off, text, space, base + idx * size, t)
 
     def role_type(self, role: str) -> DType:

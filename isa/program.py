@@ -51,7 +51,7 @@ class Tensor:
 
     @property
     def nbytes(self) -> int:
-        return self.count * self.dtype.size
+        return self.dtype.nbytes(self.count)
 
 
 @attrs.frozen

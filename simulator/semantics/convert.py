@@ -12,7 +12,8 @@ and encoded. The rules (docs/decisions.md):
   finite result beyond the destination's range saturates to its largest finite value (the
   vendor's "overflow saturates by default"); ±inf stays ±inf; NaN stays NaN, sign and the top
   payload bits kept, quiet bit set.
-- integer results: saturate to the destination's range; ±inf saturates; NaN gives 0.
+- integer results: saturate to the destination's range; ±inf saturates; NaN gives 0 (s4,
+  int4b_t: −8..7, one raw 4-bit value a element; common.py packs two a byte).
 - a float converted to its own type (f32 → f32) is rounded to an integral value in the mode.
 - int64 sources: a magnitude of 2^62 or more keeps its top 61 bits and a sticky bit (exact for
   every destination the chips convert int64 to: floats, whose 24 bits round the same, and
@@ -29,7 +30,7 @@ import numpy as np
 
 from isa.decode import VectorOp
 from isa.table import ROUND_MODES
-from isa.types import DType
+from isa.types import DType, int_range
 from simulator.machine import RAW, Machine
 from simulator.semantics.common import load, store
 
@@ -89,7 +90,10 @@ def split(raw: np.ndarray, t: DType) -> Parts:
 
 
 def _split_int(raw: np.ndarray, t: DType) -> Parts:
-    v = raw.view(t.numeric).astype(np.int64)
+    if t.nibble:  # s4: the low 4 bits, two's complement
+        v = ((raw.astype(np.int64) & 0xF) ^ 8) - 8
+    else:
+        v = raw.view(t.numeric).astype(np.int64)
     zeros = np.zeros(v.shape, bool)
     exp = np.zeros(v.shape, np.int64)
     if t.size < 8:
@@ -148,8 +152,7 @@ def to_float(p: Parts, t: DType, mode: str) -> np.ndarray:
 
 
 def to_int(p: Parts, t: DType, mode: str) -> np.ndarray:
-    info = np.iinfo(t.numeric)
-    lo, hi = max(int(info.min), -(1 << 63)), min(int(info.max), (1 << 63) - 1)
+    lo, hi = int_range(t)
     # |value| ≥ 2^63 saturates whatever the mode and the destination; below, M·2^E fits int64
     big = (p.mag != 0) & (bit_length(p.mag) + p.exp > 63)
     m = round_shift(p.mag, -np.where(big, 0, p.exp), p.neg, mode)
