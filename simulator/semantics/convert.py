@@ -159,7 +159,8 @@ def to_int(p: Parts, t: DType, mode: str) -> np.ndarray:
     v = np.clip(np.where(p.neg, -m, m), lo, hi)
     v = np.where(big | p.inf, np.where(p.neg, lo, hi), v)
     v = np.where(p.nan, 0, v)
-    return v.astype(t.numeric).view(t.raw)
+    out = v.astype(t.numeric).view(t.raw)
+    return out & 0xF if t.nibble else out  # s4: the element's 4 bits
 
 
 def to_integral(p: Parts, t: DType, mode: str) -> np.ndarray:
