@@ -13,8 +13,15 @@ from functools import cached_property
 import attrs
 import numpy as np
 
-from isa.addressing import (BLOCK, REPEAT, has_duplicates, index_offsets, mask_row,
-                            nibble_offsets, offsets)
+from isa.addressing import (
+    BLOCK,
+    REPEAT,
+    has_duplicates,
+    index_offsets,
+    mask_row,
+    nibble_offsets,
+    offsets,
+)
 from isa.families import Family
 from isa.program import Instruction
 from isa.types import DType

@@ -12,7 +12,15 @@ import numpy as np
 from numpy.lib import format as npy_format
 
 from isa.lexer import LexError, parse_number, split_top
-from isa.types import DType, convert_scalar, from_npy, int_range, npy_count, pack_s4
+from isa.types import (
+    DType,
+    convert_scalar,
+    from_npy,
+    int_range,
+    npy_count,
+    npy_what,
+    pack_s4,
+)
 
 CALL_RE = re.compile(r"([A-Za-z_]+)\s*\((.*)\)\s*\Z", re.S)
 
@@ -181,7 +189,7 @@ def _file(args, off, t, count, base_dir) -> np.ndarray:
         raise LexError(why, o)
     raw = from_npy(t, arr)
     if raw is None:
-        raise LexError(f"{path.name} holds {arr.dtype}{list(arr.shape)}, expected {t.npy} "
+        raise LexError(f"{path.name} holds {arr.dtype}{list(arr.shape)}, expected {npy_what(t)} "
                        f"for {t.name}", o)
     if npy_count(t, arr) != count:
         raise LexError(f"{path.name} holds {npy_count(t, arr)} elements, expected {count}", o)

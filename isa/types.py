@@ -181,6 +181,11 @@ def from_npy(t: DType, arr: np.ndarray) -> np.ndarray | None:
     return np.ascontiguousarray(arr).reshape(-1).view(np.uint8)
 
 
+def npy_what(t: DType) -> str:
+    """What a .npy file of T holds, as messages say it."""
+    return "int8 values in -8..7" if t.nibble else str(t.npy)
+
+
 def npy_count(t: DType, arr: np.ndarray) -> int:
     """How many T elements an array of T's .npy form holds."""
     return arr.size // 2 if t.name == "c32" else arr.size

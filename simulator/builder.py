@@ -13,7 +13,7 @@ from isa.chip import Chip
 from isa.diagnostics import AssemblyError, Diagnostic, did_you_mean
 from isa.inits import load_npy
 from isa.program import Program, Tensor
-from isa.types import from_npy, npy_count, to_npy
+from isa.types import from_npy, npy_count, npy_what, to_npy
 from simulator.errors import SimulationError
 from simulator.events import Observer
 from simulator.executor import Executor
@@ -111,7 +111,7 @@ def _supplied(program: Program, t: Tensor, value, errors: list) -> np.ndarray | 
     raw = from_npy(t.dtype, arr) if arr.dtype != object else None
     if raw is None:
         errors.append(_input_error(program, t, f"--input {t.name}: holds {arr.dtype}"
-                                   f"{list(arr.shape)}, expected {t.dtype.npy} for "
+                                   f"{list(arr.shape)}, expected {npy_what(t.dtype)} for "
                                    f"{t.dtype.name}"))
         return None
     if t.dynamic and npy_count(t.dtype, arr) <= t.count:
