@@ -21,7 +21,9 @@ inline void ub_ptr(Stmt& s, const void* p, const char* type, size_t esize, Loc l
         }
         if (!best && (!type || t.esize == esize)) best = &t;
     }
-    if (best) s.op("%s[x%d]", best->name.c_str(), s.r((a - best->addr) / best->esize));
+    if (best && best->type == "s4")  // int4b_t: two elements a byte, a constant element index
+        s.op("%s[%llu]", best->name.c_str(), (unsigned long long)(2 * (a - best->addr)));
+    else if (best) s.op("%s[x%d]", best->name.c_str(), s.r((a - best->addr) / best->esize));
     else s.op("@x%d", s.r(a));
 }
 template <class T> void ub_ptr(Stmt& s, const T* p, Loc loc) {

@@ -250,7 +250,8 @@ inline const UbTensor& typed(int region, const char* type, size_t esize, Loc loc
     for (int t : rg.tensors)
         if (g.tensors[size_t(t)].type == type) return g.tensors[size_t(t)];
     std::string name = unique_name(rg.tensors.empty() ? rg.base : rg.base + "_" + type);
-    uint64_t count = rg.bytes / esize;
+    // s4 (int4b_t): two elements a byte
+    uint64_t count = std::strcmp(type, "s4") == 0 ? rg.bytes * 2 : rg.bytes / esize;
     check(bridge().ub_tensor(loc.file, loc.line, name.c_str(), type, rg.addr, count));
     g.tensors.push_back({name, type, rg.addr, count, esize});
     rg.tensors.push_back(int(g.tensors.size()) - 1);
