@@ -34,7 +34,7 @@ from isa.lexer import (
 from isa.operands import Builder, StatementSyntax
 from isa.program import Init, Instruction, Program, Statement, Tensor
 from isa.table import TABLE, InstrDef, Table
-from isa.types import ALIASES, TYPES, VECTOR_TYPES, lookup
+from isa.types import ALIASES, CONVERT_ONLY, TYPES, VECTOR_TYPES, lookup
 
 MAX_ERRORS = 20
 MAX_TENSOR_BYTES = 256 << 20  # a simulated GM tensor; UB is far smaller on every chip
@@ -600,7 +600,8 @@ class Assembler:
             return None
         t = lookup(mods[0])
         if t is None:  # an instruction's type is a vector type (bool, f64: memory only)
-            names = [*VECTOR_TYPES, *(a for a, n in ALIASES.items() if n in VECTOR_TYPES)]
+            names = [*VECTOR_TYPES, *CONVERT_ONLY,
+                     *(a for a, n in ALIASES.items() if n in VECTOR_TYPES + CONVERT_ONLY)]
             self.error(src, off + len(head.group(1)) - len(".".join(mods)),
                        f"unknown type '{mods[0]}'"
                        f"{did_you_mean(mods[0], names, case_sensitive=False)}")

@@ -121,7 +121,9 @@ ALIASES: dict[str, str] = {
 UNSIGNED_MASK_TYPES = ("u8", "u16", "u32", "u64")
 # types memory holds and copies move but no vector instruction computes on (issue #27)
 MEMORY_ONLY = ("bool", "f64")
-VECTOR_TYPES = tuple(n for n in TYPES if n not in MEMORY_ONLY)  # docs/machine.md §3
+# types only vconv computes on (s4, int4b_t: two elements a byte; the Cast page's int4 pairs)
+CONVERT_ONLY = ("s4",)
+VECTOR_TYPES = tuple(n for n in TYPES if n not in MEMORY_ONLY + CONVERT_ONLY)  # machine.md §3
 
 
 def int_range(t: DType) -> tuple[int, int]:
