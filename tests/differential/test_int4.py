@@ -240,3 +240,26 @@ def test_declaration_packs_and_npy_unpacks(tmp_path):
     assert out.dtype == np.int8 and out.shape == (64,)
     assert out.tolist() == np.load(tmp_path / "q.npy").tolist()
     assert res.ub[0] == 0x78 and res.ub[1] == 0xF1  # −8 low, 7 high; 1 low, −1 high
+
+
+def test_overlap_is_found_in_bytes():
+    """Repeat 0 writes s4 bytes 0x100..0x13f (128 elements, 64 bytes), which repeat 1 reads as
+    halves: the across-repeat rule, located in bytes."""
+    text = (".chip ascend910b\n.ub x f16[512] = random(1)\n"
+            "vconv.s4.f16 @0x100, @0x0, repeat=4, dst_rep=2\n")
+    with pytest.raises(SimulationError, match=r"repeat 1 reads byte 0x100, which repeat 0 "
+                       r"wrote"):
+        simulator.run(text)
+
+
+def test_a_masked_footprint_is_the_bytes_of_the_enabled_pairs():
+    """MASK enables elements 0..63 of each repeat: 32 bytes of the s4 side a repeat, so two
+    repeats at dst_rep=1 fill the 64-byte tensor exactly; with every element enabled the second
+    repeat's second block (bytes 64..95) leaves it."""
+    body = ("vconv.s4.f16 y, x, repeat=2, dst_rep=1\n")
+    head = (".chip ascend910b\n.ub x f16[256] = fill(1.0)\n"
+            f'.ub y s4[128] = bits("{bytes(range(64)).hex()}")\n')
+    ub = bytes(simulator.run(head + "set_vector_mask 0, 0xffffffffffffffff\n" + body).ub)
+    assert ub[0x200:0x240] == bytes([0x11]) * 64  # 1 in both halves of every byte
+    with pytest.raises(SimulationError, match="needs 96 bytes, tensor has 64"):
+        simulator.run(head + body)
