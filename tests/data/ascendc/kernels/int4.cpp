@@ -51,8 +51,10 @@ extern "C" __global__ __aicore__ void int4_scalar(GM_ADDR, GM_ADDR, GM_ADDR)
     LocalTensor<int4b_t> t = buf.Get<int8_t>().ReinterpretCast<int4b_t>();
     for (int i = 0; i < 16; ++i) t.SetValue(i, int4b_t(i - 8));
     LocalTensor<int4b_t> u = t[8];
-    AscendC::printf("%u %u %d %d %d\n", t.GetSize(), t.GetLength(), int(u.GetValue(0)),  // => print: 64 32 0 7 -7
-                    int(u.GetValue(7)), int(t.GetValue(1)));
+    uint32_t n = buf.Get<int4b_t>().GetSize();
+    int a = u.GetValue(0), b = u.GetValue(7);
+    // the message carries the line of the call's last API call (t.GetValue)
+    AscendC::printf("%u %u %u %d %d %d\n", t.GetSize(), t.GetLength(), n, a, b, int(t.GetValue(1)));  // => print: 64 32 64 0 7 -7
 }
 
 extern "C" __global__ __aicore__ void split(GM_ADDR x, GM_ADDR, GM_ADDR)
