@@ -115,7 +115,11 @@ def _store_nibbles(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, l
     act = np.zeros((hi - lo, 2 * grid), bool)
     act[:, :n] = vop.active[lo:hi]
     vals, act = vals.reshape(hi - lo, grid, 2), act.reshape(hi - lo, grid, 2)
-    rows = [slice(None)] if not acc.has_duplicates(vop.repeats) else \
+    dup = acc.has_duplicates(vop.repeats)
+    if not dup and act.all():  # whole bytes: no old half to keep
+        m.ub[idx] = vals[..., 0] | (vals[..., 1] << 4)
+        return
+    rows = [slice(None)] if not dup else \
         [slice(i, i + 1) for i in range(hi - lo)]
     for r in rows:
         old = m.ub[idx[r]]
