@@ -115,7 +115,7 @@ ALIASES: dict[str, str] = {
     "int32_t": "s32", "uint32_t": "u32", "int64_t": "s64", "uint64_t": "u64",
     "int8": "s8", "uint8": "u8", "int16": "s16", "uint16": "u16", "int32": "s32",
     "uint32": "u32", "int64": "s64", "uint64": "u64", "complex32": "c32", "complex64": "c64",
-    "double": "f64", "float64": "f64", "int4b_t": "s4", "int4": "s4",
+    "double": "f64", "float64": "f64", "int4b_t": "s4",
 }
 
 UNSIGNED_MASK_TYPES = ("u8", "u16", "u32", "u64")
