@@ -14,7 +14,8 @@ inline void ub_ptr(Stmt& s, const void* p, const char* type, size_t esize, Loc l
     uint64_t a = ub_addr(p, loc);
     const UbTensor* best = nullptr;
     for (auto& t : g.tensors) {
-        if (a < t.addr || a >= t.addr + t.count * t.esize || (a - t.addr) % t.esize) continue;
+        uint64_t bytes = t.type == "s4" ? t.count / 2 : t.count * t.esize;  // s4: 2 a byte
+        if (a < t.addr || a >= t.addr + bytes || (a - t.addr) % t.esize) continue;
         if (type && t.type == type) {
             best = &t;
             break;
