@@ -146,14 +146,14 @@ class Stream:
         """A typed UB tensor of COUNT elements at byte ADDR (tensors may alias): statements name
         it, and the footprint checks keep accesses inside it."""
         t = self._type(dtype, file, line)
-        if addr < 0 or addr % 32 or addr + count * t.size > self.chip.ub_bytes:
+        if addr < 0 or addr % 32 or addr + t.nbytes(count) > self.chip.ub_bytes:
             raise SimulationError([Diagnostic(
                 "error", file or self.name, line, 1,
                 f"UB tensor '{name}' ({count} x {t.name} at {addr:#x}) must be 32-byte aligned "
                 f"and inside UB ({self.chip.ub_bytes} bytes)")])
         self._declared_in[name] = file or self.name
         why = None if self._scratch_on_use else \
-            self.chip.scratch_overlap(name, addr, count * t.size)
+            self.chip.scratch_overlap(name, addr, t.nbytes(count))
         if why and addr not in self._scratch_warned:
             # the API expansions write the scratch area without asking: say so once per buffer
             # (its typed views share the address), as the .vasm front end does
