@@ -137,7 +137,8 @@ class Stream:
         buf = np.asarray(buffer)
         if buf.dtype != np.uint8 or buf.ndim != 1:
             buf = buf.reshape(-1).view(np.uint8)
-        self._declare(Tensor(name, "gm", t, buf.size // t.size, line, 1, role="inout"))
+        count = buf.size * 2 if t.nibble else buf.size // t.size  # s4: two elements a byte
+        self._declare(Tensor(name, "gm", t, count, line, 1, role="inout"))
         self.machine.gm[name] = buf
         self._gm_initial.pop(name, None)
 

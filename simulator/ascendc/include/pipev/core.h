@@ -171,7 +171,8 @@ struct GmBuffer {  // a GM buffer declared to pipev (gm_buffer); named in DMA st
     std::string name;
     uint8_t* host;
     uint64_t bytes;
-    size_t esize = 1;  // its element size: the headers declare u8, pipev's own may differ
+    size_t esize = 1;  // its element size: the headers declare u8, pipev's own may differ (0: s4,
+                       // two elements a byte)
 };
 enum SlotState { kFree, kAllocated, kQueued, kDequeued };
 struct Slot {

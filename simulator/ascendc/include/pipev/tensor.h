@@ -234,6 +234,10 @@ inline void gm_ptr_op(Stmt& s, const void* p, Loc loc) {
               "SetGlobalBuffer with its size)", p);
     const GmBuffer& b = g.gm[size_t(i)];
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.host);
+    if (b.esize == 0) {  // pipev's own s4 buffer: a constant element index, two a byte
+        s.op("%s[%llu]", b.name.c_str(), (unsigned long long)(2 * off));
+        return;
+    }
     if (off % b.esize)
         error(loc, "GM byte offset %llu is not on an element boundary of %s (%zu-byte elements)",
               (unsigned long long)off, b.name.c_str(), b.esize);
