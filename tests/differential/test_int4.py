@@ -263,3 +263,18 @@ def test_a_masked_footprint_is_the_bytes_of_the_enabled_pairs():
     assert ub[0x200:0x240] == bytes([0x11]) * 64  # 1 in both halves of every byte
     with pytest.raises(SimulationError, match="needs 96 bytes, tensor has 64"):
         simulator.run(head + body)
+
+
+def test_ascend950_pairs_saturate_and_widen():
+    """The 950 table adds int16_t -> int4b_t and int4b_t -> int16_t / bfloat16_t: −128..127
+    saturates to −8..7 (the precision page: 2^15 − 1 → 2^3 − 1), and widens back exactly."""
+    text = (".chip ascend950\n"
+            ".ub x s16[256] @0x0 = arange(-128, 1)\n.ub q s4[256] @0x200\n"
+            ".ub h s16[256] @0x400\n.ub b bf16[256] @0x600\n"
+            "cast.s4.s16 q, x, count=256\ncast.s16.s4 h, q, count=256\n"
+            "cast.bf16.s4 b, q, count=256\n")
+    ub = bytes(simulator.run(text).ub)
+    want = np.clip(np.arange(-128, 128), -8, 7)
+    assert np.frombuffer(ub[0x400:0x600], np.int16).tolist() == want.tolist()
+    bf = np.frombuffer(ub[0x600:0x800], np.uint16).astype(np.uint32) << 16
+    assert bf.view(np.float32).tolist() == want.astype(np.float32).tolist()
