@@ -275,6 +275,9 @@ class HazardChecks(Observer):
         if op is None and planned.pipe == "S" and not cmpmask \
                 and planned.kind not in (SET_FLAG, WAIT_FLAG, BARRIER):
             return ObserverPlan(None, None)  # on_event finds no UB access: it does nothing
+        if op is None and planned.pipe == "V" and not cmpmask \
+                and planned.kind not in (SET_FLAG, WAIT_FLAG, BARRIER):
+            return ObserverPlan(self._v_joins, None)  # issue 34: a reg-based register op
         if planned.pipe != "V" or getattr(op, "memo", None) is None:
             return None
         acc = op.memo.get(self)
@@ -282,6 +285,13 @@ class HazardChecks(Observer):
             acc = op.memo[self] = self._accesses(op.ub_ranges())
             acc.step = self._vector_step(acc, cmpmask, None)
         return ObserverPlan(self._vector_step(acc, cmpmask, planned.event), None)
+
+    def _v_joins(self, instr: Instruction, busy: int = 0, taken: bool = False) -> None:
+        """`on_event` of an instruction on V that touches no UB and no CMPMASK: V learns what
+        S did before it (`_checked`'s first step), nothing else."""
+        if self.seen_s[V] != self.s_version:
+            self._join(V, self.clock[S])
+            self.seen_s[V] = self.s_version
 
     def _quiet(self, acc: Accesses, cmpmask: bool) -> bool:
         """After an execution of ACC on V: whether the next, with v_epoch unchanged, would

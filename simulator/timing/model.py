@@ -274,7 +274,24 @@ class TimingModel:
             return self._vector_plan(planned)
         if kind not in self._by_kind and planned.pipe == "S":
             return self._scalar_plan()
+        if kind == REGVEC and planned.op is None:  # issue 34: as `_regvec` books it
+            return self._reg_plan(planned)
         return None
+
+    def _reg_plan(self, planned: Planned) -> TimingPlan:
+        """A reg-based register instruction: its class's fixed cycles on V (`_regvec`)."""
+        cls = self._reg_classes[planned.instr.defn.family.cost]
+        book_v, sums = self._v_booking(cls.head, cls.min_cycles, cls.tail)
+        issue_cost = self.scalar_issue
+
+        def settle(n: int) -> Booked:
+            busy, stalled = sums()
+            if n:
+                self.busy["V"] += busy
+                self.busy["S"] += n * issue_cost
+                self.stalls["queue_full"] += stalled
+            return Booked(n, busy, n * issue_cost, stalled, 0)
+        return book_v, settle
 
     def _vector_plan(self, planned: Planned) -> TimingPlan:
         cls = self.class_of(planned.instr)  # the class follows the text's fields
