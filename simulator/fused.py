@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING
 from isa.decode import VectorOp
 from isa.families import REGISTER, VECTOR
 from isa.program import RegExpr
-from simulator.events import Observer
 from simulator import regplans
+from simulator.events import Observer
 from simulator.plans import Booked, Planned
 from simulator.problems import Fault
 from simulator.semantics import registers, scalar, vector

@@ -19,7 +19,7 @@ listed here. Identity with the reference path: tests/differential/test_reg_plans
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from isa.regvec import REGVEC
 from simulator.plans import Planned
@@ -28,7 +28,6 @@ from simulator.semantics import regvec
 if TYPE_CHECKING:  # pragma: no cover
     from isa.families import Family
     from isa.program import Instruction
-    from simulator.fused import FastLoop
 
 # the reg-based families whose issue never hands V a UB access (op None, no repeats)
 REGISTER_ONLY = frozenset({"vf_begin", "vf_end", "membar", "pset", "plt", "plogic", "vrcmp",
@@ -43,8 +42,9 @@ def plannable(issue: Callable | None, fam: Family) -> bool:
         and issue is regvec.ISSUE.get(fam.name)
 
 
-def reg_plan(loop: FastLoop, learnt: Instruction, issue: Callable) -> Callable | None:
-    """plan(instr, i): one execution of LEARNT's text — ISSUE's checks and body, as
+def reg_plan(loop: Any, learnt: Instruction, issue: Callable) -> Callable | None:
+    """plan(instr, i): one execution of LEARNT's text on LOOP (a simulator/fused.py FastLoop,
+    untyped: fused imports this module) — ISSUE's checks and body, as
     `Executor.execute` runs them, then the timing stage's booking and the observers' parts
     bound once; None when one of them declines."""
     ex, m = loop.ex, loop.m
