@@ -45,16 +45,6 @@ SYSTEM_CYCLE = ctypes.CFUNCTYPE(ctypes.c_int64)
 GM_DATA = ctypes.CFUNCTYPE(c_int, c_char_p, c_uint64)
 GM_TENSOR = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, ctypes.c_void_p, c_uint64)
 GM_ACCESS = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_uint64, c_uint64, c_int)
-
-
-class PipevRecord(ctypes.Structure):
-    """`struct pipev_record` (pipev_bridge.h): one batched statement."""
-
-    _fields_ = [("file", c_char_p), ("line", c_int), ("col", c_int), ("text", c_char_p),
-                ("nregs", c_int), ("regs", c_uint64 * 31)]
-
-
-ISSUE_BATCH = ctypes.CFUNCTYPE(c_int, ctypes.POINTER(PipevRecord), c_int)
 CHIP_FACTS = ("chip.vector_cores",)  # the profile's facts `special` answers (platform_ascendc.h)
 SYSTEM_COUNTER_MHZ = 50  # GetSystemCycle counts at 50 MHz (the API documentation's time base)
 
@@ -83,7 +73,6 @@ class PipevBridge(ctypes.Structure):
         ("gm_data", GM_DATA),
         ("gm_tensor", GM_TENSOR),
         ("gm_access", GM_ACCESS),
-        ("issue_batch", ISSUE_BATCH),
     ]
 
 
@@ -281,8 +270,6 @@ class Session:
         self._data_bytes: dict[str, int] = {}  # GM buffer -> its data bytes (gm_data)
         self._gm_tensor_cb = GM_TENSOR(self._gm_tensor)
         self.struct.gm_tensor = self._gm_tensor_cb
-        self._issue_batch_cb = ISSUE_BATCH(self._issue_batch)
-        self.struct.issue_batch = self._issue_batch_cb
         self._views: list = []  # the running core's GlobalTensor views (views.py)
         self._namer = Namer()
         self.struct.ub = None
@@ -493,17 +480,6 @@ class Session:
         f = self._s(file)
         stream.issue(self._s(text), file=f, line=line, col=self._column(f, line, col),
                      regs=tuple(regs[:nregs]) if nregs > 0 else ())
-        return 0
-
-    def _issue_batch(self, records, n: int) -> int:
-        """A VF's batched statements (issue 34, pipev_bridge.h issue_batch): each as `_issue`
-        takes it, in order; the first that fails stops the batch (and the run)."""
-        issue = self._issue
-        for k in range(n):
-            r = records[k]
-            nregs = r.nregs
-            if issue(r.file, r.line, r.col, r.text, r.regs, nregs):
-                return 1
         return 0
 
     def _system_cycle(self) -> int:

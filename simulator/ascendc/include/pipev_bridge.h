@@ -28,16 +28,6 @@
 extern "C" {
 #endif
 
-// One batched statement (issue_batch): issue's arguments, TEXT NUL-terminated.
-typedef struct pipev_record {
-    const char *file;
-    int line;
-    int col;
-    const char *text;
-    int nregs;
-    uint64_t regs[31];
-} pipev_record;
-
 typedef struct pipev_bridge {
     // One .vasm statement (API or hardware level) issued at FILE:LINE:COL (col 0: unknown).
     int (*issue)(const char *file, int line, int col, const char *text, const uint64_t *regs,
@@ -89,13 +79,6 @@ typedef struct pipev_bridge {
     // sees it. Not timed.
     int (*gm_access)(const char *file, int line, const char *name, uint64_t offset,
                      uint64_t bytes, int write);
-    // Issue 34: N statements in order, each as `issue` takes one (REGS: its registers, NREGS
-    // of them). Returns 0 when all ran; nonzero when one stopped the run (those after it did
-    // not run). The headers batch a VF's register instructions (pipev/reg.h): a VF's scalar
-    // code runs natively and reads nothing back between them, and every other callback (and
-    // the VF's end) sends what was batched first, so pipev sees the statements in the same
-    // order at the same lines as one call each.
-    int (*issue_batch)(const struct pipev_record *records, int n);
 } pipev_bridge;
 
 // Defined once in the compiled kernel (by the headers); pipev calls it before main().

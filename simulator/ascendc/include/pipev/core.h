@@ -63,54 +63,9 @@ __attribute__((format(printf, 1, 2))) inline std::string format(const char* fmt,
     va_end(ap);
     return s;
 }
-// Issue 34: a VF's statements, batched (pipev_bridge.h issue_batch) from its vf_begin to its
-// vf_end: appended here and sent when the batch is full, at the VF's end, and before any other
-// callback (`flush`), so pipev runs them in the same order as one call each. Compiled with
-// PIPEV_VF_UNBATCHED, every statement is one call (the differential tests compare both).
-struct Batch {
-    static constexpr int kRecords = 256;
-    static constexpr size_t kText = 64 * 1024;
-    pipev_record records[kRecords];
-    char text[kText];
-    int n = 0;
-    size_t used = 0;
-    bool on = false;  // inside a VF
-};
-inline Batch g_batch;
-inline void flush() {
-    Batch& b = g_batch;
-    if (b.n == 0) return;
-    int n = b.n;
-    b.n = 0;
-    b.used = 0;
-    check(bridge().issue_batch(b.records, n));
-}
-// STMT's call into the batch; false when no batch is open (issue it at once).
-inline bool batched(Loc loc, const char* text, size_t len, const uint64_t* regs, int nregs) {
-#ifdef PIPEV_VF_UNBATCHED
-    (void)loc, (void)text, (void)len, (void)regs, (void)nregs;
-    return false;
-#else
-    Batch& b = g_batch;
-    if (!b.on) return false;
-    if (b.n == Batch::kRecords || b.used + len + 1 > Batch::kText) flush();
-    pipev_record& r = b.records[b.n++];
-    std::memcpy(b.text + b.used, text, len + 1);
-    r.file = loc.file;
-    r.line = loc.line;
-    r.col = 0;
-    r.text = b.text + b.used;
-    r.nregs = nregs;
-    std::memcpy(r.regs, regs, sizeof(uint64_t) * size_t(nregs));
-    b.used += len + 1;
-    return true;
-#endif
-}
-
 // severity: -1 printf output, 0 note, 1 warning, 2 error (stops the run).
 inline void message(Loc loc, int severity, const std::string& text) {
     if (g_stopped) throw Stopped{};
-    flush();
     g_last = loc;
     check(bridge().message(loc.file, loc.line, 0, severity, text.c_str()));
     if (severity >= 2) stop();
@@ -161,7 +116,6 @@ public:
     void issue(Loc loc) {
         if (g_stopped) throw Stopped{};
         g_last = loc;
-        if (batched(loc, text_, len_, regs_, nregs_)) return;
         check(bridge().issue(loc.file, loc.line, 0, text_, regs_, nregs_));
     }
     const char* text() const { return text_; }
@@ -297,7 +251,6 @@ inline const UbTensor& typed(int region, const char* type, size_t esize, Loc loc
         if (g.tensors[size_t(t)].type == type) return g.tensors[size_t(t)];
     std::string name = unique_name(rg.tensors.empty() ? rg.base : rg.base + "_" + type);
     uint64_t count = rg.bytes / esize;
-    flush();
     check(bridge().ub_tensor(loc.file, loc.line, name.c_str(), type, rg.addr, count));
     g.tensors.push_back({name, type, rg.addr, count, esize});
     rg.tensors.push_back(int(g.tensors.size()) - 1);
@@ -356,7 +309,6 @@ inline int gm_find(const void* p) {
 }
 inline int gm_declare(const std::string& base, void* host, uint64_t bytes, Loc loc) {
     std::string name = unique_name(base);
-    flush();
     check(bridge().gm_buffer(loc.file, loc.line, name.c_str(), "u8", host, bytes));
     g.gm.push_back({name, static_cast<uint8_t*>(host), bytes});
     return int(g.gm.size()) - 1;
@@ -370,7 +322,6 @@ inline void gm_access(const void* p, uint64_t bytes, bool write, Loc loc) {
     int k = gm_find(p);
     if (k < 0) return;
     uint64_t offset = uint64_t(static_cast<const uint8_t*>(p) - g.gm[size_t(k)].host);
-    flush();
     check(bridge().gm_access(loc.file, loc.line, g.gm[size_t(k)].name.c_str(), offset, bytes,
                              write ? 1 : 0));
 }
@@ -386,15 +337,11 @@ inline uint64_t ub_addr(const void* p, Loc loc) {
 }
 // GetSystemCycle: the running core's S-pipe time in the model, in ticks of the 50 MHz system
 // counter the documentation converts with (time_us = ticks / 50).
-inline int64_t system_cycle() {
-    flush();
-    return bridge().system_cycle();
-}
+inline int64_t system_cycle() { return bridge().system_cycle(); }
 // Scalar code reading or writing UB (GetValue, SetValue): the race checks see it.
 inline void host_access(uint64_t addr, uint64_t bytes, bool write, Loc loc) {
     if (g_stopped) throw Stopped{};
     g_last = loc;
-    flush();
     check(bridge().host_access(loc.file, loc.line, addr, bytes, write ? 1 : 0));
 }
 }  // namespace detail

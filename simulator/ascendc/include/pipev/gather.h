@@ -28,7 +28,6 @@ constexpr GatherMaskMode defaultGahterMaskMode = GatherMaskMode::V1;  // the old
 namespace pipev::detail {
 inline uint64_t special(const char* name) {
     uint64_t v = 0;
-    flush();  // issue 34: what a VF batched runs first
     check(bridge().special(name, &v));
     return v;
 }

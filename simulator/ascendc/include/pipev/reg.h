@@ -63,21 +63,9 @@ struct VfCall {
     template <auto F, class... A> void call(A&&... args) {
         detail::Stmt("vf_begin \"vf\"").issue(loc);
         regalloc::files = {};
-        Batching on;  // the VF's statements go in batches (core.h Batch)
         F(std::forward<A>(args)...);
         detail::Stmt("vf_end").issue(loc);
-        detail::flush();
     }
-    // batching from here to the scope's end (an exception drops what is batched: pipev has
-    // stopped the run)
-    struct Batching {
-        Batching() { detail::g_batch.on = true; }
-        ~Batching() {
-            detail::g_batch.on = false;
-            detail::g_batch.n = 0;
-            detail::g_batch.used = 0;
-        }
-    };
 };
 }  // namespace pipev
 #define asc_vf_call ::pipev::VfCall(::pipev::Loc()).call

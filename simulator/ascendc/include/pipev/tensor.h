@@ -35,8 +35,7 @@ public:
         if (pipev::detail::g.active && bufferSize && pipev::detail::gm_find(buffer) < 0)
             pipev::detail::gm_declare("gm_buf", buffer, bufferSize * sizeof(T), loc);
         // the view's type and (from the call's text) its name, for the debugger
-        if (pipev::detail::g.active && pipev::detail::gm_find(buffer) >= 0 &&
-            (pipev::detail::flush(), true))
+        if (pipev::detail::g.active && pipev::detail::gm_find(buffer) >= 0)
             pipev::detail::check(pipev::detail::bridge().gm_tensor(
                 loc.file, loc.line, pipev::detail::gm_type_name<T>(), buffer, bufferSize));
     }
