@@ -10,6 +10,7 @@
 #define PIPEV_REG_H
 #include "core.h"
 #include "types.h"
+#include <exception>
 #include <string_view>
 #include <utility>
 
@@ -67,8 +68,23 @@ struct VfCall {
         detail::Stmt("vf_end").issue(loc);
     }
 };
+// `__VEC_SCOPE__ { ... }`: a VF written inline as a scope (the form the vendor's arch35 kernels
+// used before `__simd_vf__` + `asc_vf_call`): `vf_begin` at the scope's line, the block natively,
+// `vf_end` at the same line when the block is left (not while pipev unwinds a stopped run).
+struct VecScope {
+    Loc loc;
+    explicit VecScope(Loc l) : loc(l) {
+        detail::Stmt("vf_begin \"vf\"").issue(loc);
+        regalloc::files = {};
+    }
+    VecScope(const VecScope&) = delete;
+    ~VecScope() noexcept(false) {
+        if (std::uncaught_exceptions() == 0) detail::Stmt("vf_end").issue(loc);
+    }
+};
 }  // namespace pipev
 #define asc_vf_call ::pipev::VfCall(::pipev::Loc()).call
+#define __VEC_SCOPE__ if (::pipev::VecScope pipev_vec_scope_{::pipev::Loc()}; true)
 
 namespace AscendC {
 constexpr uint32_t GetVecLen() { return 256; }
