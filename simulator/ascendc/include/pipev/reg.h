@@ -126,6 +126,16 @@ AddrReg CreateAddrReg(uint16_t i0, uint32_t s0, uint16_t i1, uint32_t s1, uint16
     return {uint32_t(i0) * s0 + uint32_t(i1) * s1 + uint32_t(i2) * s2 + uint32_t(i3) * s3};
 }
 enum class MaskMergeMode : uint8_t { ZEROING, MERGING };
+// RegTrait (the RegTensor page): how many vector registers a RegTensor<T, trait> holds.
+// RegTraitNumTwo (b64, complex32) holds its elements in two registers; an instruction on it
+// covers VL_T elements as on RegTraitNumOne (the MaskReg page's VL_T, the element count
+// UpdateMask subtracts), so pipev computes it in its first register and takes the second from
+// the file (the register pressure is the kernel's) (docs/decisions.md).
+struct RegTrait {
+    int regs;
+};
+inline constexpr RegTrait RegTraitNumOne{1};
+inline constexpr RegTrait RegTraitNumTwo{2};
 
 // A register of one file: its number, taken for the object's lifetime.
 template <bool Mask> class RegHandle {
@@ -156,13 +166,26 @@ public:
         return *this;
     }
 };
-template <class T> class RegTensor : public RegHandle<false> {
+template <class T, const RegTrait& Trait = RegTraitNumOne> class RegTensor : public RegHandle<false> {
+    static_assert(Trait.regs == 1 || sizeof(T) == 8, "RegTraitNumTwo holds b64 (or complex32) "
+                  "elements");
+    struct Second {  // RegTraitNumTwo's second register
+        explicit Second(pipev::Loc loc) : id(Trait.regs == 2 ? pipev::regalloc::take(false, loc) : -1) {}
+        Second(Second&& o) noexcept : id(o.id) { o.id = -1; }
+        Second& operator=(Second&& o) noexcept {
+            std::swap(id, o.id);
+            return *this;
+        }
+        ~Second() { pipev::regalloc::give(false, id); }
+        int id;
+    } second_;
+
 public:
     using ElementType = T;
-    explicit RegTensor(PIPEV_LOC) : RegHandle<false>(loc) {}
+    explicit RegTensor(PIPEV_LOC) : RegHandle<false>(loc), second_(loc) {}
     RegTensor(RegTensor&&) noexcept = default;
     RegTensor& operator=(RegTensor&&) noexcept = default;
-    RegTensor(const RegTensor& o, PIPEV_LOC) : RegHandle<false>(loc) {
+    RegTensor(const RegTensor& o, PIPEV_LOC) : RegHandle<false>(loc), second_(loc) {
         pipev::detail::Stmt("vrmov.%s v%d, v%d", pipev::type_name<T>, id_, o.id()).issue(loc);
     }
     RegTensor& operator=(const RegTensor& o) {
@@ -190,7 +213,8 @@ inline const char* cmp_name(CMPMODE m) {
 }  // namespace detail_reg
 
 // ---- masks --------------------------------------------------------------------------------------
-template <class T, MaskPattern mode = MaskPattern::ALL> MaskReg CreateMask(PIPEV_LOC) {
+template <class T, MaskPattern mode = MaskPattern::ALL, const RegTrait& Trait = RegTraitNumOne>
+MaskReg CreateMask(PIPEV_LOC) {
     static const char* names[] = {"ALL", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32",
                                   "VL64", "VL128", "M3", "M4", "H", "Q", "", "ALLF"};
     MaskReg m(loc);
@@ -198,7 +222,8 @@ template <class T, MaskPattern mode = MaskPattern::ALL> MaskReg CreateMask(PIPEV
     return m;
 }
 // UpdateMask: the first min(scalarValue, VL_T) elements; scalarValue loses VL_T (not below 0).
-template <class T> MaskReg UpdateMask(uint32_t& scalarValue, PIPEV_LOC) {
+template <class T, const RegTrait& Trait = RegTraitNumOne>
+MaskReg UpdateMask(uint32_t& scalarValue, PIPEV_LOC) {
     MaskReg m(loc);
     pipev::detail::Stmt s("plt.%s", pipev::type_name<T>);
     s.op("p%d", m.id());
@@ -401,7 +426,7 @@ void Select(U& dst, U& src0, U& src1, MaskReg& mask, PIPEV_LOC) {
 
 // ---- fill and element-wise ------------------------------------------------------------------------
 template <class T> struct IsRegTensor : std::false_type {};
-template <class T> struct IsRegTensor<RegTensor<T>> : std::true_type {};
+template <class T, const RegTrait& Tr> struct IsRegTensor<RegTensor<T, Tr>> : std::true_type {};
 // the lowest element of a RegTensor, broadcast where the mask enables
 template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U>
 void Duplicate(U& dst, U& src, MaskReg& mask, PIPEV_LOC) {
@@ -496,5 +521,6 @@ void Reduce(S& dst, V& src, MaskReg& mask, PIPEV_LOC) {
                         dst.id(), src.id(), mask.id()).issue(loc);
 }
 }  // namespace Reg
+namespace MicroAPI = Reg;  // the namespace's other name in the vendor's pages and samples
 }  // namespace AscendC
 #endif
