@@ -33,6 +33,7 @@ from isa.lexer import (
 )
 from isa.operands import Builder, StatementSyntax
 from isa.program import Init, Instruction, Program, Statement, Tensor
+from isa.rebase import TEMPLATES_LIMIT, Template, shape_of, template
 from isa.table import TABLE, InstrDef, Table
 from isa.types import ALIASES, TYPES, VECTOR_TYPES, lookup
 
@@ -534,6 +535,9 @@ class Assembler:
         # the common hit, a one-line text built to one instruction without diagnostics and
         # no .loc anywhere: what its copies take (body, column, source, family record, notes)
         plain: dict[str, tuple] = {}
+        # lines differing from a built one only in tensor indices: its build rebased
+        # (isa/rebase.py), by shape
+        shapes: dict[tuple, Template] = {}
         for pc, src in enumerate(self.stmts):
             hit = plain.get(src.text) if src.segs is None else None
             if hit is not None:
@@ -542,6 +546,18 @@ class Assembler:
                                      (Instruction(hit[0], pc, line),), src.rept, hit[4]))
                 continue
             off = src.off
+            shape = shape_of(src.text) if memo and src.segs is None and not locs else None
+            if shape is not None:  # a line of a built line's shape: its build, rebased
+                tpl = shapes.get(shape[0])
+                got = tpl.rebased(shape[1], pc, src.line) if tpl is not None else None
+                if got is not None:
+                    source = src.text.strip()
+                    if source == got.text:  # one string for both
+                        source = got.text
+                    out.append(Statement(pc, src.line, tpl.col, source, tpl.defn, (got,),
+                                         src.rept, tpl.notes))
+                    plain[src.text] = (got.body, tpl.col, source, tpl.defn, tpl.notes)
+                    continue
             if src.segs is None:
                 col, key = off + 1, src.text
             else:
@@ -556,6 +572,13 @@ class Assembler:
                 hw = built.hw
                 if memo and src.segs is None and len(hw) == 1 and not built.diags and not locs:
                     plain[key] = (hw[0].body, col, built.source, built.defn, built.notes)
+                    if shape is not None and shape[0] not in shapes:
+                        tpl = template(hw[0], src.text, self.table.keys)
+                        if tpl is not None:
+                            if len(shapes) >= TEMPLATES_LIMIT:
+                                shapes.clear()
+                            tpl.col, tpl.defn, tpl.notes = col, built.defn, built.notes
+                            shapes[shape[0]] = tpl
             elif len(built.hw) == 1:
                 hw = (built.hw[0].at(pc, src.line),)
             else:
