@@ -137,6 +137,8 @@ def _static_key(instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, 
     vals = tuple(addrs.values())
     rel = tuple(map(vals[0].__rsub__, vals))
     src = instr.src_dtype
+    # FIELDS by identity: a static line's are its body's, one dict shared by the lines of one
+    # shape (isa.operands.shared); the entry's decoding keeps it (and so its id) alive
     return (id(instr.defn), instr.op, instr.dtype.name, src.name if src is not None else None,
-            tuple((r, o.kind, o.tensor) for r, o in instr.operands.items()),
-            tuple(fields.items()), *mask, counter, rel)
+            tuple([(o.kind, o.tensor) for o in instr.operands.values()]), id(fields), *mask,
+            counter, rel)
