@@ -753,6 +753,15 @@ def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip:
     streaming entry, the TIK front end): its hardware instructions carry PATH, LINE and COL, the
     caller's position, which every diagnostic names; TABLE: the instructions it knows. Raises
     AssemblyError."""
+    shape = shape_of(text)
+    if shape is not None:  # a statement of a shape built before here: its build, rebased
+        key = (shape[0], path, max(col, 1), checks)
+        tpl = _statement_templates(chip, tensors, table).get(key)
+        got = tpl.rebased(shape[1], pc, line) if tpl is not None and tpl.names(tensors) \
+            else None
+        if got is not None:
+            return Statement(pc, line, max(col, 1), text.strip(), tpl.defn, (got,), None,
+                             tpl.notes), []
     labels = labels or {}
     a = Assembler(text, path, chip, checks, table=table)
     a.chip, a.tensors, a.labels = chip, tensors, labels
@@ -773,8 +782,31 @@ def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip:
     hw = [h.evolve(file=path, col=at[1], col_fixed=True) for h in hw]
     warnings = [Diagnostic(sev, path, line, at[1], _shorten(msg))
                 for sev, _, msg in builder.take_diags()]
+    if shape is not None and len(hw) == 1 and not warnings and \
+            all(o.kind != "label" for o in hw[0].operands.values()):
+        tpl = template(hw[0], text, table.keys)
+        if tpl is not None:
+            templates = _statement_templates(chip, tensors, table)
+            if len(templates) >= TEMPLATES_LIMIT:
+                templates.clear()
+            tpl.defn, tpl.notes = syn.defn, tuple(notes)
+            templates[(shape[0], path, at[1], checks)] = tpl
     return Statement(pc, line, at[1], text.strip(), syn.defn, tuple(hw), None,
                      tuple(notes)), warnings
+
+
+# the templates of `assemble_statement` (a front end's statements repeat with new indices: a
+# TIK loop unrolled by Python), for one set of tensors, chip and table at a time: the
+# identities they were built against (a new set starts afresh, so a template never outlives
+# the tensors whose addresses it holds by more than one program, and never serves another's)
+_TEMPLATES_FOR: list = [None, None, None, {}]
+
+
+def _statement_templates(chip: Chip, tensors: dict[str, Tensor], table: Table) -> dict:
+    now = _TEMPLATES_FOR
+    if now[0] is not chip or now[1] is not tensors or now[2] is not table:
+        now[:] = [chip, tensors, table, {}]
+    return now[3]
 
 
 def assemble(text: str, path: str | None = None, chip: Chip | str | None = None,

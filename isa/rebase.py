@@ -58,6 +58,11 @@ class Template:
         self.seen: dict[tuple[int, str], Operand] = {}
         self.col, self.defn, self.notes = body.col + 1, body.defn, body.notes  # the statement's
 
+    def names(self, tensors: dict) -> bool:
+        """Whether each operand's tensor is still the one TENSORS names (a stream may declare
+        a name again)."""
+        return all(tensors.get(s[2]) is s[1].tensor for s in self.slots)
+
     def rebased(self, digits: list[str], pc: int, line: int) -> Instruction | None:
         """The instruction of a line of this shape with DIGITS as its indices, at PC and LINE;
         None when an index is beyond its tensor or moves its operand off the alignment the

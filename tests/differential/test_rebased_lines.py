@@ -23,10 +23,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import isa.assembler
 import isa.decode
 import isa.rebase
 import simulator
-from isa.assembler import Assembler, assemble
+from isa.assembler import Assembler, assemble, assemble_statement
 from isa.diagnostics import AssemblyError
 from isa.listing import format_listing, listing
 from simulator.decodings import Decodings
@@ -108,13 +109,13 @@ def rebased_programs(draw) -> str:
 @contextmanager
 def slow_path():
     """Neither shortcut: every line built in full, every static decoding made afresh."""
-    shape_of, rebased = isa.rebase.shape_of, Decodings._static_rebased
-    isa.rebase.shape_of = lambda text: None
+    shape_of, rebased = isa.assembler.shape_of, Decodings._static_rebased
+    isa.assembler.shape_of = lambda text: None
     Decodings._static_rebased = lambda self, *a: None
     try:
         yield
     finally:
-        isa.rebase.shape_of, Decodings._static_rebased = shape_of, rebased
+        isa.assembler.shape_of, Decodings._static_rebased = shape_of, rebased
 
 
 def assembled(text: str, checks: str, memo: bool) -> str:
@@ -209,3 +210,47 @@ def test_a_decoding_with_an_address_left_unmoved_is_caught(monkeypatch, tmp_path
     monkeypatch.setattr(isa.decode.Access, "rebased", lambda self, base: self)
     with pytest.raises(AssertionError):
         same_both_ways(UNROLLED, "error", tmp_path)
+
+
+def statements(text: str, tensors: dict, chip, checks: str) -> list[str]:
+    """Each statement line of TEXT through `assemble_statement` (a front end's entry), at one
+    file position, as text: the statement (every field) and its warnings, or the errors."""
+    out = []
+    for pc, ln in enumerate(ln.strip() for ln in text.splitlines()[5:]):
+        try:
+            stmt, warnings = assemble_statement(ln, "k.py", 7, 5, pc, chip, tensors, checks)
+            out.append(repr(stmt) + "".join(map(str, warnings)))
+        except AssemblyError as e:
+            out.append("\n".join(map(str, e.diagnostics)))
+    return out
+
+
+@SETTINGS
+@given(rebased_programs(), st.sampled_from(["error", "warn"]))
+def test_front_end_statements_rebased_equal_statements_built_afresh(text, checks):
+    """`assemble_statement` (TIK, a stream) takes the build of a statement of the same shape
+    at the same position, rebased: identical to building each."""
+    prog = assemble(text.split("    ")[0], checks="off")  # the declarations
+    tensors, chip = dict(prog.tensors), prog.chip
+    got = statements(text, tensors, chip, checks)
+    with slow_path():
+        want = statements(text, tensors, chip, checks)
+    assert got == want
+
+
+def test_a_front_end_statement_follows_a_tensor_declared_again():
+    """A template holds its tensors' addresses: a name declared again (the same dict, or a
+    new one) is built afresh."""
+    prog = assemble(".chip ascend910b\n.ub x f32[1024]\n.ub y f32[1024] @0x1000\n"
+                    ".ub y2 f32[1024] @0x2000\n    nop\n")
+    tensors = dict(prog.tensors)
+    line = "vadd.f32 x[{}], x[{}], y[{}], repeat=1"
+    first, _ = assemble_statement(line.format(64, 64, 64), "k.py", 3, 1, 0, prog.chip, tensors)
+    assert first.hw[0].operands["src1"].addr == 0x1000 + 256
+    tensors["y"] = prog.tensors["y2"]  # declared again, elsewhere
+    again, _ = assemble_statement(line.format(128, 128, 128), "k.py", 3, 1, 1, prog.chip,
+                                  tensors)
+    assert again.hw[0].operands["src1"].addr == 0x2000 + 512
+    other = {**tensors, "y": prog.tensors["y"]}
+    third, _ = assemble_statement(line.format(8, 8, 8), "k.py", 3, 1, 2, prog.chip, other)
+    assert third.hw[0].operands["src1"].addr == 0x1000 + 32
