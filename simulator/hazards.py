@@ -60,14 +60,21 @@ class Accesses:
     range and footprint, for the init check) and what the readers' and writer's records are
     filled with (the reads' footprints merged where they can be)."""
 
-    __slots__ = ("ranges", "footprints", "reads", "read_fills", "writes", "written", "step")
+    __slots__ = ("ranges", "footprints", "reads", "_fills", "writes", "written", "step")
 
     def __init__(self, ranges, footprints, reads, writes):
         self.ranges, self.footprints = ranges, footprints
         self.reads, self.writes = reads, writes
-        self.read_fills = merged([r[4] for r in reads])
+        self._fills = None  # merged when first filled (a pending fill may never be applied)
         self.written = False  # every read found fully written: the init check is done
         self.step = None  # a vector decoding's: on_event's (`HazardChecks._vector_step`)
+
+    @property
+    def read_fills(self) -> tuple[Footprint, ...]:
+        fills = self._fills
+        if fills is None:
+            fills = self._fills = merged([r[4] for r in self.reads])
+        return fills
 
 
 NO_ACCESS = Accesses(None, (), (), ())  # what flags and barriers touch
