@@ -68,9 +68,13 @@ class Decodings:
                 floor, ceil = max(floor, tensor.addr), min(ceil, tensor.addr + tensor.nbytes)
             lo_b = max(lo_b, floor - (lo - first))
             hi_b = min(hi_b, ceil - 1 - (hi - first))
-        if aligned:
-            key = _static_key(instr, addrs, fields, vop.mask, vop.counter) if instr.is_static \
-                else _shape_key(instr, addrs, fields, vop.mask, vop.counter)
+        if instr.is_static:  # rebased by the shift of its first address: only when that
+            # is where the first operand lies (then it is for every line laid out alike)
+            if aligned and first == next(iter(addrs.values()), None):
+                key = _static_key(instr, addrs, fields, vop.mask, vop.counter)
+                self._shapes[key] = (vop, first, lo_b, hi_b, {})
+        elif aligned:
+            key = _shape_key(instr, addrs, fields, vop.mask, vop.counter)
             self._shapes[key] = (vop, first, lo_b, hi_b, {})
 
     def _put_static(self, instr: Instruction, vop: VectorOp, sel: int | None) -> None:
