@@ -73,6 +73,7 @@ class PipevBridge(ctypes.Structure):
         ("gm_data", GM_DATA),
         ("gm_tensor", GM_TENSOR),
         ("gm_access", GM_ACCESS),
+        ("spill_bytes", c_uint64),
     ]
 
 
@@ -276,6 +277,7 @@ class Session:
         self.struct.ub = None
         self.struct.ub_bytes = chip.ub_bytes
         self.struct.scratch_bytes = chip.scratch_bytes
+        self.struct.spill_bytes = chip.spill_reserve_bytes
         self.struct.npu_arch = chip.npu_arch
         self.struct.block_idx = 0
         self.struct.block_num = 1
