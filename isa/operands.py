@@ -156,6 +156,12 @@ class Builder:
         [conversions])."""
         pair = f"{syn.dtype.name}.{syn.src_dtype.name}"
         what = f"{syn.defn.name}.{pair}"
+        pair_problem = getattr(syn.defn.family, "pair_problem", None)
+        if pair_problem is not None:  # #34: the reg unit's Cast / Pack pairs are the family's
+            why = pair_problem(syn.defn.name, syn.dtype, syn.src_dtype, fields)
+            if why is not None:
+                raise LexError(f"{what}: {why}", syn.offset)
+            return
         if syn.defn.types != "conv":  # #27: a composite's own pairs, a [types] list of DST.SRC
             pairs = self.chip.types.get(syn.defn.types, ())
             if pair not in pairs:

@@ -22,7 +22,7 @@ VREGS = 32  # RegTensor registers (the vendor's RegTensor page: at most 32)
 PREGS = 8  # MaskReg registers (the MaskReg page: at most 8)
 REGVEC = "regvec"  # the family kind: an instruction of the reg-based unit (V)
 # the chip's [reg_timing] rows
-COST_CLASSES = ("vf", "mask", "load", "store", "compute", "math", "reduce")
+COST_CLASSES = ("vf", "mask", "load", "store", "compute", "math", "reduce", "convert")
 
 # CreateMask's MaskPattern, in the enum's order (the C API's `Pat`, ALLF = 15)
 PATTERNS = ("ALL", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "VL128", "M3",

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from isa import families as F
 from isa import regvec as RV
+from isa import regvec_convert as RVC
 from isa.families import Family
 
 COMPARE_OPS = ("eq", "ne", "lt", "gt", "le", "ge")
@@ -780,6 +781,41 @@ for _d in (
           ("maxs", "max(vA[k], SCALAR)", "Maxs"), ("mins", "min(vA[k], SCALAR)", "Mins"))),
 ):
     if _d.name in INSTRUCTIONS:  # a reg row must never replace a memory-based mnemonic
+        raise ValueError(f"issue 34 row {_d.name} would replace an existing mnemonic")
+    INSTRUCTIONS[_d.name] = _d
+
+# --- issue 34 (h34a): the reg-based unit's conversions and relayouts (isa/regvec_convert.py)
+KEYS.update({k.name: k for k in (
+    Key("sat", 0, len(RVC.SAT_MODES) - 1, 0, False, "Cast's SatMode: " +
+        " ".join(RVC.SAT_MODES) + " (auto: SatMode::UNKNOWN, run as sat)", words=RVC.SAT_MODES),
+    Key("part", 0, len(RVC.PARTS) - 1, 0, False, "Cast's RegLayout: the part of a group of "
+        "narrow elements read (widening) or written (narrowing): " + " ".join(RVC.PARTS),
+        words=RVC.PARTS),
+    Key("half", 0, 1, 0, False, "Pack / UnPack's HighLowPart: " + " ".join(RVC.HALVES),
+        words=RVC.HALVES),
+    Key("desc", 0, 1, 0, False, "Arange's IndexOrder: 0 increasing, 1 decreasing"),
+)})
+_RR = (("d", "vreg"), ("e", "vreg"), ("a", "vreg"), ("b", "vreg"))
+for _d in (
+    _rv("vrcvt", _RU, RVC.VRCVT, "vD = vA converted from SRC to DST where pM enables the source "
+        "element (Cast; round=, sat=, part=: the RegLayout of the narrow side), else 0",
+        src_typed=True, keys=("round", "sat", "part")),
+    _rv("vrtrunc", _RU, RVC.VRTRUNC, "vD[k] = vA[k] rounded to an integral value in the round "
+        "mode, in T, where pM enables k, else 0 (Truncate)", keys=("round",)),
+    _rv("vrarange", (("d", "vreg"), ("scalar", "scalar")), RVC.VRARANGE,
+        "vD[k] = SCALAR + k (desc=1: SCALAR + N-1-k), in T (Arange)", keys=("desc",)),
+    _rv("vrintlv", _RR, RVC.VRRELAYOUT, "vD, vE = the elements of vA and vB interleaved: "
+        "vA[0] vB[0] vA[1] vB[1] ... (Interleave)"),
+    _rv("vrdintlv", _RR, RVC.VRRELAYOUT, "vD = the even, vE the odd elements of vA then vB "
+        "(DeInterleave)"),
+    _rv("vrpack", (("d", "vreg"), ("a", "vreg")), RVC.VRPACK, "the low DST bits of each element "
+        "of vA (of SRC) into the low half of vD (half=highest: the high half), the other half 0 "
+        "(Pack)", src_typed=True, keys=("half",)),
+    _rv("vrunpack", (("d", "vreg"), ("a", "vreg")), RVC.VRPACK, "vD = the low half of vA (of "
+        "SRC; half=highest: the high half) widened to DST, signed types sign-extended (UnPack)",
+        src_typed=True, keys=("half",)),
+):
+    if _d.name in INSTRUCTIONS:
         raise ValueError(f"issue 34 row {_d.name} would replace an existing mnemonic")
     INSTRUCTIONS[_d.name] = _d
 

@@ -16,6 +16,7 @@ from simulator.semantics import (
     gather,
     registers,
     regvec,
+    regvec_convert,
     scalar,
     scalar_unit,
     sync,
@@ -68,6 +69,7 @@ def _builtin() -> InstructionSet:
         "vgatherb": gather.issue_gatherb, "get_reduce_spr": gather.get_reduce_spr,
         "set_atomic": atomic.issue,  # GM atomics (issue #27)
         **regvec.ISSUE,  # issue 34: ascend950's reg-based vector unit
+        **regvec_convert.ISSUE,  # issue 34 (h34a): its conversions and relayouts
     }, bodies={
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,
