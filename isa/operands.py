@@ -284,7 +284,8 @@ class Builder:
             return self.mem(text, off, "gm")
         if kind in regvec.REG_KINDS:  # issue 34: v0..v31, p0..p7, a MaskPattern
             v = regvec.reg_value(kind, text, off)
-            return Operand("reg" if kind in ("vreg", "preg") else "word", off, text, value=v)
+            return Operand("reg" if kind in ("vreg", "preg", "ulreg", "usreg") else "word",
+                           off, text, value=v)
         if kind == "raddr":  # issue 34: a reg load/store's UB address (checked when it runs)
             return self.mem(text, off, "ub")
         if kind == "scalar":  # its role's type: a mixed form's scalar is of the source type

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from isa import families as F
 from isa import regvec as RV
 from isa import regvec_convert as RVC
+from isa import regvec_data as RVD
 from isa.families import Family
 
 COMPARE_OPS = ("eq", "ne", "lt", "gt", "le", "ge")
@@ -814,6 +815,43 @@ for _d in (
     _rv("vrunpack", (("d", "vreg"), ("a", "vreg")), RVC.VRPACK, "vD = the low half of vA (of "
         "SRC; half=highest: the high half) widened to DST, signed types sign-extended (UnPack)",
         src_typed=True, keys=("half",)),
+):
+    if _d.name in INSTRUCTIONS:
+        raise ValueError(f"issue 34 row {_d.name} would replace an existing mnemonic")
+    INSTRUCTIONS[_d.name] = _d
+
+# --- issue 34 (h34a): unaligned loads and stores, gathers, block reductions (isa/regvec_data.py)
+KEYS["offset"] = Key("offset", 0, 31, 0, False, "MaskGenWithRegTensor's block: the 256/8·size-"
+                     "byte block of the register whose bits make the mask")
+_UL, _US = ("u", "ulreg"), ("u", "usreg")
+for _d in (
+    _rv("vldupre", (_UL, _A), RVD.VLDUPRE, "uU = ready for unaligned loads from ADDR "
+        "(LoadUnAlignPre)", typed=False),
+    _rv("vldu", (("d", "vreg"), _UL, _A), RVD.VLDU, "vD = the VL bytes at ADDR, any alignment, "
+        "through uU (LoadUnAlign; post=)", keys=("post",)),
+    _rv("vstu", (_A, ("s", "vreg"), _US, ("n", "xsrc")), RVD.VSTU, "the first N elements of vS "
+        "to ADDR, any alignment: whole 32-byte blocks now, the last partial block kept in uU "
+        "for the next vstu or vstupost (StoreUnAlign; post=)", keys=("post",)),
+    _rv("vstupost", (_US, _A), RVD.VSTUPOST, "the bytes uU keeps to UB, ending at ADDR "
+        "(StoreUnAlignPost)", typed=False, keys=("post",)),
+    _rv("vsct", (_A, ("s", "vreg"), ("i", "vreg"), ("m", "preg")), RVD.VSCATTER,
+        "element k of vS to ADDR + vI[k] elements where pM enables k (Scatter; indices of T's "
+        "width, unsigned)"),
+    _rv("vgth", (("d", "vreg"), _A, ("i", "vreg"), ("m", "preg")), RVD.VGATHER,
+        "vD[k] = the element at ADDR + vI[k] elements where pM enables k, else 0 (Gather from "
+        "UB)"),
+    _rv("vrgather", (("d", "vreg"), ("a", "vreg"), ("i", "vreg")), RVD.VRGATHER,
+        "vD[k] = vA[vI[k] mod N] (Gather within a register)"),
+    *(_rv(f"vredblk{op}", _RU, RVD.VREDBLK, f"vD[j] = the {doc} of the elements pM enables in "
+          f"32-byte block j of vA, j < 8, the other elements 0 (ReduceDataBlock {op.upper()})")
+      for op, doc in (("sum", "binary-tree sum"), ("max", "largest"), ("min", "smallest"))),
+    _rv("vrpairsum", _RU, RVD.VRPAIR, "vD[k] = vA[2k] + vA[2k+1], disabled elements 0, for k < "
+        "N/2, the other half 0 (PairReduceElem SUM)"),
+    _rv("pgenv", (("d", "preg"), ("a", "vreg")), RVD.PGENV, "pD = the bits of block OFFSET of vA "
+        "(16 bytes for 16-bit T, 8 for 32-bit), each repeated size times "
+        "(MaskGenWithRegTensor)", keys=("offset",)),
+    _rv("vrmovm", _RU, RVD.VRMOVM, "vD[k] = vA[k] where pM enables k, else unchanged (Move with a "
+        "mask, MERGING)"),
 ):
     if _d.name in INSTRUCTIONS:
         raise ValueError(f"issue 34 row {_d.name} would replace an existing mnemonic")

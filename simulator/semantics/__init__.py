@@ -17,6 +17,7 @@ from simulator.semantics import (
     registers,
     regvec,
     regvec_convert,
+    regvec_data,
     scalar,
     scalar_unit,
     sync,
@@ -70,6 +71,7 @@ def _builtin() -> InstructionSet:
         "set_atomic": atomic.issue,  # GM atomics (issue #27)
         **regvec.ISSUE,  # issue 34: ascend950's reg-based vector unit
         **regvec_convert.ISSUE,  # issue 34 (h34a): its conversions and relayouts
+        **regvec_data.ISSUE,  # issue 34 (h34a): unaligned accesses, gathers, block reductions
     }, bodies={
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,

@@ -497,4 +497,5 @@ void Reduce(S& dst, V& src, MaskReg& mask, PIPEV_LOC) {
 }  // namespace Reg
 }  // namespace AscendC
 #include "reg_convert.h"  // Cast Truncate Arange Interleave Pack (h34a)
+#include "reg_data.h"  // unaligned, Scatter/Gather, ReduceDataBlock, PairReduceElem (h34a)
 #endif
