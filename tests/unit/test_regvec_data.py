@@ -1,0 +1,148 @@
+"""Issue 34 (h34a): the reg-based unit's unaligned loads and stores, Scatter / Gather,
+ReduceDataBlock, PairReduceElem, MaskGenWithRegTensor and Move with a mask at the .vasm level,
+raw bytes against tests/reference/regvec_data.py, and their checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simulator
+from isa.types import TYPES
+from simulator.errors import SimulationError
+from tests.reference import regvec_data as ref
+from tests.reference.regvec_convert import mask_on
+
+UB_IN = 0x0  # 2048 random bytes
+OUT = 0x1000  # 4096 bytes of output, zero
+
+
+def run(tmp_path, body: str, data: bytes, checks: str = "error"):
+    np.save(tmp_path / "d.npy", np.frombuffer(data, np.uint8))
+    text = (".chip ascend950\n"
+            f".ub d u8[{len(data)}] @{UB_IN:#x} = file(\"d.npy\")\n"
+            f".ub out u8[4096] @{OUT:#x}\n"
+            '    vf_begin "t"\n    pset.u8 p7, ALL\n' + body + "\n    vf_end\n")
+    src = tmp_path / "k.vasm"
+    src.write_text(text)
+    return simulator.run(src, checks=checks).ub
+
+
+@settings(max_examples=20, deadline=None)
+@given(start=st.integers(0, 200), counts=st.lists(st.integers(1, 64), min_size=1, max_size=4),
+       post=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_unaligned_copy_through_the_unaligned_registers(tmp_path_factory, start, counts, post,
+                                                        seed):
+    """LoadUnAlign from any address, StoreUnAlign of N f32s a time at any 4-byte address, then
+    (or not) StoreUnAlignPost: what the StoreUnAlign page says lands."""
+    data = np.random.default_rng(seed).integers(0, 256, 2048, dtype=np.uint8).tobytes()
+    src, dst = 4 * start + 1, 4 * start
+    lines = [f"    li x1, {UB_IN + src}\n    li x2, {OUT + dst}\n    vldupre ul0, @x1"]
+    stores, at = [], OUT + dst
+    for n in counts:
+        lines.append(f"    vldu.f32 v0, ul0, @x1, post=64\n    li x3, {n}\n"
+                     f"    vstu.f32 @x2, v0, us1, x3, post={n}")
+        stores.append((at, data[src:src + 4 * n]))
+        src, at = src + 256, at + 4 * n
+    if post:
+        lines.append("    vstupost us1, @x2")
+    ub = run(tmp_path_factory.mktemp("u"), "\n".join(lines), data)
+    want = ref.store_unalign(bytearray(4096 + OUT), stores, post)
+    assert ub[OUT:OUT + 4096].tobytes() == bytes(want[OUT:OUT + 4096])
+
+
+def test_a_load_through_an_unready_register_and_a_store_that_does_not_continue(tmp_path):
+    with pytest.raises(SimulationError, match="before LoadUnAlignPre"):
+        run(tmp_path, "    li x1, 3\n    vldu.u8 v0, ul2, @x1", bytes(2048))
+    with pytest.raises(SimulationError, match="call StoreUnAlignPost first"):
+        run(tmp_path, "    li x1, 3\n    vldupre ul0, @x1\n    vldu.u8 v0, ul0, @x1\n"
+                      "    li x2, 0x1001\n    li x3, 5\n    vstu.u8 @x2, v0, us0, x3\n"
+                      "    li x2, 0x1100\n    vstu.u8 @x2, v0, us0, x3", bytes(2048))
+
+
+@settings(max_examples=20, deadline=None)
+@given(t=st.sampled_from(["u16", "f16", "s32", "f32", "u64"]), seed=st.integers(0, 2**32 - 1))
+def test_scatter_gather_and_register_gather(tmp_path_factory, t, seed):
+    size = TYPES[t].size
+    n = 256 // size
+    rng = np.random.default_rng(seed)
+    data = bytearray(rng.integers(0, 256, 2048, dtype=np.uint8).tobytes())
+    idx = rng.permutation(4 * n)[:n]  # distinct, inside 4 registers' worth
+    data[256:512] = idx.astype(f"<u{size}").tobytes()
+    body = (f"    vlds.u8 v0, d[0]\n    vlds.u8 v1, d[256]\n    plds p1, d[512]\n"
+            f"    vsct.{t} out[0], v0, v1, p1\n"
+            f"    vgth.{t} v2, d[1024], v1, p1\n    vsts.u8 out[1024], v2, p7\n")
+    if size < 8:  # the register Gather's page: b8, b16, b32
+        body += f"    vrgather.{t} v3, v0, v1\n    vsts.u8 out[1280], v3, p7"
+    ub = run(tmp_path_factory.mktemp("s"), body, bytes(data))
+    on = mask_on(bytes(data[512:544]), size, n)
+    src = [bytes(data[k * size:(k + 1) * size]) for k in range(n)]
+    want = ref.scatter(bytearray(1024), 0, src, list(map(int, idx)), on)
+    assert ub[OUT:OUT + 1024].tobytes() == bytes(want)
+    assert ub[OUT + 1024:OUT + 1280].tobytes() == ref.gather(bytes(data), 1024, size,
+                                                             list(map(int, idx)), on)
+    if size < 8:
+        assert ub[OUT + 1280:OUT + 1536].tobytes() == ref.register_gather(src,
+                                                                          list(map(int, idx)))
+
+
+def test_a_scatter_with_a_repeated_index_is_an_overlap(tmp_path):
+    with pytest.raises(SimulationError, match="Scatter's indices must differ"):
+        run(tmp_path, "    vlds.u8 v0, d[0]\n    pset.u32 p1, ALL\n    vrdup.u32 v1, 3, p1\n"
+                      "    vsct.u32 out[0], v0, v1, p1", bytes(2048))
+
+
+F16_SPECIALS = np.array([0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x3C00, 0x7BFF, 0xFBFF, 0x0001,
+                         0x8001, 0xBC00, 0x4000], np.uint16)
+
+
+@pytest.mark.parametrize("t", ["f16", "s16", "u16", "s32", "u32", "f32"])
+def test_reduce_data_block_and_pair_sum(tmp_path, t):
+    dt = TYPES[t]
+    rng = np.random.default_rng(5)
+    raw = rng.integers(0, 256, 256, dtype=np.uint8)
+    if t == "f16":  # finite halves of moderate size, then the specials
+        raw = rng.integers(-300, 300, 128).astype(np.float16).view(np.uint8)
+        raw.view(np.uint16)[:F16_SPECIALS.size] = F16_SPECIALS
+    if t == "f32":
+        raw = rng.normal(size=64).astype(np.float32).view(np.uint8)
+    p = rng.integers(0, 256, 32, dtype=np.uint8)
+    p[4:8] = 0  # a block with nothing enabled
+    data = raw.tobytes() + p.tobytes()
+    ops = [op for op in ("sum", "max", "min")
+           if t in {"sum": ("f16", "s32", "u32", "f32"), "max": ("f16", "s16", "u16"),
+                    "min": ("f16", "s16", "u16")}[op]]
+    body = ["    vlds.u8 v0, d[0]\n    plds p1, d[256]"]
+    for k, op in enumerate(ops):
+        body.append(f"    vredblk{op}.{t} v1, v0, p1\n    vsts.u8 out[{256 * k}], v1, p7")
+    pair = t in ("f16", "f32")
+    if pair:
+        body.append(f"    vrpairsum.{t} v2, v0, p1\n    vsts.u8 out[1024], v2, p7")
+    ub = run(tmp_path, "\n".join(body), data)
+    x = raw.view(dt.raw).view(dt.numeric)
+    on = mask_on(p.tobytes(), dt.size, x.size)
+    for k, op in enumerate(ops):
+        got = ub[OUT + 256 * k:OUT + 256 * (k + 1)].tobytes()
+        assert got == ref.reduce_blocks(x, on, op).tobytes(), op
+    if pair:
+        assert ub[OUT + 1024:OUT + 1280].tobytes() == ref.pair_sum(x, on).tobytes()
+
+
+@pytest.mark.parametrize("t,offset", [("u16", 0), ("f16", 15), ("s32", 0), ("f32", 31),
+                                      ("u32", 7)])
+def test_mask_from_a_register_and_move_with_it(tmp_path, t, offset):
+    size = TYPES[t].size
+    rng = np.random.default_rng(offset)
+    data = rng.integers(0, 256, 768, dtype=np.uint8).tobytes()
+    body = (f"    vlds.u8 v0, d[0]\n    vlds.u8 v1, d[256]\n    vlds.u8 v2, d[512]\n"
+            f"    pgenv.{t} p1, v0, offset={offset}\n    psts out[0], p1\n"
+            f"    vrmovm.{t} v2, v1, p1\n    vsts.u8 out[256], v2, p7")
+    ub = run(tmp_path, body, data)
+    bits = ref.mask_from_register(data[:256], size, offset)
+    assert ub[OUT:OUT + 32].tobytes() == bits
+    on = mask_on(bits, size, 256 // size)
+    want = b"".join(data[256 + k * size:256 + (k + 1) * size] if on[k] else
+                    data[512 + k * size:512 + (k + 1) * size] for k in range(256 // size))
+    assert ub[OUT + 256:OUT + 512].tobytes() == want
