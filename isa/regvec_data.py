@@ -4,7 +4,8 @@ and pair reductions, MaskReg from a RegTensor and the masked Move (docs/semantic
 LoadUnAlignPre / LoadUnAlign (`vldupre` / `vldu`) and StoreUnAlign / StoreUnAlignPost (`vstu`
 / `vstupost`) with the unaligned registers ul0..ul3 and us0..us3; Scatter (`vsct`) and the UB
 Gather (`vgth`); the register Gather (`vrgather`); ReduceDataBlock (`vredblk*`),
-PairReduceElem (`vrpairsum`), MaskGenWithRegTensor (`pgenv`) and Move with a mask (`vrmovm`).
+PairReduceElem (`vrpairsum`), MaskGenWithRegTensor (`pgenv`), Move with a mask (`vrmovm`)
+and Squeeze (`vrsqz`).
 The rows are in isa/table.py, the semantics in simulator/semantics/regvec_data.py.
 """
 
@@ -21,9 +22,12 @@ TypedRegFamily.TYPES.update({
     "vsct": _W16_64, "vgth": _W16_64,
     "vrgather": ("s8", "u8", "s16", "u16", "f16", "bf16", "s32", "u32", "f32"),
     "vredblksum": ("f16", "s32", "u32", "f32"),
-    "vredblkmax": ("f16", "s16", "u16"), "vredblkmin": ("f16", "s16", "u16"),
+    # MAX / MIN: the union of the Reg page (half, int16, uint16) and the C API's pages (also
+    # float, int32, uint32)
+    **dict.fromkeys(("vredblkmax", "vredblkmin"), ("f16", "s16", "u16", "f32", "s32", "u32")),
     "vrpairsum": ("f16", "f32"),
     "pgenv": ("s16", "u16", "f16", "bf16", "s32", "u32", "f32"),
+    "vrsqz": ("s8", "u8", "s16", "u16", "f16", "s32", "u32", "f32"),
 })
 
 
@@ -42,3 +46,4 @@ VREDBLK = _fam("vredblk", "reduce")  # ReduceDataBlock
 VRPAIR = _fam("vrpair", "compute")  # PairReduceElem
 PGENV = _fam("pgenv", "mask")  # MaskGenWithRegTensor
 VRMOVM = _fam("vrmovm", "compute")  # Move with a mask (merging)
+VRSQZ = _fam("vrsqz", "compute")  # Squeeze (GatherMaskMode NO_STORE_REG)

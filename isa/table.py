@@ -852,6 +852,8 @@ for _d in (
         "(MaskGenWithRegTensor)", keys=("offset",)),
     _rv("vrmovm", _RU, RVD.VRMOVM, "vD[k] = vA[k] where pM enables k, else unchanged (Move with a "
         "mask, MERGING)"),
+    _rv("vrsqz", _RU, RVD.VRSQZ, "vD = the elements of vA pM enables, in order from element 0, "
+        "the rest 0 (Squeeze, NO_STORE_REG)"),
 ):
     if _d.name in INSTRUCTIONS:
         raise ValueError(f"issue 34 row {_d.name} would replace an existing mnemonic")

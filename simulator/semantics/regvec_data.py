@@ -311,6 +311,19 @@ def _vrmovm(m: Machine, _op, arg, _lo, _hi) -> None:
     _write_v(m, d, np.where(on, v[a].view(t.raw), v[d].view(t.raw)))
 
 
+def vrsqz(ex: Context, instr: Instruction) -> Issued:
+    return _masked(ex, instr, _vrsqz)
+
+
+def _vrsqz(m: Machine, _op, arg, _lo, _hi) -> None:
+    _name, t, d, a, mk = arg
+    on = active(m.regs.p[mk], t.size)
+    kept = m.regs.v[a].view(t.raw)[on]
+    out = np.zeros(VL // t.size, t.raw)
+    out[:kept.size] = kept
+    _write_v(m, d, out)
+
+
 ISSUE = {"vldupre": vldupre, "vldu": vldu, "vstu": vstu, "vstupost": vstupost,
          "vscatter": vsct, "vgatherub": vgth, "vrgather": vrgather, "vredblk": vredblk,
-         "vrpair": vrpairsum, "pgenv": pgenv, "vrmovm": vrmovm}
+         "vrpair": vrpairsum, "pgenv": pgenv, "vrmovm": vrmovm, "vrsqz": vrsqz}

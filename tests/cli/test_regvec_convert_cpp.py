@@ -161,3 +161,27 @@ def test_a_cast_of_a_register_never_written_is_an_error_at_its_line(pipev, tmp_p
     proc = pipev("run", "--chip", "ascend950", str(src), timeout=300)
     assert proc.returncode == 1
     assert "k.cpp:8:" in proc.stderr and "reads v" in proc.stderr, proc.stderr
+
+
+def test_the_unaligned_scatter_kernel_is_bit_exact(pipev, tmp_path):
+    """tests/data/ascendc/reg/reg_unalign_scatter.asc: an unaligned copy through the unaligned
+    registers, a Scatter, a ReduceDataBlock under an UpdateMask tail and a Squeeze."""
+    from tests.reference import regvec_data as data
+
+    proc = pipev("run", "--chip", "ascend950", str(DATA / "reg_unalign_scatter.asc"),
+                 timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = {k: (tmp_path / f"reg_unalign_scatter_{k}.bin").read_bytes()
+           for k in ("x", "ix", "y", "z", "r", "q")}
+    x = np.frombuffer(out["x"], np.float32)
+    ix = np.frombuffer(out["ix"], np.uint32)
+    y = bytearray(1024)
+    stores = [(20 + 256 * i, out["x"][12 + 256 * i:12 + 256 * (i + 1)]) for i in range(3)]
+    assert out["y"] == bytes(data.store_unalign(y, stores, True))
+    src = [out["x"][4 * k:4 * k + 4] for k in range(64)]
+    assert out["z"] == bytes(data.scatter(bytearray(256), 0, src, list(map(int, ix)),
+                                          [True] * 64))
+    blocks = data.reduce_blocks(x[:64].copy(), [k < 60 for k in range(64)], "max")
+    assert out["r"] == blocks[:8].tobytes()
+    q = x[64:128]
+    assert out["q"] == data.squeeze([v.tobytes() for v in q], list(q > 0))

@@ -103,3 +103,9 @@ def mask_from_register(reg: bytes, size: int, offset: int) -> bytes:
             n = i * size + r
             out[n // 8] |= b << (n % 8)
     return bytes(out)
+
+
+def squeeze(src: list[bytes], on: list[bool]) -> bytes:
+    """Squeeze: the enabled elements from element 0 on, the rest 0."""
+    kept = [e for e, a in zip(src, on, strict=True) if a]
+    return b"".join(kept) + bytes(len(src[0]) * (len(src) - len(kept)))

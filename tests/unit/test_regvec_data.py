@@ -111,9 +111,7 @@ def test_reduce_data_block_and_pair_sum(tmp_path, t):
     p = rng.integers(0, 256, 32, dtype=np.uint8)
     p[4:8] = 0  # a block with nothing enabled
     data = raw.tobytes() + p.tobytes()
-    ops = [op for op in ("sum", "max", "min")
-           if t in {"sum": ("f16", "s32", "u32", "f32"), "max": ("f16", "s16", "u16"),
-                    "min": ("f16", "s16", "u16")}[op]]
+    ops = [op for op in ("sum", "max", "min") if op != "sum" or t in ("f16", "s32", "u32", "f32")]
     body = ["    vlds.u8 v0, d[0]\n    plds p1, d[256]"]
     for k, op in enumerate(ops):
         body.append(f"    vredblk{op}.{t} v1, v0, p1\n    vsts.u8 out[{256 * k}], v1, p7")
@@ -146,3 +144,15 @@ def test_mask_from_a_register_and_move_with_it(tmp_path, t, offset):
     want = b"".join(data[256 + k * size:256 + (k + 1) * size] if on[k] else
                     data[512 + k * size:512 + (k + 1) * size] for k in range(256 // size))
     assert ub[OUT + 256:OUT + 512].tobytes() == want
+
+
+@settings(max_examples=15, deadline=None)
+@given(t=st.sampled_from(["s8", "u16", "f16", "s32", "f32"]), seed=st.integers(0, 2**32 - 1))
+def test_squeeze_keeps_the_enabled_elements_in_order(tmp_path_factory, t, seed):
+    size = TYPES[t].size
+    data = np.random.default_rng(seed).integers(0, 256, 288, dtype=np.uint8).tobytes()
+    ub = run(tmp_path_factory.mktemp("q"), f"    vlds.u8 v0, d[0]\n    plds p1, d[256]\n"
+             f"    vrsqz.{t} v1, v0, p1\n    vsts.u8 out[0], v1, p7", data)
+    on = mask_on(data[256:288], size, 256 // size)
+    src = [data[k * size:(k + 1) * size] for k in range(256 // size)]
+    assert ub[OUT:OUT + 256].tobytes() == ref.squeeze(src, on)

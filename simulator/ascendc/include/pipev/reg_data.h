@@ -172,6 +172,16 @@ void Move(U& dst, U& src, PIPEV_LOC) {
     pipev::detail::Stmt("vrmov.%s v%d, v%d", pipev::type_name<typename U::ElementType>, dst.id(),
                         src.id()).issue(loc);
 }
+enum class GatherMaskMode : uint8_t { NO_STORE_REG, STORE_REG };
+// Squeeze(dst, src, mask): the enabled elements of src from element 0 on, the rest 0.
+template <class T = DefaultType, GatherMaskMode store = GatherMaskMode::NO_STORE_REG, class U>
+void Squeeze(U& dst, U& src, MaskReg& mask, PIPEV_LOC) {
+    static_assert(store == GatherMaskMode::NO_STORE_REG, "pipev: Squeeze's STORE_REG (the AR "
+                  "register StoreUnAlign reads its offset from) is not modelled");
+    using E = typename U::ElementType;
+    pipev::detail::Stmt("vrsqz.%s v%d, v%d, p%d", pipev::type_name<E>, dst.id(), src.id(),
+                        mask.id()).issue(loc);
+}
 }  // namespace Reg
 }  // namespace AscendC
 #endif
