@@ -93,23 +93,46 @@ class TypedRegFamily(RegFamily):
         return None
 
 
-    def pair_problem(self, name: str, dst, src, fields: dict) -> str | None:
-        """Why the two-type row NAME.DST.SRC is not one of the vendor's forms, or None."""
-        if name == "vrcvt":
-            part = fields.get("part", 0)
-            ratio = max(dst.size, src.size) // min(dst.size, src.size)
-            if part >= ratio:
-                return (f"a {ratio}:1 conversion has RegLayout parts "
-                        f"{', '.join(PARTS[:ratio])} only, not {PARTS[part]}")
-            from isa.table import ROUND_MODES  # isa.table imports this module
+class CastFamily(TypedRegFamily):
+    """Cast: its DST.SRC pair, round mode, SatMode and RegLayout part are the Cast page's."""
 
-            return cast_problem(dst.name, src.name, ROUND_MODES[fields.get("round", 0)],
-                                SAT_MODES[fields.get("sat", 0)])
-        pairs = PACK_PAIRS if name == "vrpack" else UNPACK_PAIRS
-        if (dst.name, src.name) not in pairs:
-            return (f"{'Pack' if name == 'vrpack' else 'UnPack'} takes "
-                    f"{', '.join(sorted(f'{d}.{s}' for d, s in pairs))}")
+    __slots__ = ()
+
+    def pair_problem(self, name: str, dst, src, fields: dict) -> str | None:
+        """Why NAME.DST.SRC with these fields is not one of the page's forms, or None."""
+        part = fields.get("part", 0)
+        ratio = max(dst.size, src.size) // min(dst.size, src.size)
+        if part >= ratio:
+            return (f"a {ratio}:1 conversion has RegLayout parts "
+                    f"{', '.join(PARTS[:ratio])} only, not {PARTS[part]}")
+        from isa.table import ROUND_MODES  # isa.table imports this module
+
+        return cast_problem(dst.name, src.name, ROUND_MODES[fields.get("round", 0)],
+                            SAT_MODES[fields.get("sat", 0)])
+
+
+class PackFamily(TypedRegFamily):
+    """Pack: the page's (narrow, wide) pairs."""
+
+    __slots__ = ()
+    PAIRS: frozenset[tuple[str, str]] = frozenset()
+    API = "Pack"
+
+    def pair_problem(self, name: str, dst, src, fields: dict) -> str | None:
+        if (dst.name, src.name) not in self.PAIRS:
+            return f"{self.API} takes {', '.join(sorted(f'{d}.{s}' for d, s in self.PAIRS))}"
         return None
+
+
+class UnpackFamily(PackFamily):
+    """UnPack: the page's (wide, narrow) pairs."""
+
+    __slots__ = ()
+    PAIRS = frozenset(UNPACK_PAIRS)
+    API = "UnPack"
+
+
+PackFamily.PAIRS = frozenset(PACK_PAIRS)
 
 
 TypedRegFamily.TYPES.update({"vrtrunc": TRUNCATE_TYPES, "vrarange": ARANGE_TYPES})
@@ -119,8 +142,9 @@ def _fam(name: str, cost: str) -> RegFamily:
     return TypedRegFamily(name, REGVEC, "V", cost, requires=NEEDS)
 
 
-VRCVT = _fam("vrcvt", "convert")  # Cast
+VRCVT = CastFamily("vrcvt", REGVEC, "V", "convert", requires=NEEDS)  # Cast
 VRTRUNC = _fam("vrtrunc", "convert")  # Truncate
 VRARANGE = _fam("vrarange", "compute")  # Arange
 VRRELAYOUT = _fam("vrrelayout", "compute")  # Interleave / DeInterleave
-VRPACK = _fam("vrpack", "compute")  # Pack / UnPack
+VRPACK = PackFamily("vrpack", REGVEC, "V", "compute", requires=NEEDS)  # Pack
+VRUNPACK = UnpackFamily("vrunpack", REGVEC, "V", "compute", requires=NEEDS)  # UnPack

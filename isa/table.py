@@ -812,7 +812,7 @@ for _d in (
     _rv("vrpack", (("d", "vreg"), ("a", "vreg")), RVC.VRPACK, "the low DST bits of each element "
         "of vA (of SRC) into the low half of vD (half=highest: the high half), the other half 0 "
         "(Pack)", src_typed=True, keys=("half",)),
-    _rv("vrunpack", (("d", "vreg"), ("a", "vreg")), RVC.VRPACK, "vD = the low half of vA (of "
+    _rv("vrunpack", (("d", "vreg"), ("a", "vreg")), RVC.VRUNPACK, "vD = the low half of vA (of "
         "SRC; half=highest: the high half) widened to DST, signed types sign-extended (UnPack)",
         src_typed=True, keys=("half",)),
 ):

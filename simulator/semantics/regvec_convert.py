@@ -205,7 +205,7 @@ def _relayout(m: Machine, _op, arg, _lo, _hi) -> None:
 
 def vrpack(ex: Context, instr: Instruction) -> Issued:
     dst, src = instr.dtype, instr.src_dtype
-    pack = instr.name == "vrpack"
+    pack = dst.size < src.size  # Pack narrows, UnPack widens
     _read_v(ex, instr, "a")
     return Issued("V", None, _vrpack, (pack, dst, src, instr.fields.get("half", 0),
                                        _reg(instr, "d"), _reg(instr, "a")))
@@ -231,4 +231,4 @@ def _vrpack(m: Machine, _op, arg, _lo, _hi) -> None:
 
 
 ISSUE = {"vrcvt": vrcvt, "vrtrunc": vrtrunc, "vrarange": vrarange, "vrrelayout": vrrelayout,
-         "vrpack": vrpack}
+         "vrpack": vrpack, "vrunpack": vrpack}
