@@ -28,6 +28,7 @@ TypedRegFamily.TYPES.update({
     "vrpairsum": ("f16", "f32"),
     "pgenv": ("s16", "u16", "f16", "bf16", "s32", "u32", "f32"),
     "vrsqz": ("s8", "u8", "s16", "u16", "f16", "s32", "u32", "f32"),
+    "vstuar": ("s8", "u8", "s16", "u16", "f16", "s32", "u32", "f32"),
 })
 
 
@@ -41,9 +42,11 @@ VSTU = _fam("vstu", "store")  # StoreUnAlign
 VSTUPOST = _fam("vstupost", "store")  # StoreUnAlignPost
 VSCATTER = _fam("vscatter", "gather")  # Scatter to UB
 VGATHER = _fam("vgatherub", "gather")  # Gather from UB
+VGATHERB = _fam("vgatherbub", "gather")  # GatherB: 32-byte blocks from UB
 VRGATHER = _fam("vrgather", "compute")  # Gather within a register
 VREDBLK = _fam("vredblk", "reduce")  # ReduceDataBlock
 VRPAIR = _fam("vrpair", "compute")  # PairReduceElem
 PGENV = _fam("pgenv", "mask")  # MaskGenWithRegTensor
 VRMOVM = _fam("vrmovm", "compute")  # Move with a mask (merging)
-VRSQZ = _fam("vrsqz", "compute")  # Squeeze (GatherMaskMode NO_STORE_REG)
+VRSQZ = _fam("vrsqz", "compute")  # Squeeze (ar=1: GatherMaskMode STORE_REG)
+VCLRAR = _fam("vclrar", "mask")  # ClearSpr<SpecialPurposeReg::AR>

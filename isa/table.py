@@ -821,6 +821,8 @@ for _d in (
     INSTRUCTIONS[_d.name] = _d
 
 # --- issue 34 (h34a): unaligned loads and stores, gathers, block reductions (isa/regvec_data.py)
+KEYS["ar"] = Key("ar", 0, 1, 0, False, "Squeeze's GatherMaskMode: 1 STORE_REG (the kept "
+                 "elements' bytes into AR for an AR-form StoreUnAlign)")
 KEYS["offset"] = Key("offset", 0, 31, 0, False, "MaskGenWithRegTensor's block: the 256/8·size-"
                      "byte block of the register whose bits make the mask")
 _UL, _US = ("u", "ulreg"), ("u", "usreg")
@@ -840,6 +842,9 @@ for _d in (
     _rv("vgth", (("d", "vreg"), _A, ("i", "vreg"), ("m", "preg")), RVD.VGATHER,
         "vD[k] = the element at ADDR + vI[k] elements where pM enables k, else 0 (Gather from "
         "UB)"),
+    _rv("vgthb", (("d", "vreg"), _A, ("i", "vreg"), ("m", "preg")), RVD.VGATHERB,
+        "block j of vD = the 32 bytes at ADDR + vI[j] bytes (vI: u32, 32-byte multiples, j < 8) "
+        "where pM enables an element of the block, else 0 (GatherB)"),
     _rv("vrgather", (("d", "vreg"), ("a", "vreg"), ("i", "vreg")), RVD.VRGATHER,
         "vD[k] = vA[vI[k] mod N] (Gather within a register)"),
     *(_rv(f"vredblk{op}", _RU, RVD.VREDBLK, f"vD[j] = the {doc} of the elements pM enables in "
@@ -853,7 +858,12 @@ for _d in (
     _rv("vrmovm", _RU, RVD.VRMOVM, "vD[k] = vA[k] where pM enables k, else unchanged (Move with a "
         "mask, MERGING)"),
     _rv("vrsqz", _RU, RVD.VRSQZ, "vD = the elements of vA pM enables, in order from element 0, "
-        "the rest 0 (Squeeze, NO_STORE_REG)"),
+        "the rest 0 (Squeeze; ar=1: STORE_REG, AR = their bytes)", keys=("ar",)),
+    _rv("vclrar", (), RVD.VCLRAR, "AR = 0 (ClearSpr<SpecialPurposeReg::AR>)", typed=False),
+    _rv("vstuar", (_A, ("s", "vreg"), _US), RVD.VSTU, "the first AR bytes of vS, as vstu, at "
+        "where the last vstuar through uU ended (the first: ADDR) (StoreUnAlign, AR form)"),
+    _rv("vstupostar", (_US, _A), RVD.VSTUPOST, "the bytes uU keeps to UB, where they belong "
+        "(StoreUnAlignPost after AR-form stores)", typed=False),
 ):
     if _d.name in INSTRUCTIONS:
         raise ValueError(f"issue 34 row {_d.name} would replace an existing mnemonic")

@@ -15,7 +15,7 @@ class RegFile:
     """Part of the machine (simulator/machine.py), saved and restored whole by the undo log."""
 
     __slots__ = ("v", "p", "v_set", "p_set", "p_width", "stored", "store_log", "ul_set",
-                 "us_lo", "us_len", "us_data")
+                 "us_lo", "us_len", "us_data", "us_next", "ar")
 
     def __init__(self) -> None:
         self.v = np.zeros((VREGS, VL), np.uint8)
@@ -29,6 +29,10 @@ class RegFile:
         self.us_lo = np.full(UREGS, -1, np.int64)
         self.us_len = np.zeros(UREGS, np.int64)
         self.us_data = np.zeros((UREGS, 32), np.uint8)
+        # where the next AR-form StoreUnAlign through each store register goes (-1: its
+        # operand's address), and AR, the byte count Squeeze STORE_REG leaves for it
+        self.us_next = np.full(UREGS, -1, np.int64)
+        self.ar = np.zeros(1, np.int64)
         # the LocalMemBar check's record (not machine state): per UB byte the serial of the
         # VF's latest vector store no barrier has ordered yet (0: none), and each serial's
         # (register, instruction); None until the VF stores
@@ -41,7 +45,7 @@ class RegFile:
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
         return (self.v, self.p, self.v_set, self.p_set, self.p_width, self.ul_set, self.us_lo,
-                self.us_len, self.us_data)
+                self.us_len, self.us_data, self.us_next, self.ar)
 
     def restore(self, state: bytes) -> None:
         at = 0
@@ -58,5 +62,6 @@ class RegFile:
         self.ul_set[:] = False
         self.us_lo[:] = -1
         self.us_len[:] = 0
+        self.us_next[:] = -1
         self.stored = None
         self.store_log = []

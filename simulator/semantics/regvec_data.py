@@ -87,16 +87,25 @@ def _count(ex: Context, instr: Instruction) -> int:
 
 
 def vstu(ex: Context, instr: Instruction) -> Issued:
+    """StoreUnAlign: N elements (the AR form, `vstuar`: AR's bytes, at where the last one
+    through the register ended, else at ADDR)."""
     regs = _file(ex, instr)
     t = instr.dtype
     _read_v(ex, instr, "s")
-    u, n = _reg(instr, "u"), _count(ex, instr)
+    u = _reg(instr, "u")
+    ar_form = "n" not in instr.operands
+    n = int(regs.ar[0]) // t.size if ar_form else _count(ex, instr)
     if not 0 <= n <= VL // t.size:
         raise Fault(Problem("range", f"{instr.name}.{t.name} stores {n} elements",
                             f" (a register holds {VL // t.size})", role="n"))
     nbytes = n * t.size
-    addr0 = ex.resolve(instr)[0]["addr"]
-    addr, fields = _place(ex, instr, nbytes, 1, True, [(addr0, nbytes)])
+    addr = ex.resolve(instr)[0]["addr"]
+    if ar_form and regs.us_next[u] >= 0:
+        addr = int(regs.us_next[u])
+    if not 0 <= addr <= ex.m.ub.size - nbytes:
+        raise Fault(Problem("bounds", f"{instr.name} address {addr:#x}",
+                            f" is outside UB ({nbytes} bytes from it)", role="addr"))
+    fields = _place(ex, instr, 0, 1, True, [(addr, nbytes)])[1]
     lo, kept = int(regs.us_lo[u]), int(regs.us_len[u])
     if lo >= 0 and lo + kept != addr:
         ex.check(instr, Problem("order", f"{instr.name} stores at {addr:#x}, but us{u} keeps "
@@ -123,6 +132,7 @@ def _vstu(m: Machine, _op, arg, _lo, _hi) -> None:
     regs.us_data[u][:tail.size] = tail
     regs.us_lo[u] = cut if tail.size else -1
     regs.us_len[u] = tail.size
+    regs.us_next[u] = end
     _note_access(m, "vst", runs, s, instr)
     _apply_post(m, post)
 
@@ -134,7 +144,7 @@ def vstupost(ex: Context, instr: Instruction) -> Issued:
     addr0 = ex.resolve(instr)[0]["addr"]
     runs = [(lo, kept)] if lo >= 0 else []
     addr, fields = _place(ex, instr, 0, 1, True, runs)
-    if lo >= 0 and lo + kept != addr0:
+    if lo >= 0 and lo + kept != addr0 and instr.name == "vstupost":  # vstupostar: no address
         ex.check(instr, Problem("order", f"{instr.name} at {addr0:#x}, but us{u} keeps {kept} "
                                 f"bytes that end at {lo + kept:#x}",
                                 " (StoreUnAlignPost takes the address the last StoreUnAlign "
@@ -149,7 +159,7 @@ def _vstupost(m: Machine, _op, arg, _lo, _hi) -> None:
     lo, kept = int(regs.us_lo[u]), int(regs.us_len[u])
     if lo >= 0:
         m.ub[lo:lo + kept] = regs.us_data[u][:kept]
-    regs.us_lo[u], regs.us_len[u] = -1, 0
+    regs.us_lo[u], regs.us_len[u], regs.us_next[u] = -1, 0, -1
     _apply_post(m, post)
 
 
@@ -215,6 +225,41 @@ def _vgth(m: Machine, _op, arg, _lo, _hi) -> None:
     for k in np.flatnonzero(on):
         a = int(addrs[k])
         out[k] = m.ub[a:a + size]
+    _write_v(m, d, out.reshape(-1))
+
+
+def vgthb(ex: Context, instr: Instruction) -> Issued:
+    """GatherB: block j from ADDR + index[j] bytes (index j a u32, a multiple of 32) where an
+    element of block j is enabled (as LoadAlign's DataBlock form), else 0."""
+    regs = _file(ex, instr)
+    t = instr.dtype
+    _read_v(ex, instr, "i")
+    _read_p(ex, instr, "m", t)
+    live = active(regs.p[_reg(instr, "m")], t.size).reshape(VL // 32, -1).any(axis=1)
+    offs = regs.v[_reg(instr, "i")].view("<u4")[:VL // 32].astype(np.int64)
+    base = ex.resolve(instr)[0]["addr"]
+    ub = ex.m.ub.size
+    for j in np.flatnonzero(live):
+        a = base + int(offs[j])
+        if offs[j] % 32:
+            ex.check(instr, Problem("align", f"{instr.name} block {j} index {int(offs[j])}",
+                                    " is not a multiple of 32 bytes", role="i"))
+        if a > ub - 32:
+            raise Fault(Problem("bounds", f"{instr.name} block {j} at {a:#x}",
+                                f" is outside UB ({ub} bytes)", role="i"))
+    runs = [(base + int(offs[j]), 32) for j in np.flatnonzero(live)]
+    _place(ex, instr, 0, 32, False)
+    _ordered(ex, instr, "vld", runs, _reg(instr, "d"))
+    return Issued("V", RegAccess(instr, sorted(runs), False), _vgthb,
+                  (_reg(instr, "d"), [(j, a) for j, (a, _n) in zip(np.flatnonzero(live), runs,
+                                                                   strict=True)]))
+
+
+def _vgthb(m: Machine, _op, arg, _lo, _hi) -> None:
+    d, blocks = arg
+    out = np.zeros((VL // 32, 32), np.uint8)
+    for j, a in blocks:
+        out[j] = m.ub[a:a + 32]
     _write_v(m, d, out.reshape(-1))
 
 
@@ -312,18 +357,30 @@ def _vrmovm(m: Machine, _op, arg, _lo, _hi) -> None:
 
 
 def vrsqz(ex: Context, instr: Instruction) -> Issued:
-    return _masked(ex, instr, _vrsqz)
+    return _masked(ex, instr, _vrsqz, instr.fields.get("ar", 0) == 1)
 
 
 def _vrsqz(m: Machine, _op, arg, _lo, _hi) -> None:
-    _name, t, d, a, mk = arg
+    _name, t, d, a, mk, ar = arg
     on = active(m.regs.p[mk], t.size)
     kept = m.regs.v[a].view(t.raw)[on]
     out = np.zeros(VL // t.size, t.raw)
     out[:kept.size] = kept
     _write_v(m, d, out)
+    if ar:  # STORE_REG: the kept elements' bytes, for an AR-form StoreUnAlign
+        m.regs.ar[0] = kept.size * t.size
+
+
+def vclrar(ex: Context, instr: Instruction) -> Issued:
+    _file(ex, instr)
+    return Issued("V", None, _vclrar, None)
+
+
+def _vclrar(m: Machine, _op, _arg, _lo, _hi) -> None:
+    m.regs.ar[0] = 0
 
 
 ISSUE = {"vldupre": vldupre, "vldu": vldu, "vstu": vstu, "vstupost": vstupost,
-         "vscatter": vsct, "vgatherub": vgth, "vrgather": vrgather, "vredblk": vredblk,
-         "vrpair": vrpairsum, "pgenv": pgenv, "vrmovm": vrmovm, "vrsqz": vrsqz}
+         "vscatter": vsct, "vgatherub": vgth, "vgatherbub": vgthb, "vrgather": vrgather,
+         "vredblk": vredblk, "vrpair": vrpairsum, "pgenv": pgenv, "vrmovm": vrmovm, "vrsqz": vrsqz,
+         "vclrar": vclrar}

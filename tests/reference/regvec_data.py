@@ -109,3 +109,19 @@ def squeeze(src: list[bytes], on: list[bool]) -> bytes:
     """Squeeze: the enabled elements from element 0 on, the rest 0."""
     kept = [e for e, a in zip(src, on, strict=True) if a]
     return b"".join(kept) + bytes(len(src[0]) * (len(src) - len(kept)))
+
+
+def gather_blocks(ub: bytes, base: int, offsets: list[int], live: list[bool]) -> bytes:
+    """GatherB: block j = the 32 bytes at base + offsets[j] where block j is live, else 0."""
+    return b"".join(ub[base + o:base + o + 32] if a else bytes(32)
+                    for o, a in zip(offsets, live, strict=True))
+
+
+def squeeze_stores(ub: bytearray, base: int, rounds: list[bytes], post: bool) -> bytearray:
+    """Squeeze STORE_REG then the AR-form StoreUnAlign, round after round: each round's kept
+    bytes follow the last, from BASE (then, with POST, the tail of the last block too)."""
+    at, stores = base, []
+    for kept in rounds:
+        stores.append((at, kept))
+        at += len(kept)
+    return store_unalign(ub, stores, post) if stores else bytearray(ub)

@@ -156,3 +156,43 @@ def test_squeeze_keeps_the_enabled_elements_in_order(tmp_path_factory, t, seed):
     on = mask_on(data[256:288], size, 256 // size)
     src = [data[k * size:(k + 1) * size] for k in range(256 // size)]
     assert ub[OUT:OUT + 256].tobytes() == ref.squeeze(src, on)
+
+
+@settings(max_examples=15, deadline=None)
+@given(t=st.sampled_from(["u8", "f16", "f32", "u64"]), seed=st.integers(0, 2**32 - 1))
+def test_gatherb_takes_whole_blocks_by_byte_offsets(tmp_path_factory, t, seed):
+    size = TYPES[t].size
+    rng = np.random.default_rng(seed)
+    data = bytearray(rng.integers(0, 256, 2048, dtype=np.uint8).tobytes())
+    offs = (rng.integers(0, 32, 64) * 32).astype("<u4")  # 32-byte multiples inside d[0:1024]
+    data[1024:1280] = offs.tobytes()
+    body = ("    vlds.u8 v1, d[1024]\n    plds p1, d[1280]\n"
+            f"    vgthb.{t} v2, d[0], v1, p1\n    vsts.u8 out[0], v2, p7")
+    ub = run(tmp_path_factory.mktemp("gb"), body, bytes(data))
+    on = mask_on(bytes(data[1280:1312]), size, 256 // size)
+    per = 32 // size
+    live = [any(on[j * per:(j + 1) * per]) for j in range(8)]
+    assert ub[OUT:OUT + 256].tobytes() == ref.gather_blocks(bytes(data), 0,
+                                                            list(map(int, offs[:8])), live)
+
+
+@settings(max_examples=15, deadline=None)
+@given(rounds=st.integers(1, 4), post=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_squeeze_store_reg_then_ar_form_stores(tmp_path_factory, rounds, post, seed):
+    """ClearSpr(AR); per round Squeeze STORE_REG and an AR-form StoreUnAlign; StoreUnAlignPost:
+    the kept elements of every round, back to back from the address."""
+    rng = np.random.default_rng(seed)
+    data = rng.integers(0, 256, 256 * rounds + 32 * rounds, dtype=np.uint8).tobytes()
+    body = ["    vclrar"]
+    kept = []
+    for r in range(rounds):
+        body.append(f"    vlds.u8 v0, d[{256 * r}]\n    plds p1, d[{256 * rounds + 32 * r}]\n"
+                    f"    vrsqz.f32 v1, v0, p1, ar=1\n    vstuar.f32 out[4], v1, us2")
+        on = mask_on(data[256 * rounds + 32 * r:256 * rounds + 32 * (r + 1)], 4, 64)
+        kept.append(b"".join(data[256 * r + 4 * k:256 * r + 4 * k + 4]
+                             for k in range(64) if on[k]))
+    if post:
+        body.append("    vstupostar us2, out[4]")
+    ub = run(tmp_path_factory.mktemp("ar"), "\n".join(body), data)
+    want = ref.squeeze_stores(bytearray(4096), 4, kept, post)
+    assert ub[OUT:OUT + 4096].tobytes() == bytes(want)

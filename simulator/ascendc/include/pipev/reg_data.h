@@ -24,6 +24,7 @@ inline int take_u(int store, Loc loc) {
 }  // namespace pipev::regalloc
 
 namespace AscendC {
+enum class SpecialPurposeReg : uint8_t { AR };
 namespace Reg {
 template <int Store> class UnalignReg {
 public:
@@ -121,6 +122,15 @@ void Gather(S& dst, __ubuf__ P* baseAddr, V& index, MaskReg& mask, PIPEV_LOC) {
     s.op("v%d", dst.id()).op("%s", detail_reg::ub<P>(s, baseAddr, loc).c_str());
     s.op("v%d", index.id()).op("p%d", mask.id()).issue(loc);
 }
+// GatherB(dst, base, index, mask): block j of dst = the 32 bytes at base + index[j] bytes.
+template <class T = DefaultType, class U, class P, class S>
+void GatherB(U& dst, __ubuf__ P* baseAddr, S& index, MaskReg& mask, PIPEV_LOC) {
+    static_assert(sizeof(typename S::ElementType) == 4, "GatherB: a uint32_t index");
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vgthb.%s", pipev::type_name<E>);
+    s.op("v%d", dst.id()).op("%s", detail_reg::ub<P>(s, baseAddr, loc).c_str());
+    s.op("v%d", index.id()).op("p%d", mask.id()).issue(loc);
+}
 // Gather(dst, src, index): dst[k] = src[index[k] % N], within registers.
 template <class T = DefaultType, class U = DefaultType, class S, class V,
           class = std::enable_if_t<IsRegTensor<std::decay_t<V>>::value>>
@@ -173,14 +183,35 @@ void Move(U& dst, U& src, PIPEV_LOC) {
                         src.id()).issue(loc);
 }
 enum class GatherMaskMode : uint8_t { NO_STORE_REG, STORE_REG };
-// Squeeze(dst, src, mask): the enabled elements of src from element 0 on, the rest 0.
+// Squeeze(dst, src, mask): the enabled elements of src from element 0 on, the rest 0
+// (STORE_REG: their bytes into AR, for an AR-form StoreUnAlign).
 template <class T = DefaultType, GatherMaskMode store = GatherMaskMode::NO_STORE_REG, class U>
 void Squeeze(U& dst, U& src, MaskReg& mask, PIPEV_LOC) {
-    static_assert(store == GatherMaskMode::NO_STORE_REG, "pipev: Squeeze's STORE_REG (the AR "
-                  "register StoreUnAlign reads its offset from) is not modelled");
     using E = typename U::ElementType;
-    pipev::detail::Stmt("vrsqz.%s v%d, v%d, p%d", pipev::type_name<E>, dst.id(), src.id(),
-                        mask.id()).issue(loc);
+    pipev::detail::Stmt s("vrsqz.%s", pipev::type_name<E>);
+    s.op("v%d", dst.id()).op("v%d", src.id()).op("p%d", mask.id());
+    if constexpr (store == GatherMaskMode::STORE_REG) s.op("ar=1");
+    s.issue(loc);
+}
+template <SpecialPurposeReg spr> void ClearSpr(PIPEV_LOC) {
+    static_assert(spr == SpecialPurposeReg::AR, "pipev: ClearSpr models AR only");
+    pipev::detail::Stmt("vclrar").issue(loc);
+}
+// StoreUnAlign(dst, src, ureg), the AR form: AR's bytes of src where the previous AR-form store
+// through ureg ended (the first: dst). AR is the simulator's, so the pointer is not moved here:
+// the machine keeps the position (docs/semantics.md §15.3).
+template <class T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE, class U,
+          class P>
+void StoreUnAlign(__ubuf__ P* const& dstAddr, U& src, UnalignRegForStore& ureg, PIPEV_LOC) {
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vstuar.%s", pipev::type_name<E>);
+    s.op("%s", detail_reg::ub<P>(s, dstAddr, loc).c_str());
+    s.op("v%d", src.id()).op("us%d", ureg.id()).issue(loc);
+}
+template <class T = DefaultType, class P>
+void StoreUnAlignPost(__ubuf__ P* const& dstAddr, UnalignRegForStore& ureg, PIPEV_LOC) {
+    pipev::detail::Stmt s("vstupostar");
+    s.op("us%d", ureg.id()).op("%s", detail_reg::ub<P>(s, dstAddr, loc).c_str()).issue(loc);
 }
 }  // namespace Reg
 }  // namespace AscendC
