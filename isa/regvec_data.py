@@ -32,6 +32,17 @@ TypedRegFamily.TYPES.update({
 })
 
 
+class HistFamily(TypedRegFamily):
+    """Histograms: uint8 values counted into uint16 bins (the page's one pair)."""
+
+    __slots__ = ()
+
+    def pair_problem(self, name: str, dst, src, fields: dict) -> str | None:
+        if (dst.name, src.name) != ("u16", "u8"):
+            return "Histograms counts u8 values into u16 bins (u16.u8)"
+        return None
+
+
 def _fam(name: str, cost: str) -> RegFamily:
     return TypedRegFamily(name, REGVEC, "V", cost, requires=NEEDS)
 
@@ -50,3 +61,4 @@ PGENV = _fam("pgenv", "mask")  # MaskGenWithRegTensor
 VRMOVM = _fam("vrmovm", "compute")  # Move with a mask (merging)
 VRSQZ = _fam("vrsqz", "compute")  # Squeeze (ar=1: GatherMaskMode STORE_REG)
 VCLRAR = _fam("vclrar", "mask")  # ClearSpr<SpecialPurposeReg::AR>
+VRHIST = HistFamily("vrhist", REGVEC, "V", "compute", requires=NEEDS)  # Histograms

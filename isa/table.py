@@ -823,6 +823,8 @@ for _d in (
 # --- issue 34 (h34a): unaligned loads and stores, gathers, block reductions (isa/regvec_data.py)
 KEYS["ar"] = Key("ar", 0, 1, 0, False, "Squeeze's GatherMaskMode: 1 STORE_REG (the kept "
                  "elements' bytes into AR for an AR-form StoreUnAlign)")
+KEYS["cum"] = Key("cum", 0, 1, 0, False, "Histograms' HistogramsType: 0 FREQUENCY, 1 "
+                  "ACCUMULATE")
 KEYS["offset"] = Key("offset", 0, 31, 0, False, "MaskGenWithRegTensor's block: the 256/8·size-"
                      "byte block of the register whose bits make the mask")
 _UL, _US = ("u", "ulreg"), ("u", "usreg")
@@ -859,6 +861,9 @@ for _d in (
         "mask, MERGING)"),
     _rv("vrsqz", _RU, RVD.VRSQZ, "vD = the elements of vA pM enables, in order from element 0, "
         "the rest 0 (Squeeze; ar=1: STORE_REG, AR = their bytes)", keys=("ar",)),
+    _rv("vrhist", _RU, RVD.VRHIST, "vD[n] += how many enabled elements of vA equal n (half="
+        "highest: 128 + n); cum=1: are in [0, n] ([128, 128 + n]) (Histograms FREQUENCY / "
+        "ACCUMULATE), modulo 2^16", src_typed=True, keys=("half", "cum")),
     _rv("vclrar", (), RVD.VCLRAR, "AR = 0 (ClearSpr<SpecialPurposeReg::AR>)", typed=False),
     _rv("vstuar", (_A, ("s", "vreg"), _US), RVD.VSTU, "the first AR bytes of vS, as vstu, at "
         "where the last vstuar through uU ended (the first: ADDR) (StoreUnAlign, AR form)"),

@@ -380,7 +380,26 @@ def _vclrar(m: Machine, _op, _arg, _lo, _hi) -> None:
     m.regs.ar[0] = 0
 
 
+def vrhist(ex: Context, instr: Instruction) -> Issued:
+    _read_v(ex, instr, "d")
+    _read_p(ex, instr, "m", instr.src_dtype)
+    _read_v(ex, instr, "a")
+    f = instr.fields
+    return Issued("V", None, _vrhist, (_reg(instr, "d"), _reg(instr, "a"), _reg(instr, "m"),
+                                       f.get("half", 0), f.get("cum", 0) == 1))
+
+
+def _vrhist(m: Machine, _op, arg, _lo, _hi) -> None:
+    d, a, mk, high, cum = arg
+    on = active(m.regs.p[mk], 1)
+    counts = np.bincount(m.regs.v[a][on], minlength=256)[128 * high:128 * (high + 1)]
+    if cum:
+        counts = np.cumsum(counts)
+    old = m.regs.v[d].view("<u2").astype(np.int64)
+    _write_v(m, d, ((old + counts) % (1 << 16)).astype("<u2"))
+
+
 ISSUE = {"vldupre": vldupre, "vldu": vldu, "vstu": vstu, "vstupost": vstupost,
          "vscatter": vsct, "vgatherub": vgth, "vgatherbub": vgthb, "vrgather": vrgather,
          "vredblk": vredblk, "vrpair": vrpairsum, "pgenv": pgenv, "vrmovm": vrmovm, "vrsqz": vrsqz,
-         "vclrar": vclrar}
+         "vclrar": vclrar, "vrhist": vrhist}

@@ -125,3 +125,15 @@ def squeeze_stores(ub: bytearray, base: int, rounds: list[bytes], post: bool) ->
         stores.append((at, kept))
         at += len(kept)
     return store_unalign(ub, stores, post) if stores else bytearray(ub)
+
+
+def histogram(old: list[int], values: bytes, on: list[bool], high: bool, cum: bool) -> bytes:
+    """Histograms: old[n] + the count of enabled values equal to n (+128 for BIN1); ACCUMULATE:
+    of those in the bin's range up to n; modulo 2^16."""
+    lo = 128 if high else 0
+    out = []
+    for n in range(128):
+        hits = sum(1 for v, a in zip(values, on, strict=True)
+                   if a and (lo <= v <= lo + n if cum else v == lo + n))
+        out.append((old[n] + hits) % (1 << 16))
+    return b"".join(v.to_bytes(2, "little") for v in out)

@@ -196,3 +196,20 @@ def test_squeeze_store_reg_then_ar_form_stores(tmp_path_factory, rounds, post, s
     ub = run(tmp_path_factory.mktemp("ar"), "\n".join(body), data)
     want = ref.squeeze_stores(bytearray(4096), 4, kept, post)
     assert ub[OUT:OUT + 4096].tobytes() == bytes(want)
+
+
+@pytest.mark.parametrize("half,cum", [(0, 0), (1, 0), (0, 1), (1, 1)])
+def test_histograms_count_into_the_bins(tmp_path, half, cum):
+    rng = np.random.default_rng(half * 2 + cum)
+    data = bytearray(rng.integers(0, 256, 544, dtype=np.uint8).tobytes())
+    data[256:512] = rng.integers(0, 1 << 16, 128, dtype=np.uint16).astype("<u2").tobytes()
+    data[0:8] = bytes([0, 127, 128, 255, 5, 5, 5, 200])
+    words = ("lowest", "highest")
+    body = (f"    vlds.u8 v0, d[0]\n    vlds.u8 v1, d[256]\n    plds p1, d[512]\n"
+            f"    vrhist.u16.u8 v1, v0, p1, half={words[half]}, cum={cum}\n"
+            f"    vsts.u8 out[0], v1, p7")
+    ub = run(tmp_path, body, bytes(data))
+    on = mask_on(bytes(data[512:544]), 1, 256)
+    old = list(np.frombuffer(bytes(data[256:512]), "<u2").astype(int))
+    assert ub[OUT:OUT + 256].tobytes() == ref.histogram(old, bytes(data[:256]), on, bool(half),
+                                                        bool(cum))

@@ -193,6 +193,20 @@ void Squeeze(U& dst, U& src, MaskReg& mask, PIPEV_LOC) {
     if constexpr (store == GatherMaskMode::STORE_REG) s.op("ar=1");
     s.issue(loc);
 }
+enum class HistogramsBinType : uint8_t { BIN0, BIN1 };
+enum class HistogramsType : uint8_t { FREQUENCY, ACCUMULATE };
+// Histograms<T, U, bin, type>(dst, src, mask): dst[n] += the count of the enabled uint8 values
+// equal to n (BIN1: 128 + n); ACCUMULATE: in [0, n] of the bin's range.
+template <class T = DefaultType, class U = DefaultType, HistogramsBinType bin = HistogramsBinType::BIN0,
+          HistogramsType type = HistogramsType::FREQUENCY, class V, class S>
+void Histograms(V& dst, S& src, MaskReg& mask, PIPEV_LOC) {
+    pipev::detail::Stmt s("vrhist.%s.%s", pipev::type_name<typename V::ElementType>,
+                          pipev::type_name<typename S::ElementType>);
+    s.op("v%d", dst.id()).op("v%d", src.id()).op("p%d", mask.id());
+    if constexpr (bin == HistogramsBinType::BIN1) s.op("half=highest");
+    if constexpr (type == HistogramsType::ACCUMULATE) s.op("cum=1");
+    s.issue(loc);
+}
 template <SpecialPurposeReg spr> void ClearSpr(PIPEV_LOC) {
     static_assert(spr == SpecialPurposeReg::AR, "pipev: ClearSpr models AR only");
     pipev::detail::Stmt("vclrar").issue(loc);
