@@ -210,6 +210,6 @@ def test_histograms_count_into_the_bins(tmp_path, half, cum):
             f"    vsts.u8 out[0], v1, p7")
     ub = run(tmp_path, body, bytes(data))
     on = mask_on(bytes(data[512:544]), 1, 256)
-    old = list(np.frombuffer(bytes(data[256:512]), "<u2").astype(int))
+    old = [int(v) for v in np.frombuffer(bytes(data[256:512]), "<u2")]
     assert ub[OUT:OUT + 256].tobytes() == ref.histogram(old, bytes(data[:256]), on, bool(half),
                                                         bool(cum))
