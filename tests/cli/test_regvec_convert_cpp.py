@@ -185,3 +185,95 @@ def test_the_unaligned_scatter_kernel_is_bit_exact(pipev, tmp_path):
     assert out["r"] == blocks[:8].tobytes()
     q = x[64:128]
     assert out["q"] == data.squeeze([v.tobytes() for v in q], list(q > 0))
+
+
+C_API_DATA = """#include "acl/acl.h"
+#include "c_api/asc_simd.h"
+__simd_vf__ inline void vf(__ubuf__ float* x, __ubuf__ uint32_t* ix, __ubuf__ float* q,
+                           __ubuf__ float* g, __ubuf__ uint8_t* b, __ubuf__ uint16_t* h)
+{
+    vector_bool all = asc_create_mask_b32(PAT_ALL);
+    vector_bool some = asc_create_mask_b32(PAT_M3);
+    vector_bool bytes = asc_create_mask_b8(PAT_ALL);
+    vector_float xr, qr, gr;
+    vector_uint32_t ir;
+    vector_uint8_t br;
+    vector_uint16_t hr;
+    vector_store_unalign us;
+    asc_load(xr, x);
+    asc_load(ir, ix);
+    asc_clear_ar_spr();
+    asc_squeeze_with_status(qr, xr, some);
+    asc_storeunalign_postupdate(q, us, qr);
+    asc_squeeze_with_status(qr, xr, some);
+    asc_storeunalign_postupdate(q, us, qr);
+    asc_storeunalign_post(q, us);
+    asc_gather_datablock(gr, x, ir, all);
+    asc_store(g, gr, all);
+    asc_load(br, b);
+    asc_load(hr, h);
+    asc_cumulative_histogram_bin1(hr, br, bytes);
+    asc_store(h, hr);
+}
+__global__ __aicore__ void k(GM_ADDR x, GM_ADDR y)
+{
+    __ubuf__ float xs[64];
+    __ubuf__ uint32_t ix[64];
+    __ubuf__ float q[64];
+    __ubuf__ float g[64];
+    __ubuf__ uint8_t b[256];
+    __ubuf__ uint16_t h[128];
+    asc_init();
+    asc_copy_gm2ub((__ubuf__ void*)xs, (__gm__ void*)x, 256);
+    asc_copy_gm2ub((__ubuf__ void*)ix, (__gm__ void*)(x + 256), 256);
+    asc_copy_gm2ub((__ubuf__ void*)b, (__gm__ void*)(x + 512), 256);
+    asc_copy_gm2ub((__ubuf__ void*)h, (__gm__ void*)(x + 768), 256);
+    asc_copy_gm2ub((__ubuf__ void*)q, (__gm__ void*)(x + 1024), 256);
+    asc_sync_notify(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    asc_sync_wait(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    vf(xs, ix, q, g, b, h);
+    asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_sync_wait(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_copy_ub2gm_sync((__gm__ void*)y, (__ubuf__ void*)q, 256);
+    asc_copy_ub2gm_sync((__gm__ void*)(y + 256), (__ubuf__ void*)g, 256);
+    asc_copy_ub2gm_sync((__gm__ void*)(y + 512), (__ubuf__ void*)h, 256);
+}
+int main()
+{
+    uint8_t *xh, *yh, *x, *y;
+    aclInit(nullptr);
+    aclrtMallocHost((void**)&xh, 1280);
+    aclrtMallocHost((void**)&yh, 768);
+    uint32_t r = 7;
+    for (int i = 0; i < 1280; ++i) { r = r * 1103515245u + 12345u; xh[i] = uint8_t(r >> 16); }
+    for (int i = 0; i < 64; ++i) ((uint32_t*)(xh + 256))[i] = uint32_t((i * 5) % 8) * 32u;
+    aclrtMalloc((void**)&x, 1280, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&y, 768, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(x, 1280, xh, 1280, ACL_MEMCPY_HOST_TO_DEVICE);
+    k<<<1, nullptr, nullptr>>>(x, y);
+    aclrtMemcpy(yh, 768, y, 768, ACL_MEMCPY_DEVICE_TO_HOST);
+    std::FILE* f = std::fopen("c_out.bin", "wb");
+    std::fwrite(xh, 1, 1280, f);
+    std::fwrite(yh, 1, 768, f);
+    std::fclose(f);
+    return 0;
+}
+"""
+
+
+def test_the_c_api_ar_gatherb_and_histogram_faces(pipev, tmp_path):
+    from tests.reference import regvec_data as data
+
+    src = tmp_path / "c.cpp"
+    src.write_text(C_API_DATA)
+    proc = pipev("run", "--chip", "ascend950", str(src), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    raw = (tmp_path / "c_out.bin").read_bytes()
+    x, out = raw[:1280], raw[1280:]
+    kept = b"".join(x[4 * k:4 * k + 4] for k in range(0, 64, 3))  # PAT_M3: every third
+    assert out[:256] == bytes(data.squeeze_stores(bytearray(x[1024:1280]), 0, [kept, kept],
+                                                  True))
+    offs = [((j * 5) % 8) * 32 for j in range(8)]
+    assert out[256:512] == data.gather_blocks(x, 0, offs, [True] * 8)
+    old = [int(v) for v in np.frombuffer(x[768:1024], "<u2")]
+    assert out[512:768] == data.histogram(old, x[512:768], [True] * 256, True, True)
