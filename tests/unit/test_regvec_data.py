@@ -213,3 +213,15 @@ def test_histograms_count_into_the_bins(tmp_path, half, cum):
     old = [int(v) for v in np.frombuffer(bytes(data[256:512]), "<u2")]
     assert ub[OUT:OUT + 256].tobytes() == ref.histogram(old, bytes(data[:256]), on, bool(half),
                                                         bool(cum))
+
+
+def test_a_vf_that_ends_with_bytes_kept_in_a_store_register_warns(tmp_path):
+    np.save(tmp_path / "d.npy", np.zeros(256, np.uint8))
+    src = tmp_path / "k.vasm"
+    src.write_text('.chip ascend950\n.ub d u8[256] @0x0 = file("d.npy")\n'
+                   '.ub out u8[256] @0x100\n    vf_begin "t"\n    li x1, 0\n'
+                   '    vldupre ul0, @x1\n    vldu.u8 v0, ul0, @x1\n'
+                   '    li x2, 5\n    vstu.u8 out[0], v0, us1, x2\n    vf_end\n')
+    result = simulator.run(src)
+    warned = [str(d) for d in result.diagnostics if d.severity == "warning"]
+    assert any("5 bytes kept in us1" in w and "k.vasm:10:" in w for w in warned), warned
