@@ -206,9 +206,13 @@ def vsct(ex: Context, instr: Instruction) -> Issued:
 def _vsct(m: Machine, _op, arg, _lo, _hi) -> None:
     size, s, where, addrs, runs, instr = arg
     el = m.regs.v[s].reshape(-1, size)
-    for k in where:  # in element order: of repeated indices the last lands (pipev's choice)
-        a = int(addrs[k])
-        m.ub[a:a + size] = el[k]
+    at = addrs[where]
+    if np.unique(at).size == at.size:
+        m.ub[(at[:, None] + np.arange(size)).reshape(-1)] = el[where].reshape(-1)
+    else:
+        for k in where:  # in element order: of repeated indices the last lands (pipev's choice)
+            a = int(addrs[k])
+            m.ub[a:a + size] = el[k]
     _note_access(m, "vst", runs, s, instr)
 
 
@@ -222,9 +226,7 @@ def vgth(ex: Context, instr: Instruction) -> Issued:
 def _vgth(m: Machine, _op, arg, _lo, _hi) -> None:
     size, d, on, addrs = arg
     out = np.zeros((VL // size, size), np.uint8)
-    for k in np.flatnonzero(on):
-        a = int(addrs[k])
-        out[k] = m.ub[a:a + size]
+    out[on] = m.ub[addrs[on][:, None] + np.arange(size)]
     _write_v(m, d, out.reshape(-1))
 
 
