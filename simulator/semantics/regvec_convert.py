@@ -42,6 +42,10 @@ def reg_convert(raw: np.ndarray, src: DType, dst: DType, mode: str, sat: bool) -
             info = np.iinfo(dst.numeric)
             v = np.clip(v, max(int(info.min), -(1 << 63)), min(int(info.max), (1 << 63) - 1))
         return v.astype(dst.numeric).view(dst.raw)  # astype wraps: NO_SAT keeps the low bits
+    if dst.is_float and src != dst and mode in ("none", "rint"):
+        fast = _nearest_even(raw, src, dst, sat)
+        if fast is not None:
+            return fast
     p = split(raw, src)
     if dst.is_float:
         if src == dst:
@@ -55,6 +59,23 @@ def reg_convert(raw: np.ndarray, src: DType, dst: DType, mode: str, sat: bool) -
     if sat:
         return to_int(p, dst, mode)
     return _wrap_int(p, dst, mode)
+
+
+def _nearest_even(raw: np.ndarray, src: DType, dst: DType, sat: bool) -> np.ndarray | None:
+    """numpy's own conversion, where it is the exact rule: to a float in round-to-nearest-even
+    (one correctly rounded step: C's and ml_dtypes' casts), when no source is NaN (pipev quiets
+    NaNs, numpy may not), no finite value overflows and, saturating, no source is ±inf (±max
+    then). None otherwise: the exact path decides."""
+    vals = raw.view(src.raw).view(src.numeric)
+    if src.is_float:
+        special = ~np.isfinite(vals)
+        if special.any() and (sat or np.isnan(vals).any()):
+            return None
+    with np.errstate(all="ignore"):
+        out = vals.astype(dst.numeric)
+    if np.isinf(out).any() and (np.isinf(out) & np.isfinite(vals)).any():
+        return None
+    return out.view(dst.raw)
 
 
 def _max_bits(t: DType) -> int:

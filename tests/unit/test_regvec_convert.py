@@ -189,3 +189,32 @@ def test_forms_the_pages_do_not_list_are_assembly_errors(tmp_path, line, message
     with pytest.raises(AssemblyError) as e:
         run_registers(tmp_path, "    " + line, a=bytes(256))
     assert message in str(e.value)
+
+
+FLOAT_DST = sorted((d, s) for d, s in CAST_PAIRS if d in ("f16", "bf16", "f32") and d != s)
+
+
+@pytest.mark.parametrize("dst,src", FLOAT_DST)
+def test_casts_to_a_float_of_finite_in_range_values_round_to_nearest_even(tmp_path, dst, src):
+    """Registers without NaN or overflow (the usual data, which the cast converts with numpy's
+    own correctly rounded cast): ties, subnormals, -0, ±inf where unsaturated."""
+    rng = np.random.default_rng(11)
+    size = ref.SIZES[src]
+    n = 256 // size
+    if src in ("f16", "bf16", "f32"):
+        # values within half's range (the smallest destination), many near ties and subnormal
+        mag = np.ldexp(rng.random(n) + 1, rng.integers(-26, 15, n))
+        vals = (mag * rng.choice([-1, 1], n)).astype(np.float32)
+        vals[:4] = [0.0, -0.0, 5.960464477539063e-08, -2.980232238769531e-08]
+        raw = {"f32": vals.view(np.uint32).astype("<u4").tobytes(),
+               "f16": vals.astype(np.float16).tobytes(),
+               "bf16": (vals.view(np.uint32) >> 16).astype("<u2").tobytes()}[src]
+    else:
+        bits = 8 * size
+        lo, hi = (-(1 << (bits - 1)), 1 << (bits - 1)) if src[0] == "s" else (0, 1 << bits)
+        raw = rng.integers(lo, hi, n, dtype=np.int64).astype(f"<{src[0].replace('s', 'i')}"
+                                                              f"{size}").tobytes()
+    p = bytes([0xFF]) * 32
+    body = [f"    vrcvt.{dst}.{src} v8, v0, p1, round=rint\n    vsts.u8 out[0], v8, p7"]
+    ub = run_registers(tmp_path, "\n".join(body), a=raw, p1=p)
+    assert ub[0x1000:0x1100].tobytes() == ref.cast_register(raw, p, dst, src, "rint", True, 0)
