@@ -135,7 +135,9 @@ class UnpackFamily(PackFamily):
 PackFamily.PAIRS = frozenset(PACK_PAIRS)
 
 
-TypedRegFamily.TYPES.update({"vrtrunc": TRUNCATE_TYPES, "vrarange": ARANGE_TYPES})
+_B8_32 = ("s8", "u8", "s16", "u16", "f16", "bf16", "s32", "u32", "f32")
+TypedRegFamily.TYPES.update({"vrtrunc": TRUNCATE_TYPES, "vrarange": ARANGE_TYPES,
+                             "pintlv": _B8_32, "pdintlv": _B8_32})
 
 
 def _fam(name: str, cost: str) -> RegFamily:
@@ -147,4 +149,5 @@ VRTRUNC = _fam("vrtrunc", "convert")  # Truncate
 VRARANGE = _fam("vrarange", "compute")  # Arange
 VRRELAYOUT = _fam("vrrelayout", "compute")  # Interleave / DeInterleave
 VRPACK = PackFamily("vrpack", REGVEC, "V", "compute", requires=NEEDS)  # Pack
+PRELAYOUT = _fam("prelayout", "mask")  # MaskReg Interleave / DeInterleave / Pack / UnPack
 VRUNPACK = UnpackFamily("vrunpack", REGVEC, "V", "compute", requires=NEEDS)  # UnPack

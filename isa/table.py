@@ -812,6 +812,16 @@ for _d in (
     _rv("vrpack", (("d", "vreg"), ("a", "vreg")), RVC.VRPACK, "the low DST bits of each element "
         "of vA (of SRC) into the low half of vD (half=highest: the high half), the other half 0 "
         "(Pack)", src_typed=True, keys=("half",)),
+    _rv("pintlv", (("d", "preg"), ("e", "preg"), ("a", "preg"), ("b", "preg")), RVC.PRELAYOUT,
+        "pD, pE = the size-bit groups of pA and pB interleaved (MaskReg Interleave<T>)"),
+    _rv("pdintlv", (("d", "preg"), ("e", "preg"), ("a", "preg"), ("b", "preg")), RVC.PRELAYOUT,
+        "pD = the even, pE the odd size-bit groups of pA then pB (MaskReg DeInterleave<T>)"),
+    _rv("ppack", (("d", "preg"), ("a", "preg")), RVC.PRELAYOUT, "the even bits of pA into the "
+        "low half of pD (half=highest: the high half), the other half 0 (MaskReg Pack)",
+        typed=False, keys=("half",)),
+    _rv("punpack", (("d", "preg"), ("a", "preg")), RVC.PRELAYOUT, "each bit of pA's low half "
+        "(half=highest: high half) as two bits, the upper 0 (MaskReg UnPack)", typed=False,
+        keys=("half",)),
     _rv("vrunpack", (("d", "vreg"), ("a", "vreg")), RVC.VRUNPACK, "vD = the low half of vA (of "
         "SRC; half=highest: the high half) widened to DST, signed types sign-extended (UnPack)",
         src_typed=True, keys=("half",)),

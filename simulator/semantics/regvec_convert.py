@@ -30,7 +30,16 @@ from simulator.problems import Fault, Problem
 from simulator.semantics.context import Context
 from simulator.semantics.convert import round_shift, split, to_float, to_int, to_integral
 from simulator.semantics.issued import Issued
-from simulator.semantics.regvec import _file, _read_p, _read_v, _reg, _scalar, _write_v, active
+from simulator.semantics.regvec import (
+    _file,
+    _read_p,
+    _read_v,
+    _reg,
+    _scalar,
+    _write_p,
+    _write_v,
+    active,
+)
 
 
 def reg_convert(raw: np.ndarray, src: DType, dst: DType, mode: str, sat: bool) -> np.ndarray:
@@ -251,5 +260,51 @@ def _vrpack(m: Machine, _op, arg, _lo, _hi) -> None:
     _write_v(m, d, pack_register(m.regs.v[a], dst, src, high, pack))
 
 
+# -- MaskReg Interleave / DeInterleave / Pack / UnPack -----------------------------------------
+def prelayout(ex: Context, instr: Instruction) -> Issued:
+    roles = [r for r in ("a", "b") if r in instr.operands]
+    for role in roles:
+        _read_p(ex, instr, role, None)
+    dst = [_reg(instr, r) for r in ("d", "e") if r in instr.operands]
+    if len(dst) == 2 and dst[0] == dst[1]:
+        raise Fault(Problem("operand", f"{instr.name} writes p{dst[0]} twice",
+                            " (dst0 and dst1 must be different registers)", role="e"))
+    size = instr.dtype.size if instr.dtype is not None else 0
+    return Issued("V", None, _prelayout, (instr.name, size, dst, [_reg(instr, r) for r in roles],
+                                          instr.fields.get("half", 0)))
+
+
+def mask_relayout(name: str, size: int, srcs: list[np.ndarray], high: int) -> list[np.ndarray]:
+    """The MaskReg forms on the registers' bits (little-endian, bit i = element i's bit)."""
+    bits = [np.unpackbits(p, bitorder="little") for p in srcs]
+    n = bits[0].size
+    if name in ("pintlv", "pdintlv"):
+        a, b = bits[0].reshape(-1, size), bits[1].reshape(-1, size)
+        x, y = relayout("vrintlv" if name == "pintlv" else "vrdintlv",
+                        np.arange(a.shape[0]), np.arange(a.shape[0]) + a.shape[0])
+        both = np.concatenate((a, b))
+        outs = [both[x].reshape(-1), both[y].reshape(-1)]
+    elif name == "ppack":
+        out = np.zeros(n, np.uint8)
+        out[high * n // 2:(high + 1) * n // 2] = bits[0][0::2]
+        outs = [out]
+    else:  # punpack
+        out = np.zeros(n, np.uint8)
+        out[0::2] = bits[0][high * n // 2:(high + 1) * n // 2]
+        outs = [out]
+    return [np.packbits(o, bitorder="little") for o in outs]
+
+
+def _prelayout(m: Machine, _op, arg, _lo, _hi) -> None:
+    name, size, dst, srcs, high = arg
+    regs = m.regs
+    widths = {int(regs.p_width[s]) for s in srcs} - {0}
+    width = widths.pop() if len(widths) == 1 else 0
+    width = {"ppack": width // 2, "punpack": width * 2 if width < 8 else 0}.get(name, width)
+    outs = mask_relayout(name, size, [regs.p[s] for s in srcs], high)
+    for d, bits in zip(dst, outs, strict=True):
+        _write_p(m, d, bits, size or width)
+
+
 ISSUE = {"vrcvt": vrcvt, "vrtrunc": vrtrunc, "vrarange": vrarange, "vrrelayout": vrrelayout,
-         "vrpack": vrpack, "vrunpack": vrpack}
+         "vrpack": vrpack, "vrunpack": vrpack, "prelayout": prelayout}

@@ -179,3 +179,40 @@ def pack_register(raw: bytes, dst: str, src: str, high: bool, pack: bool) -> byt
            for v in half]
     return _bytes(out, ds)
 
+
+
+def _bits(p: bytes) -> list[int]:
+    return [(p[i // 8] >> (i % 8)) & 1 for i in range(8 * len(p))]
+
+
+def _pack_bits(bits: list[int]) -> bytes:
+    out = bytearray(len(bits) // 8)
+    for i, b in enumerate(bits):
+        out[i // 8] |= b << (i % 8)
+    return bytes(out)
+
+
+def mask_interleave(name: str, a: bytes, b: bytes, size: int) -> tuple[bytes, bytes]:
+    """MaskReg Interleave / DeInterleave<T>: groups of SIZE bits, as the RegTensor forms."""
+    ga = [_bits(a)[i:i + size] for i in range(0, 256, size)]
+    gb = [_bits(b)[i:i + size] for i in range(0, 256, size)]
+    n = len(ga)
+    if name == "pintlv":
+        z = [g for pair in zip(ga, gb, strict=True) for g in pair]
+        x, y = z[:n], z[n:]
+    else:
+        z = ga + gb
+        x, y = z[0::2], z[1::2]
+    return (_pack_bits([v for g in x for v in g]), _pack_bits([v for g in y for v in g]))
+
+
+def mask_pack(p: bytes, high: bool, pack: bool) -> bytes:
+    """MaskReg Pack: the even bits into the low (high) half, the other half 0; UnPack: the low
+    (high) half's bits, each followed by a 0."""
+    bits = _bits(p)
+    if pack:
+        even = bits[0::2]
+        zero = [0] * len(even)
+        return _pack_bits(zero + even if high else even + zero)
+    half = bits[128:] if high else bits[:128]
+    return _pack_bits([v for b in half for v in (b, 0)])

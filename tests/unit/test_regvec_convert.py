@@ -218,3 +218,23 @@ def test_casts_to_a_float_of_finite_in_range_values_round_to_nearest_even(tmp_pa
     body = [f"    vrcvt.{dst}.{src} v8, v0, p1, round=rint\n    vsts.u8 out[0], v8, p7"]
     ub = run_registers(tmp_path, "\n".join(body), a=raw, p1=p)
     assert ub[0x1000:0x1100].tobytes() == ref.cast_register(raw, p, dst, src, "rint", True, 0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(t=st.sampled_from(["u8", "f16", "s32"]), seed=st.integers(0, 2**32 - 1))
+def test_mask_interleave_deinterleave_pack_and_unpack(tmp_path_factory, t, seed):
+    rng = np.random.default_rng(seed)
+    a, b = (rng.integers(0, 256, 32, dtype=np.uint8).tobytes() for _ in range(2))
+    body = (f"    pintlv.{t} p3, p4, p1, p2\n    psts out[0], p3\n    psts out[32], p4\n"
+            f"    pdintlv.{t} p3, p4, p1, p2\n    psts out[64], p3\n    psts out[96], p4\n"
+            "    ppack p3, p1\n    psts out[128], p3\n"
+            "    ppack p3, p1, half=highest\n    psts out[160], p3\n"
+            "    punpack p3, p1\n    psts out[192], p3\n"
+            "    punpack p3, p1, half=highest\n    psts out[224], p3")
+    ub = run_registers(tmp_path_factory.mktemp("pm"), body, p1=a, p2=b)
+    size = ref.SIZES[t]
+    want = (b"".join(ref.mask_interleave("pintlv", a, b, size)) +
+            b"".join(ref.mask_interleave("pdintlv", a, b, size)) +
+            ref.mask_pack(a, False, True) + ref.mask_pack(a, True, True) +
+            ref.mask_pack(a, False, False) + ref.mask_pack(a, True, False))
+    assert ub[0x1000:0x1100].tobytes() == want

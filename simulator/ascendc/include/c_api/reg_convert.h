@@ -130,6 +130,32 @@ void asc_deintlv(AscendC::Reg::RegTensor<T>& dst0, AscendC::Reg::RegTensor<T>& d
                  AscendC::Reg::RegTensor<T>& src0, AscendC::Reg::RegTensor<T>& src1, PIPEV_LOC) {
     AscendC::Reg::DeInterleave(dst0, dst1, src0, src1, loc);
 }
+// the MaskReg forms
+#define PIPEV_C_REG_PINTLV(bits, T)                                                             \
+    inline void asc_intlv_b##bits(vector_bool& dst0, vector_bool& dst1, vector_bool& src0,       \
+                                  vector_bool& src1, PIPEV_LOC) {                                \
+        AscendC::Reg::Interleave<T>(dst0, dst1, src0, src1, loc);                                \
+    }                                                                                            \
+    inline void asc_deintlv_b##bits(vector_bool& dst0, vector_bool& dst1, vector_bool& src0,     \
+                                    vector_bool& src1, PIPEV_LOC) {                              \
+        AscendC::Reg::DeInterleave<T>(dst0, dst1, src0, src1, loc);                              \
+    }
+PIPEV_C_REG_PINTLV(8, uint8_t)
+PIPEV_C_REG_PINTLV(16, uint16_t)
+PIPEV_C_REG_PINTLV(32, uint32_t)
+#undef PIPEV_C_REG_PINTLV
+inline void asc_pack(vector_bool& dst, vector_bool& src, PIPEV_LOC) {
+    AscendC::Reg::Pack(dst, src, loc);
+}
+inline void asc_pack_v2(vector_bool& dst, vector_bool& src, PIPEV_LOC) {
+    AscendC::Reg::Pack<AscendC::Reg::HighLowPart::HIGHEST>(dst, src, loc);
+}
+inline void asc_unpack_lower(vector_bool& dst, vector_bool& src, PIPEV_LOC) {
+    AscendC::Reg::UnPack(dst, src, loc);
+}
+inline void asc_unpack_upper(vector_bool& dst, vector_bool& src, PIPEV_LOC) {
+    AscendC::Reg::UnPack<AscendC::Reg::HighLowPart::HIGHEST>(dst, src, loc);
+}
 template <class D, class S>
 void asc_pack(AscendC::Reg::RegTensor<D>& dst, AscendC::Reg::RegTensor<S>& src, PIPEV_LOC) {
     AscendC::Reg::Pack(dst, src, loc);

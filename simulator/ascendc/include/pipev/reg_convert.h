@@ -75,19 +75,34 @@ void Arange(S& dst, U scalarValue, PIPEV_LOC) {
     if constexpr (order == IndexOrder::DECREASE_ORDER) s.op("desc=1");
     s.issue(loc);
 }
-#define PIPEV_REG_RELAYOUT(Name, mn)                                                            \
-    template <class T = DefaultType, class U>                                                    \
+#define PIPEV_REG_RELAYOUT(Name, mn, pmn)                                                       \
+    template <class T = DefaultType, class U,                                                    \
+              class = std::enable_if_t<IsRegTensor<U>::value>>                                   \
     void Name(U& dst0, U& dst1, U& src0, U& src1, PIPEV_LOC) {                                   \
         using E = typename U::ElementType;                                                       \
         pipev::detail::Stmt(mn ".%s v%d, v%d, v%d, v%d", pipev::type_name<E>, dst0.id(),         \
                             dst1.id(), src0.id(), src1.id()).issue(loc);                         \
+    }                                                                                            \
+    /* the MaskReg form: T's size-bit groups */                                                  \
+    template <class T>                                                                           \
+    void Name(MaskReg& dst0, MaskReg& dst1, MaskReg& src0, MaskReg& src1, PIPEV_LOC) {           \
+        pipev::detail::Stmt(pmn ".%s p%d, p%d, p%d, p%d", pipev::type_name<T>, dst0.id(),        \
+                            dst1.id(), src0.id(), src1.id()).issue(loc);                         \
     }
-PIPEV_REG_RELAYOUT(Interleave, "vrintlv")
-PIPEV_REG_RELAYOUT(DeInterleave, "vrdintlv")
+PIPEV_REG_RELAYOUT(Interleave, "vrintlv", "pintlv")
+PIPEV_REG_RELAYOUT(DeInterleave, "vrdintlv", "pdintlv")
 #undef PIPEV_REG_RELAYOUT
-#define PIPEV_REG_PACK(Name, mn)                                                                \
+#define PIPEV_REG_PACK(Name, mn, pmn)                                                           \
+    /* the MaskReg form: even bits into one half / one half's bits spread to two */              \
+    template <HighLowPart part = HighLowPart::LOWEST>                                            \
+    void Name(MaskReg& dst, MaskReg& src, PIPEV_LOC) {                                           \
+        pipev::detail::Stmt s(pmn " p%d, p%d", dst.id(), src.id());                              \
+        if constexpr (part == HighLowPart::HIGHEST) s.op("half=highest");                        \
+        s.issue(loc);                                                                            \
+    }                                                                                            \
     template <class T = DefaultType, class U = DefaultType,                                      \
-              HighLowPart part = HighLowPart::LOWEST, class S, class V>                          \
+              HighLowPart part = HighLowPart::LOWEST, class S, class V,                          \
+              class = std::enable_if_t<IsRegTensor<S>::value>>                                   \
     void Name(S& dst, V& src, PIPEV_LOC) {                                                       \
         pipev::detail::Stmt s(mn ".%s.%s", pipev::type_name<typename S::ElementType>,            \
                               pipev::type_name<typename V::ElementType>);                        \
@@ -95,8 +110,8 @@ PIPEV_REG_RELAYOUT(DeInterleave, "vrdintlv")
         if constexpr (part == HighLowPart::HIGHEST) s.op("half=highest");                        \
         s.issue(loc);                                                                            \
     }
-PIPEV_REG_PACK(Pack, "vrpack")
-PIPEV_REG_PACK(UnPack, "vrunpack")
+PIPEV_REG_PACK(Pack, "vrpack", "ppack")
+PIPEV_REG_PACK(UnPack, "vrunpack", "punpack")
 #undef PIPEV_REG_PACK
 }  // namespace Reg
 }  // namespace AscendC
