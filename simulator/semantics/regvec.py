@@ -179,7 +179,11 @@ def _note_access(m: Machine, kind: str, runs, reg: int, instr: Instruction) -> N
 
 
 def vf_end(ex: Context, instr: Instruction) -> Issued:
-    _file(ex, instr)
+    regs = _file(ex, instr)
+    for u in np.flatnonzero(regs.us_lo >= 0):  # h34a: a StoreUnAlign's tail never written
+        ex.warn(instr, Problem("order", f"the vector function ends with {int(regs.us_len[u])} "
+                               f"bytes kept in us{u} at {int(regs.us_lo[u]):#x}",
+                               " that no StoreUnAlignPost wrote: they never reach UB"))
     return Issued("V")
 
 

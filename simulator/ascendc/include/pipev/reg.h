@@ -260,6 +260,19 @@ constexpr const char* store_dist(StoreDist d) {
                                      "pack", "pack", "pack4", "norm"};
     return int(d) < 11 ? words[int(d)] : nullptr;
 }
+// the register element width a packing StoreDist names (DIST_PACK_B32: b32 elements, their low
+// halves stored), whatever T is (0: T's own); the mask is read at that width (h34a)
+constexpr size_t store_width(StoreDist d) {
+    switch (d) {
+    case StoreDist::DIST_PACK_B16: return 2;
+    case StoreDist::DIST_PACK_B32: case StoreDist::DIST_PACK4_B32: return 4;
+    case StoreDist::DIST_PACK_B64: return 8;
+    default: return 0;
+    }
+}
+inline const char* unsigned_name(size_t bytes) {
+    return bytes == 2 ? "u16" : bytes == 4 ? "u32" : "u64";
+}
 }  // namespace detail_reg
 template <class T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, class U>
 void LoadAlign(U& dst, __ubuf__ T* src, PIPEV_LOC) {
@@ -338,7 +351,9 @@ void StoreAlign(__ubuf__ T* dst, U& src, MaskReg& mask, PIPEV_LOC) {
     static_assert(detail_reg::store_dist(dist) != nullptr, "StoreAlign: a DIST_INTLV "
                   "distribution stores two RegTensors");
     using E = typename U::ElementType;
-    pipev::detail::Stmt s("vsts.%s", pipev::type_name<E>);
+    constexpr size_t w = detail_reg::store_width(dist);
+    pipev::detail::Stmt s("vsts.%s", w && w != sizeof(E) ? detail_reg::unsigned_name(w)
+                                                         : pipev::type_name<E>);
     s.op("%s", pipev::regalloc::ub_operand(s, dst, pipev::type_name<E>, sizeof(E), loc).c_str());
     s.op("v%d", src.id()).op("p%d", mask.id());
     if constexpr (std::string_view(detail_reg::store_dist(dist)) != "norm")
@@ -523,4 +538,6 @@ void Reduce(S& dst, V& src, MaskReg& mask, PIPEV_LOC) {
 }  // namespace Reg
 namespace MicroAPI = Reg;  // the namespace's other name in the vendor's pages and samples
 }  // namespace AscendC
+#include "reg_convert.h"  // Cast Truncate Arange Interleave Pack (h34a)
+#include "reg_data.h"  // unaligned, Scatter/Gather, ReduceDataBlock, PairReduceElem (h34a)
 #endif
