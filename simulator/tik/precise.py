@@ -1,7 +1,8 @@
-"""TIK's `vec_*_high_preci` calls (TIK's pages: "a higher precision than vec_rec", a float32
-work tensor the caller sizes by a formula the pages give). pipev's reciprocal and reciprocal
-square root are already correctly rounded (docs/semantics.md §6.4.1), so the precise calls
-compute the same bits as the plain ones; what they add is the work tensor, checked here."""
+"""TIK's `vec_*_high_preci` calls (TIK's pages: "a higher precision than vec_rec" / "than
+vec_ln", a work tensor the caller sizes by a formula the pages give). pipev's reciprocal,
+reciprocal square root and natural logarithm are already correctly rounded (docs/semantics.md
+§6.4.1), so the precise calls compute the same bits as the plain ones; what they add is the work
+tensor, checked here."""
 
 from __future__ import annotations
 
@@ -11,10 +12,16 @@ from simulator.tik.values import Tensor
 
 # the work tensor, in units of the rounded-up source extent, per source dtype (the pages:
 # vec_rec_high_preci 4 / 2; vec_rsqrt_high_preci 5 / 3 on the training and inference
-# products, 6 / 4 on Atlas 200/300/500 — pipev asks the larger)
+# products, 6 / 4 on Atlas 200/300/500 — pipev asks the larger; vec_ln_high_preci 10, float16
+# only)
 WORK_UNITS = {"vec_rec_high_preci": {"float16": 4, "float32": 2},
-              "vec_rsqrt_high_preci": {"float16": 6, "float32": 4}}
-PLAIN = {"vec_rec_high_preci": "vec_rec", "vec_rsqrt_high_preci": "vec_rsqrt"}
+              "vec_rsqrt_high_preci": {"float16": 6, "float32": 4},
+              "vec_ln_high_preci": {"float16": 10}}
+PLAIN = {"vec_rec_high_preci": "vec_rec", "vec_rsqrt_high_preci": "vec_rsqrt",
+         "vec_ln_high_preci": "vec_ln"}
+# the work tensor's dtype: float32 for the reciprocals; the source's for vec_ln_high_preci
+# (the pages: "dst/src/work_tensor have the same dtype")
+WORK_DTYPE = {"vec_ln_high_preci": "float16"}
 
 
 def _known(v) -> int | None:
@@ -51,16 +58,20 @@ class Precise:
     def _precise(self, name: str, mask, dst, src, work_tensor, repeat_times, dst_rep_stride,
                  src_rep_stride) -> None:
         loc = caller()
-        if not isinstance(work_tensor, Tensor) or work_tensor.dtype != "float32" or \
+        work_t = WORK_DTYPE.get(name, "float32")
+        if not isinstance(work_tensor, Tensor) or work_tensor.dtype != work_t or \
                 not work_tensor.is_ub:
-            raise TikError.at(loc, f"{name}: work_tensor must be a float32 Tensor in "
+            raise TikError.at(loc, f"{name}: work_tensor must be a {work_t} Tensor in "
                               "scope_ubuf")
+        if isinstance(src, Tensor) and src.dtype not in WORK_UNITS[name]:
+            raise TikError.at(loc, f"{name}: src is {src.dtype}; the pages allow "
+                              f"{' and '.join(WORK_UNITS[name])} only")
         if isinstance(src, Tensor) and src.dtype in WORK_UNITS[name]:
             need = work_elements(name, src.dtype, mask, repeat_times, src_rep_stride)
             have = work_tensor.root.size - (_known(work_tensor.offset) or 0)
             if need is not None and have < need:
                 raise TikError.at(loc, f"{name}: work_tensor '{work_tensor.name}' has {have} "
-                                  f"float32 elements from its start; the pages' formula asks "
+                                  f"{work_t} elements from its start; the pages' formula asks "
                                   f"{need} for this {src.dtype} mask, repeat_times and "
                                   "src_rep_stride")
         getattr(self, PLAIN[name])(mask, dst, src, repeat_times, dst_rep_stride,
@@ -76,4 +87,10 @@ class Precise:
     def vec_rsqrt_high_preci(self, mask, dst, src, work_tensor, repeat_times, dst_rep_stride,
                              src_rep_stride) -> None:
         self._precise("vec_rsqrt_high_preci", mask, dst, src, work_tensor, repeat_times,
+                      dst_rep_stride, src_rep_stride)
+
+    @api
+    def vec_ln_high_preci(self, mask, dst, src, work_tensor, repeat_times, dst_rep_stride,
+                          src_rep_stride) -> None:
+        self._precise("vec_ln_high_preci", mask, dst, src, work_tensor, repeat_times,
                       dst_rep_stride, src_rep_stride)
