@@ -213,8 +213,20 @@ def reinterpret(tensor: Tensor, dtype: str) -> Tensor:
     if c is not None and c % t.size:
         raise TikError.at(loc, "reinterpret_cast_to: the view does not start at a whole "
                           f"{dtype} element")
-    return Tensor(tik, dtype, t, (tensor.size * tensor.t.size // t.size,), root.name,
-                  root.scope, key, loc, view_root, offset // t.size)
+    return Tensor(tik, dtype, t, _cast_shape(tensor, t, dtype, loc), root.name, root.scope,
+                  key, loc, view_root, offset // t.size)
+
+
+def _cast_shape(tensor: Tensor, t, dtype: str, loc: Loc) -> tuple[int, ...]:
+    """TIK's reinterpret_cast_to shape: the last dimension scaled by old bits / new bits, which
+    must leave a whole number (TIK: "Last dimension can't be divided")."""
+    shape = tensor.shape or (1,)
+    last = shape[-1] * tensor.t.size
+    if last % t.size:
+        raise TikError.at(loc, f"reinterpret_cast_to: the last dimension of '{tensor.name}' "
+                          f"({shape[-1]} {tensor.dtype}, {last} bytes) is not a whole number "
+                          f"of {dtype} (TIK: the last dimension can't be divided)")
+    return (*shape[:-1], last // t.size)
 
 
 def set_scalar(s: Scalar, value, loc: Loc | None = None, src_offset=None) -> None:

@@ -167,3 +167,34 @@ def test_two_run_time_ub_tensors_do_not_overlap(tik_importable, tmp_path):
     want_a[8:] = 9  # b's dup (64 elements) starts at a's element 8
     want_a[2] = 5
     assert y[0].tolist() == want_a.tolist() and y[1].tolist() == [9] * 64
+
+
+# -- reinterpret_cast_to another element size: the last dimension scaled (TIK's page) ---------
+CAST = """
+from tbe import tik
+tik_instance = tik.Tik()
+x_gm = tik_instance.Tensor("float16", (4, 16), name="x_gm", scope=tik.scope_gm)
+y_gm = tik_instance.Tensor("uint32", (4, 8), name="y_gm", scope=tik.scope_gm)
+x = tik_instance.Tensor("float16", {shape}, name="x", scope=tik.scope_ubuf)
+tik_instance.data_move(x, x_gm, 0, 1, 4, 0, 0)
+w = x.reinterpret_cast_to("uint32")
+tik_instance.data_move(y_gm, w, 0, 1, 4, 0, 0)
+tik_instance.BuildCCE(kernel_name="cast", inputs=[x_gm], outputs=[y_gm])
+"""
+
+
+def test_reinterpret_cast_to_a_wider_type_scales_the_last_dimension(tik_importable, tmp_path):
+    tik_instance = build(tmp_path, CAST.format(shape="(4, 16)"))
+    w = next(t for t in tik_instance.tensors.values() if t.dtype == "uint32" and
+             t.scope == "ubuf")
+    assert w is not None
+    x = np.random.default_rng(0).standard_normal((4, 16)).astype(np.float16)
+    [y] = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
+    assert y.shape == (4, 8) and y.tobytes() == x.tobytes()
+
+
+def test_reinterpret_cast_to_a_wider_type_of_an_odd_last_dimension_is_an_error(
+        tik_importable, tmp_path):
+    with pytest.raises(DiagnosticError) as e:
+        build(tmp_path, CAST.format(shape="(64, 1)"))
+    assert "can't be divided" in str(e.value) and ":8:" in str(e.value)
