@@ -25,6 +25,7 @@ ASCEND_310, ASCEND_310P, ASCEND_310B = "Ascend310", "Ascend310P", "Ascend310B"
 ASCEND_910, ASCEND_910B, ASCEND_950 = "Ascend910", "Ascend910B", "Ascend950"
 # the vector unit's shape (docs/machine.md): 32-byte blocks, 8 a repeat, at most 255 repeats
 BLOCK_SIZE = 32
+C0_SIZE = 16  # the NC1HWC0 format's C0 (16 elements of a 16-bit type; #29)
 VECTOR_INST_BLOCK_WIDTH = 256
 VECTOR_INST_BLOCK_NUM = 8
 VECTOR_INST_MAX_REPEAT_TIMES = 255
@@ -247,7 +248,7 @@ def register_operator(op_type: str, *args, **kwargs) -> Callable:
 
 
 register_op_compute = register_param_generalization = register_pass_for_fusion = \
-    register_operator
+    register_operator_compute = register_operator
 
 
 class OpContext:

@@ -10,6 +10,7 @@ from simulator.tik.framework import (  # noqa: F401
     BLOCK_REDUCE,
     BLOCK_REDUCE_INT8,
     BLOCK_SIZE,
+    C0_SIZE,
     CORE_NUM,
     ELEMENTS_VECTOR_OP_FP16,
     FULL_SOC_VERSION,
