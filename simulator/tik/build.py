@@ -155,6 +155,11 @@ def program_tensors(tik: Tik) -> dict[str, ProgramTensor]:
             out[name] = ProgramTensor(name, "ub", t.t, t.size, line, col, addr=t.addr,
                                       explicit=True)
             continue
+        if t.alias_of is not None:  # reinterpret_cast_to of a GM tensor: its bytes
+            size = min(t.size, DYNAMIC_BACKING_BYTES // t.t.size) if t.dynamic else t.size
+            out[name] = ProgramTensor(name, "gm", t.t, size, line, col, role="const",
+                                      dynamic=t.dynamic, alias_of=t.alias_of.pname)
+            continue
         role = ("inout" if name in inputs and name in outputs else "input" if name in inputs
                 else "output" if name in outputs else "const")
         init = (Init("zeros", np.zeros(t.size * t.t.size, np.uint8)) if role == "const"

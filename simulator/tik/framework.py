@@ -88,6 +88,11 @@ def api_check_support(api_name: str, dtype: str = "") -> bool:
     return t is not None and t.name in _chip().types.get("arith", ())
 
 
+def get_block_size() -> int:
+    """The bytes of one UB block (the unit of data_move bursts and vector strides): 32."""
+    return BLOCK_SIZE
+
+
 def get_bit_len(dtype: str) -> int:
     """cce_intrin.get_bit_len: a dtype's width in bits."""
     key = str(dtype).lower()

@@ -190,13 +190,12 @@ def reinterpret(tensor: Tensor, dtype: str) -> Tensor:
     if t is None:
         raise TikError.at(loc, f"reinterpret_cast_to: unknown dtype {dtype!r}")
     root = tensor.root
-    if root.scope != "ubuf":
-        if t.size == root.t.size:  # the same bytes, element for element: a view of the buffer
-            return Tensor(tik, dtype, t, tensor.shape, root.name, root.scope, root.pname, loc,
-                          root, tensor.offset)
-        raise TikError.at(loc, f"reinterpret_cast_to of scope_gm tensor '{root.name}' "
-                          f"({root.dtype}) as {dtype}: pipev views a GM tensor only as "
-                          f"another {root.t.size}-byte type")
+    root = root.alias_of or root  # a view of a view: of the buffer itself
+    if root.scope != "ubuf" and t.size == root.t.size:
+        # the same bytes, element for element: a view of the buffer
+        return Tensor(tik, dtype, t, tensor.shape, root.name, root.scope, root.pname, loc,
+                      root, tensor.offset * tensor.root.t.size // root.t.size
+                      if tensor.root is not root else tensor.offset)
     nbytes = root.size * root.t.size
     if nbytes % t.size:
         raise TikError.at(loc, f"reinterpret_cast_to: {nbytes} bytes are not whole {dtype}")
@@ -207,8 +206,9 @@ def reinterpret(tensor: Tensor, dtype: str) -> Tensor:
         view_root.addr = root.addr
         view_root.alias_of = root
         view_root.life = root.life
+        view_root.dynamic = root.dynamic  # a GM tensor's: bound as the root is
         tik.tensors[key] = view_root
-    offset = tensor.offset * root.t.size
+    offset = tensor.offset * tensor.root.t.size
     c = offset.constant()
     if c is not None and c % t.size:
         raise TikError.at(loc, "reinterpret_cast_to: the view does not start at a whole "

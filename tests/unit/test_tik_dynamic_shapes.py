@@ -198,3 +198,37 @@ def test_reinterpret_cast_to_a_wider_type_of_an_odd_last_dimension_is_an_error(
     with pytest.raises(DiagnosticError) as e:
         build(tmp_path, CAST.format(shape="(64, 1)"))
     assert "can't be divided" in str(e.value) and ":8:" in str(e.value)
+
+
+# -- a GM tensor as another element size: the same bytes (Flatten's int64 path) --------------
+GM_CAST = """
+from impl.util.platform_adapter import tik
+tik_instance = tik.Tik()
+n_gm = tik_instance.Tensor("int64", (4,), name="n_gm", scope=tik.scope_gm)
+src_gm = tik_instance.Tensor("int64", (2 ** 31 - 1,), name="src_gm", scope=tik.scope_gm)
+dst_gm = tik_instance.Tensor("int64", (2 ** 31 - 1,), name="dst_gm", scope=tik.scope_gm)
+n_ub = tik_instance.Tensor("int64", (4,), name="n_ub", scope=tik.scope_ubuf)
+tik_instance.data_move(n_ub, n_gm, 0, 1, 1, 0, 0)
+n = tik_instance.Scalar("int64", name="n", init_value=n_ub[0])
+data = tik_instance.Tensor("int64", (64,), name="data", scope=tik.scope_ubuf)
+s8_src = src_gm.reinterpret_cast_to("int8")
+s8_dst = dst_gm.reinterpret_cast_to("int8")
+s8_data = data.reinterpret_cast_to("int8")
+tik_instance.data_move_pad(s8_data, s8_src[8], 1, n * 8, 0, 0)     # from element 1
+tik_instance.data_move_pad(s8_dst[16], s8_data, 1, n * 8, 0, 0)    # to element 2
+words = src_gm.reinterpret_cast_to("int32")
+w = tik_instance.Scalar("int32", name="w", init_value=words[1])    # element 0's high word
+dst_gm[0].set_as(w)
+tik_instance.BuildCCE(kernel_name="gm_cast", inputs=[src_gm], outputs=[dst_gm],
+                      flowtable=[n_gm])
+"""
+
+
+def test_a_gm_tensor_viewed_as_another_element_size_is_the_same_bytes(tik_importable,
+                                                                      tmp_path):
+    tik_instance = build(tmp_path, GM_CAST)
+    x = np.arange(1, 41, dtype=np.int64) * 0x1_0000_0001
+    [y] = tik_instance.tikdb.start_debug({"src_gm": x, "n_gm": np.array([30, 0, 0, 0],
+                                                                          np.int64)},
+                                         interactive=False)
+    assert y[0] == 1 and y[2:32].tolist() == x[1:31].tolist()

@@ -27,6 +27,7 @@ from simulator.tik.framework import (  # noqa: F401
     VECTOR_INST_MAX_REPEAT_TIMES,
     api_check_support,
     get_bit_len,
+    get_block_size,
     get_soc_spec,
     scope_gm,
     scope_ubuf,
