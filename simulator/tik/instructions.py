@@ -121,8 +121,8 @@ class Instructions:
                             src1=src1 if mode != 1 else None)
             roles = ("dst", "src0", "src1")
             strides = "stride=" + ",".join(
-                [str(c.stride(b, f"{r}_blk_stride")) for b, r in zip(blocks, roles)]
-                + [str(c.stride(v, f"{r}_rep_stride")) for v, r in zip(reps, roles)])
+                [str(c.stride(b, f"{r}_blk_stride")) for b, r in zip(blocks, roles, strict=True)]
+                + [str(c.stride(v, f"{r}_rep_stride")) for v, r in zip(reps, roles, strict=True)])
             d = c.tensor(dst, "dst", write=True)
             s0 = c.tensor(src0, "src0")
             s1 = c.immediate(src1, t, "src1") if mode == 1 else c.tensor(src1, "src1")

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 
 from isa.assembler import MAX_BLOCK_DIM
 from isa.chip import Chip, ChipError, get_chip
+from simulator.tik import runtime_ub
 from simulator.tik.debug import Tikdb
 from simulator.tik.dtypes import known, pipev_type
 from simulator.tik.errors import Loc, TikError, api, caller
@@ -24,7 +25,6 @@ from simulator.tik.instructions import Instructions
 from simulator.tik.jumps import SerialLoop, guard_body, jump_lines
 from simulator.tik.kernel import Kernel
 from simulator.tik.nodes import Block, If, Loop, Op
-from simulator.tik import runtime_ub
 from simulator.tik.pad import PadMoves
 from simulator.tik.precise import Precise
 from simulator.tik.values import InputScalar, Scalar, Tensor, set_scalar
