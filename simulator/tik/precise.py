@@ -123,6 +123,12 @@ class Precise:
             raise TikError.at(loc, f"{name}: work_tensor '{work_tensor.name}' has {have} float16 "
                               f"elements from its start; the pages' formula asks {11 * unit} "
                               "for this repeat_times and src_rep_stride")
+        ours = (5 * repeat * 128 + 64) * 2 + repeat * 8  # pipev's layout, in float16 elements
+        if have < ours:  # only src_rep_stride 0 over several repeats asks less of the pages
+            raise TikError.at(loc, f"{name}: work_tensor '{work_tensor.name}' has {have} float16 "
+                              f"elements from its start; pipev's expansion lays out {ours} for "
+                              f"{repeat} repeats (5 float32 rows of them, a constant, the "
+                              "compare bits)")
         halves = _halves(mask)
         if halves is None:
             raise TikError.at(loc, f"{name}: mask must be known when the kernel is built")
