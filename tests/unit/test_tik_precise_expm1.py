@@ -83,3 +83,10 @@ def test_a_work_tensor_smaller_than_the_pages_formula_is_an_error(tik_importable
         build(tmp_path, n=CHUNK, work=11 * 256 - 1, rep=2, stride=4)
     assert "asks 2816" in str(e.value) and ":12:" in str(e.value)
     build(tmp_path, n=CHUNK, work=11 * 256, rep=2, stride=4)
+
+
+def test_stride_0_over_several_repeats_needs_pipevs_layout(tik_importable, tmp_path):
+    # the pages ask 11 × 128 for src_rep_stride 0; pipev's float32 rows need more for 2 repeats
+    with pytest.raises(DiagnosticError) as e:
+        build(tmp_path, n=CHUNK, work=11 * 128, rep=2, stride=0)
+    assert "pipev's expansion lays out 2704" in str(e.value)
