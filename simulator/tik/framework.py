@@ -188,6 +188,8 @@ def check_shape(shape, min_rank: int = 0, max_rank: int = MAX_RANK, min_size: in
 
 
 def check_dtype(dtype, check_list, param_name: str = "") -> None:
+    if isinstance(check_list, str):  # `("int32")` is a str: operators pass one dtype so
+        check_list = [check_list]
     if str(dtype).lower() not in [str(c).lower() for c in check_list]:
         where = f" of {param_name}" if param_name else ""
         raise TikError.at(caller(), f"check_dtype: dtype{where} {dtype!r} is not one of "

@@ -329,15 +329,18 @@ def _stored(tensor: Tensor, value, low: Lowering, loc: Loc, what: str
             ) -> tuple[int, frozenset[str]]:
     """The register holding what `tensor[i].set_as(value)` stores, and the buffers read for
     it: a Scalar of the tensor's kind as it is, a Tensor's first element loaded (TIK: a
-    one-element tensor, the same dtype), anything else computed into a scratch register."""
+    one-element tensor; an integer one of any width, a float one of the same dtype), anything
+    else computed into a scratch register."""
     t = tensor.t
     if isinstance(value, Tensor):
         _element(value, None, loc, what)
-        if value.t.name != t.name:
+        # integer elements of another width go through the register as a Scalar would (GetShape
+        # stores int64 shape words into int32: the low bytes); floats must match (TIK's page)
+        if value.t.name != t.name and not (value.t.is_int and t.is_int):
             raise LowerError(f"the element is {value.dtype}, the tensor {tensor.dtype} (TIK: "
                              "the same dtype)")
         reg = low.temp()
-        low.lines.append(f"ld.{t.name} x{reg}, {_access(value, None, low)}")
+        low.lines.append(f"ld.{value.t.name} x{reg}, {_access(value, None, low)}")
         return reg, frozenset({value.buffer})
     e = as_expr(int(value) if isinstance(value, (bool, np.bool_)) else value)
     if isinstance(e, RegisterRef) and (e.ftype is None) == t.is_int and \
