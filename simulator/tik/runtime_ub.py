@@ -7,7 +7,8 @@ its tiling data. TIK places such a tensor when the kernel runs; so does pipev:
   scratch area;
 - a tensor starts where the last run-time-sized tensor still alive ends (0 for the first): its
   end, in bytes rounded up to 32, is an int64 register the scalar unit computes at the
-  declaration, and the tensor's accesses add the start of it;
+  declaration (when registers are short, the expression of the sizes, recomputed where it is
+  used), and the tensor's accesses add the start of it;
 - a tensor that would end past the arena stops the run with an error at its declaration.
 
 Each such tensor is its own pipev tensor over the whole arena, so an access beyond the arena is
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
 # the arena's size in the declarations' checks, replaced by the real figure at BuildCCE
 # (an immediate no kernel writes: 2^62 + 29)
 _PENDING = (1 << 62) + 29
+# a tensor's end takes a register only while more than these are free for the kernel's own
+# Scalars (an operator keeping many tiling Scalars alive would run out): else its end is the
+# expression of the sizes, which the scalar unit recomputes where the tensor is used
+SPARE_REGISTERS = 8
 
 
 class Placed:
@@ -65,8 +70,11 @@ def declare(tik: Tik, loc: Loc, dtype: str, t: DType, shape, name: str, pname: s
     nbytes = (count * t.size + 31) // 32 * 32
     alive = [p for p in tik.runtime_ub if not (p.root.life and p.root.life.ended)]
     start = alive[-1].end if alive else Const(0)
-    end = tik.Scalar("int64", name=f"{name}_end")
-    set_scalar(end, start + nbytes, loc)
+    if len(tik.registers.free) > SPARE_REGISTERS:
+        end = tik.Scalar("int64", name=f"{name}_end")
+        set_scalar(end, start + nbytes, loc)
+    else:  # registers are short: the end as the expression of the sizes (recomputed per use)
+        end = as_expr(start + nbytes)
     check = Op(loc, "Tensor", [])
     with tik._branch(loc, end > _PENDING):
         tik.record(check)

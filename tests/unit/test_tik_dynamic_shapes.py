@@ -232,3 +232,34 @@ def test_a_gm_tensor_viewed_as_another_element_size_is_the_same_bytes(tik_import
                                                                           np.int64)},
                                          interactive=False)
     assert y[0] == 1 and y[2:32].tolist() == x[1:31].tolist()
+
+
+def test_run_time_ub_tensors_when_registers_are_short(tik_importable, tmp_path):
+    # 16 Scalars alive (as an operator's tiling arguments): the tensors' ends are then the
+    # expressions of their sizes, recomputed where used; the bytes are the same
+    text = """
+    from tbe import tik
+    tik_instance = tik.Tik()
+    n_gm = tik_instance.Tensor("int64", (4,), name="n_gm", scope=tik.scope_gm)
+    y_gm = tik_instance.Tensor("int32", (2, 64), name="y_gm", scope=tik.scope_gm)
+    n_ub = tik_instance.Tensor("int64", (4,), name="n_ub", scope=tik.scope_ubuf)
+    tik_instance.data_move(n_ub, n_gm, 0, 1, 1, 0, 0)
+    held = [tik_instance.Scalar("int64", name=f"s{k}", init_value=k) for k in range(16)]
+    n = tik_instance.Scalar("int64", name="n", init_value=n_ub[0])
+    a = tik_instance.Tensor("int32", (n,), name="a", scope=tik.scope_ubuf)
+    b = tik_instance.Tensor("int32", (n, 8), name="b", scope=tik.scope_ubuf)
+    tik_instance.vec_dup(64, a, 7, 1, 8)
+    tik_instance.vec_dup(64, b, 9, 1, 8)
+    a[n - 1].set_as(held[5])
+    tik_instance.data_move(y_gm, a, 0, 1, 8, 0, 0)
+    tik_instance.data_move(y_gm[1, 0], b, 0, 1, 8, 0, 0)
+    tik_instance.BuildCCE(kernel_name="two", inputs=[n_gm], outputs=[y_gm])
+    """
+    tik_instance = build(tmp_path, text)
+    assert not any(hasattr(p.end, "reg") for p in tik_instance.runtime_ub)  # no registers
+    [y] = tik_instance.tikdb.start_debug({"n_gm": np.array([3, 0, 0, 0], np.int64)},
+                                         interactive=False)
+    want_a = np.full(64, 7, np.int32)
+    want_a[8:] = 9
+    want_a[2] = 5
+    assert y[0].tolist() == want_a.tolist() and y[1].tolist() == [9] * 64
