@@ -462,6 +462,7 @@ class Session:
         texts = self._launch_texts.setdefault(launch.index, {})
         texts[self.core] = stream.vasm_text(gm_file=f"{first.stem}.{{name}}.npy")
         if self.core == launch.block_dim - 1 or not launch.ok:
+            del self._launch_texts[launch.index]  # written once, then dropped
             cores = [texts[k] for k in sorted(texts)]
             if sorted(texts) == list(range(len(texts))):
                 launch_path(self.save_vasm, launch.index).write_text(
