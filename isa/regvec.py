@@ -103,7 +103,9 @@ TYPES: dict[str, tuple[str, ...]] = {
     "vrneg": ("s8", "s16", "f16", "s32", "f32", "s64"),
     "vrrelu": ("f16", "s32", "f32", "s64"),
     **dict.fromkeys(("vrand", "vror", "vrxor", "vrnot"), _INTS),
-    **dict.fromkeys(("vrexp", "vrln", "vrsqt", "vrdiv"), ("f16", "f32")),
+    **dict.fromkeys(("vrexp", "vrln", "vrsqt"), ("f16", "f32")),
+    # the Div page (DivAlgo INTRINSIC): integers truncate toward zero (semantics.md §15)
+    "vrdiv": ("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64"),
     "vredsum": ("f16", "f32", "s32", "u32", "s64", "u64"),
     **dict.fromkeys(("vredmax", "vredmin"), ("s16", "u16", "f16", "s32", "u32", "f32", "s64",
                                              "u64")),
