@@ -28,6 +28,7 @@ from isa.types import lookup
 from simulator.ascendc.source import SourceLines
 from simulator.ascendc.views import GmView, Namer, save_views
 from simulator.cores import summed
+from simulator.launch_recording import combined, launch_path
 
 c_char_p, c_int, c_uint64, c_uint32 = ctypes.c_char_p, ctypes.c_int, ctypes.c_uint64, \
     ctypes.c_uint32
@@ -244,6 +245,7 @@ class Session:
         # the cores before this one: C may still hold a pointer into their UB (a `__ubuf__`
         # array taken before the next core's first call); two, not every core of the launch
         self._finished: deque = deque(maxlen=2)
+        self._launch_texts: dict[int, dict[int, str]] = {}  # --save-vasm: launch → core → text
         self.launch: Launch | None = None
         self.core = 0
         self.launches: list[Launch] = []
@@ -451,10 +453,27 @@ class Session:
         try:
             stream.save_vasm(target)
             self._save_views(stream, target)
+            self._save_launch_vasm(stream)
         except OSError as e:
             raise DiagnosticError([Diagnostic("error", self.launch.file, self.launch.line, 1,
                                               f"cannot write --save-vasm {target}: "
                                               f"{e.strerror or e}")]) from None
+
+    def _save_launch_vasm(self, stream) -> None:
+        """A launch of several cores: its cores' recordings also as one program
+        (launch_recording.py), written when its last core is saved."""
+        launch = self.launch
+        if launch.block_dim < 2 or not hasattr(stream, "vasm_text"):
+            return
+        first = Path(numbered(self.save_vasm, launch.index, 0))
+        texts = self._launch_texts.setdefault(launch.index, {})
+        texts[self.core] = stream.vasm_text(gm_file=f"{first.stem}.{{name}}.npy")
+        if self.core == launch.block_dim - 1 or not launch.ok:
+            del self._launch_texts[launch.index]  # written once, then dropped
+            cores = [texts[k] for k in sorted(texts)]
+            if sorted(texts) == list(range(len(texts))):
+                launch_path(self.save_vasm, launch.index).write_text(
+                    combined(cores, launch.kernel), encoding="utf-8")
 
     def _save_views(self, stream, target: str) -> None:
         """The core's GlobalTensor views beside its recording, each at the recording's
