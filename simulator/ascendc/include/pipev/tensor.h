@@ -63,13 +63,14 @@ public:
         }
     }
     void SetValue(uint64_t offset, T value, PIPEV_LOC) const {
+        // the write first: a --save-vasm recording stores the bytes written
         if constexpr (pipev::is_int4<T>) {  // the other half of the byte is kept
-            pipev::detail::gm_access(ptr_ + offset / 2, 1, true, loc);
             uint8_t& b = ptr_[offset / 2].bits;
             b = offset % 2 ? uint8_t((b & 0x0F) | (value.bits << 4)) : uint8_t((b & 0xF0) | value.bits);
+            pipev::detail::gm_access(ptr_ + offset / 2, 1, true, loc);
         } else {
-            pipev::detail::gm_access(ptr_ + offset, sizeof(T), true, loc);
             ptr_[offset] = value;
+            pipev::detail::gm_access(ptr_ + offset, sizeof(T), true, loc);
         }
     }
     T& operator()(uint64_t offset) const { return ptr_[offset]; }
