@@ -156,6 +156,7 @@ def to_float(p: Parts, t: DType, mode: str, overflow: str = "max") -> np.ndarray
 
 def to_int(p: Parts, t: DType, mode: str) -> np.ndarray:
     lo, hi = int_range(t)
+    lo, hi = max(lo, -(1 << 63)), min(hi, (1 << 63) - 1)  # int64 arithmetic below (u64)
     # |value| ≥ 2^63 saturates whatever the mode and the destination; below, M·2^E fits int64
     big = (p.mag != 0) & (bit_length(p.mag) + p.exp > 63)
     m = round_shift(p.mag, -np.where(big, 0, p.exp), p.neg, mode)
