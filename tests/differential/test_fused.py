@@ -11,6 +11,7 @@ and registers; a failing run must fail with the same diagnostics and partial UB.
 
 from __future__ import annotations
 
+import re
 from unittest import mock
 
 import numpy as np
@@ -797,3 +798,23 @@ def bulk_compare_programs(draw) -> str:
 @given(bulk_compare_programs(), st.sampled_from(("error", "off")))
 def test_prepared_compares_equal_reference(text, checks):
     same_if_it_assembles(text, checks)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(bulk_compare_programs(), st.sampled_from(("error", "off")))
+def test_prepared_compares_equal_the_independent_model(text, checks):
+    """Both loops run vcmpv's prepared body for a whole instruction (one body per
+    instruction): the independent model (tests/reference) is what checks its bits, in every
+    layout it reads differently (a union of blocks, rows of it, a gather; a view, a copy)."""
+    from tests.differential.test_random_programs import SIZE, check
+    placed, at = [], 0  # the model reads placed tensors: a, b, d back to back from 0
+    for line in text.splitlines():
+        head = re.match(r"(\.ub \w+ (\w+)\[(\d+)\])(.*)", line)
+        if head is not None:
+            line = f"{head[1]} @{at}{head[4]}"
+            at += SIZE[head[2]] * int(head[3])
+        placed.append(line)
+    try:
+        check("\n".join(placed) + "\n", checks)
+    except AssemblyError:
+        pass
