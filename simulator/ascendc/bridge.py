@@ -255,6 +255,7 @@ class Session:
         self._reported: set[Diagnostic] = set()  # self.diagnostics, to look up
         self._strings: dict[bytes, str] = {}
         self._source = SourceLines()  # source lines, for call columns
+        self._columns: dict[tuple[str, int], int] = {}  # (file, line) -> its call column
         self.struct = PipevBridge()
         # the CFUNCTYPE objects must live as long as C may call them
         self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
@@ -295,8 +296,13 @@ class Session:
         column of the first character of FILE's LINE, where the call's statement begins."""
         if col > 0 or line < 1:
             return col
-        text = self._source.line(file, line)
-        return len(text) - len(text.lstrip()) + 1 if text.strip() else 0
+        key = (file, line)
+        got = self._columns.get(key)
+        if got is None:  # read once per call site (every call of a loop asks again)
+            text = self._source.line(file, line)
+            got = self._columns[key] = len(text) - len(text.lstrip()) + 1 if text.strip() \
+                else 0
+        return got
 
     def _where(self, args) -> tuple[str, int]:
         if len(args) >= 2 and isinstance(args[0], bytes) and isinstance(args[1], int):
