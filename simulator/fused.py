@@ -22,7 +22,10 @@ instruction keeps taking the reference path. Plans exist for:
 Everything else — DMA, flags, barriers, CMPMASK moves, halt, a first execution, a decoding with
 diagnostics, a mode-2 vsel — takes the reference path in the same loop, so state flows between
 the two paths instruction by instruction. A stream (simulator/stream.py) runs each statement's
-instructions through `issue`, with the same plans (no branches: a stream has no flat index).
+instructions through `issue`, with the same plans (no branches: a stream has no flat index);
+once every instruction of a statement has its plan, the statement is issued as one group (a
+count form's counter-mode bracket of five: the plans in order, without a lookup or a count
+each; `_group`).
 Functional results, diagnostics and every cycle figure are identical
 (tests/differential/test_fused.py runs both).
 
