@@ -141,8 +141,7 @@ def _union(accs, r: int) -> tuple[int, np.ndarray | None] | None:
     span = first.last_block(r) // BLOCK + 1
     if span > UNION_SLACK * r * nb:
         return None
-    order = (np.arange(r, dtype=np.intp)[:, None] * first.rep
-             + np.arange(nb, dtype=np.intp) * first.blk).reshape(-1)
+    order = (first.block_indices(r) - first.base // BLOCK).reshape(-1)  # the access's blocks
     if span == r * nb and bool((order == np.arange(span)).all()):
         return span, None
     return span, order
@@ -166,7 +165,8 @@ def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int,
     # apart — the destination is R such rows (one strided copy of R items, not a gather)
     acc, r = accs[0], vop.repeats
     row = np.dtype(f"V{acc.blocks * per_block // 8}") if acc.blk == 1 else None
-    rows_at = (r,), (acc.rep * per_block // 8,)
+    apart = int(order[acc.blocks]) if order is not None and r > 1 else 0  # blocks a repeat on
+    rows_at = (r,), (apart * per_block // 8,)
     machine = views = dst_rows = None
     scalar_of = _scalar_reader(vop)
 
