@@ -92,8 +92,9 @@ class Statistics(Observer):
         cycles = self.line_cycles
 
         def elsewhere(instr, busy: int, taken: bool) -> None:
-            if instr.file:  # a streamed line seen before: `line_busy`'s last step alone
-                key = (instr.file, instr.line)
+            file = instr.body.file  # (the body's field once: a stream's every instruction)
+            if file:  # a streamed line seen before: `line_busy`'s last step alone
+                key = (file, instr.line)
                 if key in cycles:
                     cycles[key] += busy
                     return
