@@ -105,7 +105,9 @@ def prepare_vcmpv(vop: VectorOp, ub_bytes: int):
             for a in accs):
         return None
     union = _union(accs, r)
-    if union is not None:
+    # a block's bits fill whole bytes (size 4 and below; an 8-byte element's block is half a
+    # byte): then the packed blocks can be rearranged, else only the span packed as it lies
+    if union is not None and (union[1] is None or (BLOCK // vop.t.size) % 8 == 0):
         return _union_body(vop, accs, run, *union)
     start, stop = run
     op, out = OPS[vop.instr.op], np.empty((r, accs[0].blocks, BLOCK // vop.t.size), bool)
@@ -158,13 +160,14 @@ def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int,
     start, stop = run
     per_block = BLOCK // vop.t.size
     op, out = OPS[vop.instr.op], np.empty(span * per_block, bool)
-    unit = BYTES_OF[per_block // 8]
+    unit = BYTES_OF.get(per_block // 8)  # (None: a block is less than a byte, order None)
     num, widen = vop.t.numeric, vop.t.name == "bf16"
     bases = tuple(a.base for a in accs)
     # block stride 1: a repeat's blocks are one row of packed bytes, repeats `rep` blocks
     # apart — the destination is R such rows (one strided copy of R items, not a gather)
     acc, r = accs[0], vop.repeats
-    row = np.dtype(f"V{acc.blocks * per_block // 8}") if acc.blk == 1 else None
+    row = np.dtype(f"V{acc.blocks * per_block // 8}") if acc.blk == 1 and order is not None \
+        else None
     apart = int(order[acc.blocks]) if order is not None and r > 1 else 0  # blocks a repeat on
     rows_at = (r,), (apart * per_block // 8,)
     machine = views = dst_rows = None

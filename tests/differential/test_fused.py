@@ -818,3 +818,17 @@ def test_prepared_compares_equal_the_independent_model(text, checks):
         check("\n".join(placed) + "\n", checks)
     except AssemblyError:
         pass
+
+
+
+@pytest.mark.parametrize("count", (32, 96, 224, 1024))
+@pytest.mark.parametrize("fast", (True, False))
+def test_prepared_compares_of_8_byte_elements_equal_numpy(count, fast):
+    """An 8-byte element's block is half a byte of bits (s64 compares, ascend950's count form):
+    the union layout packs the span as it lies, bit K the compare of element K."""
+    text = (".chip ascend950\n.ub a s64[1024] @0 = random(1)\n.ub b s64[1024] @8192 = random(2)\n"
+            ".ub m u8[128] @16384 = random(3)\n" + f"compare.lt.s64 m, a, b, count={count}\n" * 3)
+    ub = simulator.run(text, fast=fast).ub
+    a, b = ub[:8192].view(np.int64)[:count], ub[8192:16384].view(np.int64)[:count]
+    assert bytes(ub[16384:16384 + count // 8]) == \
+        np.packbits(a < b, bitorder="little").tobytes()
