@@ -458,6 +458,26 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              F.api("api_gatherb"), level="api", typed=True, types="gatherb", strides="gatherb",
              keys=("repeat",), hw="vgatherb",
              doc="AscendC Gatherb / asc_gather_datablock → vgatherb"),
+    # --- #27/#29 (h27dq): CastDequant's hardware forms and DEQSCALE (docs/semantics.md §6.4.4)
+    InstrDef("set_deqscale", (("value", "xsrc"),), F.SET_DEQSCALE, level="scalar",
+             doc="DEQSCALE = VALUE (64 bits; SetDeqScale, asc_set_deq_scale): a half scale in "
+             "[15:0] (vconv_deq), or an f32 scale [31:0], s9 offset [45:37], sign [46] "
+             "(vconv_deqs162b8), or the 128-byte parameter table's UB address / 32 (vdeq)"),
+    InstrDef("vconv_deq", _VEC2, F.VCONV_DEQ, typed=True, src_typed=True, types="deq",
+             strides="unary", keys=("repeat",),
+             doc="dst = f16(src × DEQSCALE's half scale), rounded to nearest even (Cast int32_t "
+             "→ half, CastDequant int32_t → half); as vconv.f16.s32 otherwise"),
+    *(InstrDef(f"vconv_{v}deqs162b8{h}", _VEC2, F.VCONV_DEQ_B8, typed=True, src_typed=True,
+               types="deq_b8", strides="unary", keys=("repeat",),
+               doc=f"dst = sat_b8(sat_s9(rint(f32(src × M{'_j' if v else ''}))) + "
+               f"offset{'_j' if v else ''}) "
+               + ("with the 16 (M_j, offset_j, sign_j) of the table DEQSCALE points at, j "
+                  "the element's place in its block" if v else
+                  "with DEQSCALE's M (f32, mantissa cut to 10 bits), offset and sign")
+               + f"; each block's 16 results in the {'high' if h == 'h' else 'low'} half of "
+               "its destination block (CastDequant halfBlock="
+               f"{'true' if h == 'h' else 'false'})")
+      for v in ("", "v") for h in ("h", "l")),
     # --- issue 28: TransDataTo5HD's address registers (the C API's asc_set_va_reg)
     InstrDef("set_va", (("va", "vareg"),) + tuple((f"a{k}", "vaddr") for k in range(8)),
              F.SET_VA, level="scalar",
