@@ -82,13 +82,11 @@ def deq_f16(src: np.ndarray, scale_bits: int) -> np.ndarray:
     frac = scale_bits & 0x3FF
     neg_scale = bool(scale_bits >> 15)
     shape = v.shape
-    if e == 0x1F:  # ±inf or NaN scale: ±inf for a non-zero source, NaN otherwise
-        nan = np.full(shape, frac != 0) | (v == 0)
-        inf = ~nan
-        zeros = np.zeros(shape, np.int64)
-        parts = Parts((v < 0) ^ neg_scale, zeros, zeros, inf, nan,
-                      np.full(shape, frac << 52, np.int64))
-        return to_float(parts, f16, "rint")
+    if e == 0x1F:  # NaN scale: that NaN, quieted; ±inf: ±inf, or the default NaN for 0 × inf
+        if frac:
+            return np.full(shape, scale_bits | 0x0200, np.uint16)
+        inf = np.where((v < 0) ^ neg_scale, np.uint16(0xFC00), np.uint16(0x7C00))
+        return np.where(v == 0, np.uint16(0x7E00), inf).astype(np.uint16)
     mant = (frac | 0x400) if e else frac
     exp = (e if e else 1) - 15 - 10
     # |src| < 2^31 and mant < 2^11: the product fits int64 exactly
