@@ -985,6 +985,15 @@ def _cast(e: _Expander) -> None:
     _arity(e, 2, form)
     ops = _operands(e, list(e.syn.defn.operands))
     rnd = e.fields.get("round", 0)
+    pair = f"{dst_t.name}.{src_t.name}"
+    if pair not in e.chip.conversions:  # int32_t → half: vconv_deq × DEQSCALE (check_conversion)
+        if rnd:
+            e.b.warn(e.key_col("round"), f"cast.{pair} ignores round= (the Cast page: int32_t → "
+                     "half is scaled by SetDeqScale(half) and rounded to nearest even)")
+        e.syn = e.syn._replace(defn=e.b.table.instructions["cast_dequant"])
+        e.fields = {k: v for k, v in e.fields.items() if k != "round"}
+        _cast_dequant(e)
+        return
     if form != "count":
         if form == "highdim":
             e.mask(*_mask_from_keys(e))
@@ -1396,10 +1405,8 @@ def _set_deq_scale(e: _Expander) -> None:
     _arity(e, 1, t.name)
     text, off = e.syn.positional[0]
     if t.name == "u64":
-        o = e.b.operand("vec", text, off, "scale")
-        if not isinstance(o.addr, int):
-            raise LexError("set_deq_scale.u64 needs a tensor at a constant address", off)
-        value = o.addr // 32
+        e.emit("set_deqscale", {"value": e.b.operand("vec", text, off, "value")})
+        return
     else:
         o = e.b.operand("scalar", text, off, "scale")
         if not isinstance(o.value, np.ndarray):

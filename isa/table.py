@@ -465,10 +465,11 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              keys=("repeat",), hw="vgatherb",
              doc="AscendC Gatherb / asc_gather_datablock → vgatherb"),
     # --- #27/#29 (h27dq): CastDequant's hardware forms and DEQSCALE (docs/semantics.md §6.4.4)
-    InstrDef("set_deqscale", (("value", "xsrc"),), F.SET_DEQSCALE, level="scalar",
+    InstrDef("set_deqscale", (("value", "deqsrc"),), F.SET_DEQSCALE, level="scalar",
              doc="DEQSCALE = VALUE (64 bits; SetDeqScale, asc_set_deq_scale): a half scale in "
              "[15:0] (vconv_deq), or an f32 scale [31:0], s9 offset [45:37], sign [46] "
-             "(vconv_deqs162b8), or the 128-byte parameter table's UB address / 32 (vdeq)"),
+             "(vconv_deqs162b8); VALUE a UB address (NAME[I], @ADDR): the 128-byte parameter "
+             "table of vconv_vdeqs162b8, DEQSCALE = its address / 32"),
     InstrDef("vconv_deq", _VEC2, F.VCONV_DEQ, typed=True, src_typed=True, types="deq",
              strides="unary", keys=("repeat",),
              doc="dst = f16(src × DEQSCALE's half scale), rounded to nearest even (Cast int32_t "

@@ -44,6 +44,14 @@ TABLE_BYTES = 128  # the vdeq table: 16 words of 64 bits
 
 def set_deqscale(ex: Context, instr: Instruction) -> Issued:
     """DEQSCALE = VALUE (taken modulo 2^64), in program order at issue."""
+    op = instr.operands["value"]
+    if op.kind == "mem":  # the vdeq table's address: 32-byte aligned, the register holds / 32
+        addrs, _ = ex.resolve(instr)
+        addr = addrs["value"]
+        if addr % 32:
+            raise Fault(Problem("align", f"{instr.head}: the vdeq parameter table at UB "
+                                f"{addr:#x} is not 32-byte aligned", role="value"))
+        return Issued("S", None, _write, addr // 32)
     value = ex.int_operand(instr, "value") & M64
     return Issued("S", None, _write, value)
 
