@@ -222,3 +222,55 @@ def test_ascendc_and_c_api_forms(tmp_path):
     assert ub[1024:1280].tobytes() == _b8(s, cw, bytes(256), 1, False)
     a = (100003 * np.arange(64) - 3000000).astype(np.int32)
     assert ub[1664:1792].view(np.uint16).tolist() == [ref.deq_f16(int(v), 0x3E00) for v in a]
+
+
+def test_tik_vconv_with_deqscale(monkeypatch):
+    """TIK vec_conv / vconv with deqscale: a float16 scale, a uint64 word, a uint64 tensor with
+    ldst_high_half (tests/data/tik/dequant_tik.py), raw bytes against the reference."""
+    import runpy
+    import sys
+    from pathlib import Path
+
+    from simulator.tik import SHIM
+    from simulator.tik import tik as tik_module
+
+    monkeypatch.syspath_prepend(SHIM)
+    monkeypatch.setitem(tik_module.SETTINGS, "chip", "ascend910b")
+    try:
+        tik = runpy.run_path(str(Path(__file__).parent.parent / "data/tik/dequant_tik.py"))[
+            "tik_instance"]
+    finally:
+        for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
+            del sys.modules[name]
+    rng = np.random.default_rng(11)
+    acc = rng.integers(-2 ** 24, 2 ** 24, 128).astype(np.int32)
+    q16 = rng.integers(-32768, 32768, 256).astype(np.int16)
+    words = [ref.word(float(s), int(o), False) for s, o in
+             zip(rng.uniform(-0.2, 0.2, 16), rng.integers(-256, 256, 16), strict=True)]
+    result = pipev.run(tik.program, inputs={"acc": acc, "q16": q16,
+                                            "words": np.array(words, np.uint64)})
+    assert not result.diagnostics
+    assert result.outputs["out_h"].view(np.uint16).tolist() == \
+        [ref.deq_f16(int(v), 0x2400) for v in acc]
+    w = ref.word(0.5, -2, True)
+    assert result.outputs["out_s8"].tobytes() == _b8(q16, w, bytes(512), 2, False)
+    assert result.outputs["out_u8"].tobytes() == _b8(q16, words, bytes(512), 2, True)
+
+
+def test_tik_deqscale_sign_bit_must_match_the_destination(monkeypatch):
+    from simulator.tik import SHIM
+    from simulator.tik import tik as tik_module
+
+    monkeypatch.syspath_prepend(SHIM)
+    monkeypatch.setitem(tik_module.SETTINGS, "chip", "ascend910b")
+    import sys
+    try:
+        from tbe import tik
+        t = tik.Tik()
+        q = t.Tensor("int16", (128,), name="q", scope=tik.scope_ubuf)
+        d = t.Tensor("int8", (256,), name="d", scope=tik.scope_ubuf)
+        with pytest.raises(Exception, match=r"deqscale\[46\]"):
+            t.vconv(128, "", d, q, 1, 1, 1, 8, 8, deqscale=ref.word(1.0, 0, False))
+    finally:
+        for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
+            del sys.modules[name]
