@@ -274,3 +274,23 @@ def test_tik_deqscale_sign_bit_must_match_the_destination(monkeypatch):
     finally:
         for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
             del sys.modules[name]
+
+
+def test_deqscale_is_machine_state_the_debugger_shows_and_undoes():
+    """`print $deqscale` reads the register, `info registers` lists it once written, and
+    stepping back over a set_deqscale restores the value before it."""
+    text = "\n".join([".chip ascend910b", ".ub x s16[128] = zeros", ".ub y s8[256] = zeros",
+                      f"    li x1, {ref.word(2.0, 0, True)}", "    set_deqscale x1",
+                      f"    li x1, {ref.word(0.5, 1, True)}", "    set_deqscale x1",
+                      "    vconv_deqs162b8l.s8.s16 y, x, repeat=1", ""])
+    dbg = pipev.debug(text)
+
+    def run(cmd: str) -> str:
+        return "\n".join(dbg.execute(cmd))
+    assert "has not been written" in run("print $deqscale")
+    for _ in range(4):
+        dbg.execute("step")
+    assert str(ref.word(0.5, 1, True)) in run("print $deqscale")
+    assert "$deqscale" in run("info registers")
+    dbg.execute("back")
+    assert str(ref.word(2.0, 0, True)) in run("print $deqscale")
