@@ -613,9 +613,10 @@ def _scalar_operand(e: _Expander) -> Operand:
 
 
 def _shift(e: _Expander) -> None:
-    """shift_left / shift_right: the elementwise expansion; a constant count outside
-    [0, width) is warned about here (the docs give no result for it; the model's is in
-    docs/semantics.md)."""
+    """shift_left / shift_right: the elementwise expansion; a constant count outside the
+    pages' range is warned about here: [0, width] on A2/A3 and 200I/500 A2 (the ShiftLeft/Right
+    pages: int16 [0, 16], int32 [0, 32]; a count of the width shifts every bit out), any count
+    >= 0 on ascend950, whose page gives every bit out past the width (the model's value)."""
     if len(e.syn.positional) == 3 and _shift_by_tensor(e):
         return
     if len(e.syn.positional) == 3:
@@ -623,8 +624,11 @@ def _shift(e: _Expander) -> None:
         if isinstance(o.value, np.ndarray):
             n = int(o.value.view(e.t.numeric)[0])
             bits = 8 * e.t.size
-            if not 0 <= n < bits:
-                e.b.warn(o.col, f"{e.syn.defn.name} by {n}: the count is outside 0..{bits - 1} "
+            # the chips with tensor-count shifts (ascend950) define every count >= 0
+            top = None if e.chip.types.get("shift_tensor") else bits
+            if n < 0 or (top is not None and n > top):
+                where = f"0..{top}" if top is not None else ">= 0"
+                e.b.warn(o.col, f"{e.syn.defn.name} by {n}: the count is outside {where} "
                          "(pipev shifts every bit out; the docs give no result)")
     if "round_en" in e.fields:  # #27: ShiftRight's roundEn, asc_shiftright_round
         e.hw_fields = {"round_en": e.fields["round_en"]}
