@@ -287,7 +287,10 @@ class VectorOp:
         """Sorted unique byte addresses the operand touches (its active elements' bytes)."""
         if acc.kind == "indexed":  # element by element
             addrs = self.byte_addrs(acc)
-            starts = np.unique(addrs if self.touches_all(acc) else addrs[self.active])
+            flat = (addrs if self.touches_all(acc) else addrs[self.active]).reshape(-1)
+            if acc.size == 1 and bool(np.all(flat[1:] > flat[:-1])):
+                return flat  # increasing bytes (CastDequant's halves): already sorted, unique
+            starts = np.unique(flat)
             return np.unique((starts[:, None] + np.arange(acc.size, dtype=np.int64)).reshape(-1))
         if not acc.masked:  # one run, or runs apart (bitrows, a packed operand's dst_rep)
             run = acc.run(0, self.repeats)

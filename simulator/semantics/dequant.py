@@ -33,7 +33,7 @@ from simulator.problems import Fault, Problem
 from simulator.semantics import vector
 from simulator.semantics.common import load, store
 from simulator.semantics.context import Context
-from simulator.semantics.convert import Parts, split, to_float, to_int
+from simulator.semantics.convert import Parts, to_float
 from simulator.semantics.issued import Issued
 
 KEY = "deqscale"  # Machine.special's key of DEQSCALE
@@ -135,12 +135,11 @@ def deq_b8(src: np.ndarray, p: DeqParams) -> np.ndarray:
     m = p.scale.view(np.float32).astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
         prod = (src.astype(np.float64) * m).astype(np.float32)  # exact in f64: one rounding
-    bits = prod.view(np.uint32)
-    # f32 → integer, nearest even, saturating (NaN → 0), then s9's range
-    q = to_int(split(bits, TYPES["f32"]), TYPES["s32"], "rint").view(np.int32).astype(np.int64)
-    q = np.clip(q, -256, 255) + p.offset
+        q = np.rint(prod)  # f32 → integer, nearest even (numpy's rint is exact)
+    # NaN → 0; ±inf and the rest saturate to s9's range
+    q = np.clip(np.where(np.isnan(q), np.float32(0), q), -256, 255).astype(np.int64) + p.offset
     out = np.where(p.signed, np.clip(q, -128, 127), np.clip(q, 0, 255))
-    return out.astype(np.int64).astype(np.uint8)
+    return out.astype(np.uint8)
 
 
 def issue_deq_b8(ex: Context, instr: Instruction) -> Issued:
