@@ -33,7 +33,6 @@ from simulator.problems import Fault, Problem
 from simulator.semantics import vector
 from simulator.semantics.common import load, store
 from simulator.semantics.context import Context
-from simulator.semantics.convert import Parts, to_float
 from simulator.semantics.issued import Issued
 
 KEY = "deqscale"  # Machine.special's key of DEQSCALE
@@ -84,6 +83,9 @@ def issue_deq(ex: Context, instr: Instruction) -> Issued:
 
 def deq_f16(src: np.ndarray, scale_bits: int) -> np.ndarray:
     """Raw f16 bits of f16(src × scale), exactly: the product as ±M·2^E, rounded once."""
+    # imported at first use, as vconv's body is (start-up imports no conversion code)
+    from simulator.semantics.convert import Parts, to_float
+
     f16 = TYPES["f16"]
     v = src.astype(np.int64)
     e = (scale_bits >> 10) & 0x1F
