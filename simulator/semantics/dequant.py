@@ -24,7 +24,7 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from isa.decode import VectorOp, decode_vector
+from isa.decode import Access, VectorOp, decode_vector
 from isa.program import Instruction
 from isa.types import TYPES
 from simulator import checks
@@ -152,11 +152,14 @@ def issue_deq_b8(ex: Context, instr: Instruction) -> Issued:
     if vector._noop(ex, instr, vop, fields):
         return Issued("V", vop, uops=vop.repeats)
     vop = _laid_out(vop, fields, instr.name.endswith("h"))
+    vec = "_vdeq" in instr.name
+    if vec:  # the table is read like an operand: bounds, footprint, init and race checks see it
+        table = Access("table", (word & 0x3FFF) * 32, "bitrows", 1, 1, 0, count=TABLE_BYTES)
+        vop = attrs.evolve(vop, operands=vop.operands + (table,), memo={})
     for acc in vop.operands:
         _check(ex, instr, vop, acc)
     ex.check(instr, checks.overlap(vop))
-    params = _table(ex, instr, word) if "_vdeq" in instr.name else \
-        params_of(np.array([word], np.uint64))
+    params = _table(ex, instr, word) if vec else params_of(np.array([word], np.uint64))
     _sign_mode(ex, instr, vop, params)
     r = vop.repeats
     return Issued("V", vop, deq_b8_body, params, r, uops=r)

@@ -294,3 +294,16 @@ def test_deqscale_is_machine_state_the_debugger_shows_and_undoes():
     assert "$deqscale" in run("info registers")
     dbg.execute("back")
     assert str(ref.word(2.0, 0, True)) in run("print $deqscale")
+
+
+def test_the_vdeq_table_is_read_like_an_operand():
+    """An unwritten table is an uninitialised read at the line; a table past UB is an error."""
+    text = "\n".join([".chip ascend910b", ".ub x s16[128] = zeros", ".ub y s8[256] = zeros",
+                      ".ub t u64[16]", "    set_deqscale t", "    li x1, 0",
+                      "    vconv_vdeqs162b8l.s8.s16 y, x, repeat=1", ""])
+    result = pipev.run(text)
+    assert any("table reads byte" in d.message and "never written" in d.message
+               for d in result.diagnostics)
+    far = text.replace("    set_deqscale t", "    li x2, 0x3FFF\n    set_deqscale x2")
+    with pytest.raises(DiagnosticError, match="table"):
+        pipev.run(far)
