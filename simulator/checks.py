@@ -93,9 +93,7 @@ def scalar_overlap(vop: VectorOp, guard, addr: int) -> Problem | None:
     size = vop.t.size
     if not (touched & (addrs < addr + size) & (addrs + dst.size > addr)).any():
         return None
-    # the statement's name where it is a select (mode 1), else the instruction's (vadds.f16 …)
-    name = "select" if vop.instr.defn.family.name == "vsel" else vop.instr.head
-    return Problem("scalar_overlap", f"{name} dst overlaps the scalar element {guard.text} at "
+    return Problem("scalar_overlap", f"select dst overlaps the scalar element {guard.text} at "
                    f"{addr:#x}", " (the scalar must not overlap dst)", role="guard",
                    at_value=True)
 

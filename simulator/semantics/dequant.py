@@ -24,7 +24,7 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from isa.decode import Access, VectorOp, decode_vector
+from isa.decode import VectorOp, decode_vector, half_block_access, row_access
 from isa.program import Instruction
 from isa.types import TYPES
 from simulator import checks
@@ -154,7 +154,7 @@ def issue_deq_b8(ex: Context, instr: Instruction) -> Issued:
     vop = _laid_out(vop, fields, instr.name.endswith("h"))
     vec = "_vdeq" in instr.name
     if vec:  # the table is read like an operand: bounds, footprint, init and race checks see it
-        table = Access("table", (word & 0x3FFF) * 32, "bitrows", 1, 1, 0, count=TABLE_BYTES)
+        table = row_access("table", (word & 0x3FFF) * 32, TABLE_BYTES)
         vop = attrs.evolve(vop, operands=vop.operands + (table,), memo={})
     for acc in vop.operands:
         _check(ex, instr, vop, acc)
@@ -165,18 +165,9 @@ def issue_deq_b8(ex: Context, instr: Instruction) -> Issued:
     return Issued("V", vop, deq_b8_body, params, r, uops=r)
 
 
-def dst_offsets(repeats: int, blk: int, rep: int, high: bool) -> np.ndarray:
-    """(R, 128) byte offsets of the results: element k of repeat i goes to its source block's
-    destination block (k // 16 at block stride BLK), byte k % 16 of the chosen half."""
-    k = np.arange(128, dtype=np.int64)
-    row = (k // 16) * blk * 32 + (16 if high else 0) + k % 16
-    return np.arange(repeats, dtype=np.int64)[:, None] * rep * 32 + row
-
-
 def _laid_out(vop: VectorOp, fields: dict, high: bool) -> VectorOp:
-    dst = vop.access("dst")
-    index = dst_offsets(vop.repeats, fields["dst_blk"], fields["dst_rep"], high)
-    laid = attrs.evolve(dst, kind="indexed", count=128).indexed(index)
+    laid = half_block_access(vop.access("dst"), vop.repeats, fields["dst_blk"],
+                             fields["dst_rep"], high)
     return attrs.evolve(vop, operands=tuple(laid if a.role == "dst" else a
                                             for a in vop.operands), memo={})
 
