@@ -156,6 +156,12 @@ class Builder:
         [conversions])."""
         pair = f"{syn.dtype.name}.{syn.src_dtype.name}"
         what = f"{syn.defn.name}.{pair}"
+        pair_problem = getattr(syn.defn.family, "pair_problem", None)
+        if pair_problem is not None:  # #34: the reg unit's Cast / Pack pairs are the family's
+            why = pair_problem(syn.defn.name, syn.dtype, syn.src_dtype, fields)
+            if why is not None:
+                raise LexError(f"{what}: {why}", syn.offset)
+            return
         if syn.defn.types != "conv":  # #27: a composite's own pairs, a [types] list of DST.SRC
             pairs = self.chip.types.get(syn.defn.types, ())
             if pair not in pairs:
@@ -281,7 +287,8 @@ class Builder:
             return self.mem(text, off, "gm")
         if kind in regvec.REG_KINDS:  # issue 34: v0..v31, p0..p7, a MaskPattern
             v = regvec.reg_value(kind, text, off)
-            return Operand("reg" if kind in ("vreg", "preg") else "word", off, text, value=v)
+            return Operand("reg" if kind in ("vreg", "preg", "ulreg", "usreg") else "word",
+                           off, text, value=v)
         if kind == "raddr":  # issue 34: a reg load/store's UB address (checked when it runs)
             return self.mem(text, off, "ub")
         if kind == "scalar":  # its role's type: a mixed form's scalar is of the source type

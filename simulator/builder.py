@@ -86,6 +86,8 @@ def gm_arrays(program: Program, inputs: Mapping[str, np.ndarray | str | Path] | 
                                        f"an input (declare it `input` or `inout` to supply it; "
                                        f"{listed})"))
     for name, t in program.gm.items():
+        if t.alias_of:  # another tensor's bytes (below)
+            continue
         data = None
         if name in inputs and t.role in ("input", "inout"):
             data = _supplied(program, t, inputs[name], errors)
@@ -95,6 +97,9 @@ def gm_arrays(program: Program, inputs: Mapping[str, np.ndarray | str | Path] | 
             errors.append(_input_error(program, t, f"input '{name}' is required: give "
                                        f"--input {name}=FILE.npy ({t.dtype.name}[{t.count}])"))
         gm[name] = data if data is not None else np.zeros(t.nbytes, np.uint8)
+    for name, t in program.gm.items():
+        if t.alias_of:  # the same array: a write through either name is the other's
+            gm[name] = gm[t.alias_of]
     if errors:
         raise SimulationError(errors)
     return gm

@@ -305,6 +305,8 @@ class Stream:
         cross-core race check of a launch sees it as the scalar unit's access to GM."""
         from simulator.crosscore import CrossCoreRaces
 
+        if self._record_gm and nbytes > 0:
+            self._record_gm_access(tensor, offset, nbytes, write, file or self.name, line, col)
         races = [ob for ob in self.executor.observers if isinstance(ob, CrossCoreRaces)]
         if not races or nbytes <= 0:
             return
@@ -316,6 +318,31 @@ class Stream:
         ev.core = self.executor.core
         for ob in races:
             ob.on_event(ev)
+
+    def _record_gm_access(self, tensor: str, offset: int, nbytes: int, write: bool, file: str,
+                          line: int, col: int) -> None:
+        """The recording carries a GetValue / SetValue of GM as the scalar unit's `ld` / `st`
+        of the element (a store after `li` of the bytes it wrote: the producer calls after
+        writing), so that a replay writes what the run wrote and its race check sees the
+        access. Only where the chip's scalar unit reaches GM (ld/st of GM assemble) and at an
+        offset that is a whole element of the tensor's type; elsewhere the replay lacks it, as
+        it lacked every one before (docs/decisions.md)."""
+        t = self.tensors.get(tensor)
+        if t is None or not self.chip.scalar_gm or offset % t.dtype.size or \
+                nbytes not in (1, 2, 4, 8):
+            return
+        mnemonic_t = t.dtype.name if t.dtype.size == nbytes else f"u{8 * nbytes}"
+        elem = f"{tensor}[{offset // t.dtype.size}]"
+        if write:
+            data = self.machine.gm[tensor][offset:offset + nbytes].tobytes()
+            value = int.from_bytes(data, "little")
+            texts = [f"li x31, {value:#x}", f"st.{mnemonic_t} x31, {elem}"]
+        else:
+            texts = [f"ld.{mnemonic_t} x31, {elem}"]
+        if self._record_gm and len(self._gm_initial) < len(self.machine.gm):
+            self._snapshot_gm()
+        for text in texts:
+            self._log.append((text, file, line, col, (), None, False))
 
     # -- the end -----------------------------------------------------------------------------
     def finish(self, outputs: bool = True) -> RunResult:

@@ -17,6 +17,8 @@ from simulator.semantics import (
     gather,
     registers,
     regvec,
+    regvec_convert,
+    regvec_data,
     scalar,
     scalar_unit,
     sync,
@@ -72,6 +74,8 @@ def _builtin() -> InstructionSet:
         "set_deqscale": dequant.set_deqscale, "vconv_deq": dequant.issue_deq,
         "vconv_deq_b8": dequant.issue_deq_b8,
         **regvec.ISSUE,  # issue 34: ascend950's reg-based vector unit
+        **regvec_convert.ISSUE,  # issue 34 (h34a): its conversions and relayouts
+        **regvec_data.ISSUE,  # issue 34 (h34a): unaligned accesses, gathers, block reductions
     }, bodies={
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,

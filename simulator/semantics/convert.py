@@ -133,14 +133,17 @@ def round_shift(mag: np.ndarray, sh: np.ndarray, neg: np.ndarray, mode: str) -> 
     return np.where(sh <= 0, mag << np.clip(-sh, 0, MAX_SHIFT), q + up)
 
 
-def to_float(p: Parts, t: DType, mode: str) -> np.ndarray:
+def to_float(p: Parts, t: DType, mode: str, overflow: str = "max") -> np.ndarray:
+    """OVERFLOW: a finite value beyond T's range gives its largest finite value ("max", the
+    memory-based Cast) or ±inf ("inf", the reg-based Cast's SatMode NO_SAT)."""
     f = float_format(t)
     sign = p.neg.astype(np.int64) << (8 * t.size - 1)
     length = bit_length(p.mag)
     e = np.maximum(length - 1 + p.exp, f.emin)  # the result's exponent (emin: subnormal)
     m = round_shift(p.mag, e - f.mant - p.exp, p.neg, mode)
     bits = ((e - f.emin) << f.mant) + m  # a carry out of the mantissa bumps the exponent
-    bits = np.where(p.mag == 0, 0, np.minimum(bits, f.inf_bits - 1))  # saturate
+    top = f.inf_bits - 1 if overflow == "max" else f.inf_bits
+    bits = np.where(p.mag == 0, 0, np.minimum(bits, top))  # saturate
     quiet = 1 << (f.mant - 1)
     nan = f.inf_bits | quiet | (p.payload >> (MAX_SHIFT - f.mant))
     bits = np.where(p.inf, f.inf_bits, np.where(p.nan, nan, bits))

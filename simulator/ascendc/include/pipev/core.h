@@ -237,6 +237,13 @@ inline uint64_t ub_alloc(uint64_t bytes, const char* what, Loc loc) {
         error(loc, "%s of %llu bytes at UB 0x%llx goes beyond UB: the chip has %llu bytes and "
               "%llu are already in use", what, (unsigned long long)bytes,
               (unsigned long long)addr, (unsigned long long)ub_limit(), (unsigned long long)addr);
+    uint64_t spill = bridge().spill_bytes;
+    if (spill && end > ub_limit() - spill)
+        warning(loc, "%s reaches UB 0x%llx, into the top %llu bytes the chip reserves for register "
+                "spills (0x%llx..0x%llx; GetRuntimeUBSize gives 0x%llx): a vector function whose "
+                "registers spill overwrites it", what, (unsigned long long)end,
+                (unsigned long long)spill, (unsigned long long)(ub_limit() - spill),
+                (unsigned long long)ub_limit(), (unsigned long long)(ub_limit() - spill));
     g.ub_top = end;
     return addr;
 }

@@ -53,8 +53,8 @@ public:
         return ptr_[offset];
     }
     void SetValue(uint64_t offset, T value, PIPEV_LOC) const {
+        ptr_[offset] = value;  // first: a --save-vasm recording stores the bytes written
         pipev::detail::gm_access(ptr_ + offset, sizeof(T), true, loc);
-        ptr_[offset] = value;
     }
     T& operator()(uint64_t offset) const { return ptr_[offset]; }
     uint64_t GetSize() const { return size_; }
