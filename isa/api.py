@@ -1417,13 +1417,14 @@ def _set_deq_scale(e: _Expander) -> None:
             raise LexError(f"set_deq_scale.{t.name} needs an immediate scale", off)
         bits = int.from_bytes(o.value.tobytes(), "little")
         if t.name == "f16":
-            for k in ("offset", "sign"):
+            for k in ("deq_offset", "sign"):
                 if k in e.syn.keys:
                     raise LexError(f"set_deq_scale.f16 takes no {k}= (SetDeqScale(half scale))",
                                    e.key_col(k))
             value = bits
         else:
-            value = deq_word(bits, e.fields.get("offset", 0), e.fields.get("sign", 0))
+            value = deq_word(bits, e.fields.get("deq_offset", 0),
+                              e.fields.get("sign", 0))
     e.emit("set_deqscale", {"value": e.num(value)})
 
 

@@ -73,7 +73,8 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     # SetDeqScale(float scale, int16_t offset, bool signMode)'s last two
     Key("half_block", 0, 1, 1, False, "CastDequant b8: 1 the results in each block's high half"),
     Key("vec_deq", 0, 1, 1, False, "CastDequant b8: 1 the 16 parameter words of the vdeq table"),
-    Key("offset", -256, 255, 0, False, "SetDeqScale: the s9 offset (int16_t: its 9 low bits)"),
+    Key("deq_offset", -256, 255, 0, False, "SetDeqScale: the s9 offset (int16_t: its 9 low "
+        "bits)"),
     Key("sign", 0, 1, 0, False, "SetDeqScale: signMode (1: int8_t results, 0: uint8_t)"),
     *(Key(s, 0, 255, None, False, "block/repeat stride in 32-byte blocks")
       for s in sorted(set(BINARY_STRIDES + UNARY_STRIDES))),
@@ -488,9 +489,9 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
                f"{'true' if h == 'h' else 'false'})")
       for v in ("", "v") for h in ("h", "l")),
     InstrDef("set_deq_scale", (("scale", "scalar"),), F.API_SET_DEQ_SCALE, level="api",
-             typed=True, types="deq_scale", keys=("offset", "sign"),
+             typed=True, types="deq_scale", keys=("deq_offset", "sign"),
              doc="AscendC SetDeqScale → set_deqscale: .f16 SCALE (Cast/CastDequant int32_t → "
-             "half), .f32 SCALE, offset=, sign= (CastDequant int16_t → b8), .u64 VDEQ (a UB "
+             "half), .f32 SCALE, deq_offset=, sign= (CastDequant int16_t → b8), .u64 VDEQ (a UB "
              "tensor holding the 16 parameter words: its address / 32)"),
     InstrDef("cast_dequant", _VEC2, F.API_CAST_DEQUANT, level="api", typed=True, src_typed=True,
              types="deq_api", strides="unary",

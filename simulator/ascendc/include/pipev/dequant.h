@@ -35,7 +35,7 @@ inline void SetDeqScale(float scale, int16_t offset, bool signMode, PIPEV_LOC) {
     s.op("%s", pipev::detail::scalar_text(scale).c_str());
     int16_t s9 = int16_t(offset & 0x1ff);  // only the 9 low bits count (the page)
     if (s9 >= 256) s9 = int16_t(s9 - 512);
-    s.op("offset=%d", int(s9)).op("sign=%d", int(signMode));
+    s.op("deq_offset=%d", int(s9)).op("sign=%d", int(signMode));
     s.issue(loc);
 }
 // CastDequant int16_t → b8, isVecDeq = true: the 16 words into VDEQ (scalar stores, as
