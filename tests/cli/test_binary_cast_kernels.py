@@ -171,7 +171,8 @@ def test_flex_scalar_950_kernel(pipev, tmp_path):
 
 
 def test_mixed_c_api_kernel_matches_the_reference(pipev, tmp_path):
-    """asc_axpy / asc_fma's half → float overloads and asc_mul_add (the C-API pages' list)."""
+    """asc_axpy / asc_fma's half → float overloads, asc_mul_add, and asc_add_relu /
+    asc_sub_relu's converting overloads (the C-API pages' list)."""
     proc = pipev("run", DATA / "axpy_mixed_c_api.cpp", timeout=300)
     assert proc.returncode == 0, proc.stderr
 
@@ -187,3 +188,6 @@ def test_mixed_c_api_kernel_matches_the_reference(pipev, tmp_path):
     h = np.frombuffer(b"".join(ref.element("vmadd", "f16", x[i].tobytes(), y[i].tobytes(),
                                            y[i].tobytes()) for i in range(128)), np.float16)
     same(read("out_h", np.float16), h, "asc_mul_add: dst = src0·dst + src1")
+    q = read("out_q", np.int8)
+    same(q[:128], each("vaddreluconv", "s8", "f16", x, y), "asc_add_relu(int8_t, half) count")
+    same(q[128:], each("vsubreluconv", "s8", "f16", x, y), "asc_sub_relu(int8_t, half) hd")

@@ -371,7 +371,12 @@ void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_
         });                                                                                        \
     }
 #define PIPEV_C_API_BINARY_MIXED(NAME, STMT)                                                       \
-    PIPEV_C_API_BINARY(NAME, STMT)                                                                 \
+    PIPEV_C_API_BINARY(NAME, STMT) PIPEV_C_API_MIXED_AS(NAME, STMT)
+// binary_or_cast (#27): asc_add_relu / asc_sub_relu, whose pages give the same-type overloads and
+// converting ones (s16 → s8, f32 → f16, f16 → s8): those issue STMT_cast.T.U (AddReluCast …)
+#define PIPEV_C_API_BINARY_OR_CAST(NAME, STMT)                                                     \
+    PIPEV_C_API_BINARY(NAME, STMT) PIPEV_C_API_MIXED_AS(NAME, STMT "_cast")
+#define PIPEV_C_API_MIXED_AS(NAME, STMT)                                                           \
     template <class T, class U, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>                  \
     void NAME(T* dst, U* src0, U* src1, uint32_t count, PIPEV_LOC) {                               \
         pipev::detail::asc_count(pipev::detail::head_tu<T, U>(STMT), count, false, loc,            \
