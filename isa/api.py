@@ -1215,7 +1215,8 @@ def _transpose_4d(e: _Expander) -> None:
     published, so this is a clear expansion whose result is the documented layout: for each
     chunk of 64 dst elements, the chunk's source byte offsets (u32) are written one lane at a
     time into the first 256 bytes of the temporary buffer (vector_dup under a one-lane MASK),
-    then one vgather moves the chunk; MASK is all ones afterwards (docs/semantics.md)."""
+    then one vgather moves the chunk; MASK is all ones afterwards (docs/semantics.md). 8-bit
+    types have no gather: _transpose_4d_b8 picks their bytes out of 16-bit gathers."""
     _arity(e, 3, "enhanced transpose")
     ops = _operands(e, list(e.syn.defn.operands))
     names = ("nsize", "csize", "hsize", "wsize")
@@ -1226,7 +1227,11 @@ def _transpose_4d(e: _Expander) -> None:
     n, c, h, w = dims
     hw, size = h * w, e.t.size
     total = n * c * hw
-    tmp_need = _TRANSPOSE_TMP[e.syn.defn.name](c) * 512
+    _check_transpose_shape(e, n, c, hw)
+    # the page's size rule: (C + 2) (NCHW2NHWC) or (2C + 1) (NHWC2NCHW) tiles of h0 x w0
+    # elements, h0 = 32 for 8-bit types (else 16), w0 = 32 / sizeof(T): 1024 bytes a tile for
+    # 8-bit types, 512 for 16- and 32-bit ones
+    tmp_need = _TRANSPOSE_TMP[e.syn.defn.name](c) * (1024 if size == 1 else 512)
     tensor, at = ops["tmp"].tensor, ops["tmp"].addr
     if tensor is not None and isinstance(at, int) and \
             tensor.addr + tensor.count * tensor.dtype.size - at < tmp_need:
@@ -1234,24 +1239,84 @@ def _transpose_4d(e: _Expander) -> None:
                        f"for csize={c} (the Transpose page's size table)", ops["tmp"].col)
     if total == 0:
         return
-    u32 = TYPES["u32"]
+    if size == 1:
+        _transpose_4d_b8(e, ops, c, hw, total)
+        return
     e.emit("set_mask_norm")
     for start in range(0, total, 64):
         m = min(64, total - start)
-        for k in range(m):
-            off = _transpose_src(e.syn.defn.name, start + k, c, hw) * size
-            e.mask(0, 1 << k)
-            e.emit("vector_dup", {"dst": ops["tmp"],
-                                  "scalar": _scalar(u32, off.to_bytes(4, "little"), str(off),
-                                                    ops["tmp"].col)}, u32, repeat=1)
+        _offsets_into(e, ops["tmp"], [_transpose_src(e.syn.defn.name, start + k, c, hw) * size
+                                      for k in range(m)])
         e.mask(*contiguous_mask(m, e.t))
         e.emit("vgather", {"dst": shift(ops["dst"], start * size), "src": ops["src"],
                            "offset": ops["tmp"]}, e.t, repeat=1)
     e.mask(ONES, ONES)
 
 
-# temporary buffer in 512-byte units (the Transpose page: (C + 2) x 16 x 16 x 2 B for
-# NCHW2NHWC, (2C + 1) x ... for NHWC2NCHW; 16-bit and 32-bit types alike)
+def _offsets_into(e: _Expander, at: Operand, offsets: list[int]) -> None:
+    """u32 lane k at AT = offsets[k]: one vector_dup under a one-lane MASK each (64 lanes a
+    256-byte repeat)."""
+    u32 = TYPES["u32"]
+    for k, off in enumerate(offsets):
+        e.mask(0, 1 << (k % 64))
+        e.emit("vector_dup", {"dst": shift(at, 256 * (k // 64)),
+                              "scalar": _scalar(u32, off.to_bytes(4, "little"), str(off),
+                                                at.col)}, u32, repeat=1)
+
+
+def _transpose_4d_b8(e: _Expander, ops: dict[str, Operand], c: int, hw: int,
+                     total: int) -> None:
+    """The 8-bit forms, 128 dst bytes a chunk, in the temporary buffer: the u32 offsets of the
+    source halfwords holding the chunk's bytes (offset & ~1) at tmp[0:512]; one vgather.u16 of
+    them to W = tmp[512:768]; W <<= 8 in the lanes whose byte is the low one (even offset: a
+    MASK of those lanes), then W >>= 8 in every lane: each lane's byte, zero-extended; then
+    vconv.f16.s16 in place and vconv.u8.f16 into dst (exact: 0..255), which writes the raw
+    byte whatever T's sign. Normal mode; MASK all ones afterwards."""
+    name = e.syn.defn.name
+    u16, f16, s16, u8 = (TYPES[k] for k in ("u16", "f16", "s16", "u8"))
+    tmp = ops["tmp"]
+    words = shift(tmp, 512)
+    eight = _scalar(u16, (8).to_bytes(2, "little"), "8", tmp.col)
+    none = ROUND_MODES.index("none")
+    e.emit("set_mask_norm")
+    for start in range(0, total, 128):
+        m = min(128, total - start)
+        src = [_transpose_src(name, start + k, c, hw) for k in range(m)]
+        _offsets_into(e, tmp, [s & ~1 for s in src])
+        chunk = contiguous_mask(m, u16)
+        e.mask(*chunk)
+        e.emit("vgather", {"dst": words, "src": ops["src"], "offset": tmp}, u16, repeat=1)
+        low = sum(1 << k for k, s in enumerate(src) if s % 2 == 0)
+        if low:
+            e.mask(low >> 64, low & ONES)
+            e.emit("vshl", {"dst": words, "src": words, "scalar": eight}, u16, repeat=1)
+        e.mask(*chunk)
+        e.emit("vshr", {"dst": words, "src": words, "scalar": eight}, u16, repeat=1)
+        e.emit("vconv", {"dst": words, "src": words}, f16, src=s16, repeat=1, round=none)
+        e.emit("vconv", {"dst": shift(ops["dst"], start), "src": words}, u8, src=f16,
+               repeat=1, round=none)
+    e.mask(ONES, ONES)
+
+
+def _check_transpose_shape(e: _Expander, n: int, c: int, hw: int) -> None:
+    """The page's ranges (nSize <= 65535, cSize <= 4095, hSize x wSize <= 4095) and
+    hSize x wSize x sizeof(T) a multiple of 32 bytes: rules (--checks)."""
+    col = e.key_col("hsize")
+    for key, v, hi in (("nsize", n, 65535), ("csize", c, 4095)):
+        if v > hi:
+            e.b.rule(e.key_col(key), f"{e.syn.defn.name} {key}={v} is over {hi} (the "
+                     "Transpose page's range)")
+    if hw > 4095:
+        e.b.rule(col, f"{e.syn.defn.name} hsize x wsize = {hw} is over 4095 (the Transpose "
+                 "page's range)")
+    if hw * e.t.size % 32:
+        e.b.rule(col, f"{e.syn.defn.name}.{e.t.name} hsize x wsize x {e.t.size} = "
+                 f"{hw * e.t.size} bytes is not a multiple of 32 (the Transpose page: "
+                 "hSize * wSize * sizeof(T) 32-byte aligned)")
+
+
+# temporary buffer in tiles (the Transpose page: (C + 2) tiles for NCHW2NHWC, (2C + 1) for
+# NHWC2NCHW; a tile is 1024 bytes for 8-bit types, 512 for 16- and 32-bit ones)
 _TRANSPOSE_TMP = {"transpose_nchw2nhwc": lambda c: c + 2,
                   "transpose_nhwc2nchw": lambda c: 2 * c + 1}
 

@@ -439,15 +439,17 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="AscendC TransDataTo5HD (address lists in UB) → vnchwconv"),
     # --- issue 28 item 5: Transpose's enhanced NCHW <-> NHWC forms
     InstrDef("transpose_nchw2nhwc", (("dst", "vec"), ("src", "vec"), ("tmp", "ub")),
-             F.api("api_transpose_4d"), level="api", typed=True, types="vgather",
+             F.api("api_transpose_4d"), level="api", typed=True, types="transpose_4d",
              keys=("nsize", "csize", "hsize", "wsize"), hw="vgather",
              doc="AscendC Transpose TRANSPOSE_NCHW2NHWC: dst[n,h,w,c] = src[n,c,h,w]; tmp: "
-             "(c + 2) x 512 bytes → vector_dup (offsets) + vgather, 64 elements at a time"),
+             "(c + 2) x 512 bytes (8-bit: x 1024) → vector_dup (offsets) + vgather, 64 "
+             "elements at a time (8-bit: 128, a vgather.u16 and the bytes picked out)"),
     InstrDef("transpose_nhwc2nchw", (("dst", "vec"), ("src", "vec"), ("tmp", "ub")),
-             F.api("api_transpose_4d"), level="api", typed=True, types="vgather",
+             F.api("api_transpose_4d"), level="api", typed=True, types="transpose_4d",
              keys=("nsize", "csize", "hsize", "wsize"), hw="vgather",
              doc="AscendC Transpose TRANSPOSE_NHWC2NCHW: dst[n,c,h,w] = src[n,h,w,c]; tmp: "
-             "(2c + 1) x 512 bytes → vector_dup (offsets) + vgather, 64 elements at a time"),
+             "(2c + 1) x 512 bytes (8-bit: x 1024) → vector_dup (offsets) + vgather, 64 "
+             "elements at a time (8-bit: 128, a vgather.u16 and the bytes picked out)"),
     # --- issue 28: Gatherb (whole blocks by byte offsets)
     InstrDef("vgatherb", (("dst", "vec"), ("src", "vec"), ("offset", "vec")), F.VGATHERB,
              typed=True, types="gatherb", strides="gatherb", keys=("repeat",),
