@@ -159,3 +159,7 @@ def test_ascendc(tmp_path):
     y = np.arange(48, dtype=np.float32) + np.float32(0.5)
     assert f[64:112].tobytes() == transpose_4d(y, 2, 3, 1, 8, True).tobytes()
     assert f[128:176].tobytes() == y.tobytes()
+    b = core.ub[2048:2048 + 512].view(np.int8)
+    z = (np.arange(96) - 48).astype(np.int8)
+    assert b[128:224].tobytes() == transpose_4d(z, 1, 3, 1, 32, True).tobytes()
+    assert b[256:352].tobytes() == z.tobytes()
