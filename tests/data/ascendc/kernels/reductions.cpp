@@ -51,6 +51,8 @@ extern "C" __global__ __aicore__ void reductions(GM_ADDR x, GM_ADDR out)
     ReduceMax(rs[136], xs, ws, N, true);  // => whole_reduce_max.f32 lm4[x1], lm0[x2], mask=x3, repeat=x4, dst_rep=1, src_blk=1, src_rep=8, order=value_index
     ReduceMin(rs[138], xs, ws, 64, 8, 8, true);  // => whole_reduce_min.f32 lm4[x1], lm4[x2], mask_lo=x3, repeat=x4, dst_rep=1, src_blk=1, src_rep=8, order=value_index
     ReduceSum(rs[140], xs, ws, 300);
+    // RepeatReduceSum (h28): WholeReduceSum with a contiguous mask; its dstBlkStride (7) dropped
+    RepeatReduceSum(rs[144], xs, 4, 48, 7, 1, 2, 8);  // => whole_reduce_sum.f32 lm1[x1], lm0[x2], mask=x3, repeat=x4, dst_rep=2, src_blk=1, src_rep=8$
     SetFlag<HardEvent::V_S>(EVENT_ID2);
     WaitFlag<HardEvent::V_S>(EVENT_ID2);
     float total = GetReduceRepeatSumSpr<float>();  // a register: no statement, no access
