@@ -689,8 +689,11 @@ def _reduce(e: _Expander) -> None:
     """The reductions (WholeReduce*, BlockReduce*, PairReduceSum): repeat= with a mask, or MASK
     as it is; one hardware instruction, the row's `hw`, with the statement's strides (dst_rep
     in whole results) and, for max/min, its order. dst is aligned as the hardware's needs."""
+    if "count" in e.fields:
+        _reduce_count(e)
+        return
     if "repeat" not in e.fields:
-        raise LexError(f"{e.syn.defn.name} takes repeat= (the vendor API has no count form)",
+        raise LexError(f"{e.syn.defn.name} takes repeat= or count= (the C API's first-n form)",
                        e.syn.offset)
     form = _form(e)
     _arity(e, 2, form)
@@ -703,6 +706,33 @@ def _reduce(e: _Expander) -> None:
         e.mask(*_mask_from_keys(e))
     keys = {"order": e.fields.get("order", 0)} if "order" in hw.keys else {}
     e.emit(hw.name, ops, e.t, repeat=e.fields["repeat"], stride=_strides(e), **keys)
+
+
+def _reduce_count(e: _Expander) -> None:
+    """count=N (h28: the C API's first-n forms, asc_repeat_reduce_* / asc_datablock_reduce_* /
+    asc_pair_reduce_sum(dst, src, count)): the row's instruction over src's first N elements
+    in counter mode, the results back to back (the default strides dst_rep 1, src_blk 1,
+    src_rep 8); mode normal and MASK all ones afterwards."""
+    name = e.syn.defn.name
+    if "repeat" in e.fields or any(k in e.fields for k in ("mask", "mask_lo", "mask_hi")) or \
+            "stride" in e.syn.keys:
+        raise LexError(f"{name} count= takes no repeat=, mask or stride keys (the first-n "
+                       "form's strides are the defaults)", e.key_col("count"))
+    if not e.chip.counter_mode:
+        raise LexError(f"{name} count= needs counter mode, which {e.chip.name} lacks",
+                       e.key_col("count"))
+    _arity(e, 2, "count form")
+    hw = e.b.table.instructions[e.syn.defn.hw]
+    ops = {role: e.b.operand(kind, text, off, role,
+                             hw.family.operand_align(role, e.fields, e.t))
+           for (role, kind), (text, off) in zip(e.syn.defn.operands, e.syn.positional,
+                                                strict=True)}
+    n = _count(e, CHUNK_REPEAT * e.t.per_repeat)
+    if isinstance(n, int) and n == 0:
+        e.b.warn(e.key_col("count"), f"{name} with count=0 does nothing")
+        return
+    keys = {"order": e.fields.get("order", 0)} if "order" in hw.keys else {}
+    _first_n(e, n, lambda: e.emit(hw.name, ops, e.t, repeat=1, **keys), None)
 
 
 # -- composite reductions: ReduceMax / ReduceMin / ReduceSum (issue 28, group 28a) -----------

@@ -483,8 +483,9 @@ def _reduction(hw: str, family: Family, api_name: str, what: str, vendor: str) -
     return (InstrDef(hw, _VEC2, family, typed=True, types="reduce", strides="reduce", keys=keys,
                      doc=what),
             InstrDef(api_name, _VEC2, F.api("api_reduce"), level="api", typed=True,
-                     types="reduce", strides="reduce", keys=keys + _APIMASK,
-                     doc=f"AscendC {vendor}: repeat= with a mask (or MASK as it is) → {hw}",
+                     types="reduce", strides="reduce", keys=keys + _APIMASK + ("count",),
+                     doc=f"AscendC {vendor}: repeat= with a mask (or MASK as it is) → {hw}; "
+                     "count=N (the C API's first-n form): counter mode, default strides",
                      hw=hw))
 
 
