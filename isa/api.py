@@ -817,6 +817,38 @@ class _Rounds:
                         repeat=1, stride=(1, 1, 8))
 
 
+    def runs(self, count: int) -> None:
+        """TIK vec_reduce_add on A2/A3 (h28; its page, the A2 paragraph): the COUNT repeat sums
+        in work added in order within each run of up to 255 (work[255c : 255c + L]: the
+        in_order steps, the run's sum landing at work[c]), then the runs' sums by one vcadd's
+        tree into dst (a single run: its last step writes dst). A run of one repeat sum (the
+        last run's, when COUNT = 1 mod 255) is moved to work[c] by a one-lane vcadd."""
+        t, size, per_block = self.t, self.t.size, self.t.per_block
+        nruns = -(-count // CHUNK_REPEAT)
+        if nruns > self.n:
+            raise LexError(f"vec_reduce_add of {count} repeats: pipev adds at most {self.n} runs "
+                           f"of 255 repeat sums ({t.name})", self.e.key_col("repeats"))
+        for c in range(nruns):
+            start, length = CHUNK_REPEAT * c, min(CHUNK_REPEAT, count - CHUNK_REPEAT * c)
+            final = self.dst if nruns == 1 else shift(self.work, c * size)
+            if length == 1:
+                base = start // per_block * per_block
+                self.e.mask(0, 1 << (start - base))
+                self.e.emit("vcadd", {"dst": final, "src": shift(self.work, base * size)}, t,
+                            repeat=1, stride=(1, 1, 8))
+                continue
+            for i in range(start + 1, start + length):
+                base = (i - 1) // per_block * per_block
+                self.e.mask(0, 3 << (i - 1 - base))
+                target = final if i == start + length - 1 else shift(self.work, i * size)
+                self.e.emit("vcadd", {"dst": target, "src": shift(self.work, base * size)}, t,
+                            repeat=1, stride=(1, 1, 8))
+        if nruns > 1:
+            self.e.mask(*contiguous_mask(nruns, t))
+            self.e.emit("vcadd", {"dst": self.dst, "src": self.work}, t, repeat=1,
+                        stride=(1, 1, 8))
+
+
 def _work_needed(extreme: bool, repeats: int, t: DType) -> int:
     """The vendor's minimum work size in elements (ReduceMax/Min without the index, ReduceSum):
     the first round's results, rounded up to whole 32-byte blocks."""
@@ -839,6 +871,9 @@ def _reduce_all(e: _Expander) -> None:
     ops = {role: e.b.operand(kind, text, off, role, hw.family.operand_align(role, f, t))
            for (role, kind), (text, off) in zip(kinds, e.syn.positional, strict=True)}
     rounds = _Rounds(e, ops)
+    if f.get("runs", 0) and (rounds.extreme or "count" in f):
+        raise LexError(f"{defn.name} runs=1 is vec_reduce_add's order: reduce_sum with repeats= "
+                       "only", e.key_col("runs"))
     if f.get("index", 0):
         _IndexRounds(e, rounds, ops).run()
         return
@@ -870,7 +905,10 @@ def _reduce_all(e: _Expander) -> None:
         if any(k in f for k in ("mask", "mask_lo", "mask_hi")):
             e.mask(*_mask_from_keys(e))
         rounds.first(repeats, f["src_rep"])
-        rounds.again(repeats)
+        if f.get("runs", 0) and e.chip.reduce_sum_first_n == "sequential" and repeats > 1:
+            rounds.runs(repeats)  # TIK vec_reduce_add on A2/A3 (its page)
+        else:
+            rounds.again(repeats)
     e.mask(ONES, ONES)
 
 

@@ -74,6 +74,8 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("repeats", 0, (1 << 31) - 1, None, False, "ReduceMax/Min/Sum repeats (any number: "
         "the expansion chunks them)"),
     Key("index", 0, 1, 0, False, "ReduceMax/Min: 1 also returns the index (calIndex)"),
+    Key("runs", 0, 1, 0, False, "ReduceSum repeats=: 1 is TIK vec_reduce_add's order (A2/A3: "
+        "the repeat sums in order within runs of 255, the runs' sums by a tree)"),
     Key("tmp_a", 0, 31, None, True, "ReduceMax/Min index=1: a scalar register the index walk "
         "may use"),
     Key("tmp_b", 0, 31, None, True, "ReduceMax/Min index=1: a second scalar register"),
@@ -508,7 +510,7 @@ for _d in (
     *(InstrDef(name, (("dst", "vec"), ("src", "vec"), ("work", "vec")), F.api("api_reduce_all"),
                level="api", typed=True, types="reduce",
                strides=StrideLayout("reduce_all", ("src_rep",), (8,)),
-               keys=("count", "repeats", "index", "tmp_a", "tmp_b") + _APIMASK, hw=hw,
+               keys=("count", "repeats", "index", "tmp_a", "tmp_b", "runs") + _APIMASK, hw=hw,
                doc=f"AscendC {vendor}: count= (first n) or repeats= with a mask → rounds of "
                f"{hw} over work") for name, hw, vendor in (
         ("reduce_max", "vcmax", "ReduceMax"), ("reduce_min", "vcmin", "ReduceMin"),

@@ -64,6 +64,8 @@ class Binding:
     params: tuple[tuple[str, ...], ...] = ()
     # a C-API conversion's (dst type, src type, round mode): its name says them, asc_int642float_rn
     conv: tuple[str, str, str] = ()
+    # keys the statement always gets (h28: vec_reduce_add's `runs=1`, its page's sum order)
+    keys: str = ""
 
     def __attrs_post_init__(self) -> None:
         if self.params:
@@ -157,7 +159,7 @@ def _reductions() -> list[Binding]:
         index = ("index",) if statement != "sum" else ()
         rows.append(Binding("tik", f"vec_reduce_{tik}", f"reduce_{statement}",
                             params=(("mask", "dst", "src", "work", "repeats", "src_rep",
-                                     *index),)))
+                                     *index),), keys="runs=1" if statement == "sum" else ""))
     return rows
 
 

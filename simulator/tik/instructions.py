@@ -621,6 +621,8 @@ def _from_params(row: Binding):
                         keys.append(f"tmp_a=x{c.low.temp()}, tmp_b=x{c.low.temp()}")
                 elif k not in TENSORS and k != "scalar":
                     keys.append(f"{k}={c.stride(v, k)}")
+            if row.keys:  # the row's own (vec_reduce_add's runs=1)
+                keys.append(row.keys)
             c.emit(f"{row.statement}.{t.name} {', '.join(ops + keys)}")
             c.record("V")
     return _named(row, method)
