@@ -712,27 +712,36 @@ def _reduce_count(e: _Expander) -> None:
     """count=N (h28: the C API's first-n forms, asc_repeat_reduce_* / asc_datablock_reduce_* /
     asc_pair_reduce_sum(dst, src, count)): the row's instruction over src's first N elements
     in counter mode, the results back to back (the default strides dst_rep 1, src_blk 1,
-    src_rep 8); mode normal and MASK all ones afterwards."""
+    src_rep 8); mode normal and MASK all ones afterwards. ascend910 (no counter mode; N a
+    constant): chunks of whole repeats, then the tail repeat under the contiguous rule."""
     name = e.syn.defn.name
     if "repeat" in e.fields or any(k in e.fields for k in ("mask", "mask_lo", "mask_hi")) or \
             "stride" in e.syn.keys:
         raise LexError(f"{name} count= takes no repeat=, mask or stride keys (the first-n "
                        "form's strides are the defaults)", e.key_col("count"))
-    if not e.chip.counter_mode:
-        raise LexError(f"{name} count= needs counter mode, which {e.chip.name} lacks",
-                       e.key_col("count"))
     _arity(e, 2, "count form")
     hw = e.b.table.instructions[e.syn.defn.hw]
     ops = {role: e.b.operand(kind, text, off, role,
                              hw.family.operand_align(role, e.fields, e.t))
            for (role, kind), (text, off) in zip(e.syn.defn.operands, e.syn.positional,
                                                 strict=True)}
-    n = _count(e, CHUNK_REPEAT * e.t.per_repeat)
+    n = _count(e, CHUNK_REPEAT * e.t.per_repeat if e.chip.counter_mode else None)
     if isinstance(n, int) and n == 0:
         e.b.warn(e.key_col("count"), f"{name} with count=0 does nothing")
         return
     keys = {"order": e.fields.get("order", 0)} if "order" in hw.keys else {}
-    _first_n(e, n, lambda: e.emit(hw.name, ops, e.t, repeat=1, **keys), None)
+    (_, per), = hw.family.packed_counts(keys, e.t).items()
+    unit = per * e.t.size  # one repeat's result
+
+    def chunk(done: int, k: int, mask: tuple[int, int]) -> None:
+        """ascend910: K repeats (MASK) after DONE whole ones, their results after theirs."""
+        e.mask(*mask)
+        e.emit(hw.name, {"dst": shift(ops["dst"], done * unit),
+                         "src": shift(ops["src"], done * REPEAT)}, e.t, repeat=k, **keys)
+
+    _first_n(e, n, lambda: e.emit(hw.name, ops, e.t, repeat=1, **keys), chunk)
+    if not e.chip.counter_mode:
+        e.mask(ONES, ONES)
 
 
 # -- composite reductions: ReduceMax / ReduceMin / ReduceSum (issue 28, group 28a) -----------
