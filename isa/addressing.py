@@ -29,6 +29,14 @@ def offsets(size: int, blk: int, step: int, repeats: int, n: int) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=1024)
+def nibble_offsets(blk: int, step: int, repeats: int, n: int) -> np.ndarray:
+    """`offsets` of N half-byte (s4) elements: element k in byte k // 2 of the byte grid."""
+    out = offsets(1, blk, step, repeats, (n + 1) // 2).repeat(2, axis=1)[:, :n]
+    out.setflags(write=False)
+    return out
+
+
 @lru_cache(maxsize=4096)
 def index_offsets(size: int, blk: int, step: int, repeats: int, n: int) -> np.ndarray:
     """`offsets` in elements (for an operand whose base is a multiple of SIZE)."""

@@ -33,8 +33,9 @@ from isa.lexer import (
 )
 from isa.operands import Builder, StatementSyntax
 from isa.program import Init, Instruction, Program, Statement, Tensor
+from isa.rebase import TEMPLATES_LIMIT, Template, shape_of, template
 from isa.table import TABLE, InstrDef, Table
-from isa.types import ALIASES, TYPES, VECTOR_TYPES, lookup
+from isa.types import ALIASES, CONVERT_ONLY, TYPES, VECTOR_TYPES, lookup
 
 MAX_ERRORS = 20
 MAX_TENSOR_BYTES = 256 << 20  # a simulated GM tensor; UB is far smaller on every chip
@@ -416,6 +417,10 @@ class Assembler:
                        f"{MAX_TENSOR_BYTES // t.size} {t.name} elements: a tensor holds at "
                        f"most {MAX_TENSOR_BYTES >> 20} MiB)")
             return
+        if t.nibble and count % 2:  # two int4b_t a byte: a tensor is whole bytes (the Cast page)
+            self.error(src, m.start(3), f"an s4 tensor holds an even number of elements (two a "
+                       f"byte), got {count}")
+            return
         tail = src.text[m.end():]
         self.decls.append((src, m.end(), space, dict(name=name, t=t, count=count,
                                                      col=src.pos(m.start(1)), tail=tail)))
@@ -534,6 +539,9 @@ class Assembler:
         # the common hit, a one-line text built to one instruction without diagnostics and
         # no .loc anywhere: what its copies take (body, column, source, family record, notes)
         plain: dict[str, tuple] = {}
+        # lines differing from a built one only in tensor indices: its build rebased
+        # (isa/rebase.py), by shape
+        shapes: dict[tuple, Template] = {}
         for pc, src in enumerate(self.stmts):
             hit = plain.get(src.text) if src.segs is None else None
             if hit is not None:
@@ -542,6 +550,18 @@ class Assembler:
                                      (Instruction(hit[0], pc, line),), src.rept, hit[4]))
                 continue
             off = src.off
+            shape = shape_of(src.text) if memo and src.segs is None and not locs else None
+            if shape is not None:  # a line of a built line's shape: its build, rebased
+                tpl = shapes.get(shape[0])
+                got = tpl.rebased(shape[1], pc, src.line) if tpl is not None else None
+                if got is not None:
+                    source = src.text.strip()
+                    if source == got.text:  # one string for both
+                        source = got.text
+                    out.append(Statement(pc, src.line, tpl.col, source, tpl.defn, (got,),
+                                         src.rept, tpl.notes))
+                    plain[src.text] = (got.body, tpl.col, source, tpl.defn, tpl.notes)
+                    continue
             if src.segs is None:
                 col, key = off + 1, src.text
             else:
@@ -556,6 +576,13 @@ class Assembler:
                 hw = built.hw
                 if memo and src.segs is None and len(hw) == 1 and not built.diags and not locs:
                     plain[key] = (hw[0].body, col, built.source, built.defn, built.notes)
+                    if shape is not None and shape[0] not in shapes:
+                        tpl = template(hw[0], src.text, self.table.keys)
+                        if tpl is not None:
+                            if len(shapes) >= TEMPLATES_LIMIT:
+                                shapes.clear()
+                            tpl.col, tpl.defn, tpl.notes = col, built.defn, built.notes
+                            shapes[shape[0]] = tpl
             elif len(built.hw) == 1:
                 hw = (built.hw[0].at(pc, src.line),)
             else:
@@ -596,7 +623,8 @@ class Assembler:
             return None
         t = lookup(mods[0])
         if t is None:  # an instruction's type is a vector type (bool, f64: memory only)
-            names = [*VECTOR_TYPES, *(a for a, n in ALIASES.items() if n in VECTOR_TYPES)]
+            names = [*VECTOR_TYPES, *CONVERT_ONLY,
+                     *(a for a, n in ALIASES.items() if n in VECTOR_TYPES + CONVERT_ONLY)]
             self.error(src, off + len(head.group(1)) - len(".".join(mods)),
                        f"unknown type '{mods[0]}'"
                        f"{did_you_mean(mods[0], names, case_sensitive=False)}")
@@ -730,6 +758,15 @@ def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip:
     streaming entry, the TIK front end): its hardware instructions carry PATH, LINE and COL, the
     caller's position, which every diagnostic names; TABLE: the instructions it knows. Raises
     AssemblyError."""
+    shape = shape_of(text)
+    if shape is not None:  # a statement of a shape built before here: its build, rebased
+        key = (shape[0], path, max(col, 1), checks)
+        tpl = _statement_templates(chip, tensors, table).get(key)
+        got = tpl.rebased(shape[1], pc, line) if tpl is not None and tpl.names(tensors) \
+            else None
+        if got is not None:
+            return Statement(pc, line, max(col, 1), text.strip(), tpl.defn, (got,), None,
+                             tpl.notes), []
     labels = labels or {}
     a = Assembler(text, path, chip, checks, table=table)
     a.chip, a.tensors, a.labels = chip, tensors, labels
@@ -750,8 +787,31 @@ def assemble_statement(text: str, path: str, line: int, col: int, pc: int, chip:
     hw = [h.evolve(file=path, col=at[1], col_fixed=True) for h in hw]
     warnings = [Diagnostic(sev, path, line, at[1], _shorten(msg))
                 for sev, _, msg in builder.take_diags()]
+    if shape is not None and len(hw) == 1 and not warnings and \
+            all(o.kind != "label" for o in hw[0].operands.values()):
+        tpl = template(hw[0], text, table.keys)
+        if tpl is not None:
+            templates = _statement_templates(chip, tensors, table)
+            if len(templates) >= TEMPLATES_LIMIT:
+                templates.clear()
+            tpl.defn, tpl.notes = syn.defn, tuple(notes)
+            templates[(shape[0], path, at[1], checks)] = tpl
     return Statement(pc, line, at[1], text.strip(), syn.defn, tuple(hw), None,
                      tuple(notes)), warnings
+
+
+# the templates of `assemble_statement` (a front end's statements repeat with new indices: a
+# TIK loop unrolled by Python), for one set of tensors, chip and table at a time: the
+# identities they were built against (a new set starts afresh, so a template never outlives
+# the tensors whose addresses it holds by more than one program, and never serves another's)
+_TEMPLATES_FOR: list = [None, None, None, {}]
+
+
+def _statement_templates(chip: Chip, tensors: dict[str, Tensor], table: Table) -> dict:
+    now = _TEMPLATES_FOR
+    if now[0] is not chip or now[1] is not tensors or now[2] is not table:
+        now[:] = [chip, tensors, table, {}]
+    return now[3]
 
 
 def assemble(text: str, path: str | None = None, chip: Chip | str | None = None,

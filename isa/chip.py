@@ -61,6 +61,9 @@ class Chip:
     # issue 34: the reg-based vector unit (RegTensor/MaskReg, ascend950) and its cost classes
     reg_vector: bool = False
     reg_timing: dict[str, Any] = attrs.field(eq=False, factory=dict)
+    # the top bytes of UB reserved for the compiler's register spills (ascend950: 8 KB of 256 KB;
+    # GetRuntimeUBSize gives the rest): C++ kernels may allocate them, with a warning
+    spill_reserve_bytes: int = 0
 
     @property
     def gm_bytes_per_cycle(self) -> float:
@@ -206,6 +209,7 @@ def _table(v: Any) -> str:
 SCHEMA: dict[str, Check] = {
     "name": _name, "product": _string, "ub_bytes": _integer(32, MAX_UB, 32),
     "scratch_bytes": _integer(0, MAX_UB, 32), "clock_mhz": _clock,
+    "spill_reserve_bytes": _integer(0, MAX_UB, 32),
     "cmpmask_bits": _one_of(128, 256), "event_ids": _integer(1, 256),
     "counter_mode": _boolean, "vsel_modes": _modes, "compare_to_cmpmask": _boolean,
     "flexible_scalar": _boolean, "zero_mask": _one_of("warning", "error"), "types": _types,
@@ -259,6 +263,7 @@ def load_chip_file(path: Path) -> Chip:
         reduce_sum_first_n=data.get("reduce_sum_first_n", "tree"),
         gathermask_counter=data.get("gathermask_counter", "per_repeat"),
         reg_vector=data.get("reg_vector", False), reg_timing=dict(data.get("reg_timing", {})),
+        spill_reserve_bytes=data.get("spill_reserve_bytes", 0),
     )
 
 
@@ -342,6 +347,8 @@ def _validate(data: dict) -> str:
     ub, scratch = data["ub_bytes"], data["scratch_bytes"]
     if scratch >= ub:
         return f"scratch_bytes = {scratch} must be a multiple of 32 below ub_bytes"
+    if data.get("spill_reserve_bytes", 0) >= ub:
+        return "spill_reserve_bytes must be below ub_bytes"
     need = api_scratch_needed(data.get("flexible_scalar", False))
     if need > scratch:
         return f"scratch_bytes = {scratch} is below the {need} bytes the API-level " \

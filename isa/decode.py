@@ -13,7 +13,15 @@ from functools import cached_property
 import attrs
 import numpy as np
 
-from isa.addressing import BLOCK, REPEAT, has_duplicates, index_offsets, mask_row, offsets
+from isa.addressing import (
+    BLOCK,
+    REPEAT,
+    has_duplicates,
+    index_offsets,
+    mask_row,
+    nibble_offsets,
+    offsets,
+)
 from isa.families import Family
 from isa.program import Instruction
 from isa.types import DType
@@ -42,6 +50,9 @@ class Access:
     byte offsets the instruction read from UB at issue (`index`; `index_key` tells two apart).
     "vector" and "indexed" operands touch their active elements (`masked`); every other kind
     is touched whole whatever MASK says.
+    `nibble` (s4, int4b_t: two elements a byte, `size` 1): element k lies in byte k // 2 of the
+    same formula on the byte grid (k even: bits 0–3, odd: bits 4–7), so every byte range,
+    footprint, overlap and bound below stays in whole bytes; `per_repeat` counts elements.
     Strides are never negative (the assembler takes 0..255).
     """
 
@@ -57,6 +68,7 @@ class Access:
     # side; a bit stream's bytes
     index: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)  # "indexed"
     index_key: int = 0  # a hash of `index`'s bytes: decodings with other offsets differ
+    nibble: bool = False  # two elements a byte (s4)
     # derived at construction (read by nearly every check and body: plain slots, no lookup)
     per_repeat: int = attrs.field(init=False, eq=False, repr=False)
     repeat_bytes: int = attrs.field(init=False, eq=False, repr=False)
@@ -66,12 +78,12 @@ class Access:
     @per_repeat.default
     def _per_repeat(self) -> int:
         """Elements of this operand in one repeat."""
-        return self.count or REPEAT // self.size
+        return self.count or REPEAT // self.size * (2 if self.nibble else 1)
 
     @repeat_bytes.default
     def _repeat_bytes(self) -> int:
         """Bytes one full repeat of this operand spans with block stride 1."""
-        return self.per_repeat * self.size
+        return self.grid * self.size
 
     @step.default
     def _step(self) -> int:
@@ -88,6 +100,11 @@ class Access:
         return self.blk == 1 and self.step == self.repeat_bytes
 
     @property
+    def grid(self) -> int:
+        """Byte-grid elements a repeat: `per_repeat`, or the bytes its s4 elements fill."""
+        return (self.per_repeat + 1) // 2 if self.nibble else self.per_repeat
+
+    @property
     def masked(self) -> bool:
         """Whether MASK decides which of its elements the operand touches."""
         return self.kind in MASKED_KINDS
@@ -95,7 +112,7 @@ class Access:
     def rebased(self, base: int) -> Access:
         """The same pattern at BASE."""
         return Access(self.role, base, self.kind, self.size, self.blk, self.rep, self.write,
-                      self.space, self.count, self.index, self.index_key)
+                      self.space, self.count, self.index, self.index_key, self.nibble)
 
     def indexed(self, offsets: np.ndarray) -> Access:
         """This "indexed" operand with its (R, per_repeat) byte offsets from the base."""
@@ -108,6 +125,8 @@ class Access:
         """(R, per_repeat) byte offsets of every element from the base (read-only, shared)."""
         if self.index is not None:
             return self.index[:repeats]
+        if self.nibble:
+            return nibble_offsets(self.blk, self.step, repeats, self.per_repeat)
         return offsets(self.size, self.blk, self.step, repeats, self.per_repeat)
 
     def addresses(self, repeats: int) -> np.ndarray:
@@ -118,6 +137,8 @@ class Access:
         """`offsets` in elements (read-only, shared): for a base that is a multiple of size."""
         if self.index is not None:
             return self.index[:repeats] // self.size
+        if self.nibble:  # the bytes (byte-grid elements) a repeat's s4 elements fill
+            return index_offsets(1, self.blk, self.step, repeats, self.grid)
         return index_offsets(self.size, self.blk, self.step, repeats, self.per_repeat)
 
     def has_duplicates(self, repeats: int) -> bool:
@@ -125,7 +146,7 @@ class Access:
         if self.index is not None:
             offs = self.index[:repeats]
             return np.unique(offs).size != offs.size
-        return has_duplicates(self.size, self.blk, self.step, repeats, self.per_repeat)
+        return has_duplicates(self.size, self.blk, self.step, repeats, self.grid)
 
     def start(self, i: int) -> int:
         """The address of repeat I's first element."""
@@ -134,13 +155,13 @@ class Access:
     def locate(self, flat: int) -> tuple[int, int]:
         """(repeat, block) of element FLAT counted repeat after repeat (a bit stream's byte)."""
         i, k = divmod(flat, self.per_repeat)
-        return i, k // (BLOCK // self.size)
+        return i, k // (BLOCK // self.size * (2 if self.nibble else 1))
 
     # -- byte ranges (every element touched) -------------------------------------------------
     def last_offset(self, repeats: int) -> int:
         """The largest element offset, by plain arithmetic (what `offsets(R).max()` says): it
         grows with i and, for blk >= 1, with k; with blk = 0 every block reads the first."""
-        n, per_block = self.per_repeat, BLOCK // self.size
+        n, per_block = self.grid, BLOCK // self.size
         if self.index is not None:
             return int(self.index[:repeats].max())
         if self.blk == 0:
@@ -167,7 +188,8 @@ class Access:
         if self.blk != 1 or (hi - lo > 1 and not self.contiguous):
             return None
         a = self.base + lo * self.step
-        tail = self.repeat_bytes if last is None else last * self.size
+        tail = self.repeat_bytes if last is None else \
+            (last + 1) // 2 if self.nibble else last * self.size
         return a, a + (hi - lo - 1) * self.step + tail
 
     # -- blocks (vector operands: whole 32-byte blocks) --------------------------------------
@@ -427,8 +449,9 @@ def decode_vector(instr: Instruction, addrs: dict[str, int], fields: dict[str, i
             _PLANS.clear()
         plan = _PLANS[key] = _plan(instr, roles, fields, mask, counter, per_repeat)
     r, n, row, last, all_active, accesses = plan
-    ops = tuple(Access(role, addrs[source], kind, size, blk, rep, write, count=count)
-                for role, source, kind, size, blk, rep, write, count in accesses
+    ops = tuple(Access(role, addrs[source], kind, size, blk, rep, write, count=count,
+                       nibble=nibble)
+                for role, source, kind, size, blk, rep, write, count, nibble in accesses
                 if source in addrs)
     return VectorOp(instr, instr.dtype, r, n, row, last, ops, mask, counter, all_active)
 
@@ -436,7 +459,7 @@ def decode_vector(instr: Instruction, addrs: dict[str, int], fields: dict[str, i
 def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
           mask: tuple[int, int], counter: bool, per_repeat: bool = True) -> tuple:
     """(R, N, active row, last, all active, per operand (role, the address it takes, kind,
-    size, blk, rep, write, count)) of a decoding: all of it but the addresses."""
+    size, blk, rep, write, count, nibble)) of a decoding: all of it but the addresses."""
     fam, t, src = instr.defn.family, instr.dtype, instr.src_dtype
     n = fam.repeat_elements(t, src)
     repeat = 1 if fam.one_repeat else fields.get("repeat", 1)
@@ -457,28 +480,29 @@ def _plan(instr: Instruction, roles: tuple[str, ...], fields: dict[str, int],
     for op in fam.operands(roles, fields, t):
         source = op.source if op.source is not None else op.role
         if op.kind == "bits":
-            accesses.append((op.role, source, "bits", 1, 1, 8, op.write, n // 8))
+            accesses.append((op.role, source, "bits", 1, 1, 8, op.write, n // 8, False))
         elif op.kind == "packed":
             size = fam.operand_type(op.role, t, src).size
             accesses.append((op.role, source, "packed", size, 1, fields.get(f"{op.role}_rep", 1),
-                             op.write, op.count))
+                             op.write, op.count, False))
         elif op.kind == "bitrows":  # n bits a repeat, rows src1_rep blocks apart
             accesses.append((op.role, source, "bitrows", 1, 1, fields.get(f"{op.role}_rep", 1),
-                             op.write, -(-n // 8)))
+                             op.write, -(-n // 8), False))
         elif op.kind == "addrlist":  # 16 u64 addresses, the same every repeat
-            accesses.append((op.role, source, "bitrows", 1, 1, 0, op.write, 128))
+            accesses.append((op.role, source, "bitrows", 1, 1, 0, op.write, 128, False))
         elif op.kind == "indexed":  # its offsets are data, attached at issue
             size = fam.operand_type(op.role, t, src).size
-            accesses.append((op.role, source, "indexed", size, 1, 0, op.write, n))
+            accesses.append((op.role, source, "indexed", size, 1, 0, op.write, n, False))
         elif op.kind == "compact":  # its count is the kept elements, known at issue
             size = fam.operand_type(op.role, t, src).size
-            accesses.append((op.role, source, "compact", size, 1, 0, op.write, n))
+            accesses.append((op.role, source, "compact", size, 1, 0, op.write, n, False))
         else:
-            size = fam.operand_type(op.role, t, src).size
+            ot = fam.operand_type(op.role, t, src)
+            size = ot.size
             # strides are the source operand's (an accumulator reads dst with dst's strides)
             accesses.append((op.role, source, "vector", size, fam.block_stride(source, fields),
                              fam.repeat_stride(source, fields, n), op.write,
-                             n if n * size != REPEAT else 0))
+                             n if n * ot.bits != 8 * REPEAT else 0, ot.nibble))
     all_active = bool(row.all()) and last == n
     return r, n, row, last, all_active, tuple(accesses)
 

@@ -317,7 +317,7 @@ class ConvFamily(Family):
         out = []
         for name, d in zip(names, default, strict=True):
             role, what = name.rsplit("_", 1)
-            out.append(n * self.operand_type(role, t, src).size // 32 if what == "rep" else d)
+            out.append(n * self.operand_type(role, t, src).bits // 256 if what == "rep" else d)
         return tuple(out)
 
 

@@ -12,7 +12,15 @@ import numpy as np
 from numpy.lib import format as npy_format
 
 from isa.lexer import LexError, parse_number, split_top
-from isa.types import DType, convert_scalar, from_npy, npy_count
+from isa.types import (
+    DType,
+    convert_scalar,
+    from_npy,
+    int_range,
+    npy_count,
+    npy_what,
+    pack_s4,
+)
 
 CALL_RE = re.compile(r"([A-Za-z_]+)\s*\((.*)\)\s*\Z", re.S)
 
@@ -22,7 +30,15 @@ def evaluate(text: str, offset: int, t: DType, count: int, base_dir: Path
     """INIT text → (kind, raw bytes of COUNT elements). Raises LexError at the bad token."""
     text = text.strip()
     if text == "zeros":
-        return "zeros", np.zeros(count * t.size, np.uint8)
+        return "zeros", np.zeros(t.nbytes(count), np.uint8)
+    kind, raw = _evaluate(text, offset, t, count, base_dir)
+    if t.nibble and kind not in ("file", "bits"):  # one int8 value an element → packed
+        raw = pack_s4(raw.view(np.int8))
+    return kind, raw
+
+
+def _evaluate(text: str, offset: int, t: DType, count: int, base_dir: Path
+              ) -> tuple[str, np.ndarray]:
     if text.startswith("["):
         if not text.endswith("]"):
             raise LexError("unterminated '[' list", offset)
@@ -103,9 +119,9 @@ def _int_arange(args, t: DType, count: int, start, step) -> np.ndarray:
     if not all(isinstance(v, int) for v in (start, step)):
         raise LexError(f"arange on {t.name} takes integers", args[0][1])
     last = start + step * (count - 1) if count else start
-    info = np.iinfo(t.numeric)
+    lo, hi = int_range(t)
     for v in (start, last):
-        if not info.min <= v <= info.max:
+        if not lo <= v <= hi:
             raise LexError(f"arange value {v} is out of range for {t.name}", args[0][1])
     # every value lies between start and last, so arithmetic modulo 2^64 is exact, also for
     # u64 values above 2^63 that no int64 holds
@@ -131,12 +147,12 @@ def _random(args, off, t, count, _dir) -> np.ndarray:
         raise LexError("random() seed must be a non-negative integer", args[0][1])
     rng = np.random.default_rng(seed)
     if t.is_int:
-        info = np.iinfo(t.numeric)
-        lo, hi = max(info.min, -100), min(info.max, 100)
+        tmin, tmax = int_range(t)
+        lo, hi = max(tmin, -100), min(tmax, 100)
         if len(args) == 3:
             lo, hi = parse_number(*args[1]), parse_number(*args[2])
             if not (isinstance(lo, int) and isinstance(hi, int)) or not (
-                    info.min <= lo <= hi <= info.max):
+                    tmin <= lo <= hi <= tmax):
                 raise LexError(f"random() bounds must be integers within {t.name}", args[1][1])
         return rng.integers(lo, hi, count, endpoint=True, dtype=t.numeric).view(np.uint8)
     lo, hi = (-100.0, 100.0)
@@ -173,7 +189,7 @@ def _file(args, off, t, count, base_dir) -> np.ndarray:
         raise LexError(why, o)
     raw = from_npy(t, arr)
     if raw is None:
-        raise LexError(f"{path.name} holds {arr.dtype}{list(arr.shape)}, expected {t.npy} "
+        raise LexError(f"{path.name} holds {arr.dtype}{list(arr.shape)}, expected {npy_what(t)} "
                        f"for {t.name}", o)
     if npy_count(t, arr) != count:
         raise LexError(f"{path.name} holds {npy_count(t, arr)} elements, expected {count}", o)
@@ -235,8 +251,8 @@ def _bits(args, off, t, count, _dir) -> np.ndarray:
         data = bytes.fromhex(hexs)
     except ValueError:
         raise LexError("bits() takes hex digits only", o) from None
-    if len(data) != count * t.size:
-        raise LexError(f"bits() gives {len(data)} bytes, the tensor has {count * t.size}", o)
+    if len(data) != t.nbytes(count):
+        raise LexError(f"bits() gives {len(data)} bytes, the tensor has {t.nbytes(count)}", o)
     return np.frombuffer(data, np.uint8).copy()
 
 

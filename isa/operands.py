@@ -156,6 +156,12 @@ class Builder:
         [conversions])."""
         pair = f"{syn.dtype.name}.{syn.src_dtype.name}"
         what = f"{syn.defn.name}.{pair}"
+        pair_problem = getattr(syn.defn.family, "pair_problem", None)
+        if pair_problem is not None:  # #34: the reg unit's Cast / Pack pairs are the family's
+            why = pair_problem(syn.defn.name, syn.dtype, syn.src_dtype, fields)
+            if why is not None:
+                raise LexError(f"{what}: {why}", syn.offset)
+            return
         if syn.defn.types != "conv":  # #27: a composite's own pairs, a [types] list of DST.SRC
             pairs = self.chip.types.get(syn.defn.types, ())
             if pair not in pairs:
@@ -278,7 +284,8 @@ class Builder:
             return self.mem(text, off, "gm")
         if kind in regvec.REG_KINDS:  # issue 34: v0..v31, p0..p7, a MaskPattern
             v = regvec.reg_value(kind, text, off)
-            return Operand("reg" if kind in ("vreg", "preg") else "word", off, text, value=v)
+            return Operand("reg" if kind in ("vreg", "preg", "ulreg", "usreg") else "word",
+                           off, text, value=v)
         if kind == "raddr":  # issue 34: a reg load/store's UB address (checked when it runs)
             return self.mem(text, off, "ub")
         if kind == "scalar":  # its role's type: a mixed form's scalar is of the source type
@@ -389,10 +396,18 @@ class Builder:
         idx_off = off + text.index("[") + 1
         rx = parse_reg_expr(idx_text, idx_off)
         if rx is not None:
+            if t.dtype.nibble:  # a register index would have to be halved at run time
+                raise LexError(f"{name}[...] on an s4 tensor takes a constant index (or address "
+                               "its bytes through a u8 tensor at the same place)", idx_off)
             return Operand("mem", off, text, space, RegExpr(rx[0], size, base + rx[1] * size), t)
         idx = parse_int(idx_text, idx_off)
         if not 0 <= idx < t.count:
             raise LexError(f"{name}[{idx}] is beyond the tensor ({t.count} elements)", idx_off)
+        if t.dtype.nibble:  # int4b_t: element 2j starts byte j; an odd index splits a byte
+            if idx % 2:
+                raise LexError(f"{name}[{idx}] splits a byte: an s4 element offset must be even "
+                               "(two elements a byte)", idx_off)
+            return Operand("mem", off, text, space, base + idx // 2, t)
         return Operand("mem", off, text, space, base + idx * size, t)
 
     def role_type(self, role: str) -> DType:

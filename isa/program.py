@@ -48,10 +48,11 @@ class Tensor:
     init: Any = None  # Init or None
     dynamic: bool = False  # gm: declared at a maximum shape, bound at run time (#29)
     data_bytes: int = 0  # gm: outputs hold the first data_bytes bytes (0: all); `data(N)`
+    alias_of: str = ""  # gm: the GM tensor whose bytes this one views (TIK reinterpret_cast_to)
 
     @property
     def nbytes(self) -> int:
-        return self.count * self.dtype.size
+        return self.dtype.nbytes(self.count)
 
 
 @attrs.frozen

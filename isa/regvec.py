@@ -22,7 +22,8 @@ VREGS = 32  # RegTensor registers (the vendor's RegTensor page: at most 32)
 PREGS = 8  # MaskReg registers (the MaskReg page: at most 8)
 REGVEC = "regvec"  # the family kind: an instruction of the reg-based unit (V)
 # the chip's [reg_timing] rows
-COST_CLASSES = ("vf", "mask", "load", "store", "compute", "math", "reduce")
+COST_CLASSES = ("vf", "mask", "load", "store", "compute", "math", "reduce", "convert",
+                "gather")
 
 # CreateMask's MaskPattern, in the enum's order (the C API's `Pat`, ALLF = 15)
 PATTERNS = ("ALL", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "VL128", "M3",
@@ -48,8 +49,11 @@ STORE_DISTS: dict[str, int] = {"norm": 32, "first": 0, "pack": 32, "pack4": 32}
 SDISTS = tuple(STORE_DISTS)
 
 REG_RE = {"vreg": re.compile(r"^v([0-9]|[12][0-9]|3[01])$"),
-          "preg": re.compile(r"^p([0-7])$")}
-REG_KINDS = ("vreg", "preg", "pattern", "memtype")
+          "preg": re.compile(r"^p([0-7])$"),
+          # h34a: UnalignRegForLoad ul0..ul3, UnalignRegForStore us0..us3 (at most 4 each)
+          "ulreg": re.compile(r"^ul([0-3])$"), "usreg": re.compile(r"^us([0-3])$")}
+REG_KINDS = ("vreg", "preg", "pattern", "memtype", "ulreg", "usreg")
+UREGS = 4  # unaligned-load and unaligned-store registers (the UnalignReg page: at most 4 each)
 # LocalMemBar's MemType, as .vasm words: vst VEC_STORE, vld VEC_LOAD, vall VEC_ALL, sst
 # SCALAR_STORE, sld SCALAR_LOAD, sall SCALAR_ALL
 MEMTYPES = ("vst", "vld", "sst", "sld", "vall", "sall")
@@ -87,7 +91,8 @@ def reg_value(kind: str, text: str, off: int) -> int | str:
         return word
     m = REG_RE[kind].match(text.strip())
     if m is None:
-        what = f"v0..v{VREGS - 1}" if kind == "vreg" else f"p0..p{PREGS - 1}"
+        what = {"vreg": f"v0..v{VREGS - 1}", "preg": f"p0..p{PREGS - 1}",
+                "ulreg": "ul0..ul3", "usreg": "us0..us3"}[kind]
         raise LexError(f"expected a register {what}, got '{text}'", off)
     return int(m.group(1))
 
@@ -103,7 +108,9 @@ TYPES: dict[str, tuple[str, ...]] = {
     "vrneg": ("s8", "s16", "f16", "s32", "f32", "s64"),
     "vrrelu": ("f16", "s32", "f32", "s64"),
     **dict.fromkeys(("vrand", "vror", "vrxor", "vrnot"), _INTS),
-    **dict.fromkeys(("vrexp", "vrln", "vrsqt", "vrdiv"), ("f16", "f32")),
+    **dict.fromkeys(("vrexp", "vrln", "vrsqt"), ("f16", "f32")),
+    # the Div page (DivAlgo INTRINSIC): integers truncate toward zero (semantics.md §15)
+    "vrdiv": ("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64"),
     "vredsum": ("f16", "f32", "s32", "u32", "s64", "u64"),
     **dict.fromkeys(("vredmax", "vredmin"), ("s16", "u16", "f16", "s32", "u32", "f32", "s64",
                                              "u64")),

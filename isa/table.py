@@ -9,6 +9,8 @@ from typing import NamedTuple
 
 from isa import families as F
 from isa import regvec as RV
+from isa import regvec_convert as RVC
+from isa import regvec_data as RVD
 from isa.families import Family
 
 COMPARE_OPS = ("eq", "ne", "lt", "gt", "le", "ge")
@@ -785,6 +787,105 @@ for _d in (
           ("maxs", "max(vA[k], SCALAR)", "Maxs"), ("mins", "min(vA[k], SCALAR)", "Mins"))),
 ):
     if _d.name in INSTRUCTIONS:  # a reg row must never replace a memory-based mnemonic
+        raise ValueError(f"issue 34 row {_d.name} would replace an existing mnemonic")
+    INSTRUCTIONS[_d.name] = _d
+
+# --- issue 34 (h34a): the reg-based unit's conversions and relayouts (isa/regvec_convert.py)
+KEYS.update({k.name: k for k in (
+    Key("sat", 0, len(RVC.SAT_MODES) - 1, 0, False, "Cast's SatMode: " +
+        " ".join(RVC.SAT_MODES) + " (auto: SatMode::UNKNOWN, run as sat)", words=RVC.SAT_MODES),
+    Key("part", 0, len(RVC.PARTS) - 1, 0, False, "Cast's RegLayout: the part of a group of "
+        "narrow elements read (widening) or written (narrowing): " + " ".join(RVC.PARTS),
+        words=RVC.PARTS),
+    Key("half", 0, 1, 0, False, "Pack / UnPack's HighLowPart: " + " ".join(RVC.HALVES),
+        words=RVC.HALVES),
+    Key("desc", 0, 1, 0, False, "Arange's IndexOrder: 0 increasing, 1 decreasing"),
+)})
+_RR = (("d", "vreg"), ("e", "vreg"), ("a", "vreg"), ("b", "vreg"))
+for _d in (
+    _rv("vrcvt", _RU, RVC.VRCVT, "vD = vA converted from SRC to DST where pM enables the source "
+        "element (Cast; round=, sat=, part=: the RegLayout of the narrow side), else 0",
+        src_typed=True, keys=("round", "sat", "part")),
+    _rv("vrtrunc", _RU, RVC.VRTRUNC, "vD[k] = vA[k] rounded to an integral value in the round "
+        "mode, in T, where pM enables k, else 0 (Truncate)", keys=("round",)),
+    _rv("vrarange", (("d", "vreg"), ("scalar", "scalar")), RVC.VRARANGE,
+        "vD[k] = SCALAR + k (desc=1: SCALAR + N-1-k), in T (Arange)", keys=("desc",)),
+    _rv("vrintlv", _RR, RVC.VRRELAYOUT, "vD, vE = the elements of vA and vB interleaved: "
+        "vA[0] vB[0] vA[1] vB[1] ... (Interleave)"),
+    _rv("vrdintlv", _RR, RVC.VRRELAYOUT, "vD = the even, vE the odd elements of vA then vB "
+        "(DeInterleave)"),
+    _rv("vrpack", (("d", "vreg"), ("a", "vreg")), RVC.VRPACK, "the low DST bits of each element "
+        "of vA (of SRC) into the low half of vD (half=highest: the high half), the other half 0 "
+        "(Pack)", src_typed=True, keys=("half",)),
+    _rv("pintlv", (("d", "preg"), ("e", "preg"), ("a", "preg"), ("b", "preg")), RVC.PRELAYOUT,
+        "pD, pE = the size-bit groups of pA and pB interleaved (MaskReg Interleave<T>)"),
+    _rv("pdintlv", (("d", "preg"), ("e", "preg"), ("a", "preg"), ("b", "preg")), RVC.PRELAYOUT,
+        "pD = the even, pE the odd size-bit groups of pA then pB (MaskReg DeInterleave<T>)"),
+    _rv("ppack", (("d", "preg"), ("a", "preg")), RVC.PRELAYOUT, "the even bits of pA into the "
+        "low half of pD (half=highest: the high half), the other half 0 (MaskReg Pack)",
+        typed=False, keys=("half",)),
+    _rv("punpack", (("d", "preg"), ("a", "preg")), RVC.PRELAYOUT, "each bit of pA's low half "
+        "(half=highest: high half) as two bits, the upper 0 (MaskReg UnPack)", typed=False,
+        keys=("half",)),
+    _rv("vrunpack", (("d", "vreg"), ("a", "vreg")), RVC.VRUNPACK, "vD = the low half of vA (of "
+        "SRC; half=highest: the high half) widened to DST, signed types sign-extended (UnPack)",
+        src_typed=True, keys=("half",)),
+):
+    if _d.name in INSTRUCTIONS:
+        raise ValueError(f"issue 34 row {_d.name} would replace an existing mnemonic")
+    INSTRUCTIONS[_d.name] = _d
+
+# --- issue 34 (h34a): unaligned loads and stores, gathers, block reductions (isa/regvec_data.py)
+KEYS["ar"] = Key("ar", 0, 1, 0, False, "Squeeze's GatherMaskMode: 1 STORE_REG (the kept "
+                 "elements' bytes into AR for an AR-form StoreUnAlign)")
+KEYS["cum"] = Key("cum", 0, 1, 0, False, "Histograms' HistogramsType: 0 FREQUENCY, 1 "
+                  "ACCUMULATE")
+KEYS["offset"] = Key("offset", 0, 31, 0, False, "MaskGenWithRegTensor's block: the 256/8·size-"
+                     "byte block of the register whose bits make the mask")
+_UL, _US = ("u", "ulreg"), ("u", "usreg")
+for _d in (
+    _rv("vldupre", (_UL, _A), RVD.VLDUPRE, "uU = ready for unaligned loads from ADDR "
+        "(LoadUnAlignPre)", typed=False),
+    _rv("vldu", (("d", "vreg"), _UL, _A), RVD.VLDU, "vD = the VL bytes at ADDR, any alignment, "
+        "through uU (LoadUnAlign; post=)", keys=("post",)),
+    _rv("vstu", (_A, ("s", "vreg"), _US, ("n", "xsrc")), RVD.VSTU, "the first N elements of vS "
+        "to ADDR, any alignment: whole 32-byte blocks now, the last partial block kept in uU "
+        "for the next vstu or vstupost (StoreUnAlign; post=)", keys=("post",)),
+    _rv("vstupost", (_US, _A), RVD.VSTUPOST, "the bytes uU keeps to UB, ending at ADDR "
+        "(StoreUnAlignPost)", typed=False, keys=("post",)),
+    _rv("vsct", (_A, ("s", "vreg"), ("i", "vreg"), ("m", "preg")), RVD.VSCATTER,
+        "element k of vS to ADDR + vI[k] elements where pM enables k (Scatter; indices of T's "
+        "width, unsigned)"),
+    _rv("vgth", (("d", "vreg"), _A, ("i", "vreg"), ("m", "preg")), RVD.VGATHER,
+        "vD[k] = the element at ADDR + vI[k] elements where pM enables k, else 0 (Gather from "
+        "UB)"),
+    _rv("vgthb", (("d", "vreg"), _A, ("i", "vreg"), ("m", "preg")), RVD.VGATHERB,
+        "block j of vD = the 32 bytes at ADDR + vI[j] bytes (vI: u32, 32-byte multiples, j < 8) "
+        "where pM enables an element of the block, else 0 (GatherB)"),
+    _rv("vrgather", (("d", "vreg"), ("a", "vreg"), ("i", "vreg")), RVD.VRGATHER,
+        "vD[k] = vA[vI[k] mod N] (Gather within a register)"),
+    *(_rv(f"vredblk{op}", _RU, RVD.VREDBLK, f"vD[j] = the {doc} of the elements pM enables in "
+          f"32-byte block j of vA, j < 8, the other elements 0 (ReduceDataBlock {op.upper()})")
+      for op, doc in (("sum", "binary-tree sum"), ("max", "largest"), ("min", "smallest"))),
+    _rv("vrpairsum", _RU, RVD.VRPAIR, "vD[k] = vA[2k] + vA[2k+1], disabled elements 0, for k < "
+        "N/2, the other half 0 (PairReduceElem SUM)"),
+    _rv("pgenv", (("d", "preg"), ("a", "vreg")), RVD.PGENV, "pD = the bits of block OFFSET of vA "
+        "(16 bytes for 16-bit T, 8 for 32-bit), each repeated size times "
+        "(MaskGenWithRegTensor)", keys=("offset",)),
+    _rv("vrmovm", _RU, RVD.VRMOVM, "vD[k] = vA[k] where pM enables k, else unchanged (Move with a "
+        "mask, MERGING)"),
+    _rv("vrsqz", _RU, RVD.VRSQZ, "vD = the elements of vA pM enables, in order from element 0, "
+        "the rest 0 (Squeeze; ar=1: STORE_REG, AR = their bytes)", keys=("ar",)),
+    _rv("vrhist", _RU, RVD.VRHIST, "vD[n] += how many enabled elements of vA equal n (half="
+        "highest: 128 + n); cum=1: are in [0, n] ([128, 128 + n]) (Histograms FREQUENCY / "
+        "ACCUMULATE), modulo 2^16", src_typed=True, keys=("half", "cum")),
+    _rv("vclrar", (), RVD.VCLRAR, "AR = 0 (ClearSpr<SpecialPurposeReg::AR>)", typed=False),
+    _rv("vstuar", (_A, ("s", "vreg"), _US), RVD.VSTU, "the first AR bytes of vS, as vstu, at "
+        "where the last vstuar through uU ended (the first: ADDR) (StoreUnAlign, AR form)"),
+    _rv("vstupostar", (_US, _A), RVD.VSTUPOST, "the bytes uU keeps to UB, where they belong "
+        "(StoreUnAlignPost after AR-form stores)", typed=False),
+):
+    if _d.name in INSTRUCTIONS:
         raise ValueError(f"issue 34 row {_d.name} would replace an existing mnemonic")
     INSTRUCTIONS[_d.name] = _d
 

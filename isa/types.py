@@ -20,12 +20,23 @@ class DType:
     kind: str  # "int", "uint", "float", "complex"
     _numeric: np.dtype | None  # see `numeric`; None for bf16 (ml_dtypes, imported when used)
     npy: np.dtype  # dtype of .npy files holding this type (docs/machine.md §3)
+    bits: int = 0  # bits an element: 8·size, or 4 for s4 (int4b_t, two elements a byte, whose
+    # `size` is the byte they share: addresses and footprints stay in whole bytes)
 
     @property
     def numeric(self) -> np.dtype:
         """The dtype arithmetic and compares use (c32: float16 pairs; bf16:
         ml_dtypes.bfloat16, whose import a run without bf16, and start-up, does without)."""
         return self._numeric if self._numeric is not None else _bfloat16()
+
+    @property
+    def nibble(self) -> bool:
+        """Two elements a byte (s4): element 2j in the low half, 2j+1 in the high half."""
+        return self.bits == 4
+
+    def nbytes(self, count: int) -> int:
+        """Bytes COUNT elements occupy (s4: half a byte each, rounded up)."""
+        return -(-count * self.bits // 8) if self.nibble else count * self.size
 
     @property
     def raw(self) -> np.dtype:
@@ -35,12 +46,12 @@ class DType:
     @property
     def per_repeat(self) -> int:
         """N(T): elements in one 256-byte repeat."""
-        return 256 // self.size
+        return 2048 // self.bits if self.bits else 256 // self.size
 
     @property
     def per_block(self) -> int:
         """B(T): elements in one 32-byte block."""
-        return 32 // self.size
+        return 256 // self.bits if self.bits else 32 // self.size
 
     @property
     def is_float(self) -> bool:
@@ -68,9 +79,10 @@ def _bfloat16() -> np.dtype:
     return np.dtype(ml_dtypes.bfloat16)
 
 
-def _t(name: str, size: int, kind: str, numeric, npy=None) -> DType:
+def _t(name: str, size: int, kind: str, numeric, npy=None, bits: int = 0) -> DType:
     numeric = np.dtype(numeric) if numeric is not None else None
-    return DType(name, size, kind, numeric, np.dtype(npy) if npy is not None else numeric)
+    return DType(name, size, kind, numeric, np.dtype(npy) if npy is not None else numeric,
+                 bits or 8 * size)
 
 
 TYPES: dict[str, DType] = {t.name: t for t in (
@@ -91,6 +103,10 @@ TYPES: dict[str, DType] = {t.name: t for t in (
     _t("f64", 8, "float", np.float64),
     _t("c32", 4, "complex", np.float16),
     _t("c64", 8, "complex", np.complex64),
+    # int4b_t (AscendC): two's complement −8..7, two elements a byte, element 2j in bits 0–3
+    # and 2j+1 in bits 4–7 (the int4b_t figure of the C-API reference); held unpacked as int8
+    # (`numeric`, .npy files: one value a element), packed in memory (docs/machine.md §3)
+    _t("s4", 1, "int", np.int8, bits=4),
 )}
 
 ALIASES: dict[str, str] = {
@@ -99,13 +115,23 @@ ALIASES: dict[str, str] = {
     "int32_t": "s32", "uint32_t": "u32", "int64_t": "s64", "uint64_t": "u64",
     "int8": "s8", "uint8": "u8", "int16": "s16", "uint16": "u16", "int32": "s32",
     "uint32": "u32", "int64": "s64", "uint64": "u64", "complex32": "c32", "complex64": "c64",
-    "double": "f64", "float64": "f64",
+    "double": "f64", "float64": "f64", "int4b_t": "s4",
 }
 
 UNSIGNED_MASK_TYPES = ("u8", "u16", "u32", "u64")
 # types memory holds and copies move but no vector instruction computes on (issue #27)
 MEMORY_ONLY = ("bool", "f64")
-VECTOR_TYPES = tuple(n for n in TYPES if n not in MEMORY_ONLY)  # docs/machine.md §3
+# types only vconv computes on (s4, int4b_t: two elements a byte; the Cast page's int4 pairs)
+CONVERT_ONLY = ("s4",)
+VECTOR_TYPES = tuple(n for n in TYPES if n not in MEMORY_ONLY + CONVERT_ONLY)  # machine.md §3
+
+
+def int_range(t: DType) -> tuple[int, int]:
+    """The values an integer type holds (s4: −8..7, although held in int8)."""
+    if t.nibble:
+        return -8, 7
+    info = np.iinfo(t.numeric)
+    return int(info.min), int(info.max)
 
 
 def lookup(name: str) -> DType | None:
@@ -114,8 +140,27 @@ def lookup(name: str) -> DType | None:
     return TYPES.get(ALIASES.get(key, key))
 
 
+def unpack_s4(data: np.ndarray, count: int | None = None) -> np.ndarray:
+    """Packed s4 bytes → one int8 value a element (low nibble first), sign-extended."""
+    b = np.asarray(data, np.uint8)
+    vals = np.stack([b & 0xF, b >> 4], axis=-1).reshape(*b.shape[:-1], -1).astype(np.int8)
+    vals = ((vals ^ 8) - 8).astype(np.int8)
+    return vals if count is None else vals[..., :count]
+
+
+def pack_s4(values: np.ndarray) -> np.ndarray:
+    """Values (their low 4 bits; an even count a row) → packed s4 bytes, low nibble first."""
+    v = np.asarray(values).astype(np.uint8) & 0xF
+    if v.shape[-1] % 2:
+        v = np.concatenate([v, np.zeros((*v.shape[:-1], 1), np.uint8)], axis=-1)
+    pairs = v.reshape(*v.shape[:-1], -1, 2)
+    return (pairs[..., 0] | (pairs[..., 1] << 4)).astype(np.uint8)
+
+
 def to_npy(t: DType, raw: np.ndarray) -> np.ndarray:
     """Raw little-endian element bits → the array a .npy file holds for T."""
+    if t.nibble:
+        return unpack_s4(raw.view(np.uint8))
     if t.name == "c32":
         return raw.view(np.float16).reshape(-1, 2)
     if t.name == "bf16":
@@ -127,10 +172,20 @@ def from_npy(t: DType, arr: np.ndarray) -> np.ndarray | None:
     """The raw element bytes of an array read from a .npy file, or None if dtype/shape is wrong."""
     if arr.dtype != t.npy:
         return None
+    if t.nibble:  # int8 values of −8..7 (out of range: None, the caller says the dtype/shape)
+        flat = np.ascontiguousarray(arr).reshape(-1)
+        if flat.size and (flat.min() < -8 or flat.max() > 7):
+            return None
+        return pack_s4(flat)
     if t.name == "c32":
         if arr.ndim != 2 or arr.shape[1] != 2:
             return None
     return np.ascontiguousarray(arr).reshape(-1).view(np.uint8)
+
+
+def npy_what(t: DType) -> str:
+    """What a .npy file of T holds, as messages say it."""
+    return "int8 values in -8..7" if t.nibble else str(t.npy)
 
 
 def npy_count(t: DType, arr: np.ndarray) -> int:
@@ -165,9 +220,9 @@ def _convert_scalar(t: DType, value: complex | float | int) -> tuple[np.ndarray 
             if not np.isfinite(value) or value != int(value):
                 return None, f"non-integral value {value} for integer type {t.name}"
             value = int(value)
-        info = np.iinfo(t.numeric)
-        if not info.min <= value <= info.max:
-            return None, f"{value} is out of range for {t.name} ({info.min}..{info.max})"
+        lo, hi = int_range(t)
+        if not lo <= value <= hi:
+            return None, f"{value} is out of range for {t.name} ({lo}..{hi})"
         return np.array([value], dtype=t.numeric).view(np.uint8), ""
     with np.errstate(over="ignore"):
         arr = np.asarray([value], dtype=t.numeric)

@@ -102,7 +102,7 @@ def _rows(language: str, shape: str, pairs: str) -> list[Binding]:
 # of the A2/A3 table, e.g. asc_int642float_rn = cast.f32.s64 round=rint (the C-API reference's
 # vector conversion list: its suffixes rd ru rn rna rz ro are floor ceil rint round trunc odd)
 _C_NAMES = {"f16": "half", "f32": "float", "bf16": "bfloat16", "s8": "int8", "u8": "uint8",
-            "s16": "int16", "s32": "int32", "s64": "int64"}
+            "s16": "int16", "s32": "int32", "s64": "int64", "s4": "int4"}
 _C_SUFFIX = {"none": "", "rint": "_rn", "floor": "_rd", "ceil": "_ru", "round": "_rna",
              "trunc": "_rz", "odd": "_ro"}
 

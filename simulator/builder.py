@@ -13,7 +13,7 @@ from isa.chip import Chip
 from isa.diagnostics import AssemblyError, Diagnostic, did_you_mean
 from isa.inits import load_npy
 from isa.program import Program, Tensor
-from isa.types import from_npy, npy_count, to_npy
+from isa.types import from_npy, npy_count, npy_what, to_npy
 from simulator.errors import SimulationError
 from simulator.events import Observer
 from simulator.executor import Executor
@@ -86,6 +86,8 @@ def gm_arrays(program: Program, inputs: Mapping[str, np.ndarray | str | Path] | 
                                        f"an input (declare it `input` or `inout` to supply it; "
                                        f"{listed})"))
     for name, t in program.gm.items():
+        if t.alias_of:  # another tensor's bytes (below)
+            continue
         data = None
         if name in inputs and t.role in ("input", "inout"):
             data = _supplied(program, t, inputs[name], errors)
@@ -95,6 +97,9 @@ def gm_arrays(program: Program, inputs: Mapping[str, np.ndarray | str | Path] | 
             errors.append(_input_error(program, t, f"input '{name}' is required: give "
                                        f"--input {name}=FILE.npy ({t.dtype.name}[{t.count}])"))
         gm[name] = data if data is not None else np.zeros(t.nbytes, np.uint8)
+    for name, t in program.gm.items():
+        if t.alias_of:  # the same array: a write through either name is the other's
+            gm[name] = gm[t.alias_of]
     if errors:
         raise SimulationError(errors)
     return gm
@@ -111,7 +116,7 @@ def _supplied(program: Program, t: Tensor, value, errors: list) -> np.ndarray | 
     raw = from_npy(t.dtype, arr) if arr.dtype != object else None
     if raw is None:
         errors.append(_input_error(program, t, f"--input {t.name}: holds {arr.dtype}"
-                                   f"{list(arr.shape)}, expected {t.dtype.npy} for "
+                                   f"{list(arr.shape)}, expected {npy_what(t.dtype)} for "
                                    f"{t.dtype.name}"))
         return None
     if t.dynamic and npy_count(t.dtype, arr) <= t.count:

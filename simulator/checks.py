@@ -108,6 +108,27 @@ def alignment(vop: VectorOp, acc: Access, align: int = 32) -> Problem | None:
                    role=acc.role, at_value=True)
 
 
+def nibble_mask(vop: VectorOp, acc: Access) -> Problem | None:
+    """An s4 operand's two elements of a byte are enabled together (the Cast page: an even
+    count, and in bitwise mode the bits 2j and 2j+1 of MASK equal)."""
+    if vop.touches_all(acc):
+        return None
+    if vop.counter:
+        if vop.last % 2 == 0:
+            return None
+        return Problem("align", f"{_name(vop, acc)}: counter mode count "
+                       f"{(vop.repeats - 1) * vop.n + vop.last} is odd",
+                       " (s4 elements pair in a byte: the count must be even)", role=acc.role)
+    row = vop.row[: acc.per_repeat // 2 * 2].reshape(-1, 2)
+    bad = np.flatnonzero(row[:, 0] != row[:, 1])
+    if not bad.size:
+        return None
+    j = int(bad[0])
+    return Problem("align", f"{_name(vop, acc)}: MASK bits {2 * j} and {2 * j + 1} differ",
+                   " (s4 elements pair in a byte: MASK bits 2j and 2j+1 must be equal)",
+                   role=acc.role)
+
+
 def _bytes_by_repeat(vop: VectorOp, acc: Access) -> tuple[np.ndarray, np.ndarray]:
     """(repeat ids, byte addresses) of every byte the operand touches, in repeat order."""
     r = vop.repeats

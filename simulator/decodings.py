@@ -39,18 +39,19 @@ class Decodings:
         small instruction's issue."""
         if instr.is_static:
             by_mask = self._static.get(instr.text)
-            return by_mask.get((*mask, counter, sel)) if by_mask is not None else None
+            vop = by_mask.get((*mask, counter, sel)) if by_mask is not None else None
+            if vop is None and addrs:
+                vop = self._static_rebased(instr, addrs, fields, mask, counter, sel)
+            return vop
         return self._rebased(instr, addrs, fields, mask, counter)
 
     def put(self, instr: Instruction, addrs: dict, fields: dict, sel: int | None,
             vop: VectorOp, tensor_of: Callable[[Instruction, str], Tensor | None]) -> None:
         """Remember a decoding whose checks passed cleanly."""
         if instr.is_static:
-            by_mask = self._static.setdefault(instr.text, {})
-            if len(by_mask) >= STATIC_MASKS:
-                by_mask.clear()
-            by_mask[(*vop.mask, vop.counter, sel)] = vop
-            return
+            self._put_static(instr, vop, sel)
+            if "guard" in instr.operands:  # its scalar-overlap check reads the guard's address
+                return
         if len(self._shapes) > SHAPE_CACHE:
             self._shapes.clear()
         first = vop.operands[0].base if vop.operands else 0
@@ -67,9 +68,43 @@ class Decodings:
                 floor, ceil = max(floor, tensor.addr), min(ceil, tensor.addr + tensor.nbytes)
             lo_b = max(lo_b, floor - (lo - first))
             hi_b = min(hi_b, ceil - 1 - (hi - first))
-        if aligned:
+        if instr.is_static:  # rebased by the shift of its first address: only when that
+            # is where the first operand lies (then it is for every line laid out alike)
+            if aligned and first == next(iter(addrs.values()), None):
+                key = _static_key(instr, addrs, fields, vop.mask, vop.counter)
+                self._shapes[key] = (vop, first, lo_b, hi_b, {})
+        elif aligned:
             key = _shape_key(instr, addrs, fields, vop.mask, vop.counter)
             self._shapes[key] = (vop, first, lo_b, hi_b, {})
+
+    def _put_static(self, instr: Instruction, vop: VectorOp, sel: int | None) -> None:
+        by_mask = self._static.setdefault(instr.text, {})
+        if len(by_mask) >= STATIC_MASKS:
+            by_mask.clear()
+        by_mask[(*vop.mask, vop.counter, sel)] = vop
+
+    def _static_rebased(self, instr: Instruction, addrs: dict, fields: dict,
+                        mask: tuple[int, int], counter: bool, sel: int | None
+                        ) -> VectorOp | None:
+        """A static line not seen before, of the shape of one whose decoding passed cleanly
+        (#33 item 1: an unrolled kernel's lines differ in their addresses alone): that
+        decoding with every address moved by one shift, when the addresses lie as they lay
+        relative to each other and the shift keeps every check passing (as `_rebased`). Kept
+        for its text too, as `put` keeps a decoding (the fast loop's `prepared` looks it up
+        by text alone)."""
+        hit = self._shapes.get(_static_key(instr, addrs, fields, mask, counter))
+        if hit is None:
+            return None
+        vop, first, lo_b, hi_b, _ = hit
+        base = next(iter(addrs.values()))
+        if base % 32 or not lo_b <= base <= hi_b:
+            return None
+        shift = base - first
+        out = VectorOp(instr, vop.t, vop.repeats, vop.n, vop.row, vop.last,
+                       tuple(a.rebased(a.base + shift) for a in vop.operands), vop.mask,
+                       vop.counter, vop.all_active)
+        self._put_static(instr, out, sel)
+        return out
 
     def _rebased(self, instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],
                  counter: bool) -> VectorOp | None:
@@ -96,3 +131,18 @@ def _shape_key(instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, i
     vals = tuple(addrs.values())
     rel = tuple(map((vals[0] if vals else 0).__rsub__, vals))  # a - vals[0] for each a
     return (instr.text, *mask, counter, tuple(fields.values()), rel)
+
+
+def _static_key(instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],
+                counter: bool) -> tuple:
+    """`_shape_key` of a static instruction, by what its decoding and checks read instead of
+    its text (which names its addresses): the row, types, operands' kinds and tensors (the
+    footprint rule's bounds) and fields."""
+    vals = tuple(addrs.values())
+    rel = tuple(map(vals[0].__rsub__, vals))
+    src = instr.src_dtype
+    # FIELDS by identity: a static line's are its body's, one dict shared by the lines of one
+    # shape (isa.operands.shared); the entry's decoding keeps it (and so its id) alive
+    return (id(instr.defn), instr.op, instr.dtype.name, src.name if src is not None else None,
+            tuple([(o.kind, o.tensor) for o in instr.operands.values()]), id(fields), *mask,
+            counter, rel)

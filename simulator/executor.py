@@ -230,8 +230,12 @@ class Executor:
         """Addresses and numeric fields, register expressions read now (at issue)."""
         # a static instruction's text determines its operands (tensor names, indices, raw
         # addresses, fields), so identical statements share one resolution
-        cached = self._static.get(instr.text) if instr.is_static else None
-        if cached is not None:
+        if instr.is_static:
+            cached = self._static.get(instr.text)
+            if cached is None:  # (no plan: an unrolled kernel's lines each run once, #33)
+                cached = self._static[instr.text] = (
+                    {r: o.addr for r, o in instr.operands.items() if o.kind == "mem"},
+                    instr.fields)
             return cached
         # what to read, sorted out once per body (lines of identical text share one: a long
         # register-addressed program keeps one plan per distinct line, not per line)
@@ -260,8 +264,6 @@ class Executor:
                     raise Fault(Problem("range", f"{k}={v} is out of range ({spec.lo}.."
                                         f"{spec.hi})", col=instr.cols.get(k)))
                 fields[k] = v
-        if instr.is_static:
-            self._static[instr.text] = (addrs, fields)
         return addrs, fields
 
     def value(self, v) -> int:

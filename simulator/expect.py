@@ -17,7 +17,7 @@ import numpy as np
 from isa.diagnostics import Diagnostic
 from isa.inits import load_npy
 from isa.program import Program
-from isa.types import DType, from_npy, npy_count, to_npy
+from isa.types import DType, from_npy, npy_count, npy_what, to_npy
 
 UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -131,7 +131,7 @@ def load_expected(program: Program, files: dict[str, str]
         if arr is None:
             message = why
         elif raw is None:
-            message = (f"{path} holds {arr.dtype}{list(arr.shape)}, expected {t.dtype.npy} "
+            message = (f"{path} holds {arr.dtype}{list(arr.shape)}, expected {npy_what(t.dtype)} "
                        f"for {t.dtype.name}")
         elif npy_count(t.dtype, arr) != t.count:
             message = f"{path} holds {npy_count(t.dtype, arr)} elements, expected {t.count}"

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from isa.decode import VectorOp
 from isa.families import REGISTER, VECTOR
 from isa.program import RegExpr
+from simulator import regplans
 from simulator.events import Observer
 from simulator.plans import Booked, Planned
 from simulator.problems import Fault
@@ -206,6 +207,8 @@ class FastLoop:
             if fam.writes_cmpmask or fam.cmpmask_reads(instr.fields):
                 self.never.add(instr.text)
                 return
+        elif regplans.plannable(issue, fam):  # issue 34: a reg-based register instruction
+            pass
         elif fam.kind != VECTOR or issue is not vector.issue or fam.name not in isa.bodies \
                 or instr.is_static and fam.cmpmask_addr(instr.fields):
             self.never.add(instr.text)  # mode 2 included: its mask address is state
@@ -217,6 +220,8 @@ class FastLoop:
             plan = self._scalar_plan(instr, scalar.effect(instr, effect_of))
         elif issue is registers.issue:
             plan = self._mask_plan(instr)
+        elif fam.kind != VECTOR:  # plannable above
+            plan = self._reg_plan(instr, issue)
         elif instr.is_static and vector.fixed_scalar(instr):
             got = vector.prepared(self.ex, instr)
             if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
@@ -399,6 +404,10 @@ class FastLoop:
             by_state[state] = _DECLINED if step is None else step
             return by_state[state]
         return plan
+
+    def _reg_plan(self, learnt: Instruction, issue: Callable) -> Callable | None:
+        """plan(instr, i) of a reg-based register instruction (simulator/regplans.py)."""
+        return regplans.reg_plan(self, learnt, issue)
 
     def _dynamic_plan(self, learnt: Instruction) -> Callable:
         """plan(instr, i): one execution of a register-addressed vector instruction of LEARNT's

@@ -60,14 +60,21 @@ class Accesses:
     range and footprint, for the init check) and what the readers' and writer's records are
     filled with (the reads' footprints merged where they can be)."""
 
-    __slots__ = ("ranges", "footprints", "reads", "read_fills", "writes", "written", "step")
+    __slots__ = ("ranges", "footprints", "reads", "_fills", "writes", "written", "step")
 
     def __init__(self, ranges, footprints, reads, writes):
         self.ranges, self.footprints = ranges, footprints
         self.reads, self.writes = reads, writes
-        self.read_fills = merged([r[4] for r in reads])
+        self._fills = None  # merged when first filled (a pending fill may never be applied)
         self.written = False  # every read found fully written: the init check is done
         self.step = None  # a vector decoding's: on_event's (`HazardChecks._vector_step`)
+
+    @property
+    def read_fills(self) -> tuple[Footprint, ...]:
+        fills = self._fills
+        if fills is None:
+            fills = self._fills = merged([r[4] for r in self.reads])
+        return fills
 
 
 NO_ACCESS = Accesses(None, (), (), ())  # what flags and barriers touch
@@ -155,8 +162,8 @@ class HazardChecks(Observer):
                         acc, ev.reads_cmpmask or ev.writes_cmpmask, None)
                 step(ev.instr, 0, False, ev)
                 return
-            acc = memo[self] = self._accesses(ev.ub_ranges())  # a first sighting is filled
-        else:  # at once below, after what waits (as a step's pending fill would leave it)
+            acc = memo[self] = self._accesses(ev.ub_ranges())  # a first sighting: its fill
+        else:  # waits below as a step's does; anything else fills at once, after what waits
             kind = ev.instr.defn.family.kind
             if kind in (SET_FLAG, WAIT_FLAG, BARRIER):
                 p = PIPE[ev.pipe]
@@ -172,8 +179,14 @@ class HazardChecks(Observer):
             self.last_read[p] = count
         if acc.writes:
             self.last_write[p] = count
-        self.flush()
-        self._fill(acc, p, count)
+        if memo is not None and p == V:  # its fill waits, as a step's does (#33 item 1: a
+            unfilled = self.unfilled     # long unrolled kernel's lines are all first sightings)
+            if unfilled.pop(acc, None) is None and len(unfilled) >= UNFILLED:
+                self.flush()
+            unfilled[acc] = count * 4 + p
+        else:
+            self.flush()
+            self._fill(acc, p, count)
         self.where[p].append(ev.instr)
 
     def _checked(self, ev: Event, p: int, acc: Accesses) -> int | None:
@@ -202,7 +215,6 @@ class HazardChecks(Observer):
                     self._race_check(ev, p, acc.ranges, acc.footprints)
                     break
         if acc.reads and self.init and not acc.written:
-            self.flush()
             for role, lo, hi, idx, fp in acc.reads:
                 if not fp.written:
                     self._init_check(ev, role, lo, hi, idx, fp)
@@ -275,6 +287,9 @@ class HazardChecks(Observer):
         if op is None and planned.pipe == "S" and not cmpmask \
                 and planned.kind not in (SET_FLAG, WAIT_FLAG, BARRIER):
             return ObserverPlan(None, None)  # on_event finds no UB access: it does nothing
+        if op is None and planned.pipe == "V" and not cmpmask \
+                and planned.kind not in (SET_FLAG, WAIT_FLAG, BARRIER):
+            return ObserverPlan(self._v_joins, None)  # issue 34: a reg-based register op
         if planned.pipe != "V" or getattr(op, "memo", None) is None:
             return None
         acc = op.memo.get(self)
@@ -282,6 +297,13 @@ class HazardChecks(Observer):
             acc = op.memo[self] = self._accesses(op.ub_ranges())
             acc.step = self._vector_step(acc, cmpmask, None)
         return ObserverPlan(self._vector_step(acc, cmpmask, planned.event), None)
+
+    def _v_joins(self, instr: Instruction, busy: int = 0, taken: bool = False) -> None:
+        """`on_event` of an instruction on V that touches no UB and no CMPMASK: V learns what
+        S did before it (`_checked`'s first step), nothing else."""
+        if self.seen_s[V] != self.s_version:
+            self._join(V, self.clock[S])
+            self.seen_s[V] = self.s_version
 
     def _quiet(self, acc: Accesses, cmpmask: bool) -> bool:
         """After an execution of ACC on V: whether the next, with v_epoch unchanged, would
@@ -332,6 +354,10 @@ class HazardChecks(Observer):
         """Warn at the first never-written byte of a read; a range found fully written is not
         looked at again (bytes never become unwritten)."""
         if self.writer.may_hold(fp, _negative):
+            # pending fills only write (never-written is -1, a fill's mark >= 0): a read the
+            # record without them finds written is written with them, so only a read that
+            # may not be applies them first
+            self.flush()
             w = self.writer.values(lo, hi, idx)
             if w.min() < 0:
                 self._uninit(ev, role, lo, idx, w)

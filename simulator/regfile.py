@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from isa.regvec import PL, PREGS, VL, VREGS
+from isa.regvec import PL, PREGS, UREGS, VL, VREGS
 
 
 class RegFile:
     """Part of the machine (simulator/machine.py), saved and restored whole by the undo log."""
 
-    __slots__ = ("v", "p", "v_set", "p_set", "p_width", "stored", "store_log")
+    __slots__ = ("v", "p", "v_set", "p_set", "p_width", "stored", "store_log", "ul_set",
+                 "us_lo", "us_len", "us_data", "us_next", "ar")
 
     def __init__(self) -> None:
         self.v = np.zeros((VREGS, VL), np.uint8)
@@ -22,6 +23,16 @@ class RegFile:
         self.v_set = np.zeros(VREGS, bool)
         self.p_set = np.zeros(PREGS, bool)
         self.p_width = np.zeros(PREGS, np.uint8)
+        # h34a: the unaligned registers: a load one made ready (LoadUnAlignPre), a store one's
+        # kept bytes (StoreUnAlign's last partial block): their UB address (-1: none), count
+        self.ul_set = np.zeros(UREGS, bool)
+        self.us_lo = np.full(UREGS, -1, np.int64)
+        self.us_len = np.zeros(UREGS, np.int64)
+        self.us_data = np.zeros((UREGS, 32), np.uint8)
+        # where the next AR-form StoreUnAlign through each store register goes (-1: its
+        # operand's address), and AR, the byte count Squeeze STORE_REG leaves for it
+        self.us_next = np.full(UREGS, -1, np.int64)
+        self.ar = np.zeros(1, np.int64)
         # the LocalMemBar check's record (not machine state): per UB byte the serial of the
         # VF's latest vector store no barrier has ordered yet (0: none), and each serial's
         # (register, instruction); None until the VF stores
@@ -30,12 +41,15 @@ class RegFile:
 
     def state(self) -> bytes:
         """Everything, as one bytes object (the undo log's snapshot)."""
-        return b"".join(a.tobytes() for a in (self.v, self.p, self.v_set, self.p_set,
-                                               self.p_width))
+        return b"".join(a.tobytes() for a in self._arrays())
+
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        return (self.v, self.p, self.v_set, self.p_set, self.p_width, self.ul_set, self.us_lo,
+                self.us_len, self.us_data, self.us_next, self.ar)
 
     def restore(self, state: bytes) -> None:
         at = 0
-        for a in (self.v, self.p, self.v_set, self.p_set, self.p_width):
+        for a in self._arrays():
             n = a.nbytes
             a.reshape(-1).view(np.uint8)[:] = np.frombuffer(state, np.uint8, n, at)
             at += n
@@ -45,5 +59,9 @@ class RegFile:
         self.v_set[:] = False
         self.p_set[:] = False
         self.p_width[:] = 0
+        self.ul_set[:] = False
+        self.us_lo[:] = -1
+        self.us_len[:] = 0
+        self.us_next[:] = -1
         self.stored = None
         self.store_log = []

@@ -137,7 +137,8 @@ class Stream:
         buf = np.asarray(buffer)
         if buf.dtype != np.uint8 or buf.ndim != 1:
             buf = buf.reshape(-1).view(np.uint8)
-        self._declare(Tensor(name, "gm", t, buf.size // t.size, line, 1, role="inout"))
+        count = buf.size * 2 if t.nibble else buf.size // t.size  # s4: two elements a byte
+        self._declare(Tensor(name, "gm", t, count, line, 1, role="inout"))
         self.machine.gm[name] = buf
         self._gm_initial.pop(name, None)
 
@@ -146,14 +147,14 @@ class Stream:
         """A typed UB tensor of COUNT elements at byte ADDR (tensors may alias): statements name
         it, and the footprint checks keep accesses inside it."""
         t = self._type(dtype, file, line)
-        if addr < 0 or addr % 32 or addr + count * t.size > self.chip.ub_bytes:
+        if addr < 0 or addr % 32 or addr + t.nbytes(count) > self.chip.ub_bytes:
             raise SimulationError([Diagnostic(
                 "error", file or self.name, line, 1,
                 f"UB tensor '{name}' ({count} x {t.name} at {addr:#x}) must be 32-byte aligned "
                 f"and inside UB ({self.chip.ub_bytes} bytes)")])
         self._declared_in[name] = file or self.name
         why = None if self._scratch_on_use else \
-            self.chip.scratch_overlap(name, addr, count * t.size)
+            self.chip.scratch_overlap(name, addr, t.nbytes(count))
         if why and addr not in self._scratch_warned:
             # the API expansions write the scratch area without asking: say so once per buffer
             # (its typed views share the address), as the .vasm front end does
@@ -305,6 +306,8 @@ class Stream:
         cross-core race check of a launch sees it as the scalar unit's access to GM."""
         from simulator.crosscore import CrossCoreRaces
 
+        if self._record_gm and nbytes > 0:
+            self._record_gm_access(tensor, offset, nbytes, write, file or self.name, line, col)
         races = [ob for ob in self.executor.observers if isinstance(ob, CrossCoreRaces)]
         if not races or nbytes <= 0:
             return
@@ -316,6 +319,31 @@ class Stream:
         ev.core = self.executor.core
         for ob in races:
             ob.on_event(ev)
+
+    def _record_gm_access(self, tensor: str, offset: int, nbytes: int, write: bool, file: str,
+                          line: int, col: int) -> None:
+        """The recording carries a GetValue / SetValue of GM as the scalar unit's `ld` / `st`
+        of the element (a store after `li` of the bytes it wrote: the producer calls after
+        writing), so that a replay writes what the run wrote and its race check sees the
+        access. Only where the chip's scalar unit reaches GM (ld/st of GM assemble) and at an
+        offset that is a whole element of the tensor's type; elsewhere the replay lacks it, as
+        it lacked every one before (docs/decisions.md)."""
+        t = self.tensors.get(tensor)
+        if t is None or not self.chip.scalar_gm or offset % t.dtype.size or \
+                nbytes not in (1, 2, 4, 8):
+            return
+        mnemonic_t = t.dtype.name if t.dtype.size == nbytes else f"u{8 * nbytes}"
+        elem = f"{tensor}[{offset // t.dtype.size}]"
+        if write:
+            data = self.machine.gm[tensor][offset:offset + nbytes].tobytes()
+            value = int.from_bytes(data, "little")
+            texts = [f"li x31, {value:#x}", f"st.{mnemonic_t} x31, {elem}"]
+        else:
+            texts = [f"ld.{mnemonic_t} x31, {elem}"]
+        if self._record_gm and len(self._gm_initial) < len(self.machine.gm):
+            self._snapshot_gm()
+        for text in texts:
+            self._log.append((text, file, line, col, (), None, False))
 
     # -- the end -----------------------------------------------------------------------------
     def finish(self, outputs: bool = True) -> RunResult:

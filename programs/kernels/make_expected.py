@@ -94,11 +94,19 @@ def nchw_to_nc1hwc0() -> dict[str, np.ndarray]:
     return {"y_gm": x.transpose(0, 2, 1).reshape(-1)}  # (C1, H·W, C0)
 
 
+def quant_int4() -> dict[str, np.ndarray]:
+    """q = x / 2 rounded half to even, saturated to -8..7 (int4, one int8 value an element in
+    the .npy file); y = 2 q (every step exact in half)."""
+    x = uniform(13, -20, 20, 2048, np.float16)
+    q = np.clip(np.round(x.astype(np.float64) / 2), -8, 7).astype(np.int8)  # an integer: no -0
+    return {"q_gm": q, "y_gm": (2 * q).astype(np.float16)}
+
+
 KERNELS = {"double_buffer": double_buffer, "relu": relu, "clamp": clamp,
            "where_tiles": where_tiles, "nan_scrub": nan_scrub, "masked_fill": masked_fill,
            "multicore_relu": multicore_relu, "bf16_max_tail": bf16_max_tail,
            "compact_kept": compact_kept, "brcb_row_scale": brcb_row_scale,
-           "nchw_to_nc1hwc0": nchw_to_nc1hwc0}
+           "nchw_to_nc1hwc0": nchw_to_nc1hwc0, "quant_int4": quant_int4}
 
 
 def main() -> None:

@@ -43,7 +43,7 @@ def invocations(rows: Iterable[Binding], language: str) -> list[str]:
 _D = "pipev::detail::"
 _C_TYPES = {"f16": "half", "f32": "float", "bf16": "bfloat16_t", "s8": "int8_t", "u8": "uint8_t",
             "s16": "int16_t", "u16": "uint16_t", "s32": "int32_t", "u32": "uint32_t",
-            "s64": "int64_t", "u64": "uint64_t"}
+            "s64": "int64_t", "u64": "uint64_t", "s4": "int4b_t"}
 
 
 def functions(row: Binding) -> list[str]:

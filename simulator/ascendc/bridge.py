@@ -28,6 +28,7 @@ from isa.types import lookup
 from simulator.ascendc.source import SourceLines
 from simulator.ascendc.views import GmView, Namer, save_views
 from simulator.cores import summed
+from simulator.launch_recording import combined, launch_path
 
 c_char_p, c_int, c_uint64, c_uint32 = ctypes.c_char_p, ctypes.c_int, ctypes.c_uint64, \
     ctypes.c_uint32
@@ -73,6 +74,7 @@ class PipevBridge(ctypes.Structure):
         ("gm_data", GM_DATA),
         ("gm_tensor", GM_TENSOR),
         ("gm_access", GM_ACCESS),
+        ("spill_bytes", c_uint64),
     ]
 
 
@@ -243,6 +245,7 @@ class Session:
         # the cores before this one: C may still hold a pointer into their UB (a `__ubuf__`
         # array taken before the next core's first call); two, not every core of the launch
         self._finished: deque = deque(maxlen=2)
+        self._launch_texts: dict[int, dict[int, str]] = {}  # --save-vasm: launch → core → text
         self.launch: Launch | None = None
         self.core = 0
         self.launches: list[Launch] = []
@@ -255,6 +258,7 @@ class Session:
         self._reported: set[Diagnostic] = set()  # self.diagnostics, to look up
         self._strings: dict[bytes, str] = {}
         self._source = SourceLines()  # source lines, for call columns
+        self._columns: dict[tuple[str, int], int] = {}  # (file, line) -> its call column
         self.struct = PipevBridge()
         # the CFUNCTYPE objects must live as long as C may call them
         self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
@@ -275,6 +279,7 @@ class Session:
         self.struct.ub = None
         self.struct.ub_bytes = chip.ub_bytes
         self.struct.scratch_bytes = chip.scratch_bytes
+        self.struct.spill_bytes = chip.spill_reserve_bytes
         self.struct.npu_arch = chip.npu_arch
         self.struct.block_idx = 0
         self.struct.block_num = 1
@@ -295,8 +300,12 @@ class Session:
         column of the first character of FILE's LINE, where the call's statement begins."""
         if col > 0 or line < 1:
             return col
-        text = self._source.line(file, line)
-        return len(text) - len(text.lstrip()) + 1 if text.strip() else 0
+        got = self._columns.get((file, line))
+        if got is None:  # once per line: a loop's lines are asked again at every statement
+            text = self._source.line(file, line)
+            got = self._columns[(file, line)] = \
+                len(text) - len(text.lstrip()) + 1 if text.strip() else 0
+        return got
 
     def _where(self, args) -> tuple[str, int]:
         if len(args) >= 2 and isinstance(args[0], bytes) and isinstance(args[1], int):
@@ -444,10 +453,27 @@ class Session:
         try:
             stream.save_vasm(target)
             self._save_views(stream, target)
+            self._save_launch_vasm(stream)
         except OSError as e:
             raise DiagnosticError([Diagnostic("error", self.launch.file, self.launch.line, 1,
                                               f"cannot write --save-vasm {target}: "
                                               f"{e.strerror or e}")]) from None
+
+    def _save_launch_vasm(self, stream) -> None:
+        """A launch of several cores: its cores' recordings also as one program
+        (launch_recording.py), written when its last core is saved."""
+        launch = self.launch
+        if launch.block_dim < 2 or not hasattr(stream, "vasm_text"):
+            return
+        first = Path(numbered(self.save_vasm, launch.index, 0))
+        texts = self._launch_texts.setdefault(launch.index, {})
+        texts[self.core] = stream.vasm_text(gm_file=f"{first.stem}.{{name}}.npy")
+        if self.core == launch.block_dim - 1 or not launch.ok:
+            del self._launch_texts[launch.index]  # written once, then dropped
+            cores = [texts[k] for k in sorted(texts)]
+            if sorted(texts) == list(range(len(texts))):
+                launch_path(self.save_vasm, launch.index).write_text(
+                    combined(cores, launch.kernel), encoding="utf-8")
 
     def _save_views(self, stream, target: str) -> None:
         """The core's GlobalTensor views beside its recording, each at the recording's

@@ -81,7 +81,7 @@ def load_args(specs: list[ArgSpec], source: str) -> tuple[list[tuple[str, np.nda
     for a in specs:
         where = f"{source}:1:1: error: --arg {a.name}"
         if a.kind == "out":
-            buffers.append((a.type, _aligned(a.count * TYPES[a.type].size)))
+            buffers.append((a.type, _aligned(TYPES[a.type].nbytes(a.count))))
             continue
         try:
             if a.kind == "npy":

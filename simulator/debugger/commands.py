@@ -675,6 +675,8 @@ class Commands:
         space, addr, tensor, index = self._location(arg)
         hexa = t is None and tensor is None
         t = t or (tensor.dtype if tensor is not None else lookup("u8"))
+        if t.nibble:  # s4: its bytes (two elements each), as x/Nu8 shows them
+            t, hexa, tensor = lookup("u8"), True, None
         if count is None:
             count = 16 if tensor is None else max(1, min(16, tensor.count - index))
         if count < 1:
@@ -768,7 +770,7 @@ class Commands:
         except (ValueError, TypeError, OverflowError) as e:
             raise CommandError(f"{text.strip()} does not fit {target} ({t.dtype.name}): {e}") \
                 from None
-        if t.dtype.name == "c32" or new.dtype.itemsize != t.dtype.size:
+        if t.dtype.name == "c32" or t.dtype.nibble or new.dtype.itemsize != t.dtype.size:
             raise CommandError(f"set var cannot write {t.dtype.name} elements")
         space, base = s.names.place(t)
         s.assign(label, space, base + start * t.dtype.size, np.ascontiguousarray(new).tobytes())
@@ -871,7 +873,7 @@ class Commands:
         if not 0 <= i < t.count:
             raise CommandError(f"{t.name}[{i}] is outside the tensor (0..{t.count - 1})")
         space, base = self.s.names.place(t)
-        return space, base + i * t.dtype.size, t, i
+        return space, base + (i // 2 if t.dtype.nibble else i * t.dtype.size), t, i
 
     def _index(self, text: str, what: str) -> int:
         """An index or slice bound: a number or an expression (`4096*3`, `$x2 // 4`)."""

@@ -245,6 +245,10 @@ def tensor_values(s: Session, t) -> np.ndarray:
 def values(t: DType, raw: np.ndarray) -> np.ndarray:
     """Raw bytes → the values numpy prints (c32 as complex64, bf16 as bfloat16)."""
     raw = np.ascontiguousarray(raw)
+    if t.nibble:  # s4: two elements a byte, low half first
+        from isa.types import unpack_s4
+
+        return unpack_s4(raw.view(np.uint8))
     if t.name == "c32":
         pairs = raw.view(np.float16).reshape(-1, 2).astype(np.float32)
         return pairs[:, 0] + 1j * pairs[:, 1]

@@ -181,6 +181,11 @@ class DebugLoop(FastLoop):
         self._learn(instr, self.plans)
 
     # -- recording plans -----------------------------------------------------------------------
+    def _reg_plan(self, learnt: Instruction, issue: Callable) -> Callable | None:
+        """None: a reg-based instruction steps through the reference path, which records it
+        (its registers are the undo log's)."""
+        return None
+
     def _mask_plan(self, learnt: Instruction) -> Callable | None:
         """None: a MASK or mask-mode writer takes the reference path in a session (its record
         snapshots the registers it changes; every plan the loop runs must leave a record)."""

@@ -128,7 +128,7 @@ def _view(t: Tensor, offset: int, name: str) -> Tensor:
     """UB tensor T from element OFFSET on, under the kernel's NAME (shown as `xLocal`)."""
     if not offset:
         return attrs.evolve(t, name=name)
-    return attrs.evolve(t, name=name, addr=t.addr + offset * t.dtype.size,
+    return attrs.evolve(t, name=name, addr=t.addr + t.dtype.nbytes(offset),
                         count=max(t.count - offset, 0))
 
 

@@ -16,6 +16,8 @@ from simulator.semantics import (
     gather,
     registers,
     regvec,
+    regvec_convert,
+    regvec_data,
     scalar,
     scalar_unit,
     sync,
@@ -68,6 +70,8 @@ def _builtin() -> InstructionSet:
         "vgatherb": gather.issue_gatherb, "get_reduce_spr": gather.get_reduce_spr,
         "set_atomic": atomic.issue,  # GM atomics (issue #27)
         **regvec.ISSUE,  # issue 34: ascend950's reg-based vector unit
+        **regvec_convert.ISSUE,  # issue 34 (h34a): its conversions and relayouts
+        **regvec_data.ISSUE,  # issue 34 (h34a): unaligned accesses, gathers, block reductions
     }, bodies={
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,

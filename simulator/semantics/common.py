@@ -33,6 +33,8 @@ def load(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray
     """(hi-lo, n) raw element bits of repeats [lo, hi) (inactive elements included; n the
     operand's elements a repeat)."""
     size, n = acc.size, acc.per_repeat
+    if acc.nibble:
+        return _load_nibbles(m, vop, acc, lo, hi)
     if acc.base % size:
         return _byte_gather(m, vop, acc, lo, hi)
     view = m.views[size]
@@ -51,6 +53,9 @@ def load(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray
 def store(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int, hi: int) -> None:
     """Write values (hi-lo, n) to the active elements of repeats [lo, hi) (n the operand's
     elements a repeat; a packed operand's are all written)."""
+    if acc.nibble:
+        _store_nibbles(m, vop, acc, values, lo, hi)
+        return
     size, n = acc.size, acc.per_repeat
     view = m.views[size]
     values = values.view(RAW[size]) if values.dtype.itemsize == size else values
@@ -85,6 +90,42 @@ def store(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int, h
     else:
         idx, values = idx.reshape(-1), values.reshape(-1)
     view[idx] = values
+
+
+def _nibble_bytes(vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray:
+    """(hi-lo, bytes a repeat) UB byte addresses of an s4 operand's repeats [lo, hi)."""
+    return acc.base + acc.index_offsets(vop.repeats)[lo:hi]
+
+
+def _load_nibbles(m: Machine, vop: VectorOp, acc: Access, lo: int, hi: int) -> np.ndarray:
+    """s4 elements as raw 4-bit values (uint8 0..15): element 2j the low half of its byte."""
+    b = m.ub.take(_nibble_bytes(vop, acc, lo, hi), mode="clip")
+    return np.stack([b & 0xF, b >> 4], axis=-1).reshape(hi - lo, -1)[:, :acc.per_repeat]
+
+
+def _store_nibbles(m: Machine, vop: VectorOp, acc: Access, values: np.ndarray, lo: int,
+                   hi: int) -> None:
+    """Write the low 4 bits of VALUES (hi-lo, n) to the active s4 elements of repeats [lo, hi):
+    a byte whose two elements are not both active keeps its other half (read-modify-write);
+    repeats in order, so the later one wins where two share a byte."""
+    n, grid = acc.per_repeat, acc.grid
+    idx = _nibble_bytes(vop, acc, lo, hi)
+    vals = np.zeros((hi - lo, 2 * grid), np.uint8)
+    vals[:, :n] = np.broadcast_to(values, (hi - lo, n)).astype(np.uint8) & 0xF
+    act = np.zeros((hi - lo, 2 * grid), bool)
+    act[:, :n] = vop.active[lo:hi]
+    vals, act = vals.reshape(hi - lo, grid, 2), act.reshape(hi - lo, grid, 2)
+    dup = acc.has_duplicates(vop.repeats)
+    if not dup and act.all():  # whole bytes: no old half to keep
+        m.ub[idx] = vals[..., 0] | (vals[..., 1] << 4)
+        return
+    rows = [slice(None)] if not dup else \
+        [slice(i, i + 1) for i in range(hi - lo)]
+    for r in rows:
+        old = m.ub[idx[r]]
+        low = np.where(act[r][..., 0], vals[r][..., 0], old & 0xF)
+        high = np.where(act[r][..., 1], vals[r][..., 1] << 4, old & 0xF0)
+        m.ub[idx[r]] = low | high
 
 
 def _last_writes(vop: VectorOp, acc: Access, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:

@@ -12,7 +12,8 @@ and encoded. The rules (docs/decisions.md):
   finite result beyond the destination's range saturates to its largest finite value (the
   vendor's "overflow saturates by default"); ±inf stays ±inf; NaN stays NaN, sign and the top
   payload bits kept, quiet bit set.
-- integer results: saturate to the destination's range; ±inf saturates; NaN gives 0.
+- integer results: saturate to the destination's range; ±inf saturates; NaN gives 0 (s4,
+  int4b_t: −8..7, one raw 4-bit value a element; common.py packs two a byte).
 - a float converted to its own type (f32 → f32) is rounded to an integral value in the mode.
 - int64 sources: a magnitude of 2^62 or more keeps its top 61 bits and a sticky bit (exact for
   every destination the chips convert int64 to: floats, whose 24 bits round the same, and
@@ -29,7 +30,7 @@ import numpy as np
 
 from isa.decode import VectorOp
 from isa.table import ROUND_MODES
-from isa.types import DType
+from isa.types import DType, int_range
 from simulator.machine import RAW, Machine
 from simulator.semantics.common import load, store
 
@@ -89,7 +90,10 @@ def split(raw: np.ndarray, t: DType) -> Parts:
 
 
 def _split_int(raw: np.ndarray, t: DType) -> Parts:
-    v = raw.view(t.numeric).astype(np.int64)
+    if t.nibble:  # s4: the low 4 bits, two's complement
+        v = ((raw.astype(np.int64) & 0xF) ^ 8) - 8
+    else:
+        v = raw.view(t.numeric).astype(np.int64)
     zeros = np.zeros(v.shape, bool)
     exp = np.zeros(v.shape, np.int64)
     if t.size < 8:
@@ -133,14 +137,17 @@ def round_shift(mag: np.ndarray, sh: np.ndarray, neg: np.ndarray, mode: str) -> 
     return np.where(sh <= 0, mag << np.clip(-sh, 0, MAX_SHIFT), q + up)
 
 
-def to_float(p: Parts, t: DType, mode: str) -> np.ndarray:
+def to_float(p: Parts, t: DType, mode: str, overflow: str = "max") -> np.ndarray:
+    """OVERFLOW: a finite value beyond T's range gives its largest finite value ("max", the
+    memory-based Cast) or ±inf ("inf", the reg-based Cast's SatMode NO_SAT)."""
     f = float_format(t)
     sign = p.neg.astype(np.int64) << (8 * t.size - 1)
     length = bit_length(p.mag)
     e = np.maximum(length - 1 + p.exp, f.emin)  # the result's exponent (emin: subnormal)
     m = round_shift(p.mag, e - f.mant - p.exp, p.neg, mode)
     bits = ((e - f.emin) << f.mant) + m  # a carry out of the mantissa bumps the exponent
-    bits = np.where(p.mag == 0, 0, np.minimum(bits, f.inf_bits - 1))  # saturate
+    top = f.inf_bits - 1 if overflow == "max" else f.inf_bits
+    bits = np.where(p.mag == 0, 0, np.minimum(bits, top))  # saturate
     quiet = 1 << (f.mant - 1)
     nan = f.inf_bits | quiet | (p.payload >> (MAX_SHIFT - f.mant))
     bits = np.where(p.inf, f.inf_bits, np.where(p.nan, nan, bits))
@@ -148,15 +155,16 @@ def to_float(p: Parts, t: DType, mode: str) -> np.ndarray:
 
 
 def to_int(p: Parts, t: DType, mode: str) -> np.ndarray:
-    info = np.iinfo(t.numeric)
-    lo, hi = max(int(info.min), -(1 << 63)), min(int(info.max), (1 << 63) - 1)
+    lo, hi = int_range(t)
+    lo, hi = max(lo, -(1 << 63)), min(hi, (1 << 63) - 1)  # int64 arithmetic below (u64)
     # |value| ≥ 2^63 saturates whatever the mode and the destination; below, M·2^E fits int64
     big = (p.mag != 0) & (bit_length(p.mag) + p.exp > 63)
     m = round_shift(p.mag, -np.where(big, 0, p.exp), p.neg, mode)
     v = np.clip(np.where(p.neg, -m, m), lo, hi)
     v = np.where(big | p.inf, np.where(p.neg, lo, hi), v)
     v = np.where(p.nan, 0, v)
-    return v.astype(t.numeric).view(t.raw)
+    out = v.astype(t.numeric).view(t.raw)
+    return out & 0xF if t.nibble else out  # s4: the element's 4 bits
 
 
 def to_integral(p: Parts, t: DType, mode: str) -> np.ndarray:

@@ -179,7 +179,11 @@ def _note_access(m: Machine, kind: str, runs, reg: int, instr: Instruction) -> N
 
 
 def vf_end(ex: Context, instr: Instruction) -> Issued:
-    _file(ex, instr)
+    regs = _file(ex, instr)
+    for u in np.flatnonzero(regs.us_lo >= 0):  # h34a: a StoreUnAlign's tail never written
+        ex.warn(instr, Problem("order", f"the vector function ends with {int(regs.us_len[u])} "
+                               f"bytes kept in us{u} at {int(regs.us_lo[u]):#x}",
+                               " that no StoreUnAlignPost wrote: they never reach UB"))
     return Issued("V")
 
 
@@ -639,21 +643,41 @@ def _math(ex: Context, instr: Instruction) -> Issued:
     _read_v(ex, instr, *roles)
     _read_p(ex, instr, "m", t)
     return Issued("V", None, _math_body, (instr.name, t, _reg(instr, "d"),
-                                          [_reg(instr, r) for r in roles], _reg(instr, "m")))
+                                          [_reg(instr, r) for r in roles], _reg(instr, "m"),
+                                          instr))
 
 
 def _math_body(m: Machine, _op, arg, _lo, _hi) -> None:
     from simulator.semantics.math import correctly_rounded
 
-    name, t, d, srcs, mk = arg
+    name, t, d, srcs, mk, instr = arg
     a = _values(m.regs.v[srcs[0]], t)
-    if name == "vrdiv":
+    if name == "vrdiv" and not t.is_float:
+        res = int_quotient(a, _values(m.regs.v[srcs[1]], t), active(m.regs.p[mk], t.size),
+                           m, instr)
+    elif name == "vrdiv":
         with np.errstate(all="ignore"):  # IEEE division in T (exact in float32 for f16)
             res = np.divide(a, _values(m.regs.v[srcs[1]], t)).astype(t.numeric)
     else:
         res = correctly_rounded(MATH[name], a, t)
     on = active(m.regs.p[mk], t.size)
     _write_v(m, d, np.where(on, res.view(t.raw), np.zeros((), t.raw)))
+
+
+def int_quotient(a: np.ndarray, b: np.ndarray, on: np.ndarray, m: Machine,
+                 instr: Instruction) -> np.ndarray:
+    """Integer Div: a / b truncated toward zero (C's `/`), in T (the most negative value over
+    -1 wraps to itself). A zero divisor the page does not define: pipev gives 0 and the run
+    warns once per instruction with the count of enabled elements that had one."""
+    zero = b == 0
+    safe = np.where(zero, np.ones((), b.dtype), b)
+    with np.errstate(all="ignore"):
+        q = a // safe
+        q = q + ((a % safe != 0) & ((a < 0) != (safe < 0))).astype(q.dtype)
+    n = int(np.count_nonzero(zero & on))
+    if n:
+        m.count_unknown(instr, "integer division by zero", n)
+    return np.where(zero, np.zeros((), q.dtype), q).astype(a.dtype)
 
 
 def _reduce(ex: Context, instr: Instruction) -> Issued:

@@ -95,6 +95,8 @@ def _check(ex: Context, instr: Instruction, vop: VectorOp) -> bool:
         align = fam.operand_align(acc.role, instr.fields, instr.dtype)
         if (dynamic or acc.role == "sel") and acc.base % align:
             ex.check(instr, checks.alignment(vop, acc, align))
+        if acc.nibble:
+            ex.check(instr, checks.nibble_mask(vop, acc))
         ext = extents[acc.role] = checks.extent(vop, acc)
         problem = checks.bounds(vop, acc, ub, ext)
         if problem is not None:

@@ -20,6 +20,10 @@ from simulator.tik.errors import Loc, TikError
 from simulator.tik.nodes import Block, If, Loop, Op
 from simulator.tik.sync import Events, Plan, plan
 
+# what backs a dynamic GM tensor at most: 8 GiB of the OS's lazily zeroed pages (a 2^31-1-
+# element float32 tensor's); a larger declared shape (2^63-1) keeps its indices, not its bytes
+DYNAMIC_BACKING_BYTES = 1 << 33
+
 if TYPE_CHECKING:
     from simulator.tik.kernel import Kernel as Tik
 
@@ -151,11 +155,19 @@ def program_tensors(tik: Tik) -> dict[str, ProgramTensor]:
             out[name] = ProgramTensor(name, "ub", t.t, t.size, line, col, addr=t.addr,
                                       explicit=True)
             continue
+        if t.alias_of is not None:  # reinterpret_cast_to of a GM tensor: its bytes
+            size = min(t.size, DYNAMIC_BACKING_BYTES // t.t.size) if t.dynamic else t.size
+            out[name] = ProgramTensor(name, "gm", t.t, size, line, col, role="const",
+                                      dynamic=t.dynamic, alias_of=t.alias_of.pname)
+            continue
         role = ("inout" if name in inputs and name in outputs else "input" if name in inputs
                 else "output" if name in outputs else "const")
         init = (Init("zeros", np.zeros(t.size * t.t.size, np.uint8)) if role == "const"
                 else Init("zeros", None) if role == "output" else None)
-        out[name] = ProgramTensor(name, "gm", t.t, t.size, line, col, role=role, init=init,
+        # a dynamic tensor is backed by at most DYNAMIC_BACKING_BYTES (its declared 2^63-1
+        # elements would not fit an address space); an input is bound to what is given
+        size = min(t.size, DYNAMIC_BACKING_BYTES // t.t.size) if t.dynamic else t.size
+        out[name] = ProgramTensor(name, "gm", t.t, size, line, col, role=role, init=init,
                                   dynamic=t.dynamic)
     return out
 

@@ -67,6 +67,8 @@ def feed(tik: Tik, feed_dict, loc: Loc) -> dict[str, np.ndarray]:
         if value.ndim == 0 and t.size * t.t.size <= 32:  # an InputScalar's value, a number
             value = np.zeros(t.size, t.t.npy)
             value[0] = feed_dict[name]
+        if value.dtype != t.t.npy and t.t.npy != t.t.numeric and value.dtype == t.t.numeric:
+            value = value.view(t.t.npy)  # bfloat16 given as ml_dtypes.bfloat16: its bits
         if t.dynamic and value.dtype == t.t.npy and 0 < value.size <= t.size:
             out[t.pname] = value.reshape(-1)  # bound now: accesses are checked against it
             continue

@@ -25,6 +25,7 @@ ASCEND_310, ASCEND_310P, ASCEND_310B = "Ascend310", "Ascend310P", "Ascend310B"
 ASCEND_910, ASCEND_910B, ASCEND_950 = "Ascend910", "Ascend910B", "Ascend950"
 # the vector unit's shape (docs/machine.md): 32-byte blocks, 8 a repeat, at most 255 repeats
 BLOCK_SIZE = 32
+C0_SIZE = 16  # the NC1HWC0 format's C0 (16 elements of a 16-bit type; #29)
 VECTOR_INST_BLOCK_WIDTH = 256
 VECTOR_INST_BLOCK_NUM = 8
 VECTOR_INST_MAX_REPEAT_TIMES = 255
@@ -85,6 +86,11 @@ def api_check_support(api_name: str, dtype: str = "") -> bool:
         return True
     t = pipev_type(dtype)
     return t is not None and t.name in _chip().types.get("arith", ())
+
+
+def get_block_size() -> int:
+    """The bytes of one UB block (the unit of data_move bursts and vector strides): 32."""
+    return BLOCK_SIZE
 
 
 def get_bit_len(dtype: str) -> int:
@@ -182,6 +188,8 @@ def check_shape(shape, min_rank: int = 0, max_rank: int = MAX_RANK, min_size: in
 
 
 def check_dtype(dtype, check_list, param_name: str = "") -> None:
+    if isinstance(check_list, str):  # `("int32")` is a str: operators pass one dtype so
+        check_list = [check_list]
     if str(dtype).lower() not in [str(c).lower() for c in check_list]:
         where = f" of {param_name}" if param_name else ""
         raise TikError.at(caller(), f"check_dtype: dtype{where} {dtype!r} is not one of "
@@ -247,7 +255,7 @@ def register_operator(op_type: str, *args, **kwargs) -> Callable:
 
 
 register_op_compute = register_param_generalization = register_pass_for_fusion = \
-    register_operator
+    register_operator_compute = register_operator
 
 
 class OpContext:

@@ -101,14 +101,28 @@ class Instructions:
     @api
     def vec_sel(self, mask, mode, dst, sel, src0, src1, repeat_times, dst_rep_stride=0,
                 src0_rep_stride=0, src1_rep_stride=0) -> None:
-        with self._call("vec_sel") as c:
+        self._sel("vec_sel", mask, mode, dst, sel, src0, src1, repeat_times, (1, 1, 1),
+                  (dst_rep_stride, src0_rep_stride, src1_rep_stride))
+
+    @api
+    def vsel(self, mask, mode, dst, sel, src0, src1, repeat_times, dst_blk_stride,
+             src0_blk_stride, src1_blk_stride, dst_rep_stride=0, src0_rep_stride=0,
+             src1_rep_stride=0, name=None) -> None:
+        """The older name of vec_sel, with the block strides given (#29)."""
+        self._sel("vsel", mask, mode, dst, sel, src0, src1, repeat_times,
+                  (dst_blk_stride, src0_blk_stride, src1_blk_stride),
+                  (dst_rep_stride, src0_rep_stride, src1_rep_stride))
+
+    def _sel(self, api, mask, mode, dst, sel, src0, src1, repeat_times, blocks, reps) -> None:
+        with self._call(api) as c:
             if not isinstance(mode, int) or isinstance(mode, bool) or mode not in (0, 1, 2):
                 raise c.error(f"mode must be the immediate 0, 1 or 2, got {mode!r}")
             t = c.same_type(_tensor(c, dst, "dst"), src0=src0,
                             src1=src1 if mode != 1 else None)
-            strides = (f"stride=1,1,1,{c.stride(dst_rep_stride, 'dst_rep_stride')},"
-                       f"{c.stride(src0_rep_stride, 'src0_rep_stride')},"
-                       f"{c.stride(src1_rep_stride, 'src1_rep_stride')}")
+            roles = ("dst", "src0", "src1")
+            strides = "stride=" + ",".join(
+                [str(c.stride(b, f"{r}_blk_stride")) for b, r in zip(blocks, roles, strict=True)]
+                + [str(c.stride(v, f"{r}_rep_stride")) for v, r in zip(reps, roles, strict=True)])
             d = c.tensor(dst, "dst", write=True)
             s0 = c.tensor(src0, "src0")
             s1 = c.immediate(src1, t, "src1") if mode == 1 else c.tensor(src1, "src1")

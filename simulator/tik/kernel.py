@@ -66,6 +66,7 @@ class Kernel:
         # the for_range loops open now, innermost last: a serial loop (simulator/tik/jumps.py),
         # or None for a multi-core loop (tik_break / tik_continue may not leave one)
         self.loops: list = []
+        self.runtime_ub: list = []  # UB tensors placed when the kernel runs (runtime_ub.py)
 
     # -- diagnostics and recording -----------------------------------------------------------
     def error(self, message: str) -> TikError:

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 
 from isa.assembler import MAX_BLOCK_DIM
 from isa.chip import Chip, ChipError, get_chip
+from simulator.tik import runtime_ub
 from simulator.tik.debug import Tikdb
 from simulator.tik.dtypes import known, pipev_type
 from simulator.tik.errors import Loc, TikError, api, caller
@@ -24,13 +25,15 @@ from simulator.tik.instructions import Instructions
 from simulator.tik.jumps import SerialLoop, guard_body, jump_lines
 from simulator.tik.kernel import Kernel
 from simulator.tik.nodes import Block, If, Loop, Op
+from simulator.tik.pad import PadMoves
 from simulator.tik.precise import Precise
 from simulator.tik.values import InputScalar, Scalar, Tensor, set_scalar
 
 SCOPES = {"global": "gm", "local.UB": "ubuf"}
 SCOPE_GM, SCOPE_UB = "global", "local.UB"
 STATIC_ELEMENTS = 1 << 26  # more elements in a GM tensor: a dynamic shape, bound at run time
-MAX_GM_ELEMENTS = 1 << 34  # a GM tensor's maximum shape (2^31-1 elements is the usual one)
+MAX_GM_ELEMENTS = (1 << 63) - 1  # a GM tensor's maximum shape (TIK's dynamic operators declare
+# 2^31-1 or 2^63-1 elements: the runtime binds the real size)
 SCOPE_NAMES = {"gm": "scope_gm", "ubuf": "scope_ubuf"}
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 REGISTER_NAME = re.compile(r"x([0-9]|[12][0-9]|3[01])\Z")
@@ -70,7 +73,7 @@ def scope(generator):
     return call
 
 
-class Tik(Kernel, Instructions, Precise):
+class Tik(Kernel, Instructions, Precise, PadMoves):
     def __init__(self, *args, **kwargs):
         loc = caller()
         try:
@@ -94,6 +97,12 @@ class Tik(Kernel, Instructions, Precise):
         if space is None:
             raise TikError.at(loc, f"Tensor '{name}': scope {scope!r} is not supported by "
                               "pipev (tik.scope_gm or tik.scope_ubuf)")
+        if space == "ubuf" and runtime_ub.is_runtime(shape):  # placed when the kernel runs
+            pname = self._name(str(name or "tensor"))
+            view = runtime_ub.declare(self, loc, dtype, t, shape, str(name or pname), pname)
+            if self.scopes:
+                self.scopes[-1][0].append(view.root)
+            return view
         shape = _shape(loc, shape, space == "gm")
         pname = self._name(str(name or "tensor"))
         tensor = Tensor(self, dtype, t, shape, str(name or pname), space, pname, loc)
@@ -496,6 +505,7 @@ class Tik(Kernel, Instructions, Precise):
         self.kernel_name = str(kernel_name)
         self.inputs, self.outputs = list(inputs), list(outputs)
         self.build_loc = loc
+        runtime_ub.finish(self)
         self.program = build(self)
         BUILT.append(self)
 

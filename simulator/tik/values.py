@@ -190,13 +190,12 @@ def reinterpret(tensor: Tensor, dtype: str) -> Tensor:
     if t is None:
         raise TikError.at(loc, f"reinterpret_cast_to: unknown dtype {dtype!r}")
     root = tensor.root
-    if root.scope != "ubuf":
-        if t.size == root.t.size:  # the same bytes, element for element: a view of the buffer
-            return Tensor(tik, dtype, t, tensor.shape, root.name, root.scope, root.pname, loc,
-                          root, tensor.offset)
-        raise TikError.at(loc, f"reinterpret_cast_to of scope_gm tensor '{root.name}' "
-                          f"({root.dtype}) as {dtype}: pipev views a GM tensor only as "
-                          f"another {root.t.size}-byte type")
+    root = root.alias_of or root  # a view of a view: of the buffer itself
+    if root.scope != "ubuf" and t.size == root.t.size:
+        # the same bytes, element for element: a view of the buffer
+        return Tensor(tik, dtype, t, tensor.shape, root.name, root.scope, root.pname, loc,
+                      root, tensor.offset * tensor.root.t.size // root.t.size
+                      if tensor.root is not root else tensor.offset)
     nbytes = root.size * root.t.size
     if nbytes % t.size:
         raise TikError.at(loc, f"reinterpret_cast_to: {nbytes} bytes are not whole {dtype}")
@@ -207,14 +206,27 @@ def reinterpret(tensor: Tensor, dtype: str) -> Tensor:
         view_root.addr = root.addr
         view_root.alias_of = root
         view_root.life = root.life
+        view_root.dynamic = root.dynamic  # a GM tensor's: bound as the root is
         tik.tensors[key] = view_root
-    offset = tensor.offset * root.t.size
+    offset = tensor.offset * tensor.root.t.size
     c = offset.constant()
     if c is not None and c % t.size:
         raise TikError.at(loc, "reinterpret_cast_to: the view does not start at a whole "
                           f"{dtype} element")
-    return Tensor(tik, dtype, t, (tensor.size * tensor.t.size // t.size,), root.name,
-                  root.scope, key, loc, view_root, offset // t.size)
+    return Tensor(tik, dtype, t, _cast_shape(tensor, t, dtype, loc), root.name, root.scope,
+                  key, loc, view_root, offset // t.size)
+
+
+def _cast_shape(tensor: Tensor, t, dtype: str, loc: Loc) -> tuple[int, ...]:
+    """TIK's reinterpret_cast_to shape: the last dimension scaled by old bits / new bits, which
+    must leave a whole number (TIK: "Last dimension can't be divided")."""
+    shape = tensor.shape or (1,)
+    last = shape[-1] * tensor.t.size
+    if last % t.size:
+        raise TikError.at(loc, f"reinterpret_cast_to: the last dimension of '{tensor.name}' "
+                          f"({shape[-1]} {tensor.dtype}, {last} bytes) is not a whole number "
+                          f"of {dtype} (TIK: the last dimension can't be divided)")
+    return (*shape[:-1], last // t.size)
 
 
 def set_scalar(s: Scalar, value, loc: Loc | None = None, src_offset=None) -> None:
@@ -317,15 +329,18 @@ def _stored(tensor: Tensor, value, low: Lowering, loc: Loc, what: str
             ) -> tuple[int, frozenset[str]]:
     """The register holding what `tensor[i].set_as(value)` stores, and the buffers read for
     it: a Scalar of the tensor's kind as it is, a Tensor's first element loaded (TIK: a
-    one-element tensor, the same dtype), anything else computed into a scratch register."""
+    one-element tensor; an integer one of any width, a float one of the same dtype), anything
+    else computed into a scratch register."""
     t = tensor.t
     if isinstance(value, Tensor):
         _element(value, None, loc, what)
-        if value.t.name != t.name:
+        # integer elements of another width go through the register as a Scalar would (GetShape
+        # stores int64 shape words into int32: the low bytes); floats must match (TIK's page)
+        if value.t.name != t.name and not (value.t.is_int and t.is_int):
             raise LowerError(f"the element is {value.dtype}, the tensor {tensor.dtype} (TIK: "
                              "the same dtype)")
         reg = low.temp()
-        low.lines.append(f"ld.{t.name} x{reg}, {_access(value, None, low)}")
+        low.lines.append(f"ld.{value.t.name} x{reg}, {_access(value, None, low)}")
         return reg, frozenset({value.buffer})
     e = as_expr(int(value) if isinstance(value, (bool, np.bool_)) else value)
     if isinstance(e, RegisterRef) and (e.ftype is None) == t.is_int and \

@@ -23,6 +23,7 @@ from simulator.plans import Booked, Planned
 from simulator.timing.banks import bank_model
 from simulator.timing.config import BLOCK, CostClass, config_of
 from simulator.timing.records import QueueState, TimingSnapshot
+from simulator.timing.regbanks import RegBanks
 from simulator.timing.regvec import reg_classes
 
 QUEUES = ("V", "MTE2", "MTE3")
@@ -63,6 +64,7 @@ class TimingModel:
         self.drain = {q: t[f"barrier_drain_{q}"] for q in QUEUES}
         self.classes = cfg.classes
         self.banks = bank_model(cfg.bank)
+        self._reg_banks = RegBanks(cfg.bank)  # issue 34: the reg-based unit's loads and stores
         self.s_time = origin
         self.queues = {q: Queue(q) for q in QUEUES}
         self.flags: dict[tuple[str, str, int], int] = {}
@@ -274,7 +276,24 @@ class TimingModel:
             return self._vector_plan(planned)
         if kind not in self._by_kind and planned.pipe == "S":
             return self._scalar_plan()
+        if kind == REGVEC and planned.op is None:  # issue 34: as `_regvec` books it
+            return self._reg_plan(planned)
         return None
+
+    def _reg_plan(self, planned: Planned) -> TimingPlan:
+        """A reg-based register instruction: its class's fixed cycles on V (`_regvec`)."""
+        cls = self._reg_classes[planned.instr.defn.family.cost]
+        book_v, sums = self._v_booking(cls.head, cls.min_cycles, cls.tail)
+        issue_cost = self.scalar_issue
+
+        def settle(n: int) -> Booked:
+            busy, stalled = sums()
+            if n:
+                self.busy["V"] += busy
+                self.busy["S"] += n * issue_cost
+                self.stalls["queue_full"] += stalled
+            return Booked(n, busy, n * issue_cost, stalled, 0)
+        return book_v, settle
 
     def _vector_plan(self, planned: Planned) -> TimingPlan:
         cls = self.class_of(planned.instr)  # the class follows the text's fields
@@ -386,9 +405,20 @@ class TimingModel:
         return self._plain_vector(cls, cls.min_cycles)
 
     def _regvec(self, ev: Event) -> InstrTiming:
-        """An instruction of the reg-based unit: its class's cycles on V (timing.md §T9)."""
+        """An instruction of the reg-based unit: its class's cycles on V (timing.md §T9); a load
+        or store at least its UB bank beats (950: `RegBanks`), the extra cycles a bank
+        conflict's."""
         cls = self._reg_classes[ev.instr.defn.family.cost]
-        return self._plain_vector(cls, cls.min_cycles)
+        runs = getattr(ev.op, "runs", None)
+        beats = self._reg_banks.beats(runs, ev.op.write) if runs else 0
+        if beats <= cls.min_cycles:
+            return self._plain_vector(cls, cls.min_cycles)
+        extra = beats - cls.min_cycles
+        self.stalls["bank_conflict"] += extra
+        issue, start, end, head, stalled = self._book_v(cls, beats)
+        return InstrTiming("V", issue, start, end, head + beats, wait_pipe=start - issue,
+                           head=head, wait_issue=stalled, bank_extra=extra,
+                           issue_cost=self.scalar_issue)
 
     def _plain_vector(self, cls: CostClass, body: int) -> InstrTiming:
         issue, start, end, head, stalled = self._book_v(cls, body)

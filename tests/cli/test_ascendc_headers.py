@@ -55,6 +55,7 @@ PROGRAMS = {
     "types_copy": (["types_copy.cpp"], 2201),  # int64 uint64 double bool tensors (issue #27)
     "scalar_helpers": (["scalar_helpers.cpp"], 2201),  # scalar helpers (issue #27)
     "reductions": (["reductions.cpp"], 2201),
+    "int4": (["int4.cpp"], 2201),  # int4b_t: AscendC and the C API (issue #27)
 }
 QUEUE_ERRORS = ["deque_empty", "alloc_beyond", "free_twice", "init_beyond_ub",
                 "enque_beyond_depth", "no_init_buffer", "assert_fails"]
@@ -259,6 +260,7 @@ STREAM_RUNS = {
     "c_api_cast": [()],
     "types_copy": [()],
     "reductions": [()],
+    "int4": [()],
 }
 
 
@@ -281,7 +283,7 @@ def test_statement_streams_assemble_and_run(programs, name):
 
 
 RUN_ARGS = {"queue_errors": [(c,) for c in QUEUE_ERRORS], "tiled_add_cpu": [(), ("multicore",)],
-            "convert_pad": [(), ("pad",), ("cast",)]}
+            "convert_pad": [(), ("pad",), ("cast",)], "int4": [(), ("split",), ("odd",)]}
 SOURCES = sorted({s for srcs, _ in PROGRAMS.values() for s in srcs})
 
 

@@ -83,3 +83,26 @@ def test_getvalue_of_an_element_other_blocks_store_is_a_race(tmp_path, monkeypat
                                                   "float first = yGm.GetValue(1);"))
     assert rc == 0, err
     assert "read GM y bytes that another core writes" in err and "rowsum.cpp:16:" in err, err
+
+
+def test_the_replay_of_a_recording_flags_the_same_setvalue_race(tmp_path, monkeypatch,
+                                                                  capfd):
+    # --save-vasm carries each GetValue / SetValue of GM as ld / st (session 8), and the launch's
+    # cores as one program (rec.cores.vasm): its replay sees the same race, at the same line,
+    # and writes the same outputs
+    monkeypatch.chdir(tmp_path)
+    rc, err = run(tmp_path, capfd, KERNEL, "-D", "SHARED", "--save-vasm", "rec.vasm")
+    assert rc == 0 and "rowsum.cpp:18:" in err, err
+    text = (tmp_path / "rec.cores.vasm").read_text()
+    assert ".block_dim 4" in text and text.count("st.f32 x31, y[0]") == 4
+    live = {n: np.load(tmp_path / "pipev-out" / f"{n}.npy") for n in ("y", "hist")}
+    replay = tmp_path / "replay"
+    replay.mkdir()
+    monkeypatch.chdir(replay)
+    rc = _main(["run", tmp_path / "rec.cores.vasm"])
+    err = capfd.readouterr().err
+    assert rc == 0, err
+    assert "write GM y bytes that another core also writes" in err, err
+    assert "rowsum.cpp:18:" in err, err
+    for name, want in live.items():
+        assert np.load(replay / "pipev-out" / f"{name}.npy").tobytes() == want.tobytes()

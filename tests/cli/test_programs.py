@@ -249,6 +249,14 @@ def _reg_select(i):
     return {"max": np.where(x > y, x, y), "pick": np.where(bit, x, y)}
 
 
+def _quant_int4(i):
+    """#27: q = x / 0.5 rounded half to even, saturated to -8..7, packed two a byte (element 2j
+    in the low half); y = q * 0.5 (every step exact in half for the quarter-step inputs)."""
+    q = np.clip(np.round(i["x"].astype(np.float64) / 0.5), -8, 7).astype(np.int64)
+    nib = (q & 0xF).astype(np.uint8)
+    return {"q": nib[0::2] | (nib[1::2] << 4), "y": (q * 0.5).astype(F16)}
+
+
 REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     "select_count": ({"a": F16, "b": F16, "sel": np.uint8}, _select_count),
     "select_highdim": ({"a": F32, "b": F32, "sel": np.uint8}, _select_highdim),
@@ -274,6 +282,7 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     # #27a: the product in half, rounded once (numpy's half multiply)
     "leaky_relu": ({"x": F16}, lambda i: {"y": np.where(i["x"] < 0, i["x"] * F16(0.1), i["x"])}),
     "reg_select": ({"x": F32, "y": F32, "sel": np.uint8}, _reg_select),  # issue 34
+    "quant_int4": ({"x": F16}, _quant_int4),  # #27: int4b_t, half -> int4 -> half
     "c_api_reg_max": ({"x": F16, "y": F16}, lambda i: {  # issue 34: the C API's reg section
         "z": np.where(i["x"][:320] > i["y"][:320], i["x"][:320], i["y"][:320])}),
 }

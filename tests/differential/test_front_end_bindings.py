@@ -31,7 +31,8 @@ from simulator.tik import tik as tik_module
 CHIPS = ("ascend910b", "ascend910")
 CPP = {"f16": "half", "f32": "float", "s16": "int16_t", "u16": "uint16_t", "s32": "int32_t",
        # the C API's conversions (issue #27) name these too
-       "s64": "int64_t", "bf16": "bfloat16_t", "s8": "int8_t", "u8": "uint8_t"}
+       "s64": "int64_t", "bf16": "bfloat16_t", "s8": "int8_t", "u8": "uint8_t",
+       "s4": "int4b_t"}  # #27: two a byte (asc_half2int4, asc_int42half)
 TIK = {"f16": "float16", "f32": "float32", "s16": "int16", "u16": "uint16", "s32": "int32"}
 PREFERRED = ("f16", "s16", "f32", "s32", "u16")
 OFFSETS = (0, 2048, 4096)  # element offsets of dst, src0 and src1 in their tensor
@@ -176,7 +177,9 @@ def cpp_call(row: Binding, form: str, t: str, src: str | None) -> str:
     var = {t: f"v_{t}", **({src: f"v_{src}"} if src else {})}
 
     def op(k: int, ty: str) -> str:
-        return f"{var[ty]} + {OFFSETS[k]}" if c_api else f"{var[ty]}[{OFFSETS[k]}]"
+        if c_api:  # pointer arithmetic counts bytes for int4b_t (two elements a byte)
+            return f"{var[ty]} + {OFFSETS[k] // 2 if ty == 's4' else OFFSETS[k]}"
+        return f"{var[ty]}[{OFFSETS[k]}]"
 
     if row.params:
         args = params_args(row, form, t, lambda k: op(k, t), {"mask": str(MASK), "bits": "bits"})
@@ -356,7 +359,8 @@ def check(chip: str, results: dict, addrs: dict, where: dict) -> int:
     for line, (row, form, t, src) in where.items():
         def addr(k: int, row=row, t=t, src=src) -> int:
             ty = src if (k >= 1 and src) else t  # a binary_cast's sources are both SRC
-            return addrs[(row.language, ty)] + OFFSETS[k] * SIZE[ty]
+            offset = OFFSETS[k] // 2 if ty == "s4" else OFFSETS[k] * SIZE[ty]  # s4: 2 a byte
+            return addrs[(row.language, ty)] + offset
 
         text = statement(row, form, t, src, addr)
         assert results.get(line) == decoded(chip, text), (row, form, text)

@@ -508,7 +508,7 @@ copy_ub_to_ub @0x700, b, nburst=1, burst=8
 
 
 # -- ascend950: API-level select, flexible scalar position, strides, register counts ----------
-UB_950 = 253952 - 8192  # below scratch
+UB_950 = 262144 - 8192  # below scratch
 SIZE_950 = {"f16": 2, "bf16": 2, "s16": 2, "u16": 2, "f32": 4, "s32": 4, "u32": 4}
 IMMEDIATE = {"f": ["0.0", "-0.0", "2.5", "-3.75", "inf", "nan", "100.0"],
              "s": ["0", "-1", "7", "-100"], "u": ["0", "1", "7", "100"]}

@@ -26,7 +26,8 @@ from functools import lru_cache
 FLOATS = {"f16": (10, 5), "bf16": (7, 8), "f32": (23, 8)}
 # name → (bits, signed)
 INTS = {"s8": (8, True), "u8": (8, False), "s16": (16, True), "u16": (16, False),
-        "s32": (32, True), "u32": (32, False), "s64": (64, True)}
+        "s32": (32, True), "u32": (32, False), "s64": (64, True),
+        "s4": (4, True)}  # int4b_t: two's complement −8..7 (its bits, unpacked)
 MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")
 
 

@@ -27,7 +27,7 @@ from tests.reference.convert import convert_one
 
 UB_BYTES = 196608  # ascend910b (docs/machine.md §2)
 CMPMASK_BYTES = 16  # 128 bits
-CHIPS = {"ascend910b": (UB_BYTES, CMPMASK_BYTES), "ascend950": (253952, 32)}  # UB, CMPMASK
+CHIPS = {"ascend910b": (UB_BYTES, CMPMASK_BYTES), "ascend950": (262144, 32)}  # UB, CMPMASK
 ONES = (1 << 64) - 1
 
 # name → (numpy dtype, struct code, kind)

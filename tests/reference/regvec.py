@@ -65,3 +65,23 @@ def tree_sum(x: np.ndarray) -> object:
     while len(level) > 1:
         level = [x.dtype.type(level[i] + level[i + 1]) for i in range(0, len(level), 2)]
     return level[0]
+
+
+def int_div(a: np.ndarray, b: np.ndarray, active: np.ndarray) -> np.ndarray:
+    """Integer Div (#34): each enabled element's quotient truncated toward zero in exact Python
+    integers, wrapped to T; a zero divisor gives 0 (pipev's stated choice); disabled elements 0
+    (ZEROING)."""
+    t = a.dtype
+    bits = 8 * t.itemsize
+    out = np.zeros(a.size, t)
+    for k in range(a.size):
+        x, y = int(a[k]), int(b[k])
+        if not active[k] or y == 0:
+            continue
+        q = abs(x) // abs(y)
+        q = q if (x < 0) == (y < 0) else -q
+        q &= (1 << bits) - 1
+        if t.kind == "i" and q >> (bits - 1):
+            q -= 1 << bits
+        out[k] = q
+    return out

@@ -39,7 +39,7 @@ TABLE = {
                    1850, 8, 128, "warning"),
     "ascend310b": (253952, (0, 1, 2), True, False, {"f16", "f32", "s8", "u8"}, {"f16", "f32"},
                    False, 1000, 8, 128, "warning"),
-    "ascend950": (253952, (0, 1, 2), True, True, set(ALL_TYPES),
+    "ascend950": (262144, (0, 1, 2), True, True, set(ALL_TYPES),
                   set(ALL_TYPES) - {"c32", "c64"}, False, 1650, 8, 256, "warning"),
 }
 

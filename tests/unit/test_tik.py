@@ -441,10 +441,10 @@ def test_constant_conditions_and_gm_reinterpret(tik_importable, tmp_path):
     out, = tik_instance.tikdb.start_debug({}, interactive=False)
     assert out.tolist() == [6] * 64
     line, _, msg = error_of(tmp_path, """
-        g = tik_instance.Tensor("int32", (64,), name="g", scope=tik.scope_gm)
-        h = g.reinterpret_cast_to("float16")
-    """)  # a GM view of the same element size is the same buffer (#29: bool masks as uint8)
-    assert line == 4 and "only as another 4-byte type" in msg
+        g = tik_instance.Tensor("int32", (63,), name="g", scope=tik.scope_gm)
+        h = g.reinterpret_cast_to("int64")
+    """)  # a GM view is the same bytes; 63 int32 are not whole int64 (TIK's page)
+    assert line == 4 and "252 bytes are not whole int64" in msg
 
 
 @pytest.mark.parametrize("rows", [0, 1, 3])

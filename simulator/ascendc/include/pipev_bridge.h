@@ -79,6 +79,9 @@ typedef struct pipev_bridge {
     // sees it. Not timed.
     int (*gm_access)(const char *file, int line, const char *name, uint64_t offset,
                      uint64_t bytes, int write);
+    // The top SPILL_BYTES of UB are reserved for the compiler's register spills (ascend950:
+    // 8 KB of its 256 KB): a kernel may allocate them, as silicon lets it, with a warning.
+    uint64_t spill_bytes;
 } pipev_bridge;
 
 // Defined once in the compiled kernel (by the headers); pipev calls it before main().

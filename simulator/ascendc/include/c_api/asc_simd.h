@@ -14,14 +14,17 @@ inline void ub_ptr(Stmt& s, const void* p, const char* type, size_t esize, Loc l
     uint64_t a = ub_addr(p, loc);
     const UbTensor* best = nullptr;
     for (auto& t : g.tensors) {
-        if (a < t.addr || a >= t.addr + t.count * t.esize || (a - t.addr) % t.esize) continue;
+        uint64_t bytes = t.type == "s4" ? t.count / 2 : t.count * t.esize;  // s4: 2 a byte
+        if (a < t.addr || a >= t.addr + bytes || (a - t.addr) % t.esize) continue;
         if (type && t.type == type) {
             best = &t;
             break;
         }
         if (!best && (!type || t.esize == esize)) best = &t;
     }
-    if (best) s.op("%s[x%d]", best->name.c_str(), s.r((a - best->addr) / best->esize));
+    if (best && best->type == "s4")  // int4b_t: two elements a byte, a constant element index
+        s.op("%s[%llu]", best->name.c_str(), (unsigned long long)(2 * (a - best->addr)));
+    else if (best) s.op("%s[x%d]", best->name.c_str(), s.r((a - best->addr) / best->esize));
     else s.op("@x%d", s.r(a));
 }
 template <class T> void ub_ptr(Stmt& s, const T* p, Loc loc) {

@@ -180,6 +180,20 @@ namespace pipev::conv { struct asc_int642float_rna { using D = float; using S = 
 PIPEV_C_API_CAST(asc_int642float_rna, "cast")
 namespace pipev::conv { struct asc_int642float_rz { using D = float; using S = int64_t; static constexpr const char* types = ".f32.s64"; static constexpr const char* round = "trunc"; }; }
 PIPEV_C_API_CAST(asc_int642float_rz, "cast")
+namespace pipev::conv { struct asc_half2int4 { using D = int4b_t; using S = half; static constexpr const char* types = ".s4.f16"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_half2int4, "cast")
+namespace pipev::conv { struct asc_half2int4_rn { using D = int4b_t; using S = half; static constexpr const char* types = ".s4.f16"; static constexpr const char* round = "rint"; }; }
+PIPEV_C_API_CAST(asc_half2int4_rn, "cast")
+namespace pipev::conv { struct asc_half2int4_rd { using D = int4b_t; using S = half; static constexpr const char* types = ".s4.f16"; static constexpr const char* round = "floor"; }; }
+PIPEV_C_API_CAST(asc_half2int4_rd, "cast")
+namespace pipev::conv { struct asc_half2int4_ru { using D = int4b_t; using S = half; static constexpr const char* types = ".s4.f16"; static constexpr const char* round = "ceil"; }; }
+PIPEV_C_API_CAST(asc_half2int4_ru, "cast")
+namespace pipev::conv { struct asc_half2int4_rna { using D = int4b_t; using S = half; static constexpr const char* types = ".s4.f16"; static constexpr const char* round = "round"; }; }
+PIPEV_C_API_CAST(asc_half2int4_rna, "cast")
+namespace pipev::conv { struct asc_half2int4_rz { using D = int4b_t; using S = half; static constexpr const char* types = ".s4.f16"; static constexpr const char* round = "trunc"; }; }
+PIPEV_C_API_CAST(asc_half2int4_rz, "cast")
+namespace pipev::conv { struct asc_int42half { using D = half; using S = int4b_t; static constexpr const char* types = ".f16.s4"; static constexpr const char* round = "none"; }; }
+PIPEV_C_API_CAST(asc_int42half, "cast")
 PIPEV_C_API_BINARY(asc_div, "div")
 PIPEV_C_API_UNARY(asc_exp, "exp")
 PIPEV_C_API_UNARY(asc_rsqrt, "rsqrt")

@@ -107,4 +107,6 @@ PIPEV_C_REG_COMPARE(asc_gt, GT)
 PIPEV_C_REG_COMPARE(asc_le, LE)
 PIPEV_C_REG_COMPARE(asc_ge, GE)
 #undef PIPEV_C_REG_COMPARE
+#include "reg_convert.h"  // conversions and relayouts (h34a)
+#include "reg_data.h"  // unaligned accesses, Scatter/Gather, Squeeze, block reductions (h34a)
 #endif

@@ -171,7 +171,8 @@ struct GmBuffer {  // a GM buffer declared to pipev (gm_buffer); named in DMA st
     std::string name;
     uint8_t* host;
     uint64_t bytes;
-    size_t esize = 1;  // its element size: the headers declare u8, pipev's own may differ
+    size_t esize = 1;  // its element size: the headers declare u8, pipev's own may differ (0: s4,
+                       // two elements a byte)
 };
 enum SlotState { kFree, kAllocated, kQueued, kDequeued };
 struct Slot {
@@ -237,6 +238,13 @@ inline uint64_t ub_alloc(uint64_t bytes, const char* what, Loc loc) {
         error(loc, "%s of %llu bytes at UB 0x%llx goes beyond UB: the chip has %llu bytes and "
               "%llu are already in use", what, (unsigned long long)bytes,
               (unsigned long long)addr, (unsigned long long)ub_limit(), (unsigned long long)addr);
+    uint64_t spill = bridge().spill_bytes;
+    if (spill && end > ub_limit() - spill)
+        warning(loc, "%s reaches UB 0x%llx, into the top %llu bytes the chip reserves for register "
+                "spills (0x%llx..0x%llx; GetRuntimeUBSize gives 0x%llx): a vector function whose "
+                "registers spill overwrites it", what, (unsigned long long)end,
+                (unsigned long long)spill, (unsigned long long)(ub_limit() - spill),
+                (unsigned long long)ub_limit(), (unsigned long long)(ub_limit() - spill));
     g.ub_top = end;
     return addr;
 }
@@ -250,7 +258,8 @@ inline const UbTensor& typed(int region, const char* type, size_t esize, Loc loc
     for (int t : rg.tensors)
         if (g.tensors[size_t(t)].type == type) return g.tensors[size_t(t)];
     std::string name = unique_name(rg.tensors.empty() ? rg.base : rg.base + "_" + type);
-    uint64_t count = rg.bytes / esize;
+    // s4 (int4b_t): two elements a byte
+    uint64_t count = std::strcmp(type, "s4") == 0 ? rg.bytes * 2 : rg.bytes / esize;
     check(bridge().ub_tensor(loc.file, loc.line, name.c_str(), type, rg.addr, count));
     g.tensors.push_back({name, type, rg.addr, count, esize});
     rg.tensors.push_back(int(g.tensors.size()) - 1);

@@ -44,8 +44,11 @@ template <class D, class S, class Keys> void data_copy(const D& dst, const S& sr
 // The count form moves whole blocks; the params form gives bursts and gaps.
 template <class T, class D, class S> void copy_count(const D& dst, const S& src, uint32_t count,
                                                      Loc loc) {
+    if (is_int4<T> && count % 2)
+        error(loc, "DataCopy of %u int4b_t elements: an odd count splits a byte (two elements a "
+              "byte)", count);
     data_copy(dst, src, loc, [&](Stmt& s) {
-        s.op("nburst=1").key("burst", count_blocks(uint64_t(count) * sizeof(T), loc));
+        s.op("nburst=1").key("burst", count_blocks(elem_bytes<T>(count), loc));
     });
 }
 template <class D, class S> void copy_params(const D& dst, const S& src,

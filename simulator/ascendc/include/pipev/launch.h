@@ -195,7 +195,7 @@ inline size_t type_size(const char* t) {  // pipev type names and their C aliase
         {"f16", 2}, {"bf16", 2}, {"half", 2}, {"bfloat16_t", 2}, {"int16_t", 2},
         {"uint16_t", 2}, {"s32", 4}, {"u32", 4}, {"f32", 4}, {"c32", 4}, {"float", 4},
         {"int32_t", 4}, {"uint32_t", 4}, {"s64", 8}, {"u64", 8}, {"c64", 8}, {"int64_t", 8},
-        {"uint64_t", 8}};
+        {"uint64_t", 8}, {"s4", 0}};  // s4: half a byte (0: two elements a byte)
     for (auto& e : table)
         if (std::strcmp(e.name, t) == 0) return e.size;
     return 1;

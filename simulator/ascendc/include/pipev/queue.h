@@ -143,7 +143,7 @@ template <class T> AscendC::LocalTensor<T> view(int region, AscendC::TPosition p
     AscendC::LocalTensor<T> t;
     t.region_ = region;
     t.addr_ = r.addr;
-    t.size_ = uint32_t(r.bytes / sizeof(T));
+    t.size_ = uint32_t(is_int4<T> ? r.bytes * 2 : r.bytes / sizeof(T));  // int4b_t: 2 a byte
     t.pos_ = pos;
     typed(region, type_name<T>, sizeof(T), loc);
     return t;
@@ -314,7 +314,7 @@ public:
     }
     template <TPosition pos, class T> LocalTensor<T> Alloc(uint32_t tileSize, PIPEV_LOC) {
         using namespace pipev::detail;
-        uint64_t bytes = uint64_t(tileSize) * sizeof(T);
+        uint64_t bytes = pipev::elem_bytes<T>(tileSize);
         uint64_t addr = ub_alloc(bytes, "LocalMemAllocator::Alloc", loc);
         return view<T>(new_region(format("lm%zu", g.regions.size()), addr, bytes), pos, loc);
     }

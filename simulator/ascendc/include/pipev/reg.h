@@ -10,6 +10,7 @@
 #define PIPEV_REG_H
 #include "core.h"
 #include "types.h"
+#include <exception>
 #include <string_view>
 #include <utility>
 
@@ -67,8 +68,23 @@ struct VfCall {
         detail::Stmt("vf_end").issue(loc);
     }
 };
+// `__VEC_SCOPE__ { ... }`: a VF written inline as a scope (the form the vendor's arch35 kernels
+// used before `__simd_vf__` + `asc_vf_call`): `vf_begin` at the scope's line, the block natively,
+// `vf_end` at the same line when the block is left (not while pipev unwinds a stopped run).
+struct VecScope {
+    Loc loc;
+    explicit VecScope(Loc l) : loc(l) {
+        detail::Stmt("vf_begin \"vf\"").issue(loc);
+        regalloc::files = {};
+    }
+    VecScope(const VecScope&) = delete;
+    ~VecScope() noexcept(false) {
+        if (std::uncaught_exceptions() == 0) detail::Stmt("vf_end").issue(loc);
+    }
+};
 }  // namespace pipev
 #define asc_vf_call ::pipev::VfCall(::pipev::Loc()).call
+#define __VEC_SCOPE__ if (::pipev::VecScope pipev_vec_scope_{::pipev::Loc()}; true)
 
 namespace AscendC {
 constexpr uint32_t GetVecLen() { return 256; }
@@ -110,6 +126,16 @@ AddrReg CreateAddrReg(uint16_t i0, uint32_t s0, uint16_t i1, uint32_t s1, uint16
     return {uint32_t(i0) * s0 + uint32_t(i1) * s1 + uint32_t(i2) * s2 + uint32_t(i3) * s3};
 }
 enum class MaskMergeMode : uint8_t { ZEROING, MERGING };
+// RegTrait (the RegTensor page): how many vector registers a RegTensor<T, trait> holds.
+// RegTraitNumTwo (b64, complex32) holds its elements in two registers; an instruction on it
+// covers VL_T elements as on RegTraitNumOne (the MaskReg page's VL_T, the element count
+// UpdateMask subtracts), so pipev computes it in its first register and takes the second from
+// the file (the register pressure is the kernel's) (docs/decisions.md).
+struct RegTrait {
+    int regs;
+};
+inline constexpr RegTrait RegTraitNumOne{1};
+inline constexpr RegTrait RegTraitNumTwo{2};
 
 // A register of one file: its number, taken for the object's lifetime.
 template <bool Mask> class RegHandle {
@@ -140,13 +166,26 @@ public:
         return *this;
     }
 };
-template <class T> class RegTensor : public RegHandle<false> {
+template <class T, const RegTrait& Trait = RegTraitNumOne> class RegTensor : public RegHandle<false> {
+    static_assert(Trait.regs == 1 || sizeof(T) == 8, "RegTraitNumTwo holds b64 (or complex32) "
+                  "elements");
+    struct Second {  // RegTraitNumTwo's second register
+        explicit Second(pipev::Loc loc) : id(Trait.regs == 2 ? pipev::regalloc::take(false, loc) : -1) {}
+        Second(Second&& o) noexcept : id(o.id) { o.id = -1; }
+        Second& operator=(Second&& o) noexcept {
+            std::swap(id, o.id);
+            return *this;
+        }
+        ~Second() { pipev::regalloc::give(false, id); }
+        int id;
+    } second_;
+
 public:
     using ElementType = T;
-    explicit RegTensor(PIPEV_LOC) : RegHandle<false>(loc) {}
+    explicit RegTensor(PIPEV_LOC) : RegHandle<false>(loc), second_(loc) {}
     RegTensor(RegTensor&&) noexcept = default;
     RegTensor& operator=(RegTensor&&) noexcept = default;
-    RegTensor(const RegTensor& o, PIPEV_LOC) : RegHandle<false>(loc) {
+    RegTensor(const RegTensor& o, PIPEV_LOC) : RegHandle<false>(loc), second_(loc) {
         pipev::detail::Stmt("vrmov.%s v%d, v%d", pipev::type_name<T>, id_, o.id()).issue(loc);
     }
     RegTensor& operator=(const RegTensor& o) {
@@ -174,7 +213,8 @@ inline const char* cmp_name(CMPMODE m) {
 }  // namespace detail_reg
 
 // ---- masks --------------------------------------------------------------------------------------
-template <class T, MaskPattern mode = MaskPattern::ALL> MaskReg CreateMask(PIPEV_LOC) {
+template <class T, MaskPattern mode = MaskPattern::ALL, const RegTrait& Trait = RegTraitNumOne>
+MaskReg CreateMask(PIPEV_LOC) {
     static const char* names[] = {"ALL", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32",
                                   "VL64", "VL128", "M3", "M4", "H", "Q", "", "ALLF"};
     MaskReg m(loc);
@@ -182,7 +222,8 @@ template <class T, MaskPattern mode = MaskPattern::ALL> MaskReg CreateMask(PIPEV
     return m;
 }
 // UpdateMask: the first min(scalarValue, VL_T) elements; scalarValue loses VL_T (not below 0).
-template <class T> MaskReg UpdateMask(uint32_t& scalarValue, PIPEV_LOC) {
+template <class T, const RegTrait& Trait = RegTraitNumOne>
+MaskReg UpdateMask(uint32_t& scalarValue, PIPEV_LOC) {
     MaskReg m(loc);
     pipev::detail::Stmt s("plt.%s", pipev::type_name<T>);
     s.op("p%d", m.id());
@@ -218,6 +259,19 @@ constexpr const char* store_dist(StoreDist d) {
     constexpr const char* words[] = {"norm", "norm", "norm", "first", "first", "first", "pack",
                                      "pack", "pack", "pack4", "norm"};
     return int(d) < 11 ? words[int(d)] : nullptr;
+}
+// the register element width a packing StoreDist names (DIST_PACK_B32: b32 elements, their low
+// halves stored), whatever T is (0: T's own); the mask is read at that width (h34a)
+constexpr size_t store_width(StoreDist d) {
+    switch (d) {
+    case StoreDist::DIST_PACK_B16: return 2;
+    case StoreDist::DIST_PACK_B32: case StoreDist::DIST_PACK4_B32: return 4;
+    case StoreDist::DIST_PACK_B64: return 8;
+    default: return 0;
+    }
+}
+inline const char* unsigned_name(size_t bytes) {
+    return bytes == 2 ? "u16" : bytes == 4 ? "u32" : "u64";
 }
 }  // namespace detail_reg
 template <class T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, class U>
@@ -297,7 +351,9 @@ void StoreAlign(__ubuf__ T* dst, U& src, MaskReg& mask, PIPEV_LOC) {
     static_assert(detail_reg::store_dist(dist) != nullptr, "StoreAlign: a DIST_INTLV "
                   "distribution stores two RegTensors");
     using E = typename U::ElementType;
-    pipev::detail::Stmt s("vsts.%s", pipev::type_name<E>);
+    constexpr size_t w = detail_reg::store_width(dist);
+    pipev::detail::Stmt s("vsts.%s", w && w != sizeof(E) ? detail_reg::unsigned_name(w)
+                                                         : pipev::type_name<E>);
     s.op("%s", pipev::regalloc::ub_operand(s, dst, pipev::type_name<E>, sizeof(E), loc).c_str());
     s.op("v%d", src.id()).op("p%d", mask.id());
     if constexpr (std::string_view(detail_reg::store_dist(dist)) != "norm")
@@ -385,7 +441,7 @@ void Select(U& dst, U& src0, U& src1, MaskReg& mask, PIPEV_LOC) {
 
 // ---- fill and element-wise ------------------------------------------------------------------------
 template <class T> struct IsRegTensor : std::false_type {};
-template <class T> struct IsRegTensor<RegTensor<T>> : std::true_type {};
+template <class T, const RegTrait& Tr> struct IsRegTensor<RegTensor<T, Tr>> : std::true_type {};
 // the lowest element of a RegTensor, broadcast where the mask enables
 template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U>
 void Duplicate(U& dst, U& src, MaskReg& mask, PIPEV_LOC) {
@@ -480,5 +536,8 @@ void Reduce(S& dst, V& src, MaskReg& mask, PIPEV_LOC) {
                         dst.id(), src.id(), mask.id()).issue(loc);
 }
 }  // namespace Reg
+namespace MicroAPI = Reg;  // the namespace's other name in the vendor's pages and samples
 }  // namespace AscendC
+#include "reg_convert.h"  // Cast Truncate Arange Interleave Pack (h34a)
+#include "reg_data.h"  // unaligned, Scatter/Gather, ReduceDataBlock, PairReduceElem (h34a)
 #endif

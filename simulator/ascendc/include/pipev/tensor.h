@@ -15,7 +15,7 @@ template <class T> constexpr const char* gm_type_name() {
                   std::is_same_v<T, uint16_t> || std::is_same_v<T, int32_t> ||
                   std::is_same_v<T, uint32_t> || std::is_same_v<T, int64_t> ||
                   std::is_same_v<T, uint64_t> || std::is_same_v<T, bool> ||
-                  std::is_same_v<T, double>)
+                  std::is_same_v<T, double> || std::is_same_v<T, int4b_t>)
         return pipev::type_name<T>;
     else
         return "";
@@ -33,7 +33,7 @@ public:
         // an empty view anywhere (a core with no work points past the end): a copy through it
         // is what reports a pointer outside every GM buffer
         if (pipev::detail::g.active && bufferSize && pipev::detail::gm_find(buffer) < 0)
-            pipev::detail::gm_declare("gm_buf", buffer, bufferSize * sizeof(T), loc);
+            pipev::detail::gm_declare("gm_buf", buffer, pipev::elem_bytes<T>(bufferSize), loc);
         // the view's type and (from the call's text) its name, for the debugger
         if (pipev::detail::g.active && pipev::detail::gm_find(buffer) >= 0)
             pipev::detail::check(pipev::detail::bridge().gm_tensor(
@@ -42,27 +42,47 @@ public:
     void SetGlobalBuffer(__gm__ T* buffer, PIPEV_LOC) { SetGlobalBuffer(buffer, 0, loc); }
     GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor v = *this;
-        v.ptr_ += offset;
+        if constexpr (pipev::is_int4<T>) {  // two a byte: an odd offset splits one (reported
+            v.ptr_ += offset / 2;           // where the view is used)
+            v.split_ = split_ || offset % 2;
+        } else {
+            v.ptr_ += offset;
+        }
         v.size_ = size_ > offset ? size_ - offset : 0;
         return v;
     }
     // Scalar access to GM (host memory): not timed; GetValue / SetValue are seen by the
     // cross-core race check (operator() hands out a reference: neither a read nor a write yet).
     T GetValue(uint64_t offset, PIPEV_LOC) const {
-        pipev::detail::gm_access(ptr_ + offset, sizeof(T), false, loc);
-        return ptr_[offset];
+        if constexpr (pipev::is_int4<T>) {
+            pipev::detail::gm_access(ptr_ + offset / 2, 1, false, loc);
+            return T::from_bits(uint8_t(ptr_[offset / 2].bits >> (offset % 2 ? 4 : 0)));
+        } else {
+            pipev::detail::gm_access(ptr_ + offset, sizeof(T), false, loc);
+            return ptr_[offset];
+        }
     }
     void SetValue(uint64_t offset, T value, PIPEV_LOC) const {
-        pipev::detail::gm_access(ptr_ + offset, sizeof(T), true, loc);
-        ptr_[offset] = value;
+        // the write first: a --save-vasm recording stores the bytes written
+        if constexpr (pipev::is_int4<T>) {  // the other half of the byte is kept
+            uint8_t& b = ptr_[offset / 2].bits;
+            b = offset % 2 ? uint8_t((b & 0x0F) | (value.bits << 4)) : uint8_t((b & 0xF0) | value.bits);
+            pipev::detail::gm_access(ptr_ + offset / 2, 1, true, loc);
+        } else {
+            ptr_[offset] = value;
+            pipev::detail::gm_access(ptr_ + offset, sizeof(T), true, loc);
+        }
     }
     T& operator()(uint64_t offset) const { return ptr_[offset]; }
     uint64_t GetSize() const { return size_; }
     __gm__ T* GetPhyAddr() const { return ptr_; }
-    __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+    __gm__ T* GetPhyAddr(uint64_t offset) const {
+        return reinterpret_cast<T*>(reinterpret_cast<uint8_t*>(ptr_) + pipev::elem_bytes<T>(offset));
+    }
 
     T* ptr_ = nullptr;  // pipev: the view's first element (host memory)
     uint64_t size_ = 0;
+    bool split_ = false;  // int4b_t: the view starts in the high half of a byte (an odd offset)
 };
 
 template <class T> class LocalRef;
@@ -79,18 +99,25 @@ public:
             if (addr >= g.regions[i].addr && addr < g.regions[i].addr + g.regions[i].bytes)
                 region_ = int(i);
         if (region_ >= 0) return;
-        region_ = new_region(format("ub_%x", addr), addr, uint64_t(tileSize) * sizeof(T));
+        region_ = new_region(format("ub_%x", addr), addr, pipev::elem_bytes<T>(tileSize));
         // declared here, not at its first use, so that pipev's checks of the placement (the
         // API scratch area, the bounds of UB) point at this line
         if (g.active) typed(region_, pipev::type_name<T>, sizeof(T), loc);
     }
     LocalTensor operator[](uint32_t offset) const {
         LocalTensor v = *this;
-        v.addr_ += uint64_t(offset) * sizeof(T);
+        v.addr_ += pipev::elem_bytes<T>(offset);
+        if constexpr (pipev::is_int4<T>) v.split_ = split_ || offset % 2;  // reported at its use
         v.size_ = size_ > offset ? size_ - offset : 0;
         return v;
     }
     T GetValue(uint32_t offset, PIPEV_LOC) const {
+        if constexpr (pipev::is_int4<T>) {  // the element's half of its byte
+            uint64_t a = addr_ + offset / 2;
+            check_access(a, loc);
+            pipev::detail::host_access(a, 1, false, loc);
+            return T::from_bits(uint8_t(pipev::detail::bridge().ub[a] >> (offset % 2 ? 4 : 0)));
+        }
         uint64_t a = addr_ + uint64_t(offset) * sizeof(T);
         check_access(a, loc);
         pipev::detail::host_access(a, sizeof(T), false, loc);
@@ -99,6 +126,15 @@ public:
         return v;
     }
     template <class V> void SetValue(uint32_t offset, V value, PIPEV_LOC) const {
+        if constexpr (pipev::is_int4<T>) {  // the other half of the byte is kept
+            uint64_t a = addr_ + offset / 2;
+            check_access(a, loc);
+            pipev::detail::host_access(a, 1, true, loc);
+            uint8_t& b = pipev::detail::bridge().ub[a];
+            uint8_t bits = T(value).bits;
+            b = offset % 2 ? uint8_t((b & 0x0F) | (bits << 4)) : uint8_t((b & 0xF0) | bits);
+            return;
+        }
         uint64_t a = addr_ + uint64_t(offset) * sizeof(T);
         check_access(a, loc);
         pipev::detail::host_access(a, sizeof(T), true, loc);
@@ -108,14 +144,15 @@ public:
     LocalRef<T> operator()(uint32_t offset, PIPEV_LOC) const;
     uint32_t GetSize() const { return size_; }
     void SetSize(uint32_t size) { size_ = size; }
-    uint32_t GetLength() const { return size_ * uint32_t(sizeof(T)); }
+    uint32_t GetLength() const { return uint32_t(pipev::elem_bytes<T>(size_)); }
     TPosition GetPosition() const { return pos_; }
     // A view of the same bytes as U (declares the U tensor over the buffer: an alias in pipev).
     template <class U> LocalTensor<U> ReinterpretCast(PIPEV_LOC) const {
         LocalTensor<U> v;
         v.region_ = region_;
         v.addr_ = addr_;
-        v.size_ = uint32_t(uint64_t(size_) * sizeof(T) / sizeof(U));
+        uint64_t bytes = pipev::elem_bytes<T>(size_);
+        v.size_ = uint32_t(pipev::is_int4<U> ? bytes * 2 : bytes / sizeof(U));
         v.pos_ = pos_;
         if (region_ >= 0) pipev::detail::typed(region_, pipev::type_name<U>, sizeof(U), loc);
         return v;
@@ -125,7 +162,7 @@ public:
     uint64_t GetPhyAddr() const { return GetPhyAddr(0); }
     uint64_t GetPhyAddr(uint32_t offset) const {
         return uint64_t(reinterpret_cast<uintptr_t>(pipev::detail::bridge().ub)) + addr_ +
-               uint64_t(offset) * sizeof(T);
+               pipev::elem_bytes<T>(offset);
     }
 
     // pipev: the UB region (buffer) of the view, its first byte and its length in elements.
@@ -133,6 +170,7 @@ public:
     uint64_t addr_ = 0;
     uint32_t size_ = 0;
     TPosition pos_ = TPosition::VECCALC;
+    bool split_ = false;  // int4b_t: the view starts in the high half of a byte (an odd offset)
 
 private:
     void check_access(uint64_t a, pipev::Loc loc) const {
@@ -172,6 +210,14 @@ template <class T> void ub_op(Stmt& s, const AscendC::LocalTensor<T>& t, Loc loc
               "LocalMemAllocator::Alloc first)");
     const UbTensor& u = typed(t.region_, type_name<T>, sizeof(T), loc);
     uint64_t off = t.addr_ - u.addr;
+    if constexpr (pipev::is_int4<T>) {  // NAME[K], K the element index (two a byte): a constant
+        if (t.split_)
+            error(loc, "an int4b_t tensor at an odd element offset splits a byte (two elements a "
+                  "byte: offsets must be even)");
+        s.op(std::strcmp(wrap, "%s[x%d]") ? "scalar(%s[%llu])" : "%s[%llu]", u.name.c_str(),
+             (unsigned long long)(2 * off));
+        return;
+    }
     if (off % sizeof(T))
         error(loc, "a %s view at UB 0x%llx is not on a %s element boundary of %s", type_name<T>,
               (unsigned long long)t.addr_, type_name<T>, u.name.c_str());
@@ -189,12 +235,19 @@ inline void gm_ptr_op(Stmt& s, const void* p, Loc loc) {
               "SetGlobalBuffer with its size)", p);
     const GmBuffer& b = g.gm[size_t(i)];
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.host);
+    if (b.esize == 0) {  // pipev's own s4 buffer: a constant element index, two a byte
+        s.op("%s[%llu]", b.name.c_str(), (unsigned long long)(2 * off));
+        return;
+    }
     if (off % b.esize)
         error(loc, "GM byte offset %llu is not on an element boundary of %s (%zu-byte elements)",
               (unsigned long long)off, b.name.c_str(), b.esize);
     s.op("%s[x%d]", b.name.c_str(), s.r(off / b.esize));
 }
 template <class T> void gm_op(Stmt& s, const AscendC::GlobalTensor<T>& t, Loc loc) {
+    if (t.split_)
+        error(loc, "an int4b_t tensor at an odd element offset splits a byte (two elements a "
+              "byte: offsets must be even)");
     gm_ptr_op(s, t.ptr_, loc);
 }
 }  // namespace pipev::detail

@@ -54,7 +54,27 @@ private:
     }
 };
 
+// int4b_t: a 4-bit two's complement integer (−8..7). Two share a byte in memory, element 2j in
+// bits 0–3 and 2j+1 in bits 4–7 (the vendor's int4b_t figure); a tensor of N of them occupies N / 2
+// bytes (pipev::elem_bytes), and element offsets and counts must keep to whole bytes. A value of
+// the type holds one element alone (GetValue / SetValue, host code).
+struct int4b_t {
+    uint8_t bits = 0;  // the low 4 bits
+    int4b_t() = default;
+    template <class A, class = std::enable_if_t<std::is_arithmetic_v<A>>>
+    int4b_t(A v) : bits(uint8_t(int(v) & 0xF)) {}  // NOLINT: implicit; the low 4 bits, as a store
+    operator int() const { return int((bits & 0xF) ^ 8) - 8; }
+    static int4b_t from_bits(uint8_t b) { int4b_t r; r.bits = uint8_t(b & 0xF); return r; }
+};
+namespace AscendC { using ::int4b_t; }
+
 namespace pipev {
+// Bytes N elements of T occupy (int4b_t: half a byte each; callers check N is even).
+template <class T> constexpr bool is_int4 = std::is_same_v<T, int4b_t>;
+template <class T> constexpr uint64_t elem_bytes(uint64_t n) {
+    if constexpr (is_int4<T>) return n / 2;
+    else return n * sizeof(T);
+}
 // The pipev type name of an element type (docs/machine.md §3); other types cannot be vector operands.
 template <class T> struct TypeInfo {
     static_assert(sizeof(T) == 0, "pipev: this element type has no pipev equivalent (docs/machine.md §3)");
@@ -73,6 +93,7 @@ PIPEV_TYPE(int64_t, "s64")
 PIPEV_TYPE(uint64_t, "u64")
 PIPEV_TYPE(bool, "bool")    // moved and declared (DataCopy), not computed on
 PIPEV_TYPE(double, "f64")
+PIPEV_TYPE(int4b_t, "s4")  // two a byte: Cast to and from half, DataCopy
 #undef PIPEV_TYPE
 template <class T> constexpr const char* type_name = TypeInfo<T>::name;
 // A parameter that does not take part in template argument deduction (scalars of vector APIs).

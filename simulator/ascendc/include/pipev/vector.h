@@ -467,6 +467,20 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
     pipev::detail::count_key(s, "count", uint64_t(calCount), pipev::detail::counter_mode());
     s.issue(loc);
 }
+// #34: Ascend 950's tensor form (the Duplicate page): src[0], as the vector pipe reads it, to
+// the first calCount elements of dst: `scalar(NAME[xK])` (a V read of that element)
+template <typename T>
+void Duplicate(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& calCount,
+               PIPEV_LOC) {
+    if (__NPU_ARCH__ != 3510)
+        pipev::detail::error(loc, "Duplicate with a LocalTensor source (its element 0) is an "
+                             "Ascend 950 form; this chip's __NPU_ARCH__ is %d", __NPU_ARCH__);
+    pipev::detail::Stmt s("duplicate.%s", pipev::type_name<T>);
+    pipev::detail::ub_op(s, dst, loc);
+    pipev::detail::ub_scalar_op(s, src, loc);
+    pipev::detail::count_key(s, "count", uint64_t(calCount), pipev::detail::counter_mode());
+    s.issue(loc);
+}
 template <typename T, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
                const uint64_t mask[], const uint8_t repeatTimes, const uint16_t dstBlockStride,

@@ -76,10 +76,11 @@ struct Install {
         bridge.npu_arch = arch ? std::atoi(arch) : 2201;
         switch (bridge.npu_arch) {
             case 2201: bridge.ub_bytes = 196608; break;
-            case 1001: case 2002: bridge.ub_bytes = 262144; break;
-            default: bridge.ub_bytes = 253952; break;  // 3002, 3510
+            case 1001: case 2002: case 3510: bridge.ub_bytes = 262144; break;
+            default: bridge.ub_bytes = 253952; break;  // 3002
         }
         bridge.scratch_bytes = 8192;
+        bridge.spill_bytes = bridge.npu_arch == 3510 ? 8192 : 0;
         bridge.counter_mode = bridge.npu_arch != 1001;  // the chip TOMLs: ascend910 has none
         bridge.event_ids = bridge.npu_arch == 1001 ? 4 : 8;
         bridge.ub = static_cast<uint8_t*>(std::aligned_alloc(4096, bridge.ub_bytes));

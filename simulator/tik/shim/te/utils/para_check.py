@@ -36,4 +36,6 @@ from simulator.tik.framework import (  # noqa: F401
     check_op_params,
     check_shape,
     check_shape_rule,
+    check_shape_size,
+    check_tensor_shape_size,
 )

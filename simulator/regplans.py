@@ -1,0 +1,84 @@
+"""Issue 34: the fast loop's plans for the reg-based unit's register-only instructions.
+
+A VF's loop body is a few register instructions repeated thousands of times (the vendor's
+gelu_eltwise sample: 16 M executions). The reference path builds an event for each and hands it
+to the timing stage and every observer; a plan (simulator/plans.py) binds their parts once.
+Unlike a vector decoding, a register instruction's checks depend on state that changes between
+executions (which registers this VF wrote, the element width each MaskReg was made for), so a
+plan runs the family's own issue at every execution — the same checks, at the same instruction,
+with the same words — and only the event and the observers' dispatch are bound once.
+
+Planned: the families that touch no UB (masks, compare, select, duplicate, element-wise, math,
+reduce, the VF's begin/end and LocalMemBar): their issue hands V no operation (`Issued.op` is
+None), so the hazard checks only join V to S's clock (`HazardChecks.plan`) and the timing stage
+books the class's fixed cycles (`TimingModel.plan`). Loads and stores (their UB bytes are the
+hazard checks' business) and anything added later take the reference path until they are
+listed here. Identity with the reference path: tests/differential/test_reg_plans.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from isa.regvec import REGVEC
+from simulator.plans import Planned
+from simulator.semantics import regvec
+
+if TYPE_CHECKING:  # pragma: no cover
+    from isa.families import Family
+    from isa.program import Instruction
+
+# the reg-based families whose issue never hands V a UB access (op None, no repeats)
+REGISTER_ONLY = frozenset({"vf_begin", "vf_end", "membar", "pset", "plt", "plogic", "vrcmp",
+                           "vrsel", "vrdup", "vrbin", "vrun", "vrscalar", "vrmath", "vrmathbin",
+                           "vrreduce"})
+
+
+def plannable(issue: Callable | None, fam: Family) -> bool:
+    """Whether FAM's instructions (issued by ISSUE, the run's own) may have a register plan:
+    a register-only family of the reg-based unit with pipev's own semantics."""
+    return fam.kind == REGVEC and fam.name in REGISTER_ONLY and issue is not None \
+        and issue is regvec.ISSUE.get(fam.name)
+
+
+def reg_plan(loop: Any, learnt: Instruction, issue: Callable) -> Callable | None:
+    """plan(instr, i): one execution of LEARNT's text on LOOP (a simulator/fused.py FastLoop,
+    untyped: fused imports this module) — ISSUE's checks and body, as
+    `Executor.execute` runs them, then the timing stage's booking and the observers' parts
+    bound once; None when one of them declines."""
+    ex, m = loop.ex, loop.m
+
+    def event(at: Instruction, taken: bool = False):
+        return ex.event_at(at, "V", None, 1, taken)
+    parts = loop._parts(Planned(learnt, "V", None, 1, loop.model is not None, event))
+    if parts is None:
+        return None
+    book, sink, limit, elsewhere, each0, each1, settle_parts = parts
+    executions = 0
+
+    def plan(instr: Instruction, i: int) -> int:
+        nonlocal executions
+        iss = issue(ex, instr)  # the checks, at every execution (they read changing state)
+        body = iss.body
+        if body is not None:
+            body(m, None, iss.arg, 0, 0)
+        busy = book()
+        line = instr.line
+        if 0 < line < limit:
+            sink[line] += busy
+        elif elsewhere is not None:
+            elsewhere(instr, busy, False)
+        if each0 is not None:
+            each0(instr, busy, False)
+            if each1 is not None:
+                each1(instr, busy, False)
+        executions += 1
+        return i + 1
+
+    def settle() -> None:
+        nonlocal executions
+        n, executions = executions, 0
+        settle_parts(n)
+    loop.settles.append(settle)
+    return plan
