@@ -4,7 +4,8 @@
 
 Rows (each the cost of one call, CPU time of this process, the difference of two run lengths so
 that start-up cancels; both sides measured in the same round, interleaved):
-- AscendC (C++ through the bridge, pipev's real headers): `Compare` count form (its statement
+- AscendC (C++ through the bridge, pipev's real headers, the collector paced as the worker of
+  `pipev run k.cpp` paces it): `Compare` count form (its statement
   expands to a counter-mode bracket of five instructions), `Compare` high-dimensional, `Select`
   mode 0 high-dimensional; each against its statement in a `.vasm` `.rept`. The count form is
   also shown against the statement as the headers write it (`count=x4`: the same five
@@ -30,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from isa.chip import get_chip  # noqa: E402
+from simulator.gcpace import paced_collections  # noqa: E402
 from simulator.run import run  # noqa: E402
 
 GOAL = 2.0
@@ -163,7 +165,8 @@ def cpp_rows(runs: int) -> bool:
             def from_cpp(n, kind=kind):
                 session = Session(chip, source="k.cpp")
                 lib.pipev_set_bridge(ctypes.c_void_p(ctypes.addressof(session.struct)))
-                lib.bench(n, kind)
+                with paced_collections():  # as `pipev run k.cpp`'s worker paces its collector
+                    lib.bench(n, kind)
                 assert not session.failed, session.diagnostics
             ok = report(name, *rounds(runs, from_cpp, vasm(text))) and ok
     return ok

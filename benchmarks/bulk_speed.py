@@ -49,6 +49,8 @@ HEADER = """.chip ascend910b
 .ub z f32[4128] = random(4)
 .ub m u8[32] = random(3)
     set_cmpmask m
+    li x1, 0x3f800000
+    set_deqscale x1
 """
 LAYOUTS = {
     "default": "vsel.f32 x, x, y, repeat=255",
@@ -60,10 +62,14 @@ LAYOUTS = {
     # destination at a free raw address past the tensors (255 repeats of 128 bytes)
     "new family (vaddreluconv)": "vaddreluconv.f16.f32 @0x24000, x, y, repeat=255",
     "existing conversion (vconv)": "vconv.f16.f32 @0x24000, x, repeat=255",
+    # #27/#29 (h27dq): CastDequant's b8 form, its s16 source over x and its destination (as
+    # many bytes as the source: 120 repeats fit past the tensors) at a free raw address
+    "new family (vconv_deqs162b8)": "vconv_deqs162b8l.s8.s16 @0x24000, @0x0, repeat=120",
 }
 # the conversions are measured beside each other, not against np.where: numpy's f32 → f16 cast
 # alone costs several np.where passes, so their ratio says nothing of pipev's overhead
-INFORMATIVE = ("new family (vaddreluconv)", "existing conversion (vconv)")
+INFORMATIVE = ("new family (vaddreluconv)", "existing conversion (vconv)",
+               "new family (vconv_deqs162b8)")
 
 
 def program(layout: str, n: int) -> str:

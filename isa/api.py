@@ -613,9 +613,10 @@ def _scalar_operand(e: _Expander) -> Operand:
 
 
 def _shift(e: _Expander) -> None:
-    """shift_left / shift_right: the elementwise expansion; a constant count outside
-    [0, width) is warned about here (the docs give no result for it; the model's is in
-    docs/semantics.md)."""
+    """shift_left / shift_right: the elementwise expansion; a constant count outside the
+    pages' range is warned about here: [0, width] on A2/A3 and 200I/500 A2 (the ShiftLeft/Right
+    pages: int16 [0, 16], int32 [0, 32]; a count of the width shifts every bit out), any count
+    >= 0 on ascend950, whose page gives every bit out past the width (the model's value)."""
     if len(e.syn.positional) == 3 and _shift_by_tensor(e):
         return
     if len(e.syn.positional) == 3:
@@ -623,8 +624,11 @@ def _shift(e: _Expander) -> None:
         if isinstance(o.value, np.ndarray):
             n = int(o.value.view(e.t.numeric)[0])
             bits = 8 * e.t.size
-            if not 0 <= n < bits:
-                e.b.warn(o.col, f"{e.syn.defn.name} by {n}: the count is outside 0..{bits - 1} "
+            # the chips with tensor-count shifts (ascend950) define every count >= 0
+            top = None if e.chip.types.get("shift_tensor") else bits
+            if n < 0 or (top is not None and n > top):
+                where = f"0..{top}" if top is not None else ">= 0"
+                e.b.warn(o.col, f"{e.syn.defn.name} by {n}: the count is outside {where} "
                          "(pipev shifts every bit out; the docs give no result)")
     if "round_en" in e.fields:  # #27: ShiftRight's roundEn, asc_shiftright_round
         e.hw_fields = {"round_en": e.fields["round_en"]}
@@ -1062,6 +1066,15 @@ def _cast(e: _Expander) -> None:
     _arity(e, 2, form)
     ops = _operands(e, list(e.syn.defn.operands))
     rnd = e.fields.get("round", 0)
+    pair = f"{dst_t.name}.{src_t.name}"
+    if pair not in e.chip.conversions:  # int32_t → half: vconv_deq × DEQSCALE (check_conversion)
+        if rnd:
+            e.b.warn(e.key_col("round"), f"cast.{pair} ignores round= (the Cast page: int32_t → "
+                     "half is scaled by SetDeqScale(half) and rounded to nearest even)")
+        e.syn = e.syn._replace(defn=e.b.table.instructions["cast_dequant"])
+        e.fields = {k: v for k, v in e.fields.items() if k != "round"}
+        _cast_dequant(e)
+        return
     if form != "count":
         if form == "highdim":
             e.mask(*_mask_from_keys(e))
@@ -1521,3 +1534,75 @@ _EXPANSIONS = {
     "api_set_cmp_mask": _cmpmask_move("set_cmpmask", "src"),
     "api_rounding": _rounding,  # #32 class 4
 }
+
+
+# -- #27/#29 (h27dq): SetDeqScale and CastDequant ------------------------------------------------
+def deq_word(scale_bits: int, offset: int, sign: int) -> int:
+    """SetDeqScale(float scale, int16_t offset, bool signMode)'s DEQSCALE value, as the
+    SetDeqScale page's bit table lays it out: the f32 scale in [31:0], the offset's 9 low bits
+    in [45:37], signMode in [46]."""
+    return (scale_bits & 0xFFFFFFFF) | ((offset & 0x1FF) << 37) | ((sign & 1) << 46)
+
+
+def _set_deq_scale(e: _Expander) -> None:
+    """SetDeqScale → set_deqscale: half → its bits; float → deq_word; a u64 tensor (the vdeq
+    table, filled by the caller) → its UB address / 32."""
+    t = e.t
+    _arity(e, 1, t.name)
+    text, off = e.syn.positional[0]
+    if t.name == "u64":
+        e.emit("set_deqscale", {"value": e.b.operand("vec", text, off, "value")})
+        return
+    else:
+        o = e.b.operand("scalar", text, off, "scale")
+        if not isinstance(o.value, np.ndarray):
+            raise LexError(f"set_deq_scale.{t.name} needs an immediate scale", off)
+        bits = int.from_bytes(o.value.tobytes(), "little")
+        if t.name == "f16":
+            for k in ("deq_offset", "sign"):
+                if k in e.syn.keys:
+                    raise LexError(f"set_deq_scale.f16 takes no {k}= (SetDeqScale(half scale))",
+                                   e.key_col(k))
+            value = bits
+        else:
+            value = deq_word(bits, e.fields.get("deq_offset", 0),
+                              e.fields.get("sign", 0))
+    e.emit("set_deqscale", {"value": e.num(value)})
+
+
+def _cast_dequant(e: _Expander) -> None:
+    """CastDequant → vconv_deq.f16.s32, or vconv_(v)deqs162b8(h|l).DST.s16 by vec_deq= and
+    half_block=; the forms and chunks as Cast's (N = 256 bytes of the source a repeat; the b8
+    destination covers as many bytes as the source, so it moves on by the source's bytes)."""
+    dst_t, src_t = e.syn.dtype, e.syn.src_dtype
+    if src_t.size == 4:
+        hw = "vconv_deq"
+    else:
+        hw = (f"vconv_{'v' if e.fields.get('vec_deq', 1) else ''}deqs162b8"
+              f"{'h' if e.fields.get('half_block', 1) else 'l'}")
+    e.t = src_t  # the mask and count rules are the source's (the wider type)
+    form = _form(e)
+    _arity(e, 2, form)
+    ops = _operands(e, list(e.syn.defn.operands))
+    dst_step = src_t.size if src_t.size == 2 else dst_t.size
+    if form != "count":
+        if form == "highdim":
+            e.mask(*_mask_from_keys(e))
+        e.emit(hw, ops, dst_t, src=src_t, repeat=e.fields["repeat"], stride=_strides(e))
+        return
+    n = _count(e, CHUNK_REPEAT * src_t.per_repeat)
+    if n == 0:
+        e.b.warn(e.key_col("count"), "cast_dequant with count=0 does nothing")
+        return
+
+    def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
+        k = done * src_t.per_repeat
+        e.mask(*hi_lo)
+        moved = {"dst": shift(ops["dst"], k * dst_step), "src": shift(ops["src"], k * src_t.size)}
+        e.emit(hw, moved, dst_t, src=src_t, repeat=repeat)
+
+    _first_n(e, n, lambda: e.emit(hw, ops, dst_t, src=src_t, repeat=1), body)
+
+
+_EXPANSIONS["api_set_deq_scale"] = _set_deq_scale
+_EXPANSIONS["api_cast_dequant"] = _cast_dequant

@@ -309,7 +309,10 @@ class VectorOp:
         """Sorted unique byte addresses the operand touches (its active elements' bytes)."""
         if acc.kind == "indexed":  # element by element
             addrs = self.byte_addrs(acc)
-            starts = np.unique(addrs if self.touches_all(acc) else addrs[self.active])
+            flat = (addrs if self.touches_all(acc) else addrs[self.active]).reshape(-1)
+            if acc.size == 1 and bool(np.all(flat[1:] > flat[:-1])):
+                return flat  # increasing bytes (CastDequant's halves): already sorted, unique
+            starts = np.unique(flat)
             return np.unique((starts[:, None] + np.arange(acc.size, dtype=np.int64)).reshape(-1))
         if not acc.masked:  # one run, or runs apart (bitrows, a packed operand's dst_rep)
             run = acc.run(0, self.repeats)
@@ -636,3 +639,25 @@ class ScalarAccess:
         if self.gm is not None:
             return []
         return [("elem", self.addr, self.addr + self.size, None, self.write)]
+
+
+# -- #27/#29 (h27dq): CastDequant's b8 destination and its parameter table ----------------------
+def half_block_offsets(repeats: int, blk: int, rep: int, high: bool) -> np.ndarray:
+    """(R, 128) byte offsets of vconv_(v)deqs162b8's results: element k of repeat i lands in
+    destination block k // 16 (blk blocks apart, repeats rep blocks apart), byte k % 16 of its
+    high half (bytes 16..31) or low half (0..15)."""
+    k = np.arange(128, dtype=np.int64)
+    row = (k // 16) * blk * BLOCK + (BLOCK // 2 if high else 0) + k % 16
+    return np.arange(repeats, dtype=np.int64)[:, None] * rep * BLOCK + row
+
+
+def half_block_access(dst: Access, repeats: int, blk: int, rep: int, high: bool) -> Access:
+    """DST as the indexed operand of those offsets (the other half of each block untouched)."""
+    laid = Access(dst.role, dst.base, "indexed", dst.size, write=dst.write, space=dst.space,
+                  count=128)
+    return laid.indexed(half_block_offsets(repeats, blk, rep, high))
+
+
+def row_access(role: str, addr: int, nbytes: int) -> Access:
+    """NBYTES at ADDR that every repeat reads whole (vconv_vdeqs162b8's parameter table)."""
+    return Access(role, addr, "bitrows", 1, 1, 0, count=nbytes)

@@ -730,3 +730,29 @@ BINARY_CONV = BinaryConvFamily("binary_conv", VECTOR, "V", "conv")
 # of its own: docs/timing.md)
 SHIFT_TENSOR = _vector("shift_tensor", "binary")
 API_BINARY_CAST = BinaryConvFamily("api_binary_cast", API, "V")  # typed as its instruction's
+
+
+# -- #27/#29 (h27dq): CastDequant's hardware forms and the DEQSCALE register ---------------------
+class DeqB8Family(ConvFamily):
+    """vconv_deqs162b8h/l, vconv_vdeqs162b8h/l (CastDequant int16_t → int8_t/uint8_t): a repeat
+    is 128 s16 elements (8 source blocks); the destination has as many 32-byte blocks as the
+    source, each source block's 16 results filling one half of its destination block (h: bytes
+    16..31, l: 0..15; the other half is left as it was). Both repeat strides default to 8 (the
+    CastDequant page's {1, 1, 8, 8}). The issue lays the destination out (semantics/dequant.py)."""
+
+    __slots__ = ()
+
+    def default_strides(self, names: tuple[str, ...], default: tuple[int, ...], t: DType,
+                        src: DType | None = None) -> tuple[int, ...]:
+        return tuple(8 if name.endswith("_rep") else d
+                     for name, d in zip(names, default, strict=True))
+
+
+# cost: Cast's class — vector_throughput.csv gives CastDequant int16_t → b8 128 elements a cycle
+# and int32_t → half 64: one repeat a cycle, as every Cast pair (docs/timing.md)
+VCONV_DEQ = ConvFamily("vconv_deq", VECTOR, "V", "conv")  # s32 → f16 × DEQSCALE's half scale
+VCONV_DEQ_B8 = DeqB8Family("vconv_deq_b8", VECTOR, "V", "conv")
+# DEQSCALE = a 64-bit value (set_deqscale; the C API page: PIPE_V), machine state as VA0..VA7
+SET_DEQSCALE = Family("set_deqscale", SCALAR, "V", "set_deqscale")
+API_CAST_DEQUANT = DeqB8Family("api_cast_dequant", API, "V")  # CastDequant (isa/api.py)
+API_SET_DEQ_SCALE = Family("api_set_deq_scale", API, "V")  # SetDeqScale's three forms

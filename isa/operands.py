@@ -169,6 +169,9 @@ class Builder:
                                f"{', '.join(pairs) or 'none'})", syn.offset)
             return
         modes = self.chip.conversions.get(pair)
+        if modes is None and syn.defn.level == "api" and pair in self.chip.types.get("deq", ()):
+            return  # Cast int32_t → half is vconv_deq (the Cast page: round mode ignored, with
+            # SetDeqScale(half)); isa/api.py _cast
         if modes is None:
             known = ", ".join(self.chip.conversions) or "none"
             raise LexError(f"{what} is not supported on {self.chip.name} (supports {known})",
@@ -323,6 +326,12 @@ class Builder:
                 raise LexError(f"{READ_ONLY[reg]} is read-only (the launch sets it for each "
                                "core); write the result to x0..x31", off)
             return Operand("reg", off, text, value=reg)
+        if kind == "deqsrc":  # #27/#29 set_deqscale: a 64-bit value, or a UB address (the
+            # vdeq table: the register gets its address / 32)
+            t = text.strip()
+            if parse_register(t) is None and not t.lstrip("-+").replace("_", "")[:1].isdigit():
+                return self.mem(text, off, "ub")
+            kind = "xsrc"
         if kind in ("xsrc", "value", "imm"):
             reg = parse_register(text)
             if reg is not None and kind != "imm":

@@ -28,6 +28,8 @@ KIND_TEXT = {
     "elem": "UB tensor element NAME[I]",
     "vec_or_cmpmask": "UB bit destination, or the word cmpmask",
     "scalar_or_vec": "UB vector operand, or (mode 1) a scalar",
+    "deqsrc": "register or 64-bit immediate, or a UB address NAME[I] / @ADDR (32-byte aligned: "
+    "the vdeq table)",
 }
 
 

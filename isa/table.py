@@ -69,6 +69,13 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("base", 0, (1 << 32) - 1, 0, False, "Gather: bytes added to src's address"),
     Key("dst_high", 0, 1, 0, False, "TransDataTo5HD 8-bit: write the high half of each block"),
     Key("src_high", 0, 1, 0, False, "TransDataTo5HD 8-bit: read the high half of each block"),
+    # #27/#29 (h27dq): CastDequant's template flags (AscendC's defaults: true, true) and
+    # SetDeqScale(float scale, int16_t offset, bool signMode)'s last two
+    Key("half_block", 0, 1, 1, False, "CastDequant b8: 1 the results in each block's high half"),
+    Key("vec_deq", 0, 1, 1, False, "CastDequant b8: 1 the 16 parameter words of the vdeq table"),
+    Key("deq_offset", -256, 255, 0, False, "SetDeqScale: the s9 offset (int16_t: its 9 low "
+        "bits)"),
+    Key("sign", 0, 1, 0, False, "SetDeqScale: signMode (1: int8_t results, 0: uint8_t)"),
     *(Key(s, 0, 255, None, False, "block/repeat stride in 32-byte blocks")
       for s in sorted(set(BINARY_STRIDES + UNARY_STRIDES))),
     Key("order", 0, len(F.REDUCE_ORDERS) - 1, 0, False, "vcmax/vcmin result: "
@@ -464,6 +471,38 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              F.api("api_gatherb"), level="api", typed=True, types="gatherb", strides="gatherb",
              keys=("repeat",), hw="vgatherb",
              doc="AscendC Gatherb / asc_gather_datablock → vgatherb"),
+    # --- #27/#29 (h27dq): CastDequant's hardware forms and DEQSCALE (docs/semantics.md §6.4.4)
+    InstrDef("set_deqscale", (("value", "deqsrc"),), F.SET_DEQSCALE, level="scalar",
+             doc="DEQSCALE = VALUE (64 bits; SetDeqScale, asc_set_deq_scale): a half scale in "
+             "[15:0] (vconv_deq), or an f32 scale [31:0], s9 offset [45:37], sign [46] "
+             "(vconv_deqs162b8); VALUE a UB address (NAME[I], @ADDR): the 128-byte parameter "
+             "table of vconv_vdeqs162b8, DEQSCALE = its address / 32"),
+    InstrDef("vconv_deq", _VEC2, F.VCONV_DEQ, typed=True, src_typed=True, types="deq",
+             strides="unary", keys=("repeat",),
+             doc="dst = f16(src × DEQSCALE's half scale), rounded to nearest even (Cast int32_t "
+             "→ half, CastDequant int32_t → half); as vconv.f16.s32 otherwise"),
+    *(InstrDef(f"vconv_{v}deqs162b8{h}", _VEC2, F.VCONV_DEQ_B8, typed=True, src_typed=True,
+               types="deq_b8", strides="unary", keys=("repeat",),
+               doc=f"dst = sat_b8(sat_s9(rint(f32(src × M{'_j' if v else ''}))) + "
+               f"offset{'_j' if v else ''}) "
+               + ("with the 16 (M_j, offset_j, sign_j) of the table DEQSCALE points at, j "
+                  "the element's place in its block" if v else
+                  "with DEQSCALE's M (f32, mantissa cut to 10 bits), offset and sign")
+               + f"; each block's 16 results in the {'high' if h == 'h' else 'low'} half of "
+               "its destination block (CastDequant halfBlock="
+               f"{'true' if h == 'h' else 'false'})")
+      for v in ("", "v") for h in ("h", "l")),
+    InstrDef("set_deq_scale", (("scale", "scalar"),), F.API_SET_DEQ_SCALE, level="api",
+             typed=True, types="deq_scale", keys=("deq_offset", "sign"),
+             doc="AscendC SetDeqScale → set_deqscale: .f16 SCALE (Cast/CastDequant int32_t → "
+             "half), .f32 SCALE, deq_offset=, sign= (CastDequant int16_t → b8), .u64 VDEQ (a UB "
+             "tensor holding the 16 parameter words: its address / 32)"),
+    InstrDef("cast_dequant", _VEC2, F.API_CAST_DEQUANT, level="api", typed=True, src_typed=True,
+             types="deq_api", strides="unary",
+             keys=("count", "repeat", "half_block", "vec_deq") + _APIMASK,
+             doc="AscendC CastDequant<T, U, isVecDeq, halfBlock>: first-n (count=) or "
+             "high-dimensional (repeat= + mask) → vconv_deq (int32_t → half) or "
+             "vconv_(v)deqs162b8h/l (int16_t → int8_t/uint8_t)"),
     # --- issue 28: TransDataTo5HD's address registers (the C API's asc_set_va_reg)
     InstrDef("set_va", (("va", "vareg"),) + tuple((f"a{k}", "vaddr") for k in range(8)),
              F.SET_VA, level="scalar",

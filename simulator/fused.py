@@ -22,7 +22,10 @@ instruction keeps taking the reference path. Plans exist for:
 Everything else — DMA, flags, barriers, CMPMASK moves, halt, a first execution, a decoding with
 diagnostics, a mode-2 vsel — takes the reference path in the same loop, so state flows between
 the two paths instruction by instruction. A stream (simulator/stream.py) runs each statement's
-instructions through `issue`, with the same plans (no branches: a stream has no flat index).
+instructions through `issue`, with the same plans (no branches: a stream has no flat index);
+once every instruction of a statement has its plan, the statement is issued as one group (a
+count form's counter-mode bracket of five: the plans in order, without a lookup or a count
+each; `_group`).
 Functional results, diagnostics and every cycle figure are identical
 (tests/differential/test_fused.py runs both).
 
@@ -55,6 +58,8 @@ DECODINGS_PER_PLAN = 1024
 # a static vector instruction's plan keeps at most this many MASK/CTRL values' plans (a kernel
 # uses a few: full, a tail; past it, the reference path issues the new ones)
 MASKS_PER_PLAN = 64
+# a stream keeps at most this many statements' groups (one per call site and text)
+GROUPS = 4096
 _DECLINED = object()  # a decoding some observer declined to plan (the reference path issues it)
 
 
@@ -86,6 +91,9 @@ class FastLoop:
         # text that runs once, as most of long straight-line code does, would only pay for it)
         self.once: set[str] = set()
         self.settles: list[Callable[[], None]] = []  # each plan's: its sums to their owners
+        # a stream's statement (its list of instructions, by id) -> (that list, its group):
+        # the statement's plans issued as a unit (`_group`)
+        self.groups: dict[int, tuple[Sequence[Instruction], Callable[[], int]]] = {}
 
     def run(self) -> None:
         """Execute the program to its end, started and finished as `Executor.run` does."""
@@ -150,10 +158,16 @@ class FastLoop:
         repeat with new register values), else by the reference path, which takes it from the
         source's queue. Counts steps and fails as `Executor.step` does; `settle` hands the
         plans' sums to their owners."""
+        group = self.groups.get(id(instrs))
+        start = 0
+        if group is not None and group[0] is instrs:
+            start = group[1]()
+            if start == len(instrs):
+                return
         ex, m, never, plans, learn = self.ex, self.m, self.never, self.plans, self._learn
         queue = self.source.queue
         count, execute, get = ex.count, ex.execute, plans.get
-        for instr in instrs:
+        for instr in instrs[start:] if start else instrs:
             count(instr)
             plan = get(instr.body)
             if plan is None and plans:
@@ -175,6 +189,44 @@ class FastLoop:
                     (state == (m.mask_hi, m.mask_lo, m.counter)
                      or instr.defn.family.kind == REGISTER):
                 learn(instr, plans)
+        if group is None and len(self.groups) < GROUPS:
+            self._group(instrs)
+
+    def _group(self, instrs: Sequence[Instruction]) -> None:
+        """Once every instruction of a stream's statement INSTRS has its plan: the statement's
+        group, issued as a unit (a count form's counter-mode bracket of five): group() runs the
+        members' plans in order, counting their steps, and returns how many it ran — all, or
+        the index of the first whose plan left it to the reference path (that one and the rest
+        then take `issue`'s loop; with max_steps in reach, none). Kept by the statement's list
+        (the stream keeps one per call site and text; `forget` drops them with the plans)."""
+        plans, get = self.plans, self.plans.get
+        members = []
+        for instr in instrs:
+            plan = get(instr.body)
+            if plan is None and plans:
+                plan = get((instr.text, instr.file))
+            if plan is None:
+                return
+            members.append((plan, instr))
+        ex, n, members = self.ex, len(instrs), tuple(members)
+
+        def group() -> int:
+            steps = ex.steps
+            if steps + n > ex.max_steps:
+                return 0  # `count` stops the run with its words
+            k = 0
+            for plan, instr in members:
+                ex.steps = steps + k + 1
+                try:
+                    nxt = plan(instr, 0)
+                except Fault as f:
+                    ex.fail(instr, f.problem)
+                if nxt is None:  # the reference path issues it: `issue` counts it again
+                    ex.steps = steps + k
+                    return k
+                k += 1
+            return k
+        self.groups[id(instrs)] = (instrs, group)
 
     def settle(self) -> None:
         """Every plan's sums to their owners (the timing stage's and the observers' totals
@@ -188,6 +240,7 @@ class FastLoop:
         self.plans.clear()
         self.never.clear()
         self.once.clear()
+        self.groups.clear()
 
     def _learn(self, instr: Instruction, plans: dict) -> None:
         """After INSTR's reference execution (which left MASK/CTRL as they were, unless INSTR

@@ -91,10 +91,18 @@ class Statistics(Observer):
         line_busy, event = self.line_busy, planned.event
         cycles = self.line_cycles
 
+        last = last_key = None  # the last instruction found here and its line's key
+
         def elsewhere(instr, busy: int, taken: bool) -> None:
-            if instr.file:  # a streamed line seen before: `line_busy`'s last step alone
-                key = (instr.file, instr.line)
-                if key in cycles:
+            nonlocal last, last_key
+            if instr is last:  # a stream's statement issues the same instructions again
+                cycles[last_key] += busy
+                return
+            file = instr.body.file  # (the body's field once: a stream's every instruction)
+            if file:  # a streamed line seen before: `line_busy`'s last step alone
+                key = (file, instr.line)
+                if key in cycles:  # (a streamed line's key stays: only own lines move)
+                    last, last_key = instr, key
                     cycles[key] += busy
                     return
             line_busy(instr, busy, lambda i: event(i, taken))

@@ -102,11 +102,22 @@ def quant_int4() -> dict[str, np.ndarray]:
     return {"q_gm": q, "y_gm": (2 * q).astype(np.float16)}
 
 
+def dequant_accumulator() -> dict[str, np.ndarray]:
+    acc = integers(51, -4000000, 4000000, 1024, np.int32)
+    h = (acc.astype(np.float64) / 256).astype(np.float16)  # exact quotient, one rounding
+    q = integers(52, -1200, 1200, 512, np.int16)
+    r = np.clip(np.clip(np.rint(q.astype(np.float64) * 0.25), -256, 255) + 3, -128, 127)
+    b = np.zeros((32, 32), np.int8)  # 16 results in the low half of each 32-byte block
+    b[:, :16] = r.astype(np.int8).reshape(32, 16)
+    return {"h_gm": h, "b_gm": b.reshape(-1)}
+
+
 KERNELS = {"double_buffer": double_buffer, "relu": relu, "clamp": clamp,
            "where_tiles": where_tiles, "nan_scrub": nan_scrub, "masked_fill": masked_fill,
            "multicore_relu": multicore_relu, "bf16_max_tail": bf16_max_tail,
            "compact_kept": compact_kept, "brcb_row_scale": brcb_row_scale,
-           "nchw_to_nc1hwc0": nchw_to_nc1hwc0, "quant_int4": quant_int4}
+           "nchw_to_nc1hwc0": nchw_to_nc1hwc0, "quant_int4": quant_int4,
+           "dequant_accumulator": dequant_accumulator}
 
 
 def main() -> None:

@@ -594,6 +594,9 @@ class Commands:
             if name in X_REGS or name in ("$pc", "$cycle", "$block_idx", "$block_num"):
                 text += f" {v}"
             out.append(text.rstrip())
+        deq = self.s.machine.special.get("deqscale")
+        if deq is not None:  # #27/#29: once a set_deqscale has run
+            out.append(f"{'$deqscale':<10} {format_value(deq, 'x', 64)}")
         return out
 
     def _info_display(self) -> list[str]:

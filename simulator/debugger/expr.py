@@ -203,11 +203,16 @@ class Evaluator:
         if name in WATCHABLE:
             return regs_value(name, (m.mask_hi, m.mask_lo, m.counter, m.cmpmask.tobytes(),
                                      (), ()))
+        if name == "$deqscale":  # #27/#29: DEQSCALE (set_deqscale; machine state)
+            value = m.special.get("deqscale")
+            if value is None:
+                raise ExprError("$deqscale has not been written (no set_deqscale has run)")
+            return value
         reg = reg_file_value(name, m)  # issue 34: $v0..$v31 ($v0_f32: as f32), $p0..$p7
         if reg is not None:
             return reg
         raise ExprError(f"no register '{name}' (registers: $x0..$x31, " +
-                        ", ".join(REGISTERS[32:]) + ")")
+                        ", ".join(REGISTERS[32:]) + ", $deqscale)")
 
 
 REG_FILE = re.compile(r"^\$(v)([0-9]|[12][0-9]|3[01])(?:_(\w+))?$|^\$(p)([0-7])$")

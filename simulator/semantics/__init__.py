@@ -12,6 +12,7 @@ from isa.table import INSTRUCTIONS, KEYS, TABLE, TYPED_FORMS
 from simulator.semantics import (
     atomic,
     cmpmask,
+    dequant,
     dma,
     gather,
     registers,
@@ -69,6 +70,9 @@ def _builtin() -> InstructionSet:
         "vnchwconv_va": gather.issue_trans5hd_va, "set_va": gather.set_va,
         "vgatherb": gather.issue_gatherb, "get_reduce_spr": gather.get_reduce_spr,
         "set_atomic": atomic.issue,  # GM atomics (issue #27)
+        # #27/#29 (h27dq): DEQSCALE and CastDequant's hardware forms
+        "set_deqscale": dequant.set_deqscale, "vconv_deq": dequant.issue_deq,
+        "vconv_deq_b8": dequant.issue_deq_b8,
         **regvec.ISSUE,  # issue 34: ascend950's reg-based vector unit
         **regvec_convert.ISSUE,  # issue 34 (h34a): its conversions and relayouts
         **regvec_data.ISSUE,  # issue 34 (h34a): unaligned accesses, gathers, block reductions

@@ -46,15 +46,32 @@ def _write_bits(m: Machine, vop: VectorOp, res: np.ndarray, lo: int) -> None:
 
 
 def vcmpv(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+    whole = _whole(m, vop, lo, hi)
+    if whole:
+        return whole(m, vop, scalar, lo, hi)
     a = load(m, vop, vop.access("src0"), lo, hi)
     b = _values(load(m, vop, vop.access("src1"), lo, hi), vop)
     _write_bits(m, vop, _compare(vop, a, b), lo)
 
 
 def vcmpvs(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+    whole = _whole(m, vop, lo, hi)
+    if whole:
+        return whole(m, vop, scalar, lo, hi)
     a = load(m, vop, vop.access("src"), lo, hi)
     s = _values(scalar.reshape(1), vop)
     _write_bits(m, vop, _compare(vop, a, s[0]), lo)
+
+
+def _whole(m: Machine, vop: VectorOp, lo: int, hi: int):
+    """The prepared body (`prepare_vcmpv`) when a call covers every repeat of the decoding:
+    one body for a whole instruction in both loops (the fast loop binds it through the same
+    memo, `vector.body_of`); False for a call repeat by repeat (an overlap, the debugger
+    stepping) or a decoding it does not take, which the element path runs."""
+    if lo or hi != vop.repeats:
+        return False
+    size = m.ub.size
+    return vop.derived(("prepared", size), lambda v: prepare_vcmpv(v, size) or False)
 
 
 def _compares_warn() -> bool:
@@ -72,12 +89,13 @@ COMPARES_WARN = _compares_warn()
 
 
 def prepare_vcmpv(vop: VectorOp, ub_bytes: int):
-    """vcmpv's / vcmpvs's body for all repeats of this decoding at once (the fast loop's, as
-    vsel's): every source read whole (MASK is ignored) through the bulk path's readers
-    (semantics/bulk.py: a view, one copy, or one gather of blocks), one compare into a flat
-    buffer, one packbits into the destination's run — the element path's bits, without its
-    per-call lookups, errstate and per-row packing. None when a source is not 32-byte aligned
-    or leaves UB (the element path reports or clips those)."""
+    """vcmpv's / vcmpvs's body for all repeats of this decoding at once — the one body both
+    loops run for a whole instruction (`vcmpv` hands it every call covering all repeats; the
+    fast loop binds it directly), as vsel's: every source read whole (MASK is ignored), one
+    compare into a buffer made once, one packbits into the destination's run — the element
+    path's bits, without its per-call lookups, errstate and per-row packing. Laid out once per
+    decoding (`_union` / `_reader`); None when a source is not 32-byte aligned or leaves UB
+    (the element path reports or clips those)."""
     roles = ("src0", "src1") if vop.access("src1") is not None else ("src",)
     accs = tuple(vop.access(role) for role in roles)
     r, dst = vop.repeats, vop.access("dst")
@@ -86,18 +104,107 @@ def prepare_vcmpv(vop: VectorOp, ub_bytes: int):
             a.kind != "vector" or a.base % BLOCK or a.block_span(0, r)[1] > ub_bytes
             for a in accs):
         return None
+    union = _union(accs, r)
+    # a block's bits fill whole bytes (size 4 and below; an 8-byte element's block is half a
+    # byte): then the packed blocks can be rearranged, else only the span packed as it lies
+    if union is not None and (union[1] is None or (BLOCK // vop.t.size) % 8 == 0):
+        return _union_body(vop, accs, run, *union)
     start, stop = run
     op, out = OPS[vop.instr.op], np.empty((r, accs[0].blocks, BLOCK // vop.t.size), bool)
     machine = reads = None
+    scalar_of = _scalar_reader(vop)
 
     def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
         nonlocal machine, reads
         if m is not machine:  # the readers hold views of this machine's UB
             machine, reads = m, [_reader(m, vop, a) for a in accs]
-        other = reads[1]() if len(reads) > 1 else _values(scalar.reshape(1), vop)[0]
+        other = reads[1]() if len(reads) > 1 else scalar_of(scalar)
         op(reads[0](), other, out=out)
         m.ub[start:stop] = np.packbits(out.reshape(-1), bitorder="little")
     return body
+
+
+# a union of blocks compared whole may hold at most this many times the blocks the repeats
+# read (repeats far apart leave gaps a gather of the read blocks skips)
+UNION_SLACK = 2
+
+
+def _union(accs, r: int) -> tuple[int, np.ndarray | None] | None:
+    """When every source walks the same blocks relative to its base (the same repeat and
+    block strides: block j of repeat i at block i·rep + j·blk from each base), (span, order):
+    compare the SPAN blocks from each base once, each block's bits made once whatever repeats
+    share it, then the destination's bytes are the packed blocks in ORDER (i·rep + j·blk over
+    (i, j); None when that is 0, 1, 2… — repeats back to back). None otherwise, or when the
+    span would hold more than UNION_SLACK times the blocks read."""
+    first = accs[0]
+    if any((a.rep, a.blk, a.blocks) != (first.rep, first.blk, first.blocks) for a in accs):
+        return None
+    nb = first.blocks
+    span = first.last_block(r) // BLOCK + 1
+    if span > UNION_SLACK * r * nb:
+        return None
+    order = (first.block_indices(r) - first.base // BLOCK).reshape(-1)  # the access's blocks
+    if span == r * nb and bool((order == np.arange(span)).all()):
+        return span, None
+    return span, order
+
+
+BYTES_OF = {1: np.uint8, 2: np.uint16, 4: np.uint32}  # a block's bits: 32 / size bits
+
+
+def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int,
+                order: np.ndarray | None):
+    """The body over a union of blocks (`_union`): each source's SPAN blocks a contiguous view
+    made once per machine, one compare into a buffer made once, one packbits; the destination's
+    bytes that, or its blocks gathered in ORDER."""
+    start, stop = run
+    per_block = BLOCK // vop.t.size
+    op, out = OPS[vop.instr.op], np.empty(span * per_block, bool)
+    unit = BYTES_OF.get(per_block // 8)  # (None: a block is less than a byte, order None)
+    num, widen = vop.t.numeric, vop.t.name == "bf16"
+    bases = tuple(a.base for a in accs)
+    # block stride 1: a repeat's blocks are one row of packed bytes, repeats `rep` blocks
+    # apart — the destination is R such rows (one strided copy of R items, not a gather)
+    acc, r = accs[0], vop.repeats
+    row = np.dtype(f"V{acc.blocks * per_block // 8}") if acc.blk == 1 and order is not None \
+        else None
+    apart = int(order[acc.blocks]) if order is not None and r > 1 else 0  # blocks a repeat on
+    rows_at = (r,), (apart * per_block // 8,)
+    machine = views = dst_rows = None
+    scalar_of = _scalar_reader(vop)
+
+    def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
+        nonlocal machine, views, dst_rows
+        if m is not machine:  # views of this machine's UB
+            machine, views = m, [m.ub[b:b + span * BLOCK].view(num) for b in bases]
+            dst_rows = m.ub[start:stop].view(row) if row is not None else None
+        if widen:
+            values = [v.astype(np.float32) for v in views]
+        else:
+            values = views
+        other = values[1] if len(values) > 1 else scalar_of(scalar)
+        op(values[0], other, out=out)
+        packed = np.packbits(out, bitorder="little")
+        if order is None:
+            m.ub[start:stop] = packed
+        elif dst_rows is not None:
+            dst_rows[...] = np.ndarray(rows_at[0], row, packed, 0, rows_at[1])
+        else:
+            m.ub[start:stop] = packed.view(unit).take(order).view(np.uint8)
+    return body
+
+
+def _scalar_reader(vop: VectorOp) -> Callable:
+    """scalar_of(raw) -> vcmpvs's scalar as `_values` makes it, worked out again only when
+    the bytes handed in are another array (the fast loop hands one immediate's each time)."""
+    last = value = None
+
+    def scalar_of(scalar):
+        nonlocal last, value
+        if scalar is not last:
+            last, value = scalar, _values(scalar.reshape(1), vop)[0]
+        return value
+    return scalar_of
 
 
 def _reader(m: Machine, vop: VectorOp, acc) -> Callable[[], np.ndarray]:

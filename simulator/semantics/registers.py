@@ -49,13 +49,16 @@ def effect(instr: Instruction) -> Callable[[Machine, Instruction], bool]:
         hi, lo = ops["hi"].value, ops["lo"].value
         hreg = hi.reg if isinstance(hi, RegExpr) else None
         lreg = lo.reg if isinstance(lo, RegExpr) else None
+        last = [None, None]  # the last line written from and its MASK_LO source
 
         def set_words(m: Machine, at: Instruction) -> bool:
             x = m.x
             h = (x[hreg] if hreg is not None else hi) & M64
             lw = (x[lreg] if lreg is not None else lo) & M64
             if lreg is not None:
-                m.mask_source = (at, at.operands["lo"])
+                if at is not last[0]:  # a stream's statement writes from the same line again
+                    last[:] = at, (at, at.operands["lo"])
+                m.mask_source = last[1]
             elif h != m.mask_hi or lw != m.mask_lo:
                 m.mask_source = None
             m.mask_hi, m.mask_lo = h, lw

@@ -10,6 +10,7 @@ import functools
 
 from isa.families import REDUCE_ORDERS
 from isa.table import TABLE
+from isa.types import TYPES
 from simulator.bindings import ROWS, TENSORS, Binding
 from simulator.tik.call import Call
 from simulator.tik.dtypes import NAMES
@@ -474,16 +475,60 @@ def _conv_body(self, row: Binding, mask, round_mode, dst, src, repeat_times, blk
         if mode is None:
             raise c.error(f"round_mode {round_mode!r} is not one of "
                           f"{', '.join(repr(m) for m in ROUND)}")
-        if deqscale is not None or ldst_high_half:
-            raise c.error("deqscale and ldst_high_half (dequantising int32 → float16 "
-                          "conversions) are not modelled by pipev")
+        deq = _deq_mode(c, dt, st, deqscale, ldst_high_half)
         d, s = c.tensor(dst, "dst", write=True), c.tensor(src, "src")
         keys = c.mask_keys(mask, dt, 256 // max(dt.size, st.size))
         repeat = c.repeat(repeat_times)
         strides = _strides(c, blk, **rep)
-        c.emit(f"{row.statement}.{dt.name}.{st.name} {d}, {s}, repeat={repeat}, "
-               f"round={mode}, {strides}, {keys}")
+        if deq is not None:  # #27/#29: DEQSCALE, then CastDequant's statement
+            c.emit(deq[0])
+            c.emit(f"cast_dequant.{dt.name}.{st.name} {d}, {s}, repeat={repeat}, {deq[1]}, "
+                   f"{strides}, {keys}")
+        else:
+            c.emit(f"{row.statement}.{dt.name}.{st.name} {d}, {s}, repeat={repeat}, "
+                   f"round={mode}, {strides}, {keys}")
         c.record("V")
+
+
+DEQSCALE_SIGN = 1 << 46  # DEQSCALE[46]: int8 results (1) or uint8 (0)
+
+
+def _deq_mode(c, dt, st, deqscale, high) -> tuple[str, str] | None:
+    """TIK vconv's dequantising modes (#27/#29), as the TIK vconv page gives them: int32 →
+    float16 with a float16 deqscale (an immediate or a Scalar); int16 → int8/uint8 with a
+    uint64 deqscale (DEQSCALE's word: scale, offset, sign) or a uint64 tensor of 16 such words
+    (the vector mode), ldst_high_half choosing each block's high half. (set_deqscale's
+    statement, cast_dequant's keys), or None for a plain conversion."""
+    pair = (dt.name, st.name)
+    if pair == ("f16", "s32"):
+        if deqscale is None:
+            raise c.error("vconv int32 → float16 is the deq mode: deqscale must be set "
+                          "(a float16 scale)")
+        if high:
+            raise c.error("ldst_high_half applies to int16 → int8/uint8 only")
+        v = c.immediate(deqscale, TYPES["f16"], "deqscale")
+        head = f"set_deqscale {v}" if v.startswith("x") else f"set_deq_scale.f16 {v}"
+        return head, "vec_deq=0"
+    if st.name != "s16" or dt.name not in ("s8", "u8"):
+        if deqscale is not None or high:
+            raise c.error(f"deqscale and ldst_high_half apply to int32 → float16 and int16 → "
+                          f"int8/uint8, not {st.name} → {dt.name}")
+        return None
+    if deqscale is None:
+        raise c.error("vconv int16 → int8/uint8 is the deq mode: deqscale must be set (a "
+                      "uint64 word, or a uint64 tensor of 16 words)")
+    half = f"half_block={int(bool(high))}"
+    if isinstance(deqscale, Tensor):
+        if deqscale.dtype != "uint64":
+            raise c.error(f"a deqscale tensor is uint64 (16 words), got {deqscale.dtype}")
+        return f"set_deqscale {c.tensor(deqscale, 'deqscale')}", f"vec_deq=1, {half}"
+    v = c.value(deqscale, "deqscale", 0, (1 << 64) - 1)
+    if not v.startswith("x"):
+        signed = bool(int(v) & DEQSCALE_SIGN)
+        if signed != (dt.name == "s8"):
+            raise c.error(f"deqscale[46] bit should be {int(dt.name == 's8')} when converting "
+                          f"int16 to {'int8' if dt.name == 's8' else 'uint8'}")
+    return f"set_deqscale {v}", f"vec_deq=0, {half}"
 
 
 def _binary(row: Binding):

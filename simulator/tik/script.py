@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from isa.diagnostics import Diagnostic, DiagnosticError
+from simulator.gcpace import paced_collections
 from simulator.tik import SHIM
 from simulator.tik.params import compiled
 
@@ -98,7 +99,10 @@ def build(path: str, text: str, defines: Mapping[str, str], chip, checks: str,
     callers that report one line (the sweep's rows)."""
     from simulator.tik import tik
 
-    with BUILD_LOCK, _shim_importable():
+    # the script's calls keep every statement they record until the kernel is built: the
+    # collector paced as a run's (simulator/gcpace.py), not traversing that growing heap
+    # every 700 new objects (a fifth of a Python-unrolled kernel's build)
+    with BUILD_LOCK, _shim_importable(), paced_collections():
         saved = dict(tik.SETTINGS)
         tik.SETTINGS.update(chip=chip, checks=checks)
         first = len(tik.BUILT)

@@ -11,6 +11,7 @@ and registers; a failing run must fail with the same diagnostics and partial UB.
 
 from __future__ import annotations
 
+import re
 from unittest import mock
 
 import numpy as np
@@ -797,3 +798,37 @@ def bulk_compare_programs(draw) -> str:
 @given(bulk_compare_programs(), st.sampled_from(("error", "off")))
 def test_prepared_compares_equal_reference(text, checks):
     same_if_it_assembles(text, checks)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(bulk_compare_programs(), st.sampled_from(("error", "off")))
+def test_prepared_compares_equal_the_independent_model(text, checks):
+    """Both loops run vcmpv's prepared body for a whole instruction (one body per
+    instruction): the independent model (tests/reference) is what checks its bits, in every
+    layout it reads differently (a union of blocks, rows of it, a gather; a view, a copy)."""
+    from tests.differential.test_random_programs import SIZE, check
+    placed, at = [], 0  # the model reads placed tensors: a, b, d back to back from 0
+    for line in text.splitlines():
+        head = re.match(r"(\.ub \w+ (\w+)\[(\d+)\])(.*)", line)
+        if head is not None:
+            line = f"{head[1]} @{at}{head[4]}"
+            at += SIZE[head[2]] * int(head[3])
+        placed.append(line)
+    try:
+        check("\n".join(placed) + "\n", checks)
+    except AssemblyError:
+        pass
+
+
+
+@pytest.mark.parametrize("count", (32, 96, 224, 1024))
+@pytest.mark.parametrize("fast", (True, False))
+def test_prepared_compares_of_8_byte_elements_equal_numpy(count, fast):
+    """An 8-byte element's block is half a byte of bits (s64 compares, ascend950's count form):
+    the union layout packs the span as it lies, bit K the compare of element K."""
+    text = (".chip ascend950\n.ub a s64[1024] @0 = random(1)\n.ub b s64[1024] @8192 = random(2)\n"
+            ".ub m u8[128] @16384 = random(3)\n" + f"compare.lt.s64 m, a, b, count={count}\n" * 3)
+    ub = simulator.run(text, fast=fast).ub
+    a, b = ub[:8192].view(np.int64)[:count], ub[8192:16384].view(np.int64)[:count]
+    assert bytes(ub[16384:16384 + count // 8]) == \
+        np.packbits(a < b, bitorder="little").tobytes()

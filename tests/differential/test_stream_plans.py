@@ -11,6 +11,7 @@ stream must fail with the same diagnostics and partial UB.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -56,8 +57,8 @@ def statements(draw):
     return ("compare.lt.f32 cmpmask, a[x1], b[x2], stride=1,1,1,8,8,8", (draw(tile) * 64, 0))
 
 
-def _outcome(calls, fast: bool, timing: bool) -> tuple:
-    s = Stream("ascend910b", name="s", fast=fast, timing=timing)
+def _outcome(calls, fast: bool, timing: bool, max_steps: int = 10_000_000) -> tuple:
+    s = Stream("ascend910b", name="s", fast=fast, timing=timing, max_steps=max_steps)
     for name, dtype, count, addr in UB:
         s.declare_ub(name, dtype, count, addr)
     try:
@@ -67,9 +68,9 @@ def _outcome(calls, fast: bool, timing: bool) -> tuple:
             s.issue(text, file="k.cpp", line=line, regs=regs)
         r = s.finish()
     except SimulationError as e:
-        return ("error", e.diagnostics, bytes(s.machine.ub))
+        return ("error", e.diagnostics, bytes(s.machine.ub), s.executor.steps)
     return ("ok", bytes(r.ub), r.diagnostics, r.cycles, r.pipes, r.instructions, r.uops,
-            r.stalls, r.hot_lines, r.timing, r.registers, s.vasm_text())
+            r.stalls, r.hot_lines, r.timing, r.registers, s.vasm_text(), s.executor.steps)
 
 
 @settings(SETTINGS, max_examples=60)
@@ -78,7 +79,29 @@ def _outcome(calls, fast: bool, timing: bool) -> tuple:
 def test_a_stream_runs_the_same_with_plans_and_without(program, timing):
     """Each drawn statement runs 1-4 times at its line, its addresses moved to the next tile or
     kept with its last register (count, repeat, mask) changed, then the whole sequence again
-    (plans made the first time run the second)."""
+    (plans made the first time run the second; a statement whose instructions all have plans
+    by then is issued as a group)."""
+    same_both_ways(_calls(program), timing)
+
+
+@settings(SETTINGS, max_examples=40)
+@given(st.lists(st.tuples(statements(), st.integers(1, 4), st.booleans()), min_size=1,
+                max_size=8), st.integers(4, 160))
+def test_a_stream_stops_at_max_steps_the_same_with_plans_and_without(program, max_steps):
+    """--max-steps reached anywhere, inside a statement's group too: the same error at the same
+    instruction, the same partial UB."""
+    same_both_ways(_calls(program), True, max_steps)
+
+
+def same_both_ways(calls, timing: bool, max_steps: int = 10_000_000) -> None:
+    want = _outcome(calls, False, timing, max_steps)
+    got = _outcome(calls, True, timing, max_steps)
+    assert got[0] == want[0], (got[:2], want[:2])
+    for k, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert g == w, f"field {k} differs: fast {g!r}\nreference {w!r}"
+
+
+def _calls(program) -> list:
     calls = []
     for line, ((text, regs), times, moves) in enumerate(program, start=10):
         for t in range(times):
@@ -87,12 +110,7 @@ def test_a_stream_runs_the_same_with_plans_and_without(program, timing):
             if not moves and t % 2:  # the same addresses with another count, repeat or mask
                 shifted = (*shifted[:-1], shifted[-1] // 2 + 1)
             calls.append((line, text, shifted))
-    calls = calls + calls
-    want = _outcome(calls, False, timing)
-    got = _outcome(calls, True, timing)
-    assert got[0] == want[0], (got[:2], want[:2])
-    for k, (g, w) in enumerate(zip(got, want, strict=True)):
-        assert g == w, f"field {k} differs: fast {g!r}\nreference {w!r}"
+    return calls + calls
 
 
 def test_the_count_forms_bracket_runs_on_plans():
@@ -117,3 +135,31 @@ def test_the_count_forms_bracket_runs_on_plans():
                     regs=(0, 64 * (i % 2), 0, 256))
     assert calls == []  # the first round learnt every instruction at both addresses
     assert s.finish().instructions == 3 * 5 + 20 * 5
+
+
+@pytest.mark.parametrize("max_steps", range(18, 44))
+def test_max_steps_inside_a_count_forms_group(max_steps):
+    """The count form's bracket issued as a group from its third call on (after the five plans
+    were learnt): --max-steps reached at each of its instructions stops both ways at the same
+    instruction, with the same steps counted."""
+    calls = [(9, "compare.lt.f32 d[x1], a[x2], b[x3], count=x4", (0, 64 * (i % 2), 0, 256))
+             for i in range(8)]
+    same_both_ways(calls, True, max_steps)
+
+
+def test_a_learnt_statement_is_issued_as_one_group():
+    """Once the bracket's five plans exist, a call runs them as its group: no instruction of it
+    goes through the per-instruction loop (its `count`), and the steps still count all five."""
+    s = Stream("ascend910b", name="s")
+    for name, dtype, count, addr in UB:
+        s.declare_ub(name, dtype, count, addr)
+    counted = []
+    original = s.executor.count
+    s.executor.count = lambda instr: (counted.append(instr.text), original(instr))
+    for i in range(6):
+        counted.clear()
+        s.issue("compare.lt.f32 d[x1], a[x2], b[x3], count=x4", file="k.cpp", line=9,
+                regs=(0, 64 * (i % 2), 0, 256))
+    assert counted == []
+    assert s.executor.steps == 6 * 5
+    assert s.finish().instructions == 6 * 5

@@ -81,12 +81,21 @@ def test_types_outside_the_profile_are_refused(text, want):
 
 
 def test_shift_count_outside_the_width_is_warned_at_the_count():
-    res = run_checked(S16 + "shift_right.s16 d, s, 16, count=256\n")
+    res = run_checked(S16 + "shift_right.s16 d, s, 17, count=256\n")
     (w,) = [d for d in res.diagnostics if d.severity == "warning"]
-    assert "shift_right by 16: the count is outside 0..15" in w.message and w.column == 23
+    assert "shift_right by 17: the count is outside 0..16" in w.message and w.column == 23
     s = np.frombuffer(bytes(res.ub[:512]), np.int16)
     d = np.frombuffer(bytes(res.ub[512:1024]), np.int16)
     assert (d == np.where(s < 0, -1, 0)).all()  # every bit out: the sign fills
+
+
+def test_shift_count_of_the_width_is_allowed():
+    """The A2/A3 pages give int16 counts [0, 16]: 16 shifts every bit out, without a warning."""
+    res = run_checked(S16 + "shift_right.s16 d, s, 16, count=256\n")
+    assert not [d for d in res.diagnostics if d.severity == "warning"]
+    s = np.frombuffer(bytes(res.ub[:512]), np.int16)
+    d = np.frombuffer(bytes(res.ub[512:1024]), np.int16)
+    assert (d == np.where(s < 0, -1, 0)).all()
 
 
 def test_unknown_results_warn_once_per_instruction_with_the_total():

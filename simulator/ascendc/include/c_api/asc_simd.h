@@ -777,4 +777,63 @@ inline void asc_transto5hd_b8_sync(ub_addr8_t dst, ub_addr8_t src, uint8_t repea
     asc_transto5hd_b8(dst, src, repeat, dst_stride, src_stride, dst_high_half, src_high_half, loc);
     pipev::detail::sync_all(true, loc);
 }
+// ---- #27/#29 (h27dq): DEQSCALE and the dequantising conversions (the C API's vector compute
+// pages asc_set_deq_scale, asc_deq_int322half, asc_deq_int162b8_h/l, asc_vdeq_int162b8_h/l):
+// statements set_deq_scale and cast_dequant, expanded by isa/api.py as AscendC's are. _h puts
+// each block's 16 results in its high half (bytes 16..31), _l in its low half.
+constexpr int ASC_VDEQ_SIZE = 16;
+inline void asc_set_deq_scale(half scale, PIPEV_LOC) { AscendC::SetDeqScale(scale, loc); }
+inline void asc_set_deq_scale(float scale, int16_t offset, bool sign_mode, PIPEV_LOC) {
+    AscendC::SetDeqScale(scale, offset, sign_mode, loc);
+}
+inline void asc_set_deq_scale(__ubuf__ uint64_t* tmp, float scale_arr[ASC_VDEQ_SIZE],
+                              int16_t offset_arr[ASC_VDEQ_SIZE],
+                              bool sign_mode_arr[ASC_VDEQ_SIZE], PIPEV_LOC) {
+    for (int k = 0; k < ASC_VDEQ_SIZE; ++k) {  // the register's layout, word by word
+        uint32_t bits;
+        std::memcpy(&bits, &scale_arr[k], 4);
+        tmp[k] = uint64_t(bits) | (uint64_t(uint16_t(offset_arr[k]) & 0x1ff) << 37) |
+                 (uint64_t(sign_mode_arr[k]) << 46);
+    }
+    pipev::detail::Stmt s("set_deq_scale.u64");
+    pipev::detail::ub_ptrs(s, loc, tmp);
+    s.issue(loc);
+}
+#define PIPEV_C_API_DEQ(NAME, D, S, TYPES, EXTRA)                                                  \
+    inline void NAME(__ubuf__ D* dst, __ubuf__ S* src, uint32_t count, PIPEV_LOC) {              \
+        pipev::detail::asc_count(std::string("cast_dequant") + TYPES, count, false, loc,          \
+                                 [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
+            s.op("%s", EXTRA);                                                                     \
+        });                                                                                        \
+    }                                                                                              \
+    inline void NAME##_sync(__ubuf__ D* dst, __ubuf__ S* src, uint32_t count, PIPEV_LOC) {       \
+        pipev::detail::asc_count(std::string("cast_dequant") + TYPES, count, true, loc,           \
+                                 [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
+            s.op("%s", EXTRA);                                                                     \
+        });                                                                                        \
+    }                                                                                              \
+    inline void NAME(__ubuf__ D* dst, __ubuf__ S* src, uint8_t repeat, uint16_t dst_block_stride, \
+                     uint16_t src_block_stride, uint8_t dst_repeat_stride,                         \
+                     uint8_t src_repeat_stride, PIPEV_LOC) {                                       \
+        pipev::detail::asc_repeat(std::string("cast_dequant") + TYPES, repeat,                    \
+                                  pipev::detail::format("stride=%u,%u,%u,%u", dst_block_stride,    \
+                                                        src_block_stride, dst_repeat_stride,       \
+                                                        src_repeat_stride),                        \
+                                  loc, [&](pipev::detail::Stmt& s) {                               \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
+            s.op("%s", EXTRA);                                                                     \
+        });                                                                                        \
+    }
+PIPEV_C_API_DEQ(asc_deq_int322half, half, int32_t, ".f16.s32", "vec_deq=0")
+PIPEV_C_API_DEQ(asc_deq_int162b8_h, int8_t, int16_t, ".s8.s16", "vec_deq=0, half_block=1")
+PIPEV_C_API_DEQ(asc_deq_int162b8_h, uint8_t, int16_t, ".u8.s16", "vec_deq=0, half_block=1")
+PIPEV_C_API_DEQ(asc_deq_int162b8_l, int8_t, int16_t, ".s8.s16", "vec_deq=0, half_block=0")
+PIPEV_C_API_DEQ(asc_deq_int162b8_l, uint8_t, int16_t, ".u8.s16", "vec_deq=0, half_block=0")
+PIPEV_C_API_DEQ(asc_vdeq_int162b8_h, int8_t, int16_t, ".s8.s16", "vec_deq=1, half_block=1")
+PIPEV_C_API_DEQ(asc_vdeq_int162b8_h, uint8_t, int16_t, ".u8.s16", "vec_deq=1, half_block=1")
+PIPEV_C_API_DEQ(asc_vdeq_int162b8_l, int8_t, int16_t, ".s8.s16", "vec_deq=1, half_block=0")
+PIPEV_C_API_DEQ(asc_vdeq_int162b8_l, uint8_t, int16_t, ".u8.s16", "vec_deq=1, half_block=0")
+#undef PIPEV_C_API_DEQ
 #endif
