@@ -332,3 +332,14 @@ def test_cpp_program_matches_numpy(path: Path, cpp_runs):
     for name, want in expected.items():
         got = (cwd / f"{path.stem}_out_{name}.bin").read_bytes()
         assert got == np.ascontiguousarray(want).tobytes(), f"{path.name}: {name} differs"
+
+
+CPP_PROGRAMS = sorted(p for p in (PROGRAMS / "ascendc").iterdir()
+                      if p.name != "data_utils.h" and not p.name.startswith((".", "__")))
+
+
+@pytest.mark.parametrize("path", CPP_PROGRAMS, ids=lambda p: p.name)
+def test_every_cpp_program_is_listed_in_the_readme(path):
+    """programs/README.md's table names every C++ program and sample folder (a reader finds
+    each one there with what it shows)."""
+    assert f"`{path.name}" in (PROGRAMS / "README.md").read_text()
