@@ -316,7 +316,7 @@ def test_a_loop_reuses_its_decodings_with_each_iterations_addresses_and_table():
     rng = np.random.default_rng(7)
     src = rng.integers(-2000, 2000, 1024).astype(np.int16)
     tables = [[ref.word(float(s), int(o), True) for s, o in zip(
-        rng.uniform(-2, 2, 16), rng.integers(-256, 256, 16))] for _ in range(2)]
+        rng.uniform(-2, 2, 16), rng.integers(-256, 256, 16), strict=True)] for _ in range(2)]
     flat = np.array(tables, np.uint64).reshape(-1)
     text = "\n".join([
         ".chip ascend910b",
