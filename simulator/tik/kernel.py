@@ -55,6 +55,7 @@ class Kernel:
             raise TikError.at(node.loc, "the kernel was already built (BuildCCE): record "
                               "statements before it")
         self.stack[-1].nodes.append(node)
+        self.registers.stamps[id(node)] = self.registers.clock
         self.registers.clock += 1  # the Scalars' lifetimes are spans of this order
 
     @property

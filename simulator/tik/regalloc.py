@@ -27,10 +27,12 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from isa.program import ScalarHome
 from simulator.tik.errors import TikError
 from simulator.tik.nodes import Block, If, Loop, Op
 
 if TYPE_CHECKING:
+    from isa.types import DType
     from simulator.tik.kernel import Kernel
 
 PHYSICAL = tuple(range(1, 24))  # x24..x31: the expressions' scratch (call.py TEMPS)
@@ -46,13 +48,16 @@ class Registers:
 
     def __init__(self) -> None:
         self.clock = 0  # statements recorded so far (Kernel.record advances it)
-        self.spans: list[list] = []  # per virtual register: [start, end, name]
+        self.spans: list[list] = []  # per virtual register: [start, end, name, type or None]
         self.alive: set[int] = set()
+        self.stamps: dict[int, int] = {}  # id(recorded node) → the clock when it was recorded
+        self.home: dict[int, str] = {}  # at BuildCCE: virtual → "xN", or "@K" (spill slot K)
 
-    def take(self, loc, name: str, since: int | None = None) -> int:
-        """A fresh virtual register, alive from now (or from SINCE, a loop's top)."""
+    def take(self, loc, name: str, since: int | None = None, t: DType | None = None) -> int:
+        """A fresh virtual register, alive from now (or from SINCE, a loop's top); T: a
+        Scalar's type (the debugger prints it by NAME), None for a hidden register."""
         reg = VIRTUAL + len(self.spans)
-        self.spans.append([self.clock if since is None else since, FOREVER, name])
+        self.spans.append([self.clock if since is None else since, FOREVER, name, t])
         self.alive.add(reg)
         return reg
 
@@ -101,7 +106,7 @@ def allocate(tik: Kernel) -> int:
     slots: list[_Track] = []
     home: dict[int, str] = {}  # virtual → "xN" or a slot index as "@K"
     for v in order:
-        start, end, _ = spans[v]
+        start, end = spans[v][:2]
         reg = next((r for r in PHYSICAL if regs[r].fits(start, end)), None)
         if reg is not None:
             regs[reg].add(start, end)
@@ -116,7 +121,31 @@ def allocate(tik: Kernel) -> int:
     table = tik.table
     for op, _ in _ops(tik.root, 0):
         op.lines = _rewrite(op, home, table)
+    tik.registers.home = home
     return len(slots)
+
+
+def homes(tik: Kernel, marks: list[tuple[int, int]], end: int, spill_addr: int
+          ) -> tuple[ScalarHome, ...]:
+    """Each Scalar's home and the statements it is alive in (MARKS: (clock, pc) of every
+    recorded node, in order; END: the statements' count), for the debugger."""
+    clocks = [c for c, _ in marks]
+
+    def pc(clock: int) -> int:
+        k = bisect.bisect_left(clocks, clock)
+        return marks[k][1] if k < len(marks) else end
+
+    out = []
+    registers = tik.registers
+    for v, (start, stop, name, t) in enumerate(registers.spans):
+        where = registers.home.get(v + VIRTUAL)
+        if t is None or where is None:
+            continue
+        reg = int(where[1:]) if where[0] == "x" else -1
+        addr = spill_addr + 8 * int(where[1:]) if reg < 0 else 0
+        out.append(ScalarHome(name, t, pc(start), pc(stop) if stop < FOREVER else end, reg,
+                              addr))
+    return tuple(out)
 
 
 def _ops(block: Block, depth: int) -> Iterator[tuple[Op, int]]:
