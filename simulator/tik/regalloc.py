@@ -97,10 +97,15 @@ def allocate(tik: Kernel) -> int:
     if not spans:
         return 0
     weight = [0] * len(spans)
+    found = []  # (op, its lines joined, the virtual registers they name)
     for op, depth in _ops(tik.root, 0):
-        for line in op.lines:
-            for m in REG.finditer(line):
-                weight[int(m.group(1)) - VIRTUAL] += 8 ** min(depth, 6)
+        text = "\x1f".join(op.lines)  # one regex pass an op (no line holds \x1f)
+        names = REG.findall(text)
+        if names:
+            found.append((op, text, names))
+            w = 8 ** min(depth, 6)
+            for n in names:
+                weight[int(n) - VIRTUAL] += w
     order = sorted(range(len(spans)), key=lambda v: (-weight[v], spans[v][0]))
     regs = {r: _Track() for r in PHYSICAL}
     slots: list[_Track] = []
@@ -119,8 +124,12 @@ def allocate(tik: Kernel) -> int:
         slots[k].add(start, end)
         home[v + VIRTUAL] = f"@{k}"
     table = tik.table
-    for op, _ in _ops(tik.root, 0):
-        op.lines = _rewrite(op, home, table)
+    plain = {str(v): h for v, h in home.items()}
+    for op, text, names in found:
+        if all(plain[n][0] == "x" for n in names):  # no spilled one: renamed in one pass
+            op.lines = REG.sub(lambda m: plain[m.group(1)], text).split("\x1f")
+        else:
+            op.lines = _rewrite(op, home, table)
     tik.registers.home = home
     return len(slots)
 
@@ -166,8 +175,6 @@ def _ops(block: Block, depth: int) -> Iterator[tuple[Op, int]]:
 def _rewrite(op: Op, home: dict[int, str], table) -> list[str]:
     """OP's lines on physical registers; a spilled one through a scratch register, loaded
     before the first line reading it and stored after each line writing it."""
-    if not any(REG.search(line) for line in op.lines):
-        return op.lines
     used = {int(m) for line in op.lines for m in re.findall(r"\bx(\d+)\b", line)}
     free = [r for r in SCRATCH if r not in used]
     held: dict[str, int] = {}  # a spill slot → the scratch register holding it now
