@@ -162,3 +162,76 @@ def test_sixty_kernel_scope_scalars_read_in_a_loop(tik_importable, tmp_path):
     want = x.copy()
     want[:60] = total - np.arange(60)
     assert y.tobytes() == want.tobytes()
+
+
+# -- random programs: many Scalars, random statements in a loop and if_scopes ---------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+OPS = ("+", "-", "*", "^", "&", "|")
+WRAP = 1 << 64
+
+
+def _wrap(v: int) -> int:
+    v %= WRAP
+    return v - WRAP if v >> 63 else v
+
+
+def _apply(op: str, a: int, b: int) -> int:
+    return _wrap({"+": a + b, "-": a - b, "*": a * b, "^": a ^ b, "&": a & b,
+                  "|": a | b}[op])
+
+
+statement = st.tuples(st.integers(0, 99), st.sampled_from(OPS), st.integers(0, 99),
+                      st.integers(0, 99), st.integers(-50, 50), st.booleans())
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.integers(24, 48), st.integers(4, 16), st.lists(statement, min_size=1, max_size=30),
+       st.integers(1, 3))
+def test_random_scalar_programs_with_spills_are_exact(tik_importable, tmp_path, outer, inner,
+                                                      body, trips):
+    """OUTER kernel Scalars and INNER loop Scalars (more than x1..x23 together), statements
+    `d = a OP b + k` on random ones, some inside if_scope(i == 1): every kernel Scalar stored
+    at the end, against the same statements on Python ints (64-bit wrap)."""
+    size = (outer + 3) // 4 * 4
+    lines = ["from tbe import tik", "t = tik.Tik()",
+             f"o_gm = t.Tensor('int64', ({size},), name='o_gm', scope=tik.scope_gm)",
+             f"o_ub = t.Tensor('int64', ({size},), name='o_ub', scope=tik.scope_ubuf)",
+             f"s = [t.Scalar('int64', name=f's{{k}}', init_value=k * 7 - 3) "
+             f"for k in range({outer})]",
+             f"with t.for_range(0, {trips}) as i:",
+             f"    u = [t.Scalar('int64', name=f'u{{k}}', init_value=i * k) "
+             f"for k in range({inner})]"]
+    n = outer + inner
+    for d, op, a, b, k, cond in body:
+        d, a, b = d % n, a % n, b % n
+        name = lambda j: f"s[{j}]" if j < outer else f"u[{j - outer}]"  # noqa: E731
+        text = f"{name(d)}.set_as(({name(a)} {op} {name(b)}) + {k})"
+        if cond:
+            lines += ["    with t.if_scope(i == 1):", f"        {text}"]
+        else:
+            lines.append(f"    {text}")
+    lines += [f"for k in range({outer}):", "    o_ub[k].set_as(s[k])",
+              f"t.data_move(o_gm, o_ub, 0, 1, {size // 4}, 0, 0)",
+              "t.BuildCCE(kernel_name='r', inputs=[], outputs=[o_gm])", "tik_instance = t"]
+    tik_instance = build(tmp_path, "\n".join(lines) + "\n")
+    [out] = tik_instance.tikdb.start_debug({}, interactive=False)
+    s = [k * 7 - 3 for k in range(outer)]
+    for i in range(trips):
+        u = [i * k for k in range(inner)]
+
+        def get(j, s=s, u=u):
+            return s[j] if j < outer else u[j - outer]
+
+        for d, op, a, b, k, cond in body:
+            d, a, b = d % n, a % n, b % n
+            if cond and i != 1:
+                continue
+            v = _wrap(_apply(op, get(a), get(b)) + k)
+            if d < outer:
+                s[d] = v
+            else:
+                u[d - outer] = v
+    assert out[:outer].tolist() == s
