@@ -693,8 +693,11 @@ def _reduce(e: _Expander) -> None:
     """The reductions (WholeReduce*, BlockReduce*, PairReduceSum): repeat= with a mask, or MASK
     as it is; one hardware instruction, the row's `hw`, with the statement's strides (dst_rep
     in whole results) and, for max/min, its order. dst is aligned as the hardware's needs."""
+    if "count" in e.fields:
+        _reduce_count(e)
+        return
     if "repeat" not in e.fields:
-        raise LexError(f"{e.syn.defn.name} takes repeat= (the vendor API has no count form)",
+        raise LexError(f"{e.syn.defn.name} takes repeat= or count= (the C API's first-n form)",
                        e.syn.offset)
     form = _form(e)
     _arity(e, 2, form)
@@ -707,6 +710,42 @@ def _reduce(e: _Expander) -> None:
         e.mask(*_mask_from_keys(e))
     keys = {"order": e.fields.get("order", 0)} if "order" in hw.keys else {}
     e.emit(hw.name, ops, e.t, repeat=e.fields["repeat"], stride=_strides(e), **keys)
+
+
+def _reduce_count(e: _Expander) -> None:
+    """count=N (h28: the C API's first-n forms, asc_repeat_reduce_* / asc_datablock_reduce_* /
+    asc_pair_reduce_sum(dst, src, count)): the row's instruction over src's first N elements
+    in counter mode, the results back to back (the default strides dst_rep 1, src_blk 1,
+    src_rep 8); mode normal and MASK all ones afterwards. ascend910 (no counter mode; N a
+    constant): chunks of whole repeats, then the tail repeat under the contiguous rule."""
+    name = e.syn.defn.name
+    if "repeat" in e.fields or any(k in e.fields for k in ("mask", "mask_lo", "mask_hi")) or \
+            "stride" in e.syn.keys:
+        raise LexError(f"{name} count= takes no repeat=, mask or stride keys (the first-n "
+                       "form's strides are the defaults)", e.key_col("count"))
+    _arity(e, 2, "count form")
+    hw = e.b.table.instructions[e.syn.defn.hw]
+    ops = {role: e.b.operand(kind, text, off, role,
+                             hw.family.operand_align(role, e.fields, e.t))
+           for (role, kind), (text, off) in zip(e.syn.defn.operands, e.syn.positional,
+                                                strict=True)}
+    n = _count(e, CHUNK_REPEAT * e.t.per_repeat if e.chip.counter_mode else None)
+    if isinstance(n, int) and n == 0:
+        e.b.warn(e.key_col("count"), f"{name} with count=0 does nothing")
+        return
+    keys = {"order": e.fields.get("order", 0)} if "order" in hw.keys else {}
+    (_, per), = hw.family.packed_counts(keys, e.t).items()
+    unit = per * e.t.size  # one repeat's result
+
+    def chunk(done: int, k: int, mask: tuple[int, int]) -> None:
+        """ascend910: K repeats (MASK) after DONE whole ones, their results after theirs."""
+        e.mask(*mask)
+        e.emit(hw.name, {"dst": shift(ops["dst"], done * unit),
+                         "src": shift(ops["src"], done * REPEAT)}, e.t, repeat=k, **keys)
+
+    _first_n(e, n, lambda: e.emit(hw.name, ops, e.t, repeat=1, **keys), chunk)
+    if not e.chip.counter_mode:
+        e.mask(ONES, ONES)
 
 
 # -- composite reductions: ReduceMax / ReduceMin / ReduceSum (issue 28, group 28a) -----------
@@ -791,6 +830,38 @@ class _Rounds:
                         repeat=1, stride=(1, 1, 8))
 
 
+    def runs(self, count: int) -> None:
+        """TIK vec_reduce_add on A2/A3 (h28; its page, the A2 paragraph): the COUNT repeat sums
+        in work added in order within each run of up to 255 (work[255c : 255c + L]: the
+        in_order steps, the run's sum landing at work[c]), then the runs' sums by one vcadd's
+        tree into dst (a single run: its last step writes dst). A run of one repeat sum (the
+        last run's, when COUNT = 1 mod 255) is moved to work[c] by a one-lane vcadd."""
+        t, size, per_block = self.t, self.t.size, self.t.per_block
+        nruns = -(-count // CHUNK_REPEAT)
+        if nruns > self.n:
+            raise LexError(f"vec_reduce_add of {count} repeats: pipev adds at most {self.n} runs "
+                           f"of 255 repeat sums ({t.name})", self.e.key_col("repeats"))
+        for c in range(nruns):
+            start, length = CHUNK_REPEAT * c, min(CHUNK_REPEAT, count - CHUNK_REPEAT * c)
+            final = self.dst if nruns == 1 else shift(self.work, c * size)
+            if length == 1:
+                base = start // per_block * per_block
+                self.e.mask(0, 1 << (start - base))
+                self.e.emit("vcadd", {"dst": final, "src": shift(self.work, base * size)}, t,
+                            repeat=1, stride=(1, 1, 8))
+                continue
+            for i in range(start + 1, start + length):
+                base = (i - 1) // per_block * per_block
+                self.e.mask(0, 3 << (i - 1 - base))
+                target = final if i == start + length - 1 else shift(self.work, i * size)
+                self.e.emit("vcadd", {"dst": target, "src": shift(self.work, base * size)}, t,
+                            repeat=1, stride=(1, 1, 8))
+        if nruns > 1:
+            self.e.mask(*contiguous_mask(nruns, t))
+            self.e.emit("vcadd", {"dst": self.dst, "src": self.work}, t, repeat=1,
+                        stride=(1, 1, 8))
+
+
 def _work_needed(extreme: bool, repeats: int, t: DType) -> int:
     """The vendor's minimum work size in elements (ReduceMax/Min without the index, ReduceSum):
     the first round's results, rounded up to whole 32-byte blocks."""
@@ -813,6 +884,9 @@ def _reduce_all(e: _Expander) -> None:
     ops = {role: e.b.operand(kind, text, off, role, hw.family.operand_align(role, f, t))
            for (role, kind), (text, off) in zip(kinds, e.syn.positional, strict=True)}
     rounds = _Rounds(e, ops)
+    if f.get("runs", 0) and (rounds.extreme or "count" in f):
+        raise LexError(f"{defn.name} runs=1 is vec_reduce_add's order: reduce_sum with repeats= "
+                       "only", e.key_col("runs"))
     if f.get("index", 0):
         _IndexRounds(e, rounds, ops).run()
         return
@@ -844,7 +918,10 @@ def _reduce_all(e: _Expander) -> None:
         if any(k in f for k in ("mask", "mask_lo", "mask_hi")):
             e.mask(*_mask_from_keys(e))
         rounds.first(repeats, f["src_rep"])
-        rounds.again(repeats)
+        if f.get("runs", 0) and e.chip.reduce_sum_first_n == "sequential" and repeats > 1:
+            rounds.runs(repeats)  # TIK vec_reduce_add on A2/A3 (its page)
+        else:
+            rounds.again(repeats)
     e.mask(ONES, ONES)
 
 
@@ -1228,7 +1305,8 @@ def _transpose_4d(e: _Expander) -> None:
     published, so this is a clear expansion whose result is the documented layout: for each
     chunk of 64 dst elements, the chunk's source byte offsets (u32) are written one lane at a
     time into the first 256 bytes of the temporary buffer (vector_dup under a one-lane MASK),
-    then one vgather moves the chunk; MASK is all ones afterwards (docs/semantics.md)."""
+    then one vgather moves the chunk; MASK is all ones afterwards (docs/semantics.md). 8-bit
+    types have no gather: _transpose_4d_b8 picks their bytes out of 16-bit gathers."""
     _arity(e, 3, "enhanced transpose")
     ops = _operands(e, list(e.syn.defn.operands))
     names = ("nsize", "csize", "hsize", "wsize")
@@ -1239,7 +1317,11 @@ def _transpose_4d(e: _Expander) -> None:
     n, c, h, w = dims
     hw, size = h * w, e.t.size
     total = n * c * hw
-    tmp_need = _TRANSPOSE_TMP[e.syn.defn.name](c) * 512
+    _check_transpose_shape(e, n, c, hw)
+    # the page's size rule: (C + 2) (NCHW2NHWC) or (2C + 1) (NHWC2NCHW) tiles of h0 x w0
+    # elements, h0 = 32 for 8-bit types (else 16), w0 = 32 / sizeof(T): 1024 bytes a tile for
+    # 8-bit types, 512 for 16- and 32-bit ones
+    tmp_need = _TRANSPOSE_TMP[e.syn.defn.name](c) * (1024 if size == 1 else 512)
     tensor, at = ops["tmp"].tensor, ops["tmp"].addr
     if tensor is not None and isinstance(at, int) and \
             tensor.addr + tensor.count * tensor.dtype.size - at < tmp_need:
@@ -1247,24 +1329,84 @@ def _transpose_4d(e: _Expander) -> None:
                        f"for csize={c} (the Transpose page's size table)", ops["tmp"].col)
     if total == 0:
         return
-    u32 = TYPES["u32"]
+    if size == 1:
+        _transpose_4d_b8(e, ops, c, hw, total)
+        return
     e.emit("set_mask_norm")
     for start in range(0, total, 64):
         m = min(64, total - start)
-        for k in range(m):
-            off = _transpose_src(e.syn.defn.name, start + k, c, hw) * size
-            e.mask(0, 1 << k)
-            e.emit("vector_dup", {"dst": ops["tmp"],
-                                  "scalar": _scalar(u32, off.to_bytes(4, "little"), str(off),
-                                                    ops["tmp"].col)}, u32, repeat=1)
+        _offsets_into(e, ops["tmp"], [_transpose_src(e.syn.defn.name, start + k, c, hw) * size
+                                      for k in range(m)])
         e.mask(*contiguous_mask(m, e.t))
         e.emit("vgather", {"dst": shift(ops["dst"], start * size), "src": ops["src"],
                            "offset": ops["tmp"]}, e.t, repeat=1)
     e.mask(ONES, ONES)
 
 
-# temporary buffer in 512-byte units (the Transpose page: (C + 2) x 16 x 16 x 2 B for
-# NCHW2NHWC, (2C + 1) x ... for NHWC2NCHW; 16-bit and 32-bit types alike)
+def _offsets_into(e: _Expander, at: Operand, offsets: list[int]) -> None:
+    """u32 lane k at AT = offsets[k]: one vector_dup under a one-lane MASK each (64 lanes a
+    256-byte repeat)."""
+    u32 = TYPES["u32"]
+    for k, off in enumerate(offsets):
+        e.mask(0, 1 << (k % 64))
+        e.emit("vector_dup", {"dst": shift(at, 256 * (k // 64)),
+                              "scalar": _scalar(u32, off.to_bytes(4, "little"), str(off),
+                                                at.col)}, u32, repeat=1)
+
+
+def _transpose_4d_b8(e: _Expander, ops: dict[str, Operand], c: int, hw: int,
+                     total: int) -> None:
+    """The 8-bit forms, 128 dst bytes a chunk, in the temporary buffer: the u32 offsets of the
+    source halfwords holding the chunk's bytes (offset & ~1) at tmp[0:512]; one vgather.u16 of
+    them to W = tmp[512:768]; W <<= 8 in the lanes whose byte is the low one (even offset: a
+    MASK of those lanes), then W >>= 8 in every lane: each lane's byte, zero-extended; then
+    vconv.f16.s16 in place and vconv.u8.f16 into dst (exact: 0..255), which writes the raw
+    byte whatever T's sign. Normal mode; MASK all ones afterwards."""
+    name = e.syn.defn.name
+    u16, f16, s16, u8 = (TYPES[k] for k in ("u16", "f16", "s16", "u8"))
+    tmp = ops["tmp"]
+    words = shift(tmp, 512)
+    eight = _scalar(u16, (8).to_bytes(2, "little"), "8", tmp.col)
+    none = ROUND_MODES.index("none")
+    e.emit("set_mask_norm")
+    for start in range(0, total, 128):
+        m = min(128, total - start)
+        src = [_transpose_src(name, start + k, c, hw) for k in range(m)]
+        _offsets_into(e, tmp, [s & ~1 for s in src])
+        chunk = contiguous_mask(m, u16)
+        e.mask(*chunk)
+        e.emit("vgather", {"dst": words, "src": ops["src"], "offset": tmp}, u16, repeat=1)
+        low = sum(1 << k for k, s in enumerate(src) if s % 2 == 0)
+        if low:
+            e.mask(low >> 64, low & ONES)
+            e.emit("vshl", {"dst": words, "src": words, "scalar": eight}, u16, repeat=1)
+        e.mask(*chunk)
+        e.emit("vshr", {"dst": words, "src": words, "scalar": eight}, u16, repeat=1)
+        e.emit("vconv", {"dst": words, "src": words}, f16, src=s16, repeat=1, round=none)
+        e.emit("vconv", {"dst": shift(ops["dst"], start), "src": words}, u8, src=f16,
+               repeat=1, round=none)
+    e.mask(ONES, ONES)
+
+
+def _check_transpose_shape(e: _Expander, n: int, c: int, hw: int) -> None:
+    """The page's ranges (nSize <= 65535, cSize <= 4095, hSize x wSize <= 4095) and
+    hSize x wSize x sizeof(T) a multiple of 32 bytes: rules (--checks)."""
+    col = e.key_col("hsize")
+    for key, v, hi in (("nsize", n, 65535), ("csize", c, 4095)):
+        if v > hi:
+            e.b.rule(e.key_col(key), f"{e.syn.defn.name} {key}={v} is over {hi} (the "
+                     "Transpose page's range)")
+    if hw > 4095:
+        e.b.rule(col, f"{e.syn.defn.name} hsize x wsize = {hw} is over 4095 (the Transpose "
+                 "page's range)")
+    if hw * e.t.size % 32:
+        e.b.rule(col, f"{e.syn.defn.name}.{e.t.name} hsize x wsize x {e.t.size} = "
+                 f"{hw * e.t.size} bytes is not a multiple of 32 (the Transpose page: "
+                 "hSize * wSize * sizeof(T) 32-byte aligned)")
+
+
+# temporary buffer in tiles (the Transpose page: (C + 2) tiles for NCHW2NHWC, (2C + 1) for
+# NHWC2NCHW; a tile is 1024 bytes for 8-bit types, 512 for 16- and 32-bit ones)
 _TRANSPOSE_TMP = {"transpose_nchw2nhwc": lambda c: c + 2,
                   "transpose_nhwc2nchw": lambda c: 2 * c + 1}
 

@@ -83,6 +83,8 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("repeats", 0, (1 << 31) - 1, None, False, "ReduceMax/Min/Sum repeats (any number: "
         "the expansion chunks them)"),
     Key("index", 0, 1, 0, False, "ReduceMax/Min: 1 also returns the index (calIndex)"),
+    Key("runs", 0, 1, 0, False, "ReduceSum repeats=: 1 is TIK vec_reduce_add's order (A2/A3: "
+        "the repeat sums in order within runs of 255, the runs' sums by a tree)"),
     Key("tmp_a", 0, 31, None, True, "ReduceMax/Min index=1: a scalar register the index walk "
         "may use"),
     Key("tmp_b", 0, 31, None, True, "ReduceMax/Min index=1: a second scalar register"),
@@ -448,15 +450,17 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="AscendC TransDataTo5HD (address lists in UB) → vnchwconv"),
     # --- issue 28 item 5: Transpose's enhanced NCHW <-> NHWC forms
     InstrDef("transpose_nchw2nhwc", (("dst", "vec"), ("src", "vec"), ("tmp", "ub")),
-             F.api("api_transpose_4d"), level="api", typed=True, types="vgather",
+             F.api("api_transpose_4d"), level="api", typed=True, types="transpose_4d",
              keys=("nsize", "csize", "hsize", "wsize"), hw="vgather",
              doc="AscendC Transpose TRANSPOSE_NCHW2NHWC: dst[n,h,w,c] = src[n,c,h,w]; tmp: "
-             "(c + 2) x 512 bytes → vector_dup (offsets) + vgather, 64 elements at a time"),
+             "(c + 2) x 512 bytes (8-bit: x 1024) → vector_dup (offsets) + vgather, 64 "
+             "elements at a time (8-bit: 128, a vgather.u16 and the bytes picked out)"),
     InstrDef("transpose_nhwc2nchw", (("dst", "vec"), ("src", "vec"), ("tmp", "ub")),
-             F.api("api_transpose_4d"), level="api", typed=True, types="vgather",
+             F.api("api_transpose_4d"), level="api", typed=True, types="transpose_4d",
              keys=("nsize", "csize", "hsize", "wsize"), hw="vgather",
              doc="AscendC Transpose TRANSPOSE_NHWC2NCHW: dst[n,c,h,w] = src[n,h,w,c]; tmp: "
-             "(2c + 1) x 512 bytes → vector_dup (offsets) + vgather, 64 elements at a time"),
+             "(2c + 1) x 512 bytes (8-bit: x 1024) → vector_dup (offsets) + vgather, 64 "
+             "elements at a time (8-bit: 128, a vgather.u16 and the bytes picked out)"),
     # --- issue 28: Gatherb (whole blocks by byte offsets)
     InstrDef("vgatherb", (("dst", "vec"), ("src", "vec"), ("offset", "vec")), F.VGATHERB,
              typed=True, types="gatherb", strides="gatherb", keys=("repeat",),
@@ -522,8 +526,9 @@ def _reduction(hw: str, family: Family, api_name: str, what: str, vendor: str) -
     return (InstrDef(hw, _VEC2, family, typed=True, types="reduce", strides="reduce", keys=keys,
                      doc=what),
             InstrDef(api_name, _VEC2, F.api("api_reduce"), level="api", typed=True,
-                     types="reduce", strides="reduce", keys=keys + _APIMASK,
-                     doc=f"AscendC {vendor}: repeat= with a mask (or MASK as it is) → {hw}",
+                     types="reduce", strides="reduce", keys=keys + _APIMASK + ("count",),
+                     doc=f"AscendC {vendor}: repeat= with a mask (or MASK as it is) → {hw}; "
+                     "count=N (the C API's first-n form): counter mode, default strides",
                      hw=hw))
 
 
@@ -546,7 +551,7 @@ for _d in (
     *(InstrDef(name, (("dst", "vec"), ("src", "vec"), ("work", "vec")), F.api("api_reduce_all"),
                level="api", typed=True, types="reduce",
                strides=StrideLayout("reduce_all", ("src_rep",), (8,)),
-               keys=("count", "repeats", "index", "tmp_a", "tmp_b") + _APIMASK, hw=hw,
+               keys=("count", "repeats", "index", "tmp_a", "tmp_b", "runs") + _APIMASK, hw=hw,
                doc=f"AscendC {vendor}: count= (first n) or repeats= with a mask → rounds of "
                f"{hw} over work") for name, hw, vendor in (
         ("reduce_max", "vcmax", "ReduceMax"), ("reduce_min", "vcmin", "ReduceMin"),

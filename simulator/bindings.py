@@ -64,6 +64,8 @@ class Binding:
     params: tuple[tuple[str, ...], ...] = ()
     # a C-API conversion's (dst type, src type, round mode): its name says them, asc_int642float_rn
     conv: tuple[str, str, str] = ()
+    # keys the statement always gets (h28: vec_reduce_add's `runs=1`, its page's sum order)
+    keys: str = ""
 
     def __attrs_post_init__(self) -> None:
         if self.params:
@@ -125,6 +127,7 @@ def _c_casts() -> list[Binding]:
 _WHOLE = ("dst", "src", "mask", "repeat", "dst_rep", "src_blk", "src_rep")
 _BLOCK = ("dst", "src", "repeat", "mask", "dst_rep", "src_blk", "src_rep")
 _C = ("dst", "src", "repeat", "dst_rep", "src_blk", "src_rep")
+_C_N = ("dst", "src", "count")  # h28: the C API's first-n forms (the newest pages)
 _TIK = (("mask", "dst", "src", "repeat", "dst_rep", "src_blk", "src_rep"),)
 
 
@@ -138,15 +141,16 @@ def _reductions() -> list[Binding]:
                  Binding("ascendc", f"BlockReduce{name}", f"block_reduce_{statement}",
                          params=(_BLOCK,)),
                  Binding("c_api", f"asc_repeat_reduce_{statement}", f"whole_reduce_{statement}",
-                         params=((_C + ("order",),) if extreme else (_C,))),
+                         params=((_C + ("order",), _C_N + ("order",)) if extreme
+                                 else (_C, _C_N))),
                  Binding("c_api", f"asc_datablock_reduce_{statement}",
-                         f"block_reduce_{statement}", params=(_C,)),
+                         f"block_reduce_{statement}", params=(_C, _C_N)),
                  Binding("tik", f"vc{'add' if statement == 'sum' else statement}",
                          f"whole_reduce_{statement}", params=_TIK),
                  Binding("tik", f"vcg{'add' if statement == 'sum' else statement}",
                          f"block_reduce_{statement}", params=_TIK)]
     rows += [Binding("ascendc", "PairReduceSum", "pair_reduce_sum", params=(_BLOCK,)),
-             Binding("c_api", "asc_pair_reduce_sum", "pair_reduce_sum", params=(_C,)),
+             Binding("c_api", "asc_pair_reduce_sum", "pair_reduce_sum", params=(_C, _C_N)),
              Binding("tik", "vcpadd", "pair_reduce_sum", params=_TIK)]
     # the composites in TIK: vec_reduce_max/min (cal_index last), vec_reduce_add. AscendC's
     # ReduceMax/Min/Sum are written by hand (pipev/reduce.h): calIndex runs scalar code, and
@@ -155,7 +159,7 @@ def _reductions() -> list[Binding]:
         index = ("index",) if statement != "sum" else ()
         rows.append(Binding("tik", f"vec_reduce_{tik}", f"reduce_{statement}",
                             params=(("mask", "dst", "src", "work", "repeats", "src_rep",
-                                     *index),)))
+                                     *index),), keys="runs=1" if statement == "sum" else ""))
     return rows
 
 

@@ -86,6 +86,8 @@ def _function(row: Binding, overload: tuple[str, ...]) -> str:
             body.append('s.op("order=%s", kOrders[static_cast<unsigned>(order) & 3]);')
         elif k not in TENSORS:  # a stride field, an immediate
             body.append(f's.op("{k}=%u", {k});')
+    if row.keys:  # keys the row's statement always gets
+        body.append(f's.op("%s", "{row.keys}");')
     body.append("s.issue(loc);")
     template = "template <class T, bool isSetMask = true, class M>" if "mask" in overload \
         else "template <class T>"

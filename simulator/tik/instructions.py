@@ -243,6 +243,43 @@ class Instructions:
                 rsvd_scalar.value = None  # known only when it runs
                 c.record(None)
 
+    # -- h28: TIK's vgather (Gather), as public TIK operators call it --------------------------
+    @api
+    def vgather(self, mask, dst, src, src_offset, repeat_times, dst_rep_stride, base_addr=0,
+                stride_unit=0, mask_mode="normal") -> None:
+        """Gather (the `gather` statement): dst element k = the element at src + base_addr +
+        src_offset[k] bytes (src_offset int32/uint32); normal mode: repeat_times repeats of
+        MASK's elements, dst repeats dst_rep_stride blocks apart; counter mode: the first MASK
+        elements (repeat_times not used). No TIK page was found: the parameters are those public
+        TIK operators pass (docs/decisions.md)."""
+        with self._call("vgather") as c:
+            t = c.same_type(_tensor(c, dst, "dst"), src=src)
+            offsets = _tensor(c, src_offset, "src_offset")
+            if offsets.dtype not in ("int32", "uint32"):
+                raise c.error(f"src_offset '{offsets.name}' must be int32 or uint32 (byte "
+                              f"offsets), not {offsets.dtype}")
+            if stride_unit != 0:
+                raise c.error(f"stride_unit {stride_unit!r}: pipev models stride_unit=0 "
+                              "(strides in 32-byte blocks) only")
+            base = c.value(base_addr, "base_addr", 0, (1 << 32) - 1)
+            if not base.isdigit():
+                raise c.error("base_addr must be an immediate in pipev (the gather statement's "
+                              "base= is planned when assembling)")
+            ops = [c.tensor(dst, "dst", write=True), c.tensor(src, "src"),
+                   c.tensor(src_offset, "src_offset")]
+            if mask_mode == "counter":
+                keys = [f"count={c.value(mask, 'mask', 1, (1 << 32) - 1)}"]
+            elif mask_mode == "normal":
+                keys = [f"repeat={c.repeat(repeat_times)}",
+                        f"stride={c.stride(dst_rep_stride, 'dst_rep_stride', 4095)}",
+                        c.mask_keys(mask, t)]
+            else:
+                raise c.error(f"mask_mode must be 'normal' or 'counter', got {mask_mode!r}")
+            if int(base):
+                keys.append(f"base={base}")
+            c.emit(f"gather.{t.name} {', '.join(ops + keys)}")
+            c.record("V")
+
     @api
     def vec_trans(self, dst, src, repeat_times, dst_rep_stride, src_rep_stride) -> None:
         """16 x 16 transpositions of 2-byte elements (the `transpose` statement), the matrices
@@ -643,6 +680,8 @@ def _from_params(row: Binding):
                         keys.append(f"tmp_a=x{c.low.temp()}, tmp_b=x{c.low.temp()}")
                 elif k not in TENSORS and k != "scalar":
                     keys.append(f"{k}={c.stride(v, k)}")
+            if row.keys:  # the row's own (vec_reduce_add's runs=1)
+                keys.append(row.keys)
             c.emit(f"{row.statement}.{t.name} {', '.join(ops + keys)}")
             c.record("V")
     return _named(row, method)

@@ -231,6 +231,16 @@ def _masked_row_max(i):
     return {"max": np.stack([kept.max(axis=1), col.view(F32)], axis=1).reshape(-1)}
 
 
+def _compact_kept(i):
+    """GatherMask with x > y as its pattern: the kept x first, in order, zeros after; then the
+    count (GetRsvdCnt) as a uint32 in a float's slot, and a block's zeros."""
+    kept = i["x"][i["x"] > i["y"]]
+    out = np.zeros(256 + 8, F32)
+    out[:kept.size] = kept
+    out[256:257] = np.array([kept.size], np.uint32).view(F32)
+    return {"kept": out}
+
+
 def _reg_select(i):
     """ascend950 reg-based: the larger of x, y on the first 1000 floats; x or y by the UB mask,
     one 32-byte MaskReg per 64 floats, float k of a register read at bit 4k."""
@@ -255,6 +265,9 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     "tiled_add": ({"x": F32, "y": F32}, lambda i: {"z": i["x"] + i["y"]}),
     "c_api_compare": ({"x": F16, "y": F16}, _c_api_compare),
     "masked_row_max": ({"x": F32, "y": F32}, _masked_row_max),
+    "compact_kept": ({"x": F32, "y": F32}, _compact_kept),  # issue 28 (h28)
+    "brcb_row_scale": ({"x": F32, "s": F32},  # issue 28 (h28): row r times s[r]
+                       lambda i: {"y": (i["x"].reshape(8, 64) * i["s"][:, None]).reshape(-1)}),
     "scale_cores": ({"x": F32}, lambda i: {"y": i["x"] * F32(2)}),
     "select_max": ({"x": F16, "y": F16},
                    lambda i: {"z": np.where(i["x"] > i["y"], i["x"], i["y"])}),
@@ -319,3 +332,14 @@ def test_cpp_program_matches_numpy(path: Path, cpp_runs):
     for name, want in expected.items():
         got = (cwd / f"{path.stem}_out_{name}.bin").read_bytes()
         assert got == np.ascontiguousarray(want).tobytes(), f"{path.name}: {name} differs"
+
+
+CPP_PROGRAMS = sorted(p for p in (PROGRAMS / "ascendc").iterdir()
+                      if p.name != "data_utils.h" and not p.name.startswith((".", "__")))
+
+
+@pytest.mark.parametrize("path", CPP_PROGRAMS, ids=lambda p: p.name)
+def test_every_cpp_program_is_listed_in_the_readme(path):
+    """programs/README.md's table names every C++ program and sample folder (a reader finds
+    each one there with what it shows)."""
+    assert f"`{path.name}" in (PROGRAMS / "README.md").read_text()

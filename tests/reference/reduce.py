@@ -107,11 +107,13 @@ def reduce(ub: bytearray, name: str, t: str, dst: int, src: int, repeat: int,
 
 
 def reduce_all(values: list, active: list[list[bool]], name: str, t: str,
-               sequential: bool = False):
+               sequential: bool = False, runs: bool = False):
     """ReduceMax / ReduceMin / ReduceSum (the value) over REPEATS of VALUES (one list a repeat)
     with their ACTIVE flags: max/min the first NaN, else the first extreme, over all of them;
     the sum a tree in each repeat, then the repeat sums added one after another (SEQUENTIAL) or
-    reduced again, N at a time, by the same trees (zeros past the last)."""
+    reduced again, N at a time, by the same trees (zeros past the last); RUNS (TIK's
+    vec_reduce_add on A2: "每255个范围内的repeat结果按照顺序相加,最后将多个255个repeat结果之和两两
+    相加"): one after another within each run of 255, then the runs' sums by a tree."""
     num, _ = TYPES[t]
     n = 256 // np.dtype(num).itemsize
     if name in ("reduce_max", "reduce_min"):
@@ -120,7 +122,11 @@ def reduce_all(values: list, active: list[list[bool]], name: str, t: str,
         return flat[_pick(flat, on, name == "reduce_max")]
     sums = [_tree(t, [v if a else num(0) for v, a in zip(r, act, strict=True)])
             for r, act in zip(values, active, strict=True)]
-    if sequential:
+    if runs and len(sums) > 255:
+        parts = [reduce_all([[v] for v in sums[k:k + 255]], [[True]] * len(sums[k:k + 255]),
+                            name, t, sequential=True) for k in range(0, len(sums), 255)]
+        return _tree(t, (parts + [num(0)] * n)[:n])
+    if sequential or runs:
         total = sums[0]
         for s in sums[1:]:
             total = _add(t, total, s)

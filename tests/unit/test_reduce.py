@@ -316,8 +316,9 @@ def test_from_tik(monkeypatch):
     for name, at, rs, lanes in (("reduce_max", 160, rows, 64), ("reduce_min", 168, rows[::2], 32),
                                 ("reduce_sum", 176, rows, 64)):
         act = [[k < lanes for k in range(64)]] * len(rs)
-        ub[2048 + 4 * at:2052 + 4 * at] = np.float32(reduce_all(
-            [list(r) for r in rs[:8 if name != "reduce_min" else 4]], act, name, "f32")).tobytes()
+        ub[2048 + 4 * at:2052 + 4 * at] = np.float32(reduce_all(  # vec_reduce_add: A2's runs
+            [list(r) for r in rs[:8 if name != "reduce_min" else 4]], act, name, "f32",
+            runs=name == "reduce_sum")).tobytes()
     assert result.outputs["out"].tobytes() == bytes(ub[2048:])
     assert not result.diagnostics
 
@@ -437,3 +438,44 @@ def test_the_work_tensor_size_rule():
     # calIndex (index=1) runs in the statement now, given two scalar registers for its walk
     with pytest.raises(pipev.AssemblyError, match="name two scalar registers it may use"):
         pipev.assemble(text.replace("WORK", "512").replace("16384\n", "16384, index=1\n"))
+
+
+@pytest.mark.parametrize("repeats", [2, 9, 255, 256, 300, 511])
+@pytest.mark.parametrize("chip", ["ascend910b", "ascend910"])
+def test_tik_vec_reduce_add_order_is_its_pages(repeats, chip):
+    """h28: `runs=1` (TIK vec_reduce_add) on A2/A3 adds the repeat sums in order within each run
+    of 255 and the runs' sums by a tree (the TIK page's A2 paragraph); other chips keep the
+    trees. Large and small repeat sums make the order visible in f16."""
+    from tests.reference.reduce import reduce_all
+
+    rng = np.random.default_rng(repeats)
+    rows = rng.uniform(-1, 1, (repeats, 128)).astype(np.float16)
+    rows[::7] *= np.float16(8)
+    text = (f".chip {chip}\n.ub s f16[{rows.size}] = bits(\"{rows.tobytes().hex()}\")\n"
+            f".ub w f16[{-(-repeats // 16) * 16}]\n.ub d f16[16] = fill(7)\n"
+            f"    reduce_sum.f16 d, s, w, repeats={repeats}, mask=128, runs=1\n")
+    act = [[True] * 128] * repeats
+    want = reduce_all([list(r) for r in rows], act, "reduce_sum", "f16",
+                      runs=chip == "ascend910b")
+    assert run_dst(text)[:2] == np.float16(want).tobytes()
+
+
+def test_tik_vec_reduce_add_on_a2_adds_in_order():
+    """Repeat sums 2048, 1, 1, …: in order (A2's vec_reduce_add) each + 1 rounds away in f16,
+    by trees (ascend910's) the ones are added first."""
+    src = np.zeros(128 * 9, np.float16)
+    src[0] = 2048
+    src[128::128] = 1
+    for chip, want in (("ascend910b", 2048), ("ascend910", 2056)):
+        text = (f".chip {chip}\n.ub s f16[{src.size}] = bits(\"{src.tobytes().hex()}\")\n"
+                ".ub w f16[16]\n.ub d f16[16] = fill(7)\n"
+                "    reduce_sum.f16 d, s, w, repeats=9, mask=128, runs=1\n")
+        assert run_dst(text)[:2] == np.float16(want).tobytes(), chip
+
+
+def test_runs_is_reduce_sums_repeats_form_only():
+    base = ".chip ascend910b\n.ub s f32[512]\n.ub w f32[64]\n.ub d f32[8]\n"
+    with pytest.raises(pipev.AssemblyError, match="runs=1 is vec_reduce_add's order"):
+        pipev.run(base + "    reduce_max.f32 d, s, w, repeats=8, mask=64, runs=1\n")
+    with pytest.raises(pipev.AssemblyError, match="runs=1 is vec_reduce_add's order"):
+        pipev.run(base + "    reduce_sum.f32 d, s, w, count=100, runs=1\n")

@@ -590,6 +590,63 @@ PIPEV_REDUCE_CNT(asc_get_reduce_max_cnt, float)
 PIPEV_REDUCE_CNT(asc_get_reduce_min_cnt, half)
 PIPEV_REDUCE_CNT(asc_get_reduce_min_cnt, float)
 #undef PIPEV_REDUCE_CNT
+// ---- h28: the reductions' first-n forms and order-named calls of the newest C-API pages:
+// asc_repeat_reduce_max_value_index … _only_index (count or high-dimensional; the order in the
+// name), and the `_sync` first-n forms; each is the binding row's call (c_api/bindings.h) with
+// the order fixed, then a barrier for `_sync`
+#define PIPEV_REDUCE_ORDER(OP, WORD, ORDER)                                                    \
+    template <class T> void asc_repeat_reduce_##OP##_##WORD(T* dst, T* src, uint32_t count,   \
+                                                             PIPEV_LOC) {                      \
+        asc_repeat_reduce_##OP(dst, src, count, ORDER, loc);                                   \
+    }                                                                                          \
+    template <class T>                                                                         \
+    void asc_repeat_reduce_##OP##_##WORD(T* dst, T* src, uint8_t repeat, uint16_t dst_rep,    \
+                                         uint16_t src_blk, uint16_t src_rep, PIPEV_LOC) {      \
+        asc_repeat_reduce_##OP(dst, src, repeat, dst_rep, src_blk, src_rep, ORDER, loc);       \
+    }                                                                                          \
+    template <class T> void asc_repeat_reduce_##OP##_##WORD##_sync(T* dst, T* src,            \
+                                                                   uint32_t count, PIPEV_LOC) {\
+        asc_repeat_reduce_##OP(dst, src, count, ORDER, loc);                                   \
+        pipev::detail::sync_all(true, loc);                                                    \
+    }
+PIPEV_REDUCE_ORDER(max, value_index, 0)
+PIPEV_REDUCE_ORDER(max, index_value, 1)
+PIPEV_REDUCE_ORDER(max, only_value, 2)
+PIPEV_REDUCE_ORDER(max, only_index, 3)
+PIPEV_REDUCE_ORDER(min, value_index, 0)
+PIPEV_REDUCE_ORDER(min, index_value, 1)
+PIPEV_REDUCE_ORDER(min, only_value, 2)
+PIPEV_REDUCE_ORDER(min, only_index, 3)
+#undef PIPEV_REDUCE_ORDER
+#define PIPEV_REDUCE_SYNC(NAME)                                                                \
+    template <class T> void NAME##_sync(T* dst, T* src, uint32_t count, PIPEV_LOC) {           \
+        NAME(dst, src, count, loc);                                                            \
+        pipev::detail::sync_all(true, loc);                                                    \
+    }
+PIPEV_REDUCE_SYNC(asc_repeat_reduce_sum)
+PIPEV_REDUCE_SYNC(asc_datablock_reduce_max)
+PIPEV_REDUCE_SYNC(asc_datablock_reduce_min)
+PIPEV_REDUCE_SYNC(asc_datablock_reduce_sum)
+PIPEV_REDUCE_SYNC(asc_pair_reduce_sum)
+#undef PIPEV_REDUCE_SYNC
+// h28: asc_brcb with positional strides (the newest page's form; the asc_brcb_config form above
+// is an earlier page's)
+#define PIPEV_BRCB_POSITIONAL(NAME, T, SYNC)                                                   \
+    inline void NAME(__ubuf__ T* dst, __ubuf__ T* src, uint16_t dst_block_stride,              \
+                     uint16_t dst_repeat_stride, uint8_t repeat, PIPEV_LOC) {                  \
+        pipev::detail::Stmt s("brcb.%s", pipev::type_name<T>);                                 \
+        pipev::detail::ub_ptr(s, dst, loc);                                                    \
+        pipev::detail::ub_ptr(s, src, loc);                                                    \
+        s.key("repeat", repeat);                                                               \
+        s.op("stride=%u,%u", unsigned(dst_block_stride), unsigned(dst_repeat_stride));         \
+        s.issue(loc);                                                                          \
+        pipev::detail::sync_all(SYNC, loc);                                                    \
+    }
+PIPEV_BRCB_POSITIONAL(asc_brcb, uint16_t, false)
+PIPEV_BRCB_POSITIONAL(asc_brcb, uint32_t, false)
+PIPEV_BRCB_POSITIONAL(asc_brcb_sync, uint16_t, true)
+PIPEV_BRCB_POSITIONAL(asc_brcb_sync, uint32_t, true)
+#undef PIPEV_BRCB_POSITIONAL
 // ---- issue 28: Gather (asc_gather) and Transpose (asc_transpose) ----------------------------------
 namespace pipev::detail {
 template <class T> void asc_gather_stmt(T* dst, T* src, uint32_t* src_offset, const char* form,

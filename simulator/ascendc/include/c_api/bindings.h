@@ -213,6 +213,15 @@ void asc_repeat_reduce_max(T* dst, T* src, const uint8_t repeat, const uint32_t 
     s.issue(loc);
 }
 template <class T>
+void asc_repeat_reduce_max(T* dst, T* src, const uint32_t count, const uint32_t order = 0, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("whole_reduce_max").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    pipev::detail::count_key(s, "count", count, pipev::detail::counter_mode());
+    static constexpr const char* kOrders[] = {"value_index", "index_value", "only_value", "only_index"};
+    s.op("order=%s", kOrders[static_cast<unsigned>(order) & 3]);
+    s.issue(loc);
+}
+template <class T>
 void asc_datablock_reduce_max(T* dst, T* src, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
     pipev::detail::Stmt s("%s", pipev::detail::head<T>("block_reduce_max").c_str());
     pipev::detail::ub_ptrs(s, loc, dst, src);
@@ -220,6 +229,13 @@ void asc_datablock_reduce_max(T* dst, T* src, const uint8_t repeat, const uint32
     s.op("dst_rep=%u", dst_rep);
     s.op("src_blk=%u", src_blk);
     s.op("src_rep=%u", src_rep);
+    s.issue(loc);
+}
+template <class T>
+void asc_datablock_reduce_max(T* dst, T* src, const uint32_t count, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("block_reduce_max").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    pipev::detail::count_key(s, "count", count, pipev::detail::counter_mode());
     s.issue(loc);
 }
 template <class T>
@@ -235,6 +251,15 @@ void asc_repeat_reduce_min(T* dst, T* src, const uint8_t repeat, const uint32_t 
     s.issue(loc);
 }
 template <class T>
+void asc_repeat_reduce_min(T* dst, T* src, const uint32_t count, const uint32_t order = 0, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("whole_reduce_min").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    pipev::detail::count_key(s, "count", count, pipev::detail::counter_mode());
+    static constexpr const char* kOrders[] = {"value_index", "index_value", "only_value", "only_index"};
+    s.op("order=%s", kOrders[static_cast<unsigned>(order) & 3]);
+    s.issue(loc);
+}
+template <class T>
 void asc_datablock_reduce_min(T* dst, T* src, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
     pipev::detail::Stmt s("%s", pipev::detail::head<T>("block_reduce_min").c_str());
     pipev::detail::ub_ptrs(s, loc, dst, src);
@@ -242,6 +267,13 @@ void asc_datablock_reduce_min(T* dst, T* src, const uint8_t repeat, const uint32
     s.op("dst_rep=%u", dst_rep);
     s.op("src_blk=%u", src_blk);
     s.op("src_rep=%u", src_rep);
+    s.issue(loc);
+}
+template <class T>
+void asc_datablock_reduce_min(T* dst, T* src, const uint32_t count, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("block_reduce_min").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    pipev::detail::count_key(s, "count", count, pipev::detail::counter_mode());
     s.issue(loc);
 }
 template <class T>
@@ -255,6 +287,13 @@ void asc_repeat_reduce_sum(T* dst, T* src, const uint8_t repeat, const uint32_t 
     s.issue(loc);
 }
 template <class T>
+void asc_repeat_reduce_sum(T* dst, T* src, const uint32_t count, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("whole_reduce_sum").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    pipev::detail::count_key(s, "count", count, pipev::detail::counter_mode());
+    s.issue(loc);
+}
+template <class T>
 void asc_datablock_reduce_sum(T* dst, T* src, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
     pipev::detail::Stmt s("%s", pipev::detail::head<T>("block_reduce_sum").c_str());
     pipev::detail::ub_ptrs(s, loc, dst, src);
@@ -265,6 +304,13 @@ void asc_datablock_reduce_sum(T* dst, T* src, const uint8_t repeat, const uint32
     s.issue(loc);
 }
 template <class T>
+void asc_datablock_reduce_sum(T* dst, T* src, const uint32_t count, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("block_reduce_sum").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    pipev::detail::count_key(s, "count", count, pipev::detail::counter_mode());
+    s.issue(loc);
+}
+template <class T>
 void asc_pair_reduce_sum(T* dst, T* src, const uint8_t repeat, const uint32_t dst_rep, const uint32_t src_blk, const uint32_t src_rep, PIPEV_LOC) {
     pipev::detail::Stmt s("%s", pipev::detail::head<T>("pair_reduce_sum").c_str());
     pipev::detail::ub_ptrs(s, loc, dst, src);
@@ -272,6 +318,13 @@ void asc_pair_reduce_sum(T* dst, T* src, const uint8_t repeat, const uint32_t ds
     s.op("dst_rep=%u", dst_rep);
     s.op("src_blk=%u", src_blk);
     s.op("src_rep=%u", src_rep);
+    s.issue(loc);
+}
+template <class T>
+void asc_pair_reduce_sum(T* dst, T* src, const uint32_t count, PIPEV_LOC) {
+    pipev::detail::Stmt s("%s", pipev::detail::head<T>("pair_reduce_sum").c_str());
+    pipev::detail::ub_ptrs(s, loc, dst, src);
+    pipev::detail::count_key(s, "count", count, pipev::detail::counter_mode());
     s.issue(loc);
 }
 namespace pipev::conv { struct asc_mul_cast_half2int8 { using D = int8_t; using S = half; static constexpr const char* types = ".s8.f16"; static constexpr const char* round = "none"; }; }

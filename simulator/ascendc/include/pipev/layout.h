@@ -97,8 +97,8 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, PIPEV_LOC) 
 }
 // the enhanced form: TRANSPOSE_ND2ND_B16 is the 16 x 16 form (no temporary buffer);
 // TRANSPOSE_NCHW2NHWC / TRANSPOSE_NHWC2NCHW are one `transpose_nchw2nhwc` /
-// `transpose_nhwc2nchw` statement (issue 28 item 5: 16- and 32-bit types; the temporary buffer
-// holds the gathers' offsets)
+// `transpose_nhwc2nchw` statement (issue 28 item 5: 8-, 16- and 32-bit types; the temporary
+// buffer holds the gathers' offsets)
 template <typename T>
 void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                const LocalTensor<uint8_t>& sharedTmpBuffer, const TransposeParamsExt& params,

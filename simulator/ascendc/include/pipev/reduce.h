@@ -25,6 +25,20 @@ void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M&
     }
 }
 
+// RepeatReduceSum (h28; its page, atlasascendc_api_07_0086, lists A2; the newer pages fold it
+// into ReduceRepeat): WholeReduceSum with a contiguous mask only (the page: no bitwise mode) and
+// a dstBlkStride the page calls invalid ("此参数无效"), so it is dropped
+template <class T, bool isSetMask = true>
+void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeat,
+                     const int32_t mask, const int32_t dstBlkStride, const int32_t srcBlkStride,
+                     const int32_t dstRepStride, const int32_t srcRepStride, PIPEV_LOC) {
+    (void)dstBlkStride;
+    WholeReduceSum<T, isSetMask>(dst, src, static_cast<uint64_t>(mask),
+                                 static_cast<uint8_t>(repeat), static_cast<uint32_t>(dstRepStride),
+                                 static_cast<uint32_t>(srcBlkStride),
+                                 static_cast<uint32_t>(srcRepStride), loc);
+}
+
 // mask before repeat here, where BlockReduce* takes repeat first
 template <ReduceType R, class T, bool isSetMask = true, class M>
 void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& mask,

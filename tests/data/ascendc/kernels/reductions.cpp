@@ -51,6 +51,8 @@ extern "C" __global__ __aicore__ void reductions(GM_ADDR x, GM_ADDR out)
     ReduceMax(rs[136], xs, ws, N, true);  // => whole_reduce_max.f32 lm4[x1], lm0[x2], mask=x3, repeat=x4, dst_rep=1, src_blk=1, src_rep=8, order=value_index
     ReduceMin(rs[138], xs, ws, 64, 8, 8, true);  // => whole_reduce_min.f32 lm4[x1], lm4[x2], mask_lo=x3, repeat=x4, dst_rep=1, src_blk=1, src_rep=8, order=value_index
     ReduceSum(rs[140], xs, ws, 300);
+    // RepeatReduceSum (h28): WholeReduceSum with a contiguous mask; its dstBlkStride (7) dropped
+    RepeatReduceSum(rs[144], xs, 4, 48, 7, 1, 2, 8);  // => whole_reduce_sum.f32 lm1[x1], lm0[x2], mask=x3, repeat=x4, dst_rep=2, src_blk=1, src_rep=8$
     SetFlag<HardEvent::V_S>(EVENT_ID2);
     WaitFlag<HardEvent::V_S>(EVENT_ID2);
     float total = GetReduceRepeatSumSpr<float>();  // a register: no statement, no access
@@ -70,12 +72,12 @@ extern "C" __global__ __aicore__ void reductions(GM_ADDR x, GM_ADDR out)
 __global__ __aicore__ void c_reductions(GM_ADDR x, GM_ADDR out)
 {
     auto& a = pipev::ubuf_array<float[N]>("a");  // => ub a
-    auto& r = pipev::ubuf_array<float[128]>("r");
+    auto& r = pipev::ubuf_array<float[256]>("r");
     asc_init();
     asc_copy_gm2ub((__ubuf__ void*)a, (__gm__ void*)x, N * sizeof(float));
     asc_sync_notify(PIPE_MTE2, PIPE_V, EVENT_ID0);
     asc_sync_wait(PIPE_MTE2, PIPE_V, EVENT_ID0);
-    asc_duplicate(r, 0.0f, 128);
+    asc_duplicate(r, 0.0f, 256);
     asc_set_vector_mask(0, 0xffffffffffffffffull);
     asc_repeat_reduce_max(r, a, 8, 1, 1, 8);  // => whole_reduce_max.f32 r[x1], a[x2], repeat=x3, dst_rep=1, src_blk=1, src_rep=8, order=value_index
     asc_repeat_reduce_min(r + 16, a, 8, 1, 1, 8, 2);  // => whole_reduce_min.f32 r[x1], a[x2], repeat=x3, dst_rep=1, src_blk=1, src_rep=8, order=only_value
@@ -84,9 +86,16 @@ __global__ __aicore__ void c_reductions(GM_ADDR x, GM_ADDR out)
     asc_datablock_reduce_min(r + 48, a, 2, 1, 1, 8);  // => block_reduce_min.f32
     asc_datablock_reduce_sum(r + 64, a, 2, 1, 1, 8);  // => block_reduce_sum.f32
     asc_pair_reduce_sum(r + 80, a, 1, 1, 1, 8);  // => pair_reduce_sum.f32 r[x1], a[x2], repeat=x3, dst_rep=1, src_blk=1, src_rep=8
+    // h28: the newest pages' first-n forms, order-named calls, `_sync` forms, positional asc_brcb
+    asc_repeat_reduce_sum(r + 128, a, 300);  // => whole_reduce_sum.f32 r[x1], a[x2], count=
+    asc_repeat_reduce_max_index_value(r + 136, a, 130);  // => whole_reduce_max.f32 r[x1], a[x2], count=x3, order=index_value
+    asc_repeat_reduce_min_only_index(r + 144, a, 8, 1, 1, 8);  // => whole_reduce_min.f32 r[x1], a[x2], repeat=x3, dst_rep=1, src_blk=1, src_rep=8, order=only_index
+    asc_datablock_reduce_sum_sync(r + 160, a, 70);  // => block_reduce_sum.f32 r[x1], a[x2], count=
+    asc_pair_reduce_sum(r + 176, a, 40);  // => pair_reduce_sum.f32 r[x1], a[x2], count=
+    asc_brcb((__ubuf__ uint32_t*)(r + 192), (__ubuf__ uint32_t*)a, 1, 8, 1);  // => brcb.u32
     asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0);
     asc_sync_wait(PIPE_V, PIPE_MTE3, EVENT_ID0);
-    asc_copy_ub2gm_sync((__gm__ void*)out, (__ubuf__ void*)r, 128 * sizeof(float));
+    asc_copy_ub2gm_sync((__gm__ void*)out, (__ubuf__ void*)r, 256 * sizeof(float));
 }
 
 int main()
