@@ -64,3 +64,10 @@ def test_some_of_them_are_spilled(cli, tmp_path):
     assert len(homes) == 43
     assert sum(h.reg < 0 for h in homes.values()) == 20
     assert homes["total"].reg > 0 and homes["i"].reg > 0  # the loop's: registers
+
+    from simulator.debugger import Commands, Session
+    from simulator.debugger.complete import candidates
+
+    commands = Commands(Session(program, inputs={"x_gm": np.zeros(64, np.int32)}))
+    assert candidates(commands, "print tot") == ["total"]  # tab completes Scalar names too
+    assert "s39" in candidates(commands, "print s3")
