@@ -19,7 +19,9 @@ Layouts (every one legal with --checks=error):
 - src block stride 0: each source repeat reads one block eight times (a broadcast);
 - new family (#27a): `vrelu.f32 x, y, repeat=255`, an instruction of a family added by issue 27
   (math_unary), against the same baseline: a new element-wise instruction must cost what an
-  existing one does; and (#27) `vaddreluconv.f16.f32`, the two-type family (binary_conv).
+  existing one does; and (#27) `vaddreluconv.f16.f32`, the two-type family (binary_conv),
+  `vconv_deqs162b8l` (the dequant family) and `vconv.s4.f16` (int4b_t), printed beside
+  `vconv.f16.f32` (informative: no target).
 """
 
 from __future__ import annotations
@@ -64,12 +66,15 @@ LAYOUTS = {
     "existing conversion (vconv)": "vconv.f16.f32 @0x24000, x, repeat=255",
     # #27/#29 (h27dq): CastDequant's b8 form, its s16 source over x and its destination (as
     # many bytes as the source: 120 repeats fit past the tensors) at a free raw address
-    "new family (vconv_deqs162b8)": "vconv_deqs162b8l.s8.s16 @0x24000, @0x0, repeat=120",
+    "new family (vconv_deqs162b8)": "vconv_deqs162b8l.u8.s16 @0x24000, @0x0, repeat=120",
+    # #27: int4b_t, the sub-byte type (nibble packing on store): half → s4, its f16 source over
+    # x, its destination (64 bytes a repeat) at a free raw address; beside vconv.f16.f32
+    "new type (vconv.s4.f16)": "vconv.s4.f16 @0x24000, @0x0, round=rint, repeat=255",
 }
 # the conversions are measured beside each other, not against np.where: numpy's f32 → f16 cast
 # alone costs several np.where passes, so their ratio says nothing of pipev's overhead
 INFORMATIVE = ("new family (vaddreluconv)", "existing conversion (vconv)",
-               "new family (vconv_deqs162b8)")
+               "new family (vconv_deqs162b8)", "new type (vconv.s4.f16)")
 
 
 def program(layout: str, n: int) -> str:

@@ -129,10 +129,15 @@ def new_family(n: int, runs: int) -> None:
     # #27/#29 (h27dq): CastDequant's b8 form (a set_deqscale, then its issue lays out each
     # block's half), the s16 source and the b8 destination at raw addresses
     body = ("    set_cmpmask m\n    li x1, 0x3f800000\n    set_deqscale x1\n"
-            + "    vconv_deqs162b8l.s8.s16 @0x20000, @0x0, repeat=1\n" * n)
+            + "    vconv_deqs162b8l.u8.s16 @0x20000, @0x0, repeat=1\n" * n)
     t_deq = cpu_median(lambda: pipev.run(HEADER + body), runs) - base
-    print(f"{n:,} one-repeat vconv_deqs162b8l.s8.s16 (new family), end to end: "
+    print(f"{n:,} one-repeat vconv_deqs162b8l.u8.s16 (new family), end to end: "
           f"{n / t_deq:,.0f} instr/s, {t_old / t_deq:.2f}x the rate of vsel.f32")
+    # #27: int4b_t (the sub-byte type): half → s4, 64 bytes of nibbles a repeat at a raw address
+    body = "    set_cmpmask m\n" + "    vconv.s4.f16 @0x20000, @0x0, round=rint, repeat=1\n" * n
+    t_s4 = cpu_median(lambda: pipev.run(HEADER + body), runs) - base
+    print(f"{n:,} one-repeat vconv.s4.f16 (new type), end to end: "
+          f"{n / t_s4:,.0f} instr/s, {t_old / t_s4:.2f}x the rate of vsel.f32")
 
 
 def cpp_ratio() -> bool:

@@ -37,7 +37,9 @@ SHAPES = {
     # cast (#27b): (dst, src) of the types `conv` names; unary: #27a (asc_exp …)
     "c_api": ("binary", "scalar", "cast", "unary",
               "binary_cast",  # #27: asc_mul_cast_half2int8 (dst, src0, src1), types its name's
-              "scalar_round"),  # #27: asc_shiftright_round
+              "scalar_round",  # #27: asc_shiftright_round
+              "scalar_mixed", "binary_mixed",  # #27: asc_axpy, asc_fma (half → float)
+              "binary_or_cast"),  # #27: asc_add_relu/asc_sub_relu (T ← U: STMT_cast.T.U)
     "tik": ("binary", "scalar", "unary", "conv",
             # #29: TIK's older names, with block strides before the repeat strides
             "binary_blk", "scalar_blk", "unary_blk", "conv_blk"),
@@ -224,6 +226,16 @@ BUILTIN: tuple[Binding, ...] = (
     # #27: the C API's shifts (the value converted to T), and the rounding right shift
     *_rows("c_api", "scalar", "asc_shiftleft:shift_left asc_shiftright:shift_right"),
     *_rows("c_api", "scalar_round", "asc_shiftright_round:shift_right"),
+    # #27: the rest of the C-API reference's element-wise list (A2/A3): asc_log is Ln,
+    # asc_rcp Reciprocal, asc_fma dst = src0·src1 + dst (MulAddDst), asc_mul_add
+    # dst = src0·dst + src1 (FusedMulAdd); asc_add_relu/asc_sub_relu with their converting overloads
+    *_rows("c_api", "unary", "asc_abs:abs asc_sqrt:sqrt asc_rcp:reciprocal asc_log:ln "
+           "asc_not:not"),
+    *_rows("c_api", "binary", "asc_and:and asc_or:or asc_mul_add:fused_mul_add "
+           "asc_mul_add_relu:mul_add_relu"),
+    *_rows("c_api", "binary_or_cast", "asc_add_relu:add_relu asc_sub_relu:sub_relu"),
+    *_rows("c_api", "binary_mixed", "asc_fma:mul_add_dst"),
+    *_rows("c_api", "scalar_mixed", "asc_axpy:axpy"),
 )
 
 

@@ -62,18 +62,21 @@ def caller() -> Loc:
     if frame is None:  # pragma: no cover - called from inside the module only
         return Loc("<tik>", 1, 1)
     code, lasti = frame.f_code, frame.f_lasti
-    loc = _LOCS.get((code, lasti))
+    # code objects compare equal across files (co_filename is not compared): the same script
+    # run under another path must name that path
+    key = (code, code.co_filename, lasti)
+    loc = _LOCS.get(key)
     if loc is None:  # a call site's first call (a Python loop's later ones share its Loc)
         if len(_LOCS) >= 65536:
             _LOCS.clear()
-        loc = _LOCS[(code, lasti)] = Loc(code.co_filename, frame.f_lineno, _column(code, lasti))
+        loc = _LOCS[key] = Loc(code.co_filename, frame.f_lineno, _column(code, lasti))
     return loc
 
 
 # code object -> its instructions' positions (`co_positions`), read once: a call's column is
 # then a list index (inspect.getframeinfo reads the script's source at every call)
 _POSITIONS: dict = {}
-# (code object, bytecode offset) -> the Loc of the call there (frozen: one per call site)
+# (code object, its file, bytecode offset) -> the Loc of the call there (one per call site)
 _LOCS: dict = {}
 
 

@@ -168,3 +168,26 @@ def test_flex_scalar_950_kernel(pipev, tmp_path):
                                       for u, v in zip(x, y, strict=True)), np.float16)
     same(q[:N], div(h, np.full(N, 4.0, np.float16)), "Divs(dst, src, scalar)")
     same(q[N:], div(np.full(N, h[5], np.float16), h), "Divs<…, {0}>(dst, src[5], src)")
+
+
+def test_mixed_c_api_kernel_matches_the_reference(pipev, tmp_path):
+    """asc_axpy / asc_fma's half → float overloads, asc_mul_add, and asc_add_relu /
+    asc_sub_relu's converting overloads (the C-API pages' list)."""
+    proc = pipev("run", DATA / "axpy_mixed_c_api.cpp", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+
+    def read(name: str, dt) -> np.ndarray:
+        return np.fromfile(tmp_path / f"axpy_mixed_c_api_{name}.bin", dt)
+    x, y, d = read("in_x", np.float16), read("in_y", np.float16), read("in_d", np.float32)
+    z = read("out", np.float32).reshape(4, 128)
+    same(z[0], mixed_each("vaxpy", x, np.float16(0.75), d), "asc_axpy(float, half) count")
+    same(z[1], mixed_each("vmla", x, y, d), "asc_fma(float, half) high-dimensional")
+    same(z[2], mixed_each("vmla", x, y, d), "asc_fma_sync(float, half)")
+    same(z[3], mixed_each("vaxpy", x, np.float16(-1.5), d), "asc_axpy(float, half) hd")
+    from tests.reference import elementwise as ref
+    h = np.frombuffer(b"".join(ref.element("vmadd", "f16", x[i].tobytes(), y[i].tobytes(),
+                                           y[i].tobytes()) for i in range(128)), np.float16)
+    same(read("out_h", np.float16), h, "asc_mul_add: dst = src0·dst + src1")
+    q = read("out_q", np.int8)
+    same(q[:128], each("vaddreluconv", "s8", "f16", x, y), "asc_add_relu(int8_t, half) count")
+    same(q[128:], each("vsubreluconv", "s8", "f16", x, y), "asc_sub_relu(int8_t, half) hd")

@@ -109,3 +109,14 @@ def test_json_reports_a_failed_build_as_json(cli):
     assert report["ok"] is False
     assert report["diagnostics"][0]["text"] == (f"{TILED}:25:13: error: Tensor: shape (0,) must "
                                                 "have positive dimensions")
+
+
+def test_the_same_script_under_two_paths_names_each_path(cli, tmp_path):
+    """One process runs the same script from two places: each error names the path it ran
+    (call sites are cached by code object, and equal code objects of two files compare equal)."""
+    copy = tmp_path / "tiled_maximum.py"
+    copy.write_text(TILED.read_text())
+    for path in (copy, TILED, copy):
+        out = cli("check", path, "-D", "TILE=3")
+        assert out.exit_code == 1
+        assert f"{path}:25:13: error: Tensor: shape (0,)" in out.output, out.output

@@ -43,7 +43,8 @@ STRIDES = {"binary": "1,1,1,8,8,8", "scalar": "1,1,8,8", "unary": "1,1,8,8", "ca
            "conv": "1,1,8,8", "binary_cast": "1,1,1,8,8,8"}
 # #27's shapes that call like an older one: Axpy/MulAddDst (<T, U> overloads too: tried with one
 # type here, their mixed forms in tests/cli/test_binary_cast_kernels.py) and ShiftRight (roundEn)
-AS_SHAPE = {"scalar_mixed": "scalar", "binary_mixed": "binary", "scalar_round": "scalar"}
+AS_SHAPE = {"scalar_mixed": "scalar", "binary_mixed": "binary", "scalar_round": "scalar",
+            "binary_or_cast": "binary"}  # asc_add_relu: converting forms in that file too
 # statements ascend910b has no types for (ascend950's Ands/Ors/Divs): their C++ calls are run on
 # ascend950 in tests/cli/test_binary_cast_kernels.py
 ELSEWHERE = ("ands", "ors", "divs")

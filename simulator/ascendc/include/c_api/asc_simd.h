@@ -337,6 +337,72 @@ void asc_duplicate(T* dst, pipev::NoDeduce<T> src, uint8_t repeat, uint16_t dst_
     }
 #define PIPEV_C_API_SCALAR(NAME, STMT) PIPEV_C_API_SCALAR_KEYED(NAME, STMT, "")
 #define PIPEV_C_API_SCALAR_ROUND(NAME, STMT) PIPEV_C_API_SCALAR_KEYED(NAME, STMT, "round_en=1")
+// scalar_mixed / binary_mixed (#27): asc_axpy and asc_fma, whose pages add half sources into a
+// float dst beside the same-type overloads: T, U ones issuing STMT.T.U (AscendC's Axpy/MulAddDst)
+#define PIPEV_C_API_SCALAR_MIXED(NAME, STMT)                                                       \
+    PIPEV_C_API_SCALAR(NAME, STMT)                                                                 \
+    template <class T, class U, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>                  \
+    void NAME(T* dst, U* src, pipev::NoDeduce<U> value, uint32_t count, PIPEV_LOC) {               \
+        pipev::detail::asc_count(pipev::detail::head_tu<T, U>(STMT), count, false, loc,            \
+                                 [&](pipev::detail::Stmt& s) {                                     \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
+            s.op("%s", pipev::detail::scalar_text<U>(value).c_str());                              \
+        });                                                                                        \
+    }                                                                                              \
+    template <class T, class U, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>                  \
+    void NAME##_sync(T* dst, U* src, pipev::NoDeduce<U> value, uint32_t count, PIPEV_LOC) {        \
+        pipev::detail::asc_count(pipev::detail::head_tu<T, U>(STMT), count, true, loc,             \
+                                 [&](pipev::detail::Stmt& s) {                                     \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
+            s.op("%s", pipev::detail::scalar_text<U>(value).c_str());                              \
+        });                                                                                        \
+    }                                                                                              \
+    template <class T, class U, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>                  \
+    void NAME(T* dst, U* src, pipev::NoDeduce<U> value, uint8_t repeat, uint16_t dst_block_stride, \
+              uint16_t src_block_stride, uint16_t dst_repeat_stride, uint16_t src_repeat_stride,   \
+              PIPEV_LOC) {                                                                         \
+        pipev::detail::asc_repeat(pipev::detail::head_tu<T, U>(STMT), repeat,                      \
+                                  pipev::detail::format("stride=%u,%u,%u,%u", dst_block_stride,    \
+                                                        src_block_stride, dst_repeat_stride,       \
+                                                        src_repeat_stride),                        \
+                                  loc, [&](pipev::detail::Stmt& s) {                               \
+            pipev::detail::ub_ptrs(s, loc, dst, src);                                              \
+            s.op("%s", pipev::detail::scalar_text<U>(value).c_str());                              \
+        });                                                                                        \
+    }
+#define PIPEV_C_API_BINARY_MIXED(NAME, STMT)                                                       \
+    PIPEV_C_API_BINARY(NAME, STMT) PIPEV_C_API_MIXED_AS(NAME, STMT)
+// binary_or_cast (#27): asc_add_relu / asc_sub_relu, whose pages give the same-type overloads and
+// converting ones (s16 → s8, f32 → f16, f16 → s8): those issue STMT_cast.T.U (AddReluCast …)
+#define PIPEV_C_API_BINARY_OR_CAST(NAME, STMT)                                                     \
+    PIPEV_C_API_BINARY(NAME, STMT) PIPEV_C_API_MIXED_AS(NAME, STMT "_cast")
+#define PIPEV_C_API_MIXED_AS(NAME, STMT)                                                           \
+    template <class T, class U, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>                  \
+    void NAME(T* dst, U* src0, U* src1, uint32_t count, PIPEV_LOC) {                               \
+        pipev::detail::asc_count(pipev::detail::head_tu<T, U>(STMT), count, false, loc,            \
+                                 [&](pipev::detail::Stmt& s) {                                     \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                       \
+        });                                                                                        \
+    }                                                                                              \
+    template <class T, class U, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>                  \
+    void NAME##_sync(T* dst, U* src0, U* src1, uint32_t count, PIPEV_LOC) {                        \
+        pipev::detail::asc_count(pipev::detail::head_tu<T, U>(STMT), count, true, loc,             \
+                                 [&](pipev::detail::Stmt& s) {                                     \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                       \
+        });                                                                                        \
+    }                                                                                              \
+    template <class T, class U, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>                  \
+    void NAME(T* dst, U* src0, U* src1, uint8_t repeat, uint8_t dst_block_stride,                  \
+              uint8_t src0_block_stride, uint8_t src1_block_stride, uint8_t dst_repeat_stride,      \
+              uint8_t src0_repeat_stride, uint8_t src1_repeat_stride, PIPEV_LOC) {                  \
+        pipev::detail::asc_repeat(pipev::detail::head_tu<T, U>(STMT), repeat,                      \
+                                  pipev::detail::strides6(dst_block_stride, src0_block_stride,      \
+                                                          src1_block_stride, dst_repeat_stride,     \
+                                                          src0_repeat_stride, src1_repeat_stride),  \
+                                  loc, [&](pipev::detail::Stmt& s) {                               \
+            pipev::detail::ub_ptrs(s, loc, dst, src0, src1);                                       \
+        });                                                                                        \
+    }
 // cast: asc_SRC2DST[_MODE] (dst, src) → cast.DST.SRC round=MODE, with NAME_sync; the count
 // and the mask are the wider type's (isa/api.py). Declared for the types the name says, which
 // the generated traits pipev::conv::NAME give (with the round mode).
