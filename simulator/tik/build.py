@@ -161,8 +161,12 @@ def program_tensors(tik: Tik) -> dict[str, ProgramTensor]:
     for name, t in tik.tensors.items():
         line, col = t.loc.line, t.loc.col
         if t.scope == "ubuf":
+            # the spill slots start at 0, as x1..x23 do: where a Scalar lives must not change
+            # what a read before its first write gives, nor what the init check says
+            init = Init("zeros", np.zeros(t.size * t.t.size, np.uint8)) \
+                if name == regalloc.SPILL else None
             out[name] = ProgramTensor(name, "ub", t.t, t.size, line, col, addr=t.addr,
-                                      explicit=True)
+                                      explicit=True, init=init)
             continue
         if t.alias_of is not None:  # reinterpret_cast_to of a GM tensor: its bytes
             size = min(t.size, DYNAMIC_BACKING_BYTES // t.t.size) if t.dynamic else t.size

@@ -235,3 +235,33 @@ def test_random_scalar_programs_with_spills_are_exact(tik_importable, tmp_path, 
             else:
                 u[d - outer] = v
     assert out[:outer].tolist() == s
+
+
+UNSET = """
+from impl.util.platform_adapter import tik
+
+tik_instance = tik.Tik()
+x_gm = tik_instance.Tensor("int32", (64,), name="x_gm", scope=tik.scope_gm)
+y_gm = tik_instance.Tensor("int32", (64,), name="y_gm", scope=tik.scope_gm)
+x_ub = tik_instance.Tensor("int32", (64,), name="x_ub", scope=tik.scope_ubuf)
+tik_instance.data_move(x_ub, x_gm, 0, 1, 8, 0, 0)
+s = [tik_instance.Scalar("int32", name=f"s{k}") for k in range(40)]  # never set
+v = tik_instance.Scalar("int32", name="v")
+for k in range(40):
+    v.set_as(x_ub[k])
+    x_ub[k].set_as(v + s[k])
+tik_instance.data_move(y_gm, x_ub, 0, 1, 8, 0, 0)
+tik_instance.BuildCCE(kernel_name="unset", inputs=[x_gm], outputs=[y_gm])
+"""
+
+
+def test_a_spilled_scalar_read_before_its_first_write_reads_0_as_a_register_does(
+        tik_importable, tmp_path):
+    """Where a Scalar lives is the allocator's choice: a read before any write gives 0 and the
+    same (no) diagnostics whether it got a register or a spill slot."""
+    tik_instance = build(tmp_path, UNSET)
+    assert "__tik_spill" in tik_instance.program.tensors  # 40 Scalars: some are spilled
+    x = np.random.default_rng(9).integers(-1000, 1000, 64).astype(np.int32)
+    [y] = tik_instance.tikdb.start_debug({"x_gm": x}, interactive=False)
+    assert y.tobytes() == x.tobytes()
+    assert not tik_instance.tikdb.result.diagnostics
