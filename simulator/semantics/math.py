@@ -31,6 +31,9 @@ from simulator.semantics.runs import whole_runs
 LD = np.longdouble
 # relative error bound of the extended evaluation (a few ulps of 2^-63, taken generously)
 _SLACK = LD(2) ** -56
+# a rounding that passed through float64 may be off by float64's half ulp (2^-53, taken
+# generously): results this near a midpoint of T are decided exactly
+_BAND = LD(2) ** -50
 _DIGITS = 60
 
 
@@ -84,13 +87,34 @@ def correctly_rounded(name: str, x: np.ndarray, t: DType) -> np.ndarray:
     """NAME's function of the float elements X (of T), correctly rounded to T."""
     with np.errstate(all="ignore"):
         y = _ext(name)(x.astype(LD))
-        out = y.astype(t.numeric)
-        lo = (y * (1 - _SLACK)).astype(t.numeric)
-        hi = (y * (1 + _SLACK)).astype(t.numeric)
-    near = np.isfinite(y) & (y != 0) & ((lo != out) | (hi != out))
+        out = _rounded(y, t)
+        lo = _rounded(y * (1 - _SLACK), t)
+        hi = _rounded(y * (1 + _SLACK), t)
+        near = np.isfinite(y) & (y != 0) & ((lo != out) | (hi != out) | _by_a_tie(y, out))
     for i in np.flatnonzero(near):  # next to a rounding boundary: decide exactly
         out.flat[i] = _exact(name, float(x.flat[i]), t)
     return _nan_rules(x, out, t)
+
+
+def _rounded(y: np.ndarray, t: DType) -> np.ndarray:
+    """Extended Y rounded to T through float64. numpy casts longdouble to float16 through
+    float32, whose rounding can land a value on a float16 midpoint and break the tie the wrong
+    way (ln of f16 0x1d78 gave 0xc53c, not 0xc53b); float64's own double rounding is caught by
+    _by_a_tie."""
+    return y.astype(np.float64).astype(t.numeric)
+
+
+def _by_a_tie(y: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Where Y lies within _BAND of a midpoint between OUT and a neighbour: a rounding through
+    float64 may have landed Y on it; the slack test cannot see it, as Y and Y·(1 ± _SLACK)
+    round to the same float64."""
+    o = out.astype(LD)
+    band = np.abs(y) * _BAND
+    near = np.zeros(y.shape, bool)
+    for way in (np.inf, -np.inf):
+        mid = (o + np.nextafter(out, np.asarray(way, out.dtype)).astype(LD)) / 2
+        near |= np.abs(y - mid) <= band
+    return near
 
 
 def _nan_rules(x: np.ndarray, out: np.ndarray, t: DType) -> np.ndarray:
