@@ -10,6 +10,7 @@ simulator/semantics/regvec_convert.py.
 from __future__ import annotations
 
 from isa.regvec import NEEDS, REGVEC, RegFamily
+from isa.types import ROUND_MODES
 
 # SatMode (the SatMode page): no_sat, sat; `auto` is SatMode::UNKNOWN, which pipev runs as sat
 # (the Cast page's saturating conversions, docs/decisions.md)
@@ -105,8 +106,6 @@ class CastFamily(TypedRegFamily):
         if part >= ratio:
             return (f"a {ratio}:1 conversion has RegLayout parts "
                     f"{', '.join(PARTS[:ratio])} only, not {PARTS[part]}")
-        from isa.table import ROUND_MODES  # isa.table imports this module
-
         return cast_problem(dst.name, src.name, ROUND_MODES[fields.get("round", 0)],
                             SAT_MODES[fields.get("sat", 0)])
 

@@ -12,6 +12,7 @@ from isa import regvec as RV
 from isa import regvec_convert as RVC
 from isa import regvec_data as RVD
 from isa.families import Family
+from isa.types import ROUND_MODES
 
 COMPARE_OPS = ("eq", "ne", "lt", "gt", "le", "ge")
 PIPES = ("S", "V", "MTE2", "MTE3")
@@ -22,8 +23,6 @@ UNARY_STRIDES = ("dst_blk", "src_blk", "dst_rep", "src_rep")
 BINARY_DEFAULT = (1, 1, 1, 8, 8, 8)
 UNARY_DEFAULT = (1, 1, 8, 8)
 U64 = (1 << 64) - 1
-# vconv/cast round modes (AscendC RoundMode CAST_NONE ... CAST_ODD, in that order)
-ROUND_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")
 ATOMIC_OPS = ("none", "add", "max", "min")  # set_atomic: what a UB → GM copy does to GM
 
 

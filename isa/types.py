@@ -229,3 +229,7 @@ def _convert_scalar(t: DType, value: complex | float | int) -> tuple[np.ndarray 
     if np.isfinite(float(value)) and not np.isfinite(arr[0]):
         return None, f"{value} overflows {t.name} to infinity"
     return arr.view(np.uint8), ""
+
+
+# vconv/cast round modes (AscendC RoundMode CAST_NONE ... CAST_ODD, in that order)
+ROUND_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")

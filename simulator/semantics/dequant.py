@@ -148,17 +148,25 @@ def issue_deq_b8(ex: Context, instr: Instruction) -> Issued:
     m = ex.m
     word = _register(ex, instr)
     addrs, fields = ex.resolve(instr)
-    vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
-    if vector._noop(ex, instr, vop, fields):
-        return Issued("V", vop, uops=vop.repeats)
-    vop = _laid_out(vop, fields, instr.name.endswith("h"))
     vec = "_vdeq" in instr.name
-    if vec:  # the table is read like an operand: bounds, footprint, init and race checks see it
-        table = row_access("table", (word & 0x3FFF) * 32, TABLE_BYTES)
-        vop = attrs.evolve(vop, operands=vop.operands + (table,), memo={})
-    for acc in vop.operands:
-        _check(ex, instr, vop, acc)
-    ex.check(instr, checks.overlap(vop))
+    taddr = (word & 0x3FFF) * 32 if vec else None
+    if vec:  # the table's address keys a stored decoding as vsel mode 2's mask address does
+        addrs = dict(addrs, table=taddr)
+    vop = ex.decodings.get(instr, addrs, fields, m.mask, m.counter, taddr)
+    if vop is None:  # a first sighting: decode, lay out, check; stored when the checks pass
+        vop = decode_vector(instr, addrs, fields, m.mask, m.counter)
+        if vector._noop(ex, instr, vop, fields):
+            return Issued("V", vop, uops=vop.repeats)
+        vop = _laid_out(vop, fields, instr.name.endswith("h"))
+        if vec:  # the table is read like an operand: bounds, footprint, init and race checks
+            table = row_access("table", taddr, TABLE_BYTES)
+            vop = attrs.evolve(vop, operands=vop.operands + (table,), memo={})
+        seen = len(ex.policy.diagnostics)
+        for acc in vop.operands:
+            _check(ex, instr, vop, acc)
+        ex.check(instr, checks.overlap(vop))
+        if len(ex.policy.diagnostics) == seen:
+            ex.decodings.put(instr, addrs, fields, taddr, vop, vector.tensor_of)
     params = _table(ex, instr, word) if vec else params_of(np.array([word], np.uint64))
     _sign_mode(ex, instr, vop, params)
     r = vop.repeats

@@ -19,7 +19,7 @@ as one buffer (they share the arena's bytes)."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from simulator.tik.errors import Loc, TikError
 from simulator.tik.expr import Const, LowerError, as_expr
@@ -28,7 +28,9 @@ from simulator.tik.values import Tensor, set_scalar
 
 if TYPE_CHECKING:
     from isa.types import DType
-    from simulator.tik.tik import Tik
+
+# TIK: the simulator/tik/tik.py Tik building the kernel, untyped here (tik.py imports this module)
+TIK = Any
 
 # the arena's size in the declarations' checks, replaced by the real figure at BuildCCE
 # (an immediate no kernel writes: 2^62 + 29)
@@ -56,7 +58,7 @@ def is_runtime(shape) -> bool:
         return False
 
 
-def declare(tik: Tik, loc: Loc, dtype: str, t: DType, shape, name: str, pname: str) -> Tensor:
+def declare(tik: TIK, loc: Loc, dtype: str, t: DType, shape, name: str, pname: str) -> Tensor:
     """The tensor, placed when the kernel runs (see the module's text)."""
     try:
         inner = tuple(int(as_expr(d).constant()) for d in shape[1:])
@@ -88,7 +90,7 @@ def declare(tik: Tik, loc: Loc, dtype: str, t: DType, shape, name: str, pname: s
     return view
 
 
-def finish(tik: Tik) -> None:
+def finish(tik: TIK) -> None:
     """At BuildCCE: the arena's place, each run-time tensor's root over it, and the size the
     declarations check against."""
     if not tik.runtime_ub:
@@ -114,7 +116,7 @@ def finish(tik: Tik) -> None:
             view.shape = (max(1, size // view.t.size),)
 
 
-def _replace_pending(tik: Tik, p: Placed, size: int) -> None:
+def _replace_pending(tik: TIK, p: Placed, size: int) -> None:
     """The If around P's check compares against _PENDING: now the arena's size."""
     from simulator.tik.nodes import If
 

@@ -307,3 +307,62 @@ def test_the_vdeq_table_is_read_like_an_operand():
     far = text.replace("    set_deqscale t", "    li x2, 0x3FFF\n    set_deqscale x2")
     with pytest.raises(DiagnosticError, match="table"):
         pipev.run(far)
+
+
+def test_a_loop_reuses_its_decodings_with_each_iterations_addresses_and_table():
+    """A register-addressed vconv_(v)deqs162b8 in a loop takes its stored decoding rebased to
+    each iteration's addresses, and the vdeq table's address (DEQSCALE, changing between
+    iterations) keys it: every iteration's bytes are the reference's."""
+    rng = np.random.default_rng(7)
+    src = rng.integers(-2000, 2000, 1024).astype(np.int16)
+    tables = [[ref.word(float(s), int(o), True) for s, o in zip(
+        rng.uniform(-2, 2, 16), rng.integers(-256, 256, 16), strict=True)] for _ in range(2)]
+    flat = np.array(tables, np.uint64).reshape(-1)
+    text = "\n".join([
+        ".chip ascend910b",
+        f".ub x s16[1024] @0x0 = {ub_bits(src.tobytes())}",
+        ".ub y s8[2048] @0x4000 = zeros",
+        ".ub z s8[2048] @0x8000 = zeros",
+        f".ub t u64[32] @0xC000 = {ub_bits(flat.tobytes())}",
+        "    li x1, 0", "    li x2, 0", "    li x3, 0",  # x2: the destinations' byte offset
+        "top:",
+        "    li x4, 0x600", "    and x5, x3, 1", "    mul x5, x5, 4", "    add x4, x4, x5",
+        "    set_deqscale x4",  # table 0 at 0xC000 (0x600 * 32), table 1 at 0xC080
+        "    vconv_vdeqs162b8l.s8.s16 y[x2], x[x1], repeat=1",
+        f"    li x6, {ref.word(0.5, 3, True)}", "    set_deqscale x6",
+        "    vconv_deqs162b8h.s8.s16 z[x2], x[x1], repeat=1",
+        "    add x1, x1, 128", "    add x2, x2, 256", "    add x3, x3, 1",
+        "    blt x1, 1024, top", ""])
+    ub = pipev.run(text).ub
+    y, z = bytearray(2048), bytearray(2048)
+    layout_l, layout_h = ref.deq_b8_layout(1, 1, 8, False), ref.deq_b8_layout(1, 1, 8, True)
+    for it in range(8):
+        for k in range(128):
+            s = int(src[it * 128 + k])
+            y[it * 256 + layout_l[0][k]] = ref.deq_b8(s, tables[it % 2][k % 16])
+            z[it * 256 + layout_h[0][k]] = ref.deq_b8(s, ref.word(0.5, 3, True))
+    assert ub[0x4000:0x4000 + 2048].tobytes() == bytes(y)
+    assert ub[0x8000:0x8000 + 2048].tobytes() == bytes(z)
+
+
+def test_a_loops_stored_decoding_reads_the_table_deqscale_names_now():
+    """The table is an operand of the stored decoding: when DEQSCALE moves to an unwritten
+    table between iterations (while src and dst move alike, so their layout repeats), the
+    uninitialised-read check sees that table, not the first one moved by the loop's shift."""
+    words = np.array([ref.word(1.0, 0, True)] * 64, np.uint64)
+    text = "\n".join([
+        ".chip ascend910b",
+        ".ub x s16[512] @0x0 = zeros",
+        ".ub y s8[1024] @0x4000 = zeros",
+        f".ub t0 u64[64] @0xC000 = {ub_bits(words.tobytes())}",
+        ".ub t1 u64[16] @0xD000",
+        "    li x1, 0", "    li x2, 0", "    li x4, 0x600",
+        "top:",
+        "    set_deqscale x4",
+        "    vconv_vdeqs162b8l.s8.s16 y[x2], x[x1], repeat=1",
+        "    li x4, 0x680",  # the second iteration's table: t1 at 0xD000
+        "    add x1, x1, 128", "    add x2, x2, 256",
+        "    blt x1, 256, top", ""])
+    result = pipev.run(text)
+    assert [d.line for d in result.diagnostics
+            if "table reads byte" in d.message and "never written" in d.message] == [11]
