@@ -47,3 +47,19 @@ def test_a_type_without_meaning_is_an_error_at_the_call(pipev):
                 if "asc_set_store_atomic_config_v1(ATOMIC_TYPE" in t)
     assert f"store_atomic_c_api.cpp:{call}:" in out and "error: " in out and "type 7" in out
     assert "Traceback" not in out
+
+
+def test_ascendc_set_store_atomic_config_int32_sum(pipev, tmp_path):
+    """AscendC's SetStoreAtomicConfig<ATOMIC_S32, ATOMIC_SUM>() on 4 blocks: the shared row is
+    the initial row plus every block's row, int32 wrap-around; no race."""
+    kernel = KERNEL.with_name("store_atomic_ascendc.cpp")
+    proc = pipev("run", kernel, timeout=300)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "4 cores" in out and "warning" not in out
+
+    def read(name: str) -> np.ndarray:
+        return np.fromfile(tmp_path / f"store_atomic_ascendc_{name}.bin", np.int32)
+    x, acc0, acc = read("in_x").reshape(4, 64), read("in_acc"), read("out_acc")
+    want = ((acc0.astype(np.int64) + x.astype(np.int64).sum(axis=0)) % (1 << 32)).astype(np.uint32)
+    assert acc.view(np.uint32).tobytes() == want.tobytes()
