@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 import numpy as np
@@ -194,6 +194,18 @@ class Statement:
         return f"Statement({inner})"
 
 
+class ScalarHome(NamedTuple):
+    """Where a TIK Scalar lives (#29): register x`reg`, or, spilled (reg -1), the int64 at UB
+    byte `addr`; alive in statements [first, end). The debugger prints it by NAME."""
+
+    name: str
+    dtype: DType
+    first: int
+    end: int
+    reg: int
+    addr: int
+
+
 @attrs.frozen(eq=False)
 class Program:
     path: str
@@ -209,6 +221,7 @@ class Program:
     params: dict = attrs.field(factory=dict)  # `.param` name → value (after any override)
     # the instructions it was assembled with (a run takes their semantics from it)
     table: Table = attrs.field(default=TABLE, eq=False, repr=False)
+    scalars: tuple[ScalarHome, ...] = ()  # a TIK kernel's Scalars, for the debugger (#29)
     # flat(), worked out once (not an init argument: an evolved program works out its own)
     _flat: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)
 

@@ -30,5 +30,6 @@ def candidates(commands: Commands, line: str) -> list[str]:
     elif name in LOCATIONS and len(head.split()) == 1:
         pool = tuple(program.labels)
     else:
-        pool = (*commands.s.names.names(), *REGISTERS)  # the kernel's names too
+        # the kernel's names too, a TIK kernel's Scalars among them (#29)
+        pool = (*commands.s.names.names(), *{h.name for h in program.scalars}, *REGISTERS)
     return sorted(p for p in pool if p.startswith(word))

@@ -184,6 +184,9 @@ class Evaluator:
             return self.register("$" + ident[len(PREFIX):])
         t = self.s.tensor(ident)
         if t is None:
+            scalar = scalar_value(self.s, ident)  # a TIK Scalar, in its register or spilled
+            if scalar is not None:
+                return scalar
             raise ExprError(f"no tensor '{ident}' (tensors: "
                             f"{', '.join(self.s.names.names()) or 'none'}; registers are "
                             "written $x1, $cmpmask, ...)")
@@ -236,6 +239,29 @@ def reg_file_value(name: str, m) -> object:
     if t is None:
         raise ExprError(f"no type '{g.group(3)}' ({name}: write $v0_f32, $v1_s16, ...)")
     return values(t, raw.view(t.raw).copy())
+
+
+def scalar_value(s: Session, name: str):
+    """TIK Scalar NAME's value here (program.scalars: its register, or its int64 spill slot in
+    UB; the innermost alive of that name), None when the program has no Scalar NAME. An
+    integer Scalar is its 64-bit register, signed; a float one its type's low bytes."""
+    homes = [h for h in s.program.scalars if h.name == name]
+    if not homes:
+        return None
+    pc = s.pc()
+    alive = [h for h in homes if h.first <= pc < h.end]
+    if not alive:
+        raise ExprError(f"Scalar '{name}' is not alive here (statement {pc}): its scope has "
+                        "ended or not begun")
+    h = max(alive, key=lambda h: h.first)
+    if h.reg >= 0:
+        word = int(s.machine.x[h.reg]) & ((1 << 64) - 1)
+    else:
+        word = int(s.machine.space(None)[h.addr:h.addr + 8].view(np.uint64)[0])
+    if h.dtype.is_int:
+        return word - (1 << 64) if word >> 63 else word
+    raw = np.array([word & ((1 << 8 * h.dtype.size) - 1)], np.uint64)
+    return values(h.dtype, raw.astype(h.dtype.raw))[0]
 
 
 def tensor_values(s: Session, t) -> np.ndarray:

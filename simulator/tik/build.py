@@ -16,6 +16,7 @@ from isa.families import NOP
 from isa.program import Init, Program, Statement
 from isa.program import Tensor as ProgramTensor
 from isa.table import InstrDef
+from simulator.tik import regalloc
 from simulator.tik.errors import Loc, TikError
 from simulator.tik.nodes import Block, If, Loop, Op
 from simulator.tik.sync import Events, Plan, plan
@@ -44,10 +45,12 @@ class Unit:
 
 
 class Emitter:
-    def __init__(self, sync: Plan, events: Events):
+    def __init__(self, sync: Plan, events: Events, stamps: dict[int, int]):
         self.sync, self.events = sync, events
         self.units: list[Unit] = []
         self.pending: list[str] = []
+        self.stamps = stamps  # id(node) → its recording clock (simulator/tik/regalloc.py)
+        self.marks: list[tuple[int, int]] = []  # (clock, first pc) of each recorded node
 
     def label(self, name: str) -> None:
         self.pending.append(name)
@@ -61,6 +64,9 @@ class Emitter:
         sync, events = self.sync, self.events
         for i, node in enumerate(block.nodes):
             where = (block.id, i)
+            clock = self.stamps.get(id(node))
+            if clock is not None:
+                self.marks.append((clock, len(self.units)))
             if isinstance(node, Op):
                 before = [line for pair in sync.waits.get(node, ())
                           for line in events.wait_before(pair)]
@@ -101,7 +107,8 @@ class Emitter:
 
 
 def build(tik: Tik) -> Program:
-    emitter = Emitter(plan(tik.root, tik.overlaps()), Events(tik.chip.event_ids))
+    emitter = Emitter(plan(tik.root, tik.overlaps()), Events(tik.chip.event_ids),
+                      tik.registers.stamps)
     emitter.block(tik.root)
     units = emitter.units
     labels = {name: pc for pc, u in enumerate(units) for name in u.labels}
@@ -139,8 +146,10 @@ def build(tik: Tik) -> Program:
         raise TikError(diags)
     path = _main_file(tik, units)
     lines = tuple(line.rstrip("\n") for line in linecache.getlines(path))
+    spill = tik.tensors.get(regalloc.SPILL)
+    scalars = regalloc.homes(tik, emitter.marks, len(units), spill.addr if spill else 0)
     return Program(path, tik.chip, None, tensors, tuple(statements), labels, lines,
-                   tuple(diags), tik.block_dim, table=tik.table)
+                   tuple(diags), tik.block_dim, table=tik.table, scalars=scalars)
 
 
 def program_tensors(tik: Tik) -> dict[str, ProgramTensor]:
@@ -152,8 +161,12 @@ def program_tensors(tik: Tik) -> dict[str, ProgramTensor]:
     for name, t in tik.tensors.items():
         line, col = t.loc.line, t.loc.col
         if t.scope == "ubuf":
+            # the spill slots start at 0, as x1..x23 do: where a Scalar lives must not change
+            # what a read before its first write gives, nor what the init check says
+            init = Init("zeros", np.zeros(t.size * t.t.size, np.uint8)) \
+                if name == regalloc.SPILL else None
             out[name] = ProgramTensor(name, "ub", t.t, t.size, line, col, addr=t.addr,
-                                      explicit=True)
+                                      explicit=True, init=init)
             continue
         if t.alias_of is not None:  # reinterpret_cast_to of a GM tensor: its bytes
             size = min(t.size, DYNAMIC_BACKING_BYTES // t.t.size) if t.dynamic else t.size

@@ -22,16 +22,9 @@ class SerialLoop:
     loc: Loc
     var: int
     bound: int | str
-    free: frozenset[int]  # the registers free when the loop began
-    start: int  # Registers.taken's length then
+    start: int  # the recording's clock at the loop's top (a guard lives from there)
     guard: int | None = None
     jumps: set[int] = attrs.field(factory=set)
-
-    def avoid(self, taken: list[int]) -> frozenset[int]:
-        """Registers the guard may not be: any not free when the loop began, or taken in its
-        body since (the guard is set at the body's top, so it must not share a register with
-        anything the body uses before the jump)."""
-        return frozenset(range(1, 24)) - self.free | frozenset(taken[self.start:])
 
 
 def jump_lines(loop: SerialLoop, kind: str) -> list[str]:

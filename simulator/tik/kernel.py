@@ -10,29 +10,7 @@ from isa.chip import Chip
 from isa.table import TABLE, Table
 from simulator.tik.errors import Loc, TikError, caller
 from simulator.tik.nodes import Block, Life
-
-
-class Registers:
-    """x1..x23 hold integer Scalars (x24..x31 are the expressions' scratch)."""
-
-    def __init__(self) -> None:
-        self.free = list(range(1, 24))
-        self.taken: list[int] = []  # every take, in order (a loop's guard avoids its body's)
-
-    def take(self, loc: Loc, name: str, avoid: frozenset[int] = frozenset()) -> int:
-        """The lowest free register not in AVOID."""
-        reg = next((r for r in self.free if r not in avoid), None)
-        if reg is None:
-            raise TikError.at(loc, f"Scalar '{name}': more than 23 integer Scalars are alive "
-                              "(pipev keeps them in registers x1..x23)")
-        self.free.remove(reg)
-        self.taken.append(reg)
-        return reg
-
-    def give_back(self, reg: int) -> None:
-        if reg not in self.free:
-            self.free.append(reg)
-            self.free.sort()
+from simulator.tik.regalloc import Registers
 
 
 class Kernel:
@@ -77,6 +55,8 @@ class Kernel:
             raise TikError.at(node.loc, "the kernel was already built (BuildCCE): record "
                               "statements before it")
         self.stack[-1].nodes.append(node)
+        self.registers.stamps[id(node)] = self.registers.clock
+        self.registers.clock += 1  # the Scalars' lifetimes are spans of this order
 
     @property
     def life(self) -> Life | None:

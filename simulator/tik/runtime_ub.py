@@ -72,7 +72,7 @@ def declare(tik: TIK, loc: Loc, dtype: str, t: DType, shape, name: str, pname: s
     nbytes = (count * t.size + 31) // 32 * 32
     alive = [p for p in tik.runtime_ub if not (p.root.life and p.root.life.ended)]
     start = alive[-1].end if alive else Const(0)
-    if len(tik.registers.free) > SPARE_REGISTERS:
+    if tik.registers.spare() > SPARE_REGISTERS:
         end = tik.Scalar("int64", name=f"{name}_end")
         set_scalar(end, start + nbytes, loc)
     else:  # registers are short: the end as the expression of the sizes (recomputed per use)

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 from isa.assembler import MAX_BLOCK_DIM
 from isa.chip import Chip, ChipError, get_chip
-from simulator.tik import runtime_ub
+from simulator.tik import regalloc, runtime_ub
 from simulator.tik.debug import Tikdb
 from simulator.tik.dtypes import known, pipev_type
 from simulator.tik.errors import Loc, TikError, api, caller
@@ -323,8 +323,7 @@ class Tik(Kernel, Instructions, Precise, PadMoves):
         node = Loop(loc, Op(loc, "for_range", head), Block(), Op(loc, "for_range", tail), label)
         self.record(node)
         self.stack.append(node.body)
-        loop = SerialLoop(loc, var.reg, bound, frozenset(self.registers.free),
-                          len(self.registers.taken))
+        loop = SerialLoop(loc, var.reg, bound, self.registers.clock)
         self.loops.append(loop)
         try:
             yield var
@@ -357,8 +356,9 @@ class Tik(Kernel, Instructions, Precise, PadMoves):
             raise TikError.at(loc, f"{what}() directly in a block_num loop (TIK allows it in "
                               "the loops inside one, not in the multi-core loop itself)")
         if loop.guard is None:
-            loop.guard = self.registers.take(loc, "tik_break/tik_continue guard",
-                                             loop.avoid(self.registers.taken))
+            # set at the body's top: alive over the whole body, so it shares a register
+            # with nothing the body uses before the jump (simulator/tik/regalloc.py)
+            loop.guard = self.registers.take(loc, "tik_break/tik_continue guard", loop.start)
         op = Op(loc, what, jump_lines(loop, kind))
         loop.jumps.add(id(op))
         self.record(op)
@@ -483,6 +483,23 @@ class Tik(Kernel, Instructions, Precise, PadMoves):
                 self.registers.give_back(s.reg)
 
     # -- building ----------------------------------------------------------------------------
+    def _spill_area(self, loc: Loc, slots: int) -> None:
+        """The UB the Scalars beyond x1..x23 live in (simulator/tik/regalloc.py): SLOTS int64
+        words above every fixed-size tensor the kernel ever places (it is alive throughout)."""
+        if not slots:
+            return
+        t = pipev_type("int64")
+        area = Tensor(self, "int64", t, (slots,), regalloc.SPILL, "ubuf", regalloc.SPILL, loc)
+        fixed = [b for _, b, _ in self.placed]
+        area.addr = (max(fixed, default=0) + 31) // 32 * 32
+        limit = self.chip.ub_bytes - self.chip.scratch_bytes
+        if area.addr + slots * 8 > limit:
+            raise TikError.at(loc, f"BuildCCE: the {slots} Scalars that do not fit in x1..x23 "
+                              f"need {slots * 8} bytes of UB above the kernel's tensors; "
+                              f"{limit - area.addr} are left on {self.chip.name}")
+        self.tensors[regalloc.SPILL] = area
+        self.placed.append((area.addr, area.addr + slots * 8, regalloc.SPILL))
+
     @api
     def BuildCCE(self, kernel_name, inputs, outputs, output_files_path=None,
                  enable_l2=False, config=None, flowtable=None, **kwargs) -> None:
@@ -505,6 +522,7 @@ class Tik(Kernel, Instructions, Precise, PadMoves):
         self.kernel_name = str(kernel_name)
         self.inputs, self.outputs = list(inputs), list(outputs)
         self.build_loc = loc
+        self._spill_area(loc, regalloc.allocate(self))
         runtime_ub.finish(self)
         self.program = build(self)
         BUILT.append(self)

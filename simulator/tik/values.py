@@ -32,7 +32,7 @@ class Scalar(RegisterRef):
 
     def __init__(self, tik: Tik, dtype: str, t: DType, name: str, loc: Loc):
         self.tik, self.dtype, self.t, self.name, self.loc = tik, dtype, t, name, loc
-        self.reg = tik.registers.take(loc, name)
+        self.reg = tik.registers.take(loc, name, t=t)
         self.ftype = None if t.is_int else t  # a float Scalar: its register holds T's bits
         self.life = tik.life  # the scope it was made in (a for_range's: its variable)
         self.value: float | int | None = None  # the constant a float Scalar holds
