@@ -1142,6 +1142,7 @@ def _flex_scalar(e: _Expander, hw: str | None = None) -> None:
     hw, t, f = hw or e.syn.defn.hw, e.t, e.fields
     form = _form(e)
     _arity(e, 3, form)
+    _check_count_only(e, form)  # #27 (h27e): the 64-bit Ands / Ors, count form only
     ops = _operands(e, _FLEX_KINDS)
     s0, s1 = ops["src0"].kind == "scalar", ops["src1"].kind == "scalar"
     if s0 == s1:
@@ -1154,6 +1155,7 @@ def _flex_scalar(e: _Expander, hw: str | None = None) -> None:
         e.mask(ONES, ONES)
     e.emit("vector_dup", {"dst": scr, "scalar": ops[srole]}, t, repeat=1)
     vec = ops[vrole]
+    bits = _bitwise_view(hw, t)  # #27 (h27e): s64/u64 Ands / Ors as 2n u32 bit operations
 
     def stride(db: int, vb: int, dr: int, vr: int) -> tuple[int, ...]:
         blk = {"src0": 1, "src1": 1, vrole: vb}
@@ -1162,8 +1164,8 @@ def _flex_scalar(e: _Expander, hw: str | None = None) -> None:
 
     def emit(dst: Operand, v: Operand, repeat, st: tuple[int, ...]) -> None:
         srcs = {srole: scr, vrole: v}
-        e.emit(hw, {"dst": dst, "src0": srcs["src0"], "src1": srcs["src1"]}, t, repeat=repeat,
-               stride=st)
+        e.emit(hw, {"dst": dst, "src0": srcs["src0"], "src1": srcs["src1"]}, bits or t,
+               repeat=repeat, stride=st)
     if form != "count":
         if form == "highdim":
             e.mask(*_mask_from_keys(e))
@@ -1175,12 +1177,32 @@ def _flex_scalar(e: _Expander, hw: str | None = None) -> None:
         e.b.warn(e.key_col("count"), f"{e.syn.defn.name} with count=0 does nothing")
         return
     dense = stride(1, 1, 8, 8)
+    if bits is not None:  # counter mode (ascend950 only): the mask counts u32 halves
+        e.emit("set_mask_count")
+        e.mask(0, _twice(n))
+        emit(ops["dst"], vec, 1, dense)
+        e.emit("set_mask_norm")
+        e.mask(ONES, ONES)
+        return
 
     def body(done: int, repeat: int, hi_lo: tuple[int, int]) -> None:
         e.mask(*hi_lo)
         emit(shift(ops["dst"], done * REPEAT), shift(vec, done * REPEAT), repeat, dense)
 
     _first_n(e, n, lambda: emit(ops["dst"], vec, 1, dense), body)
+
+
+def _bitwise_view(hw: str, t: DType) -> DType | None:
+    """A bitwise op on 64-bit elements is the same op on their two 32-bit halves: vand / vor
+    run as u32 over twice the elements (bit-exact by construction; the 950 pages give the
+    64-bit Ands / Ors the count form only, so no mask or stride is ever halved)."""
+    return TYPES["u32"] if t.size == 8 and hw in ("vand", "vor") else None
+
+
+def _twice(n: int | RegExpr) -> int | RegExpr:
+    if isinstance(n, RegExpr):
+        return attrs.evolve(n, scale=n.scale * 2, offset=n.offset * 2)
+    return 2 * n
 
 
 # #27 (h27c): ascend950's flexible-scalar forms of the scalar ops (the scalar first, or for subs

@@ -273,5 +273,8 @@ class Executor:
 
     def int_operand(self, instr: Instruction, role: str) -> int:
         v = instr.operands[role].value
-        return self.m.x[v.reg] if isinstance(v, RegExpr) else v
+        if not isinstance(v, RegExpr):
+            return v
+        x = self.m.x[v.reg]  # RegExpr's contract: x * scale + offset modulo 2^64 (#27 h27e)
+        return x if (v.scale, v.offset) == (1, 0) else (x * v.scale + v.offset) & ((1 << 64) - 1)
 

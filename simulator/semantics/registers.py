@@ -53,8 +53,9 @@ def effect(instr: Instruction) -> Callable[[Machine, Instruction], bool]:
 
         def set_words(m: Machine, at: Instruction) -> bool:
             x = m.x
-            h = (x[hreg] if hreg is not None else hi) & M64
-            lw = (x[lreg] if lreg is not None else lo) & M64
+            # a register word is x[reg] * scale + offset (an expansion may scale a count)
+            h = (x[hreg] * hi.scale + hi.offset if hreg is not None else hi) & M64
+            lw = (x[lreg] * lo.scale + lo.offset if lreg is not None else lo) & M64
             if lreg is not None:
                 if at is not last[0]:  # a stream's statement writes from the same line again
                     last[:] = at, (at, at.operands["lo"])
@@ -80,4 +81,7 @@ def effect(instr: Instruction) -> Callable[[Machine, Instruction], bool]:
 def _int(m: Machine, instr: Instruction, role: str) -> int:
     """`Context.int_operand` on the machine itself."""
     v = instr.operands[role].value
-    return m.x[v.reg] if isinstance(v, RegExpr) else v
+    if not isinstance(v, RegExpr):
+        return v
+    x = m.x[v.reg]  # x * scale + offset modulo 2^64, as Context.int_operand
+    return x if (v.scale, v.offset) == (1, 0) else (x * v.scale + v.offset) & M64

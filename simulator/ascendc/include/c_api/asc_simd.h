@@ -485,6 +485,27 @@ PIPEV_ASC_ATOMICS(min)
 #undef PIPEV_ASC_ATOMICS
 #undef PIPEV_ASC_ATOMIC
 inline void asc_set_atomic_none(PIPEV_LOC) { pipev::detail::set_atomic<float>("none", loc); }
+// asc_set_store_atomic_config_v1(type, op) (#27, h27e): the page's type codes (AscendC's
+// AtomicDtype order: 0 none, 1 float, 2 half, 3 int16_t, 4 int32_t, 5 int8_t, 6 bfloat16_t)
+// and op 0, the sum: the same set_atomic statement as asc_set_atomic_add_TYPE / _none. The page
+// gives no meaning to other values, so they are an error at the call.
+inline void asc_set_store_atomic_config_v1(uint16_t type, uint16_t op, PIPEV_LOC) {
+    using namespace pipev::detail;
+    if (type > 6)
+        error(loc, "asc_set_store_atomic_config_v1: type %u has no meaning (0 none, 1 float, "
+                   "2 half, 3 int16_t, 4 int32_t, 5 int8_t, 6 bfloat16_t)", unsigned(type));
+    if (type != 0 && op != 0)
+        error(loc, "asc_set_store_atomic_config_v1: op %u has no meaning (0: sum)", unsigned(op));
+    switch (type) {
+    case 0: set_atomic<float>("none", loc); break;
+    case 1: set_atomic<float>("add", loc); break;
+    case 2: set_atomic<half>("add", loc); break;
+    case 3: set_atomic<int16_t>("add", loc); break;
+    case 4: set_atomic<int32_t>("add", loc); break;
+    case 5: set_atomic<int8_t>("add", loc); break;
+    default: set_atomic<bfloat16_t>("add", loc); break;
+    }
+}
 
 // ---- scalar helpers (issue #27): the kernel's own scalar code, no statement -----------------
 inline int64_t asc_popc(uint64_t value) { return pipev::detail::popcount(value); }

@@ -21,5 +21,20 @@ template <typename T> void SetAtomicMin(PIPEV_LOC) { pipev::detail::set_atomic<T
 template <typename T> void SetAtomicType(PIPEV_LOC) { pipev::detail::set_atomic<T>(nullptr, loc); }
 // plain stores again (set_atomic's type is then immaterial: float)
 inline void SetAtomicNone(PIPEV_LOC) { pipev::detail::set_atomic<float>("none", loc); }
+// SetStoreAtomicConfig<type, op>() (ISASI; #27 h27e): the page's enums, the same set_atomic —
+// ATOMIC_NONE plain stores, ATOMIC_F32 ... ATOMIC_BF16 the sum (its only op) on that type
+enum class AtomicDtype { ATOMIC_NONE = 0, ATOMIC_F32, ATOMIC_F16, ATOMIC_S16, ATOMIC_S32, ATOMIC_S8,
+                         ATOMIC_BF16 };
+enum class AtomicOp { ATOMIC_SUM = 0 };
+template <AtomicDtype type, AtomicOp op> void SetStoreAtomicConfig(PIPEV_LOC) {
+    using pipev::detail::set_atomic;
+    if constexpr (type == AtomicDtype::ATOMIC_NONE) set_atomic<float>("none", loc);
+    else if constexpr (type == AtomicDtype::ATOMIC_F32) set_atomic<float>("add", loc);
+    else if constexpr (type == AtomicDtype::ATOMIC_F16) set_atomic<half>("add", loc);
+    else if constexpr (type == AtomicDtype::ATOMIC_S16) set_atomic<int16_t>("add", loc);
+    else if constexpr (type == AtomicDtype::ATOMIC_S32) set_atomic<int32_t>("add", loc);
+    else if constexpr (type == AtomicDtype::ATOMIC_S8) set_atomic<int8_t>("add", loc);
+    else set_atomic<bfloat16_t>("add", loc);
+}
 }  // namespace AscendC
 #endif
