@@ -25,7 +25,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from isa.program import ScalarHome
 from simulator.tik.errors import TikError
@@ -33,7 +33,10 @@ from simulator.tik.nodes import Block, If, Loop, Op
 
 if TYPE_CHECKING:
     from isa.types import DType
-    from simulator.tik.kernel import Kernel
+
+# KERNEL: the simulator/tik/kernel.py Kernel being built, untyped here (kernel.py imports this
+# module for its Registers)
+KERNEL = Any
 
 PHYSICAL = tuple(range(1, 24))  # x24..x31: the expressions' scratch (call.py TEMPS)
 SCRATCH = tuple(range(24, 32))
@@ -90,7 +93,7 @@ class _Track:
         self.ends.insert(k, max(end, start + 1))
 
 
-def allocate(tik: Kernel) -> int:
+def allocate(tik: KERNEL) -> int:
     """Rewrite every recorded statement onto x1..x23 and the spill area; returns the number of
     spill slots (0: nothing spilled, no area)."""
     spans = tik.registers.spans
@@ -134,7 +137,7 @@ def allocate(tik: Kernel) -> int:
     return len(slots)
 
 
-def homes(tik: Kernel, marks: list[tuple[int, int]], end: int, spill_addr: int
+def homes(tik: KERNEL, marks: list[tuple[int, int]], end: int, spill_addr: int
           ) -> tuple[ScalarHome, ...]:
     """Each Scalar's home and the statements it is alive in (MARKS: (clock, pc) of every
     recorded node, in order; END: the statements' count), for the debugger."""
