@@ -7,13 +7,11 @@ products to uint8_t) at the kernel's own line."""
 from __future__ import annotations
 
 import runpy
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from simulator.tik import SHIM
 from tests.reference.binary_conv import element, mixed
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "elementwise"
@@ -104,14 +102,6 @@ def mixed_each(name: str, a: np.ndarray, b, old: np.ndarray) -> np.ndarray:
                          np.asarray(b if np.ndim(b) == 0 else b[i], np.float16).tobytes(),
                          old[i].tobytes()) for i in range(len(a)))
     return np.frombuffer(out, np.float32)
-
-
-@pytest.fixture
-def tik_importable(monkeypatch):
-    monkeypatch.syspath_prepend(SHIM)
-    yield
-    for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
-        del sys.modules[name]
 
 
 def test_mixed_tik_kernel_matches_the_reference(tik_importable):

@@ -5,13 +5,11 @@ tests/reference/elementwise.py, the unknown-result warnings at the kernel's own 
 from __future__ import annotations
 
 import runpy
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from simulator.tik import SHIM
 from tests.reference import elementwise as ref
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "elementwise"
@@ -116,14 +114,6 @@ def test_c_api_kernel_matches_the_reference(pipev, tmp_path):
     with np.errstate(all="ignore"):
         same(z[4], x - np.float16(0.5), "asc_sub_scalar")
     same(z[5], each("vlrelu", "f16", x, np.float16(0.125)), "asc_leakyrelu")
-
-
-@pytest.fixture
-def tik_importable(monkeypatch):
-    monkeypatch.syspath_prepend(SHIM)
-    yield
-    for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
-        del sys.modules[name]
 
 
 def test_tik_kernel_matches_the_reference(tik_importable):

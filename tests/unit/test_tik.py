@@ -13,20 +13,11 @@ import pytest
 from isa.diagnostics import DiagnosticError
 from isa.listing import format_listing
 from pipev import Observer
-from simulator.tik import SHIM
 from simulator.tik.errors import TikError
 
 ROOT = Path(__file__).resolve().parents[2]
 TIK = ROOT / "programs" / "tik"
 HEAD = "from tbe import tik\ntik_instance = tik.Tik()\n"
-
-
-@pytest.fixture
-def tik_importable(monkeypatch):
-    monkeypatch.syspath_prepend(SHIM)
-    yield
-    for name in [m for m in sys.modules if m.split(".")[0] in ("tbe", "te", "tik")]:
-        del sys.modules[name]
 
 
 def script(tmp_path, *parts: str) -> Path:

@@ -7,7 +7,6 @@ bit-exact against numpy."""
 from __future__ import annotations
 
 import runpy
-import sys
 import textwrap
 from pathlib import Path
 
@@ -15,17 +14,6 @@ import numpy as np
 import pytest
 
 from isa.diagnostics import DiagnosticError
-from simulator.tik import SHIM
-
-PACKAGES = ("tbe", "te", "tik", "impl")
-
-
-@pytest.fixture
-def tik_importable(monkeypatch):
-    monkeypatch.syspath_prepend(SHIM)
-    yield
-    for name in [m for m in sys.modules if m.split(".")[0] in PACKAGES]:
-        del sys.modules[name]
 
 
 def build(tmp_path: Path, text: str):

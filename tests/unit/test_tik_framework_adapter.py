@@ -5,24 +5,10 @@ and `REQUIRED_ATTR_STR` in `check_op_params`. Our own operator in that style, bi
 from __future__ import annotations
 
 import runpy
-import sys
 import textwrap
 
 import numpy as np
 import pytest
-
-from simulator.tik import SHIM
-
-PACKAGES = ("tbe", "te", "tik", "impl")
-
-
-@pytest.fixture
-def tik_importable(monkeypatch):
-    monkeypatch.syspath_prepend(SHIM)
-    yield
-    for name in [m for m in sys.modules if m.split(".")[0] in PACKAGES]:
-        del sys.modules[name]
-
 
 COPY_5D = """
 from impl.util.platform_adapter import para_check, platform_info, register_operator_compute

@@ -6,7 +6,6 @@ Our own operator-style kernels, bit-exact against numpy."""
 from __future__ import annotations
 
 import runpy
-import sys
 import textwrap
 from pathlib import Path
 
@@ -14,19 +13,9 @@ import numpy as np
 import pytest
 
 from isa.listing import format_listing
-from simulator.tik import SHIM
 
-PACKAGES = ("tbe", "te", "tik", "impl")
 ROWS, COLS, NT = 4, 8, 20
 MASK32 = (1 << 32) - 1
-
-
-@pytest.fixture
-def tik_importable(monkeypatch):
-    monkeypatch.syspath_prepend(SHIM)
-    yield
-    for name in [m for m in sys.modules if m.split(".")[0] in PACKAGES]:
-        del sys.modules[name]
 
 
 def build(tmp_path: Path, text: str):

@@ -4,24 +4,11 @@ tensor, ... Our own kernels in the operators' style, each bit-exact against nump
 from __future__ import annotations
 
 import runpy
-import sys
 import textwrap
 from pathlib import Path
 
 import numpy as np
 import pytest
-
-from simulator.tik import SHIM
-
-PACKAGES = ("tbe", "te", "tik", "impl")
-
-
-@pytest.fixture
-def tik_importable(monkeypatch):
-    monkeypatch.syspath_prepend(SHIM)
-    yield
-    for name in [m for m in sys.modules if m.split(".")[0] in PACKAGES]:
-        del sys.modules[name]
 
 
 def build(tmp_path: Path, text: str):

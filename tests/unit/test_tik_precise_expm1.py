@@ -5,7 +5,6 @@ the 65,536 float16 inputs (tests/reference/expm1.py: exact), raw bytes."""
 from __future__ import annotations
 
 import runpy
-import sys
 import textwrap
 from pathlib import Path
 
@@ -13,19 +12,9 @@ import numpy as np
 import pytest
 
 from isa.diagnostics import DiagnosticError
-from simulator.tik import SHIM
 from tests.reference.expm1 import expm1
 
-PACKAGES = ("tbe", "te", "tik", "impl")
 CHUNK = 4096  # 32 repeats of 128
-
-
-@pytest.fixture
-def tik_importable(monkeypatch):
-    monkeypatch.syspath_prepend(SHIM)
-    yield
-    for name in [m for m in sys.modules if m.split(".")[0] in PACKAGES]:
-        del sys.modules[name]
 
 
 EXPM1 = """

@@ -5,7 +5,6 @@ tests/reference/elementwise.py's exact `decimal` logarithm, rounded once), raw b
 from __future__ import annotations
 
 import runpy
-import sys
 import textwrap
 from pathlib import Path
 
@@ -14,19 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulator.tik import SHIM
 from tests.reference.elementwise import unary
 
-PACKAGES = ("tbe", "te", "tik", "impl")
 N = 1024  # 8 repeats of 128
-
-
-@pytest.fixture
-def tik_importable(monkeypatch):
-    monkeypatch.syspath_prepend(SHIM)
-    yield
-    for name in [m for m in sys.modules if m.split(".")[0] in PACKAGES]:
-        del sys.modules[name]
 
 
 LN = """

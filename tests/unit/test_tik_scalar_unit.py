@@ -20,20 +20,10 @@ from hypothesis import strategies as st
 from isa import assemble
 from isa.diagnostics import DiagnosticError
 from simulator.run import run
-from simulator.tik import SHIM
 from tests.reference import scalar_unit as ref
 
 ROOT = Path(__file__).resolve().parents[2]
 PIPEV = [sys.executable, "-m", "simulator.cli"]
-PACKAGES = ("tbe", "te", "tik", "impl")
-
-
-@pytest.fixture
-def tik_importable(monkeypatch):
-    monkeypatch.syspath_prepend(SHIM)
-    yield
-    for name in [m for m in sys.modules if m.split(".")[0] in PACKAGES]:
-        del sys.modules[name]
 
 
 def build(tmp_path: Path, text: str):
