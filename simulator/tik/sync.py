@@ -127,18 +127,30 @@ def plan(root: Block, overlaps: dict[str, frozenset[str]] | None = None) -> Plan
                 state[(p, r)] = _superseded(state.get((p, r), frozenset()), c) | mine
         return state
 
+    def loop_head(node: Loop, state: State, seen: dict) -> State:
+        """The state at LOOP's head: the entry's, joined with every iteration's exit. An
+        access drops the entries it supersedes, so iterating can cycle through states (a
+        random kernel with if/else and continue did); once a state repeats, the heads are
+        accumulated instead, which ends (the entries are finite) on the safe side: an entry
+        kept pending can only add a wait."""
+        head, history, grow = state, [], False
+        while True:
+            out = _union(state, walk(node.body, head, seen))
+            if not grow and any(out == h for h in history):
+                grow = True
+            if grow:
+                out = _union(out, head)
+            if out == head:
+                return head
+            history.append(head)
+            head = out
+
     def walk(block: Block, state: State, seen: dict) -> State:
         for i, node in enumerate(block.nodes):
             if isinstance(node, Op):
                 state = visit(node, block, i, state, seen)
             elif isinstance(node, Loop):
-                head = state
-                while True:
-                    out = _union(state, walk(node.body, head, seen))
-                    if out == head:
-                        break
-                    head = out
-                state = head
+                state = loop_head(node, state, seen)
             elif isinstance(node, If):
                 arms = [walk(b, state, seen) for b in children(node)]
                 if node.orelse is None:

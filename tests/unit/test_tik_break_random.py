@@ -81,3 +81,23 @@ def test_random_kernels_with_break_and_continue(ops, tmp_path_factory):
     want = np.zeros(512, np.float16)
     simulate(ops, ub, g_in, want)
     assert out.tobytes() == want.tobytes(), path.read_text()
+
+
+# a kernel the random test found: the synchronisation's walk of the second loop cycled through
+# two states forever (an access supersedes entries, so iterating a loop body need not converge)
+CYCLING = [
+    ("if", 2, [("copy", "a", "a")],
+     [("loop", 3, [("load", "a", 0), ("add", "c", "a", "c"), ("continue", 2), ("scoped", "c", 2)]),
+      ("copy", "a", "c"), ("continue", 0)]),
+    ("loop", 1, [("if", 1, [("store", "a", 0), ("scoped", "b", 0), ("load", "c", 2)],
+                  [("store", "c", 0), ("scoped", "a", 3), ("add", "c", "a", "b"),
+                   ("load", "a", 3)])]),
+]
+
+
+def test_a_kernel_whose_loop_walk_cycled_builds_and_runs(tmp_path_factory):
+    out, g_in, path = run_kernel(source(CYCLING), tmp_path_factory)
+    ub = {b: g_in[:N].copy() for b in BUFFERS}
+    want = np.zeros(512, np.float16)
+    simulate(CYCLING, ub, g_in, want)
+    assert out.tobytes() == want.tobytes(), path.read_text()
