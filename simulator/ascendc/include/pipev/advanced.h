@@ -21,8 +21,7 @@ inline uint32_t round32(uint64_t bytes) { return uint32_t((bytes + 31) & ~uint64
 inline AscendC::LocalTensor<uint8_t> framework_tmp(uint32_t bytes, const char* api, Loc loc) {
     uint64_t addr = (g.ub_top + 31) & ~uint64_t(31);
     uint32_t need = round32(bytes);
-    // the framework hands out the UB GetCoreMemSize gives, not the chip's register-spill reserve
-    uint64_t top = bridge().ub_bytes - bridge().spill_bytes;
+    uint64_t top = ub_usable();  // the framework hands out what GetCoreMemSize gives
     if (addr + need > top)
         error(loc, "%s takes %u bytes of temporary space from the UB the kernel's buffers leave "
               "free, and %llu are free above UB 0x%llx: pass a sharedTmpBuffer or leave room",

@@ -229,6 +229,8 @@ inline std::string unique_name(const std::string& base) {
 // Kernels may have all of UB, as on silicon: pipev's scratch area (the top scratch_bytes) is
 // checked when an API that keeps temporaries there runs (simulator/scratch_use.py).
 inline uint64_t ub_limit() { return bridge().ub_bytes; }
+// The UB GetCoreMemSize gives: all of it but the chip's register-spill reserve (ascend950).
+inline uint64_t ub_usable() { return bridge().ub_bytes - bridge().spill_bytes; }
 
 // Reserves BYTES of UB (32-byte aligned).
 inline uint64_t ub_alloc(uint64_t bytes, const char* what, Loc loc) {
@@ -239,12 +241,12 @@ inline uint64_t ub_alloc(uint64_t bytes, const char* what, Loc loc) {
               "%llu are already in use", what, (unsigned long long)bytes,
               (unsigned long long)addr, (unsigned long long)ub_limit(), (unsigned long long)addr);
     uint64_t spill = bridge().spill_bytes;
-    if (spill && end > ub_limit() - spill)
+    if (spill && end > ub_usable())
         warning(loc, "%s reaches UB 0x%llx, into the top %llu bytes the chip reserves for register "
                 "spills (0x%llx..0x%llx; GetRuntimeUBSize gives 0x%llx): a vector function whose "
                 "registers spill overwrites it", what, (unsigned long long)end,
-                (unsigned long long)spill, (unsigned long long)(ub_limit() - spill),
-                (unsigned long long)ub_limit(), (unsigned long long)(ub_limit() - spill));
+                (unsigned long long)spill, (unsigned long long)ub_usable(),
+                (unsigned long long)ub_limit(), (unsigned long long)ub_usable());
     g.ub_top = end;
     return addr;
 }

@@ -27,8 +27,7 @@ public:
     }
     void GetCoreMemSize(const CoreMemType& memType, uint64_t& size, PIPEV_LOC) const {
         if (memType != CoreMemType::UB) unknown("GetCoreMemSize of a memory other than UB", loc);
-        // the UB a kernel may use: ascend950's register-spill reserve is not part of it
-        size = pipev::detail::bridge().ub_bytes - pipev::detail::bridge().spill_bytes;
+        size = pipev::detail::ub_usable();
     }
 
     // every other member of the documented class compiles; each answers what pipev knows or
