@@ -10,7 +10,7 @@ simulator/semantics/regvec_convert.py.
 from __future__ import annotations
 
 from isa.regvec import NEEDS, REGVEC, RegFamily
-from isa.types import ROUND_MODES
+from isa.types import ROUND_MODES, value_bits
 
 # SatMode (the SatMode page): no_sat, sat; `auto` is SatMode::UNKNOWN, which pipev runs as sat
 # (the Cast page's saturating conversions, docs/decisions.md)
@@ -54,7 +54,19 @@ CAST_PAIRS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
     ("s64", "s32"): ((), "-"),
     ("u8", "u32"): ((), "sat"), ("s16", "u32"): ((), "sat"), ("u16", "u32"): ((), "sat"),
     ("s32", "s64"): ((), "sat"),
+    # the 950 types (issue 34): int4x2_t (s4), fp4x2 pairs, the 8-bit floats; a widening
+    # Cast from them is exact (RoundMode::UNKNOWN)
+    ("s4", "f16"): (_LOSSY_INT_FLOAT, "sat"), ("s4", "s16"): ((), "sat"),
+    ("s16", "s4"): ((), "-"), ("f16", "s4"): ((), "-"), ("bf16", "s4"): ((), "-"),
+    ("bf16", "f4e2m1"): ((), "-"), ("bf16", "f4e1m2"): ((), "-"),
+    ("f4e2m1", "bf16"): (_LOSSY_INT_FLOAT, "-"), ("f4e1m2", "bf16"): (_LOSSY_INT_FLOAT, "-"),
+    ("f16", "hif8"): ((), "-"), ("f32", "hif8"): ((), "-"),
+    ("hif8", "f16"): (("round", "hybrid"), "sat"), ("hif8", "f32"): (("round", "hybrid"), "sat"),
+    ("f32", "f8e4m3"): ((), "-"), ("f32", "f8e5m2"): ((), "-"),
+    ("f8e4m3", "f32"): (("rint",), "sat"), ("f8e5m2", "f32"): (("rint",), "sat"),
 }
+# fp8_e8m0_t (bf16 <-> e8m0), also on the page, is not modelled: the page gives no rounding
+# rule for bf16 -> e8m0 (docs/decisions.md)
 TRUNCATE_TYPES = ("f16", "bf16", "f32")
 ARANGE_TYPES = ("s8", "s16", "s32", "f16", "f32", "s64")
 # Pack / UnPack (the Pack page's table): (narrow, wide) pairs
@@ -72,7 +84,10 @@ def cast_problem(dst: str, src: str, rnd: str, sat: str) -> str | None:
         return (f"Cast {src} -> {dst} is not a conversion of the Cast page" +
                 (f" ({src} converts to {', '.join(takes)})" if takes else ""))
     modes, sats = row
-    if modes and rnd not in ("none", *modes):
+    if modes and rnd not in ("none", *modes) or not modes and rnd == "hybrid":
+        return (f"Cast {src} -> {dst} takes round modes {', '.join(modes)}, not {rnd}" if modes
+                else f"Cast {src} -> {dst} is exact: it takes no RoundMode, not {rnd}")
+    if rnd == "hybrid" and "hybrid" not in modes:
         return f"Cast {src} -> {dst} takes round modes {', '.join(modes)}, not {rnd}"
     if sats == "-" and sat != "auto":
         return f"Cast {src} -> {dst} takes no SatMode (SatMode::UNKNOWN), not {sat}"
@@ -102,7 +117,8 @@ class CastFamily(TypedRegFamily):
     def pair_problem(self, name: str, dst, src, fields: dict) -> str | None:
         """Why NAME.DST.SRC with these fields is not one of the page's forms, or None."""
         part = fields.get("part", 0)
-        ratio = max(dst.size, src.size) // min(dst.size, src.size)
+        # the ratio of values (not bytes): fp4x2 and int4x2_t hold two 4-bit values a byte
+        ratio = max(value_bits(dst), value_bits(src)) // min(value_bits(dst), value_bits(src))
         if part >= ratio:
             return (f"a {ratio}:1 conversion has RegLayout parts "
                     f"{', '.join(PARTS[:ratio])} only, not {PARTS[part]}")

@@ -107,6 +107,16 @@ TYPES: dict[str, DType] = {t.name: t for t in (
     # and 2j+1 in bits 4–7 (the int4b_t figure of the C-API reference); held unpacked as int8
     # (`numeric`, .npy files: one value a element), packed in memory (docs/machine.md §3)
     _t("s4", 1, "int", np.int8, bits=4),
+    # ascend950's 8-bit floats and fp4 pairs (issue 34): moved, loaded into registers and
+    # converted by the reg-based Cast only, held as their raw codes (`numeric` uint8: nothing
+    # computes on them; .npy files hold the codes). f4e2m1 / f4e1m2 (fp4x2_e2m1_t /
+    # fp4x2_e1m2_t): one byte holds two 4-bit values, value 2j in bits 0-3 and 2j+1 in bits
+    # 4-7; an element is the byte (the pair), as the C++ type is. Formats: LOW_FLOATS below
+    _t("f8e4m3", 1, "float", np.uint8),
+    _t("f8e5m2", 1, "float", np.uint8),
+    _t("hif8", 1, "float", np.uint8),
+    _t("f4e2m1", 1, "float", np.uint8),
+    _t("f4e1m2", 1, "float", np.uint8),
 )}
 
 ALIASES: dict[str, str] = {
@@ -116,14 +126,56 @@ ALIASES: dict[str, str] = {
     "int8": "s8", "uint8": "u8", "int16": "s16", "uint16": "u16", "int32": "s32",
     "uint32": "u32", "int64": "s64", "uint64": "u64", "complex32": "c32", "complex64": "c64",
     "double": "f64", "float64": "f64", "int4b_t": "s4",
+    # int4x2_t (the 950 Cast page's name): two int4b_t a byte, which s4 already is
+    "int4x2_t": "s4", "fp8_e4m3fn_t": "f8e4m3", "fp8_e5m2_t": "f8e5m2", "hifloat8_t": "hif8",
+    "fp4x2_e2m1_t": "f4e2m1", "fp4x2_e1m2_t": "f4e1m2",
 }
 
 UNSIGNED_MASK_TYPES = ("u8", "u16", "u32", "u64")
 # types memory holds and copies move but no vector instruction computes on (issue #27)
 MEMORY_ONLY = ("bool", "f64")
 # types only vconv computes on (s4, int4b_t: two elements a byte; the Cast page's int4 pairs)
-CONVERT_ONLY = ("s4",)
+CONVERT_ONLY = ("s4", "f8e4m3", "f8e5m2", "hif8", "f4e2m1", "f4e1m2")
 VECTOR_TYPES = tuple(n for n in TYPES if n not in MEMORY_ONLY + CONVERT_ONLY)  # machine.md §3
+
+
+
+
+@attrs.frozen
+class LowFloat:
+    """A sign-magnitude float of at most 8 bits (the built-in data types page, table 5): its
+    exponent and mantissa widths, bias, the codes of its specials (magnitude codes, the sign
+    bit apart; None: the format has none). hif8's codes are not a plain exponent / mantissa
+    split: simulator/semantics/lowfloat.py decodes them from the page's table 6."""
+
+    bits: int  # 8, or 4 (each half of an fp4x2 byte)
+    exp: int
+    mant: int
+    bias: int
+    inf: int | None
+    nan: int | None  # the code of the positive quiet NaN (hif8: 0x80, its only NaN)
+    value_bits: int  # bits a value: the RegLayout ratio of a Cast counts values, not bytes
+
+
+LOW_FLOATS: dict[str, LowFloat] = {
+    # IEEE-like: inf = exponent all ones, mantissa 0; NaN = exponent all ones, mantissa != 0
+    "f8e5m2": LowFloat(8, 5, 2, 15, 0x7C, 0x7E, 8),
+    # e4m3fn: no inf; S.1111.111 is NaN, the rest of the top binade finite (max 448)
+    "f8e4m3": LowFloat(8, 4, 3, 7, None, 0x7F, 8),
+    # the page's D-field encoding: 0x80 NaN, 0x6F / 0xEF ±inf, no -0
+    "hif8": LowFloat(8, 0, 0, 0, 0x6F, 0x80, 8),
+    # no inf, no NaN. e2m1: bias 1, max 6; e1m2: the page's range ±7·2^-2 (bias 1, max 1.75;
+    # the generic Bias formula would give 0: docs/decisions.md)
+    "f4e2m1": LowFloat(4, 2, 1, 1, None, None, 4),
+    "f4e1m2": LowFloat(4, 1, 2, 1, None, None, 4),
+}
+
+
+def value_bits(t: DType) -> int:
+    """Bits of one value of T: a Cast's RegLayout ratio is the ratio of these (fp4x2 pairs and
+    int4x2_t hold two 4-bit values a byte)."""
+    low = LOW_FLOATS.get(t.name)
+    return low.value_bits if low is not None else t.bits
 
 
 def int_range(t: DType) -> tuple[int, int]:
@@ -231,5 +283,6 @@ def _convert_scalar(t: DType, value: complex | float | int) -> tuple[np.ndarray 
     return arr.view(np.uint8), ""
 
 
-# vconv/cast round modes (AscendC RoundMode CAST_NONE ... CAST_ODD, in that order)
-ROUND_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")
+# vconv/cast round modes (AscendC RoundMode CAST_NONE ... CAST_HYBRID, in that order); hybrid
+# is the reg-based Cast's to hifloat8 only (isa/regvec_convert.py)
+ROUND_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd", "hybrid")

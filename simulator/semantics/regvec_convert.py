@@ -24,7 +24,7 @@ from isa.program import Instruction
 from isa.regvec import VL
 from isa.regvec_convert import SAT_MODES
 from isa.table import ROUND_MODES
-from isa.types import DType
+from isa.types import LOW_FLOATS, TYPES, DType, value_bits
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
 from simulator.semantics.context import Context
@@ -46,6 +46,8 @@ def reg_convert(raw: np.ndarray, src: DType, dst: DType, mode: str, sat: bool) -
     # imported when a Cast runs: a plain run does not load the conversion code (test_cli)
     from simulator.semantics.convert import split, to_float, to_int, to_integral
 
+    if src.name in LOW_FLOATS or dst.name in LOW_FLOATS or src.nibble or dst.nibble:
+        return _low_convert(raw, src, dst, mode, sat)
     if src.is_int and dst.is_int:
         v = raw.view(src.numeric).astype(np.int64) if src.name != "u64" else \
             raw.view(np.uint64)
@@ -70,6 +72,35 @@ def reg_convert(raw: np.ndarray, src: DType, dst: DType, mode: str, sat: bool) -
     if sat:
         return to_int(p, dst, mode)
     return _wrap_int(p, dst, mode)
+
+
+def _low_convert(raw: np.ndarray, src: DType, dst: DType, mode: str, sat: bool) -> np.ndarray:
+    """The 950 types' conversions, one 4- or 8-bit code an element of RAW (the narrow side's
+    codes one a uint8): semantics/lowfloat.py for the floats; int4 as an integer of −8..7."""
+    from simulator.semantics import lowfloat
+
+    if src.name in LOW_FLOATS:
+        return lowfloat.widen(raw, src.name, dst)
+    if dst.name in LOW_FLOATS:
+        mode = "round" if dst.name == "hif8" and mode == "none" else mode
+        return lowfloat.narrow(raw, src, dst.name, "rint" if mode == "none" else mode, sat)
+    if src.nibble:  # int4 → s16 / f16 / bf16: exact
+        v = ((raw.astype(np.int16) & 0xF) ^ 8) - 8
+        if dst.is_int:
+            return v.astype(dst.numeric).view(dst.raw)
+        if dst.name == "bf16":  # exact: |v| <= 8
+            return (v.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+        return v.astype(dst.numeric).view(dst.raw)
+    # → int4: f16 rounds to an integer (s32 holds every half), then SAT clamps to −8..7 and
+    # NO_SAT keeps the low 4 bits; ±inf gives the extremes either way, NaN 0
+    v = raw.view(src.numeric).astype(np.int64) if src.is_int else \
+        reg_convert(raw, src, TYPES["s32"], mode, True).view(np.int32).astype(np.int64)
+    clamped = np.clip(v, -8, 7)
+    out = clamped if sat else np.where(v == clamped, v, v & 0xF)
+    if src.is_float:
+        inf = np.isinf(lowfloat.source_values(raw, src))
+        out = np.where(inf, clamped, out)
+    return (out & 0xF).astype(np.uint8)
 
 
 def _nearest_even(raw: np.ndarray, src: DType, dst: DType, sat: bool) -> np.ndarray | None:
@@ -145,6 +176,8 @@ def cast_register(raw: np.ndarray, on: np.ndarray, dst: DType, src: DType, mode:
                   sat: bool, part: int) -> np.ndarray:
     """The VL bytes of the destination register: RAW the source register's bytes, ON the
     source elements the mask enables (docs/semantics.md §15.2)."""
+    if src.nibble or dst.nibble or value_bits(src) == 4 or value_bits(dst) == 4:
+        return _pair_register(raw, on, dst, src, mode, sat, part)
     s = raw.view(src.raw)
     if dst.size == src.size:
         out = np.where(on, reg_convert(s, src, dst, mode, sat), np.zeros((), dst.raw))
@@ -158,6 +191,25 @@ def cast_register(raw: np.ndarray, on: np.ndarray, dst: DType, src: DType, mode:
         out = np.zeros(VL // dst.size, dst.raw)
         out[part::r] = np.where(on, reg_convert(s, src, dst, mode, sat), np.zeros((), dst.raw))
     return np.ascontiguousarray(out).view(np.uint8)
+
+
+def _pair_register(raw: np.ndarray, on: np.ndarray, dst: DType, src: DType, mode: str,
+                   sat: bool, part: int) -> np.ndarray:
+    """int4x2_t / fp4x2 ↔ a 16-bit type (the Cast page: the instruction reads and writes two
+    values as a pair, the mask of a narrowing one read at the even element): a byte of two
+    4-bit values and a pair of 16-bit elements (4 bytes) are the units, 4:1 under RegLayout;
+    ON: the source's elements (bytes, or 16-bit elements) the mask enables."""
+    if src.size == 1:  # widening: byte part + 4i → elements 2i (low half), 2i + 1 (high half)
+        b = raw[part::4]
+        halves = np.stack([b & 0xF, b >> 4], axis=-1).reshape(-1)
+        vals = reg_convert(halves, src, dst, mode, sat)
+        keep = np.repeat(on[part::4], 2)
+        return np.where(keep, vals, np.zeros((), dst.raw)).view(np.uint8)
+    vals = reg_convert(raw.view(src.raw), src, dst, mode, sat).reshape(-1, 2)
+    byte = (vals[:, 0] & 0xF) | ((vals[:, 1] & 0xF) << 4)
+    out = np.zeros(VL, np.uint8)
+    out[part::4] = np.where(on[0::2], byte, 0)
+    return out
 
 
 def _vrcvt(m: Machine, _op, arg, _lo, _hi) -> None:

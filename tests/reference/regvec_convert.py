@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from tests.reference import lowfloat
 from tests.reference.convert import (
     FLOATS,
     INTS,
@@ -27,7 +28,9 @@ from tests.reference.convert import (
 )
 
 SIZES = {**{t: (1 + m + e) // 8 for t, (m, e) in FLOATS.items()},
-         **{t: n // 8 for t, (n, _) in INTS.items()}, "u64": 8}
+         **{t: n // 8 for t, (n, _) in INTS.items()}, "u64": 8,
+         **dict.fromkeys(lowfloat.LOW, 1), "s4": 1}  # int4x2_t, fp4x2: a byte of two values
+PAIRS = ("s4", "f4e2m1", "f4e1m2")  # two 4-bit values a byte
 INTS_ALL = {**INTS, "u64": (64, False)}
 
 
@@ -59,6 +62,8 @@ def _float_bits(dst: str, neg: bool, mag: Fraction, mode: str, sat: bool) -> int
 
 def cast_one(src: str, dst: str, bits: int, mode: str, sat: bool) -> int:
     """The raw bits of DST the reg-based Cast makes of SRC element BITS."""
+    if src in lowfloat.LOW or dst in lowfloat.LOW or "s4" in (src, dst):
+        return lowfloat.cast_value(src, dst, bits, mode, sat)
     kind, neg, *rest = decode(src, bits) if src != "u64" else ("num", False, Fraction(bits))
     if dst in INTS_ALL:
         if kind == "nan":
@@ -97,6 +102,8 @@ def cast_register(src_raw: bytes, pbits: bytes, dst: str, src: str, mode: str, s
     """The 256 bytes of Cast's destination register (the RegLayout page's pseudo-code: b32 → b16
     `dst[layout::2] = src[0:64]`, b16 → b32 `dst[0:64] = src[layout::2]`, the mask read at the
     source's width, disabled elements 0)."""
+    if src in PAIRS or dst in PAIRS:
+        return _pair_register(src_raw, pbits, dst, src, mode, sat, part)
     ss, ds = SIZES[src], SIZES[dst]
     s = _elements(src_raw, ss)
     on = mask_on(pbits, ss, len(s))
@@ -115,6 +122,28 @@ def cast_register(src_raw: bytes, pbits: bytes, dst: str, src: str, mode: str, s
             if on[i]:
                 out[r * i + part] = cast_one(src, dst, s[i], mode, sat)
     return _bytes(out, ds)
+
+
+def _pair_register(src_raw: bytes, pbits: bytes, dst: str, src: str, mode: str, sat: bool,
+                   part: int) -> bytes:
+    """int4x2_t / fp4x2 ↔ a 16-bit type: the Cast page reads and writes two values as a pair,
+    4:1 under RegLayout; a narrowing Cast's mask bit is its even element's."""
+    if src in PAIRS:  # byte 4i + part → elements 2i (low half) and 2i + 1 (high half)
+        on = mask_on(pbits, 1, 256)
+        out = []
+        for i in range(64):
+            b = src_raw[4 * i + part]
+            for half in (b & 0xF, b >> 4):
+                out.append(cast_one(src, dst, half, mode, sat) if on[4 * i + part] else 0)
+        return _bytes(out, 2)
+    s = _elements(src_raw, 2)
+    on = mask_on(pbits, 2, 128)
+    out = bytearray(256)
+    for i in range(64):
+        if on[2 * i]:
+            lo, hi = (cast_one(src, dst, s[2 * i + k], mode, sat) for k in (0, 1))
+            out[4 * i + part] = lo | hi << 4
+    return bytes(out)
 
 
 def truncate_register(src_raw: bytes, pbits: bytes, t: str, mode: str) -> bytes:
