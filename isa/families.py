@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import attrs
 
-from isa.types import TYPES, DType
+from isa.types import ROUND_MODES, TYPES, DType
 
 # the chip-aware methods take an isa.chip.Chip, typed Any: the chip module reads the table,
 # which reads these records
@@ -666,6 +666,8 @@ class FloatScalarFamily(Family):
         if t is None or not t.is_float or t.size not in (2, 4):
             return (f"{name} takes a float register type (f16, bf16, f32), got "
                     f"{t.name if t is not None else 'none'}"), ""
+        if fields.get("round") == len(ROUND_MODES) - 1:  # hybrid: the reg Cast to hifloat8's
+            return f"{name} takes round modes {', '.join(ROUND_MODES[:-1])}, not hybrid", "round"
         return None
 
 

@@ -99,9 +99,13 @@ def reg_value(kind: str, text: str, off: int) -> int | str:
 
 _ALL = ("s8", "u8", "s16", "u16", "f16", "bf16", "s32", "u32", "f32", "s64", "u64")
 _INTS = ("s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64")
-# the element types of each mnemonic, from its Reg API page's data-type table (complex, fp8 and
-# fp4 types aside: pipev has no such memory types); a mnemonic not listed takes _ALL
+# ascend950's 8-bit floats and fp4 pairs (issue 34): loaded, stored and copied as bytes (the
+# LoadAlign / StoreAlign / LoadUnAlign / StoreUnAlign pages list them), converted by Cast
+_LOW8 = ("f8e4m3", "f8e5m2", "hif8", "f4e2m1", "f4e1m2")
+# the element types of each mnemonic, from its Reg API page's data-type table (complex types
+# aside); a mnemonic not listed takes _ALL
 TYPES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("vlds", "vsts", "vldu", "vstu", "vrmov"), _ALL + _LOW8 + ("s4",)),
     "vrmul": ("s16", "u16", "f16", "bf16", "s32", "u32", "f32", "s64", "u64"),
     "vrmuls": ("s16", "u16", "f16", "bf16", "s32", "u32", "f32", "s64", "u64"),
     "vrabs": ("s8", "s16", "f16", "bf16", "s32", "f32", "s64"),

@@ -15,7 +15,10 @@ template <class T> constexpr const char* gm_type_name() {
                   std::is_same_v<T, uint16_t> || std::is_same_v<T, int32_t> ||
                   std::is_same_v<T, uint32_t> || std::is_same_v<T, int64_t> ||
                   std::is_same_v<T, uint64_t> || std::is_same_v<T, bool> ||
-                  std::is_same_v<T, double> || std::is_same_v<T, int4b_t>)
+                  std::is_same_v<T, double> || std::is_same_v<T, int4b_t> ||
+                  std::is_same_v<T, fp8_e4m3fn_t> || std::is_same_v<T, fp8_e5m2_t> ||
+                  std::is_same_v<T, hifloat8_t> || std::is_same_v<T, fp4x2_e2m1_t> ||
+                  std::is_same_v<T, fp4x2_e1m2_t>)
         return pipev::type_name<T>;
     else
         return "";

@@ -68,6 +68,28 @@ struct int4b_t {
 };
 namespace AscendC { using ::int4b_t; }
 
+// ascend950's 8-bit floats, fp4 pairs and int4x2_t (issue 34; the built-in data types page): one
+// byte of raw bits each. Kernels move them (DataCopy, LoadAlign / StoreAlign) and convert them
+// with the reg-based Cast; nothing computes on them, so a value is only its bits. fp4x2_* and
+// int4x2_t hold two 4-bit values a byte (value 2j in bits 0-3, 2j+1 in bits 4-7).
+#define PIPEV_BYTE_TYPE(T)                                                                     \
+    struct T {                                                                                 \
+        uint8_t bits = 0;                                                                      \
+        T() = default;                                                                         \
+        static T from_bits(uint8_t b) { T r; r.bits = b; return r; }                           \
+    };
+PIPEV_BYTE_TYPE(fp8_e4m3fn_t)
+PIPEV_BYTE_TYPE(fp8_e5m2_t)
+PIPEV_BYTE_TYPE(hifloat8_t)
+PIPEV_BYTE_TYPE(fp4x2_e2m1_t)
+PIPEV_BYTE_TYPE(fp4x2_e1m2_t)
+PIPEV_BYTE_TYPE(int4x2_t)
+#undef PIPEV_BYTE_TYPE
+namespace AscendC {
+using ::fp8_e4m3fn_t; using ::fp8_e5m2_t; using ::hifloat8_t; using ::fp4x2_e2m1_t;
+using ::fp4x2_e1m2_t; using ::int4x2_t;
+}
+
 namespace pipev {
 // Bytes N elements of T occupy (int4b_t: half a byte each; callers check N is even).
 template <class T> constexpr bool is_int4 = std::is_same_v<T, int4b_t>;
@@ -94,6 +116,13 @@ PIPEV_TYPE(uint64_t, "u64")
 PIPEV_TYPE(bool, "bool")    // moved and declared (DataCopy), not computed on
 PIPEV_TYPE(double, "f64")
 PIPEV_TYPE(int4b_t, "s4")  // two a byte: Cast to and from half, DataCopy
+// the 950 types (issue 34): a RegTensor<int4x2_t> holds int4b_t pairs, s4 in registers
+PIPEV_TYPE(fp8_e4m3fn_t, "f8e4m3")
+PIPEV_TYPE(fp8_e5m2_t, "f8e5m2")
+PIPEV_TYPE(hifloat8_t, "hif8")
+PIPEV_TYPE(fp4x2_e2m1_t, "f4e2m1")
+PIPEV_TYPE(fp4x2_e1m2_t, "f4e1m2")
+PIPEV_TYPE(int4x2_t, "s4")
 #undef PIPEV_TYPE
 template <class T> constexpr const char* type_name = TypeInfo<T>::name;
 // A parameter that does not take part in template argument deduction (scalars of vector APIs).
