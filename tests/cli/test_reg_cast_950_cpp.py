@@ -86,3 +86,103 @@ def test_pairs_layouts_and_modes_the_cast_page_does_not_list_are_errors_at_the_l
     assert proc.returncode == 1
     assert "k.cpp:14:" in proc.stderr and message in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+C_API = """#include "acl/acl.h"
+#include "c_api/asc_simd.h"
+__simd_vf__ inline void vf(__ubuf__ float* x, __ubuf__ hifloat8_t* y, __ubuf__ fp8_e5m2_t* e,
+                           __ubuf__ float* w, __ubuf__ fp4x2_e1m2_t* b, __ubuf__ int4x2_t* q)
+{
+    vector_bool all = asc_create_mask_b32(PAT_ALL);
+    vector_bool all16 = asc_create_mask_b16(PAT_ALL);
+    vector_bool all8 = asc_create_mask_b8(PAT_ALL);
+    vector_float xr, wr;
+    vector_hifloat8_t yr;
+    vector_fp8_e5m2_t er;
+    vector_bfloat16_t br;
+    vector_half hr;
+    vector_fp4x2_e1m2_t fr;
+    vector_int4x2_t qr;
+    asc_load(xr, x);
+    asc_float2hif8_rh_sat_v3(yr, xr, all);
+    asc_store(y, yr, all8);
+    asc_float2e5m2_rn_v2(er, xr, all);
+    asc_store(e, er, all8);
+    asc_e5m22float_v2(wr, er, all8);
+    asc_store(w, wr, all);
+    asc_float2bfloat16_rn(br, xr, all);
+    asc_bfloat162e1m2x2_rz_v4(fr, br, all16);
+    asc_store(b, fr, all8);
+    asc_float2half_rn(hr, xr, all);
+    asc_half2int4x2_rna_v3(qr, hr, all16);
+    asc_store(q, qr, all8);
+}
+__global__ __aicore__ void k(GM_ADDR x, GM_ADDR y)
+{
+    __ubuf__ float xs[64];
+    __ubuf__ hifloat8_t ys[256];
+    __ubuf__ fp8_e5m2_t es[256];
+    __ubuf__ float ws[64];
+    __ubuf__ fp4x2_e1m2_t bs[256];
+    __ubuf__ int4x2_t qs[256];
+    asc_init();
+    asc_copy_gm2ub((__ubuf__ void*)xs, (__gm__ void*)x, 256);
+    asc_sync_notify(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    asc_sync_wait(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    vf(xs, ys, es, ws, bs, qs);
+    asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_sync_wait(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_copy_ub2gm_sync((__gm__ void*)y, (__ubuf__ void*)ys, 256);
+    asc_copy_ub2gm_sync((__gm__ void*)(y + 256), (__ubuf__ void*)es, 256);
+    asc_copy_ub2gm_sync((__gm__ void*)(y + 512), (__ubuf__ void*)ws, 256);
+    asc_copy_ub2gm_sync((__gm__ void*)(y + 768), (__ubuf__ void*)bs, 256);
+    asc_copy_ub2gm_sync((__gm__ void*)(y + 1024), (__ubuf__ void*)qs, 256);
+}
+int main()
+{
+    uint8_t *xh, *yh, *x, *y;
+    aclInit(nullptr);
+    aclrtMallocHost((void**)&xh, 256);
+    aclrtMallocHost((void**)&yh, 1280);
+    uint32_t r = 77;
+    for (int i = 0; i < 64; ++i) {
+        r = r * 1103515245u + 12345u;
+        float v = float(int(r >> 8) % 4000 - 2000) / 64.0f;  // within every format's range
+        std::memcpy(xh + 4 * i, &v, 4);
+    }
+    float sp[] = {70000.5f, -1.5f, 2.5f, 1e-30f, 65519.0f, -0.0f, 0.875f, -7.5f};
+    std::memcpy(xh, sp, sizeof(sp));
+    aclrtMalloc((void**)&x, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&y, 1280, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(x, 256, xh, 256, ACL_MEMCPY_HOST_TO_DEVICE);
+    k<<<1, nullptr, nullptr>>>(x, y);
+    aclrtMemcpy(yh, 1280, y, 1280, ACL_MEMCPY_DEVICE_TO_HOST);
+    std::FILE* f = std::fopen("c_out.bin", "wb");
+    std::fwrite(xh, 1, 256, f);
+    std::fwrite(yh, 1, 1280, f);
+    std::fclose(f);
+    return 0;
+}
+"""
+
+
+def test_the_c_api_conversions_of_the_950_types_are_bit_exact(pipev, tmp_path):
+    """asc_float2hif8_rh_sat_v3, asc_float2e5m2_rn_v2 / asc_e5m22float_v2,
+    asc_bfloat162e1m2x2_rz_v4 and asc_half2int4x2_rna_v3 (the C API's suffixes: rh HYBRID,
+    _vN RegLayout part N-1)."""
+    src = tmp_path / "c.cpp"
+    src.write_text(C_API)
+    proc = pipev("run", "--chip", "ascend950", str(src), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    raw = (tmp_path / "c_out.bin").read_bytes()
+    x, out = raw[:256], raw[256:]
+    e = ref.cast_register(x, ALL32, "f8e5m2", "f32", "rint", False, 1)
+    # asc_float2bfloat16_rn / asc_float2half_rn without _sat: NO_SAT (70000.5 → +inf, whose
+    # int4 is the extreme 7 even unsaturated)
+    bf = ref.cast_register(x, ALL32, "bf16", "f32", "rint", False, 0)
+    h = ref.cast_register(x, ALL32, "f16", "f32", "rint", False, 0)
+    assert out[:256] == ref.cast_register(x, ALL32, "hif8", "f32", "hybrid", True, 2)
+    assert out[256:512] == e
+    assert out[512:768] == ref.cast_register(e, ALL8, "f32", "f8e5m2", "none", True, 1)
+    assert out[768:1024] == ref.cast_register(bf, ALL16, "f4e1m2", "bf16", "trunc", True, 3)
+    assert out[1024:1280] == ref.cast_register(h, ALL16, "s4", "f16", "round", False, 2)

@@ -19,6 +19,13 @@ using vector_uint64_t = AscendC::Reg::RegTensor<uint64_t>;
 using vector_half = AscendC::Reg::RegTensor<half>;
 using vector_bfloat16_t = AscendC::Reg::RegTensor<bfloat16_t>;
 using vector_float = AscendC::Reg::RegTensor<float>;
+// ascend950's 8-bit floats, fp4 pairs and int4 pairs (issue 34)
+using vector_fp8_e4m3fn_t = AscendC::Reg::RegTensor<fp8_e4m3fn_t>;
+using vector_fp8_e5m2_t = AscendC::Reg::RegTensor<fp8_e5m2_t>;
+using vector_hifloat8_t = AscendC::Reg::RegTensor<hifloat8_t>;
+using vector_fp4x2_e2m1_t = AscendC::Reg::RegTensor<fp4x2_e2m1_t>;
+using vector_fp4x2_e1m2_t = AscendC::Reg::RegTensor<fp4x2_e1m2_t>;
+using vector_int4x2_t = AscendC::Reg::RegTensor<int4x2_t>;
 
 constexpr uint32_t asc_get_vf_len() { return 256; }
 

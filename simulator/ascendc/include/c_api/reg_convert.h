@@ -14,26 +14,36 @@
 namespace pipev::capi_reg {
 template <class D, class S>
 void cvt(AscendC::Reg::RegTensor<D>& dst, AscendC::Reg::RegTensor<S>& src, vector_bool& mask,
-         const char* round, const char* sat, bool odd, Loc loc) {
+         const char* round, const char* sat, int part, Loc loc) {
     detail::Stmt s("vrcvt.%s.%s", type_name<D>, type_name<S>);
     s.op("v%d", dst.id()).op("v%d", src.id()).op("p%d", mask.id());
     if (round) s.op("round=%s", round);
     if (sat) s.op("sat=%s", sat);
-    if (odd) s.op("part=one");
+    constexpr const char* parts[] = {"zero", "one", "two", "three"};
+    if (part) s.op("part=%s", parts[part]);
     s.issue(loc);
 }
 }  // namespace pipev::capi_reg
 
 // one function: NAME(dst, src, mask) converting S to D with these keys
-#define PIPEV_C_CVT_ONE(name, D, S, round, sat, odd)                                            \
+#define PIPEV_C_CVT_ONE(name, D, S, round, sat, part)                                           \
     inline void name(AscendC::Reg::RegTensor<D>& dst, AscendC::Reg::RegTensor<S>& src,          \
                      vector_bool& mask, PIPEV_LOC) {                                             \
-        pipev::capi_reg::cvt(dst, src, mask, round, sat, odd, loc);                              \
+        pipev::capi_reg::cvt(dst, src, mask, round, sat, part, loc);                             \
     }
 // the plain and the _v2 forms (no round mode: the pair is exact or takes one mode)
 #define PIPEV_C_CVT_V2(base, D, S, round, sat)                                                  \
-    PIPEV_C_CVT_ONE(base, D, S, round, sat, false)                                               \
-    PIPEV_C_CVT_ONE(base##_v2, D, S, round, sat, true)
+    PIPEV_C_CVT_ONE(base, D, S, round, sat, 0)                                                   \
+    PIPEV_C_CVT_ONE(base##_v2, D, S, round, sat, 1)
+// the 4:1 pairs' four RegLayout parts: the plain form and _v2, _v3, _v4 (parts ONE..THREE)
+#define PIPEV_C_CVT_V4(base, D, S, round, sat)                                                  \
+    PIPEV_C_CVT_V2(base, D, S, round, sat)                                                       \
+    PIPEV_C_CVT_ONE(base##_v3, D, S, round, sat, 2)                                              \
+    PIPEV_C_CVT_ONE(base##_v4, D, S, round, sat, 3)
+#define PIPEV_C_CVT_SAT_V4(base, D, S, round)                                                   \
+    PIPEV_C_CVT_V4(base, D, S, round, "nosat")                                                   \
+    PIPEV_C_CVT_V4(base##_sat, D, S, round, "sat")
+#define PIPEV_C_CVT_PLAIN_V4(base, D, S, round) PIPEV_C_CVT_V4(base, D, S, round, nullptr)
 // the plain, _sat, _v2 and _sat_v2 forms
 #define PIPEV_C_CVT_SAT_V2(base, D, S, round)                                                   \
     PIPEV_C_CVT_V2(base, D, S, round, "nosat")                                                   \
@@ -50,6 +60,26 @@ void cvt(AscendC::Reg::RegTensor<D>& dst, AscendC::Reg::RegTensor<S>& src, vecto
     FORM(base##_rz, D, S, "trunc")
 #define PIPEV_C_CVT_PLAIN(base, D, S, round) PIPEV_C_CVT_ONE(base, D, S, round, nullptr, false)
 #define PIPEV_C_CVT_PLAIN_V2(base, D, S, round) PIPEV_C_CVT_V2(base, D, S, round, nullptr)
+
+// ascend950's 8-bit floats, fp4 pairs and int4x2_t (issue 34; rh: CAST_HYBRID)
+PIPEV_C_CVT_SAT_V2(asc_half2hif8_rna, hifloat8_t, half, "round")
+PIPEV_C_CVT_SAT_V2(asc_half2hif8_rh, hifloat8_t, half, "hybrid")
+PIPEV_C_CVT_PLAIN_V2(asc_hif82half, half, hifloat8_t, nullptr)
+PIPEV_C_CVT_SAT_V4(asc_float2hif8_rna, hifloat8_t, float, "round")
+PIPEV_C_CVT_SAT_V4(asc_float2hif8_rh, hifloat8_t, float, "hybrid")
+PIPEV_C_CVT_PLAIN_V4(asc_hif82float, float, hifloat8_t, nullptr)
+PIPEV_C_CVT_SAT_V4(asc_float2e4m3_rn, fp8_e4m3fn_t, float, "rint")
+PIPEV_C_CVT_SAT_V4(asc_float2e5m2_rn, fp8_e5m2_t, float, "rint")
+PIPEV_C_CVT_PLAIN_V4(asc_e4m32float, float, fp8_e4m3fn_t, nullptr)
+PIPEV_C_CVT_PLAIN_V4(asc_e5m22float, float, fp8_e5m2_t, nullptr)
+PIPEV_C_CVT_ROUNDS(PIPEV_C_CVT_PLAIN_V4, asc_bfloat162e2m1x2, fp4x2_e2m1_t, bfloat16_t)
+PIPEV_C_CVT_ROUNDS(PIPEV_C_CVT_PLAIN_V4, asc_bfloat162e1m2x2, fp4x2_e1m2_t, bfloat16_t)
+PIPEV_C_CVT_PLAIN_V4(asc_e2m1x22bfloat16, bfloat16_t, fp4x2_e2m1_t, nullptr)
+PIPEV_C_CVT_PLAIN_V4(asc_e1m2x22bfloat16, bfloat16_t, fp4x2_e1m2_t, nullptr)
+PIPEV_C_CVT_ROUNDS(PIPEV_C_CVT_SAT_V4, asc_half2int4x2, int4x2_t, half)
+PIPEV_C_CVT_PLAIN_V4(asc_int4x22half, half, int4x2_t, nullptr)
+PIPEV_C_CVT_PLAIN_V4(asc_int4x22bfloat16, bfloat16_t, int4x2_t, nullptr)
+PIPEV_C_CVT_PLAIN_V4(asc_int4x22int16, int16_t, int4x2_t, nullptr)
 
 // rounded, saturating or not, even or odd elements
 PIPEV_C_CVT_ROUNDS(PIPEV_C_CVT_SAT_V2, asc_bfloat162int32, int32_t, bfloat16_t)

@@ -45,6 +45,9 @@ inline void give(bool mask, int r) {
 // The UB operand of a load or store at host pointer PTR: `NAME[xK]` of the typed tensor over the
 // buffer holding it (so the checks name the tensor), else `@xK`.
 inline std::string ub_operand(detail::Stmt& s, const void* ptr, const char* type, size_t esize, Loc loc) {
+    // int4x2_t: a register moves its bytes; an s4 view's index counts halves of bytes, which a
+    // register index cannot (the decoder), so the bytes are addressed through a u8 view
+    if (std::strcmp(type, "s4") == 0) type = "u8";
     auto ub = reinterpret_cast<uintptr_t>(detail::bridge().ub);
     uint64_t addr = uint64_t(reinterpret_cast<uintptr_t>(ptr) - ub);
     for (size_t i = 0; i < detail::g.regions.size(); ++i) {
