@@ -14,12 +14,12 @@ from __future__ import annotations
 from isa.regvec import NEEDS, REGVEC, RegFamily
 from isa.regvec_convert import TypedRegFamily
 
-# the element types of each mnemonic (its page's data-type table, the types pipev has; 8-bit
-# data with a 16-bit index and int64 with a 32-bit index aside: pipev's Scatter / Gather take an
-# index of the data's own width)
+# the element types of each mnemonic (its page's data-type table, the types pipev has; int64
+# with a 32-bit index aside: Scatter / Gather take an index of the data's own width, 8-bit data
+# a 16-bit one; the 8-bit Gather from UB is vgthw's)
 _W16_64 = ("s16", "u16", "f16", "bf16", "s32", "u32", "f32", "s64", "u64")
 TypedRegFamily.TYPES.update({
-    "vsct": _W16_64, "vgth": _W16_64,
+    "vsct": ("s8", "u8", *_W16_64), "vgth": _W16_64,
     "vrgather": ("s8", "u8", "s16", "u16", "f16", "bf16", "s32", "u32", "f32"),
     "vredblksum": ("f16", "s32", "u32", "f32"),
     # MAX / MIN: the union of the Reg page (half, int16, uint16) and the C API's pages (also
@@ -43,6 +43,32 @@ class HistFamily(TypedRegFamily):
         return None
 
 
+class WideBlockSumFamily(TypedRegFamily):
+    """ReduceDataBlock SUM of 16-bit integers into 32-bit sums (the page's table 3 rows
+    int32_t ← int16_t and uint32_t ← uint16_t)."""
+
+    __slots__ = ()
+    PAIRS = (("s32", "s16"), ("u32", "u16"))
+
+    def pair_problem(self, name: str, dst, src, fields: dict) -> str | None:
+        if (dst.name, src.name) not in self.PAIRS:
+            return "ReduceDataBlock sums s16 into s32 and u16 into u32 (s32.s16, u32.u16)"
+        return None
+
+
+class WideGatherFamily(WideBlockSumFamily):
+    """Gather from UB of 8-bit data into 16-bit elements (the page's int16_t ← int8_t and
+    uint16_t ← uint8_t rows)."""
+
+    __slots__ = ()
+    PAIRS = (("s16", "s8"), ("u16", "u8"))
+
+    def pair_problem(self, name: str, dst, src, fields: dict) -> str | None:
+        if (dst.name, src.name) not in self.PAIRS:
+            return "Gather widens s8 into s16 and u8 into u16 (s16.s8, u16.u8)"
+        return None
+
+
 def _fam(name: str, cost: str) -> RegFamily:
     return TypedRegFamily(name, REGVEC, "V", cost, requires=NEEDS)
 
@@ -53,9 +79,11 @@ VSTU = _fam("vstu", "store")  # StoreUnAlign
 VSTUPOST = _fam("vstupost", "store")  # StoreUnAlignPost
 VSCATTER = _fam("vscatter", "gather")  # Scatter to UB
 VGATHER = _fam("vgatherub", "gather")  # Gather from UB
+VGATHERW = WideGatherFamily("vgatherw", REGVEC, "V", "gather", requires=NEEDS)  # 8 → 16 bits
 VGATHERB = _fam("vgatherbub", "gather")  # GatherB: 32-byte blocks from UB
 VRGATHER = _fam("vrgather", "compute")  # Gather within a register
 VREDBLK = _fam("vredblk", "reduce")  # ReduceDataBlock
+VREDBLKW = WideBlockSumFamily("vredblkw", REGVEC, "V", "reduce", requires=NEEDS)  # 16 → 32 SUM
 VRPAIR = _fam("vrpair", "compute")  # PairReduceElem
 PGENV = _fam("pgenv", "mask")  # MaskGenWithRegTensor
 VRMOVM = _fam("vrmovm", "compute")  # Move with a mask (merging)

@@ -893,10 +893,14 @@ for _d in (
         "(StoreUnAlignPost)", typed=False, keys=("post",)),
     _rv("vsct", (_A, ("s", "vreg"), ("i", "vreg"), ("m", "preg")), RVD.VSCATTER,
         "element k of vS to ADDR + vI[k] elements where pM enables k (Scatter; indices of T's "
-        "width, unsigned)"),
+        "width, unsigned; 8-bit T: u16 indices, element 2k of vS to ADDR + vI[k], bit 2k of pM)"),
     _rv("vgth", (("d", "vreg"), _A, ("i", "vreg"), ("m", "preg")), RVD.VGATHER,
         "vD[k] = the element at ADDR + vI[k] elements where pM enables k, else 0 (Gather from "
         "UB)"),
+    _rv("vgthw", (("d", "vreg"), _A, ("i", "vreg"), ("m", "preg")), RVD.VGATHERW,
+        "vD[k] = the byte at ADDR + vI[k] (vI: u16) zero-extended to 16 bits where pM enables k "
+        "(bit 2k), else 0 (Gather from UB of int8_t / uint8_t into int16_t / uint16_t)",
+        src_typed=True),
     _rv("vgthb", (("d", "vreg"), _A, ("i", "vreg"), ("m", "preg")), RVD.VGATHERB,
         "block j of vD = the 32 bytes at ADDR + vI[j] bytes (vI: u32, 32-byte multiples, j < 8) "
         "where pM enables an element of the block, else 0 (GatherB)"),
@@ -905,6 +909,9 @@ for _d in (
     *(_rv(f"vredblk{op}", _RU, RVD.VREDBLK, f"vD[j] = the {doc} of the elements pM enables in "
           f"32-byte block j of vA, j < 8, the other elements 0 (ReduceDataBlock {op.upper()})")
       for op, doc in (("sum", "binary-tree sum"), ("max", "largest"), ("min", "smallest"))),
+    _rv("vredblkwsum", _RU, RVD.VREDBLKW, "vD[j] = the sum of the elements pM enables in "
+        "32-byte block j of vA (16-bit SRC), as DST (32-bit: exact), j < 8, the other elements 0 "
+        "(ReduceDataBlock SUM int16 → int32, uint16 → uint32)", src_typed=True),
     _rv("vrpairsum", _RU, RVD.VRPAIR, "vD[k] = vA[2k] + vA[2k+1], disabled elements 0, for k < "
         "N/2, the other half 0 (PairReduceElem SUM)"),
     _rv("pgenv", (("d", "preg"), ("a", "vreg")), RVD.PGENV, "pD = the bits of block OFFSET of vA "

@@ -16,6 +16,7 @@ import numpy as np
 
 from isa.program import Instruction, RegExpr
 from isa.regvec import VL
+from isa.types import DType
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
 from simulator.semantics.context import Context
@@ -164,16 +165,19 @@ def _vstupost(m: Machine, _op, arg, _lo, _hi) -> None:
 
 
 # -- Scatter / Gather ------------------------------------------------------------------------
-def _indexed(ex: Context, instr: Instruction, write: bool):
+def _indexed(ex: Context, instr: Instruction, write: bool, t: DType | None = None):
     """The element addresses of the enabled elements (base + index · size), checked: the base
     32-byte aligned, every address inside UB and, for a store, its tensor; a Scatter's repeated
-    index (the page: which element lands is unknown) is an overlap."""
+    index (the page: which element lands is unknown) is an overlap. T: the UB data's type (8-bit
+    data takes 16-bit indices, the Scatter / Gather pages: 128 of them, element k enabled by
+    mask bit 2k whichever width the mask was made for)."""
     regs = _file(ex, instr)
-    t = instr.dtype
+    t = t or instr.dtype
+    isz = max(t.size, 2)
     _read_v(ex, instr, "i", *(("s",) if write else ()))
-    _read_p(ex, instr, "m", t)
-    on = active(regs.p[_reg(instr, "m")], t.size)
-    idx = regs.v[_reg(instr, "i")].view(np.dtype(f"<u{t.size}")).astype(np.int64)
+    _read_p(ex, instr, "m", t if t.size > 1 else None)
+    on = active(regs.p[_reg(instr, "m")], isz)
+    idx = regs.v[_reg(instr, "i")].view(np.dtype(f"<u{isz}")).astype(np.int64)
     base = ex.resolve(instr)[0]["addr"]
     addrs = base + idx * t.size
     where = np.flatnonzero(on)
@@ -206,6 +210,8 @@ def vsct(ex: Context, instr: Instruction) -> Issued:
 def _vsct(m: Machine, _op, arg, _lo, _hi) -> None:
     size, s, where, addrs, runs, instr = arg
     el = m.regs.v[s].reshape(-1, size)
+    if size == 1:  # 8-bit data: the even elements only (the Scatter page)
+        el = el[0::2]
     at = addrs[where]
     if np.unique(at).size == at.size:
         m.ub[(at[:, None] + np.arange(size)).reshape(-1)] = el[where].reshape(-1)
@@ -228,6 +234,22 @@ def _vgth(m: Machine, _op, arg, _lo, _hi) -> None:
     out = np.zeros((VL // size, size), np.uint8)
     out[on] = m.ub[addrs[on][:, None] + np.arange(size)]
     _write_v(m, d, out.reshape(-1))
+
+
+def vgthw(ex: Context, instr: Instruction) -> Issued:
+    """Gather of 8-bit UB data into 16-bit elements (the Gather page's int16_t ← int8_t and
+    uint16_t ← uint8_t rows): the byte in the low half, the high half 0 (int8 -40 gives 216)."""
+    on, addrs, runs = _indexed(ex, instr, False, instr.src_dtype)
+    _ordered(ex, instr, "vld", runs, _reg(instr, "d"))
+    return Issued("V", RegAccess(instr, sorted(runs), False), _vgthw,
+                  (_reg(instr, "d"), on, addrs))
+
+
+def _vgthw(m: Machine, _op, arg, _lo, _hi) -> None:
+    d, on, addrs = arg
+    out = np.zeros(VL // 2, np.uint16)
+    out[on] = m.ub[addrs[on]]
+    _write_v(m, d, out.view(np.uint8))
 
 
 def vgthb(ex: Context, instr: Instruction) -> Issued:
@@ -303,6 +325,24 @@ def _vredblk(m: Machine, _op, arg, _lo, _hi) -> None:
             out[j] = tree_sum(np.where(on[j], x[j], np.zeros((), t.numeric)))
         else:
             out[j] = _extreme(x[j], on[j], t, op)[0]
+    _write_v(m, d, out)
+
+
+def vredblkwsum(ex: Context, instr: Instruction) -> Issued:
+    src = instr.src_dtype
+    _read_v(ex, instr, "a")
+    _read_p(ex, instr, "m", src)
+    return Issued("V", None, _vredblkwsum, (instr.dtype, src, _reg(instr, "d"),
+                                            _reg(instr, "a"), _reg(instr, "m")))
+
+
+def _vredblkwsum(m: Machine, _op, arg, _lo, _hi) -> None:
+    """Each block's 16 enabled 16-bit values summed in 32 bits: exact, so any order is."""
+    dst, src, d, a, mk = arg
+    x = m.regs.v[a].view(src.numeric).astype(np.int64).reshape(-1, 16)
+    on = active(m.regs.p[mk], src.size).reshape(-1, 16)
+    out = np.zeros(VL // dst.size, dst.numeric)
+    out[:VL // 32] = np.where(on, x, 0).sum(axis=1)
     _write_v(m, d, out)
 
 
@@ -402,6 +442,8 @@ def _vrhist(m: Machine, _op, arg, _lo, _hi) -> None:
 
 
 ISSUE = {"vldupre": vldupre, "vldu": vldu, "vstu": vstu, "vstupost": vstupost,
-         "vscatter": vsct, "vgatherub": vgth, "vgatherbub": vgthb, "vrgather": vrgather,
-         "vredblk": vredblk, "vrpair": vrpairsum, "pgenv": pgenv, "vrmovm": vrmovm, "vrsqz": vrsqz,
+         "vscatter": vsct, "vgatherub": vgth, "vgatherw": vgthw, "vgatherbub": vgthb,
+         "vrgather": vrgather,
+         "vredblk": vredblk, "vredblkw": vredblkwsum, "vrpair": vrpairsum, "pgenv": pgenv,
+         "vrmovm": vrmovm, "vrsqz": vrsqz,
          "vclrar": vclrar, "vrhist": vrhist}

@@ -137,3 +137,31 @@ def histogram(old: list[int], values: bytes, on: list[bool], high: bool, cum: bo
                    if a and (lo <= v <= lo + n if cum else v == lo + n))
         out.append((old[n] + hits) % (1 << 16))
     return b"".join(v.to_bytes(2, "little") for v in out)
+
+
+def widening_block_sums(raw: bytes, pbits: bytes, signed: bool) -> bytes:
+    """ReduceDataBlock SUM of 16-bit integers into 32 bits (the page's int32_t ← int16_t and
+    uint32_t ← uint16_t rows): block j's enabled elements (bit 2k of the mask for element k)
+    added exactly, one 32-bit result per block in the lowest 8 elements, the other 56 zero."""
+    vals = [int.from_bytes(raw[2 * k:2 * k + 2], "little", signed=signed) for k in range(128)]
+    on = [bool(pbits[(2 * k) // 8] >> ((2 * k) % 8) & 1) for k in range(128)]
+    sums = [sum(v for v, a in zip(vals[16 * j:16 * j + 16], on[16 * j:16 * j + 16], strict=True)
+                if a) for j in range(8)]
+    return b"".join(s.to_bytes(4, "little", signed=signed) for s in sums) + bytes(224)
+
+
+def scatter_bytes(ub: bytearray, base: int, src: bytes, idx: list[int], on: list[bool]
+                  ) -> bytearray:
+    """Scatter of 8-bit data (the page: 16-bit indices, only the even source elements): byte
+    2k of SRC to BASE + idx[k] where element k is enabled (mask bit 2k)."""
+    for k in range(128):
+        if on[k]:
+            ub[base + idx[k]] = src[2 * k]
+    return ub
+
+
+def gather_bytes_widened(ub: bytes, base: int, idx: list[int], on: list[bool]) -> bytes:
+    """Gather of 8-bit UB data into 16-bit elements: the byte in the low half, the high half 0
+    (the page: int8 -40 gives 216); disabled elements 0."""
+    return b"".join((ub[base + idx[k]] if on[k] else 0).to_bytes(2, "little")
+                    for k in range(128))

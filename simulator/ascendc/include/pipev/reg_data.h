@@ -101,12 +101,14 @@ void StoreUnAlignPost(__ubuf__ P*& dstAddr, UnalignRegForStore& ureg, int32_t po
     dstAddr += postUpdateStride;
 }
 
-// Scatter(base, src, index, mask): src[k] to base + index[k] elements where mask enables k.
+// Scatter(base, src, index, mask): src[k] to base + index[k] elements where mask enables k
+// (8-bit data: 16-bit indices, src's even elements: src[2k] to base + index[k]).
 template <class T = DefaultType, class U = DefaultType, class S, class V, class P>
 void Scatter(__ubuf__ P* baseAddr, S& src, V& index, MaskReg& mask, PIPEV_LOC) {
     using E = typename S::ElementType;
-    static_assert(sizeof(typename V::ElementType) == sizeof(E), "pipev: Scatter takes an index of "
-                  "the data's width (8-bit data with 16-bit indices is not modelled)");
+    static_assert(sizeof(typename V::ElementType) == (sizeof(E) == 1 ? 2 : sizeof(E)),
+                  "Scatter takes an index of the data's width (8-bit data: uint16_t; the Scatter "
+                  "page's table)");
     pipev::detail::Stmt s("vsct.%s", pipev::type_name<E>);
     s.op("%s", detail_reg::ub<P>(s, baseAddr, loc).c_str());
     s.op("v%d", src.id()).op("v%d", index.id()).op("p%d", mask.id()).issue(loc);
@@ -116,8 +118,16 @@ template <class T0 = DefaultType, class T1 = DefaultType, class T2 = DefaultType
           class P, class V>
 void Gather(S& dst, __ubuf__ P* baseAddr, V& index, MaskReg& mask, PIPEV_LOC) {
     using E = typename S::ElementType;
-    static_assert(sizeof(typename V::ElementType) == sizeof(E) && sizeof(P) == sizeof(E),
-                  "pipev: Gather from UB takes data and an index of one width");
+    static_assert(sizeof(typename V::ElementType) == sizeof(E) &&
+                  (sizeof(P) == sizeof(E) || (sizeof(P) == 1 && sizeof(E) == 2)),
+                  "Gather from UB takes an index of the destination's width and data of its width "
+                  "or, into 16-bit elements, 8-bit data (the Gather page's table)");
+    if constexpr (sizeof(P) != sizeof(E)) {  // int8_t / uint8_t into the low half, zero-extended
+        pipev::detail::Stmt s("vgthw.%s.%s", pipev::type_name<E>, pipev::type_name<P>);
+        s.op("v%d", dst.id()).op("%s", detail_reg::ub<P>(s, baseAddr, loc).c_str());
+        s.op("v%d", index.id()).op("p%d", mask.id()).issue(loc);
+        return;
+    }
     pipev::detail::Stmt s("vgth.%s", pipev::type_name<E>);
     s.op("v%d", dst.id()).op("%s", detail_reg::ub<P>(s, baseAddr, loc).c_str());
     s.op("v%d", index.id()).op("p%d", mask.id()).issue(loc);
@@ -148,6 +158,18 @@ void ReduceDataBlock(U& dst, U& src, MaskReg& mask, PIPEV_LOC) {
     static const char* names[] = {"sum", "max", "min"};
     pipev::detail::Stmt("vredblk%s.%s v%d, v%d, p%d", names[int(type)], pipev::type_name<E>,
                         dst.id(), src.id(), mask.id()).issue(loc);
+}
+// ReduceDataBlock<SUM>(RegTensor<int32_t>&, RegTensor<int16_t>&, mask) (and uint32 ← uint16): the
+// page's widening sums, exact; the mask is made for the 16-bit source.
+template <ReduceType type, class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING,
+          class U, class V, class = std::enable_if_t<!std::is_same_v<U, V>>>
+void ReduceDataBlock(U& dst, V& src, MaskReg& mask, PIPEV_LOC) {
+    static_assert(type == ReduceType::SUM, "ReduceDataBlock: only SUM widens (int16_t -> int32_t, "
+                  "uint16_t -> uint32_t)");
+    pipev::detail::Stmt("vredblkwsum.%s.%s v%d, v%d, p%d",
+                        pipev::type_name<typename U::ElementType>,
+                        pipev::type_name<typename V::ElementType>, dst.id(), src.id(), mask.id())
+        .issue(loc);
 }
 enum class PairReduce : uint8_t { SUM };
 // PairReduceElem(dst, src, mask): dst[k] = src[2k] + src[2k+1] in the lower half, the rest 0.
