@@ -117,7 +117,7 @@ def test_the_c_api_reg_compute_calls_are_bit_exact(pipev, tmp_path):
     out = raw[1024:]
     on200 = np.arange(256) < 200
     lr = [ref.leaky_relu(v, 0.25, np.float16) if live else np.float16(0)
-          for v, live in zip(x.tolist(), on200.tolist())]
+          for v, live in zip(x.tolist(), on200.tolist(), strict=True)]
     assert out[:512] == np.array(lr, np.float16).tobytes()
     y = np.frombuffer(out[:512], np.float16)[:128]  # what the VF loaded back
     on = np.arange(128) < 100
@@ -125,11 +125,11 @@ def test_the_c_api_reg_compute_calls_are_bit_exact(pipev, tmp_path):
     assert out[512:768] == absolute.tobytes()
     with np.errstate(all="ignore"):
         adds = [np.float16(float(v) + 1.5) if live else np.float16(0)
-                for v, live in zip(y.tolist(), on.tolist())]
+                for v, live in zip(y.tolist(), on.tolist(), strict=True)]
     assert out[768:1024] == np.array(adds, np.float16).tobytes()
     i6 = np.frombuffer(out[1024:], np.int16).reshape(7, 128)
     shl = [ref.shift(True, int(v), int(n), 16, True) if live else 0
-           for v, n, live in zip(a.tolist(), c.tolist(), on.tolist())]
+           for v, n, live in zip(a.tolist(), c.tolist(), on.tolist(), strict=True)]
     assert i6[0].view(np.uint16).tolist() == shl
     assert i6[1].tolist() == np.where(on, a >> 3, 0).tolist()
     assert i6[2].tolist() == np.where(on, a & c, 0).tolist()

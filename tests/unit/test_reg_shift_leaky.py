@@ -40,7 +40,7 @@ def expected(t: str, op: str, a: np.ndarray, counts: np.ndarray, on: np.ndarray)
     dt = TYPES[t]
     bits, signed = 8 * dt.size, t.startswith("s")
     out = []
-    for x, n, live in zip(a.tolist(), counts.tolist(), on.tolist()):
+    for x, n, live in zip(a.tolist(), counts.tolist(), on.tolist(), strict=True):
         out.append(ref.shift(op == "shl", int(x), int(n), bits, signed) if live else 0)
     return np.array(out, np.uint64).astype(dt.raw).tobytes()
 
@@ -112,7 +112,7 @@ def test_leaky_relu_is_bit_exact(tmp_path_factory, t, count, scalar, seed):
     res = run_ub(text, tmp_path_factory.mktemp("lr"), a=raw.view(dt.numeric))
     on = ref.mask_first(n, count)
     want = np.array([ref.leaky_relu(x, scalar, dt.numeric.type) if live else 0.0
-                     for x, live in zip(raw.view(dt.numeric).tolist(), on.tolist())],
+                     for x, live in zip(raw.view(dt.numeric).tolist(), on.tolist(), strict=True)],
                     dt.numeric).view(dt.raw)
     got = res.ub[0x200:0x200 + 256].view(dt.raw)
     # NaN payloads: the product keeps x's payload, quieted (IEEE); compare bit patterns
