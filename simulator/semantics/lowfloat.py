@@ -98,14 +98,11 @@ def grid(name: str) -> tuple[np.ndarray, np.ndarray, int]:
 
 def widen(codes: np.ndarray, name: str, dst: DType) -> np.ndarray:
     """Codes of NAME → raw DST bits, exactly (NaN: quiet, its sign and top payload bits)."""
-    out = np.empty(codes.shape, dst.raw)
-    lut = _widen_lut(name, dst.name, dst.size)
-    out[...] = lut[codes.astype(np.intp)]
-    return out
+    return _widen_lut(name, dst.name)[codes.astype(np.intp)]
 
 
 @cache
-def _widen_lut(name: str, dst: str, size: int) -> np.ndarray:
+def _widen_lut(name: str, dst: str) -> np.ndarray:
     from isa.types import TYPES
 
     t = TYPES[dst]
