@@ -68,8 +68,11 @@ class Emitter:
             if clock is not None:
                 self.marks.append((clock, len(self.units)))
             if isinstance(node, Op):
-                before = [line for pair in sync.waits.get(node, ())
-                          for line in events.wait_before(pair)]
+                waits, sets = sync.waits.get(node), sync.sets_after.get(where)
+                if not waits and not sets:  # most calls of a kernel: no flags around them
+                    self.unit(node.loc, node.api, node.loc.source, node.lines)
+                    continue
+                before = [line for pair in waits or () for line in events.wait_before(pair)]
                 after = self._sets_after(where)
                 self.unit(node.loc, node.api, node.loc.source, before + node.lines + after)
                 continue
