@@ -127,15 +127,13 @@ def plan(root: Block, overlaps: dict[str, frozenset[str]] | None = None) -> Plan
         mine = {(b, False, c) for b in c.reads - c.writes} | {(b, True, c) for b in c.writes}
         # P's entries towards each other pipe are usually one set (every access of P adds to
         # all of them alike): worked out once per distinct set
-        done: list[tuple[frozenset, frozenset]] = []  # (a set found, what it became)
+        found = made = None  # the last set found and what it became
         for r in ORDER:
             if r != p:
                 old = state.get((p, r), EMPTY)
-                new = next((n for was, n in done if was is old), None)
-                if new is None:
-                    new = _superseded(old, c) | mine
-                    done.append((old, new))
-                state[(p, r)] = new
+                if old is not found:
+                    found, made = old, _superseded(old, c) | mine
+                state[(p, r)] = made
         return state
 
     def loop_head(node: Loop, state: State, seen: dict) -> State:
