@@ -85,3 +85,28 @@ def int_div(a: np.ndarray, b: np.ndarray, active: np.ndarray) -> np.ndarray:
             q -= 1 << bits
         out[k] = q
     return out
+
+
+def shift(left: bool, x: int, n: int, bits: int, signed: bool) -> int:
+    """One element of Reg ShiftLeft(s) / ShiftRight(s) (the pages), on Python integers: X (the
+    element's value) shifted by N; the result as an unsigned BITS-bit pattern. Counts outside
+    [0, BITS) shift every bit out (the pages past the width; pipev's model at the width and for
+    negative counts)."""
+    full = (1 << bits) - 1
+    if not 0 <= n < bits:
+        return full if (not left and signed and x < 0) else 0
+    if not left:
+        return (x >> n) & full
+    if not signed:
+        return (x << n) & full
+    low = (x << n) & ((1 << (bits - 1)) - 1)  # the bits below the sign bit
+    return low | ((1 << (bits - 1)) if x < 0 else 0)
+
+
+def leaky_relu(x: float, s: float, numeric) -> object:
+    """One element of Reg LeakyRelu: x > 0 ? x : x * s, the product rounded once in T."""
+    x, s = numeric(x), numeric(s)
+    if x > 0:
+        return x
+    with np.errstate(over="ignore"):  # the product overflows to inf as T does
+        return numeric(float(x) * float(s))  # exact in double for half and float operands

@@ -522,6 +522,41 @@ PIPEV_REG_SCALAR(Muls, "vrmuls")
 PIPEV_REG_SCALAR(Maxs, "vrmaxs")
 PIPEV_REG_SCALAR(Mins, "vrmins")
 #undef PIPEV_REG_SCALAR
+// LeakyRelu, ShiftLeft(s) / ShiftRight(s): ZEROING only (their pages: MERGING not supported)
+template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U, class S>
+void LeakyRelu(U& dst, U& src, S scalar, MaskReg& mask, PIPEV_LOC) {
+    static_assert(mode == MaskMergeMode::ZEROING, "LeakyRelu: MaskMergeMode::MERGING is not "
+                  "supported (the LeakyRelu page)");
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vrlrelu.%s", pipev::type_name<E>);
+    s.op("v%d", dst.id()).op("v%d", src.id());
+    s.op("x%d", s.r(detail_reg::bits(static_cast<E>(scalar)))).op("p%d", mask.id()).issue(loc);
+}
+#define PIPEV_REG_SHIFT(Name, mn)                                                               \
+    template <class T = DefaultType, class U = DefaultType,                                      \
+              MaskMergeMode mode = MaskMergeMode::ZEROING, class S, class V>                     \
+    void Name(S& dst, S& src0, V& src1, MaskReg& mask, PIPEV_LOC) {                              \
+        static_assert(mode == MaskMergeMode::ZEROING, #Name ": MaskMergeMode::MERGING is not "  \
+                      "supported (its page)");                                                   \
+        using E = typename S::ElementType;                                                       \
+        static_assert(sizeof(typename V::ElementType) == sizeof(E), #Name ": the counts' "      \
+                      "RegTensor has elements of the shifted one's width (its page's table)");   \
+        pipev::detail::Stmt(mn ".%s v%d, v%d, v%d, p%d", pipev::type_name<E>, dst.id(),          \
+                            src0.id(), src1.id(), mask.id()).issue(loc);                          \
+    }                                                                                            \
+    template <class T = DefaultType, class U = DefaultType,                                      \
+              MaskMergeMode mode = MaskMergeMode::ZEROING, class S, class C>                     \
+    void Name##s(S& dst, S& src, C scalar, MaskReg& mask, PIPEV_LOC) {                           \
+        static_assert(mode == MaskMergeMode::ZEROING, #Name "s: MaskMergeMode::MERGING is not " \
+                      "supported (its page)");                                                   \
+        using E = typename S::ElementType;                                                       \
+        pipev::detail::Stmt s(mn "s.%s", pipev::type_name<E>);                                   \
+        s.op("v%d", dst.id()).op("v%d", src.id());                                               \
+        s.op("x%d", s.r(uint16_t(int16_t(scalar)))).op("p%d", mask.id()).issue(loc);            \
+    }
+PIPEV_REG_SHIFT(ShiftLeft, "vrshl")
+PIPEV_REG_SHIFT(ShiftRight, "vrshr")
+#undef PIPEV_REG_SHIFT
 // Reduce SUM / MAX / MIN over one register: dst[0] the result (MAX/MIN: dst[1] its index as T's
 // bits), the other elements 0.
 using ::AscendC::ReduceType;
