@@ -138,3 +138,93 @@ def test_the_c_api_reg_compute_calls_are_bit_exact(pipev, tmp_path):
     assert i6[5].tolist() == [int(a[0])] * 128
     best = int(np.argmax(a[:100]))
     assert i6[6][:2].tolist() == [int(a[best]), best] and not i6[6][2:].any()
+
+
+ADDRESSING = """#include <cstdio>
+#include "acl/acl.h"
+#include "c_api/asc_simd.h"
+__simd_vf__ inline void vf(__ubuf__ float* z, __ubuf__ float* x, __ubuf__ uint8_t* m,
+                           __ubuf__ float* w)
+{
+    vector_float a, b, c;
+    vector_bool pick;
+    vector_bool all = asc_create_mask_b32(PAT_ALL);
+    addr_reg at;
+    __ubuf__ uint32_t* bits = reinterpret_cast<__ubuf__ uint32_t*>(m);
+    asc_duplicate_scalar(b, -1.0f, all);
+    for (uint16_t i = 0; i < 4; ++i) {
+        at = asc_update_addr_reg_b32(64);
+        asc_loadalign(a, x, at);
+        asc_loadalign_postupdate(pick, bits, 32);  // a MaskReg's offset counts bytes
+        asc_select(c, a, b, pick);
+        asc_storealign(z, c, at, all);
+    }
+    asc_loadalign_brc(a, x + 8);
+    asc_storealign(w, a, all);
+}
+__global__ __aicore__ void k(GM_ADDR x, GM_ADDR m, GM_ADDR y)
+{
+    __ubuf__ float xs[256];
+    __ubuf__ uint8_t ms[128];
+    __ubuf__ float zs[256];
+    __ubuf__ float ws[64];
+    asc_init();
+    asc_copy_gm2ub((__ubuf__ void*)xs, (__gm__ void*)x, 1024);
+    asc_copy_gm2ub((__ubuf__ void*)ms, (__gm__ void*)m, 128);
+    asc_sync_notify(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    asc_sync_wait(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    asc_vf_call<vf>(zs, xs, ms, ws);
+    asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_sync_wait(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_copy_ub2gm_sync((__gm__ void*)y, (__ubuf__ void*)zs, 1024);
+    asc_copy_ub2gm_sync((__gm__ void*)(y + 1024), (__ubuf__ void*)ws, 256);
+}
+int main()
+{
+    uint8_t *xh, *mh, *yh, *x, *m, *y;
+    aclInit(nullptr);
+    aclrtMallocHost((void**)&xh, 1024);
+    aclrtMallocHost((void**)&mh, 128);
+    aclrtMallocHost((void**)&yh, 1280);
+    for (int k = 0; k < 256; ++k) ((float*)xh)[k] = float(k);
+    for (int k = 0; k < 128; ++k) mh[k] = uint8_t(k * 37 + 11);
+    aclrtMalloc((void**)&x, 1024, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&m, 128, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&y, 1280, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(x, 1024, xh, 1024, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtMemcpy(m, 128, mh, 128, ACL_MEMCPY_HOST_TO_DEVICE);
+    k<<<1, nullptr, nullptr>>>(x, m, y);
+    aclrtMemcpy(yh, 1280, y, 1280, ACL_MEMCPY_DEVICE_TO_HOST);
+    std::FILE* f = std::fopen("c_out.bin", "wb");
+    std::fwrite(yh, 1, 1280, f);
+    std::fclose(f);
+    return 0;
+}
+"""
+
+
+def test_addr_reg_mask_post_update_and_deprecated_names(pipev, tmp_path):
+    """addr_reg steps one loop level (iteration × stride), a MaskReg load's post-update offset
+    counts bytes (the MaskReg LoadAlign page), asc_loadalign_brc is brc_elem's older name."""
+    src = tmp_path / "a.cpp"
+    src.write_text(ADDRESSING)
+    proc = pipev("run", "--chip", "ascend950", str(src), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = (tmp_path / "c_out.bin").read_bytes()
+    x = np.arange(256, dtype=np.float32)
+    mask = (np.arange(128) * 37 + 11).astype(np.uint8)
+    bits = np.unpackbits(mask, bitorder="little")[::4].astype(bool)  # bit 4k: float k
+    want = np.where(bits, x, np.float32(-1))
+    assert out[:1024] == want.tobytes()
+    assert out[1024:] == np.full(64, 8.0, np.float32).tobytes()
+
+
+NESTED = ADDRESSING.replace("asc_update_addr_reg_b32(64)", "asc_update_addr_reg_b32(64, 256)")
+
+
+def test_a_nested_addr_reg_is_an_error_at_its_line(pipev, tmp_path):
+    src = tmp_path / "n.cpp"
+    src.write_text(NESTED)
+    proc = pipev("run", "--chip", "ascend950", str(src), timeout=300)
+    assert proc.returncode == 1
+    assert "n.cpp:14:" in proc.stderr and "one loop level" in proc.stderr

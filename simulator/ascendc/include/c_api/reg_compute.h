@@ -7,6 +7,8 @@
 // Included by c_api/reg.h.
 #ifndef PIPEV_C_API_REG_COMPUTE_H
 #define PIPEV_C_API_REG_COMPUTE_H
+#include <map>
+#include <utility>
 
 namespace pipev::capi_reg {
 template <class T> using V = AscendC::Reg::RegTensor<T>;
@@ -42,7 +44,51 @@ template <class T> constexpr StoreDist intlv() {
     return sizeof(T) == 1 ? StoreDist::DIST_INTLV_B8 : sizeof(T) == 2 ? StoreDist::DIST_INTLV_B16
                                                                       : StoreDist::DIST_INTLV_B32;
 }
+template <class T> __ubuf__ T* moved(__ubuf__ T* p, uint64_t bytes) {
+    return reinterpret_cast<__ubuf__ T*>(reinterpret_cast<uintptr_t>(p) + bytes);
+}
 }  // namespace pipev::capi_reg
+
+// addr_reg (the C API's address register): asc_update_addr_reg_bN(stride) in a VF's loop gives
+// index × stride elements of N bits, the index being the loop's iteration (the hardware loop
+// counts it). pipev counts the evaluations of each call site since its VF began, which is the
+// iteration for the one-level loops the pages show; the 2-4 level forms are refused at the
+// call (pipev cannot see the loop nest a native C++ loop runs) (docs/decisions.md).
+struct addr_reg {
+    uint64_t bytes = 0;
+};
+namespace pipev::capi_reg {
+inline addr_reg next_addr(uint32_t stride, uint32_t width, Loc loc) {
+    struct Site { uint64_t generation; uint64_t count; };
+    static std::map<std::pair<const char*, int>, Site> sites;
+    Site& s = sites[{loc.file, loc.line}];
+    if (s.generation != vf_generation) s = {vf_generation, 0};
+    return addr_reg{s.count++ * uint64_t(stride) * width};
+}
+template <class... S> addr_reg nested_addr(Loc loc, S...) {
+    detail::error(loc, "asc_update_addr_reg with %d offsets: pipev follows addr_reg through one "
+                  "loop level only (the offset of a nest depends on the hardware loops' counts, "
+                  "which a native C++ loop does not show); use one offset, or explicit pointer "
+                  "arithmetic", int(sizeof...(S)));
+}
+}  // namespace pipev::capi_reg
+#define PIPEV_C_ADDR_REG(name, width)                                                           \
+    inline addr_reg name(uint32_t offset, PIPEV_LOC) {                                           \
+        return pipev::capi_reg::next_addr(offset, width, loc);                                   \
+    }                                                                                            \
+    inline addr_reg name(uint32_t o0, uint32_t o1, PIPEV_LOC) {                                  \
+        return pipev::capi_reg::nested_addr(loc, o0, o1);                                        \
+    }                                                                                            \
+    inline addr_reg name(uint32_t o0, uint32_t o1, uint32_t o2, PIPEV_LOC) {                     \
+        return pipev::capi_reg::nested_addr(loc, o0, o1, o2);                                    \
+    }                                                                                            \
+    inline addr_reg name(uint32_t o0, uint32_t o1, uint32_t o2, uint32_t o3, PIPEV_LOC) {        \
+        return pipev::capi_reg::nested_addr(loc, o0, o1, o2, o3);                                \
+    }
+PIPEV_C_ADDR_REG(asc_update_addr_reg_b8, 1)
+PIPEV_C_ADDR_REG(asc_update_addr_reg_b16, 2)
+PIPEV_C_ADDR_REG(asc_update_addr_reg_b32, 4)
+#undef PIPEV_C_ADDR_REG
 
 // ---- aligned loads: plain, at src + offset, and post-update (src += offset after) -----------
 #define PIPEV_C_REG_LOAD(name, Dist)                                                            \
@@ -52,6 +98,10 @@ template <class T> constexpr StoreDist intlv() {
     template <class T>                                                                           \
     void name(pipev::capi_reg::V<T>& dst, __ubuf__ T* src, int32_t offset, PIPEV_LOC) {          \
         AscendC::Reg::LoadAlign<T, Dist>(dst, src + offset, loc);                                \
+    }                                                                                            \
+    template <class T>                                                                           \
+    void name(pipev::capi_reg::V<T>& dst, __ubuf__ T* src, addr_reg offset, PIPEV_LOC) {         \
+        AscendC::Reg::LoadAlign<T, Dist>(dst, pipev::capi_reg::moved(src, offset.bytes), loc);   \
     }                                                                                            \
     template <class T>                                                                           \
     void name##_postupdate(pipev::capi_reg::V<T>& dst, __ubuf__ T*& src, int32_t offset,         \
@@ -67,15 +117,46 @@ PIPEV_C_REG_LOAD(asc_loadalign_unpack, pipev::capi_reg::unpack<T>())
 PIPEV_C_REG_LOAD(asc_loadalign_unpack4, AscendC::Reg::LoadDist::DIST_UNPACK4_B8)
 PIPEV_C_REG_LOAD(asc_loadalign_brc_datablock, AscendC::Reg::LoadDist::DIST_BLK)
 PIPEV_C_REG_LOAD(asc_loadalign_brc_elem2datablock, pipev::capi_reg::e2b<T>())
+// the deprecated names real samples still use (the pages' v1-v4: brc = brc_elem, brc_v2 =
+// brc_datablock, brc_v3 = brc_elem2datablock, unpack_v2 = unpack4; *_postupdate[_vN] alike)
+PIPEV_C_REG_LOAD(asc_loadalign_brc, pipev::capi_reg::brc<T>())
+PIPEV_C_REG_LOAD(asc_loadalign_brc_v2, AscendC::Reg::LoadDist::DIST_BLK)
+PIPEV_C_REG_LOAD(asc_loadalign_brc_v3, pipev::capi_reg::e2b<T>())
+PIPEV_C_REG_LOAD(asc_loadalign_unpack_v2, AscendC::Reg::LoadDist::DIST_UNPACK4_B8)
 #undef PIPEV_C_REG_LOAD
+#define PIPEV_C_REG_LOAD_POST(name, Dist)                                                       \
+    template <class T>                                                                           \
+    void name(pipev::capi_reg::V<T>& dst, __ubuf__ T*& src, int32_t offset, PIPEV_LOC) {         \
+        AscendC::Reg::LoadAlign<T, Dist>(dst, src, loc);                                         \
+        src += offset;                                                                           \
+    }
+PIPEV_C_REG_LOAD_POST(asc_loadalign_brc_postupdate_v2, AscendC::Reg::LoadDist::DIST_BLK)
+PIPEV_C_REG_LOAD_POST(asc_loadalign_brc_postupdate_v3, pipev::capi_reg::e2b<T>())
+PIPEV_C_REG_LOAD_POST(asc_loadalign_unpack_postupdate_v2, AscendC::Reg::LoadDist::DIST_UNPACK4_B8)
+#undef PIPEV_C_REG_LOAD_POST
+// the repeat-stride forms (the deprecated v5 page): 8 blocks block_stride blocks apart, at
+// src + repeat_stride blocks (plain) or at src, then src += repeat_stride blocks (post-update)
+template <class T>
+void asc_loadalign(pipev::capi_reg::V<T>& dst, __ubuf__ T* src, uint16_t block_stride,
+                   uint16_t repeat_stride, vector_bool& mask, PIPEV_LOC) {
+    AscendC::Reg::LoadAlign<T, AscendC::Reg::DataCopyMode::DATA_BLOCK_COPY,
+                            AscendC::Reg::PostLiteral::POST_MODE_NORMAL>(
+        dst, src, block_stride, repeat_stride, mask, loc);
+}
+template <class T>
+void asc_loadalign_postupdate(pipev::capi_reg::V<T>& dst, __ubuf__ T*& src, uint16_t block_stride,
+                              uint16_t repeat_stride, vector_bool& mask, PIPEV_LOC) {
+    AscendC::Reg::LoadAlign<T, AscendC::Reg::DataCopyMode::DATA_BLOCK_COPY,
+                            AscendC::Reg::PostLiteral::POST_MODE_UPDATE>(
+        dst, src, block_stride, repeat_stride, mask, loc);
+}
 // a MaskReg from UB (the vector_bool forms of asc_loadalign[_postupdate])
 template <class T> void asc_loadalign(vector_bool& dst, __ubuf__ T* src, PIPEV_LOC) {
     AscendC::Reg::LoadAlign(dst, src, loc);
 }
 template <class T>
 void asc_loadalign_postupdate(vector_bool& dst, __ubuf__ T*& src, int32_t offset, PIPEV_LOC) {
-    AscendC::Reg::LoadAlign(dst, src, loc);
-    src += offset;
+    AscendC::Reg::LoadAlign<T, AscendC::Reg::PostLiteral::POST_MODE_UPDATE>(dst, src, offset, loc);
 }
 // two registers: the even and the odd elements of 2·VL bytes
 template <class T>
@@ -107,6 +188,12 @@ void asc_loadalign_deintlv_postupdate(pipev::capi_reg::V<T>& dst0, pipev::capi_r
         AscendC::Reg::StoreAlign<T, Dist>(dst + offset, src, mask, loc);                         \
     }                                                                                            \
     template <class T>                                                                           \
+    void name(__ubuf__ T* dst, pipev::capi_reg::V<T>& src, addr_reg offset, vector_bool& mask,   \
+              PIPEV_LOC) {                                                                       \
+        AscendC::Reg::StoreAlign<T, Dist>(pipev::capi_reg::moved(dst, offset.bytes), src, mask,  \
+                                          loc);                                                  \
+    }                                                                                            \
+    template <class T>                                                                           \
     void name##_postupdate(__ubuf__ T*& dst, pipev::capi_reg::V<T>& src, int32_t offset,         \
                            vector_bool& mask, PIPEV_LOC) {                                       \
         AscendC::Reg::StoreAlign<T, Dist>(dst, src, mask, loc);                                  \
@@ -116,6 +203,28 @@ PIPEV_C_REG_STORE(asc_storealign, AscendC::Reg::StoreDist::DIST_NORM)
 PIPEV_C_REG_STORE(asc_storealign_pack, pipev::capi_reg::pack<T>())
 PIPEV_C_REG_STORE(asc_storealign_pack_quarter, AscendC::Reg::StoreDist::DIST_PACK4_B32)
 #undef PIPEV_C_REG_STORE
+// the deprecated v4 name of the b32 → b16 packing store, and the v5 repeat-stride forms
+template <class T>
+void asc_storealign_pack_postupdate_v2(__ubuf__ T*& dst, pipev::capi_reg::V<T>& src,
+                                       int32_t offset, vector_bool& mask, PIPEV_LOC) {
+    AscendC::Reg::StoreAlign<T, AscendC::Reg::StoreDist::DIST_PACK4_B32>(dst, src, mask, loc);
+    dst += offset;
+}
+template <class T>
+void asc_storealign(__ubuf__ T* dst, pipev::capi_reg::V<T>& src, uint16_t block_stride,
+                    uint16_t repeat_stride, vector_bool& mask, PIPEV_LOC) {
+    AscendC::Reg::StoreAlign<T, AscendC::Reg::DataCopyMode::DATA_BLOCK_COPY,
+                             AscendC::Reg::PostLiteral::POST_MODE_NORMAL>(
+        dst, src, block_stride, repeat_stride, mask, loc);
+}
+template <class T>
+void asc_storealign_postupdate(__ubuf__ T*& dst, pipev::capi_reg::V<T>& src,
+                               uint16_t block_stride, uint16_t repeat_stride, vector_bool& mask,
+                               PIPEV_LOC) {
+    AscendC::Reg::StoreAlign<T, AscendC::Reg::DataCopyMode::DATA_BLOCK_COPY,
+                             AscendC::Reg::PostLiteral::POST_MODE_UPDATE>(
+        dst, src, block_stride, repeat_stride, mask, loc);
+}
 // element 0 only, whatever a mask would say (the page's forms take none)
 template <class T>
 void asc_storealign_1st(__ubuf__ T* dst, pipev::capi_reg::V<T>& src, PIPEV_LOC) {
@@ -138,8 +247,8 @@ template <class T> void asc_storealign(__ubuf__ T* dst, vector_bool& src, PIPEV_
 }
 template <class T>
 void asc_storealign_postupdate(__ubuf__ T*& dst, vector_bool& src, int32_t offset, PIPEV_LOC) {
-    AscendC::Reg::StoreAlign(dst, src, loc);
-    dst += offset;
+    AscendC::Reg::StoreAlign<T, AscendC::Reg::PostLiteral::POST_MODE_UPDATE>(dst, src, offset,
+                                                                             loc);
 }
 // two registers interleaved into 2·VL bytes
 template <class T>
