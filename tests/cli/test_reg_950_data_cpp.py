@@ -91,3 +91,80 @@ def test_8_bit_scatter_gather_and_the_widening_block_sum_are_bit_exact(pipev, tm
     assert out[:256] == bytes(scatter_bytes(bytearray(256), 0, x, idx, on))
     assert out[256:512] == gather_bytes_widened(x, 0, idx, on)
     assert out[512:768] == widening_block_sums(h, bytes([0x55]) * 32, True)
+
+
+C_API = """#include "acl/acl.h"
+#include "c_api/asc_simd.h"
+__simd_vf__ inline void vf(__ubuf__ uint8_t* x, __ubuf__ uint16_t* ix, __ubuf__ uint8_t* sc,
+                           __ubuf__ uint16_t* g, __ubuf__ uint16_t* h, __ubuf__ uint32_t* r)
+{
+    vector_bool all16 = asc_create_mask_b16(PAT_ALL);
+    vector_bool all32 = asc_create_mask_b32(PAT_ALL);
+    vector_uint8_t xr;
+    vector_uint16_t ir, gr, hr;
+    vector_uint32_t rr;
+    asc_load(xr, x);
+    asc_load(ir, ix);
+    asc_scatter(sc, xr, ir, all16);
+    asc_gather(gr, x, ir, all16);
+    asc_store(g, gr, all16);
+    asc_load(hr, h);
+    asc_reduce_sum_datablock(rr, hr, all16);
+    asc_store(r, rr, all32);
+}
+__global__ __aicore__ void k(GM_ADDR in, GM_ADDR out)
+{
+    __ubuf__ uint8_t a[768];
+    __ubuf__ uint8_t b[768];
+    asc_init();
+    asc_copy_gm2ub((__ubuf__ void*)a, (__gm__ void*)in, 768);
+    asc_copy_gm2ub((__ubuf__ void*)b, (__gm__ void*)(in + 768), 768);
+    asc_sync_notify(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    asc_sync_wait(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    vf(a, (__ubuf__ uint16_t*)(a + 256), b, (__ubuf__ uint16_t*)(b + 256),
+       (__ubuf__ uint16_t*)(a + 512), (__ubuf__ uint32_t*)(b + 512));
+    asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_sync_wait(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_copy_ub2gm_sync((__gm__ void*)out, (__ubuf__ void*)b, 768);
+}
+int main()
+{
+    uint8_t *ih, *oh, *i, *o;
+    aclInit(nullptr);
+    aclrtMallocHost((void**)&ih, 1536);
+    aclrtMallocHost((void**)&oh, 768);
+    uint32_t r = 11;
+    for (int k = 0; k < 1536; ++k) { r = r * 1103515245u + 12345u; ih[k] = uint8_t(r >> 16); }
+    for (int k = 0; k < 768; ++k) ih[768 + k] = 0;
+    for (int k = 0; k < 128; ++k) {
+        uint16_t v = uint16_t((k * 37) % 256);  // distinct: 37 is odd
+        std::memcpy(ih + 256 + 2 * k, &v, 2);
+    }
+    aclrtMalloc((void**)&i, 1536, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&o, 768, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(i, 1536, ih, 1536, ACL_MEMCPY_HOST_TO_DEVICE);
+    k<<<1, nullptr, nullptr>>>(i, o);
+    aclrtMemcpy(oh, 768, o, 768, ACL_MEMCPY_DEVICE_TO_HOST);
+    std::FILE* f = std::fopen("c_out.bin", "wb");
+    std::fwrite(ih, 1, 768, f);
+    std::fwrite(oh, 1, 768, f);
+    std::fclose(f);
+    return 0;
+}
+"""
+
+
+def test_the_c_api_faces_are_bit_exact(pipev, tmp_path):
+    """asc_scatter of uint8_t with a uint16_t index, asc_gather of uint16_t from uint8_t UB and
+    asc_reduce_sum_datablock(vector_uint32_t&, vector_uint16_t), as the C API pages list them."""
+    src = tmp_path / "c.cpp"
+    src.write_text(C_API)
+    proc = pipev("run", "--chip", "ascend950", str(src), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    raw = (tmp_path / "c_out.bin").read_bytes()
+    inp, out = raw[:768], raw[768:]
+    x, idx, h = inp[:256], list(map(int, np.frombuffer(inp[256:512], "<u2"))), inp[512:]
+    on = [True] * 128
+    assert out[:256] == bytes(scatter_bytes(bytearray(256), 0, x, idx, on))
+    assert out[256:512] == gather_bytes_widened(x, 0, idx, on)
+    assert out[512:768] == widening_block_sums(h, bytes([0x55]) * 32, False)

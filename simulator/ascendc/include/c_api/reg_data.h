@@ -89,9 +89,10 @@ PIPEV_C_REG_HIST(asc_frequency_histogram_bin1, BIN1, FREQUENCY)
 PIPEV_C_REG_HIST(asc_cumulative_histogram_bin0, BIN0, ACCUMULATE)
 PIPEV_C_REG_HIST(asc_cumulative_histogram_bin1, BIN1, ACCUMULATE)
 #undef PIPEV_C_REG_HIST
+// (SUM also int32 <- int16 and uint32 <- uint16: ReduceDataBlock's widening form)
 #define PIPEV_C_REG_BLOCK(name, Type)                                                           \
-    template <class T>                                                                           \
-    void name(AscendC::Reg::RegTensor<T>& dst, AscendC::Reg::RegTensor<T>& src,                 \
+    template <class T, class U>                                                                  \
+    void name(AscendC::Reg::RegTensor<T>& dst, AscendC::Reg::RegTensor<U>& src,                 \
               vector_bool& mask, PIPEV_LOC) {                                                    \
         AscendC::Reg::ReduceDataBlock<AscendC::ReduceType::Type>(dst, src, mask, loc);           \
     }
