@@ -88,6 +88,9 @@ struct VecScope {
 
 namespace AscendC {
 constexpr uint32_t GetVecLen() { return 256; }
+// a vector register's width in bytes, and two registers' (a RegTraitNumTwo tensor, #34)
+constexpr uint32_t VECTOR_REG_WIDTH = 256;
+constexpr uint32_t VECTOR_REG_WIDTH_2XVL = 2 * VECTOR_REG_WIDTH;
 
 namespace Reg {
 struct DefaultType {};

@@ -1,0 +1,19 @@
+"""The reference for pipev's operator-library-style test kernel (tests/data/ascendc/oplib, issue
+34), element by element with numpy; nothing from `isa` or `simulator`.
+
+- sign: (x > 0) - (x < 0) in the source's type (NaN and -0.0 give +0.0, as the kernel's two
+  compares and a subtraction define it);
+- nonzero bits: one bit an element, element k in bit k % 8 of byte k // 8, set where x != 0
+  (NaN is not equal to zero)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def sign(x: np.ndarray) -> np.ndarray:
+    return ((x > 0).astype(np.float32) - (x < 0).astype(np.float32)).astype(x.dtype)
+
+
+def nonzero_bits(x: np.ndarray) -> np.ndarray:
+    return np.packbits(x != 0, bitorder="little")
