@@ -107,7 +107,7 @@ TYPES: dict[str, tuple[str, ...]] = {
     "vrabs": ("s8", "s16", "f16", "bf16", "s32", "f32", "s64"),
     "vrneg": ("s8", "s16", "f16", "s32", "f32", "s64"),
     "vrrelu": ("f16", "s32", "f32", "s64"),
-    **dict.fromkeys(("vrand", "vror", "vrxor", "vrnot"), _INTS),
+    **dict.fromkeys(("vrand", "vror", "vrxor", "vrnot", "vrshls", "vrshrs"), _INTS),
     **dict.fromkeys(("vrexp", "vrln", "vrsqt"), ("f16", "f32")),
     # the Div page (DivAlgo INTRINSIC): integers truncate toward zero (semantics.md §15)
     "vrdiv": ("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64"),

@@ -829,6 +829,12 @@ for _d in (
       for op, doc, api in (
           ("adds", "vA[k] + SCALAR", "Adds"), ("muls", "vA[k] * SCALAR", "Muls"),
           ("maxs", "max(vA[k], SCALAR)", "Maxs"), ("mins", "min(vA[k], SCALAR)", "Mins"))),
+    *(_rv(f"vr{op}", _RS, RV.VRSCALAR, f"vD[k] = {doc} where pM enables k, else 0 ({api}; "
+          "SCALAR: an int16_t count, the register's low 16 bits)")
+      for op, doc, api in (
+          ("shls", "vA[k] << SCALAR (0 once the count passes the width)", "ShiftLefts"),
+          ("shrs", "vA[k] >> SCALAR, arithmetic for signed T, logical for unsigned (a count "
+           "past the width: 0, or -1 for a negative signed element)", "ShiftRights"))),
 ):
     if _d.name in INSTRUCTIONS:  # a reg row must never replace a memory-based mnemonic
         raise ValueError(f"issue 34 row {_d.name} would replace an existing mnemonic")

@@ -16,7 +16,7 @@ import numpy as np
 
 from isa.program import Instruction, RegExpr
 from isa.regvec import DISTS, LOAD_DISTS, PL, SDISTS, STORE_DISTS, VL, pattern_active
-from isa.types import DType
+from isa.types import TYPES, DType
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
 from simulator.semantics.arith import _relu
@@ -30,6 +30,8 @@ BINARY = {"vradd": np.add, "vrsub": np.subtract, "vrmul": np.multiply, "vrmax": 
           "vradds": np.add, "vrmuls": np.multiply, "vrmaxs": np.maximum, "vrmins": np.minimum}
 UNARY = {"vrabs": np.abs, "vrneg": np.negative, "vrrelu": _relu, "vrnot": np.invert}
 NAN_SRC0 = ("vradd", "vrsub", "vrmul", "vradds", "vrmuls")
+SHIFTS = ("vrshls", "vrshrs")  # #34: ShiftLefts / ShiftRights
+S16 = TYPES["s16"]  # their count's type
 PLOGIC = {"pand": np.bitwise_and, "por": np.bitwise_or, "pxor": np.bitwise_xor}
 
 
@@ -605,6 +607,8 @@ def _compute(ex: Context, instr: Instruction) -> Issued:
     if mk is not None:
         _read_p(ex, instr, "m", t)
     s = _scalar(ex, instr, t) if "scalar" in instr.operands else None
+    if instr.name in SHIFTS:  # ShiftLefts / ShiftRights: an int16_t count, whatever T is
+        s = int(_scalar(ex, instr, S16))
     merge = instr.fields.get("merge", 0) == 1  # MaskMergeMode MERGING: inactive keep vD
     if merge:
         _read_v(ex, instr, "d")
@@ -622,6 +626,8 @@ def _elementwise(m: Machine, _op, arg, _lo, _hi) -> None:
     with np.errstate(all="ignore"):
         if name in UNARY:
             res = UNARY[name](a)
+        elif name in SHIFTS:
+            res = _shift(a, s, t, name == "vrshls")
         else:
             b = _values(v[srcs[1]], t) if s is None else s
             res = BINARY[name](a, b)
@@ -630,6 +636,19 @@ def _elementwise(m: Machine, _op, arg, _lo, _hi) -> None:
     res = np.asarray(res).astype(t.numeric, copy=False).view(t.raw)
     on = active(m.regs.p[mk], t.size) if mk is not None else True
     _write_v(m, d, np.where(on, res, v[d].view(t.raw) if merge else np.zeros((), t.raw)))
+
+
+def _shift(a: np.ndarray, count: int, t: DType, left: bool) -> np.ndarray:
+    """The ShiftLefts / ShiftRights pages: a count past the width gives 0 (a right shift of a
+    negative signed element: -1); a right shift is arithmetic for signed T. A negative count
+    is undefined on the pages; pipev takes it as 0."""
+    bits = 8 * t.size
+    n = max(count, 0)
+    if left:
+        return np.zeros_like(a) if n >= bits else np.left_shift(a, n)
+    if n >= bits:
+        return np.where(a < 0, -1, 0).astype(a.dtype) if t.kind == "int" else np.zeros_like(a)
+    return np.right_shift(a, n)
 
 
 MATH = {"vrexp": "vexp", "vrln": "vln", "vrsqt": "vsqrt"}  # semantics/math.py's names

@@ -85,3 +85,23 @@ def int_div(a: np.ndarray, b: np.ndarray, active: np.ndarray) -> np.ndarray:
             q -= 1 << bits
         out[k] = q
     return out
+
+
+def shift_scalar(x: np.ndarray, count: int, left: bool) -> np.ndarray:
+    """ShiftLefts / ShiftRights (#34), each element by itself with Python integers: left by
+    COUNT (0 once COUNT passes the width), right arithmetic for signed types and logical for
+    unsigned (past the width: -1 for a negative signed element, else 0)."""
+    bits = 8 * x.dtype.itemsize
+    signed = np.issubdtype(x.dtype, np.signedinteger)
+    out = []
+    for v in x.tolist():
+        if left:
+            r = 0 if count >= bits else (v << count) & ((1 << bits) - 1)
+            if signed and r >= 1 << (bits - 1):
+                r -= 1 << bits
+        elif count >= bits:
+            r = -1 if (signed and v < 0) else 0
+        else:
+            r = v >> count  # Python's >> on a negative int is arithmetic
+        out.append(r)
+    return np.array(out, dtype=x.dtype)

@@ -525,6 +525,22 @@ PIPEV_REG_SCALAR(Muls, "vrmuls")
 PIPEV_REG_SCALAR(Maxs, "vrmaxs")
 PIPEV_REG_SCALAR(Mins, "vrmins")
 #undef PIPEV_REG_SCALAR
+// ShiftLefts / ShiftRights (#34): the count is an int16_t whatever the element type (the pages)
+#define PIPEV_REG_SHIFT(Name, mn)                                                               \
+    template <class T = DefaultType, class S16, MaskMergeMode mode = MaskMergeMode::ZEROING,     \
+              class U>                                                                           \
+    void Name(U& dst, U& src, S16 scalarValue, MaskReg& mask, PIPEV_LOC) {                       \
+        using E = typename U::ElementType;                                                       \
+        static_assert(mode == MaskMergeMode::ZEROING, #Name ": MERGING is not supported (the "   \
+                      "page)");                                                                   \
+        pipev::detail::Stmt s(mn ".%s", pipev::type_name<E>);                                       \
+        s.op("v%d", dst.id()).op("v%d", src.id());                                                \
+        s.op("x%d", s.r(detail_reg::bits(static_cast<int16_t>(scalarValue))));                  \
+        s.op("p%d", mask.id()).issue(loc);                                                        \
+    }
+PIPEV_REG_SHIFT(ShiftLefts, "vrshls")
+PIPEV_REG_SHIFT(ShiftRights, "vrshrs")
+#undef PIPEV_REG_SHIFT
 // Reduce SUM / MAX / MIN over one register: dst[0] the result (MAX/MIN: dst[1] its index as T's
 // bits), the other elements 0.
 using ::AscendC::ReduceType;
