@@ -83,3 +83,51 @@ int main() { k<<<1, nullptr, nullptr>>>(); return 0; }
     proc = pipev("run", src, "--chip", "ascend950")
     assert proc.returncode == 1
     assert "k.cpp:11:" in proc.stderr and "Sin is not modelled by pipev" in proc.stderr
+
+
+WIDEN = """#include "kernel_operator.h"
+constexpr static AscendC::Reg::CastTrait widen = {AscendC::Reg::RegLayout::ZERO,
+    AscendC::Reg::SatMode::UNKNOWN, AscendC::Reg::MaskMergeMode::ZEROING,
+    AscendC::RoundMode::UNKNOWN};
+__simd_vf__ inline void WidenVF(__ubuf__ float* dst, __ubuf__ half* src)
+{
+    AscendC::Reg::RegTensor<half> h;
+    AscendC::Reg::RegTensor<float> f;
+    AscendC::Reg::MaskReg all = AscendC::Reg::CreateMask<float>();
+    AscendC::Reg::LoadAlign<half, AscendC::Reg::LoadDist::DIST_UNPACK_B16>(h, src);
+    AscendC::Reg::Cast<float, half, widen>(f, h, all);
+    AscendC::Reg::StoreAlign(dst, f, all);
+}
+__global__ __aicore__ void widen_kernel(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::GlobalTensor<half> xGm;
+    AscendC::GlobalTensor<float> yGm;
+    xGm.SetGlobalBuffer((__gm__ half*)x, 64);
+    yGm.SetGlobalBuffer((__gm__ float*)y, 64);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<half> a = ub.Alloc<half, 64>();
+    AscendC::LocalTensor<float> b = ub.Alloc<float, 64>();
+    AscendC::DataCopy(a, xGm, 64);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    asc_vf_call<WidenVF>((__ubuf__ float*)b.GetPhyAddr(), (__ubuf__ half*)a.GetPhyAddr());
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(yGm, b, 64);
+}
+"""
+
+
+def test_a_cast_trait_with_round_mode_unknown_widens_half_exactly(pipev, tmp_path):
+    """The CastTrait page's defaults (RoundMode::UNKNOWN, SatMode::UNKNOWN): half -> float is
+    exact, ±inf and NaN kept (the vendor's nan_to_num compares the widened value with inf)."""
+    src = tmp_path / "widen.cpp"
+    src.write_text(WIDEN)
+    x = _data(np.float16)[:64]
+    np.save(tmp_path / "x.npy", x)
+    proc = pipev("run", src, "--chip", "ascend950", "--kernel", "widen_kernel",
+                 "--arg", f"x={tmp_path / 'x.npy'}", "--arg", "y=out:f32[64]",
+                 "--output-dir", tmp_path / "out", "--quiet", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    y = np.load(tmp_path / "out" / "y.npy")
+    assert y.tobytes() == ref.widen(x).tobytes()

@@ -17,3 +17,9 @@ def sign(x: np.ndarray) -> np.ndarray:
 
 def nonzero_bits(x: np.ndarray) -> np.ndarray:
     return np.packbits(x != 0, bitorder="little")
+
+
+def widen(x: np.ndarray) -> np.ndarray:
+    """half -> float, exactly: each value, ±inf and NaN (sign and payload shifted into place)
+    kept, as numpy's conversion does."""
+    return np.array([np.float32(v) for v in x], np.float32)

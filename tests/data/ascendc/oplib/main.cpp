@@ -1,6 +1,6 @@
 // The host side of pipev's operator-library-style test kernel (issue 34): reads x.bin (N
 // elements of the type DT names: 1 half, 3 float), launches sign_bits<DT> on CORES cores with
-// the tiling key 101 and writes y.bin and bits.bin.
+// the 64-bit tiling key 300000000000101 and writes y.bin and bits.bin.
 #include <cstdio>
 #include <vector>
 #include "acl/acl.h"
@@ -34,7 +34,7 @@ int main()
     aclrtMalloc(&dt, sizeof(tiling), ACL_MEM_MALLOC_HUGE_FIRST);
     aclrtMemcpy(dx, x.size(), x.data(), x.size(), ACL_MEMCPY_HOST_TO_DEVICE);
     aclrtMemcpy(dt, sizeof(tiling), &tiling, sizeof(tiling), ACL_MEMCPY_HOST_TO_DEVICE);
-    ICPU_SET_TILING_KEY(101);
+    ICPU_SET_TILING_KEY(300000000000101UL);  // a 64-bit TilingKey
     sign_bits<DT><<<CORES, nullptr, stream>>>((GM_ADDR)dx, (GM_ADDR)dy, (GM_ADDR)db, (GM_ADDR)dw,
                                               (GM_ADDR)dt);
     aclrtSynchronizeStream(stream);

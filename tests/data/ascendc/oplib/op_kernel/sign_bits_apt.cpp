@@ -23,7 +23,7 @@ __global__ __aicore__ void sign_bits(GM_ADDR x, GM_ADDR y, GM_ADDR bits, GM_ADDR
     REGISTER_TILING_DEFAULT(OpLib::TileTilingData);
     GET_TILING_DATA_PTR_WITH_STRUCT(OpLib::TileTilingData, tilingData, tiling);
     TPipe pipe;
-    if (TILING_KEY_IS(101UL)) {
+    if (TILING_KEY_IS(300000000000101UL)) {
         if constexpr (dType == TPL_FP32) {
             OpLib::TileSch<float, SignBitsOp::SignBits<float>> sch(tilingData, &pipe);
             sch.Init(x, y, bits);
