@@ -131,3 +131,46 @@ def test_a_cast_trait_with_round_mode_unknown_widens_half_exactly(pipev, tmp_pat
     assert proc.returncode == 0, proc.stderr
     y = np.load(tmp_path / "out" / "y.npy")
     assert y.tobytes() == ref.widen(x).tobytes()
+
+
+LOG = """#include "kernel_operator.h"
+__simd_vf__ inline void LogVF(__ubuf__ float* dst, __ubuf__ float* src)
+{
+    AscendC::Reg::RegTensor<float> a, b;
+    AscendC::Reg::MaskReg all = AscendC::Reg::CreateMask<float>();
+    AscendC::Reg::LoadAlign(a, src);
+    AscendC::Reg::Log(b, a, all);
+    AscendC::Reg::StoreAlign(dst, b, all);
+}
+__global__ __aicore__ void log_kernel(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 64);
+    yGm.SetGlobalBuffer((__gm__ float*)y, 64);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> a = ub.Alloc<float, 64>();
+    AscendC::LocalTensor<float> b = ub.Alloc<float, 64>();
+    AscendC::DataCopy(a, xGm, 64);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    asc_vf_call<LogVF>((__ubuf__ float*)b.GetPhyAddr(), (__ubuf__ float*)a.GetPhyAddr());
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(yGm, b, 64);
+}
+"""
+
+
+def test_reg_log_is_the_natural_logarithm(pipev, tmp_path):
+    """Reg::Log (its page: "equivalent to Ln"), on positive values: each correctly rounded."""
+    src = tmp_path / "log.cpp"
+    src.write_text(LOG)
+    x = np.random.default_rng(7).uniform(1e-3, 1e3, 64).astype(np.float32)
+    x[:3] = [1.0, np.inf, 2.0]
+    np.save(tmp_path / "x.npy", x)
+    proc = pipev("run", src, "--chip", "ascend950", "--kernel", "log_kernel",
+                 "--arg", f"x={tmp_path / 'x.npy'}", "--arg", "y=out:f32[64]",
+                 "--output-dir", tmp_path / "out", "--quiet", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    y = np.load(tmp_path / "out" / "y.npy")
+    assert y.tobytes() == ref.natural_log(x).tobytes()

@@ -23,3 +23,10 @@ def widen(x: np.ndarray) -> np.ndarray:
     """half -> float, exactly: each value, ±inf and NaN (sign and payload shifted into place)
     kept, as numpy's conversion does."""
     return np.array([np.float32(v) for v in x], np.float32)
+
+
+def natural_log(x: np.ndarray) -> np.ndarray:
+    """ln of positive float32 values (and +inf), correctly rounded: each computed in float64 and
+    rounded to float32 (the correctly rounded value unless ln(x) lies within a float64 ulp of a
+    float32 tie)."""
+    return np.array([np.float32(np.log(np.float64(v))) for v in x], np.float32)

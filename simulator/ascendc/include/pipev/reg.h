@@ -507,6 +507,7 @@ PIPEV_REG_UNARY(Relu, "vrrelu")
 PIPEV_REG_UNARY(Not, "vrnot")
 PIPEV_REG_UNARY(Exp, "vrexp")
 PIPEV_REG_UNARY(Ln, "vrln")
+PIPEV_REG_UNARY(Log, "vrln")  // the Log page: "equivalent to Ln" (#34)
 PIPEV_REG_UNARY(Sqrt, "vrsqt")
 #undef PIPEV_REG_UNARY
 #define PIPEV_REG_SCALAR(Name, mn)                                                              \
