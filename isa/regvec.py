@@ -107,7 +107,10 @@ TYPES: dict[str, tuple[str, ...]] = {
     "vrabs": ("s8", "s16", "f16", "bf16", "s32", "f32", "s64"),
     "vrneg": ("s8", "s16", "f16", "s32", "f32", "s64"),
     "vrrelu": ("f16", "s32", "f32", "s64"),
-    **dict.fromkeys(("vrand", "vror", "vrxor", "vrnot", "vrshls", "vrshrs"), _INTS),
+    **dict.fromkeys(("vrand", "vror", "vrxor", "vrnot"), _INTS),
+    # LeakyRelu (half, float); ShiftLeft(s) / ShiftRight(s): the eight integer types
+    "vrlrelu": ("f16", "f32"),
+    **dict.fromkeys(("vrshl", "vrshr", "vrshls", "vrshrs"), _INTS),
     **dict.fromkeys(("vrexp", "vrln", "vrsqt"), ("f16", "f32")),
     # the Div page (DivAlgo INTRINSIC): integers truncate toward zero (semantics.md §15)
     "vrdiv": ("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64"),
@@ -157,9 +160,9 @@ PSTORE = _fam("pstore", "store")  # StoreAlign from a MaskReg
 VRCMP = _fam("vrcmp", "compute")  # Compare / Compares into a MaskReg
 VRSEL = _fam("vrsel", "compute")  # Select with a MaskReg
 VRDUP = _fam("vrdup", "compute")  # Duplicate
-VRBIN = _fam("vrbin", "compute")  # Add Sub Mul Max Min And Or Xor
+VRBIN = _fam("vrbin", "compute")  # Add Sub Mul Max Min And Or Xor, ShiftLeft ShiftRight
 VRUN = _fam("vrun", "compute")  # Abs Neg Relu Not, Move
-VRSCALAR = _fam("vrscalar", "compute")  # Adds Muls Maxs Mins
+VRSCALAR = _fam("vrscalar", "compute")  # Adds Muls Maxs Mins LeakyRelu ShiftLefts ShiftRights
 MEMBAR = _fam("membar", "mask")  # LocalMemBar
 VRREDUCE = _fam("vrreduce", "reduce")  # Reduce SUM / MAX / MIN
 VRMATH = _fam("vrmath", "math")  # Exp Ln Sqrt

@@ -751,6 +751,11 @@ def _rv(name: str, operands: tuple, family: Family, doc: str, **kw) -> InstrDef:
 _RB = (("d", "vreg"), ("a", "vreg"), ("b", "vreg"), ("m", "preg"))
 _RU = (("d", "vreg"), ("a", "vreg"), ("m", "preg"))
 _RS = (("d", "vreg"), ("a", "vreg"), ("scalar", "scalar"), ("m", "preg"))
+# ShiftLeft / ShiftRight (the Reg pages): unsigned T logical, signed T arithmetic
+_SHIFTS = (("shl", "<<", "ShiftLeft", "signed T keeps its sign bit; a count past the width "
+            "gives 0"),
+           ("shr", ">>", "ShiftRight", "a count past the width gives 0, or -1 for a negative "
+            "signed element"))
 for _d in (
     _rv("vf_begin", (("name", "text"),), RV.VF_BEGIN, "a vector function (__simd_vf__) starts: "
         "its registers hold nothing yet", typed=False),
@@ -829,12 +834,13 @@ for _d in (
       for op, doc, api in (
           ("adds", "vA[k] + SCALAR", "Adds"), ("muls", "vA[k] * SCALAR", "Muls"),
           ("maxs", "max(vA[k], SCALAR)", "Maxs"), ("mins", "min(vA[k], SCALAR)", "Mins"))),
-    *(_rv(f"vr{op}", _RS, RV.VRSCALAR, f"vD[k] = {doc} where pM enables k, else 0 ({api}; "
-          "SCALAR: an int16_t count, the register's low 16 bits)")
-      for op, doc, api in (
-          ("shls", "vA[k] << SCALAR (0 once the count passes the width)", "ShiftLefts"),
-          ("shrs", "vA[k] >> SCALAR, arithmetic for signed T, logical for unsigned (a count "
-           "past the width: 0, or -1 for a negative signed element)", "ShiftRights"))),
+    # the element-wise rows MaskMergeMode MERGING is not supported for (their pages)
+    _rv("vrlrelu", _RS, RV.VRSCALAR, "vD[k] = vA[k] > 0 ? vA[k] : vA[k] * SCALAR where pM "
+        "enables k, else 0 (LeakyRelu)"),
+    *(_rv(f"vr{op}", _RB, RV.VRBIN, f"vD[k] = vA[k] {sym} vB[k] where pM enables k, else 0 "
+          f"({api}: vB read as signed; {rule})") for op, sym, api, rule in _SHIFTS),
+    *(_rv(f"vr{op}s", _RS, RV.VRSCALAR, f"vD[k] = vA[k] {sym} SCALAR where pM enables k, else "
+          f"0 ({api}s: SCALAR an int16; {rule})") for op, sym, api, rule in _SHIFTS),
 ):
     if _d.name in INSTRUCTIONS:  # a reg row must never replace a memory-based mnemonic
         raise ValueError(f"issue 34 row {_d.name} would replace an existing mnemonic")

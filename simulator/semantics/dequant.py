@@ -163,7 +163,7 @@ def issue_deq_b8(ex: Context, instr: Instruction) -> Issued:
             vop = attrs.evolve(vop, operands=vop.operands + (table,), memo={})
         seen = len(ex.policy.diagnostics)
         for acc in vop.operands:
-            _check(ex, instr, vop, acc)
+            vector.check_operand(ex, instr, vop, acc, 32, not instr.is_static)
         ex.check(instr, checks.overlap(vop))
         if len(ex.policy.diagnostics) == seen:
             ex.decodings.put(instr, addrs, fields, taddr, vop, vector.tensor_of)
@@ -178,16 +178,6 @@ def _laid_out(vop: VectorOp, fields: dict, high: bool) -> VectorOp:
                              fields["dst_rep"], high)
     return attrs.evolve(vop, operands=tuple(laid if a.role == "dst" else a
                                             for a in vop.operands), memo={})
-
-
-def _check(ex: Context, instr: Instruction, vop: VectorOp, acc) -> None:
-    if not instr.is_static and acc.base % 32:
-        ex.check(instr, checks.alignment(vop, acc, 32))
-    ext = checks.extent(vop, acc)
-    problem = checks.bounds(vop, acc, ex.m.ub.size, ext)
-    if problem is not None:
-        raise Fault(problem)
-    ex.check(instr, checks.footprint(vop, acc, vector.tensor_of(instr, acc.role), ext))
 
 
 def _table(ex: Context, instr: Instruction, word: int) -> DeqParams:

@@ -16,7 +16,7 @@ import numpy as np
 
 from isa.program import Instruction, RegExpr
 from isa.regvec import DISTS, LOAD_DISTS, PL, SDISTS, STORE_DISTS, VL, pattern_active
-from isa.types import TYPES, DType
+from isa.types import DType
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
 from simulator.semantics.arith import _relu
@@ -27,11 +27,13 @@ from simulator.semantics.issued import Issued
 BINARY = {"vradd": np.add, "vrsub": np.subtract, "vrmul": np.multiply, "vrmax": np.maximum,
           "vrmin": np.minimum, "vrand": np.bitwise_and, "vror": np.bitwise_or,
           "vrxor": np.bitwise_xor,
-          "vradds": np.add, "vrmuls": np.multiply, "vrmaxs": np.maximum, "vrmins": np.minimum}
+          "vradds": np.add, "vrmuls": np.multiply, "vrmaxs": np.maximum, "vrmins": np.minimum,
+          # LeakyRelu (its page): src > 0 ? src : src * scalar, the product rounded in T
+          "vrlrelu": lambda a, s: np.where(a > 0, a, a * s)}
+SHIFTS = frozenset({"vrshl", "vrshr", "vrshls", "vrshrs"})
+SIGNED = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}  # a count register's elements
 UNARY = {"vrabs": np.abs, "vrneg": np.negative, "vrrelu": _relu, "vrnot": np.invert}
 NAN_SRC0 = ("vradd", "vrsub", "vrmul", "vradds", "vrmuls")
-SHIFTS = ("vrshls", "vrshrs")  # #34: ShiftLefts / ShiftRights
-S16 = TYPES["s16"]  # their count's type
 PLOGIC = {"pand": np.bitwise_and, "por": np.bitwise_or, "pxor": np.bitwise_xor}
 
 
@@ -606,9 +608,10 @@ def _compute(ex: Context, instr: Instruction) -> Issued:
     mk = _reg(instr, "m") if "m" in instr.operands else None
     if mk is not None:
         _read_p(ex, instr, "m", t)
+    if instr.name in SHIFTS:
+        return Issued("V", None, _shift, (instr, t, _reg(instr, "d"), _reg(instr, "a"),
+                                          _shift_count(ex, instr), mk))
     s = _scalar(ex, instr, t) if "scalar" in instr.operands else None
-    if instr.name in SHIFTS:  # ShiftLefts / ShiftRights: an int16_t count, whatever T is
-        s = int(_scalar(ex, instr, S16))
     merge = instr.fields.get("merge", 0) == 1  # MaskMergeMode MERGING: inactive keep vD
     if merge:
         _read_v(ex, instr, "d")
@@ -626,8 +629,6 @@ def _elementwise(m: Machine, _op, arg, _lo, _hi) -> None:
     with np.errstate(all="ignore"):
         if name in UNARY:
             res = UNARY[name](a)
-        elif name in SHIFTS:
-            res = _shift(a, s, t, name == "vrshls")
         else:
             b = _values(v[srcs[1]], t) if s is None else s
             res = BINARY[name](a, b)
@@ -638,17 +639,44 @@ def _elementwise(m: Machine, _op, arg, _lo, _hi) -> None:
     _write_v(m, d, np.where(on, res, v[d].view(t.raw) if merge else np.zeros((), t.raw)))
 
 
-def _shift(a: np.ndarray, count: int, t: DType, left: bool) -> np.ndarray:
-    """The ShiftLefts / ShiftRights pages: a count past the width gives 0 (a right shift of a
-    negative signed element: -1); a right shift is arithmetic for signed T. A negative count
-    is undefined on the pages; pipev takes it as 0."""
-    bits = 8 * t.size
-    n = max(count, 0)
+def _shift_count(ex: Context, instr: Instruction) -> int | None:
+    """ShiftLefts / ShiftRights' count: an int16 whatever T is (the pages' tables); None for
+    the register forms, whose counts are vB's elements."""
+    if "scalar" not in instr.operands:
+        return None
+    v = instr.operands["scalar"].value
+    bits = ex.m.x[v.reg] if isinstance(v, RegExpr) else int.from_bytes(bytes(v), "little")
+    return int(np.asarray(bits & 0xFFFF, np.uint16).view(np.int16))
+
+
+def shifted(left: bool, a: np.ndarray, n) -> np.ndarray:
+    """A << N or A >> N by the Reg ShiftLeft / ShiftRight pages: unsigned T logical, signed T
+    arithmetic (a left shift keeps the sign bit, the bits below it shift). A count past the
+    width: left 0, right 0 or -1 (the sign). The count equal to the width, which the pages do
+    not settle, and negative counts ("not supported") shift every bit out (pipev's model)."""
+    bits, signed = 8 * a.dtype.itemsize, a.dtype.kind == "i"
+    n = np.asarray(n, np.int64)
+    out = (n < 0) | (n >= bits)
     if left:
-        return np.zeros_like(a) if n >= bits else np.left_shift(a, n)
-    if n >= bits:
-        return np.where(a < 0, -1, 0).astype(a.dtype) if t.kind == "int" else np.zeros_like(a)
-    return np.right_shift(a, n)
+        res = np.left_shift(a, np.where(out, 0, n).astype(a.dtype))
+        if signed:
+            sign = np.asarray(np.iinfo(a.dtype).min, a.dtype)  # the sign bit alone
+            res = (a & sign) | (res & ~sign)
+        return np.where(out, np.zeros((), a.dtype), res)
+    res = np.right_shift(a, np.where(out, bits - 1 if signed else 0, n).astype(a.dtype))
+    return res if signed else np.where(out, np.zeros((), a.dtype), res)
+
+
+def _shift(m: Machine, _op, arg, _lo, _hi) -> None:
+    instr, t, d, src, count, mk = arg
+    a = _values(m.regs.v[src], t)
+    n = count if count is not None else m.regs.v[_reg(instr, "b")].view(SIGNED[t.size])
+    on = active(m.regs.p[mk], t.size)
+    negative = int(np.count_nonzero(on & (np.asarray(n) < 0)))
+    if negative:
+        m.count_unknown(instr, "a negative shift count", negative)
+    res = shifted(instr.name.startswith("vrshl"), a, n).view(t.raw)
+    _write_v(m, d, np.where(on, res, np.zeros((), t.raw)))
 
 
 MATH = {"vrexp": "vexp", "vrln": "vln", "vrsqt": "vsqrt"}  # semantics/math.py's names

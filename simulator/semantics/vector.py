@@ -87,21 +87,13 @@ def _count_problem(instr: Instruction, vop: VectorOp, m) -> Problem:
 
 def _check(ex: Context, instr: Instruction, vop: VectorOp) -> bool:
     """The §9.2–9.3 checks; True when the repeats must run one by one."""
-    ub = ex.m.ub.size
     dynamic = not instr.is_static  # the assembler checked static alignment
     extents = {}
     fam = instr.defn.family
     for acc in vop.operands:
         align = fam.operand_align(acc.role, instr.fields, instr.dtype)
-        if (dynamic or acc.role == "sel") and acc.base % align:
-            ex.check(instr, checks.alignment(vop, acc, align))
-        if acc.nibble:
-            ex.check(instr, checks.nibble_mask(vop, acc))
-        ext = extents[acc.role] = checks.extent(vop, acc)
-        problem = checks.bounds(vop, acc, ub, ext)
-        if problem is not None:
-            raise Fault(problem)
-        ex.check(instr, checks.footprint(vop, acc, tensor_of(instr, acc.role), ext))
+        extents[acc.role] = check_operand(ex, instr, vop, acc, align,
+                                          dynamic or acc.role == "sel")
     guard = instr.operands.get("guard")
     if guard is not None:
         problem = checks.scalar_overlap(vop, guard, ex.value(guard.addr))
@@ -113,6 +105,22 @@ def _check(ex: Context, instr: Instruction, vop: VectorOp) -> bool:
         return accumulator is not None  # an accumulation runs repeat by repeat
     ex.check(instr, problem)
     return True
+
+
+def check_operand(ex: Context, instr: Instruction, vop: VectorOp, acc, align: int,
+                  unaligned_possible: bool) -> tuple[int, int]:
+    """One operand's §9.2 checks — alignment (when the assembler could not settle it), the
+    nibble mask of a sub-byte type, bounds (a fault), footprint — and its byte extent."""
+    if unaligned_possible and acc.base % align:
+        ex.check(instr, checks.alignment(vop, acc, align))
+    if acc.nibble:
+        ex.check(instr, checks.nibble_mask(vop, acc))
+    ext = checks.extent(vop, acc)
+    problem = checks.bounds(vop, acc, ex.m.ub.size, ext)
+    if problem is not None:
+        raise Fault(problem)
+    ex.check(instr, checks.footprint(vop, acc, tensor_of(instr, acc.role), ext))
+    return ext
 
 
 def _accumulator(vop: VectorOp, extents: dict) -> str | None:

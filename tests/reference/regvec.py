@@ -87,21 +87,26 @@ def int_div(a: np.ndarray, b: np.ndarray, active: np.ndarray) -> np.ndarray:
     return out
 
 
-def shift_scalar(x: np.ndarray, count: int, left: bool) -> np.ndarray:
-    """ShiftLefts / ShiftRights (#34), each element by itself with Python integers: left by
-    COUNT (0 once COUNT passes the width), right arithmetic for signed types and logical for
-    unsigned (past the width: -1 for a negative signed element, else 0)."""
-    bits = 8 * x.dtype.itemsize
-    signed = np.issubdtype(x.dtype, np.signedinteger)
-    out = []
-    for v in x.tolist():
-        if left:
-            r = 0 if count >= bits else (v << count) & ((1 << bits) - 1)
-            if signed and r >= 1 << (bits - 1):
-                r -= 1 << bits
-        elif count >= bits:
-            r = -1 if (signed and v < 0) else 0
-        else:
-            r = v >> count  # Python's >> on a negative int is arithmetic
-        out.append(r)
-    return np.array(out, dtype=x.dtype)
+def shift(left: bool, x: int, n: int, bits: int, signed: bool) -> int:
+    """One element of Reg ShiftLeft(s) / ShiftRight(s) (the pages), on Python integers: X (the
+    element's value) shifted by N; the result as an unsigned BITS-bit pattern. Counts outside
+    [0, BITS) shift every bit out (the pages past the width; pipev's model at the width and for
+    negative counts)."""
+    full = (1 << bits) - 1
+    if not 0 <= n < bits:
+        return full if (not left and signed and x < 0) else 0
+    if not left:
+        return (x >> n) & full
+    if not signed:
+        return (x << n) & full
+    low = (x << n) & ((1 << (bits - 1)) - 1)  # the bits below the sign bit
+    return low | ((1 << (bits - 1)) if x < 0 else 0)
+
+
+def leaky_relu(x: float, s: float, numeric) -> object:
+    """One element of Reg LeakyRelu: x > 0 ? x : x * s, the product rounded once in T."""
+    x, s = numeric(x), numeric(s)
+    if x > 0:
+        return x
+    with np.errstate(over="ignore"):  # the product overflows to inf as T does
+        return numeric(float(x) * float(s))  # exact in double for half and float operands

@@ -109,4 +109,5 @@ PIPEV_C_REG_COMPARE(asc_ge, GE)
 #undef PIPEV_C_REG_COMPARE
 #include "reg_convert.h"  // conversions and relayouts (h34a)
 #include "reg_data.h"  // unaligned accesses, Scatter/Gather, Squeeze, block reductions (h34a)
+#include "reg_compute.h"  // aligned loads/stores, element-wise, fills, reductions, asc_mem_bar
 #endif

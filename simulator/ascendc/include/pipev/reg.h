@@ -57,6 +57,8 @@ inline std::string ub_operand(detail::Stmt& s, const void* ptr, const char* type
 }
 }  // namespace regalloc
 
+// how many VFs have started: the C API's addr_reg counts its iterations within one VF
+inline uint64_t vf_generation = 0;
 // asc_vf_call<F>(args...): `vf_begin` at the caller's line, F's body natively, `vf_end`.
 struct VfCall {
     Loc loc;
@@ -64,6 +66,7 @@ struct VfCall {
     template <auto F, class... A> void call(A&&... args) {
         detail::Stmt("vf_begin \"vf\"").issue(loc);
         regalloc::files = {};
+        ++vf_generation;
         F(std::forward<A>(args)...);
         detail::Stmt("vf_end").issue(loc);
     }
@@ -76,6 +79,7 @@ struct VecScope {
     explicit VecScope(Loc l) : loc(l) {
         detail::Stmt("vf_begin \"vf\"").issue(loc);
         regalloc::files = {};
+        ++vf_generation;
     }
     VecScope(const VecScope&) = delete;
     ~VecScope() noexcept(false) {
@@ -276,6 +280,14 @@ constexpr size_t store_width(StoreDist d) {
 inline const char* unsigned_name(size_t bytes) {
     return bytes == 2 ? "u16" : bytes == 4 ? "u32" : "u64";
 }
+// a PostUpdate form's pointer step: elements of T for a RegTensor, bytes for a MaskReg (the
+// MaskReg LoadAlign / StoreAlign pages: "单位：字节")
+template <class U, class T> void post_update(const U&, __ubuf__ T*& p, int32_t step) {
+    if constexpr (std::is_same_v<U, MaskReg>)
+        p = reinterpret_cast<__ubuf__ T*>(reinterpret_cast<uintptr_t>(p) + intptr_t(step));
+    else
+        p += step;
+}
 }  // namespace detail_reg
 template <class T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, class U>
 void LoadAlign(U& dst, __ubuf__ T* src, PIPEV_LOC) {
@@ -312,7 +324,7 @@ void LoadAlign(U& dst, __ubuf__ T*& src, int32_t postUpdateStride, PIPEV_LOC) {
     static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "LoadAlign: POST_MODE_NORMAL is not "
                   "supported with a post-update stride");
     LoadAlign<T, dist>(dst, src, loc);
-    src += postUpdateStride;
+    detail_reg::post_update(dst, src, postUpdateStride);
 }
 template <class T, PostLiteral postMode, LoadDist dist = LoadDist::DIST_DINTLV_B32, class U>
 void LoadAlign(U& dst0, U& dst1, __ubuf__ T*& src, int32_t postUpdateStride, PIPEV_LOC) {
@@ -412,6 +424,18 @@ template <class T = uint8_t> void StoreAlign(__ubuf__ T* dst, MaskReg& src, PIPE
     pipev::detail::Stmt s("psts");
     s.op("%s", pipev::regalloc::ub_operand(s, dst, "u8", 1, loc).c_str());
     s.op("p%d", src.id()).issue(loc);
+}
+// the PostUpdate form: the MaskReg pages' offset counts bytes (a RegTensor's counts elements)
+template <class T, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE>
+void StoreAlign(__ubuf__ T*& dst, MaskReg& src, int32_t offset, PIPEV_LOC) {
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "StoreAlign: POST_MODE_NORMAL is "
+                  "not supported with a post-update offset");
+    StoreAlign(dst, src, loc);
+    detail_reg::post_update(src, dst, offset);
+}
+template <class T = uint8_t> void StoreAlign(__ubuf__ T* dst, MaskReg& src, AddrReg offset,
+                                             PIPEV_LOC) {
+    StoreAlign(dst + offset.offset, src, loc);
 }
 
 // ---- synchronisation inside a VF ------------------------------------------------------------------
@@ -526,21 +550,40 @@ PIPEV_REG_SCALAR(Muls, "vrmuls")
 PIPEV_REG_SCALAR(Maxs, "vrmaxs")
 PIPEV_REG_SCALAR(Mins, "vrmins")
 #undef PIPEV_REG_SCALAR
-// ShiftLefts / ShiftRights (#34): the count is an int16_t whatever the element type (the pages)
+// LeakyRelu, ShiftLeft(s) / ShiftRight(s): ZEROING only (their pages: MERGING not supported)
+template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U, class S>
+void LeakyRelu(U& dst, U& src, S scalar, MaskReg& mask, PIPEV_LOC) {
+    static_assert(mode == MaskMergeMode::ZEROING, "LeakyRelu: MaskMergeMode::MERGING is not "
+                  "supported (the LeakyRelu page)");
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vrlrelu.%s", pipev::type_name<E>);
+    s.op("v%d", dst.id()).op("v%d", src.id());
+    s.op("x%d", s.r(detail_reg::bits(static_cast<E>(scalar)))).op("p%d", mask.id()).issue(loc);
+}
 #define PIPEV_REG_SHIFT(Name, mn)                                                               \
-    template <class T = DefaultType, class S16, MaskMergeMode mode = MaskMergeMode::ZEROING,     \
-              class U>                                                                           \
-    void Name(U& dst, U& src, S16 scalarValue, MaskReg& mask, PIPEV_LOC) {                       \
-        using E = typename U::ElementType;                                                       \
-        static_assert(mode == MaskMergeMode::ZEROING, #Name ": MERGING is not supported (the "   \
-                      "page)");                                                                   \
-        pipev::detail::Stmt s(mn ".%s", pipev::type_name<E>);                                       \
-        s.op("v%d", dst.id()).op("v%d", src.id());                                                \
-        s.op("x%d", s.r(detail_reg::bits(static_cast<int16_t>(scalarValue))));                  \
-        s.op("p%d", mask.id()).issue(loc);                                                        \
+    template <class T = DefaultType, class U = DefaultType,                                      \
+              MaskMergeMode mode = MaskMergeMode::ZEROING, class S, class V>                     \
+    void Name(S& dst, S& src0, V& src1, MaskReg& mask, PIPEV_LOC) {                              \
+        static_assert(mode == MaskMergeMode::ZEROING, #Name ": MaskMergeMode::MERGING is not "  \
+                      "supported (its page)");                                                   \
+        using E = typename S::ElementType;                                                       \
+        static_assert(sizeof(typename V::ElementType) == sizeof(E), #Name ": the counts' "      \
+                      "RegTensor has elements of the shifted one's width (its page's table)");   \
+        pipev::detail::Stmt(mn ".%s v%d, v%d, v%d, p%d", pipev::type_name<E>, dst.id(),          \
+                            src0.id(), src1.id(), mask.id()).issue(loc);                          \
+    }                                                                                            \
+    template <class T = DefaultType, class U = DefaultType,                                      \
+              MaskMergeMode mode = MaskMergeMode::ZEROING, class S, class C>                     \
+    void Name##s(S& dst, S& src, C scalar, MaskReg& mask, PIPEV_LOC) {                           \
+        static_assert(mode == MaskMergeMode::ZEROING, #Name "s: MaskMergeMode::MERGING is not " \
+                      "supported (its page)");                                                   \
+        using E = typename S::ElementType;                                                       \
+        pipev::detail::Stmt s(mn "s.%s", pipev::type_name<E>);                                   \
+        s.op("v%d", dst.id()).op("v%d", src.id());                                               \
+        s.op("x%d", s.r(uint16_t(int16_t(scalar)))).op("p%d", mask.id()).issue(loc);            \
     }
-PIPEV_REG_SHIFT(ShiftLefts, "vrshls")
-PIPEV_REG_SHIFT(ShiftRights, "vrshrs")
+PIPEV_REG_SHIFT(ShiftLeft, "vrshl")
+PIPEV_REG_SHIFT(ShiftRight, "vrshr")
 #undef PIPEV_REG_SHIFT
 // Reduce SUM / MAX / MIN over one register: dst[0] the result (MAX/MIN: dst[1] its index as T's
 // bits), the other elements 0.
