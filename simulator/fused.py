@@ -25,7 +25,7 @@ the two paths instruction by instruction. A stream (simulator/stream.py) runs ea
 instructions through `issue`, with the same plans (no branches: a stream has no flat index);
 once every instruction of a statement has its plan, the statement is issued as one group (a
 count form's counter-mode bracket of five: the plans in order, without a lookup or a count
-each; `_group`).
+each, its MASK writers' steps run inline; `_group`).
 Functional results, diagnostics and every cycle figure are identical
 (tests/differential/test_fused.py runs both).
 
@@ -94,6 +94,8 @@ class FastLoop:
         # a stream's statement (its list of instructions, by id) -> (that list, its group):
         # the statement's plans issued as a unit (`_group`)
         self.groups: dict[int, tuple[Sequence[Instruction], Callable[[], int]]] = {}
+        # a MASK writer's plan -> what a group runs inline instead of calling it (`_mask_plan`)
+        self.inline: dict[Callable, tuple] = {}
 
     def run(self) -> None:
         """Execute the program to its end, started and finished as `Executor.run` does."""
@@ -199,7 +201,7 @@ class FastLoop:
         the index of the first whose plan left it to the reference path (that one and the rest
         then take `issue`'s loop; with max_steps in reach, none). Kept by the statement's list
         (the stream keeps one per call site and text; `forget` drops them with the plans)."""
-        plans, get = self.plans, self.plans.get
+        plans, get, inline = self.plans, self.plans.get, self.inline
         members = []
         for instr in instrs:
             plan = get(instr.body)
@@ -207,16 +209,30 @@ class FastLoop:
                 plan = get((instr.text, instr.file))
             if plan is None:
                 return
-            members.append((plan, instr))
-        ex, n, members = self.ex, len(instrs), tuple(members)
+            fold = inline.get(plan)
+            if fold is not None and 0 < instr.line < fold[4]:
+                fold = None  # the plan's sink takes this line: its own steps
+            members.append((plan, instr, fold[:4] if fold is not None else None))
+        ex, m, n, members = self.ex, self.m, len(instrs), tuple(members)
 
         def group() -> int:
             steps = ex.steps
             if steps + n > ex.max_steps:
                 return 0  # `count` stops the run with its words
             k = 0
-            for plan, instr in members:
+            for plan, instr, fold in members:
                 ex.steps = steps + k + 1
+                if fold is not None:  # a MASK writer: its plan's steps, without the call
+                    write, book, elsewhere, cell = fold
+                    found = ((m.mask_hi, m.mask_lo), m.counter)
+                    if not write(m, instr):
+                        ex.steps = steps + k
+                        return k
+                    cell[1] = found
+                    elsewhere(instr, book(False), False)
+                    cell[0] += 1
+                    k += 1
+                    continue
                 try:
                     nxt = plan(instr, 0)
                 except Fault as f:
@@ -238,6 +254,7 @@ class FastLoop:
         """Drop every plan (their sums kept for `settle`): a stream redeclared a tensor, so a
         text may now name other addresses."""
         self.plans.clear()
+        self.inline.clear()
         self.never.clear()
         self.once.clear()
         self.groups.clear()
@@ -380,22 +397,22 @@ class FastLoop:
         value is one MASK cannot take, or when an observer declines. Vector plans read
         MASK/CTRL at each execution, so they follow what this one leaves."""
         ex, m, write = self.ex, self.m, registers.effect(learnt)
-        before: tuple = ((m.mask_hi, m.mask_lo), m.counter)  # what the execution found
+        # [executions since the last settle, the MASK/CTRL the last execution found]: shared
+        # with the statement groups that run this plan inline (`_group`)
+        cell: list = [0, ((m.mask_hi, m.mask_lo), m.counter)]
 
         def event(at: Instruction, taken: bool = False):
-            return ex.event_at(at, "S", None, 1, taken, before)
+            return ex.event_at(at, "S", None, 1, taken, cell[1])
         parts = self._parts(Planned(learnt, "S", None, 1, self.model is not None, event))
         if parts is None:
             return None
         book, sink, limit, elsewhere, each0, each1, settle_parts = parts
-        executions = 0
 
         def plan(instr: Instruction, i: int) -> int | None:
-            nonlocal executions, before
             found = ((m.mask_hi, m.mask_lo), m.counter)
             if not write(m, instr):
                 return None
-            before = found
+            cell[1] = found
             busy = book(False)
             line = instr.line
             if 0 < line < limit:
@@ -406,14 +423,17 @@ class FastLoop:
                 each0(instr, busy, False)
                 if each1 is not None:
                     each1(instr, busy, False)
-            executions += 1
+            cell[0] += 1
             return i + 1
 
         def settle() -> None:
-            nonlocal executions
-            n, executions = executions, 0
+            n, cell[0] = cell[0], 0
             settle_parts(n)
         self.settles.append(settle)
+        if each0 is None and elsewhere is not None:
+            # what a group runs inline for it: the same steps, for instructions at lines the
+            # sink does not take (a stream's, which have a file: limit 0)
+            self.inline[plan] = (write, book, elsewhere, cell, limit)
         return plan
 
     def _masked_plan(self, learnt: Instruction, first: Callable) -> Callable:

@@ -95,6 +95,7 @@ class Stream:
         # text, file, line, col, regs, the hardware instructions the statement expanded to
         # (None: record_error's), and whether the machine was in counter mode before it
         self._log: list[tuple[str, str, int, int, tuple[int, ...], list | None, bool]] = []
+        self._issued = 0
         self._replays: dict[tuple, bool] = {}  # see _same_expansion
         self._keyed: dict[str, tuple[int, ...]] = {}
         self._gm_initial: dict[str, bytes] = {}
@@ -195,7 +196,7 @@ class Stream:
         values = self._load(regs)
         if self._record_gm and len(self._gm_initial) < len(self.machine.gm):
             self._snapshot_gm()
-        self._log.append((text, file, line, col, values, hw, bool(self.machine.counter)))
+        self._note(text, file, line, col, values, hw, bool(self.machine.counter))
         try:
             if self._fast is not None:
                 self._fast.issue(hw)
@@ -262,8 +263,8 @@ class Stream:
         queue misuse the headers found): the saved program ends with a `fail` statement
         at its position, so a replay ends with the same error."""
         message = diagnostic.message.replace('"', "'").replace("\n", " ")
-        self._log.append((f'fail "{message}"', diagnostic.path, diagnostic.line,
-                          diagnostic.column, (), None, False))
+        self._note(f'fail "{message}"', diagnostic.path, diagnostic.line, diagnostic.column,
+                   (), None, False)
 
     def _snapshot_gm(self) -> None:
         """Each GM tensor's bytes as the first statement after its declaration finds them (the
@@ -343,7 +344,7 @@ class Stream:
         if self._record_gm and len(self._gm_initial) < len(self.machine.gm):
             self._snapshot_gm()
         for text in texts:
-            self._log.append((text, file, line, col, (), None, False))
+            self._note(text, file, line, col, (), None, False)
 
     # -- the end -----------------------------------------------------------------------------
     def finish(self, outputs: bool = True) -> RunResult:
@@ -396,10 +397,18 @@ class Stream:
         self.recorded_pcs = [*starts, pc]
         return "\n".join(out) + "\n"
 
+    def _note(self, *entry) -> None:
+        """One statement of the executed stream: counted, and kept for `vasm_text` when this
+        stream records (a run without --save-vasm keeps no log: a long C++ kernel issues
+        millions of statements)."""
+        self._issued += 1
+        if self._record_gm:
+            self._log.append(entry)
+
     @property
     def issued(self) -> int:
         """Statements issued so far (an index into `recorded_pcs` once recorded)."""
-        return len(self._log)
+        return self._issued
 
     def _replay_lines(self, text: str, file: str, line: int, regs: tuple[int, ...],
                       hw: list[Instruction] | None, counter: bool) -> list[str]:

@@ -187,6 +187,9 @@ class Evaluator:
             scalar = scalar_value(self.s, ident)  # a TIK Scalar, in its register or spilled
             if scalar is not None:
                 return scalar
+            reg = self.s.names.register(ident, self.s.pc())  # a RegTensor / MaskReg (#34)
+            if reg is not None:
+                return self.register(reg)
             raise ExprError(f"no tensor '{ident}' (tensors: "
                             f"{', '.join(self.s.names.names()) or 'none'}; registers are "
                             "written $x1, $cmpmask, ...)")

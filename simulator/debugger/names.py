@@ -35,6 +35,8 @@ from simulator.front_ends import front_end_for
 
 OPERAND = re.compile(r"\b([A-Za-z_]\w*)(\[\(?(-?\d+)\)?\])?")
 IDENT = re.compile(r"[A-Za-z_]\w*")
+REGISTER = re.compile(r"^([vp])([0-9]|[12][0-9]|3[01])$")  # the reg unit's v0..v31, p0..p7
+ASSIGNED = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*$")  # `mask = ` before a call
 
 
 class KernelNames:
@@ -46,22 +48,59 @@ class KernelNames:
         self.bound: dict[str, tuple[list[int], list[Tensor]]] = {}
         self.typed: dict[str, Tensor] = {}
         self.gm_buffer: dict[Tensor, str] = {}  # a GlobalTensor name's view -> its GM buffer
+        self.registers: dict[str, tuple[list[int], list[str]]] = {}  # RegTensor / MaskReg
         if front_end_for(program.path) != "cpp":
             return
         bindings: dict[str, list[tuple[int, Tensor]]] = {}
+        registers: dict[str, list[tuple[int, str]]] = {}
         for v in views:
             self._view_of(v, bindings)
-        for st in program.statements:
+        statements = program.statements
+        for k, st in enumerate(statements):
             operands = self._operands(st.source)
             self._type_gm(operands)
             args = call_arguments(program.lines, st.line, st.col)
             for arg, (t, offset) in zip(args, operands, strict=False):
                 if t.space == "ub" and IDENT.fullmatch(arg) and arg not in program.tensors:
                     bindings.setdefault(arg, []).append((st.pc, _view(t, offset, arg)))
+            after = statements[k + 1] if k + 1 < len(statements) else None
+            if after is None or (after.line, after.col) != (st.line, st.col):
+                self._registers_of(st, args, registers)  # a call's last statement
         for pairs in bindings.values():
             pairs.sort(key=lambda pair: pair[0])  # views and calls in the recording's order
         self.bound = {name: ([pc for pc, _ in pairs], [t for _, t in pairs])
                       for name, pairs in bindings.items()}
+        self.registers = {name: ([pc for pc, _ in pairs], [r for _, r in pairs])
+                          for name, pairs in registers.items()}
+
+    def _registers_of(self, st, args: list[str], out: dict[str, list[tuple[int, str]]]) -> None:
+        """The RegTensor / MaskReg variables an ascend950 register statement names: its
+        register operands in the call's argument order (`Add(zReg, xReg, yReg, mask)` is
+        `vradd.f32 v2, v0, v1, p0`) when the call has exactly one argument an operand, and
+        `mask = UpdateMask<T>(n)`'s variable for the register it writes first."""
+        head, _, rest = st.source.partition(" ")
+        ops = [o.strip() for o in rest.split(",") if o.strip() and "=" not in o]
+        parts = head.split(".")
+        typed = f"_{parts[1]}" if len(parts) == 2 and lookup(parts[1]) is not None else ""
+        pairs = list(zip(args, ops, strict=False)) if len(args) == len(ops) else []
+        line = self.program.lines[st.line - 1] if 0 < st.line <= len(self.program.lines) else ""
+        lhs = ASSIGNED.search(line[:max(st.col - 1, 0)])
+        if lhs is not None and ops and len(ops) == len(args) + 1:
+            pairs.append((lhs.group(1), ops[0]))
+        for arg, op in pairs:
+            reg = REGISTER.match(op)
+            if reg is None or not IDENT.fullmatch(arg) or arg in self.program.tensors:
+                continue
+            out.setdefault(arg, []).append(
+                (st.pc, f"${op}{typed if reg.group(1) == 'v' else ''}"))
+
+    def register(self, name: str, pc: int) -> str | None:
+        """The register (`$v2_f32`, `$p1`) the kernel's RegTensor / MaskReg variable NAME is
+        at statement PC (the latest call before it that named it, else the first), or None."""
+        if name not in self.registers:
+            return None
+        pcs, regs = self.registers[name]
+        return regs[max(bisect.bisect_right(pcs, pc) - 1, 0)]
 
     def _view_of(self, v, bindings: dict[str, list[tuple[int, Tensor]]]) -> None:
         """GlobalTensor view V: its buffer's element type (the first typed view over it on an
@@ -121,7 +160,7 @@ class KernelNames:
 
     def names(self) -> list[str]:
         """Every name a tensor answers to: the program's, then the kernel's variables."""
-        return [*self.program.tensors, *sorted(self.bound)]
+        return [*self.program.tensors, *sorted(self.bound), *sorted(self.registers)]
 
 
 def _view(t: Tensor, offset: int, name: str) -> Tensor:

@@ -51,6 +51,7 @@ class Emitter:
         self.pending: list[str] = []
         self.stamps = stamps  # id(node) → its recording clock (simulator/tik/regalloc.py)
         self.marks: list[tuple[int, int]] = []  # (clock, first pc) of each recorded node
+        self.sources: dict[Loc, str] = {}  # a call site -> its line's text
 
     def label(self, name: str) -> None:
         self.pending.append(name)
@@ -68,10 +69,17 @@ class Emitter:
             if clock is not None:
                 self.marks.append((clock, len(self.units)))
             if isinstance(node, Op):
-                before = [line for pair in sync.waits.get(node, ())
-                          for line in events.wait_before(pair)]
+                loc = node.loc
+                source = self.sources.get(loc)
+                if source is None:  # a call site's line read once (a Python loop's calls)
+                    source = self.sources[loc] = loc.source
+                waits, sets = sync.waits.get(node), sync.sets_after.get(where)
+                if not waits and not sets:  # most calls of a kernel: no flags around them
+                    self.unit(loc, node.api, source, node.lines)
+                    continue
+                before = [line for pair in waits or () for line in events.wait_before(pair)]
                 after = self._sets_after(where)
-                self.unit(node.loc, node.api, node.loc.source, before + node.lines + after)
+                self.unit(loc, node.api, source, before + node.lines + after)
                 continue
             self.node(node, [line for pair in sync.before_loop.get(where, ())
                              for line in events.before_loop(pair)])

@@ -9,7 +9,7 @@ import numpy as np
 
 from isa.types import DType
 from simulator.tik.errors import TikError, caller
-from simulator.tik.expr import Expr, LowerError, Lowering, as_expr
+from simulator.tik.expr import Const, Expr, LowerError, Lowering, as_expr
 from simulator.tik.nodes import Op
 from simulator.tik.values import Scalar, Tensor
 
@@ -49,6 +49,8 @@ class Call:
                              f"{_scope_name(v.root.scope)}")
         self.tik.alive(v.root.alias_of or v.root, self.loc, self.api)
         (self.writes if write else self.reads).add(v.buffer)
+        if v.offset.__class__ is Const:  # an offset known when recording (a Python loop's)
+            return f"{v.pname}[{v.offset.value}]"
         reg, k = self.low.affine(v.offset)
         if reg is None:
             return f"{v.pname}[{k}]"
@@ -63,6 +65,8 @@ class Call:
 
     def value(self, v, what: str, lo: int, hi: int) -> str:
         """A numeric field: an immediate in LO..HI, or a register the scalar unit computes."""
+        if v.__class__ is int and lo <= v <= hi:  # a Python int in range (most calls' fields)
+            return str(v)
         try:
             e = as_expr(v)
         except LowerError:
@@ -76,11 +80,15 @@ class Call:
         return str(c)
 
     def repeat(self, v) -> str:
+        if v.__class__ is int and 1 <= v <= 255:
+            return str(v)
         if isinstance(v, int) and not isinstance(v, bool) and v == 0:
             raise self.error("repeat_times 0 as an immediate is not supported (TIK rejects it)")
         return self.value(v, "repeat_times", 1, 255)
 
     def stride(self, v, what: str, hi: int = 255) -> int:
+        if v.__class__ is int and 0 <= v <= hi:  # a Python int in range (most calls' strides)
+            return v
         try:
             c = as_expr(v).constant()
         except LowerError:

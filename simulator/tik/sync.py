@@ -34,6 +34,7 @@ PIPES = ("V", "MTE2", "MTE3")
 # S does is complete before it issues the next instruction, so nothing ever waits for S
 ORDER = PIPES + ("S",)
 EAGER, CARRIED, HOISTED, ADJACENT = "eager", "carried", "hoisted", "adjacent"
+EMPTY: frozenset = frozenset()
 
 Entry = tuple[str, bool, Op]  # buffer, written, by whom
 State = dict[tuple[str, str], frozenset[Entry]]
@@ -104,11 +105,13 @@ def plan(root: Block, overlaps: dict[str, frozenset[str]] | None = None) -> Plan
         if p is None:
             return state
         state = dict(state)
-        writes, reads = _storage(c.writes, overlaps), _storage(c.reads, overlaps)
+        writes = reads = None  # the storage C touches, worked out when something may clash
         for q in PIPES:
             entries = state.get((q, p))
             if q == p or not entries:
                 continue
+            if writes is None:
+                writes, reads = _storage(c.writes, overlaps), _storage(c.reads, overlaps)
             clash = [e for e in entries if e[0] in writes or (e[1] and e[0] in reads)]
             if not clash:
                 continue
@@ -122,9 +125,15 @@ def plan(root: Block, overlaps: dict[str, frozenset[str]] | None = None) -> Plan
         if p == "S":
             return state
         mine = {(b, False, c) for b in c.reads - c.writes} | {(b, True, c) for b in c.writes}
+        # P's entries towards each other pipe are usually one set (every access of P adds to
+        # all of them alike): worked out once per distinct set
+        found = made = None  # the last set found and what it became
         for r in ORDER:
             if r != p:
-                state[(p, r)] = _superseded(state.get((p, r), frozenset()), c) | mine
+                old = state.get((p, r), EMPTY)
+                if old is not found:
+                    found, made = old, _superseded(old, c) | mine
+                state[(p, r)] = made
         return state
 
     def loop_head(node: Loop, state: State, seen: dict) -> State:

@@ -51,3 +51,25 @@ int main() { k<<<1, nullptr, nullptr>>>(); return 0; }
     proc = pipev("run", "--chip", "ascend950", str(src), timeout=300)
     assert proc.returncode == 1
     assert "k.cpp:7:" in proc.stderr and "outside tensor" in proc.stderr, proc.stderr
+
+
+def test_the_debugger_prints_a_register_by_its_cpp_name(pipev, tmp_path):
+    """`print zReg` / `print bigger` / `print mask`: the RegTensor and MaskReg variables by
+    their names (the call's arguments in operand order; `mask = UpdateMask(...)`'s variable)."""
+    cmds = tmp_path / "c.txt"
+    cmds.write_text("break 27\nrun\nprint zReg[0:3]\nprint $v2_f32[0:3]\nprint bigger\n"
+                    "print mask\nprint nothing\nquit\n")
+    proc = pipev("debug", "--chip", "ascend950", str(PROGRAM), "--commands", str(cmds),
+                 timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    shown = {ln.split(" = ")[0]: ln.split(" = ")[1] for ln in proc.stdout.splitlines()
+             if " = " in ln}
+    assert shown["zReg[0:3]"] == shown["$v2_f32[0:3]"]
+    run = pipev("run", "--chip", "ascend950", str(PROGRAM), timeout=300)
+    assert run.returncode == 0, run.stderr
+    x = np.fromfile(tmp_path / "reg_select_in_x.bin", np.float32)[:64]
+    y = np.fromfile(tmp_path / "reg_select_in_y.bin", np.float32)[:64]
+    # the first iteration: all 64 floats active, bit 4k for element k
+    assert int(shown["mask"]) == sum(1 << (4 * k) for k in range(64))
+    assert int(shown["bigger"]) == sum(int(x[k] > y[k]) << (4 * k) for k in range(64))
+    assert "no tensor 'nothing'" in proc.stdout + proc.stderr

@@ -163,3 +163,43 @@ def test_a_learnt_statement_is_issued_as_one_group():
     assert counted == []
     assert s.executor.steps == 6 * 5
     assert s.finish().instructions == 6 * 5
+
+
+def test_a_groups_mask_writers_run_inline_and_leave_what_their_plans_leave(monkeypatch):
+    """A statement's group runs its MASK writers' steps inline (simulator/fused.py `_group`),
+    not through their plans: once the bracket is grouped no MASK writer's plan is called, and
+    the same statement from two lines, its count changing, leaves everything (UB, counts,
+    cycles, hot lines, registers, the recording) as the reference path does."""
+    from simulator.fused import FastLoop
+
+    called: list[str] = []
+    learn = FastLoop._mask_plan
+
+    def counted(self, learnt):
+        plan = learn(self, learnt)
+        if plan is None:
+            return None
+
+        def wrapper(instr, i):
+            called.append(instr.text)
+            return plan(instr, i)
+        if plan in self.inline:  # the group finds the wrapper's inline steps
+            self.inline[wrapper] = self.inline.pop(plan)
+        return wrapper
+    monkeypatch.setattr(FastLoop, "_mask_plan", counted)
+    text = "compare.lt.f32 d[x1], a[x2], b[x3], count=x4"
+    calls = [(9, text, (0, 0, 0, 256))] * 3 + \
+        [(12, text, (32, 64, 64, n)) for n in (100, 100, 7, 7, 1000)] + [(9, text, (0, 0, 0, 9))]
+    same_both_ways(calls * 2, True)
+    s = Stream("ascend910b", name="s")
+    for name, dtype, count, addr in UB:
+        s.declare_ub(name, dtype, count, addr)
+    for k, t in enumerate(INIT):
+        s.issue(t, file="k.cpp", line=1 + k)
+    for line, t, regs in calls:
+        s.issue(t, file="k.cpp", line=line, regs=regs)
+    called.clear()
+    for _ in range(3):
+        s.issue(text, file="k.cpp", line=9, regs=(0, 0, 0, 256))
+    assert s._fast.groups and len(s._fast.inline) == 4
+    assert called == []
