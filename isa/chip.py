@@ -43,6 +43,9 @@ class Chip:
     timing: dict[str, Any] = attrs.field(eq=False)
     path: str = ""
     npu_arch: int = 0  # __NPU_ARCH__ for AscendC kernels (pipev run FILE.cpp); 0: not given
+    # __CCE_AICORE__, the device compiler's older architecture macro (220 on A2/A3, 310 on the 950:
+    # the operator library's kernels test it); 0: not defined
+    cce_aicore: int = 0
     # vconv/cast: "DST.SRC" -> the round modes that pair supports
     conversions: dict[str, tuple[str, ...]] = attrs.field(eq=False, factory=dict)
     vector_cores: int = 1  # vector cores a launch runs on at once; more blocks run in waves
@@ -214,6 +217,7 @@ SCHEMA: dict[str, Check] = {
     "counter_mode": _boolean, "vsel_modes": _modes, "compare_to_cmpmask": _boolean,
     "flexible_scalar": _boolean, "zero_mask": _one_of("warning", "error"), "types": _types,
     "bank": _bank, "timing": _table, "npu_arch": _integer(0, 99999),
+    "cce_aicore": _integer(0, 9999),
     "conversions": _conversions,
     "vector_cores": _integer(1, 65535), "gm_bandwidth_gbps": _bandwidth,
     "scalar_gm": _boolean,
@@ -254,7 +258,7 @@ def load_chip_file(path: Path) -> Chip:
         zero_mask=data.get("zero_mask", "warning"),
         types={k: tuple(v) for k, v in data["types"].items()},
         bank=dict(data.get("bank", {"model": "none"})), timing=dict(data["timing"]),
-        path=str(path), npu_arch=data.get("npu_arch", 0),
+        path=str(path), npu_arch=data.get("npu_arch", 0), cce_aicore=data.get("cce_aicore", 0),
         conversions={k: tuple(v) for k, v in data.get("conversions", {}).items()},
         vector_cores=data.get("vector_cores", 1),
         gm_bandwidth_gbps=float(data.get("gm_bandwidth_gbps", 0)),

@@ -34,11 +34,12 @@ CMPMASK_MOVE = "cmpmask_move"  # CMPMASK <-> UB
 DMA = "dma"  # a copy between UB and GM, or within UB (DmaOp)
 REGISTER = "register"  # writes MASK or the mask mode (S)
 SET_FLAG, WAIT_FLAG, BARRIER = "set_flag", "wait_flag", "barrier"
+LOCK, UNLOCK = "mutex_lock", "mutex_unlock"  # ascend950's Mutex (#34): a pipe takes / frees an id
 SCALAR = "scalar"  # the scalar unit: ALU, li, mov, addr, nop
 CONTROL = "control"  # branches, jumps, halt
 API = "api"  # an API statement: expands into hardware instructions, never executed itself
 HOST = "host"  # a front end's scalar code touching UB directly (GetValue / SetValue): untimed
-SYNC_KINDS = (SET_FLAG, WAIT_FLAG, BARRIER)
+SYNC_KINDS = (SET_FLAG, WAIT_FLAG, BARRIER, LOCK, UNLOCK)
 
 
 class Requirement(NamedTuple):
@@ -452,6 +453,10 @@ MASK_NORM = Family("mask_mode", REGISTER, sets_mask_mode=False)
 SET_FLAG_F = SyncFamily("set_flag", SET_FLAG, pipe_operand="src", distinct_pipes=("src", "dst"))
 WAIT_FLAG_F = SyncFamily("wait_flag", WAIT_FLAG, pipe_operand="dst", distinct_pipes=("src", "dst"))
 BARRIER_F = SyncFamily("barrier", BARRIER, pipe_operand="pipe")
+_MUTEX = Requirement("reg_vector", "Mutex Lock/Unlock is not supported on {chip} (an Ascend 950 "
+                     "synchronisation)")
+LOCK_F = SyncFamily("mutex_lock", LOCK, pipe_operand="pipe", requires=_MUTEX)
+UNLOCK_F = SyncFamily("mutex_unlock", UNLOCK, pipe_operand="pipe", requires=_MUTEX)
 NOP = Family("nop", SCALAR)
 LI = Family("li", SCALAR)
 MOV = Family("mov", SCALAR)

@@ -12,6 +12,7 @@ import numpy as np
 from isa import api, regvec
 from isa.chip import Chip
 from isa.diagnostics import did_you_mean
+from isa.families import DMA
 from isa.lexer import (
     NAME_RE,
     READ_ONLY,
@@ -45,6 +46,7 @@ ALIGN = {"vec": 32, "bits": 32, "cmpaddr": 16, "ub": 32}
 # their addresses, rarely in their keys (nothing changes a body's dicts after it is made)
 _SHARED: dict[tuple, dict] = {}
 SHARED_LIMIT = 1 << 14
+MUTEX_IDS = 32  # #34: the 950's Mutex ids (the Mutex page: 0..27 for kernels, 28..31 reserved)
 
 
 def shared(d: dict) -> dict:
@@ -191,8 +193,10 @@ class Builder:
         if t.name not in supported:
             raise LexError(f"{what}.{t.name} is not supported on {self.chip.name} (supports "
                            f"{', '.join(supported) or 'none'})", syn.offset)
-        if defn.level == "hw" and t.name in self.chip.types.get("api_count_only", ()):
-            # docs/machine.md §2: these types exist on the chip only through the API count= forms
+        if defn.level == "hw" and defn.family.kind != DMA \
+                and t.name in self.chip.types.get("api_count_only", ()):
+            # docs/machine.md §2: these types exist on the vector unit only through the API
+            # count= forms; a copy's element type is only its padding's (DataCopyPad of u8, #34)
             raise LexError(f"{what}.{t.name} is not supported on {self.chip.name} at hardware "
                            f"level ({t.name} only through the count= form of the API-level "
                            "instructions)", syn.offset)
@@ -317,6 +321,11 @@ class Builder:
             if not 0 <= v < self.chip.event_ids:
                 raise LexError(f"event id {v} is out of range (0..{self.chip.event_ids - 1} on "
                                f"{self.chip.name})", off)
+            return Operand("int", off, text, value=v)
+        if kind == "mutex":  # #34: the 950's Mutex ids (AllocMutexID's 0..27, 28..31 reserved)
+            v = parse_int(text, off)
+            if not 0 <= v < MUTEX_IDS:
+                raise LexError(f"mutex id {v} is out of range (0..{MUTEX_IDS - 1})", off)
             return Operand("int", off, text, value=v)
         if kind == "xreg":
             reg = parse_register(text)

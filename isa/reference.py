@@ -21,7 +21,7 @@ KIND_TEXT = {
     "ub": "UB operand (32-byte aligned)", "gm": "GM tensor NAME or NAME[I]",
     "scalar": "scalar immediate of type T",
     "value": "integer or register xN", "pipe": "pipe S, V, MTE2 or MTE3",
-    "bpipe": "V, MTE2, MTE3 or ALL", "event": "event id",
+    "bpipe": "V, MTE2, MTE3 or ALL", "event": "event id", "mutex": "mutex id 0..31",
     "xreg": "register x0..x31 (a source may be block_idx or block_num)",
     "xsrc": "register or immediate", "imm": "64-bit immediate",
     "text": "text in double quotes", "label": "label",

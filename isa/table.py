@@ -308,6 +308,12 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="blocks DST until the flag is set, then clears it"),
     InstrDef("pipe_barrier", (("pipe", "bpipe"),), F.BARRIER_F,
              doc="later instructions of PIPE wait until earlier ones complete"),
+    InstrDef("mutex_lock", (("pipe", "pipe"), ("id", "mutex")), F.LOCK_F,
+             doc="Ascend 950 Mutex::Lock: later PIPE instructions wait until the mutex ID's "
+             "last unlock by another pipe has fired (no wait when PIPE unlocked it last)"),
+    InstrDef("mutex_unlock", (("pipe", "pipe"), ("id", "mutex")), F.UNLOCK_F,
+             doc="Ascend 950 Mutex::Unlock: fires when every earlier PIPE instruction has "
+             "completed, freeing the mutex ID for the next pipe that locks it"),
     # --- scalar unit (§7)
     InstrDef("li", (("d", "xreg"), ("imm", "imm")), F.LI, level="scalar", doc="xD = IMM"),
     InstrDef("mov", (("d", "xreg"), ("a", "xreg")), F.MOV, level="scalar", doc="xD = xS"),

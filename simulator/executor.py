@@ -198,6 +198,9 @@ class Executor:
         for (src, dst, eid), instr in self.m.flags.items():
             self.policy.report("warning", instr, Problem(
                 "flag", f"flag {src}->{dst} id {eid} is still set when the program ends"))
+        for mid, (pipe, instr) in self.m.mutexes.items():
+            self.policy.report("warning", instr, Problem(
+                "mutex", f"mutex {mid} is still locked by {pipe} when the program ends"))
         for instr, (what, n) in self.m.unknown.items():
             self.policy.report("warning", instr, Problem(
                 "unknown", f"{instr.head}: {what} on {n} element{'s' if n != 1 else ''}: the "

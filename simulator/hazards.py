@@ -15,8 +15,9 @@ kept per 32-byte block where a block's bytes agree (simulator/footprints.py), wi
 operand's footprint worked out once per decoding: the checks see exactly the per-byte values
 and give the same diagnostics, at block cost. Happens-before is
 tracked with a vector clock per pipe (program order within a pipe; S before everything it issues
-later; set_flag before the wait_flag it releases; `pipe_barrier ALL` before everything after
-it). The byte arrays are only compared when some other pipe has accesses this pipe does not know
+later; set_flag before the wait_flag it releases; a Mutex unlock before the next lock of its id
+by another pipe; `pipe_barrier ALL` before everything after it). The byte arrays are only
+compared when some other pipe has accesses this pipe does not know
 about; a well-synchronised program pays for one comparison and one store per operand.
 
 A vector decoding's fills are kept pending (`unfilled`: its accesses -> the mark of its latest
@@ -38,7 +39,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from isa.decode import Range
-from isa.families import BARRIER, SET_FLAG, WAIT_FLAG
+from isa.families import BARRIER, LOCK, SET_FLAG, UNLOCK, WAIT_FLAG
 from isa.table import PIPES
 from simulator.events import Event, Observer, RunInfo
 from simulator.footprints import Footprint, Record, index_footprint, merged, span_footprint
@@ -52,6 +53,7 @@ S = 0
 V = PIPE["V"]
 UNFILLED = 1 << 14  # pending fills are applied when this many decodings have some
 ACCESS_PIPES = (1, 2, 3)  # S never touches UB
+SYNCS = (SET_FLAG, WAIT_FLAG, BARRIER, LOCK, UNLOCK)
 SPAN_CACHE = 4096  # remembered footprints of contiguous ranges (DMA, CMPMASK moves, scalars)
 
 
@@ -103,6 +105,7 @@ class HazardChecks(Observer):
         self.last_read = [0, 0, 0, 0]
         self.where: list[list[Instruction]] = [[] for _ in PIPES]  # pipe → its accesses
         self.pending: dict[tuple[str, str, int], list[int]] = {}
+        self.unlocked: dict[int, tuple[int, list[int]]] = {}  # #34: mutex id -> (pipe, clock)
         self.cmpmask_set = False
         # a vector decoding's accesses -> count*4 + pipe of its latest execution, whose fills
         # wait (see the module's doc); the same dict all run (hooks hold it)
@@ -144,6 +147,15 @@ class HazardChecks(Observer):
                 if p == S:
                     self.s_version += 1
                     self.v_epoch += 1
+        elif kind == UNLOCK:
+            self.unlocked[ev.flag] = (p, list(self.clock[p]))
+        elif kind == LOCK:
+            last = self.unlocked.get(ev.flag)
+            if last is not None and last[0] != p:
+                self._join(p, last[1])
+                if p == S:
+                    self.s_version += 1
+                    self.v_epoch += 1
         elif ev.pipe == "S":  # pipe_barrier ALL: S waits until every queue is empty
             for q in ACCESS_PIPES:
                 self._join(S, self.clock[q])
@@ -165,7 +177,7 @@ class HazardChecks(Observer):
             acc = memo[self] = self._accesses(ev.ub_ranges())  # a first sighting: its fill
         else:  # waits below as a step's does; anything else fills at once, after what waits
             kind = ev.instr.defn.family.kind
-            if kind in (SET_FLAG, WAIT_FLAG, BARRIER):
+            if kind in SYNCS:
                 p = PIPE[ev.pipe]
                 self._checked(ev, p, NO_ACCESS)
                 self._sync(ev, p, kind)
@@ -285,10 +297,10 @@ class HazardChecks(Observer):
             return None
         op, cmpmask = planned.op, planned.reads_cmpmask or planned.writes_cmpmask
         if op is None and planned.pipe == "S" and not cmpmask \
-                and planned.kind not in (SET_FLAG, WAIT_FLAG, BARRIER):
+                and planned.kind not in SYNCS:
             return ObserverPlan(None, None)  # on_event finds no UB access: it does nothing
         if op is None and planned.pipe == "V" and not cmpmask \
-                and planned.kind not in (SET_FLAG, WAIT_FLAG, BARRIER):
+                and planned.kind not in SYNCS:
             return ObserverPlan(self._v_joins, None)  # issue 34: a reg-based register op
         if planned.pipe != "V" or getattr(op, "memo", None) is None:
             return None

@@ -30,6 +30,7 @@ class Machine:
         self.mask_source = None  # (set_vector_mask, its lo operand) when a register set MASK_LO
         self.cmpmask = np.zeros(chip.cmpmask_bytes, np.uint8)
         self.flags: dict[tuple[str, str, int], object] = {}  # set flag → its set_flag
+        self.mutexes: dict[int, tuple[str, object]] = {}  # #34: locked id → (pipe, its Lock)
         # special registers an instruction leaves for the scalar unit (rsvd_cnt: GatherMask's)
         self.special: dict[str, int] = {}
         self.x = [0] * REGISTERS  # x0..x31, then block_idx and block_num (read-only)

@@ -52,7 +52,8 @@ def run_cpp(path: str | Path, *, chip=None, params: Mapping | None = None,
     defines = tuple(f"{k}={v}" if v is not None else str(k)
                     for k, v in (params or {}).items())
     try:
-        build = compile_source(path, npu_arch=chip_obj.npu_arch, defines=defines,
+        build = compile_source(path, npu_arch=chip_obj.npu_arch,
+                               cce_aicore=chip_obj.cce_aicore, defines=defines,
                                includes=tuple(map(str, includes)), kernel=kernel)
     except BuildError as e:
         raise CompileError([e.diagnostic or _first_error(e.text, path)], e.text) from None

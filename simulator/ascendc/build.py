@@ -195,17 +195,18 @@ def _read(display: str, path: Path) -> str:
                          f"{e.strerror or e}") from None
 
 
-def compile_source(source: str | Path, *, npu_arch: int, defines: tuple[str, ...] = (),
-                   includes: tuple[str, ...] = (), kernel: str | None = None,
+def compile_source(source: str | Path, *, npu_arch: int, cce_aicore: int = 0,
+                   defines: tuple[str, ...] = (), includes: tuple[str, ...] = (),
+                   kernel: str | None = None,
                    env: dict[str, str] | None = None) -> Build:
     """Compile SOURCE (as the user named it; diagnostics use that name) into a shared object,
     or return the cached one. KERNEL (kernel-only mode) appends the entry point of
     `launch.entry_trailer`. Raises BuildError with the lines to print."""
-    return compile_sources((source,), npu_arch=npu_arch, defines=defines, includes=includes,
-                           kernel=kernel, env=env)
+    return compile_sources((source,), npu_arch=npu_arch, cce_aicore=cce_aicore, defines=defines,
+                           includes=includes, kernel=kernel, env=env)
 
 
-def compile_sources(sources: tuple[str | Path, ...], *, npu_arch: int,
+def compile_sources(sources: tuple[str | Path, ...], *, npu_arch: int, cce_aicore: int = 0,
                     defines: tuple[str, ...] = (), includes: tuple[str, ...] = (),
                     kernel: str | None = None, env: dict[str, str] | None = None,
                     unit_defines: Mapping[str, tuple[str, ...]] | None = None) -> Build:
@@ -235,6 +236,7 @@ def compile_sources(sources: tuple[str | Path, ...], *, npu_arch: int,
     except ValueError as e:
         raise BuildError(f"error: cannot read $PIPEV_CXXFLAGS ({e})") from None
     flags = [*BASE_FLAGS, *extra, f"-I{INCLUDE_DIR}", f"-D__NPU_ARCH__={npu_arch}",
+             *([f"-D__CCE_AICORE__={cce_aicore}"] if cce_aicore else []),
              *(f"-D{d}" for d in defines), *(f"-I{i}" for i in includes)]
     launchers = aclrtlaunch.write_headers([u.original for u in units], root)
     if launchers is not None:  # aclrtlaunch_KERNEL.h of the units' kernels

@@ -213,6 +213,7 @@ def _run_worker(program, args, defines, includes, chip, kernel, kernel_args, blo
         return 1
     try:
         build = compile_sources(tuple(sources), npu_arch=chip_obj.npu_arch,
+                                cce_aicore=chip_obj.cce_aicore,
                                 defines=tuple(defines), includes=tuple(includes), kernel=kernel,
                                 unit_defines=unit_defines)
     except BuildError as e:
@@ -256,6 +257,7 @@ def debug_cpp(program, args, defines, includes, chip, launch_index, core, comman
     program = sources[0]
     try:
         build = compile_sources(tuple(sources), npu_arch=chip_obj.npu_arch,
+                                cce_aicore=chip_obj.cce_aicore,
                                 defines=tuple(defines), includes=tuple(includes),
                                 unit_defines=unit_defines)
     except BuildError as e:

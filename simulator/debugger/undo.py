@@ -30,7 +30,7 @@ from simulator.plans import ObserverPlan
 
 # (MASK_HI, MASK_LO, counter mode, CMPMASK bytes, set flags, x registers, special registers,
 # GM atomic state, the reg-based unit's registers or None)
-Regs = tuple[int, int, bool, bytes, tuple, tuple, tuple, object, object]
+Regs = tuple[int, int, bool, bytes, tuple, tuple, tuple, object, object, tuple]
 
 _size = sys.getsizeof
 # Resident bytes of the parts of a record that `Record.nbytes` does not measure one by one:
@@ -65,7 +65,10 @@ def snapshot(m: Machine, prev: Regs | None = None) -> Regs:
     vregs = m.regs.state() if m.regs is not None else None
     if prev is not None and len(prev) > 8 and vregs == prev[8]:
         vregs = prev[8]
-    return (m.mask_hi, m.mask_lo, m.counter, cmp, flags, x, special, m.atomic, vregs)
+    mutexes = tuple(m.mutexes.items())  # issue 34: ascend950's locked Mutex ids
+    if prev is not None and len(prev) > 9 and mutexes == prev[9]:
+        mutexes = prev[9]
+    return (m.mask_hi, m.mask_lo, m.counter, cmp, flags, x, special, m.atomic, vregs, mutexes)
 
 
 def regs_bytes(regs: Regs, prev: Regs) -> int:
@@ -83,6 +86,8 @@ def regs_bytes(regs: Regs, prev: Regs) -> int:
         n += _size(regs[6]) + len(regs[6]) * 120
     if len(regs) > 8 and regs[8] is not None and (len(prev) <= 8 or regs[8] is not prev[8]):
         n += _size(regs[8])  # issue 34: the reg-based unit's registers
+    if len(regs) > 9 and regs[9] and (len(prev) <= 9 or regs[9] is not prev[9]):
+        n += _size(regs[9]) + len(regs[9]) * 120  # (id, (pipe, instr)) pairs
     return n
 
 
@@ -97,6 +102,9 @@ def restore(m: Machine, regs: Regs) -> None:
     m.atomic = regs[7]  # set_atomic's state (issue #27): stepping back over it restores it
     if len(regs) > 8 and regs[8] is not None and m.regs is not None:  # issue 34
         m.regs.restore(regs[8])
+    if len(regs) > 9:
+        m.mutexes.clear()
+        m.mutexes.update(regs[9])
 
 
 @attrs.define(slots=True)

@@ -60,6 +60,7 @@ def _builtin() -> InstructionSet:
         "set_mask": registers.issue, "api_set_mask": registers.issue,
         "mask_mode": registers.issue,
         "set_flag": sync.set_flag, "wait_flag": sync.wait_flag, "barrier": sync.barrier,
+        "mutex_lock": sync.mutex_lock, "mutex_unlock": sync.mutex_unlock,  # #34: 950's Mutex
         "li": scalar.li, "mov": scalar.mov, "alu": scalar.alu, "addr": scalar.addr,
         "nop": scalar.nop, "branch": scalar.branch, "jmp": scalar.jmp, "halt": scalar.halt,
         "fail": scalar.fail,

@@ -4,7 +4,8 @@ Cast runs on the memory-based unit's exact conversion (semantics/convert.py: int
 on the raw bits, one rounding) with the Cast page's reg rules on top of it:
 
 - SatMode SAT (and UNKNOWN, docs/decisions.md): a value beyond the destination's range gives its
-  extreme; a float NaN gives 0 (float → float: +0); ±inf gives the extremes (float: ±max);
+  extreme; a float NaN gives 0 (float → float: +0); ±inf gives the extremes (float: ±max); a
+  float widening (half, bfloat16 → float) is exact, ±inf and NaN kept;
 - NO_SAT: float → integer keeps the rounded integer's low bits (half 257 → uint8 1), integer →
   integer truncates to the width, ±inf still gives the extremes and NaN 0; float → float keeps
   NaN (quieted) and ±inf, and a finite overflow gives ±inf;
@@ -64,7 +65,8 @@ def reg_convert(raw: np.ndarray, src: DType, dst: DType, mode: str, sat: bool) -
         if src == dst:
             return to_integral(p, dst, mode)
         out = to_float(p, dst, mode, "max" if sat else "inf")
-        if sat and src.is_float:  # SAT: ±inf gives ±max, NaN +0
+        if sat and src.is_float and dst.size <= src.size:  # SAT: ±inf gives ±max, NaN +0
+            # (a widening is exact: ±inf and NaN stay, which the vendor's nan_to_num relies on)
             sign = np.where(p.neg, np.int64(1) << (8 * dst.size - 1), 0)
             out = np.where(p.inf, sign | _max_bits(dst), out)
             out = np.where(p.nan, 0, out).astype(dst.raw)

@@ -1,5 +1,6 @@
-"""set_flag / wait_flag / pipe_barrier (docs/semantics.md §6.6). Functionally the machine runs in
-program order, so a flag is only bookkeeping: which flags are set, and the deadlock rule."""
+"""set_flag / wait_flag / pipe_barrier and ascend950's Mutex lock / unlock (docs/semantics.md §6.6).
+Functionally the machine runs in program order, so a flag or a mutex is only bookkeeping: which
+flags are set and which mutexes locked, the deadlock rule and the Mutex page's pairing rule."""
 
 from __future__ import annotations
 
@@ -74,3 +75,34 @@ def _clear(m: Machine, _op, key, _lo, _hi) -> None:
 
 def barrier(ex: Context, instr: Instruction) -> Issued:
     return Issued(instr.defn.family.issuing_pipe(instr))
+
+
+# -- ascend950's Mutex (#34): Lock<PIPE>(id) / Unlock<PIPE>(id), strictly in pairs on one pipe --
+def mutex_lock(ex: Context, instr: Instruction) -> Issued:
+    pipe, mid = instr.operands["pipe"].value, instr.operands["id"].value
+    held = ex.m.mutexes.get(mid)
+    if held is not None:
+        ex.warn(instr, Problem("mutex", f"mutex {mid} is locked again before its Unlock (locked "
+                               f"by {held[0]} at line {held[1].line}): Lock and Unlock of an id "
+                               "must alternate, else the hardware's behaviour is unpredictable"))
+    return Issued(pipe, None, _lock, (mid, pipe, instr), flag=mid)
+
+
+def _lock(m: Machine, _op, arg, _lo, _hi) -> None:
+    mid, pipe, instr = arg
+    m.mutexes[mid] = (pipe, instr)
+
+
+def mutex_unlock(ex: Context, instr: Instruction) -> Issued:
+    pipe, mid = instr.operands["pipe"].value, instr.operands["id"].value
+    held = ex.m.mutexes.get(mid)
+    if held is None or held[0] != pipe:
+        what = "is not locked" if held is None else f"is locked by {held[0]} (line {held[1].line})"
+        ex.warn(instr, Problem("mutex", f"Unlock<{pipe}> of mutex {mid}, which {what}: an Unlock "
+                               "follows its own pipe's Lock of the id, else the hardware's "
+                               "behaviour is unpredictable"))
+    return Issued(pipe, None, _unlock, mid, flag=mid)
+
+
+def _unlock(m: Machine, _op, mid, _lo, _hi) -> None:
+    m.mutexes.pop(mid, None)

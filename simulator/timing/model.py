@@ -68,6 +68,7 @@ class TimingModel:
         self.s_time = origin
         self.queues = {q: Queue(q) for q in QUEUES}
         self.flags: dict[tuple[str, str, int], int] = {}
+        self.mutex_fire: dict[int, tuple[str, int]] = {}  # #34: id -> (pipe, its last unlock)
         self.busy = dict.fromkeys(PIPES, 0)
         self.stalls = dict.fromkeys(STALLS, 0)
         self.total_cycles = origin
@@ -77,7 +78,8 @@ class TimingModel:
         self._class_of: dict[str, CostClass] = {}  # instruction text -> its cost class
         self._by_kind = {families.SET_FLAG: self._set_flag, families.WAIT_FLAG: self._wait_flag,
                          families.BARRIER: self._barrier, families.DMA: self._dma,
-                         families.CMPMASK_MOVE: self._cmpmask, families.VECTOR: self._vector}
+                         families.CMPMASK_MOVE: self._cmpmask, families.VECTOR: self._vector,
+                         families.LOCK: self._lock, families.UNLOCK: self._unlock}
         self._by_kind[REGVEC] = self._regvec  # issue 34: the reg-based unit (docs/timing.md §T9)
         self._reg_classes = reg_classes(chip)
 
@@ -448,37 +450,54 @@ class TimingModel:
     # -- synchronisation -----------------------------------------------------------------------
     def _set_flag(self, ev: Event) -> InstrTiming:
         key = ev.flag
-        if key[0] == "S":  # S as source fires at the end of its own cycle
-            rec = self._on_s(self.s_time, self.set_cost, 0, fire=self.s_time + self.set_cost)
-        else:
-            q = self.queues[key[0]]
-            issue, stalled = self._issue(q)
-            start = max(issue, q.last_end, q.drain_end)
-            end = self._finish(q, start, self.set_cost, False)
-            rec = InstrTiming(q.name, issue, start, end, self.set_cost,
-                              wait_pipe=start - issue, fire=end, wait_issue=stalled,
-                              issue_cost=self.scalar_issue)
+        rec = self._set_flag_on(key[0])
         self.flags.setdefault(key, rec.fire)  # already set: it stays set from the first firing
         return rec
 
+    def _set_flag_on(self, pipe: str) -> InstrTiming:
+        """A signal from PIPE: it fires when PIPE's earlier instructions have completed."""
+        if pipe == "S":  # S as source fires at the end of its own cycle
+            return self._on_s(self.s_time, self.set_cost, 0, fire=self.s_time + self.set_cost)
+        q = self.queues[pipe]
+        issue, stalled = self._issue(q)
+        start = max(issue, q.last_end, q.drain_end)
+        end = self._finish(q, start, self.set_cost, False)
+        return InstrTiming(q.name, issue, start, end, self.set_cost,
+                           wait_pipe=start - issue, fire=end, wait_issue=stalled,
+                           issue_cost=self.scalar_issue)
+
     def _wait_flag(self, ev: Event) -> InstrTiming:
         key = ev.flag
-        if key[1] == "S":  # S as destination stops issuing until the flag fires
+        return self._wait_on(key[1], self.flags.pop(key, None))
+
+    def _wait_on(self, pipe: str, fire: int | None) -> InstrTiming:
+        """PIPE waits for a signal firing at FIRE (None: one that already fired)."""
+        if pipe == "S":  # S as destination stops issuing until the flag fires
             start = self.s_time
-            fire = self.flags.pop(key, start)
-            wait = max(0, fire - start)
+            wait = max(0, (start if fire is None else fire) - start)
             self.stalls["flag_wait"] += wait
             return self._on_s(start, self.wait_cost, wait)
-        q = self.queues[key[1]]
+        q = self.queues[pipe]
         issue, stalled = self._issue(q)
         start = max(issue, q.last_end)
-        fire = self.flags.pop(key, start)
+        fire = start if fire is None else fire
         wait = max(0, fire - start)
         self.stalls["flag_wait"] += wait
         end = self._finish(q, start, wait + self.wait_cost, False)
         return InstrTiming(q.name, issue, start, end, self.wait_cost, wait_flag=wait,
                            wait_pipe=start - issue, wait_issue=stalled,
                            issue_cost=self.scalar_issue)
+
+    # -- ascend950's Mutex (#34): an unlock fires as a set_flag does; a lock by another pipe waits
+    # for the id's last unlock as a wait_flag does, and leaves it (no wait when PIPE freed it last)
+    def _unlock(self, ev: Event) -> InstrTiming:
+        rec = self._set_flag_on(ev.pipe)
+        self.mutex_fire[ev.flag] = (ev.pipe, rec.fire)
+        return rec
+
+    def _lock(self, ev: Event) -> InstrTiming:
+        last = self.mutex_fire.get(ev.flag)
+        return self._wait_on(ev.pipe, last[1] if last and last[0] != ev.pipe else None)
 
     def _barrier(self, ev: Event) -> InstrTiming:
         pipe = ev.pipe

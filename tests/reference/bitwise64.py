@@ -20,3 +20,11 @@ def element(name: str, signed: bool, x: bytes, s: int, scalar_first: bool) -> by
 
 def _signed(u: int) -> int:
     return u - (1 << 64) if u >> 63 else u
+
+
+def bytewise(name: str, a: bytes, b: bytes | None = None) -> bytes:
+    """And / Or / Not of two (one) byte strings, byte by byte (#34: the 950's And, Or and Not of
+    8- and 64-bit types are bitwise, so the element type does not change a byte's result)."""
+    if name == "not":
+        return bytes((~x) & 0xFF for x in a)
+    return bytes(OPS[name + "s"](x, y) for x, y in zip(a, b, strict=True))

@@ -76,10 +76,11 @@ def cast_one(src: str, dst: str, bits: int, mode: str, sat: bool) -> int:
     sign = int(neg) << (m + e)
     if src == dst:  # Truncate: an integral value of the same type
         return convert_one(src, dst, bits, mode)
+    widening = src in FLOATS and sum(FLOATS[dst]) > sum(FLOATS[src])  # exact: ±inf, NaN stay
     if kind == "nan":
-        return 0 if sat else convert_one(src, dst, bits, mode)
+        return 0 if sat and not widening else convert_one(src, dst, bits, mode)
     if kind == "inf":
-        return sign | (encode_float(dst, False, max_finite(dst)) if sat else
+        return sign | (encode_float(dst, False, max_finite(dst)) if sat and not widening else
                        ((1 << e) - 1) << m)
     return _float_bits(dst, neg, rest[0], mode, sat)
 

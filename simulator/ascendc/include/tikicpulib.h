@@ -14,5 +14,5 @@ inline void SetKernelMode(KernelMode) {}
 
 // ICPU_RUN_KF(func, blockDim, args...): FUNC may be a template instantiation (k<float, 8>).
 #define ICPU_RUN_KF(...) ::pipev::detail::icpu_run(__FILE__, __LINE__, #__VA_ARGS__, __VA_ARGS__)
-#define ICPU_SET_TILING_KEY(KEY) (::pipev::detail::g_tiling_key = int32_t(KEY))
+#define ICPU_SET_TILING_KEY(KEY) (::pipev::detail::g_tiling_key = uint64_t(KEY))
 #endif

@@ -29,8 +29,11 @@ using pipev_tiling_default_t = ::pipev::detail::NoTilingRegistered;
 #define GET_TILING_DATA_WITH_STRUCT(STRUCT, VAR, TILING) \
     STRUCT VAR;                                          \
     ::pipev::detail::copy_tiling(VAR, TILING, ::pipev::Loc(__FILE__, __LINE__))
+// __tiling_data_ptr__ qualifies the pointer GET_TILING_DATA_PTR_WITH_STRUCT gives (the page): the
+// tiling data is read-only to the kernel.
+#define __tiling_data_ptr__ const
 #define GET_TILING_DATA_PTR_WITH_STRUCT(STRUCT, PTR, TILING) \
-    const STRUCT* PTR = reinterpret_cast<const STRUCT*>(TILING)
+    __tiling_data_ptr__ STRUCT* PTR = reinterpret_cast<const STRUCT*>(TILING)
 #define GET_TILING_DATA_MEMBER(STRUCT, MEMBER, VAR, TILING)          \
     decltype(STRUCT::MEMBER) VAR;                                    \
     std::memcpy(&VAR, reinterpret_cast<const uint8_t*>(TILING) + offsetof(STRUCT, MEMBER), \

@@ -110,6 +110,17 @@ public:
                                "modelled", (unsigned long long)ctrlValue);
     }
 };
+
+// Workspace (the workspace pages): the system workspace pointer SetSysWorkspace records and
+// GetSysWorkSpacePtr returns; the user's workspace starts GetLibApiWorkSpaceSize() bytes into the
+// launch's workspace, and pipev's APIs take none (0, tiling/platform), so it is the workspace.
+inline __gm__ uint8_t*& pipev_sys_workspace() {
+    static __gm__ uint8_t* p = nullptr;
+    return p;
+}
+inline void SetSysWorkspace(GM_ADDR workspace) { pipev_sys_workspace() = workspace; }
+inline __gm__ uint8_t* GetSysWorkSpacePtr() { return pipev_sys_workspace(); }
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
 }  // namespace AscendC
 
 // The API's namespace under its earlier name (the vendor's 2023 samples: `using namespace tik2`).

@@ -206,6 +206,7 @@ struct State {
     std::vector<QueueState> queues;
     std::vector<std::string> names;
     uint64_t events[4][4] = {};  // busy event ids per (src, dst) pipe, one bit each (ids < 64)
+    uint32_t mutex_ids = 0;      // ascend950: the Mutex ids AllocMutexID handed out, one bit each
     int pipes = 0;              // TPipe objects constructed (ids)
     void* current_pipe = nullptr;
     struct Site { const char* file; int line; std::string name; uint64_t addr; };

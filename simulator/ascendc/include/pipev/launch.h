@@ -19,7 +19,7 @@ struct GmAllocation {
     uint64_t data = 0;      // the size asked for (BYTES holds the runtime's slack too)
 };
 inline std::vector<GmAllocation> g_allocs;  // live GmAlloc / aclrtMalloc buffers (host side)
-inline int32_t g_tiling_key = 0;          // ICPU_SET_TILING_KEY
+inline uint64_t g_tiling_key = 0;         // ICPU_SET_TILING_KEY (a TilingKey is 64-bit)
 
 // The next core of a launch: its UB, queues, pipes and event ids start afresh (each core has
 // its own machine); the launch's GM buffers stay. Handles of the earlier core are stale.

@@ -95,6 +95,9 @@ struct VecScope {
 
 namespace AscendC {
 constexpr uint32_t GetVecLen() { return 256; }
+// a vector register's width in bytes, and two registers' (a RegTraitNumTwo tensor, #34)
+constexpr uint32_t VECTOR_REG_WIDTH = 256;
+constexpr uint32_t VECTOR_REG_WIDTH_2XVL = 2 * VECTOR_REG_WIDTH;
 
 namespace Reg {
 struct DefaultType {};
@@ -531,6 +534,7 @@ PIPEV_REG_UNARY(Relu, "vrrelu")
 PIPEV_REG_UNARY(Not, "vrnot")
 PIPEV_REG_UNARY(Exp, "vrexp")
 PIPEV_REG_UNARY(Ln, "vrln")
+PIPEV_REG_UNARY(Log, "vrln")  // the Log page: "equivalent to Ln" (#34)
 PIPEV_REG_UNARY(Sqrt, "vrsqt")
 #undef PIPEV_REG_UNARY
 #define PIPEV_REG_SCALAR(Name, mn)                                                              \

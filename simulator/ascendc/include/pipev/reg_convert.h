@@ -24,11 +24,11 @@ namespace detail_reg {
 // the .vasm round= word of a RoundMode (types.h's order; hybrid: to hifloat8_t only)
 constexpr const char* round_word(RoundMode r) {
     constexpr const char* words[] = {"none", "rint", "floor", "ceil", "round", "trunc", "odd",
-                                     "hybrid"};
+                                     "hybrid", "none"};  // UNKNOWN (the trait's default): none
     return words[int(r)];
 }
 inline void cast_keys(pipev::detail::Stmt& s, RoundMode r, SatMode sat, RegLayout part) {
-    if (r != RoundMode::CAST_NONE) s.op("round=%s", round_word(r));
+    if (r != RoundMode::CAST_NONE && r != RoundMode::UNKNOWN) s.op("round=%s", round_word(r));
     if (sat != SatMode::UNKNOWN) s.op("sat=%s", sat == SatMode::SAT ? "sat" : "nosat");
     constexpr const char* parts[] = {"zero", "one", "two", "three"};
     if (part != RegLayout::UNKNOWN && part != RegLayout::ZERO) s.op("part=%s", parts[int(part)]);

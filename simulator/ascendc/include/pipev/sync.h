@@ -23,9 +23,49 @@ inline void barrier(pipe_t p, Loc loc) {
                      "PIPE_MTE3, PIPE_ALL)", int(p));
     Stmt("pipe_barrier %s", name).issue(loc);
 }
+// ascend950's Mutex (#34): `mutex_lock PIPE, ID` / `mutex_unlock PIPE, ID`.
+inline void mutex(bool lock, pipe_t p, int id, Loc loc) {
+    const char* api = lock ? "Mutex::Lock" : "Mutex::Unlock";
+    const char* name = p == PIPE_S ? "S" : p == PIPE_V ? "V" : p == PIPE_MTE2 ? "MTE2"
+                       : p == PIPE_MTE3 ? "MTE3" : nullptr;
+    if (!name) error(loc, "%s: pipe %d is not modelled by pipev (PIPE_S, PIPE_V, PIPE_MTE2, "
+                     "PIPE_MTE3)", api, int(p));
+    if (id < 0 || id > 31) error(loc, "%s: MutexID %d is out of range (0..31)", api, id);
+    Stmt("%s %s, %d", lock ? "mutex_lock" : "mutex_unlock", name, id).issue(loc);
+}
+// AllocMutexID's pool: ids 0..27 (the Mutex page reserves 28..31 for the system).
+constexpr int kMutexIds = 28;
 }  // namespace pipev::detail
 
 namespace AscendC {
+using MutexID = uint8_t;
+// Mutex::Lock<pipe>(id) / Mutex::Unlock<pipe>(id) (Ascend 950; the Mutex, Lock and Unlock pages).
+class Mutex {
+public:
+    template <pipe_t pipe> static void Lock(MutexID id, PIPEV_LOC) {
+        pipev::detail::mutex(true, pipe, id, loc);
+    }
+    template <pipe_t pipe> static void Unlock(MutexID id, PIPEV_LOC) {
+        pipev::detail::mutex(false, pipe, id, loc);
+    }
+};
+inline MutexID AllocMutexID(PIPEV_LOC) {
+    auto& ids = pipev::detail::g.mutex_ids;
+    for (int id = 0; id < pipev::detail::kMutexIds; ++id)
+        if (!(ids & (1u << id))) {
+            ids |= 1u << id;
+            return MutexID(id);
+        }
+    pipev::detail::error(loc, "AllocMutexID: all %d MutexIDs are in use (ReleaseMutexID frees "
+                         "one)", pipev::detail::kMutexIds);
+}
+inline void ReleaseMutexID(MutexID id, PIPEV_LOC) {
+    auto& ids = pipev::detail::g.mutex_ids;
+    if (id >= pipev::detail::kMutexIds || !(ids & (1u << id)))
+        pipev::detail::error(loc, "ReleaseMutexID: MutexID %d was not handed out by AllocMutexID",
+                             int(id));
+    ids &= ~(1u << id);
+}
 template <HardEvent event> void SetFlag(int32_t eventID, PIPEV_LOC) {
     pipev::detail::flag(true, event, eventID, loc);
 }

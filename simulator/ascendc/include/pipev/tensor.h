@@ -147,6 +147,7 @@ public:
     LocalRef<T> operator()(uint32_t offset, PIPEV_LOC) const;
     uint32_t GetSize() const { return size_; }
     void SetSize(uint32_t size) { size_ = size; }
+    void SetBufferLen(uint32_t dataLen) { size_ = dataLen; }  // in elements, as SetSize
     uint32_t GetLength() const { return uint32_t(pipev::elem_bytes<T>(size_)); }
     TPosition GetPosition() const { return pos_; }
     // A view of the same bytes as U (declares the U tensor over the buffer: an alias in pipev).

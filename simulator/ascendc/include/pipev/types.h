@@ -161,7 +161,8 @@ enum class HardEvent : uint8_t {
 enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
 enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
 enum class RoundMode : uint8_t {
-    CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD, CAST_HYBRID
+    CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD, CAST_HYBRID,
+    UNKNOWN  // the Reg CastTrait's default (its page): no rounding asked for, as CAST_NONE
 };
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
 // the mask argument of a call with isSetMask = false (MASK as SetVectorMask left it)

@@ -226,7 +226,8 @@ void dup_hd(const LocalTensor<T>& dst, T scalar, const Mask* m, uint8_t repeat, 
     });
 }
 inline const char* round_name(AscendC::RoundMode r) {
-    static const char* names[] = {"none", "rint", "floor", "ceil", "round", "trunc", "odd", "hybrid"};
+    static const char* names[] = {"none", "rint", "floor", "ceil", "round", "trunc", "odd", "hybrid",
+                                  "unknown"};  // UNKNOWN: a Reg CastTrait's, refused here
     return names[int(r)];
 }
 // #27: Axpy / MulAddDst <T, U>: the statement of one type when T is U, else STMT.T.U
