@@ -259,6 +259,8 @@ class Session:
         self._strings: dict[bytes, str] = {}
         self._source = SourceLines()  # source lines, for call columns
         self._columns: dict[tuple[str, int], int] = {}  # (file, line) -> its call column
+        # (file, line, col, text) of an issue call, as C gives them -> (text, file, column)
+        self._sites: dict[tuple[bytes, int, int, bytes], tuple[str, str, int]] = {}
         self.struct = PipevBridge()
         # the CFUNCTYPE objects must live as long as C may call them
         self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
@@ -499,12 +501,19 @@ class Session:
     # -- the callbacks -----------------------------------------------------------------------
     @_guarded("issue")
     def _issue(self, file, line, col, text, regs, nregs):
-        self._mark(file, line, col)
-        stream = self._current(file, line)
-        if stream is None:
-            return 1
-        f = self._s(file)
-        stream.issue(self._s(text), file=f, line=line, col=self._column(f, line, col),
+        if self.status is not None:
+            self.status.call_site(file, line, col)
+        stream = self.stream
+        if self.launch is None or self.struct.block_idx != self.core or stream is None:
+            stream = self._current(file, line)
+            if stream is None:
+                return 1
+        site = (file, line, col, text)
+        got = self._sites.get(site)
+        if got is None:  # once per call site and text: its strings and its column
+            f = self._s(file)
+            got = self._sites[site] = (self._s(text), f, self._column(f, line, col))
+        stream.issue(got[0], file=got[1], line=line, col=got[2],
                      regs=tuple(regs[:nregs]) if nregs > 0 else ())
         return 0
 
