@@ -33,7 +33,10 @@ from simulator.launch_recording import combined, launch_path
 c_char_p, c_int, c_uint64, c_uint32 = ctypes.c_char_p, ctypes.c_int, ctypes.c_uint64, \
     ctypes.c_uint32
 
-ISSUE = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_int, c_char_p, ctypes.POINTER(c_uint64), c_int)
+# (REGS arrives as its address: `_regs` reads it through a view kept per address)
+ISSUE = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_int, c_char_p, ctypes.c_void_p, c_int)
+REGS = 31  # x1..x31: the most registers a statement gives (the headers' Stmt holds 31)
+REG_VIEWS = 64  # addresses of register arrays whose views are kept (the headers' stack frames)
 UB_TENSOR = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_char_p, c_uint64, c_uint64)
 GM_BUFFER = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_char_p, ctypes.c_void_p,
                              c_uint64)
@@ -261,6 +264,7 @@ class Session:
         self._columns: dict[tuple[str, int], int] = {}  # (file, line) -> its call column
         # (file, line, col, text) of an issue call, as C gives them -> (text, file, column)
         self._sites: dict[tuple[bytes, int, int, bytes], tuple[str, str, int]] = {}
+        self._reg_views: dict[int, memoryview] = {}  # an address -> its registers (`_regs`)
         self.struct = PipevBridge()
         # the CFUNCTYPE objects must live as long as C may call them
         self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
@@ -514,8 +518,22 @@ class Session:
             f = self._s(file)
             got = self._sites[site] = (self._s(text), f, self._column(f, line, col))
         stream.issue(got[0], file=got[1], line=line, col=got[2],
-                     regs=tuple(regs[:nregs]) if nregs > 0 else ())
+                     regs=self._regs(regs, nregs) if nregs > 0 else ())
         return 0
+
+    def _regs(self, addr: int, n: int) -> tuple[int, ...]:
+        """The N uint64 values at ADDR: through a view of the array kept per address (a
+        statement's registers sit in the headers' stack frame, the same few addresses each
+        call; a view reads them in place, without a ctypes object a call)."""
+        if n > REGS:  # (the headers never give more)
+            return tuple((c_uint64 * n).from_address(addr))
+        view = self._reg_views.get(addr)
+        if view is None:
+            if len(self._reg_views) >= REG_VIEWS:
+                self._reg_views.clear()
+            view = self._reg_views[addr] = \
+                memoryview((c_uint64 * REGS).from_address(addr)).cast("B").cast("Q")
+        return tuple(view[:n])
 
     def _system_cycle(self) -> int:
         """The running core's S-pipe time in 50 MHz ticks (GetSystemCycle), 0 outside a
