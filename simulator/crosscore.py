@@ -30,6 +30,8 @@ MARK = " (multi-core stomping: cores are not ordered)"  # ends every message of 
 
 
 class CrossCoreRaces(Observer):
+    plans_runs = True  # (its plan counts a run's instructions by `Booked.executions`)
+
     def __init__(self, sizes: dict[str, int] | None = None):
         self.sizes = dict(sizes or {})  # GM tensors' bytes, when known (else grown on demand)
         self.writer: dict[str, np.ndarray] = {}

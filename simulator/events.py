@@ -239,10 +239,13 @@ class Observer:
     through the reference path, events and all). A plan must leave the observer exactly as
     `on_event` would have for the same executions. The base class declines; so an observer
     that does not override `plan` (a trace writer, the debugger, most of yours) keeps the run
-    on the reference loop.
+    on the reference loop. `plans_runs` (a class attribute, False unless set) says its `plan`
+    takes a `Planned` of several instructions an execution (`Planned.run` > 1); the fast loop
+    asks only observers that say so.
     """
 
     wants_repeats = False
+    plans_runs = False
 
     def on_start(self, run: RunInfo) -> None:
         """Called once before the first instruction."""

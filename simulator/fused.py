@@ -286,10 +286,12 @@ class FastLoop:
         from MASK/CTRL and the registers they read: worked out by the writes once for those
         values (at most DECODINGS_PER_PLAN kept), then set directly. A write that fails
         stops the run there: the writes before it booked one by one, the reference path
-        words the error. None when an owner declines the run or the line has no slot."""
+        words the error. None when an observer does not take runs (`plans_runs`), an owner
+        declines the run or the line has no slot."""
         ex, m, size = self.ex, self.m, len(writers)
         first = writers[0][0]
-        if any((i.file, i.line) != (first.file, first.line) for i, _ in writers):
+        if any((i.file, i.line) != (first.file, first.line) for i, _ in writers) or \
+                not all(ob.plans_runs for ob in self.observers):
             return None
         cell: list = [0, (m.mask_hi, m.mask_lo, m.counter)]  # as `_mask_plan`'s
 
@@ -674,12 +676,15 @@ class FastLoop:
         parts = self._parts(self._planned(learnt, "V", vop, r))
         if parts is None:
             return None
-        book, sink, limit, elsewhere, each0, each1, settle_parts, _ = parts
+        book, sink, limit, elsewhere, each0, each1, settle_parts, slot = parts
         ex, m = self.ex, self.m
         writes_cmpmask, executions = vop.family.writes_cmpmask, 0
+        # the last instruction at another file's line (a stream's: issued again and again)
+        # whose busy cycles go to a slot (`ObserverPlan.slot`), and that slot
+        slotted = cycles = key = None
 
         def plan(instr: Instruction, i: int, arg=arg) -> int:
-            nonlocal executions
+            nonlocal executions, slotted, cycles, key
             body(m, vop, arg, 0, r)
             if writes_cmpmask:  # CMPMASK as events report it
                 ex.cmpmask = m.cmpmask.tobytes()
@@ -687,8 +692,15 @@ class FastLoop:
             line = instr.line
             if 0 < line < limit:
                 sink[line] += busy
+            elif instr is slotted:
+                cycles[key] += busy
             elif elsewhere is not None:
-                elsewhere(instr, busy, False)
+                at = slot(instr) if slot is not None else None
+                if at is None:
+                    elsewhere(instr, busy, False)
+                else:
+                    slotted, (cycles, key) = instr, at
+                    cycles[key] += busy
             if each0 is not None:
                 each0(instr, busy, False)
                 if each1 is not None:

@@ -27,6 +27,8 @@ GROW = 4096  # lines past the program's own that the array may hold (a stream's 
 
 
 class Statistics(Observer):
+    plans_runs = True  # (its plan counts a run's instructions by `Booked.executions`)
+
     def __init__(self):
         self.instructions = 0
         self.uops = 0

@@ -193,14 +193,8 @@ def _guarded(name: str, when_stopped=None):
                 return 1
             try:
                 return fn(self, *args) or 0
-            except DiagnosticError as e:
-                self.fail(e.diagnostics)
             except BaseException as e:  # noqa: BLE001 - ctypes would swallow it
-                file, line = self._where(args)
-                self.fail([Diagnostic("error", file, line, 1,
-                                      f"internal error in pipev's {name} callback: "
-                                      f"{type(e).__name__}: {e}")])
-            return 1
+                return self._callback_failed(name, args, e)
 
         return call
 
@@ -312,6 +306,17 @@ class Session:
             got = self._columns[(file, line)] = \
                 len(text) - len(text.lstrip()) + 1 if text.strip() else 0
         return got
+
+    def _callback_failed(self, name: str, args: tuple, e: BaseException) -> int:
+        """Callback NAME (called with ARGS) raised E: its diagnostics, or an internal error at
+        the call's position; the session stops. 1, the callback's answer."""
+        if isinstance(e, DiagnosticError):
+            self.fail(e.diagnostics)
+            return 1
+        file, line = self._where(args)
+        self.fail([Diagnostic("error", file, line, 1, f"internal error in pipev's {name} "
+                              f"callback: {type(e).__name__}: {e}")])
+        return 1
 
     def _where(self, args) -> tuple[str, int]:
         if len(args) >= 2 and isinstance(args[0], bytes) and isinstance(args[1], int):
@@ -503,23 +508,28 @@ class Session:
             self.fail(e.diagnostics)
 
     # -- the callbacks -----------------------------------------------------------------------
-    @_guarded("issue")
     def _issue(self, file, line, col, text, regs, nregs):
-        if self.status is not None:
-            self.status.call_site(file, line, col)
-        stream = self.stream
-        if self.launch is None or self.struct.block_idx != self.core or stream is None:
-            stream = self._current(file, line)
-            if stream is None:
-                return 1
-        site = (file, line, col, text)
-        got = self._sites.get(site)
-        if got is None:  # once per call site and text: its strings and its column
-            f = self._s(file)
-            got = self._sites[site] = (self._s(text), f, self._column(f, line, col))
-        stream.issue(got[0], file=got[1], line=line, col=got[2],
-                     regs=self._regs(regs, nregs) if nregs > 0 else ())
-        return 0
+        """(`_guarded` written out: the callback C calls most, once per API call)"""
+        if self.stopped:
+            return 1
+        try:
+            if self.status is not None:
+                self.status.call_site(file, line, col)
+            stream = self.stream
+            if self.launch is None or self.struct.block_idx != self.core or stream is None:
+                stream = self._current(file, line)
+                if stream is None:
+                    return 1
+            site = (file, line, col, text)
+            got = self._sites.get(site)
+            if got is None:  # once per call site and text: its strings and its column
+                f = self._s(file)
+                got = self._sites[site] = (self._s(text), f, self._column(f, line, col))
+            stream.issue(got[0], file=got[1], line=line, col=got[2],
+                         regs=self._regs(regs, nregs) if nregs > 0 else ())
+            return 0
+        except BaseException as e:  # noqa: BLE001 - ctypes would swallow it
+            return self._callback_failed("issue", (file, line, col, text, regs, nregs), e)
 
     def _regs(self, addr: int, n: int) -> tuple[int, ...]:
         """The N uint64 values at ADDR: through a view of the array kept per address (a
