@@ -37,6 +37,7 @@ c_char_p, c_int, c_uint64, c_uint32 = ctypes.c_char_p, ctypes.c_int, ctypes.c_ui
 ISSUE = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_int, c_char_p, ctypes.c_void_p, c_int)
 REGS = 31  # x1..x31: the most registers a statement gives (the headers' Stmt holds 31)
 REG_VIEWS = 64  # addresses of register arrays whose views are kept (the headers' stack frames)
+SITES = 65536  # (call site, text) pairs whose strings and column are kept (`Session._issue`)
 UB_TENSOR = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_char_p, c_uint64, c_uint64)
 GM_BUFFER = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_char_p, ctypes.c_void_p,
                              c_uint64)
@@ -523,6 +524,8 @@ class Session:
             site = (file, line, col, text)
             got = self._sites.get(site)
             if got is None:  # once per call site and text: its strings and its column
+                if len(self._sites) >= SITES:  # (texts with their values in them)
+                    self._sites.clear()
                 f = self._s(file)
                 got = self._sites[site] = (self._s(text), f, self._column(f, line, col))
             stream.issue(got[0], file=got[1], line=line, col=got[2],
