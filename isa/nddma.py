@@ -39,7 +39,7 @@ def _runs(byte_addrs: np.ndarray) -> list[tuple[int, int]]:
     cut = np.flatnonzero(np.diff(byte_addrs) != 1) + 1
     starts = np.concatenate(([0], cut))
     ends = np.concatenate((cut, [byte_addrs.size]))
-    return [(int(byte_addrs[a]), int(b - a)) for a, b in zip(starts, ends)]
+    return [(int(byte_addrs[a]), int(b - a)) for a, b in zip(starts, ends, strict=True)]
 
 
 @attrs.frozen(eq=False)
@@ -65,7 +65,7 @@ class NdDmaOp:
     @property
     def counts(self) -> tuple[int, ...]:
         """Positions of each loop, padding included."""
-        return tuple(lp + n + rp for lp, n, rp in zip(self.lps, self.sizes, self.rps))
+        return tuple(lp + n + rp for lp, n, rp in zip(self.lps, self.sizes, self.rps, strict=True))
 
     @property
     def positions(self) -> int:
@@ -75,20 +75,21 @@ class NdDmaOp:
     def dst_elements(self) -> np.ndarray:
         """Destination element offsets of every position, loop 0 fastest."""
         return _grid(self.counts, [np.arange(c) * s for c, s in
-                                   zip(self.counts, self.dst_strides)])
+                                   zip(self.counts, self.dst_strides, strict=True)])
 
     @cached_property
     def src_elements(self) -> np.ndarray:
         """Source element offsets of every position, each loop's index clamped into its data
         (the nearest element; constant mode replaces the padding positions' values)."""
-        return _grid(self.counts, [np.clip(np.arange(c) - lp, 0, n - 1) * s for c, lp, n, s in
-                                   zip(self.counts, self.lps, self.sizes, self.src_strides)])
+        loops = zip(self.counts, self.lps, self.sizes, self.src_strides, strict=True)
+        return _grid(self.counts, [np.clip(np.arange(c) - lp, 0, n - 1) * s
+                                   for c, lp, n, s in loops])
 
     @cached_property
     def padding(self) -> np.ndarray:
         """True at the positions outside the data of some loop."""
         outside = _grid(self.counts, [((np.arange(c) < lp) | (np.arange(c) >= lp + n)).astype(
-            np.int64) for c, lp, n in zip(self.counts, self.lps, self.sizes)])
+            np.int64) for c, lp, n in zip(self.counts, self.lps, self.sizes, strict=True)])
         return outside > 0
 
     # -- bytes ----------------------------------------------------------------------------------
@@ -100,7 +101,8 @@ class NdDmaOp:
     def _touched(self) -> dict[str, np.ndarray]:
         """Sorted unique bytes each side touches: the data positions of the source (padding
         reads nothing new), every position of the destination."""
-        data = _grid(self.sizes, [np.arange(n) * s for n, s in zip(self.sizes, self.src_strides)])
+        data = _grid(self.sizes, [np.arange(n) * s
+                                  for n, s in zip(self.sizes, self.src_strides, strict=True)])
         return {"src": np.unique(self.element_bytes(self.src, data)),
                 "dst": np.unique(self.element_bytes(self.dst, self.dst_elements))}
 

@@ -201,8 +201,10 @@ _APIMASK = ("mask", "mask_lo", "mask_hi")
 _VEC2 = (("dst", "vec"), ("src", "vec"))
 _PAD_IN = ("nburst", "len", "src_gap", "dst_gap", "left_pad", "right_pad", "pad_value")
 _PAD_OUT = ("nburst", "len", "src_gap", "dst_gap")
-_ND = tuple(f"{k}{d}" for d in range(ND_DIMS) for k in ("size", "src_stride", "dst_stride", "lp",
-                                                         "rp")) + ("nearest", "pad_value")
+# NDDMA's loop keys (#34), loop by loop
+ND_KEYS = tuple(f"{k}{d}" for d in range(ND_DIMS) for k in ("size", "src_stride", "dst_stride",
+                                                            "lp", "rp")) + ("nearest",)
+_ND = ND_KEYS + ("pad_value",)
 _FLEX = (("dst", "vec"), ("src0", "scalar_or_vec"), ("src1", "scalar_or_vec"))  # #27: Ands …
 
 
@@ -315,7 +317,7 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="UB → GM byte-granular (AscendC DataCopyPad): each burst writes len bytes to "
              "GM (bursts len + dst_gap bytes apart); in UB the next burst starts at the next "
              "32-byte block plus src_gap blocks"),
-    # #34: ascend950's multi-dimensional DMA (AscendC DataCopy with NdDmaParams, asc_ndim_copy_gm2ub)
+    # #34: ascend950's multi-dimensional DMA (DataCopy with NdDmaParams, asc_ndim_copy_gm2ub)
     InstrDef("copy_gm_to_ub_nd", (("dst", "ub"), ("src", "gm")), F.DMA_ND_GM_TO_UB,
              typed=True, types="nddma", keys=_ND,
              doc="GM → UB in up to 5 nested loops (NDDMA, loop 0 innermost): loop k runs lpK + "

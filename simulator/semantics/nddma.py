@@ -26,6 +26,10 @@ def issue(ex: Context, instr: Instruction) -> Issued:
              for k, dflt in (("size", 1), ("src_stride", 0), ("dst_stride", 0), ("lp", 0),
                              ("rp", 0))}
     nearest = bool(f.get("nearest", 0))
+    if nearest and size == 8:
+        raise Fault(Problem("range", f"{instr.name}: nearest=1 (nearest-value padding) is not "
+                            "for 64-bit types (the NDDMA page: constant padding only)",
+                            col=instr.cols.get("nearest")))
     pad = b"" if nearest else int(f.get("pad_value", 0)).to_bytes(size, "little")
     op = NdDmaOp(instr, None, addrs["dst"], gm, addrs["src"], size, loops["size"],
                  loops["src_stride"], loops["dst_stride"], loops["lp"], loops["rp"], pad,
