@@ -58,8 +58,8 @@ def run_nd(t: str, sizes, src, dst, lps, rps, pad: int | None = 0, src_off: int 
 
 def error_of(text: str, chip: str = "ascend950", **kw) -> str:
     with pytest.raises((AssemblyError, SimulationError)) as e:
-        simulator.run(f".chip {chip}\n.gm g f32[64] input = arange(0)\n.ub u f32[256] @0x0\n" + text,
-                      **kw)
+        simulator.run(f".chip {chip}\n.gm g f32[64] input = arange(0)\n"
+                      ".ub u f32[256] @0x0\n" + text, **kw)
     return str(e.value)
 
 
@@ -178,7 +178,7 @@ def test_overlap_is_a_warning_under_checks_warn():
     assert any("more than once" in str(w) for w in res.warnings)
 
 
-# -- listing, hazards and timing --------------------------------------------------------------------
+# -- listing, hazards and timing ----------------------------------------------------------------
 def test_the_listing_shows_the_keys_away_from_their_defaults():
     text = (".chip ascend950\n.gm g f32[64] input = arange(0)\n.ub u f32[256] @0x0\n"
             "copy_gm_to_ub_nd.f32 u, g, size0=4, src_stride0=1, dst_stride0=1, lp0=2, "
