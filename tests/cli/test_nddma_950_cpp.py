@@ -43,3 +43,21 @@ def test_both_faces_are_bit_exact(pipev, tmp_path):
     assert out == _expected(x)
     halves = np.frombuffer(out[:192], np.uint16)
     assert {0x7E01, 0x8000, 0xFC00, 0x7C00} <= set(halves.tolist())  # the specials came through
+
+
+def test_the_simt_integer_min_max_on_ascend950(pipev, tmp_path):
+    """The operator library's arch35 kernels call `min(a, b)` on int64_t / uint64_t scalars (the
+    SIMT API's integer math: min, max, llmin, ullmax, umin ...): kernel_operator.h has them on
+    ascend950, not elsewhere."""
+    src = tmp_path / "k.cpp"
+    src.write_text('#include <cstdio>\n#include "kernel_operator.h"\n'
+                   "int main() {\n"
+                   "    int64_t a = -5, b = 3; uint64_t c = 7, d = 9;\n"
+                   '    printf("%lld %llu %lld %llu %u\\n", (long long)min(a, b), '
+                   "(unsigned long long)max(c, d), llmin(4, -4), ullmax(1, 2), umin(8u, 6u));\n"
+                   "    return 0;\n}\n")
+    proc = pipev("run", "--chip", "ascend950", src)
+    assert proc.returncode == 0, proc.stderr
+    assert "-5 9 -4 2 6" in proc.stdout
+    proc = pipev("run", "--chip", "ascend910b", src)
+    assert proc.returncode != 0 and "min" in proc.stderr
