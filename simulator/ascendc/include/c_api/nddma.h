@@ -17,7 +17,7 @@ enum class asc_load_l2_cache_mode : uint8_t {
 constexpr uint64_t ASC_DEFAULT_NDIM_PAD_COUNT_CONFIG_VALUE = 0;
 union asc_ndim_pad_count_config {
     uint64_t config = ASC_DEFAULT_NDIM_PAD_COUNT_CONFIG_VALUE;
-    struct {
+    __extension__ struct {  // the page's anonymous struct (__extension__: ISO C++ has none)
         uint8_t loop1_lp_count;
         uint8_t loop1_rp_count;
         uint8_t loop2_lp_count;
