@@ -219,3 +219,26 @@ def test_a_vector_read_after_the_copy_without_a_flag_is_a_race():
                         "size1=8, src_stride1=8, dst_stride1=8\n"
                         "adds.f32 v, u, 1.0, count=64\n", checks="warn")
     assert any("race" in str(w) for w in res.warnings)
+
+
+def test_the_debugger_steps_over_the_copy_and_back(tmp_path):
+    from simulator.debugger import Commands, Session
+    from simulator.run import load_program
+
+    prog = tmp_path / "nd.vasm"
+    prog.write_text(".chip ascend950\n.gm g f32[64] input = arange(0)\n"
+                    ".ub u f32[64] @0x0 = fill(7)\n"
+                    "copy_gm_to_ub_nd.f32 u, g, size0=4, src_stride0=1, dst_stride0=1, size1=3, "
+                    "src_stride1=8, dst_stride1=8, lp0=1, pad_value=-1\n")
+    s = Session(load_program(prog))
+    c = Commands(s)
+
+    def u() -> np.ndarray:
+        s.sync()
+        return np.frombuffer(s.machine.ub[:256].tobytes(), np.float32)
+
+    before = u().copy()
+    c.execute("step")
+    assert u()[:6].tolist() == [-1, 0, 1, 2, 3, 7] and u()[8] == -1 and u()[9] == 8
+    c.execute("back")
+    assert u().tobytes() == before.tobytes()
