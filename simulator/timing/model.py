@@ -19,7 +19,7 @@ from isa.regvec import REGVEC
 from isa.table import PIPES
 from simulator.events import Event, RunInfo
 from simulator.instr_timing import InstrTiming
-from simulator.plans import Booked, Planned
+from simulator.plans import Booked, Planned, Varying
 from simulator.timing.banks import bank_model
 from simulator.timing.config import BLOCK, CostClass, config_of
 from simulator.timing.records import QueueState, TimingSnapshot
@@ -280,6 +280,8 @@ class TimingModel:
             return self._scalar_plan()
         if kind == REGVEC and planned.op is None:  # issue 34: as `_regvec` books it
             return self._reg_plan(planned)
+        if kind == REGVEC and type(planned.op) is Varying:  # a load or store: its bank beats
+            return self._reg_access_plan(planned)
         return None
 
     def _reg_plan(self, planned: Planned) -> TimingPlan:
@@ -296,6 +298,44 @@ class TimingModel:
                 self.stalls["queue_full"] += stalled
             return Booked(n, busy, n * issue_cost, stalled, 0)
         return book_v, settle
+
+    def _reg_access_plan(self, planned: Planned) -> TimingPlan:
+        """A reg-based load or store (`planned.op` a Varying: each execution's RegAccess): as
+        `_regvec` books it, its class's cycles or, when more, its UB bank beats, the extra
+        a bank conflict's; a booking per body length (a loop's accesses have a few)."""
+        cls = self._reg_classes[planned.instr.defn.family.cost]
+        cell, beats_of, floor = planned.op, self._reg_banks.beats, cls.min_cycles
+        bookings: dict[int, tuple[Callable[[], int], Callable[[], tuple[int, int]]]] = {}
+        issue_cost, extra_sum = self.scalar_issue, 0
+
+        def book() -> int:
+            nonlocal extra_sum
+            op = cell.op
+            body, runs = floor, op.runs
+            if runs:
+                beats = beats_of(runs, op.write)
+                if beats > floor:
+                    extra_sum += beats - floor
+                    body = beats
+            booking = bookings.get(body)
+            if booking is None:
+                booking = bookings[body] = self._v_booking(cls.head, body, cls.tail)
+            return booking[0]()
+
+        def settle(n: int) -> Booked:
+            nonlocal extra_sum
+            busy = stalled = 0
+            for _, sums in bookings.values():
+                b, s = sums()
+                busy, stalled = busy + b, stalled + s
+            extra, extra_sum = extra_sum, 0
+            if n:
+                self.busy["V"] += busy
+                self.busy["S"] += n * issue_cost
+                self.stalls["queue_full"] += stalled
+                self.stalls["bank_conflict"] += extra
+            return Booked(n, busy, n * issue_cost, stalled, extra)
+        return book, settle
 
     def _vector_plan(self, planned: Planned) -> TimingPlan:
         cls = self.class_of(planned.instr)  # the class follows the text's fields

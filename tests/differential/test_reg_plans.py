@@ -94,3 +94,130 @@ def test_the_loop_takes_the_plans(monkeypatch):
     same_both_ways(HEAD + LOOP)
     assert {"plt", "vrbin", "vrscalar", "vrmath", "vrmathbin", "vrun", "vrcmp", "plogic",
             "vrsel", "vrdup", "vrreduce", "membar"} <= set(made)
+
+
+# -- loads and stores (their UB bytes follow the address registers) ---------------------------
+HEAD2 = """.chip ascend950
+.gm g f32[4096] = random(5)
+.ub a f32[1024] = random(1)
+.ub h u16[4096] = random(3)
+.ub q u8[2048] = random(4)
+.ub ix u32[64] = arange(0, 3)
+.ub z f32[1024]
+.ub zb f32[1024]
+.ub o u16[4096]
+.ub so f32[512]
+.ub w u8[512]
+.ub un u8[8192]
+.ub m f32[1024]
+"""
+
+# every load and store form, each at an address that moves with the loop (or fixed), with a
+# DataBlock store whose blocks share bank groups (bank beats past the class's cycles)
+LOOP2 = """    li x1, 1000
+    li x2, 0
+    li x5, 0
+    li x6, 0
+    li x7, 1
+    li x8, 3
+    li x3, 5
+    vf_begin "t"
+    pset.f32 p0, ALL
+    vlds.u32 v9, ix[0]
+    vldupre ul0, q[x7]
+loop:
+    plt.f32 p1, x1
+    vlds.f32 v0, a[x2]
+    vlds.f32 v1, a[x2], dist=brc_b32
+    vldsb.f32 v2, a[0], p0, blk=3
+    vlds2.u16 v3, v4, h[x6]
+    plds p2, q[x5]
+    vgth.f32 v6, a[0], v9, p1
+    vldu.u8 v5, ul0, q[x7], post=64
+    vradd.f32 v7, v0, v6, p1
+    vrmul.f32 v7, v7, v1, p1
+    vsts.f32 z[x2], v7, p1
+    vstsb.f32 zb[0], v2, p0, blk=2
+    vsts2.u16 o[x6], v4, v3
+    psts w[x5], p2
+    vsct.f32 so[0], v0, v9, p1
+    vstu.u8 un[x8], v5, us1, x3, post=5
+    add x2, x2, 64
+    add x5, x5, 32
+    add x6, x6, 256
+    blt x2, 1024, loop
+    vstupost us1, un[x8]
+    vf_end
+"""
+
+
+def test_a_vf_loop_of_loads_and_stores_is_the_same_both_ways():
+    outcome = same_both_ways(HEAD2 + LOOP2)
+    assert outcome[0] == "ok", outcome
+    assert outcome[9].get("bank_conflict"), outcome[9]  # the DataBlock store's extra beats
+
+
+def test_loads_and_stores_take_the_plans(monkeypatch):
+    made = []
+    real = fused.FastLoop._reg_plan
+
+    def spy(self, learnt, issue):
+        plan = real(self, learnt, issue)
+        assert plan is not None
+        made.append(learnt.defn.family.name)
+        return plan
+    monkeypatch.setattr(fused.FastLoop, "_reg_plan", spy)
+    same_both_ways(HEAD2 + LOOP2)
+    assert {"vload", "vloadb", "vload2", "pload", "vgatherub", "vldu", "vstore", "vstoreb",
+            "vstore2", "pstore", "vscatter", "vstu"} <= set(made)
+
+
+def _every_iteration(line: str) -> str:
+    """LOOP2 with LINE in every iteration; x13 is 0 in the first four and 1 from the fifth on,
+    so a check LINE's operands trip then fires in a planned execution (the plans take over
+    from the second)."""
+    return LOOP2.replace("    li x3, 5\n", "    li x3, 5\n    li x13, 0\n    li x14, 64\n").replace(
+        "    add x2, x2, 64\n", "    blt x2, 256, skip\n    li x13, 1\n    li x14, -64\nskip:\n"
+        f"{line}\n    add x2, x2, 64\n")
+
+
+@pytest.mark.parametrize("checks", ["error", "warn", "off"])
+@pytest.mark.parametrize("line, words", [
+    # a store outside its tensor (so is 2048 bytes: from the ninth iteration on)
+    ("    vsts.f32 so[x2], v0, p1", "outside tensor so"),
+    # a load misaligned from the fifth iteration (4 bytes past a 32-byte boundary)
+    ("    add x11, x2, x13\n    vlds.f32 v8, a[x11]", "not 32-byte aligned"),
+    # a load of the next iteration's bytes, then (from the fifth) of the bytes the store of
+    # the iteration before wrote, with no LocalMemBar between
+    ("    add x12, x2, x14\n    vlds.f32 v8, z[x12]", "LocalMemBar"),
+])
+def test_a_check_in_a_planned_execution_is_the_same_both_ways(checks, line, words):
+    outcome = same_both_ways(HEAD2 + _every_iteration(line), checks)
+    found = outcome[1] if outcome[0] == "error" else outcome[3]
+    if checks == "error":
+        assert outcome[0] == "error" and words in outcome[1][-1].message, outcome
+    elif checks == "warn":
+        assert any(words in d.message for d in found), found
+
+
+def test_a_load_outside_ub_in_the_loop_is_the_same_both_ways():
+    # x9 walks toward UB's end: the fourth execution's VL runs past it (a fault in every mode)
+    body = LOOP2.replace("    vf_begin", f"    li x9, {262144 - 3 * 256}\n    vf_begin").replace(
+        "    add x2, x2, 64\n", "    vlds.f32 v8, @x9\n    add x9, x9, 256\n    add x2, x2, 64\n")
+    outcome = same_both_ways(HEAD2 + body, "warn")
+    assert outcome[0] == "error" and "outside UB" in outcome[1][-1].message, outcome
+
+
+def test_the_hazard_checks_are_the_same_both_ways():
+    # the VF writes m's first 1 KB; the loop reads m[x2], unwritten from the fifth iteration
+    # (the init check), and a[x2], whose second half MTE2 may still be writing from g (no flag
+    # orders the copy before V: a race) from the ninth: both in planned executions
+    body = ("    copy_gm_to_ub a[512], g[0], nburst=1, burst=64\n"
+            + _every_iteration("    vlds.f32 v8, m[x2]").replace(
+                "    vlds.u32 v9, ix[0]\n", "    vlds.u32 v9, ix[0]\n" + "".join(
+                    f"    vsts.f32 m[{k}], v9, p0\n" for k in range(0, 256, 64))
+                + "    vmembar vst, vld\n"))
+    outcome = same_both_ways(HEAD2 + body, "warn")
+    words = [d.message for d in outcome[3]]
+    assert any("never written" in w for w in words), words
+    assert any("race" in w or "MTE2" in w for w in words), words
