@@ -157,6 +157,40 @@ def test_a_vf_loop_of_loads_and_stores_is_the_same_both_ways():
     assert outcome[9].get("bank_conflict"), outcome[9]  # the DataBlock store's extra beats
 
 
+# the h34a register-only families (conversions, relayouts, block reductions, Squeeze ...)
+LOOP3 = LOOP2.replace("    vradd.f32 v7, v0, v6, p1\n", """    vradd.f32 v7, v0, v6, p1
+    vrcvt.f16.f32 v10, v0, p1, round=rint
+    vrtrunc.f32 v11, v0, p1, round=floor
+    vrarange.f32 v12, 1.5
+    vrintlv.f32 v13, v14, v0, v1
+    vrpack.u16.u32 v15, v9
+    vrunpack.u32.u16 v16, v15
+    vrgather.u32 v17, v9, v9
+    vredblksum.f32 v18, v0, p1
+    vrpairsum.f32 v19, v0, p1
+    pgenv.f32 p3, v9
+    vrmovm.f32 v18, v0, p1
+    vrsqz.f32 v20, v0, p1, ar=1
+    vclrar
+    pintlv.f32 p4, p5, p1, p0
+    ppack p6, p1
+""")
+
+
+def test_the_register_only_families_of_h34a_are_the_same_both_ways(monkeypatch):
+    made = []
+    real = fused.FastLoop._reg_plan
+
+    def spy(self, learnt, issue):
+        made.append(learnt.defn.family.name)
+        return real(self, learnt, issue)
+    monkeypatch.setattr(fused.FastLoop, "_reg_plan", spy)
+    outcome = same_both_ways(HEAD2 + LOOP3)
+    assert outcome[0] == "ok", outcome
+    assert {"vrcvt", "vrtrunc", "vrarange", "vrrelayout", "vrpack", "vrunpack", "vrgather",
+            "vredblk", "vrpair", "pgenv", "vrmovm", "vrsqz", "vclrar", "prelayout"} <= set(made)
+
+
 def test_loads_and_stores_take_the_plans(monkeypatch):
     made = []
     real = fused.FastLoop._reg_plan
