@@ -1,8 +1,9 @@
 """Issue 34: the register files of ascend950's reg-based vector unit (docs/machine.md §1.4): 32
 vector registers of VL = 256 bytes (RegTensor), 8 mask registers of VL/8 = 32 bytes (MaskReg),
-whether each register has been written since its vector function began (the check of a read
-before a write) and, for each mask register, the element width it was made for (the check of a
-MaskReg used at another width; 0 = unknown, e.g. loaded from UB)."""
+which bytes of each vector register (and which mask registers) have been written since its
+vector function began (the check of a read before a write, per lane: a merging write defines
+only the lanes its mask enables) and, for each mask register, the element width it was made
+for (the check of a MaskReg used at another width; 0 = unknown, e.g. loaded from UB)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,16 @@ from isa.regvec import PL, PREGS, UREGS, VL, VREGS
 class RegFile:
     """Part of the machine (simulator/machine.py), saved and restored whole by the undo log."""
 
-    __slots__ = ("v", "p", "v_set", "p_set", "p_width", "stored", "store_log", "ul_set",
+    __slots__ = ("v", "p", "v_set", "v_def", "p_set", "p_width", "stored", "store_log", "ul_set",
                  "us_lo", "us_len", "us_data", "us_next", "ar")
 
     def __init__(self) -> None:
         self.v = np.zeros((VREGS, VL), np.uint8)
         self.p = np.zeros((PREGS, PL), np.uint8)
+        # v_set[r]: every byte of vr written in this VF; else v_def[r] says which bytes are
+        # (a row is only read while v_set is False: a whole write sets v_set alone)
         self.v_set = np.zeros(VREGS, bool)
+        self.v_def = np.zeros((VREGS, VL), bool)
         self.p_set = np.zeros(PREGS, bool)
         self.p_width = np.zeros(PREGS, np.uint8)
         # h34a: the unaligned registers: a load one made ready (LoadUnAlignPre), a store one's
@@ -44,8 +48,8 @@ class RegFile:
         return b"".join(a.tobytes() for a in self._arrays())
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
-        return (self.v, self.p, self.v_set, self.p_set, self.p_width, self.ul_set, self.us_lo,
-                self.us_len, self.us_data, self.us_next, self.ar)
+        return (self.v, self.p, self.v_set, self.v_def, self.p_set, self.p_width, self.ul_set,
+                self.us_lo, self.us_len, self.us_data, self.us_next, self.ar)
 
     def restore(self, state: bytes) -> None:
         at = 0
@@ -57,6 +61,7 @@ class RegFile:
     def clear_written(self) -> None:
         """A vector function begins: its registers hold nothing it wrote."""
         self.v_set[:] = False
+        self.v_def[:] = False
         self.p_set[:] = False
         self.p_width[:] = 0
         self.ul_set[:] = False

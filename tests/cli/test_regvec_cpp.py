@@ -73,3 +73,40 @@ def test_the_debugger_prints_a_register_by_its_cpp_name(pipev, tmp_path):
     assert int(shown["mask"]) == sum(1 << (4 * k) for k in range(64))
     assert int(shown["bigger"]) == sum(int(x[k] > y[k]) << (4 * k) for k in range(64))
     assert "no tensor 'nothing'" in proc.stdout + proc.stderr
+
+
+MERGED = """#include "kernel_operator.h"
+__simd_vf__ inline void TailVF(__ubuf__ float* dst, __ubuf__ float* src)
+{
+    AscendC::Reg::RegTensor<float> x, r;
+    AscendC::Reg::MaskReg all = AscendC::Reg::CreateMask<float>();
+    uint32_t n = 40;
+    AscendC::Reg::MaskReg tail = AscendC::Reg::UpdateMask<float>(n);
+    AscendC::Reg::LoadAlign(x, src);
+    AscendC::Reg::Add<float, AscendC::Reg::MaskMergeMode::MERGING>(r, x, x, tail);
+    AscendC::Reg::StoreAlign(dst, r, STORE_MASK);
+}
+__global__ __vector__ void k()
+{
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> a = ub.Alloc<float, 64>();
+    AscendC::LocalTensor<float> b = ub.Alloc<float, 64>();
+    AscendC::Duplicate(a, 1.0f, 64);
+    AscendC::PipeBarrier<PIPE_V>();
+    asc_vf_call<TailVF>((__ubuf__ float*)b.GetPhyAddr(), (__ubuf__ float*)a.GetPhyAddr());
+}
+int main() { k<<<1, nullptr, nullptr>>>(); return 0; }
+"""
+
+
+def test_a_merged_register_s_unwritten_elements_are_an_error_at_the_cpp_line(pipev, tmp_path):
+    """Per lane (#34): a MERGING Add into a RegTensor nothing wrote defines the 40 elements
+    its mask enables; storing those is fine, storing all 64 reads 24 never written."""
+    src = tmp_path / "k.cpp"
+    src.write_text(MERGED.replace("STORE_MASK", "tail"))
+    proc = pipev("run", "--chip", "ascend950", str(src), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    src.write_text(MERGED.replace("STORE_MASK", "all"))
+    proc = pipev("run", "--chip", "ascend950", str(src), timeout=300)
+    assert proc.returncode == 1
+    assert "k.cpp:10:" in proc.stderr and "reads element 40 of" in proc.stderr, proc.stderr

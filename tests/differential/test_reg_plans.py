@@ -60,8 +60,9 @@ def test_a_vf_loop_is_the_same_both_ways():
 
 @pytest.mark.parametrize("checks", ["error", "warn", "off"])
 def test_the_same_in_every_check_mode(checks):
-    # v11 is merged into before anything wrote it, v9 read unwritten, and p6 is a MaskReg
-    # made for f16 used with f32 (the width check): each at every iteration
+    # v11 is merged into before anything wrote it (no finding: its disabled elements stay
+    # unwritten), v9 read unwritten, and p6 is a MaskReg made for f16 used with f32 (the width
+    # check): each at every iteration
     body = LOOP.replace("    vredmax", "    vrdup.f32 v11, 2.0, p4, merge=1\n    pset.f16 p6, ALL\n"
                         "    vradd.f32 v8, v9, v0, p6\n    vredmax")
     same_both_ways(HEAD + body, checks)
@@ -79,6 +80,29 @@ def test_an_error_in_the_loop_s_fifth_iteration_is_the_same_both_ways():
                         "    add x2, x2, 64\n")
     outcome = same_both_ways(HEAD + body)
     assert outcome[0] == "error" and "reads v9" in outcome[1][-1].message, outcome
+
+
+def test_a_per_lane_read_before_a_write_in_a_planned_execution_is_the_same_both_ways():
+    # a VF per iteration: v1 merged under the UpdateMask tail, then read in every element; the
+    # last iteration's tail (40 of 64) leaves 24 unwritten: the error at the read's 16th
+    # execution, a planned one
+    text = """.chip ascend950
+.ub z f32[1024]
+    li x1, 1000
+    li x2, 0
+loop:
+    vf_begin "t"
+    pset.f32 p0, ALL
+    plt.f32 p1, x1
+    vrdup.f32 v1, 2.0, p1, merge=1
+    vsts.f32 z[x2], v1, p1
+    vradd.f32 v2, v1, v1, p0
+    vf_end
+    add x2, x2, 64
+    blt x2, 1024, loop
+"""
+    outcome = same_both_ways(text)
+    assert outcome[0] == "error" and "reads element 40 of v1" in outcome[1][-1].message, outcome
 
 
 def test_the_loop_takes_the_plans(monkeypatch):
