@@ -221,7 +221,7 @@ class Evaluator:
                         ", ".join(REGISTERS[32:]) + ", $deqscale)")
 
 
-REG_FILE = re.compile(r"^\$(v)([0-9]|[12][0-9]|3[01])(?:_(\w+))?$|^\$(p)([0-7])$")
+REG_FILE = re.compile(r"^\$(v)([0-9]|[1-5][0-9]|6[0-3])(?:_(\w+))?$|^\$(p)([0-7])$")
 
 
 def reg_file_value(name: str, m) -> object:

@@ -15,7 +15,7 @@ import numpy as np
 
 from isa import families
 from isa.decode import VectorOp
-from isa.regvec import REGVEC
+from isa.regvec import REGVEC, spill_traffic
 from isa.table import PIPES
 from simulator.events import Event, RunInfo
 from simulator.instr_timing import InstrTiming
@@ -287,7 +287,8 @@ class TimingModel:
     def _reg_plan(self, planned: Planned) -> TimingPlan:
         """A reg-based register instruction: its class's fixed cycles on V (`_regvec`)."""
         cls = self._reg_classes[planned.instr.defn.family.cost]
-        book_v, sums = self._v_booking(cls.head, cls.min_cycles, cls.tail)
+        book_v, sums = self._v_booking(cls.head, cls.min_cycles + self._spill_cycles(
+            planned.instr), cls.tail)
         issue_cost = self.scalar_issue
 
         def settle(n: int) -> Booked:
@@ -305,18 +306,19 @@ class TimingModel:
         a bank conflict's; a booking per body length (a loop's accesses have a few)."""
         cls = self._reg_classes[planned.instr.defn.family.cost]
         cell, beats_of, floor = planned.op, self._reg_banks.beats, cls.min_cycles
+        spill = self._spill_cycles(planned.instr)
         bookings: dict[int, tuple[Callable[[], int], Callable[[], tuple[int, int]]]] = {}
         issue_cost, extra_sum = self.scalar_issue, 0
 
         def book() -> int:
             nonlocal extra_sum
             op = cell.op
-            body, runs = floor, op.runs
+            body, runs = floor + spill, op.runs
             if runs:
                 beats = beats_of(runs, op.write)
                 if beats > floor:
                     extra_sum += beats - floor
-                    body = beats
+                    body = beats + spill
             booking = bookings.get(body)
             if booking is None:
                 booking = bookings[body] = self._v_booking(cls.head, body, cls.tail)
@@ -449,18 +451,28 @@ class TimingModel:
     def _regvec(self, ev: Event) -> InstrTiming:
         """An instruction of the reg-based unit: its class's cycles on V (timing.md §T9); a load
         or store at least its UB bank beats (950: `RegBanks`), the extra cycles a bank
-        conflict's."""
+        conflict's; plus a reload per spill slot it reads and a spill per one it writes."""
         cls = self._reg_classes[ev.instr.defn.family.cost]
+        spill = self._spill_cycles(ev.instr)
         runs = getattr(ev.op, "runs", None)
         beats = self._reg_banks.beats(runs, ev.op.write) if runs else 0
         if beats <= cls.min_cycles:
-            return self._plain_vector(cls, cls.min_cycles)
+            return self._plain_vector(cls, cls.min_cycles + spill)
         extra = beats - cls.min_cycles
         self.stalls["bank_conflict"] += extra
-        issue, start, end, head, stalled = self._book_v(cls, beats)
-        return InstrTiming("V", issue, start, end, head + beats, wait_pipe=start - issue,
+        issue, start, end, head, stalled = self._book_v(cls, beats + spill)
+        return InstrTiming("V", issue, start, end, head + beats + spill, wait_pipe=start - issue,
                            head=head, wait_issue=stalled, bank_extra=extra,
                            issue_cost=self.scalar_issue)
+
+    def _spill_cycles(self, instr) -> int:
+        """The cycles INSTR's spill slots cost (timing.md §T9): a reload (a LoadAlign of VL, the
+        profile's `load`) per slot it reads, a spill (`store`) per slot it writes."""
+        reads, writes = spill_traffic(instr)
+        if not reads and not writes:
+            return 0
+        classes = self._reg_classes
+        return reads * classes["load"].min_cycles + writes * classes["store"].min_cycles
 
     def _plain_vector(self, cls: CostClass, body: int) -> InstrTiming:
         issue, start, end, head, stalled = self._book_v(cls, body)

@@ -279,3 +279,16 @@ def test_the_hazard_checks_are_the_same_both_ways():
     words = [d.message for d in outcome[3]]
     assert any("never written" in w for w in words), words
     assert any("race" in w or "MTE2" in w for w in words), words
+
+
+def test_spill_slots_are_the_same_both_ways_and_cost_their_reloads_and_spills():
+    # v2 and v5 in spill slots (v40, v45): every instruction reading one pays a reload, every
+    # one writing one a spill (docs/timing.md §T9); the results are the registers' own
+    spilled = LOOP.replace("v2", "v40").replace("v5", "v45")
+    plain, slots = same_both_ways(HEAD + LOOP), same_both_ways(HEAD + spilled)
+    assert slots[1] == plain[1] and slots[2] == plain[2]  # UB and outputs
+    # an iteration: vrmul writes v40; vrmuls, vradd read and write it; vrexp reads it; vrsel
+    # writes v45, vredmax and vsts read it: 5 reloads, 4 spills, 1 cycle each (the profile's
+    # load and store classes), 16 iterations
+    reads, writes = 5, 4
+    assert slots[6]["V"] - plain[6]["V"] == 16 * (reads + writes), (reads, writes)  # V busy

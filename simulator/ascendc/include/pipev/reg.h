@@ -5,12 +5,14 @@
 // loops, its pointer arithmetic, post-update of addresses) runs natively; every register
 // instruction is one pipev statement (docs/isa.md: pset plt vlds vsts plds psts vrcmp vrsel ...)
 // issued at the kernel's own line. A RegTensor or MaskReg object names one of the machine's
-// registers (v0..v31, p0..p7), taken when it is made and given back when it dies.
+// registers (v0..v31, p0..p7), taken when it is made and given back when it dies; a RegTensor
+// past the 32 registers takes a spill slot (v32..v63: the chip's UB reserve, with a warning).
 #ifndef PIPEV_REG_H
 #define PIPEV_REG_H
 #include "core.h"
 #include "types.h"
 #include <exception>
+#include <set>
 #include <string_view>
 #include <utility>
 
@@ -20,27 +22,51 @@
 namespace pipev {
 namespace regalloc {
 struct Files {
-    uint32_t v = 0;  // registers in use, one bit each
+    uint64_t v = 0;  // registers in use, one bit each: v0..v31, then the spill slots v32..v63
     uint8_t p = 0;
 };
 inline Files files;
+// the lines whose RegTensor went to a spill slot, warned once each
+inline std::set<std::pair<std::string, int>> spilled_at;
+// RegTensors past the 32 registers: the C API's data-type page ("数据上限为32，超出上限的寄存器数
+// 据会写入预留的8K UB内存中"): the compiler keeps them in the chip's spill reserve, one 256-byte
+// slot each (ascend950: 8 KB, 32 slots), with a warning at the declaration; the slot is the
+// machine's register v32+k, whose every read and write the timing model charges a reload /
+// spill (docs/timing.md §T9). MaskRegs past 8 stay an error (docs/decisions.md).
+inline int spill_slots() { return int(detail::bridge().spill_bytes / 256); }
 inline int take(bool mask, Loc loc) {
-    uint32_t used = mask ? files.p : files.v;
     int n = mask ? 8 : 32;
     for (int r = 0; r < n; ++r) {
-        if (!(used >> r & 1)) {
+        if (!((mask ? uint64_t(files.p) : files.v) >> r & 1)) {
             if (mask) files.p = uint8_t(files.p | 1u << r);
-            else files.v |= 1u << r;
+            else files.v |= uint64_t(1) << r;
             return r;
         }
     }
-    detail::error(loc, "more than %d %s live at once: the vendor's compiler would spill to UB "
-                  "(pipev does not model the spill)", n, mask ? "MaskRegs" : "RegTensors");
+    int slots = mask ? 0 : spill_slots();
+    for (int r = n; r < n + slots; ++r) {
+        if (!(files.v >> r & 1)) {
+            files.v |= uint64_t(1) << r;
+            if (spilled_at.insert({loc.file, loc.line}).second)
+                detail::warning(loc, "more than 32 RegTensors live at once: the vendor's compiler "
+                                "spills this one to the %d-byte register-spill reserve at the top "
+                                "of UB (every instruction that reads it reloads it, every one that "
+                                "writes it spills it again: slower, the same results)",
+                                slots * 256);
+            return r;
+        }
+    }
+    if (mask)
+        detail::error(loc, "more than 8 MaskRegs live at once: the vendor's compiler would spill "
+                      "to UB (pipev does not model a MaskReg spill)");
+    detail::error(loc, "more than %d RegTensors live at once: 32 registers and the %d slots of "
+                  "the %d-byte register-spill reserve at the top of UB", 32 + slots, slots,
+                  slots * 256);
 }
 inline void give(bool mask, int r) {
     if (r < 0) return;
     if (mask) files.p = uint8_t(files.p & ~(1u << r));
-    else files.v &= ~(1u << r);
+    else files.v &= ~(uint64_t(1) << r);
 }
 // The UB operand of a load or store at host pointer PTR: `NAME[xK]` of the typed tensor over the
 // buffer holding it (so the checks name the tensor), else `@xK`.
