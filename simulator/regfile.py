@@ -45,12 +45,13 @@ class RegFile:
         self.store_log: list[tuple[int, object]] = []
 
     def state(self) -> bytes:
-        """Everything, as one bytes object (the undo log's snapshot)."""
-        return b"".join(a.tobytes() for a in self._arrays())
+        """Everything, as one bytes object (the undo log's snapshot; the written bytes' flags
+        packed eight to a byte)."""
+        return b"".join(a.tobytes() for a in self._arrays()) + np.packbits(self.v_def).tobytes()
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
-        return (self.v, self.p, self.v_set, self.v_def, self.p_set, self.p_width, self.ul_set,
-                self.us_lo, self.us_len, self.us_data, self.us_next, self.ar)
+        return (self.v, self.p, self.v_set, self.p_set, self.p_width, self.ul_set, self.us_lo,
+                self.us_len, self.us_data, self.us_next, self.ar)
 
     def restore(self, state: bytes) -> None:
         at = 0
@@ -58,6 +59,8 @@ class RegFile:
             n = a.nbytes
             a.reshape(-1).view(np.uint8)[:] = np.frombuffer(state, np.uint8, n, at)
             at += n
+        bits = np.unpackbits(np.frombuffer(state, np.uint8, self.v_def.size // 8, at))
+        self.v_def[:] = bits.reshape(self.v_def.shape).astype(bool)
 
     def clear_written(self) -> None:
         """A vector function begins: its registers hold nothing it wrote."""

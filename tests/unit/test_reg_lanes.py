@@ -102,3 +102,24 @@ def test_a_new_vector_function_forgets_what_the_last_one_wrote():
     with pytest.raises(SimulationError, match="reads v1 .a. before anything"):
         run("    vrdup.f32 v1, 2.0, p0\n    vf_end\n    vf_begin \"u\"\n    pset.f32 p0, ALL\n"
             "    vradd.f32 v2, v1, v1, p0\n")
+
+
+def test_stepping_back_restores_which_elements_are_written():
+    """The undo log keeps the written elements with the registers: `back` over the full write
+    of v1 finds the 40 elements the merge before it wrote, `back` over that merge none; the run
+    then goes on as before."""
+    import pipev
+
+    body = ("    vrdup.f32 v1, 2.0, p1, merge=1\n    vrdup.f32 v1, 3.0, p0\n"
+            "    vradd.f32 v2, v1, v0, p0\n")
+    dbg = pipev.debug(HEAD + body + "    vf_end\n")
+    dbg.execute("break 11")
+    dbg.execute("continue")  # at the vradd: v1 fully written
+    assert bool(dbg.session.machine.regs.v_set[1])
+    dbg.execute("back 1")  # before the full write: 40 of 64 elements
+    regs = dbg.session.machine.regs
+    assert not regs.v_set[1] and int(regs.v_def[1].sum()) == 40 * 4
+    dbg.execute("back 1")  # before the merge: nothing written
+    assert not regs.v_def[1].any()
+    reply = dbg.execute("continue")
+    assert not any("error" in ln for ln in reply), reply
