@@ -50,11 +50,12 @@ def _reg(instr: Instruction, role: str) -> int:
 
 
 def _read_v(ex: Context, instr: Instruction, *roles: str, on: np.ndarray | None = None,
-            size: int = 0) -> None:
+            size: int = 0, under: str | None = None, outside: bool = False) -> None:
     """The vector registers of ROLES are read: in the elements ON (of SIZE bytes, default the
-    instruction's type's) or, without ON, in every element. A register nothing in this VF
-    wrote, or an element read that a merging write left unwritten (per lane: docs/ascendc.md),
-    is a read before a write."""
+    instruction's type's), in those the mask register of role UNDER enables (OUTSIDE: those it
+    does not; worked out only when a register is not wholly written) or, with neither, in every
+    element. A register nothing in this VF wrote, or an element read that a merging write left
+    unwritten (per lane: docs/ascendc.md), is a read before a write."""
     regs = _file(ex, instr)
     for role in roles:
         r = _reg(instr, role)
@@ -62,6 +63,10 @@ def _read_v(ex: Context, instr: Instruction, *roles: str, on: np.ndarray | None 
             continue
         written = regs.v_def[r]
         size = size or (instr.dtype.size if instr.dtype is not None else 1)
+        if under is not None:
+            on, under = enabled(ex, instr, under, size), None
+            if outside and on is not None:
+                on = ~on
         lanes = written.reshape(-1, size).all(axis=1)
         missing = ~lanes if on is None else on & ~lanes
         if not missing.any():
@@ -428,8 +433,8 @@ def vsts(ex: Context, instr: Instruction) -> Issued:
     sdist = SDISTS[instr.fields.get("sdist", 0)]
     regs = _file(ex, instr)
     first = sdist == "first"
-    _read_v(ex, instr, "s", on=np.arange(VL // t.size) == 0 if first else
-            enabled(ex, instr, "m", t.size))
+    _read_v(ex, instr, "s", on=np.arange(VL // t.size) == 0 if first else None,
+            under=None if first else "m")
     on = np.arange(VL // t.size) == 0 if first else active(regs.p[_reg(instr, "m")], t.size)
     if first:
         width, align = t.size, t.size
@@ -534,7 +539,7 @@ def _vldsb(m: Machine, _op, arg, _lo, _hi) -> None:
 
 def vstsb(ex: Context, instr: Instruction) -> Issued:
     t = instr.dtype
-    _read_v(ex, instr, "s", on=enabled(ex, instr, "m", t.size))  # the enabled elements
+    _read_v(ex, instr, "s", under="m")  # the enabled elements
     starts, live, on, fields = _blocks(ex, instr, t, True)
     per = 32 // t.size
     runs = [r for j in np.flatnonzero(live)
@@ -591,7 +596,7 @@ def _psts(m: Machine, _op, arg, _lo, _hi) -> None:
 def vrcmp(ex: Context, instr: Instruction) -> Issued:
     t = instr.dtype
     scalar = "scalar" in instr.operands
-    _read_v(ex, instr, "a", *(() if scalar else ("b",)), on=enabled(ex, instr, "m", t.size))
+    _read_v(ex, instr, "a", *(() if scalar else ("b",)), under="m")
     _read_p(ex, instr, "m", t)
     b = _scalar(ex, instr, t) if scalar else None
     return Issued("V", None, _vrcmp, (instr.op, t, _reg(instr, "d"), _reg(instr, "a"),
@@ -615,9 +620,8 @@ def _vrcmp(m: Machine, _op, arg, _lo, _hi) -> None:
 
 def vrsel(ex: Context, instr: Instruction) -> Issued:
     t = instr.dtype
-    on = enabled(ex, instr, "m", t.size)  # vA's elements where the mask enables, vB's elsewhere
-    _read_v(ex, instr, "a", on=on)
-    _read_v(ex, instr, "b", on=None if on is None else ~on)
+    _read_v(ex, instr, "a", under="m")  # vA's elements where the mask enables, vB's elsewhere
+    _read_v(ex, instr, "b", under="m", outside=True)
     _read_p(ex, instr, "m", t)
     return Issued("V", None, _vrsel, (t, _reg(instr, "d"), _reg(instr, "a"), _reg(instr, "b"),
                                       _reg(instr, "m")))
@@ -664,7 +668,7 @@ def _compute(ex: Context, instr: Instruction) -> Issued:
     # Move without a mask copies every lane, written or not (vD's written lanes become vA's):
     # only a register nothing wrote is a read before a write
     if instr.name != "vrmov" or regs.v_set[a] or not regs.v_def[a].any():
-        _read_v(ex, instr, *roles, on=None if mk is None else enabled(ex, instr, "m", t.size))
+        _read_v(ex, instr, *roles, under=None if mk is None else "m")
     if mk is not None:
         _read_p(ex, instr, "m", t)
     if instr.name in SHIFTS:
@@ -749,7 +753,7 @@ def _math(ex: Context, instr: Instruction) -> Issued:
     rounded model (semantics/math.py), inactive elements zeroed."""
     t = instr.dtype
     roles = ("a", "b") if "b" in instr.operands else ("a",)
-    _read_v(ex, instr, *roles, on=enabled(ex, instr, "m", t.size))
+    _read_v(ex, instr, *roles, under="m")
     _read_p(ex, instr, "m", t)
     return Issued("V", None, _math_body, (instr.name, t, _reg(instr, "d"),
                                           [_reg(instr, r) for r in roles], _reg(instr, "m"),
@@ -791,7 +795,7 @@ def int_quotient(a: np.ndarray, b: np.ndarray, on: np.ndarray, m: Machine,
 
 def _reduce(ex: Context, instr: Instruction) -> Issued:
     t = instr.dtype
-    _read_v(ex, instr, "a", on=enabled(ex, instr, "m", t.size))
+    _read_v(ex, instr, "a", under="m")
     _read_p(ex, instr, "m", t)
     return Issued("V", None, _reduce_body, (instr.name[4:], t, _reg(instr, "d"),
                                             _reg(instr, "a"), _reg(instr, "m")))

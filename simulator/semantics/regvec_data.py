@@ -177,12 +177,13 @@ def _indexed(ex: Context, instr: Instruction, write: bool, t: DType | None = Non
     t = t or instr.dtype
     isz = max(t.size, 2)
     on = active(regs.p[_reg(instr, "m")], isz)
-    read = enabled(ex, instr, "m", isz)
-    _read_v(ex, instr, "i", on=read, size=isz)  # the enabled elements' indices (and data)
-    if write:  # 8-bit data: the even bytes (the Scatter page)
-        even = np.arange(VL) % 2 == 0
-        _read_v(ex, instr, "s", on=read if t.size > 1 or read is None else
-                np.repeat(read, 2) & even, size=t.size)
+    _read_v(ex, instr, "i", under="m", size=isz)  # the enabled elements' indices (and data)
+    if write and t.size > 1:
+        _read_v(ex, instr, "s", under="m")
+    elif write:  # 8-bit data: the even bytes of the enabled elements (the Scatter page)
+        read = enabled(ex, instr, "m", isz)
+        _read_v(ex, instr, "s", on=None if read is None else
+                np.repeat(read, 2) & (np.arange(VL) % 2 == 0), size=1)
     _read_p(ex, instr, "m", t if t.size > 1 else None)
     idx = regs.v[_reg(instr, "i")].view(np.dtype(f"<u{isz}")).astype(np.int64)
     base = ex.resolve(instr)[0]["addr"]
@@ -310,7 +311,7 @@ def _vrgather(m: Machine, _op, arg, _lo, _hi) -> None:
 # -- block and pair reductions ---------------------------------------------------------------
 def _masked(ex: Context, instr: Instruction, body, *extra) -> Issued:
     t = instr.dtype
-    _read_v(ex, instr, "a", on=enabled(ex, instr, "m", t.size))
+    _read_v(ex, instr, "a", under="m")
     _read_p(ex, instr, "m", t)
     return Issued("V", None, body, (instr.name, t, _reg(instr, "d"), _reg(instr, "a"),
                                     _reg(instr, "m"), *extra))
