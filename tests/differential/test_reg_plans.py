@@ -7,9 +7,12 @@ with timing off, and when a check fires in the middle of the loop."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simulator import fused
 from tests.differential.test_fused import same_both_ways
+from tests.differential.test_random_programs import SETTINGS
 
 HEAD = """.chip ascend950
 .ub a f32[1024] = random(1)
@@ -292,3 +295,47 @@ def test_spill_slots_are_the_same_both_ways_and_cost_their_reloads_and_spills():
     # load and store classes), 16 iterations
     reads, writes = 5, 4
     assert slots[6]["V"] - plain[6]["V"] == 16 * (reads + writes), (reads, writes)  # V busy
+
+
+# -- random loops of loads and stores ----------------------------------------------------------
+# a statement's text with its address register; its element type's bytes (for the stride)
+ACCESS_FORMS = (
+    ("    vlds.f32 v{v}, a[x{x}]", 4),
+    ("    vlds.f32 v{v}, a[x{x}], dist=brc_b32", 4),
+    ("    vlds.f32 v{v}, z[x{x}]", 4),
+    ("    vsts.f32 z[x{x}], v0, p1", 4),
+    ("    vsts.f32 z[x{x}], v0, p1, sdist=first", 4),
+    ("    vldsb.f32 v{v}, a[x{x}], p0, blk=2", 4),
+    ("    vstsb.f32 zb[x{x}], v0, p0, blk=3", 4),
+    ("    vlds2.u16 v{v}, v{w}, h[x{x}]", 2),
+    ("    plds p2, q[x{x}]", 1),
+    ("    psts w[x{x}], p2", 1),
+    ("    vmembar vst, vld", 0),
+)
+
+
+@st.composite
+def access_loops(draw) -> str:
+    """A VF loop of 2-6 iterations over 1-6 loads and stores, each at its own address register
+    (a start and a stride drawn, so some run misaligned, past their tensor or out of UB)."""
+    forms = draw(st.lists(st.sampled_from(ACCESS_FORMS), min_size=1, max_size=6))
+    head, body = [], []
+    for k, (form, size) in enumerate(forms):
+        x = 10 + k
+        start = draw(st.sampled_from([0, 0, 8, 1, 960, 4000, 65500]))
+        stride = draw(st.sampled_from([64, 64, 32, 8, 1, 0]))
+        head.append(f"    li x{x}, {start}")
+        body.append(form.format(v=4 + k, w=20 + k, x=x))
+        if size:
+            body.append(f"    add x{x}, x{x}, {stride}")
+    n = draw(st.integers(2, 6))
+    return (HEAD2 + "\n".join(head) + "\n    li x1, 100\n    li x2, 0\n    vf_begin \"t\"\n"
+            "    pset.f32 p0, ALL\n    pset.u8 p2, ALL\n    vlds.f32 v0, a[0]\nloop:\n"
+            "    plt.f32 p1, x1\n" + "\n".join(body) + f"\n    add x2, x2, 1\n"
+            f"    blt x2, {n}, loop\n    vf_end\n")
+
+
+@settings(SETTINGS, max_examples=40)
+@given(access_loops(), st.sampled_from(("error", "warn", "off")))
+def test_random_loops_of_loads_and_stores_are_the_same_both_ways(text, checks):
+    same_both_ways(text, checks)
