@@ -1,16 +1,16 @@
 """Issue 34: the register files of ascend950's reg-based vector unit (docs/machine.md §1.4): 32
 vector registers of VL = 256 bytes (RegTensor) and the 32 spill slots past them (v32..v63), 8
-mask registers of VL/8 = 32 bytes (MaskReg), which bytes of each vector register (and which
-mask registers) have been written since its vector function began (the check of a read before
-a write, per lane: a merging write defines only the lanes its mask enables) and, for each mask
-register, the element width it was made for (the check of a MaskReg used at another width;
-0 = unknown, e.g. loaded from UB)."""
+mask registers of VL/8 = 32 bytes (MaskReg) and the 56 slots past them (p8..p63), which bytes of
+each vector register (and which mask registers) have been written since its vector function
+began (the check of a read before a write, per lane: a merging write defines only the lanes its
+mask enables) and, for each mask register, the element width it was made for (the check of a
+MaskReg used at another width; 0 = unknown, e.g. loaded from UB)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from isa.regvec import FILE_VREGS, PL, PREGS, UREGS, VL
+from isa.regvec import FILE_PREGS, FILE_VREGS, PL, UREGS, VL
 
 
 class RegFile:
@@ -21,13 +21,13 @@ class RegFile:
 
     def __init__(self) -> None:
         self.v = np.zeros((FILE_VREGS, VL), np.uint8)  # v32..v63: the spill slots
-        self.p = np.zeros((PREGS, PL), np.uint8)
+        self.p = np.zeros((FILE_PREGS, PL), np.uint8)  # p8..p63: spill slots
         # v_set[r]: every byte of vr written in this VF; else v_def[r] says which bytes are
         # (a row is only read while v_set is False: a whole write sets v_set alone)
         self.v_set = np.zeros(FILE_VREGS, bool)
         self.v_def = np.zeros((FILE_VREGS, VL), bool)
-        self.p_set = np.zeros(PREGS, bool)
-        self.p_width = np.zeros(PREGS, np.uint8)
+        self.p_set = np.zeros(FILE_PREGS, bool)
+        self.p_width = np.zeros(FILE_PREGS, np.uint8)
         # h34a: the unaligned registers: a load one made ready (LoadUnAlignPre), a store one's
         # kept bytes (StoreUnAlign's last partial block): their UB address (-1: none), count
         self.ul_set = np.zeros(UREGS, bool)

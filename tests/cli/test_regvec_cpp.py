@@ -3,6 +3,7 @@ printing its registers, and its checks at the C++ line."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -110,3 +111,60 @@ def test_a_merged_register_s_unwritten_elements_are_an_error_at_the_cpp_line(pip
     proc = pipev("run", "--chip", "ascend950", str(src), timeout=300)
     assert proc.returncode == 1
     assert "k.cpp:10:" in proc.stderr and "reads element 40 of" in proc.stderr, proc.stderr
+
+
+MASKS = """#include "kernel_operator.h"
+__simd_vf__ inline void MaxVF(__ubuf__ float* dst, __ubuf__ float* x, __ubuf__ float* y)
+{
+    AscendC::Reg::RegTensor<float> a, b, c;
+    SPARE
+    AscendC::Reg::MaskReg all = AscendC::Reg::CreateMask<float>();
+    AscendC::Reg::MaskReg gt;
+    AscendC::Reg::LoadAlign(a, x);
+    AscendC::Reg::LoadAlign(b, y);
+    AscendC::Reg::Compare<float, AscendC::CMPMODE::GT>(gt, a, b, all);
+    AscendC::Reg::Select(c, a, b, gt);
+    AscendC::Reg::StoreAlign(dst, c, all);
+}
+__global__ __vector__ void k()
+{
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> x = ub.Alloc<float, 64>();
+    AscendC::LocalTensor<float> y = ub.Alloc<float, 64>();
+    AscendC::LocalTensor<float> z = ub.Alloc<float, 64>();
+    AscendC::Duplicate(x, 1.0f, 32);
+    AscendC::Duplicate(x[32], 4.0f, 32);
+    AscendC::Duplicate(y, 2.0f, 64);
+    AscendC::PipeBarrier<PIPE_V>();
+    asc_vf_call<MaxVF>((__ubuf__ float*)z.GetPhyAddr(), (__ubuf__ float*)x.GetPhyAddr(),
+                       (__ubuf__ float*)y.GetPhyAddr());
+    AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
+    for (int i = 0; i < 64; ++i) printf("%g ", z.GetValue(i));
+}
+int main() { k<<<1, nullptr, nullptr>>>(); return 0; }
+"""
+
+
+def test_a_ninth_mask_reg_spills_with_a_warning_and_the_same_results(pipev, tmp_path):
+    """The MaskReg pages: past 8 MaskRegs the compiler spills to the UB reserve too. With seven
+    spare MaskRegs declared first, `gt` is the ninth: a warning at its line, the same maxima,
+    V busy 2 cycles more (Compare spills it, Select reloads it)."""
+    src = tmp_path / "k.cpp"
+    src.write_text(MASKS.replace("SPARE", ""))
+    plain = pipev("run", "--chip", "ascend950", str(src), "--json", timeout=300)
+    assert plain.returncode == 0, plain.stderr
+    src.write_text(MASKS.replace("SPARE", "AscendC::Reg::MaskReg spare[7];"))
+    proc = pipev("run", "--chip", "ascend950", str(src), "--json", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    summary = [json.loads(p.stdout[p.stdout.index("{"):]) for p in (plain, proc)]
+    assert summary[1]["pipes"]["V"]["busy"] - summary[0]["pipes"]["V"]["busy"] == 2
+    assert len(summary[0]["warnings"]) == 0, summary[0]["warnings"]
+    warned = summary[1]["warnings"]
+    assert len(warned) == 1 and f"{src}:7:5: warning: more than 8 MaskRegs live at once" in \
+        warned[0], warned
+    printed = "2 " * 32 + "4 " * 32
+    for spare in ("", "AscendC::Reg::MaskReg spare[7];"):
+        src.write_text(MASKS.replace("SPARE", spare))
+        out = pipev("run", "--chip", "ascend950", str(src), timeout=300)
+        assert out.returncode == 0 and printed in out.stdout, out.stdout

@@ -339,3 +339,11 @@ def access_loops(draw) -> str:
 @given(access_loops(), st.sampled_from(("error", "warn", "off")))
 def test_random_loops_of_loads_and_stores_are_the_same_both_ways(text, checks):
     same_both_ways(text, checks)
+
+
+def test_mask_spill_slots_are_the_same_both_ways_and_cost_their_reloads_and_spills():
+    # p4 in a spill slot (p44): pand writes it, pnot and vrdup read it each iteration, psts
+    # after the loop once: 16 * 3 + 1 cycles
+    plain, slots = same_both_ways(HEAD + LOOP), same_both_ways(HEAD + LOOP.replace("p4", "p44"))
+    assert slots[1] == plain[1] and slots[2] == plain[2]
+    assert slots[6]["V"] - plain[6]["V"] == 16 * 3 + 1

@@ -23,50 +23,52 @@ namespace pipev {
 namespace regalloc {
 struct Files {
     uint64_t v = 0;  // registers in use, one bit each: v0..v31, then the spill slots v32..v63
-    uint8_t p = 0;
+    uint64_t p = 0;  // p0..p7, then the spill slots p8..p63
+    uint64_t spilled = 0;  // bytes of the UB spill reserve the slots in use take
 };
 inline Files files;
-// the lines whose RegTensor went to a spill slot, warned once each
+// the lines whose RegTensor or MaskReg went to a spill slot, warned once each
 inline std::set<std::pair<std::string, int>> spilled_at;
-// RegTensors past the 32 registers: the C API's data-type page ("数据上限为32，超出上限的寄存器数
-// 据会写入预留的8K UB内存中"): the compiler keeps them in the chip's spill reserve, one 256-byte
-// slot each (ascend950: 8 KB, 32 slots), with a warning at the declaration; the slot is the
-// machine's register v32+k, whose every read and write the timing model charges a reload /
-// spill (docs/timing.md §T9). MaskRegs past 8 stay an error (docs/decisions.md).
-inline int spill_slots() { return int(detail::bridge().spill_bytes / 256); }
+// Registers past the file (the C API's data-type page: "矢量数据寄存器数据上限为32，超出上限的寄存
+// 器数据会写入预留的8K UB内存中"; MaskRegs past 8 likewise): the compiler keeps them in the chip's
+// spill reserve (ascend950: 8 KB) — a RegTensor 256 bytes of it, a MaskReg 32 — with a warning at
+// the declaration; the slot is the machine's register v32+ / p8+, whose every read and write
+// the timing model charges a reload / spill (docs/timing.md §T9).
 inline int take(bool mask, Loc loc) {
-    int n = mask ? 8 : 32;
+    uint64_t& used = mask ? files.p : files.v;
+    const int n = mask ? 8 : 32;
+    const uint64_t bytes = mask ? 32 : 256;
+    const char* what = mask ? "MaskRegs" : "RegTensors";
     for (int r = 0; r < n; ++r) {
-        if (!((mask ? uint64_t(files.p) : files.v) >> r & 1)) {
-            if (mask) files.p = uint8_t(files.p | 1u << r);
-            else files.v |= uint64_t(1) << r;
+        if (!(used >> r & 1)) {
+            used |= uint64_t(1) << r;
             return r;
         }
     }
-    int slots = mask ? 0 : spill_slots();
-    for (int r = n; r < n + slots; ++r) {
-        if (!(files.v >> r & 1)) {
-            files.v |= uint64_t(1) << r;
+    const uint64_t reserve = detail::bridge().spill_bytes;
+    for (int r = n; r < 64 && files.spilled + bytes <= reserve; ++r) {
+        if (!(used >> r & 1)) {
+            used |= uint64_t(1) << r;
+            files.spilled += bytes;
             if (spilled_at.insert({loc.file, loc.line}).second)
-                detail::warning(loc, "more than 32 RegTensors live at once: the vendor's compiler "
-                                "spills this one to the %d-byte register-spill reserve at the top "
-                                "of UB (every instruction that reads it reloads it, every one that "
-                                "writes it spills it again: slower, the same results)",
-                                slots * 256);
+                detail::warning(loc, "more than %d %s live at once: the vendor's compiler spills "
+                                "this one to the %llu-byte register-spill reserve at the top of UB "
+                                "(every instruction that reads it reloads it, every one that "
+                                "writes it spills it again: slower, the same results)", n, what,
+                                (unsigned long long)reserve);
             return r;
         }
     }
-    if (mask)
-        detail::error(loc, "more than 8 MaskRegs live at once: the vendor's compiler would spill "
-                      "to UB (pipev does not model a MaskReg spill)");
-    detail::error(loc, "more than %d RegTensors live at once: 32 registers and the %d slots of "
-                  "the %d-byte register-spill reserve at the top of UB", 32 + slots, slots,
-                  slots * 256);
+    detail::error(loc, "more than %d %s live at once and no room left for it in the %llu-byte "
+                  "register-spill reserve at the top of UB (%llu bytes of it hold other spilled "
+                  "registers)", n, what, (unsigned long long)reserve,
+                  (unsigned long long)files.spilled);
 }
 inline void give(bool mask, int r) {
     if (r < 0) return;
-    if (mask) files.p = uint8_t(files.p & ~(1u << r));
-    else files.v &= ~(uint64_t(1) << r);
+    uint64_t& used = mask ? files.p : files.v;
+    used &= ~(uint64_t(1) << r);
+    if (r >= (mask ? 8 : 32)) files.spilled -= mask ? 32 : 256;
 }
 // The UB operand of a load or store at host pointer PTR: `NAME[xK]` of the typed tensor over the
 // buffer holding it (so the checks name the tensor), else `@xK`.
