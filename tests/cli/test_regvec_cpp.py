@@ -168,3 +168,19 @@ def test_a_ninth_mask_reg_spills_with_a_warning_and_the_same_results(pipev, tmp_
         src.write_text(MASKS.replace("SPARE", spare))
         out = pipev("run", "--chip", "ascend950", str(src), timeout=300)
         assert out.returncode == 0 and printed in out.stdout, out.stdout
+
+
+def test_scalar_ops_take_the_pages_template_order(pipev, tmp_path):
+    """Muls/Adds/Maxs/Mins/LeakyRelu pages: <T, scalar type, MaskMergeMode, RegTensor type>, as
+    the operator library's arch35 kernels write them (Muls<float, float, ZEROING>(...))."""
+    src = tmp_path / "k.cpp"
+    src.write_text(MASKS.replace("SPARE", "").replace(
+        "    AscendC::Reg::StoreAlign(dst, c, all);",
+        "    AscendC::Reg::Muls<float, float, AscendC::Reg::MaskMergeMode::ZEROING>(c, c, 2.0f, "
+        "all);\n    AscendC::Reg::Adds<float>(c, c, 1.0f, all);\n"
+        "    AscendC::Reg::LeakyRelu<float, float>(c, c, 0.5f, all);\n"
+        "    AscendC::Reg::Maxs<float, float, AscendC::Reg::MaskMergeMode::ZEROING>(c, c, 6.0f, "
+        "all);\n    AscendC::Reg::StoreAlign(dst, c, all);"))
+    proc = pipev("run", "--chip", "ascend950", str(src), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "6 " * 32 + "9 " * 32 in proc.stdout, proc.stdout  # max(2·2+1, 6), max(2·4+1, 6)

@@ -565,9 +565,12 @@ PIPEV_REG_UNARY(Ln, "vrln")
 PIPEV_REG_UNARY(Log, "vrln")  // the Log page: "equivalent to Ln" (#34)
 PIPEV_REG_UNARY(Sqrt, "vrsqt")
 #undef PIPEV_REG_UNARY
+// the pages' template order <T, scalar type, mode, RegTensor type>: the operator library's
+// kernels write Muls<float, float, MaskMergeMode::ZEROING>(...) (the scalar's type is a tag here:
+// the scalar is converted to the elements' type as the page's data-type table pairs them)
 #define PIPEV_REG_SCALAR(Name, mn)                                                              \
-    template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U,       \
-              class S>                                                                           \
+    template <class T = DefaultType, class V = DefaultType,                                      \
+              MaskMergeMode mode = MaskMergeMode::ZEROING, class U, class S>                     \
     void Name(U& dst, U& src, S scalar, MaskReg& mask, PIPEV_LOC) {                              \
         using E = typename U::ElementType;                                                       \
         pipev::detail::Stmt s(mn ".%s", pipev::type_name<E>);                                       \
@@ -582,7 +585,8 @@ PIPEV_REG_SCALAR(Maxs, "vrmaxs")
 PIPEV_REG_SCALAR(Mins, "vrmins")
 #undef PIPEV_REG_SCALAR
 // LeakyRelu, ShiftLeft(s) / ShiftRight(s): ZEROING only (their pages: MERGING not supported)
-template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U, class S>
+template <class T = DefaultType, class V = DefaultType,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, class U, class S>
 void LeakyRelu(U& dst, U& src, S scalar, MaskReg& mask, PIPEV_LOC) {
     static_assert(mode == MaskMergeMode::ZEROING, "LeakyRelu: MaskMergeMode::MERGING is not "
                   "supported (the LeakyRelu page)");
