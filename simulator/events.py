@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from isa.decode import DmaOp, VectorOp
+from isa.nddma import NdDmaOp
 from simulator.plans import FamilyFacts, ObserverPlan, Planned
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -111,7 +112,7 @@ class Event(FamilyFacts):
     @property
     def dma(self):
         op = self.op
-        return op if op.__class__ is DmaOp else None
+        return op if op.__class__ is DmaOp or op.__class__ is NdDmaOp else None
 
     def ub_ranges(self) -> tuple:
         """(role, start, end, index array or None, write) of every UB operand, computed once
