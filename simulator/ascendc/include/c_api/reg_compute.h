@@ -179,22 +179,22 @@ void asc_loadalign_deintlv_postupdate(pipev::capi_reg::V<T>& dst0, pipev::capi_r
 // ---- aligned stores ------------------------------------------------------------------------------
 #define PIPEV_C_REG_STORE(name, Dist)                                                           \
     template <class T>                                                                           \
-    void name(__ubuf__ T* dst, pipev::capi_reg::V<T>& src, vector_bool& mask, PIPEV_LOC) {       \
+    void name(__ubuf__ T* dst, const pipev::capi_reg::V<T>& src, vector_bool& mask, PIPEV_LOC) { \
         AscendC::Reg::StoreAlign<T, Dist>(dst, src, mask, loc);                                  \
     }                                                                                            \
     template <class T>                                                                           \
-    void name(__ubuf__ T* dst, pipev::capi_reg::V<T>& src, int32_t offset, vector_bool& mask,    \
+    void name(__ubuf__ T* dst, const pipev::capi_reg::V<T>& src, int32_t offset, vector_bool& mask, \
               PIPEV_LOC) {                                                                       \
         AscendC::Reg::StoreAlign<T, Dist>(dst + offset, src, mask, loc);                         \
     }                                                                                            \
     template <class T>                                                                           \
-    void name(__ubuf__ T* dst, pipev::capi_reg::V<T>& src, addr_reg offset, vector_bool& mask,   \
+    void name(__ubuf__ T* dst, const pipev::capi_reg::V<T>& src, addr_reg offset, vector_bool& mask, \
               PIPEV_LOC) {                                                                       \
         AscendC::Reg::StoreAlign<T, Dist>(pipev::capi_reg::moved(dst, offset.bytes), src, mask,  \
                                           loc);                                                  \
     }                                                                                            \
     template <class T>                                                                           \
-    void name##_postupdate(__ubuf__ T*& dst, pipev::capi_reg::V<T>& src, int32_t offset,         \
+    void name##_postupdate(__ubuf__ T*& dst, const pipev::capi_reg::V<T>& src, int32_t offset,   \
                            vector_bool& mask, PIPEV_LOC) {                                       \
         AscendC::Reg::StoreAlign<T, Dist>(dst, src, mask, loc);                                  \
         dst += offset;                                                                           \

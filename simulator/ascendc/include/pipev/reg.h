@@ -179,17 +179,23 @@ inline constexpr RegTrait RegTraitNumTwo{2};
 template <bool Mask> class RegHandle {
 public:
     explicit RegHandle(PIPEV_LOC) : id_(pipev::regalloc::take(Mask, loc)) {}
-    RegHandle(RegHandle&& o) noexcept : id_(o.id_) { o.id_ = -1; }
+    RegHandle(RegHandle&& o) noexcept : id_(o.id_), owned_(o.owned_) { o.id_ = -1; }
     RegHandle& operator=(RegHandle&& o) noexcept {
         std::swap(id_, o.id_);
+        std::swap(owned_, o.owned_);
         return *this;
     }
     RegHandle(const RegHandle&) = delete;
-    ~RegHandle() { pipev::regalloc::give(Mask, id_); }
+    ~RegHandle() {
+        if (owned_) pipev::regalloc::give(Mask, id_);
+    }
     int id() const { return id_; }
 
 protected:
+    struct Alias {};  // a second name for a register another handle owns
+    RegHandle(Alias, int id) : id_(id), owned_(false) {}
     int id_;
+    bool owned_ = true;
 };
 class MaskReg : public RegHandle<true> {
 public:
@@ -209,6 +215,7 @@ template <class T, const RegTrait& Trait = RegTraitNumOne> class RegTensor : pub
                   "elements");
     struct Second {  // RegTraitNumTwo's second register
         explicit Second(pipev::Loc loc) : id(Trait.regs == 2 ? pipev::regalloc::take(false, loc) : -1) {}
+        explicit Second(int none) : id(none) {}  // an alias's: none of its own
         Second(Second&& o) noexcept : id(o.id) { o.id = -1; }
         Second& operator=(Second&& o) noexcept {
             std::swap(id, o.id);
@@ -230,6 +237,14 @@ public:
         if (&o != this)
             pipev::detail::Stmt("vrmov.%s v%d, v%d", pipev::type_name<T>, id_, o.id()).issue(pipev::detail::g_last);
         return *this;
+    }
+    // A vector cast, `(vector_int32_t)reg` (the C API samples'): the same register's bits seen
+    // as T, as the compiler's vector cast is (no instruction; the register stays the source's).
+    template <class U, const RegTrait& TraitU>
+    explicit RegTensor(const RegTensor<U, TraitU>& o)
+        : RegHandle<false>(typename RegHandle<false>::Alias{}, o.id()), second_(-1) {
+        static_assert(Trait.regs == 1 && TraitU.regs == 1, "pipev: a vector cast of a "
+                      "RegTraitNumTwo register is not modelled");
     }
 };
 
