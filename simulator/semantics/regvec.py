@@ -160,9 +160,10 @@ def _membar(m: Machine, _op, store_to_load: bool, _lo, _hi) -> None:
 def _ordered(ex: Context, instr: Instruction, kind: str, runs, reg: int) -> None:
     """A vector load over RUNS of bytes an earlier store of this VF wrote, with no LocalMemBar
     ordering them (the LocalMemBar page: the load may run before the store; the same register
-    orders them itself), is a race at this line: a warning (unless --checks off), and the load reads what program order gives. The vendor's own softmax sample loads
-    what its VF stored after a LocalMemBar of the other direction and passes on silicon, so
-    the race is not an error (docs/decisions.md). Once per line: a C++ loop issues it often."""
+    orders them itself), is a race at this line: a warning, once per line (a C++ loop issues
+    it often; none with --checks off), and the load reads what program order gives. The
+    vendor's own softmax sample loads what its VF stored after a LocalMemBar of the other
+    direction and passes on silicon, so the race is not an error (docs/decisions.md)."""
     regs = _file(ex, instr)
     if kind != "vld" or regs.stored is None:
         return
