@@ -201,3 +201,27 @@ def test_set_ctrl_checks_its_range_and_value(tmp_path):
         with pytest.raises(simulator.SimulationError) as e:
             simulator.run(tmp_path / "k.vasm")
         assert why in str(e.value)
+
+
+def test_ctrl_is_machine_state_the_debugger_shows_and_undoes():
+    """`print $ctrl` and `info registers` on ascend950; stepping back over a set_ctrl restores
+    the bits before it."""
+    import pipev
+
+    text = "\n".join([".chip ascend950", "    set_ctrl 48, 48, 0", "    set_ctrl 60, 60, 0",
+                      "    reset_ctrl 48, 60", ""])
+    dbg = pipev.debug(text)
+
+    def run(cmd: str) -> str:
+        return "\n".join(dbg.execute(cmd))
+    assert str(LAUNCH) in run("print $ctrl")
+    dbg.execute("step")
+    assert str(1 << 60) in run("print $ctrl")
+    dbg.execute("step")
+    assert run("print $ctrl").split()[-1] == "0"
+    assert "$ctrl" in run("info registers")
+    dbg.execute("back")
+    assert str(1 << 60) in run("print $ctrl")
+    for _ in range(2):
+        dbg.execute("step")
+    assert str(1 << 60) in run("print $ctrl")  # reset: CTRL[60]'s default 1, the others 0
