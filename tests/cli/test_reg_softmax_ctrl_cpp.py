@@ -117,3 +117,28 @@ def test_the_div_pages_table_8_from_cpp(pipev, tmp_path):
     proc = pipev("run", "--chip", "ascend950", "--kernel", "k", src, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split()[-4:] == ["ff800000", "7fffffff", "ff15e301", "3e775fbc"]
+
+
+NAMES = """#include <cstdio>
+#include <type_traits>
+#include "kernel_operator.h"
+#include "ascendc/host_api/tiling/template_argument.h"
+int main()
+{
+    printf("%d %d %d %zu %zu\\n", int(std::is_same_v<TypeFromId<C_DT_FLOAT16>::type, half>),
+           int(std::is_same_v<TypeFromId<C_DT_BF16>::type, bfloat16_t>),
+           int(std::is_same_v<TypeFromId<5>::type, void>), sizeof(AscendC::complex32),
+           sizeof(complex64));
+    return 0;
+}
+"""
+
+
+def test_the_names_the_operator_library_s_kernels_use(pipev, tmp_path):
+    """TypeFromId over the graph engine's data type codes (adds names it), complex32 and
+    complex64 (muls's branches name them)."""
+    src = tmp_path / "names.cpp"
+    src.write_text(NAMES)
+    proc = pipev("run", "--chip", "ascend950", src, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[:5] == ["1", "1", "1", "4", "8"]

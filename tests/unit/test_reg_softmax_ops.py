@@ -225,3 +225,32 @@ def test_ctrl_is_machine_state_the_debugger_shows_and_undoes():
     for _ in range(2):
         dbg.execute("step")
     assert str(1 << 60) in run("print $ctrl")  # reset: CTRL[60]'s default 1, the others 0
+
+
+@pytest.mark.parametrize("dst, src, head, mode", [
+    ("f16", "f32", [0x47FFF000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xC8000000, 0x3F800000],
+     "rint"),
+    ("s16", "f32", [0x471C4000, 0xC71C4000, 0x7F800000, 0x7FC00000, 0x3FC00000], "trunc"),
+    ("s16", "s32", [40000, (-40000) % (1 << 32), 300, 0x7FFFFFFF], "none"),
+])
+@pytest.mark.parametrize("ctrl, sat", [("", None), ("set_ctrl 48, 48, 0", None),
+                                       ("set_ctrl 59, 59, 1", None),
+                                       ("set_ctrl 60, 60, 0", True)])
+def test_the_memory_based_cast_on_ascend950_is_the_reg_cast(tmp_path, dst, src, head, mode, ctrl,
+                                                            sat):
+    """The 950's Cast page: the memory-based Cast runs through the Reg API, so it converts as
+    the reg Cast does, saturating as CTRL says (CTRL[60] = 0: saturating, its "溢出默认按照饱和处理")."""
+    word = {"": LAUNCH, "set_ctrl 48, 48, 0": 1 << 60, "set_ctrl 59, 59, 1": LAUNCH | 1 << 59,
+            "set_ctrl 60, 60, 0": 1 << 48}[ctrl]
+    if sat is None:
+        sat = not word >> (59 if dst[0] in "su" else 48) & 1
+    a = register(src, np.random.default_rng(3), head)
+    np.save(tmp_path / "a.npy", np.frombuffer(a, np.uint8))
+    size = {"f16": 2, "s16": 2}[dst]
+    lines = [".chip ascend950", '.ub a u8[256] @0x0 = file("a.npy")',
+             f".ub y {dst}[64] @0x1000", f"    {ctrl}",
+             f"    cast.{dst}.{src} y, @0, round={mode}, count=64"]
+    (tmp_path / "k.vasm").write_text("\n".join(lines) + "\n")
+    got = bytes(simulator.run(tmp_path / "k.vasm").ub[0x1000:0x1000 + 64 * size])
+    want = conv.cast_register(a, _mask_bytes(64, 4), dst, src, mode, sat, 0)
+    assert got == np.frombuffer(want, f"<u{size}")[0::2].tobytes()
