@@ -239,7 +239,8 @@ def test_ctrl_is_machine_state_the_debugger_shows_and_undoes():
 def test_the_memory_based_cast_on_ascend950_is_the_reg_cast(tmp_path, dst, src, head, mode, ctrl,
                                                             sat):
     """The 950's Cast page: the memory-based Cast runs through the Reg API, so it converts as
-    the reg Cast does, saturating as CTRL says (CTRL[60] = 0: saturating, its "溢出默认按照饱和处理")."""
+    the reg Cast does, saturating as CTRL says (CTRL[60] = 0: saturating, its
+    "溢出默认按照饱和处理")."""
     word = {"": LAUNCH, "set_ctrl 48, 48, 0": 1 << 60, "set_ctrl 59, 59, 1": LAUNCH | 1 << 59,
             "set_ctrl 60, 60, 0": 1 << 48}[ctrl]
     if sat is None:
