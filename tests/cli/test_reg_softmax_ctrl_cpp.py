@@ -142,3 +142,64 @@ def test_the_names_the_operator_library_s_kernels_use(pipev, tmp_path):
     proc = pipev("run", "--chip", "ascend950", src, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split()[:5] == ["1", "1", "1", "4", "8"]
+
+
+VEC_SCOPE = """#include <cstdio>
+#include <cstring>
+#include "kernel_operator.h"
+using namespace AscendC;
+// the operator library's reciprocal / rsqrt style: a Div with DivSpecificMode{ZEROING, true}
+// (precisionMode: DIFF_COMPENSATION, subnormals flushed) inside __VEC_SCOPE__, and a
+// memory-based Cast to int16 truncating under SetCtrlSpr<59, 59>(1)
+__global__ __vector__ void k()
+{
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<float> x = ub.Alloc<float, 128>();
+    LocalTensor<float> y = ub.Alloc<float, 128>();
+    LocalTensor<int16_t> s = ub.Alloc<int16_t, 128>();
+    const uint32_t bits[] = {0x3F800000u, 0x00400000u, 0x7F000000u, 0xC0000000u, 0x0u,
+                             0x80000000u, 0x7F800000u, 0x47C35000u};
+    for (int i = 0; i < 128; ++i) {
+        float v;
+        std::memcpy(&v, &bits[i % 8], 4);
+        x.SetValue(i, v);
+    }
+    uint32_t count = 128;
+    __VEC_SCOPE__
+    {
+        __ubuf__ float* src = (__ubuf__ float*)x.GetPhyAddr();
+        __ubuf__ float* dst = (__ubuf__ float*)y.GetPhyAddr();
+        static constexpr Reg::DivSpecificMode mode = {Reg::MaskMergeMode::ZEROING, true};
+        Reg::RegTensor<float, Reg::RegTraitNumOne> in, ones, out;
+        Reg::MaskReg mask;
+        for (uint16_t i = 0; i < 2; i++) {
+            mask = Reg::UpdateMask<float, Reg::RegTraitNumOne>(count);
+            Reg::LoadAlign(in, src + i * 64);
+            Reg::Duplicate(ones, (float)1.0, mask);
+            Reg::Div<float, &mode>(out, ones, in, mask);
+            Reg::StoreAlign(dst + i * 64, out, mask);
+        }
+    }
+    SetCtrlSpr<59, 59>(1);
+    Cast(s, x, RoundMode::CAST_TRUNC, 128);
+    SetCtrlSpr<59, 59>(0);
+    PipeBarrier<PIPE_ALL>();
+    for (int i = 0; i < 8; ++i) printf("%08x ", y.ReinterpretCast<uint32_t>().GetValue(i));
+    for (int i = 0; i < 8; ++i) printf("%d ", int(s.GetValue(i)));
+    printf("\\n");
+}
+"""
+
+
+def test_a_vec_scope_div_mode_and_a_truncating_cast(pipev, tmp_path):
+    """1 / x: 1, 2^-127 (a subnormal: flushed, 1/0 = inf), 2^127 (its reciprocal 2^-127 is
+    subnormal: flushed to 0), -2, ±0, inf, 100000; then Cast to int16 with CTRL[59] = 1: the
+    low 16 bits (100000 → -31072, 2^127 → 0; ±inf still the extremes)."""
+    src = tmp_path / "k.cpp"
+    src.write_text(VEC_SCOPE)
+    proc = pipev("run", "--chip", "ascend950", "--kernel", "k", src, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    words = proc.stdout.split()
+    assert words[:8] == ["3f800000", "7f800000", "00000000", "bf000000", "7f800000", "ff800000",
+                         "00000000", "3727c5ac"]
+    assert words[8:16] == ["1", "0", "0", "-2", "0", "0", "32767", "-31072"]  # 2^127: low bits 0
