@@ -85,6 +85,8 @@ NO_ACCESS = Accesses(None, (), (), ())  # what flags and barriers touch
 class HazardChecks(Observer):
     """Init and race checks as one observer (they share the per-byte writer record)."""
 
+    plans_runs = True  # (its plan counts a run's instructions by `Booked.executions`)
+
     def __init__(self, init: bool = True, races: bool = True):
         self.init = init
         self.races = races

@@ -54,7 +54,7 @@ def reg_plan(loop: Any, learnt: Instruction, issue: Callable) -> Callable | None
     parts = loop._parts(Planned(learnt, "V", None, 1, loop.model is not None, event))
     if parts is None:
         return None
-    book, sink, limit, elsewhere, each0, each1, settle_parts = parts
+    book, sink, limit, elsewhere, each0, each1, settle_parts, _ = parts
     executions = 0
 
     def plan(instr: Instruction, i: int) -> int:

@@ -110,12 +110,12 @@ class TimingModel:
         cost = self._book_s(ev.taken)
         return InstrTiming("S", start, start, start + cost, cost)
 
-    def _s_booking(self) -> tuple[Callable[[bool], int], Callable[[], int]]:
+    def _s_booking(self, run: int = 1) -> tuple[Callable[[bool], int], Callable[[], int]]:
         """(book, sums): book(taken) books an instruction S executes itself (a taken branch
-        costs branch_taken more) and returns its cost — the one S booking of both loops (the
-        reference path's `_book_s`, a plan's own); sums() -> the busy cycles booked since the
-        last call (a plan's settle)."""
-        plain, taken_cost, busy_sum = self.scalar_op, self.scalar_op + self.branch_taken, 0
+        costs branch_taken more; RUN of them, never taken, at once) and returns its cost —
+        the one S booking of both loops (the reference path's `_book_s`, a plan's own); sums()
+        -> the busy cycles booked since the last call (a plan's settle)."""
+        plain, taken_cost, busy_sum = self.scalar_op * run, self.scalar_op + self.branch_taken, 0
 
         def book(taken: bool) -> int:
             nonlocal busy_sum
@@ -277,7 +277,9 @@ class TimingModel:
         if kind == families.VECTOR and planned.op is not None:
             return self._vector_plan(planned)
         if kind not in self._by_kind and planned.pipe == "S":
-            return self._scalar_plan()
+            return self._scalar_plan(planned.run)
+        if planned.run != 1:
+            return None
         if kind == REGVEC and planned.op is None:  # issue 34: as `_regvec` books it
             return self._reg_plan(planned)
         return None
@@ -313,8 +315,10 @@ class TimingModel:
             return Booked(n, busy, n * issue_cost, stalled, n * extra)
         return book_v, settle
 
-    def _scalar_plan(self) -> TimingPlan:
-        book, sums = self._s_booking()
+    def _scalar_plan(self, run: int = 1) -> TimingPlan:
+        """What S executes itself: RUN instructions an execution (`Planned.run`), booked at
+        once (S's time moves by each one's cost in turn: the same sum)."""
+        book, sums = self._s_booking(run)
 
         def settle(n: int) -> Booked:
             busy = sums()
@@ -329,7 +333,7 @@ class TimingModel:
         only when somebody reads it. A vector instruction's figures are S's time and V's last
         end before and after its booking, (s_before, v_end_before, s_after, v_end_after); a
         scalar's, S's time before and after. None where `plan` declines."""
-        if type(self).time is not TimingModel.time:
+        if type(self).time is not TimingModel.time or planned.run != 1:
             return None
         kind = planned.kind
         issue_cost = self.scalar_issue
