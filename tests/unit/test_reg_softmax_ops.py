@@ -255,3 +255,33 @@ def test_the_memory_based_cast_on_ascend950_is_the_reg_cast(tmp_path, dst, src, 
     got = bytes(simulator.run(tmp_path / "k.vasm").ub[0x1000:0x1000 + 64 * size])
     want = conv.cast_register(a, _mask_bytes(64, 4), dst, src, mode, sat, 0)
     assert got == np.frombuffer(want, f"<u{size}")[0::2].tobytes()
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.sampled_from(["f32", "f16"]), st.booleans())
+def test_div_of_random_bits_is_bit_exact(tmp_path_factory, seed, t, keep):
+    """Random registers (every exponent, subnormals and NaNs among them) in the default and a
+    subnormal-keeping DivAlgo."""
+    tmp_path = tmp_path_factory.mktemp("div")
+    rng = np.random.default_rng(seed)
+    a, b = register(t, rng, []), register(t, rng, [])
+    algo = "p1ulp" if keep else "intrinsic"
+    ub = run(tmp_path, f"    pset.{t} p0, ALL\n    vrdiv.{t} v2, v0, v1, p0, algo={algo}\n"
+             f"    vsts.{t} out[0], v2, p0", a=a, b=b)
+    xs, ys = elements(a, SIZE[t]), elements(b, SIZE[t])
+    want = b"".join(ref.reg_div(t, x, y, keep) for x, y in zip(xs, ys, strict=True))
+    assert bytes(ub[0x1000:0x1100]) == want
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.sampled_from([("s32", "s16"), ("u32", "u16")]),
+       st.integers(0, 128))
+def test_reduce_sum_of_random_int16_is_bit_exact(tmp_path_factory, seed, pair, count):
+    tmp_path = tmp_path_factory.mktemp("rs")
+    dst, src = pair
+    raw = np.random.default_rng(seed).integers(0, 256, 256, dtype=np.uint8).tobytes()
+    ub = run(tmp_path, f"    plt.{src} p0, {count}\n    vredsumw.{dst}.{src} v2, v0, p0\n"
+             "    vsts.u8 out[0], v2, p7", a=raw)
+    vals = np.frombuffer(raw, np.int16 if src == "s16" else np.uint16).tolist()
+    want = ref.wide_sum(vals, [k < count for k in range(128)], 32).to_bytes(4, "little")
+    assert bytes(ub[0x1000:0x1100]) == want + bytes(252)
