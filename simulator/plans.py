@@ -96,3 +96,15 @@ class Planned(FamilyFacts):
         # events.py)
         self.instr, self.pipe, self.op, self.repeats = instr, pipe, op, repeats
         self.timed, self.event, self.run = timed, event, run
+
+
+class Varying:
+    """`Planned.op` of a plan whose executions each have their own operation (issue 34: a
+    reg-based load or store, whose UB bytes follow its address registers): the plan sets `op`
+    to the execution's own before the timing stage's and the observers' parts run, which read
+    it there (the bytes it touches) as `time` and `on_event` read `Event.op`."""
+
+    __slots__ = ("op",)
+
+    def __init__(self) -> None:
+        self.op = None

@@ -154,7 +154,9 @@ def vrcvt(ex: Context, instr: Instruction) -> Issued:
     mode = ROUND_MODES[fields.get("round", 0)]
     sat = SAT_MODES[fields.get("sat", 0)]
     part = fields.get("part", 0)
-    _read_v(ex, instr, "a")
+    pair = src.nibble or dst.nibble or value_bits(src) == 4 or value_bits(dst) == 4
+    # the enabled source elements (a 4-bit pair conversion: every element, as pairs)
+    _read_v(ex, instr, "a", under=None if pair else "m", size=src.size)
     _check_mask(ex, instr, (src.size, dst.size))
     # a pair that takes a SatMode follows CTRL when it runs (the global bits or this one's)
     own = sat != "nosat" if CAST_PAIRS[(dst.name, src.name)][1] == "sat" else None
@@ -229,7 +231,7 @@ def _vrcvt(m: Machine, _op, arg, _lo, _hi) -> None:
 # -- Truncate, Arange -------------------------------------------------------------------------
 def vrtrunc(ex: Context, instr: Instruction) -> Issued:
     t = instr.dtype
-    _read_v(ex, instr, "a")
+    _read_v(ex, instr, "a", under="m")
     _read_p(ex, instr, "m", t)
     mode = ROUND_MODES[instr.fields.get("round", 0)]
     return Issued("V", None, _vrtrunc, (t, mode, _reg(instr, "d"), _reg(instr, "a"),
