@@ -630,6 +630,9 @@ inline void asc_reduce(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src0, __ubuf__
 }
 // RSVD_CNT: the elements the last asc_reduce (GatherMask) wrote.
 inline int64_t asc_get_rsvd_count() { return int64_t(pipev::detail::special("rsvd_cnt")); }
+// CTRL (the sys_var pages asc_set_ctrl / asc_get_ctrl, issue 34): the whole register
+inline void asc_set_ctrl(uint64_t config, PIPEV_LOC) { AscendC::SetCtrlSpr<0, 63>(int64_t(config), loc); }
+inline int64_t asc_get_ctrl() { return int64_t(pipev::detail::special("ctrl")); }
 // ---- issue 28 (28b): Brcb (asc_brcb) --------------------------------------------------------------
 union asc_brcb_config {
     uint64_t config;
