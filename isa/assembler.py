@@ -738,7 +738,9 @@ def _shorten(msg: str) -> str:
     characters (a lone CR, form feed or U+2028 would break the line)."""
     msg = CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
                       else f"\\u{ord(m.group()):04x}", msg)
-    return LONG_TOKEN.sub(lambda m: f"{m.group()[:40]}...({len(m.group())} characters)", msg)
+    # both ends of a long token: a long path's file name is at its end
+    return LONG_TOKEN.sub(lambda m: f"{m.group()[:24]}...{m.group()[-40:]} "
+                          f"({len(m.group())} characters)", msg)
 
 
 def _lowest_fit(placed: list[tuple[int, int]], size: int, limit: int) -> int | None:

@@ -255,10 +255,13 @@ def _every_iteration(line: str) -> str:
 def test_a_check_in_a_planned_execution_is_the_same_both_ways(checks, line, words):
     outcome = same_both_ways(HEAD2 + _every_iteration(line), checks)
     found = outcome[1] if outcome[0] == "error" else outcome[3]
-    if checks == "error":
+    # the in-VF store -> load race is a warning in every mode (docs/decisions.md: the vendor's
+    # softmax relies on the load reading program order)
+    warned_only = words == "LocalMemBar"
+    if checks == "error" and not warned_only:
         assert outcome[0] == "error" and words in outcome[1][-1].message, outcome
-    elif checks == "warn":
-        assert any(words in d.message for d in found), found
+    elif checks == "warn" or (checks == "error" and warned_only):
+        assert outcome[0] != "error" and any(words in d.message for d in found), found
 
 
 def test_a_load_outside_ub_in_the_loop_is_the_same_both_ways():

@@ -4,6 +4,7 @@
 // nothing.
 #ifndef PIPEV_TEMPLATE_ARGUMENT_H
 #define PIPEV_TEMPLATE_ARGUMENT_H
+#include "../../../pipev/types.h"  // the element types TypeFromId names
 
 #define ASCENDC_TPL_1_BW 1
 #define ASCENDC_TPL_2_BW 2
