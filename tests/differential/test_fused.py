@@ -856,3 +856,17 @@ def test_prepared_compares_of_8_byte_elements_equal_numpy(count, fast):
     a, b = ub[:8192].view(np.int64)[:count], ub[8192:16384].view(np.int64)[:count]
     assert bytes(ub[16384:16384 + count // 8]) == \
         np.packbits(a < b, bitorder="little").tobytes()
+
+
+def test_a_plan_switches_between_mask_values_and_back():
+    """A static line whose MASK changes: the plan made at its first value checks MASK itself,
+    the one of each later value is followed (and found first while that value stays), and the
+    first value's comes back — the same outcome as the reference path, with a debugger-style
+    wrapped plan too (the counts of executions per line are part of the outcome)."""
+    body = "vadd.f32 x, x, y\nvcmpv.lt.f32 m[128], x, y, repeat=2\n"
+    text = (VSEL + "set_cmpmask m\n" + body * 3 + "set_vector_mask 0, 0xff\n" + body * 4
+            + "set_vector_mask 0xffffffffffffffff, 0xffffffffffffffff\n" + body * 2
+            + "set_vector_mask 0, 0x3\n" + body * 3 + "set_vector_mask 0, 0xff\n" + body * 3
+            + "li x5, 0\nloop:\nset_vector_mask 0, 0xf\n" + body + "set_vector_mask 0, 0xff\n"
+            + body + "add x5, x5, 1\nblt x5, 6, loop\n")
+    same_both_ways(text)
