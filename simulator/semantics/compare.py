@@ -176,21 +176,22 @@ def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int,
         rows_at = (r,), (apart * per_block // 8,)
     else:
         unit = BYTES_OF.get(per_block // 8)  # (None: a block is less than a byte, order None)
-    machine = views = dst = None
+    machine = first = second = dst = None
     two, scalar_of = len(accs) > 1, _scalar_reader(vop)
 
     def body(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
-        nonlocal machine, views, dst
+        nonlocal machine, first, second, dst
         if m is not machine:  # views of this machine's UB
-            machine, views = m, [m.ub[b:b + span * BLOCK].view(num) for b in bases]
+            views = [m.ub[b:b + span * BLOCK].view(num) for b in bases]
+            machine, first, second = m, views[0], views[-1]
             dst = m.ub[start:stop]
             if rows is not None:
                 dst = dst.view(row)
         if widen:
-            values = [v.astype(np.float32) for v in views]
+            op(first.astype(np.float32), second.astype(np.float32) if two
+               else scalar_of(scalar), out=out)
         else:
-            values = views
-        op(values[0], values[1] if two else scalar_of(scalar), out=out)
+            op(first, second if two else scalar_of(scalar), out=out)
         if rows is not None:
             if picked is not None:
                 np.copyto(picked, every)
