@@ -4,8 +4,8 @@ run of this script:
 
 - baseline: every execution through the reference path (the stream built with fast=False, as
   every reg-based instruction ran before simulator/regplans.py);
-- plans: the register instructions through the fast loop's plans (simulator/regplans.py), the
-  loads and stores through the reference path.
+- plans: every reg-based instruction through the fast loop's plans (simulator/regplans.py):
+  the register instructions and, since the plans for loads and stores, LoadAlign / StoreAlign.
 
 Per-statement figures are in-process differences of two loop lengths (CPU time of this process,
 best of 3), so the launch and start-up cancel out. Prints each way's µs per statement and its

@@ -444,6 +444,8 @@ DMA_UB_TO_UB = Family("dma", DMA, "V", "copy", needs_burst=True)
 # DataCopyPad: byte-granular bursts (len= bytes), padding on the UB side (GM → UB)
 DMA_PAD_GM_TO_UB = Family("dma_pad", DMA, "MTE2", "mte2", byte_bursts=True)
 DMA_PAD_UB_TO_GM = Family("dma_pad", DMA, "MTE3", "mte3", byte_bursts=True)
+# #34: ascend950's NDDMA: five nested loops of element strides and padding (isa/nddma.py)
+DMA_ND_GM_TO_UB = Family("dma_nd", DMA, "MTE2", "mte2")
 SET_MASK = Family("set_mask", REGISTER)
 SET_ATOMIC = Family("set_atomic", SCALAR)  # GM atomics (issue #27): S state the MTE3 copies read
 API_SET_MASK = Family("api_set_mask", REGISTER)

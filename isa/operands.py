@@ -29,6 +29,7 @@ from isa.table import (
     BARRIER_PIPES,
     INSTRUCTIONS,
     KEYS,
+    ND_KEYS,
     PIPES,
     ROUND_MODES,
     TABLE,
@@ -533,6 +534,7 @@ def _key_col(syn: StatementSyntax, key: str) -> int:
 _FIELD_ORDER = ("repeat", "nburst", "burst", "len", "src_gap", "dst_gap", "left_pad",
                 "right_pad", "pad_value", "mode", "round")
 _ZERO_HIDDEN = ("src_gap", "dst_gap", "left_pad", "right_pad")  # pad_value=0 is a value
+_DEFAULT_HIDDEN = frozenset(ND_KEYS)  # #34: NDDMA's loop keys at their defaults (size 1, 0)
 
 
 def render(defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict,
@@ -543,7 +545,8 @@ def render(defn: InstrDef, op, dtype, ops: dict[str, Operand], fields: dict,
         f".{src.name}" if src else "")
     parts = [_render_operand(o) for r, o in ops.items() if r != "guard"]
     for k in (*_FIELD_ORDER, *(k for k in defn.keys if k not in _FIELD_ORDER)):
-        if k in fields and not (k in _ZERO_HIDDEN and fields[k] == 0):
+        if k in fields and not (k in _ZERO_HIDDEN and fields[k] == 0) and not (
+                k in _DEFAULT_HIDDEN and fields[k] == keys[k].default):
             v, spec = fields[k], keys[k]
             text = spec.words[v] if spec.words and isinstance(v, int) else \
                 f"{v:#x}" if spec.scalar else str(v)

@@ -20,6 +20,14 @@ VL = 256  # bytes of a vector register (RegTensor)
 PL = VL // 8  # bytes of a mask register (MaskReg): one bit per byte of VL
 VREGS = 32  # RegTensor registers (the vendor's RegTensor page: at most 32)
 PREGS = 8  # MaskReg registers (the MaskReg page: at most 8)
+# the compiler's spill slots past them (the C API's data-type page: RegTensors past 32, MaskRegs
+# past 8 go to the 8 KB UB reserve): v32..v63 (256 bytes of the reserve each) and p8..p63 (32
+# bytes each; the C++ face keeps their sum within the chip's reserve). An instruction naming one
+# costs a reload per slot it reads and a spill per slot it writes (`spill_traffic`, docs/
+# timing.md §T9); its values are the machine's like any register's
+SPILL_VREGS = 32
+FILE_VREGS = VREGS + SPILL_VREGS
+FILE_PREGS = 64
 REGVEC = "regvec"  # the family kind: an instruction of the reg-based unit (V)
 # the chip's [reg_timing] rows
 COST_CLASSES = ("vf", "mask", "load", "store", "compute", "math", "reduce", "convert",
@@ -48,8 +56,8 @@ DISTS = tuple(LOAD_DISTS)
 STORE_DISTS: dict[str, int] = {"norm": 32, "first": 0, "pack": 32, "pack4": 32}
 SDISTS = tuple(STORE_DISTS)
 
-REG_RE = {"vreg": re.compile(r"^v([0-9]|[12][0-9]|3[01])$"),
-          "preg": re.compile(r"^p([0-7])$"),
+REG_RE = {"vreg": re.compile(r"^v([0-9]|[1-5][0-9]|6[0-3])$"),
+          "preg": re.compile(r"^p([0-9]|[1-5][0-9]|6[0-3])$"),
           # h34a: UnalignRegForLoad ul0..ul3, UnalignRegForStore us0..us3 (at most 4 each)
           "ulreg": re.compile(r"^ul([0-3])$"), "usreg": re.compile(r"^us([0-3])$")}
 REG_KINDS = ("vreg", "preg", "pattern", "memtype", "ulreg", "usreg")
@@ -76,8 +84,23 @@ def pattern_active(pattern: str, n: int) -> int:
     return n // 2 if pattern == "H" else n // 4
 
 
+def spill_traffic(instr) -> tuple[int, int]:
+    """(reloads, spills) of INSTR: its register operands in spill slots (v32..v63, p8..p63)
+    that it reads, and that it writes (D, E)."""
+    reads = writes = 0
+    for role, kind in instr.defn.operands:
+        first = VREGS if kind == "vreg" else PREGS if kind == "preg" else None
+        if first is not None and role in instr.operands and instr.operands[role].value >= first:
+            if role in ("d", "e"):
+                writes += 1
+            else:
+                reads += 1
+    return reads, writes
+
+
 def reg_value(kind: str, text: str, off: int) -> int | str:
-    """A register operand's number (v0..v31, p0..p7) or a MaskPattern word."""
+    """A register operand's number (v0..v63, p0..p63: past v31 and p7 spill slots) or a
+    MaskPattern word."""
     if kind == "memtype":
         word = text.strip().lower()
         if word not in MEMTYPES:
@@ -91,7 +114,7 @@ def reg_value(kind: str, text: str, off: int) -> int | str:
         return word
     m = REG_RE[kind].match(text.strip())
     if m is None:
-        what = {"vreg": f"v0..v{VREGS - 1}", "preg": f"p0..p{PREGS - 1}",
+        what = {"vreg": f"v0..v{FILE_VREGS - 1}", "preg": f"p0..p{FILE_PREGS - 1}",
                 "ulreg": "ul0..ul3", "usreg": "us0..us3"}[kind]
         raise LexError(f"expected a register {what}, got '{text}'", off)
     return int(m.group(1))

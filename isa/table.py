@@ -23,6 +23,7 @@ UNARY_STRIDES = ("dst_blk", "src_blk", "dst_rep", "src_rep")
 BINARY_DEFAULT = (1, 1, 1, 8, 8, 8)
 UNARY_DEFAULT = (1, 1, 8, 8)
 U64 = (1 << 64) - 1
+ND_DIMS = 5  # NDDMA's loops (#34)
 ATOMIC_OPS = ("none", "add", "max", "min")  # set_atomic: what a UB → GM copy does to GM
 
 
@@ -93,6 +94,17 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     # issue 28 item 5: Transpose's TransposeParamsExt shape (uint16_t fields)
     *(Key(f"{d}size", 0, 65535, 0, False, f"Transpose NCHW <-> NHWC: the {d.upper()} axis "
           "length") for d in "nchw"),
+    # #34: ascend950's NDDMA (copy_gm_to_ub_nd): loop K's size, strides and padding, in elements
+    *(k for d in range(ND_DIMS) for k in (
+        Key(f"size{d}", 1, (1 << 20) - 1, 1, True, f"NDDMA: loop {d}'s data elements"),
+        Key(f"src_stride{d}", 0, (1 << 40) - 1, 0, True, f"NDDMA: loop {d}'s source stride in "
+            "elements"),
+        Key(f"dst_stride{d}", 0, (1 << 20) - 1, 0, True, f"NDDMA: loop {d}'s destination stride "
+            "in elements"),
+        Key(f"lp{d}", 0, 255, 0, True, f"NDDMA: loop {d}'s left padding in elements"),
+        Key(f"rp{d}", 0, 255, 0, True, f"NDDMA: loop {d}'s right padding in elements"))),
+    Key("nearest", 0, 1, 0, False, "NDDMA: 1 pads with each loop's nearest element, 0 with "
+        "pad_value"),
 )}
 UNARY_BLK_MAX = 65535
 
@@ -189,6 +201,10 @@ _APIMASK = ("mask", "mask_lo", "mask_hi")
 _VEC2 = (("dst", "vec"), ("src", "vec"))
 _PAD_IN = ("nburst", "len", "src_gap", "dst_gap", "left_pad", "right_pad", "pad_value")
 _PAD_OUT = ("nburst", "len", "src_gap", "dst_gap")
+# NDDMA's loop keys (#34), loop by loop
+ND_KEYS = tuple(f"{k}{d}" for d in range(ND_DIMS) for k in ("size", "src_stride", "dst_stride",
+                                                            "lp", "rp")) + ("nearest",)
+_ND = ND_KEYS + ("pad_value",)
 _FLEX = (("dst", "vec"), ("src0", "scalar_or_vec"), ("src1", "scalar_or_vec"))  # #27: Ands …
 
 
@@ -301,6 +317,13 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="UB → GM byte-granular (AscendC DataCopyPad): each burst writes len bytes to "
              "GM (bursts len + dst_gap bytes apart); in UB the next burst starts at the next "
              "32-byte block plus src_gap blocks"),
+    # #34: ascend950's multi-dimensional DMA (DataCopy with NdDmaParams, asc_ndim_copy_gm2ub)
+    InstrDef("copy_gm_to_ub_nd", (("dst", "ub"), ("src", "gm")), F.DMA_ND_GM_TO_UB,
+             typed=True, types="nddma", keys=_ND,
+             doc="GM → UB in up to 5 nested loops (NDDMA, loop 0 innermost): loop k runs lpK + "
+             "sizeK + rpK positions; position i writes dst element sum(i_k·dst_strideK) with "
+             "src element sum((i_k - lpK)·src_strideK), or on the padding pad_value (nearest=1: "
+             "each loop's index clamped into its data); strides in elements"),
     # --- synchronisation (§6.6)
     InstrDef("set_flag", (("src", "pipe"), ("dst", "pipe"), ("id", "event")), F.SET_FLAG_F,
              doc="fires when every earlier SRC instruction has completed"),

@@ -21,6 +21,7 @@ import numpy as np
 
 from isa.decode import DmaOp, ScalarAccess
 from isa.diagnostics import Diagnostic
+from isa.nddma import NdDmaOp
 from simulator.events import Event, Observer, RunInfo
 from simulator.plans import ObserverPlan, Planned
 from simulator.summary import listed
@@ -30,6 +31,8 @@ MARK = " (multi-core stomping: cores are not ordered)"  # ends every message of 
 
 
 class CrossCoreRaces(Observer):
+    plans_runs = True  # (its plan counts a run's instructions by `Booked.executions`)
+
     def __init__(self, sizes: dict[str, int] | None = None):
         self.sizes = dict(sizes or {})  # GM tensors' bytes, when known (else grown on demand)
         self.writer: dict[str, np.ndarray] = {}
@@ -52,7 +55,7 @@ class CrossCoreRaces(Observer):
     def on_event(self, ev: Event) -> None:
         op = ev.op
         cls = op.__class__
-        if cls is DmaOp:
+        if cls is DmaOp or cls is NdDmaOp:
             for role in ("src", "dst"):
                 space = op.space_of(role)
                 if space is not None:
@@ -65,7 +68,7 @@ class CrossCoreRaces(Observer):
         DMA: a planned execution of anything else leaves this check as its event would
         (untouched), so a launch keeps the fast path on every core."""
         op = planned.op
-        if op.__class__ is DmaOp or (op.__class__ is ScalarAccess and op.gm is not None):
+        if op.__class__ in (DmaOp, NdDmaOp) or (op.__class__ is ScalarAccess and op.gm is not None):
             return None
         return ObserverPlan(None, None)
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from isa.decode import DmaOp, VectorOp
+from isa.nddma import NdDmaOp
 from simulator.plans import FamilyFacts, ObserverPlan, Planned
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -111,7 +112,7 @@ class Event(FamilyFacts):
     @property
     def dma(self):
         op = self.op
-        return op if op.__class__ is DmaOp else None
+        return op if op.__class__ is DmaOp or op.__class__ is NdDmaOp else None
 
     def ub_ranges(self) -> tuple:
         """(role, start, end, index array or None, write) of every UB operand, computed once
@@ -239,10 +240,13 @@ class Observer:
     through the reference path, events and all). A plan must leave the observer exactly as
     `on_event` would have for the same executions. The base class declines; so an observer
     that does not override `plan` (a trace writer, the debugger, most of yours) keeps the run
-    on the reference loop.
+    on the reference loop. `plans_runs` (a class attribute, False unless set) says its `plan`
+    takes a `Planned` of several instructions an execution (`Planned.run` > 1); the fast loop
+    asks only observers that say so.
     """
 
     wants_repeats = False
+    plans_runs = False
 
     def on_start(self, run: RunInfo) -> None:
         """Called once before the first instruction."""

@@ -199,10 +199,13 @@ class FastLoop:
         group, issued as a unit (a count form's counter-mode bracket of five): group() runs the
         members' plans in order, counting their steps, and returns how many it ran — all, or
         the index of the first whose plan left it to the reference path (that one and the rest
-        then take `issue`'s loop; with max_steps in reach, none). Kept by the statement's list
-        (the stream keeps one per call site and text; `forget` drops them with the plans)."""
+        then take `issue`'s loop; with max_steps in reach, none). Consecutive MASK writers
+        run as one (`_mask_run`), else each runs its plan's steps inline (`_mask_plan`'s).
+        Kept by the statement's list (the stream keeps one per call site and text; `forget`
+        drops them with the plans)."""
         plans, get, inline = self.plans, self.plans.get, self.inline
-        members = []
+        members: list[tuple] = []
+        folds: list[tuple] = []
         for instr in instrs:
             plan = get(instr.body)
             if plan is None and plans:
@@ -210,39 +213,158 @@ class FastLoop:
             if plan is None:
                 return
             fold = inline.get(plan)
-            if fold is not None and 0 < instr.line < fold[4]:
-                fold = None  # the plan's sink takes this line: its own steps
-            members.append((plan, instr, fold[:4] if fold is not None else None))
-        ex, m, n, members = self.ex, self.m, len(instrs), tuple(members)
+            if fold is not None and not 0 < instr.line < fold[4]:  # (else the plan's sink)
+                folds.append((plan, instr, fold))
+                continue
+            members.extend(self._folds(folds))
+            folds = []
+            members.append((plan, instr, None, None, None, None, None))
+        members.extend(self._folds(folds))
+        ex, m, n, parts = self.ex, self.m, len(instrs), tuple(members)
 
         def group() -> int:
             steps = ex.steps
             if steps + n > ex.max_steps:
                 return 0  # `count` stops the run with its words
-            k = 0
-            for plan, instr, fold in members:
-                ex.steps = steps + k + 1
-                if fold is not None:  # a MASK writer: its plan's steps, without the call
-                    write, book, elsewhere, cell = fold
-                    found = ((m.mask_hi, m.mask_lo), m.counter)
-                    if not write(m, instr):
-                        ex.steps = steps + k
-                        return k
-                    cell[1] = found
-                    elsewhere(instr, book(False), False)
-                    cell[0] += 1
+            k = steps
+            for plan, instr, write, book, cycles, key, cell in parts:
+                if write is None:
+                    if instr is None:  # a run of MASK writers: how many of them ran
+                        ran = plan(k)
+                        k += ran
+                        if ran < key:
+                            return k - steps
+                        continue
                     k += 1
+                    ex.steps = k
+                    try:
+                        nxt = plan(instr, 0)
+                    except Fault as f:
+                        ex.fail(instr, f.problem)
+                    if nxt is None:  # the reference path issues it: `issue` counts it again
+                        ex.steps = k - 1
+                        return k - 1 - steps
                     continue
-                try:
-                    nxt = plan(instr, 0)
-                except Fault as f:
-                    ex.fail(instr, f.problem)
-                if nxt is None:  # the reference path issues it: `issue` counts it again
-                    ex.steps = steps + k
-                    return k
+                # a MASK writer: its plan's steps, without the call
                 k += 1
-            return k
+                ex.steps = k
+                found = (m.mask_hi, m.mask_lo, m.counter)
+                if not write(m, instr):
+                    ex.steps = k - 1
+                    return k - 1 - steps
+                cell[1] = found
+                if key is not None:
+                    cycles[key] += book(False)
+                else:
+                    cycles(instr, book(False), False)
+                cell[0] += 1
+            return n
         self.groups[id(instrs)] = (instrs, group)
+
+    def _folds(self, folds: list[tuple]) -> list[tuple]:
+        """A group's members for FOLDS, consecutive MASK writers, each (plan, instr, inline
+        part): one run of them all (`_mask_run`), else each with its steps inline — its busy
+        cycles to its line's slot when the statistics give one (`ObserverPlan.slot`: the
+        member is the same instruction each time), else through its `elsewhere`."""
+        if not folds:
+            return []
+        run = self._mask_run([(instr, fold) for _, instr, fold in folds]) \
+            if len(folds) > 1 else None
+        if run is not None:
+            return [(run, None, None, None, None, len(folds), None)]
+        out = []
+        for plan, instr, (write, book, elsewhere, cell, _, slot) in folds:
+            cycles, key = (slot(instr) if slot is not None else None) or (elsewhere, None)
+            out.append((plan, instr, write, book, cycles, key, cell))
+        return out
+
+    def _mask_run(self, writers: list[tuple[Instruction, tuple]]) -> Callable | None:
+        """run(steps) -> how many of WRITERS ran: consecutive MASK writers of a group, each
+        (instr, its plan's inline part: `_mask_plan`), run from step STEPS on as one plan of
+        `Planned.run` instructions at their line (one booking, their busy cycles to the line's
+        slot at once). What the writes leave (MASK, CTRL's mode, MASK_LO's source) follows
+        from MASK/CTRL and the registers they read: worked out by the writes once for those
+        values (at most DECODINGS_PER_PLAN kept), then set directly. A write that fails
+        stops the run there: the writes before it booked one by one, the reference path
+        words the error. None when an observer does not take runs (`plans_runs`), an owner
+        declines the run or the line has no slot."""
+        ex, m, size = self.ex, self.m, len(writers)
+        first = writers[0][0]
+        if any((i.file, i.line) != (first.file, first.line) for i, _ in writers) or \
+                not all(ob.plans_runs for ob in self.observers):
+            return None
+        cell: list = [0, (m.mask_hi, m.mask_lo, m.counter)]  # as `_mask_plan`'s
+
+        def event(at: Instruction, taken: bool = False):
+            hi, lo, counter = cell[1][:3]
+            return ex.event_at(at, "S", None, 1, taken, ((hi, lo), counter))
+        parts = self._parts(Planned(first, "S", None, 1, self.model is not None, event,
+                                    size))
+        if parts is None:
+            return None
+        book, _, _, elsewhere, each0, _, settle_parts, slot = parts
+        at = slot(first) if each0 is None and elsewhere is not None and slot is not None \
+            else None
+        if at is None:
+            return None
+        cycles, key = at
+        regs = tuple(sorted({o.value.reg for i, _ in writers for o in i.operands.values()
+                             if isinstance(o.value, RegExpr)}))
+        read = m.x.__getitem__
+        memo: dict[tuple, tuple] = {}
+        untouched = object()  # MASK_LO's source while no write of the run set it
+
+        def run(steps: int) -> int:
+            state = (m.mask_hi, m.mask_lo, m.counter, *map(read, regs))
+            after = memo.get(state)
+            if after is None:
+                after = learn(steps, state)
+                if after.__class__ is int:
+                    return after
+            m.mask_hi, m.mask_lo, m.counter, source = after
+            if source is not untouched:
+                m.mask_source = source
+            ex.steps = steps + size
+            cell[1] = state
+            cycles[key] += book(False)
+            cell[0] += 1
+            return size
+
+        def learn(steps: int, state: tuple) -> tuple | int:
+            entry = m.mask_source
+            m.mask_source = untouched  # nothing reads it while MASK writers run
+            found = []
+            try:
+                for instr, fold in writers:
+                    found.append((m.mask_hi, m.mask_lo, m.counter))
+                    if not fold[0](m, instr):
+                        return prefix(steps, found)
+                if len(memo) >= DECODINGS_PER_PLAN:
+                    memo.clear()
+                after = memo[state] = (m.mask_hi, m.mask_lo, m.counter, m.mask_source)
+                return after
+            finally:
+                if m.mask_source is untouched:
+                    m.mask_source = entry
+
+        def prefix(steps: int, found: list[tuple]) -> int:
+            """The writers before the one that failed (FOUND: what each found), each
+            booked by its own plan's steps (`_mask_plan`'s); how many ran."""
+            k = len(found) - 1
+            for (instr, (_, book_one, elsewhere_one, cell_one, _, _)), state in \
+                    zip(writers[:k], found, strict=False):
+                steps += 1
+                ex.steps = steps
+                cell_one[1] = state
+                elsewhere_one(instr, book_one(False), False)
+                cell_one[0] += 1
+            return k
+
+        def settle() -> None:
+            n, cell[0] = cell[0], 0
+            settle_parts(n * size)
+        self.settles.append(settle)
+        return run
 
     def settle(self) -> None:
         """Every plan's sums to their owners (the timing stage's and the observers' totals
@@ -305,18 +427,18 @@ class FastLoop:
         plans[instr.body] = plans[(instr.text, instr.file)] = plan
 
     def _parts(self, planned: Planned) -> tuple | None:
-        """(book, sink, limit, elsewhere, each0, each1, settle) of PLANNED: the timing stage's
-        booking (book() -> busy cycles; a scalar's book(taken)); the first per-line sink
-        (`ObserverPlan.lines`: busy cycles to sink[line] for 0 < line < limit, else its
-        owner's each, ELSEWHERE); the other per-execution parts (in two, None when missing: a
-        plan calls them without a loop); and settle(executions), which hands every owner its
-        sums. None when any owner declines."""
+        """(book, sink, limit, elsewhere, each0, each1, settle, slot) of PLANNED: the timing
+        stage's booking (book() -> busy cycles; a scalar's book(taken)); the first per-line
+        sink (`ObserverPlan.lines`: busy cycles to sink[line] for 0 < line < limit, else its
+        owner's each, ELSEWHERE, and its SLOT or None); the other per-execution parts (in
+        two, None when missing: a plan calls them without a loop); and settle(executions),
+        which hands every owner its sums. None when any owner declines."""
         model, timing = self.model, None
         if model is not None:
             timing = model.plan(planned)
             if timing is None:
                 return None
-        eaches, settles, sink, limit, elsewhere = [], [], None, 0, None
+        eaches, settles, sink, limit, elsewhere, slot = [], [], None, 0, None, None
         for ob in self.observers:
             part = ob.plan(planned)
             if part is None:
@@ -325,6 +447,7 @@ class FastLoop:
             if part.lines is not None:
                 if sink is None:
                     (sink, limit), elsewhere, each = part.lines, each, None
+                    slot = part.slot
                 else:
                     each = _into_lines(*part.lines, each)
             if each is not None:
@@ -343,7 +466,7 @@ class FastLoop:
         if len(eaches) > 2:  # a plan calls two without a loop: the rest one after the second
             eaches[1:] = [_chain(eaches[1:])]
         each0, each1 = (*eaches, None, None)[:2]
-        return book, sink, limit, elsewhere, each0, each1, settle
+        return book, sink, limit, elsewhere, each0, each1, settle, slot
 
     def _planned(self, instr: Instruction, pipe: str, op, repeats: int) -> Planned:
         ex = self.ex
@@ -360,7 +483,7 @@ class FastLoop:
         parts = self._parts(self._planned(learnt, "S", None, 1))
         if parts is None:
             return None
-        book, sink, limit, elsewhere, each0, each1, settle_parts = parts
+        book, sink, limit, elsewhere, each0, each1, settle_parts, _ = parts
         x, target = self.m.x, scalar.target_of(learnt)
         dest = self.source.start_of(target) if target is not None else None
         executions = 0
@@ -395,19 +518,20 @@ class FastLoop:
         value is one MASK cannot take, or when an observer declines. Vector plans read
         MASK/CTRL at each execution, so they follow what this one leaves."""
         ex, m, write = self.ex, self.m, registers.effect(learnt)
-        # [executions since the last settle, the MASK/CTRL the last execution found]: shared
-        # with the statement groups that run this plan inline (`_group`)
-        cell: list = [0, ((m.mask_hi, m.mask_lo), m.counter)]
+        # [executions since the last settle, the (MASK_HI, MASK_LO, counter) the last execution
+        # found]: shared with the statement groups that run this plan inline (`_group`)
+        cell: list = [0, (m.mask_hi, m.mask_lo, m.counter)]
 
         def event(at: Instruction, taken: bool = False):
-            return ex.event_at(at, "S", None, 1, taken, cell[1])
+            hi, lo, counter = cell[1]
+            return ex.event_at(at, "S", None, 1, taken, ((hi, lo), counter))
         parts = self._parts(Planned(learnt, "S", None, 1, self.model is not None, event))
         if parts is None:
             return None
-        book, sink, limit, elsewhere, each0, each1, settle_parts = parts
+        book, sink, limit, elsewhere, each0, each1, settle_parts, slot = parts
 
         def plan(instr: Instruction, i: int) -> int | None:
-            found = ((m.mask_hi, m.mask_lo), m.counter)
+            found = (m.mask_hi, m.mask_lo, m.counter)
             if not write(m, instr):
                 return None
             cell[1] = found
@@ -431,7 +555,7 @@ class FastLoop:
         if each0 is None and elsewhere is not None:
             # what a group runs inline for it: the same steps, for instructions at lines the
             # sink does not take (a stream's, which have a file: limit 0)
-            self.inline[plan] = (write, book, elsewhere, cell, limit)
+            self.inline[plan] = (write, book, elsewhere, cell, limit, slot)
         return plan
 
     def _masked_plan(self, learnt: Instruction, got: tuple) -> Callable | None:
@@ -568,13 +692,16 @@ class FastLoop:
         parts = self._parts(self._planned(learnt, "V", vop, r))
         if parts is None:
             return None
-        book, sink, limit, elsewhere, each0, each1, settle_parts = parts
+        book, sink, limit, elsewhere, each0, each1, settle_parts, slot = parts
         ex, m = self.ex, self.m
         writes_cmpmask, executions = vop.family.writes_cmpmask, 0
         guard, hi, lo, ctr = miss is not None, m.mask_hi, m.mask_lo, m.counter
+        # the last instruction at another file's line (a stream's: issued again and again)
+        # whose busy cycles go to a slot (`ObserverPlan.slot`), and that slot
+        slotted = cycles = key = None
 
         def plan(instr: Instruction, i: int, arg=arg) -> int | None:
-            nonlocal executions
+            nonlocal executions, slotted, cycles, key
             if guard and (m.mask_lo != lo or m.mask_hi != hi or m.counter != ctr):
                 return miss(instr, i)
             body(m, vop, arg, 0, r)
@@ -584,8 +711,15 @@ class FastLoop:
             line = instr.line
             if 0 < line < limit:
                 sink[line] += busy
+            elif instr is slotted:
+                cycles[key] += busy
             elif elsewhere is not None:
-                elsewhere(instr, busy, False)
+                at = slot(instr) if slot is not None else None
+                if at is None:
+                    elsewhere(instr, busy, False)
+                else:
+                    slotted, (cycles, key) = instr, at
+                    cycles[key] += busy
             if each0 is not None:
                 each0(instr, busy, False)
                 if each1 is not None:

@@ -43,7 +43,7 @@ from isa.families import BARRIER, LOCK, SET_FLAG, UNLOCK, WAIT_FLAG
 from isa.table import PIPES
 from simulator.events import Event, Observer, RunInfo
 from simulator.footprints import Footprint, Record, index_footprint, merged, span_footprint
-from simulator.plans import Each, ObserverPlan, Planned
+from simulator.plans import Each, ObserverPlan, Planned, Varying
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
@@ -84,6 +84,8 @@ NO_ACCESS = Accesses(None, (), (), ())  # what flags and barriers touch
 
 class HazardChecks(Observer):
     """Init and race checks as one observer (they share the per-byte writer record)."""
+
+    plans_runs = True  # (its plan counts a run's instructions by `Booked.executions`)
 
     def __init__(self, init: bool = True, races: bool = True):
         self.init = init
@@ -271,6 +273,25 @@ class HazardChecks(Observer):
                 quiet_at = self.v_epoch
         return step
 
+    def _varying_step(self, cell: Varying, event: Callable) -> Each:
+        """The plan's each of a reg-based load or store (issue 34), whose UB bytes change
+        between executions (CELL.op: the execution's RegAccess): each layout's accesses made
+        once, then that layout's `_vector_step`, as for a vector decoding (its fill waits:
+        see flush), with EVENT building the event when a check needs it."""
+        steps: dict[tuple, Each] = {}
+
+        def each(instr: Instruction, busy: int = 0, taken: bool = False) -> None:
+            op = cell.op
+            key = (*op.runs, op.write)
+            step = steps.get(key)
+            if step is None:
+                if len(steps) >= SPAN_CACHE:
+                    steps.clear()
+                step = steps[key] = self._vector_step(self._accesses(op.ub_ranges()), False,
+                                                      event)
+            step(instr, busy, taken)
+        return each
+
     def _unordered(self, p: int) -> bool:
         """Whether another pipe has accesses pipe P does not know about (a race is possible)."""
         lw, lr, clock = self.last_write, self.last_read, self.clock[p]
@@ -302,6 +323,8 @@ class HazardChecks(Observer):
         if op is None and planned.pipe == "V" and not cmpmask \
                 and planned.kind not in SYNCS:
             return ObserverPlan(self._v_joins, None)  # issue 34: a reg-based register op
+        if type(op) is Varying and planned.pipe == "V" and not cmpmask:
+            return ObserverPlan(self._varying_step(op, planned.event), None)  # its load/store
         if planned.pipe != "V" or getattr(op, "memo", None) is None:
             return None
         acc = op.memo.get(self)

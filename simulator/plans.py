@@ -13,7 +13,7 @@ leave its owner exactly as `on_event` would have; an owner that cannot promise t
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableSequence
+from collections.abc import Callable, MutableMapping, MutableSequence
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,11 +42,17 @@ class ObserverPlan(NamedTuple):
     `lines`, when given, is a per-line sink `(cycles, limit)` for an observer whose per-execution
     part is "busy cycles to the line": an execution at line L with 0 < L < limit adds its busy
     cycles to cycles[L] (the loop does it, without a call) and `each` is called only for the
-    executions at other lines."""
+    executions at other lines.
+
+    `slot`, when given with `lines`, answers for an instruction whose executions `each` would
+    take (another file's line): slot(instr) -> (cycles, key) when each of its executions only
+    adds its busy cycles to cycles[key] (a caller issuing that same instruction again, as a
+    stream's statement does, adds them itself without the call), else None."""
 
     each: Each | None
     settle: Callable[[Booked], None] | None
     lines: tuple[MutableSequence[int], int] | None = None
+    slot: Callable[[Instruction], tuple[MutableMapping, object] | None] | None = None
 
 
 class FamilyFacts:
@@ -74,12 +80,31 @@ class Planned(FamilyFacts):
     MASK/CTRL, each on `pipe` with decoded operation `op` (a VectorOp, or None for what S
     executes itself) and `repeats` micro-ops; `timed` when the timing stage books them.
     `event(instr, taken=False)` builds the event the reference path would have given for an
-    execution at INSTR (without its timing record), for the rare plan that needs one."""
+    execution at INSTR (without its timing record), for the rare plan that needs one.
 
-    __slots__ = ("instr", "pipe", "op", "repeats", "timed", "event")
+    `run` > 1: each execution is that many instructions S executes itself (no branch, no UB,
+    no CMPMASK) one after another at `instr`'s line, of `instr`'s kind (a stream statement's
+    MASK writers, `instr` the first): the timing stage books them all at once, `each` sees
+    their busy cycles together, and `Booked.executions` counts instructions. An owner that
+    cannot take that declines it."""
+
+    __slots__ = ("instr", "pipe", "op", "repeats", "timed", "event", "run")
 
     def __init__(self, instr: Instruction, pipe: str, op, repeats: int, timed: bool,
-                 event: Callable[..., object]):  # -> simulator.events.Event (the contract
-        # names plans, not the other way round: this module stays below events.py)
+                 event: Callable[..., object], run: int = 1):  # -> simulator.events.Event
+        # (the contract names plans, not the other way round: this module stays below
+        # events.py)
         self.instr, self.pipe, self.op, self.repeats = instr, pipe, op, repeats
-        self.timed, self.event = timed, event
+        self.timed, self.event, self.run = timed, event, run
+
+
+class Varying:
+    """`Planned.op` of a plan whose executions each have their own operation (issue 34: a
+    reg-based load or store, whose UB bytes follow its address registers): the plan sets `op`
+    to the execution's own before the timing stage's and the observers' parts run, which read
+    it there (the bytes it touches) as `time` and `on_event` read `Event.op`."""
+
+    __slots__ = ("op",)
+
+    def __init__(self) -> None:
+        self.op = None

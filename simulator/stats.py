@@ -27,6 +27,8 @@ GROW = 4096  # lines past the program's own that the array may hold (a stream's 
 
 
 class Statistics(Observer):
+    plans_runs = True  # (its plan counts a run's instructions by `Booked.executions`)
+
     def __init__(self):
         self.instructions = 0
         self.uops = 0
@@ -106,9 +108,14 @@ class Statistics(Observer):
                     cycles[key] += busy
                     return
             line_busy(instr, busy, lambda i: event(i, taken))
+
+        def slot(instr) -> tuple[dict, tuple[str, int]] | None:
+            key = (instr.body.file, instr.line)
+            return (cycles, key) if key[0] and key in cycles else None
         # the program's own lines go straight to own[line] (the loop adds them: `lines`); a
         # plan's instructions share their body, so their file
-        return ObserverPlan(elsewhere, settle, (self.own, self.own_slots(planned.instr.file)))
+        return ObserverPlan(elsewhere, settle, (self.own, self.own_slots(planned.instr.file)),
+                            slot)
 
     def own_line(self, line: int, busy: int) -> bool:
         """BUSY cycles to the program's own LINE; False for a line the array does not hold

@@ -193,10 +193,21 @@ class Stream:
             hw = self._statement(text, file, line, col)
         if self._scratch_on_use and self._scratch_spans.get(key, True) is not None:
             self._check_scratch(key, hw, file, line, col)
-        values = self._load(regs)
-        if self._record_gm and len(self._gm_initial) < len(self.machine.gm):
-            self._snapshot_gm()
-        self._note(text, file, line, col, values, hw, bool(self.machine.counter))
+        if self._record_gm:
+            values = self._load(regs)
+            if len(self._gm_initial) < len(self.machine.gm):
+                self._snapshot_gm()
+            self._note(text, file, line, col, values, hw, bool(self.machine.counter))
+        else:  # no log kept (`_note`): the values go to the registers, the count moves
+            if regs.__class__ is tuple:
+                x = self.machine.x
+                reg = 0
+                for value in regs:
+                    reg += 1
+                    x[reg] = int(value) & M64
+            else:
+                self._load(regs)
+            self._issued += 1
         try:
             if self._fast is not None:
                 self._fast.issue(hw)

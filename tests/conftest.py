@@ -13,8 +13,8 @@ from simulator.tik import SHIM
 # Random programs draw the same examples on every run of the suite: a red run blocks a landing,
 # so a fresh draw must not decide it (the last hang CI met was a new draw of an old bug).
 # PIPEV_HYPOTHESIS=explore draws afresh, for hunting (docs/decisions.md).
-settings.register_profile("fixed", derandomize=True, database=None)
-settings.register_profile("explore", derandomize=False)
+settings.register_profile("fixed", derandomize=True, database=None, deadline=None)
+settings.register_profile("explore", derandomize=False, deadline=None)
 settings.load_profile(os.environ.get("PIPEV_HYPOTHESIS", "fixed"))
 
 # the stand-in packages a TIK script imports (simulator/tik/shim): unloaded after each test, so

@@ -33,7 +33,11 @@ from simulator.launch_recording import combined, launch_path
 c_char_p, c_int, c_uint64, c_uint32 = ctypes.c_char_p, ctypes.c_int, ctypes.c_uint64, \
     ctypes.c_uint32
 
-ISSUE = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_int, c_char_p, ctypes.POINTER(c_uint64), c_int)
+# (REGS arrives as its address: `_regs` reads it through a view kept per address)
+ISSUE = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_int, c_char_p, ctypes.c_void_p, c_int)
+REGS = 31  # x1..x31: the most registers a statement gives (the headers' Stmt holds 31)
+REG_VIEWS = 64  # addresses of register arrays whose views are kept (the headers' stack frames)
+SITES = 65536  # (call site, text) pairs whose strings and column are kept (`Session._issue`)
 UB_TENSOR = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_char_p, c_uint64, c_uint64)
 GM_BUFFER = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_char_p, ctypes.c_void_p,
                              c_uint64)
@@ -190,14 +194,8 @@ def _guarded(name: str, when_stopped=None):
                 return 1
             try:
                 return fn(self, *args) or 0
-            except DiagnosticError as e:
-                self.fail(e.diagnostics)
             except BaseException as e:  # noqa: BLE001 - ctypes would swallow it
-                file, line = self._where(args)
-                self.fail([Diagnostic("error", file, line, 1,
-                                      f"internal error in pipev's {name} callback: "
-                                      f"{type(e).__name__}: {e}")])
-            return 1
+                return self._callback_failed(name, args, e)
 
         return call
 
@@ -259,6 +257,9 @@ class Session:
         self._strings: dict[bytes, str] = {}
         self._source = SourceLines()  # source lines, for call columns
         self._columns: dict[tuple[str, int], int] = {}  # (file, line) -> its call column
+        # (file, line, col, text) of an issue call, as C gives them -> (text, file, column)
+        self._sites: dict[tuple[bytes, int, int, bytes], tuple[str, str, int]] = {}
+        self._reg_views: dict[int, memoryview] = {}  # an address -> its registers (`_regs`)
         self.struct = PipevBridge()
         # the CFUNCTYPE objects must live as long as C may call them
         self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
@@ -306,6 +307,17 @@ class Session:
             got = self._columns[(file, line)] = \
                 len(text) - len(text.lstrip()) + 1 if text.strip() else 0
         return got
+
+    def _callback_failed(self, name: str, args: tuple, e: BaseException) -> int:
+        """Callback NAME (called with ARGS) raised E: its diagnostics, or an internal error at
+        the call's position; the session stops. 1, the callback's answer."""
+        if isinstance(e, DiagnosticError):
+            self.fail(e.diagnostics)
+            return 1
+        file, line = self._where(args)
+        self.fail([Diagnostic("error", file, line, 1, f"internal error in pipev's {name} "
+                              f"callback: {type(e).__name__}: {e}")])
+        return 1
 
     def _where(self, args) -> tuple[str, int]:
         if len(args) >= 2 and isinstance(args[0], bytes) and isinstance(args[1], int):
@@ -497,16 +509,44 @@ class Session:
             self.fail(e.diagnostics)
 
     # -- the callbacks -----------------------------------------------------------------------
-    @_guarded("issue")
     def _issue(self, file, line, col, text, regs, nregs):
-        self._mark(file, line, col)
-        stream = self._current(file, line)
-        if stream is None:
+        """(`_guarded` written out: the callback C calls most, once per API call)"""
+        if self.stopped:
             return 1
-        f = self._s(file)
-        stream.issue(self._s(text), file=f, line=line, col=self._column(f, line, col),
-                     regs=tuple(regs[:nregs]) if nregs > 0 else ())
-        return 0
+        try:
+            if self.status is not None:
+                self.status.call_site(file, line, col)
+            stream = self.stream
+            if self.launch is None or self.struct.block_idx != self.core or stream is None:
+                stream = self._current(file, line)
+                if stream is None:
+                    return 1
+            site = (file, line, col, text)
+            got = self._sites.get(site)
+            if got is None:  # once per call site and text: its strings and its column
+                if len(self._sites) >= SITES:  # (texts with their values in them)
+                    self._sites.clear()
+                f = self._s(file)
+                got = self._sites[site] = (self._s(text), f, self._column(f, line, col))
+            stream.issue(got[0], file=got[1], line=line, col=got[2],
+                         regs=self._regs(regs, nregs) if nregs > 0 else ())
+            return 0
+        except BaseException as e:  # noqa: BLE001 - ctypes would swallow it
+            return self._callback_failed("issue", (file, line, col, text, regs, nregs), e)
+
+    def _regs(self, addr: int, n: int) -> tuple[int, ...]:
+        """The N uint64 values at ADDR: through a view of the array kept per address (a
+        statement's registers sit in the headers' stack frame, the same few addresses each
+        call; a view reads them in place, without a ctypes object a call)."""
+        if n > REGS:  # (the headers never give more)
+            return tuple((c_uint64 * n).from_address(addr))
+        view = self._reg_views.get(addr)
+        if view is None:
+            if len(self._reg_views) >= REG_VIEWS:
+                self._reg_views.clear()
+            view = self._reg_views[addr] = \
+                memoryview((c_uint64 * REGS).from_address(addr)).cast("B").cast("Q")
+        return tuple(view[:n])
 
     def _system_cycle(self) -> int:
         """The running core's S-pipe time in 50 MHz ticks (GetSystemCycle), 0 outside a

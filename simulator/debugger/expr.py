@@ -221,7 +221,8 @@ class Evaluator:
                         ", ".join(REGISTERS[32:]) + ", $deqscale)")
 
 
-REG_FILE = re.compile(r"^\$(v)([0-9]|[12][0-9]|3[01])(?:_(\w+))?$|^\$(p)([0-7])$")
+_NUM = r"([0-9]|[1-5][0-9]|6[0-3])"  # 0..63: the registers and the spill slots past them
+REG_FILE = re.compile(rf"^\$(v){_NUM}(?:_(\w+))?$|^\$(p){_NUM}$")
 
 
 def reg_file_value(name: str, m) -> object:

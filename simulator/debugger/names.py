@@ -35,7 +35,7 @@ from simulator.front_ends import front_end_for
 
 OPERAND = re.compile(r"\b([A-Za-z_]\w*)(\[\(?(-?\d+)\)?\])?")
 IDENT = re.compile(r"[A-Za-z_]\w*")
-REGISTER = re.compile(r"^([vp])([0-9]|[12][0-9]|3[01])$")  # the reg unit's v0..v31, p0..p7
+REGISTER = re.compile(r"^([vp])([0-9]|[1-5][0-9]|6[0-3])$")  # the reg unit's v0..v63, p0..p63
 ASSIGNED = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*$")  # `mask = ` before a call
 
 

@@ -643,7 +643,7 @@ class Session:
         lo = max(b.lo, w.addr)
         if rec.repeat is not None:
             part = f", repeat {rec.repeat}, block {block_of(rec, lo)}"
-        elif hasattr(rec.op, "nburst"):
+        elif hasattr(rec.op, "nburst") and rec.op.side("dst")[1]:  # NDDMA: no bursts
             burst, blk = dma_block(rec.op, lo)
             part = f", burst {burst}, block {blk}"
         return f"watchpoint {b.num} ({b.what}) written by {where}{part}"

@@ -23,6 +23,7 @@ import attrs
 import numpy as np
 
 from isa.decode import CmpmaskMove, DmaOp, VectorOp
+from isa.nddma import NdDmaOp
 from isa.program import Instruction
 from simulator.events import Event, Observer
 from simulator.machine import Machine
@@ -221,7 +222,7 @@ def dma_runs(op: DmaOp) -> list[tuple[int, int]]:
 def _writes(m: Machine, instr: Instruction, op, repeat: int | None) -> list[Write]:
     if isinstance(op, VectorOp):
         space, runs = None, vector_runs(op, repeat)
-    elif isinstance(op, DmaOp):
+    elif isinstance(op, (DmaOp, NdDmaOp)):
         space, runs = op.dst_space, dma_runs(op)
     elif isinstance(op, CmpmaskMove) and op.to_ub:
         space, runs = None, [(op.addr, op.size)]

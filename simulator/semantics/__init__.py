@@ -15,6 +15,7 @@ from simulator.semantics import (
     dequant,
     dma,
     gather,
+    nddma,
     registers,
     regvec,
     regvec_convert,
@@ -56,7 +57,7 @@ def binary_conv(machine, vop, scalar, lo: int, hi: int) -> None:
 def _builtin() -> InstructionSet:
     return InstructionSet(INSTRUCTIONS, TYPED_FORMS, KEYS, issue={
         "set_cmpmask": cmpmask.issue, "get_cmpmask": cmpmask.issue, "dma": dma.issue,
-        "dma_pad": dma.issue_pad,
+        "dma_pad": dma.issue_pad, "dma_nd": nddma.issue,  # #34: ascend950's NDDMA
         "set_mask": registers.issue, "api_set_mask": registers.issue,
         "mask_mode": registers.issue,
         "set_flag": sync.set_flag, "wait_flag": sync.wait_flag, "barrier": sync.barrier,

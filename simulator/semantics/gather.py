@@ -24,7 +24,7 @@ from simulator.problems import Fault, Problem
 from simulator.semantics.common import load, store
 from simulator.semantics.context import Context
 from simulator.semantics.issued import Issued
-from simulator.semantics.vector import _noop, tensor_of
+from simulator.semantics.vector import _noop, check_operand
 
 RSVD = "rsvd_cnt"  # Machine.special's key: the count GetRsvdCnt reads
 
@@ -76,14 +76,8 @@ def issue(ex: Context, instr: Instruction) -> Issued:
 
 
 def _check(ex: Context, instr: Instruction, vop: VectorOp, acc: Access) -> None:
-    """The §9.2 checks of one operand: alignment of a register address, UB bounds, footprint."""
-    if not instr.is_static and acc.base % 32 and acc.kind != "indexed":  # (its elements: below)
-        ex.check(instr, checks.alignment(vop, acc))
-    ext = checks.extent(vop, acc)
-    problem = checks.bounds(vop, acc, ex.m.ub.size, ext)
-    if problem is not None:
-        raise Fault(problem)
-    ex.check(instr, checks.footprint(vop, acc, tensor_of(instr, acc.role), ext))
+    """The §9.2 checks of one operand (an indexed one's elements are checked below)."""
+    check_operand(ex, instr, vop, acc, 32, not instr.is_static and acc.kind != "indexed")
 
 
 def _overlap(vop: VectorOp, keep: np.ndarray) -> Problem | None:

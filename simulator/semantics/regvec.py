@@ -49,14 +49,47 @@ def _reg(instr: Instruction, role: str) -> int:
     return instr.operands[role].value
 
 
-def _read_v(ex: Context, instr: Instruction, *roles: str) -> None:
+def _read_v(ex: Context, instr: Instruction, *roles: str, on: np.ndarray | None = None,
+            size: int = 0, under: str | None = None, outside: bool = False) -> None:
+    """The vector registers of ROLES are read: in the elements ON (of SIZE bytes, default the
+    instruction's type's), in those the mask register of role UNDER enables (OUTSIDE: those it
+    does not; worked out only when a register is not wholly written) or, with neither, in every
+    element. A register nothing in this VF wrote, or an element read that a merging write left
+    unwritten (per lane: docs/ascendc.md), is a read before a write."""
     regs = _file(ex, instr)
     for role in roles:
         r = _reg(instr, role)
-        if not regs.v_set[r]:
+        if regs.v_set[r]:  # every lane written
+            continue
+        written = regs.v_def[r]
+        size = size or (instr.dtype.size if instr.dtype is not None else 1)
+        if under is not None:
+            on, under = enabled(ex, instr, under, size), None
+            if outside and on is not None:
+                on = ~on
+        lanes = written.reshape(-1, size).all(axis=1)
+        missing = ~lanes if on is None else on & ~lanes
+        if not missing.any():
+            continue
+        if not written.any():
             ex.check(instr, Problem("init", f"{instr.name} reads v{r} ({role})",
                                     " before anything in this vector function wrote it",
                                     role=role))
+            continue
+        k = int(np.argmax(missing))
+        ex.check(instr, Problem("init", f"{instr.name} reads element {k} of v{r} ({role})",
+                                f", which nothing in this vector function wrote (v{r} has "
+                                f"{int(lanes.sum())} of {lanes.size} elements written: a "
+                                "merging write keeps the elements its mask does not enable)",
+                                role=role))
+
+
+def enabled(ex: Context, instr: Instruction, role: str, size: int) -> np.ndarray | None:
+    """The elements of SIZE bytes the mask register of ROLE enables now; None (every element)
+    when nothing in this VF wrote it (its own check words that)."""
+    regs = ex.m.regs
+    r = _reg(instr, role)
+    return active(regs.p[r], size) if regs.p_set[r] else None
 
 
 def _read_p(ex: Context, instr: Instruction, role: str, t: DType | None) -> None:
@@ -103,8 +136,31 @@ def _scalar(ex: Context, instr: Instruction, t: DType):
 
 
 def _write_v(m: Machine, r: int, values: np.ndarray) -> None:
+    """A write of every lane of vR (a zeroing write: its inactive lanes are zeros)."""
     m.regs.v[r] = np.ascontiguousarray(values).view(np.uint8).reshape(-1)
     m.regs.v_set[r] = True
+
+
+def _merge_v(m: Machine, r: int, values: np.ndarray, on: np.ndarray, size: int) -> None:
+    """A merging write of vR: VALUES, of which only the elements ON (SIZE bytes each) are new;
+    the others keep vR's, written or not (MaskMergeMode MERGING)."""
+    regs = m.regs
+    regs.v[r] = np.ascontiguousarray(values).view(np.uint8).reshape(-1)
+    if regs.v_set[r]:
+        return
+    if np.ndim(on) == 0:
+        on = np.full(VL // size, bool(on))
+    row = regs.v_def[r]
+    row |= np.repeat(on, size)
+    regs.v_set[r] = row.all()
+
+
+def _copy_def(m: Machine, d: int, a: int) -> None:
+    """vD's written lanes become vA's (a copy of every lane: Move without a mask)."""
+    regs = m.regs
+    regs.v_set[d] = regs.v_set[a]
+    if not regs.v_set[a]:
+        regs.v_def[d] = regs.v_def[a]
 
 
 def _write_p(m: Machine, r: int, bits: np.ndarray, width: int) -> None:
@@ -375,14 +431,15 @@ def vsts(ex: Context, instr: Instruction) -> Issued:
     active element's low half / quarter at its narrowed position (pack, pack4)."""
     t = instr.dtype
     sdist = SDISTS[instr.fields.get("sdist", 0)]
-    _read_v(ex, instr, "s")
     regs = _file(ex, instr)
-    if sdist == "first":
-        on = np.arange(VL // t.size) == 0
+    first = sdist == "first"
+    _read_v(ex, instr, "s", on=np.arange(VL // t.size) == 0 if first else None,
+            under=None if first else "m")
+    on = np.arange(VL // t.size) == 0 if first else active(regs.p[_reg(instr, "m")], t.size)
+    if first:
         width, align = t.size, t.size
     else:
         _read_p(ex, instr, "m", t)
-        on = active(regs.p[_reg(instr, "m")], t.size)
         width = t.size // {"norm": 1, "pack": 2, "pack4": 4}[sdist]
         align = STORE_DISTS[sdist]
         if width == 0:
@@ -482,7 +539,7 @@ def _vldsb(m: Machine, _op, arg, _lo, _hi) -> None:
 
 def vstsb(ex: Context, instr: Instruction) -> Issued:
     t = instr.dtype
-    _read_v(ex, instr, "s")
+    _read_v(ex, instr, "s", under="m")  # the enabled elements
     starts, live, on, fields = _blocks(ex, instr, t, True)
     per = 32 // t.size
     runs = [r for j in np.flatnonzero(live)
@@ -539,7 +596,7 @@ def _psts(m: Machine, _op, arg, _lo, _hi) -> None:
 def vrcmp(ex: Context, instr: Instruction) -> Issued:
     t = instr.dtype
     scalar = "scalar" in instr.operands
-    _read_v(ex, instr, "a", *(() if scalar else ("b",)))
+    _read_v(ex, instr, "a", *(() if scalar else ("b",)), under="m")
     _read_p(ex, instr, "m", t)
     b = _scalar(ex, instr, t) if scalar else None
     return Issued("V", None, _vrcmp, (instr.op, t, _reg(instr, "d"), _reg(instr, "a"),
@@ -563,7 +620,8 @@ def _vrcmp(m: Machine, _op, arg, _lo, _hi) -> None:
 
 def vrsel(ex: Context, instr: Instruction) -> Issued:
     t = instr.dtype
-    _read_v(ex, instr, "a", "b")
+    _read_v(ex, instr, "a", under="m")  # vA's elements where the mask enables, vB's elsewhere
+    _read_v(ex, instr, "b", under="m", outside=True)
     _read_p(ex, instr, "m", t)
     return Issued("V", None, _vrsel, (t, _reg(instr, "d"), _reg(instr, "a"), _reg(instr, "b"),
                                       _reg(instr, "m")))
@@ -579,11 +637,9 @@ def _vrsel(m: Machine, _op, arg, _lo, _hi) -> None:
 def vrdup(ex: Context, instr: Instruction) -> Issued:
     t = instr.dtype
     _read_p(ex, instr, "m", t)
-    merge = instr.fields.get("merge", 0) == 1
-    if merge:
-        _read_v(ex, instr, "d")
+    merge = instr.fields.get("merge", 0) == 1  # vD's inactive elements kept, written or not
     if "a" in instr.operands:  # the lowest element of vA, read when it runs
-        _read_v(ex, instr, "a")
+        _read_v(ex, instr, "a", on=np.arange(VL // t.size) == 0)
         s = _reg(instr, "a")
     else:
         s = np.asarray(_scalar(ex, instr, t)).view(t.raw)
@@ -595,8 +651,10 @@ def _vrdup(m: Machine, _op, arg, _lo, _hi) -> None:
     if isinstance(s, int):
         s = m.regs.v[s].view(t.raw)[0]
     on = active(m.regs.p[mk], t.size)
-    old = m.regs.v[d].view(t.raw) if merge else np.zeros(VL // t.size, t.raw)
-    _write_v(m, d, np.where(on, s, old))
+    if merge:
+        _merge_v(m, d, np.where(on, s, m.regs.v[d].view(t.raw)), on, t.size)
+    else:
+        _write_v(m, d, np.where(on, s, np.zeros((), t.raw)))
 
 
 def _compute(ex: Context, instr: Instruction) -> Issued:
@@ -604,17 +662,21 @@ def _compute(ex: Context, instr: Instruction) -> Issued:
     (vD, vA, SCALAR, pM); inactive elements are zeroed (MaskMergeMode ZEROING)."""
     t = instr.dtype
     roles = ("a", "b") if "b" in instr.operands else ("a",)
-    _read_v(ex, instr, *roles)
     mk = _reg(instr, "m") if "m" in instr.operands else None
+    regs = _file(ex, instr)
+    a = _reg(instr, "a")
+    # Move without a mask copies every lane, written or not (vD's written lanes become vA's):
+    # only a register nothing wrote is a read before a write
+    if instr.name != "vrmov" or regs.v_set[a] or not regs.v_def[a].any():
+        _read_v(ex, instr, *roles, under=None if mk is None else "m")
     if mk is not None:
         _read_p(ex, instr, "m", t)
     if instr.name in SHIFTS:
         return Issued("V", None, _shift, (instr, t, _reg(instr, "d"), _reg(instr, "a"),
                                           _shift_count(ex, instr), mk))
     s = _scalar(ex, instr, t) if "scalar" in instr.operands else None
-    merge = instr.fields.get("merge", 0) == 1  # MaskMergeMode MERGING: inactive keep vD
-    if merge:
-        _read_v(ex, instr, "d")
+    # MaskMergeMode MERGING: inactive elements keep vD's, written or not (per lane)
+    merge = instr.fields.get("merge", 0) == 1
     return Issued("V", None, _elementwise, (instr.name, t, _reg(instr, "d"),
                                             [_reg(instr, r) for r in roles], s, mk, merge))
 
@@ -624,6 +686,7 @@ def _elementwise(m: Machine, _op, arg, _lo, _hi) -> None:
     v = m.regs.v
     if name == "vrmov":
         _write_v(m, d, v[srcs[0]].copy())
+        _copy_def(m, d, srcs[0])
         return
     a = _values(v[srcs[0]], t)
     with np.errstate(all="ignore"):
@@ -636,7 +699,10 @@ def _elementwise(m: Machine, _op, arg, _lo, _hi) -> None:
                 res = _nan_src0(a, b, res, t)
     res = np.asarray(res).astype(t.numeric, copy=False).view(t.raw)
     on = active(m.regs.p[mk], t.size) if mk is not None else True
-    _write_v(m, d, np.where(on, res, v[d].view(t.raw) if merge else np.zeros((), t.raw)))
+    if merge:
+        _merge_v(m, d, np.where(on, res, v[d].view(t.raw)), on, t.size)
+    else:
+        _write_v(m, d, np.where(on, res, np.zeros((), t.raw)))
 
 
 def _shift_count(ex: Context, instr: Instruction) -> int | None:
@@ -687,7 +753,7 @@ def _math(ex: Context, instr: Instruction) -> Issued:
     rounded model (semantics/math.py), inactive elements zeroed."""
     t = instr.dtype
     roles = ("a", "b") if "b" in instr.operands else ("a",)
-    _read_v(ex, instr, *roles)
+    _read_v(ex, instr, *roles, under="m")
     _read_p(ex, instr, "m", t)
     return Issued("V", None, _math_body, (instr.name, t, _reg(instr, "d"),
                                           [_reg(instr, r) for r in roles], _reg(instr, "m"),
@@ -729,7 +795,7 @@ def int_quotient(a: np.ndarray, b: np.ndarray, on: np.ndarray, m: Machine,
 
 def _reduce(ex: Context, instr: Instruction) -> Issued:
     t = instr.dtype
-    _read_v(ex, instr, "a")
+    _read_v(ex, instr, "a", under="m")
     _read_p(ex, instr, "m", t)
     return Issued("V", None, _reduce_body, (instr.name[4:], t, _reg(instr, "d"),
                                             _reg(instr, "a"), _reg(instr, "m")))

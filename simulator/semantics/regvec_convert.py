@@ -153,7 +153,9 @@ def vrcvt(ex: Context, instr: Instruction) -> Issued:
     mode = ROUND_MODES[fields.get("round", 0)]
     sat = SAT_MODES[fields.get("sat", 0)]
     part = fields.get("part", 0)
-    _read_v(ex, instr, "a")
+    pair = src.nibble or dst.nibble or value_bits(src) == 4 or value_bits(dst) == 4
+    # the enabled source elements (a 4-bit pair conversion: every element, as pairs)
+    _read_v(ex, instr, "a", under=None if pair else "m", size=src.size)
     _check_mask(ex, instr, (src.size, dst.size))
     return Issued("V", None, _vrcvt, (dst, src, mode, sat != "nosat", part, _reg(instr, "d"),
                                       _reg(instr, "a"), _reg(instr, "m")))
@@ -223,7 +225,7 @@ def _vrcvt(m: Machine, _op, arg, _lo, _hi) -> None:
 # -- Truncate, Arange -------------------------------------------------------------------------
 def vrtrunc(ex: Context, instr: Instruction) -> Issued:
     t = instr.dtype
-    _read_v(ex, instr, "a")
+    _read_v(ex, instr, "a", under="m")
     _read_p(ex, instr, "m", t)
     mode = ROUND_MODES[instr.fields.get("round", 0)]
     return Issued("V", None, _vrtrunc, (t, mode, _reg(instr, "d"), _reg(instr, "a"),

@@ -27,6 +27,7 @@ from simulator.semantics.regvec import (
     _extreme,
     _file,
     _in_tensor,
+    _merge_v,
     _note_access,
     _ordered,
     _place,
@@ -38,6 +39,7 @@ from simulator.semantics.regvec import (
     _write_p,
     _write_v,
     active,
+    enabled,
     tree_sum,
 )
 
@@ -174,9 +176,15 @@ def _indexed(ex: Context, instr: Instruction, write: bool, t: DType | None = Non
     regs = _file(ex, instr)
     t = t or instr.dtype
     isz = max(t.size, 2)
-    _read_v(ex, instr, "i", *(("s",) if write else ()))
-    _read_p(ex, instr, "m", t if t.size > 1 else None)
     on = active(regs.p[_reg(instr, "m")], isz)
+    _read_v(ex, instr, "i", under="m", size=isz)  # the enabled elements' indices (and data)
+    if write and t.size > 1:
+        _read_v(ex, instr, "s", under="m")
+    elif write:  # 8-bit data: the even bytes of the enabled elements (the Scatter page)
+        read = enabled(ex, instr, "m", isz)
+        _read_v(ex, instr, "s", on=None if read is None else
+                np.repeat(read, 2) & (np.arange(VL) % 2 == 0), size=1)
+    _read_p(ex, instr, "m", t if t.size > 1 else None)
     idx = regs.v[_reg(instr, "i")].view(np.dtype(f"<u{isz}")).astype(np.int64)
     base = ex.resolve(instr)[0]["addr"]
     addrs = base + idx * t.size
@@ -303,7 +311,7 @@ def _vrgather(m: Machine, _op, arg, _lo, _hi) -> None:
 # -- block and pair reductions ---------------------------------------------------------------
 def _masked(ex: Context, instr: Instruction, body, *extra) -> Issued:
     t = instr.dtype
-    _read_v(ex, instr, "a")
+    _read_v(ex, instr, "a", under="m")
     _read_p(ex, instr, "m", t)
     return Issued("V", None, body, (instr.name, t, _reg(instr, "d"), _reg(instr, "a"),
                                     _reg(instr, "m"), *extra))
@@ -387,15 +395,14 @@ def _pgenv(m: Machine, _op, arg, _lo, _hi) -> None:
 
 
 def vrmovm(ex: Context, instr: Instruction) -> Issued:
-    _read_v(ex, instr, "d")
-    return _masked(ex, instr, _vrmovm)
+    return _masked(ex, instr, _vrmovm)  # vD's inactive elements kept, written or not
 
 
 def _vrmovm(m: Machine, _op, arg, _lo, _hi) -> None:
     _name, t, d, a, mk = arg
     on = active(m.regs.p[mk], t.size)
     v = m.regs.v
-    _write_v(m, d, np.where(on, v[a].view(t.raw), v[d].view(t.raw)))
+    _merge_v(m, d, np.where(on, v[a].view(t.raw), v[d].view(t.raw)), on, t.size)
 
 
 def vrsqz(ex: Context, instr: Instruction) -> Issued:

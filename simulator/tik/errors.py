@@ -62,21 +62,24 @@ def caller() -> Loc:
     if frame is None:  # pragma: no cover - called from inside the module only
         return Loc("<tik>", 1, 1)
     code, lasti = frame.f_code, frame.f_lasti
-    # code objects compare equal across files (co_filename is not compared): the same script
-    # run under another path must name that path
-    key = (code, code.co_filename, lasti)
-    loc = _LOCS.get(key)
-    if loc is None:  # a call site's first call (a Python loop's later ones share its Loc)
+    # by the code object's identity: its hash reads its whole contents (the bytecode, the
+    # constants: a script's module), and equal code objects of two files must name each its
+    # own; the entry holds the code object, so its id is not reused while the entry lives
+    key = (id(code), lasti)
+    got = _LOCS.get(key)
+    if got is None or got[0] is not code:  # a call site's first call (a Python loop's later
+        # ones share its Loc)
         if len(_LOCS) >= 65536:
             _LOCS.clear()
-        loc = _LOCS[key] = Loc(code.co_filename, frame.f_lineno, _column(code, lasti))
-    return loc
+        got = _LOCS[key] = (code, Loc(code.co_filename, frame.f_lineno, _column(code, lasti)))
+    return got[1]
 
 
 # code object -> its instructions' positions (`co_positions`), read once: a call's column is
 # then a list index (inspect.getframeinfo reads the script's source at every call)
 _POSITIONS: dict = {}
-# (code object, its file, bytecode offset) -> the Loc of the call there (one per call site)
+# (id of a code object, bytecode offset) -> (that code object, the Loc of the call there):
+# one per call site
 _LOCS: dict = {}
 
 

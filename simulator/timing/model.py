@@ -15,11 +15,11 @@ import numpy as np
 
 from isa import families
 from isa.decode import VectorOp
-from isa.regvec import REGVEC
+from isa.regvec import REGVEC, spill_traffic
 from isa.table import PIPES
 from simulator.events import Event, RunInfo
 from simulator.instr_timing import InstrTiming
-from simulator.plans import Booked, Planned
+from simulator.plans import Booked, Planned, Varying
 from simulator.timing.banks import bank_model
 from simulator.timing.config import BLOCK, CostClass, config_of
 from simulator.timing.records import QueueState, TimingSnapshot
@@ -110,12 +110,12 @@ class TimingModel:
         cost = self._book_s(ev.taken)
         return InstrTiming("S", start, start, start + cost, cost)
 
-    def _s_booking(self) -> tuple[Callable[[bool], int], Callable[[], int]]:
+    def _s_booking(self, run: int = 1) -> tuple[Callable[[bool], int], Callable[[], int]]:
         """(book, sums): book(taken) books an instruction S executes itself (a taken branch
-        costs branch_taken more) and returns its cost — the one S booking of both loops (the
-        reference path's `_book_s`, a plan's own); sums() -> the busy cycles booked since the
-        last call (a plan's settle)."""
-        plain, taken_cost, busy_sum = self.scalar_op, self.scalar_op + self.branch_taken, 0
+        costs branch_taken more; RUN of them, never taken, at once) and returns its cost —
+        the one S booking of both loops (the reference path's `_book_s`, a plan's own); sums()
+        -> the busy cycles booked since the last call (a plan's settle)."""
+        plain, taken_cost, busy_sum = self.scalar_op * run, self.scalar_op + self.branch_taken, 0
 
         def book(taken: bool) -> int:
             nonlocal busy_sum
@@ -277,15 +277,20 @@ class TimingModel:
         if kind == families.VECTOR and planned.op is not None:
             return self._vector_plan(planned)
         if kind not in self._by_kind and planned.pipe == "S":
-            return self._scalar_plan()
+            return self._scalar_plan(planned.run)
+        if planned.run != 1:
+            return None
         if kind == REGVEC and planned.op is None:  # issue 34: as `_regvec` books it
             return self._reg_plan(planned)
+        if kind == REGVEC and type(planned.op) is Varying:  # a load or store: its bank beats
+            return self._reg_access_plan(planned)
         return None
 
     def _reg_plan(self, planned: Planned) -> TimingPlan:
         """A reg-based register instruction: its class's fixed cycles on V (`_regvec`)."""
         cls = self._reg_classes[planned.instr.defn.family.cost]
-        book_v, sums = self._v_booking(cls.head, cls.min_cycles, cls.tail)
+        book_v, sums = self._v_booking(cls.head, cls.min_cycles + self._spill_cycles(
+            planned.instr), cls.tail)
         issue_cost = self.scalar_issue
 
         def settle(n: int) -> Booked:
@@ -296,6 +301,45 @@ class TimingModel:
                 self.stalls["queue_full"] += stalled
             return Booked(n, busy, n * issue_cost, stalled, 0)
         return book_v, settle
+
+    def _reg_access_plan(self, planned: Planned) -> TimingPlan:
+        """A reg-based load or store (`planned.op` a Varying: each execution's RegAccess): as
+        `_regvec` books it, its class's cycles or, when more, its UB bank beats, the extra
+        a bank conflict's; a booking per body length (a loop's accesses have a few)."""
+        cls = self._reg_classes[planned.instr.defn.family.cost]
+        cell, beats_of, floor = planned.op, self._reg_banks.beats, cls.min_cycles
+        spill = self._spill_cycles(planned.instr)
+        bookings: dict[int, tuple[Callable[[], int], Callable[[], tuple[int, int]]]] = {}
+        issue_cost, extra_sum = self.scalar_issue, 0
+
+        def book() -> int:
+            nonlocal extra_sum
+            op = cell.op
+            body, runs = floor + spill, op.runs
+            if runs:
+                beats = beats_of(runs, op.write)
+                if beats > floor:
+                    extra_sum += beats - floor
+                    body = beats + spill
+            booking = bookings.get(body)
+            if booking is None:
+                booking = bookings[body] = self._v_booking(cls.head, body, cls.tail)
+            return booking[0]()
+
+        def settle(n: int) -> Booked:
+            nonlocal extra_sum
+            busy = stalled = 0
+            for _, sums in bookings.values():
+                b, s = sums()
+                busy, stalled = busy + b, stalled + s
+            extra, extra_sum = extra_sum, 0
+            if n:
+                self.busy["V"] += busy
+                self.busy["S"] += n * issue_cost
+                self.stalls["queue_full"] += stalled
+                self.stalls["bank_conflict"] += extra
+            return Booked(n, busy, n * issue_cost, stalled, extra)
+        return book, settle
 
     def _vector_plan(self, planned: Planned) -> TimingPlan:
         cls = self.class_of(planned.instr)  # the class follows the text's fields
@@ -313,8 +357,10 @@ class TimingModel:
             return Booked(n, busy, n * issue_cost, stalled, n * extra)
         return book_v, settle
 
-    def _scalar_plan(self) -> TimingPlan:
-        book, sums = self._s_booking()
+    def _scalar_plan(self, run: int = 1) -> TimingPlan:
+        """What S executes itself: RUN instructions an execution (`Planned.run`), booked at
+        once (S's time moves by each one's cost in turn: the same sum)."""
+        book, sums = self._s_booking(run)
 
         def settle(n: int) -> Booked:
             busy = sums()
@@ -329,7 +375,7 @@ class TimingModel:
         only when somebody reads it. A vector instruction's figures are S's time and V's last
         end before and after its booking, (s_before, v_end_before, s_after, v_end_after); a
         scalar's, S's time before and after. None where `plan` declines."""
-        if type(self).time is not TimingModel.time:
+        if type(self).time is not TimingModel.time or planned.run != 1:
             return None
         kind = planned.kind
         issue_cost = self.scalar_issue
@@ -409,18 +455,28 @@ class TimingModel:
     def _regvec(self, ev: Event) -> InstrTiming:
         """An instruction of the reg-based unit: its class's cycles on V (timing.md §T9); a load
         or store at least its UB bank beats (950: `RegBanks`), the extra cycles a bank
-        conflict's."""
+        conflict's; plus a reload per spill slot it reads and a spill per one it writes."""
         cls = self._reg_classes[ev.instr.defn.family.cost]
+        spill = self._spill_cycles(ev.instr)
         runs = getattr(ev.op, "runs", None)
         beats = self._reg_banks.beats(runs, ev.op.write) if runs else 0
         if beats <= cls.min_cycles:
-            return self._plain_vector(cls, cls.min_cycles)
+            return self._plain_vector(cls, cls.min_cycles + spill)
         extra = beats - cls.min_cycles
         self.stalls["bank_conflict"] += extra
-        issue, start, end, head, stalled = self._book_v(cls, beats)
-        return InstrTiming("V", issue, start, end, head + beats, wait_pipe=start - issue,
+        issue, start, end, head, stalled = self._book_v(cls, beats + spill)
+        return InstrTiming("V", issue, start, end, head + beats + spill, wait_pipe=start - issue,
                            head=head, wait_issue=stalled, bank_extra=extra,
                            issue_cost=self.scalar_issue)
+
+    def _spill_cycles(self, instr) -> int:
+        """The cycles INSTR's spill slots cost (timing.md §T9): a reload (a LoadAlign of VL, the
+        profile's `load`) per slot it reads, a spill (`store`) per slot it writes."""
+        reads, writes = spill_traffic(instr)
+        if not reads and not writes:
+            return 0
+        classes = self._reg_classes
+        return reads * classes["load"].min_cycles + writes * classes["store"].min_cycles
 
     def _plain_vector(self, cls: CostClass, body: int) -> InstrTiming:
         issue, start, end, head, stalled = self._book_v(cls, body)

@@ -96,7 +96,7 @@ def test_readme_opens_with_install_and_test_commands():
     assert ci.splitlines()[-1] == second.strip()  # CI ends by running exactly that command
     script = (ROOT / "scripts" / "test").read_text(encoding="utf-8")
     assert "npm ci --prefix tests/viewers" in script and script.rstrip().endswith(
-        'exec "$py" -m pytest "$@"')
+        'exec "$py" -m pytest -n "${PIPEV_TEST_WORKERS:-2}" "$@"')
 
 
 EXAMPLE_RE = re.compile(r"<!-- example: (?P<name>\S+) -->\n```python\n(?P<body>.*?)```", re.S)

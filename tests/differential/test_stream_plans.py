@@ -203,3 +203,58 @@ def test_a_groups_mask_writers_run_inline_and_leave_what_their_plans_leave(monke
         s.issue(text, file="k.cpp", line=9, regs=(0, 0, 0, 256))
     assert s._fast.groups and len(s._fast.inline) == 4
     assert called == []
+
+
+def _run_outcome(values, fast: bool) -> tuple:
+    """A statement of two MASK writers at one line (set_mask_norm, then set_mask.f32 x1:
+    a run, `FastLoop._mask_run`), then a masked add, issued with each of VALUES in x1."""
+    s = Stream("ascend910b", name="s", fast=fast)
+    for name, dtype, count, addr in UB:
+        s.declare_ub(name, dtype, count, addr)
+    for k, text in enumerate(INIT):
+        s.issue(text, file="k.cpp", line=1 + k)
+    hw = []
+    for text in ("set_mask_norm", "set_mask.f32 x1"):  # each assembled at line 9
+        s.issue(text, file="k.cpp", line=9, regs=(64,))
+        hw += s._statements[("k.cpp", 9, text)]
+    s._statements[("k.cpp", 9, "both")] = hw
+    try:
+        for v in values:
+            s.issue("both", file="k.cpp", line=9, regs=(v,))
+            s.issue("add.f32 z[0], a[0], b[0], repeat=1", file="k.cpp", line=10)
+        r = s.finish()
+    except SimulationError as e:
+        return ("error", e.diagnostics, bytes(s.machine.ub), s.executor.steps,
+                s.machine.mask, s.machine.counter)
+    return ("ok", bytes(r.ub), r.diagnostics, r.cycles, r.pipes, r.instructions, r.uops,
+            r.stalls, r.hot_lines, r.timing, r.registers, s.executor.steps)
+
+
+@pytest.mark.parametrize("values", [(64, 64, 17, 17, 64, 3, 3, 3), (64, 64, 17, 17, 0),
+                                    (5, 5, 5, 99)])
+def test_a_run_of_mask_writers_leaves_what_each_would(values):
+    """Consecutive MASK writers of a statement run as one (one booking, their result kept per
+    MASK/CTRL and register values): the same UB, MASK, counts, cycles and hot lines as the
+    reference path; a write that fails (a length MASK cannot take) stops the run at it with
+    the same error, the writes before it counted."""
+    want, got = _run_outcome(values, False), _run_outcome(values, True)
+    for k, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert g == w, f"field {k} differs: fast {g!r}\nreference {w!r}"
+
+
+def test_a_statements_mask_writers_run_as_one():
+    """The count form's bracket, once grouped, books its two runs of MASK writers as two
+    plans of two instructions each (`Planned.run`), and no writer's own plan runs."""
+    s = Stream("ascend910b", name="s")
+    for name, dtype, count, addr in UB:
+        s.declare_ub(name, dtype, count, addr)
+    for i in range(5):
+        s.issue("compare.lt.f32 d[x1], a[x2], b[x3], count=x4", file="k.cpp", line=9,
+                regs=(0, 64 * (i % 2), 0, 256))
+    (instrs, _), = s._fast.groups.values()
+    cells = [fold[3] for fold in s._fast.inline.values()]
+    before = [c[0] for c in cells]
+    s.issue("compare.lt.f32 d[x1], a[x2], b[x3], count=x4", file="k.cpp", line=9,
+            regs=(0, 0, 0, 256))
+    assert [c[0] for c in cells] == before  # the writers' own plans did not count it
+    assert s.finish().instructions == 6 * 5

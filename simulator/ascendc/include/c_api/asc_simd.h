@@ -522,6 +522,7 @@ inline int32_t asc_float2int32_ru(float v) { return pipev::detail::float_to_int3
 inline int32_t asc_float2int32_rna(float v) { return pipev::detail::float_to_int32(v, 4); }
 #include "bindings.h"
 #include "reg.h"  // issue 34: the reg section (ascend950)
+#include "nddma.h"  // issue 34: asc_ndim_copy_gm2ub (ascend950)
 
 // ---- data movement ------------------------------------------------------------------------------
 inline void asc_copy_gm2ub(void* dst, void* src, uint32_t size, PIPEV_LOC) {

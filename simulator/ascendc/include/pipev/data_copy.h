@@ -57,9 +57,87 @@ template <class D, class S> void copy_params(const D& dst, const S& src,
         dma_keys(s, p.blockCount, p.blockLen, p.srcStride, p.dstStride);
     });
 }
+
+// #34: ascend950's NDDMA, `copy_gm_to_ub_nd.T DST, SRC, sizeK=, src_strideK=, dst_strideK=, lpK=,
+// rpK= (K < DIMS), nearest=1 | pad_value=V`: the AscendC DataCopy (NdDmaParams) and the C API's
+// asc_ndim_copy_gm2ub faces both issue it through here.
+struct NdLoops {
+    uint64_t size[5] = {1, 1, 1, 1, 1}, src[5] = {}, dst[5] = {}, lp[5] = {}, rp[5] = {};
+};
+template <class T> void nd_copy(const void* dst_op, const void* src_op, const NdLoops& l,
+                                int dims, bool nearest, const std::string& pad, Loc loc,
+                                void (*ops)(Stmt&, const void*, const void*, Loc)) {
+    Stmt s("copy_gm_to_ub_nd.%s", pipev::type_name<T>);
+    ops(s, dst_op, src_op, loc);
+    static const char* const names[5][5] = {
+        {"size0", "src_stride0", "dst_stride0", "lp0", "rp0"},
+        {"size1", "src_stride1", "dst_stride1", "lp1", "rp1"},
+        {"size2", "src_stride2", "dst_stride2", "lp2", "rp2"},
+        {"size3", "src_stride3", "dst_stride3", "lp3", "rp3"},
+        {"size4", "src_stride4", "dst_stride4", "lp4", "rp4"}};
+    for (int d = 0; d < dims; ++d) {
+        s.key(names[d][0], l.size[d]).key(names[d][1], l.src[d]).key(names[d][2], l.dst[d]);
+        s.key(names[d][3], l.lp[d]).key(names[d][4], l.rp[d]);
+    }
+    if (nearest) s.op("nearest=1");
+    else s.op("pad_value=%s", pad.c_str());
+    s.issue(loc);
+}
 }  // namespace pipev::detail
 
 namespace AscendC {
+// #34: NDDMA's parameter structs as the DataCopy (GM -> UB NDDMA) page defines them; the
+// operator library's kernels spell them MultiCopy* (same fields)
+struct NdDmaConfig {
+    static constexpr uint16_t unsetPad = 0xffff;
+    bool isNearestValueMode = false;
+    uint16_t loopLpSize = unsetPad;  // every loop's left padding, unless unsetPad
+    uint16_t loopRpSize = unsetPad;
+    bool ascOptimize = false;  // reserved
+};
+inline constexpr NdDmaConfig kDefaultNdDmaConfig{};
+template <uint8_t dim> struct NdDmaLoopInfo {
+    uint64_t loopSrcStride[dim] = {0};
+    uint32_t loopDstStride[dim] = {0};
+    uint32_t loopSize[dim] = {0};
+    uint8_t loopLpSize[dim] = {0};
+    uint8_t loopRpSize[dim] = {0};
+};
+template <class T, uint8_t dim> struct NdDmaParams {
+    NdDmaLoopInfo<dim> loopInfo;
+    T constantValue;
+};
+using MultiCopyConfig = NdDmaConfig;
+inline constexpr MultiCopyConfig kDefaultMultiCopyConfig{};
+template <uint8_t dim> using MultiCopyLoopInfo = NdDmaLoopInfo<dim>;
+template <class T, uint8_t dim> using MultiCopyParams = NdDmaParams<T, dim>;
+
+template <class T, uint8_t dim, const NdDmaConfig& config = kDefaultNdDmaConfig>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+              const NdDmaParams<T, dim>& params, PIPEV_LOC) {
+    static_assert(dim >= 1 && dim <= 5, "NDDMA moves 1 to 5 dimensions");
+    pipev::detail::NdLoops l;
+    const auto& info = params.loopInfo;
+    for (int d = 0; d < dim; ++d) {
+        l.size[d] = info.loopSize[d];
+        l.src[d] = info.loopSrcStride[d];
+        l.dst[d] = info.loopDstStride[d];
+        l.lp[d] = config.loopLpSize == NdDmaConfig::unsetPad ? info.loopLpSize[d]
+                                                              : config.loopLpSize;
+        l.rp[d] = config.loopRpSize == NdDmaConfig::unsetPad ? info.loopRpSize[d]
+                                                              : config.loopRpSize;
+    }
+    pipev::detail::nd_copy<T>(&dst, &src, l, dim, config.isNearestValueMode,
+                              pipev::detail::scalar_text(params.constantValue), loc,
+                              [](pipev::detail::Stmt& s, const void* d, const void* g,
+                                 pipev::Loc at) {
+        pipev::detail::ub_op(s, *static_cast<const LocalTensor<T>*>(d), at);
+        pipev::detail::gm_op(s, *static_cast<const GlobalTensor<T>*>(g), at);
+    });
+}
+// NdDmaDci refreshes the NDDMA data cache before a copy (multi-core coherence): pipev's GM has no
+// cache, so it issues nothing (docs/ascendc.md)
+inline void NdDmaDci(PIPEV_LOC) { (void)loc; }
 template <class T> void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                                  const uint32_t count, PIPEV_LOC) {
     pipev::detail::copy_count<T>(dst, src, count, loc);

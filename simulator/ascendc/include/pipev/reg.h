@@ -5,12 +5,14 @@
 // loops, its pointer arithmetic, post-update of addresses) runs natively; every register
 // instruction is one pipev statement (docs/isa.md: pset plt vlds vsts plds psts vrcmp vrsel ...)
 // issued at the kernel's own line. A RegTensor or MaskReg object names one of the machine's
-// registers (v0..v31, p0..p7), taken when it is made and given back when it dies.
+// registers (v0..v31, p0..p7), taken when it is made and given back when it dies; a RegTensor
+// past the 32 registers takes a spill slot (v32..v63: the chip's UB reserve, with a warning).
 #ifndef PIPEV_REG_H
 #define PIPEV_REG_H
 #include "core.h"
 #include "types.h"
 #include <exception>
+#include <set>
 #include <string_view>
 #include <utility>
 
@@ -20,27 +22,53 @@
 namespace pipev {
 namespace regalloc {
 struct Files {
-    uint32_t v = 0;  // registers in use, one bit each
-    uint8_t p = 0;
+    uint64_t v = 0;  // registers in use, one bit each: v0..v31, then the spill slots v32..v63
+    uint64_t p = 0;  // p0..p7, then the spill slots p8..p63
+    uint64_t spilled = 0;  // bytes of the UB spill reserve the slots in use take
 };
 inline Files files;
+// the lines whose RegTensor or MaskReg went to a spill slot, warned once each
+inline std::set<std::pair<std::string, int>> spilled_at;
+// Registers past the file (the C API's data-type page: "矢量数据寄存器数据上限为32，超出上限的寄存
+// 器数据会写入预留的8K UB内存中"; MaskRegs past 8 likewise): the compiler keeps them in the chip's
+// spill reserve (ascend950: 8 KB) — a RegTensor 256 bytes of it, a MaskReg 32 — with a warning at
+// the declaration; the slot is the machine's register v32+ / p8+, whose every read and write
+// the timing model charges a reload / spill (docs/timing.md §T9).
 inline int take(bool mask, Loc loc) {
-    uint32_t used = mask ? files.p : files.v;
-    int n = mask ? 8 : 32;
+    uint64_t& used = mask ? files.p : files.v;
+    const int n = mask ? 8 : 32;
+    const uint64_t bytes = mask ? 32 : 256;
+    const char* what = mask ? "MaskRegs" : "RegTensors";
     for (int r = 0; r < n; ++r) {
         if (!(used >> r & 1)) {
-            if (mask) files.p = uint8_t(files.p | 1u << r);
-            else files.v |= 1u << r;
+            used |= uint64_t(1) << r;
             return r;
         }
     }
-    detail::error(loc, "more than %d %s live at once: the vendor's compiler would spill to UB "
-                  "(pipev does not model the spill)", n, mask ? "MaskRegs" : "RegTensors");
+    const uint64_t reserve = detail::bridge().spill_bytes;
+    for (int r = n; r < 64 && files.spilled + bytes <= reserve; ++r) {
+        if (!(used >> r & 1)) {
+            used |= uint64_t(1) << r;
+            files.spilled += bytes;
+            if (spilled_at.insert({loc.file, loc.line}).second)
+                detail::warning(loc, "more than %d %s live at once: the vendor's compiler spills "
+                                "this one to the %llu-byte register-spill reserve at the top of UB "
+                                "(every instruction that reads it reloads it, every one that "
+                                "writes it spills it again: slower, the same results)", n, what,
+                                (unsigned long long)reserve);
+            return r;
+        }
+    }
+    detail::error(loc, "more than %d %s live at once and no room left for it in the %llu-byte "
+                  "register-spill reserve at the top of UB (%llu bytes of it hold other spilled "
+                  "registers)", n, what, (unsigned long long)reserve,
+                  (unsigned long long)files.spilled);
 }
 inline void give(bool mask, int r) {
     if (r < 0) return;
-    if (mask) files.p = uint8_t(files.p & ~(1u << r));
-    else files.v &= ~(1u << r);
+    uint64_t& used = mask ? files.p : files.v;
+    used &= ~(uint64_t(1) << r);
+    if (r >= (mask ? 8 : 32)) files.spilled -= mask ? 32 : 256;
 }
 // The UB operand of a load or store at host pointer PTR: `NAME[xK]` of the typed tensor over the
 // buffer holding it (so the checks name the tensor), else `@xK`.
@@ -537,9 +565,12 @@ PIPEV_REG_UNARY(Ln, "vrln")
 PIPEV_REG_UNARY(Log, "vrln")  // the Log page: "equivalent to Ln" (#34)
 PIPEV_REG_UNARY(Sqrt, "vrsqt")
 #undef PIPEV_REG_UNARY
+// the pages' template order <T, scalar type, mode, RegTensor type>: the operator library's
+// kernels write Muls<float, float, MaskMergeMode::ZEROING>(...) (the scalar's type is a tag here:
+// the scalar is converted to the elements' type as the page's data-type table pairs them)
 #define PIPEV_REG_SCALAR(Name, mn)                                                              \
-    template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U,       \
-              class S>                                                                           \
+    template <class T = DefaultType, class V = DefaultType,                                      \
+              MaskMergeMode mode = MaskMergeMode::ZEROING, class U, class S>                     \
     void Name(U& dst, U& src, S scalar, MaskReg& mask, PIPEV_LOC) {                              \
         using E = typename U::ElementType;                                                       \
         pipev::detail::Stmt s(mn ".%s", pipev::type_name<E>);                                       \
@@ -554,7 +585,8 @@ PIPEV_REG_SCALAR(Maxs, "vrmaxs")
 PIPEV_REG_SCALAR(Mins, "vrmins")
 #undef PIPEV_REG_SCALAR
 // LeakyRelu, ShiftLeft(s) / ShiftRight(s): ZEROING only (their pages: MERGING not supported)
-template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U, class S>
+template <class T = DefaultType, class V = DefaultType,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, class U, class S>
 void LeakyRelu(U& dst, U& src, S scalar, MaskReg& mask, PIPEV_LOC) {
     static_assert(mode == MaskMergeMode::ZEROING, "LeakyRelu: MaskMergeMode::MERGING is not "
                   "supported (the LeakyRelu page)");
