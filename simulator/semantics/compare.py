@@ -15,6 +15,9 @@ from simulator.semantics.common import load, numeric
 
 OPS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "gt": np.greater,
        "le": np.less_equal, "ge": np.greater_equal}
+# packbits' bit order, passed by position in the prepared bodies (numpy's dispatcher takes
+# positional arguments ≈0.3 µs faster than keywords: a tenth of a 255-repeat compare)
+LITTLE = "little"
 
 
 def _values(raw: np.ndarray, vop: VectorOp) -> np.ndarray:
@@ -120,7 +123,7 @@ def prepare_vcmpv(vop: VectorOp, ub_bytes: int):
             machine, reads = m, [_reader(m, vop, a) for a in accs]
         other = reads[1]() if len(reads) > 1 else scalar_of(scalar)
         op(reads[0](), other, out=out)
-        m.ub[start:stop] = np.packbits(out.reshape(-1), bitorder="little")
+        m.ub[start:stop] = np.packbits(out.reshape(-1), None, LITTLE)
     return body
 
 
@@ -189,21 +192,20 @@ def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int,
                 dst = dst.view(row)
         if widen:
             op(first.astype(np.float32), second.astype(np.float32) if two
-               else scalar_of(scalar), out=out)
-        else:
-            op(first, second if two else scalar_of(scalar), out=out)
+               else scalar_of(scalar), out)
+        else:  # (out by position, as packbits' order: the dispatch is cheaper)
+            op(first, second if two else scalar_of(scalar), out)
         if rows is not None:
             if picked is not None:
                 np.copyto(picked, every)
-                dst[...] = np.ndarray(rows_at[0], row, pack(picked.view(bool),
-                                                             bitorder="little"), 0, rows_at[1])
+                dst[...] = np.ndarray(rows_at[0], row, pack(picked.view(bool), None, LITTLE),
+                                      0, rows_at[1])
             else:
-                dst[...] = np.ndarray(rows_at[0], row, pack(out, bitorder="little"), 0,
-                                      rows_at[1])
+                dst[...] = np.ndarray(rows_at[0], row, pack(out, None, LITTLE), 0, rows_at[1])
         elif order is None:
-            dst[...] = pack(out, bitorder="little")
+            dst[...] = pack(out, None, LITTLE)
         else:
-            dst[...] = pack(out, bitorder="little").view(unit).take(order).view(np.uint8)
+            dst[...] = pack(out, None, LITTLE).view(unit).take(order).view(np.uint8)
     return body
 
 
