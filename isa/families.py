@@ -763,5 +763,6 @@ VCONV_DEQ = ConvFamily("vconv_deq", VECTOR, "V", "conv")  # s32 → f16 × DEQSC
 VCONV_DEQ_B8 = DeqB8Family("vconv_deq_b8", VECTOR, "V", "conv")
 # DEQSCALE = a 64-bit value (set_deqscale; the C API page: PIPE_V), machine state as VA0..VA7
 SET_DEQSCALE = Family("set_deqscale", SCALAR, "V", "set_deqscale")
+SET_CTRL = Family("set_ctrl", SCALAR)  # issue 34: CTRL[HI:LO] (isa/ctrl.py)
 API_CAST_DEQUANT = DeqB8Family("api_cast_dequant", API, "V")  # CastDequant (isa/api.py)
 API_SET_DEQ_SCALE = Family("api_set_deq_scale", API, "V")  # SetDeqScale's three forms

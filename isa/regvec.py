@@ -193,4 +193,33 @@ VRSCALAR = _fam("vrscalar", "compute")  # Adds Muls Maxs Mins LeakyRelu ShiftLef
 MEMBAR = _fam("membar", "mask")  # LocalMemBar
 VRREDUCE = _fam("vrreduce", "reduce")  # Reduce SUM / MAX / MIN
 VRMATH = _fam("vrmath", "math")  # Exp Ln Sqrt
-VRMATHBIN = _fam("vrmathbin", "math")  # Div
+
+
+# Div's DivSpecificMode algo (the Div page's DivAlgo, in its order): the 1-ulp modes run the
+# instruction, the 0-ulp ones the difference-compensation sequence; every mode but p0ulp and
+# p1ulp (the FTZ_FALSE ones) flushes subnormal inputs and results to zero. pipev's quotient is
+# correctly rounded in every mode (docs/semantics.md §15, docs/decisions.md)
+DIV_ALGOS = ("intrinsic", "diff", "p1ulp_ftz", "p0ulp_ftz", "p0ulp", "p1ulp")
+DIV_KEEPS_SUBNORMALS = frozenset({"p0ulp", "p1ulp"})
+# the types each mode takes (the Div page's data-type list; complex types aside)
+DIV_ALGO_TYPES = {**dict.fromkeys(("intrinsic", "p1ulp_ftz"), TYPES["vrdiv"]),
+                  **dict.fromkeys(("diff", "p0ulp_ftz", "p0ulp"), ("f32",)),
+                  "p1ulp": ("f16", "f32")}
+
+
+class DivFamily(RegFamily):
+    """Div: its DivAlgo takes the types the page lists for it."""
+
+    __slots__ = ()
+
+    def chip_problem(self, name: str, chip, fields: dict, t: DType | None
+                     ) -> tuple[str, str] | None:
+        problem = super().chip_problem(name, chip, fields, t)
+        algo = DIV_ALGOS[fields.get("algo", 0)]
+        if problem is None and t is not None and t.name not in DIV_ALGO_TYPES[algo]:
+            return (f"{name}.{t.name}: DivAlgo {algo} takes "
+                    f"{', '.join(DIV_ALGO_TYPES[algo])}", "")
+        return problem
+
+
+VRMATHBIN = DivFamily("vrmathbin", REGVEC, "V", "math", requires=NEEDS)  # Div

@@ -44,15 +44,31 @@ class HistFamily(TypedRegFamily):
 
 
 class WideBlockSumFamily(TypedRegFamily):
-    """ReduceDataBlock SUM of 16-bit integers into 32-bit sums (the page's table 3 rows
-    int32_t ← int16_t and uint32_t ← uint16_t)."""
+    """ReduceDataBlock / Reduce SUM of 16-bit integers into 32-bit sums (the pages' table 3
+    rows int32_t ← int16_t and uint32_t ← uint16_t)."""
 
     __slots__ = ()
     PAIRS = (("s32", "s16"), ("u32", "u16"))
 
     def pair_problem(self, name: str, dst, src, fields: dict) -> str | None:
         if (dst.name, src.name) not in self.PAIRS:
-            return "ReduceDataBlock sums s16 into s32 and u16 into u32 (s32.s16, u32.u16)"
+            return f"{name} sums s16 into s32 and u16 into u32 (s32.s16, u32.u16)"
+        return None
+
+
+class ExpSubFamily(TypedRegFamily):
+    """ExpSub: float from float, or float from the even (part=zero) or odd (part=one) halves
+    (the ExpSub page's table 3 and its RegLayout)."""
+
+    __slots__ = ()
+    PAIRS = (("f32", "f32"), ("f32", "f16"))
+
+    def pair_problem(self, name: str, dst, src, fields: dict) -> str | None:
+        if (dst.name, src.name) not in self.PAIRS:
+            return "ExpSub computes f32 from f32 or from f16 (f32.f32, f32.f16)"
+        if fields.get("part", 0) > (1 if src.name == "f16" else 0):
+            return ("ExpSub's RegLayout is zero or one for f16 sources, none for f32 "
+                    "(the page: not in effect)")
         return None
 
 
@@ -84,6 +100,8 @@ VGATHERB = _fam("vgatherbub", "gather")  # GatherB: 32-byte blocks from UB
 VRGATHER = _fam("vrgather", "compute")  # Gather within a register
 VREDBLK = _fam("vredblk", "reduce")  # ReduceDataBlock
 VREDBLKW = WideBlockSumFamily("vredblkw", REGVEC, "V", "reduce", requires=NEEDS)  # 16 → 32 SUM
+VREDW = WideBlockSumFamily("vredw", REGVEC, "V", "reduce", requires=NEEDS)  # Reduce 16 → 32 SUM
+VREXPSUB = ExpSubFamily("vrexpsub", REGVEC, "V", "math", requires=NEEDS)  # ExpSub
 VRPAIR = _fam("vrpair", "compute")  # PairReduceElem
 PGENV = _fam("pgenv", "mask")  # MaskGenWithRegTensor
 VRMOVM = _fam("vrmovm", "compute")  # Move with a mask (merging)

@@ -505,6 +505,12 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              "[15:0] (vconv_deq), or an f32 scale [31:0], s9 offset [45:37], sign [46] "
              "(vconv_deqs162b8); VALUE a UB address (NAME[I], @ADDR): the 128-byte parameter "
              "table of vconv_vdeqs162b8, DEQSCALE = its address / 32"),
+    # --- issue 34: CTRL (isa/ctrl.py; SetCtrlSpr / ResetCtrlSpr, asc_set_ctrl)
+    InstrDef("set_ctrl", (("lo", "imm"), ("hi", "imm"), ("value", "xsrc")), F.SET_CTRL,
+             level="scalar", doc="CTRL[HI:LO] = VALUE (SetCtrlSpr<LO, HI>; asc_set_ctrl: 0, "
+             "63): the saturation modes Cast follows (docs/semantics.md §15.4)"),
+    InstrDef("reset_ctrl", (("lo", "imm"), ("hi", "imm")), F.SET_CTRL, level="scalar",
+             doc="CTRL[HI:LO] = its default (ResetCtrlSpr<LO, HI>)"),
     InstrDef("vconv_deq", _VEC2, F.VCONV_DEQ, typed=True, src_typed=True, types="deq",
              strides="unary", keys=("repeat",),
              doc="dst = f16(src × DEQSCALE's half scale), rounded to nearest even (Cast int32_t "
@@ -764,6 +770,9 @@ KEYS.update({k.name: k for k in (
     Key("merge", 0, 1, 0, False, "MaskMergeMode: 0 zeroing (inactive elements 0), 1 merging "
         "(inactive elements keep dst)"),
 )})
+KEYS["algo"] = Key("algo", 0, len(RV.DIV_ALGOS) - 1, 0, False, "Div's DivSpecificMode "
+                   "algo: " + " ".join(RV.DIV_ALGOS) + " (p0ulp, p1ulp: subnormals kept; the "
+                   "others flush them)", words=RV.DIV_ALGOS)
 _V, _P, _A = ("vreg", "vreg"), ("preg", "preg"), ("addr", "raddr")
 
 
@@ -846,7 +855,8 @@ for _d in (
               ("exp", "e^vA[k]", "Exp"), ("ln", "ln(vA[k])", "Ln"),
               ("sqt", "sqrt(vA[k])", "Sqrt"))),  # vrsqrt is Rsqrt's (#27a)
     _rv("vrdiv", _RB, RV.VRMATHBIN, "vD[k] = vA[k] / vB[k] where pM enables k, else 0 (Div; "
-        "IEEE, correctly rounded)"),
+        "floats correctly rounded, subnormal inputs and results flushed to zero but for "
+        "algo=p0ulp / p1ulp; integers truncated)", keys=("algo",)),
     *(_rv(f"vred{op}", _RU, RV.VRREDUCE, f"vD[0] = {doc} of the elements pM enables{idx}, the "
           f"other elements 0 (Reduce {op.upper()})") for op, doc, idx in (
               ("sum", "the binary-tree sum", ""),
@@ -953,6 +963,12 @@ for _d in (
     _rv("vredblkwsum", _RU, RVD.VREDBLKW, "vD[j] = the sum of the elements pM enables in "
         "32-byte block j of vA (16-bit SRC), as DST (32-bit: exact), j < 8, the other elements 0 "
         "(ReduceDataBlock SUM int16 → int32, uint16 → uint32)", src_typed=True),
+    _rv("vredsumw", _RU, RVD.VREDW, "vD[0] = the sum of the 16-bit elements of vA pM enables, "
+        "as DST (32-bit: exact), the other elements 0 (Reduce SUM int16 → int32, uint16 → "
+        "uint32)", src_typed=True),
+    _rv("vrexpsub", _RB, RVD.VREXPSUB, "vD[k] = e^(vA[k] - vB[k]) in f32 where pM enables the "
+        "source element, else 0 (ExpSub; f16 sources: element 2k + part, widened exactly)",
+        src_typed=True, keys=("part",)),
     _rv("vrpairsum", _RU, RVD.VRPAIR, "vD[k] = vA[2k] + vA[2k+1], disabled elements 0, for k < "
         "N/2, the other half 0 (PairReduceElem SUM)"),
     _rv("pgenv", (("d", "preg"), ("a", "vreg")), RVD.PGENV, "pD = the bits of block OFFSET of vA "

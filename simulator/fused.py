@@ -76,6 +76,10 @@ def offered(source, timing, observers: Sequence[Observer]) -> bool:
 class FastLoop:
     """Runs an executor's program with plans (see the module doc)."""
 
+    # a static vector plan checks MASK/CTRL itself (`_masked_plan`); a subclass that wraps
+    # `_vector_plan`'s plans (recording each execution first) sets it False
+    guarded_plans = True
+
     def __init__(self, ex: Executor):
         self.ex, self.m, self.source, self.model = ex, ex.m, ex.source, ex.timing
         self.observers = ex.observers
@@ -570,12 +574,13 @@ class FastLoop:
         Each value's plan checks MASK/CTRL itself (`_vector_plan`'s MISS: no wrapper call an
         execution) and hands another value's to `switch`, which also makes the plan of the
         value now in force the one LEARNT's keys find; a subclass that wraps `_vector_plan`'s
-        plans (the debugger's) gets them unguarded, behind `_switched`."""
+        plans (the debugger's: `guarded_plans` False) gets them unguarded, behind
+        `_switched`."""
         ex, m, plans = self.ex, self.m, self.plans
         by_state: dict[tuple, Callable] = {}
         sighted: set[tuple] = set()
         keys = (learnt.body, (learnt.text, learnt.file))
-        guarded = type(self)._vector_plan is FastLoop._vector_plan
+        guarded = self.guarded_plans
 
         def make(got: tuple) -> Callable | None:
             return self._vector_plan(learnt, *got, miss=switch) if guarded \

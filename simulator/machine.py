@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from isa.chip import Chip
+from isa.ctrl import LAUNCH as CTRL_LAUNCH
 from isa.lexer import BLOCK_IDX, BLOCK_NUM, REGISTERS
 from isa.program import Program
 from isa.types import DType
@@ -32,7 +33,7 @@ class Machine:
         self.flags: dict[tuple[str, str, int], object] = {}  # set flag → its set_flag
         self.mutexes: dict[int, tuple[str, object]] = {}  # #34: locked id → (pipe, its Lock)
         # special registers an instruction leaves for the scalar unit (rsvd_cnt: GatherMask's)
-        self.special: dict[str, int] = {}
+        self.special: dict[str, int] = {"ctrl": CTRL_LAUNCH}  # issue 34: CTRL (isa/ctrl.py)
         self.x = [0] * REGISTERS  # x0..x31, then block_idx and block_num (read-only)
         self.x[BLOCK_IDX], self.x[BLOCK_NUM] = block
         # instruction → [what, elements]: inputs whose result the vendor calls unknown (#27a)

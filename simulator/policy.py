@@ -38,6 +38,14 @@ class Policy:
         if self.checks == "warn":
             self.report("warning", instr, problem, once=problem.rule)
 
+    def warn_per_line(self, instr: Instruction, problem: Problem) -> None:
+        """A warning once per source line and rule, however many statements the line issues
+        (a C++ loop's iterations)."""
+        key = (instr.file, instr.line, problem.rule)
+        if key not in self._warned:
+            self._warned.add(key)
+            self.diagnostics.append(self.diagnostic("warning", instr, problem))
+
     def report(self, severity: str, instr: Instruction, problem: Problem,
                once: str | None = None) -> Diagnostic | None:
         if once is not None:

@@ -597,6 +597,8 @@ class Commands:
         deq = self.s.machine.special.get("deqscale")
         if deq is not None:  # #27/#29: once a set_deqscale has run
             out.append(f"{'$deqscale':<10} {format_value(deq, 'x', 64)}")
+        if self.s.machine.chip.reg_vector:  # issue 34: CTRL (set_ctrl; its saturation bits)
+            out.append(f"{'$ctrl':<10} {format_value(self.eval.register('$ctrl'), 'x', 64)}")
         return out
 
     def _info_display(self) -> list[str]:

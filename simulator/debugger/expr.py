@@ -214,11 +214,13 @@ class Evaluator:
             if value is None:
                 raise ExprError("$deqscale has not been written (no set_deqscale has run)")
             return value
+        if name == "$ctrl":  # issue 34: CTRL (set_ctrl / reset_ctrl; machine state)
+            return m.special["ctrl"]
         reg = reg_file_value(name, m)  # issue 34: $v0..$v31 ($v0_f32: as f32), $p0..$p7
         if reg is not None:
             return reg
         raise ExprError(f"no register '{name}' (registers: $x0..$x31, " +
-                        ", ".join(REGISTERS[32:]) + ", $deqscale)")
+                        ", ".join(REGISTERS[32:]) + ", $deqscale, $ctrl)")
 
 
 _NUM = r"([0-9]|[1-5][0-9]|6[0-3])"  # 0..63: the registers and the spill slots past them

@@ -12,6 +12,7 @@ from isa.table import INSTRUCTIONS, KEYS, TABLE, TYPED_FORMS
 from simulator.semantics import (
     atomic,
     cmpmask,
+    ctrl,
     dequant,
     dma,
     gather,
@@ -78,6 +79,7 @@ def _builtin() -> InstructionSet:
         **regvec.ISSUE,  # issue 34: ascend950's reg-based vector unit
         **regvec_convert.ISSUE,  # issue 34 (h34a): its conversions and relayouts
         **regvec_data.ISSUE,  # issue 34 (h34a): unaligned accesses, gathers, block reductions
+        **ctrl.ISSUE,  # issue 34: SetCtrlSpr / ResetCtrlSpr
     }, bodies={
         "vsel": vsel, "vcmp": vcmp, "vcmpv": vcmpv, "vcmpvs": vcmpvs, "dup": dup,
         "binary": binary, "unary_scalar": unary_scalar, "vcopy": vcopy, "unary": unary,

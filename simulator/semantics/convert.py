@@ -30,12 +30,15 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
+from isa import ctrl
 from isa.decode import VectorOp
+from isa.regvec_convert import CAST_PAIRS
 from isa.table import ROUND_MODES
 from isa.types import DType, int_range
 from simulator.machine import RAW, Machine
 from simulator.semantics.common import load, store
 from simulator.semantics.convert_fast import fast_convert
+from simulator.semantics.regvec_convert import reg_convert
 
 MAX_SHIFT = 62  # M < 2^62 in every supported type: beyond this shift only a sticky bit is left
 
@@ -201,8 +204,26 @@ def vconv(m: Machine, vop: VectorOp, scalar, lo: int, hi: int) -> None:
     src = raw.view(RAW[instr.src_dtype.size])
     if instr.dtype.kind == "uint" and instr.src_dtype.kind != "uint":
         count_negative(m, vop, src, lo, hi)
-    out = convert(src, instr.src_dtype, instr.dtype, mode)
+    out = _on_reg_unit(m, src, instr.src_dtype, instr.dtype, mode)
+    if out is None:
+        out = convert(src, instr.src_dtype, instr.dtype, mode)
     store(m, vop, vop.access("dst"), out, lo, hi)
+
+
+def _on_reg_unit(m: Machine, raw: np.ndarray, src: DType, dst: DType, mode: str
+                 ) -> np.ndarray | None:
+    """On ascend950 the memory-based Cast is the reg-based one (the Cast page: "通过VF调用Reg矢量
+    计算API实现"), so a pair the reg Cast has converts by its rules, saturating as CTRL says
+    (the memory-based Cast has no SatMode of its own: with CTRL[60] = 0 it saturates, its
+    "溢出默认按照饱和处理"); None elsewhere (docs/semantics.md §15.4)."""
+    if not m.chip.reg_vector:
+        return None
+    row = CAST_PAIRS.get((dst.name, src.name))
+    if row is None:
+        return None
+    sat = row[1] != "sat" or ctrl.saturates(m.special.get("ctrl", ctrl.LAUNCH),
+                                            dst.name[0] in "su", True)
+    return reg_convert(raw, src, dst, mode, sat)
 
 
 def count_negative(m: Machine, vop: VectorOp, raw: np.ndarray, lo: int, hi: int) -> None:

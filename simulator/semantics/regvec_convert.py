@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from isa import ctrl
 from isa.program import Instruction
 from isa.regvec import VL
-from isa.regvec_convert import SAT_MODES
+from isa.regvec_convert import CAST_PAIRS, SAT_MODES
 from isa.table import ROUND_MODES
 from isa.types import LOW_FLOATS, TYPES, DType, value_bits
 from simulator.machine import Machine
@@ -157,7 +158,9 @@ def vrcvt(ex: Context, instr: Instruction) -> Issued:
     # the enabled source elements (a 4-bit pair conversion: every element, as pairs)
     _read_v(ex, instr, "a", under=None if pair else "m", size=src.size)
     _check_mask(ex, instr, (src.size, dst.size))
-    return Issued("V", None, _vrcvt, (dst, src, mode, sat != "nosat", part, _reg(instr, "d"),
+    # a pair that takes a SatMode follows CTRL when it runs (the global bits or this one's)
+    own = sat != "nosat" if CAST_PAIRS[(dst.name, src.name)][1] == "sat" else None
+    return Issued("V", None, _vrcvt, (dst, src, mode, own, part, _reg(instr, "d"),
                                       _reg(instr, "a"), _reg(instr, "m")))
 
 
@@ -217,7 +220,10 @@ def _pair_register(raw: np.ndarray, on: np.ndarray, dst: DType, src: DType, mode
 
 
 def _vrcvt(m: Machine, _op, arg, _lo, _hi) -> None:
-    dst, src, mode, sat, part, d, a, mk = arg
+    dst, src, mode, own, part, d, a, mk = arg
+    # SatMode UNKNOWN's pairs run as sat (docs/decisions.md); the others as CTRL says
+    sat = True if own is None else ctrl.saturates(m.special.get("ctrl", ctrl.LAUNCH),
+                                                  dst.name[0] in "su", own)
     on = active(m.regs.p[mk], src.size)
     _write_v(m, d, cast_register(m.regs.v[a], on, dst, src, mode, sat, part))
 

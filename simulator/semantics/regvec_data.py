@@ -16,11 +16,12 @@ import numpy as np
 
 from isa.program import Instruction, RegExpr
 from isa.regvec import VL
-from isa.types import DType
+from isa.types import DType, lookup
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
 from simulator.semantics.context import Context
 from simulator.semantics.issued import Issued
+from simulator.semantics.math import correctly_rounded
 from simulator.semantics.regvec import (
     RegAccess,
     _apply_post,
@@ -42,6 +43,7 @@ from simulator.semantics.regvec import (
     enabled,
     tree_sum,
 )
+from simulator.semantics.regvec_convert import _check_mask
 
 
 # -- unaligned loads -------------------------------------------------------------------------
@@ -354,6 +356,53 @@ def _vredblkwsum(m: Machine, _op, arg, _lo, _hi) -> None:
     _write_v(m, d, out)
 
 
+def vredsumw(ex: Context, instr: Instruction) -> Issued:
+    """Reduce SUM of 16-bit integers into a 32-bit one (the Reduce page's table 3)."""
+    src = instr.src_dtype
+    _read_v(ex, instr, "a")
+    _read_p(ex, instr, "m", src)
+    return Issued("V", None, _vredsumw, (instr.dtype, src, _reg(instr, "d"), _reg(instr, "a"),
+                                         _reg(instr, "m")))
+
+
+def _vredsumw(m: Machine, _op, arg, _lo, _hi) -> None:
+    """vD[0] = the enabled elements' sum: at most 128 16-bit values, exact in 32 bits."""
+    dst, src, d, a, mk = arg
+    x = m.regs.v[a].view(src.numeric).astype(np.int64)
+    out = np.zeros(VL // dst.size, dst.numeric)
+    out[0] = np.where(active(m.regs.p[mk], src.size), x, 0).sum()
+    _write_v(m, d, out)
+
+
+def vrexpsub(ex: Context, instr: Instruction) -> Issued:
+    """ExpSub: e^(vA - vB) in f32 (the ExpSub page's formula)."""
+    src = instr.src_dtype
+    _read_v(ex, instr, "a", "b")
+    _check_mask(ex, instr, (src.size, instr.dtype.size))
+    return Issued("V", None, _vrexpsub, (src, instr.fields.get("part", 0), _reg(instr, "d"),
+                                         _reg(instr, "a"), _reg(instr, "b"), _reg(instr, "m")))
+
+
+def exp_sub(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """e^(A - B) of float32 elements: the difference rounded to float32 once (as Sub), then
+    Exp's correctly rounded model (docs/semantics.md §15.4)."""
+    with np.errstate(all="ignore"):
+        diff = (a.astype(np.float32) - b.astype(np.float32)).astype(np.float32)
+    return correctly_rounded("vexp", diff, lookup("f32"))
+
+
+def _vrexpsub(m: Machine, _op, arg, _lo, _hi) -> None:
+    """f16 sources: element 2k + part of each (widened exactly) gives vD[k], enabled by its
+    own mask bit (the page: the even bits of a b16 mask), as Cast's RegLayout does."""
+    src, part, d, a, b, mk = arg
+    on = active(m.regs.p[mk], src.size)
+    x, y = _values(m.regs.v[a], src), _values(m.regs.v[b], src)
+    if src.size == 2:
+        x, y, on = x[part::2], y[part::2], on[part::2]
+    res = exp_sub(x, y).view(np.uint32)
+    _write_v(m, d, np.where(on, res, np.zeros((), np.uint32)))
+
+
 def vrpairsum(ex: Context, instr: Instruction) -> Issued:
     return _masked(ex, instr, _vrpairsum)
 
@@ -451,6 +500,7 @@ def _vrhist(m: Machine, _op, arg, _lo, _hi) -> None:
 ISSUE = {"vldupre": vldupre, "vldu": vldu, "vstu": vstu, "vstupost": vstupost,
          "vscatter": vsct, "vgatherub": vgth, "vgatherw": vgthw, "vgatherbub": vgthb,
          "vrgather": vrgather,
-         "vredblk": vredblk, "vredblkw": vredblkwsum, "vrpair": vrpairsum, "pgenv": pgenv,
+         "vredblk": vredblk, "vredblkw": vredblkwsum, "vredw": vredsumw,
+         "vrexpsub": vrexpsub, "vrpair": vrpairsum, "pgenv": pgenv,
          "vrmovm": vrmovm, "vrsqz": vrsqz,
          "vclrar": vclrar, "vrhist": vrhist}

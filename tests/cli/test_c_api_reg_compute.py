@@ -228,3 +228,71 @@ def test_a_nested_addr_reg_is_an_error_at_its_line(pipev, tmp_path):
     proc = pipev("run", "--chip", "ascend950", str(src), timeout=300)
     assert proc.returncode == 1
     assert "n.cpp:14:" in proc.stderr and "one loop level" in proc.stderr
+
+
+REGISTER_GATHER = """#include <cstdio>
+#include "acl/acl.h"
+#include "c_api/asc_simd.h"
+__simd_vf__ inline void vf(__ubuf__ half* x, __ubuf__ uint16_t* ix, __ubuf__ half* y)
+{
+    vector_bool all = asc_create_mask_b16(PAT_ALL);
+    vector_half xr, yr;
+    vector_uint16_t ir;
+    asc_loadalign(xr, x);
+    asc_loadalign(ir, ix);
+    asc_gather(yr, xr, ir);
+    asc_storealign(y, yr, all);
+}
+__global__ __aicore__ void k(__gm__ half* x, __gm__ uint16_t* ix, __gm__ half* y)
+{
+    __ubuf__ half xs[128];
+    __ubuf__ uint16_t is[128];
+    __ubuf__ half ys[128];
+    asc_init();
+    asc_copy_gm2ub_align(xs, x, 256);
+    asc_copy_gm2ub_align(is, ix, 256);
+    asc_sync_notify(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    asc_sync_wait(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    vf(xs, is, ys);
+    asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_sync_wait(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_copy_ub2gm_align_sync(y, ys, 256);
+}
+int main()
+{
+    uint16_t *xh, *ih, *yh, *x, *i, *y;
+    aclInit(nullptr);
+    aclrtMallocHost((void**)&xh, 256);
+    aclrtMallocHost((void**)&ih, 256);
+    aclrtMallocHost((void**)&yh, 256);
+    for (int k = 0; k < 128; ++k) {
+        xh[k] = uint16_t(0x3C00 + 3 * k);
+        ih[k] = uint16_t((k * 45) % 128);
+    }
+    xh[5] = 0x7E00; xh[6] = 0x8000;  // a NaN and -0 travel as bits
+    aclrtMalloc((void**)&x, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&i, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&y, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(x, 256, xh, 256, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtMemcpy(i, 256, ih, 256, ACL_MEMCPY_HOST_TO_DEVICE);
+    k<<<1, nullptr, nullptr>>>((half*)x, i, (half*)y);
+    aclrtMemcpy(yh, 256, y, 256, ACL_MEMCPY_DEVICE_TO_HOST);
+    std::FILE* f = std::fopen("c_out.bin", "wb");
+    std::fwrite(yh, 1, 256, f);
+    std::fclose(f);
+    return 0;
+}
+"""
+
+
+def test_the_register_gather_takes_each_element_from_its_index(pipev, tmp_path):
+    """asc_gather(dst, src, index) of registers (its page's second group): dst[i] =
+    src[index[i]]."""
+    src = tmp_path / "g.cpp"
+    src.write_text(REGISTER_GATHER)
+    proc = pipev("run", "--chip", "ascend950", "--werror", str(src), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    x = (0x3C00 + 3 * np.arange(128)).astype(np.uint16)
+    x[5], x[6] = 0x7E00, 0x8000
+    index = (np.arange(128) * 45) % 128
+    assert (tmp_path / "c_out.bin").read_bytes() == x[index].tobytes()

@@ -126,6 +126,7 @@ __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y)
     __ubuf__ fp4x2_e1m2_t bs[256];
     __ubuf__ int4x2_t qs[256];
     asc_init();
+    asc_set_ctrl(asc_get_ctrl() & ~(1ull << 60));  // each call's own saturation
     asc_copy_gm2ub((__ubuf__ void*)xs, (__gm__ void*)x, 256);
     asc_sync_notify(PIPE_MTE2, PIPE_V, EVENT_ID0);
     asc_sync_wait(PIPE_MTE2, PIPE_V, EVENT_ID0);

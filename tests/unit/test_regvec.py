@@ -297,6 +297,8 @@ def test_merging_keeps_and_zeroing_clears(tmp_path):
 
 
 def test_a_load_of_what_the_vf_stored_needs_local_mem_bar(tmp_path):
+    """The race is a warning, once per line, and the load reads the stored data (program
+    order): the vendor's softmax sample has such a load and passes on silicon."""
     body = """.chip ascend950
 .ub a f32[128] @0x0 = random(1)
     vf_begin "t"
@@ -307,8 +309,15 @@ def test_a_load_of_what_the_vf_stored_needs_local_mem_bar(tmp_path):
     vlds.f32 v2, a[64]
     vf_end
 """
-    with pytest.raises(SimulationError) as e:
-        run_ub(body.format(bar=""), tmp_path)
-    assert "LocalMemBar<MemType::VEC_STORE, MemType::VEC_LOAD>" in str(e.value)
-    run_ub(body.format(bar="vmembar vst, vld"), tmp_path)  # ordered: no finding
-    run_ub(body.format(bar="").replace("vlds.f32 v2", "vlds.f32 v0"), tmp_path)  # same register
+    res = run_ub(body.format(bar=""), tmp_path)
+    races = [d for d in res.diagnostics if "LocalMemBar<MemType::VEC_STORE, "
+             "MemType::VEC_LOAD>" in d.message]
+    assert len(races) == 1 and races[0].severity == "warning" and races[0].line == 8
+    quiet = [run_ub(body.format(bar="vmembar vst, vld"), tmp_path),  # ordered: no finding
+             run_ub(body.format(bar="").replace("vlds.f32 v2", "vlds.f32 v0"), tmp_path)]
+    assert not any("race" in d.message or "LocalMemBar" in d.message
+                   for r in quiet for d in r.diagnostics)
+    looped = body.replace("    vlds.f32 v2", ".rept 3\n    vlds.f32 v2").replace(
+        "    vf_end", ".endr\n    vf_end")
+    assert sum("LocalMemBar" in d.message
+               for d in run_ub(looped.format(bar=""), tmp_path).diagnostics) == 1

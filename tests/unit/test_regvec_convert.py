@@ -49,7 +49,8 @@ def raw_register(t: str, rng: np.random.Generator) -> bytes:
 
 def run_registers(tmp_path, body: str, **regs: bytes):
     """Run BODY inside a VF after each named input register's 256 bytes are loaded from UB
-    (vlds.u8 v0.. in order; mask bytes p*: plds) and return the UB after it."""
+    (vlds.u8 v0.. in order; mask bytes p*: plds) and return the UB after it. CTRL[60] = 0
+    first: each Cast's own SatMode decides (the Cast page's table 5), as these tests ask."""
     lines = [".chip ascend950"]
     loads = []
     for i, (name, raw) in enumerate(regs.items()):
@@ -60,7 +61,8 @@ def run_registers(tmp_path, body: str, **regs: bytes):
         else:
             loads.append(f"    vlds.u8 v{i}, {name}[0]")
     lines.append(".ub out u8[16384] @0x1000")
-    text = "\n".join(lines + ['    vf_begin "t"', "    pset.u8 p7, ALL", *loads, body,
+    text = "\n".join(lines + ["    set_ctrl 60, 60, 0", '    vf_begin "t"',
+                              "    pset.u8 p7, ALL", *loads, body,
                               "    vf_end"]) + "\n"
     src = tmp_path / "k.vasm"
     src.write_text(text)

@@ -523,6 +523,7 @@ inline int32_t asc_float2int32_rna(float v) { return pipev::detail::float_to_int
 #include "bindings.h"
 #include "reg.h"  // issue 34: the reg section (ascend950)
 #include "nddma.h"  // issue 34: asc_ndim_copy_gm2ub (ascend950)
+#include "data_move_align.h"  // asc_copy_gm2ub_align / asc_copy_ub2gm_align, asc_lock
 
 // ---- data movement ------------------------------------------------------------------------------
 inline void asc_copy_gm2ub(void* dst, void* src, uint32_t size, PIPEV_LOC) {
@@ -629,6 +630,9 @@ inline void asc_reduce(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src0, __ubuf__
 }
 // RSVD_CNT: the elements the last asc_reduce (GatherMask) wrote.
 inline int64_t asc_get_rsvd_count() { return int64_t(pipev::detail::special("rsvd_cnt")); }
+// CTRL (the sys_var pages asc_set_ctrl / asc_get_ctrl, issue 34): the whole register
+inline void asc_set_ctrl(uint64_t config, PIPEV_LOC) { AscendC::SetCtrlSpr<0, 63>(int64_t(config), loc); }
+inline int64_t asc_get_ctrl() { return int64_t(pipev::detail::special("ctrl")); }
 // ---- issue 28 (28b): Brcb (asc_brcb) --------------------------------------------------------------
 union asc_brcb_config {
     uint64_t config;

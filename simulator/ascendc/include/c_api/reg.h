@@ -70,12 +70,12 @@ inline vector_bool asc_update_mask_b32(uint32_t& n, PIPEV_LOC) {
 template <class T> void asc_load(AscendC::Reg::RegTensor<T>& dst, __ubuf__ T* src, PIPEV_LOC) {
     AscendC::Reg::LoadAlign(dst, src, loc);
 }
-template <class T> void asc_store(__ubuf__ T* dst, AscendC::Reg::RegTensor<T>& src, PIPEV_LOC) {
+template <class T> void asc_store(__ubuf__ T* dst, const AscendC::Reg::RegTensor<T>& src, PIPEV_LOC) {
     vector_bool all = AscendC::Reg::CreateMask<T>(loc);
     AscendC::Reg::StoreAlign(dst, src, all, loc);
 }
 template <class T>
-void asc_store(__ubuf__ T* dst, AscendC::Reg::RegTensor<T>& src, vector_bool& mask, PIPEV_LOC) {
+void asc_store(__ubuf__ T* dst, const AscendC::Reg::RegTensor<T>& src, vector_bool& mask, PIPEV_LOC) {
     AscendC::Reg::StoreAlign(dst, src, mask, loc);
 }
 

@@ -179,22 +179,22 @@ void asc_loadalign_deintlv_postupdate(pipev::capi_reg::V<T>& dst0, pipev::capi_r
 // ---- aligned stores ------------------------------------------------------------------------------
 #define PIPEV_C_REG_STORE(name, Dist)                                                           \
     template <class T>                                                                           \
-    void name(__ubuf__ T* dst, pipev::capi_reg::V<T>& src, vector_bool& mask, PIPEV_LOC) {       \
+    void name(__ubuf__ T* dst, const pipev::capi_reg::V<T>& src, vector_bool& mask, PIPEV_LOC) { \
         AscendC::Reg::StoreAlign<T, Dist>(dst, src, mask, loc);                                  \
     }                                                                                            \
     template <class T>                                                                           \
-    void name(__ubuf__ T* dst, pipev::capi_reg::V<T>& src, int32_t offset, vector_bool& mask,    \
+    void name(__ubuf__ T* dst, const pipev::capi_reg::V<T>& src, int32_t offset, vector_bool& mask, \
               PIPEV_LOC) {                                                                       \
         AscendC::Reg::StoreAlign<T, Dist>(dst + offset, src, mask, loc);                         \
     }                                                                                            \
     template <class T>                                                                           \
-    void name(__ubuf__ T* dst, pipev::capi_reg::V<T>& src, addr_reg offset, vector_bool& mask,   \
+    void name(__ubuf__ T* dst, const pipev::capi_reg::V<T>& src, addr_reg offset, vector_bool& mask, \
               PIPEV_LOC) {                                                                       \
         AscendC::Reg::StoreAlign<T, Dist>(pipev::capi_reg::moved(dst, offset.bytes), src, mask,  \
                                           loc);                                                  \
     }                                                                                            \
     template <class T>                                                                           \
-    void name##_postupdate(__ubuf__ T*& dst, pipev::capi_reg::V<T>& src, int32_t offset,         \
+    void name##_postupdate(__ubuf__ T*& dst, const pipev::capi_reg::V<T>& src, int32_t offset,   \
                            vector_bool& mask, PIPEV_LOC) {                                       \
         AscendC::Reg::StoreAlign<T, Dist>(dst, src, mask, loc);                                  \
         dst += offset;                                                                           \
@@ -372,6 +372,27 @@ PIPEV_C_REG_REDUCE(asc_reduce_sum, SUM)
 PIPEV_C_REG_REDUCE(asc_reduce_max, MAX)
 PIPEV_C_REG_REDUCE(asc_reduce_min, MIN)
 #undef PIPEV_C_REG_REDUCE
+// int16 / uint16 summed into int32 / uint32 (the asc_reduce_sum page's first and third forms)
+inline void asc_reduce_sum(vector_int32_t& dst, vector_int16_t& src, vector_bool& mask,
+                           PIPEV_LOC) {
+    AscendC::Reg::Reduce<AscendC::ReduceType::SUM>(dst, src, mask, loc);
+}
+inline void asc_reduce_sum(vector_uint32_t& dst, vector_uint16_t& src, vector_bool& mask,
+                           PIPEV_LOC) {
+    AscendC::Reg::Reduce<AscendC::ReduceType::SUM>(dst, src, mask, loc);
+}
+
+// ---- compound: e^(src0 - src1) in float (asc_exp_sub: the even halves; _v2: the odd ones) ----
+template <class T>
+void asc_exp_sub(vector_float& dst, pipev::capi_reg::V<T>& src0, pipev::capi_reg::V<T>& src1,
+                 vector_bool& mask, PIPEV_LOC) {
+    AscendC::Reg::ExpSub(dst, src0, src1, mask, loc);
+}
+template <class T>
+void asc_exp_sub_v2(vector_float& dst, pipev::capi_reg::V<T>& src0, pipev::capi_reg::V<T>& src1,
+                    vector_bool& mask, PIPEV_LOC) {
+    AscendC::Reg::ExpSub<float, T, AscendC::Reg::RegLayout::ONE>(dst, src0, src1, mask, loc);
+}
 
 // ---- the VF's memory barrier ---------------------------------------------------------------------
 enum MEM_TYPE : uint8_t { VV_ALL, VST_VLD, VLD_VST, VST_VST, VS_ALL, VST_LD, VLD_ST, VST_ST,

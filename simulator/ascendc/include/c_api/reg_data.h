@@ -49,6 +49,12 @@ void asc_gather(AscendC::Reg::RegTensor<T>& dst, __ubuf__ S* src, AscendC::Reg::
                 vector_bool& mask, PIPEV_LOC) {
     AscendC::Reg::Gather(dst, src, index, mask, loc);
 }
+// the register form: dst[i] = src[index[i]] (the page's second group)
+template <class T, class I>
+void asc_gather(AscendC::Reg::RegTensor<T>& dst, AscendC::Reg::RegTensor<T>& src,
+                AscendC::Reg::RegTensor<I>& index, PIPEV_LOC) {
+    AscendC::Reg::Gather(dst, src, index, loc);
+}
 template <class T>
 void asc_squeeze(AscendC::Reg::RegTensor<T>& dst, AscendC::Reg::RegTensor<T>& src, vector_bool& mask,
                  PIPEV_LOC) {

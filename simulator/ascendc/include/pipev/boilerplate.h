@@ -111,6 +111,32 @@ public:
     }
 };
 
+// SetCtrlSpr / GetCtrlSpr / ResetCtrlSpr (their pages, issue 34): CTRL[endBit:startBit] of the
+// core's CTRL register, machine state (`set_ctrl` / `reset_ctrl` on S; a read asks the machine).
+// The saturation bits decide Cast's SatMode on ascend950 (docs/semantics.md §15.4).
+namespace detail_ctrl {
+template <int8_t startBit, int8_t endBit> constexpr void check_range() {
+    static_assert(0 <= startBit && startBit <= endBit && endBit <= 63, "CTRL bits: 0 <= "
+                  "startBit <= endBit <= 63 (the GetCtrlSpr page)");
+}
+}  // namespace detail_ctrl
+template <int8_t startBit, int8_t endBit> void SetCtrlSpr(int64_t value, PIPEV_LOC) {
+    detail_ctrl::check_range<startBit, endBit>();
+    pipev::detail::Stmt s("set_ctrl");
+    s.op("%d", int(startBit)).op("%d", int(endBit)).op("x%d", s.r(uint64_t(value))).issue(loc);
+}
+template <int8_t startBit, int8_t endBit> int64_t GetCtrlSpr(PIPEV_LOC) {
+    detail_ctrl::check_range<startBit, endBit>();
+    (void)loc;  // a register read: nothing is issued
+    uint64_t v = pipev::detail::special("ctrl") >> startBit;
+    return int64_t(endBit - startBit == 63 ? v : v & ((uint64_t(1) << (endBit - startBit + 1)) - 1));
+}
+template <int8_t startBit, int8_t endBit> void ResetCtrlSpr(PIPEV_LOC) {
+    detail_ctrl::check_range<startBit, endBit>();
+    pipev::detail::Stmt s("reset_ctrl");
+    s.op("%d", int(startBit)).op("%d", int(endBit)).issue(loc);
+}
+
 // Workspace (the workspace pages): the system workspace pointer SetSysWorkspace records and
 // GetSysWorkSpacePtr returns; the user's workspace starts GetLibApiWorkSpaceSize() bytes into the
 // launch's workspace, and pipev's APIs take none (0, tiling/platform), so it is the workspace.

@@ -179,17 +179,23 @@ inline constexpr RegTrait RegTraitNumTwo{2};
 template <bool Mask> class RegHandle {
 public:
     explicit RegHandle(PIPEV_LOC) : id_(pipev::regalloc::take(Mask, loc)) {}
-    RegHandle(RegHandle&& o) noexcept : id_(o.id_) { o.id_ = -1; }
+    RegHandle(RegHandle&& o) noexcept : id_(o.id_), owned_(o.owned_) { o.id_ = -1; }
     RegHandle& operator=(RegHandle&& o) noexcept {
         std::swap(id_, o.id_);
+        std::swap(owned_, o.owned_);
         return *this;
     }
     RegHandle(const RegHandle&) = delete;
-    ~RegHandle() { pipev::regalloc::give(Mask, id_); }
+    ~RegHandle() {
+        if (owned_) pipev::regalloc::give(Mask, id_);
+    }
     int id() const { return id_; }
 
 protected:
+    struct Alias {};  // a second name for a register another handle owns
+    RegHandle(Alias, int id) : id_(id), owned_(false) {}
     int id_;
+    bool owned_ = true;
 };
 class MaskReg : public RegHandle<true> {
 public:
@@ -209,6 +215,7 @@ template <class T, const RegTrait& Trait = RegTraitNumOne> class RegTensor : pub
                   "elements");
     struct Second {  // RegTraitNumTwo's second register
         explicit Second(pipev::Loc loc) : id(Trait.regs == 2 ? pipev::regalloc::take(false, loc) : -1) {}
+        explicit Second(int none) : id(none) {}  // an alias's: none of its own
         Second(Second&& o) noexcept : id(o.id) { o.id = -1; }
         Second& operator=(Second&& o) noexcept {
             std::swap(id, o.id);
@@ -230,6 +237,14 @@ public:
         if (&o != this)
             pipev::detail::Stmt("vrmov.%s v%d, v%d", pipev::type_name<T>, id_, o.id()).issue(pipev::detail::g_last);
         return *this;
+    }
+    // A vector cast, `(vector_int32_t)reg` (the C API samples'): the same register's bits seen
+    // as T, as the compiler's vector cast is (no instruction; the register stays the source's).
+    template <class U, const RegTrait& TraitU>
+    explicit RegTensor(const RegTensor<U, TraitU>& o)
+        : RegHandle<false>(typename RegHandle<false>::Alias{}, o.id()), second_(-1) {
+        static_assert(Trait.regs == 1 && TraitU.regs == 1, "pipev: a vector cast of a "
+                      "RegTraitNumTwo register is not modelled");
     }
 };
 
@@ -545,8 +560,32 @@ PIPEV_REG_BINARY(Min, "vrmin")
 PIPEV_REG_BINARY(And, "vrand")
 PIPEV_REG_BINARY(Or, "vror")
 PIPEV_REG_BINARY(Xor, "vrxor")
-PIPEV_REG_BINARY(Div, "vrdiv")
 #undef PIPEV_REG_BINARY
+// Div<T, mode>: mode is a MaskMergeMode or a pointer to a DivSpecificMode (the Div page): its
+// algo picks the precision and whether subnormals are kept (PRECISION_*_FTZ_FALSE) or flushed
+// (every other mode, the default's too); precisionMode with INTRINSIC is DIFF_COMPENSATION.
+struct DivSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING;
+    bool precisionMode = false;
+    DivAlgo algo = DivAlgo::INTRINSIC;
+};
+template <class T = DefaultType, auto mode = MaskMergeMode::ZEROING, class U>
+void Div(U& dst, U& src0, U& src1, MaskReg& mask, PIPEV_LOC) {
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vrdiv.%s", pipev::type_name<E>);
+    s.op("v%d", dst.id()).op("v%d", src0.id()).op("v%d", src1.id()).op("p%d", mask.id());
+    if constexpr (std::is_same_v<decltype(mode), MaskMergeMode>) {
+        if constexpr (mode == MaskMergeMode::MERGING) s.op("merge=1");
+    } else {
+        constexpr DivSpecificMode m = *mode;
+        constexpr const char* words[] = {"intrinsic", "diff", "p1ulp_ftz", "p0ulp_ftz", "p0ulp",
+                                         "p1ulp"};
+        constexpr int algo = m.precisionMode && m.algo == DivAlgo::INTRINSIC ? 1 : int(m.algo);
+        if constexpr (algo != 0) s.op("algo=%s", words[algo]);
+        if constexpr (m.mrgMode == MaskMergeMode::MERGING) s.op("merge=1");
+    }
+    s.issue(loc);
+}
 #define PIPEV_REG_UNARY(Name, mn)                                                               \
     template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U>       \
     void Name(U& dst, U& src, MaskReg& mask, PIPEV_LOC) {                                        \
@@ -623,15 +662,41 @@ PIPEV_REG_SHIFT(ShiftRight, "vrshr")
 // Reduce SUM / MAX / MIN over one register: dst[0] the result (MAX/MIN: dst[1] its index as T's
 // bits), the other elements 0.
 using ::AscendC::ReduceType;
-template <ReduceType type, class T = DefaultType, class U = DefaultType,
+// SUM of int16 / uint16 into int32 / uint32 (the page's table 3) is `vredsumw`.
+template <ReduceType type = ReduceType::SUM, class T = DefaultType, class U = DefaultType,
           MaskMergeMode mode = MaskMergeMode::ZEROING, class S, class V>
 void Reduce(S& dst, V& src, MaskReg& mask, PIPEV_LOC) {
+    static_assert(mode == MaskMergeMode::ZEROING, "Reduce: MaskMergeMode::MERGING is not "
+                  "supported (the Reduce page)");
     using E = typename V::ElementType;
-    static_assert(std::is_same_v<E, typename S::ElementType>, "pipev: Reduce with a wider "
-                  "destination (int16 sums into int32) is not modelled yet");
-    static const char* names[] = {"sum", "max", "min"};
-    pipev::detail::Stmt("vred%s.%s v%d, v%d, p%d", names[int(type)], pipev::type_name<E>,
-                        dst.id(), src.id(), mask.id()).issue(loc);
+    using D = typename S::ElementType;
+    if constexpr (!std::is_same_v<E, D>) {
+        static_assert(type == ReduceType::SUM && sizeof(E) == 2 && sizeof(D) == 4,
+                      "Reduce: only SUM widens (int16_t into int32_t, uint16_t into uint32_t)");
+        pipev::detail::Stmt("vredsumw.%s.%s v%d, v%d, p%d", pipev::type_name<D>,
+                            pipev::type_name<E>, dst.id(), src.id(), mask.id()).issue(loc);
+    } else {
+        static const char* names[] = {"sum", "max", "min"};
+        pipev::detail::Stmt("vred%s.%s v%d, v%d, p%d", names[int(type)], pipev::type_name<E>,
+                            dst.id(), src.id(), mask.id()).issue(loc);
+    }
+}
+// ReduceSum / ReduceMax / ReduceMin: the names the vendor's softmax sample calls, Reduce of
+// that ReduceType (its README: "Reg::ReduceMax / Reg::ReduceSum")
+template <class T = DefaultType, class U = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING,
+          class S, class V>
+void ReduceSum(S& dst, V& src, MaskReg& mask, PIPEV_LOC) {
+    Reduce<ReduceType::SUM, T, U, mode>(dst, src, mask, loc);
+}
+template <class T = DefaultType, class U = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING,
+          class S, class V>
+void ReduceMax(S& dst, V& src, MaskReg& mask, PIPEV_LOC) {
+    Reduce<ReduceType::MAX, T, U, mode>(dst, src, mask, loc);
+}
+template <class T = DefaultType, class U = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING,
+          class S, class V>
+void ReduceMin(S& dst, V& src, MaskReg& mask, PIPEV_LOC) {
+    Reduce<ReduceType::MIN, T, U, mode>(dst, src, mask, loc);
 }
 }  // namespace Reg
 namespace MicroAPI = Reg;  // the namespace's other name in the vendor's pages and samples

@@ -19,6 +19,15 @@ struct CastTrait {
     RoundMode roundMode = RoundMode::CAST_NONE;
 };
 inline constexpr CastTrait defaultCastTrait{};
+}  // namespace Reg
+// CastTraits the vendor's samples name (softmax_high_performance), read from their names:
+// Layout Z(ERO), Mrg(Mode) Z(EROING), Rnd R(INT), Sat N(O_)S(AT); unnamed fields UNKNOWN
+inline constexpr Reg::CastTrait layoutZMrgZ{Reg::RegLayout::ZERO, Reg::SatMode::UNKNOWN,
+                                            Reg::MaskMergeMode::ZEROING, RoundMode::UNKNOWN};
+inline constexpr Reg::CastTrait LayoutZMrgZRndRSatNS{Reg::RegLayout::ZERO, Reg::SatMode::NO_SAT,
+                                                     Reg::MaskMergeMode::ZEROING,
+                                                     RoundMode::CAST_RINT};
+namespace Reg {
 
 namespace detail_reg {
 // the .vasm round= word of a RoundMode (types.h's order; hybrid: to hifloat8_t only)
@@ -47,6 +56,20 @@ void Cast(S& dst, V& src, MaskReg& mask, PIPEV_LOC) {
     pipev::detail::Stmt s("vrcvt.%s.%s", pipev::type_name<D>, pipev::type_name<E>);
     s.op("v%d", dst.id()).op("v%d", src.id()).op("p%d", mask.id());
     detail_reg::cast_keys(s, trait.roundMode, trait.satMode, trait.layoutMode);
+    s.issue(loc);
+}
+// ExpSub(dst, src0, src1, mask): e^(src0 - src1) in float (the ExpSub page); half sources:
+// the even (RegLayout::ZERO) or odd (ONE) elements, widened.
+template <class T = DefaultType, class U = DefaultType, RegLayout layout = RegLayout::ZERO,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, class S, class V>
+void ExpSub(S& dst, V& src0, V& src1, MaskReg& mask, PIPEV_LOC) {
+    static_assert(mode == MaskMergeMode::ZEROING, "ExpSub: MaskMergeMode::MERGING is not "
+                  "supported (the ExpSub page)");
+    using E = typename V::ElementType;
+    pipev::detail::Stmt s("vrexpsub.%s.%s", pipev::type_name<typename S::ElementType>,
+                          pipev::type_name<E>);
+    s.op("v%d", dst.id()).op("v%d", src0.id()).op("v%d", src1.id()).op("p%d", mask.id());
+    if constexpr (sizeof(E) == 2 && layout == RegLayout::ONE) s.op("part=one");
     s.issue(loc);
 }
 // Truncate<T, roundMode, mode>(dst, src, mask): each float rounded to an integral value, in T.

@@ -89,6 +89,18 @@ namespace AscendC {
 using ::fp8_e4m3fn_t; using ::fp8_e5m2_t; using ::hifloat8_t; using ::fp4x2_e2m1_t;
 using ::fp4x2_e1m2_t; using ::int4x2_t;
 }
+// complex32 / complex64 (the built-in data types: a half / float real and imaginary part): moved
+// and declared (the c32 / c64 move types); an operator library's kernel names them in branches
+// its dtype does not take (#34, r2)
+struct complex32 {
+    half real;
+    half imag;
+};
+struct complex64 {
+    float real = 0.0f;
+    float imag = 0.0f;
+};
+namespace AscendC { using ::complex32; using ::complex64; }
 
 namespace pipev {
 // Bytes N elements of T occupy (int4b_t: half a byte each; callers check N is even).
@@ -123,6 +135,8 @@ PIPEV_TYPE(hifloat8_t, "hif8")
 PIPEV_TYPE(fp4x2_e2m1_t, "f4e2m1")
 PIPEV_TYPE(fp4x2_e1m2_t, "f4e1m2")
 PIPEV_TYPE(int4x2_t, "s4")
+PIPEV_TYPE(complex32, "c32")
+PIPEV_TYPE(complex64, "c64")
 #undef PIPEV_TYPE
 template <class T> constexpr const char* type_name = TypeInfo<T>::name;
 // A parameter that does not take part in template argument deduction (scalars of vector APIs).

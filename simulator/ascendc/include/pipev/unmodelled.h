@@ -20,7 +20,9 @@ enum class CosAlgo { POLYNOMIAL_APPROXIMATION, RADIAN_REDUCTION };
 enum class AtanAlgo { POLYNOMIAL_APPROXIMATION };
 enum class ErfAlgo { POLYNOMIAL_APPROXIMATION, SUBSECTION_POLYNOMIAL_APPROXIMATION };
 enum class SqrtAlgo { INTRINSIC, PRECISION_0ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_FALSE };
-enum class DivAlgo { INTRINSIC, DIFF_COMPENSATION };
+// the Div pages' DivAlgo (Reg::DivSpecificMode's algo, modelled: pipev/reg.h)
+enum class DivAlgo { INTRINSIC, DIFF_COMPENSATION, PRECISION_1ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_TRUE,
+                     PRECISION_0ULP_FTZ_FALSE, PRECISION_1ULP_FTZ_FALSE };
 enum class FmodAlgo { NORMAL, ITERATION_COMPENSATION };
 enum class PowerAlgo { INTRINSIC, DOUBLE_FLOAT_TECH };
 struct SinConfig { SinAlgo algo; };

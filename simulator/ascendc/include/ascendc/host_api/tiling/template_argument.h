@@ -36,6 +36,26 @@
 #define C_FORMAT_NHWC 1
 #define C_FORMAT_ND 2
 
+// TypeFromId<code>::type: the element type of a data type code above (void for the others); a
+// kernel template on a dtype argument names its type through it (the operator library's adds)
+template <int code> struct TypeFromId { using type = void; };
+#define PIPEV_TYPE_FROM_ID(code, T) \
+    template <> struct TypeFromId<code> { using type = T; }
+PIPEV_TYPE_FROM_ID(C_DT_FLOAT, float);
+PIPEV_TYPE_FROM_ID(C_DT_FLOAT16, half);
+PIPEV_TYPE_FROM_ID(C_DT_INT8, int8_t);
+PIPEV_TYPE_FROM_ID(C_DT_INT32, int32_t);
+PIPEV_TYPE_FROM_ID(C_DT_UINT8, uint8_t);
+PIPEV_TYPE_FROM_ID(C_DT_INT16, int16_t);
+PIPEV_TYPE_FROM_ID(C_DT_UINT16, uint16_t);
+PIPEV_TYPE_FROM_ID(C_DT_UINT32, uint32_t);
+PIPEV_TYPE_FROM_ID(C_DT_INT64, int64_t);
+PIPEV_TYPE_FROM_ID(C_DT_UINT64, uint64_t);
+PIPEV_TYPE_FROM_ID(C_DT_DOUBLE, double);
+PIPEV_TYPE_FROM_ID(C_DT_BOOL, bool);
+PIPEV_TYPE_FROM_ID(C_DT_BF16, bfloat16_t);
+#undef PIPEV_TYPE_FROM_ID
+
 #define ASCENDC_TPL_ARGS_DECL(NAME, ...) static_assert(true, "")
 #define ASCENDC_TPL_SEL(...) static_assert(true, "")
 #define ASCENDC_TPL_ARGS_SEL(...)
