@@ -76,6 +76,10 @@ def offered(source, timing, observers: Sequence[Observer]) -> bool:
 class FastLoop:
     """Runs an executor's program with plans (see the module doc)."""
 
+    # a static vector plan checks MASK/CTRL itself (`_masked_plan`); a subclass that wraps
+    # `_vector_plan`'s plans (recording each execution first) sets it False
+    guarded_plans = True
+
     def __init__(self, ex: Executor):
         self.ex, self.m, self.source, self.model = ex, ex.m, ex.source, ex.timing
         self.observers = ex.observers
@@ -418,9 +422,7 @@ class FastLoop:
             got = vector.prepared(self.ex, instr)
             if got is None:  # e.g. a decoding with diagnostics, or a no-op: not stored
                 return
-            plan = self._vector_plan(instr, *got)
-            if plan is not None:
-                plan = self._masked_plan(instr, plan)
+            plan = self._masked_plan(instr, got)
         else:  # register-addressed, or a scalar read at issue from UB or a register
             plan = self._dynamic_plan(instr)
         if plan is None:  # an observer declined
@@ -560,33 +562,44 @@ class FastLoop:
             self.inline[plan] = (write, book, elsewhere, cell, limit, slot)
         return plan
 
-    def _masked_plan(self, learnt: Instruction, first: Callable) -> Callable:
+    def _masked_plan(self, learnt: Instruction, got: tuple) -> Callable | None:
         """plan(instr, i) of a static vector instruction of LEARNT's body, whose decoding
-        follows MASK/CTRL: FIRST (made at the current MASK/CTRL) while they stay, else the plan
-        made for the new value at its second sighting (`vector.prepared`: once its checks
-        passed there). None when the reference path must issue it: a value seen once, one an
-        observer declined, or a new one past MASKS_PER_PLAN plans (a loop setting a new MASK
-        each iteration would keep every observer's plan for each value)."""
-        ex, m = self.ex, self.m
-        hi, lo, ctr = m.mask_hi, m.mask_lo, m.counter
-        by_state: dict[tuple, Callable] = {(hi, lo, ctr): first}
-        sighted: set[tuple] = set()
-        current = first
+        follows MASK/CTRL: the plan of GOT (`vector.prepared` at the current MASK/CTRL) while
+        they stay, else the plan made for the new value at its second sighting (once its
+        checks passed there). That plan returns None when the reference path must issue it: a
+        value seen once, one an observer declined, or a new one past MASKS_PER_PLAN plans (a
+        loop setting a new MASK each iteration would keep every observer's plan for each
+        value). None when an observer declines GOT's plan.
 
-        def plan(instr: Instruction, i: int) -> int | None:
-            nonlocal hi, lo, ctr, current
-            if m.mask_lo != lo or m.mask_hi != hi or m.counter != ctr:
-                state = (m.mask_hi, m.mask_lo, m.counter)
-                step = by_state.get(state)
-                if step is None:
-                    step = learn(state)
-                    if step is None:
-                        return None
-                if step is _DECLINED:  # not followed: the next execution looks it up again
-                    return None
-                hi, lo, ctr = state
-                current = step
-            return current(instr, i)
+        Each value's plan checks MASK/CTRL itself (`_vector_plan`'s MISS: no wrapper call an
+        execution) and hands another value's to `switch`, which also makes the plan of the
+        value now in force the one LEARNT's keys find; a subclass that wraps `_vector_plan`'s
+        plans (the debugger's: `guarded_plans` False) gets them unguarded, behind
+        `_switched`."""
+        ex, m, plans = self.ex, self.m, self.plans
+        by_state: dict[tuple, Callable] = {}
+        sighted: set[tuple] = set()
+        keys = (learnt.body, (learnt.text, learnt.file))
+        guarded = self.guarded_plans
+
+        def make(got: tuple) -> Callable | None:
+            return self._vector_plan(learnt, *got, miss=switch) if guarded \
+                else self._vector_plan(learnt, *got)
+
+        def find(state: tuple) -> Callable | None:
+            """The plan at STATE, or None (the reference path issues this execution)."""
+            step = by_state.get(state)
+            if step is None:
+                step = learn(state)
+            return None if step is _DECLINED else step  # (declined: looked up again)
+
+        def switch(instr: Instruction, i: int) -> int | None:
+            step = find((m.mask_hi, m.mask_lo, m.counter))
+            if step is None:
+                return None
+            if plans.get(keys[0]) in members:  # (not after `forget`)
+                plans[keys[0]] = plans[keys[1]] = step
+            return step(instr, i)
 
         def learn(state: tuple) -> Callable | None:
             if state not in sighted or len(by_state) >= MASKS_PER_PLAN:
@@ -597,10 +610,17 @@ class FastLoop:
             got = vector.prepared(ex, learnt)
             if got is None:
                 return None
-            step = self._vector_plan(learnt, *got)
+            step = make(got)
             by_state[state] = _DECLINED if step is None else step
+            if step is not None:
+                members.add(step)
             return by_state[state]
-        return plan
+        first = make(got)
+        if first is None:
+            return None
+        by_state[(m.mask_hi, m.mask_lo, m.counter)] = first
+        members = {first}
+        return first if guarded else _switched(m, first, find)
 
     def _reg_plan(self, learnt: Instruction, issue: Callable) -> Callable | None:
         """plan(instr, i) of a reg-based register instruction (simulator/regplans.py)."""
@@ -666,12 +686,13 @@ class FastLoop:
             return known[vop]
         return plan
 
-    def _vector_plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg
-                     ) -> Callable | None:
+    def _vector_plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg,
+                     miss: Callable | None = None) -> Callable | None:
         """plan(instr, i[, arg]): one execution of an instruction of LEARNT's body (its text at
         its file) with this decoding, body and scalar — what `Executor.execute` does for it,
         with the timing stage's and the observers' parts bound once; None when one of them
-        declines."""
+        declines. With MISS, the plan runs only at the MASK/CTRL it was made at, and returns
+        miss(instr, i) at any other (`_masked_plan`)."""
         r = vop.repeats
         parts = self._parts(self._planned(learnt, "V", vop, r))
         if parts is None:
@@ -679,12 +700,15 @@ class FastLoop:
         book, sink, limit, elsewhere, each0, each1, settle_parts, slot = parts
         ex, m = self.ex, self.m
         writes_cmpmask, executions = vop.family.writes_cmpmask, 0
+        guard, hi, lo, ctr = miss is not None, m.mask_hi, m.mask_lo, m.counter
         # the last instruction at another file's line (a stream's: issued again and again)
         # whose busy cycles go to a slot (`ObserverPlan.slot`), and that slot
         slotted = cycles = key = None
 
-        def plan(instr: Instruction, i: int, arg=arg) -> int:
+        def plan(instr: Instruction, i: int, arg=arg) -> int | None:
             nonlocal executions, slotted, cycles, key
+            if guard and (m.mask_lo != lo or m.mask_hi != hi or m.counter != ctr):
+                return miss(instr, i)
             body(m, vop, arg, 0, r)
             if writes_cmpmask:  # CMPMASK as events report it
                 ex.cmpmask = m.cmpmask.tobytes()
@@ -714,6 +738,26 @@ class FastLoop:
             settle_parts(n)
         self.settles.append(settle)
         return plan
+
+
+def _switched(m, first: Callable, find: Callable) -> Callable:
+    """plan(instr, i): FIRST while MASK/CTRL are those it was made at (now), else the plan
+    find(state) gives for the value in force (None: the reference path's), remembered while
+    that value stays."""
+    hi, lo, ctr = m.mask_hi, m.mask_lo, m.counter
+    current = first
+
+    def plan(instr: Instruction, i: int) -> int | None:
+        nonlocal hi, lo, ctr, current
+        if m.mask_lo != lo or m.mask_hi != hi or m.counter != ctr:
+            state = (m.mask_hi, m.mask_lo, m.counter)
+            step = find(state)
+            if step is None:
+                return None
+            hi, lo, ctr = state
+            current = step
+        return current(instr, i)
+    return plan
 
 
 def _into_lines(cycles, limit: int, elsewhere: Callable | None) -> Callable:

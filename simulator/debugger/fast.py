@@ -54,6 +54,8 @@ if TYPE_CHECKING:  # pragma: no cover
 class DebugLoop(FastLoop):
     """A session's fast loop: plans wrapped to record each execution (see the module doc)."""
 
+    guarded_plans = False  # its plans record first: the MASK/CTRL switch stays in front
+
     def __init__(self, session: Any):  # a debugger/session.py Session, which imports this
         super().__init__(session.ex)
         self.s = session

@@ -20,7 +20,9 @@ and encoded. The rules (docs/decisions.md):
   int32, which saturates there).
 
 `convert(raw, src, dst, mode)` is the one entry point other families use (AddReluCast,
-CastDequant: a raw numpy array of SRC's bits in, DST's bits out).
+CastDequant: a raw numpy array of SRC's bits in, DST's bits out). It takes numpy's path for
+the pairs and modes where numpy's arithmetic is the same rounding (semantics/convert_fast.py,
+each checked against `exact_convert`), the exact one for the rest.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from isa.table import ROUND_MODES
 from isa.types import DType, int_range
 from simulator.machine import RAW, Machine
 from simulator.semantics.common import load, store
+from simulator.semantics.convert_fast import fast_convert
 from simulator.semantics.regvec_convert import reg_convert
 
 MAX_SHIFT = 62  # M < 2^62 in every supported type: beyond this shift only a sticky bit is left
@@ -180,7 +183,14 @@ def to_integral(p: Parts, t: DType, mode: str) -> np.ndarray:
 
 
 def convert(raw: np.ndarray, src: DType, dst: DType, mode: str) -> np.ndarray:
-    """Raw SRC elements → raw DST elements, exactly (see the module docstring)."""
+    """Raw SRC elements → raw DST elements, exactly (see the module docstring): by numpy where
+    its arithmetic is the same rounding (semantics/convert_fast.py), else `exact_convert`."""
+    out = fast_convert(raw, src, dst, mode)
+    return exact_convert(raw, src, dst, mode) if out is None else out
+
+
+def exact_convert(raw: np.ndarray, src: DType, dst: DType, mode: str) -> np.ndarray:
+    """Raw SRC elements → raw DST elements by the exact integer path (every pair and mode)."""
     parts = split(raw, src)
     if dst.is_float:
         return to_integral(parts, dst, mode) if dst == src else to_float(parts, dst, mode)

@@ -781,8 +781,8 @@ def bulk_compare_programs(draw) -> str:
              f".ub b {t}[{n * 48}] = random(2)", ".ub d u8[2048] = random(3)"]
     for _ in range(draw(st.integers(1, 4))):
         r = draw(st.sampled_from((1, 2, 17, 40)))
-        blk0, blk1 = (draw(st.sampled_from((1, 1, 0, 2))) for _ in range(2))
-        rep0, rep1 = (draw(st.sampled_from((8, 1, 0, 3))) for _ in range(2))
+        blk0, blk1 = (draw(st.sampled_from((1, 1, 0, 2, 4))) for _ in range(2))
+        rep0, rep1 = (draw(st.sampled_from((8, 1, 0, 3, 4, 16))) for _ in range(2))
         dst = draw(st.sampled_from(("d", "d[64]", "@0", "@12544")))  # @: over a and b[n]
         if draw(st.booleans()):
             line = (f"vcmpv.{op}.{t} {dst}, a, b[{n}], repeat={r}, "
@@ -821,6 +821,30 @@ def test_prepared_compares_equal_the_independent_model(text, checks):
 
 
 
+@pytest.mark.parametrize("t, blk, rep", (("f32", 2, 8), ("f32", 4, 8), ("f16", 2, 4),
+                                         ("s32", 2, 0), ("f32", 2, 6), ("s32", 2, 8),
+                                         ("f16", 4, 12)))
+@pytest.mark.parametrize("fast", (True, False))
+def test_prepared_compares_at_block_stride_above_1_equal_numpy(t, blk, rep, fast):
+    """Repeats reading every blk-th block of their union (rep a multiple of blk: the blocks
+    read picked, then rows of their bits; else a gather): bit K of repeat I is the compare
+    of element K of the repeat's blocks I·rep + J·blk, as numpy indexes them."""
+    size, r = (2 if t == "f16" else 4), 40
+    per = 32 // size
+    op = "eq" if t == "s32" else "lt"  # (an s32 compare is eq only on this chip)
+    text = (f".chip ascend910b\n.ub a {t}[{per * 512}] @0 = random(1)\n"
+            f".ub b {t}[{per * 512}] @16384 = random(2)\n.ub m u8[2048] @32768 = random(3)\n"
+            + f"vcmpv.{op}.{t} m, a, b, repeat={r}, stride=1,{blk},{blk},8,{rep},{rep}\n" * 3)
+    ub = simulator.run(text, fast=fast).ub
+    num = {"f32": np.float32, "f16": np.float16, "s32": np.int32}[t]
+    a, b = ub[:16384].view(num), ub[16384:32768].view(num)
+    blocks = (np.arange(r)[:, None] * rep + np.arange(8)[None, :] * blk).reshape(-1)
+    elems = (blocks[:, None] * per + np.arange(per)[None, :]).reshape(-1)
+    bits = a[elems] == b[elems] if t == "s32" else a[elems] < b[elems]
+    want = np.packbits(bits, bitorder="little").tobytes()
+    assert bytes(ub[32768:32768 + len(want)]) == want
+
+
 @pytest.mark.parametrize("count", (32, 96, 224, 1024))
 @pytest.mark.parametrize("fast", (True, False))
 def test_prepared_compares_of_8_byte_elements_equal_numpy(count, fast):
@@ -832,3 +856,17 @@ def test_prepared_compares_of_8_byte_elements_equal_numpy(count, fast):
     a, b = ub[:8192].view(np.int64)[:count], ub[8192:16384].view(np.int64)[:count]
     assert bytes(ub[16384:16384 + count // 8]) == \
         np.packbits(a < b, bitorder="little").tobytes()
+
+
+def test_a_plan_switches_between_mask_values_and_back():
+    """A static line whose MASK changes: the plan made at its first value checks MASK itself,
+    the one of each later value is followed (and found first while that value stays), and the
+    first value's comes back — the same outcome as the reference path, with a debugger-style
+    wrapped plan too (the counts of executions per line are part of the outcome)."""
+    body = "vadd.f32 x, x, y\nvcmpv.lt.f32 m[128], x, y, repeat=2\n"
+    text = (VSEL + "set_cmpmask m\n" + body * 3 + "set_vector_mask 0, 0xff\n" + body * 4
+            + "set_vector_mask 0xffffffffffffffff, 0xffffffffffffffff\n" + body * 2
+            + "set_vector_mask 0, 0x3\n" + body * 3 + "set_vector_mask 0, 0xff\n" + body * 3
+            + "li x5, 0\nloop:\nset_vector_mask 0, 0xf\n" + body + "set_vector_mask 0, 0xff\n"
+            + body + "add x5, x5, 1\nblt x5, 6, loop\n")
+    same_both_ways(text)
