@@ -55,9 +55,9 @@ def nearest(t: str, q: Fraction) -> bytes:
         return _pack(t, 0.0)
     dt = FLOATS[t][0]
     guess = float(q) if abs(q) < 2 ** 1000 else (math.inf if q > 0 else -math.inf)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore"):  # (the neighbours of the largest finite overflow to inf)
         c = dt(guess)
-    cands = [c, np.nextafter(c, dt(np.inf)), np.nextafter(c, dt(-np.inf))]
+        cands = [c, np.nextafter(c, dt(np.inf)), np.nextafter(c, dt(-np.inf))]
 
     def value(x) -> Fraction:
         return (_top(t) if x > 0 else -_top(t)) if np.isinf(x) else Fraction(float(x))
