@@ -139,6 +139,8 @@ TYPES: dict[str, tuple[str, ...]] = {
     "vrlrelu": ("f16", "f32"),
     **dict.fromkeys(("vrshl", "vrshr", "vrshls", "vrshrs"), _INTS),
     **dict.fromkeys(("vrexp", "vrln", "vrsqt"), ("f16", "f32")),
+    # MulDstAdd (its page's table 3: half, bfloat16_t, float; the C API's asc_madd: half, float)
+    "vrmadd": ("f16", "bf16", "f32"),
     # the Div page (DivAlgo INTRINSIC): integers truncate toward zero (semantics.md §15)
     "vrdiv": ("s16", "u16", "f16", "s32", "u32", "f32", "s64", "u64"),
     "vredsum": ("f16", "f32", "s32", "u32", "s64", "u64"),
@@ -193,6 +195,7 @@ VRSCALAR = _fam("vrscalar", "compute")  # Adds Muls Maxs Mins LeakyRelu ShiftLef
 MEMBAR = _fam("membar", "mask")  # LocalMemBar
 VRREDUCE = _fam("vrreduce", "reduce")  # Reduce SUM / MAX / MIN
 VRMATH = _fam("vrmath", "math")  # Exp Ln Sqrt
+VRFMA = _fam("vrfma", "compute")  # MulDstAdd: vD read as well as written
 
 
 # Div's DivSpecificMode algo (the Div page's DivAlgo, in its order): the 1-ulp modes run the

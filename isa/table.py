@@ -868,6 +868,8 @@ for _d in (
           ("adds", "vA[k] + SCALAR", "Adds"), ("muls", "vA[k] * SCALAR", "Muls"),
           ("maxs", "max(vA[k], SCALAR)", "Maxs"), ("mins", "min(vA[k], SCALAR)", "Mins"))),
     # the element-wise rows MaskMergeMode MERGING is not supported for (their pages)
+    _rv("vrmadd", _RB, RV.VRFMA, "vD[k] = vD[k] * vA[k] + vB[k], rounded once (fused), where pM "
+        "enables k, else 0 (MulDstAdd, asc_madd)"),
     _rv("vrlrelu", _RS, RV.VRSCALAR, "vD[k] = vA[k] > 0 ? vA[k] : vA[k] * SCALAR where pM "
         "enables k, else 0 (LeakyRelu)"),
     *(_rv(f"vr{op}", _RB, RV.VRBIN, f"vD[k] = vA[k] {sym} vB[k] where pM enables k, else 0 "

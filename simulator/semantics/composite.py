@@ -23,6 +23,13 @@ def multiply_add(a: np.ndarray, b, c: np.ndarray, t) -> np.ndarray:
         r = (np.multiply(a, b).astype(nt) + c).astype(nt)
     if not t.is_float:
         return r
+    return nan_rules(a, b, c, r, t)
+
+
+def nan_rules(a: np.ndarray, b, c: np.ndarray, r: np.ndarray, t) -> np.ndarray:
+    """R with the NaN rules above: a NaN among A, B, C gives the first, quieted; a NaN made
+    from numbers the default NaN."""
+    nt = t.numeric
     b = np.broadcast_to(np.asarray(b, nt), r.shape)
     na, nb, nc = np.isnan(a), np.isnan(b), np.isnan(c)
     nan_in = na | nb | nc
@@ -34,6 +41,40 @@ def multiply_add(a: np.ndarray, b, c: np.ndarray, t) -> np.ndarray:
     top = np.asarray(((1 << (8 * t.size)) - 1) & ~((1 << t.mantissa_bits) - 1), t.raw)
     default = (top | quiet).view(nt)
     return np.where(nan_in, first.view(nt), np.where(made, default, r))
+
+
+def fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray, t) -> np.ndarray:
+    """round(a·b + c) in T, one rounding (the reg MulDstAdd page: a fused multiply-add), with the
+    NaN rules above. The product of two f32 (f16, bf16) values is exact in float64; their sum is
+    rounded there to odd (the TwoSum error decides the last bit), which a float64 has enough
+    bits beyond T's for the one rounding to T to be the correct one (bf16: through f32, rounded
+    to odd too)."""
+    with np.errstate(all="ignore"):
+        s = _sum_to_odd(a.astype(np.float64) * b.astype(np.float64), c.astype(np.float64))
+        if t.name == "bf16":
+            s32 = s.astype(np.float32)
+            s = _odd(s32, s32.astype(np.float64) - s, np.uint32)
+        r = s.astype(t.numeric)
+    return nan_rules(a, b, c, r, t)
+
+
+def _sum_to_odd(p: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """p + c rounded to odd in float64: the nearest sum, its last bit set where inexact."""
+    s = p + c
+    v = s - p
+    err = (p - (s - v)) + (c - v)  # TwoSum: p + c = s + err exactly (finite s)
+    return _odd(s, -err, np.uint64)
+
+
+def _odd(s: np.ndarray, over: np.ndarray, bits) -> np.ndarray:
+    """S moved one step toward the exact value where S is inexact (OVER = S - exact, nonzero)
+    and its last bit is even: rounding to odd."""
+    even = (s.view(bits) & 1) == 0
+    fix = np.isfinite(s) & np.isfinite(over) & (over != 0) & even
+    if not fix.any():
+        return s
+    toward = np.where(over > 0, -np.inf, np.inf).astype(s.dtype)
+    return np.where(fix, np.nextafter(s, toward), s)
 
 
 def _source(m: Machine, vop: VectorOp, role: str, lo: int, hi: int) -> np.ndarray:

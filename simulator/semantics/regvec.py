@@ -719,6 +719,25 @@ def _elementwise(m: Machine, _op, arg, _lo, _hi) -> None:
         _write_v(m, d, np.where(on, res, np.zeros((), t.raw)))
 
 
+def vrmadd(ex: Context, instr: Instruction) -> Issued:
+    """MulDstAdd (vD, vA, vB, pM): vD = vD * vA + vB rounded once where pM enables, else 0."""
+    t = instr.dtype
+    _read_v(ex, instr, "d", "a", "b", under="m")
+    _read_p(ex, instr, "m", t)
+    return Issued("V", None, _vrmadd, (t, _reg(instr, "d"), _reg(instr, "a"), _reg(instr, "b"),
+                                       _reg(instr, "m")))
+
+
+def _vrmadd(m: Machine, _op, arg, _lo, _hi) -> None:
+    from simulator.semantics.composite import fused_multiply_add
+
+    t, d, a, b, mk = arg
+    v = m.regs.v
+    res = fused_multiply_add(_values(v[d], t), _values(v[a], t), _values(v[b], t), t)
+    on = active(m.regs.p[mk], t.size)
+    _write_v(m, d, np.where(on, res.view(t.raw), np.zeros((), t.raw)))
+
+
 def _shift_count(ex: Context, instr: Instruction) -> int | None:
     """ShiftLefts / ShiftRights' count: an int16 whatever T is (the pages' tables); None for
     the register forms, whose counts are vB's elements."""
@@ -906,4 +925,5 @@ ISSUE = {"vf_begin": vf_begin, "vf_end": vf_end, "membar": vmembar, "pset": pset
          "vload": vlds, "vstore": vsts, "vload2": vlds2, "vstore2": vsts2, "vloadb": vldsb,
          "vstoreb": vstsb, "pload": plds, "pstore": psts, "vrcmp": vrcmp,
          "vrsel": vrsel, "vrdup": vrdup, "vrbin": _compute, "vrun": _compute,
-         "vrscalar": _compute, "vrmath": _math, "vrmathbin": _math, "vrreduce": _reduce}
+         "vrscalar": _compute, "vrmath": _math, "vrmathbin": _math, "vrreduce": _reduce,
+         "vrfma": vrmadd}

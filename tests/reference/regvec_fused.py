@@ -82,3 +82,34 @@ def _quiet16(v: float, raw: bytes) -> float:
 def wide_sum(values: list[int], active: list[bool], bits: int) -> int:
     """Reduce SUM of 16-bit integers into a 32-bit one: the exact sum, as BITS-bit raw."""
     return sum(v for v, on in zip(values, active, strict=True) if on) % (1 << bits)
+
+
+def mul_dst_add(t: str, d: bytes, a: bytes, b: bytes) -> bytes:
+    """Reg MulDstAdd of one element of T (f16 / f32): d·a + b rounded once (the page: a fused
+    multiply-add). A NaN among d, a, b: the first, quieted; inf·0 and inf − inf: the default
+    NaN; an exact zero sum is +0 unless the product and b are both -0."""
+    for raw in (d, a, b):
+        if math.isnan(_value(t, raw)):
+            return _raw_nan(t, raw)
+    x, y, z = _value(t, d), _value(t, a), _value(t, b)
+    neg = (math.copysign(1, x) < 0) != (math.copysign(1, y) < 0)
+    if math.isinf(x) or math.isinf(y):
+        if x == 0 or y == 0 or (math.isinf(z) and (z < 0) != neg):
+            return DEFAULT_NAN[t].to_bytes(SIZE[t], "little")
+        return struct.pack(FORMAT[t], -math.inf if neg else math.inf)
+    if math.isinf(z):
+        return b
+    product = Fraction(x) * Fraction(y)
+    q = product + Fraction(z)
+    if q == 0:  # -0 only as (-0) + (-0)
+        both = product == 0 and neg and math.copysign(1, z) < 0
+        return struct.pack(FORMAT[t], -0.0 if both else 0.0)
+    return nearest(t, q)
+
+
+SIZE = {"f16": 2, "f32": 4}
+
+
+def _raw_nan(t: str, raw: bytes) -> bytes:
+    bits = int.from_bytes(raw, "little") | (0x0200 if t == "f16" else 0x00400000)
+    return bits.to_bytes(SIZE[t], "little")

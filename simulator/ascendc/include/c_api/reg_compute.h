@@ -280,6 +280,7 @@ PIPEV_C_REG_UNARY(asc_duplicate, Duplicate)
               pipev::capi_reg::V<T>& src1, vector_bool& mask, PIPEV_LOC) {                       \
         AscendC::Reg::Call(dst, src0, src1, mask, loc);                                          \
     }
+PIPEV_C_REG_BINARY(asc_madd, MulDstAdd)  // dst = dst * src0 + src1, fused (asc_madd's page)
 PIPEV_C_REG_BINARY(asc_and, And)
 PIPEV_C_REG_BINARY(asc_or, Or)
 PIPEV_C_REG_BINARY(asc_xor, Xor)

@@ -561,6 +561,16 @@ PIPEV_REG_BINARY(And, "vrand")
 PIPEV_REG_BINARY(Or, "vror")
 PIPEV_REG_BINARY(Xor, "vrxor")
 #undef PIPEV_REG_BINARY
+// MulDstAdd(dst, src0, src1, mask): dst = dst * src0 + src1, one rounding (the MulDstAdd page:
+// a fused multiply-add); ZEROING only (the page: MERGING not supported)
+template <class T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, class U>
+void MulDstAdd(U& dst, U& src0, U& src1, MaskReg& mask, PIPEV_LOC) {
+    static_assert(mode == MaskMergeMode::ZEROING, "MulDstAdd: MaskMergeMode::MERGING is not "
+                  "supported (the MulDstAdd page)");
+    using E = typename U::ElementType;
+    pipev::detail::Stmt("vrmadd.%s v%d, v%d, v%d, p%d", pipev::type_name<E>, dst.id(),
+                        src0.id(), src1.id(), mask.id()).issue(loc);
+}
 // Div<T, mode>: mode is a MaskMergeMode or a pointer to a DivSpecificMode (the Div page): its
 // algo picks the precision and whether subnormals are kept (PRECISION_*_FTZ_FALSE) or flushed
 // (every other mode, the default's too); precisionMode with INTRINSIC is DIFF_COMPENSATION.

@@ -1,0 +1,113 @@
+"""Issue 34 (r6): our own vendor-style kernels of what the operator library's tanh and sqrt
+kernels stop on — Reg::MulDstAdd in a Horner polynomial (tanh's style) and its C API face
+asc_madd — bit-exact against tests/reference/regvec_fused.py."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from tests.reference import regvec_fused as ref
+from tests.reference.elementwise import mul
+
+INPUTS = [0.0, -0.0, 0.5, -0.75, 1.0, 3.0, -9.5, 1e-30, 1e30, float("inf"), float("-inf"),
+          float("nan"), 2.0 ** -126, 7.0, -0.125, 100.0]
+COEFFS = [1.0 / 3.0, -0.2, 0.1428571, 1e-7]
+
+HORNER = """#include <cstdio>
+#include <cstring>
+#include "kernel_operator.h"
+using namespace AscendC;
+// tanh's style: y = ((c0 * x2 + c1) * x2 + c2) * x2 + c3 on x2 = x * x, each step a MulDstAdd
+template <typename T>
+__simd_vf__ inline void HornerVF(__ubuf__ T* y, __ubuf__ T* x, __ubuf__ T* c, uint32_t count,
+                                 uint16_t repeatTimes)
+{
+    constexpr uint32_t oneRepeatSize = 256 / sizeof(T);
+    Reg::RegTensor<T> in, sq, acc, c1, c2, c3;
+    Reg::MaskReg mask;
+    Reg::MaskReg all = Reg::CreateMask<T, Reg::MaskPattern::ALL>();
+    Reg::LoadAlign<T, Reg::LoadDist::DIST_BRC_B32>(c1, c + 1);
+    Reg::LoadAlign<T, Reg::LoadDist::DIST_BRC_B32>(c2, c + 2);
+    Reg::LoadAlign<T, Reg::LoadDist::DIST_BRC_B32>(c3, c + 3);
+    for (uint16_t i = 0; i < repeatTimes; i++) {
+        mask = Reg::UpdateMask<T>(count);
+        Reg::LoadAlign(in, x + i * oneRepeatSize);
+        Reg::Mul(sq, in, in, mask);
+        Reg::LoadAlign<T, Reg::LoadDist::DIST_BRC_B32>(acc, c);
+        Reg::MulDstAdd(acc, sq, c1, mask);
+        Reg::MulDstAdd(acc, sq, c2, mask);
+        Reg::MulDstAdd(acc, sq, c3, mask);
+        Reg::StoreAlign(y + i * oneRepeatSize, acc, mask);
+    }
+}
+__simd_vf__ inline void MaddVF(__ubuf__ float* y, __ubuf__ float* x, __ubuf__ float* c)
+{
+    vector_bool all = asc_create_mask_b32(PAT_ALL);
+    vector_float in, acc, k;
+    asc_loadalign(in, x);
+    asc_loadalign(acc, x);
+    asc_loadalign(k, c + 8);
+    asc_madd(acc, in, k, all);
+    asc_storealign(y, acc, all);
+}
+__global__ __vector__ void k()
+{
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<float> x = ub.Alloc<float, 128>();
+    LocalTensor<float> c = ub.Alloc<float, 128>();
+    LocalTensor<float> y = ub.Alloc<float, 128>();
+    LocalTensor<float> z = ub.Alloc<float, 64>();
+    const float in[16] = {INPUTS};
+    const float cs[4] = {COEFFS};
+    for (int i = 0; i < 128; ++i) x.SetValue(i, in[i % 16]);
+    for (int i = 0; i < 128; ++i) c.SetValue(i, i < 4 ? cs[i] : in[i % 16]);
+    for (int i = 0; i < 128; ++i) y.SetValue(i, -1.0f);
+    asc_vf_call<HornerVF<float>>((__ubuf__ float*)y.GetPhyAddr(), (__ubuf__ float*)x.GetPhyAddr(),
+                                 (__ubuf__ float*)c.GetPhyAddr(), 100u, (uint16_t)2);
+    asc_vf_call<MaddVF>((__ubuf__ float*)z.GetPhyAddr(), (__ubuf__ float*)x.GetPhyAddr(),
+                        (__ubuf__ float*)c.GetPhyAddr());
+    PipeBarrier<PIPE_ALL>();
+    for (int i = 0; i < 128; ++i) printf("%08x ", y.ReinterpretCast<uint32_t>().GetValue(i));
+    for (int i = 0; i < 64; ++i) printf("%08x ", z.ReinterpretCast<uint32_t>().GetValue(i));
+    printf("\\n");
+}
+"""
+
+
+def _f(v: float) -> bytes:
+    return struct.pack("<f", v)
+
+
+def _c(v: float) -> str:
+    return "NAN" if v != v else ("INFINITY" if v == float("inf") else
+                                 "-INFINITY" if v == float("-inf") else repr(v) + "f")
+
+
+def test_a_horner_polynomial_of_mul_dst_adds_and_asc_madd(pipev, tmp_path):
+    src = tmp_path / "k.cpp"
+    src.write_text(HORNER.replace("INPUTS", ", ".join(map(_c, INPUTS)))
+                   .replace("COEFFS", ", ".join(map(_c, COEFFS)))
+                   .replace('#include "kernel_operator.h"',
+                            '#include "kernel_operator.h"\n#include "c_api/asc_simd.h"'))
+    proc = pipev("run", "--chip", "ascend950", "--kernel", "k", src, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    words = proc.stdout.split()[-192:]
+    got = b"".join(int(w, 16).to_bytes(4, "little") for w in words)
+    cs = [np.float32(v).tobytes() for v in COEFFS]
+    want = b""
+    for i in range(128):
+        if i >= 100:  # UpdateMask(100): the last 28 elements are not stored
+            want += _f(-1.0)
+            continue
+        x = np.float32(INPUTS[i % 16]).tobytes()
+        sq = mul("f32", x, x)
+        acc = cs[0]
+        for k in (1, 2, 3):
+            acc = ref.mul_dst_add("f32", acc, sq, cs[k])
+        want += acc
+    for i in range(64):  # acc = x; acc = acc * x + c[8 + i]
+        x = np.float32(INPUTS[i % 16]).tobytes()
+        want += ref.mul_dst_add("f32", x, x, np.float32(INPUTS[(8 + i) % 16]).tobytes())
+    assert got == want
