@@ -226,3 +226,31 @@ class DivFamily(RegFamily):
 
 
 VRMATHBIN = DivFamily("vrmathbin", REGVEC, "V", "math", requires=NEEDS)  # Div
+
+
+# Sqrt's SqrtAlgo (the Reg Sqrt page's SqrtSpecificMode and the Memory Sqrt page's SqrtConfig, in
+# the enum's order): fast and p0ulp (FAST_INVERSE, PRECISION_0ULP_FTZ_FALSE) are the fast-inverse
+# algorithm, 0 ulp, f32 only, subnormals kept, an input above 2^126 giving 0 (the Memory page);
+# p1ulp (PRECISION_1ULP_FTZ_FALSE) keeps subnormals; intrinsic and p1ulp_ftz flush them. pipev's
+# root is correctly rounded in every mode (docs/semantics.md §15, docs/decisions.md)
+SQRT_ALGOS = ("intrinsic", "fast", "p1ulp_ftz", "p0ulp", "p1ulp")
+SQRT_KEEPS_SUBNORMALS = frozenset({"fast", "p0ulp", "p1ulp"})
+SQRT_FAST = frozenset({"fast", "p0ulp"})
+SQRT_FAST_LIMIT = 2.0 ** 126  # the Memory Sqrt page's 85070596800837026223494223584045301760
+
+
+class SqrtFamily(RegFamily):
+    """Sqrt: the fast-inverse SqrtAlgo modes take float only (the pages)."""
+
+    __slots__ = ()
+
+    def chip_problem(self, name: str, chip, fields: dict, t: DType | None
+                     ) -> tuple[str, str] | None:
+        problem = super().chip_problem(name, chip, fields, t)
+        algo = SQRT_ALGOS[fields.get("salgo", 0)]
+        if problem is None and t is not None and algo in SQRT_FAST and t.name != "f32":
+            return f"{name}.{t.name}: SqrtAlgo {algo} (the fast-inverse algorithm) takes f32", ""
+        return problem
+
+
+VRSQRT = SqrtFamily("vrsqrt", REGVEC, "V", "math", requires=NEEDS)  # Sqrt

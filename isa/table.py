@@ -773,6 +773,10 @@ KEYS.update({k.name: k for k in (
 KEYS["algo"] = Key("algo", 0, len(RV.DIV_ALGOS) - 1, 0, False, "Div's DivSpecificMode "
                    "algo: " + " ".join(RV.DIV_ALGOS) + " (p0ulp, p1ulp: subnormals kept; the "
                    "others flush them)", words=RV.DIV_ALGOS)
+KEYS["salgo"] = Key("salgo", 0, len(RV.SQRT_ALGOS) - 1, 0, False, "Sqrt's SqrtAlgo: "
+                    + " ".join(RV.SQRT_ALGOS) + " (fast, p0ulp: f32 only, an input above 2^126 "
+                    "gives 0; fast, p0ulp, p1ulp keep subnormals, the others flush them)",
+                    words=RV.SQRT_ALGOS)
 _V, _P, _A = ("vreg", "vreg"), ("preg", "preg"), ("addr", "raddr")
 
 
@@ -852,8 +856,11 @@ for _d in (
           ("not", "~vA[k]", "Not"))),
     *(_rv(f"vr{op}", _RU, RV.VRMATH, f"vD[k] = {doc} where pM enables k, else 0 ({api}; "
           "correctly rounded model)") for op, doc, api in (
-              ("exp", "e^vA[k]", "Exp"), ("ln", "ln(vA[k])", "Ln"),
-              ("sqt", "sqrt(vA[k])", "Sqrt"))),  # vrsqrt is Rsqrt's (#27a)
+              ("exp", "e^vA[k]", "Exp"), ("ln", "ln(vA[k])", "Ln"))),
+    # vrsqrt is Rsqrt's (#27a)
+    _rv("vrsqt", _RU, RV.VRSQRT, "vD[k] = sqrt(vA[k]) where pM enables k, else 0 (Sqrt; "
+        "correctly rounded model; salgo=: SqrtAlgo, subnormal inputs flushed to zero but for "
+        "fast / p0ulp / p1ulp)", keys=("salgo",)),
     _rv("vrdiv", _RB, RV.VRMATHBIN, "vD[k] = vA[k] / vB[k] where pM enables k, else 0 (Div; "
         "floats correctly rounded, subnormal inputs and results flushed to zero but for "
         "algo=p0ulp / p1ulp; integers truncated)", keys=("algo",)),

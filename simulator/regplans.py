@@ -37,9 +37,9 @@ if TYPE_CHECKING:  # pragma: no cover
 # the reg-based families whose issue never hands V a UB access (op None, no repeats)
 REGISTER_ONLY = frozenset({"vf_begin", "vf_end", "membar", "pset", "plt", "plogic", "vrcmp",
                            "vrsel", "vrdup", "vrbin", "vrun", "vrscalar", "vrmath", "vrmathbin",
-                           "vrreduce", "vrgather", "vredblk", "vredblkw", "vrpair", "pgenv",
-                           "vrmovm", "vrsqz", "vclrar", "vrhist", "vrcvt", "vrtrunc",
-                           "vrarange", "vrrelayout", "vrpack", "vrunpack", "prelayout"})
+                           "vrsqrt", "vrfma", "vrreduce", "vrgather", "vredblk", "vredblkw",
+                           "vrpair", "pgenv", "vrmovm", "vrsqz", "vclrar", "vrhist", "vrcvt",
+                           "vrtrunc", "vrarange", "vrrelayout", "vrpack", "vrunpack", "prelayout"})
 # the loads and stores: their issue hands V a RegAccess (this execution's UB bytes), no repeats
 ACCESSES = frozenset({"vload", "vstore", "vload2", "vstore2", "vloadb", "vstoreb", "pload",
                       "pstore", "vldupre", "vldu", "vstu", "vstupost", "vscatter", "vgatherub",

@@ -22,6 +22,10 @@ from isa.regvec import (
     LOAD_DISTS,
     PL,
     SDISTS,
+    SQRT_ALGOS,
+    SQRT_FAST,
+    SQRT_FAST_LIMIT,
+    SQRT_KEEPS_SUBNORMALS,
     STORE_DISTS,
     VL,
     pattern_active,
@@ -788,7 +792,10 @@ def _math(ex: Context, instr: Instruction) -> Issued:
     roles = ("a", "b") if "b" in instr.operands else ("a",)
     _read_v(ex, instr, *roles, under="m")
     _read_p(ex, instr, "m", t)
-    keep = DIV_ALGOS[instr.fields.get("algo", 0)] in DIV_KEEPS_SUBNORMALS
+    if instr.name == "vrsqt":
+        keep = SQRT_ALGOS[instr.fields.get("salgo", 0)]
+    else:
+        keep = DIV_ALGOS[instr.fields.get("algo", 0)] in DIV_KEEPS_SUBNORMALS
     return Issued("V", None, _math_body, (instr.name, t, _reg(instr, "d"),
                                           [_reg(instr, r) for r in roles], _reg(instr, "m"),
                                           instr, keep))
@@ -804,10 +811,27 @@ def _math_body(m: Machine, _op, arg, _lo, _hi) -> None:
                            m, instr)
     elif name == "vrdiv":
         res = float_quotient(a, _values(m.regs.v[srcs[1]], t), t, keep)
+    elif name == "vrsqt":
+        res = square_root(a, t, keep)
     else:
         res = correctly_rounded(MATH[name], a, t)
     on = active(m.regs.p[mk], t.size)
     _write_v(m, d, np.where(on, res.view(t.raw), np.zeros((), t.raw)))
+
+
+def square_root(a: np.ndarray, t: DType, algo: str) -> np.ndarray:
+    """Sqrt in SqrtAlgo ALGO: correctly rounded in every mode (a root of a float is never
+    subnormal); a subnormal input is the zero of its sign (so its root is) but for the modes
+    that keep subnormals; the fast-inverse modes give 0 for an input above 2^126 (the Memory
+    Sqrt page), +inf among them."""
+    from simulator.semantics.math import correctly_rounded
+
+    if algo not in SQRT_KEEPS_SUBNORMALS:
+        a = flushed(a, t)
+    res = correctly_rounded("vsqrt", a, t)
+    if algo in SQRT_FAST:
+        res = np.where(a > SQRT_FAST_LIMIT, np.zeros((), t.numeric), res)
+    return res
 
 
 def flushed(x: np.ndarray, t: DType) -> np.ndarray:
@@ -926,4 +950,4 @@ ISSUE = {"vf_begin": vf_begin, "vf_end": vf_end, "membar": vmembar, "pset": pset
          "vstoreb": vstsb, "pload": plds, "pstore": psts, "vrcmp": vrcmp,
          "vrsel": vrsel, "vrdup": vrdup, "vrbin": _compute, "vrun": _compute,
          "vrscalar": _compute, "vrmath": _math, "vrmathbin": _math, "vrreduce": _reduce,
-         "vrfma": vrmadd}
+         "vrfma": vrmadd, "vrsqrt": _math}

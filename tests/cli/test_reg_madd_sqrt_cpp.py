@@ -111,3 +111,59 @@ def test_a_horner_polynomial_of_mul_dst_adds_and_asc_madd(pipev, tmp_path):
         x = np.float32(INPUTS[i % 16]).tobytes()
         want += ref.mul_dst_add("f32", x, x, np.float32(INPUTS[(8 + i) % 16]).tobytes())
     assert got == want
+
+
+SQRT_BITS = [0x0, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0x3F800000, 0xBF800000, 0x1,
+             0x80000001, 0x007FFFFF, 0x00776672, 0x00800000, 0x7F7FFFFF, 0x7E800000, 0x7E800001,
+             0x40000000]
+SQRT = """#include <cstdio>
+#include "kernel_operator.h"
+using namespace AscendC;
+// the operator library's sqrt style: the Memory Sqrt with a SqrtConfig over a count (a tail of
+// 100 of 128), and Reg::Sqrt with a SqrtSpecificMode in a VF
+template <typename T>
+__simd_vf__ inline void SqrtVF(__ubuf__ T* y, __ubuf__ T* x)
+{
+    static constexpr Reg::SqrtSpecificMode mode = {Reg::MaskMergeMode::ZEROING, true};
+    Reg::RegTensor<T> in, out;
+    Reg::MaskReg mask = Reg::CreateMask<T, Reg::MaskPattern::ALL>();
+    Reg::LoadAlign(in, x);
+    Reg::Sqrt<T, &mode>(out, in, mask);
+    Reg::StoreAlign(y, out, mask);
+    Reg::Sqrt(out, in, mask);
+    Reg::StoreAlign(y + 64, out, mask);
+}
+__global__ __vector__ void k()
+{
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<uint32_t> x = ub.Alloc<uint32_t, 128>();
+    LocalTensor<float> y = ub.Alloc<float, 128>();
+    LocalTensor<float> z = ub.Alloc<float, 128>();
+    const uint32_t bits[16] = {BITS};
+    for (int i = 0; i < 128; ++i) x.SetValue(i, bits[i % 16]);
+    Duplicate(y, -1.0f, 128);
+    PipeBarrier<PIPE_V>();
+    static constexpr SqrtConfig config = {SqrtAlgo::PRECISION_0ULP_FTZ_FALSE};
+    Sqrt<float, config>(y, x.ReinterpretCast<float>(), 100);
+    asc_vf_call<SqrtVF<float>>((__ubuf__ float*)z.GetPhyAddr(), (__ubuf__ float*)x.GetPhyAddr());
+    PipeBarrier<PIPE_ALL>();
+    for (int i = 0; i < 128; ++i) printf("%08x ", y.ReinterpretCast<uint32_t>().GetValue(i));
+    for (int i = 0; i < 128; ++i) printf("%08x ", z.ReinterpretCast<uint32_t>().GetValue(i));
+    printf("\\n");
+}
+"""
+
+
+def test_the_memory_sqrt_config_and_the_reg_sqrt_mode(pipev, tmp_path):
+    src = tmp_path / "k.cpp"
+    src.write_text(SQRT.replace("BITS", ", ".join(f"{b:#x}u" for b in SQRT_BITS)))
+    proc = pipev("run", "--chip", "ascend950", "--werror", "--kernel", "k", src, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    words = [int(w, 16).to_bytes(4, "little") for w in proc.stdout.split()[-256:]]
+    xs = [b.to_bytes(4, "little") for b in SQRT_BITS]
+    want_y = [ref.reg_sqrt("f32", xs[i % 16], "p0ulp") if i < 100 else _f(-1.0)
+              for i in range(128)]
+    want_z = [ref.reg_sqrt("f32", xs[i % 16], "fast" if i < 64 else "intrinsic")
+              for i in range(128)]
+    assert words[:128] == want_y
+    assert words[128:] == want_z

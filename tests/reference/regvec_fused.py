@@ -113,3 +113,17 @@ SIZE = {"f16": 2, "f32": 4}
 def _raw_nan(t: str, raw: bytes) -> bytes:
     bits = int.from_bytes(raw, "little") | (0x0200 if t == "f16" else 0x00400000)
     return bits.to_bytes(SIZE[t], "little")
+
+
+SQRT_KEEPS = ("fast", "p0ulp", "p1ulp")  # the Sqrt pages: these modes keep subnormals
+SQRT_FAST = ("fast", "p0ulp")  # the fast-inverse algorithm: above 2^126, 0 (the Memory page)
+
+
+def reg_sqrt(t: str, a: bytes, algo: str) -> bytes:
+    """Sqrt of one element of T in SqrtAlgo ALGO: the correctly rounded root (pipev's stated
+    model, every mode); a subnormal input flushed to the zero of its sign in the modes that do
+    not keep subnormals; an input above 2^126 gives +0 in the fast-inverse modes."""
+    x = _value(t, a)
+    if algo in SQRT_FAST and not math.isnan(x) and x > 2.0 ** 126:
+        return bytes(SIZE[t])
+    return unary("vsqrt", t, a if algo in SQRT_KEEPS else flush(t, a))

@@ -21,6 +21,7 @@
 #include "pipev/dequant.h"  // #27/#29: SetDeqScale, CastDequant
 #include "pipev/unmodelled.h"  // #34: names the operator library's headers mention
 #include "pipev/reg.h"  // issue 34: ascend950 reg-based vector (AscendC::Reg, asc_vf_call)
+#include "pipev/memory_on_reg.h"  // #34 r6: Memory-vector APIs on the Reg API (Sqrt<T, config>)
 #include "kernel_tiling/kernel_tiling.h"
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
 #include "simt_api/math_functions.h"  // #34: the integer min / max arch35 kernels call

@@ -612,8 +612,34 @@ PIPEV_REG_UNARY(Not, "vrnot")
 PIPEV_REG_UNARY(Exp, "vrexp")
 PIPEV_REG_UNARY(Ln, "vrln")
 PIPEV_REG_UNARY(Log, "vrln")  // the Log page: "equivalent to Ln" (#34)
-PIPEV_REG_UNARY(Sqrt, "vrsqt")
 #undef PIPEV_REG_UNARY
+// Sqrt<T, mode>: mode is a MaskMergeMode or a pointer to a SqrtSpecificMode (the Sqrt page): its
+// algo (AscendC::SqrtAlgo) decides whether subnormal inputs are kept (FAST_INVERSE and the
+// PRECISION_*_FTZ_FALSE modes) or flushed (the others, the default's too); precisionMode with
+// INTRINSIC is FAST_INVERSE (the page: "the fast inverse algorithm", float only)
+struct SqrtSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING;
+    bool precisionMode = false;
+    SqrtAlgo algo = SqrtAlgo::INTRINSIC;
+};
+template <class T = DefaultType, auto mode = MaskMergeMode::ZEROING, class U>
+void Sqrt(U& dst, U& src, MaskReg& mask, PIPEV_LOC) {
+    using E = typename U::ElementType;
+    pipev::detail::Stmt s("vrsqt.%s", pipev::type_name<E>);
+    s.op("v%d", dst.id()).op("v%d", src.id()).op("p%d", mask.id());
+    if constexpr (std::is_same_v<decltype(mode), MaskMergeMode>) {
+        static_assert(mode == MaskMergeMode::ZEROING, "Sqrt: MaskMergeMode::MERGING is not "
+                      "supported (the Sqrt page)");
+    } else {
+        constexpr SqrtSpecificMode m = *mode;
+        static_assert(m.mrgMode == MaskMergeMode::ZEROING, "Sqrt: MaskMergeMode::MERGING is not "
+                      "supported (the Sqrt page)");
+        constexpr const char* words[] = {"intrinsic", "fast", "p1ulp_ftz", "p0ulp", "p1ulp"};
+        constexpr int algo = m.precisionMode && m.algo == SqrtAlgo::INTRINSIC ? 1 : int(m.algo);
+        if constexpr (algo != 0) s.op("salgo=%s", words[algo]);
+    }
+    s.issue(loc);
+}
 // the pages' template order <T, scalar type, mode, RegTensor type>: the operator library's
 // kernels write Muls<float, float, MaskMergeMode::ZEROING>(...) (the scalar's type is a tag here:
 // the scalar is converted to the elements' type as the page's data-type table pairs them)

@@ -19,7 +19,10 @@ enum class SinAlgo { POLYNOMIAL_APPROXIMATION, RADIAN_REDUCTION };
 enum class CosAlgo { POLYNOMIAL_APPROXIMATION, RADIAN_REDUCTION };
 enum class AtanAlgo { POLYNOMIAL_APPROXIMATION };
 enum class ErfAlgo { POLYNOMIAL_APPROXIMATION, SUBSECTION_POLYNOMIAL_APPROXIMATION };
-enum class SqrtAlgo { INTRINSIC, PRECISION_0ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_FALSE };
+// the Sqrt pages' SqrtAlgo (Reg::SqrtSpecificMode's and the Memory Sqrt's SqrtConfig's algo, both
+// modelled: pipev/reg.h, pipev/memory_on_reg.h)
+enum class SqrtAlgo { INTRINSIC = 0, FAST_INVERSE, PRECISION_1ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_FALSE,
+                      PRECISION_1ULP_FTZ_FALSE };
 // the Div pages' DivAlgo (Reg::DivSpecificMode's algo, modelled: pipev/reg.h)
 enum class DivAlgo { INTRINSIC, DIFF_COMPENSATION, PRECISION_1ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_TRUE,
                      PRECISION_0ULP_FTZ_FALSE, PRECISION_1ULP_FTZ_FALSE };
@@ -29,7 +32,8 @@ struct SinConfig { SinAlgo algo; };
 struct CosConfig { CosAlgo algo; };
 struct AtanConfig { AtanAlgo algo; };
 struct ErfConfig { ErfAlgo algo; };
-struct SqrtConfig { SqrtAlgo algo; };
+struct SqrtConfig { SqrtAlgo algo = SqrtAlgo::INTRINSIC; };
+inline constexpr SqrtConfig DEFAULT_SQRT_CONFIG = {SqrtAlgo::INTRINSIC};
 struct DivConfig { DivAlgo algo; };
 struct FmodConfig { FmodAlgo algo; uint32_t iterationNum; };
 struct PowerConfig { PowerAlgo algo; };
@@ -84,11 +88,8 @@ template <class T, RoundMode roundMode>
 void Truncate(const LocalTensor<T>&, const LocalTensor<T>&, uint32_t, PIPEV_LOC) {
     pipev::detail::unmodelled("Truncate", loc);
 }
-// the config forms of Sqrt and Div (the intrinsic forms are modelled: bindings.h)
-template <class T, const SqrtConfig& config>
-void Sqrt(const LocalTensor<T>&, const LocalTensor<T>&, uint32_t, PIPEV_LOC) {
-    pipev::detail::unmodelled("Sqrt with a SqrtConfig", loc);
-}
+// the config form of Div (its intrinsic form is modelled: bindings.h; Sqrt's config form:
+// memory_on_reg.h)
 template <class T, const DivConfig& config>
 void Div(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, uint32_t,
          PIPEV_LOC) {
