@@ -1,6 +1,7 @@
 // c_api/data_move_align.h: the C API's byte-granular copies asc_copy_gm2ub_align /
 // asc_copy_ub2gm_align (size, _sync and ascend950's high-dimensional forms, with the loop-mode
-// registers asc_set_gm2ub_loop_size / _loop1_stride / _loop2_stride and their ub2gm twins, and
+// registers asc_set_gm2ub_loop_size / _loop1_stride / _loop2_stride and their ub2gm twins —
+// pipev/loop_mode.h's state, which AscendC's SetLoopModePara sets too — and
 // asc_set_copy_pad_val), written from their pages. Each burst group is pipev's DataCopyPad
 // statement (copy_gm_to_ub_pad / copy_ub_to_gm_pad); the loop mode's iterations are issued one
 // statement each. The pages' strides run head to head in bytes; the statement's gaps run tail to
@@ -15,15 +16,9 @@ enum class asc_store_l2_cache_mode : uint8_t {
     NOTALLOC_CLEAN = 4
 };
 
+#include "../pipev/loop_mode.h"  // the loop-mode registers and loop, shared with AscendC's
+
 namespace pipev::detail {
-// The loop-mode registers of one direction (S-pipe writes: pipev keeps their values; each copy
-// reads them). Sizes start at 1, as the pages' examples restore them.
-struct AlignLoops {
-    uint64_t size1 = 1, size2 = 1;
-    uint64_t src1 = 0, dst1 = 0, src2 = 0, dst2 = 0;
-};
-inline AlignLoops& gm2ub_loops() { static AlignLoops l; return l; }
-inline AlignLoops& ub2gm_loops() { static AlignLoops l; return l; }
 // asc_set_copy_pad_val's bits (set: a value was given)
 struct CopyPad {
     bool set = false;
@@ -42,12 +37,6 @@ inline uint64_t align_gap(const char* api, const char* what, uint64_t stride, ui
               (unsigned long long)stride, unsigned(n), (unsigned long long)footprint,
               (unsigned long long)unit);
     return (stride - footprint) / unit;
-}
-// The loop mode: BODY(src_offset, dst_offset) once per iteration, loop 1 inner.
-template <class Body> void align_loops(const AlignLoops& l, Body body) {
-    for (uint64_t j = 0; j < l.size2; ++j)
-        for (uint64_t i = 0; i < l.size1; ++i)
-            body(i * l.src1 + j * l.src2, i * l.dst1 + j * l.dst2);
 }
 template <class T> void gm2ub_align(T* dst, T* src, uint16_t n_burst, uint32_t len_burst,
                                     uint8_t left, uint8_t right, bool constant_pad,

@@ -3,6 +3,7 @@
 // value a DataCopyPad with isPad false pads with; without one the padding is left unwritten).
 #ifndef PIPEV_DATA_COPY_H
 #define PIPEV_DATA_COPY_H
+#include "loop_mode.h"  // ascend950: SetLoopModePara / ResetLoopModePara (#34 r6)
 #include "tensor.h"
 
 namespace pipev::detail {
@@ -166,29 +167,35 @@ template <class T> void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>
 // DataCopyPad: blockLen in bytes, GM-side stride in bytes, UB-side stride in blocks:
 // `copy_gm_to_ub_pad.T DST, SRC, nburst=, len=, src_gap=, dst_gap=, left_pad=, right_pad=
 // [, pad_value=V]` and `copy_ub_to_gm_pad.T DST, SRC, nburst=, len=, src_gap=, dst_gap=`.
+// ascend950's loop mode (SetLoopModePara, pipev/loop_mode.h): one statement per iteration, its
+// operands moved by the iteration's byte offsets
 template <class T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                                     const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad,
                                     PIPEV_LOC) {
-    pipev::detail::Stmt s("copy_gm_to_ub_pad.%s", pipev::type_name<T>);
-    pipev::detail::ub_op(s, dst, loc);
-    pipev::detail::gm_op(s, src, loc);
-    s.key("nburst", p.blockCount).key("len", p.blockLen);
-    s.key("src_gap", p.srcStride).key("dst_gap", p.dstStride);
-    s.key("left_pad", pad.leftPadding).key("right_pad", pad.rightPadding);
-    if (pad.isPad)
-        s.op("pad_value=%s", pipev::detail::scalar_text(pad.paddingValue).c_str());
-    else if (pipev::detail::pad_value_type() == pipev::type_name<T>)
-        s.op("pad_value=%s", pipev::detail::pad_value_text().c_str());
-    s.issue(loc);
+    pipev::detail::align_loops(pipev::detail::gm2ub_loops(), [&](uint64_t so, uint64_t dso) {
+        pipev::detail::Stmt s("copy_gm_to_ub_pad.%s", pipev::type_name<T>);
+        pipev::detail::ub_op(s, dst[pipev::detail::loop_elements<T>(dso, "UB", loc)], loc);
+        pipev::detail::gm_op(s, src[pipev::detail::loop_elements<T>(so, "GM", loc)], loc);
+        s.key("nburst", p.blockCount).key("len", p.blockLen);
+        s.key("src_gap", p.srcStride).key("dst_gap", p.dstStride);
+        s.key("left_pad", pad.leftPadding).key("right_pad", pad.rightPadding);
+        if (pad.isPad)
+            s.op("pad_value=%s", pipev::detail::scalar_text(pad.paddingValue).c_str());
+        else if (pipev::detail::pad_value_type() == pipev::type_name<T>)
+            s.op("pad_value=%s", pipev::detail::pad_value_text().c_str());
+        s.issue(loc);
+    });
 }
 template <class T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                                     const DataCopyExtParams& p, PIPEV_LOC) {
-    pipev::detail::Stmt s("copy_ub_to_gm_pad.%s", pipev::type_name<T>);
-    pipev::detail::gm_op(s, dst, loc);
-    pipev::detail::ub_op(s, src, loc);
-    s.key("nburst", p.blockCount).key("len", p.blockLen);
-    s.key("src_gap", p.srcStride).key("dst_gap", p.dstStride);
-    s.issue(loc);
+    pipev::detail::align_loops(pipev::detail::ub2gm_loops(), [&](uint64_t so, uint64_t dso) {
+        pipev::detail::Stmt s("copy_ub_to_gm_pad.%s", pipev::type_name<T>);
+        pipev::detail::gm_op(s, dst[pipev::detail::loop_elements<T>(dso, "GM", loc)], loc);
+        pipev::detail::ub_op(s, src[pipev::detail::loop_elements<T>(so, "UB", loc)], loc);
+        s.key("nburst", p.blockCount).key("len", p.blockLen);
+        s.key("src_gap", p.srcStride).key("dst_gap", p.dstStride);
+        s.issue(loc);
+    });
 }
 template <class T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                                     const DataCopyParams& p, const DataCopyPadParams& pad,
