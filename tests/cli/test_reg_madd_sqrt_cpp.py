@@ -167,3 +167,55 @@ def test_the_memory_sqrt_config_and_the_reg_sqrt_mode(pipev, tmp_path):
               for i in range(128)]
     assert words[:128] == want_y
     assert words[128:] == want_z
+
+
+OUTER = """#include <cstdio>
+#include "kernel_operator.h"
+using namespace AscendC;
+// tanh's shape: registers declared before __VEC_SCOPE__ and used in it, a helper declaring its
+// own inside; each keeps its own register (y = 0 * x^2 + 3 * x^2, then + x)
+static void Core(Reg::RegTensor<float>& k, Reg::RegTensor<float>& in, Reg::RegTensor<float>& out,
+                 Reg::MaskReg& mask)
+{
+    Reg::RegTensor<float> sq, tmp;
+    Reg::Mul(sq, in, in, mask);
+    Reg::Duplicate(tmp, 0.0f, mask);
+    Reg::Mul(out, sq, k, mask);
+    Reg::MulDstAdd(tmp, sq, out, mask);
+    Reg::Add(out, tmp, in, mask);
+}
+__global__ __vector__ void k()
+{
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<float> x = ub.Alloc<float, 64>();
+    LocalTensor<float> y = ub.Alloc<float, 64>();
+    for (int i = 0; i < 64; ++i) x.SetValue(i, float(i) - 31.5f);
+    __ubuf__ float* src = (__ubuf__ float*)x.GetPhyAddr();
+    __ubuf__ float* dst = (__ubuf__ float*)y.GetPhyAddr();
+    Reg::RegTensor<float, Reg::RegTraitNumOne> three, in, out;
+    Reg::MaskReg mask;
+    __VEC_SCOPE__
+    {
+        mask = Reg::CreateMask<float>();
+        Reg::Duplicate(three, 3.0f, mask);
+        Reg::LoadAlign(in, src);
+        Core(three, in, out, mask);
+        Reg::StoreAlign(dst, out, mask);
+    }
+    PipeBarrier<PIPE_ALL>();
+    for (int i = 0; i < 64; ++i) printf("%g ", y.GetValue(i));
+    printf("\\n");
+}
+"""
+
+
+def test_registers_declared_before_a_vec_scope_keep_their_own(pipev, tmp_path):
+    """MulDstAdd(0, x², 3x²) + x = 3x² + x: exact in float for these halves (a register
+    reused by Core's locals would break it)."""
+    src = tmp_path / "k.cpp"
+    src.write_text(OUTER)
+    proc = pipev("run", "--chip", "ascend950", "--werror", "--kernel", "k", src, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    got = [float(w) for w in proc.stdout.split()[-64:]]
+    xs = [np.float32(i - 31.5) for i in range(64)]
+    assert got == [float(3 * x * x + x) for x in xs]

@@ -104,12 +104,13 @@ struct VfCall {
 };
 // `__VEC_SCOPE__ { ... }`: a VF written inline as a scope (the form the vendor's arch35 kernels
 // used before `__simd_vf__` + `asc_vf_call`): `vf_begin` at the scope's line, the block natively,
-// `vf_end` at the same line when the block is left (not while pipev unwinds a stopped run).
+// `vf_end` at the same line when the block is left (not while pipev unwinds a stopped run). The
+// register files are not reset: RegTensors and MaskRegs the function declared before the scope
+// are used in it (the operator library's tanh), and keep their registers (#34 r6).
 struct VecScope {
     Loc loc;
     explicit VecScope(Loc l) : loc(l) {
         detail::Stmt("vf_begin \"vf\"").issue(loc);
-        regalloc::files = {};
         ++vf_generation;
     }
     VecScope(const VecScope&) = delete;
