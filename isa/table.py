@@ -963,7 +963,7 @@ for _d in (
         src_typed=True),
     _rv("vgthb", (("d", "vreg"), _A, ("i", "vreg"), ("m", "preg")), RVD.VGATHERB,
         "block j of vD = the 32 bytes at ADDR + vI[j] bytes (vI: u32, 32-byte multiples, j < 8) "
-        "where pM enables an element of the block, else 0 (GatherB)"),
+        "where pM's bit 4j is set (the mask read as b32), else vD's block kept (GatherB)"),
     _rv("vrgather", (("d", "vreg"), ("a", "vreg"), ("i", "vreg")), RVD.VRGATHER,
         "vD[k] = vA[vI[k] mod N] (Gather within a register)"),
     *(_rv(f"vredblk{op}", _RU, RVD.VREDBLK, f"vD[j] = the {doc} of the elements pM enables in "

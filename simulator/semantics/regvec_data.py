@@ -263,13 +263,13 @@ def _vgthw(m: Machine, _op, arg, _lo, _hi) -> None:
 
 
 def vgthb(ex: Context, instr: Instruction) -> Issued:
-    """GatherB: block j from ADDR + index[j] bytes (index j a u32, a multiple of 32) where an
-    element of block j is enabled (as LoadAlign's DataBlock form), else 0."""
+    """GatherB: block j from ADDR + index[j] bytes (index j a u32, a multiple of 32) where mask
+    bit 4j is set (the page: the mask read as b32, its first 8 elements' bits), else vD's block
+    kept (the page: "not updated")."""
     regs = _file(ex, instr)
-    t = instr.dtype
     _read_v(ex, instr, "i")
-    _read_p(ex, instr, "m", t)
-    live = active(regs.p[_reg(instr, "m")], t.size).reshape(VL // 32, -1).any(axis=1)
+    _read_p(ex, instr, "m", instr.dtype)
+    live = active(regs.p[_reg(instr, "m")], 4)[:VL // 32]
     offs = regs.v[_reg(instr, "i")].view("<u4")[:VL // 32].astype(np.int64)
     base = ex.resolve(instr)[0]["addr"]
     ub = ex.m.ub.size
@@ -285,16 +285,16 @@ def vgthb(ex: Context, instr: Instruction) -> Issued:
     _place(ex, instr, 0, 32, False)
     _ordered(ex, instr, "vld", runs, _reg(instr, "d"))
     return Issued("V", RegAccess(instr, sorted(runs), False), _vgthb,
-                  (_reg(instr, "d"), [(j, a) for j, (a, _n) in zip(np.flatnonzero(live), runs,
-                                                                   strict=True)]))
+                  (_reg(instr, "d"), live, [(j, a) for j, (a, _n) in
+                                            zip(np.flatnonzero(live), runs, strict=True)]))
 
 
 def _vgthb(m: Machine, _op, arg, _lo, _hi) -> None:
-    d, blocks = arg
-    out = np.zeros((VL // 32, 32), np.uint8)
+    d, live, blocks = arg
+    out = m.regs.v[d].reshape(VL // 32, 32).copy()
     for j, a in blocks:
         out[j] = m.ub[a:a + 32]
-    _write_v(m, d, out.reshape(-1))
+    _merge_v(m, d, out.reshape(-1), live, 32)
 
 
 def vrgather(ex: Context, instr: Instruction) -> Issued:

@@ -274,6 +274,6 @@ def test_the_c_api_ar_gatherb_and_histogram_faces(pipev, tmp_path):
     assert out[:256] == bytes(data.squeeze_stores(bytearray(x[1024:1280]), 0, [kept, kept],
                                                   True))
     offs = [((j * 5) % 8) * 32 for j in range(8)]
-    assert out[256:512] == data.gather_blocks(x, 0, offs, [True] * 8)
+    assert out[256:512] == data.gather_blocks(x, 0, offs, [True] * 8, bytes(256))
     old = [int(v) for v in np.frombuffer(x[768:1024], "<u2")]
     assert out[512:768] == data.histogram(old, x[512:768], [True] * 256, True, True)

@@ -111,10 +111,12 @@ def squeeze(src: list[bytes], on: list[bool]) -> bytes:
     return b"".join(kept) + bytes(len(src[0]) * (len(src) - len(kept)))
 
 
-def gather_blocks(ub: bytes, base: int, offsets: list[int], live: list[bool]) -> bytes:
-    """GatherB: block j = the 32 bytes at base + offsets[j] where block j is live, else 0."""
-    return b"".join(ub[base + o:base + o + 32] if a else bytes(32)
-                    for o, a in zip(offsets, live, strict=True))
+def gather_blocks(ub: bytes, base: int, offsets: list[int], live: list[bool],
+                  old: bytes) -> bytes:
+    """GatherB: block j = the 32 bytes at base + offsets[j] where block j is live (mask bit 4j),
+    else OLD's block j (the page: a block whose bit is clear is not updated)."""
+    return b"".join(ub[base + o:base + o + 32] if a else old[32 * j:32 * j + 32]
+                    for j, (o, a) in enumerate(zip(offsets, live, strict=True)))
 
 
 def squeeze_stores(ub: bytearray, base: int, rounds: list[bytes], post: bool) -> bytearray:
