@@ -538,6 +538,9 @@ class DmaOp:
     pad: bytes = b""
     fill: int = 0  # GM → UB padded copies: dummy bytes after each burst's right padding
     esize: int = 0  # the element size the dummy bytes repeat
+    # GM → UB compact copies (PaddingMode::Compact): pad bytes after the last burst only, up to
+    # the next 32-byte boundary (the bursts themselves are packed: dst pitch = length)
+    tail: int = 0
     # UB → GM under set_atomic: (add / max / min, element type name), each element combined
     # with GM's; () a plain store
     atomic: tuple[str, str] = ()
@@ -575,7 +578,8 @@ class DmaOp:
     def extent(self, role: str) -> tuple[int, int]:
         """[first, last] byte of one side."""
         base, pitch, run = self.side(role)
-        return base, base + (self.nburst - 1) * pitch + run - 1
+        return base, base + (self.nburst - 1) * pitch + run - 1 + (self.tail if role == "dst"
+                                                                   else 0)
 
     def touched(self, role: str) -> tuple[int, int]:
         """(skip, bytes) of each burst the side reads or writes: without a pad value the left
@@ -603,7 +607,9 @@ class DmaOp:
             base, pitch, _ = self.side(role)
             skip, run = self.touched(role)
             if self.nburst == 1 or pitch == run:
-                out.append((role, base + skip, base + skip + self.nburst * run, None, write))
+                tail = self.tail if write else 0
+                out.append((role, base + skip, base + skip + self.nburst * run + tail, None,
+                            write))
             else:
                 idx = self.indices(role, skip, run)
                 out.append((role, int(idx[0]), int(idx[-1]) + 1, idx, write))

@@ -57,6 +57,9 @@ KEYS: dict[str, Key] = {k.name: k for k in (
     Key("len", 1, (1 << 21) - 1, None, True, "padded DMA burst length in bytes"),
     Key("left_pad", 0, 32, 0, True, "padded DMA: elements of pad_value before each burst"),
     Key("right_pad", 0, 32, 0, True, "padded DMA: elements of pad_value after each burst"),
+    Key("compact", 0, 1, 0, False, "padded DMA GM → UB, ascend950's PaddingMode::Compact: the "
+        "bursts packed back to back in UB, pad_value after the last one up to a 32-byte "
+        "boundary (left_pad, right_pad and dst_gap not in effect)"),
     Key("pad_value", 0, U64, None, False, "padded DMA: the padding element, a scalar of T "
         "(none: the left padding is not written, the bytes after the data repeat its first "
         "element)", scalar=True),
@@ -199,7 +202,8 @@ _VS = (("dst", "vec"), ("src", "vec"), ("scalar", "scalar"))
 _DMA = ("nburst", "burst", "src_gap", "dst_gap")
 _APIMASK = ("mask", "mask_lo", "mask_hi")
 _VEC2 = (("dst", "vec"), ("src", "vec"))
-_PAD_IN = ("nburst", "len", "src_gap", "dst_gap", "left_pad", "right_pad", "pad_value")
+_PAD_IN = ("nburst", "len", "src_gap", "dst_gap", "left_pad", "right_pad", "pad_value",
+           "compact")
 _PAD_OUT = ("nburst", "len", "src_gap", "dst_gap")
 # NDDMA's loop keys (#34), loop by loop
 ND_KEYS = tuple(f"{k}{d}" for d in range(ND_DIMS) for k in ("size", "src_stride", "dst_stride",
@@ -311,7 +315,7 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="GM → UB byte-granular (AscendC DataCopyPad): each of nburst bursts reads len "
              "bytes of GM (bursts len + src_gap bytes apart) and writes left_pad elements of "
              "pad_value, the data, then right_pad elements; the next burst starts at the next "
-             "32-byte block plus dst_gap blocks"),
+             "32-byte block plus dst_gap blocks (compact=1: right after the previous one)"),
     InstrDef("copy_ub_to_gm_pad", (("dst", "gm"), ("src", "ub")), F.DMA_PAD_UB_TO_GM,
              typed=True, types="pad", keys=_PAD_OUT,
              doc="UB → GM byte-granular (AscendC DataCopyPad): each burst writes len bytes to "

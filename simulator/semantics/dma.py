@@ -56,9 +56,18 @@ def issue_pad(ex: Context, instr: Instruction) -> Issued:
     # unspecified; reading them is then an uninitialised read, docs/decisions.md)
     pad = int(f["pad_value"]).to_bytes(size, "little") if "pad_value" in f else b""
     fill = blocks * 32 - ub_run if to_ub else 0  # the "dummy" bytes up to the block boundary
+    tail = 0
+    if f.get("compact", 0):  # the page: dstStride, leftPadding, rightPadding not in effect
+        if not getattr(ex.chip, "reg_vector", False):
+            raise Fault(Problem("chip", f"{instr.name} compact=1 is ascend950's "
+                                f"(PaddingMode::Compact); {ex.chip.name} has no such mode",
+                                col=instr.cols.get("compact")))
+        left = right = fill = 0
+        ub_pitch, tail = length, -(nburst * length) % 32
     op = DmaOp(instr, spaces["dst"], addrs["dst"], spaces["src"], addrs["src"], nburst, blocks,
                0, 0, length, gm_pitch if to_ub else ub_pitch, ub_pitch if to_ub else gm_pitch,
-               left, right, pad, fill, size, atomic_of(ex, instr, spaces["dst"], length))
+               left, right, pad, fill, size, tail,
+               atomic=atomic_of(ex, instr, spaces["dst"], length))
     for role in ("src", "dst"):
         _check_side(ex, instr, op, role, spaces[role])
     return Issued(instr.defn.family.pipe, op, copy)
@@ -83,6 +92,10 @@ def copy(m: Machine, op: DmaOp, _arg, _lo, _hi) -> None:
         dst[op.indices("dst", op.left, n)] = src[op.indices("src")]
     if not op.pad and (op.right or op.fill):
         _first_element(src, dst, op)
+    if op.tail and op.pad:  # compact: the pad value after the last burst only
+        end = op.extent("dst")[1] + 1
+        dst[end - op.tail:end] = np.tile(np.frombuffer(op.pad, np.uint8),
+                                         -(-op.tail // len(op.pad)))[:op.tail]
 
 
 def _pad(dst, op: DmaOp) -> None:

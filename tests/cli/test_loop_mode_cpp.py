@@ -120,3 +120,61 @@ def test_an_unaligned_ub_stride_is_an_error_at_the_call(pipev, tmp_path):
     proc = pipev("run", "--chip", "ascend950", "--kernel", "k", src, timeout=300)
     assert proc.returncode != 0
     assert "k.cpp:6:" in proc.stderr and "32-byte aligned" in proc.stderr
+
+
+COMPACT = """#include <cstdio>
+#include "acl/acl.h"
+#include "kernel_operator.h"
+using namespace AscendC;
+// the DataCopyPad page's scenario: PaddingMode::Compact packs 3 bursts of 20 bytes (40 apart in
+// GM) back to back, then pads with -1 to the 32-byte boundary; in loop mode twice (GM 200 apart,
+// UB 96 apart); the slice operator's use
+__global__ __aicore__ void k(GM_ADDR x)
+{
+    GlobalTensor<int8_t> xg;
+    xg.SetGlobalBuffer((__gm__ int8_t*)x);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    LocalTensor<int8_t> ub = buf.Get<int8_t>();
+    Duplicate(ub.ReinterpretCast<int16_t>(), int16_t(0x5555), 128);
+    PipeBarrier<PIPE_ALL>();
+    DataCopyExtParams rows{3, 20, 20, 7, 0};  // dstStride 7: not in effect in Compact
+    DataCopyPadExtParams<int8_t> pad{true, 1, 2, -1};  // the paddings: not in effect either
+    LoopModeParams loop{2, 1, 200, 96, 0, 0};
+    SetLoopModePara(loop, DataCopyMVType::OUT_TO_UB);
+    DataCopyPad<int8_t, PaddingMode::Compact>(ub, xg, rows, pad);
+    ResetLoopModePara(DataCopyMVType::OUT_TO_UB);
+    PipeBarrier<PIPE_ALL>();
+    printf("ub");
+    for (int i = 0; i < 256; ++i) printf(" %d", int(ub.GetValue(i)));
+    printf("\\n");
+}
+int main()
+{
+    int8_t* xh;
+    uint8_t* x;
+    aclInit(nullptr);
+    aclrtMallocHost((void**)&xh, 512);
+    for (int i = 0; i < 512; ++i) xh[i] = int8_t(i % 101);
+    aclrtMalloc((void**)&x, 512, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(x, 512, xh, 512, ACL_MEMCPY_HOST_TO_DEVICE);
+    k<<<1, nullptr, nullptr>>>(x);
+    return 0;
+}
+"""
+
+
+def test_compact_padding_packs_the_bursts(pipev, tmp_path):
+    src = tmp_path / "k.cpp"
+    src.write_text(COMPACT)
+    proc = pipev("run", "--chip", "ascend950", "--werror", src, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    line = next(t for t in proc.stdout.splitlines() if t.startswith("ub "))
+    x = (np.arange(512) % 101).astype(np.int8)
+    want = np.full(256, 0x55, np.int8)
+    for i in range(2):  # 60 data bytes, then 4 of -1 (to 64)
+        d, s = 96 * i, 200 * i
+        want[d:d + 60] = np.concatenate([x[s + 40 * b:s + 40 * b + 20] for b in range(3)])
+        want[d + 60:d + 64] = -1
+    assert np.array(line.split()[1:], np.int64).astype(np.int8).tobytes() == want.tobytes()

@@ -228,6 +228,24 @@ def test_copy_gm_to_ub_pad_without_pad_value_leaves_the_left_padding():
     assert list(ub(res, "u", np.float16)[:17]) == [7, 1, 2, 3] + [1] * 12 + [7]
 
 
+def test_copy_gm_to_ub_pad_compact_packs_the_bursts():
+    """ascend950's PaddingMode::Compact (#34 r6): the bursts back to back, the pad value after
+    the last only, up to the 32-byte boundary; left_pad, right_pad and dst_gap not in effect."""
+    res = simulator.run(".chip ascend950\n" + PAD + "copy_gm_to_ub_pad.f16 u, g[1], nburst=3, "
+                        "len=10, src_gap=6, dst_gap=1, left_pad=2, right_pad=3, pad_value=-1, "
+                        "compact=1\n")
+    want = np.full(96, 7, np.float16)
+    for k in range(3):  # burst k: halves 1 + 8k .. 5 + 8k (10 bytes, 16 apart), packed
+        want[5 * k:5 * k + 5] = np.arange(2 + 8 * k, 7 + 8 * k)
+    want[15:16] = -1  # 30 bytes of data, 2 of padding
+    assert ub(res, "u", np.float16).tobytes() == want.tobytes()
+
+
+def test_compact_is_ascend950s():
+    assert "compact=1 is ascend950's" in error_of(
+        PAD + "copy_gm_to_ub_pad.f16 u, g, len=8, compact=1\n")
+
+
 def test_copy_ub_to_gm_pad_writes_len_bytes_per_burst():
     res = simulator.run(".chip ascend910b\n.gm o u8[40] output\n"
                         ".ub u u8[192] @0x0 = arange(0)\n"

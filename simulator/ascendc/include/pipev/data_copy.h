@@ -169,16 +169,22 @@ template <class T> void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>
 // [, pad_value=V]` and `copy_ub_to_gm_pad.T DST, SRC, nburst=, len=, src_gap=, dst_gap=`.
 // ascend950's loop mode (SetLoopModePara, pipev/loop_mode.h): one statement per iteration, its
 // operands moved by the iteration's byte offsets
-template <class T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
-                                    const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad,
-                                    PIPEV_LOC) {
+// ascend950's PaddingMode (the DataCopyPad GM -> UB page): Compact packs the bursts back to back
+// in UB and pads after the last one only (dstStride, leftPadding, rightPadding not in effect)
+enum class PaddingMode : uint8_t { Normal = 0, Compact };
+template <class T, PaddingMode mode = PaddingMode::Normal>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+                 const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad, PIPEV_LOC) {
+    constexpr bool compact = mode == PaddingMode::Compact;
     pipev::detail::align_loops(pipev::detail::gm2ub_loops(), [&](uint64_t so, uint64_t dso) {
         pipev::detail::Stmt s("copy_gm_to_ub_pad.%s", pipev::type_name<T>);
         pipev::detail::ub_op(s, dst[pipev::detail::loop_elements<T>(dso, "UB", loc)], loc);
         pipev::detail::gm_op(s, src[pipev::detail::loop_elements<T>(so, "GM", loc)], loc);
         s.key("nburst", p.blockCount).key("len", p.blockLen);
-        s.key("src_gap", p.srcStride).key("dst_gap", p.dstStride);
-        s.key("left_pad", pad.leftPadding).key("right_pad", pad.rightPadding);
+        s.key("src_gap", p.srcStride).key("dst_gap", compact ? 0 : p.dstStride);
+        s.key("left_pad", compact ? 0 : pad.leftPadding);
+        s.key("right_pad", compact ? 0 : pad.rightPadding);
+        if constexpr (compact) s.op("compact=1");
         if (pad.isPad)
             s.op("pad_value=%s", pipev::detail::scalar_text(pad.paddingValue).c_str());
         else if (pipev::detail::pad_value_type() == pipev::type_name<T>)
