@@ -1,8 +1,9 @@
-"""Issue 34 (r6): AscendC's DMA loop mode (LoopModeParams, SetLoopModePara, ResetLoopModePara)
-around DataCopyPad GM -> UB and UB -> GM, from a kernel of ours in the style of the pages'
-five-dimensional example and the operator library's slice kernel, byte-exact against numpy. The
-loop registers are the C API's (one state): a size the C API set is what AscendC's DataCopyPad
-runs, and ResetLoopModePara restores the single copy."""
+"""Issue 34 (r6): what the slice operator needs, from kernels of ours in its style, byte-exact
+against numpy: AscendC's DMA loop mode (LoopModeParams, SetLoopModePara, ResetLoopModePara)
+around DataCopyPad GM -> UB and UB -> GM (the pages' five-dimensional example); the loop
+registers are the C API's (one state: a size the C API set is what AscendC's DataCopyPad runs,
+ResetLoopModePara restores the single copy); DataCopyPad's PaddingMode::Compact; StoreUnAlign
+through a register declared UnalignRegForLoad."""
 
 from __future__ import annotations
 
@@ -178,3 +179,50 @@ def test_compact_padding_packs_the_bursts(pipev, tmp_path):
         want[d:d + 60] = np.concatenate([x[s + 40 * b:s + 40 * b + 20] for b in range(3)])
         want[d + 60:d + 64] = -1
     assert np.array(line.split()[1:], np.int64).astype(np.int8).tobytes() == want.tobytes()
+
+
+UNALIGN = """#include <cstdio>
+#include "kernel_operator.h"
+using namespace AscendC;
+// slice's unaligned gather: rows of 5 floats, 7 apart from element 3, packed from element 1
+// through StoreUnAlign with a register declared UnalignRegForLoad (the operator's spelling)
+__global__ __vector__ void k()
+{
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<float> x = ub.Alloc<float, 128>();
+    LocalTensor<float> y = ub.Alloc<float, 64>();
+    for (int i = 0; i < 128; ++i) x.SetValue(i, float(i));
+    Duplicate(y, -1.0f, 64);
+    PipeBarrier<PIPE_V>();
+    __ubuf__ float* dstPtr = (__ubuf__ float*)y.GetPhyAddr() + 1;
+    __VEC_SCOPE__
+    {
+        Reg::RegTensor<float> vd;
+        Reg::UnalignRegForLoad u0;
+        Reg::UnalignRegForLoad u1;
+        for (uint16_t r = 0; r < 8; r++) {
+            __ubuf__ float* srcPtr = (__ubuf__ float*)x.GetPhyAddr() + 3 + 7 * r;
+            Reg::LoadUnAlignPre(u0, srcPtr);
+            Reg::LoadUnAlign<float, Reg::PostLiteral::POST_MODE_UPDATE>(vd, u0, srcPtr, 5u);
+            Reg::StoreUnAlign<float, Reg::PostLiteral::POST_MODE_UPDATE>(dstPtr, vd, u1, 5u);
+        }
+        Reg::StoreUnAlignPost<float, Reg::PostLiteral::POST_MODE_UPDATE>(dstPtr, u1, 0);
+    }
+    PipeBarrier<PIPE_ALL>();
+    for (int i = 0; i < 64; ++i) printf("%g ", y.GetValue(i));
+    printf("\\n");
+}
+"""
+
+
+def test_a_load_spelt_unalign_register_serves_a_store(pipev, tmp_path):
+    src = tmp_path / "k.cpp"
+    src.write_text(UNALIGN)
+    proc = pipev("run", "--chip", "ascend950", "--werror", "--kernel", "k", src, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    got = [float(w) for w in proc.stdout.split()[-64:]]
+    want = [-1.0] * 64
+    for r in range(8):
+        for c in range(5):
+            want[1 + 5 * r + c] = float(3 + 7 * r + c)
+    assert got == want

@@ -26,19 +26,32 @@ inline int take_u(int store, Loc loc) {
 namespace AscendC {
 enum class SpecialPurposeReg : uint8_t { AR };
 namespace Reg {
-template <int Store> class UnalignReg {
+// UnalignRegForLoad and UnalignRegForStore are one type: the operator library's slice kernel
+// passes a UnalignRegForLoad to StoreUnAlign, which the vendor's compiler accepts (#34 r6). An
+// object takes a load register (ul0..ul3) at its first load and a store register (us0..us3) at
+// its first store, each file at most 4 (the UnalignReg page), and frees them when it dies.
+class UnalignReg {
 public:
-    explicit UnalignReg(PIPEV_LOC) : id_(pipev::regalloc::take_u(Store, loc)) {}
+    explicit UnalignReg(PIPEV_LOC) { (void)loc; }
     UnalignReg(const UnalignReg&) = delete;
     UnalignReg& operator=(const UnalignReg&) = delete;
-    ~UnalignReg() { pipev::regalloc::ufiles[Store] = uint8_t(pipev::regalloc::ufiles[Store] & ~(1u << id_)); }
-    int id() const { return id_; }
+    ~UnalignReg() {
+        for (int f = 0; f < 2; ++f)
+            if (ids_[f] >= 0)
+                pipev::regalloc::ufiles[f] =
+                    uint8_t(pipev::regalloc::ufiles[f] & ~(1u << ids_[f]));
+    }
+    // the register of file STORE (0: loads, 1: stores), taken at its first use
+    int id(int store, pipev::Loc loc) {
+        if (ids_[store] < 0) ids_[store] = pipev::regalloc::take_u(store, loc);
+        return ids_[store];
+    }
 
 private:
-    int id_;
+    int ids_[2] = {-1, -1};
 };
-using UnalignRegForLoad = UnalignReg<0>;
-using UnalignRegForStore = UnalignReg<1>;
+using UnalignRegForLoad = UnalignReg;
+using UnalignRegForStore = UnalignReg;
 
 namespace detail_reg {
 template <class E, class T>
@@ -51,7 +64,8 @@ std::string ub(pipev::detail::Stmt& s, const T* p, pipev::Loc loc) {
 template <class T = DefaultType, class P>
 void LoadUnAlignPre(UnalignRegForLoad& ureg, __ubuf__ P* srcAddr, PIPEV_LOC) {
     pipev::detail::Stmt s("vldupre");
-    s.op("ul%d", ureg.id()).op("%s", detail_reg::ub<P>(s, srcAddr, loc).c_str()).issue(loc);
+    s.op("ul%d", ureg.id(0, loc));
+    s.op("%s", detail_reg::ub<P>(s, srcAddr, loc).c_str()).issue(loc);
 }
 template <class T = DefaultType, class P>
 void LoadUnAlignPre(UnalignRegForLoad& ureg, __ubuf__ P* srcAddr, AddrReg areg, PIPEV_LOC) {
@@ -62,7 +76,7 @@ template <class T = DefaultType, class U, class P>
 void LoadUnAlign(U& dst, UnalignRegForLoad& ureg, __ubuf__ P* srcAddr, PIPEV_LOC) {
     using E = typename U::ElementType;
     pipev::detail::Stmt s("vldu.%s", pipev::type_name<E>);
-    s.op("v%d", dst.id()).op("ul%d", ureg.id());
+    s.op("v%d", dst.id()).op("ul%d", ureg.id(0, loc));
     s.op("%s", detail_reg::ub<P>(s, srcAddr, loc).c_str()).issue(loc);
 }
 template <class T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE, class U,
@@ -89,7 +103,8 @@ void StoreUnAlign(__ubuf__ P*& dstAddr, U& src, UnalignRegForStore& ureg, uint32
     using E = typename U::ElementType;
     pipev::detail::Stmt s("vstu.%s", pipev::type_name<E>);
     s.op("%s", detail_reg::ub<P>(s, dstAddr, loc).c_str());
-    s.op("v%d", src.id()).op("us%d", ureg.id()).op("x%d", s.r(postUpdateStride)).issue(loc);
+    s.op("v%d", src.id()).op("us%d", ureg.id(1, loc));
+    s.op("x%d", s.r(postUpdateStride)).issue(loc);
     dstAddr += postUpdateStride;
 }
 // StoreUnAlignPost(dst, ureg, stride): the bytes ureg keeps, ending at dst; dst += stride.
@@ -97,7 +112,8 @@ template <class T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_U
 void StoreUnAlignPost(__ubuf__ P*& dstAddr, UnalignRegForStore& ureg, int32_t postUpdateStride,
                       PIPEV_LOC) {
     pipev::detail::Stmt s("vstupost");
-    s.op("us%d", ureg.id()).op("%s", detail_reg::ub<P>(s, dstAddr, loc).c_str()).issue(loc);
+    s.op("us%d", ureg.id(1, loc));
+    s.op("%s", detail_reg::ub<P>(s, dstAddr, loc).c_str()).issue(loc);
     dstAddr += postUpdateStride;
 }
 
@@ -242,12 +258,13 @@ void StoreUnAlign(__ubuf__ P* const& dstAddr, U& src, UnalignRegForStore& ureg, 
     using E = typename U::ElementType;
     pipev::detail::Stmt s("vstuar.%s", pipev::type_name<E>);
     s.op("%s", detail_reg::ub<P>(s, dstAddr, loc).c_str());
-    s.op("v%d", src.id()).op("us%d", ureg.id()).issue(loc);
+    s.op("v%d", src.id()).op("us%d", ureg.id(1, loc)).issue(loc);
 }
 template <class T = DefaultType, class P>
 void StoreUnAlignPost(__ubuf__ P* const& dstAddr, UnalignRegForStore& ureg, PIPEV_LOC) {
     pipev::detail::Stmt s("vstupostar");
-    s.op("us%d", ureg.id()).op("%s", detail_reg::ub<P>(s, dstAddr, loc).c_str()).issue(loc);
+    s.op("us%d", ureg.id(1, loc));
+    s.op("%s", detail_reg::ub<P>(s, dstAddr, loc).c_str()).issue(loc);
 }
 }  // namespace Reg
 }  // namespace AscendC
