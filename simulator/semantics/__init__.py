@@ -42,7 +42,7 @@ from simulator.semantics.shift_tensor import shift_tensor
 def vconv(machine, vop, scalar, lo: int, hi: int) -> None:
     """vconv's body (semantics/convert.py), imported at the first conversion: a run without
     one does without its tables."""
-    from simulator.semantics.convert import vconv as body
+    from simulator.semantics.vconv import vconv as body
 
     body(machine, vop, scalar, lo, hi)
 

@@ -19,7 +19,8 @@ from isa.types import DType
 from simulator.machine import RAW, Machine
 from simulator.semantics.arith import BINARY
 from simulator.semantics.common import load, store
-from simulator.semantics.convert import convert, count_negative
+from simulator.semantics.convert import convert
+from simulator.semantics.vconv import count_negative
 
 # the same-type instruction whose element rule each one applies before converting
 _OPS = {"vaddreluconv": "vaddrelu", "vsubreluconv": "vsubrelu", "vmulconv": "vmul"}
