@@ -30,7 +30,6 @@ from isa.types import LOW_FLOATS, TYPES, DType, value_bits
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
 from simulator.semantics.context import Context
-from simulator.semantics.convert import round_shift, split, to_float, to_int, to_integral
 from simulator.semantics.issued import Issued
 from simulator.semantics.regvec import (
     _file,
@@ -47,6 +46,7 @@ from simulator.semantics.regvec import (
 def reg_convert(raw: np.ndarray, src: DType, dst: DType, mode: str, sat: bool) -> np.ndarray:
     """Raw SRC elements → raw DST elements by the reg-based Cast's rules (module docstring)."""
     # imported when a Cast runs: a plain run does not load the conversion code (test_cli)
+    from simulator.semantics.convert import split, to_float, to_int, to_integral
 
     if src.name in LOW_FLOATS or dst.name in LOW_FLOATS or src.nibble or dst.nibble:
         return _low_convert(raw, src, dst, mode, sat)
@@ -132,6 +132,7 @@ def _max_bits(t: DType) -> int:
 
 def _wrap_int(p, dst: DType, mode: str) -> np.ndarray:
     """Float → integer, NO_SAT: the rounded integer modulo 2^bits; ±inf the extremes, NaN 0."""
+    from simulator.semantics.convert import round_shift
 
     n = 8 * dst.size
     frac = p.exp < 0
@@ -238,6 +239,7 @@ def vrtrunc(ex: Context, instr: Instruction) -> Issued:
 
 
 def _vrtrunc(m: Machine, _op, arg, _lo, _hi) -> None:
+    from simulator.semantics.convert import split, to_integral
 
     t, mode, d, a, mk = arg
     on = active(m.regs.p[mk], t.size)
