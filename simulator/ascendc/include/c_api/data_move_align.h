@@ -48,17 +48,15 @@ template <class T> void gm2ub_align(T* dst, T* src, uint16_t n_burst, uint32_t l
     uint64_t footprint = (uint64_t(left + right) * sizeof(T) + len_burst + 31) / 32 * 32;
     uint64_t src_gap = align_gap(api, "src_stride", src_stride, len_burst, 1, n_burst, loc);
     uint64_t dst_gap = align_gap(api, "dst_stride", dst_stride, footprint, 32, n_burst, loc);
-    align_loops(gm2ub_loops(), [&](uint64_t so, uint64_t dso) {
-        Stmt s("copy_gm_to_ub_pad.%s", type_name<T>);
-        ub_ptr(s, reinterpret_cast<const T*>(reinterpret_cast<const char*>(dst) + dso), loc);
-        gm_ptr_op(s, reinterpret_cast<const char*>(src) + so, loc);
-        s.key("nburst", n_burst).key("len", len_burst).key("src_gap", src_gap);
-        s.key("dst_gap", dst_gap).key("left_pad", left).key("right_pad", right);
-        if ((left || right) && copy_pad().set)  // the copy's own width of the value's bits
-            s.op("pad_value=raw(0x%llx)", (unsigned long long)(sizeof(T) >= 8 ? copy_pad().bits
-                 : copy_pad().bits & ((1ull << (8 * sizeof(T))) - 1)));
-        s.issue(loc);
-    });
+    // the copy's own width of asc_set_copy_pad_val's bits
+    std::string pad = (left || right) && copy_pad().set ? raw_text(copy_pad().bits, sizeof(T))
+                                                        : std::string();
+    pad_copy_in<T>({n_burst, len_burst, src_gap, dst_gap, left, right, false, pad},
+                   [&](Stmt& s, uint64_t so, uint64_t dso) {
+                       ub_ptr(s, reinterpret_cast<const T*>(
+                                     reinterpret_cast<const char*>(dst) + dso), loc);
+                       gm_ptr_op(s, reinterpret_cast<const char*>(src) + so, loc);
+                   }, loc);
     sync_all(sync, loc);
 }
 template <class T> void ub2gm_align(T* dst, T* src, uint16_t n_burst, uint32_t len_burst,
@@ -67,14 +65,10 @@ template <class T> void ub2gm_align(T* dst, T* src, uint16_t n_burst, uint32_t l
     uint64_t footprint = (uint64_t(len_burst) + 31) / 32 * 32;
     uint64_t dst_gap = align_gap(api, "dst_stride", dst_stride, len_burst, 1, n_burst, loc);
     uint64_t src_gap = align_gap(api, "src_stride", src_stride, footprint, 32, n_burst, loc);
-    align_loops(ub2gm_loops(), [&](uint64_t so, uint64_t dso) {
-        Stmt s("copy_ub_to_gm_pad.%s", type_name<T>);
+    pad_copy_out<T>(n_burst, len_burst, src_gap, dst_gap, [&](Stmt& s, uint64_t so, uint64_t dso) {
         gm_ptr_op(s, reinterpret_cast<const char*>(dst) + dso, loc);
         ub_ptr(s, reinterpret_cast<const T*>(reinterpret_cast<const char*>(src) + so), loc);
-        s.key("nburst", n_burst).key("len", len_burst).key("src_gap", src_gap);
-        s.key("dst_gap", dst_gap);
-        s.issue(loc);
-    });
+    }, loc);
     sync_all(sync, loc);
 }
 }  // namespace pipev::detail
@@ -136,9 +130,7 @@ template <class T> void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, uin
 // values are passed as int8_t, so a copy takes the value's low bytes of its own width).
 template <class T> void asc_set_copy_pad_val(T pad_value, PIPEV_LOC) {
     (void)loc;
-    uint64_t bits = 0;
-    std::memcpy(&bits, &pad_value, sizeof(T));
-    pipev::detail::copy_pad() = {true, bits};
+    pipev::detail::copy_pad() = {true, pipev::detail::bits_of(pad_value)};
 }
 inline void asc_set_gm2ub_loop_size(uint64_t loop1_size, uint64_t loop2_size, PIPEV_LOC) {
     (void)loc;

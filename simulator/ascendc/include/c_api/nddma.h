@@ -37,11 +37,7 @@ struct NdRegs {
     uint64_t pad_bits = 0;
 };
 inline NdRegs& nd_regs() { static NdRegs r; return r; }
-template <class T> void set_nd_pad_value(T v) {
-    uint64_t bits = 0;
-    std::memcpy(&bits, &v, sizeof(T));
-    nd_regs().pad_bits = bits;
-}
+template <class T> void set_nd_pad_value(T v) { nd_regs().pad_bits = bits_of(v); }
 template <class T> void ndim_copy(T* dst, T* src, const uint32_t (&size)[5], uint8_t lp0,
                                   uint8_t rp0, bool padding_mode, Loc loc) {
     const NdRegs& r = nd_regs();
@@ -54,8 +50,7 @@ template <class T> void ndim_copy(T* dst, T* src, const uint32_t (&size)[5], uin
         l.rp[d] = d ? (r.pad_counts >> (16 * (d - 1) + 8)) & 0xff : rp0;
     }
     // the register's low sizeof(T) bytes are the value (the page: fp8 values are set as int8_t)
-    uint64_t bits = sizeof(T) >= 8 ? r.pad_bits : r.pad_bits & ((1ull << (8 * sizeof(T))) - 1);
-    nd_copy<T>(dst, src, l, 5, !padding_mode, format("raw(0x%llx)", (unsigned long long)bits),
+    nd_copy<T>(dst, src, l, 5, !padding_mode, raw_text(r.pad_bits, sizeof(T)),
                loc, [](Stmt& s, const void* d, const void* g, Loc at) {
                    ub_ptr(s, static_cast<const T*>(d), at);
                    gm_ptr_op(s, g, at);

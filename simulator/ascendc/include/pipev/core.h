@@ -139,6 +139,18 @@ private:
     int nregs_ = 0;
 };
 
+// V's bits, as a 64-bit register that was set to it holds them
+template <class T> uint64_t bits_of(T v) {
+    uint64_t b = 0;
+    std::memcpy(&b, &v, sizeof(T));
+    return b;
+}
+// The low SIZE bytes of a register's BITS as an immediate of that width (raw(0x...)): a pad
+// value set through one type (the pages: fp8 values as int8_t) read by a copy of another
+inline std::string raw_text(uint64_t bits, size_t size) {
+    return format("raw(0x%llx)", (unsigned long long)(size >= 8 ? bits
+                                                      : bits & ((1ull << (8 * size)) - 1)));
+}
 // A scalar immediate of type T: floats as raw bits (raw(0x...), so NaN payloads survive).
 template <class T> std::string scalar_text(T v) {
     if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) {

@@ -84,6 +84,37 @@ template <class T> void nd_copy(const void* dst_op, const void* src_op, const Nd
     else s.op("pad_value=%s", pad.c_str());
     s.issue(loc);
 }
+
+// The byte-granular copies (DataCopyPad, the C API's asc_copy_*_align), one statement per
+// iteration of the direction's loop mode (pipev/loop_mode.h): OPS(s, src_offset, dst_offset)
+// names the operands, moved by the iteration's bytes; gaps as the statements take them (GM in
+// bytes, UB in 32-byte blocks). PAD: the pad_value= text, or empty for none.
+struct PadIn {
+    uint64_t nburst, len, src_gap, dst_gap, left, right;
+    bool compact;
+    std::string pad;
+};
+template <class T, class Ops> void pad_copy_in(const PadIn& p, Ops ops, Loc loc) {
+    align_loops(gm2ub_loops(), [&](uint64_t so, uint64_t dso) {
+        Stmt s("copy_gm_to_ub_pad.%s", type_name<T>);
+        ops(s, so, dso);
+        s.key("nburst", p.nburst).key("len", p.len);
+        s.key("src_gap", p.src_gap).key("dst_gap", p.dst_gap);
+        s.key("left_pad", p.left).key("right_pad", p.right);
+        if (p.compact) s.op("compact=1");
+        if (!p.pad.empty()) s.op("pad_value=%s", p.pad.c_str());
+        s.issue(loc);
+    });
+}
+template <class T, class Ops> void pad_copy_out(uint64_t nburst, uint64_t len, uint64_t src_gap,
+                                                uint64_t dst_gap, Ops ops, Loc loc) {
+    align_loops(ub2gm_loops(), [&](uint64_t so, uint64_t dso) {
+        Stmt s("copy_ub_to_gm_pad.%s", type_name<T>);
+        ops(s, so, dso);
+        s.key("nburst", nburst).key("len", len).key("src_gap", src_gap).key("dst_gap", dst_gap);
+        s.issue(loc);
+    });
+}
 }  // namespace pipev::detail
 
 namespace AscendC {
@@ -176,32 +207,25 @@ template <class T, PaddingMode mode = PaddingMode::Normal>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                  const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad, PIPEV_LOC) {
     constexpr bool compact = mode == PaddingMode::Compact;
-    pipev::detail::align_loops(pipev::detail::gm2ub_loops(), [&](uint64_t so, uint64_t dso) {
-        pipev::detail::Stmt s("copy_gm_to_ub_pad.%s", pipev::type_name<T>);
-        pipev::detail::ub_op(s, dst[pipev::detail::loop_elements<T>(dso, "UB", loc)], loc);
-        pipev::detail::gm_op(s, src[pipev::detail::loop_elements<T>(so, "GM", loc)], loc);
-        s.key("nburst", p.blockCount).key("len", p.blockLen);
-        s.key("src_gap", p.srcStride).key("dst_gap", compact ? 0 : p.dstStride);
-        s.key("left_pad", compact ? 0 : pad.leftPadding);
-        s.key("right_pad", compact ? 0 : pad.rightPadding);
-        if constexpr (compact) s.op("compact=1");
-        if (pad.isPad)
-            s.op("pad_value=%s", pipev::detail::scalar_text(pad.paddingValue).c_str());
-        else if (pipev::detail::pad_value_type() == pipev::type_name<T>)
-            s.op("pad_value=%s", pipev::detail::pad_value_text().c_str());
-        s.issue(loc);
-    });
+    std::string value = pad.isPad ? pipev::detail::scalar_text(pad.paddingValue)
+                        : pipev::detail::pad_value_type() == pipev::type_name<T>
+                        ? pipev::detail::pad_value_text() : std::string();
+    pipev::detail::pad_copy_in<T>(
+        {p.blockCount, p.blockLen, p.srcStride, compact ? 0u : p.dstStride,
+         compact ? 0u : pad.leftPadding, compact ? 0u : pad.rightPadding, compact, value},
+        [&](pipev::detail::Stmt& s, uint64_t so, uint64_t dso) {
+            pipev::detail::ub_op(s, dst[pipev::detail::loop_elements<T>(dso, "UB", loc)], loc);
+            pipev::detail::gm_op(s, src[pipev::detail::loop_elements<T>(so, "GM", loc)], loc);
+        }, loc);
 }
 template <class T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                                     const DataCopyExtParams& p, PIPEV_LOC) {
-    pipev::detail::align_loops(pipev::detail::ub2gm_loops(), [&](uint64_t so, uint64_t dso) {
-        pipev::detail::Stmt s("copy_ub_to_gm_pad.%s", pipev::type_name<T>);
-        pipev::detail::gm_op(s, dst[pipev::detail::loop_elements<T>(dso, "GM", loc)], loc);
-        pipev::detail::ub_op(s, src[pipev::detail::loop_elements<T>(so, "UB", loc)], loc);
-        s.key("nburst", p.blockCount).key("len", p.blockLen);
-        s.key("src_gap", p.srcStride).key("dst_gap", p.dstStride);
-        s.issue(loc);
-    });
+    pipev::detail::pad_copy_out<T>(
+        p.blockCount, p.blockLen, p.srcStride, p.dstStride,
+        [&](pipev::detail::Stmt& s, uint64_t so, uint64_t dso) {
+            pipev::detail::gm_op(s, dst[pipev::detail::loop_elements<T>(dso, "GM", loc)], loc);
+            pipev::detail::ub_op(s, src[pipev::detail::loop_elements<T>(so, "UB", loc)], loc);
+        }, loc);
 }
 template <class T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                                     const DataCopyParams& p, const DataCopyPadParams& pad,

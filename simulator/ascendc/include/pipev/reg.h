@@ -255,11 +255,7 @@ template <class T, class U> using pick = std::conditional_t<std::is_same_v<T, De
                                                             typename Elem<U>::type, T>;
 template <class T> const char* tn() { return pipev::type_name<T>; }
 // a scalar of T as the register holding its bits
-template <class T> uint64_t bits(T v) {
-    uint64_t b = 0;
-    std::memcpy(&b, &v, sizeof(T));
-    return b;
-}
+template <class T> uint64_t bits(T v) { return pipev::detail::bits_of(v); }
 inline const char* cmp_name(CMPMODE m) {
     static const char* names[] = {"lt", "gt", "eq", "le", "ge", "ne"};
     return names[int(m)];
