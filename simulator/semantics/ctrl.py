@@ -11,7 +11,12 @@ from simulator.problems import Fault, Problem
 from simulator.semantics.context import Context
 from simulator.semantics.issued import Issued
 
-KEY = "ctrl"  # Machine.special's key of CTRL
+KEY = "ctrl"  # Machine.special's key of CTRL (a machine starts with isa.ctrl.LAUNCH there)
+
+
+def value(m: Machine) -> int:
+    """M's CTRL now."""
+    return m.special[KEY]
 
 
 def _bits(ex: Context, instr: Instruction) -> tuple[int, int]:
@@ -38,7 +43,7 @@ def set_ctrl(ex: Context, instr: Instruction) -> Issued:
 
 def _write(m: Machine, _op, arg, _lo, _hi) -> None:
     lo, hi, value = arg
-    m.special[KEY] = ctrl.with_field(m.special.get(KEY, ctrl.LAUNCH), lo, hi, value)
+    m.special[KEY] = ctrl.with_field(m.special[KEY], lo, hi, value)
 
 
 ISSUE = {"set_ctrl": set_ctrl}

@@ -30,6 +30,7 @@ from isa.types import LOW_FLOATS, TYPES, DType, value_bits
 from simulator.machine import Machine
 from simulator.problems import Fault, Problem
 from simulator.semantics.context import Context
+from simulator.semantics.ctrl import value as ctrl_value
 from simulator.semantics.issued import Issued
 from simulator.semantics.regvec import (
     _file,
@@ -222,7 +223,7 @@ def _pair_register(raw: np.ndarray, on: np.ndarray, dst: DType, src: DType, mode
 def _vrcvt(m: Machine, _op, arg, _lo, _hi) -> None:
     dst, src, mode, own, part, d, a, mk = arg
     # SatMode UNKNOWN's pairs run as sat (docs/decisions.md); the others as CTRL says
-    sat = True if own is None else ctrl.saturates(m.special.get("ctrl", ctrl.LAUNCH),
+    sat = True if own is None else ctrl.saturates(ctrl_value(m),
                                                   dst.name[0] in "su", own)
     on = active(m.regs.p[mk], src.size)
     _write_v(m, d, cast_register(m.regs.v[a], on, dst, src, mode, sat, part))

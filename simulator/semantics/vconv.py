@@ -15,6 +15,7 @@ from isa.types import DType
 from simulator.machine import RAW, Machine
 from simulator.semantics.common import load, store
 from simulator.semantics.convert import convert, split
+from simulator.semantics.ctrl import value as ctrl_value
 from simulator.semantics.regvec_convert import reg_convert
 
 
@@ -42,7 +43,7 @@ def _on_reg_unit(m: Machine, raw: np.ndarray, src: DType, dst: DType, mode: str
     row = CAST_PAIRS.get((dst.name, src.name))
     if row is None:
         return None
-    sat = row[1] != "sat" or ctrl.saturates(m.special.get("ctrl", ctrl.LAUNCH),
+    sat = row[1] != "sat" or ctrl.saturates(ctrl_value(m),
                                             dst.name[0] in "su", True)
     return reg_convert(raw, src, dst, mode, sat)
 
