@@ -451,9 +451,8 @@ def vsts(ex: Context, instr: Instruction) -> Issued:
     sdist = SDISTS[instr.fields.get("sdist", 0)]
     regs = _file(ex, instr)
     first = sdist == "first"
-    _read_v(ex, instr, "s", on=np.arange(VL // t.size) == 0 if first else None,
-            under=None if first else "m")
     on = np.arange(VL // t.size) == 0 if first else active(regs.p[_reg(instr, "m")], t.size)
+    _read_v(ex, instr, "s", on=on if first else None, under=None if first else "m")
     if first:
         width, align = t.size, t.size
     else:
