@@ -307,20 +307,15 @@ class TimingModel:
         `_regvec` books it, its class's cycles or, when more, its UB bank beats, the extra
         a bank conflict's; a booking per body length (a loop's accesses have a few)."""
         cls = self._reg_classes[planned.instr.defn.family.cost]
-        cell, beats_of, floor = planned.op, self._reg_banks.beats, cls.min_cycles
+        cell, reg_body = planned.op, self._reg_body
         spill = self._spill_cycles(planned.instr)
         bookings: dict[int, tuple[Callable[[], int], Callable[[], tuple[int, int]]]] = {}
         issue_cost, extra_sum = self.scalar_issue, 0
 
         def book() -> int:
             nonlocal extra_sum
-            op = cell.op
-            body, runs = floor + spill, op.runs
-            if runs:
-                beats = beats_of(runs, op.write)
-                if beats > floor:
-                    extra_sum += beats - floor
-                    body = beats + spill
+            body, extra = reg_body(cls, spill, cell.op)
+            extra_sum += extra
             booking = bookings.get(body)
             if booking is None:
                 booking = bookings[body] = self._v_booking(cls.head, body, cls.tail)
@@ -457,17 +452,24 @@ class TimingModel:
         or store at least its UB bank beats (950: `RegBanks`), the extra cycles a bank
         conflict's; plus a reload per spill slot it reads and a spill per one it writes."""
         cls = self._reg_classes[ev.instr.defn.family.cost]
-        spill = self._spill_cycles(ev.instr)
-        runs = getattr(ev.op, "runs", None)
-        beats = self._reg_banks.beats(runs, ev.op.write) if runs else 0
-        if beats <= cls.min_cycles:
-            return self._plain_vector(cls, cls.min_cycles + spill)
-        extra = beats - cls.min_cycles
+        body, extra = self._reg_body(cls, self._spill_cycles(ev.instr), ev.op)
+        if not extra:
+            return self._plain_vector(cls, body)
         self.stalls["bank_conflict"] += extra
-        issue, start, end, head, stalled = self._book_v(cls, beats + spill)
-        return InstrTiming("V", issue, start, end, head + beats + spill, wait_pipe=start - issue,
+        issue, start, end, head, stalled = self._book_v(cls, body)
+        return InstrTiming("V", issue, start, end, head + body, wait_pipe=start - issue,
                            head=head, wait_issue=stalled, bank_extra=extra,
                            issue_cost=self.scalar_issue)
+
+    def _reg_body(self, cls: CostClass, spill: int, op) -> tuple[int, int]:
+        """(V cycles, bank-conflict extra) of a reg-based instruction of class CLS with SPILL
+        cycles of spill traffic: its class's cycles or, for a load or store (OP a RegAccess),
+        its UB bank beats when more, the difference a bank conflict's."""
+        runs = getattr(op, "runs", None)
+        beats = self._reg_banks.beats(runs, op.write) if runs else 0
+        if beats <= cls.min_cycles:
+            return cls.min_cycles + spill, 0
+        return beats + spill, beats - cls.min_cycles
 
     def _spill_cycles(self, instr) -> int:
         """The cycles INSTR's spill slots cost (timing.md §T9): a reload (a LoadAlign of VL, the
