@@ -192,7 +192,8 @@ class Run:
                 TimingModel(chip)
         self.origin = origin
         self.stats = Statistics()
-        obs: list[Observer] = [self.stats, *history_checks(checks), *internal]
+        self._checks = history_checks(checks)  # the run's own (`release` lets go of them)
+        obs: list[Observer] = [self.stats, *self._checks, *internal]
         self.writer = None
         if writer is not None:
             obs.append(writer)
@@ -239,6 +240,25 @@ class Run:
             self.close(ok=False)
             raise
         self.close()
+
+    def release(self) -> None:
+        """Let go of everything the finished run built, its results taken (a launch's: once
+        its RunResult is made). The executor, its loop and plans, the decodings, the timing
+        stage and the run's own checks refer to one another (bound methods and closures kept
+        in their own tables): left so, the run, its decodings and the program its result holds
+        wait for the cycle collector, whose pass over them outweighed freeing them here
+        (docs/decisions.md). Each part first drops what its own closures hold (`release`,
+        where it has one), then its attributes. The statistics (a launch sums every core's),
+        the caller's observers and the launch's shared ones are left as they are. Not to be
+        used after."""
+        parts = {id(p): p for p in (self.loop, self.executor, self.model, *self._checks)
+                 if p is not None}  # (the loop is the executor when it runs without plans)
+        for part in parts.values():
+            own = getattr(part, "release", None)
+            if own is not None:
+                own()
+            vars(part).clear()
+        vars(self).clear()
 
     def close_trace_after_error(self) -> None:
         if self.writer is not None:

@@ -142,11 +142,15 @@ class Launch:
                 end = run.cycles() if self.timing else 0
                 self.schedule.end(slot, end)
                 self._record(run, block, slot, wave, start, end)
+                if block < self.n - 1:  # (the last core's machine and timing make the result)
+                    run.release()
         except BaseException:
             if self.writer is not None:
                 self.writer.close(ok=False)
             raise
         result = self.result()
+        self.last.release()
+        self.last, self.stats = None, []
         if self.writer is not None:
             self.writer.on_finish(self.summary(result))
             try:

@@ -31,6 +31,17 @@ class Decodings:
         self._static: dict[str, dict[tuple, VectorOp]] = {}
         self._shapes: dict[tuple, tuple] = {}
 
+    def release(self) -> None:
+        """Empty every stored decoding's memo (a finished run's: its bodies and plans are
+        closures that refer back to the decoding, a cycle only the collector would free)."""
+        for by_mask in self._static.values():
+            for vop in by_mask.values():
+                vop.memo.clear()
+        for vop, *_, seen in self._shapes.values():
+            vop.memo.clear()
+            for other in seen.values():
+                other.memo.clear()
+
     def get(self, instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],
             counter: bool, sel: int | None) -> VectorOp | None:
         """A stored decoding valid for this execution, else None. It may be another

@@ -122,6 +122,11 @@ class Executor:
             self.fail(instr, Problem("steps", f"--max-steps {self.max_steps} reached: stopped a "
                                      "runaway loop at this instruction"))
 
+    def release(self) -> None:
+        """The run is over (`Run.release`): every stored decoding lets go of its memo (its
+        bodies, accesses and costs, closures that refer back to it)."""
+        self.decodings.release()
+
     def execute(self, instr: Instruction) -> Event | None:
         """Issue one hardware instruction, let it take effect and notify."""
         m = self.m

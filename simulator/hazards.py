@@ -203,6 +203,12 @@ class HazardChecks(Observer):
             self._fill(acc, p, count)
         self.where[p].append(ev.instr)
 
+    def release(self) -> None:
+        """The run is over (`Run.release`): the per-pipe logs of instructions emptied (the
+        plans' steps hold them in closures that stay in cycles with their accesses)."""
+        for log in self.where:
+            log.clear()
+
     def _checked(self, ev: Event, p: int, acc: Accesses) -> int | None:
         """EV's checks on pipe P with accesses ACC: what S did before it joins P's clock, the
         CMPMASK init check, then (when it touches UB) P's count moves on and the race and init

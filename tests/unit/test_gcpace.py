@@ -4,6 +4,7 @@ caller's collector as it found it."""
 from __future__ import annotations
 
 import gc
+import weakref
 
 import pytest
 
@@ -67,3 +68,43 @@ def test_a_threshold_set_within_the_block_is_kept(thresholds):
         assert gc.get_threshold()[0] == RUN_THRESHOLD
         gc.set_threshold(1234, 10, 10)
     assert gc.get_threshold() == (1234, 10, 10)
+
+
+LOOP = """.chip ascend910b
+.gm  a  f32[1024] input = random(1)
+.gm  b  f32[1024] output
+.ub  x  f32[1024]
+.ub  m  u8[128]
+    copy_gm_to_ub  x, a, nburst=1, burst=128
+    set_flag       MTE2, V, 0
+    wait_flag      MTE2, V, 0
+    li             x1, 0
+top:
+    vcmpvs.lt.f32  m, x, 0.5, repeat=16
+    vadd.f32       x, x, x, repeat=16
+    add            x1, x1, 1
+    blt            x1, 4, top
+    set_flag       V, MTE3, 0
+    wait_flag      V, MTE3, 0
+    copy_ub_to_gm  b, x, nburst=1, burst=128
+"""
+
+
+@pytest.mark.parametrize("block_dim", [1, 3])
+def test_a_finished_run_is_freed_without_the_collector(block_dim):
+    """A launch releases its runs once their result is made (`Run.release`): the program a
+    result holds goes when the result goes, the collector off — no reference cycle among the
+    executor, its plans, the decodings and the observers keeps it. Every core's run, with its
+    plans (the loop repeats), and the results stay as they were."""
+    expected = pipev.run(LOOP, block_dim=block_dim)
+    gc.collect()
+    gc.disable()
+    try:
+        result = pipev.run(LOOP, block_dim=block_dim)
+        assert result.outputs["b"].tobytes() == expected.outputs["b"].tobytes()
+        assert result.cycles == expected.cycles and result.hot_lines == expected.hot_lines
+        program = weakref.ref(result.program)
+        del result
+        assert program() is None
+    finally:
+        gc.enable()
