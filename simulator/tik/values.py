@@ -82,6 +82,7 @@ class Tensor:
         self.dynamic = False  # a GM tensor at a maximum shape, bound at run time (tik.py)
         self.life = tik.life if root is None else root.life  # the scope it was made in
         self._strides: list[int] | None = None  # elements per step of each index (made once)
+        self._shared: dict | None = None  # the fields of SELF's views but shape and offset
 
     @property
     def buffer(self) -> str:
@@ -111,8 +112,19 @@ class Tensor:
             if strides is None:
                 strides = self._strides = [math.prod(self.shape[k + 1:])
                                            for k in range(len(self.shape))]
-            return Tensor(self.tik, self.dtype, self.t, self.shape[1:], self.name, self.scope,
-                          self.pname, self.loc, self.root, Const(offset.value + index * strides[0]))
+            # a copy of the fields every view of SELF shares, its own two set (a third of a
+            # Python loop's call went into __init__ here)
+            fields = self._shared
+            if fields is None:
+                fields = self._shared = self._view_fields()
+            fields = fields.copy()
+            fields["shape"] = self.shape[1:]
+            offset = _new(Const)
+            offset.value = self.offset.value + index * strides[0]
+            fields["offset"] = offset
+            view = _new(Tensor)
+            view.__dict__ = fields
+            return view
         index = index if isinstance(index, tuple) else (index,)
         if len(index) > max(len(self.shape), 1):
             raise self.tik.error(f"too many indices for tensor '{self.name}' of shape "
@@ -144,6 +156,11 @@ class Tensor:
                       self.pname, self.loc, self.root, _fold(offset))
         return view
 
+    def _view_fields(self) -> dict:
+        """The fields `Tensor(..., self.root, offset)` sets that every view of SELF shares."""
+        return Tensor(self.tik, self.dtype, self.t, (), self.name, self.scope, self.pname,
+                      self.loc, self.root, Const(0)).__dict__
+
     def __iter__(self):
         raise self.tik.error(f"Tensor '{self.name}' is not iterable (index it: t[i])")
 
@@ -169,6 +186,9 @@ class Tensor:
 
     def __repr__(self) -> str:
         return f"Tensor({self.dtype!r}, {self.shape}, name={self.name!r}, scope={self.scope!r})"
+
+
+_new = object.__new__
 
 
 def _length(start, stop) -> int | None:
