@@ -92,6 +92,8 @@ def plan(root: Block, overlaps: dict[str, frozenset[str]] | None = None) -> Plan
 
     def index_loops(block: Block) -> None:
         for i, node in enumerate(block.nodes):
+            if node.__class__ is Op:  # most nodes: nothing inside
+                continue
             if isinstance(node, Loop):
                 loops[node.body.id] = (block.id, i)
             for b in children(node):
