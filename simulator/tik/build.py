@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import linecache
 from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -41,7 +42,7 @@ class Unit:
     api: str
     source: str
     lines: list[str]
-    labels: list[str]
+    labels: Sequence[str]
 
 
 class Emitter:
@@ -83,8 +84,12 @@ class Emitter:
             if node.__class__ is Op:
                 loc = node.loc
                 waits, sets = waits_of(node), sets_of(where)
-                if not waits and not sets:  # most calls of a kernel: no flags around them
-                    self.unit(loc, node.api, self.source(loc), node.lines)
+                if not waits and not sets and node.lines:  # most calls: no flags around them
+                    pending = self.pending
+                    self.units.append(Unit(loc, node.api, self.source(loc), node.lines,
+                                           pending or ()))  # labels: none, unshared
+                    if pending:
+                        self.pending = []
                     continue
                 before = [line for pair in waits or () for line in events.wait_before(pair)]
                 after = self._sets_after(where)

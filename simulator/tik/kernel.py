@@ -61,8 +61,9 @@ class Kernel:
             raise TikError.at(node.loc, "the kernel was already built (BuildCCE): record "
                               "statements before it")
         self.stack[-1].nodes.append(node)
-        self.registers.stamps[id(node)] = self.registers.clock
-        self.registers.clock += 1  # the Scalars' lifetimes are spans of this order
+        registers = self.registers
+        registers.stamps[id(node)] = registers.clock
+        registers.clock += 1  # the Scalars' lifetimes are spans of this order
 
     @property
     def life(self) -> Life | None:

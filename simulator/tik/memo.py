@@ -32,20 +32,31 @@ from simulator.tik.values import CmpMask, Tensor
 PLAIN = frozenset({int, float, str, bool, type(None)})
 HOLE = "\x00"  # brackets an offset's slot number in a recording's text (no statement has it)
 _HOLES = re.compile(HOLE + r"(\d+)" + HOLE)
+LINES = "\x1f"  # joins an Op's lines into one template (no statement has it)
 MAX_KEYS = 8  # entries a call site may have; then its other keys are recorded in full, unkept
 MAX_ENTRIES = 4096  # kept per kernel; then all forgotten (scripts that generate call sites)
 
 
 class Entry:
-    """One site's recording for one key: the Op's fields, its lines as format templates whose
-    fields are the offsets of the arguments SLOTS names, and the scopes its tensors live in."""
+    """One site's recording for one key: the Op's fields; its lines joined by LINES into one
+    %-template whose fields, in text order, are the offsets of the tensor arguments ORDER
+    names (the Kth tensor of the arguments: None, each in turn); the scopes its tensors live
+    in."""
 
-    __slots__ = ("api", "pipe", "templates", "slots", "reads", "writes", "lives", "loc")
+    __slots__ = ("api", "pipe", "template", "lines", "order", "reads", "writes", "lives",
+                 "loc")
 
-    def __init__(self, api, pipe, templates, slots, reads, writes, lives):
-        self.api, self.pipe, self.templates, self.slots = api, pipe, templates, slots
-        self.reads, self.writes, self.lives = reads, writes, lives
+    def __init__(self, api, pipe, template, lines, order, reads, writes, lives):
+        self.api, self.pipe, self.template, self.lines = api, pipe, template, lines
+        self.order, self.reads, self.writes, self.lives = order, reads, writes, lives
         self.loc = None  # the call site (its Loc: the key holds its id)
+
+    def text(self, offsets: list[int]) -> list[str]:
+        """The Op's lines at OFFSETS (the tensor arguments' offsets, in argument order)."""
+        order = self.order
+        text = self.template % (tuple(offsets) if order is None else
+                                tuple([offsets[k] for k in order]))
+        return [text] if self.lines == 1 else text.split(LINES)
 
 
 class Recording:
@@ -80,26 +91,32 @@ class Recording:
     def lines(self, lines: list[str], emitted: int, api: str, pipe, reads, writes) -> list[str]:
         """The recorded LINES with their holes filled; an Entry kept when nothing but EMITTED
         statements were written (no scalar work) and every operand was an argument."""
-        templates = [_HOLES.sub(r"{\1}", line.replace("{", "{{").replace("}", "}}"))
-                     for line in lines]
-        offsets = [self.args[k].offset.value for k in self.slots]
+        joined = LINES.join(lines)
+        holes = [int(m.group(1)) for m in _HOLES.finditer(joined)]  # slots in text order
+        template = _HOLES.sub("%s", joined.replace("%", "%%"))
+        tensors = [k for k, a in enumerate(self.args) if a.__class__ is Tensor]
+        order = tuple(tensors.index(self.slots[h]) for h in holes)
+        entry = Entry(api, pipe, template, len(lines),
+                      None if order == tuple(range(len(tensors))) else order, reads, writes,
+                      tuple(self.lives))
         if self.kept and len(lines) == emitted:
-            self.entry = Entry(api, pipe, templates, tuple(self.slots), reads, writes,
-                               tuple(self.lives))
-        return [t.format(*offsets) for t in templates]
+            self.entry = entry
+        return entry.text([self.args[k].offset.value for k in tensors])
 
 
-def key(args: tuple) -> tuple | None:
+def key(args: tuple, offsets: list[int]) -> tuple | None:
     """ARGS' key (module docstring), or None when a recording could read more than it: their
     classes, then each one's value (a tensor's root, dtype and shape; a float by its repr:
-    -0.0 == 0.0, but they are different immediates)."""
+    -0.0 == 0.0, but they are different immediates). The tensors' offsets go to OFFSETS."""
     out = [tuple(map(type, args))]  # the classes say which fields follow: flat is unambiguous
     add = out.append
     for a in args:
         cls = a.__class__
         if cls is Tensor:
-            if a.offset.__class__ is not Const:
+            offset = a.offset
+            if offset.__class__ is not Const:
                 return None
+            offsets.append(offset.value)
             add(a.root)
             add(a.dtype)
             add(a.shape)
@@ -124,17 +141,17 @@ def memoised_api(method):
 
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
-        k = key(args) if not kwargs and least <= len(args) <= most else None
+        offsets: list[int] = []
+        k = key(args, offsets) if not kwargs and least <= len(args) <= most else None
         if k is None:
             return checked(self, *args, **kwargs)
         loc = caller()
-        k = (id(loc), self.nested, k)
+        k = (id(loc), len(self.stack) > 1, k)  # (the site, nested, the arguments)
         entry = self.memo.get(k)
         if entry is not None and entry.loc is loc and \
                 not (entry.lives and any(life.ended for life in entry.lives)):
-            offsets = [args[s].offset.value for s in entry.slots]
-            self.record(Op(loc, entry.api, [t.format(*offsets) for t in entry.templates],
-                           entry.pipe, entry.reads, entry.writes))
+            self.record(Op(loc, entry.api, entry.text(offsets), entry.pipe, entry.reads,
+                           entry.writes))
             return None
         return _record(self, loc, k, method, args)
 
