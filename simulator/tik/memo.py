@@ -8,11 +8,13 @@ arguments match it field for field (the key, below) is the template filled in wi
 offsets and recorded as the full recording would record it: the same Op, the same diagnostics
 (none: a call that fails is never kept), at the same FILE:LINE:COL.
 
-The key is what the recording reads besides the offsets: each argument's class and value (a
-Python int, float, str, bool, None; a list or tuple of them), a tensor view's root buffer,
-dtype and shape (its offset a number known when recording), a CMPMASK handle's class; and
-whether the call is inside a for_range / if_scope. Anything else (a Scalar, whose value a
-set_as changes; an Expr; a numpy number; a keyword argument) is recorded in full every time.
+The key is the method (one line may call several: `getattr(t, name)(...)`, or a helper of
+pipev's whose calls are all at the user's line) and what its recording reads besides the
+offsets: each argument's class and value (a Python int, float, str, bool, None; a list or tuple
+of them), a tensor view's root buffer, dtype and shape (its offset a number known when
+recording), a CMPMASK handle's class; and whether the call is inside a for_range / if_scope.
+Anything else (a Scalar, whose value a set_as changes; an Expr; a numpy number; a keyword
+argument) is recorded in full every time.
 Only methods whose recording reads their tensors' offsets through `Call.tensor` alone, makes one
 Call and records one Op are wrapped (`memoised_api`); a recording that did anything else (scalar
 work, a tensor that is not an argument) is not kept.
@@ -146,7 +148,9 @@ def memoised_api(method):
         if k is None:
             return checked(self, *args, **kwargs)
         loc = caller()
-        k = (id(loc), len(self.stack) > 1, k)  # (the site, nested, the arguments)
+        # the site, the method (one line may call several: `getattr(t, name)(...)`, a
+        # helper's calls at its caller's line), nested, the arguments
+        k = (id(loc), method, len(self.stack) > 1, k)
         entry = self.memo.get(k)
         if entry is not None and entry.loc is loc and \
                 not (entry.lives and any(life.ended for life in entry.lives)):

@@ -1,8 +1,8 @@
 """A call site's recording kept and replayed (simulator/tik/memo.py): a Python loop's calls
 give the program, results and diagnostics they give recorded in full every time, whatever
-changes from one call to the next at one site (a tensor's dtype, a new tensor, a mask, a
-Scalar, a float's sign, for_range or not), and errors at a later iteration are at the call's
-own line."""
+changes from one call to the next at one site (the method, a tensor's dtype, a new tensor,
+a mask, a Scalar, a float's sign, for_range or not), and errors at a later iteration are at
+the call's own line."""
 
 import textwrap
 
@@ -55,6 +55,7 @@ for i in range(12):
         t.vec_dup(128, z, float(i), 2, 8)
         t.vec_cmpv_gt(m[i * 16], z, a[i * 128], 1, 8, 8)
     sel(i, 128, b[i * 128], 2)
+    getattr(t, ["vec_cmpv_lt", "vec_cmpv_eq"][i % 2])(m[16], a[128], b[128], 1, 8, 8)
 with t.for_range(0, 2) as k:  # the same sites inside a for_range
     sel(0, 128, b[128], 0)
     sel(1, 64, 0.25, 1)
