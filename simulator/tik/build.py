@@ -55,6 +55,7 @@ class Emitter:
         self.stamps = stamps
         self.marks: list[tuple[int, int]] = []  # (clock, first pc) of each recorded node
         self.sources: dict[int, tuple[Loc, str]] = {}  # id(call site) -> it, its line's text
+        self.last: tuple[Loc | None, str] = (None, "")  # the last one asked for
 
     def label(self, name: str) -> None:
         self.pending.append(name)
@@ -67,9 +68,12 @@ class Emitter:
     def source(self, loc: Loc) -> str:
         """LOC's line, read once a call site (a Python loop's calls share one Loc, hashed by
         identity here: attrs' hash of a Loc cost a tenth of a call's build)."""
-        got = self.sources.get(id(loc))
-        if got is None or got[0] is not loc:
-            got = self.sources[id(loc)] = (loc, loc.source)
+        got = self.last
+        if got[0] is not loc:
+            got = self.sources.get(id(loc))
+            if got is None or got[0] is not loc:
+                got = self.sources[id(loc)] = (loc, loc.source)
+            self.last = got
         return got[1]
 
     def block(self, block: Block) -> None:

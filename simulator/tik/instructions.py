@@ -423,8 +423,10 @@ def _strides(c: Call, blk: dict | None = None, **rep) -> str:
 
 
 def _named(row: Binding, method):
+    """ROW's method, its recordings replayed per call site (simulator/tik/memo.py: every
+    body below reads its tensors through Call.tensor and records one Op)."""
     method.__name__ = method.__qualname__ = row.name
-    return api(method)
+    return memoised_api(method)
 
 
 # One body per shape; the vec_* names pass their repeat strides, the older names (vadd,

@@ -56,6 +56,9 @@ for i in range(12):
         t.vec_cmpv_gt(m[i * 16], z, a[i * 128], 1, 8, 8)
     sel(i, 128, b[i * 128], 2)
     getattr(t, ["vec_cmpv_lt", "vec_cmpv_eq"][i % 2])(m[16], a[128], b[128], 1, 8, 8)
+    t.vec_add(128 - i, d[i * 128], a[i * 128], b, 1, 8, 8, 8)  # binding rows
+    t.vec_muls(64, f[i * 64], g[i * 64], [0.5, -0.0, 2, s][i % 4], 1, 8, 8)
+    t.vec_conv(64, "round" if i % 3 else "", d[i * 64], f[i * 64], 1, 4, 8)
 with t.for_range(0, 2) as k:  # the same sites inside a for_range
     sel(0, 128, b[128], 0)
     sel(1, 64, 0.25, 1)
