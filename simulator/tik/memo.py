@@ -120,9 +120,13 @@ def key(args: tuple, offsets: list[int]) -> tuple | None:
             if offset.__class__ is not Const:
                 return None
             offsets.append(offset.value)
-            add(a.root)
-            add(a.dtype)
-            add(a.shape)
+            kind = a.kind  # an int-indexed view's root, dtype and shape, as one object
+            if kind is not None:
+                add(kind)
+            else:
+                add(a.root)
+                add(a.dtype)
+                add(a.shape)
         elif cls is int or cls is str or cls is bool or a is None:
             add(a)
         elif cls is float:

@@ -67,6 +67,17 @@ class CmpMask:
         self.loc = loc
 
 
+class ViewKind:
+    """What every int-indexed view of one tensor shares besides its offset (a Python loop's
+    `t[i * 128]`): their root buffer, dtype and shape, one object for all of them (hashed by
+    identity: a key of the call memo, simulator/tik/memo.py)."""
+
+    __slots__ = ("root", "dtype", "shape")
+
+    def __init__(self, root: Tensor, dtype: str, shape: tuple[int, ...]):
+        self.root, self.dtype, self.shape = root, dtype, shape
+
+
 class Tensor:
     """A TIK Tensor, or a view of one (`t[i]`, `t[a:]`): a root buffer and an element offset."""
 
@@ -83,6 +94,8 @@ class Tensor:
         self.life = tik.life if root is None else root.life  # the scope it was made in
         self._strides: list[int] | None = None  # elements per step of each index (made once)
         self._shared: dict | None = None  # the fields of SELF's views but shape and offset
+        self.kind: ViewKind | None = None  # shared by SELF's int-indexed views (_view_fields)
+        self._flat: Tensor | None = None  # SELF's elements as one dimension (made once)
 
     @property
     def buffer(self) -> str:
@@ -101,9 +114,14 @@ class Tensor:
     def __getitem__(self, index) -> Tensor:
         if not isinstance(index, tuple) and len(self.shape) > 1:
             # TIK's __getitem__: one index (an immediate, Scalar, Expr or slice) into a
-            # multi-dimensional tensor indexes its elements flat, the result 1-D
-            return Tensor(self.tik, self.dtype, self.t, (self.size,), self.name, self.scope,
-                          self.pname, self.loc, self.root, self.offset)[index]
+            # multi-dimensional tensor indexes its elements flat, the result 1-D (the flat
+            # view made once: its int-indexed views share their fields and kind)
+            flat = self._flat
+            if flat is None:
+                flat = self._flat = Tensor(self.tik, self.dtype, self.t, (self.size,),
+                                           self.name, self.scope, self.pname, self.loc,
+                                           self.root, self.offset)
+            return flat[index]
         offset: Expr = self.offset
         if index.__class__ is int and index >= 0 and offset.__class__ is Const and self.shape:
             # one Python int at a known offset (a Python loop's `t[i * 128]`): the sum the
@@ -157,9 +175,13 @@ class Tensor:
         return view
 
     def _view_fields(self) -> dict:
-        """The fields `Tensor(..., self.root, offset)` sets that every view of SELF shares."""
-        return Tensor(self.tik, self.dtype, self.t, (), self.name, self.scope, self.pname,
-                      self.loc, self.root, Const(0)).__dict__
+        """The fields `Tensor(..., self.root, offset)` sets that every int-indexed view of SELF
+        shares; its `kind` says so: one object for all of them (their root, dtype and shape:
+        the call memo's key, simulator/tik/memo.py)."""
+        fields = Tensor(self.tik, self.dtype, self.t, (), self.name, self.scope, self.pname,
+                        self.loc, self.root, Const(0)).__dict__
+        fields["kind"] = ViewKind(self.root, self.dtype, self.shape[1:])
+        return fields
 
     def __iter__(self):
         raise self.tik.error(f"Tensor '{self.name}' is not iterable (index it: t[i])")

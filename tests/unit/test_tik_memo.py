@@ -39,6 +39,8 @@ t.BuildCCE(kernel_name="k", inputs=[], outputs=[out])
 # one call site each, what it is given changing from one iteration to the next
 VARYING = """
 s = t.Scalar("float16", name="s", init_value=1.5)
+d2 = t.Tensor("float16", (4, 128), name="d2", scope=tik.scope_ubuf)
+t.vec_dup(128, d2, 3.0, 4, 8)
 masks = [128, 64, [0, 0x5555555555555555], [0, 0xFFFF0000FFFF]]
 sources = [(a, b), (f, g)]
 def sel(k, mask, src1, mode):
@@ -59,6 +61,7 @@ for i in range(12):
     t.vec_add(128 - i, d[i * 128], a[i * 128], b, 1, 8, 8, 8)  # binding rows
     t.vec_muls(64, f[i * 64], g[i * 64], [0.5, -0.0, 2, s][i % 4], 1, 8, 8)
     t.vec_conv(64, "round" if i % 3 else "", d[i * 64], f[i * 64], 1, 4, 8)
+    t.vec_add(128, d2[i % 2 * 128], d2[i % 2 + 1, 0], d2[i % 2 * 128 + 256], 1, 8, 8, 8)  # 2-D
 with t.for_range(0, 2) as k:  # the same sites inside a for_range
     sel(0, 128, b[128], 0)
     sel(1, 64, 0.25, 1)
@@ -92,11 +95,13 @@ def test_calls_are_replayed(tik_importable, tmp_path, monkeypatch):
     full = memo._record
     monkeypatch.setattr(memo, "_record", lambda *a: recorded.append(1) or full(*a))
     program(tmp_path, """
+        d2 = t.Tensor("float16", (32, 128), name="d2", scope=tik.scope_ubuf)
         for i in range(16):
             t.vec_cmpv_lt(m[i * 16], a[i * 128], b[i * 128], 1, 8, 8)
             t.vec_sel(128, 0, d[i * 128], m[i * 16], a[i * 128], b, 1, 8, 8, 8)
+            t.vec_adds(128, d2[i * 128], d2[i * 256], 1.0, 1, 8, 8)  # a 2-D tensor's flat views
         """)
-    assert len(recorded) == 2
+    assert len(recorded) == 3
 
 
 def error(tmp_path, body: str) -> tuple[int, int, str]:
