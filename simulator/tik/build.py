@@ -137,7 +137,7 @@ def build(tik: Tik) -> Program:
                       tik.registers.stamps if tik.registers.spans else None)
     emitter.block(tik.root)
     units = emitter.units
-    labels = {name: pc for pc, u in enumerate(units) for name in u.labels}
+    labels = {name: pc for pc, u in enumerate(units) if u.labels for name in u.labels}
     labels.update({name: len(units) for name in emitter.pending})
     tensors = program_tensors(tik)
     statements, diags = [], list(tik.notes)
@@ -147,10 +147,12 @@ def build(tik: Tik) -> Program:
     for pc, u in enumerate(units):
         loc = u.loc
         if len(u.lines) == 1:  # most statements: one line, assembled before at this site
-            bodies = built.get((u.lines[0], id(loc)))
-            if bodies is not None and bodies[0] is loc:
-                hw = tuple([Instruction(b, pc, loc.line) for b in bodies[1]])
-                statements.append(Statement(pc, loc.line, loc.col, u.source, TIK_CALL, hw))
+            placed = built.get((u.lines[0], id(loc)))
+            if placed is not None and placed[0] is loc:
+                line, bodies = loc.line, placed[1]
+                hw = (Instruction(bodies[0], pc, line),) if len(bodies) == 1 else \
+                    tuple([Instruction(b, pc, line) for b in bodies])
+                statements.append(Statement(pc, line, loc.col, u.source, TIK_CALL, hw))
                 continue
         hw = []
         for text in u.lines:
