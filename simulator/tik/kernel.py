@@ -45,9 +45,9 @@ class Kernel:
         # or None for a multi-core loop (tik_break / tik_continue may not leave one)
         self.loops: list = []
         self.runtime_ub: list = []  # UB tensors placed when the kernel runs (runtime_ub.py)
-        # call sites' recordings replayed (simulator/tik/memo.py): (id(Loc), nested, the
-        # arguments' key) → Entry; id(Loc) → its entries' count; the Recording of the
-        # memoised call being recorded in full now
+        # call sites' recordings replayed (simulator/tik/memo.py): (id(Loc), the method,
+        # nested, the arguments' key) → Entry; id(Loc) → the recordings it tried to keep; the
+        # Recording of the memoised call being recorded in full now
         self.memo: dict = {}
         self.memo_keys: dict[int, int] = {}
         self.recording = None

@@ -35,7 +35,7 @@ PLAIN = frozenset({int, float, str, bool, type(None)})
 HOLE = "\x00"  # brackets an offset's slot number in a recording's text (no statement has it)
 _HOLES = re.compile(HOLE + r"(\d+)" + HOLE)
 LINES = "\x1f"  # joins an Op's lines into one template (no statement has it)
-MAX_KEYS = 8  # entries a call site may have; then its other keys are recorded in full, unkept
+MAX_KEYS = 8  # recordings a call site may try to keep; then its other keys: in full, plain
 MAX_ENTRIES = 4096  # kept per kernel; then all forgotten (scripts that generate call sites)
 
 
@@ -73,13 +73,15 @@ class Recording:
         self.entry: Entry | None = None
 
     def operand(self, v: Tensor) -> str:
-        """V's text (its offset a number known now) with a hole for the offset when V is one
-        argument, else as it is (and nothing is kept)."""
-        at = [k for k, a in enumerate(self.args) if a is v]
-        if len(at) != 1:
+        """V's text (its offset a number known now) with a hole for the offset when V is an
+        argument, else as it is (and nothing is kept). An object given twice (`x, x`) is read
+        from its first place: the key says which arguments are one object, so a replay has the
+        same one in both."""
+        at = next((k for k, a in enumerate(self.args) if a is v), None)
+        if at is None:
             self.kept = False
             return f"{v.pname}[{v.offset.value}]"
-        self.slots.append(at[0])
+        self.slots.append(at)
         return f"{v.pname}[{HOLE}{len(self.slots) - 1}{HOLE}]"
 
     def uses(self, v: Tensor) -> None:
@@ -97,7 +99,11 @@ class Recording:
         joined = LINES.join(lines)
         holes = [int(m.group(1)) for m in _HOLES.finditer(joined)]  # slots in text order
         template = _HOLES.sub("%s", joined.replace("%", "%%"))
-        tensors = [k for k, a in enumerate(self.args) if a.__class__ is Tensor]
+        tensors = []  # each tensor object's first place, in argument order (as key() lists
+        # their offsets)
+        for k, a in enumerate(self.args):
+            if a.__class__ is Tensor and not any(a is self.args[j] for j in tensors):
+                tensors.append(k)
         order = tuple(tensors.index(self.slots[h]) for h in holes)
         entry = Entry(api, pipe, template, len(lines),
                       None if order == tuple(range(len(tensors))) else order, reads, writes,
@@ -113,12 +119,16 @@ def key(args: tuple, offsets: list[int]) -> tuple | None:
     -0.0 == 0.0, but they are different immediates). The tensors' offsets go to OFFSETS."""
     out = [tuple(map(type, args))]  # the classes say which fields follow: flat is unambiguous
     add = out.append
+    tensors: list[Tensor] = []
     for a in args:
         cls = a.__class__
         if cls is Tensor:
             offset = a.offset
             if offset.__class__ is not Const:
                 return None
+            if a in tensors:  # one view given twice (`x, x`): which ones are one object
+                return _aliased(args, offsets)
+            tensors.append(a)
             offsets.append(offset.value)
             kind = a.kind  # an int-indexed view's root, dtype and shape, as one object
             if kind is not None:
@@ -138,6 +148,24 @@ def key(args: tuple, offsets: list[int]) -> tuple | None:
         elif cls is not CmpMask:  # any CMPMASK handle: the class says it
             return None
     return tuple(out)
+
+
+def _aliased(args: tuple, offsets: list[int]) -> tuple | None:
+    """The key of ARGS where one tensor object is given more than once: the arguments with
+    each repeat in place of the tensor, then, for each, where it was first given."""
+    first = {}
+    unique, marks = [], []
+    for k, a in enumerate(args):
+        if a.__class__ is Tensor and id(a) in first:
+            unique.append(None)
+            marks.append((k, first[id(a)]))
+        else:
+            if a.__class__ is Tensor:
+                first[id(a)] = k
+            unique.append(a)
+    offsets.clear()
+    inner = key(tuple(unique), offsets)
+    return None if inner is None else (inner, tuple(marks))
 
 
 def memoised_api(method):
@@ -169,9 +197,12 @@ def memoised_api(method):
 
 def _record(tik, loc, k: tuple, method, args: tuple):
     """METHOD's full recording, its Entry kept under K when it recorded one Op and returned
-    None (and its site has not had MAX_KEYS kept)."""
-    if tik.memo_keys.get(id(loc), 0) >= MAX_KEYS:
+    None. A site records at most MAX_KEYS with a Recording (kept or not: a recording that
+    cannot be kept pays for its template); then its other keys are recorded in full, plain."""
+    tries = tik.memo_keys.get(id(loc), 0)
+    if tries >= MAX_KEYS:
         return method(tik, *args)
+    tik.memo_keys[id(loc)] = tries + 1
     rec = tik.recording = Recording(args)
     clock = tik.registers.clock
     try:
@@ -184,5 +215,4 @@ def _record(tik, loc, k: tuple, method, args: tuple):
             tik.memo_keys.clear()
         rec.entry.loc = loc
         tik.memo[k] = rec.entry
-        tik.memo_keys[id(loc)] = tik.memo_keys.get(id(loc), 0) + 1
     return result

@@ -62,6 +62,11 @@ for i in range(12):
     t.vec_muls(64, f[i * 64], g[i * 64], [0.5, -0.0, 2, s][i % 4], 1, 8, 8)
     t.vec_conv(64, "round" if i % 3 else "", d[i * 64], f[i * 64], 1, 4, 8)
     t.vec_add(128, d2[i % 2 * 128], d2[i % 2 + 1, 0], d2[i % 2 * 128 + 256], 1, 8, 8, 8)  # 2-D
+    v = d[i * 128]
+    t.vec_add(128, v, v if i % 2 == 0 else a[i * 128 + 128], b[i * 128], 1, 8, 8, 8)  # `v, v`
+    t.vec_adds(128, d, d, 1.0, 1, 8, 8)  # one whole tensor twice
+    p, q = d[i * 128], a[i * 128]
+    t.vec_add(128, p, q, [p, q][i % 2], 1, 8, 8, 8)  # which one is given twice
 with t.for_range(0, 2) as k:  # the same sites inside a for_range
     sel(0, 128, b[128], 0)
     sel(1, 64, 0.25, 1)
@@ -100,8 +105,9 @@ def test_calls_are_replayed(tik_importable, tmp_path, monkeypatch):
             t.vec_cmpv_lt(m[i * 16], a[i * 128], b[i * 128], 1, 8, 8)
             t.vec_sel(128, 0, d[i * 128], m[i * 16], a[i * 128], b, 1, 8, 8, 8)
             t.vec_adds(128, d2[i * 128], d2[i * 256], 1.0, 1, 8, 8)  # a 2-D tensor's flat views
+            t.vec_adds(128, d, d, 1.0, 1, 8, 8)  # one object twice
         """)
-    assert len(recorded) == 3
+    assert len(recorded) == 4
 
 
 def error(tmp_path, body: str) -> tuple[int, int, str]:
