@@ -145,10 +145,13 @@ class Assembler:
             statements = ()
         if self.errors:
             raise AssemblyError(self.diags)
-        return Program(self.path, self.chip, self.chip_from_text, self.tensors,
-                       tuple(statements), self.labels, self.raw_lines,
-                       tuple(d for d in self.diags if d.severity != "error"),
-                       self.block_dim, self.block_dim_at, dict(self.params), self.table)
+        program = Program(self.path, self.chip, self.chip_from_text, self.tensors,
+                          tuple(statements), self.labels, self.raw_lines,
+                          tuple(d for d in self.diags if d.severity != "error"),
+                          self.block_dim, self.block_dim_at, dict(self.params), self.table)
+        if statements and self.flat is not None:  # (a second loop over the lines otherwise)
+            program.preset_flat(self.flat)
+        return program
 
     # -- .param NAME = VALUE ----------------------------------------------------------------
     def declare_params(self) -> None:
@@ -542,12 +545,18 @@ class Assembler:
         # lines differing from a built one only in tensor indices: its build rebased
         # (isa/rebase.py), by shape
         shapes: dict[tuple, Template] = {}
+        # the program's flat instructions (`Program.flat`), while every statement is one
+        # instruction (None: worked out by `flatten` when a run asks)
+        self.flat: list[Instruction] | None = []
+        flat_add = self.flat.append
         for pc, src in enumerate(self.stmts):
             hit = plain.get(src.text) if src.segs is None else None
             if hit is not None:
                 line = src.line
-                out.append(Statement(pc, line, hit[1], hit[2], hit[3],
-                                     (Instruction(hit[0], pc, line),), src.rept, hit[4]))
+                instr = Instruction(hit[0], pc, line)
+                out.append(Statement(pc, line, hit[1], hit[2], hit[3], (instr,), src.rept,
+                                     hit[4]))
+                flat_add(instr)
                 continue
             off = src.off
             shape = shape_of(src.text) if memo and src.segs is None and not locs else None
@@ -560,6 +569,7 @@ class Assembler:
                         source = got.text
                     out.append(Statement(pc, src.line, tpl.col, source, tpl.defn, (got,),
                                          src.rept, tpl.notes))
+                    flat_add(got)
                     plain[src.text] = (got.body, tpl.col, source, tpl.defn, tpl.notes)
                     continue
             if src.segs is None:
@@ -595,6 +605,10 @@ class Assembler:
                 self.diag(sev, (loc[1], loc[2]) if loc else src, o, msg, loc[0] if loc else None)
             out.append(Statement(pc, src.line, col, built.source, built.defn, hw, src.rept,
                                  built.notes))
+            if len(hw) == 1:
+                flat_add(hw[0])
+            else:
+                self.flat = None
         return out
 
     def build(self, builder: Builder, src: Src, off: int, pc: int) -> _Built | None:

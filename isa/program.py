@@ -232,6 +232,11 @@ class Program:
             object.__setattr__(self, "_flat", flatten(self.statements))
         return self._flat
 
+    def preset_flat(self, flat: list[Instruction]) -> None:
+        """Give `flat()` its answer for a program of one instruction a statement: FLAT,
+        every statement's instruction in order (the assembler lists them as it builds)."""
+        object.__setattr__(self, "_flat", (flat, None))
+
     @property
     def gm(self) -> dict[str, Tensor]:
         return {n: t for n, t in self.tensors.items() if t.space == "gm"}

@@ -15,7 +15,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-RUN_THRESHOLD = 10_000
+RUN_THRESHOLD = 100_000
 
 
 @contextmanager

@@ -175,8 +175,9 @@ def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int,
         cell = np.dtype(np.uint64) if per_block == 8 else np.dtype(f"V{per_block}")
         picked = np.empty(-(-span // blk), cell) if blk > 1 else None
         every = out.view(cell)[::blk]
+        bits = picked.view(bool) if picked is not None else out  # what is packed
         row = np.dtype(f"V{acc.blocks * per_block // 8}")
-        rows_at = (r,), (apart * per_block // 8,)
+        count, apart_bytes = (r,), (apart * per_block // 8,)
     else:
         unit = BYTES_OF.get(per_block // 8)  # (None: a block is less than a byte, order None)
     machine = first = second = dst = None
@@ -197,11 +198,8 @@ def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int,
             op(first, second if two else scalar_of(scalar), out)
         if rows is not None:
             if picked is not None:
-                np.copyto(picked, every)
-                dst[...] = np.ndarray(rows_at[0], row, pack(picked.view(bool), None, LITTLE),
-                                      0, rows_at[1])
-            else:
-                dst[...] = np.ndarray(rows_at[0], row, pack(out, None, LITTLE), 0, rows_at[1])
+                picked[...] = every  # (an assignment: cheaper than np.copyto's dispatch)
+            dst[...] = np.ndarray(count, row, pack(bits, None, LITTLE), 0, apart_bytes)
         elif order is None:
             dst[...] = pack(out, None, LITTLE)
         else:
