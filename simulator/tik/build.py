@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import linecache
 from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -13,7 +14,7 @@ import numpy as np
 from isa.assembler import assemble_statement
 from isa.diagnostics import AssemblyError
 from isa.families import NOP
-from isa.program import Init, Program, Statement
+from isa.program import Init, Instruction, Program, Statement
 from isa.program import Tensor as ProgramTensor
 from isa.table import InstrDef
 from simulator.tik import regalloc
@@ -41,17 +42,20 @@ class Unit:
     api: str
     source: str
     lines: list[str]
-    labels: list[str]
+    labels: Sequence[str]
 
 
 class Emitter:
-    def __init__(self, sync: Plan, events: Events, stamps: dict[int, int]):
+    def __init__(self, sync: Plan, events: Events, stamps: dict[int, int] | None):
         self.sync, self.events = sync, events
         self.units: list[Unit] = []
         self.pending: list[str] = []
-        self.stamps = stamps  # id(node) → its recording clock (simulator/tik/regalloc.py)
+        # id(node) → its recording clock (simulator/tik/regalloc.py); None: the kernel has no
+        # Scalar, and nothing needs the marks
+        self.stamps = stamps
         self.marks: list[tuple[int, int]] = []  # (clock, first pc) of each recorded node
-        self.sources: dict[Loc, str] = {}  # a call site -> its line's text
+        self.sources: dict[int, tuple[Loc, str]] = {}  # id(call site) -> it, its line's text
+        self.last: tuple[Loc | None, str] = (None, "")  # the last one asked for
 
     def label(self, name: str) -> None:
         self.pending.append(name)
@@ -61,25 +65,39 @@ class Emitter:
             self.units.append(Unit(loc, api, source, lines, self.pending))
             self.pending = []
 
+    def source(self, loc: Loc) -> str:
+        """LOC's line, read once a call site (a Python loop's calls share one Loc, hashed by
+        identity here: attrs' hash of a Loc cost a tenth of a call's build)."""
+        got = self.last
+        if got[0] is not loc:
+            got = self.sources.get(id(loc))
+            if got is None or got[0] is not loc:
+                got = self.sources[id(loc)] = (loc, loc.source)
+            self.last = got
+        return got[1]
+
     def block(self, block: Block) -> None:
-        sync, events = self.sync, self.events
+        sync, events, stamps = self.sync, self.events, self.stamps
+        waits_of, sets_of = sync.waits.get, sync.sets_after.get
         for i, node in enumerate(block.nodes):
             where = (block.id, i)
-            clock = self.stamps.get(id(node))
-            if clock is not None:
-                self.marks.append((clock, len(self.units)))
-            if isinstance(node, Op):
+            if stamps is not None:
+                clock = stamps.get(id(node))
+                if clock is not None:
+                    self.marks.append((clock, len(self.units)))
+            if node.__class__ is Op:
                 loc = node.loc
-                source = self.sources.get(loc)
-                if source is None:  # a call site's line read once (a Python loop's calls)
-                    source = self.sources[loc] = loc.source
-                waits, sets = sync.waits.get(node), sync.sets_after.get(where)
-                if not waits and not sets:  # most calls of a kernel: no flags around them
-                    self.unit(loc, node.api, source, node.lines)
+                waits, sets = waits_of(node), sets_of(where)
+                if not waits and not sets and node.lines:  # most calls: no flags around them
+                    pending = self.pending
+                    self.units.append(Unit(loc, node.api, self.source(loc), node.lines,
+                                           pending or ()))  # labels: none, unshared
+                    if pending:
+                        self.pending = []
                     continue
                 before = [line for pair in waits or () for line in events.wait_before(pair)]
                 after = self._sets_after(where)
-                self.unit(loc, node.api, source, before + node.lines + after)
+                self.unit(loc, node.api, self.source(loc), before + node.lines + after)
                 continue
             self.node(node, [line for pair in sync.before_loop.get(where, ())
                              for line in events.before_loop(pair)])
@@ -116,26 +134,39 @@ class Emitter:
 
 def build(tik: Tik) -> Program:
     emitter = Emitter(plan(tik.root, tik.overlaps()), Events(tik.chip.event_ids),
-                      tik.registers.stamps)
+                      tik.registers.stamps if tik.registers.spans else None)
     emitter.block(tik.root)
     units = emitter.units
-    labels = {name: pc for pc, u in enumerate(units) for name in u.labels}
+    labels = {name: pc for pc, u in enumerate(units) if u.labels for name in u.labels}
     labels.update({name: len(units) for name in emitter.pending})
     tensors = program_tensors(tik)
     statements, diags = [], list(tik.notes)
-    built: dict[str, tuple] = {}  # identical text, identical instructions (re-stamped)
+    # a text → its instructions (re-stamped: identical text, identical instructions); (a text,
+    # id(call site)) → the site and the bodies of its instructions there
+    built: dict = {}
     for pc, u in enumerate(units):
+        loc = u.loc
+        if len(u.lines) == 1:  # most statements: one line, assembled before at this site
+            placed = built.get((u.lines[0], id(loc)))
+            if placed is not None and placed[0] is loc:
+                line, bodies = loc.line, placed[1]
+                hw = (Instruction(bodies[0], pc, line),) if len(bodies) == 1 else \
+                    tuple([Instruction(b, pc, line) for b in bodies])
+                statements.append(Statement(pc, line, loc.col, u.source, TIK_CALL, hw))
+                continue
         hw = []
         for text in u.lines:
             template = built.get(text)
             if template is not None:  # the same body when at the same file and column (a
                 # Python loop's calls from one line): a body is everything but pc and line
-                hw.extend(h.at(pc, u.loc.line) if h.col == u.loc.col and h.file == u.loc.file
-                          else h.evolve(pc=pc, line=u.loc.line, col=u.loc.col, file=u.loc.file)
-                          for h in template)
+                at = [h.at(pc, loc.line) if h.col == loc.col and h.file == loc.file
+                      else h.evolve(pc=pc, line=loc.line, col=loc.col, file=loc.file)
+                      for h in template]
+                hw.extend(at)
+                built[(text, id(loc))] = (loc, [h.body for h in at])
                 continue
             try:
-                stmt, warnings = assemble_statement(text, u.loc.file, u.loc.line, u.loc.col, pc,
+                stmt, warnings = assemble_statement(text, loc.file, loc.line, loc.col, pc,
                                                     tik.chip, tensors, tik.checks, labels,
                                                     tik.table)
             except AssemblyError as e:
@@ -149,7 +180,7 @@ def build(tik: Tik) -> Program:
             else:
                 built[text] = stmt.hw
             hw.extend(stmt.hw)
-        statements.append(Statement(pc, u.loc.line, u.loc.col, u.source, TIK_CALL, tuple(hw)))
+        statements.append(Statement(pc, loc.line, loc.col, u.source, TIK_CALL, tuple(hw)))
     if any(d.severity == "error" for d in diags):
         raise TikError(diags)
     path = _main_file(tik, units)

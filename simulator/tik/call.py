@@ -28,6 +28,9 @@ class Call:
         self.low = Lowering(self.lines, list(TEMPS))
         self.reads: set[str] = set()
         self.writes: set[str] = set()
+        # a memoised method's full recording (simulator/tik/memo.py), claimed by its first Call
+        self.rec, tik.recording = tik.recording, None
+        self.emitted = 0  # statements emit() wrote (the rest of LINES: scalar work)
 
     def __enter__(self) -> Call:
         return self
@@ -49,7 +52,11 @@ class Call:
                              f"{_scope_name(v.root.scope)}")
         self.tik.alive(v.root.alias_of or v.root, self.loc, self.api)
         (self.writes if write else self.reads).add(v.buffer)
+        if self.rec is not None:
+            self.rec.uses(v)
         if v.offset.__class__ is Const:  # an offset known when recording (a Python loop's)
+            if self.rec is not None:
+                return self.rec.operand(v)
             return f"{v.pname}[{v.offset.value}]"
         reg, k = self.low.affine(v.offset)
         if reg is None:
@@ -164,10 +171,13 @@ class Call:
     # -- the end ---------------------------------------------------------------------------
     def emit(self, text: str) -> None:
         self.lines.append(text)
+        self.emitted += 1
 
     def record(self, pipe: str | None) -> None:
-        self.tik.record(Op(self.loc, self.api, self.lines, pipe, frozenset(self.reads),
-                           frozenset(self.writes)))
+        reads, writes = frozenset(self.reads), frozenset(self.writes)
+        lines = self.lines if self.rec is None else \
+            self.rec.lines(self.lines, self.emitted, self.api, pipe, reads, writes)
+        self.tik.record(Op(self.loc, self.api, lines, pipe, reads, writes))
 
 
 def _scope_name(scope: str) -> str:

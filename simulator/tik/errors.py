@@ -106,16 +106,11 @@ def api(method):
     unknown keyword is a diagnostic at the caller's line rather than a TypeError from inside."""
     sig = inspect.signature(method)
     name = method.__name__
-    params = list(sig.parameters.values())
-    # a signature of plain parameters binds a call of positional arguments alone when their
-    # number is in range: that case (a Python loop's calls) needs no `bind`
-    plain = all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
-    least = sum(p.default is p.empty for p in params) - 1  # without self
-    most = len(params) - 1
+    least, most = positional(sig)
 
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
-        if kwargs or not plain or not least <= len(args) <= most:
+        if kwargs or not least <= len(args) <= most:
             try:
                 sig.bind(self, *args, **kwargs)
             except TypeError as e:
@@ -123,3 +118,13 @@ def api(method):
         return method(self, *args, **kwargs)
 
     return wrapper
+
+
+def positional(sig: inspect.Signature) -> tuple[int, int]:
+    """The numbers of positional arguments (self not counted) that bind to SIG without
+    `bind`: a signature of plain parameters binds them when their number is in range (a Python
+    loop's calls); (1, 0), none, for any other signature."""
+    params = list(sig.parameters.values())
+    if not all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params):
+        return 1, 0
+    return sum(p.default is p.empty for p in params) - 1, len(params) - 1

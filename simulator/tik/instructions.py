@@ -16,6 +16,7 @@ from simulator.tik.call import Call
 from simulator.tik.dtypes import NAMES
 from simulator.tik.errors import UnknownCall, api, caller
 from simulator.tik.expr import Const, Expr, FConst
+from simulator.tik.memo import memoised_api
 from simulator.tik.values import CmpMask, Scalar, Tensor
 
 COMPARE = ("eq", "ne", "lt", "gt", "le", "ge")
@@ -99,13 +100,13 @@ class Instructions:
             c.record("V")
 
     # -- select and compare ------------------------------------------------------------------
-    @api
+    @memoised_api
     def vec_sel(self, mask, mode, dst, sel, src0, src1, repeat_times, dst_rep_stride=0,
                 src0_rep_stride=0, src1_rep_stride=0) -> None:
         self._sel("vec_sel", mask, mode, dst, sel, src0, src1, repeat_times, (1, 1, 1),
                   (dst_rep_stride, src0_rep_stride, src1_rep_stride))
 
-    @api
+    @memoised_api
     def vsel(self, mask, mode, dst, sel, src0, src1, repeat_times, dst_blk_stride,
              src0_blk_stride, src1_blk_stride, dst_rep_stride=0, src0_rep_stride=0,
              src1_rep_stride=0, name=None) -> None:
@@ -422,8 +423,10 @@ def _strides(c: Call, blk: dict | None = None, **rep) -> str:
 
 
 def _named(row: Binding, method):
+    """ROW's method, its recordings replayed per call site (simulator/tik/memo.py: every
+    body below reads its tensors through Call.tensor and records one Op)."""
     method.__name__ = method.__qualname__ = row.name
-    return api(method)
+    return memoised_api(method)
 
 
 # One body per shape; the vec_* names pass their repeat strides, the older names (vadd,
@@ -711,7 +714,7 @@ def _install() -> None:
         def method(self, dst, src0, src1, repeat_times, src0_rep_stride, src1_rep_stride):
             self._cmpv(op, dst, src0, src1, repeat_times, src0_rep_stride, src1_rep_stride)
         method.__name__ = f"vec_cmpv_{op}"
-        return api(method)
+        return memoised_api(method)
 
     def cmp(op):
         def method(self, mask, src0, src1, src0_stride=1, src1_stride=1):

@@ -45,6 +45,12 @@ class Kernel:
         # or None for a multi-core loop (tik_break / tik_continue may not leave one)
         self.loops: list = []
         self.runtime_ub: list = []  # UB tensors placed when the kernel runs (runtime_ub.py)
+        # call sites' recordings replayed (simulator/tik/memo.py): (id(Loc), the method,
+        # nested, the arguments' key) → Entry; id(Loc) → the recordings it tried to keep; the
+        # Recording of the memoised call being recorded in full now
+        self.memo: dict = {}
+        self.memo_keys: dict[int, int] = {}
+        self.recording = None
 
     # -- diagnostics and recording -----------------------------------------------------------
     def error(self, message: str) -> TikError:
@@ -55,8 +61,9 @@ class Kernel:
             raise TikError.at(node.loc, "the kernel was already built (BuildCCE): record "
                               "statements before it")
         self.stack[-1].nodes.append(node)
-        self.registers.stamps[id(node)] = self.registers.clock
-        self.registers.clock += 1  # the Scalars' lifetimes are spans of this order
+        registers = self.registers
+        registers.stamps[id(node)] = registers.clock
+        registers.clock += 1  # the Scalars' lifetimes are spans of this order
 
     @property
     def life(self) -> Life | None:

@@ -86,11 +86,14 @@ def _kept(entries: frozenset, anc, block: int, kind: str, after: int | None, i: 
 def plan(root: Block, overlaps: dict[str, frozenset[str]] | None = None) -> Plan:
     """OVERLAPS: for a UB buffer, every buffer sharing a byte with it (itself included)."""
     overlaps = overlaps or {}
-    anc = ancestry(root)
+    anc = _Lazy(lambda: ancestry(root))  # only a clash needs positions (most kernels' V runs
+    # never clash: walking the tree for them was a fifth of a Python-unrolled kernel's pass)
     loops: dict[int, Where] = {}  # loop body id → where the loop node is
 
     def index_loops(block: Block) -> None:
         for i, node in enumerate(block.nodes):
+            if node.__class__ is Op:  # most nodes: nothing inside
+                continue
             if isinstance(node, Loop):
                 loops[node.body.id] = (block.id, i)
             for b in children(node):
@@ -155,8 +158,15 @@ def plan(root: Block, overlaps: dict[str, frozenset[str]] | None = None) -> Plan
             head = out
 
     def walk(block: Block, state: State, seen: dict) -> State:
-        for i, node in enumerate(block.nodes):
+        nodes, i = block.nodes, 0
+        while i < len(nodes):
+            node = nodes[i]
             if isinstance(node, Op):
+                end = _quiet_run(nodes, i, state)
+                if end > i + 1:  # a run no access can clash in: its entries at once
+                    state = _after_run(nodes[i:end], node.pipe, state)
+                    i = end
+                    continue
                 state = visit(node, block, i, state, seen)
             elif isinstance(node, Loop):
                 state = loop_head(node, state, seen)
@@ -165,6 +175,7 @@ def plan(root: Block, overlaps: dict[str, frozenset[str]] | None = None) -> Plan
                 if node.orelse is None:
                     arms.append(state)
                 state = _union(*arms)
+            i += 1
         return state
 
     while True:  # until the placements (which decide what stays pending) are stable
@@ -193,6 +204,63 @@ def _placed(known, where, loops) -> Plan:
         if kind == CARRIED:
             plan.after_loop[loops[block.id]].append(pair)
     return Plan(*(dict(d) for d in attrs.astuple(plan, recurse=False)))
+
+
+class _Lazy:
+    """A mapping worked out by MAKE when first read."""
+
+    def __init__(self, make):
+        self.make, self.got = make, None
+
+    def __getitem__(self, key):
+        if self.got is None:
+            self.got = self.make()
+        return self.got[key]
+
+
+def _quiet_run(nodes: list, i: int, state: State) -> int:
+    """The end of the run of Ops from I on that nothing pending can clash with: Ops of NODES[I]'s
+    pipe P (and scalar-unit work, which the pass passes over) while no other pipe has an entry
+    towards P. Nothing in such a run waits, and it adds no entry towards P itself."""
+    p = nodes[i].pipe
+    if p is None or any(state.get((q, p)) for q in PIPES if q != p):
+        return i
+    end = i
+    while end < len(nodes) and nodes[end].__class__ is Op and nodes[end].pipe in (p, None):
+        end += 1
+    return end
+
+
+def _after_run(run: list, p: str, state: State) -> State:
+    """STATE after a quiet run of P's Ops (_quiet_run), what visiting each in turn leaves: an
+    entry survives unless a later access supersedes it (_superseded), whether it was pending
+    before the run or made in it. Worked out from the run's end backwards, an Op every one
+    of whose entries a later one supersedes (a Python loop's calls over the same buffers) is
+    two subset tests."""
+    if p == "S":  # the scalar unit's accesses add no entries
+        return state
+    wrote, read = set(), set()  # what the Ops after the one looked at write and read
+    made = set()
+    for c in reversed(run):
+        if c.pipe is None:
+            continue
+        if not (c.writes <= wrote and c.reads <= wrote | read):
+            made.update((b, True, c) for b in c.writes if b not in wrote)
+            made.update((b, False, c) for b in c.reads - c.writes
+                        if b not in wrote and b not in read)
+        wrote |= c.writes
+        read |= c.reads
+    state = dict(state)
+    found = kept = None  # P's entries towards each other pipe are usually one set
+    for r in ORDER:
+        if r != p:
+            old = state.get((p, r), EMPTY)
+            if old is not found:
+                found = old
+                kept = frozenset(e for e in old if e[0] not in wrote and
+                                 (e[1] or e[0] not in read)) | made
+            state[(p, r)] = kept
+    return state
 
 
 def _storage(buffers: frozenset[str], overlaps: dict[str, frozenset[str]]) -> set[str]:

@@ -67,6 +67,17 @@ class CmpMask:
         self.loc = loc
 
 
+class ViewKind:
+    """What every int-indexed view of one tensor shares besides its offset (a Python loop's
+    `t[i * 128]`): their root buffer, dtype and shape, one object for all of them (hashed by
+    identity: a key of the call memo, simulator/tik/memo.py)."""
+
+    __slots__ = ("root", "dtype", "shape")
+
+    def __init__(self, root: Tensor, dtype: str, shape: tuple[int, ...]):
+        self.root, self.dtype, self.shape = root, dtype, shape
+
+
 class Tensor:
     """A TIK Tensor, or a view of one (`t[i]`, `t[a:]`): a root buffer and an element offset."""
 
@@ -82,6 +93,9 @@ class Tensor:
         self.dynamic = False  # a GM tensor at a maximum shape, bound at run time (tik.py)
         self.life = tik.life if root is None else root.life  # the scope it was made in
         self._strides: list[int] | None = None  # elements per step of each index (made once)
+        self._shared: dict | None = None  # the fields of SELF's views but shape and offset
+        self.kind: ViewKind | None = None  # shared by SELF's int-indexed views (_view_fields)
+        self._flat: Tensor | None = None  # SELF's elements as one dimension (made once)
 
     @property
     def buffer(self) -> str:
@@ -100,9 +114,14 @@ class Tensor:
     def __getitem__(self, index) -> Tensor:
         if not isinstance(index, tuple) and len(self.shape) > 1:
             # TIK's __getitem__: one index (an immediate, Scalar, Expr or slice) into a
-            # multi-dimensional tensor indexes its elements flat, the result 1-D
-            return Tensor(self.tik, self.dtype, self.t, (self.size,), self.name, self.scope,
-                          self.pname, self.loc, self.root, self.offset)[index]
+            # multi-dimensional tensor indexes its elements flat, the result 1-D (the flat
+            # view made once: its int-indexed views share their fields and kind)
+            flat = self._flat
+            if flat is None:
+                flat = self._flat = Tensor(self.tik, self.dtype, self.t, (self.size,),
+                                           self.name, self.scope, self.pname, self.loc,
+                                           self.root, self.offset)
+            return flat[index]
         offset: Expr = self.offset
         if index.__class__ is int and index >= 0 and offset.__class__ is Const and self.shape:
             # one Python int at a known offset (a Python loop's `t[i * 128]`): the sum the
@@ -111,8 +130,19 @@ class Tensor:
             if strides is None:
                 strides = self._strides = [math.prod(self.shape[k + 1:])
                                            for k in range(len(self.shape))]
-            return Tensor(self.tik, self.dtype, self.t, self.shape[1:], self.name, self.scope,
-                          self.pname, self.loc, self.root, Const(offset.value + index * strides[0]))
+            # a copy of the fields every view of SELF shares, its own two set (a third of a
+            # Python loop's call went into __init__ here)
+            fields = self._shared
+            if fields is None:
+                fields = self._shared = self._view_fields()
+            fields = fields.copy()
+            fields["shape"] = self.shape[1:]
+            offset = _new(Const)
+            offset.value = self.offset.value + index * strides[0]
+            fields["offset"] = offset
+            view = _new(Tensor)
+            view.__dict__ = fields
+            return view
         index = index if isinstance(index, tuple) else (index,)
         if len(index) > max(len(self.shape), 1):
             raise self.tik.error(f"too many indices for tensor '{self.name}' of shape "
@@ -144,6 +174,15 @@ class Tensor:
                       self.pname, self.loc, self.root, _fold(offset))
         return view
 
+    def _view_fields(self) -> dict:
+        """The fields `Tensor(..., self.root, offset)` sets that every int-indexed view of SELF
+        shares; its `kind` says so: one object for all of them (their root, dtype and shape:
+        the call memo's key, simulator/tik/memo.py)."""
+        fields = Tensor(self.tik, self.dtype, self.t, (), self.name, self.scope, self.pname,
+                        self.loc, self.root, Const(0)).__dict__
+        fields["kind"] = ViewKind(self.root, self.dtype, self.shape[1:])
+        return fields
+
     def __iter__(self):
         raise self.tik.error(f"Tensor '{self.name}' is not iterable (index it: t[i])")
 
@@ -169,6 +208,9 @@ class Tensor:
 
     def __repr__(self) -> str:
         return f"Tensor({self.dtype!r}, {self.shape}, name={self.name!r}, scope={self.scope!r})"
+
+
+_new = object.__new__
 
 
 def _length(start, stop) -> int | None:

@@ -1,0 +1,218 @@
+"""A call site's TIK call recorded once and replayed (docs/decisions.md, "TIK call memo").
+
+A Python loop calls one TIK method from one line again and again, with the same tensors,
+dtypes and numbers, only the tensors' offsets moving (`t.vec_cmpv_lt(m[i * 16], a[i * 128],
+...)`). The first such call is recorded in full (every check, the statement's text); its text
+is kept as a template whose only holes are those offsets. A later call from the same site whose
+arguments match it field for field (the key, below) is the template filled in with the new
+offsets and recorded as the full recording would record it: the same Op, the same diagnostics
+(none: a call that fails is never kept), at the same FILE:LINE:COL.
+
+The key is the method (one line may call several: `getattr(t, name)(...)`, or a helper of
+pipev's whose calls are all at the user's line) and what its recording reads besides the
+offsets: each argument's class and value (a Python int, float, str, bool, None; a list or tuple
+of them), a tensor view's root buffer, dtype and shape (its offset a number known when
+recording), a CMPMASK handle's class; and whether the call is inside a for_range / if_scope.
+Anything else (a Scalar, whose value a set_as changes; an Expr; a numpy number; a keyword
+argument) is recorded in full every time.
+Only methods whose recording reads their tensors' offsets through `Call.tensor` alone, makes one
+Call and records one Op are wrapped (`memoised_api`); a recording that did anything else (scalar
+work, a tensor that is not an argument) is not kept.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+
+from simulator.tik.errors import api, caller, positional
+from simulator.tik.expr import Const
+from simulator.tik.nodes import Op
+from simulator.tik.values import CmpMask, Tensor
+
+PLAIN = frozenset({int, float, str, bool, type(None)})
+HOLE = "\x00"  # brackets an offset's slot number in a recording's text (no statement has it)
+_HOLES = re.compile(HOLE + r"(\d+)" + HOLE)
+LINES = "\x1f"  # joins an Op's lines into one template (no statement has it)
+MAX_KEYS = 8  # recordings a call site may try to keep; then its other keys: in full, plain
+MAX_ENTRIES = 4096  # kept per kernel; then all forgotten (scripts that generate call sites)
+
+
+class Entry:
+    """One site's recording for one key: the Op's fields; its lines joined by LINES into one
+    %-template whose fields, in text order, are the offsets of the tensor arguments ORDER
+    names (the Kth tensor of the arguments: None, each in turn); the scopes its tensors live
+    in."""
+
+    __slots__ = ("api", "pipe", "template", "lines", "order", "reads", "writes", "lives",
+                 "loc", "plain")
+
+    def __init__(self, api, pipe, template, lines, order, reads, writes, lives):
+        self.api, self.pipe, self.template, self.lines = api, pipe, template, lines
+        self.order, self.reads, self.writes, self.lives = order, reads, writes, lives
+        self.loc = None  # the call site (its Loc: the key holds its id)
+        self.plain = lines == 1 and order is None  # the offsets fill the one line as they are
+
+    def text(self, offsets: list[int]) -> list[str]:
+        """The Op's lines at OFFSETS (the tensor arguments' offsets, in argument order)."""
+        order = self.order
+        text = self.template % (tuple(offsets) if order is None else
+                                tuple([offsets[k] for k in order]))
+        return [text] if self.lines == 1 else text.split(LINES)
+
+
+class Recording:
+    """What one full recording of a memoised method notes for its Entry (Call reads it)."""
+
+    def __init__(self, args: tuple):
+        self.args = args
+        self.slots: list[int] = []  # argument index of each hole, in hole order
+        self.lives: list = []
+        self.kept = True  # False: something the key does not cover was read
+        self.entry: Entry | None = None
+
+    def operand(self, v: Tensor) -> str:
+        """V's text (its offset a number known now) with a hole for the offset when V is an
+        argument, else as it is (and nothing is kept). An object given twice (`x, x`) is read
+        from its first place: the key says which arguments are one object, so a replay has the
+        same one in both."""
+        at = next((k for k, a in enumerate(self.args) if a is v), None)
+        if at is None:
+            self.kept = False
+            return f"{v.pname}[{v.offset.value}]"
+        self.slots.append(at)
+        return f"{v.pname}[{HOLE}{len(self.slots) - 1}{HOLE}]"
+
+    def uses(self, v: Tensor) -> None:
+        """V is an operand: the scope its buffer lives in is checked at every replay."""
+        if v.__class__ is not Tensor or v.offset.__class__ is not Const:
+            self.kept = False
+            return
+        life = (v.root.alias_of or v.root).life
+        if life is not None:
+            self.lives.append(life)
+
+    def lines(self, lines: list[str], emitted: int, api: str, pipe, reads, writes) -> list[str]:
+        """The recorded LINES with their holes filled; an Entry kept when nothing but EMITTED
+        statements were written (no scalar work) and every operand was an argument."""
+        joined = LINES.join(lines)
+        holes = [int(m.group(1)) for m in _HOLES.finditer(joined)]  # slots in text order
+        template = _HOLES.sub("%s", joined.replace("%", "%%"))
+        tensors = []  # each tensor object's first place, in argument order (as key() lists
+        # their offsets)
+        for k, a in enumerate(self.args):
+            if a.__class__ is Tensor and not any(a is self.args[j] for j in tensors):
+                tensors.append(k)
+        order = tuple(tensors.index(self.slots[h]) for h in holes)
+        entry = Entry(api, pipe, template, len(lines),
+                      None if order == tuple(range(len(tensors))) else order, reads, writes,
+                      tuple(self.lives))
+        if self.kept and len(lines) == emitted:
+            self.entry = entry
+        return entry.text([self.args[k].offset.value for k in tensors])
+
+
+def key(args: tuple, offsets: list[int]) -> tuple | None:
+    """ARGS' key (module docstring), or None when a recording could read more than it: their
+    classes, then each one's value (a tensor's root, dtype and shape; a float by its repr:
+    -0.0 == 0.0, but they are different immediates). The tensors' offsets go to OFFSETS."""
+    out = [tuple(map(type, args))]  # the classes say which fields follow: flat is unambiguous
+    add = out.append
+    tensors: list[Tensor] = []
+    for a in args:
+        cls = a.__class__
+        if cls is Tensor:
+            offset = a.offset
+            if offset.__class__ is not Const:
+                return None
+            if a in tensors:  # one view given twice (`x, x`): which ones are one object
+                return _aliased(args, offsets)
+            tensors.append(a)
+            offsets.append(offset.value)
+            kind = a.kind  # an int-indexed view's root, dtype and shape, as one object
+            if kind is not None:
+                add(kind)
+            else:
+                add(a.root)
+                add(a.dtype)
+                add(a.shape)
+        elif cls is int or cls is str or cls is bool or a is None:
+            add(a)
+        elif cls is float:
+            add(repr(a))
+        elif cls is list or cls is tuple:  # a bitwise mask [mask_h, mask_l]
+            if not all(x.__class__ in PLAIN for x in a):
+                return None
+            add(tuple((x.__class__, repr(x)) for x in a))
+        elif cls is not CmpMask:  # any CMPMASK handle: the class says it
+            return None
+    return tuple(out)
+
+
+def _aliased(args: tuple, offsets: list[int]) -> tuple | None:
+    """The key of ARGS where one tensor object is given more than once: the arguments with
+    each repeat in place of the tensor, then, for each, where it was first given."""
+    first = {}
+    unique, marks = [], []
+    for k, a in enumerate(args):
+        if a.__class__ is Tensor and id(a) in first:
+            unique.append(None)
+            marks.append((k, first[id(a)]))
+        else:
+            if a.__class__ is Tensor:
+                first[id(a)] = k
+            unique.append(a)
+    offsets.clear()
+    inner = key(tuple(unique), offsets)
+    return None if inner is None else (inner, tuple(marks))
+
+
+def memoised_api(method):
+    """`api(METHOD)` (errors.py) for a TIK call recording one Op, its tensors read through
+    Call.tensor, with its recordings kept per call site and replayed (module docstring)."""
+    checked = api(method)
+    least, most = positional(inspect.signature(method))
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        offsets: list[int] = []
+        k = key(args, offsets) if not kwargs and least <= len(args) <= most else None
+        if k is None:
+            return checked(self, *args, **kwargs)
+        loc = caller()
+        # the site, the method (one line may call several: `getattr(t, name)(...)`, a
+        # helper's calls at its caller's line), nested, the arguments
+        k = (id(loc), method, len(self.stack) > 1, k)
+        entry = self.memo.get(k)
+        if entry is not None and entry.loc is loc and \
+                not (entry.lives and any(life.ended for life in entry.lives)):
+            lines = [entry.template % tuple(offsets)] if entry.plain else entry.text(offsets)
+            self.record(Op(loc, entry.api, lines, entry.pipe, entry.reads, entry.writes))
+            return None
+        return _record(self, loc, k, method, args)
+
+    return wrapper
+
+
+def _record(tik, loc, k: tuple, method, args: tuple):
+    """METHOD's full recording, its Entry kept under K when it recorded one Op and returned
+    None. A site records at most MAX_KEYS with a Recording (kept or not: a recording that
+    cannot be kept pays for its template); then its other keys are recorded in full, plain."""
+    tries = tik.memo_keys.get(id(loc), 0)
+    if tries >= MAX_KEYS:
+        return method(tik, *args)
+    tik.memo_keys[id(loc)] = tries + 1
+    rec = tik.recording = Recording(args)
+    clock = tik.registers.clock
+    try:
+        result = method(tik, *args)
+    finally:
+        tik.recording = None
+    if result is None and rec.entry is not None and tik.registers.clock == clock + 1:
+        if len(tik.memo) >= MAX_ENTRIES:
+            tik.memo.clear()
+            tik.memo_keys.clear()
+        rec.entry.loc = loc
+        tik.memo[k] = rec.entry
+    return result
