@@ -242,22 +242,21 @@ class Run:
         self.close()
 
     def release(self) -> None:
-        """Let go of everything the finished run built, its results taken (a launch's: once
-        its RunResult is made). The executor, its loop and plans, the decodings, the timing
-        stage and the run's own checks refer to one another (bound methods and closures kept
-        in their own tables): left so, the run, its decodings and the program its result holds
-        wait for the cycle collector, whose pass over them outweighed freeing them here
-        (docs/decisions.md). Each part first drops what its own closures hold (`release`,
-        where it has one), then its attributes. The statistics (a launch sums every core's),
-        the caller's observers and the launch's shared ones are left as they are. Not to be
-        used after."""
-        parts = {id(p): p for p in (self.loop, self.executor, self.model, *self._checks)
-                 if p is not None}  # (the loop is the executor when it runs without plans)
-        for part in parts.values():
+        """Let go of what the finished run built, its results taken (a launch's: once its
+        RunResult is made). The executor, its loop and plans and the decodings (whose memos
+        hold bodies and hazard steps) refer to one another through bound methods and closures
+        kept in their own tables: left so, the run, its decodings and the program its result
+        holds wait for the cycle collector, whose pass over them outweighed freeing them here
+        (docs/decisions.md). So the decodings' memos and the checks' logs of instructions are
+        emptied (each part's own `release`), then the executor's and the loop's attributes.
+        The timing stage, the statistics (a launch sums every core's) and the observers keep
+        what they hold (their figures stay readable). Not to be run after."""
+        for part in (*self._checks, self.executor):
             own = getattr(part, "release", None)
             if own is not None:
                 own()
-            vars(part).clear()
+        for part in {id(p): p for p in (self.loop, self.executor)}.values():
+            vars(part).clear()  # (one object when the loop is the executor: no plans)
         vars(self).clear()
 
     def close_trace_after_error(self) -> None:

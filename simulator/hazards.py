@@ -204,10 +204,12 @@ class HazardChecks(Observer):
         self.where[p].append(ev.instr)
 
     def release(self) -> None:
-        """The run is over (`Run.release`): the per-pipe logs of instructions emptied (the
-        plans' steps hold them in closures that stay in cycles with their accesses)."""
+        """The run is over (`Run.release`): the per-pipe logs of instructions emptied and the
+        run's RunInfo (its program) dropped — the plans' steps keep this object in cycles
+        with their accesses. Its records stay readable; nothing warns after a run."""
         for log in self.where:
             log.clear()
+        self.run = None
 
     def _checked(self, ev: Event, p: int, acc: Accesses) -> int | None:
         """EV's checks on pipe P with accesses ACC: what S did before it joins P's clock, the

@@ -736,9 +736,11 @@ def _kept(monkeypatch, iterations: int) -> tuple[int, int, int]:
     loops, shapes = [], []
     run, build = fused.FastLoop.run, banks.build_shape
 
-    def counted_run(self):
-        loops.append(self)
-        return run(self)
+    def counted_run(self):  # (what the loop kept, read before the launch releases the run)
+        run(self)
+        static = self.ex.decodings._static
+        loops.append((len(self.settles),
+                      sum(len(v) if isinstance(v, dict) else 1 for v in static.values())))
 
     def counted_build(vop):
         shapes.append(1)
@@ -747,10 +749,8 @@ def _kept(monkeypatch, iterations: int) -> tuple[int, int, int]:
     monkeypatch.setattr(banks, "build_shape", counted_build)
     banks._PREPARED.clear()
     simulator.run(MASK_LOOP.format(step=1, end=iterations), checks="warn")
-    loop, = loops
-    static = loop.ex.decodings._static
-    decodings = sum(len(v) if isinstance(v, dict) else 1 for v in static.values())
-    return len(loop.settles), decodings, len(shapes)
+    (settles, decodings), = loops
+    return settles, decodings, len(shapes)
 
 
 def test_a_mask_changing_every_iteration_keeps_bounded_plans_and_decodings(monkeypatch):
