@@ -62,8 +62,10 @@ class Emitter:
 
     def unit(self, loc: Loc, api: str, source: str, lines: list[str]) -> None:
         if lines:
-            self.units.append(Unit(loc, api, source, lines, self.pending))
-            self.pending = []
+            pending = self.pending
+            self.units.append(Unit(loc, api, source, lines, pending or ()))  # (most: none)
+            if pending:
+                self.pending = []
 
     def source(self, loc: Loc) -> str:
         """LOC's line, read once a call site (a Python loop's calls share one Loc, hashed by
@@ -88,12 +90,8 @@ class Emitter:
             if node.__class__ is Op:
                 loc = node.loc
                 waits, sets = waits_of(node), sets_of(where)
-                if not waits and not sets and node.lines:  # most calls: no flags around them
-                    pending = self.pending
-                    self.units.append(Unit(loc, node.api, self.source(loc), node.lines,
-                                           pending or ()))  # labels: none, unshared
-                    if pending:
-                        self.pending = []
+                if not waits and not sets:  # most calls: no flags around them
+                    self.unit(loc, node.api, self.source(loc), node.lines)
                     continue
                 before = [line for pair in waits or () for line in events.wait_before(pair)]
                 after = self._sets_after(where)

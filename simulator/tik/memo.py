@@ -46,13 +46,12 @@ class Entry:
     in."""
 
     __slots__ = ("api", "pipe", "template", "lines", "order", "reads", "writes", "lives",
-                 "loc", "plain")
+                 "loc")
 
     def __init__(self, api, pipe, template, lines, order, reads, writes, lives):
         self.api, self.pipe, self.template, self.lines = api, pipe, template, lines
         self.order, self.reads, self.writes, self.lives = order, reads, writes, lives
         self.loc = None  # the call site (its Loc: the key holds its id)
-        self.plain = lines == 1 and order is None  # the offsets fill the one line as they are
 
     def text(self, offsets: list[int]) -> list[str]:
         """The Op's lines at OFFSETS (the tensor arguments' offsets, in argument order)."""
@@ -187,8 +186,8 @@ def memoised_api(method):
         entry = self.memo.get(k)
         if entry is not None and entry.loc is loc and \
                 not (entry.lives and any(life.ended for life in entry.lives)):
-            lines = [entry.template % tuple(offsets)] if entry.plain else entry.text(offsets)
-            self.record(Op(loc, entry.api, lines, entry.pipe, entry.reads, entry.writes))
+            self.record(Op(loc, entry.api, entry.text(offsets), entry.pipe, entry.reads,
+                           entry.writes))
             return None
         return _record(self, loc, k, method, args)
 
