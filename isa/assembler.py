@@ -288,16 +288,11 @@ class Assembler:
         # a label-free text seen before: its mnemonic's offset when it is a statement, -1 when
         # blank (unrolled code repeats its lines)
         known: dict[str, int] = {}
-        add = self.stmts.append
         for src in srcs:
             wo = known.get(src.text)
             if wo is not None:
                 if wo >= 0:
-                    if self.loc is None:  # `statement`, inline: unrolled code's common line
-                        src.off = wo
-                        add(src)
-                    else:
-                        self.statement(src, wo)
+                    self.statement(src, wo)
                 continue
             off = 0
             m = LABEL_RE.match(src.text)
