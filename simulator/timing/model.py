@@ -291,15 +291,9 @@ class TimingModel:
         cls = self._reg_classes[planned.instr.defn.family.cost]
         book_v, sums = self._v_booking(cls.head, cls.min_cycles + self._spill_cycles(
             planned.instr), cls.tail)
-        issue_cost = self.scalar_issue
 
         def settle(n: int) -> Booked:
-            busy, stalled = sums()
-            if n:
-                self.busy["V"] += busy
-                self.busy["S"] += n * issue_cost
-                self.stalls["queue_full"] += stalled
-            return Booked(n, busy, n * issue_cost, stalled, 0)
+            return self._settled(n, *sums(), 0)
         return book_v, settle
 
     def _reg_access_plan(self, planned: Planned) -> TimingPlan:
@@ -310,7 +304,7 @@ class TimingModel:
         cell, reg_body = planned.op, self._reg_body
         spill = self._spill_cycles(planned.instr)
         bookings: dict[int, tuple[Callable[[], int], Callable[[], tuple[int, int]]]] = {}
-        issue_cost, extra_sum = self.scalar_issue, 0
+        extra_sum = 0
 
         def book() -> int:
             nonlocal extra_sum
@@ -328,29 +322,29 @@ class TimingModel:
                 b, s = sums()
                 busy, stalled = busy + b, stalled + s
             extra, extra_sum = extra_sum, 0
-            if n:
-                self.busy["V"] += busy
-                self.busy["S"] += n * issue_cost
-                self.stalls["queue_full"] += stalled
-                self.stalls["bank_conflict"] += extra
-            return Booked(n, busy, n * issue_cost, stalled, extra)
+            return self._settled(n, busy, stalled, extra)
         return book, settle
 
     def _vector_plan(self, planned: Planned) -> TimingPlan:
         cls = self.class_of(planned.instr)  # the class follows the text's fields
         _, body, _, extra = self._vector_cost(planned.op, cls)
         book_v, sums = self._v_booking(cls.head, body, cls.tail)
-        issue_cost = self.scalar_issue
 
         def settle(n: int) -> Booked:
-            busy, stalled = sums()
-            if n:
-                self.busy["V"] += busy
-                self.busy["S"] += n * issue_cost
-                self.stalls["queue_full"] += stalled
-                self.stalls["bank_conflict"] += n * extra
-            return Booked(n, busy, n * issue_cost, stalled, n * extra)
+            return self._settled(n, *sums(), n * extra)
         return book_v, settle
+
+    def _settled(self, n: int, busy: int, stalled: int, extra: int) -> Booked:
+        """N executions of a V plan booked as `time` books each record's: BUSY cycles on V, an
+        issue each on S, STALLED cycles of S waiting on a full queue, EXTRA bank-conflict
+        cycles; the same figures returned."""
+        issue = n * self.scalar_issue
+        if n:
+            self.busy["V"] += busy
+            self.busy["S"] += issue
+            self.stalls["queue_full"] += stalled
+            self.stalls["bank_conflict"] += extra
+        return Booked(n, busy, issue, stalled, extra)
 
     def _scalar_plan(self, run: int = 1) -> TimingPlan:
         """What S executes itself: RUN instructions an execution (`Planned.run`), booked at
