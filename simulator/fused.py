@@ -76,10 +76,6 @@ def offered(source, timing, observers: Sequence[Observer]) -> bool:
 class FastLoop:
     """Runs an executor's program with plans (see the module doc)."""
 
-    # a static vector plan checks MASK/CTRL itself (`_masked_plan`); a subclass that wraps
-    # `_vector_plan`'s plans (recording each execution first) sets it False
-    guarded_plans = True
-
     def __init__(self, ex: Executor):
         self.ex, self.m, self.source, self.model = ex, ex.m, ex.source, ex.timing
         self.observers = ex.observers
@@ -572,19 +568,16 @@ class FastLoop:
         value). None when an observer declines GOT's plan.
 
         Each value's plan checks MASK/CTRL itself (`_vector_plan`'s MISS: no wrapper call an
-        execution) and hands another value's to `switch`, which also makes the plan of the
-        value now in force the one LEARNT's keys find; a subclass that wraps `_vector_plan`'s
-        plans (the debugger's: `guarded_plans` False) gets them unguarded, behind
-        `_switched`."""
+        execution; a subclass wrapping `_vector_plan`'s plans checks in its wrapper) and hands
+        another value's to `switch`, which also makes the plan of the value now in force the
+        one LEARNT's keys find."""
         ex, m, plans = self.ex, self.m, self.plans
         by_state: dict[tuple, Callable] = {}
         sighted: set[tuple] = set()
         keys = (learnt.body, (learnt.text, learnt.file))
-        guarded = self.guarded_plans
 
         def make(got: tuple) -> Callable | None:
-            return self._vector_plan(learnt, *got, miss=switch) if guarded \
-                else self._vector_plan(learnt, *got)
+            return self._vector_plan(learnt, *got, miss=switch)
 
         def find(state: tuple) -> Callable | None:
             """The plan at STATE, or None (the reference path issues this execution)."""
@@ -620,7 +613,7 @@ class FastLoop:
             return None
         by_state[(m.mask_hi, m.mask_lo, m.counter)] = first
         members = {first}
-        return first if guarded else _switched(m, first, find)
+        return first
 
     def _reg_plan(self, learnt: Instruction, issue: Callable) -> Callable | None:
         """plan(instr, i) of a reg-based register instruction (simulator/regplans.py)."""
@@ -738,26 +731,6 @@ class FastLoop:
             settle_parts(n)
         self.settles.append(settle)
         return plan
-
-
-def _switched(m, first: Callable, find: Callable) -> Callable:
-    """plan(instr, i): FIRST while MASK/CTRL are those it was made at (now), else the plan
-    find(state) gives for the value in force (None: the reference path's), remembered while
-    that value stays."""
-    hi, lo, ctr = m.mask_hi, m.mask_lo, m.counter
-    current = first
-
-    def plan(instr: Instruction, i: int) -> int | None:
-        nonlocal hi, lo, ctr, current
-        if m.mask_lo != lo or m.mask_hi != hi or m.counter != ctr:
-            state = (m.mask_hi, m.mask_lo, m.counter)
-            step = find(state)
-            if step is None:
-                return None
-            hi, lo, ctr = state
-            current = step
-        return current(instr, i)
-    return plan
 
 
 def _into_lines(cycles, limit: int, elsewhere: Callable | None) -> Callable:

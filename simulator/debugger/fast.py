@@ -25,6 +25,7 @@ through the reference path and asks the loop to learn from it) and on an interru
 from __future__ import annotations
 
 import sys
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -54,17 +55,21 @@ if TYPE_CHECKING:  # pragma: no cover
 class DebugLoop(FastLoop):
     """A session's fast loop: plans wrapped to record each execution (see the module doc)."""
 
-    guarded_plans = False  # its plans record first: the MASK/CTRL switch stays in front
-
     def __init__(self, session: Any):  # a debugger/session.py Session, which imports this
         super().__init__(session.ex)
-        self.s = session
+        # the session holds this loop: a weak reference back keeps a dropped session (and its
+        # undo log, tens of thousands of records) freed at once, not left to the collector
+        self._session = weakref.ref(session)
         self.watched: tuple[tuple[int, int], ...] = ()  # enabled watchpoints' UB ranges
         self.refreshes: list[Callable[[], None]] = []  # each vector plan's: watched changed
         # the record the last plan call made; (writes, registers) while its body runs
         self.planned_record: Record | tuple | None = None
         self.planned = 0  # executions recorded through plans (tests check the path was taken)
         session.recorder.planning = True
+
+    @property
+    def s(self) -> Any:
+        return self._session()
 
     # -- what may fire -------------------------------------------------------------------------
     def can_run(self) -> bool:
@@ -193,8 +198,10 @@ class DebugLoop(FastLoop):
         snapshots the registers it changes; every plan the loop runs must leave a record)."""
         return None
 
-    def _vector_plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg
-                     ) -> Callable | None:
+    def _vector_plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg,
+                     miss: Callable | None = None) -> Callable | None:
+        """The fast loop's plan wrapped to record each execution; MISS as there (checked here,
+        before anything is recorded)."""
         plan = super()._vector_plan(learnt, vop, body, arg)
         if plan is None:
             return None
@@ -222,8 +229,11 @@ class DebugLoop(FastLoop):
         refresh()
         self.refreshes.append(refresh)
         one = runs[0] if len(runs) == 1 else None
+        guard, mask_hi, mask_lo, ctr = miss is not None, m.mask_hi, m.mask_lo, m.counter
 
         def recorded(instr: Instruction, i: int, arg=arg) -> int | None:
+            if guard and (m.mask_lo != mask_lo or m.mask_hi != mask_hi or m.counter != ctr):
+                return miss(instr, i)
             if hit:
                 return None  # the reference path executes it: the session's check fires
             if one is not None:

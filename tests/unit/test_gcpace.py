@@ -8,6 +8,7 @@ import weakref
 
 import pytest
 
+import isa
 import pipev
 from simulator.gcpace import RUN_THRESHOLD, paced_collections
 
@@ -106,5 +107,24 @@ def test_a_finished_run_is_freed_without_the_collector(block_dim):
         program = weakref.ref(result.program)
         del result
         assert program() is None
+    finally:
+        gc.enable()
+
+
+def test_a_dropped_debugger_session_frees_its_log_without_the_collector():
+    """A session's fast loop refers back to it weakly (simulator/debugger/fast.py): a session
+    dropped after a fast `continue` frees its undo log at once, the collector off, instead of
+    leaving tens of thousands of records to a later full collection."""
+    from simulator.debugger import Commands, Session
+
+    gc.collect()
+    gc.disable()
+    try:
+        s = Session(isa.assemble(LOOP))
+        Commands(s).execute("continue")
+        assert s._fast.planned > 0 and len(s.hist.records) > 10
+        session, log = weakref.ref(s), weakref.ref(s.hist)
+        del s
+        assert session() is None and log() is None
     finally:
         gc.enable()
