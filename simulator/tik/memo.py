@@ -4,9 +4,10 @@ A Python loop calls one TIK method from one line again and again, with the same 
 dtypes and numbers, only the tensors' offsets moving (`t.vec_cmpv_lt(m[i * 16], a[i * 128],
 ...)`). The first such call is recorded in full (every check, the statement's text); its text
 is kept as a template whose only holes are those offsets. A later call from the same site whose
-arguments match it field for field (the key, below) is the template filled in with the new
-offsets and recorded as the full recording would record it: the same Op, the same diagnostics
-(none: a call that fails is never kept), at the same FILE:LINE:COL.
+arguments match it field for field (the key, below) is recorded as that Entry and the new
+offsets (nodes.Replays: a Python loop's run of them is one node), which the build turns into
+the statement the full recording would give: the same lines, the same diagnostics (none: a
+call that fails is never kept), at the same FILE:LINE:COL.
 
 The key is the method (one line may call several: `getattr(t, name)(...)`, or a helper of
 pipev's whose calls are all at the user's line) and what its recording reads besides the
@@ -28,7 +29,7 @@ import re
 
 from simulator.tik.errors import api, caller, positional
 from simulator.tik.expr import Const
-from simulator.tik.nodes import Op
+from simulator.tik.regalloc import REG
 from simulator.tik.values import CmpMask, Tensor
 
 PLAIN = frozenset({int, float, str, bool, type(None)})
@@ -53,10 +54,10 @@ class Entry:
         self.order, self.reads, self.writes, self.lives = order, reads, writes, lives
         self.loc = None  # the call site (its Loc: the key holds its id)
 
-    def text(self, offsets: list[int]) -> list[str]:
+    def text(self, offsets: tuple[int, ...]) -> list[str]:
         """The Op's lines at OFFSETS (the tensor arguments' offsets, in argument order)."""
         order = self.order
-        text = self.template % (tuple(offsets) if order is None else
+        text = self.template % (offsets if order is None else
                                 tuple([offsets[k] for k in order]))
         return [text] if self.lines == 1 else text.split(LINES)
 
@@ -107,9 +108,10 @@ class Recording:
         entry = Entry(api, pipe, template, len(lines),
                       None if order == tuple(range(len(tensors))) else order, reads, writes,
                       tuple(self.lives))
-        if self.kept and len(lines) == emitted:
-            self.entry = entry
-        return entry.text([self.args[k].offset.value for k in tensors])
+        if self.kept and len(lines) == emitted and not REG.search(joined):
+            self.entry = entry  # (a replay's lines name no virtual register: regalloc.py
+            # rewrites recorded Ops only)
+        return entry.text(tuple([self.args[k].offset.value for k in tensors]))
 
 
 def key(args: tuple, offsets: list[int]) -> tuple | None:
@@ -186,8 +188,7 @@ def memoised_api(method):
         entry = self.memo.get(k)
         if entry is not None and entry.loc is loc and \
                 not (entry.lives and any(life.ended for life in entry.lives)):
-            self.record(Op(loc, entry.api, entry.text(offsets), entry.pipe, entry.reads,
-                           entry.writes))
+            self.replay(entry, tuple(offsets))
             return None
         return _record(self, loc, k, method, args)
 

@@ -27,6 +27,43 @@ class Op:
     writes: frozenset[str] = frozenset()
 
 
+class Replays:
+    """Consecutive replays of one call site's recording (simulator/tik/memo.py's Entry) in one
+    block: one call each OFFSETS tuple, recorded from clock CLOCK on (one tick a call). The
+    calls read and write the same buffers on the same pipe, so the synchronisation pass takes
+    them as one access (a wait goes before the first, a set after the last); the build gives
+    each its statement, as an Op of the Entry's lines at its offsets would be."""
+
+    __slots__ = ("entry", "offsets")
+
+    def __init__(self, entry, offsets: tuple[int, ...]):
+        self.entry = entry
+        self.offsets: list[tuple[int, ...]] = [offsets]
+
+    @property
+    def loc(self) -> Loc:
+        return self.entry.loc
+
+    @property
+    def pipe(self) -> str | None:
+        return self.entry.pipe
+
+    @property
+    def reads(self) -> frozenset[str]:
+        return self.entry.reads
+
+    @property
+    def writes(self) -> frozenset[str]:
+        return self.entry.writes
+
+    def lines(self, k: int) -> list[str]:
+        """The Kth call's lines."""
+        return self.entry.text(self.offsets[k])
+
+
+ACCESSES = (Op, Replays)  # the recorded nodes that touch buffers (the rest hold blocks)
+
+
 @attrs.define(eq=False)
 class Block:
     nodes: list = attrs.field(factory=list)
@@ -85,7 +122,7 @@ def ancestry(root: Block) -> dict[Op, dict[int, int]]:
     def walk(block: Block, path: dict[int, int]) -> None:
         for i, node in enumerate(block.nodes):
             here = {**path, block.id: i}
-            if isinstance(node, Op):
+            if isinstance(node, ACCESSES):
                 out[node] = here
             else:
                 out[node.head] = here

@@ -19,6 +19,10 @@ arms of an if merge. Buffers are whole tensors: conservative where offsets are c
 time, never missing a conflict; tensors whose UB bytes overlap (a freed new_stmt_scope's tensor
 and the one placed there after it) conflict as one buffer. The pipes' flag ids are allocated in
 program text order.
+
+An access is an Op, or a Replays node: a run of one call site's replayed calls, which read and
+write the same buffers on one pipe, so one access (only its first call can need a wait: the
+pair covers what the others would clash with; a set after it follows its last call).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from collections import defaultdict
 
 import attrs
 
-from simulator.tik.nodes import Block, If, Loop, Op, ancestry, children
+from simulator.tik.nodes import ACCESSES, Block, If, Loop, Op, ancestry, children
 
 PIPES = ("V", "MTE2", "MTE3")
 # the scalar unit's UB loads and stores (Op.pipe "S") wait for the queues like any pipe; what
@@ -161,7 +165,7 @@ def plan(root: Block, overlaps: dict[str, frozenset[str]] | None = None) -> Plan
         nodes, i = block.nodes, 0
         while i < len(nodes):
             node = nodes[i]
-            if isinstance(node, Op):
+            if isinstance(node, ACCESSES):
                 end = _quiet_run(nodes, i, state)
                 if end > i + 1:  # a run no access can clash in: its entries at once
                     state = _after_run(nodes[i:end], node.pipe, state)
@@ -226,7 +230,8 @@ def _quiet_run(nodes: list, i: int, state: State) -> int:
     if p is None or any(state.get((q, p)) for q in PIPES if q != p):
         return i
     end = i
-    while end < len(nodes) and nodes[end].__class__ is Op and nodes[end].pipe in (p, None):
+    while end < len(nodes) and nodes[end].__class__ in ACCESSES and \
+            nodes[end].pipe in (p, None):
         end += 1
     return end
 
