@@ -86,7 +86,7 @@ class Recording:
 
     def uses(self, v: Tensor) -> None:
         """V is an operand: the scope its buffer lives in is checked at every replay."""
-        if v.__class__ is not Tensor or v.offset.__class__ is not Const:
+        if not isinstance(v, Tensor) or v.offset.__class__ is not Const:
             self.kept = False
             return
         life = (v.root.alias_of or v.root).life
@@ -102,7 +102,7 @@ class Recording:
         tensors = []  # each tensor object's first place, in argument order (as key() lists
         # their offsets)
         for k, a in enumerate(self.args):
-            if a.__class__ is Tensor and not any(a is self.args[j] for j in tensors):
+            if isinstance(a, Tensor) and not any(a is self.args[j] for j in tensors):
                 tensors.append(k)
         order = tuple(tensors.index(self.slots[h]) for h in holes)
         entry = Entry(api, pipe, template, len(lines),
@@ -123,12 +123,12 @@ def key(args: tuple, offsets: list[int]) -> tuple | None:
     tensors: list[Tensor] = []
     for a in args:
         cls = a.__class__
-        if cls is Tensor:
+        if cls is int or cls is str or cls is bool or a is None:
+            add(a)
+        elif isinstance(a, Tensor):
             offset = a.offset
             if offset.__class__ is not Const:
                 return None
-            if a in tensors:  # one view given twice (`x, x`): which ones are one object
-                return _aliased(args, offsets)
             tensors.append(a)
             offsets.append(offset.value)
             kind = a.kind  # an int-indexed view's root, dtype and shape, as one object
@@ -138,8 +138,6 @@ def key(args: tuple, offsets: list[int]) -> tuple | None:
                 add(a.root)
                 add(a.dtype)
                 add(a.shape)
-        elif cls is int or cls is str or cls is bool or a is None:
-            add(a)
         elif cls is float:
             add(repr(a))
         elif cls is list or cls is tuple:  # a bitwise mask [mask_h, mask_l]
@@ -148,6 +146,8 @@ def key(args: tuple, offsets: list[int]) -> tuple | None:
             add(tuple((x.__class__, repr(x)) for x in a))
         elif cls is not CmpMask:  # any CMPMASK handle: the class says it
             return None
+    if len(tensors) > 1 and len(set(map(id, tensors))) < len(tensors):
+        return _aliased(args, offsets)  # one view given twice (`x, x`): which are one object
     return tuple(out)
 
 
@@ -157,11 +157,11 @@ def _aliased(args: tuple, offsets: list[int]) -> tuple | None:
     first = {}
     unique, marks = [], []
     for k, a in enumerate(args):
-        if a.__class__ is Tensor and id(a) in first:
+        if isinstance(a, Tensor) and id(a) in first:
             unique.append(None)
             marks.append((k, first[id(a)]))
         else:
-            if a.__class__ is Tensor:
+            if isinstance(a, Tensor):
                 first[id(a)] = k
             unique.append(a)
     offsets.clear()

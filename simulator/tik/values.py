@@ -93,9 +93,10 @@ class Tensor:
         self.dynamic = False  # a GM tensor at a maximum shape, bound at run time (tik.py)
         self.life = tik.life if root is None else root.life  # the scope it was made in
         self._strides: list[int] | None = None  # elements per step of each index (made once)
-        self._shared: dict | None = None  # the fields of SELF's views but shape and offset
-        self.kind: ViewKind | None = None  # shared by SELF's int-indexed views (_view_fields)
+        self.kind: ViewKind | None = None  # an int-indexed view's (_view_class)
         self._flat: Tensor | None = None  # SELF's elements as one dimension (made once)
+        # a root's: its int-indexed views' classes, by their shape (_view_class)
+        self._views: dict[tuple[int, ...], type] | None = {} if root is None else None
 
     @property
     def buffer(self) -> str:
@@ -130,18 +131,14 @@ class Tensor:
             if strides is None:
                 strides = self._strides = [math.prod(self.shape[k + 1:])
                                            for k in range(len(self.shape))]
-            # a copy of the fields every view of SELF shares, its own two set (a third of a
-            # Python loop's call went into __init__ here)
-            fields = self._shared
-            if fields is None:
-                fields = self._shared = self._view_fields()
-            fields = fields.copy()
-            fields["shape"] = self.shape[1:]
             offset = _new(Const)
             offset.value = self.offset.value + index * strides[0]
-            fields["offset"] = offset
-            view = _new(Tensor)
-            view.__dict__ = fields
+            views = self.root._views
+            cls = views.get(self.shape)
+            if cls is None:
+                cls = views[self.shape] = self._view_class()
+            view = _new(cls)  # (its other fields its class's: a third of a Python loop's
+            view.offset = offset  # call once went into making views)
             return view
         index = index if isinstance(index, tuple) else (index,)
         if len(index) > max(len(self.shape), 1):
@@ -174,14 +171,21 @@ class Tensor:
                       self.pname, self.loc, self.root, _fold(offset))
         return view
 
-    def _view_fields(self) -> dict:
-        """The fields `Tensor(..., self.root, offset)` sets that every int-indexed view of SELF
-        shares; its `kind` says so: one object for all of them (their root, dtype and shape:
-        the call memo's key, simulator/tik/memo.py)."""
-        fields = Tensor(self.tik, self.dtype, self.t, (), self.name, self.scope, self.pname,
-                        self.loc, self.root, Const(0)).__dict__
-        fields["kind"] = ViewKind(self.root, self.dtype, self.shape[1:])
-        return fields
+    def _view_class(self) -> type:
+        """The class of SELF's int-indexed views: a Tensor whose class attributes are the
+        fields `Tensor(..., self.root, offset)` sets that all of them share (a view's own
+        field is its offset). They are the same for every view of the root of SELF's shape
+        (name, scope, life: the root's), so made once for those: their `kind` is one object
+        for all of them (their root, dtype and shape: the call memo's key,
+        simulator/tik/memo.py)."""
+        shape = self.shape[1:]
+        fields = Tensor(self.tik, self.dtype, self.t, shape, self.name, self.scope,
+                        self.pname, self.loc, self.root, Const(0)).__dict__
+        del fields["offset"]
+        fields["kind"] = ViewKind(self.root, self.dtype, shape)
+        fields["__qualname__"] = Tensor.__qualname__
+        fields["__module__"] = Tensor.__module__
+        return type(Tensor.__name__, (Tensor,), fields)
 
     def __iter__(self):
         raise self.tik.error(f"Tensor '{self.name}' is not iterable (index it: t[i])")
