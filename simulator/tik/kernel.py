@@ -9,7 +9,8 @@ from contextlib import contextmanager
 from isa.chip import Chip
 from isa.table import TABLE, Table
 from simulator.tik.errors import Loc, TikError, caller
-from simulator.tik.nodes import Block, Life, Replays
+from simulator.tik.memo import Memo
+from simulator.tik.nodes import Block, Life
 from simulator.tik.regalloc import Registers
 
 
@@ -45,11 +46,9 @@ class Kernel:
         # or None for a multi-core loop (tik_break / tik_continue may not leave one)
         self.loops: list = []
         self.runtime_ub: list = []  # UB tensors placed when the kernel runs (runtime_ub.py)
-        # call sites' recordings replayed (simulator/tik/memo.py): (id(Loc), the method,
-        # nested, the arguments' key) → Entry; id(Loc) → the recordings it tried to keep; the
-        # Recording of the memoised call being recorded in full now
-        self.memo: dict = {}
-        self.memo_keys: dict[int, int] = {}
+        # call sites' recordings replayed (simulator/tik/memo.py); the Recording of the
+        # memoised call being recorded in full now
+        self.memo = Memo(self)
         self.recording = None
 
     # -- diagnostics and recording -----------------------------------------------------------
@@ -64,17 +63,6 @@ class Kernel:
         registers = self.registers
         registers.stamps[id(node)] = registers.clock
         registers.clock += 1  # the Scalars' lifetimes are spans of this order
-
-    def replay(self, entry, offsets: tuple[int, ...]) -> None:
-        """A call replaying ENTRY (simulator/tik/memo.py) at OFFSETS: one more call of the
-        block's last node when that replays ENTRY too (a Python loop's), else a new node."""
-        nodes = self.stack[-1].nodes
-        last = nodes[-1] if nodes else None
-        if last.__class__ is not Replays or last.entry is not entry or self.program is not None:
-            self.record(Replays(entry, offsets))
-            return
-        last.offsets.append(offsets)
-        self.registers.clock += 1  # its clock: the node's stamp + its place in the node
 
     @property
     def life(self) -> Life | None:

@@ -29,6 +29,7 @@ import re
 
 from simulator.tik.errors import api, caller, positional
 from simulator.tik.expr import Const
+from simulator.tik.nodes import Replays
 from simulator.tik.regalloc import REG
 from simulator.tik.values import CmpMask, Tensor
 
@@ -169,6 +170,38 @@ def _aliased(args: tuple, offsets: list[int]) -> tuple | None:
     return None if inner is None else (inner, tuple(marks))
 
 
+class Memo:
+    """A kernel's kept recordings (Kernel.memo): (id(Loc), the method, nested, the arguments'
+    key) → Entry; id(Loc) → the recordings the site tried to keep. A replay records into the
+    kernel's block stack and clock (the Kernel's own objects, read here without the Kernel:
+    its attribute lookups go through `Instructions.__getattr__`'s hook, a tenth of a call)."""
+
+    __slots__ = ("kernel", "entries", "tries", "stack", "registers")
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+        self.entries: dict[tuple, Entry] = {}
+        self.tries: dict[int, int] = {}
+        self.stack, self.registers = kernel.stack, kernel.registers
+
+    def replay(self, entry: Entry, offsets: tuple[int, ...]) -> None:
+        """A call replaying ENTRY at OFFSETS: one more call of the block's last node when that
+        replays ENTRY too (a Python loop's), else a new node."""
+        nodes = self.stack[-1].nodes
+        last = nodes[-1] if nodes else None
+        if last.__class__ is not Replays or last.entry is not entry:
+            self.kernel.record(Replays(entry, offsets))
+            return
+        last.offsets.append(offsets)
+        self.registers.clock += 1  # its clock: the node's stamp + its place in the node
+
+    def close(self) -> None:
+        """The kernel is built: nothing is replayed (a call recorded after it is an error at
+        its line, Kernel.record's)."""
+        self.entries.clear()
+        self.tries.clear()
+
+
 def memoised_api(method):
     """`api(METHOD)` (errors.py) for a TIK call recording one Op, its tensors read through
     Call.tensor, with its recordings kept per call site and replayed (module docstring)."""
@@ -182,13 +215,14 @@ def memoised_api(method):
         if k is None:
             return checked(self, *args, **kwargs)
         loc = caller()
+        memo = self.memo
         # the site, the method (one line may call several: `getattr(t, name)(...)`, a
         # helper's calls at its caller's line), nested, the arguments
-        k = (id(loc), method, len(self.stack) > 1, k)
-        entry = self.memo.get(k)
+        k = (id(loc), method, len(memo.stack) > 1, k)
+        entry = memo.entries.get(k)
         if entry is not None and entry.loc is loc and \
                 not (entry.lives and any(life.ended for life in entry.lives)):
-            self.replay(entry, tuple(offsets))
+            memo.replay(entry, tuple(offsets))
             return None
         return _record(self, loc, k, method, args)
 
@@ -199,10 +233,11 @@ def _record(tik, loc, k: tuple, method, args: tuple):
     """METHOD's full recording, its Entry kept under K when it recorded one Op and returned
     None. A site records at most MAX_KEYS with a Recording (kept or not: a recording that
     cannot be kept pays for its template); then its other keys are recorded in full, plain."""
-    tries = tik.memo_keys.get(id(loc), 0)
+    memo = tik.memo
+    tries = memo.tries.get(id(loc), 0)
     if tries >= MAX_KEYS:
         return method(tik, *args)
-    tik.memo_keys[id(loc)] = tries + 1
+    memo.tries[id(loc)] = tries + 1
     rec = tik.recording = Recording(args)
     clock = tik.registers.clock
     try:
@@ -210,9 +245,9 @@ def _record(tik, loc, k: tuple, method, args: tuple):
     finally:
         tik.recording = None
     if result is None and rec.entry is not None and tik.registers.clock == clock + 1:
-        if len(tik.memo) >= MAX_ENTRIES:
-            tik.memo.clear()
-            tik.memo_keys.clear()
+        if len(memo.entries) >= MAX_ENTRIES:
+            memo.entries.clear()
+            memo.tries.clear()
         rec.entry.loc = loc
-        tik.memo[k] = rec.entry
+        memo.entries[k] = rec.entry
     return result

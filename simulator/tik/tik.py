@@ -525,6 +525,7 @@ class Tik(Kernel, Instructions, Precise, PadMoves):
         self._spill_area(loc, regalloc.allocate(self))
         runtime_ub.finish(self)
         self.program = build(self)
+        self.memo.close()
         BUILT.append(self)
 
 
