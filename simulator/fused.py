@@ -694,12 +694,12 @@ class FastLoop:
         ex, m = self.ex, self.m
         writes_cmpmask, executions = vop.family.writes_cmpmask, 0
         guard, hi, lo, ctr = miss is not None, m.mask_hi, m.mask_lo, m.counter
-        # the last instruction at another file's line (a stream's: issued again and again)
+        # the last other file's line (a stream's, a TIK script's: issued again and again)
         # whose busy cycles go to a slot (`ObserverPlan.slot`), and that slot
-        slotted = cycles = key = None
+        slotted_line = slotted_file = cycles = key = None
 
         def plan(instr: Instruction, i: int, arg=arg) -> int | None:
-            nonlocal executions, slotted, cycles, key
+            nonlocal executions, slotted_line, slotted_file, cycles, key
             if guard and (m.mask_lo != lo or m.mask_hi != hi or m.counter != ctr):
                 return miss(instr, i)
             body(m, vop, arg, 0, r)
@@ -709,14 +709,14 @@ class FastLoop:
             line = instr.line
             if 0 < line < limit:
                 sink[line] += busy
-            elif instr is slotted:
+            elif line == slotted_line and instr.body.file is slotted_file:
                 cycles[key] += busy
             elif elsewhere is not None:
                 at = slot(instr) if slot is not None else None
                 if at is None:
                     elsewhere(instr, busy, False)
                 else:
-                    slotted, (cycles, key) = instr, at
+                    slotted_line, slotted_file, (cycles, key) = line, instr.body.file, at
                     cycles[key] += busy
             if each0 is not None:
                 each0(instr, busy, False)

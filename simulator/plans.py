@@ -47,7 +47,9 @@ class ObserverPlan(NamedTuple):
     `slot`, when given with `lines`, answers for an instruction whose executions `each` would
     take (another file's line): slot(instr) -> (cycles, key) when each of its executions only
     adds its busy cycles to cycles[key] (a caller issuing that same instruction again, as a
-    stream's statement does, adds them itself without the call), else None."""
+    stream's statement does, adds them itself without the call), else None; the same answer
+    for every instruction at one file's line (a TIK script's calls from one line are
+    instructions of their own, each at that line)."""
 
     each: Each | None
     settle: Callable[[Booked], None] | None
