@@ -37,6 +37,7 @@ class LowerError(Exception):
 class Expr:
     """An integer expression; arithmetic and comparisons build trees."""
 
+    __slots__ = ()  # (a Const is its value alone: every int-indexed view has one)
     __hash__ = object.__hash__
     need = 0  # scratch registers computing it takes (a constant, a register: none)
 
@@ -92,6 +93,8 @@ class Expr:
 
 
 class Const(Expr):
+    __slots__ = ("value",)
+
     def __init__(self, value: int):
         self.value = int(value)
 

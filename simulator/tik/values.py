@@ -183,6 +183,7 @@ class Tensor:
                         self.pname, self.loc, self.root, Const(0)).__dict__
         del fields["offset"]
         fields["kind"] = ViewKind(self.root, self.dtype, shape)
+        fields["__slots__"] = ("offset",)  # (no dict made for a view's one field)
         fields["__qualname__"] = Tensor.__qualname__
         fields["__module__"] = Tensor.__module__
         return type(Tensor.__name__, (Tensor,), fields)
