@@ -185,3 +185,27 @@ def test_a_run_keeps_each_calls_offsets(tik_importable, tmp_path, monkeypatch, a
     assert repr(replayed.statements) == repr(full.statements)
     texts = [h.text for s in replayed.statements for h in s.hw if h.text.startswith("vadd")]
     assert len(texts) == 15 and len(set(texts)) == (3 * 2 if alias else 15)
+
+
+def test_a_loops_lines_cycles_as_the_reference_loop_counts_them(tik_importable, tmp_path):
+    """Each call of a loop is an instruction of its own at the script's line: the fast loop's
+    V plans find that line's slot by the line (simulator/fused.py), the reference loop by
+    each instruction; the busy cycles per line agree."""
+    (tmp_path / "helper.py").write_text(textwrap.dedent("""
+        def sel(t, d, m, a, b, n):
+            for i in range(n):
+                t.vec_sel(128, 0, d[i % 4 * 128], m[i % 4 * 16], a[i % 4 * 128], b, 1, 8, 8, 8)
+        """))
+    prog = program(tmp_path, """
+        import sys
+        sys.path.insert(0, __file__.rsplit("/", 1)[0])
+        from helper import sel
+        for i in range(40):
+            t.vec_cmpv_lt(m[i % 4 * 16], a[i % 4 * 128], b[i % 3 * 128], 1, 8, 8)
+        sel(t, d, m, a, b, 30)
+        t.data_move(g, d, 0, 1, 32, 0, 0)
+        """)
+    fast, reference = run(prog), run(prog, fast=False)
+    assert fast.hot_lines == reference.hot_lines and fast.cycles == reference.cycles
+    files = {h["file"].rsplit("/", 1)[-1] for h in fast.hot_lines}
+    assert files == {"k.py", "helper.py"}
