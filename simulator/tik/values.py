@@ -97,6 +97,7 @@ class Tensor:
         self._flat: Tensor | None = None  # SELF's elements as one dimension (made once)
         # a root's: its int-indexed views' classes, by their shape (_view_class)
         self._views: dict[tuple[int, ...], type] | None = {} if root is None else None
+        self._child: type | None = None  # a 1-D tensor's: its int-indexed views' class
 
     @property
     def buffer(self) -> str:
@@ -113,6 +114,15 @@ class Tensor:
         return self.root.scope == "ubuf"
 
     def __getitem__(self, index) -> Tensor:
+        cls = self._child
+        if cls is not None and index.__class__ is int and index >= 0:
+            # one Python int into a 1-D tensor at a known offset (a Python loop's `t[i * 128]`,
+            # its class found below before): the sum the expression below folds to, a view
+            # of the class's fields and this offset (making views was a third of such a call)
+            view = _new(cls)
+            offset = view.offset = _new(Const)
+            offset.value = self.offset.value + index
+            return view
         if not isinstance(index, tuple) and len(self.shape) > 1:
             # TIK's __getitem__: one index (an immediate, Scalar, Expr or slice) into a
             # multi-dimensional tensor indexes its elements flat, the result 1-D (the flat
@@ -125,21 +135,14 @@ class Tensor:
             return flat[index]
         offset: Expr = self.offset
         if index.__class__ is int and index >= 0 and offset.__class__ is Const and self.shape:
-            # one Python int at a known offset (a Python loop's `t[i * 128]`): the sum the
-            # expression below folds to, without building it
-            strides = self._strides
-            if strides is None:
-                strides = self._strides = [math.prod(self.shape[k + 1:])
-                                           for k in range(len(self.shape))]
-            offset = _new(Const)
-            offset.value = self.offset.value + index * strides[0]
+            # one Python int into a 1-D tensor (more dimensions went flat above) at a known
+            # offset: its views' class, shared by every 1-D view of the root of its shape
             views = self.root._views
             cls = views.get(self.shape)
             if cls is None:
                 cls = views[self.shape] = self._view_class()
-            view = _new(cls)  # (its other fields its class's: a third of a Python loop's
-            view.offset = offset  # call once went into making views)
-            return view
+            self._child = cls
+            return self[index]
         index = index if isinstance(index, tuple) else (index,)
         if len(index) > max(len(self.shape), 1):
             raise self.tik.error(f"too many indices for tensor '{self.name}' of shape "
