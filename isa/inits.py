@@ -197,7 +197,7 @@ def _uniform(rng: np.random.Generator, t: DType, count: int, lo: float, hi: floa
 # random() draws kept by (seed, type, count, bounds), read-only (every user copies
 # them): a program run again, or a sweep's variants, would draw the same values each time —
 # three 16K-element tensors were a third of a short run's fixed cost. Bounded in bytes.
-DRAWN_BYTES = 64 << 20
+DRAWN_BYTES = 16 << 20
 _DRAWN: dict[tuple, np.ndarray] = {}
 
 
