@@ -36,6 +36,7 @@ source's `index`, the semantics' registries and the plans' contract.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from isa.decode import VectorOp
@@ -280,15 +281,16 @@ class FastLoop:
             if resolver is None:
                 return None
             members.append((*resolver, instr))
-        ex, m, read = self.ex, self.m, self.m.x.__getitem__
-        regs = tuple(sorted({r for reg_set, _, _ in members for r in reg_set}))
+        ex, m, x = self.ex, self.m, self.m.x
+        regs = sorted({r for reg_set, _, _ in members for r in reg_set})
+        values = itemgetter(*regs) if regs else _no_values  # the registers' values, at once
         chains: dict[tuple, tuple] = {}
 
         def keyed() -> int:
             steps = ex.steps
             if steps + n > ex.max_steps:
                 return 0  # `count` stops the run with its words
-            key = (*map(read, regs), m.mask_hi, m.mask_lo, m.counter)
+            key = (values(x), m.mask_hi, m.mask_lo, m.counter)
             links = chains.get(key)
             if links is None:
                 links = _links(members, (m.mask_hi, m.mask_lo, m.counter))
@@ -808,6 +810,11 @@ def _links(members: list[tuple], state: tuple) -> tuple | None:
         link, state = got
         links.append(link)
     return tuple(links)
+
+
+def _no_values(x: list[int]) -> tuple:
+    """The values of no registers (a keyed group whose members read none)."""
+    return ()
 
 
 def _into_lines(cycles, limit: int, elsewhere: Callable | None) -> Callable:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import struct
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +38,7 @@ c_char_p, c_int, c_uint64, c_uint32 = ctypes.c_char_p, ctypes.c_int, ctypes.c_ui
 ISSUE = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_int, c_char_p, ctypes.c_void_p, c_int)
 REGS = 31  # x1..x31: the most registers a statement gives (the headers' Stmt holds 31)
 REG_VIEWS = 64  # addresses of register arrays whose views are kept (the headers' stack frames)
+WORDS = tuple(struct.Struct(f"{n}Q") for n in range(REGS + 1))  # N native uint64s (`_regs`)
 SITES = 65536  # (call site, text) pairs whose strings and column are kept (`Session._issue`)
 UB_TENSOR = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_char_p, c_uint64, c_uint64)
 GM_BUFFER = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_char_p, ctypes.c_void_p,
@@ -259,7 +261,7 @@ class Session:
         self._columns: dict[tuple[str, int], int] = {}  # (file, line) -> its call column
         # (file, line, col, text) of an issue call, as C gives them -> (text, file, column)
         self._sites: dict[tuple[bytes, int, int, bytes], tuple[str, str, int]] = {}
-        self._reg_views: dict[int, memoryview] = {}  # an address -> its registers (`_regs`)
+        self._reg_views: dict[int, memoryview] = {}  # an address -> its registers' bytes
         self.struct = PipevBridge()
         # the CFUNCTYPE objects must live as long as C may call them
         self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
@@ -535,9 +537,9 @@ class Session:
             return self._callback_failed("issue", (file, line, col, text, regs, nregs), e)
 
     def _regs(self, addr: int, n: int) -> tuple[int, ...]:
-        """The N uint64 values at ADDR: through a view of the array kept per address (a
+        """The N uint64 values at ADDR: unpacked from a view of the array kept per address (a
         statement's registers sit in the headers' stack frame, the same few addresses each
-        call; a view reads them in place, without a ctypes object a call)."""
+        call; the view reads them in place, without a ctypes object or a slice a call)."""
         if n > REGS:  # (the headers never give more)
             return tuple((c_uint64 * n).from_address(addr))
         view = self._reg_views.get(addr)
@@ -545,8 +547,8 @@ class Session:
             if len(self._reg_views) >= REG_VIEWS:
                 self._reg_views.clear()
             view = self._reg_views[addr] = \
-                memoryview((c_uint64 * REGS).from_address(addr)).cast("B").cast("Q")
-        return tuple(view[:n])
+                memoryview((c_uint64 * REGS).from_address(addr)).cast("B")
+        return WORDS[n].unpack_from(view)
 
     def _system_cycle(self) -> int:
         """The running core's S-pipe time in 50 MHz ticks (GetSystemCycle), 0 outside a
