@@ -25,7 +25,9 @@ the two paths instruction by instruction. A stream (simulator/stream.py) runs ea
 instructions through `issue`, with the same plans (no branches: a stream has no flat index);
 once every instruction of a statement has its plan, the statement is issued as one group (a
 count form's counter-mode bracket of five: the plans in order, without a lookup or a count
-each, its MASK writers' steps run inline; `_group`).
+each, its MASK writers' steps run inline; `_group`); a group of MASK-writer runs and
+register-addressed vector plans finds its whole chain by one lookup on its registers and
+MASK/CTRL (`_keyed`).
 Functional results, diagnostics and every cycle figure are identical
 (tests/differential/test_fused.py runs both).
 

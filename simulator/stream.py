@@ -4,7 +4,8 @@ script, a test. The same checks, timing, traces and observers apply as to an ass
 
 Each statement is `.vasm` text (API or hardware level) issued at the caller's FILE:LINE:COL and
 assembled once per (file, line, text); values that change from call to call are written as
-registers (`x[x1]`, `count=x2`) and passed in `regs`, loaded without modelling `li`. The executed
+registers (`x[x1]`, `count=x2`) and passed in `regs`, loaded without modelling `li`; a producer
+calling from fixed call sites may keep one issuer per site (`site`). The executed
 stream can be saved as a straight-line `.vasm` program (`vasm_text` / `save_vasm`) with the
 registers replaced by their values; it replays with the same bytes and cycles.
 """
