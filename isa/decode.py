@@ -242,6 +242,10 @@ def _distinct_blocks(repeats: int, nb: int, blk: int, rep: int) -> np.ndarray:
         return (i[:, None] * rep + np.arange(nb, dtype=np.int64)).reshape(-1)
     if blk == 0:
         return i * rep if rep else i[:1]
+    if rep % blk == 0:  # each repeat's blocks lie on one grid of step blk, from i·rep on
+        if rep <= nb * blk:  # consecutive repeats meet or overlap on it: the whole grid
+            return np.arange(0, (repeats - 1) * rep + (nb - 1) * blk + 1, blk, dtype=np.int64)
+        return (i[:, None] * rep + np.arange(nb, dtype=np.int64) * blk).reshape(-1)  # apart
     return np.unique(i[:, None] * rep + np.arange(nb, dtype=np.int64) * blk)
 
 

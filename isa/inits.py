@@ -145,37 +145,70 @@ def _random(args, off, t, count, _dir) -> np.ndarray:
     seed = parse_number(*args[0])
     if not isinstance(seed, int) or seed < 0:
         raise LexError("random() seed must be a non-negative integer", args[0][1])
-    rng = np.random.default_rng(seed)
-    if t.is_int:
-        tmin, tmax = int_range(t)
-        lo, hi = max(tmin, -100), min(tmax, 100)
-        if len(args) == 3:
-            lo, hi = parse_number(*args[1]), parse_number(*args[2])
-            if not (isinstance(lo, int) and isinstance(hi, int)) or not (
-                    tmin <= lo <= hi <= tmax):
-                raise LexError(f"random() bounds must be integers within {t.name}", args[1][1])
-        return rng.integers(lo, hi, count, endpoint=True, dtype=t.numeric).view(np.uint8)
-    lo, hi = (-100.0, 100.0)
-    if len(args) == 3:
-        bounds = [parse_number(*a) for a in args[1:]]
-        if any(isinstance(v, complex) for v in bounds):
-            raise LexError("random() bounds must be real numbers (complex types draw real and "
-                           "imaginary parts from LOW..HIGH)", args[1][1])
-        try:
-            lo, hi = float(bounds[0]), float(bounds[1])
-        except OverflowError:
-            lo = hi = float("inf")
-        if not np.isfinite(hi - lo):
-            raise LexError("random() bounds must be finite numbers within the float range",
-                           args[1][1])
-        if lo > hi:
-            raise LexError(f"random() needs LOW <= HIGH, got {lo:g} > {hi:g}", args[1][1])
+    lo, hi = _int_bounds(args, t) if t.is_int else _float_bounds(args)
+    key = (seed, t.name, count, repr(lo), repr(hi))  # (repr: -0.0 is not 0.0)
+    raw = _DRAWN.get(key)
+    if raw is None:
+        rng = np.random.default_rng(seed)
+        raw = _remember(key, rng.integers(lo, hi, count, endpoint=True, dtype=t.numeric).view(
+            np.uint8) if t.is_int else _uniform(rng, t, count, lo, hi))
+    return raw
+
+
+def _int_bounds(args, t: DType) -> tuple[int, int]:
+    tmin, tmax = int_range(t)
+    if len(args) < 3:
+        return max(tmin, -100), min(tmax, 100)
+    lo, hi = parse_number(*args[1]), parse_number(*args[2])
+    if not (isinstance(lo, int) and isinstance(hi, int)) or not tmin <= lo <= hi <= tmax:
+        raise LexError(f"random() bounds must be integers within {t.name}", args[1][1])
+    return lo, hi
+
+
+def _float_bounds(args) -> tuple[float, float]:
+    if len(args) < 3:
+        return -100.0, 100.0
+    bounds = [parse_number(*a) for a in args[1:]]
+    if any(isinstance(v, complex) for v in bounds):
+        raise LexError("random() bounds must be real numbers (complex types draw real and "
+                       "imaginary parts from LOW..HIGH)", args[1][1])
+    try:
+        lo, hi = float(bounds[0]), float(bounds[1])
+    except OverflowError:
+        lo = hi = float("inf")
+    if not np.isfinite(hi - lo):
+        raise LexError("random() bounds must be finite numbers within the float range",
+                       args[1][1])
+    if lo > hi:
+        raise LexError(f"random() needs LOW <= HIGH, got {lo:g} > {hi:g}", args[1][1])
+    return lo, hi
+
+
+def _uniform(rng: np.random.Generator, t: DType, count: int, lo: float, hi: float
+             ) -> np.ndarray:
     if t.kind == "complex":
         re_ = rng.uniform(lo, hi, count)
         im = rng.uniform(lo, hi, count)
         return _as_type(t, re_ + 1j * im)
     with np.errstate(all="ignore"):
         return _as_type(t, rng.uniform(lo, hi, count))
+
+
+# random() draws kept by (seed, type, count, bounds), read-only (every user copies
+# them): a program run again, or a sweep's variants, would draw the same values each time —
+# three 16K-element tensors were a third of a short run's fixed cost. Bounded in bytes.
+DRAWN_BYTES = 16 << 20
+_DRAWN: dict[tuple, np.ndarray] = {}
+
+
+def _remember(key: tuple, raw: np.ndarray) -> np.ndarray:
+    raw.flags.writeable = False
+    if raw.nbytes <= DRAWN_BYTES // 4:
+        held = sum(a.nbytes for a in _DRAWN.values())
+        while _DRAWN and held + raw.nbytes > DRAWN_BYTES:
+            held -= _DRAWN.pop(next(iter(_DRAWN))).nbytes  # the oldest first
+        _DRAWN[key] = raw
+    return raw
 
 
 def _file(args, off, t, count, base_dir) -> np.ndarray:

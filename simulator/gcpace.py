@@ -4,9 +4,10 @@ A run keeps what it works out once per decoding (accesses, footprints, costs: a 
 objects for each line not seen before), and CPython's default pacing — a collection of the
 youngest generation every 700 new objects, a full one whenever the survivors grow by a quarter
 — then spends a fifth of a run of distinct lines traversing the whole heap, the caller's own
-objects included. During a run the youngest generation is collected every `RUN_THRESHOLD` new
-objects instead (cyclic garbage is still collected; the memory it may hold meanwhile is small),
-and the caller's setting is restored after it.
+objects included. During a run — from assembly until its runs are released, so that what the
+caller's pacing collects next is only what survives — the youngest generation is collected
+every `RUN_THRESHOLD` new objects instead (cyclic garbage is still collected; the memory it may
+hold meanwhile is small), and the caller's setting is restored after it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-RUN_THRESHOLD = 100_000
+RUN_THRESHOLD = 1_000_000
 
 
 @contextmanager

@@ -21,6 +21,7 @@ from simulator.builder import (  # noqa: F401  (the builder's names, as they wer
 )
 from simulator.errors import SimulationError
 from simulator.events import Observer
+from simulator.gcpace import paced_collections
 from simulator.result import RunResult
 from simulator.semantics import InstructionSet
 
@@ -64,12 +65,15 @@ def run(program_or_path: Program | str | Path, *, chip: Chip | str | None = None
         except ChipError as e:
             raise SimulationError([Diagnostic("error", str(program_or_path)[:200], 1, 1,
                                               str(e))]) from None
-    program = load_program(program_or_path, chip, checks, params, isa)
     from simulator.cores import Launch
 
-    return Launch(program, inputs, block_dim=block_dim, checks=checks, trace=trace,
-                  trace_format=trace_format, max_steps=max_steps, observers=observers,
-                  timing=timing, trace_core=trace_core, trace_time=trace_time,
-                  trace_options=trace_options, fast=fast).execute()
+    # paced from assembly to the released runs (simulator/gcpace.py): the caller's pacing
+    # comes back when what the run built is gone, not while all of it is young and alive
+    with paced_collections():
+        program = load_program(program_or_path, chip, checks, params, isa)
+        return Launch(program, inputs, block_dim=block_dim, checks=checks, trace=trace,
+                      trace_format=trace_format, max_steps=max_steps, observers=observers,
+                      timing=timing, trace_core=trace_core, trace_time=trace_time,
+                      trace_options=trace_options, fast=fast).execute()
 
 

@@ -5,6 +5,8 @@ block k // E (E = 32 / size elements a block) at base + i·rep·32 + (k // E)·b
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -128,3 +130,16 @@ def test_blocks_are_the_rows_of_the_elements(acc, repeats, data):
     got = [[at + i * s0 + j * s1 + e * s2 for j in range(view.shape[1])
             for e in range(view.shape[2])] for i in range(view.shape[0])]
     assert got == addresses(acc, repeats)[lo:hi]
+
+
+def test_distinct_blocks_on_a_grid_match_the_set_of_every_block():
+    """`_distinct_blocks` works a block stride above 1 out by arithmetic when the repeat
+    stride is a multiple of it (the whole grid, or repeats apart); every (repeats, blocks,
+    blk, rep) of small values against the sorted set of i·rep + j·blk."""
+    from isa.decode import _distinct_blocks
+
+    for repeats, nb, blk, rep in itertools.product(range(1, 7), range(1, 9), range(6),
+                                                   range(20)):
+        want = sorted({i * rep + j * blk for i in range(repeats) for j in range(nb)})
+        got = _distinct_blocks(repeats, nb, blk, rep)
+        assert got.dtype == np.int64 and got.tolist() == want, (repeats, nb, blk, rep)
