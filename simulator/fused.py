@@ -101,7 +101,8 @@ class FastLoop:
         self.inline: dict[Callable, tuple] = {}
         # a run of MASK writers or a register-addressed vector plan -> (the registers it reads,
         # link_of(instr, MASK/CTRL) -> (its link in a keyed group, the MASK/CTRL it leaves), or
-        # None while its memo has no answer): what `_keyed` chains
+        # None while its memo has no answer): what `_keyed` chains. A link is (step, a, b,
+        # count): the steps move on by COUNT, then step(a, 0, b) (a vector plan's call)
         self.resolvers: dict[Callable, tuple[tuple[int, ...], Callable]] = {}
 
     def run(self) -> None:

@@ -233,7 +233,7 @@ class Stream:
                 raise SimulationError(self.diagnostics)
             hw = held[0]
             if held[1] != self._generation:
-                hw = self._statements.get(key) or self._statement(text, file, line, col)
+                hw = self._statement(text, file, line, col)  # (assembled at most once)
                 held[:] = hw, self._generation, self._scratch_on_use and \
                     self._scratch_span(key, hw) is not None
             if held[2]:
