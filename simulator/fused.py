@@ -25,7 +25,9 @@ the two paths instruction by instruction. A stream (simulator/stream.py) runs ea
 instructions through `issue`, with the same plans (no branches: a stream has no flat index);
 once every instruction of a statement has its plan, the statement is issued as one group (a
 count form's counter-mode bracket of five: the plans in order, without a lookup or a count
-each, its MASK writers' steps run inline; `_group`).
+each, its MASK writers' steps run inline; `_group`); a group of MASK-writer runs and
+register-addressed vector plans finds its whole chain by one lookup on its registers and
+MASK/CTRL (`_keyed`).
 Functional results, diagnostics and every cycle figure are identical
 (tests/differential/test_fused.py runs both).
 
@@ -36,6 +38,7 @@ source's `index`, the semantics' registries and the plans' contract.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from isa.decode import VectorOp
@@ -96,6 +99,11 @@ class FastLoop:
         self.groups: dict[int, tuple[Sequence[Instruction], Callable[[], int]]] = {}
         # a MASK writer's plan -> what a group runs inline instead of calling it (`_mask_plan`)
         self.inline: dict[Callable, tuple] = {}
+        # a run of MASK writers or a register-addressed vector plan -> (the registers it reads,
+        # link_of(instr, MASK/CTRL) -> (its link in a keyed group, the MASK/CTRL it leaves), or
+        # None while its memo has no answer): what `_keyed` chains. A link is (step, a, b,
+        # count): the steps move on by COUNT, then step(a, 0, b) (a vector plan's call)
+        self.resolvers: dict[Callable, tuple[tuple[int, ...], Callable]] = {}
 
     def run(self) -> None:
         """Execute the program to its end, started and finished as `Executor.run` does."""
@@ -259,7 +267,50 @@ class FastLoop:
                     cycles(instr, book(False), False)
                 cell[0] += 1
             return n
-        self.groups[id(instrs)] = (instrs, group)
+        self.groups[id(instrs)] = (instrs, self._keyed(parts, n, group) or group)
+
+    def _keyed(self, parts: tuple, n: int, group: Callable[[], int]) -> Callable[[], int] | None:
+        """GROUP (`_group`'s) with one lookup an issue: when every member is a run of MASK
+        writers or a register-addressed vector plan with a fixed scalar (`self.resolvers`), what
+        the whole statement does follows from the registers its members read and MASK/CTRL as
+        it finds them — each run's after-state, each plan's decoding step. keyed() looks that
+        chain up by those values and runs its links (`_links`), each as the member's own call
+        would after its lookup: the same steps, writes, bookings and counts. A chain is made by
+        asking the members' memos (what the group's own calls learnt); while one has no answer
+        yet, GROUP runs and learns. None when a member has no resolver."""
+        members = []
+        for plan, instr, write, *_ in parts:
+            resolver = self.resolvers.get(plan) if write is None else None
+            if resolver is None:
+                return None
+            members.append((*resolver, instr))
+        ex, m, x = self.ex, self.m, self.m.x
+        regs = sorted({r for reg_set, _, _ in members for r in reg_set})
+        values = itemgetter(*regs) if regs else _no_values  # the registers' values, at once
+        chains: dict[tuple, tuple] = {}
+
+        def keyed() -> int:
+            steps = ex.steps
+            if steps + n > ex.max_steps:
+                return 0  # `count` stops the run with its words
+            key = (values(x), m.mask_hi, m.mask_lo, m.counter)
+            links = chains.get(key)
+            if links is None:
+                links = _links(members, (m.mask_hi, m.mask_lo, m.counter))
+                if links is None:
+                    return group()
+                if len(chains) >= DECODINGS_PER_PLAN:
+                    chains.clear()
+                chains[key] = links
+            for step, instr, arg, count in links:
+                steps += count
+                ex.steps = steps
+                try:
+                    step(instr, 0, arg)
+                except Fault as f:  # (a vector body's; a run's link does not fault)
+                    ex.fail(instr, f.problem)
+            return n
+        return keyed
 
     def _folds(self, folds: list[tuple]) -> list[tuple]:
         """A group's members for FOLDS, consecutive MASK writers, each (plan, instr, inline
@@ -321,14 +372,23 @@ class FastLoop:
                 after = learn(steps, state)
                 if after.__class__ is int:
                     return after
+            ex.steps = steps + size
+            put(state, 0, after)
+            return size
+
+        def put(state: tuple, _: int, after: tuple) -> None:
+            """The run from STATE on, whose writes leave AFTER: set, booked, counted."""
             m.mask_hi, m.mask_lo, m.counter, source = after
             if source is not untouched:
                 m.mask_source = source
-            ex.steps = steps + size
             cell[1] = state
             cycles[key] += book(False)
             cell[0] += 1
-            return size
+
+        def link_of(_: Instruction | None, found: tuple) -> tuple | None:
+            state = (*found, *map(read, regs))
+            after = memo.get(state)
+            return None if after is None else ((put, state, after, size), after[:3])
 
         def learn(steps: int, state: tuple) -> tuple | int:
             entry = m.mask_source
@@ -364,6 +424,7 @@ class FastLoop:
             n, cell[0] = cell[0], 0
             settle_parts(n * size)
         self.settles.append(settle)
+        self.resolvers[run] = (regs, link_of)
         return run
 
     def settle(self) -> None:
@@ -377,6 +438,7 @@ class FastLoop:
         text may now name other addresses."""
         self.plans.clear()
         self.inline.clear()
+        self.resolvers.clear()
         self.never.clear()
         self.once.clear()
         self.groups.clear()
@@ -677,6 +739,12 @@ class FastLoop:
             step = self._vector_plan(learnt, vop, vector.body_of(vop, ub_bytes, ex.isa), None)
             known[vop] = _DECLINED if step is None else step
             return known[vop]
+
+        def link_of(instr: Instruction, found: tuple) -> tuple | None:
+            step = by_values.get((*map(read, regs), *found))
+            return None if step is None else ((step, instr, arg0, 1), found)
+        if fixed:  # (a scalar read at issue is read at each execution: no link holds it)
+            self.resolvers[plan] = (regs, link_of)
         return plan
 
     def _vector_plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg,
@@ -731,6 +799,25 @@ class FastLoop:
             settle_parts(n)
         self.settles.append(settle)
         return plan
+
+
+def _links(members: list[tuple], state: tuple) -> tuple | None:
+    """The links of a keyed group (`FastLoop._keyed`) from MASK/CTRL STATE on: each member's
+    link_of(instr, state) -> (link, the state it leaves), in order; None when one has no
+    answer yet."""
+    links = []
+    for _, link_of, instr in members:
+        got = link_of(instr, state)
+        if got is None:
+            return None
+        link, state = got
+        links.append(link)
+    return tuple(links)
+
+
+def _no_values(x: list[int]) -> tuple:
+    """The values of no registers (a keyed group whose members read none)."""
+    return ()
 
 
 def _into_lines(cycles, limit: int, elsewhere: Callable | None) -> Callable:

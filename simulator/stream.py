@@ -4,7 +4,8 @@ script, a test. The same checks, timing, traces and observers apply as to an ass
 
 Each statement is `.vasm` text (API or hardware level) issued at the caller's FILE:LINE:COL and
 assembled once per (file, line, text); values that change from call to call are written as
-registers (`x[x1]`, `count=x2`) and passed in `regs`, loaded without modelling `li`. The executed
+registers (`x[x1]`, `count=x2`) and passed in `regs`, loaded without modelling `li`; a producer
+calling from fixed call sites may keep one issuer per site (`site`). The executed
 stream can be saved as a straight-line `.vasm` program (`vasm_text` / `save_vasm`) with the
 registers replaced by their values; it replays with the same bytes and cycles.
 """
@@ -12,7 +13,7 @@ registers replaced by their values; it replays with the same bytes and cycles.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -92,6 +93,7 @@ class Stream:
         self.source = StreamSource(name)
         self.tensors: dict[str, Tensor] = {}
         self._statements: dict[tuple[str, int, str], list[Instruction]] = {}
+        self._generation = 0  # moves on when `_statements` is emptied (`site`)
         # text, file, line, col, regs, the hardware instructions the statement expanded to
         # (None: record_error's), and whether the machine was in counter mode before it
         self._log: list[tuple[str, str, int, int, tuple[int, ...], list | None, bool]] = []
@@ -175,6 +177,7 @@ class Stream:
         if old is not None and (old.space, old.dtype, old.count, old.addr) != \
                 (tensor.space, tensor.dtype, tensor.count, tensor.addr):
             self._statements.clear()  # assembled statements name the old tensor
+            self._generation += 1  # (and `site`'s issuers hold them)
             if self._fast is not None:
                 self._fast.forget()  # and so may the plans made for their texts
         self.tensors[tensor.name] = tensor
@@ -208,6 +211,41 @@ class Stream:
             else:
                 self._load(regs)
             self._issued += 1
+        self._execute(hw)
+
+    def site(self, text: str, *, file: str = "", line: int = 0,
+             col: int = 0) -> Callable[[tuple[int, ...]], None]:
+        """issuer(words): `issue(text, file=FILE, line=LINE, col=COL, regs=words)`, for a
+        producer that issues TEXT from one call site again and again with WORDS, its registers
+        x1.. as 64-bit words already (ints in 0..2**64-1): the C++ bridge keeps one per call
+        site. The statement is looked up (or assembled) at the first call, again after a
+        redeclaration emptied the statements; its scratch check runs at each call when its
+        expansion uses the scratch area. A subclass's own `issue`, or a stream that records
+        (`record_gm`: a log entry a call), gets every call through `issue`."""
+        if type(self).issue is not Stream.issue or self._record_gm:
+            return lambda words: self.issue(text, file=file, line=line, col=col, regs=words)
+        file = file or self.name
+        key, x = (file, line, text), self.machine.x
+        held: list = [None, -1, False]  # the statement, its generation, its scratch check
+
+        def issuer(words: tuple[int, ...]) -> None:
+            if self.failed:
+                raise SimulationError(self.diagnostics)
+            hw = held[0]
+            if held[1] != self._generation:
+                hw = self._statement(text, file, line, col)  # (assembled at most once)
+                held[:] = hw, self._generation, self._scratch_on_use and \
+                    self._scratch_span(key, hw) is not None
+            if held[2]:
+                self._check_scratch(key, hw, file, line, col)
+            x[1:len(words) + 1] = words
+            self._issued += 1
+            self._execute(hw)
+        return issuer
+
+    def _execute(self, hw: list[Instruction]) -> None:
+        """Run a statement's instructions HW (their registers loaded): through the fast loop's
+        plans, else each by the reference path."""
         try:
             if self._fast is not None:
                 self._fast.issue(hw)
@@ -248,9 +286,7 @@ class Stream:
     def _check_scratch(self, key: tuple, hw: list[Instruction], file: str, line: int,
                        col: int) -> None:
         """An error at the call when its expansion's temporaries overlap a UB tensor."""
-        if key not in self._scratch_spans:
-            self._scratch_spans[key] = scratch_use.scratch_span(hw, self.chip.scratch_base)
-        span = self._scratch_spans[key]
+        span = self._scratch_span(key, hw)
         if span is None:
             return
         tensor = scratch_use.overlapping(span, self.tensors)
@@ -260,6 +296,12 @@ class Stream:
         self.diagnostics.append(Diagnostic("error", file, line, col or 1, scratch_use.message(
             span, tensor, self._declared_in.get(tensor.name, file))))
         raise SimulationError(self.diagnostics)
+
+    def _scratch_span(self, key: tuple, hw: list[Instruction]) -> tuple[int, int] | None:
+        """The scratch bytes the statement KEY's expansion HW uses, or None."""
+        if key not in self._scratch_spans:
+            self._scratch_spans[key] = scratch_use.scratch_span(hw, self.chip.scratch_base)
+        return self._scratch_spans[key]
 
     def _load(self, regs: Sequence[int] | Mapping[int, int]) -> tuple[int, ...]:
         x = self.machine.x

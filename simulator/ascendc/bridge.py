@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import struct
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -37,7 +38,8 @@ c_char_p, c_int, c_uint64, c_uint32 = ctypes.c_char_p, ctypes.c_int, ctypes.c_ui
 ISSUE = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_int, c_char_p, ctypes.c_void_p, c_int)
 REGS = 31  # x1..x31: the most registers a statement gives (the headers' Stmt holds 31)
 REG_VIEWS = 64  # addresses of register arrays whose views are kept (the headers' stack frames)
-SITES = 65536  # (call site, text) pairs whose strings and column are kept (`Session._issue`)
+WORDS = tuple(struct.Struct(f"{n}Q") for n in range(REGS + 1))  # N native uint64s (`_regs`)
+SITES = 65536  # (call site, text) pairs whose issuers are kept (`Session._issuer`)
 UB_TENSOR = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_char_p, c_uint64, c_uint64)
 GM_BUFFER = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_char_p, ctypes.c_void_p,
                              c_uint64)
@@ -257,9 +259,10 @@ class Session:
         self._strings: dict[bytes, str] = {}
         self._source = SourceLines()  # source lines, for call columns
         self._columns: dict[tuple[str, int], int] = {}  # (file, line) -> its call column
-        # (file, line, col, text) of an issue call, as C gives them -> (text, file, column)
-        self._sites: dict[tuple[bytes, int, int, bytes], tuple[str, str, int]] = {}
-        self._reg_views: dict[int, memoryview] = {}  # an address -> its registers (`_regs`)
+        # (file, line, col, text) of an issue call, as C gives them -> the running core's
+        # issuer of that statement (`_issuer`; emptied when another core's stream opens)
+        self._sites: dict[tuple[bytes, int, int, bytes], Callable] = {}
+        self._reg_views: dict[int, memoryview] = {}  # an address -> its registers' bytes
         self.struct = PipevBridge()
         # the CFUNCTYPE objects must live as long as C may call them
         self._callbacks = (ISSUE(self._issue), UB_TENSOR(self._ub_tensor),
@@ -338,7 +341,8 @@ class Session:
             self._report(d)
         if self.launch is not None:
             self.launch.ok = False
-        stream, self.stream = self.stream, None
+        stream = self.stream
+        self._running(None)
         if stream is not None:
             record = getattr(stream, "record_error", None)  # a test's stand-in may lack it
             if record is not None and not stream.failed:  # an error of the headers or the
@@ -407,11 +411,17 @@ class Session:
             stream.data_bytes = self._data_bytes
         for gm_name, (dtype, view, file, line) in {**self.gm, **self.launch_gm}.items():
             stream.declare_gm(gm_name, dtype, view, file=file, line=line)
-        self.stream = stream
+        self._running(stream)
         ub = stream.ub
         self.struct.ub = ub.ctypes.data
         self.struct.ub_bytes = ub.size
         self.struct.block_idx = core
+
+    def _running(self, stream) -> None:
+        """STREAM (or None) is the running core's from now: the call sites' issuers were the
+        last one's."""
+        self.stream = stream
+        self._sites.clear()
 
     def _close_core(self, final: bool = False) -> None:
         """End the running core; FINAL: the launch's last, whose result keeps GM's final
@@ -419,7 +429,7 @@ class Session:
         stream, launch = self.stream, self.launch
         if stream is None or launch is None:
             return
-        self.stream = None
+        self._running(None)
         self._finished.append(stream)
         try:
             result = stream.finish() if final else stream.finish(outputs=False)
@@ -522,22 +532,31 @@ class Session:
                 if stream is None:
                     return 1
             site = (file, line, col, text)
-            got = self._sites.get(site)
-            if got is None:  # once per call site and text: its strings and its column
-                if len(self._sites) >= SITES:  # (texts with their values in them)
-                    self._sites.clear()
-                f = self._s(file)
-                got = self._sites[site] = (self._s(text), f, self._column(f, line, col))
-            stream.issue(got[0], file=got[1], line=line, col=got[2],
-                         regs=self._regs(regs, nregs) if nregs > 0 else ())
+            issuer = self._sites.get(site)
+            if issuer is None:
+                issuer = self._issuer(stream, site)
+            issuer(self._regs(regs, nregs) if nregs > 0 else ())
             return 0
         except BaseException as e:  # noqa: BLE001 - ctypes would swallow it
             return self._callback_failed("issue", (file, line, col, text, regs, nregs), e)
 
+    def _issuer(self, stream, site: tuple[bytes, int, int, bytes]) -> Callable:
+        """The running core's issuer of SITE's statement (`Stream.site`; a stand-in stream's
+        `issue`), kept for its later calls: its strings and column worked out once."""
+        if len(self._sites) >= SITES:  # (texts with their values in them)
+            self._sites.clear()
+        file, line, col, text = site
+        f, t = self._s(file), self._s(text)
+        col = self._column(f, line, col)
+        make = getattr(stream, "site", None)
+        issuer = self._sites[site] = make(t, file=f, line=line, col=col) if make else \
+            lambda words: stream.issue(t, file=f, line=line, col=col, regs=words)
+        return issuer
+
     def _regs(self, addr: int, n: int) -> tuple[int, ...]:
-        """The N uint64 values at ADDR: through a view of the array kept per address (a
+        """The N uint64 values at ADDR: unpacked from a view of the array kept per address (a
         statement's registers sit in the headers' stack frame, the same few addresses each
-        call; a view reads them in place, without a ctypes object a call)."""
+        call; the view reads them in place, without a ctypes object or a slice a call)."""
         if n > REGS:  # (the headers never give more)
             return tuple((c_uint64 * n).from_address(addr))
         view = self._reg_views.get(addr)
@@ -545,8 +564,8 @@ class Session:
             if len(self._reg_views) >= REG_VIEWS:
                 self._reg_views.clear()
             view = self._reg_views[addr] = \
-                memoryview((c_uint64 * REGS).from_address(addr)).cast("B").cast("Q")
-        return tuple(view[:n])
+                memoryview((c_uint64 * REGS).from_address(addr)).cast("B")
+        return WORDS[n].unpack_from(view)
 
     def _system_cycle(self) -> int:
         """The running core's S-pipe time in 50 MHz ticks (GetSystemCycle), 0 outside a

@@ -11,6 +11,7 @@ stream must fail with the same diagnostics and partial UB.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -57,10 +58,13 @@ def statements(draw):
     return ("compare.lt.f32 cmpmask, a[x1], b[x2], stride=1,1,1,8,8,8", (draw(tile) * 64, 0))
 
 
-def _outcome(calls, fast: bool, timing: bool, max_steps: int = 10_000_000) -> tuple:
-    s = Stream("ascend910b", name="s", fast=fast, timing=timing, max_steps=max_steps)
+def _outcome(calls, fast: bool, timing: bool, max_steps: int = 10_000_000,
+             checks: str = "error") -> tuple:
+    s = Stream("ascend910b", name="s", fast=fast, timing=timing, max_steps=max_steps,
+               checks=checks)
     for name, dtype, count, addr in UB:
         s.declare_ub(name, dtype, count, addr)
+    s.declare_gm("g", "f32", np.arange(2048, dtype=np.float32).view(np.uint8))
     try:
         for k, text in enumerate(INIT):
             s.issue(text, file="k.cpp", line=1 + k)
@@ -93,12 +97,14 @@ def test_a_stream_stops_at_max_steps_the_same_with_plans_and_without(program, ma
     same_both_ways(_calls(program), True, max_steps)
 
 
-def same_both_ways(calls, timing: bool, max_steps: int = 10_000_000) -> None:
-    want = _outcome(calls, False, timing, max_steps)
-    got = _outcome(calls, True, timing, max_steps)
+def same_both_ways(calls, timing: bool, max_steps: int = 10_000_000,
+                   checks: str = "error") -> tuple:
+    want = _outcome(calls, False, timing, max_steps, checks)
+    got = _outcome(calls, True, timing, max_steps, checks)
     assert got[0] == want[0], (got[:2], want[:2])
     for k, (g, w) in enumerate(zip(got, want, strict=True)):
         assert g == w, f"field {k} differs: fast {g!r}\nreference {w!r}"
+    return got
 
 
 def _calls(program) -> list:
@@ -258,3 +264,100 @@ def test_a_statements_mask_writers_run_as_one():
             regs=(0, 0, 0, 256))
     assert [c[0] for c in cells] == before  # the writers' own plans did not count it
     assert s.finish().instructions == 6 * 5
+
+
+COUNT_FORM = "compare.lt.f32 d[x1], a[x2], b[x3], count=x4"
+
+
+def _counting_members(monkeypatch, called: list) -> None:
+    """The fast loop's runs of MASK writers and register-addressed vector plans wrapped: each
+    call of one appends to CALLED (their resolvers, what a keyed group chains, move with them)."""
+    from simulator.fused import FastLoop
+
+    for name in ("_mask_run", "_dynamic_plan"):
+        make = getattr(FastLoop, name)
+
+        def counted(self, *args, make=make):
+            plan = make(self, *args)
+            if plan is None or plan not in self.resolvers:
+                return plan
+
+            def wrapper(*a):
+                called.append(a)
+                return plan(*a)
+            self.resolvers[wrapper] = self.resolvers.pop(plan)
+            return wrapper
+        monkeypatch.setattr(FastLoop, name, counted)
+
+
+def test_a_keyed_group_calls_no_member_for_values_it_has_seen(monkeypatch):
+    """A count form's group keyed by its registers and MASK/CTRL (simulator/fused.py `_keyed`):
+    once a call's values were seen, the call runs its chain (the runs' after-states, the
+    decoding's step) without calling a member; new values go through the members, which learn
+    them; everything stays as the reference path leaves it."""
+    called: list = []
+    _counting_members(monkeypatch, called)
+    calls = [(9, COUNT_FORM, (32 * j, 64 * j, 64 * j, n)) for n in (256, 100, 256)
+             for _ in range(3) for j in (0, 1)]
+    same_both_ways(calls, True)
+    s = Stream("ascend910b", name="s")
+    for name, dtype, count, addr in UB:
+        s.declare_ub(name, dtype, count, addr)
+    for line, text, regs in calls:
+        s.issue(text, file="k.cpp", line=line, regs=regs)
+    assert called  # the members learnt the values
+    called.clear()
+    for line, text, regs in calls:
+        s.issue(text, file="k.cpp", line=line, regs=regs)
+    assert called == []
+    s.issue(COUNT_FORM, file="k.cpp", line=9, regs=(0, 0, 0, 7))  # a count not seen
+    assert called
+
+
+def test_a_keyed_group_keeps_each_check_mask_write_and_cycle():
+    """Calls that run their keyed chain (values seen before) check, write MASK and book as the
+    reference path: an unsynchronised DMA into what the count form reads is a race at the
+    call after it; the MASK the bracket leaves (normal mode, all ones) is what a masked add
+    then finds, after a set_vector_mask between calls too; cycles, hot lines, registers, UB
+    and every diagnostic are the same both ways."""
+    add = "add.f32 z[x1], a[x1], b[x1], repeat=1"  # reads MASK as the bracket left it
+    seen = [(9, COUNT_FORM, (32 * j, 64 * j, 64 * j, 256)) for _ in range(4) for j in (0, 1)]
+    calls = seen + [(10, add, (0,)), (11, "copy_gm_to_ub a, g, nburst=1, burst=8", ()),
+                    (9, COUNT_FORM, (0, 0, 0, 256)), (12, "set_vector_mask x1, x2", (5, 7)),
+                    (10, add, (64,)), (9, COUNT_FORM, (32, 64, 64, 256)), (10, add, (128,))]
+    got = same_both_ways(calls, True, checks="warn")
+    races = [d for d in got[2] if d.line == 9 and "read-after-write" in d.message]
+    assert races, got[2]
+
+
+def _mask_outcome(masks, fast: bool) -> tuple:
+    """A register-addressed add (one instruction: a keyed group of one plan) issued after each
+    of MASKS ((mode, hi, lo): `set_mask_count` / `set_mask_norm`, then `set_vector_mask`, at
+    line 10), at two addresses in turn: one reads b where INIT wrote it, the other across its
+    end (the footprint, and so the init check, follows MASK)."""
+    s = Stream("ascend910b", name="s", fast=fast)
+    for name, dtype, count, addr in UB:
+        s.declare_ub(name, dtype, count, addr)
+    for k, text in enumerate(INIT):
+        s.issue(text, file="k.cpp", line=1 + k)
+    for k, (mode, hi, lo) in enumerate(masks):
+        s.issue(mode, file="k.cpp", line=10)
+        s.issue("set_vector_mask x1, x2", file="k.cpp", line=10, regs=(hi, lo))
+        s.issue("add.f32 z[x1], a[x1], b[x1], repeat=1", file="k.cpp", line=9,
+                regs=(1016 * (k % 2),))
+    r = s.finish()
+    return (bytes(r.ub), r.diagnostics, r.cycles, r.pipes, r.instructions, r.hot_lines,
+            r.timing, r.registers, s.executor.steps)
+
+
+def test_a_keyed_group_follows_the_mask_it_finds():
+    """The same register values at another MASK or mask mode are another key: each call leaves
+    what the reference path leaves (a chain keyed without MASK/CTRL would run the decoding of
+    another MASK: eight elements of b, where all 64 read past what INIT wrote)."""
+    norm, count = "set_mask_norm", "set_mask_count"
+    masks = [(norm, 0, 0xff)] * 6 + [(norm, 0, 2**64 - 1)] * 6 + [(count, 0, 40)] * 6 + \
+        [(norm, 0, 2**64 - 1), (norm, 0, 0xff), (count, 0, 40)] * 4
+    want, got = _mask_outcome(masks, False), _mask_outcome(masks, True)
+    assert any("never written" in d.message for d in want[1]), want[1]
+    for k, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert g == w, f"field {k} differs: fast {g!r}\nreference {w!r}"
