@@ -124,7 +124,7 @@ def key(args: tuple, offsets: list[int]) -> tuple | None:
     tensors: list[Tensor] = []
     for a in args:
         cls = a.__class__
-        if cls is int or cls is str or cls is bool or a is None:
+        if cls is int:
             add(a)
         elif isinstance(a, Tensor):
             offset = a.offset
@@ -139,6 +139,8 @@ def key(args: tuple, offsets: list[int]) -> tuple | None:
                 add(a.root)
                 add(a.dtype)
                 add(a.shape)
+        elif cls is str or cls is bool or a is None:
+            add(a)
         elif cls is float:
             add(repr(a))
         elif cls is list or cls is tuple:  # a bitwise mask [mask_h, mask_l]
@@ -147,7 +149,7 @@ def key(args: tuple, offsets: list[int]) -> tuple | None:
             add(tuple((x.__class__, repr(x)) for x in a))
         elif cls is not CmpMask:  # any CMPMASK handle: the class says it
             return None
-    if len(tensors) > 1 and len(set(map(id, tensors))) < len(tensors):
+    if len(tensors) > 1 and len(set(tensors)) < len(tensors):  # (hashed by identity)
         return _aliased(args, offsets)  # one view given twice (`x, x`): which are one object
     return tuple(out)
 
