@@ -209,3 +209,19 @@ def test_a_loops_lines_cycles_as_the_reference_loop_counts_them(tik_importable, 
     assert fast.hot_lines == reference.hot_lines and fast.cycles == reference.cycles
     files = {h["file"].rsplit("/", 1)[-1] for h in fast.hot_lines}
     assert files == {"k.py", "helper.py"}
+
+
+def test_one_view_twice_is_not_two_views_of_its_class(tik_importable, tmp_path, monkeypatch):
+    """Views of one root and shape share a class (and kind): the key tells `v, v` from `v, w`
+    by identity alone, and a replay of one must not stand for the other."""
+    body = """
+        for i in range(8):
+            v = d[i * 128]
+            w = v if i % 2 == 0 else d[i * 128 + 128]  # v itself, or another view of d
+            t.vec_add(128, v, w, b[i * 128], 1, 8, 8, 8)
+        t.data_move(g, d, 0, 1, 32, 0, 0)
+        """
+    replayed = everything(program(tmp_path, body), tmp_path)
+    monkeypatch.setattr(memo, "MAX_KEYS", 0)
+    assert replayed == everything(program(tmp_path, body), tmp_path)
+    assert "vadd.f16 d[128], d[256], b[128]" in replayed[0]
