@@ -22,7 +22,6 @@ from isa.program import Program
 from simulator.builder import Run, gm_arrays, outputs_of
 from simulator.errors import SimulationError
 from simulator.events import Observer
-from simulator.gcpace import paced_collections
 from simulator.machine import Machine
 from simulator.result import CoreResult, RunResult
 from simulator.sources import ProgramSource
@@ -135,13 +134,6 @@ class Launch:
 
     # -- running -------------------------------------------------------------------------------
     def execute(self) -> RunResult:
-        # every core's run paced as one (simulator/gcpace.py) and released inside it: the
-        # caller's pacing returns after their cycles are broken, not onto a young generation
-        # holding each run whole (a collection that found nothing: 50 ms after 4,000 lines)
-        with paced_collections():
-            return self._execute()
-
-    def _execute(self) -> RunResult:
         try:
             for block in range(self.n):
                 start, slot, wave = self.schedule.begin()
