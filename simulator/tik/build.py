@@ -106,7 +106,7 @@ class Emitter:
                 if not waits and not sets:  # most calls: no flags around them
                     self.unit(loc, node.api, self.source(loc), node.lines)
                     continue
-                before = [line for pair in waits or () for line in events.wait_before(pair)]
+                before = self._waits_before(waits)
                 after = self._sets_after(where)
                 self.unit(loc, node.api, self.source(loc), before + node.lines + after)
                 continue
@@ -129,7 +129,7 @@ class Emitter:
         first, end = 0, count
         waits = self.sync.waits.get(node)
         if waits:
-            before = [line for pair in waits for line in self.events.wait_before(pair)]
+            before = self._waits_before(waits)
             lines = before + node.lines(0)
             if count == 1:
                 lines += self._sets_after(where)
@@ -143,6 +143,9 @@ class Emitter:
             self.unit(loc, api, source, [], (node, first, end))
         if last is not None:
             self.unit(loc, api, source, last + self._sets_after(where))
+
+    def _waits_before(self, waits) -> list[str]:
+        return [line for pair in waits or () for line in self.events.wait_before(pair)]
 
     def _sets_after(self, where) -> list[str]:
         return [line for pair in self.sync.sets_after.get(where, ())
