@@ -115,28 +115,24 @@ def test_a_loops_calls_are_one_node(tik_importable, tmp_path, monkeypatch):
     assert runs[1].entry is runs[3].entry and runs[1].entry is not runs[2].entry
 
 
+# one site's calls: the loop's all replay the first (made before it), between two data moves
+ADDS_BETWEEN_MOVES = """
+def add(i):
+    t.vec_add(128, d[i * 128], a[i * 128], b[i * 128], 1, 8, 8, 8)
+add(4)
+t.data_move(a, g, 0, 1, 32, 0, 0)
+for i in range(4):
+    add(i)
+t.data_move(g, d, 0, 1, 32, 0, 0)
+"""
+
+
 def test_a_run_is_one_access_with_its_flags_outside(tik_importable, tmp_path, monkeypatch):
     """A wait goes before a run's first call, a set after its last, as for the calls one by
     one (the comparison above); here: where they are."""
-    nodes = recorded_tree(tmp_path, monkeypatch, """
-        def add(i):  # one site: the loop's calls all replay the first
-            t.vec_add(128, d[i * 128], a[i * 128], b[i * 128], 1, 8, 8, 8)
-        add(4)
-        t.data_move(a, g, 0, 1, 32, 0, 0)
-        for i in range(4):
-            add(i)
-        t.data_move(g, d, 0, 1, 32, 0, 0)
-        """)
+    nodes = recorded_tree(tmp_path, monkeypatch, ADDS_BETWEEN_MOVES)
     assert [len(n.offsets) for n in nodes if isinstance(n, Replays)] == [4]
-    prog = program(tmp_path, """
-        def add(i):
-            t.vec_add(128, d[i * 128], a[i * 128], b[i * 128], 1, 8, 8, 8)
-        add(4)
-        t.data_move(a, g, 0, 1, 32, 0, 0)
-        for i in range(4):
-            add(i)
-        t.data_move(g, d, 0, 1, 32, 0, 0)
-        """)
+    prog = program(tmp_path, ADDS_BETWEEN_MOVES)
     texts = [[h.text for h in s.hw] for s in prog.statements]
     adds = [k for k, hw in enumerate(texts) if any(x.startswith("vadd") for x in hw)][1:]
     assert adds == list(range(adds[0], adds[0] + 4))
