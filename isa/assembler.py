@@ -202,12 +202,18 @@ class Assembler:
         self.params = declared
 
     # -- lines, .rept and continued brackets --------------------------------------------------
-    def logical_lines(self) -> list[Src]:
-        out: list[Src] = []
+    def logical_lines(self) -> list[Src | int]:
+        """The logical lines, each a Src — but a line outside .rept whose raw text an earlier
+        line had, and which is no directive, is its line number alone (its text:
+        `plain_text[raw_lines[line - 1]]`): unrolled code repeats its lines, and the passes
+        take such a line without an object (docs/decisions.md, "a repeated line as its
+        number")."""
+        out: list[Src | int] = []
         stack: list[tuple[int, int, list[Src]]] = []  # (.rept count, line, body)
         # a raw line seen before that is no directive: its text without the comment (unrolled
         # code repeats its lines; a directive-free line is one physical line, nothing more)
         plain: dict[str, str] = {}
+        self.plain_text = plain
         raw_lines = self.raw_lines
         i = 0
         n = len(raw_lines)
@@ -216,7 +222,10 @@ class Assembler:
             i += 1
             text = plain.get(raw)
             if text is not None:
-                (stack[-1][2] if stack else out).append(Src(text, i))
+                if stack:
+                    stack[-1][2].append(Src(text, i))
+                else:
+                    out.append(i)
                 continue
             text = strip_comment(raw.rstrip("\r"))
             if not DOT_HEAD.match(text):  # (only a .gm/.ub line continues its brackets)
@@ -275,11 +284,13 @@ class Assembler:
         return i
 
     # -- pass 1: directives, tensors, labels -------------------------------------------------
-    def pass1(self, srcs: list[Src]) -> None:
+    def pass1(self, srcs: list[Src | int]) -> None:
         self.tensors: dict[str, Tensor] = {}
         self.decls: list[tuple[Src, int, str, dict]] = []
         self.labels: dict[str, int] = {}
-        self.stmts: list[Src] = []  # the statements' lines (`off`: the mnemonic's offset)
+        # the statements' lines (`off`: the mnemonic's offset; a repeated line's number: its
+        # text's first copy's offset, `known`)
+        self.stmts: list[Src | int] = []
         self.chip_from_text = None
         self.block_dim, self.block_dim_at = 1, None
         self.loc: tuple[str, int, int] | None = None  # the last .loc: (file, line, col)
@@ -288,7 +299,17 @@ class Assembler:
         # a label-free text seen before: its mnemonic's offset when it is a statement, -1 when
         # blank (unrolled code repeats its lines)
         known: dict[str, int] = {}
+        self.known = known
+        stmts, raw_lines, plain = self.stmts, self.raw_lines, self.plain_text
         for src in srcs:
+            if type(src) is int:  # a repeated line (`logical_lines`): as its first copy
+                text = plain[raw_lines[src - 1]]  # (see logical_lines)
+                wo = known.get(text)
+                if wo is not None and self.loc is None:
+                    if wo >= 0:
+                        stmts.append(src)  # (its mnemonic's offset: known[its text])
+                    continue
+                src = Src(text, src)
             wo = known.get(src.text)
             if wo is not None:
                 if wo >= 0:
@@ -549,7 +570,19 @@ class Assembler:
         # instruction (None: worked out by `flatten` when a run asks)
         self.flat: list[Instruction] | None = []
         flat_add = self.flat.append
+        known, raw_lines, texts = self.known, self.raw_lines, self.plain_text
         for pc, src in enumerate(self.stmts):
+            if type(src) is int:  # a repeated line (`pass1`): no Src while its text is built
+                text = texts[raw_lines[src - 1]]
+                hit = plain.get(text)
+                if hit is not None:
+                    instr = Instruction(hit[0], pc, src)
+                    out.append(Statement(pc, src, hit[1], hit[2], hit[3], (instr,), None,
+                                         hit[4]))
+                    flat_add(instr)
+                    continue
+                src = Src(text, src)
+                src.off = known[text]
             hit = plain.get(src.text) if src.segs is None else None
             if hit is not None:
                 line = src.line

@@ -392,14 +392,66 @@ def _vector_ranges(vop: VectorOp) -> list[Range]:
         if span is not None:
             out.append((acc.role, span[0], span[1], None, acc.write))
             continue
-        fp = vop.footprint(acc)
-        if fp.size:
+        fp = _whole_block_bytes(vop, acc)
+        if fp is not None:
+            lo, hi = int(fp.starts[0]), int(fp.starts[-1]) + BLOCK
+        else:
+            fp = vop.footprint(acc)
+            if not fp.size:
+                continue
             lo, hi = int(fp[0]), int(fp[-1]) + 1
-            out.append((acc.role, lo, hi, None if hi - lo == fp.size else fp, acc.write))
+        out.append((acc.role, lo, hi, None if hi - lo == fp.size else fp, acc.write))
     scalar = vop.instr.operands.get("scalar")
     if scalar is not None and scalar.tensor is not None and isinstance(scalar.addr, int):
         out.append(("scalar", scalar.addr, scalar.addr + vop.t.size, None, False))
     return out
+
+
+class BlockBytes:
+    """The sorted bytes of whole 32-byte blocks: a Range's byte array for an operand made of
+    whole blocks (`VectorOp.footprint`'s, every element of a strided operand touched), kept as
+    its block addresses (`starts`, sorted and distinct). The bytes themselves, 32 int64 a block
+    (256 KB for a 255-repeat operand at block stride 2), are made only when something asks for
+    them — numpy through `__array__`, an index, `len` — which the hazard records, kept per
+    block (simulator/footprints.py), never do on a clean run."""
+
+    __slots__ = ("starts", "_bytes")
+
+    def __init__(self, starts: np.ndarray):
+        self.starts = starts
+        self._bytes: np.ndarray | None = None
+
+    @property
+    def size(self) -> int:
+        return self.starts.size * BLOCK
+
+    def __len__(self) -> int:
+        return self.size
+
+    def bytes(self) -> np.ndarray:
+        """The byte addresses, sorted (made once)."""
+        if self._bytes is None:
+            self._bytes = (self.starts[:, None] + np.arange(BLOCK, dtype=np.int64)).reshape(-1)
+        return self._bytes
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        b = self.bytes()
+        return b if dtype is None else b.astype(dtype, copy=False)
+
+    def __getitem__(self, k):
+        return self.bytes()[k]
+
+    def __repr__(self) -> str:
+        return f"BlockBytes({self.starts!r})"
+
+
+def _whole_block_bytes(vop: VectorOp, acc: Access) -> BlockBytes | None:
+    """`vop.footprint(acc)` as BlockBytes when the operand touches whole blocks (a vector
+    operand whose every element is touched), else None."""
+    if acc.kind != "vector" or not acc.masked or not vop.touches_all(acc):
+        return None
+    starts = acc.block_starts(vop.repeats)
+    return BlockBytes(starts) if starts.size else None
 
 
 def _contiguous_span(vop: VectorOp, acc: Access) -> tuple[int, int] | None:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from isa.addressing import BLOCK
+from isa.decode import BlockBytes
 
 _IN_BLOCK = np.arange(BLOCK, dtype=np.int64)
 
@@ -51,8 +52,11 @@ def span_footprint(lo: int, hi: int) -> Footprint:
     return Footprint(slice(a, b), edges, np.unique(edges >> 5))
 
 
-def index_footprint(idx: np.ndarray) -> Footprint:
-    """The footprint of the bytes of an index array (any order, repeats allowed)."""
+def index_footprint(idx) -> Footprint:
+    """The footprint of the bytes of an index array (any order, repeats allowed), or of a
+    whole-block operand's BlockBytes (isa/decode.py): its blocks, without its bytes."""
+    if type(idx) is BlockBytes:
+        return Footprint(_run_or_blocks(idx.starts >> 5), None, None)
     idx = np.asarray(idx, np.int64)
     blocks = _whole_blocks(idx)
     if blocks is not None:
@@ -71,7 +75,11 @@ def _whole_blocks(idx: np.ndarray):
     if (starts % BLOCK).any() or not (rows - starts[:, None] == _IN_BLOCK).all() or \
             not (starts[1:] > starts[:-1]).all():
         return None
-    blocks = starts >> 5
+    return _run_or_blocks(starts >> 5)
+
+
+def _run_or_blocks(blocks: np.ndarray):
+    """Sorted distinct block numbers as a slice when consecutive, else themselves."""
     first, last = int(blocks[0]), int(blocks[-1])
     return slice(first, last + 1) if last - first + 1 == blocks.size else blocks
 
