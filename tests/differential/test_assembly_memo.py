@@ -98,3 +98,27 @@ def test_memo_keeps_rept_substitutions_apart(checks):
             "  vadds.f32 x[{i}*100], y, 1.0, repeat={i}\n"
             ".endr\n.endr\n")
     assert _outcome(text, True, checks) == _outcome(text, False, checks)
+
+
+@pytest.mark.parametrize("checks", ["error", "warn"])
+@pytest.mark.parametrize("text", [
+    # a repeated labelled line: the label is defined twice, at the second copy
+    "top: vadd.f32 x, x, y, repeat=1\ntop: vadd.f32 x, x, y, repeat=1\n",
+    # repeated blank and comment-only lines between repeated statements
+    "vadd.f32 x, x, y, repeat=1\n\n ; note\nvadd.f32 x, x, y, repeat=1\n\n ; note\n",
+    # a repeated line after .loc (its instructions carry the file's position), then before
+    "vadd.f32 x, x, y, repeat=1\n.loc \"k.cpp\" 7 3\nvadd.f32 x, x, y, repeat=1\n"
+    "vadd.f32 x, x, y, repeat=1\n",
+    # a repeated line with a warning, a repeated erroneous line, repeats in and out of .rept
+    "vsel.f32 x[1], x, y\nvsel.f32 x[1], x, y\n.rept 2\nvsel.f32 x[1], x, y\n.endr\n"
+    "vsel.f32 x[1], x, y\n",
+    "nop.f32 x\nnop.f32 x\n",
+    # repeats after .end are not read
+    "vadd.f32 x, x, y, repeat=1\n.end\nvadd.f32 x, x, y, repeat=1\n",
+])
+def test_a_repeated_line_as_its_number_changes_nothing(text, checks):
+    """A repeated directive-free line outside .rept passes the assembler as its line number
+    (isa/assembler.py `logical_lines`): labels, blank lines, .loc, diagnostics and .end see it
+    as they see its first copy."""
+    full = ".chip ascend910b\n.ub x f32[256]\n.ub y f32[256]\n" + text
+    assert _outcome(full, True, checks) == _outcome(full, False, checks)

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import attrs
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 import isa
 import isa.chip
 import isa.decode
-from isa.decode import decode_vector
+from isa.decode import Access, BlockBytes, _whole_block_bytes, decode_vector
 from simulator import checks, footprints
 from simulator.footprints import BLOCK, index_footprint, span_footprint
 from simulator.timing.banks import bank_model
@@ -272,3 +273,29 @@ def test_index_footprint_of_whole_blocks_matches_counting(runs, shuffle):
     idx = np.concatenate([np.arange(b * BLOCK + shape[b][1], b * BLOCK + shape[b][1] + shape[b][0])
                           for b in starts]).astype(np.int64)
     _same_footprint(index_footprint(idx), footprints._index_footprint(idx))
+
+
+@SETTINGS
+@given(st.integers(1, 255), st.integers(0, 4), st.integers(0, 16), st.sampled_from((1, 2, 4)),
+       st.integers(0, 64))
+def test_whole_block_bytes_are_the_footprint(repeats, blk, rep, size, base_block):
+    """A whole-block operand's range (isa/decode.py `BlockBytes`): its bytes are the
+    operand's footprint, numpy takes them as that array, and its hazard footprint is the
+    one counted from the bytes."""
+    vcopy = instruction("vcopy.f32 @0x0, @0x100", f"repeat={repeats}")
+    vop = decode(vcopy, {"dst": 0x30000, "src": 0}, (ONES, ONES), False)
+    src = Access("src", base_block * BLOCK, "vector", size, blk, rep)
+    vop = attrs.evolve(vop, operands=(vop.access("dst"), src))
+    got = _whole_block_bytes(vop, src)
+    want = vop.footprint(src)
+    assert isinstance(got, BlockBytes) and got.size == want.size == len(got)
+    assert np.asarray(got, np.int64).tolist() == want.tolist() == got.bytes().tolist()
+    assert int(got[0]) == int(want[0]) and int(got[-1]) == int(want[-1])
+    ub = np.zeros(0x40000, bool)
+    ub[got] = True
+    assert np.flatnonzero(ub).tolist() == want.tolist()
+    _same_footprint(index_footprint(got), footprints._index_footprint(want))
+    ranges = {r[0]: r for r in vop.ub_ranges()}
+    lo, hi, idx = ranges["src"][1:4]
+    assert (lo, hi) == (int(want[0]), int(want[-1]) + 1)
+    assert (idx is None) == (hi - lo == want.size)
