@@ -42,14 +42,20 @@ def span_footprint(lo: int, hi: int) -> Footprint:
     a, b = -(-lo // BLOCK), hi // BLOCK
     if lo == a * BLOCK and hi == b * BLOCK and a < b:  # whole blocks: no numpy
         return Footprint(slice(a, b), None, None)
-    if a >= b:
+    if a >= b:  # no whole block: the blocks from lo's to (hi - 1)'s
         part = np.arange(lo, hi, dtype=np.int64)
-        return Footprint(None, part, np.unique(part >> 5))
-    edges = np.concatenate((np.arange(lo, a * BLOCK), np.arange(b * BLOCK, hi))).astype(
-        np.int64)
-    if edges.size == 0:
+        first, end = lo >> 5, ((hi - 1) >> 5) + 1 if hi > lo else lo >> 5
+        return Footprint(None, part, np.arange(first, end, dtype=np.int64))
+    # whole blocks a..b-1 and the bytes of a part block before them and one after (their
+    # blocks a - 1 and b, sorted: no np.unique)
+    head, tail = lo < a * BLOCK, hi > b * BLOCK
+    if not (head or tail):
         return Footprint(slice(a, b), None, None)
-    return Footprint(slice(a, b), edges, np.unique(edges >> 5))
+    edges = np.arange(lo, a * BLOCK, dtype=np.int64) if not tail else \
+        np.arange(b * BLOCK, hi, dtype=np.int64) if not head else \
+        np.concatenate((np.arange(lo, a * BLOCK), np.arange(b * BLOCK, hi))).astype(np.int64)
+    blocks = [a - 1, b] if head and tail else [a - 1] if head else [b]
+    return Footprint(slice(a, b), edges, np.array(blocks, np.int64))
 
 
 def index_footprint(idx) -> Footprint:

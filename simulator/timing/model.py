@@ -34,6 +34,22 @@ CACHE_LIMIT = 1 << 16
 TimingPlan = tuple[Callable[..., int], Callable[[int], Booked]]
 
 
+# (model class, profile) -> (the profile, its cost cache): `_costs_of`
+_COSTS: dict[tuple[type, int], tuple[object, dict]] = {}
+
+
+def _costs_of(model: type, cfg) -> dict:
+    """The vector cost cache of timing models of class MODEL with timing profile CFG (one
+    object per chip object: config_of). A cost depends on the kind, the relative layout and
+    the profile alone (`_vector_cost_by_layout`'s key), so runs of one chip share it."""
+    hit = _COSTS.get((model, id(cfg)))
+    if hit is None or hit[0] is not cfg:
+        if len(_COSTS) > 64:
+            _COSTS.clear()
+        hit = _COSTS[(model, id(cfg))] = (cfg, {})
+    return hit[1]
+
+
 class Queue:
     """One in-order pipe queue."""
 
@@ -72,7 +88,10 @@ class TimingModel:
         self.busy = dict.fromkeys(PIPES, 0)
         self.stalls = dict.fromkeys(STALLS, 0)
         self.total_cycles = origin
-        self._cache: dict = {}  # instruction kind + relative layout -> vector cost
+        # instruction kind + relative layout -> vector cost: every model of this class and
+        # profile shares it (`_costs_of`), so a run's first sighting of a layout another
+        # run timed costs a lookup
+        self._cache = _costs_of(type(self), cfg)
         self._v_books: dict[tuple[int, int, int], Callable[[], int]] = {}  # (`_v_book`)
         self._book_s = self._s_booking()[0]  # the reference path's S booking
         self._class_of: dict[str, CostClass] = {}  # instruction text -> its cost class

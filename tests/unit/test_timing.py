@@ -337,3 +337,29 @@ def test_calibration_points_within_five_percent():
     assert len(table) == 26
     assert sum(e for *_, e in table) / len(table) <= cal.LIMIT
     assert max(e for *_, e in table) < 3.0
+
+
+def test_vector_costs_are_shared_by_runs_of_one_profile_and_model_class():
+    """Runs of one chip share their vector cost cache (simulator/timing/model.py `_costs_of`):
+    a run whose layouts an earlier run timed books the cycles it books alone, and a model
+    class of its own (one that costs differently) has its own cache."""
+    from simulator.timing import model
+
+    text = prog("vadd.f32 x, x, y, repeat=4\nvcmpv.lt.f32 d, x, y, repeat=3, stride=1,2,2,8,8,8",
+                ".ub x f32[4096] = random(1)\n.ub y f32[4096] = random(2)\n.ub d u8[512]")
+    model._COSTS.clear()
+    alone = timed(text)[1]
+    again = timed(text)[1]
+    assert [(t.start, t.end, t.beats.tolist() if t.beats is not None else None)
+            for t in again] == [(t.start, t.end, t.beats.tolist() if t.beats is not None
+                                 else None) for t in alone]
+    chip = isa.chip.get_chip("ascend910b")
+    cfg = model.config_of(chip)
+
+    class Costlier(model.TimingModel):
+        pass
+
+    assert model.TimingModel(chip)._cache is model._costs_of(model.TimingModel, cfg)
+    assert model.TimingModel(chip)._cache, "the runs above filled it"
+    assert Costlier(chip)._cache is not model.TimingModel(chip)._cache
+    assert not Costlier(chip)._cache
