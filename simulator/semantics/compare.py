@@ -113,7 +113,7 @@ def prepare_vcmpv(vop: VectorOp, ub_bytes: int):
     union = _union(accs, r)
     # a block's bits fill whole bytes (size 4 and below; an 8-byte element's block is half a
     # byte): then the packed blocks can be rearranged, else only the span packed as it lies
-    if union is not None and (union[1] is None or (BLOCK // vop.t.size) % 8 == 0):
+    if union is not None and (union[1] or (BLOCK // vop.t.size) % 8 == 0):
         return _union_body(vop, accs, run, *union)
     start, stop = run
     op, out = OPS[vop.instr.op], np.empty((r, accs[0].blocks, BLOCK // vop.t.size), bool)
@@ -135,13 +135,14 @@ def prepare_vcmpv(vop: VectorOp, ub_bytes: int):
 UNION_SLACK = 2
 
 
-def _union(accs, r: int) -> tuple[int, np.ndarray | None] | None:
+def _union(accs, r: int) -> tuple[int, bool] | None:
     """When every source walks the same blocks relative to its base (the same repeat and
-    block strides: block j of repeat i at block i·rep + j·blk from each base), (span, order):
-    compare the SPAN blocks from each base once, each block's bits made once whatever repeats
-    share it, then the destination's bytes are the packed blocks in ORDER (i·rep + j·blk over
-    (i, j); None when that is 0, 1, 2… — repeats back to back). None otherwise, or when the
-    span would hold more than UNION_SLACK times the blocks read."""
+    block strides: block j of repeat i at block i·rep + j·blk from each base, vector operands
+    at 32-byte aligned bases), (span, back to back): compare the SPAN blocks from each base
+    once, each block's bits made once whatever repeats share it, then the destination's bytes
+    are the packed blocks in the walk's order (`_order`), which is 0, 1, 2… — the span as it
+    lies — when BACK TO BACK. None otherwise, or when the span would hold more than
+    UNION_SLACK times the blocks read."""
     first = accs[0]
     if any((a.rep, a.blk, a.blocks) != (first.rep, first.blk, first.blocks) for a in accs):
         return None
@@ -149,29 +150,35 @@ def _union(accs, r: int) -> tuple[int, np.ndarray | None] | None:
     span = first.last_block(r) // BLOCK + 1
     if span > UNION_SLACK * r * nb:
         return None
-    order = (first.block_indices(r) - first.base // BLOCK).reshape(-1)  # the access's blocks
-    if span == r * nb and bool((order == np.arange(span)).all()):
-        return span, None
-    return span, order
+    # the walk i·rep + j·blk is 0, 1, 2… exactly when a repeat's blocks follow one another
+    # (blk 1, or one block) and each repeat starts where the last ended (rep = blocks, or one
+    # repeat): worked out, not compared element by element
+    return span, (first.blk == 1 or nb == 1) and (first.rep == nb or r == 1)
+
+
+def _order(acc, r: int) -> np.ndarray:
+    """The union's blocks the destination's bytes follow: i·rep + j·blk over (i, j)."""
+    return (acc.block_indices(r) - acc.base // BLOCK).reshape(-1)
 
 
 BYTES_OF = {1: np.uint8, 2: np.uint16, 4: np.uint32}  # a block's bits: 32 / size bits
 
 
-def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int,
-                order: np.ndarray | None):
+def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int, back_to_back: bool):
     """The body over a union of blocks (`_union`): each source's SPAN blocks a contiguous view
     made once per machine, one compare into a buffer made once, one packbits; the destination's
-    bytes that (ORDER None), rows of it (`_rows`: each repeat's blocks every blk-th block of
+    bytes that (BACK_TO_BACK), rows of it (`_rows`: each repeat's blocks every blk-th block of
     the union, repeats a multiple of blk apart — the blocks read picked first when blk is above
-    1, then one strided copy of R rows), or its blocks gathered in ORDER."""
+    1, then one strided copy of R rows), or its blocks gathered in the walk's order
+    (`_order`)."""
     start, stop = run
     per_block = BLOCK // vop.t.size
     op, out = OPS[vop.instr.op], np.empty(span * per_block, bool)
     num, widen = vop.t.numeric, vop.t.name == "bf16"
     bases = tuple(a.base for a in accs)
     acc, r = accs[0], vop.repeats
-    rows = _rows(acc, r, order) if order is not None else None
+    rows = _rows(acc) if not back_to_back else None
+    order = _order(acc, r) if not back_to_back and rows is None else None
     pack = PACK
     if rows is not None:  # the blocks read: every blk-th (a block's bits, per_block bools)
         blk, apart = rows
@@ -182,7 +189,7 @@ def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int,
         row = np.dtype(f"V{acc.blocks * per_block // 8}")
         count, apart_bytes = (r,), (apart * per_block // 8,)
     else:
-        unit = BYTES_OF.get(per_block // 8)  # (None: a block is less than a byte, order None)
+        unit = BYTES_OF.get(per_block // 8)  # (None: a block is less than a byte, back to back)
     machine = first = second = dst = None
     two, scalar_of = len(accs) > 1, _scalar_reader(vop)
 
@@ -203,23 +210,20 @@ def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int,
             if picked is not None:
                 picked[...] = every  # (an assignment: cheaper than np.copyto's dispatch)
             dst[...] = np.ndarray(count, row, pack(bits, None, LITTLE), 0, apart_bytes)
-        elif order is None:
+        elif back_to_back:
             dst[...] = pack(out, None, LITTLE)
         else:
             dst[...] = pack(out, None, LITTLE).view(unit).take(order).view(np.uint8)
     return body
 
 
-def _rows(acc, r: int, order: np.ndarray) -> tuple[int, int] | None:
-    """(blk, apart) when ORDER, the union's blocks the destination's bytes follow, is repeat
-    i's blocks from block i·rep at block stride blk >= 1 with rep a multiple of blk: then
-    every blk-th block of the union is read, repeat i's from the (i·rep/blk)-th of those on
-    (APART = rep/blk); None otherwise."""
-    blk, rep, nb = acc.blk, acc.rep, acc.blocks
+def _rows(acc) -> tuple[int, int] | None:
+    """(blk, apart) when the walk (`_order`: repeat i's blocks from block i·rep at block
+    stride blk) has blk >= 1 and rep a multiple of blk: then every blk-th block of the union
+    is read, repeat i's from the (i·rep/blk)-th of those on (APART = rep/blk); None
+    otherwise."""
+    blk, rep = acc.blk, acc.rep
     if blk < 1 or rep % blk:
-        return None
-    walk = (np.arange(r)[:, None] * rep + np.arange(nb)[None, :] * blk).reshape(-1)
-    if walk.shape != order.shape or not bool((walk == order).all()):
         return None
     return blk, rep // blk
 

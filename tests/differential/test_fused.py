@@ -870,3 +870,31 @@ def test_a_plan_switches_between_mask_values_and_back():
             + "li x5, 0\nloop:\nset_vector_mask 0, 0xf\n" + body + "set_vector_mask 0, 0xff\n"
             + body + "add x5, x5, 1\nblt x5, 6, loop\n")
     same_both_ways(text)
+
+
+@pytest.mark.parametrize("blk", [0, 1, 2, 3, 8])
+@pytest.mark.parametrize("rep", [0, 1, 2, 3, 4, 6, 8, 9, 16])
+@pytest.mark.parametrize("size", [1, 2, 4])
+def test_compare_union_walk_worked_out_as_compared(blk, rep, size):
+    """vcmpv's union (simulator/semantics/compare.py): whether the walk i·rep + j·blk is
+    0, 1, 2… (`_union`'s back to back) and whether it is rows of every blk-th block (`_rows`),
+    worked out from the strides, against the walk's blocks compared element by element."""
+    from isa.decode import Access
+    from simulator.semantics import compare
+
+    for r, count in ((1, 0), (2, 0), (5, 0), (255, 0), (1, 32 // size), (5, 32 // size),
+                     (5, 64 // size)):  # (count: a repeat of one or two blocks)
+        acc = Access("src0", 4096, "vector", size, blk, rep, count=count)
+        union = compare._union((acc, Access("src1", 8192, "vector", size, blk, rep,
+                                            count=count)), r)
+        order = compare._order(acc, r)
+        span = acc.last_block(r) // 32 + 1
+        if union is None:
+            assert span > compare.UNION_SLACK * r * acc.blocks
+            continue
+        assert union[0] == span
+        assert union[1] == (span == r * acc.blocks and bool((order == np.arange(span)).all()))
+        walk = (np.arange(r)[:, None] * rep + np.arange(acc.blocks)[None, :] * blk).reshape(-1)
+        assert order.tolist() == walk.tolist()
+        rows = compare._rows(acc)
+        assert rows == ((blk, rep // blk) if blk >= 1 and rep % blk == 0 else None)
