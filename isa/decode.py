@@ -337,7 +337,9 @@ class VectorOp:
 
     def ub_ranges(self) -> list[Range]:
         """Every UB operand's bytes: (role, start, end, sorted byte array or None when
-        [start, end) is exactly what it touches, write), computed once per decoding."""
+        [start, end) is exactly what it touches, write), computed once per decoding. An
+        operand of whole blocks gives its byte array as BlockBytes (its blocks; numpy takes
+        it as the array)."""
         return self.derived("ranges", _vector_ranges)
 
     def uops(self) -> Iterator[MicroOp]:
@@ -379,7 +381,8 @@ def address_list_offsets(size: int, reps: int, fields: dict, dst_list: np.ndarra
 
 MASKED_KINDS = ("vector", "indexed")  # kinds whose operands MASK applies to
 
-# One operand's UB bytes: (role, first byte, end byte, index array or None, write)
+# One operand's UB bytes: (role, first byte, end byte, index array or None, write); the index
+# array of an operand of whole blocks is BlockBytes (the array made when asked for)
 Range = tuple[str, int, int, "np.ndarray | None", bool]
 
 
