@@ -110,10 +110,7 @@ class Decodings:
         base = next(iter(addrs.values()))
         if base % 32 or not lo_b <= base <= hi_b:
             return None
-        shift = base - first
-        out = VectorOp(instr, vop.t, vop.repeats, vop.n, vop.row, vop.last,
-                       tuple(a.rebased(a.base + shift) for a in vop.operands), vop.mask,
-                       vop.counter, vop.all_active)
+        out = vop.moved(instr, base - first)
         self._put_static(instr, out, sel)
         return out
 
@@ -128,10 +125,7 @@ class Decodings:
             return None
         out = seen.get(base)
         if out is None:
-            shift = base - first
-            ops = tuple(a.rebased(a.base + shift) for a in vop.operands)
-            out = VectorOp(instr, vop.t, vop.repeats, vop.n, vop.row, vop.last, ops, vop.mask,
-                           vop.counter, vop.all_active)
+            out = vop.moved(instr, base - first)
             if len(seen) < SHAPE_CACHE // 64:
                 seen[base] = out
         return out
