@@ -274,12 +274,12 @@ class VectorOp:
     # values derived from the decoding alone (byte ranges, rows, costs): statements with
     # identical text share the decoding (simulator/decodings.py) and compute them once
     memo: dict = attrs.field(factory=dict, eq=False, repr=False)
-    # (the decoding this one is, every operand moved by SHIFT bytes, SHIFT) when made by moving
-    # it (`moved`: distinct lines of one shape), else None: what is derived from it (byte
-    # ranges, a bank cost) is derived from that decoding's, moved. Not an init argument, so a
-    # decoding evolved into another (a gather's, a dequantisation's) has none
-    origin: tuple[VectorOp, int] | None = attrs.field(default=None, init=False, eq=False,
-                                                      repr=False)
+    # (the decoding this one is with its operands moved, each operand's shift in bytes) when
+    # made by moving it (`moved`: distinct lines of one shape), else None: what is derived from
+    # it (byte ranges, a bank cost) is derived from that decoding's, moved. Not an init
+    # argument, so a decoding evolved into another (a gather's, a dequantisation's) has none
+    origin: tuple[VectorOp, tuple[int, ...]] | None = attrs.field(
+        default=None, init=False, eq=False, repr=False)
 
     @property
     def family(self) -> Family:
@@ -293,12 +293,15 @@ class VectorOp:
             hit = self.memo[key] = compute(self)
         return hit
 
-    def moved(self, instr: Instruction, shift: int) -> VectorOp:
-        """This decoding for INSTR, every operand moved by SHIFT bytes (its origin: this)."""
+    def moved(self, instr: Instruction, shift: int | tuple[int, ...]) -> VectorOp:
+        """This decoding for INSTR, every operand moved by SHIFT bytes (or each by its own:
+        a tuple, one an operand), its origin this one."""
+        shifts = shift if type(shift) is tuple else (shift,) * len(self.operands)
         out = VectorOp(instr, self.t, self.repeats, self.n, self.row, self.last,
-                       tuple(a.rebased(a.base + shift) for a in self.operands), self.mask,
-                       self.counter, self.all_active)
-        object.__setattr__(out, "origin", (self, shift))  # (frozen; not an init argument)
+                       tuple(a.rebased(a.base + s) for a, s in zip(self.operands, shifts,
+                                                                   strict=True)),
+                       self.mask, self.counter, self.all_active)
+        object.__setattr__(out, "origin", (self, shifts))  # (frozen; not an init argument)
         return out
 
     def access(self, role: str) -> Access | None:
@@ -418,9 +421,10 @@ def _vector_ranges(vop: VectorOp) -> list[Range]:
 def _moved_ranges(vop: VectorOp) -> list[Range]:
     """The ranges of VOP's origin, each operand's moved by the shift (the scalar read from UB,
     if any, is the line's own: its address is not one of the moved operands')."""
-    src, shift = vop.origin
-    out = [(role, lo + shift, hi + shift, None if idx is None else idx + shift, write)
-           for role, lo, hi, idx, write in src.ub_ranges() if role != "scalar"]
+    src, shifts = vop.origin
+    shift = dict(zip([a.role for a in src.operands], shifts, strict=True))
+    out = [(role, lo + shift[role], hi + shift[role], None if idx is None else idx + shift[role],
+            write) for role, lo, hi, idx, write in src.ub_ranges() if role != "scalar"]
     return _with_scalar(vop, out)
 
 

@@ -44,7 +44,7 @@ from isa.families import BARRIER, LOCK, SET_FLAG, UNLOCK, VECTOR, WAIT_FLAG
 from isa.table import PIPES
 from simulator.events import Event, Observer, RunInfo
 from simulator.footprints import Footprint, Record, index_footprint, merged, span_footprint
-from simulator.plans import Each, ObserverPlan, Planned, Varying
+from simulator.plans import Each, FamilyFacts, ObserverPlan, Planned, Varying
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
@@ -213,16 +213,16 @@ class HazardChecks(Observer):
             log.clear()
         self.run = None
 
-    def _checked(self, ev: Event | Callable[[], Event], p: int, acc: Accesses) -> int | None:
+    def _checked(self, ev: Event | _Later, p: int, acc: Accesses) -> int | None:
         """EV's checks on pipe P with accesses ACC: what S did before it joins P's clock, the
         CMPMASK init check, then (when it touches UB) P's count moves on and the race and init
         checks run. Returns the count, None when it touches no UB (nothing to record). EV may
-        be a function making the event (a plan's: only a check that reads it calls it)."""
+        stand for the event (`_Later`: a plan's, made only when a check reports)."""
         if p != S and self.seen_s[p] != self.s_version:
             self._join(p, self.clock[S])
             self.seen_s[p] = self.s_version
         if not self.cmpmask_set:
-            self._cmpmask_check(_made(ev))
+            self._cmpmask_check(ev)
         if acc.ranges is None:
             return None
         clock = self.clock[p]
@@ -324,7 +324,7 @@ class HazardChecks(Observer):
                 step(instr, busy, taken)
                 return
             acc = memo[self] = self._accesses(cell.op.ub_ranges())
-            count = checked(lambda: event(instr), V, acc)
+            count = checked(_Later(instr, event), V, acc)
             if count is None:
                 return
             if acc.reads:
@@ -421,18 +421,18 @@ class HazardChecks(Observer):
         return fp
 
     # -- init check ---------------------------------------------------------------------------
-    def _cmpmask_check(self, ev: Event) -> None:
+    def _cmpmask_check(self, ev: Event | _Later) -> None:
         """The first read of a never-set CMPMASK warns; after that CMPMASK is taken as set (one
         missing set_cmpmask is one warning, not one per vsel)."""
         if self.init and ev.reads_cmpmask:
-            self.run.warn(ev, f"{ev.instr.head} reads CMPMASK, which nothing has set "
+            self.run.warn(_made(ev), f"{ev.instr.head} reads CMPMASK, which nothing has set "
                           "(uninitialised CMPMASK: no set_cmpmask or vcmp before this read; it "
                           "holds its power-on zeros)", once="init")
             self.cmpmask_set = True
         if ev.writes_cmpmask:
             self.cmpmask_set = True
 
-    def _init_check(self, ev: Event | Callable[[], Event], role: str, lo: int, hi: int, idx,
+    def _init_check(self, ev: Event | _Later, role: str, lo: int, hi: int, idx,
                     fp: Footprint) -> None:
         """Warn at the first never-written byte of a read; a range found fully written is not
         looked at again (bytes never become unwritten). A read within what INIT wrote at the
@@ -520,9 +520,19 @@ def _joined(ranges: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
     return starts, ends
 
 
-def _made(ev: Event | Callable[[], Event]) -> Event:
-    """EV, or the event it makes (`_checked`)."""
-    return ev if isinstance(ev, Event) else ev()
+class _Later(FamilyFacts):
+    """The event of a plan's execution of INSTR, made by MAKE(instr) only when a check reports
+    at it (`_checked`); what its family says of it read from INSTR meanwhile."""
+
+    __slots__ = ("instr", "make")
+
+    def __init__(self, instr: Instruction, make: Callable):
+        self.instr, self.make = instr, make
+
+
+def _made(ev: Event | _Later) -> Event:
+    """EV, or the event it stands for."""
+    return ev.make(ev.instr) if type(ev) is _Later else ev
 
 
 def _negative(w: np.ndarray) -> np.ndarray:

@@ -194,13 +194,15 @@ class _Model:
     def layout_key(self, vop: VectorOp) -> tuple:
         return bank_layout(vop, self.groups * 32, self.region)
 
-    def moved_key(self, vop: VectorOp, shift: int) -> tuple | None:
-        """What VOP with every operand moved by SHIFT bytes adds to VOP's shape for its
-        `layout_key` (and so its cost), or None when it must be worked out afresh (a distinct
-        line of an unrolled kernel, costed by the line it was moved from): a shift by whole
-        rows keeps every relative part of the key; with a REGION, each operand's region
-        relative to the first's, when no operand straddles two."""
-        if shift % 32 or type(self).layout_key is not _Model.layout_key:
+    def moved_key(self, vop: VectorOp, shifts: tuple[int, ...]) -> tuple | None:
+        """What VOP with its operands moved by SHIFTS bytes (one an operand) adds to VOP's
+        shape for its `layout_key` (and so its cost), or None when it must be worked out
+        afresh (a distinct line of an unrolled kernel, costed by the line it was moved from):
+        operands moved alike by whole rows keep every relative part of the key; with a
+        REGION, each operand's region relative to the first's, when no operand straddles two."""
+        shift = shifts[0]
+        if shift % 32 or type(self).layout_key is not _Model.layout_key or \
+                shifts.count(shift) != len(shifts):
             return None
         region = self.region
         if region is None:
@@ -323,7 +325,7 @@ class NoBanks:
     def layout_key(self, vop: VectorOp) -> tuple:
         return ()
 
-    def moved_key(self, vop: VectorOp, shift: int) -> tuple | None:
+    def moved_key(self, vop: VectorOp, shifts: tuple[int, ...]) -> tuple | None:
         return ()
 
     def beats(self, vop: VectorOp, slope: int) -> np.ndarray:
