@@ -297,6 +297,9 @@ def test_whole_block_bytes_are_the_footprint(repeats, blk, rep, size, base_block
     ub[got] = True
     assert np.flatnonzero(ub).tolist() == want.tolist()
     _same_footprint(index_footprint(got), footprints._index_footprint(want))
+    moved, off = got + 2 * BLOCK, got + 3  # a moved decoding's (isa/decode.py _moved_ranges)
+    assert isinstance(moved, BlockBytes) and np.asarray(moved).tolist() == (want + 64).tolist()
+    assert isinstance(off, np.ndarray) and off.tolist() == (want + 3).tolist()
     ranges = {r[0]: r for r in vop.ub_ranges()}
     lo, hi, idx = ranges["src"][1:4]
     assert (lo, hi) == (int(want[0]), int(want[-1]) + 1)
