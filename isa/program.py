@@ -198,6 +198,23 @@ class Statement:
         return f"Statement({inner})"
 
 
+class BareInstruction(Instruction):
+    """An Instruction made without its constructor's call, its fields set by the maker (the
+    assembler's copies of a built line, a line's cost): the same fields, repr and behaviour.
+    Nothing else makes one."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
+class BareStatement(Statement):
+    """A Statement made as BareInstruction is (every field set by the maker; `_hw` the one
+    instruction)."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
 class ScalarHome(NamedTuple):
     """Where a TIK Scalar lives (#29): register x`reg`, or, spilled (reg -1), the int64 at UB
     byte `addr`; alive in statements [first, end). The debugger prints it by NAME."""

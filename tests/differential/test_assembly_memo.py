@@ -122,3 +122,24 @@ def test_a_repeated_line_as_its_number_changes_nothing(text, checks):
     as they see its first copy."""
     full = ".chip ascend910b\n.ub x f32[256]\n.ub y f32[256]\n" + text
     assert _outcome(full, True, checks) == _outcome(full, False, checks)
+
+
+def test_a_line_copy_is_the_statement_its_constructor_makes():
+    """The copies of a built line (isa/program.py BareStatement / BareInstruction, every field
+    set by the assembler) are the Statement and Instruction their constructors make from the
+    same fields, in and out of .rept, also as a repeated line's number."""
+    from isa.program import Instruction, Statement
+
+    body = "vadd.f32 x, x, y, repeat=1\n"
+    text = ".chip ascend910b\n.ub x f32[256]\n.ub y f32[256]\n" + body * 3 + \
+        ".rept 2\n" + body + ".endr\n" + body
+    prog = assemble(text)
+    assert len(prog.statements) == 6
+    for stmt in prog.statements:
+        fields = {k: getattr(stmt, k) for k in Statement.FIELDS}
+        made = Statement(**fields)
+        assert repr(made) == repr(stmt) and made.hw == stmt.hw
+        (h,) = stmt.hw
+        assert repr(Instruction(h.body, h.pc, h.line)) == repr(h)
+    assert [s.rept for s in prog.statements] == [None, None, None, 0, 1, None]
+    assert [s.line for s in prog.statements] == [4, 5, 6, 8, 8, 10]
