@@ -132,18 +132,19 @@ def key(args: tuple, offsets: list[int]) -> tuple | None:
         if cls is int:
             add(a)
         elif isinstance(a, Tensor):
+            tensors.append(a)
+            kind = a.kind  # an int-indexed view's root, dtype and shape, as one object
+            if kind is not None:
+                offsets.append(a.at)
+                add(kind)
+                continue
             offset = a.offset
             if offset.__class__ is not Const:
                 return None
-            tensors.append(a)
             offsets.append(offset.value)
-            kind = a.kind  # an int-indexed view's root, dtype and shape, as one object
-            if kind is not None:
-                add(kind)
-            else:
-                add(a.root)
-                add(a.dtype)
-                add(a.shape)
+            add(a.root)
+            add(a.dtype)
+            add(a.shape)
         elif cls is str or cls is bool or a is None:
             add(a)
         elif cls is float:
@@ -277,7 +278,7 @@ def checker(args: tuple):
     (a list, one tensor given twice). Made once an Entry (Python source: a call's arguments
     read one by one, no loop over them), it checks what the key holds: each argument's
     class and value (the same object passes at once); an int-indexed view's class (its
-    kind's: one class a kind, `Tensor._view_class`; its offset always a Const), any other
+    kind's: one class a kind, `Tensor._view_class`; its offset the int `at`), any other
     tensor by identity (its root, dtype, shape and offset are its own); and that no tensor
     is given twice (only two views of one class can be one object)."""
     names = [f"a{k}" for k in range(len(args))]
@@ -308,7 +309,8 @@ def checker(args: tuple):
             tests.append(f"{n}.__class__ is CmpMask")
         else:
             return None
-    offsets = "".join(f"{names[k]}.offset.value, " for k, a in enumerate(args)
+    offsets = "".join((f"{names[k]}.at, " if a.kind is not None else
+                       f"{a.offset.value}, ") for k, a in enumerate(args)
                       if isinstance(a, Tensor))
     source = (f"def check(args):\n"
               f"    try:\n        {''.join(n + ', ' for n in names)}= args\n"

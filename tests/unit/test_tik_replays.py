@@ -145,6 +145,7 @@ def test_a_run_is_one_access_with_its_flags_outside(tik_importable, tmp_path, mo
 def test_views_share_their_class(tik_importable, tmp_path):
     from tbe import tik
 
+    from simulator.tik.expr import Const
     from simulator.tik.values import Tensor
 
     t = tik.Tik()
@@ -152,6 +153,7 @@ def test_views_share_their_class(tik_importable, tmp_path):
     v, w = a[3], a[5]
     assert type(v) is type(w) and type(v) is not Tensor and isinstance(v, Tensor)
     assert (v.offset.value, w.offset.value, v.shape) == (3, 5, ())
+    assert (v.at, w.at) == (3, 5) and type(v.offset) is Const  # the offset, as an int
     assert v.kind is w.kind and (v.kind.root, v.kind.dtype, v.kind.shape) == (a, "float16", ())
     full = Tensor(t, a.dtype, a.t, (), a.name, a.scope, a.pname, a.loc, a, v.offset)
     fields = {k: getattr(v, k) for k in vars(full)}
