@@ -233,11 +233,13 @@ class Assembly:
         if known is None:
             known = self.replayed[node.entry] = {}
         loc, source, statements = u.loc, u.source, self.statements
+        line, col = loc.line, loc.col
         for k in range(first, end):
             offsets = node.offsets[k]
             bodies = known.get(offsets)
             if bodies is not None:
-                statements.append(_stamped(pc, loc, source, bodies))
+                statements.append(one_statement(bodies[0], pc, line, col, source, TIK_CALL)
+                                  if len(bodies) == 1 else _stamped(pc, loc, source, bodies))
             else:
                 lines = node.lines(k)
                 self.unit(Unit(loc, u.api, source, lines), pc)
