@@ -15,7 +15,9 @@ offsets: each argument's class and value (a Python int, float, str, bool, None; 
 of them), a tensor view's root buffer, dtype and shape (its offset a number known when
 recording), a CMPMASK handle's class; and whether the call is inside a for_range / if_scope.
 Anything else (a Scalar, whose value a set_as changes; an Expr; a numpy number; a keyword
-argument) is recorded in full every time.
+argument) is recorded in full every time. Once an Entry is replayed, the next call at the
+same place of the same frame's code is checked against it first (`checker`: what the key holds,
+read argument by argument, without making the key).
 Only methods whose recording reads their tensors' offsets through `Call.tensor` alone, makes one
 Call and records one Op are wrapped (`memoised_api`); a recording that did anything else (scalar
 work, a tensor that is not an argument) is not kept.
