@@ -274,6 +274,12 @@ class VectorOp:
     # values derived from the decoding alone (byte ranges, rows, costs): statements with
     # identical text share the decoding (simulator/decodings.py) and compute them once
     memo: dict = attrs.field(factory=dict, eq=False, repr=False)
+    # (the decoding this one is with its operands moved, each operand's shift in bytes) when
+    # made by moving it (`moved`: distinct lines of one shape), else None: what is derived from
+    # it (byte ranges, a bank cost) is derived from that decoding's, moved. Not an init
+    # argument, so a decoding evolved into another (a gather's, a dequantisation's) has none
+    origin: tuple[VectorOp, tuple[int, ...]] | None = attrs.field(
+        default=None, init=False, eq=False, repr=False)
 
     @property
     def family(self) -> Family:
@@ -286,6 +292,17 @@ class VectorOp:
         if hit is None:
             hit = self.memo[key] = compute(self)
         return hit
+
+    def moved(self, instr: Instruction, shift: int | tuple[int, ...]) -> VectorOp:
+        """This decoding for INSTR, every operand moved by SHIFT bytes (or each by its own:
+        a tuple, one an operand), its origin this one."""
+        shifts = shift if type(shift) is tuple else (shift,) * len(self.operands)
+        out = VectorOp(instr, self.t, self.repeats, self.n, self.row, self.last,
+                       tuple(a.rebased(a.base + s) for a, s in zip(self.operands, shifts,
+                                                                   strict=True)),
+                       self.mask, self.counter, self.all_active)
+        object.__setattr__(out, "origin", (self, shifts))  # (frozen; not an init argument)
+        return out
 
     def access(self, role: str) -> Access | None:
         for a in self.operands:
@@ -386,6 +403,8 @@ Range = tuple[str, int, int, "np.ndarray | None", bool]
 def _vector_ranges(vop: VectorOp) -> list[Range]:
     if vop.repeats == 0:
         return []
+    if vop.origin is not None:
+        return _moved_ranges(vop)
     out: list[Range] = []
     for acc in vop.operands:
         span = _contiguous_span(vop, acc)
@@ -396,6 +415,21 @@ def _vector_ranges(vop: VectorOp) -> list[Range]:
         if fp.size:
             lo, hi = int(fp[0]), int(fp[-1]) + 1
             out.append((acc.role, lo, hi, None if hi - lo == fp.size else fp, acc.write))
+    return _with_scalar(vop, out)
+
+
+def _moved_ranges(vop: VectorOp) -> list[Range]:
+    """The ranges of VOP's origin, each operand's moved by the shift (the scalar read from UB,
+    if any, is the line's own: its address is not one of the moved operands')."""
+    src, shifts = vop.origin
+    shift = dict(zip([a.role for a in src.operands], shifts, strict=True))
+    out = [(role, lo + shift[role], hi + shift[role], None if idx is None else idx + shift[role],
+            write) for role, lo, hi, idx, write in src.ub_ranges() if role != "scalar"]
+    return _with_scalar(vop, out)
+
+
+def _with_scalar(vop: VectorOp, out: list[Range]) -> list[Range]:
+    """OUT and the bytes of VOP's scalar operand when it is read from a UB tensor."""
     scalar = vop.instr.operands.get("scalar")
     if scalar is not None and scalar.tensor is not None and isinstance(scalar.addr, int):
         out.append(("scalar", scalar.addr, scalar.addr + vop.t.size, None, False))

@@ -106,6 +106,10 @@ class Body:
     file: str = ""  # the source file, when not the program's own (a streamed statement)
     col_fixed: bool = False  # diagnostics name `col` (the caller's), not an operand's column
     src_dtype: DType | None = None  # the source type of a two-type instruction (vconv.DST.SRC)
+    # the body of the line this one's build was rebased from (isa/rebase.py: the same statement
+    # but for tensor indices), None when built in full: the fast loop's plan for the shape. Set
+    # by the rebasing alone (not an argument: a body evolved into another is built afresh)
+    shape: Body | None = attrs.field(default=None, init=False, repr=False)
 
 
 class Instruction:

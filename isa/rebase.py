@@ -85,9 +85,10 @@ class Template:
         text = pieces[0]
         for t, p in zip(texts, pieces[1:], strict=True):
             text += t + p
-        return Instruction(Body(body.defn, body.op, body.dtype, ops, body.fields, body.cols,
-                                body.col, text, body.notes, body.is_static, body.file,
-                                body.col_fixed, body.src_dtype), pc, line)
+        out = Body(body.defn, body.op, body.dtype, ops, body.fields, body.cols, body.col, text,
+                   body.notes, body.is_static, body.file, body.col_fixed, body.src_dtype)
+        object.__setattr__(out, "shape", body)  # (frozen; not an init argument)
+        return Instruction(out, pc, line)
 
 
 def template(instr: Instruction, text: str, keys) -> Template | None:

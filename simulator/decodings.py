@@ -21,6 +21,7 @@ from simulator import checks
 
 STATIC_MASKS = 256  # a static text's decodings (one per MASK/CTRL) before it starts afresh
 SHAPE_CACHE = 65536  # remembered register-addressed decodings before the cache starts afresh
+APART_PER_STRUCTURE = 8  # decodings kept for lines of one structure moving apart (`_put_apart`)
 
 
 class Decodings:
@@ -30,6 +31,9 @@ class Decodings:
         # STATIC_MASKS values (a loop setting a new MASK each iteration would keep one each)
         self._static: dict[str, dict[tuple, VectorOp]] = {}
         self._shapes: dict[tuple, tuple] = {}
+        # a static line's structure (`_static_key` but the relative addresses) -> decodings
+        # for lines whose operands move apart (`_put_apart`)
+        self._apart: dict[tuple, list[tuple]] = {}
 
     def release(self) -> None:
         """Empty every stored decoding's memo (a finished run's: its bodies and plans are
@@ -65,13 +69,16 @@ class Decodings:
                 return
         if len(self._shapes) > SHAPE_CACHE:
             self._shapes.clear()
+            self._apart.clear()
         first = vop.operands[0].base if vop.operands else 0
         lo_b, hi_b, aligned = -(1 << 62), 1 << 62, True
+        spans = []  # each operand's (first byte, last byte, lowest base, highest base)
         for acc in vop.operands:  # the range of first-operand bases that passes every check
             d = acc.base - first
             aligned = aligned and d % 32 == 0
             lo, hi = checks.extent(vop, acc)
             if hi < lo:
+                spans.append(None)
                 continue
             tensor = tensor_of(instr, acc.role)
             floor, ceil = 0, self.ub_bytes
@@ -79,11 +86,16 @@ class Decodings:
                 floor, ceil = max(floor, tensor.addr), min(ceil, tensor.addr + tensor.nbytes)
             lo_b = max(lo_b, floor - (lo - first))
             hi_b = min(hi_b, ceil - 1 - (hi - first))
+            b = acc.base
+            spans.append((lo - b, hi - b, floor - (lo - b), ceil - 1 - (hi - b)))
         if instr.is_static:  # rebased by the shift of its first address: only when that
             # is where the first operand lies (then it is for every line laid out alike)
             if aligned and first == next(iter(addrs.values()), None):
                 key = _static_key(instr, addrs, fields, vop.mask, vop.counter)
                 self._shapes[key] = (vop, first, lo_b, hi_b, {})
+                if sel is None and first % 32 == 0 and \
+                        all(addrs.get(a.role) == a.base for a in vop.operands):
+                    self._put_apart(key[:-1], vop, tuple(spans))
         elif aligned:
             key = _shape_key(instr, addrs, fields, vop.mask, vop.counter)
             self._shapes[key] = (vop, first, lo_b, hi_b, {})
@@ -94,6 +106,50 @@ class Decodings:
             by_mask.clear()
         by_mask[(*vop.mask, vop.counter, sel)] = vop
 
+    def _put_apart(self, structure: tuple, vop: VectorOp, spans: tuple) -> None:
+        """Remember VOP (of a static line whose operands lie where its addresses say, each on a
+        row) for lines of its STRUCTURE whose operands move apart: each operand's SPANS (its
+        bytes from its base, the bases its bounds and footprint allow) and which operands
+        overlap, and how (`_overlaps`)."""
+        entries = self._apart.setdefault(structure, [])
+        if len(entries) >= APART_PER_STRUCTURE:
+            entries.clear()
+        bases = tuple(a.base for a in vop.operands)
+        entries.append((vop, spans, _overlaps(bases, spans)))
+
+    def _moved_apart(self, instr: Instruction, key: tuple, addrs: dict,
+                     sel: int | None) -> VectorOp | None:
+        """A static line (KEY: its `_static_key`) of a structure stored by `_put_apart`, its
+        operands each moved by its own shift (an unrolled kernel's tile walking past a fixed
+        operand): that decoding moved, when every operand stays on a row within what its
+        bounds and footprint allow and the operands overlap as they did (the overlap and
+        accumulation rules then find what they found: nothing). Kept for its text, and for the
+        lines laid out as this one is (moved alike from it, `_static_rebased`), as a decoding
+        made afresh is."""
+        entries = self._apart.get(key[:-1])
+        if not entries:
+            return None
+        for vop, spans, overlaps in entries:
+            bases = []
+            for a, span in zip(vop.operands, spans, strict=True):
+                b = addrs.get(a.role)
+                if b is None or b % 32 or span is not None and not span[2] <= b <= span[3]:
+                    break
+                bases.append(b)
+            else:
+                if _overlaps(bases, spans) == overlaps:
+                    out = vop.moved(instr, tuple(b - a.base for a, b
+                                                 in zip(vop.operands, bases, strict=True)))
+                    self._put_static(instr, out, sel)
+                    first = bases[0]  # the first operand's bases every operand allows
+                    lo_b = max([first + s[2] - b for s, b in zip(spans, bases, strict=True)
+                                if s is not None], default=-(1 << 62))
+                    hi_b = min([first + s[3] - b for s, b in zip(spans, bases, strict=True)
+                                if s is not None], default=1 << 62)
+                    self._shapes[key] = (out, first, lo_b, hi_b, {})
+                    return out
+        return None
+
     def _static_rebased(self, instr: Instruction, addrs: dict, fields: dict,
                         mask: tuple[int, int], counter: bool, sel: int | None
                         ) -> VectorOp | None:
@@ -103,17 +159,15 @@ class Decodings:
         relative to each other and the shift keeps every check passing (as `_rebased`). Kept
         for its text too, as `put` keeps a decoding (the fast loop's `prepared` looks it up
         by text alone)."""
-        hit = self._shapes.get(_static_key(instr, addrs, fields, mask, counter))
+        key = _static_key(instr, addrs, fields, mask, counter)
+        hit = self._shapes.get(key)
         if hit is None:
-            return None
+            return self._moved_apart(instr, key, addrs, sel) if sel is None else None
         vop, first, lo_b, hi_b, _ = hit
         base = next(iter(addrs.values()))
         if base % 32 or not lo_b <= base <= hi_b:
             return None
-        shift = base - first
-        out = VectorOp(instr, vop.t, vop.repeats, vop.n, vop.row, vop.last,
-                       tuple(a.rebased(a.base + shift) for a in vop.operands), vop.mask,
-                       vop.counter, vop.all_active)
+        out = vop.moved(instr, base - first)
         self._put_static(instr, out, sel)
         return out
 
@@ -128,13 +182,27 @@ class Decodings:
             return None
         out = seen.get(base)
         if out is None:
-            shift = base - first
-            ops = tuple(a.rebased(a.base + shift) for a in vop.operands)
-            out = VectorOp(instr, vop.t, vop.repeats, vop.n, vop.row, vop.last, ops, vop.mask,
-                           vop.counter, vop.all_active)
+            out = vop.moved(instr, base - first)
             if len(seen) < SHAPE_CACHE // 64:
                 seen[base] = out
         return out
+
+
+def _overlaps(bases, spans: tuple) -> tuple:
+    """For each pair of operands at BASES (SPANS: `put`'s), None when their bytes lie apart,
+    else how far apart their bases are."""
+    out = []
+    k = len(spans)
+    for i in range(k):
+        si = spans[i]
+        for j in range(i + 1, k):
+            sj = spans[j]
+            if si is None or sj is None or bases[i] + si[1] < bases[j] + sj[0] \
+                    or bases[j] + sj[1] < bases[i] + si[0]:
+                out.append(None)
+            else:
+                out.append(bases[j] - bases[i])
+    return tuple(out)
 
 
 def _shape_key(instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],

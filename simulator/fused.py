@@ -15,6 +15,10 @@ instruction keeps taking the reference path. Plans exist for:
   scalar read now, the decoding looked up in the decode cache as the reference path does, then
   that decoding's plan as above; without a stored decoding it declines (the reference path
   issues that execution and words its diagnostics);
+- the lines of one shape (`Body.shape`: an unrolled kernel's statement at other tensor
+  indices, each line run once), once two of them ran: each line's decoding moved from the
+  shape's as the reference path finds it, the family's body, and the parts bound once for the
+  shape (`Planned.op` a Varying set to each line's decoding; `_shape_plan`);
 - a scalar instruction or branch (`semantics.scalar.EFFECTS`): the same effect on the
   registers the family's issue applies; a taken branch continues at its target's flat index.
 - a MASK or mask-mode writer (`semantics.registers`): the family's own issue and write, read
@@ -46,7 +50,7 @@ from isa.families import REGISTER, VECTOR
 from isa.program import RegExpr
 from simulator import regplans
 from simulator.events import Observer
-from simulator.plans import Booked, Planned
+from simulator.plans import Booked, Planned, Varying
 from simulator.problems import Fault
 from simulator.semantics import registers, scalar, vector
 from simulator.sources import ProgramSource, StreamSource
@@ -104,6 +108,10 @@ class FastLoop:
         # None while its memo has no answer): what `_keyed` chains. A link is (step, a, b,
         # count): the steps move on by COUNT, then step(a, 0, b) (a vector plan's call)
         self.resolvers: dict[Callable, tuple[tuple[int, ...], Callable]] = {}
+        # a shape (isa/rebase.py: `Body.shape`, the body the lines of one statement but for
+        # tensor indices were rebased from) -> the plan of its lines not yet run (`_shaped`),
+        # None for a shape seen once or declined: an unrolled kernel's lines each run once
+        self.shapes: dict[Body, Callable | None] = {}
 
     def run(self) -> None:
         """Execute the program to its end, started and finished as `Executor.run` does."""
@@ -120,7 +128,7 @@ class FastLoop:
         ex, m, never = self.ex, self.m, self.never
         source, learn = self.source, self._learn
         flat, max_steps = source.flat, ex.max_steps
-        plans = self.plans
+        plans, shapes, shaped, once = self.plans, self.shapes, self._shape_plan, self.once
         i = source.index  # the source's index, kept here while plans run (they need not see it)
         steps = ex.steps  # the executor's, which only this loop moves on
         try:
@@ -146,6 +154,27 @@ class FastLoop:
                         continue
                     # this execution is the reference path's (e.g. a register-addressed
                     # instruction at addresses whose decoding is not stored yet)
+                    shape = None
+                else:
+                    shape = instr.body.shape
+                    if shape is not None:  # a line rebased from another's build
+                        step = shapes.get(shape)
+                        if step is not None:
+                            try:
+                                nxt = step(instr, i)
+                            except Fault as f:
+                                ex.fail(instr, f.problem)
+                            if nxt is not None:
+                                i = nxt
+                                text = instr.text  # run again, it has a plan of its own
+                                if text not in once:
+                                    once.add(text)
+                                elif text not in never:
+                                    learn(instr, plans)
+                                continue
+                        elif shape not in shapes:
+                            shapes[shape] = None  # seen once: planned after its next line
+                            shape = None
                 source.index = i
                 state = (m.mask_hi, m.mask_lo, m.counter)
                 try:
@@ -155,6 +184,8 @@ class FastLoop:
                 i = source.index
                 if ex.done:
                     break
+                if shape is not None and shapes[shape] is None:  # (its decoding now stored)
+                    shapes[shape] = shaped(instr) or _declines
                 if plan is None and instr.text not in never and \
                         (state == (m.mask_hi, m.mask_lo, m.counter)
                          or instr.defn.family.kind == REGISTER):
@@ -442,6 +473,7 @@ class FastLoop:
         self.never.clear()
         self.once.clear()
         self.groups.clear()
+        self.shapes.clear()
 
     def _learn(self, instr: Instruction, plans: dict) -> None:
         """After INSTR's reference execution (which left MASK/CTRL as they were, unless INSTR
@@ -747,6 +779,73 @@ class FastLoop:
             self.resolvers[plan] = (regs, link_of)
         return plan
 
+    def _shape_plan(self, learnt: Instruction) -> Callable | None:
+        """plan(instr, i): one execution of a line of LEARNT's shape (`Body.shape`: the same
+        statement but for tensor indices) not run before — LEARNT's decoding moved to its
+        addresses as the reference path finds it (`Executor.decodings`: one whose checks
+        passed cleanly, moved by a shift that keeps them passing), the family's body, then
+        the timing stage's and the observers' parts, bound once for the shape (`Planned.op`
+        a Varying: each execution's decoding). The plan returns None (the reference path
+        issues the line) where no such decoding is stored, at another MASK/CTRL than LEARNT
+        ran at, or for a line whose fields or definition are not LEARNT's. None when LEARNT is
+        not a static vector instruction with an immediate scalar (if any) and no mode-2 mask
+        address, or an observer declines."""
+        ex, m, fam, isa = self.ex, self.m, learnt.defn.family, self.ex.isa
+        if fam.kind != VECTOR or isa.issue.get(fam.name) is not vector.issue \
+                or fam.name not in isa.bodies or not learnt.is_static \
+                or fam.cmpmask_addr(learnt.fields) or not vector.fixed_scalar(learnt):
+            return None
+        hi, lo, ctr = m.mask_hi, m.mask_lo, m.counter
+        fields, defn, get = learnt.fields, learnt.defn, ex.decodings.get
+        vop = get(learnt, {}, fields, (hi, lo), ctr, None)
+        if vop is None:  # its checks found something: each line is issued in full
+            return None
+        cell, r = Varying(), vop.repeats
+
+        def event(at: Instruction, taken: bool = False):
+            return ex.event_at(at, "V", cell.op, r, taken)
+        parts = self._parts(Planned(learnt, "V", cell, r, self.model is not None, event))
+        if parts is None:
+            return None
+        book, sink, limit, elsewhere, each0, each1, settle_parts, _ = parts
+        body, arg = isa.bodies[fam.name], vector.scalar_bytes(ex, learnt)
+        roles = tuple(role for role, o in learnt.operands.items() if o.kind == "mem")
+        writes_cmpmask, executions = fam.writes_cmpmask, 0
+
+        def plan(instr: Instruction, i: int) -> int | None:
+            nonlocal executions
+            if m.mask_lo != lo or m.mask_hi != hi or m.counter != ctr \
+                    or instr.body.fields is not fields or instr.defn is not defn:
+                return None
+            ops = instr.operands
+            vop = get(instr, {role: ops[role].addr for role in roles}, fields, (hi, lo), ctr,
+                      None)
+            if vop is None:
+                return None
+            cell.op = vop
+            body(m, vop, arg, 0, r)
+            if writes_cmpmask:  # CMPMASK as events report it
+                ex.cmpmask = m.cmpmask.tobytes()
+            busy = book()
+            line = instr.line
+            if 0 < line < limit:
+                sink[line] += busy
+            elif elsewhere is not None:
+                elsewhere(instr, busy, False)
+            if each0 is not None:
+                each0(instr, busy, False)
+                if each1 is not None:
+                    each1(instr, busy, False)
+            executions += 1
+            return i + 1
+
+        def settle() -> None:
+            nonlocal executions
+            n, executions = executions, 0
+            settle_parts(n)
+        self.settles.append(settle)
+        return plan
+
     def _vector_plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg,
                      miss: Callable | None = None) -> Callable | None:
         """plan(instr, i[, arg]): one execution of an instruction of LEARNT's body (its text at
@@ -837,6 +936,11 @@ def _chain(eaches: list) -> Callable:
         for e in eaches:
             e(instr, busy, taken)
     return each
+
+
+def _declines(instr: Instruction, i: int) -> None:
+    """The plan of a shape that has none: the reference path issues its every line."""
+    return None
 
 
 def _no_cycles(taken: bool = False) -> int:

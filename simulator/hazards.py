@@ -33,17 +33,18 @@ fill and the access's place in `where`.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from isa.decode import Range
-from isa.families import BARRIER, LOCK, SET_FLAG, UNLOCK, WAIT_FLAG
+from isa.families import BARRIER, LOCK, SET_FLAG, UNLOCK, VECTOR, WAIT_FLAG
 from isa.table import PIPES
 from simulator.events import Event, Observer, RunInfo
 from simulator.footprints import Footprint, Record, index_footprint, merged, span_footprint
-from simulator.plans import Each, ObserverPlan, Planned, Varying
+from simulator.plans import Each, FamilyFacts, ObserverPlan, Planned, Varying
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
@@ -99,6 +100,7 @@ class HazardChecks(Observer):
         for lo, hi in run.initialised:
             if hi > lo:
                 self.writer.fill(self._span(lo, hi), 0)
+        self.inited = _joined(run.initialised)
         self.readers = [Record(ub, 0) for _ in PIPES]
         self.clock = [[0, 0, 0, 0] for _ in PIPES]
         self.s_version = 0
@@ -211,10 +213,11 @@ class HazardChecks(Observer):
             log.clear()
         self.run = None
 
-    def _checked(self, ev: Event, p: int, acc: Accesses) -> int | None:
+    def _checked(self, ev: Event | _Later, p: int, acc: Accesses) -> int | None:
         """EV's checks on pipe P with accesses ACC: what S did before it joins P's clock, the
         CMPMASK init check, then (when it touches UB) P's count moves on and the race and init
-        checks run. Returns the count, None when it touches no UB (nothing to record)."""
+        checks run. Returns the count, None when it touches no UB (nothing to record). EV may
+        stand for the event (`_Later`: a plan's, made only when a check reports)."""
         if p != S and self.seen_s[p] != self.s_version:
             self._join(p, self.clock[S])
             self.seen_s[p] = self.s_version
@@ -234,7 +237,7 @@ class HazardChecks(Observer):
             for q in ACCESS_PIPES:
                 if q != p and (lw[q] > clock[q] or lr[q] > clock[q]):
                     self.flush()
-                    self._race_check(ev, p, acc.ranges, acc.footprints)
+                    self._race_check(_made(ev), p, acc.ranges, acc.footprints)
                     break
         if acc.reads and self.init and not acc.written:
             for role, lo, hi, idx, fp in acc.reads:
@@ -300,6 +303,40 @@ class HazardChecks(Observer):
             step(instr, busy, taken)
         return each
 
+    def _moved_step(self, cell: Varying, cmpmask: bool, event: Callable) -> Each:
+        """The plan's each of lines of one shape at their own addresses (CELL.op: the
+        execution's VectorOp, a decoding moved; CMPMASK read or written when CMPMASK): what
+        `on_event` does at a decoding's first sighting, with EVENT building the event only
+        when a check needs it; a decoding executed again takes its step (`_vector_step`)."""
+        unfilled, checked, pop = self.unfilled, self._checked, self.unfilled.pop
+        last_read, last_write, append = self.last_read, self.last_write, self.where[V].append
+        again: dict[Accesses, Each] = {}  # a decoding's step, once it is executed again
+
+        def each(instr: Instruction, busy: int = 0, taken: bool = False) -> None:
+            memo = cell.op.memo
+            acc = memo.get(self)
+            if acc is not None:
+                step = again.get(acc)
+                if step is None:
+                    if len(again) >= SPAN_CACHE:
+                        again.clear()
+                    step = again[acc] = self._vector_step(acc, cmpmask, event)
+                step(instr, busy, taken)
+                return
+            acc = memo[self] = self._accesses(cell.op.ub_ranges())
+            count = checked(_Later(instr, event), V, acc)
+            if count is None:
+                return
+            if acc.reads:
+                last_read[V] = count
+            if acc.writes:
+                last_write[V] = count
+            if pop(acc, None) is None and len(unfilled) >= UNFILLED:
+                self.flush()
+            unfilled[acc] = count * 4 + V
+            append(instr)
+        return each
+
     def _unordered(self, p: int) -> bool:
         """Whether another pipe has accesses pipe P does not know about (a race is possible)."""
         lw, lr, clock = self.last_write, self.last_read, self.clock[p]
@@ -331,6 +368,8 @@ class HazardChecks(Observer):
         if op is None and planned.pipe == "V" and not cmpmask \
                 and planned.kind not in SYNCS:
             return ObserverPlan(self._v_joins, None)  # issue 34: a reg-based register op
+        if type(op) is Varying and planned.pipe == "V" and planned.kind == VECTOR:
+            return ObserverPlan(self._moved_step(op, cmpmask, planned.event), None)
         if type(op) is Varying and planned.pipe == "V" and not cmpmask:
             return ObserverPlan(self._varying_step(op, planned.event), None)  # its load/store
         if planned.pipe != "V" or getattr(op, "memo", None) is None:
@@ -382,20 +421,28 @@ class HazardChecks(Observer):
         return fp
 
     # -- init check ---------------------------------------------------------------------------
-    def _cmpmask_check(self, ev: Event) -> None:
+    def _cmpmask_check(self, ev: Event | _Later) -> None:
         """The first read of a never-set CMPMASK warns; after that CMPMASK is taken as set (one
         missing set_cmpmask is one warning, not one per vsel)."""
         if self.init and ev.reads_cmpmask:
-            self.run.warn(ev, f"{ev.instr.head} reads CMPMASK, which nothing has set "
+            self.run.warn(_made(ev), f"{ev.instr.head} reads CMPMASK, which nothing has set "
                           "(uninitialised CMPMASK: no set_cmpmask or vcmp before this read; it "
                           "holds its power-on zeros)", once="init")
             self.cmpmask_set = True
         if ev.writes_cmpmask:
             self.cmpmask_set = True
 
-    def _init_check(self, ev: Event, role: str, lo: int, hi: int, idx, fp: Footprint) -> None:
+    def _init_check(self, ev: Event | _Later, role: str, lo: int, hi: int, idx,
+                    fp: Footprint) -> None:
         """Warn at the first never-written byte of a read; a range found fully written is not
-        looked at again (bytes never become unwritten)."""
+        looked at again (bytes never become unwritten). A read within what INIT wrote at the
+        start is written without a look at the record (an unrolled kernel's reads each read
+        bytes no other read did)."""
+        starts, ends = self.inited
+        k = bisect_right(starts, lo) - 1
+        if k >= 0 and hi <= ends[k]:
+            fp.written = True
+            return
         if self.writer.may_hold(fp, _negative):
             # pending fills only write (never-written is -1, a fill's mark >= 0): a read the
             # record without them finds written is written with them, so only a read that
@@ -403,7 +450,7 @@ class HazardChecks(Observer):
             self.flush()
             w = self.writer.values(lo, hi, idx)
             if w.min() < 0:
-                self._uninit(ev, role, lo, idx, w)
+                self._uninit(_made(ev), role, lo, idx, w)
                 return
         fp.written = True
 
@@ -457,6 +504,35 @@ class HazardChecks(Observer):
                       f"byte {byte:#x}, which {other.head} on {PIPES[q]} at line {other.line} "
                       f"{verb}, with no set_flag/wait_flag or pipe_barrier ordering them "
                       f"({kind})", role, once="race")
+
+
+def _joined(ranges: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The byte ranges [lo, hi) of RANGES joined where they touch or overlap: (their starts,
+    their ends), in increasing order."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for lo, hi in sorted(r for r in ranges if r[1] > r[0]):
+        if ends and lo <= ends[-1]:
+            ends[-1] = max(ends[-1], hi)
+        else:
+            starts.append(lo)
+            ends.append(hi)
+    return starts, ends
+
+
+class _Later(FamilyFacts):
+    """The event of a plan's execution of INSTR, made by MAKE(instr) only when a check reports
+    at it (`_checked`); what its family says of it read from INSTR meanwhile."""
+
+    __slots__ = ("instr", "make")
+
+    def __init__(self, instr: Instruction, make: Callable):
+        self.instr, self.make = instr, make
+
+
+def _made(ev: Event | _Later) -> Event:
+    """EV, or the event it stands for."""
+    return ev.make(ev.instr) if type(ev) is _Later else ev
 
 
 def _negative(w: np.ndarray) -> np.ndarray:

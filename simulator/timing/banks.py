@@ -138,16 +138,13 @@ def bank_layout(vop: VectorOp, period: int, region: int | None) -> tuple:
     within a 64 KB region) which region each operand lies in, relative to the first, when no
     operand straddles two — else the exact `relative_layout`. Plain integer arithmetic."""
     ops = vop.operands
-    r = vop.repeats
     ref = ops[0].base & ~31
-    spans, parts = [], []  # spans: (first row, last row - first row) of each operand
-    for a in ops:
-        b = a.base & ~31
+    spans = _spans(vop)  # (first row, last row - first row) of each operand
+    parts = []
+    for a, (b, _) in zip(ops, spans, strict=True):
         if a.kind != "vector":  # its rows move with its byte offset in its first row
-            spans.append((b, (a.extent(r)[1] - b) & ~31))
             parts.append((a.base & 31, (b - ref) % period, a.count, a.index_key))
         else:
-            spans.append((b, a.last_block(r)))
             parts.append((a.blk, a.rep, (b - ref) % period))
     for k, (row_p, end_p) in enumerate(spans):
         for row_q, end_q in spans[k + 1:]:
@@ -162,6 +159,17 @@ def bank_layout(vop: VectorOp, period: int, region: int | None) -> tuple:
             regions.append(at - first)
         parts.append(tuple(regions))
     return tuple(parts)
+
+
+def _spans(vop: VectorOp) -> list[tuple[int, int]]:
+    """(first row, last row - first row) of each operand."""
+    r = vop.repeats
+    out = []
+    for a in vop.operands:
+        b = a.base & ~31
+        out.append((b, (a.extent(r)[1] - b) & ~31) if a.kind != "vector" else
+                   (b, a.last_block(r)))
+    return out
 
 
 _PREPARED: dict[tuple, dict[tuple, tuple]] = {}  # bank parameters -> shape key -> prepared
@@ -185,6 +193,37 @@ class _Model:
 
     def layout_key(self, vop: VectorOp) -> tuple:
         return bank_layout(vop, self.groups * 32, self.region)
+
+    def moved_key(self, vop: VectorOp, shifts: tuple[int, ...]) -> tuple | None:
+        """What VOP with its operands moved by SHIFTS bytes (one an operand) adds to VOP's
+        shape for its `layout_key` (and so its cost), or None when it must be worked out
+        afresh (a distinct line of an unrolled kernel, costed by the line it was moved from):
+        operands moved alike by whole rows keep every relative part of the key; with a
+        REGION, each operand's region relative to the first's, when no operand straddles two."""
+        shift = shifts[0]
+        if shift % 32 or type(self).layout_key is not _Model.layout_key or \
+                shifts.count(shift) != len(shifts):
+            return None
+        region = self.region
+        if region is None:
+            return ()
+        spans = vop.derived("bank spans", _spans)
+        first = (spans[0][0] + shift) // region
+        regions = []
+        for row, end in spans:
+            at = (row + shift) // region
+            if (row + shift + end) // region != at:
+                return None
+            regions.append(at - first)
+        return tuple(regions)
+        ref = vop.operands[0].base & ~31
+        first, moved_first = ref // region, (ref + shift) // region
+        for row, end in _spans(vop):
+            at, moved = row // region, (row + shift) // region
+            if (row + end) // region != at or (row + shift + end) // region != moved or \
+                    moved - moved_first != at - first:
+                return False
+        return True
 
     def shape(self, vop: VectorOp) -> tuple:
         key = shape_key(vop)
@@ -284,6 +323,9 @@ class NoBanks:
         pass
 
     def layout_key(self, vop: VectorOp) -> tuple:
+        return ()
+
+    def moved_key(self, vop: VectorOp, shifts: tuple[int, ...]) -> tuple | None:
         return ()
 
     def beats(self, vop: VectorOp, slope: int) -> np.ndarray:

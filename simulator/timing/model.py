@@ -274,6 +274,8 @@ class TimingModel:
         if type(self).time is not TimingModel.time:
             return None
         kind = planned.kind
+        if kind == families.VECTOR and type(planned.op) is Varying:  # lines of one shape
+            return self._moved_plan(planned)
         if kind == families.VECTOR and planned.op is not None:
             return self._vector_plan(planned)
         if kind not in self._by_kind and planned.pipe == "S":
@@ -303,12 +305,28 @@ class TimingModel:
         cls = self._reg_classes[planned.instr.defn.family.cost]
         cell, reg_body = planned.op, self._reg_body
         spill = self._spill_cycles(planned.instr)
+        return self._varying_plan(cls, lambda: reg_body(cls, spill, cell.op))
+
+    def _moved_plan(self, planned: Planned) -> TimingPlan:
+        """Lines of one shape at their own addresses (`planned.op` a Varying: each execution's
+        VectorOp, a decoding moved): as `_vector` books each, its cost kept per decoding
+        (`_vector_cost`)."""
+        cls, cell, cost = self.class_of(planned.instr), planned.op, self._vector_cost
+
+        def body() -> tuple[int, int]:
+            _, busy, _, extra = cost(cell.op, cls)
+            return busy, extra
+        return self._varying_plan(cls, body)
+
+    def _varying_plan(self, cls, cost: Callable[[], tuple[int, int]]) -> TimingPlan:
+        """(book, settle) of executions on V of class CLS whose body cycles and bank-conflict
+        cycles each execution's COST() gives: a booking per body length."""
         bookings: dict[int, tuple[Callable[[], int], Callable[[], tuple[int, int]]]] = {}
         extra_sum = 0
 
         def book() -> int:
             nonlocal extra_sum
-            body, extra = reg_body(cls, spill, cell.op)
+            body, extra = cost()
             extra_sum += extra
             booking = bookings.get(body)
             if booking is None:
@@ -403,7 +421,16 @@ class TimingModel:
         key = (self, cls.name)
         hit = vop.memo.get(key)
         if hit is None:
-            hit = vop.memo[key] = self._vector_cost_by_layout(vop, cls)
+            origin = vop.origin  # a decoding moved through UB: kept with its origin's, by
+            moved = self.banks.moved_key(*origin) if origin is not None else None  # the
+            if moved is None:  # parts of the layout a move can change
+                hit = vop.memo[key] = self._vector_cost_by_layout(vop, cls)
+            else:
+                src = origin[0].memo
+                hit = src.get((key, moved))
+                if hit is None:
+                    hit = src[(key, moved)] = self._vector_cost_by_layout(vop, cls)
+                vop.memo[key] = hit
         return hit
 
     def _vector_cost_by_layout(self, vop: VectorOp, cls: CostClass
