@@ -280,3 +280,37 @@ def test_operands_moving_apart_past_a_fixed_one(reference_lines):
     reference_lines.clear()
     simulator.run(text, checks="warn")
     assert len(reference_lines) < 50, len(reference_lines)
+
+
+WALK = """.chip {chip}
+.ub x f32[6400] = random(1)
+.ub y f32[6400] = random(2)
+.ub z f32[6400]
+.ub cm u8[32] = random(3)
+    set_cmpmask cm
+    li x1, 0
+walk:
+    vsel.f32 z[x1], x[x1], y[x1]
+    vadd.f32 y[x1], z[x1], y[x1], repeat=1
+    vcmpv.lt.f32 cm, x[x1], z[x1]
+    add x1, x1, 64
+    blt x1, 6400, walk
+"""
+
+
+@pytest.mark.parametrize("chip", CHIPS[:3])
+def test_a_register_addressed_walk_runs_its_moved_decodings_by_plan(chip, reference_lines):
+    """A loop walking UB once (each execution at new addresses: a decoding moved from the
+    first, seen once) runs by the instruction's moving plan (`_moving_plan`), the same as the
+    reference loop; without it, every vector execution takes the reference path."""
+    text = WALK.format(chip=chip)
+    assert same_three_ways(text)[0] == "ok"
+    reference_lines.clear()
+    simulator.run(text)
+    walked = sum(1 for line in reference_lines if line in (9, 10, 11))
+    reference_lines.clear()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(fused.FastLoop, "_moving_plan",
+                   lambda self, learnt: lambda instr, i, vop, arg: None)
+        simulator.run(text)
+    assert walked <= 12 and sum(1 for line in reference_lines if line in (9, 10, 11)) == 300
