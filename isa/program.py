@@ -198,6 +198,30 @@ class Statement:
         return f"Statement({inner})"
 
 
+def one_statement(body: Body, pc: int, line: int, col: int, source: str,
+                  defn: InstrDef) -> Statement:
+    """`Statement(pc, line, col, source, defn, (Instruction(body, pc, line),))`, both made
+    without calling their classes (whose argument handling was half of the build of a TIK
+    loop's replayed call: simulator/tik/build.py)."""
+    instr = _new(Instruction)
+    instr.body = body
+    instr.pc = pc
+    instr.line = line
+    s = _new(Statement)
+    s.pc = pc
+    s.line = line
+    s.col = col
+    s.source = source
+    s.defn = defn
+    s._hw = instr
+    s.rept = None
+    s.notes = ()
+    return s
+
+
+_new = object.__new__
+
+
 class ScalarHome(NamedTuple):
     """Where a TIK Scalar lives (#29): register x`reg`, or, spilled (reg -1), the int64 at UB
     byte `addr`; alive in statements [first, end). The debugger prints it by NAME."""
