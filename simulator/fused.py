@@ -110,7 +110,7 @@ class FastLoop:
         # count): the steps move on by COUNT, then step(a, 0, b) (a vector plan's call)
         self.resolvers: dict[Callable, tuple[tuple[int, ...], Callable]] = {}
         # a shape (isa/rebase.py: `Body.shape`, the body the lines of one statement but for
-        # tensor indices were rebased from) -> the plan of its lines not yet run (`_shaped`),
+        # tensor indices were rebased from) -> the plan of its lines not yet run (`_shape_plan`),
         # None for a shape seen once or declined: an unrolled kernel's lines each run once
         self.shapes: dict[Body, Callable | None] = {}
 
