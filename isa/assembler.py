@@ -32,15 +32,7 @@ from isa.lexer import (
     strip_comment,
 )
 from isa.operands import Builder, StatementSyntax
-from isa.program import (
-    BareInstruction,
-    BareStatement,
-    Init,
-    Instruction,
-    Program,
-    Statement,
-    Tensor,
-)
+from isa.program import Init, Instruction, Program, Statement, Tensor
 from isa.rebase import TEMPLATES_LIMIT, Template, shape_of, template
 from isa.table import TABLE, InstrDef, Table
 from isa.types import ALIASES, CONVERT_ONLY, TYPES, VECTOR_TYPES, lookup
@@ -579,7 +571,7 @@ class Assembler:
         self.flat: list[Instruction] | None = []
         flat_add = self.flat.append
         known, raw_lines, texts = self.known, self.raw_lines, self.plain_text
-        bare_instr, bare_statement = BareInstruction, BareStatement
+        new = object.__new__  # (a copy's objects: below)
         for pc, src in enumerate(self.stmts):
             if type(src) is int:  # a repeated line (`pass1`): no Src while its text is built
                 text = texts[raw_lines[src - 1]]
@@ -591,10 +583,10 @@ class Assembler:
             else:
                 hit = plain.get(src.text) if src.segs is None else None
                 line, rept = src.line, src.rept
-            if hit is not None:  # its first copy's build at this pc and line (program.py's
-                instr = bare_instr()  # bare objects: every field set here, no __init__ call)
+            if hit is not None:  # its first copy's build at this pc and line, made as
+                instr = new(Instruction)  # program.py's one_statement makes them (no __init__)
                 instr.body, instr.pc, instr.line = hit[0], pc, line
-                st = bare_statement()
+                st = new(Statement)
                 st.pc, st.line, st.col, st.source, st.defn = pc, line, hit[1], hit[2], hit[3]
                 st._hw, st.rept, st.notes = instr, rept, hit[4]
                 out.append(st)

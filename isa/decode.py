@@ -430,6 +430,11 @@ def _moved_ranges(vop: VectorOp) -> list[Range]:
     """The ranges of VOP's origin, each operand's moved by the shift (the scalar read from UB,
     if any, is the line's own: its address is not one of the moved operands')."""
     src, shifts = vop.origin
+    s = shifts[0]
+    if shifts.count(s) == len(shifts):  # every operand moved alike (the common case)
+        out = [(role, lo + s, hi + s, None if idx is None else idx + s, write)
+               for role, lo, hi, idx, write in src.ub_ranges() if role != "scalar"]
+        return _with_scalar(vop, out)
     shift = dict(zip([a.role for a in src.operands], shifts, strict=True))
     out = [(role, lo + shift[role], hi + shift[role], None if idx is None else idx + shift[role],
             write) for role, lo, hi, idx, write in src.ub_ranges() if role != "scalar"]

@@ -198,21 +198,28 @@ class Statement:
         return f"Statement({inner})"
 
 
-class BareInstruction(Instruction):
-    """An Instruction made without its constructor's call, its fields set by the maker (the
-    assembler's copies of a built line, a line's cost): the same fields, repr and behaviour.
-    Nothing else makes one."""
+def one_statement(body: Body, pc: int, line: int, col: int, source: str,
+                  defn: InstrDef) -> Statement:
+    """`Statement(pc, line, col, source, defn, (Instruction(body, pc, line),))`, both made
+    without calling their classes (whose argument handling was half of the build of a TIK
+    loop's replayed call: simulator/tik/build.py)."""
+    instr = _new(Instruction)
+    instr.body = body
+    instr.pc = pc
+    instr.line = line
+    s = _new(Statement)
+    s.pc = pc
+    s.line = line
+    s.col = col
+    s.source = source
+    s.defn = defn
+    s._hw = instr
+    s.rept = None
+    s.notes = ()
+    return s
 
-    __slots__ = ()
-    __init__ = object.__init__
 
-
-class BareStatement(Statement):
-    """A Statement made as BareInstruction is (every field set by the maker; `_hw` the one
-    instruction)."""
-
-    __slots__ = ()
-    __init__ = object.__init__
+_new = object.__new__
 
 
 class ScalarHome(NamedTuple):

@@ -99,6 +99,8 @@ class Decodings:
         elif aligned:
             key = _shape_key(instr, addrs, fields, vop.mask, vop.counter)
             self._shapes[key] = (vop, first, lo_b, hi_b, {})
+            if first % 32 == 0 and all(addrs.get(a.role) == a.base for a in vop.operands):
+                self._put_apart(key[:-1], vop, tuple(spans))
 
     def _put_static(self, instr: Instruction, vop: VectorOp, sel: int | None) -> None:
         by_mask = self._static.setdefault(instr.text, {})
@@ -119,13 +121,13 @@ class Decodings:
 
     def _moved_apart(self, instr: Instruction, key: tuple, addrs: dict,
                      sel: int | None) -> VectorOp | None:
-        """A static line (KEY: its `_static_key`) of a structure stored by `_put_apart`, its
-        operands each moved by its own shift (an unrolled kernel's tile walking past a fixed
-        operand): that decoding moved, when every operand stays on a row within what its
-        bounds and footprint allow and the operands overlap as they did (the overlap and
-        accumulation rules then find what they found: nothing). Kept for its text, and for the
-        lines laid out as this one is (moved alike from it, `_static_rebased`), as a decoding
-        made afresh is."""
+        """A line (KEY: its `_static_key` or `_shape_key`) of a structure stored by
+        `_put_apart`, its operands each moved by its own shift (an unrolled kernel's tile, or a
+        loop's, walking past a fixed operand): that decoding moved, when every operand stays on
+        a row within what its bounds and footprint allow and the operands overlap as they did
+        (the overlap, accumulation and alignment rules then find what they found: nothing).
+        Kept for the lines laid out as this one is (moved alike from it) and a static line's
+        for its text, as a decoding made afresh is."""
         entries = self._apart.get(key[:-1])
         if not entries:
             return None
@@ -140,7 +142,8 @@ class Decodings:
                 if _overlaps(bases, spans) == overlaps:
                     out = vop.moved(instr, tuple(b - a.base for a, b
                                                  in zip(vop.operands, bases, strict=True)))
-                    self._put_static(instr, out, sel)
+                    if instr.is_static:
+                        self._put_static(instr, out, sel)
                     first = bases[0]  # the first operand's bases every operand allows
                     lo_b = max([first + s[2] - b for s, b in zip(spans, bases, strict=True)
                                 if s is not None], default=-(1 << 62))
@@ -173,9 +176,10 @@ class Decodings:
 
     def _rebased(self, instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],
                  counter: bool) -> VectorOp | None:
-        hit = self._shapes.get(_shape_key(instr, addrs, fields, mask, counter))
+        key = _shape_key(instr, addrs, fields, mask, counter)
+        hit = self._shapes.get(key)
         if hit is None:
-            return None
+            return self._moved_apart(instr, key, addrs, None)
         vop, first, lo_b, hi_b, seen = hit
         base = next(iter(addrs.values()), 0)
         if base % 32 or not lo_b <= base <= hi_b:

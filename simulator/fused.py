@@ -13,8 +13,9 @@ instruction keeps taking the reference path. Plans exist for:
   shared decoding (`semantics.vector.body_of`);
 - a register-addressed one (or one whose scalar is read at issue): its addresses, fields and
   scalar read now, the decoding looked up in the decode cache as the reference path does, then
-  that decoding's plan as above; without a stored decoding it declines (the reference path
-  issues that execution and words its diagnostics);
+  that decoding's plan as above — or, for a decoding moved from another and seen once (a walk
+  through UB), the instruction's moving plan (`_moving_plan`); without a stored decoding it
+  declines (the reference path issues that execution and words its diagnostics);
 - the lines of one shape (`Body.shape`: an unrolled kernel's statement at other tensor
   indices, each line run once), once two of them ran: each line's decoding moved from the
   shape's as the reference path finds it, the family's body, and the parts bound once for the
@@ -109,7 +110,7 @@ class FastLoop:
         # count): the steps move on by COUNT, then step(a, 0, b) (a vector plan's call)
         self.resolvers: dict[Callable, tuple[tuple[int, ...], Callable]] = {}
         # a shape (isa/rebase.py: `Body.shape`, the body the lines of one statement but for
-        # tensor indices were rebased from) -> the plan of its lines not yet run (`_shaped`),
+        # tensor indices were rebased from) -> the plan of its lines not yet run (`_shape_plan`),
         # None for a shape seen once or declined: an unrolled kernel's lines each run once
         self.shapes: dict[Body, Callable | None] = {}
 
@@ -738,6 +739,7 @@ class FastLoop:
                              if isinstance(v, RegExpr)}))
         read = m.x.__getitem__
         by_values: dict[tuple, Callable] = {}
+        moving = self._moving_plan(learnt)
 
         def plan(instr: Instruction, i: int) -> int | None:
             key = (*map(read, regs), m.mask_hi, m.mask_lo, m.counter)
@@ -753,8 +755,10 @@ class FastLoop:
             step = known.get(vop)
             if step is None:
                 step = learn(vop)
-                if step is None:
-                    return None
+                if step is None:  # seen once: a decoding moved (a walk through UB) runs as
+                    if vop.origin is None:  # the next one will, without a plan of its own
+                        return None
+                    return moving(instr, i, vop, arg0 if fixed else read_scalar(ex, instr))
             if step is _DECLINED:
                 return None
             if len(by_values) >= DECODINGS_PER_PLAN:
@@ -781,70 +785,85 @@ class FastLoop:
 
     def _shape_plan(self, learnt: Instruction) -> Callable | None:
         """plan(instr, i): one execution of a line of LEARNT's shape (`Body.shape`: the same
-        statement but for tensor indices) not run before — LEARNT's decoding moved to its
-        addresses as the reference path finds it (`Executor.decodings`: one whose checks
-        passed cleanly, moved by a shift that keeps them passing), the family's body, then
-        the timing stage's and the observers' parts, bound once for the shape (`Planned.op`
-        a Varying: each execution's decoding). The plan returns None (the reference path
-        issues the line) where no such decoding is stored, at another MASK/CTRL than LEARNT
-        ran at, or for a line whose fields or definition are not LEARNT's. None when LEARNT is
-        not a static vector instruction with an immediate scalar (if any) and no mode-2 mask
-        address, or an observer declines."""
+        statement but for tensor indices) not run before — its decoding as the reference path
+        finds it (`Executor.decodings`: the shape's, moved by shifts that keep every check
+        passing), then `_moving_plan`'s run. The plan returns None (the reference path issues
+        the line) where no such decoding is stored, or for a line whose fields or definition
+        are not LEARNT's. None when LEARNT is not a static vector instruction with an
+        immediate scalar (if any) and no mode-2 mask address."""
         ex, m, fam, isa = self.ex, self.m, learnt.defn.family, self.ex.isa
         if fam.kind != VECTOR or isa.issue.get(fam.name) is not vector.issue \
                 or fam.name not in isa.bodies or not learnt.is_static \
                 or fam.cmpmask_addr(learnt.fields) or not vector.fixed_scalar(learnt):
             return None
-        hi, lo, ctr = m.mask_hi, m.mask_lo, m.counter
+        run, arg = self._moving_plan(learnt), vector.scalar_bytes(ex, learnt)
         fields, defn, get = learnt.fields, learnt.defn, ex.decodings.get
-        vop = get(learnt, {}, fields, (hi, lo), ctr, None)
-        if vop is None:  # its checks found something: each line is issued in full
-            return None
-        cell, r = Varying(), vop.repeats
-
-        def event(at: Instruction, taken: bool = False):
-            return ex.event_at(at, "V", cell.op, r, taken)
-        parts = self._parts(Planned(learnt, "V", cell, r, self.model is not None, event))
-        if parts is None:
-            return None
-        book, sink, limit, elsewhere, each0, each1, settle_parts, _ = parts
-        body, arg = isa.bodies[fam.name], vector.scalar_bytes(ex, learnt)
         roles = tuple(role for role, o in learnt.operands.items() if o.kind == "mem")
-        writes_cmpmask, executions = fam.writes_cmpmask, 0
 
         def plan(instr: Instruction, i: int) -> int | None:
-            nonlocal executions
-            if m.mask_lo != lo or m.mask_hi != hi or m.counter != ctr \
-                    or instr.body.fields is not fields or instr.defn is not defn:
+            if instr.body.fields is not fields or instr.defn is not defn:
                 return None
             ops = instr.operands
-            vop = get(instr, {role: ops[role].addr for role in roles}, fields, (hi, lo), ctr,
-                      None)
-            if vop is None:
-                return None
-            cell.op = vop
-            body(m, vop, arg, 0, r)
-            if writes_cmpmask:  # CMPMASK as events report it
-                ex.cmpmask = m.cmpmask.tobytes()
-            busy = book()
-            line = instr.line
-            if 0 < line < limit:
-                sink[line] += busy
-            elif elsewhere is not None:
-                elsewhere(instr, busy, False)
-            if each0 is not None:
-                each0(instr, busy, False)
-                if each1 is not None:
-                    each1(instr, busy, False)
-            executions += 1
-            return i + 1
-
-        def settle() -> None:
-            nonlocal executions
-            n, executions = executions, 0
-            settle_parts(n)
-        self.settles.append(settle)
+            vop = get(instr, {role: ops[role].addr for role in roles}, fields,
+                      (m.mask_hi, m.mask_lo), m.counter, None)
+            return None if vop is None else run(instr, i, vop, arg)
         return plan
+
+    def _moving_plan(self, learnt: Instruction) -> Callable:
+        """run(instr, i, vop, arg) -> i + 1, or None: one execution of an instruction of
+        LEARNT's text with VOP, its decoding at this execution (each execution its own: the
+        lines of a shape, a register-addressed instruction walking UB), and scalar ARG — the
+        family's body, then the timing stage's and the observers' parts, bound once per
+        repeat count with `Planned.op` a Varying set to VOP. None (the reference path issues
+        it) where an observer declines them for that repeat count."""
+        ex, m, fam = self.ex, self.m, learnt.defn.family
+        body, writes_cmpmask = ex.isa.bodies[fam.name], fam.writes_cmpmask
+        by_repeats: dict[int, Callable | None] = {}
+
+        def bound(r: int) -> Callable | None:
+            cell = Varying()
+
+            def event(at: Instruction, taken: bool = False):
+                return ex.event_at(at, "V", cell.op, r, taken)
+            parts = self._parts(Planned(learnt, "V", cell, r, self.model is not None, event))
+            if parts is None:
+                return None
+            book, sink, limit, elsewhere, each0, each1, settle_parts, _ = parts
+            executions = 0
+
+            def step(instr: Instruction, i: int, vop: VectorOp, arg) -> int:
+                nonlocal executions
+                cell.op = vop
+                body(m, vop, arg, 0, r)
+                if writes_cmpmask:  # CMPMASK as events report it
+                    ex.cmpmask = m.cmpmask.tobytes()
+                busy = book()
+                line = instr.line
+                if 0 < line < limit:
+                    sink[line] += busy
+                elif elsewhere is not None:
+                    elsewhere(instr, busy, False)
+                if each0 is not None:
+                    each0(instr, busy, False)
+                    if each1 is not None:
+                        each1(instr, busy, False)
+                executions += 1
+                return i + 1
+
+            def settle() -> None:
+                nonlocal executions
+                n, executions = executions, 0
+                settle_parts(n)
+            self.settles.append(settle)
+            return step
+
+        def run(instr: Instruction, i: int, vop: VectorOp, arg) -> int | None:
+            r = vop.repeats
+            if r not in by_repeats:
+                by_repeats[r] = bound(r)
+            step = by_repeats[r]
+            return None if step is None else step(instr, i, vop, arg)
+        return run
 
     def _vector_plan(self, learnt: Instruction, vop: VectorOp, body: Callable, arg,
                      miss: Callable | None = None) -> Callable | None:

@@ -29,3 +29,18 @@ def tik_importable(monkeypatch):
     yield
     for name in [m for m in sys.modules if m.split(".")[0] in TIK_PACKAGES]:
         del sys.modules[name]
+
+
+@pytest.fixture
+def reference_lines(monkeypatch) -> list[int]:
+    """The lines of every instruction the reference path (`Executor.execute`) issues."""
+    from simulator.executor import Executor
+    calls = []
+    real = Executor.execute
+
+    def spy(self, instr):
+        calls.append(instr.line)
+        return real(self, instr)
+
+    monkeypatch.setattr(Executor, "execute", spy)
+    return calls

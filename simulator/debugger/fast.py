@@ -193,6 +193,11 @@ class DebugLoop(FastLoop):
         (its registers are the undo log's)."""
         return None
 
+    def _moving_plan(self, learnt: Instruction) -> Callable:
+        """A run that declines: a decoding seen once steps through the reference path, which
+        records it (every plan the loop runs must leave a record)."""
+        return _declines
+
     def _mask_plan(self, learnt: Instruction) -> Callable | None:
         """None: a MASK or mask-mode writer takes the reference path in a session (its record
         snapshots the registers it changes; every plan the loop runs must leave a record)."""
@@ -315,3 +320,7 @@ def _overlaps(runs: list[tuple[int, int]], watched: tuple[tuple[int, int], ...])
 def _beats_bytes(vop: VectorOp, model, learnt) -> int:
     beats = model._vector_cost(vop, model.class_of(learnt))[0]
     return beats.nbytes if beats is not None else 0
+
+
+def _declines(instr: Instruction, i: int, vop: VectorOp, arg) -> None:
+    return None

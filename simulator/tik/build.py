@@ -13,7 +13,7 @@ import numpy as np
 from isa.assembler import assemble_statement
 from isa.diagnostics import AssemblyError
 from isa.families import NOP
-from isa.program import Init, Instruction, Program, Statement
+from isa.program import Init, Instruction, Program, Statement, one_statement
 from isa.program import Tensor as ProgramTensor
 from isa.table import InstrDef
 from simulator.tik import regalloc
@@ -233,11 +233,13 @@ class Assembly:
         if known is None:
             known = self.replayed[node.entry] = {}
         loc, source, statements = u.loc, u.source, self.statements
+        line, col = loc.line, loc.col
         for k in range(first, end):
             offsets = node.offsets[k]
             bodies = known.get(offsets)
             if bodies is not None:
-                statements.append(_stamped(pc, loc, source, bodies))
+                statements.append(one_statement(bodies[0], pc, line, col, source, TIK_CALL)
+                                  if len(bodies) == 1 else _stamped(pc, loc, source, bodies))
             else:
                 lines = node.lines(k)
                 self.unit(Unit(loc, u.api, source, lines), pc)
@@ -253,8 +255,9 @@ class Assembly:
 def _stamped(pc: int, loc: Loc, source: str, bodies: list) -> Statement:
     """A statement at LOC and PC of instructions of BODIES (made there before)."""
     line = loc.line
-    hw = (Instruction(bodies[0], pc, line),) if len(bodies) == 1 else \
-        tuple([Instruction(b, pc, line) for b in bodies])
+    if len(bodies) == 1:
+        return one_statement(bodies[0], pc, line, loc.col, source, TIK_CALL)
+    hw = tuple([Instruction(b, pc, line) for b in bodies])
     return Statement(pc, line, loc.col, source, TIK_CALL, hw)
 
 

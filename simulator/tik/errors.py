@@ -81,6 +81,13 @@ def caller() -> Loc:
     return got[1]
 
 
+def user_site(frame) -> bool:
+    """FRAME's call is one `caller()` answered with FRAME's own position (a user's frame:
+    only those are kept)."""
+    got = _LOCS.get((id(frame.f_code), frame.f_lasti))
+    return got is not None and got[0] is frame.f_code
+
+
 # code object -> its instructions' positions (`co_positions`), read once: a call's column is
 # then a list index (inspect.getframeinfo reads the script's source at every call)
 _POSITIONS: dict = {}

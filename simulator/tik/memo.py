@@ -15,7 +15,9 @@ offsets: each argument's class and value (a Python int, float, str, bool, None; 
 of them), a tensor view's root buffer, dtype and shape (its offset a number known when
 recording), a CMPMASK handle's class; and whether the call is inside a for_range / if_scope.
 Anything else (a Scalar, whose value a set_as changes; an Expr; a numpy number; a keyword
-argument) is recorded in full every time.
+argument) is recorded in full every time. Once an Entry is replayed, the next call at the
+same place of the same frame's code is checked against it first (`checker`: what the key holds,
+read argument by argument, without making the key).
 Only methods whose recording reads their tensors' offsets through `Call.tensor` alone, makes one
 Call and records one Op are wrapped (`memoised_api`); a recording that did anything else (scalar
 work, a tensor that is not an argument) is not kept.
@@ -26,8 +28,9 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+import sys
 
-from simulator.tik.errors import api, caller, positional
+from simulator.tik.errors import api, caller, positional, user_site
 from simulator.tik.expr import Const
 from simulator.tik.nodes import Replays
 from simulator.tik.regalloc import REG
@@ -48,12 +51,16 @@ class Entry:
     in."""
 
     __slots__ = ("api", "pipe", "template", "lines", "order", "reads", "writes", "lives",
-                 "loc")
+                 "loc", "code", "method", "nested", "check")
 
     def __init__(self, api, pipe, template, lines, order, reads, writes, lives):
         self.api, self.pipe, self.template, self.lines = api, pipe, template, lines
         self.order, self.reads, self.writes, self.lives = order, reads, writes, lives
         self.loc = None  # the call site (its Loc: the key holds its id)
+        # the call site's code object, the method and nested (the key's), once replayed from
+        # a user's frame (Memo.last); the arguments' check there (`checker`; False: none)
+        self.code = self.method = self.nested = None
+        self.check = None
 
     def text(self, offsets: tuple[int, ...]) -> list[str]:
         """The Op's lines at OFFSETS (the tensor arguments' offsets, in argument order)."""
@@ -127,18 +134,19 @@ def key(args: tuple, offsets: list[int]) -> tuple | None:
         if cls is int:
             add(a)
         elif isinstance(a, Tensor):
+            tensors.append(a)
+            kind = a.kind  # an int-indexed view's root, dtype and shape, as one object
+            if kind is not None:
+                offsets.append(a.at)
+                add(kind)
+                continue
             offset = a.offset
             if offset.__class__ is not Const:
                 return None
-            tensors.append(a)
             offsets.append(offset.value)
-            kind = a.kind  # an int-indexed view's root, dtype and shape, as one object
-            if kind is not None:
-                add(kind)
-            else:
-                add(a.root)
-                add(a.dtype)
-                add(a.shape)
+            add(a.root)
+            add(a.dtype)
+            add(a.shape)
         elif cls is str or cls is bool or a is None:
             add(a)
         elif cls is float:
@@ -178,12 +186,16 @@ class Memo:
     kernel's block stack and clock (the Kernel's own objects, read here without the Kernel:
     its attribute lookups go through `Instructions.__getattr__`'s hook, a tenth of a call)."""
 
-    __slots__ = ("kernel", "entries", "tries", "stack", "registers")
+    __slots__ = ("kernel", "entries", "tries", "last", "stack", "registers")
 
     def __init__(self, kernel):
         self.kernel = kernel
         self.entries: dict[tuple, Entry] = {}
         self.tries: dict[int, int] = {}
+        # a user frame's bytecode offset → the Entry last replayed there (its code object
+        # says which frame's): the next call there is checked against it first (`checker`),
+        # without the key
+        self.last: dict[int, Entry] = {}
         self.stack, self.registers = kernel.stack, kernel.registers
 
     def replay(self, entry: Entry, offsets: tuple[int, ...]) -> None:
@@ -200,8 +212,12 @@ class Memo:
     def close(self) -> None:
         """The kernel is built: nothing is replayed (a call recorded after it is an error at
         its line, Kernel.record's)."""
+        self.forget()
+
+    def forget(self) -> None:
         self.entries.clear()
         self.tries.clear()
+        self.last.clear()
 
 
 def memoised_api(method):
@@ -212,23 +228,99 @@ def memoised_api(method):
 
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
+        memo = self.memo
+        frame = _getframe(1)
+        entry = memo.last.get(frame.f_lasti)
+        if entry is not None and entry.code is frame.f_code and entry.method is method and \
+                entry.nested is (len(memo.stack) > 1) and not kwargs:
+            # the site's last Entry: the same key when its check passes (a Python loop's)
+            offsets = entry.check(args)
+            if offsets is not None and \
+                    not (entry.lives and any(life.ended for life in entry.lives)):
+                memo.replay(entry, offsets)
+                return None
         offsets: list[int] = []
         k = key(args, offsets) if not kwargs and least <= len(args) <= most else None
         if k is None:
             return checked(self, *args, **kwargs)
         loc = caller()
-        memo = self.memo
         # the site, the method (one line may call several: `getattr(t, name)(...)`, a
         # helper's calls at its caller's line), nested, the arguments
-        k = (id(loc), method, len(memo.stack) > 1, k)
+        nested = len(memo.stack) > 1
+        k = (id(loc), method, nested, k)
         entry = memo.entries.get(k)
         if entry is not None and entry.loc is loc and \
                 not (entry.lives and any(life.ended for life in entry.lives)):
             memo.replay(entry, tuple(offsets))
+            if user_site(frame):  # (a helper of pipev's frame is not the call site)
+                _remember(memo, entry, frame, method, nested, args)
             return None
         return _record(self, loc, k, method, args)
 
     return wrapper
+
+
+_getframe = sys._getframe
+
+
+def _remember(memo: Memo, entry: Entry, frame, method, nested: bool, args: tuple) -> None:
+    """ENTRY, just replayed with ARGS from FRAME (a user's) calling METHOD, NESTED or not, is
+    checked first at the frame's next call there (when its key can be checked without making
+    it: `checker`)."""
+    if entry.check is None:
+        entry.check = checker(args) or False
+        entry.code, entry.method, entry.nested = frame.f_code, method, nested
+    if entry.check is not False and entry.code is frame.f_code:
+        memo.last[frame.f_lasti] = entry
+
+
+def checker(args: tuple):
+    """A function of a call's arguments that gives their tensors' offsets (as `key` lists
+    them) when their key is ARGS' key, else None; None when ARGS' key cannot be checked so
+    (a list, one tensor given twice). Made once an Entry (Python source: a call's arguments
+    read one by one, no loop over them), it checks what the key holds: each argument's
+    class and value (the same object passes at once); an int-indexed view's class (its
+    kind's: one class a kind, `Tensor._view_class`; its offset the int `at`), any other
+    tensor by identity (its root, dtype, shape and offset are its own); and that no tensor
+    is given twice (only two views of one class can be one object)."""
+    names = [f"a{k}" for k in range(len(args))]
+    env: dict = {"CmpMask": CmpMask}
+    tests, tensors, views = [], [], {}
+    for k, (n, a) in enumerate(zip(names, args, strict=True)):
+        cls = a.__class__
+        v = env[f"V{k}"] = a
+        if isinstance(a, Tensor):
+            if a.offset.__class__ is not Const or any(a is t for t in tensors):
+                return None
+            tensors.append(a)
+            if a.kind is None:
+                tests.append(f"{n} is V{k}")
+                continue
+            env[f"C{k}"] = cls
+            tests += [f"{n}.__class__ is C{k}"] + \
+                [f"{n} is not {m}" for m in views.setdefault(cls, [])]
+            views[cls].append(n)
+        elif cls is int or cls is str:
+            tests.append(f"({n} is V{k} or {n}.__class__ is {cls.__name__} and {n} == V{k})")
+        elif cls is bool or v is None:
+            tests.append(f"{n} is V{k}")
+        elif cls is float:
+            env[f"R{k}"] = repr(a)
+            tests.append(f"({n} is V{k} or {n}.__class__ is float and repr({n}) == R{k})")
+        elif cls is CmpMask:
+            tests.append(f"{n}.__class__ is CmpMask")
+        else:
+            return None
+    offsets = "".join((f"{names[k]}.at, " if a.kind is not None else
+                       f"{a.offset.value}, ") for k, a in enumerate(args)
+                      if isinstance(a, Tensor))
+    source = (f"def check(args):\n"
+              f"    try:\n        {''.join(n + ', ' for n in names)}= args\n"
+              f"    except ValueError:\n        return None\n"
+              f"    if {' and '.join(tests) or 'True'}:\n        return ({offsets})\n"
+              f"    return None\n")
+    exec(source, env)  # noqa: S102 - text made here from names and the argument numbers
+    return env["check"]
 
 
 def _record(tik, loc, k: tuple, method, args: tuple):
@@ -248,8 +340,7 @@ def _record(tik, loc, k: tuple, method, args: tuple):
         tik.recording = None
     if result is None and rec.entry is not None and tik.registers.clock == clock + 1:
         if len(memo.entries) >= MAX_ENTRIES:
-            memo.entries.clear()
-            memo.tries.clear()
+            memo.forget()
         rec.entry.loc = loc
         memo.entries[k] = rec.entry
     return result

@@ -119,10 +119,14 @@ class Tensor:
             # one Python int into a 1-D tensor at a known offset (a Python loop's `t[i * 128]`,
             # its class found below before): the sum the expression below folds to, a view
             # of the class's fields and this offset (making views was a third of such a call)
-            view = _new(cls)
-            offset = view.offset = _new(Const)
-            offset.value = self.offset.value + index
+            view = cls()
+            view.at = self.offset.value + index
             return view
+        return self._view(index)
+
+    def _view(self, index) -> Tensor:
+        """SELF[INDEX], the view made in full (or its class found first: `__getitem__`; a
+        method of its own, so that its comprehensions' cells are not made for every view)."""
         if not isinstance(index, tuple) and len(self.shape) > 1:
             # TIK's __getitem__: one index (an immediate, Scalar, Expr or slice) into a
             # multi-dimensional tensor indexes its elements flat, the result 1-D (the flat
@@ -184,9 +188,10 @@ class Tensor:
         shape = self.shape[1:]
         fields = Tensor(self.tik, self.dtype, self.t, shape, self.name, self.scope,
                         self.pname, self.loc, self.root, Const(0)).__dict__
-        del fields["offset"]
         fields["kind"] = ViewKind(self.root, self.dtype, shape)
-        fields["__slots__"] = ("offset",)  # (no dict made for a view's one field)
+        fields["__slots__"] = ("at",)  # a view's one field: its offset, an int
+        fields["__init__"] = object.__init__  # (made by calling the class: no Python call)
+        fields["offset"] = property(_view_offset, doc="The offset as every Tensor has it.")
         fields["__qualname__"] = Tensor.__qualname__
         fields["__module__"] = Tensor.__module__
         return type(Tensor.__name__, (Tensor,), fields)
@@ -218,7 +223,11 @@ class Tensor:
         return f"Tensor({self.dtype!r}, {self.shape}, name={self.name!r}, scope={self.scope!r})"
 
 
-_new = object.__new__
+
+def _view_offset(view: Tensor) -> Const:
+    """An int-indexed view's offset, the Const its `at` is (made when read: the call memo
+    and the views' own making read `at`)."""
+    return Const(view.at)
 
 
 def _length(start, stop) -> int | None:

@@ -125,9 +125,9 @@ def test_a_repeated_line_as_its_number_changes_nothing(text, checks):
 
 
 def test_a_line_copy_is_the_statement_its_constructor_makes():
-    """The copies of a built line (isa/program.py BareStatement / BareInstruction, every field
-    set by the assembler) are the Statement and Instruction their constructors make from the
-    same fields, in and out of .rept, also as a repeated line's number."""
+    """The copies of a built line (made without their classes' __init__, every field set by
+    the assembler) are the Statement and Instruction their constructors make from the same
+    fields, in and out of .rept, also as a repeated line's number."""
     from isa.program import Instruction, Statement
 
     body = "vadd.f32 x, x, y, repeat=1\n"
@@ -138,6 +138,7 @@ def test_a_line_copy_is_the_statement_its_constructor_makes():
     for stmt in prog.statements:
         fields = {k: getattr(stmt, k) for k in Statement.FIELDS}
         made = Statement(**fields)
+        assert type(stmt) is Statement and type(stmt.hw[0]) is Instruction
         assert repr(made) == repr(stmt) and made.hw == stmt.hw
         (h,) = stmt.hw
         assert repr(Instruction(h.body, h.pc, h.line)) == repr(h)

@@ -26,7 +26,6 @@ from isa.diagnostics import AssemblyError
 from simulator import fused, hazards
 from simulator.errors import SimulationError
 from simulator.events import Observer
-from simulator.executor import Executor
 from simulator.plans import ObserverPlan, Planned
 from tests.differential.test_bulk_layouts import PipeGen, same_as_byte_hazards
 from tests.differential.test_random_programs import SETTINGS, Gen
@@ -151,20 +150,6 @@ def test_errors_after_fused_instructions_are_the_same():
     got = _outcome(text, "error", True)
     assert got[0] == "error"
     assert got == _outcome(text, "error", False)
-
-
-@pytest.fixture
-def reference_lines(monkeypatch) -> list[int]:
-    """The lines of every instruction the reference path (`Executor.execute`) issues."""
-    calls = []
-    real = Executor.execute
-
-    def spy(self, instr):
-        calls.append(instr.line)
-        return real(self, instr)
-
-    monkeypatch.setattr(Executor, "execute", spy)
-    return calls
 
 
 def test_fused_path_is_taken_and_left_for_observers(reference_lines):

@@ -26,7 +26,6 @@ from isa.chip import get_chip
 from isa.decode import decode_vector
 from isa.diagnostics import AssemblyError
 from simulator import fused, hazards
-from simulator.executor import Executor
 from simulator.timing.banks import bank_model
 from tests.differential.test_fused import _outcome
 from tests.differential.test_rebased_lines import SETTINGS, rebased_programs
@@ -35,17 +34,13 @@ CHIPS = ("ascend910b", "ascend950", "ascend310p", "ascend910")
 ONES = (1 << 64) - 1
 
 
-def _without_shapes(monkeypatch_ctx):
-    monkeypatch_ctx.setattr(fused.FastLoop, "_shape_plan", lambda self, learnt: None)
-
-
 def same_three_ways(text: str, checks: str = "error") -> tuple:
     """TEXT on the fast loop with shape plans, on the reference loop and on the fast loop
     without them: every field of the outcome equal. Returns it."""
     got = _outcome(text, checks, True)
     want = _outcome(text, checks, False)
     with pytest.MonkeyPatch.context() as mp:
-        _without_shapes(mp)
+        mp.setattr(fused.FastLoop, "_shape_plan", NO_SHAPES["_shape_plan"])
         plain = _outcome(text, checks, True)
     for other, name in ((want, "reference loop"), (plain, "fast loop without shape plans")):
         assert got[0] == other[0], f"{got[0]} against the {name}'s {other[0]}\n{text}"
@@ -54,17 +49,21 @@ def same_three_ways(text: str, checks: str = "error") -> tuple:
     return got
 
 
-@pytest.fixture
-def reference_lines(monkeypatch) -> list[int]:
-    """The lines of every instruction the reference path (`Executor.execute`) issues."""
-    calls = []
-    real = Executor.execute
+def reference_runs(text: str, calls: list[int], **without) -> tuple[int, int]:
+    """How many executions of TEXT take the reference path (CALLS: `reference_lines`'s), with
+    the fast loop's plans and with the FastLoop methods WITHOUT names (each made to decline)."""
+    calls.clear()
+    simulator.run(text)
+    planned = len(calls)
+    calls.clear()
+    with pytest.MonkeyPatch.context() as mp:
+        for name, stand_in in without.items():
+            mp.setattr(fused.FastLoop, name, stand_in)
+        simulator.run(text)
+    return planned, len(calls)
 
-    def spy(self, instr):
-        calls.append(instr.line)
-        return real(self, instr)
-    monkeypatch.setattr(Executor, "execute", spy)
-    return calls
+
+NO_SHAPES = {"_shape_plan": lambda self, learnt: None}
 
 
 @SETTINGS
@@ -110,14 +109,8 @@ def test_unrolled_kernels_run_by_shape_plans_alike(chip, reference_lines):
     for text in (unrolled(chip, 120, t, 12288 if t == "f32" else 24576),
                  unrolled_alike(chip, 180, t)):
         assert same_three_ways(text)[0] == "ok"
-        reference_lines.clear()
-        simulator.run(text)
-        planned = len(reference_lines)
-        reference_lines.clear()
-        with pytest.MonkeyPatch.context() as mp:
-            _without_shapes(mp)
-            simulator.run(text)
-        assert planned < len(reference_lines)
+        planned, unplanned = reference_runs(text, reference_lines, **NO_SHAPES)
+        assert planned < unplanned
 
 
 def test_the_shape_plan_is_what_runs_the_lines(reference_lines):
@@ -125,14 +118,8 @@ def test_the_shape_plan_is_what_runs_the_lines(reference_lines):
     template per width of the indices' digits, isa/rebase.py: the line built in full, the
     first rebased line, and the second, after which the plan is made); without shape plans,
     every line."""
-    text = unrolled_alike("ascend910b", 100)
-    simulator.run(text)
-    with_plans = len(reference_lines)
-    reference_lines.clear()
-    with pytest.MonkeyPatch.context() as mp:
-        _without_shapes(mp)
-        simulator.run(text)
-    assert with_plans == 17 and len(reference_lines) == 201, (with_plans, len(reference_lines))
+    runs = reference_runs(unrolled_alike("ascend910b", 100), reference_lines, **NO_SHAPES)
+    assert runs == (17, 201), runs
 
 
 def test_init_and_race_warnings_at_their_lines():
@@ -280,3 +267,31 @@ def test_operands_moving_apart_past_a_fixed_one(reference_lines):
     reference_lines.clear()
     simulator.run(text, checks="warn")
     assert len(reference_lines) < 50, len(reference_lines)
+
+
+WALK = """.chip {chip}
+.ub x f32[6400] = random(1)
+.ub y f32[6400] = random(2)
+.ub z f32[6400]
+.ub cm u8[32] = random(3)
+    set_cmpmask cm
+    li x1, 0
+walk:
+    vsel.f32 z[x1], x[x1], y[x1]
+    vadd.f32 y[x1], z[x1], y[x1], repeat=1
+    vcmpv.lt.f32 cm, x[x1], z[x1]
+    add x1, x1, 64
+    blt x1, 6400, walk
+"""
+
+
+@pytest.mark.parametrize("chip", CHIPS[:3])
+def test_a_register_addressed_walk_runs_its_moved_decodings_by_plan(chip, reference_lines):
+    """A loop walking UB once (each execution at new addresses: a decoding moved from the
+    first, seen once) runs by the instruction's moving plan (`_moving_plan`), the same as the
+    reference loop; without it, every vector execution takes the reference path."""
+    text = WALK.format(chip=chip)
+    assert same_three_ways(text)[0] == "ok"
+    runs = reference_runs(text, reference_lines, _moving_plan=lambda self, learnt:
+                          lambda instr, i, vop, arg: None)
+    assert runs[0] <= 20 and runs[1] >= 300, runs

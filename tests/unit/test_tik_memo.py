@@ -60,6 +60,7 @@ for i in range(12):
     getattr(t, ["vec_cmpv_lt", "vec_cmpv_eq"][i % 2])(m[16], a[128], b[128], 1, 8, 8)
     t.vec_add(128 - i, d[i * 128], a[i * 128], b, 1, 8, 8, 8)  # binding rows
     t.vec_muls(64, f[i * 64], g[i * 64], [0.5, -0.0, 2, s][i % 4], 1, 8, 8)
+    t.vec_adds(128, d[i * 128], a[i * 128], [0.0, -0.0, 1.0][i % 3], 1, 8, 8)  # a site's own
     t.vec_conv(64, "round" if i % 3 else "", d[i * 64], f[i * 64], 1, 4, 8)
     t.vec_add(128, d2[i % 2 * 128], d2[i % 2 + 1, 0], d2[i % 2 * 128 + 256], 1, 8, 8, 8)  # 2-D
     v = d[i * 128]
@@ -163,3 +164,91 @@ def test_results_of_a_replayed_loop(tik_importable, tmp_path):
     got = run(prog).outputs["out"][:512].reshape(4, 128)
     want = np.where(np.arange(4)[:, None] % 2 == 1, 1.0, 2.0).repeat(128, 1)
     assert got.tobytes() == want.astype(np.float16).tobytes()
+
+
+def test_a_sites_later_calls_are_checked_without_the_key(tik_importable, tmp_path,
+                                                          monkeypatch):
+    """A site's first replay makes its Entry's check; the calls after it are checked by that
+    alone (memo.checker), not keyed."""
+    keyed = []
+    full = memo.key
+    monkeypatch.setattr(memo, "key", lambda *a: keyed.append(1) or full(*a))
+    program(tmp_path, """
+        for i in range(16):
+            t.vec_cmpv_lt(m[i * 16], a[i * 128], b[i * 128], 1, 8, 8)
+            t.vec_sel(128, 0, d[i * 128], m[i * 16], a[i * 128], b, 1, 8, 8, 8)
+            t.vec_adds(128, d[i * 128], d[i * 128], -0.0, 1, 8, 8)  # two views, one class
+        """)
+    assert len(keyed) == 3 * 2  # each site: its recording, its first replay
+
+
+def test_a_check_passes_what_has_the_key(tik_importable):
+    """`checker` of a call's arguments passes another call's when the key would be the same
+    (giving the tensors' offsets), else not; no check where the key cannot be checked so."""
+    from tbe import tik
+
+    t = tik.Tik()
+    x = t.Tensor("float16", (256,), name="x", scope=tik.scope_ubuf)
+    y = t.Tensor("float16", (256,), name="y", scope=tik.scope_ubuf)
+    mask = t.Tensor("uint16", (16,), name="mask", scope=tik.scope_ubuf)
+    check = memo.checker((x[0], y[128], x[128], y, 1, 0.0, "round", None, True))
+    assert check((x[16], y[0], x[32], y, 1, 0.0, "round", None, True)) == (16, 0, 32, 0)
+    for k, other in [(0, y[0]), (0, x), (3, y[0]), (4, 2), (4, True), (5, -0.0), (5, 0),
+                     (6, "floor"), (7, 0), (8, 1)]:
+        args = [x[16], y[0], x[32], y, 1, 0.0, "round", None, True]
+        args[k] = other
+        assert check(tuple(args)) is None, (k, other)
+    v = x[16]
+    assert check((v, y[0], v, y, 1, 0.0, "round", None, True)) is None  # one view twice
+    assert check((x[16], y[0], x[32], y, 1, 0.0, "round", None)) is None  # one fewer
+    assert memo.checker((x[0], [0, 1])) is None  # a list: keyed every call
+    assert memo.checker((v, v)) is None  # one view twice: keyed every call
+    assert memo.checker((mask, x, x)) is None
+    assert memo.checker((x[0], mask[0]))((x[8], mask[16])) == (8, 16)
+    part = x[128:256]  # a view made in full: by identity, its offset its own
+    assert memo.checker((part, x[0]))((part, x[8])) == (128, 8)
+    assert memo.checker((part, x[0]))((x[128:256], x[8])) is None
+
+
+def test_a_call_after_the_build_at_a_replayed_site(tik_importable, tmp_path):
+    line, col, got = error(tmp_path, """
+        for i in range(4):
+            t.vec_cmpv_lt(m[i * 16], a[i * 128], b[i * 128], 1, 8, 8)
+            if i == 2:
+                t.BuildCCE(kernel_name="k", inputs=[], outputs=[out])
+        """)
+    assert (line, col) == (CALL_LINE, 5)
+    assert "already built" in got
+
+
+def test_a_site_inside_a_for_range_is_keyed_apart(tik_importable, tmp_path, monkeypatch):
+    """Nested or not is part of the key: a site's Entry from outside a for_range is not
+    replayed inside one, its last Entry's check notwithstanding."""
+    recorded = []
+    full = memo._record
+    monkeypatch.setattr(memo, "_record", lambda *a: recorded.append(1) or full(*a))
+    program(tmp_path, """
+        def cmp(k):
+            t.vec_cmpv_lt(m[k * 16], a[k * 128], b[k * 128], 1, 8, 8)
+        for i in range(3):
+            cmp(i)
+        with t.for_range(0, 2):
+            for i in range(3):
+                cmp(i)
+        """)
+    assert len(recorded) == 2
+
+
+def test_two_functions_calls_at_one_offset(tik_importable, tmp_path):
+    """Two functions' calls at one bytecode offset are two sites (the code object tells)."""
+    prog = program(tmp_path, """
+        def one(k):
+            t.vec_cmpv_lt(m[k * 16], a[k * 128], b[k * 128], 1, 8, 8)
+        def two(k):
+            t.vec_cmpv_lt(m[k * 16], a[k * 128], b[k * 128], 1, 8, 8)
+        for i in range(4):
+            one(i)
+            two(i)
+        """)
+    lines = [s.line for s in prog.statements if s.hw[-1].text.startswith("vcmpv")]
+    assert lines == [CALL_LINE, CALL_LINE + 2] * 4

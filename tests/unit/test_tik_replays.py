@@ -145,6 +145,7 @@ def test_a_run_is_one_access_with_its_flags_outside(tik_importable, tmp_path, mo
 def test_views_share_their_class(tik_importable, tmp_path):
     from tbe import tik
 
+    from simulator.tik.expr import Const
     from simulator.tik.values import Tensor
 
     t = tik.Tik()
@@ -152,6 +153,7 @@ def test_views_share_their_class(tik_importable, tmp_path):
     v, w = a[3], a[5]
     assert type(v) is type(w) and type(v) is not Tensor and isinstance(v, Tensor)
     assert (v.offset.value, w.offset.value, v.shape) == (3, 5, ())
+    assert (v.at, w.at) == (3, 5) and type(v.offset) is Const  # the offset, as an int
     assert v.kind is w.kind and (v.kind.root, v.kind.dtype, v.kind.shape) == (a, "float16", ())
     full = Tensor(t, a.dtype, a.t, (), a.name, a.scope, a.pname, a.loc, a, v.offset)
     fields = {k: getattr(v, k) for k in vars(full)}
@@ -221,3 +223,20 @@ def test_one_view_twice_is_not_two_views_of_its_class(tik_importable, tmp_path, 
     monkeypatch.setattr(memo, "MAX_KEYS", 0)
     assert replayed == everything(program(tmp_path, body), tmp_path)
     assert "vadd.f16 d[128], d[256], b[128]" in replayed[0]
+
+
+def test_a_replayed_calls_statement_is_the_one_made_in_full(tik_importable, tmp_path):
+    """`one_statement` (a replayed call's, made without calling the classes) holds what
+    Statement and Instruction made in full hold."""
+    from isa.program import Instruction, Statement, one_statement
+    from simulator.tik.build import TIK_CALL
+
+    prog = program(tmp_path, """
+        t.vec_add(128, d, a, b, 1, 8, 8, 8)
+        t.data_move(g, d, 0, 1, 32, 0, 0)
+        """)
+    body = next(h.body for s in prog.statements for h in s.hw if h.text.startswith("vadd"))
+    fast = one_statement(body, 7, 9, 3, "t.vec_add(...)", TIK_CALL)
+    full = Statement(7, 9, 3, "t.vec_add(...)", TIK_CALL, (Instruction(body, 7, 9),))
+    assert repr(fast) == repr(full)
+    assert [(h.pc, h.line, h.body) for h in fast.hw] == [(7, 9, body)]
