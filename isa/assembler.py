@@ -32,7 +32,7 @@ from isa.lexer import (
     strip_comment,
 )
 from isa.operands import Builder, StatementSyntax
-from isa.program import Init, Instruction, Program, Statement, Tensor
+from isa.program import Init, Instruction, Program, Statement, Tensor, one_statement
 from isa.rebase import TEMPLATES_LIMIT, Template, shape_of, template
 from isa.table import TABLE, InstrDef, Table
 from isa.types import ALIASES, CONVERT_ONLY, TYPES, VECTOR_TYPES, lookup
@@ -571,7 +571,6 @@ class Assembler:
         self.flat: list[Instruction] | None = []
         flat_add = self.flat.append
         known, raw_lines, texts = self.known, self.raw_lines, self.plain_text
-        new = object.__new__  # (a copy's objects: below)
         for pc, src in enumerate(self.stmts):
             if type(src) is int:  # a repeated line (`pass1`): no Src while its text is built
                 text = texts[raw_lines[src - 1]]
@@ -583,14 +582,10 @@ class Assembler:
             else:
                 hit = plain.get(src.text) if src.segs is None else None
                 line, rept = src.line, src.rept
-            if hit is not None:  # its first copy's build at this pc and line, made as
-                instr = new(Instruction)  # program.py's one_statement makes them (no __init__)
-                instr.body, instr.pc, instr.line = hit[0], pc, line
-                st = new(Statement)
-                st.pc, st.line, st.col, st.source, st.defn = pc, line, hit[1], hit[2], hit[3]
-                st._hw, st.rept, st.notes = instr, rept, hit[4]
+            if hit is not None:  # its first copy's build at this pc and line
+                st = one_statement(hit[0], pc, line, hit[1], hit[2], hit[3], rept, hit[4])
                 out.append(st)
-                flat_add(instr)
+                flat_add(st._hw)
                 continue
             off = src.off
             shape = shape_of(src.text) if memo and src.segs is None and not locs else None

@@ -198,11 +198,12 @@ class Statement:
         return f"Statement({inner})"
 
 
-def one_statement(body: Body, pc: int, line: int, col: int, source: str,
-                  defn: InstrDef) -> Statement:
-    """`Statement(pc, line, col, source, defn, (Instruction(body, pc, line),))`, both made
-    without calling their classes (whose argument handling was half of the build of a TIK
-    loop's replayed call: simulator/tik/build.py)."""
+def one_statement(body: Body, pc: int, line: int, col: int, source: str, defn: InstrDef,
+                  rept: int | None = None, notes: tuple[str, ...] = ()
+                  ) -> Statement:
+    """`Statement(pc, line, col, source, defn, (Instruction(body, pc, line),), rept, notes)`,
+    both made without calling their classes (whose argument handling was half of the build of
+    a TIK loop's replayed call, simulator/tik/build.py, and of an assembled line's copy)."""
     instr = _new(Instruction)
     instr.body = body
     instr.pc = pc
@@ -214,8 +215,8 @@ def one_statement(body: Body, pc: int, line: int, col: int, source: str,
     s.source = source
     s.defn = defn
     s._hw = instr
-    s.rept = None
-    s.notes = ()
+    s.rept = rept
+    s.notes = notes
     return s
 
 
