@@ -151,14 +151,24 @@ def bank_layout(vop: VectorOp, period: int, region: int | None) -> tuple:
             d = row_p - row_q  # row_p + x == row_q + y for some x <= end_p, y <= end_q
             parts.append(d if -end_p <= d <= end_q else None)
     if region is not None:
-        first, regions = ref // region, []
-        for row, end in spans:
-            at = row // region
-            if (row + end) // region != at:  # it straddles two regions
-                return ("exact", relative_layout(vop, region), ref)
-            regions.append(at - first)
-        parts.append(tuple(regions))
+        regions = _regions(spans, region)
+        if regions is None:  # an operand straddles two regions
+            return ("exact", relative_layout(vop, region), ref)
+        parts.append(regions)
     return tuple(parts)
+
+
+def _regions(spans: list[tuple[int, int]], region: int, shift: int = 0) -> tuple | None:
+    """The region each operand of SPANS (`_spans`), moved by SHIFT bytes, lies in, relative to
+    the first's; None when one straddles two."""
+    first = (spans[0][0] + shift) // region
+    out = []
+    for row, end in spans:
+        at = (row + shift) // region
+        if (row + shift + end) // region != at:
+            return None
+        out.append(at - first)
+    return tuple(out)
 
 
 def _spans(vop: VectorOp) -> list[tuple[int, int]]:
@@ -207,23 +217,7 @@ class _Model:
         region = self.region
         if region is None:
             return ()
-        spans = vop.derived("bank spans", _spans)
-        first = (spans[0][0] + shift) // region
-        regions = []
-        for row, end in spans:
-            at = (row + shift) // region
-            if (row + shift + end) // region != at:
-                return None
-            regions.append(at - first)
-        return tuple(regions)
-        ref = vop.operands[0].base & ~31
-        first, moved_first = ref // region, (ref + shift) // region
-        for row, end in _spans(vop):
-            at, moved = row // region, (row + shift) // region
-            if (row + end) // region != at or (row + shift + end) // region != moved or \
-                    moved - moved_first != at - first:
-                return False
-        return True
+        return _regions(vop.derived("bank spans", _spans), region, shift)
 
     def shape(self, vop: VectorOp) -> tuple:
         key = shape_key(vop)
