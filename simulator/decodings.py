@@ -71,11 +71,9 @@ class Decodings:
             self._shapes.clear()
             self._apart.clear()
         first = vop.operands[0].base if vop.operands else 0
-        lo_b, hi_b, aligned = -(1 << 62), 1 << 62, True
+        aligned = all((acc.base - first) % 32 == 0 for acc in vop.operands)
         spans = []  # each operand's (first byte, last byte, lowest base, highest base)
-        for acc in vop.operands:  # the range of first-operand bases that passes every check
-            d = acc.base - first
-            aligned = aligned and d % 32 == 0
+        for acc in vop.operands:  # from its base: the bases that pass every check
             lo, hi = checks.extent(vop, acc)
             if hi < lo:
                 spans.append(None)
@@ -84,23 +82,22 @@ class Decodings:
             floor, ceil = 0, self.ub_bytes
             if tensor is not None:
                 floor, ceil = max(floor, tensor.addr), min(ceil, tensor.addr + tensor.nbytes)
-            lo_b = max(lo_b, floor - (lo - first))
-            hi_b = min(hi_b, ceil - 1 - (hi - first))
             b = acc.base
             spans.append((lo - b, hi - b, floor - (lo - b), ceil - 1 - (hi - b)))
         if instr.is_static:  # rebased by the shift of its first address: only when that
             # is where the first operand lies (then it is for every line laid out alike)
-            if aligned and first == next(iter(addrs.values()), None):
-                key = _static_key(instr, addrs, fields, vop.mask, vop.counter)
-                self._shapes[key] = (vop, first, lo_b, hi_b, {})
-                if sel is None and first % 32 == 0 and \
-                        all(addrs.get(a.role) == a.base for a in vop.operands):
-                    self._put_apart(key[:-1], vop, tuple(spans))
+            if not aligned or first != next(iter(addrs.values()), None):
+                return
+            key = _static_key(instr, addrs, fields, vop.mask, vop.counter)
         elif aligned:
             key = _shape_key(instr, addrs, fields, vop.mask, vop.counter)
-            self._shapes[key] = (vop, first, lo_b, hi_b, {})
-            if first % 32 == 0 and all(addrs.get(a.role) == a.base for a in vop.operands):
-                self._put_apart(key[:-1], vop, tuple(spans))
+        else:
+            return
+        bases = [a.base for a in vop.operands]
+        self._shapes[key] = (vop, first, *_first_bases(first, bases, spans), {})
+        if sel is None and first % 32 == 0 and \
+                all(addrs.get(a.role) == a.base for a in vop.operands):
+            self._put_apart(key[:-1], vop, tuple(spans))
 
     def _put_static(self, instr: Instruction, vop: VectorOp, sel: int | None) -> None:
         by_mask = self._static.setdefault(instr.text, {})
@@ -144,12 +141,8 @@ class Decodings:
                                                  in zip(vop.operands, bases, strict=True)))
                     if instr.is_static:
                         self._put_static(instr, out, sel)
-                    first = bases[0]  # the first operand's bases every operand allows
-                    lo_b = max([first + s[2] - b for s, b in zip(spans, bases, strict=True)
-                                if s is not None], default=-(1 << 62))
-                    hi_b = min([first + s[3] - b for s, b in zip(spans, bases, strict=True)
-                                if s is not None], default=1 << 62)
-                    self._shapes[key] = (out, first, lo_b, hi_b, {})
+                    first = bases[0]
+                    self._shapes[key] = (out, first, *_first_bases(first, bases, spans), {})
                     return out
         return None
 
@@ -190,6 +183,17 @@ class Decodings:
             if len(seen) < SHAPE_CACHE // 64:
                 seen[base] = out
         return out
+
+
+def _first_bases(first: int, bases, spans) -> tuple[int, int]:
+    """The lowest and highest first-operand base (FIRST now) at which every operand, at BASES
+    and moved alike, stays within what its SPANS (`put`'s) allow."""
+    lo_b, hi_b = -(1 << 62), 1 << 62
+    for b, span in zip(bases, spans, strict=True):
+        if span is not None:
+            lo_b = max(lo_b, first + span[2] - b)
+            hi_b = min(hi_b, first + span[3] - b)
+    return lo_b, hi_b
 
 
 def _overlaps(bases, spans: tuple) -> tuple:
