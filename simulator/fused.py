@@ -496,8 +496,7 @@ class FastLoop:
                 return
         elif regplans.plannable(issue, fam):  # issue 34: a reg-based register instruction
             pass
-        elif fam.kind != VECTOR or issue is not vector.issue or fam.name not in isa.bodies \
-                or instr.is_static and fam.cmpmask_addr(instr.fields):
+        elif not _vector_planned(instr, isa):
             self.never.add(instr.text)  # mode 2 included: its mask address is state
             return
         if instr.text not in self.once:
@@ -791,10 +790,9 @@ class FastLoop:
         the line) where no such decoding is stored, or for a line whose fields or definition
         are not LEARNT's. None when LEARNT is not a static vector instruction with an
         immediate scalar (if any) and no mode-2 mask address."""
-        ex, m, fam, isa = self.ex, self.m, learnt.defn.family, self.ex.isa
-        if fam.kind != VECTOR or isa.issue.get(fam.name) is not vector.issue \
-                or fam.name not in isa.bodies or not learnt.is_static \
-                or fam.cmpmask_addr(learnt.fields) or not vector.fixed_scalar(learnt):
+        ex, m = self.ex, self.m
+        if not (learnt.is_static and _vector_planned(learnt, ex.isa)
+                and vector.fixed_scalar(learnt)):
             return None
         run, arg = self._moving_plan(learnt), vector.scalar_bytes(ex, learnt)
         fields, defn, get = learnt.fields, learnt.defn, ex.decodings.get
@@ -955,6 +953,14 @@ def _chain(eaches: list) -> Callable:
         for e in eaches:
             e(instr, busy, taken)
     return each
+
+
+def _vector_planned(instr: Instruction, isa) -> bool:
+    """Whether INSTR is a repeat-driven vector instruction a vector plan can run: ISA's own
+    vector issue and a body, and no mode-2 mask address read from CMPMASK (state) when static."""
+    fam = instr.defn.family
+    return fam.kind == VECTOR and isa.issue.get(fam.name) is vector.issue \
+        and fam.name in isa.bodies and not (instr.is_static and fam.cmpmask_addr(instr.fields))
 
 
 def _declines(instr: Instruction, i: int) -> None:
