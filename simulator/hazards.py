@@ -189,21 +189,27 @@ class HazardChecks(Observer):
             acc = self._accesses(ev.ub_ranges())
         p = PIPE[ev.pipe]
         count = self._checked(ev, p, acc)
-        if count is None:
-            return
+        if count is not None:  # a vector decoding's fill waits, as a step's does (#33 item 1:
+            # a long unrolled kernel's lines are all first sightings)
+            self._recorded(acc, count, p, ev.instr, memo is not None and p == V)
+
+    def _recorded(self, acc: Accesses, count: int, p: int, instr: Instruction,
+                  waits: bool) -> None:
+        """An access ACC of pipe P, its COUNT, recorded: the pipe's last read and write, the
+        records filled (their fill left pending when WAITS: see flush) and INSTR's place."""
         if acc.reads:
             self.last_read[p] = count
         if acc.writes:
             self.last_write[p] = count
-        if memo is not None and p == V:  # its fill waits, as a step's does (#33 item 1: a
-            unfilled = self.unfilled     # long unrolled kernel's lines are all first sightings)
+        if waits:
+            unfilled = self.unfilled
             if unfilled.pop(acc, None) is None and len(unfilled) >= UNFILLED:
                 self.flush()
             unfilled[acc] = count * 4 + p
         else:
             self.flush()
             self._fill(acc, p, count)
-        self.where[p].append(ev.instr)
+        self.where[p].append(instr)
 
     def release(self) -> None:
         """The run is over (`Run.release`): the per-pipe logs of instructions emptied and the
@@ -308,8 +314,7 @@ class HazardChecks(Observer):
         execution's VectorOp, a decoding moved; CMPMASK read or written when CMPMASK): what
         `on_event` does at a decoding's first sighting, with EVENT building the event only
         when a check needs it; a decoding executed again takes its step (`_vector_step`)."""
-        unfilled, checked, pop = self.unfilled, self._checked, self.unfilled.pop
-        last_read, last_write, append = self.last_read, self.last_write, self.where[V].append
+        checked, recorded = self._checked, self._recorded
         again: dict[Accesses, Each] = {}  # a decoding's step, once it is executed again
 
         def each(instr: Instruction, busy: int = 0, taken: bool = False) -> None:
@@ -325,16 +330,8 @@ class HazardChecks(Observer):
                 return
             acc = memo[self] = self._accesses(cell.op.ub_ranges())
             count = checked(_Later(instr, event), V, acc)
-            if count is None:
-                return
-            if acc.reads:
-                last_read[V] = count
-            if acc.writes:
-                last_write[V] = count
-            if pop(acc, None) is None and len(unfilled) >= UNFILLED:
-                self.flush()
-            unfilled[acc] = count * 4 + V
-            append(instr)
+            if count is not None:
+                recorded(acc, count, V, instr, True)
         return each
 
     def _unordered(self, p: int) -> bool:
