@@ -18,6 +18,7 @@ import numpy as np
 from isa.decode import VectorOp
 
 SHAPE_CACHE_LIMIT = 4096
+_APART = -(1 << 62)  # (`layout_groups`: two operands' rows too far apart to meet)
 
 
 def block_activity(vop: VectorOp, blocks: int) -> np.ndarray:
@@ -219,6 +220,33 @@ class _Model:
             return ()
         return _regions(vop.derived("bank spans", _spans), region, shift)
 
+    def layout_groups(self, vop: VectorOp, shifts: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray] | None:
+        """Lines of VOP with its operands moved by each row of SHIFTS ((lines, operands)
+        bytes, whole rows) grouped so that the lines of a group have one `layout_key` (and so
+        one cost): (each line's group, a line of each group), or None when this model keys
+        layouts otherwise. A line's group follows what `bank_layout` reads of the moved
+        rows: each row's distance from the first's modulo the period, each pair's distance
+        while their rows may meet, and with a region the regions relative to the first's, or
+        (an operand straddling two) the rows themselves."""
+        if type(self).layout_key is not _Model.layout_key:
+            return None
+        spans = vop.derived("bank spans", _spans)
+        rows = np.array([row for row, _ in spans], np.int64) + shifts
+        ends = [end for _, end in spans]
+        cols = [(rows - rows[:, :1]) % (self.groups * 32)]
+        for p in range(len(spans)):
+            for q in range(p + 1, len(spans)):
+                d = rows[:, p] - rows[:, q]
+                cols.append(np.where((-ends[p] <= d) & (d <= ends[q]), d, _APART)[:, None])
+        if self.region is not None:
+            at = rows // self.region
+            straddles = ((rows + np.array(ends, np.int64)) // self.region != at).any(axis=1)
+            cols += [at - at[:, :1], np.where(straddles[:, None], rows, -1)]
+        _, first, group = np.unique(np.hstack(cols), axis=0, return_index=True,
+                                    return_inverse=True)
+        return group.reshape(-1), first
+
     def shape(self, vop: VectorOp) -> tuple:
         key = shape_key(vop)
         hit = self._shapes.get(key)
@@ -321,6 +349,10 @@ class NoBanks:
 
     def moved_key(self, vop: VectorOp, shifts: tuple[int, ...]) -> tuple | None:
         return ()
+
+    def layout_groups(self, vop: VectorOp, shifts: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray] | None:
+        return np.zeros(len(shifts), np.int64), np.zeros(1, np.int64)  # one layout
 
     def beats(self, vop: VectorOp, slope: int) -> np.ndarray:
         return np.full(vop.repeats, max(slope, 1), np.int64)

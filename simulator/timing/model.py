@@ -19,7 +19,7 @@ from isa.regvec import REGVEC, spill_traffic
 from isa.table import PIPES
 from simulator.events import Event, RunInfo
 from simulator.instr_timing import InstrTiming
-from simulator.plans import Booked, Planned, Varying
+from simulator.plans import Batch, Booked, Planned, Varying
 from simulator.timing.banks import bank_model
 from simulator.timing.config import BLOCK, CostClass, config_of
 from simulator.timing.records import QueueState, TimingSnapshot
@@ -295,6 +295,8 @@ class TimingModel:
         kind = planned.kind
         if kind == families.VECTOR and type(planned.op) is Varying:  # lines of one shape
             return self._moved_plan(planned)
+        if kind == families.VECTOR and type(planned.op) is Batch:  # ... run as one
+            return self._batch_plan(planned)
         if kind == families.VECTOR and planned.op is not None:
             return self._vector_plan(planned)
         if kind not in self._by_kind and planned.pipe == "S":
@@ -336,6 +338,32 @@ class TimingModel:
             _, busy, _, extra = cost(cell.op, cls)
             return busy, extra
         return self._varying_plan(cls, body)
+
+    def _batch_plan(self, planned: Planned) -> TimingPlan:
+        """Lines of one shape run as one (`planned.op` a Batch): book() books each line of
+        the batch in order, as `_moved_plan` books it, and returns their busy cycles; a cost
+        worked out per group of lines laid out alike (`layout_groups`; a line each when the
+        bank model keys layouts otherwise)."""
+        cls, cell, cost = self.class_of(planned.instr), planned.op, self._vector_cost
+        line: list[tuple[int, int]] = [(0, 0)]  # the line being booked: its (body, extra)
+        book_line, settle = self._varying_plan(cls, lambda: line[0])
+
+        def book() -> list[int]:
+            origin, shifts, instrs = cell.origin, cell.shifts, cell.instrs
+            groups = self.banks.layout_groups(origin, shifts)
+            group, first = groups if groups is not None else \
+                (np.arange(len(instrs)), np.arange(len(instrs)))  # (each line its own)
+            costs = []
+            for j in first.tolist():
+                _, busy, _, extra = cost(origin.moved(instrs[j], tuple(shifts[j].tolist())),
+                                         cls)
+                costs.append((busy, extra))
+            out = []
+            for g in group.tolist():
+                line[0] = costs[g]
+                out.append(book_line())
+            return out
+        return book, settle
 
     def _varying_plan(self, cls, cost: Callable[[], tuple[int, int]]) -> TimingPlan:
         """(book, settle) of executions on V of class CLS whose body cycles and bank-conflict
