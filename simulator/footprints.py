@@ -156,12 +156,17 @@ class Record:
             self._split(fp.blocks)
             self.byte[fp.part] = value
 
-    def fill_rows(self, blocks: np.ndarray, values: np.ndarray) -> None:
+    def fill_rows(self, blocks: np.ndarray, values: np.ndarray, apart: bool = False) -> None:
         """Every byte of the blocks of row j of BLOCKS ((rows, blocks) block numbers) :=
-        VALUES[j], row after row (a later row's value wins where rows share a block)."""
-        flat = blocks.reshape(-1)[::-1]
-        at, last = np.unique(flat, return_index=True)  # each block's last row
-        self.block[at] = np.repeat(values, blocks.shape[1])[::-1][last]
+        VALUES[j], row after row (a later row's value wins where rows share a block); APART
+        when no two rows share a block (then one store)."""
+        if apart:
+            at = blocks.reshape(-1)
+            self.block[at] = np.repeat(values, blocks.shape[1])
+        else:
+            flat = blocks.reshape(-1)[::-1]
+            at, last = np.unique(flat, return_index=True)  # each block's last row
+            self.block[at] = np.repeat(values, blocks.shape[1])[::-1][last]
         if self.any_mixed:
             self.mixed[at] = False
 

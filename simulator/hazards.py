@@ -369,11 +369,11 @@ class HazardChecks(Observer):
             clock[V] = last = first + n - 1
             counts = np.arange(first, last + 1, dtype=np.int64)
             for blocks, write in moved:
-                if write:
-                    self.writer.fill_rows(blocks, counts * 4 + V)
+                if write:  # (no line writes what another touches: apart)
+                    self.writer.fill_rows(blocks, counts * 4 + V, True)
                     self.last_write[V] = last
                 else:
-                    self.readers[V].fill_rows(blocks, counts)
+                    _fill_moved(self.readers[V], blocks, counts)
                     self.last_read[V] = last
             self.where[V].extend(cell.instrs)
             return True
@@ -553,6 +553,17 @@ class HazardChecks(Observer):
                       f"byte {byte:#x}, which {other.head} on {PIPES[q]} at line {other.line} "
                       f"{verb}, with no set_flag/wait_flag or pipe_barrier ordering them "
                       f"({kind})", role, once="race")
+
+
+def _fill_moved(record: Record, blocks: np.ndarray, values: np.ndarray) -> None:
+    """`Record.fill_rows` of rows of blocks that each move by one step from the last (a batch's
+    operand): rows not moving leave the last row's value, rows moving past their own blocks
+    are apart."""
+    step = int(blocks[1, 0] - blocks[0, 0]) if len(blocks) > 1 else 0
+    if step == 0:
+        record.fill_rows(blocks[-1:], values[-1:], True)
+    else:
+        record.fill_rows(blocks, values, abs(step) > int(blocks[0].max() - blocks[0].min()))
 
 
 def _joined(ranges: list[tuple[int, int]]) -> tuple[list[int], list[int]]:

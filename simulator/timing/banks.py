@@ -243,9 +243,13 @@ class _Model:
             at = rows // self.region
             straddles = ((rows + np.array(ends, np.int64)) // self.region != at).any(axis=1)
             cols += [at - at[:, :1], np.where(straddles[:, None], rows, -1)]
-        _, first, group = np.unique(np.hstack(cols), axis=0, return_index=True,
-                                    return_inverse=True)
-        return group.reshape(-1), first
+        index: dict[tuple, int] = {}  # a line's key -> its group (few: no sort of the rows)
+        group = [index.setdefault(key, len(index)) for key in map(tuple,
+                                                                  np.hstack(cols).tolist())]
+        first = [0] * len(index)
+        for j in range(len(group) - 1, -1, -1):
+            first[group[j]] = j
+        return np.array(group, np.int64), np.array(first, np.int64)
 
     def shape(self, vop: VectorOp) -> tuple:
         key = shape_key(vop)
