@@ -43,7 +43,7 @@ source's `index`, the semantics' registries and the plans' contract.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -861,31 +861,34 @@ class FastLoop:
         body, arg = ex.isa.bodies[fam.name], vector.scalar_bytes(ex, learnt)
         fields, defn, shape = learnt.fields, learnt.defn, learnt.body.shape
         roles = tuple(role for role, o in learnt.operands.items() if o.kind == "mem")
+        if not roles:
+            return None
         flat, once, run_origin = self.source.flat, self.once, ex.decodings.run_origin
         timed = self.model is not None
         executions = skip = 0
 
-        def lines_from(i: int, room: int) -> tuple[list, list]:
+        operands_of, addr = itemgetter(*roles), attrgetter("addr")
+
+        def lines_from(i: int, room: int) -> tuple[list, np.ndarray]:
             """The lines of the shape from I on, not run before, whose operands move by one
             step each (at most ROOM, MAX_BATCH), and their operands' addresses."""
-            lines, bases, step = [], [], None
+            lines, bases = [], []
             for j in range(i, min(len(flat), i + min(room, MAX_BATCH))):
                 instr = flat[j]
                 b = instr.body
-                if b.shape is not shape or b.fields is not fields or instr.defn is not defn \
-                        or instr.text in once:
+                if b.shape is not shape or b.fields is not fields or b.defn is not defn \
+                        or b.text in once:
                     break
-                ops = instr.operands
-                at = [ops[role].addr for role in roles]
-                if bases:
-                    moved = [x - y for x, y in zip(at, bases[-1], strict=True)]
-                    if step is None:
-                        step = moved
-                    elif moved != step:
-                        break
                 lines.append(instr)
-                bases.append(at)
-            return lines, bases
+                found = operands_of(b.operands)
+                bases.append(tuple(map(addr, found)) if len(roles) > 1 else (found.addr,))
+            at = np.array(bases, np.int64).reshape(len(lines), len(roles))
+            if len(lines) > 2:  # (the first line whose step differs from the first step)
+                moving = (at[2:] - at[1:-1] == at[1] - at[0]).all(axis=1)
+                if not moving.all():
+                    n = int(np.argmin(moving)) + 2
+                    lines, at = lines[:n], at[:n]
+            return lines, at
 
         def run(i: int, room: int) -> int | None:
             nonlocal executions, skip
@@ -895,7 +898,7 @@ class FastLoop:
             skip = i + len(lines)  # (declined: these lines run one at a time)
             if len(lines) < MIN_BATCH:
                 return None
-            found = run_origin(learnt, roles, np.array(bases, np.int64), fields,
+            found = run_origin(learnt, roles, bases, fields,
                                (m.mask_hi, m.mask_lo), m.counter)
             if found is None:
                 return None
@@ -1049,17 +1052,54 @@ class FastLoop:
 def _independent(bases: np.ndarray, spans: tuple, writes: list[bool]) -> int:
     """How many lines from the first on (operand k of line j at BASES[j, k], its bytes within
     SPANS[k]'s first and last from its base, or none when None; WRITES: which operands are
-    written) touch no byte another of them writes."""
-    lo = [None if s is None else bases[:, k] + s[0] for k, s in enumerate(spans)]
-    hi = [None if s is None else bases[:, k] + s[1] for k, s in enumerate(spans)]
+    written) touch no byte another of them writes. Each operand moves by one step from line
+    to line (`_batch_plan`)."""
     n = len(bases)
-    clash = np.zeros((n, n), bool)  # [j, l]: line j writes a byte line l touches
+    steps = (bases[1] - bases[0]).tolist() if n > 1 else [0] * len(spans)
+    first = bases[0].tolist()
     for w, written in enumerate(writes):
-        if not written or lo[w] is None:
+        if not written or spans[w] is None:
             continue
-        for q in range(len(spans)):
-            if lo[q] is not None:
-                clash |= (lo[w][:, None] <= hi[q][None, :]) & (lo[q][None, :] <= hi[w][:, None])
+        lo_w, hi_w = first[w] + spans[w][0], first[w] + spans[w][1]
+        for q, span in enumerate(spans):
+            if span is None:
+                continue
+            lo_q, hi_q = first[q] + span[0], first[q] + span[1]
+            if steps[w] == steps[q]:  # line j's w meets line j + d's q for d in a range
+                n = min(n, _nearest(lo_w - hi_q, hi_w - lo_q, steps[q]))
+            else:
+                n = min(n, _meeting(bases[:n, w, None] + _span_of(spans[w]),
+                                    bases[:n, q, None] + _span_of(span)))
+    return n
+
+
+def _span_of(span: tuple) -> np.ndarray:
+    """A span's first and last byte from its base."""
+    return np.array(span[:2], np.int64)
+
+
+def _nearest(lo: int, hi: int, step: int) -> int:
+    """The least d > 0 with d·STEP or -d·STEP in [LO, HI] (two operands moving alike meet
+    between lines d apart), or a number past any batch."""
+    never = MAX_BATCH + 1
+    if step == 0:
+        return 1 if lo <= 0 <= hi else never
+    step = abs(step)
+    best = never
+    for a, b in ((lo, hi), (-hi, -lo)):  # d·step in [a, b]
+        d = max(1, -(-a // step))
+        if d * step <= b:
+            best = min(best, d)
+    return best
+
+
+def _meeting(w: np.ndarray, q: np.ndarray) -> int:
+    """The first line whose interval of W or Q ((lines, 2): first and last byte) meets an
+    earlier line's other (W a written operand's), or the number of lines."""
+    n = len(w)
+    if w[:, 0].min() > q[:, 1].max() or q[:, 0].min() > w[:, 1].max():
+        return n  # (the boxes of every line's intervals lie apart)
+    clash = (w[:, None, 0] <= q[None, :, 1]) & (q[None, :, 0] <= w[:, None, 1])
     clash |= clash.T
     later = np.triu(clash, 1).any(axis=0)  # line l meets an earlier line
     return int(np.argmax(later)) if later.any() else n
