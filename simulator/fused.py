@@ -20,6 +20,11 @@ instruction keeps taking the reference path. Plans exist for:
   indices, each line run once), once two of them ran: each line's decoding moved from the
   shape's as the reference path finds it, the family's body, and the parts bound once for the
   shape (`Planned.op` a Varying set to each line's decoding; `_shape_plan`);
+- consecutive lines of one shape not run before whose operands each move by one step from
+  line to line, none touching bytes another writes (an unrolled kernel's tile loop written
+  out), at least MIN_BATCH of them: one batch — the family's body once, on the decoding of
+  that many repeats they make together (`VectorOp.batched`), the timing stage booking each
+  line, the observers taking them all or declining (`_batch_plan`, `Batch`);
 - a scalar instruction or branch (`semantics.scalar.EFFECTS`): the same effect on the
   registers the family's issue applies; a taken branch continues at its target's flat index.
 - a MASK or mask-mode writer (`semantics.registers`): the family's own issue and write, read
