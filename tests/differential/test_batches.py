@@ -223,10 +223,28 @@ def test_a_batch_that_skips_what_it_must_not_is_caught(monkeypatch):
             same_three_ways(race, "warn")
 
 
-def test_the_debugger_runs_lines_one_at_a_time():
-    """A session's loop records every execution: it makes no batches."""
-    from simulator.debugger.fast import DebugLoop
-    assert DebugLoop._batch_plan(None, None) is None
+def test_the_debugger_steps_back_over_every_line_of_a_batchable_run():
+    """A session's loop records every execution (it makes no batches): after `continue` to the
+    end, stepping back line by line restores UB as each line left it."""
+    from simulator.debugger import Commands, Session
+    text = program("ascend910b", "f32", ["set_cmpmask m"] + [
+        f"vadd.f32 x[{64 * i}], x[{64 * i}], y[{64 * i}]" for i in range(30)])
+    assert batched_lines(text) >= 20
+
+    def ub(s):
+        s.sync()
+        return s.machine.ub.tobytes()
+    stepped = Session(assemble(text))
+    states = [ub(stepped)]
+    while not stepped.finished:
+        Commands(stepped).execute("step")
+        states.append(ub(stepped))
+    ran = Session(assemble(text))
+    Commands(ran).execute("continue")
+    assert ub(ran) == states[-1]
+    for want in reversed(states[:-1]):
+        Commands(ran).execute("back")
+        assert ub(ran) == want
 
 
 # -- the pieces, against their one-line forms --------------------------------------------------
