@@ -12,6 +12,8 @@ per instruction only whole-array numpy runs, never a loop over repeats or elemen
 
 from __future__ import annotations
 
+from functools import cache
+
 import attrs
 import numpy as np
 
@@ -172,6 +174,12 @@ def _regions(spans: list[tuple[int, int]], region: int, shift: int = 0) -> tuple
     return tuple(out)
 
 
+@cache
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs p < q of N operands, as two index arrays."""
+    return np.triu_indices(n, 1)
+
+
 def _spans(vop: VectorOp) -> list[tuple[int, int]]:
     """(first row, last row - first row) of each operand."""
     r = vop.repeats
@@ -235,10 +243,11 @@ class _Model:
         rows = np.array([row for row, _ in spans], np.int64) + shifts
         ends = [end for _, end in spans]
         cols = [(rows - rows[:, :1]) % (self.groups * 32)]
-        for p in range(len(spans)):
-            for q in range(p + 1, len(spans)):
-                d = rows[:, p] - rows[:, q]
-                cols.append(np.where((-ends[p] <= d) & (d <= ends[q]), d, _APART)[:, None])
+        if len(spans) > 1:  # every pair p < q at once
+            p, q = _pairs(len(spans))
+            end = np.array(ends, np.int64)
+            d = rows[:, p] - rows[:, q]
+            cols.append(np.where((-end[p] <= d) & (d <= end[q]), d, _APART))
         if self.region is not None:
             at = rows // self.region
             straddles = ((rows + np.array(ends, np.int64)) // self.region != at).any(axis=1)
