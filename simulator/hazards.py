@@ -368,13 +368,15 @@ class HazardChecks(Observer):
             first, n = clock[V] + 1, len(shifts)
             clock[V] = last = first + n - 1
             counts = np.arange(first, last + 1, dtype=np.int64)
+            reads = [blocks for blocks, write in moved if not write]
             for blocks, write in moved:
                 if write:  # (no line writes what another touches: apart)
                     self.writer.fill_rows(blocks, counts * 4 + V, True)
                     self.last_write[V] = last
-                else:
-                    _fill_moved(self.readers[V], blocks, counts)
-                    self.last_read[V] = last
+            if reads:  # (one fill: a line's read may be another's read of another operand)
+                _fill_moved(self.readers[V], reads[0] if len(reads) == 1 else np.hstack(reads),
+                            counts, len(reads) == 1)
+                self.last_read[V] = last
             self.where[V].extend(cell.instrs)
             return True
         return batch
@@ -555,10 +557,13 @@ class HazardChecks(Observer):
                       f"({kind})", role, once="race")
 
 
-def _fill_moved(record: Record, blocks: np.ndarray, values: np.ndarray) -> None:
-    """`Record.fill_rows` of rows of blocks that each move by one step from the last (a batch's
-    operand): rows not moving leave the last row's value, rows moving past their own blocks
-    are apart."""
+def _fill_moved(record: Record, blocks: np.ndarray, values: np.ndarray, moving: bool) -> None:
+    """`Record.fill_rows` of a batch's rows of blocks; MOVING when they are one operand's, each
+    row its last moved by one step: then rows not moving leave the last row's value, and
+    rows moving past their own blocks are apart."""
+    if not moving:
+        record.fill_rows(blocks, values)
+        return
     step = int(blocks[1, 0] - blocks[0, 0]) if len(blocks) > 1 else 0
     if step == 0:
         record.fill_rows(blocks[-1:], values[-1:], True)
