@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simulator
@@ -42,6 +42,11 @@ SHAPES = (
     "vmul.{t} {d}, {a}, {b}, stride=2,1,1,8,8,8",
     "vadds.{t} {d}, {a}, 2.5",
     "vmax.{t} {d}, {a}, {b}",
+    "vrelu.{t} {d}, {a}",
+    "vexp.{t} {d}, {a}",
+    "vdiv.{t} {d}, {a}, {b}",
+    "vsub.{t} {d}, {a}, {b}, stride=1,1,2,8,8,16",
+    "vmla.{t} {d}, {a}, {b}",
 )
 STATE = ("set_vector_mask 0x0, 0xff00ff", "set_mask_count\n    set_vector_mask 0, 40",
          "set_mask_norm\n    set_vector_mask 0xffffffffffffffff, 0xffffffffffffffff",
@@ -137,7 +142,7 @@ def batched_programs(draw) -> str:
     return program(chip, t, body)
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=200)
 @given(batched_programs(), st.sampled_from(["error", "warn", "off"]))
 def test_random_runs_of_one_shape(text, checks):
     try:
