@@ -160,13 +160,17 @@ class Record:
         """Every byte of the blocks of row j of BLOCKS ((rows, blocks) block numbers) :=
         VALUES[j], row after row (a later row's value wins where rows share a block); APART
         when no two rows share a block (then one store)."""
+        self.fill_each(blocks.reshape(-1), np.repeat(values, blocks.shape[1]), apart)
+
+    def fill_each(self, blocks: np.ndarray, values: np.ndarray, apart: bool = False) -> None:
+        """Every byte of block BLOCKS[k] := VALUES[k], in order (a later entry wins where a
+        block repeats); APART when none repeats (then one store)."""
         if apart:
-            at = blocks.reshape(-1)
-            self.block[at] = np.repeat(values, blocks.shape[1])
+            at = blocks
+            self.block[at] = values
         else:
-            flat = blocks.reshape(-1)[::-1]
-            at, last = np.unique(flat, return_index=True)  # each block's last row
-            self.block[at] = np.repeat(values, blocks.shape[1])[::-1][last]
+            at, last = np.unique(blocks[::-1], return_index=True)  # each block's last entry
+            self.block[at] = values[::-1][last]
         if self.any_mixed:
             self.mixed[at] = False
 

@@ -114,22 +114,30 @@ class Varying:
 
 
 class Batch:
-    """`Planned.op` of a plan that runs consecutive lines of one shape as one operation
-    (simulator/fused.py `_batch_plan`): `instrs`, the lines, each a one-repeat vector
-    instruction whose decoding is `origin` (a stored decoding) with its operands moved by
-    `shifts[j]` bytes (an int array, (len(instrs), operands), in the origin's operand order),
-    none reading or writing what another of them writes. The plan sets them before the timing
-    stage's and the observers' parts run; `op_of(instr)` makes one line's decoding (for an
-    event a check would need)."""
+    """`Planned.op` of a plan that runs consecutive lines as one batch (simulator/batches.py):
+    an unrolled kernel's tiles, each of the same statements. `groups`: per statement of the
+    tile, (its lines, one a tile; `origin`, the stored decoding each line's is moved from, a
+    one-repeat decoding; `shifts`, an int array, a row a line: each operand's move in bytes,
+    in the origin's operand order). `instrs`: every line in program order (tile after tile).
+    The plan sets them before the timing stage's and the observers' parts run; `op_of(instr)`
+    makes one line's decoding (for an event a check would need)."""
 
-    __slots__ = ("instrs", "origin", "shifts")
+    __slots__ = ("groups", "instrs")
 
     def __init__(self) -> None:
+        self.groups: list[tuple] = []
         self.instrs: Sequence[Instruction] = ()
-        self.origin = None
-        self.shifts = None
+
+    def set(self, groups: list[tuple]) -> None:
+        """GROUPS, each (lines, origin, shifts), the same number of lines each."""
+        self.groups = groups
+        self.instrs = groups[0][0] if len(groups) == 1 else \
+            [instr for row in zip(*(g[0] for g in groups), strict=True) for instr in row]
 
     def op_of(self, instr: Instruction):
-        """INSTR's own decoding (a line of the batch): the origin moved by its shifts."""
-        j = next(k for k, at in enumerate(self.instrs) if at is instr)
-        return self.origin.moved(instr, tuple(int(s) for s in self.shifts[j]))
+        """INSTR's own decoding (a line of the batch): its origin moved by its shifts."""
+        for lines, origin, shifts in self.groups:
+            for j, at in enumerate(lines):
+                if at is instr:
+                    return origin.moved(instr, tuple(int(s) for s in shifts[j]))
+        raise ValueError("not a line of the batch")

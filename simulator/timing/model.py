@@ -340,39 +340,51 @@ class TimingModel:
         return self._varying_plan(cls, body)
 
     def _batch_plan(self, planned: Planned) -> TimingPlan:
-        """Lines of one shape run as one (`planned.op` a Batch): book() books each line of
-        the batch in order, as `_moved_plan` books it, and returns their busy cycles; a cost
+        """Lines run as one batch (`planned.op` a Batch): book() books each line of the batch
+        in program order, as `_moved_plan` books it, and returns their busy cycles; a cost
         worked out per group of lines laid out alike (`layout_groups`; a line each when the
         bank model keys layouts otherwise)."""
-        cls, cell, cost = self.class_of(planned.instr), planned.op, self._vector_cost
-        booking_of, settle_of = self._bookings(cls)
+        cell, cost = planned.op, self._vector_cost
+        by_class: dict[str, tuple[Callable, Callable]] = {}  # cost class -> `_bookings`'
         extra_sum = 0
 
         def book() -> list[int]:
             nonlocal extra_sum
-            origin, shifts, instrs = cell.origin, cell.shifts, cell.instrs
-            groups = self.banks.layout_groups(origin, shifts)
-            group, first = groups if groups is not None else \
-                (np.arange(len(instrs)), np.arange(len(instrs)))  # (each line its own)
-            books, extras = [], []
-            for j in first.tolist():
-                _, busy, _, extra = cost(origin.moved(instrs[j], tuple(shifts[j].tolist())),
-                                         cls)
-                books.append(booking_of(busy))
-                extras.append(extra)
-            extra_sum += int(np.bincount(group, minlength=len(extras)) @ np.array(extras))
-            return [books[g]() for g in group.tolist()]
+            per_group = []
+            for lines, origin, shifts in cell.groups:
+                cls = self.class_of(lines[0])
+                if cls.name not in by_class:
+                    by_class[cls.name] = self._bookings(cls)
+                booking_of = by_class[cls.name][0]
+                groups = self.banks.layout_groups(origin, shifts)
+                group, first = groups if groups is not None else \
+                    (np.arange(len(lines)), np.arange(len(lines)))  # (each line its own)
+                books, extras = [], []
+                for j in first.tolist():
+                    _, busy, _, extra = cost(origin.moved(lines[j], tuple(shifts[j].tolist())),
+                                             cls)
+                    books.append(booking_of(busy))
+                    extras.append(extra)
+                extra_sum += int(np.bincount(group, minlength=len(extras)) @ np.array(extras))
+                per_group.append([books[g] for g in group.tolist()])
+            if len(per_group) == 1:
+                return [b() for b in per_group[0]]
+            return [b() for tile in zip(*per_group, strict=True) for b in tile]
 
         def settle(n: int) -> Booked:
             nonlocal extra_sum
+            busy = stalled = 0
+            for _, sums in by_class.values():
+                b, st = sums()
+                busy, stalled = busy + b, stalled + st
             extra, extra_sum = extra_sum, 0
-            return settle_of(n, extra)
+            return self._settled(n, busy, stalled, extra)
         return book, settle
 
     def _varying_plan(self, cls, cost: Callable[[], tuple[int, int]]) -> TimingPlan:
         """(book, settle) of executions on V of class CLS whose body cycles and bank-conflict
         cycles each execution's COST() gives: a booking per body length."""
-        booking_of, settle_of = self._bookings(cls)
+        booking_of, sums = self._bookings(cls)
         extra_sum = 0
 
         def book() -> int:
@@ -384,14 +396,14 @@ class TimingModel:
         def settle(n: int) -> Booked:
             nonlocal extra_sum
             extra, extra_sum = extra_sum, 0
-            return settle_of(n, extra)
+            return self._settled(n, *sums(), extra)
         return book, settle
 
     def _bookings(self, cls) -> tuple[Callable[[int], Callable[[], int]],
-                                      Callable[[int, int], Booked]]:
-        """(booking_of(body) -> book, settle(n, extra)) of executions on V of class CLS whose
-        body cycles vary: a booking per body length (`_v_booking`), settled together with
-        EXTRA bank-conflict cycles."""
+                                      Callable[[], tuple[int, int]]]:
+        """(booking_of(body) -> book, sums() -> (busy, stalled)) of executions on V of class
+        CLS whose body cycles vary: a booking per body length (`_v_booking`), their sums
+        since the last call added together."""
         bookings: dict[int, tuple[Callable[[], int], Callable[[], tuple[int, int]]]] = {}
 
         def booking_of(body: int) -> Callable[[], int]:
@@ -400,13 +412,13 @@ class TimingModel:
                 booking = bookings[body] = self._v_booking(cls.head, body, cls.tail)
             return booking[0]
 
-        def settle(n: int, extra: int) -> Booked:
+        def sums() -> tuple[int, int]:
             busy = stalled = 0
-            for _, sums in bookings.values():
-                b, st = sums()
+            for _, of in bookings.values():
+                b, st = of()
                 busy, stalled = busy + b, stalled + st
-            return self._settled(n, busy, stalled, extra)
-        return booking_of, settle
+            return busy, stalled
+        return booking_of, sums
 
     def _vector_plan(self, planned: Planned) -> TimingPlan:
         cls = self.class_of(planned.instr)  # the class follows the text's fields

@@ -1,5 +1,5 @@
-"""Consecutive lines of one shape run as one (simulator/fused.py `_batch_plan`, #33 item 1),
-against the fast loop that runs them one at a time and against the reference loop.
+"""Consecutive lines run as one batch (simulator/batches.py, #33 item 1), against the fast loop
+that runs them one at a time and against the reference loop.
 
 An unrolled kernel's tile loop, written out, is a run of lines of one shape whose operands each
 move by one step from line to line. The fast loop runs such a run (at least MIN_BATCH lines
@@ -26,7 +26,7 @@ from isa.assembler import assemble
 from isa.chip import get_chip
 from isa.decode import decode_vector
 from isa.diagnostics import AssemblyError
-from simulator import fused
+from simulator import batches, fused
 from simulator.decodings import _fits, _overlaps
 from simulator.footprints import Footprint, Record, span_footprint
 from simulator.timing.banks import bank_model
@@ -55,7 +55,7 @@ STATE = ("set_vector_mask 0x0, 0xff00ff", "set_mask_count\n    set_vector_mask 0
 
 
 def without_batches(self, learnt):
-    return None
+    """(FastLoop._batchable's stand-in: no shape batches)"""
 
 
 def same_three_ways(text: str, checks: str = "error") -> tuple:
@@ -64,7 +64,7 @@ def same_three_ways(text: str, checks: str = "error") -> tuple:
     got = _outcome(text, checks, True)
     want = _outcome(text, checks, False)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(fused.FastLoop, "_batch_plan", without_batches)
+        mp.setattr(fused.FastLoop, "_batchable", without_batches)
         plain = _outcome(text, checks, True)
     for other, name in ((want, "reference loop"), (plain, "fast loop without batches")):
         assert got[0] == other[0], f"{got[0]} against the {name}'s {other[0]}\n{text}"
@@ -76,21 +76,15 @@ def same_three_ways(text: str, checks: str = "error") -> tuple:
 def batched_lines(text: str) -> int:
     """How many lines of TEXT ran in batches."""
     ran = []
-    real = fused.FastLoop._batch_plan
+    real = batches.Batches.run
 
-    def counting(self, learnt):
-        run = real(self, learnt)
-        if run is None:
-            return None
-
-        def counted(i, room):
-            nxt = run(i, room)
-            if nxt is not None:
-                ran.append(nxt - i)
-            return nxt
-        return counted
+    def counting(self, i, room):
+        nxt = real(self, i, room)
+        if nxt is not None:
+            ran.append(nxt - i)
+        return nxt
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(fused.FastLoop, "_batch_plan", counting)
+        mp.setattr(batches.Batches, "run", counting)
         simulator.run(text)
     return sum(ran)
 
@@ -103,10 +97,11 @@ def program(chip: str, t: str, body: list[str]) -> str:
 
 @st.composite
 def batched_programs(draw) -> str:
-    """A program of runs of lines of one shape, each operand starting somewhere and moving by
-    its own step (whole blocks, now and then off a block, backwards or none; a destination
-    often onto a source, a step that makes lines meet), between them state changes, DMA and
-    reads of z (never written unless a line wrote it)."""
+    """A program of unrolled loops, each a tile of one to three statements written out many
+    times: each operand of each statement starting somewhere and moving by its own step from
+    tile to tile (whole blocks, now and then off a block, backwards or none; a destination
+    often onto a source, of its own statement or of another, maybe a tile on), between them
+    state changes, DMA and reads of z (never written unless a line wrote it)."""
     chip = draw(st.sampled_from(("ascend910b", "ascend950", "ascend310p", "ascend910")))
     t = "f16" if chip == "ascend910" else draw(st.sampled_from(("f32", "f16")))
     size = SIZE[t]
@@ -114,32 +109,43 @@ def batched_programs(draw) -> str:
     for _ in range(draw(st.integers(1, 4))):
         if draw(st.integers(0, 2)) == 0:
             body.append(draw(st.sampled_from(STATE)))
-        shape, n = draw(st.sampled_from(SHAPES)), draw(st.integers(6, 24))
-        ops = {}
-        for k, tensor in (("d", draw(st.sampled_from("xz"))), ("a", draw(st.sampled_from("xyz"))),
-                          ("b", "y"), ("m", "m")):
-            if k == "m":  # (a select mask's bytes: read whole, at a few places)
-                ops[k] = (tensor, 32 * draw(st.integers(8, 12)), 32 * draw(st.integers(0, 1)))
-                continue
-            step = draw(st.sampled_from((0, 1, 1, 1, 2, -1))) * 256
-            if draw(st.integers(0, 19)) == 0:
-                step += 32
-            # (indices of four digits: the assembler makes a shape per width of its digits)
-            start = 2048 + draw(st.integers(0, 24)) * 256 + \
-                (size if draw(st.integers(0, 99)) == 0 else 0)
-            ops[k] = (tensor, start, step)
-        if draw(st.integers(0, 3)) == 0:  # the destination onto a source, maybe a line on
-            ops["d"] = (ops["a"][0], ops["a"][1] + draw(st.sampled_from((0, 0, 256))),
-                        ops["a"][2])
-        for j in range(n):
-            refs = {}
-            for k, (tensor, start, step) in ops.items():
-                at = start + j * step
-                if at < 0:
-                    at = start
-                refs[k] = f"{tensor}[{at // (1 if tensor == 'm' else size)}]"
-            body.append(shape.format(t=t, **refs))
+        tile = [statement(draw, size) for _ in range(draw(st.sampled_from((1, 1, 2, 3))))]
+        if len(tile) > 1 and draw(st.integers(0, 1)):  # a statement reads what another wrote
+            src, dst = draw(st.sampled_from(tile)), draw(st.sampled_from(tile))
+            tensor, start, step = src[1]["d"]
+            dst[1]["a"] = (tensor, start + draw(st.sampled_from((0, 0, 256, -256))), step)
+        for j in range(draw(st.integers(6, 24))):
+            for shape, ops in tile:
+                refs = {}
+                for k, (tensor, start, step) in ops.items():
+                    at = start + j * step
+                    if at < 0:
+                        at = start
+                    refs[k] = f"{tensor}[{at // (1 if tensor == 'm' else size)}]"
+                body.append(shape.format(t=t, **refs))
     return program(chip, t, body)
+
+
+def statement(draw, size: int) -> tuple[str, dict]:
+    """A statement's shape and, for each operand, (tensor, first byte, step)."""
+    shape = draw(st.sampled_from(SHAPES))
+    ops = {}
+    for k, tensor in (("d", draw(st.sampled_from("xz"))), ("a", draw(st.sampled_from("xyz"))),
+                      ("b", "y"), ("m", "m")):
+        if k == "m":  # (a select mask's bytes: read whole, at a few places)
+            ops[k] = (tensor, 32 * draw(st.integers(8, 12)), 32 * draw(st.integers(0, 1)))
+            continue
+        step = draw(st.sampled_from((0, 1, 1, 1, 2, -1))) * 256
+        if draw(st.integers(0, 19)) == 0:
+            step += 32
+        # (indices of four digits: the assembler makes a shape per width of its digits)
+        start = 2048 + draw(st.integers(0, 24)) * 256 + \
+            (size if draw(st.integers(0, 99)) == 0 else 0)
+        ops[k] = (tensor, start, step)
+    if draw(st.integers(0, 3)) == 0:  # the destination onto a source, maybe a line on
+        ops["d"] = (ops["a"][0], ops["a"][1] + draw(st.sampled_from((0, 0, 256))),
+                    ops["a"][2])
+    return shape, ops
 
 
 @settings(SETTINGS, max_examples=200)
@@ -164,6 +170,58 @@ def test_a_tile_loop_written_out_runs_in_batches(chip):
     text = program(chip, t, body)
     assert same_three_ways(text)[0] == "ok"
     assert batched_lines(text) >= 200
+
+
+@pytest.mark.parametrize("chip", ("ascend910b", "ascend950"))
+def test_a_tile_of_statements_runs_statement_by_statement(chip):
+    """Tiles of three statements — a select into x, an add reading what it wrote, a multiply
+    into z reading y: each statement's lines run as one, and the tile's second statement
+    still reads what its first wrote."""
+    body = ["set_cmpmask m"]
+    for i in range(40):
+        a = 2048 + 64 * i
+        body += [f"vsel.f32 x[{a}], x[{a}], y[{a}]", f"vadd.f32 z[{a}], x[{a}], y[{a}]",
+                 f"vmul.f32 y[{a}], z[{a}], y[{a}]"]
+    text = program(chip, "f32", body)
+    assert same_three_ways(text)[0] == "ok"
+    assert batched_lines(text) >= 90
+
+
+def test_a_read_of_bytes_the_tile_writes_later_still_warns():
+    """Each tile reads z before its own later statement writes it (z never written before):
+    every read is of unwritten bytes — the init warning at the first such line, as one line
+    at a time gives it; with the statements the other way round, no warning and a batch."""
+    for order, warns in ((0, True), (1, False)):
+        body = ["set_cmpmask m"]
+        for i in range(30):
+            a = 2048 + 64 * i
+            tile = [f"vmul.f32 y[{a}], z[{a}], x[{a}]", f"vadd.f32 z[{a}], x[{a}], x[{a}]"]
+            body += tile[::-1] if order else tile
+        text = program("ascend910b", "f32", body)
+        got = same_three_ways(text, "warn")
+        assert any("never written" in d.message for d in got[3]) == warns
+        if not warns:
+            assert batched_lines(text) >= 40
+
+
+def test_a_statement_reading_the_next_tile_keeps_its_order():
+    """Each tile adds into x's tile and multiplies the NEXT tile of x into z: running the adds
+    first would feed the multiplies the new values. The batch is cut where a line meets a
+    later statement's line of an earlier tile; the outcome is the program's."""
+    body = ["set_cmpmask m"]
+    for i in range(40):
+        a = 2048 + 64 * i
+        body += [f"vadd.f32 x[{a}], y[{a}], y[{a}]", f"vmul.f32 z[{a}], x[{a + 64}], y[{a}]"]
+    text = program("ascend910b", "f32", body)
+    same_three_ways(text)
+    assert batched_lines(text) == 0
+    body = ["set_cmpmask m"]  # the previous tile instead: in order either way
+    for i in range(1, 41):
+        a = 2048 + 64 * i
+        body += [f"vadd.f32 x[{a}], y[{a}], y[{a}]", f"vmul.f32 z[{a}], x[{a - 64}], y[{a}]"]
+    text = program("ascend910b", "f32", body)
+    same_three_ways(text)
+    assert batched_lines(text) >= 60
 
 
 def test_lines_that_meet_are_cut_where_they_meet():
@@ -236,9 +294,16 @@ def test_a_batch_that_skips_what_it_must_not_is_caught(monkeypatch):
         f"vadd.f32 x[{64 * i}], y[{64 * i}], y[{64 * i}]" for i in range(40)] + [
         "copy_ub_to_gm g, x[2048], nburst=1, burst=8"])
     with monkeypatch.context() as mp:
-        mp.setattr(fused, "_independent", lambda bases, spans, writes: len(bases))
+        mp.setattr(batches, "_independent", lambda bases, spans, writes: len(bases))
         with pytest.raises(AssertionError):
             same_three_ways(chain)
+    ahead = program("ascend910b", "f32", ["set_cmpmask m"] + [
+        ln for i in range(40) for ln in (f"vadd.f32 x[{2048 + 64 * i}], y[0], y[0]",
+                                         f"vmul.f32 z[{2048 + 64 * i}], x[{2112 + 64 * i}], y[0]")])
+    with monkeypatch.context() as mp:
+        mp.setattr(batches, "_crossing", lambda early, late, n: n)
+        with pytest.raises(AssertionError):
+            same_three_ways(ahead)
     with monkeypatch.context() as mp:
         mp.setattr(Record, "fill_rows", lambda self, *args: None)
         with pytest.raises(AssertionError):
@@ -308,7 +373,7 @@ def test_lines_that_meet_counted_as_byte_sets_count_them(ops, n, width):
             if any((writes[p] or writes[q]) and mine[p] & theirs[q]
                    for p in range(len(ops)) for q in range(len(ops))):
                 want = min(want, line)
-    assert fused._independent(bases, spans, writes) == want
+    assert batches._independent(bases, spans, writes) == want
 
 
 @SETTINGS
