@@ -124,16 +124,27 @@ def merged(fps: list[Footprint]) -> tuple[Footprint, ...]:
 
 
 class Record:
-    """One int32 per byte of a UB of NBYTES bytes, stored per block where the block agrees."""
+    """One int32 per byte of a UB of NBYTES bytes, stored per block where the block agrees;
+    every byte FILL until the record is first used (its arrays are made then: most runs
+    touch one or two pipes' records of five)."""
 
-    __slots__ = ("block", "byte", "mixed", "any_mixed")
+    __slots__ = ("block", "byte", "mixed", "any_mixed", "_nblk", "_fill")
 
     def __init__(self, nbytes: int, fill: int):
-        nblk = -(-nbytes // BLOCK)
-        self.block = np.full(nblk, fill, np.int32)
+        self._nblk, self._fill = -(-nbytes // BLOCK), fill
+        self.block: np.ndarray | None = None  # made at the first use (`_made`)
         self.byte: np.ndarray | None = None  # allocated at the first split
-        self.mixed = np.zeros(nblk, bool)  # the block's values are in `byte`, not `block`
+        self.mixed: np.ndarray | None = None  # the block's values are in `byte`, not `block`
         self.any_mixed = False
+
+    def _made(self) -> np.ndarray:
+        """The per-block values, made (every block FILL) at the first use."""
+        block = self.block
+        if block is None:
+            block = self.block = np.empty(self._nblk, np.int32)
+            block.fill(self._fill)
+            self.mixed = np.zeros(self._nblk, bool)
+        return block
 
     def _split(self, blocks: np.ndarray) -> None:
         """Make BLOCKS' bytes the truth (their values unchanged)."""
@@ -148,8 +159,9 @@ class Record:
 
     def fill(self, fp: Footprint, value: int) -> None:
         """Every byte of FP := VALUE."""
+        block = self.block if self.block is not None else self._made()
         if fp.full is not None:
-            self.block[fp.full] = value
+            block[fp.full] = value
             if self.any_mixed:
                 self.mixed[fp.full] = False
         if fp.part is not None:
@@ -158,11 +170,12 @@ class Record:
 
     def may_hold(self, fp: Footprint, pred: Callable[[np.ndarray], np.ndarray]) -> bool:
         """False when no byte of FP satisfies PRED; True when one may (then `values` tells)."""
+        block = self.block if self.block is not None else self._made()
         full = fp.full
         if full is not None:
             if self.any_mixed and self.mixed[full].any():
                 return True
-            if pred(self.block[full]).any():
+            if pred(block[full]).any():
                 return True
         if fp.part is not None:
             self._split(fp.blocks)
@@ -173,7 +186,7 @@ class Record:
         """The bytes [lo, hi) (idx None) or idx, in that order, as a per-byte array holds them."""
         where = np.arange(lo, hi, dtype=np.int64) if idx is None else np.asarray(idx, np.int64)
         blocks = where >> 5
-        out = self.block[blocks]
+        out = (self.block if self.block is not None else self._made())[blocks]
         if self.any_mixed:
             split = self.mixed[blocks]
             out[split] = self.byte[where[split]]

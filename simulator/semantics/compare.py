@@ -229,14 +229,16 @@ def _rows(acc) -> tuple[int, int] | None:
 
 
 def _scalar_reader(vop: VectorOp) -> Callable:
-    """scalar_of(raw) -> vcmpvs's scalar as `_values` makes it, worked out again only when
-    the bytes handed in are another array (the fast loop hands one immediate's each time)."""
+    """scalar_of(raw) -> vcmpvs's scalar as `_values` makes it, as a 0-d array (a ufunc takes
+    it as it is; a numpy scalar it turns into one at every call, a sixth of the compare),
+    worked out again only when the bytes handed in are another array (the fast loop hands
+    one immediate's each time)."""
     last = value = None
 
     def scalar_of(scalar):
         nonlocal last, value
         if scalar is not last:
-            last, value = scalar, _values(scalar.reshape(1), vop)[0]
+            last, value = scalar, np.asarray(_values(scalar.reshape(1), vop)[0])
         return value
     return scalar_of
 
@@ -262,3 +264,4 @@ def _reader(m: Machine, vop: VectorOp, acc) -> Callable[[], np.ndarray]:
 
 def _same(a: np.ndarray) -> np.ndarray:
     return a
+

@@ -416,6 +416,38 @@ def test_block_records_match_per_byte_values_through_splits_and_joins():
     assert rec.may_hold(index_footprint(np.array([200])), lambda v: v == 7)
 
 
+def test_a_record_is_made_at_its_first_use():
+    """A record's arrays are made when it is first filled, asked or read — every byte its
+    fill value until then — so a run leaves the records it never needed unmade (here every
+    reader's: the pipes but V are idle, and V's read fill still waits when the run ends)."""
+    from simulator.footprints import Record, span_footprint
+    from simulator.hazards import PIPES
+
+    read = Record(256, -1)
+    assert read.block is None
+    assert (read.values(0, 256, None) == -1).all() and read.block is not None
+    asked = Record(256, 3)
+    assert asked.may_hold(span_footprint(8, 40), lambda v: v == 3)
+    assert not Record(256, 3).may_hold(span_footprint(0, 64), lambda v: v != 3)
+    assert not Record(256, 3).may_hold(span_footprint(4, 9), lambda v: v != 3)  # (a split)
+    filled, ref = Record(256, 0), np.zeros(256, np.int32)
+    filled.fill(span_footprint(5, 70), 9)
+    ref[5:70] = 9
+    assert (filled.values(0, 256, None) == ref).all()
+    made, history = [], simulator.builder.history_checks
+
+    def spy(checks):
+        observers = history(checks)
+        made.extend(observers)
+        return observers
+    text = ".chip ascend910b\n.ub a f32[64] = random(1)\n.ub d f32[64]\nvadd.f32 d, a, a\n"
+    with mock.patch.object(simulator.builder, "history_checks", spy):
+        simulator.run(text)
+    hazards, = [ob for ob in made if isinstance(ob, HazardChecks)]
+    assert hazards.writer.block is not None  # (the INIT's bytes filled at the start)
+    assert [rec.block for rec in hazards.readers] == [None] * len(PIPES)
+
+
 def test_the_comparison_runs_the_block_granular_checks_against_the_per_byte_ones():
     assert [type(ob) for ob in simulator.builder.history_checks("error")] == [HazardChecks]
     with byte_hazards():

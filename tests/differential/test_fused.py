@@ -779,6 +779,28 @@ def bulk_compare_programs(draw) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.parametrize("t, raw", [("f32", np.float32(-0.0)), ("f16", np.float16("nan")),
+                                    ("s32", np.int32(-7)), ("bf16", np.uint16(0x3FC0))])
+def test_a_compare_scalar_is_a_zero_d_array_of_its_value(t, raw):
+    """vcmpvs's prepared body compares with its scalar as a 0-d array of the element type
+    (a ufunc takes one as it is; a numpy scalar it converts at every call): the value
+    `_values` makes (bf16 widened to f32), bit for bit, worked out again for new bytes."""
+    from types import SimpleNamespace
+
+    from isa.types import lookup
+    from simulator.semantics.compare import _scalar_reader, _values
+
+    vop = SimpleNamespace(t=lookup(t))
+    scalar_of = _scalar_reader(vop)
+    raw = np.array([raw]).view(f"u{vop.t.size}")  # (as the executor reads it: raw bits)
+    got, want = scalar_of(raw), _values(raw, vop)[0]
+    assert type(got) is np.ndarray and got.shape == () and got.dtype == want.dtype
+    assert got.tobytes() == want.tobytes()
+    assert scalar_of(raw) is got
+    other = np.zeros_like(raw)
+    assert scalar_of(other).tobytes() == bytes(len(got.tobytes()))
+
+
 @settings(SETTINGS, max_examples=60)
 @given(bulk_compare_programs(), st.sampled_from(("error", "off")))
 def test_prepared_compares_equal_reference(text, checks):
