@@ -168,6 +168,20 @@ class Record:
             self._split(fp.blocks)
             self.byte[fp.part] = value
 
+    def fill_rows(self, blocks: np.ndarray, values: np.ndarray, apart: bool = False) -> None:
+        """Every byte of the blocks of row j of BLOCKS ((rows, blocks) block numbers) :=
+        VALUES[j], row after row (a later row's value wins where rows share a block); APART
+        when no two rows share a block (then one store)."""
+        if apart:
+            at = blocks.reshape(-1)
+            self.block[at] = np.repeat(values, blocks.shape[1])
+        else:
+            flat = blocks.reshape(-1)[::-1]
+            at, last = np.unique(flat, return_index=True)  # each block's last row
+            self.block[at] = np.repeat(values, blocks.shape[1])[::-1][last]
+        if self.any_mixed:
+            self.mixed[at] = False
+
     def may_hold(self, fp: Footprint, pred: Callable[[np.ndarray], np.ndarray]) -> bool:
         """False when no byte of FP satisfies PRED; True when one may (then `values` tells)."""
         block = self.block if self.block is not None else self._made()

@@ -20,6 +20,11 @@ instruction keeps taking the reference path. Plans exist for:
   indices, each line run once), once two of them ran: each line's decoding moved from the
   shape's as the reference path finds it, the family's body, and the parts bound once for the
   shape (`Planned.op` a Varying set to each line's decoding; `_shape_plan`);
+- consecutive lines of one shape not run before whose operands each move by one step from
+  line to line, none touching bytes another writes (an unrolled kernel's tile loop written
+  out), at least MIN_BATCH of them: one batch — the family's body once, on the decoding of
+  that many repeats they make together (`VectorOp.batched`), the timing stage booking each
+  line, the observers taking them all or declining (`_batch_plan`, `Batch`);
 - a scalar instruction or branch (`semantics.scalar.EFFECTS`): the same effect on the
   registers the family's issue applies; a taken branch continues at its target's flat index.
 - a MASK or mask-mode writer (`semantics.registers`): the family's own issue and write, read
@@ -43,15 +48,17 @@ source's `index`, the semantics' registries and the plans' contract.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from isa.decode import VectorOp
 from isa.families import REGISTER, VECTOR
 from isa.program import RegExpr
 from simulator import regplans
 from simulator.events import Observer
-from simulator.plans import Booked, Planned, Varying
+from simulator.plans import Batch, Booked, Planned, Varying
 from simulator.problems import Fault
 from simulator.semantics import registers, scalar, vector
 from simulator.sources import ProgramSource, StreamSource
@@ -68,6 +75,9 @@ DECODINGS_PER_PLAN = 1024
 MASKS_PER_PLAN = 64
 # a stream keeps at most this many statements' groups (one per call site and text)
 GROUPS = 4096
+# consecutive lines of one shape run as one (`_batch_plan`): from this many (fewer cost more
+# than they save), at most this many at once
+MIN_BATCH, MAX_BATCH = 8, 256
 _DECLINED = object()  # a decoding some observer declined to plan (the reference path issues it)
 
 
@@ -113,6 +123,8 @@ class FastLoop:
         # tensor indices were rebased from) -> the plan of its lines not yet run (`_shape_plan`),
         # None for a shape seen once or declined: an unrolled kernel's lines each run once
         self.shapes: dict[Body, Callable | None] = {}
+        # a shape -> the run of its consecutive lines as one (`_batch_plan`), when it has one
+        self.batches: dict[Body, Callable[[int, int], int | None]] = {}
 
     def run(self) -> None:
         """Execute the program to its end, started and finished as `Executor.run` does."""
@@ -130,6 +142,7 @@ class FastLoop:
         source, learn = self.source, self._learn
         flat, max_steps = source.flat, ex.max_steps
         plans, shapes, shaped, once = self.plans, self.shapes, self._shape_plan, self.once
+        batches = self.batches
         i = source.index  # the source's index, kept here while plans run (they need not see it)
         steps = ex.steps  # the executor's, which only this loop moves on
         try:
@@ -160,6 +173,14 @@ class FastLoop:
                     shape = instr.body.shape
                     if shape is not None:  # a line rebased from another's build
                         step = shapes.get(shape)
+                        batch = batches.get(shape) if step is not None else None
+                        if batch is not None:  # consecutive lines of the shape as one
+                            nxt = batch(i, max_steps - steps + 1)
+                            if nxt is not None:
+                                steps += nxt - i - 1
+                                ex.steps = steps
+                                i = nxt
+                                continue
                         if step is not None:
                             try:
                                 nxt = step(instr, i)
@@ -187,6 +208,9 @@ class FastLoop:
                     break
                 if shape is not None and shapes[shape] is None:  # (its decoding now stored)
                     shapes[shape] = shaped(instr) or _declines
+                    batch = self._batch_plan(instr)
+                    if batch is not None:
+                        batches[shape] = batch
                 if plan is None and instr.text not in never and \
                         (state == (m.mask_hi, m.mask_lo, m.counter)
                          or instr.defn.family.kind == REGISTER):
@@ -475,6 +499,7 @@ class FastLoop:
         self.once.clear()
         self.groups.clear()
         self.shapes.clear()
+        self.batches.clear()
 
     def _learn(self, instr: Instruction, plans: dict) -> None:
         """After INSTR's reference execution (which left MASK/CTRL as they were, unless INSTR
@@ -520,13 +545,14 @@ class FastLoop:
             return
         plans[instr.body] = plans[(instr.text, instr.file)] = plan
 
-    def _parts(self, planned: Planned) -> tuple | None:
+    def _parts(self, planned: Planned, batches: list | None = None) -> tuple | None:
         """(book, sink, limit, elsewhere, each0, each1, settle, slot) of PLANNED: the timing
         stage's booking (book() -> busy cycles; a scalar's book(taken)); the first per-line
         sink (`ObserverPlan.lines`: busy cycles to sink[line] for 0 < line < limit, else its
         owner's each, ELSEWHERE, and its SLOT or None); the other per-execution parts (in
         two, None when missing: a plan calls them without a loop); and settle(executions),
-        which hands every owner its sums. None when any owner declines."""
+        which hands every owner its sums. None when any owner declines. A Batch plan's
+        owners' `batch` parts are appended to BATCHES."""
         model, timing = self.model, None
         if model is not None:
             timing = model.plan(planned)
@@ -548,6 +574,8 @@ class FastLoop:
                 eaches.append(each)
             if part.settle is not None:
                 settles.append(part.settle)
+            if part.batch is not None and batches is not None:
+                batches.append(part.batch)
         if timing is None:
             book, booked = _no_cycles, Booked
         else:
@@ -807,6 +835,115 @@ class FastLoop:
             return None if vop is None else run(instr, i, vop, arg)
         return plan
 
+    def _batch_plan(self, learnt: Instruction) -> Callable[[int, int], int | None] | None:
+        """run(i, room) -> the flat index after the batch, or None: the lines of LEARNT's
+        shape from flat index I on, not run before, as one operation — at most ROOM of them,
+        at least MIN_BATCH: consecutive one-repeat lines whose operands each move by one
+        step from line to line (an unrolled kernel's tiles), each served by one stored
+        decoding as `Decodings._moved_apart` serves a line (`Decodings.run_origin`), none
+        touching bytes another of them writes. The family's body runs once on their
+        decoding as one of that many repeats (`VectorOp.batched`: what the lines do one
+        after another, since none reads or writes what another writes), the timing stage
+        books each line and the observers take them all (`ObserverPlan.batch`, `Batch`).
+        None (the lines run one at a time) where the lines are fewer, or a part declines.
+        None for a shape whose lines cannot be batched (see `_shape_plan`; a CMPMASK writer)
+        or whose plan an observer declines."""
+        ex, m, fam = self.ex, self.m, learnt.defn.family
+        if not (learnt.is_static and _vector_planned(learnt, ex.isa)
+                and vector.fixed_scalar(learnt)) or fam.writes_cmpmask:
+            return None
+        cell = Batch()
+
+        def event(at: Instruction, taken: bool = False):
+            return ex.event_at(at, "V", cell.op_of(at), 1, taken)
+        takes: list[Callable[[], bool]] = []
+        parts = self._parts(Planned(learnt, "V", cell, 1, self.model is not None, event),
+                            takes)
+        if parts is None or parts[4] is not None or len(takes) > 1:
+            return None  # (an owner taking lines one at a time, or two taking batches)
+        book, sink, limit, elsewhere, _, _, settle_parts, _ = parts
+        take = takes[0] if takes else None
+        body, arg = ex.isa.bodies[fam.name], vector.scalar_bytes(ex, learnt)
+        fields, defn, shape = learnt.fields, learnt.defn, learnt.body.shape
+        roles = tuple(role for role, o in learnt.operands.items() if o.kind == "mem")
+        if not roles:
+            return None
+        flat, once, run_origin = self.source.flat, self.once, ex.decodings.run_origin
+        timed = self.model is not None
+        executions = skip = 0
+
+        operands_of, addr = itemgetter(*roles), attrgetter("addr")
+
+        def lines_from(i: int, room: int) -> tuple[list, np.ndarray]:
+            """The lines of the shape from I on, not run before, whose operands move by one
+            step each (at most ROOM, MAX_BATCH), and their operands' addresses."""
+            lines, bases = [], []
+            for j in range(i, min(len(flat), i + min(room, MAX_BATCH))):
+                instr = flat[j]
+                b = instr.body
+                if b.shape is not shape or b.fields is not fields or b.defn is not defn \
+                        or b.text in once:
+                    break
+                lines.append(instr)
+                found = operands_of(b.operands)
+                bases.append(tuple(map(addr, found)) if len(roles) > 1 else (found.addr,))
+            at = np.array(bases, np.int64).reshape(len(lines), len(roles))
+            if len(lines) > 2:  # (the first line whose step differs from the first step)
+                moving = (at[2:] - at[1:-1] == at[1] - at[0]).all(axis=1)
+                if not moving.all():
+                    n = int(np.argmin(moving)) + 2
+                    lines, at = lines[:n], at[:n]
+            return lines, at
+
+        def run(i: int, room: int) -> int | None:
+            nonlocal executions, skip
+            if i < skip:
+                return None
+            lines, bases = lines_from(i, room)
+            skip = i + len(lines)  # (declined: these lines run one at a time)
+            if len(lines) < MIN_BATCH:
+                return None
+            found = run_origin(learnt, roles, bases, fields,
+                               (m.mask_hi, m.mask_lo), m.counter)
+            if found is None:
+                return None
+            origin, spans, at = found
+            if origin.repeats != 1 or origin.last != origin.n or \
+                    any(a.kind != "vector" or a.nibble for a in origin.operands):
+                return None
+            n = _independent(at, spans, [a.write for a in origin.operands])
+            steps = at[1] - at[0] if n > 1 else None
+            if n < MIN_BATCH or (steps < 0).any():
+                return None
+            lines = lines[:n]
+            cell.instrs, cell.origin = lines, origin
+            cell.shifts = at[:n] - np.array([a.base for a in origin.operands], np.int64)
+            if take is not None and not take():
+                return None
+            try:
+                body(m, origin.batched(lines[0], tuple(at[0].tolist()), tuple(steps.tolist()),
+                                       n), arg, 0, n)
+            except Fault as f:  # (state every line reads alike: the first line's fault)
+                ex.fail(lines[0], f.problem)
+            if timed:
+                for instr, busy in zip(lines, book(), strict=True):
+                    line = instr.line
+                    if 0 < line < limit:
+                        sink[line] += busy
+                    elif elsewhere is not None:
+                        elsewhere(instr, busy, False)
+            executions += n
+            once.update([instr.text for instr in lines])
+            skip = 0
+            return i + n
+
+        def settle() -> None:
+            nonlocal executions
+            count, executions = executions, 0
+            settle_parts(count)
+        self.settles.append(settle)
+        return run
+
     def _moving_plan(self, learnt: Instruction) -> Callable:
         """run(instr, i, vop, arg) -> i + 1, or None: one execution of an instruction of
         LEARNT's text with VOP, its decoding at this execution (each execution its own: the
@@ -915,6 +1052,62 @@ class FastLoop:
             settle_parts(n)
         self.settles.append(settle)
         return plan
+
+
+def _independent(bases: np.ndarray, spans: tuple, writes: list[bool]) -> int:
+    """How many lines from the first on (operand k of line j at BASES[j, k], its bytes within
+    SPANS[k]'s first and last from its base, or none when None; WRITES: which operands are
+    written) touch no byte another of them writes. Each operand moves by one step from line
+    to line (`_batch_plan`)."""
+    n = len(bases)
+    steps = (bases[1] - bases[0]).tolist() if n > 1 else [0] * len(spans)
+    first = bases[0].tolist()
+    for w, written in enumerate(writes):
+        if not written or spans[w] is None:
+            continue
+        lo_w, hi_w = first[w] + spans[w][0], first[w] + spans[w][1]
+        for q, span in enumerate(spans):
+            if span is None:
+                continue
+            lo_q, hi_q = first[q] + span[0], first[q] + span[1]
+            if steps[w] == steps[q]:  # line j's w meets line j + d's q for d in a range
+                n = min(n, _nearest(lo_w - hi_q, hi_w - lo_q, steps[q]))
+            else:
+                n = min(n, _meeting(bases[:n, w, None] + _span_of(spans[w]),
+                                    bases[:n, q, None] + _span_of(span)))
+    return n
+
+
+def _span_of(span: tuple) -> np.ndarray:
+    """A span's first and last byte from its base."""
+    return np.array(span[:2], np.int64)
+
+
+def _nearest(lo: int, hi: int, step: int) -> int:
+    """The least d > 0 with d·STEP or -d·STEP in [LO, HI] (two operands moving alike meet
+    between lines d apart), or a number past any batch."""
+    never = MAX_BATCH + 1
+    if step == 0:
+        return 1 if lo <= 0 <= hi else never
+    step = abs(step)
+    best = never
+    for a, b in ((lo, hi), (-hi, -lo)):  # d·step in [a, b]
+        d = max(1, -(-a // step))
+        if d * step <= b:
+            best = min(best, d)
+    return best
+
+
+def _meeting(w: np.ndarray, q: np.ndarray) -> int:
+    """The first line whose interval of W or Q ((lines, 2): first and last byte) meets an
+    earlier line's other (W a written operand's), or the number of lines."""
+    n = len(w)
+    if w[:, 0].min() > q[:, 1].max() or q[:, 0].min() > w[:, 1].max():
+        return n  # (the boxes of every line's intervals lie apart)
+    clash = (w[:, None, 0] <= q[None, :, 1]) & (q[None, :, 0] <= w[:, None, 1])
+    clash |= clash.T
+    later = np.triu(clash, 1).any(axis=0)  # line l meets an earlier line
+    return int(np.argmax(later)) if later.any() else n
 
 
 def _links(members: list[tuple], state: tuple) -> tuple | None:

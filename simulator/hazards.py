@@ -44,7 +44,7 @@ from isa.families import BARRIER, LOCK, SET_FLAG, UNLOCK, VECTOR, WAIT_FLAG
 from isa.table import PIPES
 from simulator.events import Event, Observer, RunInfo
 from simulator.footprints import Footprint, Record, index_footprint, merged, span_footprint
-from simulator.plans import Each, FamilyFacts, ObserverPlan, Planned, Varying
+from simulator.plans import Batch, Each, FamilyFacts, ObserverPlan, Planned, Varying
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
@@ -334,6 +334,56 @@ class HazardChecks(Observer):
                 recorded(acc, count, V, instr, True)
         return each
 
+    def _batch(self, cell: Batch, cmpmask: bool) -> Callable[[], bool]:
+        """The plan's batch of lines of one shape run as one (CELL: their origin and shifts):
+        when no check can report at any of them — S's clock known to V, CMPMASK's check done
+        or not concerned, no race possible, every read within bytes written — each line
+        counted, recorded and filled in order as `_moved_step` would (no fill waits);
+        otherwise nothing (the lines then run one at a time, and their checks word what
+        they find). A footprint not made of whole blocks declines too."""
+        def batch() -> bool:
+            if self.seen_s[V] != self.s_version:  # (the first line's `_checked` would)
+                self._join(V, self.clock[S])
+                self.seen_s[V] = self.s_version
+            if (cmpmask and not self.cmpmask_set) or (self.races and self._unordered(V)):
+                return False
+            origin, shifts = cell.origin, cell.shifts
+            acc = origin.memo.get(self)
+            if acc is None:
+                acc = origin.memo[self] = self._accesses(origin.ub_ranges())
+            if acc.ranges is None:
+                return False
+            col = {a.role: k for k, a in enumerate(origin.operands)}
+            moved = []  # each range's blocks, a row a line
+            for (role, *_, write), fp in zip(acc.ranges, acc.footprints, strict=True):
+                if fp.part is not None or role not in col:
+                    return False
+                full = fp.full
+                blocks = np.arange(full.start, full.stop) if type(full) is slice else full
+                moved.append((blocks + (shifts[:, col[role]] >> 5)[:, None], write))
+            self.flush()
+            if self.init and not all(self._written(b) for b, write in moved if not write):
+                return False
+            clock = self.clock[V]
+            first, n = clock[V] + 1, len(shifts)
+            clock[V] = last = first + n - 1
+            counts = np.arange(first, last + 1, dtype=np.int64)
+            for blocks, write in moved:
+                if write:  # (no line writes what another touches: apart)
+                    self.writer.fill_rows(blocks, counts * 4 + V, True)
+                    self.last_write[V] = last
+                else:
+                    _fill_moved(self.readers[V], blocks, counts)
+                    self.last_read[V] = last
+            self.where[V].extend(cell.instrs)
+            return True
+        return batch
+
+    def _written(self, blocks: np.ndarray) -> bool:
+        """Whether every byte of BLOCKS (whole blocks) holds a write (pending fills applied)."""
+        w = self.writer
+        return not (w.any_mixed and w.mixed[blocks].any()) and bool((w.block[blocks] >= 0).all())
+
     def _unordered(self, p: int) -> bool:
         """Whether another pipe has accesses pipe P does not know about (a race is possible)."""
         lw, lr, clock = self.last_write, self.last_read, self.clock[p]
@@ -365,6 +415,8 @@ class HazardChecks(Observer):
         if op is None and planned.pipe == "V" and not cmpmask \
                 and planned.kind not in SYNCS:
             return ObserverPlan(self._v_joins, None)  # issue 34: a reg-based register op
+        if type(op) is Batch and planned.pipe == "V" and planned.kind == VECTOR:
+            return ObserverPlan(None, None, batch=self._batch(op, cmpmask))
         if type(op) is Varying and planned.pipe == "V" and planned.kind == VECTOR:
             return ObserverPlan(self._moved_step(op, cmpmask, planned.event), None)
         if type(op) is Varying and planned.pipe == "V" and not cmpmask:
@@ -501,6 +553,17 @@ class HazardChecks(Observer):
                       f"byte {byte:#x}, which {other.head} on {PIPES[q]} at line {other.line} "
                       f"{verb}, with no set_flag/wait_flag or pipe_barrier ordering them "
                       f"({kind})", role, once="race")
+
+
+def _fill_moved(record: Record, blocks: np.ndarray, values: np.ndarray) -> None:
+    """`Record.fill_rows` of rows of blocks that each move by one step from the last (a batch's
+    operand): rows not moving leave the last row's value, rows moving past their own blocks
+    are apart."""
+    step = int(blocks[1, 0] - blocks[0, 0]) if len(blocks) > 1 else 0
+    if step == 0:
+        record.fill_rows(blocks[-1:], values[-1:], True)
+    else:
+        record.fill_rows(blocks, values, abs(step) > int(blocks[0].max() - blocks[0].min()))
 
 
 def _joined(ranges: list[tuple[int, int]]) -> tuple[list[int], list[int]]:

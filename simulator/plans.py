@@ -13,7 +13,7 @@ leave its owner exactly as `on_event` would have; an owner that cannot promise t
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping, MutableSequence
+from collections.abc import Callable, MutableMapping, MutableSequence, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,6 +55,7 @@ class ObserverPlan(NamedTuple):
     settle: Callable[[Booked], None] | None
     lines: tuple[MutableSequence[int], int] | None = None
     slot: Callable[[Instruction], tuple[MutableMapping, object] | None] | None = None
+    batch: Callable[[], bool] | None = None
 
 
 class FamilyFacts:
@@ -110,3 +111,25 @@ class Varying:
 
     def __init__(self) -> None:
         self.op = None
+
+
+class Batch:
+    """`Planned.op` of a plan that runs consecutive lines of one shape as one operation
+    (simulator/fused.py `_batch_plan`): `instrs`, the lines, each a one-repeat vector
+    instruction whose decoding is `origin` (a stored decoding) with its operands moved by
+    `shifts[j]` bytes (an int array, (len(instrs), operands), in the origin's operand order),
+    none reading or writing what another of them writes. The plan sets them before the timing
+    stage's and the observers' parts run; `op_of(instr)` makes one line's decoding (for an
+    event a check would need)."""
+
+    __slots__ = ("instrs", "origin", "shifts")
+
+    def __init__(self) -> None:
+        self.instrs: Sequence[Instruction] = ()
+        self.origin = None
+        self.shifts = None
+
+    def op_of(self, instr: Instruction):
+        """INSTR's own decoding (a line of the batch): the origin moved by its shifts."""
+        j = next(k for k, at in enumerate(self.instrs) if at is instr)
+        return self.origin.moved(instr, tuple(int(s) for s in self.shifts[j]))

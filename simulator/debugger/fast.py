@@ -198,6 +198,10 @@ class DebugLoop(FastLoop):
         records it (every plan the loop runs must leave a record)."""
         return _declines
 
+    def _batch_plan(self, learnt: Instruction) -> None:
+        """None: lines of one shape run one at a time in a session (each leaves a record)."""
+        return None
+
     def _mask_plan(self, learnt: Instruction) -> Callable | None:
         """None: a MASK or mask-mode writer takes the reference path in a session (its record
         snapshots the registers it changes; every plan the loop runs must leave a record)."""
