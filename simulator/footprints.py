@@ -172,13 +172,14 @@ class Record:
         """Every byte of the blocks of row j of BLOCKS ((rows, blocks) block numbers) :=
         VALUES[j], row after row (a later row's value wins where rows share a block); APART
         when no two rows share a block (then one store)."""
+        block = self.block if self.block is not None else self._made()
         if apart:
             at = blocks.reshape(-1)
-            self.block[at] = np.repeat(values, blocks.shape[1])
+            block[at] = np.repeat(values, blocks.shape[1])
         else:
             flat = blocks.reshape(-1)[::-1]
             at, last = np.unique(flat, return_index=True)  # each block's last row
-            self.block[at] = np.repeat(values, blocks.shape[1])[::-1][last]
+            block[at] = np.repeat(values, blocks.shape[1])[::-1][last]
         if self.any_mixed:
             self.mixed[at] = False
 

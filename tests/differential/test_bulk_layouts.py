@@ -434,6 +434,9 @@ def test_a_record_is_made_at_its_first_use():
     filled.fill(span_footprint(5, 70), 9)
     ref[5:70] = 9
     assert (filled.values(0, 256, None) == ref).all()
+    rows = Record(256, 0)  # (a batch's rows of blocks)
+    rows.fill_rows(np.array([[0, 1], [1, 2]], np.int64), np.array([4, 5], np.int32))
+    assert (rows.values(0, 128, None) == np.repeat([4, 5, 5, 0], 32)).all()
     made, history = [], simulator.builder.history_checks
 
     def spy(checks):
