@@ -852,6 +852,25 @@ def test_prepared_compares_at_block_stride_above_1_equal_numpy(t, blk, rep, fast
     assert bytes(ub[32768:32768 + len(want)]) == want
 
 
+@pytest.mark.parametrize("blk, rep", ((2, 8), (1, 1), (1, 4)))
+@pytest.mark.parametrize("fast", (True, False))
+def test_prepared_compares_rows_follow_new_sources(blk, rep, fast):
+    """Rows of a union's bits (block stride 2; overlapping reads) are packed into a buffer
+    made once and copied through a view of it made once: an execution after the sources
+    changed writes the new compare's bits, not the last one's."""
+    r = 40
+    line = f"vcmpv.lt.f32 m, a, b, repeat={r}, stride=1,{blk},{blk},8,{rep},{rep}\n"
+    text = (".chip ascend910b\n.ub a f32[4096] @0 = random(1)\n.ub b f32[4096] @16384 = "
+            "random(2)\n.ub m u8[2048] @32768 = random(3)\n" + line * 3 +
+            "vmuls.f32 a, a, -1.0, repeat=64\n" + line * 2)
+    ub = simulator.run(text, fast=fast).ub
+    a, b = ub[:16384].view(np.float32), ub[16384:32768].view(np.float32)
+    blocks = (np.arange(r)[:, None] * rep + np.arange(8)[None, :] * blk).reshape(-1)
+    elems = (blocks[:, None] * 8 + np.arange(8)[None, :]).reshape(-1)
+    want = np.packbits(a[elems] < b[elems], bitorder="little").tobytes()
+    assert bytes(ub[32768:32768 + len(want)]) == want
+
+
 @pytest.mark.parametrize("count", (32, 96, 224, 1024))
 @pytest.mark.parametrize("fast", (True, False))
 def test_prepared_compares_of_8_byte_elements_equal_numpy(count, fast):
