@@ -347,37 +347,52 @@ class HazardChecks(Observer):
                 self.seen_s[V] = self.s_version
             if (cmpmask and not self.cmpmask_set) or (self.races and self._unordered(V)):
                 return False
-            origin, shifts = cell.origin, cell.shifts
-            acc = origin.memo.get(self)
-            if acc is None:
-                acc = origin.memo[self] = self._accesses(origin.ub_ranges())
-            if acc.ranges is None:
+            moved = self._moved_blocks(cell)
+            if moved is None:
                 return False
-            col = {a.role: k for k, a in enumerate(origin.operands)}
-            moved = []  # each range's blocks, a row a line
-            for (role, *_, write), fp in zip(acc.ranges, acc.footprints, strict=True):
-                if fp.part is not None or role not in col:
-                    return False
-                full = fp.full
-                blocks = np.arange(full.start, full.stop) if type(full) is slice else full
-                moved.append((blocks + (shifts[:, col[role]] >> 5)[:, None], write))
             self.flush()
             if self.init and not all(self._written(b) for b, write in moved if not write):
                 return False
-            clock = self.clock[V]
-            first, n = clock[V] + 1, len(shifts)
-            clock[V] = last = first + n - 1
-            counts = np.arange(first, last + 1, dtype=np.int64)
-            for blocks, write in moved:
-                if write:  # (no line writes what another touches: apart)
-                    self.writer.fill_rows(blocks, counts * 4 + V, True)
-                    self.last_write[V] = last
-                else:
-                    _fill_moved(self.readers[V], blocks, counts)
-                    self.last_read[V] = last
-            self.where[V].extend(cell.instrs)
+            self._record_lines(cell.instrs, moved)
             return True
         return batch
+
+    def _moved_blocks(self, cell: Batch) -> list[tuple[np.ndarray, bool]] | None:
+        """Each UB range of CELL's lines as (its blocks, a row a line; whether written), or
+        None when one is not made of whole blocks."""
+        origin, shifts = cell.origin, cell.shifts
+        acc = origin.memo.get(self)
+        if acc is None:
+            acc = origin.memo[self] = self._accesses(origin.ub_ranges())
+        if acc.ranges is None:
+            return None
+        col = {a.role: k for k, a in enumerate(origin.operands)}
+        moved = []
+        for (role, *_, write), fp in zip(acc.ranges, acc.footprints, strict=True):
+            if fp.part is not None or role not in col:
+                return None
+            full = fp.full
+            blocks = np.arange(full.start, full.stop) if type(full) is slice else full
+            moved.append((blocks + (shifts[:, col[role]] >> 5)[:, None], write))
+        return moved
+
+    def _record_lines(self, instrs, moved: list[tuple[np.ndarray, bool]]) -> None:
+        """INSTRS, consecutive accesses on V whose blocks MOVED gives (`_moved_blocks`),
+        counted and recorded: each line's writes and reads filled with its count, in order."""
+        clock = self.clock[V]
+        first = clock[V] + 1
+        clock[V] = last = first + len(instrs) - 1
+        counts = np.arange(first, last + 1, dtype=np.int64)
+        reads = [blocks for blocks, write in moved if not write]
+        for blocks, write in moved:
+            if write:  # (no line writes what another touches: apart)
+                self.writer.fill_rows(blocks, counts * 4 + V, True)
+                self.last_write[V] = last
+        if reads:  # (one fill: a line's read may be another's read of another operand)
+            _fill_moved(self.readers[V], reads[0] if len(reads) == 1 else np.hstack(reads),
+                        counts, len(reads) == 1)
+            self.last_read[V] = last
+        self.where[V].extend(instrs)
 
     def _written(self, blocks: np.ndarray) -> bool:
         """Whether every byte of BLOCKS (whole blocks) holds a write (pending fills applied)."""
@@ -555,10 +570,13 @@ class HazardChecks(Observer):
                       f"({kind})", role, once="race")
 
 
-def _fill_moved(record: Record, blocks: np.ndarray, values: np.ndarray) -> None:
-    """`Record.fill_rows` of rows of blocks that each move by one step from the last (a batch's
-    operand): rows not moving leave the last row's value, rows moving past their own blocks
-    are apart."""
+def _fill_moved(record: Record, blocks: np.ndarray, values: np.ndarray, moving: bool) -> None:
+    """`Record.fill_rows` of a batch's rows of blocks; MOVING when they are one operand's, each
+    row its last moved by one step: then rows not moving leave the last row's value, and
+    rows moving past their own blocks are apart."""
+    if not moving:
+        record.fill_rows(blocks, values)
+        return
     step = int(blocks[1, 0] - blocks[0, 0]) if len(blocks) > 1 else 0
     if step == 0:
         record.fill_rows(blocks[-1:], values[-1:], True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simulator
@@ -42,6 +42,11 @@ SHAPES = (
     "vmul.{t} {d}, {a}, {b}, stride=2,1,1,8,8,8",
     "vadds.{t} {d}, {a}, 2.5",
     "vmax.{t} {d}, {a}, {b}",
+    "vrelu.{t} {d}, {a}",
+    "vexp.{t} {d}, {a}",
+    "vdiv.{t} {d}, {a}, {b}",
+    "vsub.{t} {d}, {a}, {b}, stride=1,1,2,8,8,16",
+    "vmla.{t} {d}, {a}, {b}",
 )
 STATE = ("set_vector_mask 0x0, 0xff00ff", "set_mask_count\n    set_vector_mask 0, 40",
          "set_mask_norm\n    set_vector_mask 0xffffffffffffffff, 0xffffffffffffffff",
@@ -137,7 +142,7 @@ def batched_programs(draw) -> str:
     return program(chip, t, body)
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=200)
 @given(batched_programs(), st.sampled_from(["error", "warn", "off"]))
 def test_random_runs_of_one_shape(text, checks):
     try:
@@ -203,6 +208,23 @@ def test_a_race_with_a_batched_line_names_that_line():
     assert batched_lines(text) >= 30
     race = [d for d in got[3] if "race" in d.message]
     assert race and "line 40" in race[0].message  # x[2048] is line 33's tile: 7 header lines
+
+
+@pytest.mark.parametrize("ahead", (2, -2))
+def test_a_race_with_a_batched_read_names_the_last_reader(ahead):
+    """Each line reads y's tile through both sources, one of them AHEAD tiles on (so a tile is
+    read by two lines, through two operands); then a DMA writes y's tile 30 unordered: the
+    write-after-read names the last line that read it (whichever operand read it)."""
+    body = ["set_cmpmask m"] + [f"vadd.f32 z[{64 * i}], y[{64 * i}], y[{64 * (i + ahead)}]"
+                                for i in range(2, 42)]
+    body += ["copy_gm_to_ub y[1920], g, nburst=1, burst=8"]
+    text = program("ascend910b", "f32", body)
+    got = same_three_ways(text, "warn")
+    assert batched_lines(text) >= 30
+    race = [d for d in got[3] if "race" in d.message]
+    last = max(30, 30 - ahead) - 2 + 8  # (line 8 is i = 2's)
+    assert race and "write-after-read" in race[0].message
+    assert f"line {last} " in race[0].message
 
 
 def test_a_batch_that_skips_what_it_must_not_is_caught(monkeypatch):
