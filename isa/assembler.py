@@ -45,7 +45,8 @@ MAX_ERRORS = 20
 _DECLARED: dict[tuple, tuple] = {}
 DECLARED_LIMIT = 4096
 _EVALUATED: dict[tuple, Init] = {}
-EVALUATED_BYTES = 16 << 20
+EVALUATED_BYTES = 16 << 20  # (an INIT above a quarter of it is not kept)
+_EVALUATED_HELD = [0]  # the bytes `_EVALUATED` holds
 MAX_TENSOR_BYTES = 256 << 20  # a simulated GM tensor; UB is far smaller on every chip
 MAX_BLOCK_DIM = 65535  # blockDim is a 16-bit count on every Ascend launch
 MAX_LINES = 2_000_000  # .rept expansion limit: beyond it the program is surely a mistake
@@ -588,10 +589,13 @@ class Assembler:
             self.error(src, e.offset, e.message)
             return None
         init = Init(kind, data)
-        if self.memo and kind == "random" and not data.flags.writeable:
-            if sum(i.data.nbytes for i in _EVALUATED.values()) + data.nbytes > EVALUATED_BYTES:
+        if self.memo and kind == "random" and not data.flags.writeable and \
+                data.nbytes <= EVALUATED_BYTES // 4:
+            if _EVALUATED_HELD[0] + data.nbytes > EVALUATED_BYTES:
                 _EVALUATED.clear()
+                _EVALUATED_HELD[0] = 0
             _EVALUATED[key] = init
+            _EVALUATED_HELD[0] += data.nbytes
         return init
 
     # -- pass 2: statements ------------------------------------------------------------------

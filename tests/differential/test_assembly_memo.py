@@ -183,3 +183,19 @@ def test_a_header_assembled_again_is_assembled_the_same(header, params):
     assert _header_outcome(text, True, params) == off  # (kept now)
     assert _header_outcome(text.replace(".param N = 2", ".param N = 3"), True, params) == \
         _header_outcome(text.replace(".param N = 2", ".param N = 3"), False, params)
+
+
+def test_kept_inits_are_bounded(monkeypatch):
+    """Kept INIT bytes stay within EVALUATED_BYTES (then they start afresh), and one INIT
+    above a quarter of it is not kept."""
+    import isa.assembler as asm
+    monkeypatch.setattr(asm, "EVALUATED_BYTES", 1024)
+    monkeypatch.setattr(asm, "_EVALUATED", {})
+    monkeypatch.setattr(asm, "_EVALUATED_HELD", [0])
+    assemble(".ub a f32[32] = random(1)\n.ub b f32[128] = random(2)\nvadd.f32 a, a, a\n")
+    assert [key[2] for key in asm._EVALUATED] == [32]  # (b's 512 bytes: above 256)
+    for seed in range(3, 12):
+        assemble(f".ub a f32[48] = random({seed})\nvadd.f32 a, a, a\n")
+        held = asm._EVALUATED_HELD[0]
+        assert held == sum(i.data.nbytes for i in asm._EVALUATED.values()) <= 1024
+    assert 0 < len(asm._EVALUATED) < 10
