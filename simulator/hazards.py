@@ -430,9 +430,11 @@ class HazardChecks(Observer):
             else:
                 _fill_latest(self.writer, [(b, c * 4 + V) for b, c in writes])
             self.last_write[V] = last
-        if reads:  # (one fill: a line's read may be another's read of another operand)
-            if len(reads) == 1:
-                _fill_moved(self.readers[V], *reads[0])
+        if reads:  # (a line's read may be another's read of another operand: filled as one,
+            # unless the operands' blocks lie apart)
+            if len(reads) == 1 or p == 1 and _apart([b for b, _ in reads]):
+                for blocks, c in reads:
+                    _fill_moved(self.readers[V], blocks, c)
             elif p == 1:  # (rows side by side: a line's reads, lines in order)
                 self.readers[V].fill_rows(np.hstack([b for b, _ in reads]), counts[0])
             else:
@@ -629,6 +631,13 @@ def _fill_moved(record: Record, blocks: np.ndarray, values: np.ndarray) -> None:
 def _counts(first: int, n: int, p: int) -> list[np.ndarray]:
     """The counts of N lines from FIRST on, tile after tile of P: each group's."""
     return [np.arange(first + r, first + n, p, dtype=np.int64) for r in range(p)]
+
+
+def _apart(ranges: list[np.ndarray]) -> bool:
+    """Whether the blocks of RANGES (each a range's rows of blocks) lie apart, range from
+    range (their spans do not meet)."""
+    spans = sorted((int(b.min()), int(b.max())) for b in ranges)
+    return all(hi < lo for (_, hi), (lo, _) in zip(spans, spans[1:], strict=False))
 
 
 def _fill_latest(record: Record, rows: list[tuple[np.ndarray, np.ndarray]]) -> None:
