@@ -316,6 +316,10 @@ class Assembler:
         # blank (unrolled code repeats its lines)
         known: dict[str, int] = {}
         self.known = known
+        # the texts of repeated lines not known when first repeated (a line of a shape's text
+        # is not: pass 2 keeps the build of such a line for its copies)
+        again: set[str] = set()
+        self.again = again
         stmts, raw_lines, plain = self.stmts, self.raw_lines, self.plain_text
         for src in srcs:
             shape = None
@@ -326,6 +330,7 @@ class Assembler:
                     if wo >= 0:
                         stmts.append(src)  # (its mnemonic's offset: known[its text])
                     continue
+                again.add(text)
                 src = Src(text, src)
             elif type(src) is tuple:  # a line of a shape (`logical_lines`): as its first line
                 shape = src[2]
@@ -598,7 +603,7 @@ class Assembler:
         # instruction (None: worked out by `flatten` when a run asks)
         self.flat: list[Instruction] | None = []
         flat_add = self.flat.append
-        known, raw_lines, texts = self.known, self.raw_lines, self.plain_text
+        known, raw_lines, texts, again = self.known, self.raw_lines, self.plain_text, self.again
         for pc, src in enumerate(self.stmts):
             shape = None
             if type(src) is tuple:  # a line of a shape (`logical_lines`): no Src when rebased
@@ -617,7 +622,8 @@ class Assembler:
                                            tpl.notes)
                         out.append(st)
                         flat_add(st._hw)
-                        plain[text] = (body, tpl.col, source, tpl.defn, tpl.notes)
+                        if text in again:
+                            plain[text] = (body, tpl.col, source, tpl.defn, tpl.notes)
                         continue
                     shape = (shp, digits)
                 if hit is None:

@@ -178,12 +178,10 @@ def _maker(body: Body) -> Callable[[dict, str], Body]:
     def make(operands: dict, text: str) -> Body:
         out = Body(defn, op, dtype, operands, fields, cols, col, text, notes, static, file,
                    fixed, src_dtype)
-        _set(out, "shape", body)  # (frozen; not an init argument)
+        out.shape = body  # (not an init argument)
         return out
     return make
 
-
-_set = object.__setattr__
 
 
 def template(instr: Instruction, text: str, keys, digits: Sequence[str] | None = None
