@@ -116,6 +116,18 @@ class Body:
     # by the rebasing alone (not an argument: a body evolved into another is built afresh)
     shape: Body | None = attrs.field(default=None, init=False, repr=False)
 
+    def moved(self, operands: dict[str, Operand], text: str) -> Body:
+        """This body with other OPERANDS (static, as its own) and TEXT, its `shape` this one:
+        a line rebased from it (isa/rebase.py). Made by plain stores, without the
+        constructor's argument handling (a distinct line of an unrolled kernel makes one; a
+        test requires every field here)."""
+        b = _new(Body)
+        b.defn, b.op, b.dtype, b.operands = self.defn, self.op, self.dtype, operands
+        b.fields, b.cols, b.col, b.text = self.fields, self.cols, self.col, text
+        b.notes, b.is_static, b.file = self.notes, self.is_static, self.file
+        b.col_fixed, b.src_dtype, b.shape = self.col_fixed, self.src_dtype, self
+        return b
+
 
 class Instruction:
     """A hardware-level instruction at its statement, as the executor sees it: the shared

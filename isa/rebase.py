@@ -23,7 +23,7 @@ identical statements, instructions, texts, listings, diagnostics, outputs and cy
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from math import lcm
 from operator import itemgetter
 
@@ -110,7 +110,7 @@ class Template:
     """The build of one line, to be rebased for lines of its shape."""
 
     __slots__ = ("body", "slots", "pieces", "seen", "col", "defn", "notes", "roles", "between",
-                 "fmt", "same", "make")
+                 "fmt", "same")
 
     def __init__(self, body: Body, slots: tuple, pieces: list[str]):
         self.body = body
@@ -126,7 +126,6 @@ class Template:
         self.fmt = "[%s]".join(p.replace("%", "%%") for p in self.between)
         # whether a line of the shape, stripped, is its canonical text (set by `template`)
         self.same = False
-        self.make = _maker(body)
         self.col, self.defn, self.notes = body.col + 1, body.defn, body.notes  # the statement's
 
     def names(self, tensors: dict) -> bool:
@@ -145,14 +144,15 @@ class Template:
         """`rebased`'s body (DIGITS a tuple), shared by no other line; TEXT: its canonical
         text when known (the line stripped, when `same`)."""
         ops = self.body.operands.copy()
-        for role, seen, d in zip(self.roles, self.seen, digits, strict=True):
-            new = seen.get(d)
+        roles, seens = self.roles, self.seen
+        for k, d in enumerate(digits):  # (no zip: its keyword alone cost a fifth of a line)
+            new = seens[k].get(d)
             if new is None:
-                new = self._operand(self.roles.index(role), d)
+                new = self._operand(k, d)
                 if new is None:
                     return None
-            ops[role] = new
-        return self.make(ops, self.fmt % digits if text is None else text)
+            ops[roles[k]] = new
+        return self.body.moved(ops, self.fmt % digits if text is None else text)
 
     def _operand(self, k: int, d: str) -> Operand | None:
         """Slot K's operand at index D (kept for the lines after), None when D is no plain
@@ -166,22 +166,6 @@ class Template:
         new = self.seen[k][d] = Operand(o.kind, o.col, f"{name}[{d}]", o.space,
                                         base + idx * size, o.tensor, o.value)
         return new
-
-
-def _maker(body: Body) -> Callable[[dict, str], Body]:
-    """A function making BODY with other operands and text, its `shape` BODY."""
-    defn, op, dtype, fields, cols, col = body.defn, body.op, body.dtype, body.fields, \
-        body.cols, body.col
-    notes, static, file, fixed, src_dtype = body.notes, body.is_static, body.file, \
-        body.col_fixed, body.src_dtype
-
-    def make(operands: dict, text: str) -> Body:
-        out = Body(defn, op, dtype, operands, fields, cols, col, text, notes, static, file,
-                   fixed, src_dtype)
-        out.shape = body  # (not an init argument)
-        return out
-    return make
-
 
 
 def template(instr: Instruction, text: str, keys, digits: Sequence[str] | None = None
