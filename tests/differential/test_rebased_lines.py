@@ -30,8 +30,8 @@ import isa.rebase
 import simulator
 from isa.assembler import Assembler, assemble, assemble_statement
 from isa.diagnostics import AssemblyError
-from isa.rebase import Shapes
 from isa.listing import format_listing, listing
+from isa.rebase import Shapes
 from simulator.decodings import Decodings
 from simulator.errors import SimulationError
 
