@@ -35,9 +35,18 @@ from isa.operands import Builder, StatementSyntax
 from isa.program import Init, Instruction, Program, Statement, Tensor, one_statement
 from isa.rebase import TEMPLATES_LIMIT, Shape, Shapes, shape_of, template
 from isa.table import TABLE, InstrDef, Table
-from isa.types import ALIASES, CONVERT_ONLY, TYPES, VECTOR_TYPES, lookup
+from isa.types import ALIASES, CONVERT_ONLY, TYPES, VECTOR_TYPES, DType, lookup
 
 MAX_ERRORS = 20
+# a `.gm`/`.ub` line's text (and the parameters' values) -> its declaration parsed cleanly
+# (`parse_declaration`), and an INIT's text, type and count -> its evaluation when read-only
+# (`random`): a program run again, or a sweep's variants, assemble the same header each time
+# (docs/decisions.md, "a header assembled once per text")
+_DECLARED: dict[tuple, tuple] = {}
+DECLARED_LIMIT = 4096
+_EVALUATED: dict[tuple, Init] = {}
+EVALUATED_BYTES = 16 << 20  # (an INIT above a quarter of it is not kept)
+_EVALUATED_HELD = [0]  # the bytes `_EVALUATED` holds
 MAX_TENSOR_BYTES = 256 << 20  # a simulated GM tensor; UB is far smaller on every chip
 MAX_BLOCK_DIM = 65535  # blockDim is a 16-bit count on every Ascend launch
 MAX_LINES = 2_000_000  # .rept expansion limit: beyond it the program is surely a mistake
@@ -447,40 +456,61 @@ class Assembler:
         return get_chip(None)
 
     def declare(self, src: Src, off: int, space: str, pos: int) -> None:
+        key = (src.text, pos, space, tuple(self.params.items()))
+        parsed = _DECLARED.get(key) if self.memo else None
+        if parsed is not None:  # (every check but the state's passed for this text before)
+            name, t, count, at, end = parsed
+            if name in self.tensors:
+                self.error(src, at, f"tensor '{name}' is declared twice")
+                return
+        else:
+            parsed = self.parse_declaration(src, off, space, pos)
+            if parsed is None:
+                return
+            if self.memo:
+                if len(_DECLARED) >= DECLARED_LIMIT:
+                    _DECLARED.clear()
+                _DECLARED[key] = parsed
+            name, t, count, at, end = parsed
+        self.decls.append((src, end, space, dict(name=name, t=t, count=count,
+                                                 col=src.pos(at), tail=src.text[end:])))
+        self.tensors[name] = Tensor(name, space, t, count, *src.pos(at))
+
+    def parse_declaration(self, src: Src, off: int, space: str, pos: int
+                          ) -> tuple[str, DType, int, int, int] | None:
+        """`.SPACE NAME TYPE[COUNT]` from POS → (name, type, count, the name's offset, the
+        offset after the count), or None after an error."""
         m = DECL_RE.match(src.text, pos)
         if not m:
             self.error(src, off, f"expected '.{space} NAME TYPE[COUNT] ...'")
-            return
+            return None
         name, tname = m.group(1), m.group(2)
         if parse_register(name) is not None:
             self.error(src, m.start(1), f"'{name}' is a register name; choose another tensor name")
-            return
+            return None
         if name in self.tensors:
             self.error(src, m.start(1), f"tensor '{name}' is declared twice")
-            return
+            return None
         t = lookup(tname)
         if t is None:
             self.error(src, m.start(2), f"unknown type '{tname}'"
                        f"{did_you_mean(tname, [*TYPES, *ALIASES], case_sensitive=False)}")
-            return
+            return None
         try:
             count = parse_int(m.group(3).strip(), m.start(3))
         except LexError as e:
             self.error(src, e.offset, e.message)
-            return
+            return None
         if count < 1 or count * t.size > MAX_TENSOR_BYTES:
             self.error(src, m.start(3), f"element count {count} is out of range (1.."
                        f"{MAX_TENSOR_BYTES // t.size} {t.name} elements: a tensor holds at "
                        f"most {MAX_TENSOR_BYTES >> 20} MiB)")
-            return
+            return None
         if t.nibble and count % 2:  # two int4b_t a byte: a tensor is whole bytes (the Cast page)
             self.error(src, m.start(3), f"an s4 tensor holds an even number of elements (two a "
                        f"byte), got {count}")
-            return
-        tail = src.text[m.end():]
-        self.decls.append((src, m.end(), space, dict(name=name, t=t, count=count,
-                                                     col=src.pos(m.start(1)), tail=tail)))
-        self.tensors[name] = Tensor(name, space, t, count, *src.pos(m.start(1)))
+            return None
+        return name, t, count, m.start(1), m.end()
 
     # -- UB placement and INIT ---------------------------------------------------------------
     def place_ub(self) -> None:
@@ -570,18 +600,35 @@ class Assembler:
     def finish_tensor(self, src, d, space, role, addr, explicit, init_text, init_off) -> None:
         init = None
         if init_text is not None:
-            lead = len(init_text) - len(init_text.lstrip())
-            try:
-                kind, data = evaluate(init_text, init_off + lead, d["t"], d["count"],
-                                      self.base_dir)
-                init = Init(kind, data)
-            except LexError as e:
-                self.error(src, e.offset, e.message)
+            key = (init_text, d["t"], d["count"], tuple(self.params.items()))
+            init = _EVALUATED.get(key) if self.memo else None
+            if init is None:
+                init = self.evaluated(src, init_text, init_off, d["t"], d["count"], key)
         elif space == "gm" and role == "output":
             init = Init("zeros", None)
         self.tensors[d["name"]] = Tensor(d["name"], space, d["t"], d["count"], *d["col"],
                                          role=role, addr=addr, explicit=explicit, init=init,
                                          data_bytes=d.get("data", 0))
+
+    def evaluated(self, src: Src, init_text: str, init_off: int, t: DType, count: int,
+                  key: tuple) -> Init | None:
+        """INIT_TEXT evaluated (None after an error); kept by KEY when its bytes are read-only
+        (`random`'s draws, shared by every program: no file is read, nothing writes them)."""
+        lead = len(init_text) - len(init_text.lstrip())
+        try:
+            kind, data = evaluate(init_text, init_off + lead, t, count, self.base_dir)
+        except LexError as e:
+            self.error(src, e.offset, e.message)
+            return None
+        init = Init(kind, data)
+        if self.memo and kind == "random" and not data.flags.writeable and \
+                data.nbytes <= EVALUATED_BYTES // 4:
+            if _EVALUATED_HELD[0] + data.nbytes > EVALUATED_BYTES:
+                _EVALUATED.clear()
+                _EVALUATED_HELD[0] = 0
+            _EVALUATED[key] = init
+            _EVALUATED_HELD[0] += data.nbytes
+        return init
 
     # -- pass 2: statements ------------------------------------------------------------------
     def pass2(self) -> list[Statement]:

@@ -304,6 +304,18 @@ class VectorOp:
         object.__setattr__(out, "origin", (self, shifts))  # (frozen; not an init argument)
         return out
 
+    def batched(self, instr: Instruction, bases: tuple[int, ...], steps: tuple[int, ...],
+                lines: int) -> VectorOp:
+        """LINES one-repeat lines of this one-repeat decoding as one decoding of LINES
+        repeats: operand k of line j at BASES[k] + j·STEPS[k] bytes (whole blocks, never
+        negative), every line's active elements this one's (a batch of an unrolled kernel's
+        lines, none touching what another writes: simulator/fused.py)."""
+        ops = tuple(Access(a.role, b, a.kind, a.size, a.blk, s // BLOCK, a.write, a.space,
+                           a.count, a.index, a.index_key, a.nibble)
+                    for a, b, s in zip(self.operands, bases, steps, strict=True))
+        return VectorOp(instr, self.t, lines, self.n, self.row, self.n, ops, self.mask,
+                        self.counter, self.all_active)
+
     def access(self, role: str) -> Access | None:
         for a in self.operands:
             if a.role == role:

@@ -19,7 +19,8 @@
   line; it never raises for a bad command); `evaluate("z[0:8] * 2")` -> the value (a numpy
   array or an int).
 - `Observer` / `Event` / `RunInfo`: the observer contract (docs/observers.md); `Planned`,
-  `ObserverPlan`, `Booked`, `Varying`: its opt-in plans, which keep a run on the fast loop.
+  `ObserverPlan`, `Booked`, `Varying`, `Batch`: its opt-in plans, which keep a run on the fast
+  loop.
 - `sweep(program, params, executor=...)` -> SweepResult: every variant (docs/sweep.md).
 - `chips()`: the chip profiles.
 - `InstructionSet` / `instruction_set()`: the instructions a run knows, pipev's own unless
@@ -45,13 +46,13 @@ from simulator.debugger import Debugger
 from simulator.errors import SimulationError
 from simulator.events import Event, Observer, RunInfo
 from simulator.languages import run
-from simulator.plans import Booked, ObserverPlan, Planned, Varying
+from simulator.plans import Batch, Booked, ObserverPlan, Planned, Varying
 from simulator.run import RunResult
 from simulator.semantics import BUILTIN, InstructionSet
 from simulator.stream import Stream
 
 __all__ = ["run", "assemble", "debug", "chips", "sweep", "SweepResult", "SweepError", "Stream",
-           "Observer", "Event", "RunInfo", "Planned", "ObserverPlan", "Booked", "Varying",
+           "Observer", "Event", "RunInfo", "Planned", "ObserverPlan", "Booked", "Varying", "Batch",
            "RunResult",
            "Debugger", "Program", "Chip", "Diagnostic", "DiagnosticError", "InstructionSet",
            "instruction_set",

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from isa.decode import VectorOp
 from isa.program import Instruction, Tensor
 from simulator import checks
@@ -129,21 +131,35 @@ class Decodings:
         if not entries:
             return None
         for vop, spans, overlaps in entries:
-            bases = []
-            for a, span in zip(vop.operands, spans, strict=True):
-                b = addrs.get(a.role)
-                if b is None or b % 32 or span is not None and not span[2] <= b <= span[3]:
-                    break
-                bases.append(b)
-            else:
-                if _overlaps(bases, spans) == overlaps:
-                    out = vop.moved(instr, tuple(b - a.base for a, b
-                                                 in zip(vop.operands, bases, strict=True)))
-                    if instr.is_static:
-                        self._put_static(instr, out, sel)
-                    first = bases[0]
-                    self._shapes[key] = (out, first, *_first_bases(first, bases, spans), {})
-                    return out
+            bases = [addrs.get(a.role) for a in vop.operands]
+            if None not in bases and _fits(bases, spans, overlaps):
+                out = vop.moved(instr, tuple(b - a.base for a, b
+                                             in zip(vop.operands, bases, strict=True)))
+                if instr.is_static:
+                    self._put_static(instr, out, sel)
+                first = bases[0]
+                self._shapes[key] = (out, first, *_first_bases(first, bases, spans), {})
+                return out
+        return None
+
+    def run_origin(self, instr: Instruction, roles: tuple[str, ...], bases: np.ndarray,
+                   fields: dict, mask: tuple[int, int], counter: bool
+                   ) -> tuple[VectorOp, tuple, np.ndarray] | None:
+        """For consecutive static lines of INSTR's structure run once each (the fast loop's
+        batch), their operands at BASES ((lines, ROLES) bytes): a decoding stored for lines
+        whose operands move apart (`_put_apart`), its operands' spans, and the bases of the
+        lines from the first on that it serves as `_moved_apart` would serve each (columns
+        in its operands' order); None when it serves not even the first."""
+        addrs = dict(zip(roles, bases[0].tolist(), strict=True))
+        entries = self._apart.get(_static_key(instr, addrs, fields, mask, counter)[:-1])
+        for vop, spans, overlaps in entries or ():
+            if any(a.role not in roles for a in vop.operands):
+                continue
+            cols = bases[:, [roles.index(a.role) for a in vop.operands]]
+            ok = _fits(cols.T, spans, overlaps)
+            n = len(ok) if ok.all() else int(np.argmin(ok))
+            if n:
+                return vop, spans, cols[:n]
         return None
 
     def _static_rebased(self, instr: Instruction, addrs: dict, fields: dict,
@@ -194,6 +210,31 @@ def _first_bases(first: int, bases, spans) -> tuple[int, int]:
             lo_b = max(lo_b, first + span[2] - b)
             hi_b = min(hi_b, first + span[3] - b)
     return lo_b, hi_b
+
+
+def _fits(bases, spans: tuple, overlaps: tuple):
+    """Whether operands at BASES (one an operand: ints, or arrays of one per line) stay on a
+    row within what their SPANS (`put`'s) allow and overlap as OVERLAPS (`_overlaps`) says: a
+    bool, or a bool array of one per line."""
+    ok = True
+    for b, span in zip(bases, spans, strict=True):
+        ok = ok & (b % 32 == 0)
+        if span is not None:
+            ok = ok & (span[2] <= b) & (b <= span[3])
+    pairs = iter(overlaps)
+    k = len(spans)
+    for i in range(k):
+        si = spans[i]
+        for j in range(i + 1, k):
+            sj, ov = spans[j], next(pairs)
+            if si is None or sj is None:
+                continue
+            if ov is None:
+                ok = ok & ((bases[i] + si[1] < bases[j] + sj[0])
+                           | (bases[j] + sj[1] < bases[i] + si[0]))
+            else:
+                ok = ok & (bases[j] - bases[i] == ov)
+    return ok
 
 
 def _overlaps(bases, spans: tuple) -> tuple:

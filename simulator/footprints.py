@@ -124,45 +124,95 @@ def merged(fps: list[Footprint]) -> tuple[Footprint, ...]:
 
 
 class Record:
-    """One int32 per byte of a UB of NBYTES bytes, stored per block where the block agrees."""
+    """One int32 per byte of a UB of NBYTES bytes, stored per block where the block agrees;
+    every byte FILL until the record is first used: its arrays are made then (most runs touch
+    one or two pipes' records of five), by the methods and by the first read of `block` or
+    `mixed` (`made` tells whether they are)."""
 
-    __slots__ = ("block", "byte", "mixed", "any_mixed")
+    __slots__ = ("_block", "byte", "_mixed", "any_mixed", "_nblk", "_fill")
 
     def __init__(self, nbytes: int, fill: int):
-        nblk = -(-nbytes // BLOCK)
-        self.block = np.full(nblk, fill, np.int32)
+        self._nblk, self._fill = -(-nbytes // BLOCK), fill
+        self._block: np.ndarray | None = None  # made at the first use (`_made`)
         self.byte: np.ndarray | None = None  # allocated at the first split
-        self.mixed = np.zeros(nblk, bool)  # the block's values are in `byte`, not `block`
+        self._mixed: np.ndarray | None = None  # the block's values are in `byte`, not `block`
         self.any_mixed = False
 
+    @property
+    def made(self) -> bool:
+        return self._block is not None
+
+    @property
+    def block(self) -> np.ndarray:
+        """Each block's value (where `mixed` is False)."""
+        return self._block if self._block is not None else self._made()
+
+    @property
+    def mixed(self) -> np.ndarray:
+        """Whether each block's values are in `byte`, not `block`."""
+        if self._block is None:
+            self._made()
+        return self._mixed
+
+    def _made(self) -> np.ndarray:
+        """The per-block values, made (every block FILL) at the first use."""
+        block = self._block
+        if block is None:
+            block = self._block = np.empty(self._nblk, np.int32)
+            block.fill(self._fill)
+            self._mixed = np.zeros(self._nblk, bool)
+        return block
+
     def _split(self, blocks: np.ndarray) -> None:
-        """Make BLOCKS' bytes the truth (their values unchanged)."""
-        todo = blocks[~self.mixed[blocks]] if self.any_mixed else blocks
+        """Make BLOCKS' bytes the truth (their values unchanged; the record is made)."""
+        mixed = self._mixed
+        todo = blocks[~mixed[blocks]] if self.any_mixed else blocks
         if todo.size:
             if self.byte is None:  # only split blocks' bytes are ever read
-                self.byte = np.empty(self.block.size * BLOCK, np.int32)
+                self.byte = np.empty(self._nblk * BLOCK, np.int32)
             self.byte[(todo[:, None] * BLOCK + _IN_BLOCK).reshape(-1)] = \
-                np.repeat(self.block[todo], BLOCK)
-            self.mixed[todo] = True
+                np.repeat(self._block[todo], BLOCK)
+            mixed[todo] = True
             self.any_mixed = True
 
     def fill(self, fp: Footprint, value: int) -> None:
         """Every byte of FP := VALUE."""
+        block = self._block if self._block is not None else self._made()
         if fp.full is not None:
-            self.block[fp.full] = value
+            block[fp.full] = value
             if self.any_mixed:
-                self.mixed[fp.full] = False
+                self._mixed[fp.full] = False
         if fp.part is not None:
             self._split(fp.blocks)
             self.byte[fp.part] = value
 
+    def fill_rows(self, blocks: np.ndarray, values: np.ndarray, apart: bool = False) -> None:
+        """Every byte of the blocks of row j of BLOCKS ((rows, blocks) block numbers) :=
+        VALUES[j], row after row (a later row's value wins where rows share a block); APART
+        when no two rows share a block (then one store)."""
+        self.fill_each(blocks.reshape(-1), np.repeat(values, blocks.shape[1]), apart)
+
+    def fill_each(self, blocks: np.ndarray, values: np.ndarray, apart: bool = False) -> None:
+        """Every byte of block BLOCKS[k] := VALUES[k], in order (a later entry wins where a
+        block repeats); APART when none repeats (then one store)."""
+        block = self._block if self._block is not None else self._made()
+        if apart:
+            at = blocks
+            block[at] = values
+        else:
+            at, last = np.unique(blocks[::-1], return_index=True)  # each block's last entry
+            block[at] = values[::-1][last]
+        if self.any_mixed:
+            self._mixed[at] = False
+
     def may_hold(self, fp: Footprint, pred: Callable[[np.ndarray], np.ndarray]) -> bool:
         """False when no byte of FP satisfies PRED; True when one may (then `values` tells)."""
+        block = self._block if self._block is not None else self._made()
         full = fp.full
         if full is not None:
-            if self.any_mixed and self.mixed[full].any():
+            if self.any_mixed and self._mixed[full].any():
                 return True
-            if pred(self.block[full]).any():
+            if pred(block[full]).any():
                 return True
         if fp.part is not None:
             self._split(fp.blocks)
@@ -173,8 +223,8 @@ class Record:
         """The bytes [lo, hi) (idx None) or idx, in that order, as a per-byte array holds them."""
         where = np.arange(lo, hi, dtype=np.int64) if idx is None else np.asarray(idx, np.int64)
         blocks = where >> 5
-        out = self.block[blocks]
+        out = (self._block if self._block is not None else self._made())[blocks]
         if self.any_mixed:
-            split = self.mixed[blocks]
+            split = self._mixed[blocks]
             out[split] = self.byte[where[split]]
         return out

@@ -20,6 +20,10 @@ instruction keeps taking the reference path. Plans exist for:
   indices, each line run once), once two of them ran: each line's decoding moved from the
   shape's as the reference path finds it, the family's body, and the parts bound once for the
   shape (`Planned.op` a Varying set to each line's decoding; `_shape_plan`);
+- consecutive lines not run before, an unrolled kernel's tiles (each the same statements of
+  shapes with plans, every operand moving by one step from tile to tile): one batch, each
+  statement's lines one decoding of that many repeats through the family's body, the timing
+  stage booking each line, the observers taking them all or declining (simulator/batches.py);
 - a scalar instruction or branch (`semantics.scalar.EFFECTS`): the same effect on the
   registers the family's issue applies; a taken branch continues at its target's flat index.
 - a MASK or mask-mode writer (`semantics.registers`): the family's own issue and write, read
@@ -50,6 +54,7 @@ from isa.decode import VectorOp
 from isa.families import REGISTER, VECTOR
 from isa.program import RegExpr
 from simulator import regplans
+from simulator.batches import Batches
 from simulator.events import Observer
 from simulator.plans import Booked, Planned, Varying
 from simulator.problems import Fault
@@ -113,6 +118,8 @@ class FastLoop:
         # tensor indices were rebased from) -> the plan of its lines not yet run (`_shape_plan`),
         # None for a shape seen once or declined: an unrolled kernel's lines each run once
         self.shapes: dict[Body, Callable | None] = {}
+        # consecutive lines run as one batch (an unrolled kernel's tiles: simulator/batches.py)
+        self.batches = Batches(self)
 
     def run(self) -> None:
         """Execute the program to its end, started and finished as `Executor.run` does."""
@@ -130,6 +137,7 @@ class FastLoop:
         source, learn = self.source, self._learn
         flat, max_steps = source.flat, ex.max_steps
         plans, shapes, shaped, once = self.plans, self.shapes, self._shape_plan, self.once
+        batched, batch = self.batches.shapes, self.batches.run
         i = source.index  # the source's index, kept here while plans run (they need not see it)
         steps = ex.steps  # the executor's, which only this loop moves on
         try:
@@ -160,6 +168,13 @@ class FastLoop:
                     shape = instr.body.shape
                     if shape is not None:  # a line rebased from another's build
                         step = shapes.get(shape)
+                        if shape in batched:  # consecutive lines as one batch
+                            nxt = batch(i, max_steps - steps + 1)
+                            if nxt is not None:
+                                steps += nxt - i - 1
+                                ex.steps = steps
+                                i = nxt
+                                continue
                         if step is not None:
                             try:
                                 nxt = step(instr, i)
@@ -187,6 +202,7 @@ class FastLoop:
                     break
                 if shape is not None and shapes[shape] is None:  # (its decoding now stored)
                     shapes[shape] = shaped(instr) or _declines
+                    self._batchable(instr)
                 if plan is None and instr.text not in never and \
                         (state == (m.mask_hi, m.mask_lo, m.counter)
                          or instr.defn.family.kind == REGISTER):
@@ -475,6 +491,7 @@ class FastLoop:
         self.once.clear()
         self.groups.clear()
         self.shapes.clear()
+        self.batches.clear()
 
     def _learn(self, instr: Instruction, plans: dict) -> None:
         """After INSTR's reference execution (which left MASK/CTRL as they were, unless INSTR
@@ -520,13 +537,14 @@ class FastLoop:
             return
         plans[instr.body] = plans[(instr.text, instr.file)] = plan
 
-    def _parts(self, planned: Planned) -> tuple | None:
+    def _parts(self, planned: Planned, batches: list | None = None) -> tuple | None:
         """(book, sink, limit, elsewhere, each0, each1, settle, slot) of PLANNED: the timing
         stage's booking (book() -> busy cycles; a scalar's book(taken)); the first per-line
         sink (`ObserverPlan.lines`: busy cycles to sink[line] for 0 < line < limit, else its
         owner's each, ELSEWHERE, and its SLOT or None); the other per-execution parts (in
         two, None when missing: a plan calls them without a loop); and settle(executions),
-        which hands every owner its sums. None when any owner declines."""
+        which hands every owner its sums. None when any owner declines. A Batch plan's
+        owners' `batch` parts are appended to BATCHES."""
         model, timing = self.model, None
         if model is not None:
             timing = model.plan(planned)
@@ -548,6 +566,8 @@ class FastLoop:
                 eaches.append(each)
             if part.settle is not None:
                 settles.append(part.settle)
+            if part.batch is not None and batches is not None:
+                batches.append(part.batch)
         if timing is None:
             book, booked = _no_cycles, Booked
         else:
@@ -806,6 +826,12 @@ class FastLoop:
                       (m.mask_hi, m.mask_lo), m.counter, None)
             return None if vop is None else run(instr, i, vop, arg)
         return plan
+
+    def _batchable(self, learnt: Instruction) -> None:
+        """LEARNT's shape (its plan just made) may run its lines in batches when a vector plan
+        can run it (simulator/batches.py says what else it needs)."""
+        if learnt.is_static and _vector_planned(learnt, self.ex.isa):
+            self.batches.add(learnt)
 
     def _moving_plan(self, learnt: Instruction) -> Callable:
         """run(instr, i, vop, arg) -> i + 1, or None: one execution of an instruction of

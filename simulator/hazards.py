@@ -44,7 +44,7 @@ from isa.families import BARRIER, LOCK, SET_FLAG, UNLOCK, VECTOR, WAIT_FLAG
 from isa.table import PIPES
 from simulator.events import Event, Observer, RunInfo
 from simulator.footprints import Footprint, Record, index_footprint, merged, span_footprint
-from simulator.plans import Each, FamilyFacts, ObserverPlan, Planned, Varying
+from simulator.plans import Batch, Each, FamilyFacts, ObserverPlan, Planned, Varying
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Instruction
@@ -334,6 +334,117 @@ class HazardChecks(Observer):
                 recorded(acc, count, V, instr, True)
         return each
 
+    def _batch(self, cell: Batch) -> Callable[[], bool]:
+        """The plan's batch (CELL: its groups of lines, each moved from its origin): when no
+        check can report at any of its lines — S's clock known to V, CMPMASK's check done or
+        not concerned, no race possible, every read within bytes written — each line
+        counted, recorded and filled in program order as `_moved_step` would (no fill
+        waits); otherwise nothing (the lines then run one at a time, and their checks word
+        what they find). A footprint not made of whole blocks declines too."""
+        def batch() -> bool:
+            if self.seen_s[V] != self.s_version:  # (the first line's `_checked` would)
+                self._join(V, self.clock[S])
+                self.seen_s[V] = self.s_version
+            if self.races and self._unordered(V):
+                return False
+            groups = []
+            for lines, origin, shifts in cell.groups:
+                first = lines[0]
+                if not self.cmpmask_set and first.defn.family.cmpmask_reads(first.fields):
+                    return False
+                moved = self._moved_blocks(origin, shifts)
+                if moved is None:
+                    return False
+                groups.append(moved)
+            self.flush()
+            counts = _counts(self.clock[V][V] + 1, len(cell.instrs), len(groups))
+            if self.init and not self._batch_written(groups, counts):
+                return False
+            self._record_lines(cell.instrs, groups, counts)
+            return True
+        return batch
+
+    def _batch_written(self, groups: list, counts: list[np.ndarray]) -> bool:
+        """Whether every byte a batch's line reads (GROUPS: `_moved_blocks`' for each group;
+        COUNTS: each group's lines' counts) holds a write when it reads it: before the batch
+        (the record, its pending fills applied), or by a line of the batch before it."""
+        unwritten = [(b, c) for moved, c in zip(groups, counts, strict=True)
+                     for b, w in moved if not w and not self._written(b)]
+        if not unwritten:
+            return True
+        writes = [(b, c) for moved, c in zip(groups, counts, strict=True) for b, w in moved if w]
+        if not writes:
+            return False
+        # each block the batch writes, and the count of its first write
+        blocks = np.concatenate([b.reshape(-1) for b, _ in writes])
+        first = np.concatenate([np.repeat(c, b.shape[1]) for b, c in writes])
+        order = np.lexsort((first, blocks))
+        blocks, first = blocks[order], first[order]
+        keep = np.r_[True, blocks[1:] != blocks[:-1]]
+        blocks, first = blocks[keep], first[keep]
+        for b, c in unwritten:
+            at = np.minimum(np.searchsorted(blocks, b), len(blocks) - 1)
+            if not self._written_or(b, (blocks[at] == b) & (first[at] < c[:, None])):
+                return False
+        return True
+
+    def _written_or(self, blocks: np.ndarray, mine: np.ndarray) -> bool:
+        """Whether every one of BLOCKS but those MINE says were written earlier in the batch
+        holds a write."""
+        rest = blocks[~mine]
+        return not rest.size or self._written(rest)
+
+    def _moved_blocks(self, origin, shifts: np.ndarray) -> list[tuple[np.ndarray, bool]] | None:
+        """Each UB range of ORIGIN's lines moved by SHIFTS as (its blocks, a row a line;
+        whether written), or None when one is not made of whole blocks."""
+        acc = origin.memo.get(self)
+        if acc is None:
+            acc = origin.memo[self] = self._accesses(origin.ub_ranges())
+        if acc.ranges is None:
+            return None
+        col = {a.role: k for k, a in enumerate(origin.operands)}
+        moved = []
+        for (role, *_, write), fp in zip(acc.ranges, acc.footprints, strict=True):
+            if fp.part is not None or role not in col:
+                return None
+            full = fp.full
+            blocks = np.arange(full.start, full.stop) if type(full) is slice else full
+            moved.append((blocks + (shifts[:, col[role]] >> 5)[:, None], write))
+        return moved
+
+    def _record_lines(self, instrs, groups: list[list[tuple[np.ndarray, bool]]],
+                      counts: list[np.ndarray]) -> None:
+        """INSTRS, consecutive accesses on V (tile after tile, a line of each group a tile)
+        whose blocks GROUPS give (`_moved_blocks`, a list a group), counted (COUNTS: each
+        group's lines') and recorded: each line's writes and reads filled with its count, as
+        in program order."""
+        p, last = len(groups), len(instrs) + self.clock[V][V]
+        self.clock[V][V] = last
+        writes = [(b, c) for moved, c in zip(groups, counts, strict=True) for b, w in moved if w]
+        reads = [(b, c) for moved, c in zip(groups, counts, strict=True)
+                 for b, w in moved if not w]
+        if writes:
+            if p == 1:  # (no line of a group writes what another touches: apart)
+                for blocks, c in writes:
+                    self.writer.fill_rows(blocks, c * 4 + V, True)
+            else:
+                _fill_latest(self.writer, [(b, c * 4 + V) for b, c in writes])
+            self.last_write[V] = last
+        if reads:  # (one fill: a line's read may be another's read of another operand)
+            if len(reads) == 1:
+                _fill_moved(self.readers[V], *reads[0])
+            elif p == 1:  # (rows side by side: a line's reads, lines in order)
+                self.readers[V].fill_rows(np.hstack([b for b, _ in reads]), counts[0])
+            else:
+                _fill_latest(self.readers[V], reads)
+            self.last_read[V] = last
+        self.where[V].extend(instrs)
+
+    def _written(self, blocks: np.ndarray) -> bool:
+        """Whether every byte of BLOCKS (whole blocks) holds a write (pending fills applied)."""
+        w = self.writer
+        return not (w.any_mixed and w.mixed[blocks].any()) and bool((w.block[blocks] >= 0).all())
+
     def _unordered(self, p: int) -> bool:
         """Whether another pipe has accesses pipe P does not know about (a race is possible)."""
         lw, lr, clock = self.last_write, self.last_read, self.clock[p]
@@ -365,6 +476,8 @@ class HazardChecks(Observer):
         if op is None and planned.pipe == "V" and not cmpmask \
                 and planned.kind not in SYNCS:
             return ObserverPlan(self._v_joins, None)  # issue 34: a reg-based register op
+        if type(op) is Batch and planned.pipe == "V" and planned.kind == VECTOR:
+            return ObserverPlan(None, None, batch=self._batch(op))
         if type(op) is Varying and planned.pipe == "V" and planned.kind == VECTOR:
             return ObserverPlan(self._moved_step(op, cmpmask, planned.event), None)
         if type(op) is Varying and planned.pipe == "V" and not cmpmask:
@@ -501,6 +614,30 @@ class HazardChecks(Observer):
                       f"byte {byte:#x}, which {other.head} on {PIPES[q]} at line {other.line} "
                       f"{verb}, with no set_flag/wait_flag or pipe_barrier ordering them "
                       f"({kind})", role, once="race")
+
+
+def _fill_moved(record: Record, blocks: np.ndarray, values: np.ndarray) -> None:
+    """`Record.fill_rows` of one operand's rows of blocks, each row its last moved by one step:
+    rows not moving leave the last row's value, rows moving past their own blocks are apart."""
+    step = int(blocks[1, 0] - blocks[0, 0]) if len(blocks) > 1 else 0
+    if step == 0:
+        record.fill_rows(blocks[-1:], values[-1:], True)
+    else:
+        record.fill_rows(blocks, values, abs(step) > int(blocks[0].max() - blocks[0].min()))
+
+
+def _counts(first: int, n: int, p: int) -> list[np.ndarray]:
+    """The counts of N lines from FIRST on, tile after tile of P: each group's."""
+    return [np.arange(first + r, first + n, p, dtype=np.int64) for r in range(p)]
+
+
+def _fill_latest(record: Record, rows: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    """ROWS, each (blocks, a row a line; a value a line), filled as in the order of their values
+    (increasing with program order): each block takes its largest value."""
+    blocks = np.concatenate([b.reshape(-1) for b, _ in rows])
+    values = np.concatenate([np.repeat(v, b.shape[1]) for b, v in rows])
+    order = np.argsort(values, kind="stable")
+    record.fill_each(blocks[order], values[order])
 
 
 def _joined(ranges: list[tuple[int, int]]) -> tuple[list[int], list[int]]:

@@ -13,7 +13,7 @@ leave its owner exactly as `on_event` would have; an owner that cannot promise t
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping, MutableSequence
+from collections.abc import Callable, MutableMapping, MutableSequence, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,6 +55,7 @@ class ObserverPlan(NamedTuple):
     settle: Callable[[Booked], None] | None
     lines: tuple[MutableSequence[int], int] | None = None
     slot: Callable[[Instruction], tuple[MutableMapping, object] | None] | None = None
+    batch: Callable[[], bool] | None = None
 
 
 class FamilyFacts:
@@ -110,3 +111,33 @@ class Varying:
 
     def __init__(self) -> None:
         self.op = None
+
+
+class Batch:
+    """`Planned.op` of a plan that runs consecutive lines as one batch (simulator/batches.py):
+    an unrolled kernel's tiles, each of the same statements. `groups`: per statement of the
+    tile, (its lines, one a tile; `origin`, the stored decoding each line's is moved from, a
+    one-repeat decoding; `shifts`, an int array, a row a line: each operand's move in bytes,
+    in the origin's operand order). `instrs`: every line in program order (tile after tile).
+    The plan sets them before the timing stage's and the observers' parts run; `op_of(instr)`
+    makes one line's decoding (for an event a check would need)."""
+
+    __slots__ = ("groups", "instrs")
+
+    def __init__(self) -> None:
+        self.groups: list[tuple] = []
+        self.instrs: Sequence[Instruction] = ()
+
+    def set(self, groups: list[tuple]) -> None:
+        """GROUPS, each (lines, origin, shifts), the same number of lines each."""
+        self.groups = groups
+        self.instrs = groups[0][0] if len(groups) == 1 else \
+            [instr for row in zip(*(g[0] for g in groups), strict=True) for instr in row]
+
+    def op_of(self, instr: Instruction):
+        """INSTR's own decoding (a line of the batch): its origin moved by its shifts."""
+        for lines, origin, shifts in self.groups:
+            for j, at in enumerate(lines):
+                if at is instr:
+                    return origin.moved(instr, tuple(int(s) for s in shifts[j]))
+        raise ValueError("not a line of the batch")

@@ -198,6 +198,9 @@ class DebugLoop(FastLoop):
         records it (every plan the loop runs must leave a record)."""
         return _declines
 
+    def _batchable(self, learnt: Instruction) -> None:
+        """Nothing: lines run one at a time in a session (each leaves a record)."""
+
     def _mask_plan(self, learnt: Instruction) -> Callable | None:
         """None: a MASK or mask-mode writer takes the reference path in a session (its record
         snapshots the registers it changes; every plan the loop runs must leave a record)."""

@@ -169,8 +169,8 @@ def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int, back_to_ba
     made once per machine, one compare into a buffer made once, one packbits; the destination's
     bytes that (BACK_TO_BACK), rows of it (`_rows`: each repeat's blocks every blk-th block of
     the union, repeats a multiple of blk apart — the blocks read picked first when blk is above
-    1, then one strided copy of R rows), or its blocks gathered in the walk's order
-    (`_order`)."""
+    1, packed into a buffer, then one strided copy of its R rows), or its blocks gathered in
+    the walk's order (`_order`)."""
     start, stop = run
     per_block = BLOCK // vop.t.size
     op, out = OPS[vop.instr.op], np.empty(span * per_block, bool)
@@ -186,8 +186,12 @@ def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int, back_to_ba
         picked = np.empty(-(-span // blk), cell) if blk > 1 else None
         every = out.view(cell)[::blk]
         bits = picked.view(bool) if picked is not None else out  # what is packed
+        # the packed bits land in a buffer made once, whose R rows (a repeat's bytes, each
+        # APART blocks' bytes after the last) are a view made once too: a view of packbits'
+        # new array each call cost more than the copy into the buffer
+        packed = np.empty(-(-bits.size // 8), np.uint8)
         row = np.dtype(f"V{acc.blocks * per_block // 8}")
-        count, apart_bytes = (r,), (apart * per_block // 8,)
+        rows_of_packed = np.ndarray((r,), row, packed, 0, (apart * per_block // 8,))
     else:
         unit = BYTES_OF.get(per_block // 8)  # (None: a block is less than a byte, back to back)
     machine = first = second = dst = None
@@ -209,7 +213,8 @@ def _union_body(vop: VectorOp, accs, run: tuple[int, int], span: int, back_to_ba
         if rows is not None:
             if picked is not None:
                 picked[...] = every  # (an assignment: cheaper than np.copyto's dispatch)
-            dst[...] = np.ndarray(count, row, pack(bits, None, LITTLE), 0, apart_bytes)
+            packed[...] = pack(bits, None, LITTLE)
+            dst[...] = rows_of_packed
         elif back_to_back:
             dst[...] = pack(out, None, LITTLE)
         else:
@@ -229,14 +234,16 @@ def _rows(acc) -> tuple[int, int] | None:
 
 
 def _scalar_reader(vop: VectorOp) -> Callable:
-    """scalar_of(raw) -> vcmpvs's scalar as `_values` makes it, worked out again only when
-    the bytes handed in are another array (the fast loop hands one immediate's each time)."""
+    """scalar_of(raw) -> vcmpvs's scalar as `_values` makes it, as a 0-d array (a ufunc takes
+    it as it is; a numpy scalar it turns into one at every call, a sixth of the compare),
+    worked out again only when the bytes handed in are another array (the fast loop hands
+    one immediate's each time)."""
     last = value = None
 
     def scalar_of(scalar):
         nonlocal last, value
         if scalar is not last:
-            last, value = scalar, _values(scalar.reshape(1), vop)[0]
+            last, value = scalar, np.asarray(_values(scalar.reshape(1), vop)[0])
         return value
     return scalar_of
 
@@ -262,3 +269,4 @@ def _reader(m: Machine, vop: VectorOp, acc) -> Callable[[], np.ndarray]:
 
 def _same(a: np.ndarray) -> np.ndarray:
     return a
+

@@ -12,12 +12,15 @@ per instruction only whole-array numpy runs, never a loop over repeats or elemen
 
 from __future__ import annotations
 
+from functools import cache
+
 import attrs
 import numpy as np
 
 from isa.decode import VectorOp
 
 SHAPE_CACHE_LIMIT = 4096
+_APART = -(1 << 62)  # (`layout_groups`: two operands' rows too far apart to meet)
 
 
 def block_activity(vop: VectorOp, blocks: int) -> np.ndarray:
@@ -171,6 +174,12 @@ def _regions(spans: list[tuple[int, int]], region: int, shift: int = 0) -> tuple
     return tuple(out)
 
 
+@cache
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs p < q of N operands, as two index arrays."""
+    return np.triu_indices(n, 1)
+
+
 def _spans(vop: VectorOp) -> list[tuple[int, int]]:
     """(first row, last row - first row) of each operand."""
     r = vop.repeats
@@ -218,6 +227,38 @@ class _Model:
         if region is None:
             return ()
         return _regions(vop.derived("bank spans", _spans), region, shift)
+
+    def layout_groups(self, vop: VectorOp, shifts: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray] | None:
+        """Lines of VOP with its operands moved by each row of SHIFTS ((lines, operands)
+        bytes, whole rows) grouped so that the lines of a group have one `layout_key` (and so
+        one cost): (each line's group, a line of each group), or None when this model keys
+        layouts otherwise. A line's group follows what `bank_layout` reads of the moved
+        rows: each row's distance from the first's modulo the period, each pair's distance
+        while their rows may meet, and with a region the regions relative to the first's, or
+        (an operand straddling two) the rows themselves."""
+        if type(self).layout_key is not _Model.layout_key:
+            return None
+        spans = vop.derived("bank spans", _spans)
+        rows = np.array([row for row, _ in spans], np.int64) + shifts
+        ends = [end for _, end in spans]
+        cols = [(rows - rows[:, :1]) % (self.groups * 32)]
+        if len(spans) > 1:  # every pair p < q at once
+            p, q = _pairs(len(spans))
+            end = np.array(ends, np.int64)
+            d = rows[:, p] - rows[:, q]
+            cols.append(np.where((-end[p] <= d) & (d <= end[q]), d, _APART))
+        if self.region is not None:
+            at = rows // self.region
+            straddles = ((rows + np.array(ends, np.int64)) // self.region != at).any(axis=1)
+            cols += [at - at[:, :1], np.where(straddles[:, None], rows, -1)]
+        index: dict[tuple, int] = {}  # a line's key -> its group (few: no sort of the rows)
+        group = [index.setdefault(key, len(index)) for key in map(tuple,
+                                                                  np.hstack(cols).tolist())]
+        first = [0] * len(index)
+        for j in range(len(group) - 1, -1, -1):
+            first[group[j]] = j
+        return np.array(group, np.int64), np.array(first, np.int64)
 
     def shape(self, vop: VectorOp) -> tuple:
         key = shape_key(vop)
@@ -321,6 +362,10 @@ class NoBanks:
 
     def moved_key(self, vop: VectorOp, shifts: tuple[int, ...]) -> tuple | None:
         return ()
+
+    def layout_groups(self, vop: VectorOp, shifts: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray] | None:
+        return np.zeros(len(shifts), np.int64), np.zeros(1, np.int64)  # one layout
 
     def beats(self, vop: VectorOp, slope: int) -> np.ndarray:
         return np.full(vop.repeats, max(slope, 1), np.int64)

@@ -19,7 +19,7 @@ from isa.regvec import REGVEC, spill_traffic
 from isa.table import PIPES
 from simulator.events import Event, RunInfo
 from simulator.instr_timing import InstrTiming
-from simulator.plans import Booked, Planned, Varying
+from simulator.plans import Batch, Booked, Planned, Varying
 from simulator.timing.banks import bank_model
 from simulator.timing.config import BLOCK, CostClass, config_of
 from simulator.timing.records import QueueState, TimingSnapshot
@@ -295,6 +295,8 @@ class TimingModel:
         kind = planned.kind
         if kind == families.VECTOR and type(planned.op) is Varying:  # lines of one shape
             return self._moved_plan(planned)
+        if kind == families.VECTOR and type(planned.op) is Batch:  # ... run as one
+            return self._batch_plan(planned)
         if kind == families.VECTOR and planned.op is not None:
             return self._vector_plan(planned)
         if kind not in self._by_kind and planned.pipe == "S":
@@ -337,30 +339,86 @@ class TimingModel:
             return busy, extra
         return self._varying_plan(cls, body)
 
+    def _batch_plan(self, planned: Planned) -> TimingPlan:
+        """Lines run as one batch (`planned.op` a Batch): book() books each line of the batch
+        in program order, as `_moved_plan` books it, and returns their busy cycles; a cost
+        worked out per group of lines laid out alike (`layout_groups`; a line each when the
+        bank model keys layouts otherwise)."""
+        cell, cost = planned.op, self._vector_cost
+        by_class: dict[str, tuple[Callable, Callable]] = {}  # cost class -> `_bookings`'
+        extra_sum = 0
+
+        def book() -> list[int]:
+            nonlocal extra_sum
+            per_group = []
+            for lines, origin, shifts in cell.groups:
+                cls = self.class_of(lines[0])
+                if cls.name not in by_class:
+                    by_class[cls.name] = self._bookings(cls)
+                booking_of = by_class[cls.name][0]
+                groups = self.banks.layout_groups(origin, shifts)
+                group, first = groups if groups is not None else \
+                    (np.arange(len(lines)), np.arange(len(lines)))  # (each line its own)
+                books, extras = [], []
+                for j in first.tolist():
+                    _, busy, _, extra = cost(origin.moved(lines[j], tuple(shifts[j].tolist())),
+                                             cls)
+                    books.append(booking_of(busy))
+                    extras.append(extra)
+                extra_sum += int(np.bincount(group, minlength=len(extras)) @ np.array(extras))
+                per_group.append([books[g] for g in group.tolist()])
+            if len(per_group) == 1:
+                return [b() for b in per_group[0]]
+            return [b() for tile in zip(*per_group, strict=True) for b in tile]
+
+        def settle(n: int) -> Booked:
+            nonlocal extra_sum
+            busy = stalled = 0
+            for _, sums in by_class.values():
+                b, st = sums()
+                busy, stalled = busy + b, stalled + st
+            extra, extra_sum = extra_sum, 0
+            return self._settled(n, busy, stalled, extra)
+        return book, settle
+
     def _varying_plan(self, cls, cost: Callable[[], tuple[int, int]]) -> TimingPlan:
         """(book, settle) of executions on V of class CLS whose body cycles and bank-conflict
         cycles each execution's COST() gives: a booking per body length."""
-        bookings: dict[int, tuple[Callable[[], int], Callable[[], tuple[int, int]]]] = {}
+        booking_of, sums = self._bookings(cls)
         extra_sum = 0
 
         def book() -> int:
             nonlocal extra_sum
             body, extra = cost()
             extra_sum += extra
-            booking = bookings.get(body)
-            if booking is None:
-                booking = bookings[body] = self._v_booking(cls.head, body, cls.tail)
-            return booking[0]()
+            return booking_of(body)()
 
         def settle(n: int) -> Booked:
             nonlocal extra_sum
-            busy = stalled = 0
-            for _, sums in bookings.values():
-                b, s = sums()
-                busy, stalled = busy + b, stalled + s
             extra, extra_sum = extra_sum, 0
-            return self._settled(n, busy, stalled, extra)
+            return self._settled(n, *sums(), extra)
         return book, settle
+
+    def _bookings(self, cls) -> tuple[Callable[[int], Callable[[], int]],
+                                      Callable[[], tuple[int, int]]]:
+        """(booking_of(body) -> book, sums() -> (busy, stalled)) of executions on V of class
+        CLS whose body cycles vary: a booking per body length (`_v_booking`), their sums
+        since the last call added together."""
+        bookings: dict[int, tuple[Callable[[], int], Callable[[], tuple[int, int]]]] = {}
+
+        def booking_of(body: int) -> Callable[[], int]:
+            booking = bookings.get(body)
+            if booking is None:
+                booking = bookings[body] = self._v_booking(cls.head, body, cls.tail)
+            return booking[0]
+
+        def sums() -> tuple[int, int]:
+            busy = stalled = 0
+            for _, of in bookings.values():
+                b, st = of()
+                busy, stalled = busy + b, stalled + st
+            return busy, stalled
+        return booking_of, sums
 
     def _vector_plan(self, planned: Planned) -> TimingPlan:
         cls = self.class_of(planned.instr)  # the class follows the text's fields

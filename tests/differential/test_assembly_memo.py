@@ -144,3 +144,58 @@ def test_a_line_copy_is_the_statement_its_constructor_makes():
         assert repr(Instruction(h.body, h.pc, h.line)) == repr(h)
     assert [s.rept for s in prog.statements] == [None, None, None, 0, 1, None]
     assert [s.line for s in prog.statements] == [4, 5, 6, 8, 8, 10]
+
+
+def _header_outcome(text: str, memo: bool, params: dict | None = None) -> str:
+    """`_outcome` plus every tensor's fields and INIT bytes."""
+    try:
+        prog = Assembler(text, "<string>", None, "error", params, memo=memo).run()
+    except AssemblyError as e:
+        return "\n".join(map(str, e.diagnostics))
+    parts = [_outcome(text, memo)]
+    for t in prog.tensors.values():
+        init = None if t.init is None else \
+            (t.init.kind, None if t.init.data is None else t.init.data.tobytes())
+        parts.append(repr((t.name, t.space, t.dtype.name, t.count, t.line, t.col, t.role,
+                           t.addr, t.explicit, init)))
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("params", [None, {"N": 4}, {"N": 6}])
+@pytest.mark.parametrize("header", [
+    ".ub x f32[N*8] = random(1)\n.ub y f16[64] = random(2, -1, 1)\n.gm o f32[N*8] output\n",
+    ".ub x s4[32] = random(5)\n.ub y s32[8] = random(3, 0, 9)\n.gm i u8[32] input\n",
+    ".ub x f32[8]\n.ub x f32[8]\n",  # declared twice (a hit on its second line's text)
+    ".ub x f32[8] = random(1)\n.ub y f32[8] = random(1)\n.ub x f32[8] = random(1)\n",
+    ".ub x f32[8] = random(1)\n.ub y f32[16] = random(1)\n.ub z s32[8] = random(1)\n",
+    ".ub x f32[8]\n.ub y q32[8]\n.ub z f32[0] = random(1)\n.ub w f32[8] = random(-1)\n",
+    ".ub x f32[8] = [1, 2]\n.ub y f32[4] = arange(3)\n.ub z f32[8] = random(2)\n",
+])
+def test_a_header_assembled_again_is_assembled_the_same(header, params):
+    """A `.gm`/`.ub` line's declaration and a `random` INIT's bytes are kept by their text
+    (and the parameters' values) across programs: each assembly of a header — the first,
+    one after it that finds them kept, and one with the memo off — declares the same tensors
+    with the same bytes and says the same (a tensor declared twice, bad types, counts, seeds;
+    `.param` overrides)."""
+    text = f".param N = 2\n{header}vadd.f32 x, x, x\n"
+    off = _header_outcome(text, False, params)
+    assert _header_outcome(text, True, params) == off
+    assert _header_outcome(text, True, params) == off  # (kept now)
+    assert _header_outcome(text.replace(".param N = 2", ".param N = 3"), True, params) == \
+        _header_outcome(text.replace(".param N = 2", ".param N = 3"), False, params)
+
+
+def test_kept_inits_are_bounded(monkeypatch):
+    """Kept INIT bytes stay within EVALUATED_BYTES (then they start afresh), and one INIT
+    above a quarter of it is not kept."""
+    import isa.assembler as asm
+    monkeypatch.setattr(asm, "EVALUATED_BYTES", 1024)
+    monkeypatch.setattr(asm, "_EVALUATED", {})
+    monkeypatch.setattr(asm, "_EVALUATED_HELD", [0])
+    assemble(".ub a f32[32] = random(1)\n.ub b f32[128] = random(2)\nvadd.f32 a, a, a\n")
+    assert [key[2] for key in asm._EVALUATED] == [32]  # (b's 512 bytes: above 256)
+    for seed in range(3, 12):
+        assemble(f".ub a f32[48] = random({seed})\nvadd.f32 a, a, a\n")
+        held = asm._EVALUATED_HELD[0]
+        assert held == sum(i.data.nbytes for i in asm._EVALUATED.values()) <= 1024
+    assert 0 < len(asm._EVALUATED) < 10

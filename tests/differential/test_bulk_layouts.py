@@ -416,6 +416,52 @@ def test_block_records_match_per_byte_values_through_splits_and_joins():
     assert rec.may_hold(index_footprint(np.array([200])), lambda v: v == 7)
 
 
+def test_a_record_is_made_at_its_first_use():
+    """A record's arrays are made when it is first filled, asked or read (its methods, or its
+    `block` / `mixed` read directly) — every byte its fill value until then — so a run leaves
+    the records it never needed unmade (here every reader's: the pipes but V are idle, and
+    V's read fill still waits when the run ends)."""
+    from simulator.footprints import Record, span_footprint
+    from simulator.hazards import PIPES
+
+    read = Record(256, -1)
+    assert not read.made
+    assert (read.values(0, 256, None) == -1).all() and read.made
+    asked = Record(256, 3)
+    assert asked.may_hold(span_footprint(8, 40), lambda v: v == 3)
+    assert not Record(256, 3).may_hold(span_footprint(0, 64), lambda v: v != 3)
+    assert not Record(256, 3).may_hold(span_footprint(4, 9), lambda v: v != 3)  # (a split)
+    filled, ref = Record(256, 0), np.zeros(256, np.int32)
+    filled.fill(span_footprint(5, 70), 9)
+    ref[5:70] = 9
+    assert (filled.values(0, 256, None) == ref).all()
+    rows = Record(256, 0)  # (a batch's rows of blocks)
+    rows.fill_rows(np.array([[0, 1], [1, 2]], np.int64), np.array([4, 5], np.int32))
+    assert (rows.values(0, 128, None) == np.repeat([4, 5, 5, 0], 32)).all()
+    direct = Record(256, 7)
+    assert (direct.block == 7).all() and direct.made and not Record(256, 7).mixed.any()
+
+    def hazards_of(text: str) -> HazardChecks:
+        made, history = [], simulator.builder.history_checks
+
+        def spy(checks):
+            observers = history(checks)
+            made.extend(observers)
+            return observers
+        with mock.patch.object(simulator.builder, "history_checks", spy):
+            simulator.run(text)
+        hazards, = [ob for ob in made if isinstance(ob, HazardChecks)]
+        return hazards
+    hazards = hazards_of(".chip ascend910b\n.ub a f32[64] = random(1)\n.ub d f32[64]\n"
+                         "vadd.f32 d, a, a\n")
+    assert hazards.writer.made  # (the INIT's bytes filled at the start)
+    assert [rec.made for rec in hazards.readers] == [False] * len(PIPES)
+    # no INIT: the writer is made by the first check that reads it
+    hazards = hazards_of(".chip ascend910b\n.ub d f32[128]\n.ub e f32[64]\n"
+                         "vadd.f32 e, d, d\n")
+    assert hazards.writer.made and not any(rec.made for rec in hazards.readers)
+
+
 def test_the_comparison_runs_the_block_granular_checks_against_the_per_byte_ones():
     assert [type(ob) for ob in simulator.builder.history_checks("error")] == [HazardChecks]
     with byte_hazards():

@@ -779,6 +779,28 @@ def bulk_compare_programs(draw) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.parametrize("t, raw", [("f32", np.float32(-0.0)), ("f16", np.float16("nan")),
+                                    ("s32", np.int32(-7)), ("bf16", np.uint16(0x3FC0))])
+def test_a_compare_scalar_is_a_zero_d_array_of_its_value(t, raw):
+    """vcmpvs's prepared body compares with its scalar as a 0-d array of the element type
+    (a ufunc takes one as it is; a numpy scalar it converts at every call): the value
+    `_values` makes (bf16 widened to f32), bit for bit, worked out again for new bytes."""
+    from types import SimpleNamespace
+
+    from isa.types import lookup
+    from simulator.semantics.compare import _scalar_reader, _values
+
+    vop = SimpleNamespace(t=lookup(t))
+    scalar_of = _scalar_reader(vop)
+    raw = np.array([raw]).view(f"u{vop.t.size}")  # (as the executor reads it: raw bits)
+    got, want = scalar_of(raw), _values(raw, vop)[0]
+    assert type(got) is np.ndarray and got.shape == () and got.dtype == want.dtype
+    assert got.tobytes() == want.tobytes()
+    assert scalar_of(raw) is got
+    other = np.zeros_like(raw)
+    assert scalar_of(other).tobytes() == bytes(len(got.tobytes()))
+
+
 @settings(SETTINGS, max_examples=60)
 @given(bulk_compare_programs(), st.sampled_from(("error", "off")))
 def test_prepared_compares_equal_reference(text, checks):
@@ -827,6 +849,25 @@ def test_prepared_compares_at_block_stride_above_1_equal_numpy(t, blk, rep, fast
     elems = (blocks[:, None] * per + np.arange(per)[None, :]).reshape(-1)
     bits = a[elems] == b[elems] if t == "s32" else a[elems] < b[elems]
     want = np.packbits(bits, bitorder="little").tobytes()
+    assert bytes(ub[32768:32768 + len(want)]) == want
+
+
+@pytest.mark.parametrize("blk, rep", ((2, 8), (1, 1), (1, 4)))
+@pytest.mark.parametrize("fast", (True, False))
+def test_prepared_compares_rows_follow_new_sources(blk, rep, fast):
+    """Rows of a union's bits (block stride 2; overlapping reads) are packed into a buffer
+    made once and copied through a view of it made once: an execution after the sources
+    changed writes the new compare's bits, not the last one's."""
+    r = 40
+    line = f"vcmpv.lt.f32 m, a, b, repeat={r}, stride=1,{blk},{blk},8,{rep},{rep}\n"
+    text = (".chip ascend910b\n.ub a f32[4096] @0 = random(1)\n.ub b f32[4096] @16384 = "
+            "random(2)\n.ub m u8[2048] @32768 = random(3)\n" + line * 3 +
+            "vmuls.f32 a, a, -1.0, repeat=64\n" + line * 2)
+    ub = simulator.run(text, fast=fast).ub
+    a, b = ub[:16384].view(np.float32), ub[16384:32768].view(np.float32)
+    blocks = (np.arange(r)[:, None] * rep + np.arange(8)[None, :] * blk).reshape(-1)
+    elems = (blocks[:, None] * 8 + np.arange(8)[None, :]).reshape(-1)
+    want = np.packbits(a[elems] < b[elems], bitorder="little").tobytes()
     assert bytes(ub[32768:32768 + len(want)]) == want
 
 

@@ -63,7 +63,8 @@ def reference_runs(text: str, calls: list[int], **without) -> tuple[int, int]:
     return planned, len(calls)
 
 
-NO_SHAPES = {"_shape_plan": lambda self, learnt: None}
+# (batches of a shape's lines too: simulator/batches.py runs them without the shape plan)
+NO_SHAPES = {"_shape_plan": lambda self, learnt: None, "_batchable": lambda self, learnt: None}
 
 
 @SETTINGS
