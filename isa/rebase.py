@@ -16,6 +16,8 @@ that operand), so every check the full build makes passes as it passed for the t
 other line is built in full, which words its diagnostics. An index with a leading zero, a
 register index, an expression, an API statement (its expansion reads addresses) or a
 statement with diagnostics never makes or takes a template.
+An assembly finds a line's shape with `Shapes` (its digit class cut once: one dict lookup and
+one C-level slicing a line); a front end's statement with `shape_of`.
 tests/differential/test_rebased_lines.py assembles random programs both ways and requires
 identical statements, instructions, texts, listings, diagnostics, outputs and cycles.
 """
