@@ -26,11 +26,11 @@ from isa.assembler import assemble
 from isa.chip import get_chip
 from isa.decode import decode_vector
 from isa.diagnostics import AssemblyError
-from simulator import batches, fused
+from simulator import batches
 from simulator.decodings import _fits, _overlaps
 from simulator.footprints import Footprint, Record, span_footprint
 from simulator.timing.banks import bank_model
-from tests.differential.test_fused import _outcome
+from tests.differential.test_fused import same_three_ways as three_ways
 from tests.differential.test_rebased_lines import SETTINGS
 
 SIZE = {"f32": 4, "f16": 2}
@@ -61,16 +61,7 @@ def without_batches(self, learnt):
 def same_three_ways(text: str, checks: str = "error") -> tuple:
     """TEXT on the fast loop with batches, on the reference loop and on the fast loop without
     them: every field of the outcome equal. Returns it."""
-    got = _outcome(text, checks, True)
-    want = _outcome(text, checks, False)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(fused.FastLoop, "_batchable", without_batches)
-        plain = _outcome(text, checks, True)
-    for other, name in ((want, "reference loop"), (plain, "fast loop without batches")):
-        assert got[0] == other[0], f"{got[0]} against the {name}'s {other[0]}\n{text}"
-        for k, (g, w) in enumerate(zip(got, other, strict=True)):
-            assert g == w, f"field {k} differs from the {name}:\n{g!r}\n{w!r}\n{text}"
-    return got
+    return three_ways(text, checks, {"_batchable": without_batches}, "batches")
 
 
 def batched_lines(text: str) -> int:

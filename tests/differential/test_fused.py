@@ -53,6 +53,23 @@ def same_both_ways(text: str, checks: str = "error", **kw) -> tuple:
     return got
 
 
+def same_three_ways(text: str, checks: str, without: dict, what: str) -> tuple:
+    """TEXT on the fast loop, on the reference loop and on the fast loop with the FastLoop
+    methods WITHOUT names replaced by their stand-ins (WHAT that leaves out, for the
+    message): every field of the outcome equal. Returns it."""
+    got = _outcome(text, checks, True)
+    want = _outcome(text, checks, False)
+    with pytest.MonkeyPatch.context() as mp:
+        for name, stand_in in without.items():
+            mp.setattr(fused.FastLoop, name, stand_in)
+        plain = _outcome(text, checks, True)
+    for other, name in ((want, "reference loop"), (plain, f"fast loop without {what}")):
+        assert got[0] == other[0], f"{got[0]} against the {name}'s {other[0]}\n{text}"
+        for k, (g, w) in enumerate(zip(got, other, strict=True)):
+            assert g == w, f"field {k} differs from the {name}:\n{g!r}\n{w!r}\n{text}"
+    return got
+
+
 def same_if_it_assembles(text: str, checks: str = "error", **kw) -> None:
     try:
         same_both_ways(text, checks, **kw)

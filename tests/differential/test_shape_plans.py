@@ -28,6 +28,7 @@ from isa.diagnostics import AssemblyError
 from simulator import fused, hazards
 from simulator.timing.banks import bank_model
 from tests.differential.test_fused import _outcome
+from tests.differential.test_fused import same_three_ways as three_ways
 from tests.differential.test_rebased_lines import SETTINGS, rebased_programs
 
 CHIPS = ("ascend910b", "ascend950", "ascend310p", "ascend910")
@@ -37,16 +38,7 @@ ONES = (1 << 64) - 1
 def same_three_ways(text: str, checks: str = "error") -> tuple:
     """TEXT on the fast loop with shape plans, on the reference loop and on the fast loop
     without them: every field of the outcome equal. Returns it."""
-    got = _outcome(text, checks, True)
-    want = _outcome(text, checks, False)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(fused.FastLoop, "_shape_plan", NO_SHAPES["_shape_plan"])
-        plain = _outcome(text, checks, True)
-    for other, name in ((want, "reference loop"), (plain, "fast loop without shape plans")):
-        assert got[0] == other[0], f"{got[0]} against the {name}'s {other[0]}\n{text}"
-        for k, (g, w) in enumerate(zip(got, other, strict=True)):
-            assert g == w, f"field {k} differs from the {name}:\n{g!r}\n{w!r}\n{text}"
-    return got
+    return three_ways(text, checks, {"_shape_plan": NO_SHAPES["_shape_plan"]}, "shape plans")
 
 
 def reference_runs(text: str, calls: list[int], **without) -> tuple[int, int]:
