@@ -15,6 +15,7 @@ walking past a fixed source, and a register-addressed loop walking UB once.
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import sys
 import time
@@ -81,9 +82,11 @@ def cpu(fn) -> float:
 def kept_per_line(text: str, n: int) -> float:
     isa.assemble(text)  # warm caches
     tracemalloc.start()
+    gc.collect()  # (also empties the interpreter's free lists: no program keeps those)
     base = tracemalloc.get_traced_memory()[0]
     prog = isa.assemble(text)
     prog.flat()
+    gc.collect()  # (assembly's temporary tuples fill the tuple free lists, ≤ 2,000 a size)
     kept = tracemalloc.get_traced_memory()[0] - base
     tracemalloc.stop()
     del prog

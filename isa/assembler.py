@@ -33,7 +33,7 @@ from isa.lexer import (
 )
 from isa.operands import Builder, StatementSyntax
 from isa.program import Init, Instruction, Program, Statement, Tensor, one_statement
-from isa.rebase import TEMPLATES_LIMIT, Template, shape_of, template
+from isa.rebase import TEMPLATES_LIMIT, Shape, Shapes, shape_of, template
 from isa.table import TABLE, InstrDef, Table
 from isa.types import ALIASES, CONVERT_ONLY, TYPES, VECTOR_TYPES, DType, lookup
 
@@ -122,6 +122,8 @@ class Assembler:
         self.param_lines: dict[str, Src] = {}
         self.expanded = 0  # lines made by .rept so far
         self.errors = 0
+        # the shapes of lines alike but for tensor indices (isa/rebase.py); None: not looked for
+        self.shapes: Shapes | None = Shapes()
 
     # -- diagnostics ------------------------------------------------------------------------
     def diag(self, sev: str, src: Src | tuple[int, int], offset: int, msg: str,
@@ -211,7 +213,7 @@ class Assembler:
         self.params = declared
 
     # -- lines, .rept and continued brackets --------------------------------------------------
-    def logical_lines(self) -> list[Src | int]:
+    def logical_lines(self) -> list[Src | int | tuple]:
         """The logical lines, each a Src — but a line outside .rept whose raw text an earlier
         line had, and which is no directive, is its line number alone (its text:
         `plain_text[raw_lines[line - 1]]`): unrolled code repeats its lines, and the passes
@@ -224,6 +226,11 @@ class Assembler:
         plain: dict[str, str] = {}
         self.plain_text = plain
         raw_lines = self.raw_lines
+        # a line with bracketed indices outside .rept: its shape (isa/rebase.py), found once
+        # here; a plain line of a shape whose first line was plain (no directive or comment)
+        # is (its line number, its text, its shape, its indices' digits), no Src
+        shapes = self.shapes
+        find = shapes.find if self.memo and shapes is not None else None
         i = 0
         n = len(raw_lines)
         while i < n:
@@ -236,10 +243,19 @@ class Assembler:
                 else:
                     out.append(i)
                 continue
+            found = find(raw) if find is not None and not stack else None
+            if found is not None and found[0].line:
+                plain[raw] = raw
+                out.append((i, raw, *found))
+                continue
             text = strip_comment(raw.rstrip("\r"))
             if not DOT_HEAD.match(text):  # (only a .gm/.ub line continues its brackets)
                 if self.memo:
                     plain[raw] = text
+                if found is not None and len(text) == len(raw):
+                    found[0].line = True
+                    out.append((i, raw, *found))
+                    continue
                 (stack[-1][2] if stack else out).append(Src(text, i))
                 continue
             src = Src(text, i)
@@ -293,13 +309,13 @@ class Assembler:
         return i
 
     # -- pass 1: directives, tensors, labels -------------------------------------------------
-    def pass1(self, srcs: list[Src | int]) -> None:
+    def pass1(self, srcs: list[Src | int | tuple]) -> None:
         self.tensors: dict[str, Tensor] = {}
         self.decls: list[tuple[Src, int, str, dict]] = []
         self.labels: dict[str, int] = {}
         # the statements' lines (`off`: the mnemonic's offset; a repeated line's number: its
-        # text's first copy's offset, `known`)
-        self.stmts: list[Src | int] = []
+        # text's first copy's offset, `known`; a line of a shape, `logical_lines`: its shape's)
+        self.stmts: list[Src | int | tuple] = []
         self.chip_from_text = None
         self.block_dim, self.block_dim_at = 1, None
         self.loc: tuple[str, int, int] | None = None  # the last .loc: (file, line, col)
@@ -309,8 +325,13 @@ class Assembler:
         # blank (unrolled code repeats its lines)
         known: dict[str, int] = {}
         self.known = known
+        # the texts of repeated lines not known when first repeated (a line of a shape's text
+        # is not: pass 2 keeps the build of such a line for its copies)
+        again: set[str] = set()
+        self.again = again
         stmts, raw_lines, plain = self.stmts, self.raw_lines, self.plain_text
         for src in srcs:
+            shape = None
             if type(src) is int:  # a repeated line (`logical_lines`): as its first copy
                 text = plain[raw_lines[src - 1]]  # (see logical_lines)
                 wo = known.get(text)
@@ -318,10 +339,19 @@ class Assembler:
                     if wo >= 0:
                         stmts.append(src)  # (its mnemonic's offset: known[its text])
                     continue
+                again.add(text)
                 src = Src(text, src)
+            elif type(src) is tuple:  # a line of a shape (`logical_lines`): as its first line
+                shape = src[2]
+                if shape.wo is not None and self.loc is None:
+                    stmts.append(src)  # (its mnemonic's offset: its shape's `wo`)
+                    continue
+                src = Src(src[1], src[0])
             wo = known.get(src.text)
             if wo is not None:
                 if wo >= 0:
+                    if shape is not None:
+                        shape.wo = wo
                     self.statement(src, wo)
                 continue
             off = 0
@@ -367,6 +397,8 @@ class Assembler:
                 continue
             if not off and self.memo:
                 known[src.text] = wo
+                if shape is not None:
+                    shape.wo = wo
             self.statement(src, wo)
         self.chip = self.resolve_chip(chip_src)
         for name in self.labels:
@@ -611,15 +643,41 @@ class Assembler:
         # no .loc anywhere: what its copies take (body, column, source, family record, notes)
         plain: dict[str, tuple] = {}
         # lines differing from a built one only in tensor indices: its build rebased
-        # (isa/rebase.py), by shape
-        shapes: dict[tuple, Template] = {}
+        # (isa/rebase.py), the template kept by their shape (these, at most TEMPLATES_LIMIT)
+        templated: list[Shape] = []
+        find = self.shapes.find if memo and self.shapes is not None and not locs else None
         # the program's flat instructions (`Program.flat`), while every statement is one
         # instruction (None: worked out by `flatten` when a run asks)
         self.flat: list[Instruction] | None = []
         flat_add = self.flat.append
-        known, raw_lines, texts = self.known, self.raw_lines, self.plain_text
+        known, raw_lines, texts, again = self.known, self.raw_lines, self.plain_text, self.again
         for pc, src in enumerate(self.stmts):
-            if type(src) is int:  # a repeated line (`pass1`): no Src while its text is built
+            shape = None
+            if type(src) is tuple:  # a line of a shape (`logical_lines`): no Src when rebased
+                line, text, shp, digits = src
+                hit = plain.get(text)
+                if hit is None and not locs:
+                    tpl = shp.template
+                    body = None
+                    if tpl is not None:
+                        source = text.strip()
+                        body = tpl.body_for(digits, source if tpl.same else None)
+                    if body is not None:
+                        if source == body.text:  # one string for both
+                            source = body.text
+                        st = one_statement(body, pc, line, tpl.col, source, tpl.defn, None,
+                                           tpl.notes)
+                        out.append(st)
+                        flat_add(st._hw)
+                        if text in again:
+                            plain[text] = (body, tpl.col, source, tpl.defn, tpl.notes)
+                        continue
+                    shape = (shp, digits)
+                if hit is None:
+                    src = Src(text, line)
+                    src.off = shp.wo
+                rept = None
+            elif type(src) is int:  # a repeated line (`pass1`): no Src while its text is built
                 text = texts[raw_lines[src - 1]]
                 hit = plain.get(text)
                 line, rept = src, None
@@ -635,19 +693,20 @@ class Assembler:
                 flat_add(st._hw)
                 continue
             off = src.off
-            shape = shape_of(src.text) if memo and src.segs is None and not locs else None
-            if shape is not None:  # a line of a built line's shape: its build, rebased
-                tpl = shapes.get(shape[0])
-                got = tpl.rebased(shape[1], pc, src.line) if tpl is not None else None
-                if got is not None:
-                    source = src.text.strip()
-                    if source == got.text:  # one string for both
-                        source = got.text
-                    out.append(Statement(pc, src.line, tpl.col, source, tpl.defn, (got,),
-                                         src.rept, tpl.notes))
-                    flat_add(got)
-                    plain[src.text] = (got.body, tpl.col, source, tpl.defn, tpl.notes)
-                    continue
+            if shape is None and find is not None and src.segs is None:
+                shape = find(src.text)
+                if shape is not None:  # a line of a built line's shape: its build, rebased
+                    tpl = shape[0].template
+                    got = tpl.rebased(shape[1], pc, src.line) if tpl is not None else None
+                    if got is not None:
+                        source = src.text.strip()
+                        if source == got.text:  # one string for both
+                            source = got.text
+                        out.append(Statement(pc, src.line, tpl.col, source, tpl.defn, (got,),
+                                             src.rept, tpl.notes))
+                        flat_add(got)
+                        plain[src.text] = (got.body, tpl.col, source, tpl.defn, tpl.notes)
+                        continue
             if src.segs is None:
                 col, key = off + 1, src.text
             else:
@@ -662,13 +721,16 @@ class Assembler:
                 hw = built.hw
                 if memo and src.segs is None and len(hw) == 1 and not built.diags and not locs:
                     plain[key] = (hw[0].body, col, built.source, built.defn, built.notes)
-                    if shape is not None and shape[0] not in shapes:
-                        tpl = template(hw[0], src.text, self.table.keys)
+                    if shape is not None and shape[0].template is None:
+                        tpl = template(hw[0], src.text, self.table.keys, shape[1])
                         if tpl is not None:
-                            if len(shapes) >= TEMPLATES_LIMIT:
-                                shapes.clear()
+                            if len(templated) >= TEMPLATES_LIMIT:
+                                for shp in templated:
+                                    shp.template = None
+                                templated.clear()
                             tpl.col, tpl.defn, tpl.notes = col, built.defn, built.notes
-                            shapes[shape[0]] = tpl
+                            shape[0].template = tpl
+                            templated.append(shape[0])
             elif len(built.hw) == 1:
                 hw = (built.hw[0].at(pc, src.line),)
             else:

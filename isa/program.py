@@ -63,9 +63,11 @@ class Init:
     data: np.ndarray | None = attrs.field(eq=False, default=None)
 
 
-@attrs.frozen
+@attrs.define(unsafe_hash=True)
 class Operand:
-    """One positional operand, resolved.
+    """One positional operand, resolved; hashed and compared by value. Nothing assigns to one
+    after it is made (not attrs-frozen, as `Body`: a distinct line of an unrolled kernel makes
+    new ones).
 
     kind: mem (a UB address, or a GM byte offset when space == "gm"), scalar (raw bytes of one
     element of T), int, reg, label, pipe, word.
@@ -84,10 +86,13 @@ class Operand:
         return not isinstance(self.addr, RegExpr) and not isinstance(self.value, RegExpr)
 
 
-@attrs.frozen(eq=False)
+@attrs.define(eq=False)
 class Body:
     """A hardware-level instruction (after API expansion) as written: everything but where it
-    stands. Lines of identical text share one, so a long program keeps one per distinct line."""
+    stands. Lines of identical text share one, so a long program keeps one per distinct line.
+    Nothing assigns to one after it is made (not attrs-frozen: a frozen instance's fourteen
+    fields are set through `object.__setattr__`, 1.5 µs a body, which a distinct line of an
+    unrolled kernel paid twice over its whole assembly; docs/decisions.md)."""
 
     defn: InstrDef
     op: str | None
@@ -110,6 +115,18 @@ class Body:
     # but for tensor indices), None when built in full: the fast loop's plan for the shape. Set
     # by the rebasing alone (not an argument: a body evolved into another is built afresh)
     shape: Body | None = attrs.field(default=None, init=False, repr=False)
+
+    def moved(self, operands: dict[str, Operand], text: str) -> Body:
+        """This body with other OPERANDS (static, as its own) and TEXT, its `shape` this one:
+        a line rebased from it (isa/rebase.py). Made by plain stores, without the
+        constructor's argument handling (a distinct line of an unrolled kernel makes one; a
+        test requires every field here)."""
+        b = _new(Body)
+        b.defn, b.op, b.dtype, b.operands = self.defn, self.op, self.dtype, operands
+        b.fields, b.cols, b.col, b.text = self.fields, self.cols, self.col, text
+        b.notes, b.is_static, b.file = self.notes, self.is_static, self.file
+        b.col_fixed, b.src_dtype, b.shape = self.col_fixed, self.src_dtype, self
+        return b
 
 
 class Instruction:

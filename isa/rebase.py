@@ -16,6 +16,8 @@ that operand), so every check the full build makes passes as it passed for the t
 other line is built in full, which words its diagnostics. An index with a leading zero, a
 register index, an expression, an API statement (its expansion reads addresses) or a
 statement with diagnostics never makes or takes a template.
+An assembly finds a line's shape with `Shapes` (its digit class cut once: one dict lookup and
+one C-level slicing a line); a front end's statement with `shape_of`.
 tests/differential/test_rebased_lines.py assembles random programs both ways and requires
 identical statements, instructions, texts, listings, diagnostics, outputs and cycles.
 """
@@ -23,7 +25,9 @@ identical statements, instructions, texts, listings, diagnostics, outputs and cy
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from math import lcm
+from operator import itemgetter
 
 from isa.operands import render
 from isa.program import Body, Instruction, Operand
@@ -43,10 +47,72 @@ def shape_of(text: str) -> tuple[tuple, list[str]] | None:
     return (*parts[0::2], *map(len, digits)), digits
 
 
+# a line's class: its ASCII digits all 0 (the same for lines alike but for their numbers)
+_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+_SPAN_RE = re.compile(rb"\[(0+)\]")  # in a class: a bracketed index, any digits
+_DIGITS_RE = re.compile(rb"0+")
+_NONE: tuple = ()  # a class without bracketed indices
+
+
+class Shape:
+    """The lines alike but for the digits of their bracketed indices (each index keeping its
+    width, so every column stays where it was): how the assembler's first pass classified the
+    first of them (`line`: a plain line, no directive or comment; `wo`: a label-free statement's
+    mnemonic offset), and the template its second pass built (isa/rebase.py)."""
+
+    __slots__ = ("line", "wo", "template")
+
+    def __init__(self) -> None:
+        self.line = False
+        self.wo: int | None = None
+        self.template: Template | None = None
+
+
+class Shapes:
+    """The shapes of one assembly's lines, found with C-level work a line: the line's class
+    (its digits zeroed, one byte translation) says where its indices and its other digits
+    stand; one cut of the line there gives the indices' digits and the other digits, which
+    with the class name its shape (the class fixes every other character)."""
+
+    def __init__(self) -> None:
+        # class -> (its cut: the indices' digits, then the other digits and '', the number of
+        # indices, the shapes of the class by their other digits), or _NONE
+        self.classes: dict[bytes, tuple] = {}
+
+    def find(self, text: str) -> tuple[Shape, tuple[str, ...]] | None:
+        """(TEXT's shape, its indices' digits), None when it has no bracketed index (or is
+        not ASCII: the class's byte positions are its characters')."""
+        if "[" not in text or not text.isascii():
+            return None
+        key = text.encode().translate(_ZEROS)
+        got = self.classes.get(key)
+        if got is None:
+            got = self.classes[key] = _class(key)
+        if got is _NONE:
+            return None
+        cut, n, shapes = got
+        parts = cut(text)
+        shape = shapes.get(parts[n:])
+        if shape is None:
+            shape = shapes[parts[n:]] = Shape()
+        return shape, parts[:n]
+
+
+def _class(key: bytes) -> tuple:
+    """`Shapes.classes`' entry for class KEY."""
+    indices = [slice(*m.span(1)) for m in _SPAN_RE.finditer(key)]
+    if not indices:
+        return _NONE
+    starts = {s.start for s in indices}
+    others = [slice(*m.span()) for m in _DIGITS_RE.finditer(key) if m.start() not in starts]
+    return itemgetter(*indices, *others, slice(0, 0)), len(indices), {}
+
+
 class Template:
     """The build of one line, to be rebased for lines of its shape."""
 
-    __slots__ = ("body", "slots", "pieces", "seen", "col", "defn", "notes")
+    __slots__ = ("body", "slots", "pieces", "seen", "col", "defn", "notes", "roles", "between",
+                 "fmt", "same")
 
     def __init__(self, body: Body, slots: tuple, pieces: list[str]):
         self.body = body
@@ -54,8 +120,14 @@ class Template:
         # base, element count, template index, step)
         self.slots = slots
         self.pieces = pieces  # the canonical text split where each slot's operand text goes
-        # (slot, digits) -> that slot's operand at that index: lines repeat operands
-        self.seen: dict[tuple[int, str], Operand] = {}
+        # per slot, its operand at each index seen (digits -> Operand): lines repeat operands
+        self.seen: tuple[dict[str, Operand], ...] = tuple({} for _ in slots)
+        self.roles = tuple(s[0] for s in slots)
+        # the canonical text between the indices' digits; with `%s` for each index's digits
+        self.between = [p + s[2] for p, s in zip(pieces, slots, strict=False)] + [pieces[-1]]
+        self.fmt = "[%s]".join(p.replace("%", "%%") for p in self.between)
+        # whether a line of the shape, stripped, is its canonical text (set by `template`)
+        self.same = False
         self.col, self.defn, self.notes = body.col + 1, body.defn, body.notes  # the statement's
 
     def names(self, tensors: dict) -> bool:
@@ -63,39 +135,50 @@ class Template:
         a name again)."""
         return all(tensors.get(s[2]) is s[1].tensor for s in self.slots)
 
-    def rebased(self, digits: list[str], pc: int, line: int) -> Instruction | None:
+    def rebased(self, digits: Sequence[str], pc: int, line: int) -> Instruction | None:
         """The instruction of a line of this shape with DIGITS as its indices, at PC and LINE;
         None when an index is beyond its tensor or moves its operand off the alignment the
         template had (the full build then words what it finds)."""
-        body, seen = self.body, self.seen
-        ops = dict(body.operands)
-        texts = []
-        for k, d in enumerate(digits):
-            role, o, name, size, base, count, idx0, step = self.slots[k]
-            new = seen.get((k, d))
+        body = self.body_for(tuple(digits))
+        return None if body is None else Instruction(body, pc, line)
+
+    def body_for(self, digits: tuple[str, ...], text: str | None = None) -> Body | None:
+        """`rebased`'s body (DIGITS a tuple), shared by no other line; TEXT: its canonical
+        text when known (the line stripped, when `same`)."""
+        ops = self.body.operands.copy()
+        roles, seens = self.roles, self.seen
+        for k, d in enumerate(digits):  # (no zip: its keyword alone cost a fifth of a line)
+            new = seens[k].get(d)
             if new is None:
-                idx = int(d)
-                if idx >= count or ((idx - idx0) * size) % step:
+                new = self._operand(k, d)
+                if new is None:
                     return None
-                new = seen[(k, d)] = Operand(o.kind, o.col, f"{name}[{d}]", o.space,
-                                             base + idx * size, o.tensor, o.value)
-            ops[role] = new
-            texts.append(new.text)
-        pieces = self.pieces
-        text = pieces[0]
-        for t, p in zip(texts, pieces[1:], strict=True):
-            text += t + p
-        out = Body(body.defn, body.op, body.dtype, ops, body.fields, body.cols, body.col, text,
-                   body.notes, body.is_static, body.file, body.col_fixed, body.src_dtype)
-        object.__setattr__(out, "shape", body)  # (frozen; not an init argument)
-        return Instruction(out, pc, line)
+            ops[roles[k]] = new
+        return self.body.moved(ops, self.fmt % digits if text is None else text)
+
+    def _operand(self, k: int, d: str) -> Operand | None:
+        """Slot K's operand at index D (kept for the lines after), None when D is no plain
+        index inside its tensor at the template's alignment."""
+        role, o, name, size, base, count, idx0, step = self.slots[k]
+        if d[0] == "0" and len(d) > 1:  # a leading zero: no plain index (INDEX_RE)
+            return None
+        idx = int(d)
+        if idx >= count or ((idx - idx0) * size) % step:
+            return None
+        new = self.seen[k][d] = Operand(o.kind, o.col, f"{name}[{d}]", o.space,
+                                        base + idx * size, o.tensor, o.value)
+        return new
 
 
-def template(instr: Instruction, text: str, keys) -> Template | None:
+def template(instr: Instruction, text: str, keys, digits: Sequence[str] | None = None
+             ) -> Template | None:
     """INSTR (built in full from TEXT, hardware level, without diagnostics) as a template for
     TEXT's shape; None when some bracketed index of TEXT is not a tensor operand's whole index
-    (KEYS: the table's keyword fields, for the canonical text)."""
+    (KEYS: the table's keyword fields, for the canonical text), or when DIGITS, TEXT's indices'
+    digits as its `Shapes` shape found them, are not its plain indices' (a leading zero)."""
     if instr.defn.level != "hw" or not instr.is_static:
+        return None
+    if digits is not None and [m.group(1) for m in INDEX_RE.finditer(text)] != list(digits):
         return None
     by_start = {}
     for role, o in instr.operands.items():
@@ -127,5 +210,7 @@ def template(instr: Instruction, text: str, keys) -> Template | None:
     again = tpl.rebased([m.group(1) for m in INDEX_RE.finditer(text)], instr.pc, instr.line)
     if again is None or again.text != instr.text or again.operands != instr.operands:
         return None
-    tpl.seen.clear()
+    for seen in tpl.seen:
+        seen.clear()
+    tpl.same = INDEX_RE.split(text.strip())[0::2] == tpl.between
     return tpl
