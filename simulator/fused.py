@@ -537,14 +537,14 @@ class FastLoop:
             return
         plans[instr.body] = plans[(instr.text, instr.file)] = plan
 
-    def _parts(self, planned: Planned, batches: list | None = None) -> tuple | None:
+    def _parts(self, planned: Planned, takes: list | None = None) -> tuple | None:
         """(book, sink, limit, elsewhere, each0, each1, settle, slot) of PLANNED: the timing
         stage's booking (book() -> busy cycles; a scalar's book(taken)); the first per-line
         sink (`ObserverPlan.lines`: busy cycles to sink[line] for 0 < line < limit, else its
         owner's each, ELSEWHERE, and its SLOT or None); the other per-execution parts (in
         two, None when missing: a plan calls them without a loop); and settle(executions),
         which hands every owner its sums. None when any owner declines. A Batch plan's
-        owners' `batch` parts are appended to BATCHES."""
+        owners' `batch` parts (each taking a batch or not) are appended to TAKES."""
         model, timing = self.model, None
         if model is not None:
             timing = model.plan(planned)
@@ -566,8 +566,8 @@ class FastLoop:
                 eaches.append(each)
             if part.settle is not None:
                 settles.append(part.settle)
-            if part.batch is not None and batches is not None:
-                batches.append(part.batch)
+            if part.batch is not None and takes is not None:
+                takes.append(part.batch)
         if timing is None:
             book, booked = _no_cycles, Booked
         else:

@@ -295,7 +295,7 @@ class TimingModel:
         kind = planned.kind
         if kind == families.VECTOR and type(planned.op) is Varying:  # lines of one shape
             return self._moved_plan(planned)
-        if kind == families.VECTOR and type(planned.op) is Batch:  # ... run as one
+        if kind == families.VECTOR and type(planned.op) is Batch:  # lines run as one batch
             return self._batch_plan(planned)
         if kind == families.VECTOR and planned.op is not None:
             return self._vector_plan(planned)

@@ -141,7 +141,7 @@ def statement(draw, size: int) -> tuple[str, dict]:
 
 @settings(SETTINGS, max_examples=200)
 @given(batched_programs(), st.sampled_from(["error", "warn", "off"]))
-def test_random_runs_of_one_shape(text, checks):
+def test_random_unrolled_loops(text, checks):
     try:
         same_three_ways(text, checks)
     except AssemblyError:  # a line past its tensor: nothing to run
