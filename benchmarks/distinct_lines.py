@@ -8,8 +8,9 @@ program subtracted; against the bare numpy loop doing each line's element work (
 store), measured in the same round (interleaved, CPU time). Prints the rate as a share of the
 loop's (min / median / max over K rounds) and the bytes the assembled program keeps per line
 (tracemalloc). Goal: >= 10% of the loop; <= 1 KB a line. Exit 1 when missed. Also printed, for
-reference: the time a vector line of two other kinds of distinct lines takes — a destination
-walking past a fixed source, and a register-addressed loop walking UB once.
+reference: the time a vector line of three other kinds of distinct lines takes — a destination
+walking past a fixed source, an unrolled loop's tiles of two statements, and a
+register-addressed loop walking UB once.
 """
 
 from __future__ import annotations
@@ -49,6 +50,16 @@ def fixed_source(n: int) -> str:
                    for i in range(n))
     return (".chip ascend910b\n.ub x f32[4096] = random(1)\n.ub y f32[128] = random(2)\n"
             ".ub z f32[38400]\n" + body)
+
+
+def tiles(n: int) -> str:
+    """N/2 tiles of an unrolled loop, each a `vsel` into x's tile and a `vadd` of it into z
+    (the lines of two shapes interleaved; y's row moving every 150 tiles)."""
+    body = "".join(f"    vsel.f32 x[{64 * (i % 150)}], x[{64 * (i % 150)}], y[{64 * (i // 150)}]\n"
+                   f"    vadd.f32 z[{64 * (i % 150)}], x[{64 * (i % 150)}], y[{64 * (i // 150)}]\n"
+                   for i in range(n // 2))
+    return (".chip ascend910b\n.ub x f32[12288] = random(1)\n.ub y f32[12288] = random(2)\n"
+            ".ub z f32[12288]\n.ub m u8[256] = random(3)\n    set_cmpmask m\n" + body)
 
 
 def walk(n: int) -> str:
@@ -114,6 +125,7 @@ def main() -> int:
     print(f"kept by the assembled program: {kb:.2f} KB a line (goal <= {GOAL_KB:.0f} KB)")
     for name, other, lines in (("a destination walking past a fixed source",
                                 fixed_source(3000), 3000),
+                               ("tiles of a vsel and a vadd", tiles(3000), 3000),
                                ("a register-addressed walk through UB", walk(600), 600)):
         pipev.run(other)
         t = statistics.median(cpu(partial(pipev.run, other)) - cpu(partial(pipev.run, empty))
