@@ -397,20 +397,30 @@ class HazardChecks(Observer):
     def _moved_blocks(self, origin, shifts: np.ndarray) -> list[tuple[np.ndarray, bool]] | None:
         """Each UB range of ORIGIN's lines moved by SHIFTS as (its blocks, a row a line;
         whether written), or None when one is not made of whole blocks."""
+        ranges = origin.memo.get((self, "blocks"), False)
+        if ranges is False:
+            ranges = origin.memo[(self, "blocks")] = self._origin_blocks(origin)
+        if ranges is None:
+            return None
+        return [(blocks + (shifts[:, k] >> 5)[:, None], write) for blocks, k, write in ranges]
+
+    def _origin_blocks(self, origin) -> list[tuple[np.ndarray, int, bool]] | None:
+        """Each UB range of ORIGIN (a batch's stored decoding) as (its blocks, the column of
+        its operand, whether written); None when one is not made of whole blocks."""
         acc = origin.memo.get(self)
         if acc is None:
             acc = origin.memo[self] = self._accesses(origin.ub_ranges())
         if acc.ranges is None:
             return None
         col = {a.role: k for k, a in enumerate(origin.operands)}
-        moved = []
+        out = []
         for (role, *_, write), fp in zip(acc.ranges, acc.footprints, strict=True):
             if fp.part is not None or role not in col:
                 return None
             full = fp.full
-            blocks = np.arange(full.start, full.stop) if type(full) is slice else full
-            moved.append((blocks + (shifts[:, col[role]] >> 5)[:, None], write))
-        return moved
+            out.append((np.arange(full.start, full.stop) if type(full) is slice else full,
+                        col[role], write))
+        return out
 
     def _record_lines(self, instrs, groups: list[list[tuple[np.ndarray, bool]]],
                       counts: list[np.ndarray]) -> None:
@@ -444,8 +454,7 @@ class HazardChecks(Observer):
 
     def _written(self, blocks: np.ndarray) -> bool:
         """Whether every byte of BLOCKS (whole blocks) holds a write (pending fills applied)."""
-        w = self.writer
-        return not (w.any_mixed and w.mixed[blocks].any()) and bool((w.block[blocks] >= 0).all())
+        return not self.writer.may_hold(Footprint(blocks.reshape(-1), None, None), _negative)
 
     def _unordered(self, p: int) -> bool:
         """Whether another pipe has accesses pipe P does not know about (a race is possible)."""
