@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from simulator.plans import Batch, Planned
+from simulator.plans import Batch, Planned, per_execution
 from simulator.problems import Fault
 from simulator.semantics import vector
 
@@ -199,6 +199,7 @@ class Batches:
         if parts is None or parts[4] is not None or len(takes) > 1:
             return None  # (an owner taking lines one at a time, or two taking batches)
         book, sink, limit, elsewhere, _, _, settle_parts, _ = parts
+        after = per_execution(sink, limit, elsewhere)  # (each line's busy cycles to its line)
         take = takes[0] if takes else None
         shapes = [self.shapes[s] for s in tile]
         timed, once = loop.model is not None, self.once
@@ -220,11 +221,7 @@ class Batches:
             lines = cell.instrs
             if timed:
                 for instr, busy in zip(lines, book(), strict=True):
-                    line = instr.line
-                    if 0 < line < limit:
-                        sink[line] += busy
-                    elif elsewhere is not None:
-                        elsewhere(instr, busy, False)
+                    after(instr, busy, False)
             executions += len(lines)
             once.update([instr.text for instr in lines])
             return True

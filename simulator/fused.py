@@ -56,7 +56,7 @@ from isa.program import RegExpr
 from simulator import regplans
 from simulator.batches import Batches
 from simulator.events import Observer
-from simulator.plans import Booked, Planned, Varying
+from simulator.plans import Booked, Planned, Varying, per_execution
 from simulator.problems import Fault
 from simulator.semantics import registers, scalar, vector
 from simulator.sources import ProgramSource, StreamSource
@@ -561,7 +561,7 @@ class FastLoop:
                     (sink, limit), elsewhere, each = part.lines, each, None
                     slot = part.slot
                 else:
-                    each = _into_lines(*part.lines, each)
+                    each = per_execution(*part.lines, each)
             if each is not None:
                 eaches.append(each)
             if part.settle is not None:
@@ -853,6 +853,7 @@ class FastLoop:
             if parts is None:
                 return None
             book, sink, limit, elsewhere, each0, each1, settle_parts, _ = parts
+            after = per_execution(sink, limit, elsewhere, each0, each1)
             executions = 0
 
             def step(instr: Instruction, i: int, vop: VectorOp, arg) -> int:
@@ -861,16 +862,7 @@ class FastLoop:
                 body(m, vop, arg, 0, r)
                 if writes_cmpmask:  # CMPMASK as events report it
                     ex.cmpmask = m.cmpmask.tobytes()
-                busy = book()
-                line = instr.line
-                if 0 < line < limit:
-                    sink[line] += busy
-                elif elsewhere is not None:
-                    elsewhere(instr, busy, False)
-                if each0 is not None:
-                    each0(instr, busy, False)
-                    if each1 is not None:
-                        each1(instr, busy, False)
+                after(instr, book(), False)
                 executions += 1
                 return i + 1
 
@@ -960,17 +952,6 @@ def _links(members: list[tuple], state: tuple) -> tuple | None:
 def _no_values(x: list[int]) -> tuple:
     """The values of no registers (a keyed group whose members read none)."""
     return ()
-
-
-def _into_lines(cycles, limit: int, elsewhere: Callable | None) -> Callable:
-    """A per-line sink (`ObserverPlan.lines`) as a per-execution part."""
-    def each(instr: Instruction, busy: int, taken: bool) -> None:
-        line = instr.line
-        if 0 < line < limit:
-            cycles[line] += busy
-        elif elsewhere is not None:
-            elsewhere(instr, busy, taken)
-    return each
 
 
 def _chain(eaches: list) -> Callable:

@@ -58,6 +58,25 @@ class ObserverPlan(NamedTuple):
     batch: Callable[[], bool] | None = None
 
 
+def per_execution(sink: MutableSequence[int] | None, limit: int, elsewhere: Each | None,
+                  each0: Each | None = None, each1: Each | None = None) -> Each:
+    """A plan's parts of one execution as one each(instr, busy, taken) (`FastLoop._parts`'
+    pieces): BUSY to SINK[line] for 0 < line < LIMIT, else ELSEWHERE's; then EACH0 and EACH1.
+    The plans that run most often (a static vector instruction's, a scalar's, a MASK
+    writer's) write these steps inline instead of calling this."""
+    def each(instr: Instruction, busy: int, taken: bool = False) -> None:
+        line = instr.line
+        if 0 < line < limit:
+            sink[line] += busy
+        elif elsewhere is not None:
+            elsewhere(instr, busy, taken)
+        if each0 is not None:
+            each0(instr, busy, taken)
+            if each1 is not None:
+                each1(instr, busy, taken)
+    return each
+
+
 class FamilyFacts:
     """What an `instr`'s family says of it, for an `Event` and a `Planned` alike."""
 

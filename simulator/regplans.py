@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from isa.regvec import REGVEC
-from simulator.plans import Planned, Varying
+from simulator.plans import Planned, Varying, per_execution
 from simulator.semantics import regvec, regvec_convert, regvec_data
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -69,6 +69,7 @@ def reg_plan(loop: Any, learnt: Instruction, issue: Callable) -> Callable | None
     if parts is None:
         return None
     book, sink, limit, elsewhere, each0, each1, settle_parts, _ = parts
+    after = per_execution(sink, limit, elsewhere, each0, each1)
     executions = 0
 
     def plan(instr: Instruction, i: int) -> int:
@@ -80,16 +81,7 @@ def reg_plan(loop: Any, learnt: Instruction, issue: Callable) -> Callable | None
         body = iss.body
         if body is not None:
             body(m, op, iss.arg, 0, 0)
-        busy = book()
-        line = instr.line
-        if 0 < line < limit:
-            sink[line] += busy
-        elif elsewhere is not None:
-            elsewhere(instr, busy, False)
-        if each0 is not None:
-            each0(instr, busy, False)
-            if each1 is not None:
-                each1(instr, busy, False)
+        after(instr, book(), False)
         executions += 1
         return i + 1
 
