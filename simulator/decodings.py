@@ -24,6 +24,7 @@ from simulator import checks
 STATIC_MASKS = 256  # a static text's decodings (one per MASK/CTRL) before it starts afresh
 SHAPE_CACHE = 65536  # remembered register-addressed decodings before the cache starts afresh
 APART_PER_STRUCTURE = 8  # decodings kept for lines of one structure moving apart (`_put_apart`)
+UNSHAPED = 64  # static decodings whose shape entries may wait (`Decodings.put`)
 
 
 class Decodings:
@@ -36,10 +37,16 @@ class Decodings:
         # a static line's structure (`_static_key` but the relative addresses) -> decodings
         # for lines whose operands move apart (`_put_apart`)
         self._apart: dict[tuple, list[tuple]] = {}
+        # static decodings stored by text whose shape entries (`_shaped`) wait until a lookup
+        # reads `_shapes` or `_apart`: made then, in the order they were put, they are what
+        # making them at once would have left (a run whose static lines all repeat a text
+        # seen before never reads them)
+        self._unshaped: list[tuple] = []
 
     def release(self) -> None:
         """Empty every stored decoding's memo (a finished run's: its bodies and plans are
         closures that refer back to the decoding, a cycle only the collector would free)."""
+        self._unshaped.clear()
         for by_mask in self._static.values():
             for vop in by_mask.values():
                 vop.memo.clear()
@@ -63,12 +70,33 @@ class Decodings:
         return self._rebased(instr, addrs, fields, mask, counter)
 
     def put(self, instr: Instruction, addrs: dict, fields: dict, sel: int | None,
-            vop: VectorOp, tensor_of: Callable[[Instruction, str], Tensor | None]) -> None:
-        """Remember a decoding whose checks passed cleanly."""
+            vop: VectorOp, tensor_of: Callable[[Instruction, str], Tensor | None],
+            extents: dict | None = None) -> None:
+        """Remember a decoding whose checks passed cleanly (EXTENTS: each operand's byte
+        extent by role, as the checks found it, when they did). A static one is kept by its
+        text now and for lines of its shape when `_shapes` or `_apart` is next read."""
         if instr.is_static:
             self._put_static(instr, vop, sel)
             if "guard" in instr.operands:  # its scalar-overlap check reads the guard's address
                 return
+            if len(self._unshaped) >= UNSHAPED:
+                self._shape_all()
+            self._unshaped.append((instr, addrs, fields, sel, vop, tensor_of, extents))
+            return
+        self._shape_all()
+        self._shaped(instr, addrs, fields, sel, vop, tensor_of, extents)
+
+    def _shape_all(self) -> None:
+        """The shape entries of the static decodings put since the last call, in order."""
+        if self._unshaped:
+            waiting, self._unshaped = self._unshaped, []
+            for entry in waiting:
+                self._shaped(*entry)
+
+    def _shaped(self, instr: Instruction, addrs: dict, fields: dict, sel: int | None,
+                vop: VectorOp, tensor_of: Callable[[Instruction, str], Tensor | None],
+                extents: dict | None) -> None:
+        """`put`'s entries for lines of VOP's shape (`_shapes`, `_put_apart`)."""
         if len(self._shapes) > SHAPE_CACHE:
             self._shapes.clear()
             self._apart.clear()
@@ -76,7 +104,7 @@ class Decodings:
         aligned = all((acc.base - first) % 32 == 0 for acc in vop.operands)
         spans = []  # each operand's (first byte, last byte, lowest base, highest base)
         for acc in vop.operands:  # from its base: the bases that pass every check
-            lo, hi = checks.extent(vop, acc)
+            lo, hi = extents[acc.role] if extents is not None else checks.extent(vop, acc)
             if hi < lo:
                 spans.append(None)
                 continue
@@ -150,6 +178,7 @@ class Decodings:
         whose operands move apart (`_put_apart`), its operands' spans, and the bases of the
         lines from the first on that it serves as `_moved_apart` would serve each (columns
         in its operands' order); None when it serves not even the first."""
+        self._shape_all()
         addrs = dict(zip(roles, bases[0].tolist(), strict=True))
         entries = self._apart.get(_static_key(instr, addrs, fields, mask, counter)[:-1])
         for vop, spans, overlaps in entries or ():
@@ -171,6 +200,7 @@ class Decodings:
         relative to each other and the shift keeps every check passing (as `_rebased`). Kept
         for its text too, as `put` keeps a decoding (the fast loop's `prepared` looks it up
         by text alone)."""
+        self._shape_all()
         key = _static_key(instr, addrs, fields, mask, counter)
         hit = self._shapes.get(key)
         if hit is None:
@@ -185,6 +215,7 @@ class Decodings:
 
     def _rebased(self, instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],
                  counter: bool) -> VectorOp | None:
+        self._shape_all()
         key = _shape_key(instr, addrs, fields, mask, counter)
         hit = self._shapes.get(key)
         if hit is None:

@@ -33,9 +33,10 @@ def issue(ex: Context, instr: Instruction) -> Issued:
             return Issued("V", vop, uops=vop.repeats)
         diagnostics = ex.policy.diagnostics
         seen = len(diagnostics)
-        sequential = _check(ex, instr, vop)
+        extents: dict[str, tuple[int, int]] = {}
+        sequential = _check(ex, instr, vop, extents)
         if not sequential and len(diagnostics) == seen:  # a clean pass: reusable
-            ex.decodings.put(instr, addrs, fields, sel, vop, tensor_of)
+            ex.decodings.put(instr, addrs, fields, sel, vop, tensor_of, extents)
     r = vop.repeats
     return Issued("V", vop, ex.isa.bodies[fam.name], scalar_bytes(ex, instr), r, sequential,
                   uops=r)
@@ -85,10 +86,13 @@ def _count_problem(instr: Instruction, vop: VectorOp, m) -> Problem:
     return Problem("range", f"{text}; the count is {lo.value} = {count}{where}", col=col)
 
 
-def _check(ex: Context, instr: Instruction, vop: VectorOp) -> bool:
-    """The §9.2–9.3 checks; True when the repeats must run one by one."""
+def _check(ex: Context, instr: Instruction, vop: VectorOp,
+           extents: dict[str, tuple[int, int]] | None = None) -> bool:
+    """The §9.2–9.3 checks; True when the repeats must run one by one. Each operand's byte
+    extent goes to EXTENTS by role (the decodings' store reads them again)."""
     dynamic = not instr.is_static  # the assembler checked static alignment
-    extents = {}
+    if extents is None:
+        extents = {}
     fam = instr.defn.family
     for acc in vop.operands:
         align = fam.operand_align(acc.role, instr.fields, instr.dtype)
