@@ -125,14 +125,18 @@ def merged(fps: list[Footprint]) -> tuple[Footprint, ...]:
 
 class Record:
     """One int32 per byte of a UB of NBYTES bytes, stored per block where the block agrees;
-    every byte FILL until the record is first used: its arrays are made then (most runs touch
-    one or two pipes' records of five), by the methods and by the first read of `block` or
+    every byte FILL (and what THEN fills) until the record is first used: its arrays are made
+    then (most runs touch one or two pipes' records of five; a run whose reads all lie within
+    INIT's bytes never reads the writer's), by the methods and by the first read of `block` or
     `mixed` (`made` tells whether they are)."""
 
-    __slots__ = ("_block", "byte", "_mixed", "any_mixed", "_nblk", "_fill")
+    __slots__ = ("_block", "byte", "_mixed", "any_mixed", "_nblk", "_fill", "_then")
 
-    def __init__(self, nbytes: int, fill: int):
-        self._nblk, self._fill = -(-nbytes // BLOCK), fill
+    def __init__(self, nbytes: int, fill: int,
+                 then: Callable[[Record], None] | None = None):
+        """THEN(record), when given, fills what the record holds at the start beyond FILL
+        (the writer's INIT ranges): called once, when the record is made."""
+        self._nblk, self._fill, self._then = -(-nbytes // BLOCK), fill, then
         self._block: np.ndarray | None = None  # made at the first use (`_made`)
         self.byte: np.ndarray | None = None  # allocated at the first split
         self._mixed: np.ndarray | None = None  # the block's values are in `byte`, not `block`
@@ -161,6 +165,9 @@ class Record:
             block = self._block = np.empty(self._nblk, np.int32)
             block.fill(self._fill)
             self._mixed = np.zeros(self._nblk, bool)
+            then, self._then = self._then, None
+            if then is not None:
+                then(self)
         return block
 
     def _split(self, blocks: np.ndarray) -> None:

@@ -96,10 +96,8 @@ class HazardChecks(Observer):
         self.run = run
         ub = run.ub_bytes
         self.spans: dict[tuple[int, int], Footprint] = {}
-        self.writer = Record(ub, -1)
-        for lo, hi in run.initialised:
-            if hi > lo:
-                self.writer.fill(self._span(lo, hi), 0)
+        inits = run.initialised
+        self.writer = Record(ub, -1, lambda writer: self._inits_written(writer, inits))
         self.inited = _joined(run.initialised)
         self.readers = [Record(ub, 0) for _ in PIPES]
         self.clock = [[0, 0, 0, 0] for _ in PIPES]
@@ -117,6 +115,13 @@ class HazardChecks(Observer):
         # moves on when what let V's executions skip the checks may have changed: another
         # pipe's access, or S's clock (s_version) moving on
         self.v_epoch = 0
+
+    def _inits_written(self, writer: Record, inits: list[tuple[int, int]]) -> None:
+        """The writer's record as the run starts: INIT's byte ranges INITS written (0), in
+        order (when the record is first used)."""
+        for lo, hi in inits:
+            if hi > lo:
+                writer.fill(self._span(lo, hi), 0)
 
     def flush(self) -> None:
         """Apply the pending fills, each decoding's latest, in the order of latest executions:

@@ -454,8 +454,11 @@ def test_a_record_is_made_at_its_first_use():
         return hazards
     hazards = hazards_of(".chip ascend910b\n.ub a f32[64] = random(1)\n.ub d f32[64]\n"
                          "vadd.f32 d, a, a\n")
-    assert hazards.writer.made  # (the INIT's bytes filled at the start)
+    # every read lies within INIT's bytes (no look at the writer's record) and the write's
+    # fill waits: the writer's record, INIT's bytes and all, is never made
+    assert not hazards.writer.made
     assert [rec.made for rec in hazards.readers] == [False] * len(PIPES)
+    assert (hazards.writer.values(0, 512, None) == np.repeat([0, -1], 256)).all()
     # no INIT: the writer is made by the first check that reads it
     hazards = hazards_of(".chip ascend910b\n.ub d f32[128]\n.ub e f32[64]\n"
                          "vadd.f32 e, d, d\n")

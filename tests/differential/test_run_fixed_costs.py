@@ -5,16 +5,21 @@ only when something reads it, gives what making it at once gave.
   text at once and for lines of its shape when a lookup next reads `_shapes` or `_apart`, from
   the extents the checks found: the entries are those made at once from extents worked out
   again, and a line of that shape takes the rebased decoding.
+- The hazard checks' writer record (simulator/hazards.py `on_start`): INIT's bytes are filled
+  when the record is first used, before what uses it, so it holds what filling them at the
+  start held; a run whose reads all lie within INIT never makes it.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import isa
 import simulator
 from simulator import checks as checks_module
 from simulator.decodings import Decodings
+from simulator.footprints import Record, span_footprint
 
 HEADER = (".chip ascend910b\n.ub x f32[4096] = random(1)\n.ub y f32[4096] = random(2)\n"
           ".ub d u8[4096] = random(3)\n")
@@ -111,3 +116,58 @@ def test_a_repeated_text_makes_no_shape_entries(monkeypatch):
     simulator.run(HEADER + "    vcmpv.lt.f32 d, x, y, repeat=16\n" * 5)
     assert held == [(0, 0, 1)]
     assert sorted(calls) == ["dst", "src0", "src1"]  # once each, by the checks
+
+
+INITS = [(0, 100), (200, 264), (300, 301)]
+
+
+def _then(record: Record) -> None:
+    for lo, hi in INITS:
+        record.fill(span_footprint(lo, hi), 0)
+
+
+def _eager() -> Record:
+    record = Record(512, -1)
+    _then(record)
+    return record
+
+
+@pytest.mark.parametrize("first", ["fill", "values", "may_hold", "block", "fill_each"])
+def test_a_record_filled_at_its_first_use_holds_what_filling_at_once_held(first):
+    """Whatever uses the record first, THEN's fills come before it (a fill over INIT's
+    bytes wins; a query sees them), once."""
+    calls = []
+
+    def then(record):
+        calls.append(1)
+        _then(record)
+    lazy, eager = Record(512, -1, then), _eager()
+    assert not lazy.made and not calls
+    for record in (lazy, eager):
+        if first == "fill":
+            record.fill(span_footprint(50, 300), 7)
+        elif first == "values":
+            assert record.values(90, 210, None).tolist() == [0] * 10 + [-1] * 100 + [0] * 10
+        elif first == "may_hold":
+            assert record.may_hold(span_footprint(96, 104), lambda v: v < 0)
+        elif first == "block":
+            assert record.block[0] == 0 and record.block[4] == -1
+        else:
+            record.fill_each(np.array([1, 2], np.int64), np.array([5, 6], np.int32))
+        record.fill(span_footprint(290, 310), 3)
+    assert calls == [1] and lazy.made
+    assert (lazy.values(0, 512, None) == eager.values(0, 512, None)).all()
+    lazy.fill(span_footprint(0, 64), 9)
+    assert calls == [1]
+
+
+def test_a_read_outside_init_warns_as_before():
+    """The writer's record made by the init check of reads past INIT's bytes (one written by
+    the line before, its fill waiting; one never written): the warning of a record filled at
+    the start, at the same byte."""
+    text = (".chip ascend910b\n.ub a f32[64] = random(1)\n.ub b f32[64]\n.ub d f32[64]\n"
+            "    vadd.f32 d, a, a\n    vadd.f32 a, d, b\n")
+    got = simulator.run(text, checks="warn")
+    assert [str(d) for d in got.diagnostics] == [
+        "<string>:6:20: warning: vadd.f32 src1 b reads byte 0x100, which was never written "
+        "(uninitialised UB: no INIT, DMA or instruction wrote it before this read)"]
