@@ -14,6 +14,7 @@ from isa.diagnostics import AssemblyError, Diagnostic, did_you_mean
 from isa.inits import load_npy
 from isa.program import Program, Tensor
 from isa.types import from_npy, npy_count, npy_what, to_npy
+from simulator.decodings import Decodings
 from simulator.errors import SimulationError
 from simulator.events import Observer
 from simulator.executor import Executor
@@ -174,13 +175,14 @@ class Run:
                  timing: bool = True, warnings: Sequence[Diagnostic] = (),
                  internal: Sequence[Observer] = (), core: int = 0, origin: int = 0,
                  gm_bandwidth=None, writer: Observer | None = None, fast: bool = True,
-                 isa: InstructionSet | None = None):
+                 isa: InstructionSet | None = None, decodings: Decodings | None = None):
         """A core of a multi-core launch (simulator/cores.py) passes CORE (its block), ORIGIN
         (the cycle it starts), the launch's shared GM_BANDWIDTH ledger and the launch's trace
         WRITER (which the launch closes). FAST: run the fast loop (simulator/fused.py) when
         the source and every observer allow it; False runs the reference loop alone (the fast
         loop's conformance tests and benchmarks compare the two). ISA: the instruction set it
-        executes (None: the one the source's program was assembled with)."""
+        executes (None: the one the source's program was assembled with). DECODINGS: the
+        store of decodings the executor uses (a launch's: `decodings.kept`), else its own."""
         chip = machine.chip
         self.machine, self.source, self.chip = machine, source, chip
         self.model = None
@@ -211,7 +213,7 @@ class Run:
             program = source.program
             isa = instruction_set_of(program.table) if program is not None else BUILTIN
         self.executor = Executor(machine, source, checks, obs, self.model, max_steps, warnings,
-                                 core, isa)
+                                 core, isa, decodings)
         self.executor.summarize = self.summary
         # the loop that drives the executor: the fast one when every observer offers plans
         self.loop = FastLoop(self.executor) if fast and offered(source, self.model, obs) \

@@ -19,11 +19,13 @@ import attrs
 
 from isa.diagnostics import Diagnostic
 from isa.program import Program
+from simulator import decodings
 from simulator.builder import Run, gm_arrays, outputs_of
 from simulator.errors import SimulationError
 from simulator.events import Observer
 from simulator.machine import Machine
 from simulator.result import CoreResult, RunResult
+from simulator.semantics import instruction_set_of
 from simulator.sources import ProgramSource
 from simulator.stats import Statistics
 from simulator.summary import build_summary, core_dict, listed
@@ -95,6 +97,7 @@ class Launch:
                  trace_time: str = "cycles", trace_options: Mapping | None = None,
                  fast: bool = True):
         self.program, self.chip = program, program.chip
+        self.isa = instruction_set_of(program.table)  # (what each core's run executes)
         self.fast = fast  # the run builder's choice of loop (`Run`)
         self.n = block_dim or program.block_dim
         if trace_core is not None and trace_core >= self.n:
@@ -145,6 +148,7 @@ class Launch:
                 if block < self.n - 1:  # (the last core's machine and timing make the result)
                     run.release()
         except BaseException:
+            decodings.forget(self.program)  # (a failed run's store is not released)
             if self.writer is not None:
                 self.writer.close(ok=False)
             raise
@@ -161,13 +165,15 @@ class Launch:
 
     def _core(self, block: int, start: int) -> Run:
         machine = Machine(self.chip, self.gm, self.program, (block, self.n))
+        # the program's clean decodings, shared by its cores and its launches
+        store = decodings.kept(self.program, self.checks, self.isa, machine.ub.size)
         return Run(machine, ProgramSource(self.program), checks=self.checks,
                    max_steps=self.max_steps, observers=self.observers, timing=self.timing,
                    warnings=self.warnings if block == 0 else (),
                    internal=self.schedule.observers(), core=block, origin=start,
                    gm_bandwidth=self.schedule.ledger,
                    writer=Lane(self.writer) if self.writer is not None else None,
-                   fast=self.fast)
+                   fast=self.fast, isa=self.isa, decodings=store)
 
     def _run_core(self, run: Run, block: int) -> None:
         try:

@@ -9,27 +9,69 @@ and fields, MASK/CTRL and (vsel mode 2) the mask address. Two reuse paths:
   and footprint become interval tests on the shifted extents.
 Only decodings whose checks passed cleanly are stored, so anything else takes the executor's full
 path, which words the diagnostics.
+
+A launch's runs of one program (its cores, then its next launches: `kept`) share one store: a
+clean decoding is clean in every run of the program under the same checks, instruction set and
+UB. Between runs the store keeps its decodings and what is derived from a decoding alone
+(`PURE`), and lets go of what a run bound to it (bodies, steps, costs keyed by the run's
+stages).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from isa.decode import VectorOp
-from isa.program import Instruction, Tensor
+from isa.decode import BlockBytes, VectorOp
+from isa.program import Instruction, Program, Tensor
 from simulator import checks
 
 STATIC_MASKS = 256  # a static text's decodings (one per MASK/CTRL) before it starts afresh
 SHAPE_CACHE = 65536  # remembered register-addressed decodings before the cache starts afresh
 APART_PER_STRUCTURE = 8  # decodings kept for lines of one structure moving apart (`_put_apart`)
 UNSHAPED = 64  # static decodings whose shape entries may wait (`Decodings.put`)
+KEPT_LIMIT = 256  # decodings a store may hold to be kept for the program's next run (`kept`)
+# memo entries derived from a decoding alone, with no closure and no run's object, kept between
+# runs: its UB byte ranges (while they hold no byte array: `_pure_ranges`) and bank spans
+PURE = ("ranges", "bank spans")
+# a program -> (checks, instruction set, UB bytes) -> the store its runs share (`kept`)
+_KEPT: WeakKeyDictionary[Program, dict[tuple, Decodings]] = WeakKeyDictionary()
+
+
+def kept(program: Program, checks_mode: str, isa, ub_bytes: int) -> Decodings:
+    """The store of PROGRAM's runs under CHECKS_MODE and ISA on a UB of UB_BYTES bytes (its
+    last run's decodings; new when none), taken until the run releases it. A run of the same
+    program still running (a debugger's, another thread's) gets one of its own, as does every
+    run under --checks=warn: a warning is reported once per statement, so a decoding found
+    clean after its statement warned once is clean for that run only."""
+    if checks_mode == "warn":
+        return Decodings(ub_bytes)
+    by_key = _KEPT.get(program)
+    if by_key is None:
+        by_key = _KEPT[program] = {}
+    key = (checks_mode, isa, ub_bytes)
+    store = by_key.get(key)
+    if store is None:
+        store = by_key[key] = Decodings(ub_bytes, keep=True)
+    elif store.busy:
+        return Decodings(ub_bytes)
+    store.busy = True
+    return store
+
+
+def forget(program: Program) -> None:
+    """Drop PROGRAM's kept stores (a launch that failed: its next run starts afresh)."""
+    _KEPT.pop(program, None)
 
 
 class Decodings:
-    def __init__(self, ub_bytes: int):
+    def __init__(self, ub_bytes: int, keep: bool = False):
+        """KEEP: a program's store shared by its runs (`kept`), which `release` prepares for
+        the next run (BUSY while a run has it)."""
         self.ub_bytes = ub_bytes
+        self.keep, self.busy = keep, False
         # text -> (MASK_HI, MASK_LO, CTRL, mode-2 address) -> decoding; a text keeps at most
         # STATIC_MASKS values (a loop setting a new MASK each iteration would keep one each)
         self._static: dict[str, dict[tuple, VectorOp]] = {}
@@ -45,15 +87,38 @@ class Decodings:
 
     def release(self) -> None:
         """Empty every stored decoding's memo (a finished run's: its bodies and plans are
-        closures that refer back to the decoding, a cycle only the collector would free)."""
-        self._unshaped.clear()
+        closures that refer back to the decoding, a cycle only the collector would free). A
+        kept store (`kept`) keeps its decodings and their `PURE` entries for the next run,
+        unless it grew past KEPT_LIMIT decodings (then it starts the next run empty)."""
+        keep = self.keep and self._count() <= KEPT_LIMIT
+        for vop in self._stored():
+            memo = vop.memo
+            if not memo:
+                continue
+            pure = [(k, memo[k]) for k in PURE if k in memo] if keep else ()
+            memo.clear()
+            for k, v in pure:
+                if k != "ranges" or _pure_ranges(v):
+                    memo[k] = v
+        if not keep:
+            self._unshaped.clear()
+            if self.keep:
+                self._static.clear()
+                self._shapes.clear()
+                self._apart.clear()
+        self.busy = False
+
+    def _stored(self) -> Iterator[VectorOp]:
+        """Every decoding the store holds (a static text's, a shape's and its moved ones)."""
         for by_mask in self._static.values():
-            for vop in by_mask.values():
-                vop.memo.clear()
+            yield from by_mask.values()
         for vop, *_, seen in self._shapes.values():
-            vop.memo.clear()
-            for other in seen.values():
-                other.memo.clear()
+            yield vop
+            yield from seen.values()
+
+    def _count(self) -> int:
+        return sum(map(len, self._static.values())) + len(self._shapes) + \
+            sum(len(entry[-1]) for entry in self._shapes.values())
 
     def get(self, instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],
             counter: bool, sel: int | None) -> VectorOp | None:
@@ -305,3 +370,14 @@ def _static_key(instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, 
     return (id(instr.defn), instr.op, instr.dtype.name, src.name if src is not None else None,
             tuple([(o.kind, o.tensor) for o in instr.operands.values()]), id(fields), *mask,
             counter, rel)
+
+
+def _pure_ranges(ranges: list) -> bool:
+    """Whether a decoding's UB byte ranges may be kept between runs: no byte array in them
+    (an operand of whole blocks keeps its blocks, its bytes let go of)."""
+    for _, _, _, idx, _ in ranges:
+        if type(idx) is BlockBytes:
+            idx._bytes = None
+        elif idx is not None:
+            return False
+    return True

@@ -30,7 +30,10 @@ class Executor:
     def __init__(self, machine: Machine, source, checks: str = "error",
                  observers: Sequence[Observer] = (), timing=None,
                  max_steps: int = 10_000_000, warnings: Sequence[Diagnostic] = (),
-                 core: int = 0, isa: InstructionSet = BUILTIN):
+                 core: int = 0, isa: InstructionSet = BUILTIN,
+                 decodings: Decodings | None = None):
+        """DECODINGS: the store of decodings to use (a launch's runs of one program share
+        one: simulator/decodings.py `kept`), else one of its own."""
         self.m = machine
         self.isa = isa  # the instruction set: each family's semantics
         self._issue = isa.issue
@@ -42,7 +45,7 @@ class Executor:
         self.timing = timing  # the timing stage: times each event before observers see it
         self.observers = list(observers)
         self.max_steps = max_steps
-        self.decodings = Decodings(machine.ub.size)
+        self.decodings = decodings if decodings is not None else Decodings(machine.ub.size)
         self.listening = timing is not None or bool(self.observers)
         # observers that may want repeats (a class attribute True or a property, asked per
         # instruction: the debugger wants them only while stepping inside an instruction)

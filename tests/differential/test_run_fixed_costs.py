@@ -5,6 +5,12 @@ only when something reads it, gives what making it at once gave.
   text at once and for lines of its shape when a lookup next reads `_shapes` or `_apart`, from
   the extents the checks found: the entries are those made at once from extents worked out
   again, and a line of that shape takes the rebased decoding.
+- A program's clean decodings kept for its next run and its other cores (simulator/decodings.py
+  `kept`): random programs of a few shapes (test_rebased_lines's), run again and on several
+  cores, give what runs with a store of their own give — UB, outputs, diagnostics, cycles,
+  statistics, registers, JSONL trace; a run under --checks=warn keeps nothing (a statement
+  warns once, so its next execution finds it clean); a store keeps only what a decoding alone
+  gives, bounded.
 - The hazard checks' writer record (simulator/hazards.py `on_start`): INIT's bytes are filled
   when the record is first used, before what uses it, so it holds what filling them at the
   start held; a run whose reads all lie within INIT never makes it.
@@ -14,12 +20,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import isa
 import simulator
 from simulator import checks as checks_module
+from simulator import decodings as decodings_module
 from simulator.decodings import Decodings
+from simulator.errors import SimulationError
 from simulator.footprints import Record, span_footprint
+from tests.differential.test_rebased_lines import SETTINGS, rebased_programs
 
 HEADER = (".chip ascend910b\n.ub x f32[4096] = random(1)\n.ub y f32[4096] = random(2)\n"
           ".ub d u8[4096] = random(3)\n")
@@ -171,3 +182,120 @@ def test_a_read_outside_init_warns_as_before():
     assert [str(d) for d in got.diagnostics] == [
         "<string>:6:20: warning: vadd.f32 src1 b reads byte 0x100, which was never written "
         "(uninitialised UB: no INIT, DMA or instruction wrote it before this read)"]
+
+
+def _outcome(program, checks: str, trace, block_dim: int = 1) -> tuple:
+    try:
+        r = simulator.run(program, checks=checks, trace=trace, block_dim=block_dim)
+    except SimulationError as e:
+        return ("error", e.diagnostics)
+    outputs = {k: (v.dtype.str, v.shape, v.tobytes()) for k, v in r.outputs.items()}
+    return ("ok", bytes(r.ub), outputs, r.diagnostics, r.cycles, r.pipes, r.instructions,
+            r.uops, r.stalls, r.hot_lines, r.timing, r.registers, r.cores, trace.read_text())
+
+
+def _own_store(program, checks_mode, isa_, ub_bytes):
+    return Decodings(ub_bytes)
+
+
+@SETTINGS
+@given(rebased_programs(), st.sampled_from(["error", "off", "warn"]))
+def test_runs_sharing_a_programs_decodings_equal_runs_with_their_own(tmp_path_factory, text,
+                                                                     checks):
+    tmp = tmp_path_factory.mktemp("kept")
+    try:
+        program = isa.assemble(text, checks=checks)
+    except isa.AssemblyError:
+        return
+    # each run with a store of its own, then the same runs sharing the program's: again, on
+    # three cores, under other checks (whose store is another), then as at first
+    other = "error" if checks == "off" else "off"
+    runs = [(checks, 1), (checks, 1), (checks, 3), (other, 1), (checks, 1)]
+    real = decodings_module.kept
+    decodings_module.kept = _own_store
+    try:
+        want = [_outcome(program, c, tmp / "a.jsonl", n) for c, n in runs]
+    finally:
+        decodings_module.kept = real
+    got = [_outcome(program, c, tmp / "b.jsonl", n) for c, n in runs]
+    for k, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert g == w, f"run {k} differs\n{text}"
+
+
+LOOP = """.chip ascend910b
+.ub x f32[256] = random(1)
+.ub y f32[256]
+    li x1, 0
+top:
+    vadd.f32 y[224], x, x, repeat=1
+    vmul.f32 y, x, x, repeat=1
+    add x1, x1, 1
+    blt x1, 2, top
+"""
+
+
+def test_the_next_run_finds_the_decodings_stored():
+    """A program's second run decodes nothing afresh (its clean decodings are kept); its first
+    under --checks=warn does: a statement that warned is clean at its next execution (the
+    warning is once per statement), which must not make it clean for the next run."""
+    calls = []
+    real = decodings_module.Decodings.put
+
+    def put(self, instr, *a):
+        calls.append(instr.text)
+        real(self, instr, *a)
+    program = isa.assemble(LOOP)
+    try:
+        decodings_module.Decodings.put = put
+        outcomes = [simulator.run(program, checks="warn").diagnostics for _ in range(2)]
+        counts = [len(calls)]
+        simulator.run(program, checks="off")
+        counts.append(len(calls))
+        simulator.run(program, checks="off")
+        counts.append(len(calls))
+    finally:
+        decodings_module.Decodings.put = real
+    assert outcomes[0] == outcomes[1] and len(outcomes[0]) == 1  # the footprint warning
+    assert counts == [4, 6, 6]  # warn: the clean statement's first execution and the other's
+    # second, each run; off: both statements' first executions, in the first run only
+
+
+def test_a_kept_store_keeps_what_a_decoding_alone_gives(monkeypatch):
+    """After a run, the kept decodings' memos hold only `PURE` entries, ranges without byte
+    arrays; a store holding more than KEPT_LIMIT decodings starts the next run empty; a store
+    a run still has is not shared; a failed launch drops the program's stores."""
+    program = isa.assemble(HEADER + "    vcmpv.lt.f32 d, x, y, repeat=16\n"
+                           "    vadd.f32 x, y, y, repeat=2, stride=1,1,1,8,16,16\n" * 2 +
+                           "    set_vector_mask 0x0, 0xff\n    vadd.f32 x, y, y, repeat=2\n")
+    UB = program.chip.ub_bytes
+    simulator.run(program)
+    store = decodings_module.kept(program, "error", simulator.semantics.BUILTIN, UB)
+    assert store.keep and store.busy
+    assert decodings_module.kept(program, "error", simulator.semantics.BUILTIN,
+                                 UB) is not store  # (busy: one of its own)
+    vops = {id(v): v for v in store._stored()}.values()  # (a shape entry holds a static one)
+    assert len(vops) == 3
+    for vop in vops:  # the bytes of whole blocks asked for (a race check's look)
+        for _, _, _, idx, _ in vop.ub_ranges():
+            if type(idx) is isa.decode.BlockBytes:
+                idx.bytes()
+    store.release()
+    kinds = []
+    for vop in vops:
+        assert set(vop.memo) <= set(decodings_module.PURE)
+        ranges = vop.memo.get("ranges")
+        kinds.append(ranges is not None)
+        for _, _, _, idx, _ in ranges or ():
+            assert idx is None or type(idx) is isa.decode.BlockBytes and idx._bytes is None
+    assert sorted(kinds) == [False, True, True]  # the masked line's bytes are not kept
+    monkeypatch.setattr(decodings_module, "KEPT_LIMIT", 2)
+    simulator.run(program)
+    store = decodings_module.kept(program, "error", simulator.semantics.BUILTIN, UB)
+    assert not list(store._stored())
+    store.release()
+    monkeypatch.setattr(decodings_module, "KEPT_LIMIT", 256)
+    simulator.run(program)
+    assert decodings_module._KEPT.get(program)
+    with pytest.raises(SimulationError):
+        simulator.run(program, max_steps=1)
+    assert decodings_module._KEPT.get(program) is None
