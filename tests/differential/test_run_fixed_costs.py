@@ -18,6 +18,7 @@ only when something reads it, gives what making it at once gave.
 
 from __future__ import annotations
 
+import gc
 import numpy as np
 import pytest
 from hypothesis import given
@@ -299,3 +300,18 @@ def test_a_kept_store_keeps_what_a_decoding_alone_gives(monkeypatch):
     with pytest.raises(SimulationError):
         simulator.run(program, max_steps=1)
     assert decodings_module._KEPT.get(program) is None
+
+
+def test_a_programs_store_goes_with_it():
+    """The store refers to nothing that keeps its program alive: once the program and the
+    run's result are gone, so is the store (no collection needed)."""
+    program = isa.assemble(HEADER + "    vcmpv.lt.f32 d, x, y, repeat=16\n" * 2)
+    gc.disable()
+    try:
+        simulator.run(program)
+        assert program in decodings_module._KEPT
+        kept = len(decodings_module._KEPT)
+        del program
+        assert len(decodings_module._KEPT) == kept - 1
+    finally:
+        gc.enable()
