@@ -19,6 +19,7 @@ only when something reads it, gives what making it at once gave.
 from __future__ import annotations
 
 import gc
+
 import numpy as np
 import pytest
 from hypothesis import given
