@@ -90,7 +90,7 @@ class Decodings:
         closures that refer back to the decoding, a cycle only the collector would free). A
         kept store (`kept`) keeps its decodings and their `PURE` entries for the next run,
         unless it grew past KEPT_LIMIT decodings (then it starts the next run empty)."""
-        keep = self.keep and self._count() <= KEPT_LIMIT
+        keep = self.keep and self._within(KEPT_LIMIT)
         for vop in self._stored():
             memo = vop.memo
             if not memo:
@@ -116,9 +116,18 @@ class Decodings:
             yield vop
             yield from seen.values()
 
-    def _count(self) -> int:
-        return sum(map(len, self._static.values())) + len(self._shapes) + \
-            sum(len(entry[-1]) for entry in self._shapes.values())
+    def _within(self, limit: int) -> bool:
+        """Whether the store holds at most LIMIT decodings (counted until past it)."""
+        n = len(self._static) + len(self._shapes)
+        for by_mask in self._static.values():
+            if n > limit:
+                return False
+            n += len(by_mask) - 1
+        for entry in self._shapes.values():
+            if n > limit:
+                return False
+            n += len(entry[-1])
+        return n <= limit
 
     def get(self, instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],
             counter: bool, sel: int | None) -> VectorOp | None:

@@ -277,6 +277,9 @@ def test_a_kept_store_keeps_what_a_decoding_alone_gives(monkeypatch):
                                  UB) is not store  # (busy: one of its own)
     vops = {id(v): v for v in store._stored()}.values()  # (a shape entry holds a static one)
     assert len(vops) == 3
+    held = sum(map(len, store._static.values())) + len(store._shapes) + \
+        sum(len(entry[-1]) for entry in store._shapes.values())
+    assert store._within(held) and not store._within(held - 1)
     for vop in vops:  # the bytes of whole blocks asked for (a race check's look)
         for _, _, _, idx, _ in vop.ub_ranges():
             if type(idx) is isa.decode.BlockBytes:
