@@ -55,6 +55,7 @@ def kept(program: Program, checks_mode: str, isa, ub_bytes: int) -> Decodings:
     store = by_key.get(key)
     if store is None:
         store = by_key[key] = Decodings(ub_bytes, keep=True)
+        store._entry = (by_key, key)  # (where `release` drops a store grown too large)
     elif store.busy:
         return Decodings(ub_bytes)
     store.busy = True
@@ -72,6 +73,7 @@ class Decodings:
         the next run (BUSY while a run has it)."""
         self.ub_bytes = ub_bytes
         self.keep, self.busy = keep, False
+        self._entry: tuple[dict, tuple] | None = None  # (`kept`)
         # text -> (MASK_HI, MASK_LO, CTRL, mode-2 address) -> decoding; a text keeps at most
         # STATIC_MASKS values (a loop setting a new MASK each iteration would keep one each)
         self._static: dict[str, dict[tuple, VectorOp]] = {}
@@ -89,24 +91,32 @@ class Decodings:
         """Empty every stored decoding's memo (a finished run's: its bodies and plans are
         closures that refer back to the decoding, a cycle only the collector would free). A
         kept store (`kept`) keeps its decodings and their `PURE` entries for the next run,
-        unless it grew past KEPT_LIMIT decodings (then it starts the next run empty)."""
-        keep = self.keep and self._within(KEPT_LIMIT)
-        for vop in self._stored():
-            memo = vop.memo
-            if not memo:
-                continue
-            pure = [(k, memo[k]) for k in PURE if k in memo] if keep else ()
-            memo.clear()
-            for k, v in pure:
-                if k != "ranges" or _pure_ranges(v):
-                    memo[k] = v
-        if not keep:
-            self._unshaped.clear()
-            if self.keep:
-                self._static.clear()
-                self._shapes.clear()
-                self._apart.clear()
+        unless it grew past KEPT_LIMIT decodings (then the program's next run starts a new
+        one)."""
         self.busy = False
+        if self.keep and self._within(KEPT_LIMIT):
+            for vop in self._stored():
+                memo = vop.memo
+                if memo:
+                    pure = [(k, memo[k]) for k in PURE if k in memo]
+                    memo.clear()
+                    for k, v in pure:
+                        if k != "ranges" or _pure_ranges(v):
+                            memo[k] = v
+            return
+        self._unshaped.clear()
+        for by_mask in self._static.values():
+            for vop in by_mask.values():
+                vop.memo.clear()
+        for vop, *_, seen in self._shapes.values():
+            vop.memo.clear()
+            for other in seen.values():
+                other.memo.clear()
+        if self.keep:  # too large to keep: the program's next run starts a store afresh
+            self.keep = False
+            by_key, key = self._entry
+            if by_key.get(key) is self:
+                del by_key[key]
 
     def _stored(self) -> Iterator[VectorOp]:
         """Every decoding the store holds (a static text's, a shape's and its moved ones)."""
@@ -274,7 +284,8 @@ class Decodings:
         relative to each other and the shift keeps every check passing (as `_rebased`). Kept
         for its text too, as `put` keeps a decoding (the fast loop's `prepared` looks it up
         by text alone)."""
-        self._shape_all()
+        if self._unshaped:
+            self._shape_all()
         key = _static_key(instr, addrs, fields, mask, counter)
         hit = self._shapes.get(key)
         if hit is None:
@@ -289,7 +300,8 @@ class Decodings:
 
     def _rebased(self, instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, int],
                  counter: bool) -> VectorOp | None:
-        self._shape_all()
+        if self._unshaped:
+            self._shape_all()
         key = _shape_key(instr, addrs, fields, mask, counter)
         hit = self._shapes.get(key)
         if hit is None:
