@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import repeat
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -235,6 +236,30 @@ def one_statement(body: Body, pc: int, line: int, col: int, source: str, defn: I
     s.rept = rept
     s.notes = notes
     return s
+
+
+def copies(body: Body, pcs: range, lines: range, col: int, source: str, defn: InstrDef,
+           notes: tuple[str, ...] = ()) -> tuple[list[Statement], list[Instruction]]:
+    """A run of identical lines at PCS and LINES: for each, `one_statement(body, pc, line, col,
+    source, defn, None, notes)`; and their instructions in order. The objects are allocated
+    at C level and filled in one loop (a run of 4,000 lines: about half `one_statement`'s
+    cost a line)."""
+    n = len(pcs)
+    instrs = list(map(_new, repeat(Instruction, n)))
+    made = list(map(_new, repeat(Statement, n)))
+    for s, i, pc, line in zip(made, instrs, pcs, lines, strict=True):
+        i.body = body
+        i.pc = pc
+        i.line = line
+        s.pc = pc
+        s.line = line
+        s.col = col
+        s.source = source
+        s.defn = defn
+        s._hw = i
+        s.rept = None
+        s.notes = notes
+    return made, instrs
 
 
 _new = object.__new__
