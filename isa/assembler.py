@@ -945,7 +945,8 @@ def _shared(lines: list[str]) -> tuple[str, ...]:
 def _split_lines(text: str, runs: bool) -> tuple[tuple[str, ...], dict[int, int], str]:
     """(TEXT's lines, one string object for each distinct text; when RUNS, its runs of
     identical consecutive lines: the index of a run's second line -> the number of lines from
-    there to the run's end; a text holding each distinct line, for scans). Runs are looked
+    there to the run's end, and so for its first line; a text holding each distinct line,
+    for scans). Runs are looked
     for where a sample of neighbouring lines says they are most of the text, each found by
     C-level comparisons of growing slices (docs/decisions.md, "a run of identical lines")."""
     lines = text.split("\n")
@@ -963,6 +964,7 @@ def _split_lines(text: str, runs: bool) -> tuple[tuple[str, ...], dict[int, int]
         k = _run_at(lines, i) if i + 1 < n and lines[i + 1] == line else 1
         lens.append(k)
         if k > 1:
+            found[i] = k
             found[i + 1] = k - 1
         i += k
     shared = tuple(chain.from_iterable(map(repeat, firsts, lens)))
