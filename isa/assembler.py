@@ -106,6 +106,15 @@ class _Built(NamedTuple):
 
 
 class Assembler:
+    # (slots: its state is more than an instance's shared-key dict holds, 30 names, beyond
+    # which every attribute is a plain dict's)
+    __slots__ = ("path", "table", "memo", "overrides", "params", "base_dir", "text",
+                 "raw_lines", "runs", "distinct_text", "cli_chip", "checks", "diags",
+                 "param_lines", "expanded", "errors", "shapes", "plain_text", "tensors",
+                 "decls", "labels", "stmts", "runs_extra", "chip_from_text", "block_dim",
+                 "block_dim_at", "loc", "locs", "chip_src", "known", "again", "chip",
+                 "builder", "out", "cache", "hits", "templated", "flat", "flat_all")
+
     def __init__(self, text: str, path: str, chip: Chip | str | None, checks: str,
                  overrides: Mapping[str, int] | None = None, memo: bool = True,
                  table: Table = TABLE):
