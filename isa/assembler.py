@@ -34,7 +34,16 @@ from isa.lexer import (
     strip_comment,
 )
 from isa.operands import Builder, StatementSyntax
-from isa.program import Init, Instruction, Program, Statement, Tensor, copies, one_statement
+from isa.program import (
+    Init,
+    Instruction,
+    Operand,
+    Program,
+    Statement,
+    Tensor,
+    copies,
+    one_statement,
+)
 from isa.rebase import TEMPLATES_LIMIT, Shape, Shapes, shape_of, template
 from isa.table import TABLE, InstrDef, Table
 from isa.types import ALIASES, CONVERT_ONLY, TYPES, VECTOR_TYPES, DType, lookup
@@ -49,6 +58,11 @@ DECLARED_LIMIT = 4096
 _EVALUATED: dict[tuple, Init] = {}
 EVALUATED_BYTES = 16 << 20  # (an INIT above a quarter of it is not kept)
 _EVALUATED_HELD = [0]  # the bytes `_EVALUATED` holds
+# a one-line statement's build by its text and everything else it reads (`build_context`),
+# without its tensor objects: a program assembled again builds its first lines once per
+# process (docs/decisions.md, "a line's build kept across programs")
+_BUILDS: dict[tuple, tuple] = {}
+BUILDS_LIMIT = 4096
 MAX_TENSOR_BYTES = 256 << 20  # a simulated GM tensor; UB is far smaller on every chip
 MAX_BLOCK_DIM = 65535  # blockDim is a 16-bit count on every Ascend launch
 MAX_LINES = 2_000_000  # .rept expansion limit: beyond it the program is surely a mistake
@@ -113,7 +127,7 @@ class Assembler:
                  "param_lines", "expanded", "errors", "shapes", "plain_text", "tensors",
                  "decls", "labels", "stmts", "runs_extra", "chip_from_text", "block_dim",
                  "block_dim_at", "loc", "locs", "chip_src", "known", "again", "chip",
-                 "builder", "out", "cache", "hits", "templated", "flat", "flat_all")
+                 "builder", "out", "cache", "hits", "templated", "flat", "flat_all", "context")
 
     def __init__(self, text: str, path: str, chip: Chip | str | None, checks: str,
                  overrides: Mapping[str, int] | None = None, memo: bool = True,
@@ -679,6 +693,7 @@ class Assembler:
     # -- pass 2: statements ------------------------------------------------------------------
     def pass2(self) -> list[Statement]:
         self.builder = Builder(self.chip, self.tensors, self.labels, self.checks, self.table)
+        self.context: tuple | None = None  # (`build_context`)
         self.out: list[Statement] = []
         # a build reads its line's text, the mnemonic's offset and column, nothing else (not
         # pc, line or .rept iteration): lines alike in those three build once, re-stamped.
@@ -780,9 +795,14 @@ class Assembler:
                 key = (src.text, off, col)
             built = cache.get(key) if memo else None
             if built is None:
-                built = self.build(builder, src, off, pc)
+                built = self.kept_build(key, pc, src.line) if memo and src.segs is None \
+                    else None
                 if built is None:
-                    continue
+                    built = self.build(builder, src, off, pc)
+                    if built is None:
+                        continue
+                    if memo and src.segs is None:
+                        self.keep_build(key, built)
                 cache[key] = built
                 hw = built.hw
                 if memo and src.segs is None and len(hw) == 1 and not built.diags and not locs:
@@ -814,6 +834,63 @@ class Assembler:
             else:
                 self.flat = None
         return pc + 1
+
+    def build_context(self) -> tuple:
+        """What a statement's build reads besides its text (chip, checks, table, labels,
+        parameters, every tensor's declaration but its INIT's bytes), as a key."""
+        if self.context is None:
+            self.context = (id(self.chip), self.checks, id(self.table),
+                            tuple(self.labels.items()), tuple(self.params.items()),
+                            tuple([(t.name, t.space, t.dtype, t.count, t.line, t.col, t.role,
+                                    t.addr, t.explicit, t.init is None, t.dynamic,
+                                    t.data_bytes, t.alias_of) for t in self.tensors.values()]))
+        return self.context
+
+    def kept_build(self, text: str, pc: int, line: int) -> _Built | None:
+        """The build of a one-line statement of TEXT kept by an earlier assembly in the same
+        context (`build_context`), its operands naming this program's tensors, at PC and
+        LINE; or None."""
+        got = _BUILDS.get((text, self.build_context()))
+        if got is None:
+            return None
+        built, names = got[0], got[3]
+        tensors = self.tensors
+        hw = []
+        for h, roles in zip(built.hw, names, strict=True):
+            if roles:
+                ops = h.operands.copy()
+                for role, name in roles:
+                    o = ops[role]
+                    ops[role] = Operand(o.kind, o.col, o.text, o.space, o.addr, tensors[name],
+                                        o.value)
+                hw.append(Instruction(h.body.with_operands(ops), pc, line))
+            else:
+                hw.append(Instruction(h.body, pc, line))
+        return built._replace(hw=tuple(hw))
+
+    def keep_build(self, text: str, built: _Built) -> None:
+        """Keep BUILT, the build of a one-line statement of TEXT, for later assemblies in the
+        same context: without its tensor objects (the names say which), when each is this
+        program's tensor of its name (an API statement's scratch is not)."""
+        tensors = self.tensors
+        hw, names = [], []
+        for h in built.hw:
+            roles = tuple((role, o.tensor.name) for role, o in h.operands.items()
+                          if o.tensor is not None)
+            if any(tensors.get(name) is not h.operands[role].tensor for role, name in roles):
+                return
+            if roles:
+                ops = h.operands.copy()
+                for role, _ in roles:
+                    ops[role] = attrs.evolve(ops[role], tensor=None)
+                h = Instruction(h.body.with_operands(ops), h.pc, h.line)
+            hw.append(h)
+            names.append(roles)
+        if len(_BUILDS) >= BUILDS_LIMIT:
+            _BUILDS.clear()
+        # (the chip and table held: their ids in the key stay theirs while it lives)
+        _BUILDS[(text, self.build_context())] = (built._replace(hw=tuple(hw)), self.chip,
+                                                 self.table, tuple(names))
 
     def build(self, builder: Builder, src: Src, off: int, pc: int) -> _Built | None:
         """The statement at SRC:OFF built (at PC), or None after an error."""

@@ -130,6 +130,18 @@ class Body:
         return b
 
 
+    def with_operands(self, operands: dict[str, Operand]) -> Body:
+        """This body with other OPERANDS (the same but for their tensor objects: a build kept
+        across programs, isa/assembler.py `_BUILDS`), made by plain stores as `moved`; its
+        `shape` None, as a body built in full has (a test requires every field here)."""
+        b = _new(Body)
+        b.defn, b.op, b.dtype, b.operands = self.defn, self.op, self.dtype, operands
+        b.fields, b.cols, b.col, b.text = self.fields, self.cols, self.col, self.text
+        b.notes, b.is_static, b.file = self.notes, self.is_static, self.file
+        b.col_fixed, b.src_dtype, b.shape = self.col_fixed, self.src_dtype, None
+        return b
+
+
 class Instruction:
     """A hardware-level instruction at its statement, as the executor sees it: the shared
     `Body` plus the statement's index (pc) and source line; each of the body's fields (defn,
