@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import re
 from collections.abc import Mapping
-from itertools import chain, repeat
+from itertools import chain, count, repeat
 from operator import eq
 from pathlib import Path
 from typing import NamedTuple
@@ -63,6 +63,12 @@ _EVALUATED_HELD = [0]  # the bytes `_EVALUATED` holds
 # process (docs/decisions.md, "a line's build kept across programs")
 _BUILDS: dict[tuple, tuple] = {}
 BUILDS_LIMIT = 4096
+# an assembly looks for and keeps its first builds only (a program of distinct lines would pay
+# the keeping, ~25k instructions, at every line); a program assembled again finds those and
+# keeps the next ones
+KEEP_BUILDS = 32
+_CONTEXTS: dict[tuple, int] = {}  # a build context -> its number (`build_context`)
+_CONTEXT_NUMBERS = count()
 MAX_TENSOR_BYTES = 256 << 20  # a simulated GM tensor; UB is far smaller on every chip
 MAX_BLOCK_DIM = 65535  # blockDim is a 16-bit count on every Ascend launch
 MAX_LINES = 2_000_000  # .rept expansion limit: beyond it the program is surely a mistake
@@ -127,7 +133,8 @@ class Assembler:
                  "param_lines", "expanded", "errors", "shapes", "plain_text", "tensors",
                  "decls", "labels", "stmts", "runs_extra", "chip_from_text", "block_dim",
                  "block_dim_at", "loc", "locs", "chip_src", "known", "again", "chip",
-                 "builder", "out", "cache", "hits", "templated", "flat", "flat_all", "context")
+                 "builder", "out", "cache", "hits", "templated", "flat", "flat_all", "context",
+                 "kept")
 
     def __init__(self, text: str, path: str, chip: Chip | str | None, checks: str,
                  overrides: Mapping[str, int] | None = None, memo: bool = True,
@@ -693,7 +700,8 @@ class Assembler:
     # -- pass 2: statements ------------------------------------------------------------------
     def pass2(self) -> list[Statement]:
         self.builder = Builder(self.chip, self.tensors, self.labels, self.checks, self.table)
-        self.context: tuple | None = None  # (`build_context`)
+        self.context: int | None = None  # (`build_context`)
+        self.kept = 0  # builds kept for later assemblies (`keep_build`)
         self.out: list[Statement] = []
         # a build reads its line's text, the mnemonic's offset and column, nothing else (not
         # pc, line or .rept iteration): lines alike in those three build once, re-stamped.
@@ -795,13 +803,13 @@ class Assembler:
                 key = (src.text, off, col)
             built = cache.get(key) if memo else None
             if built is None:
-                built = self.kept_build(key, pc, src.line) if memo and src.segs is None \
-                    else None
+                keep = memo and src.segs is None and self.kept < KEEP_BUILDS
+                built = self.kept_build(key, pc, src.line) if keep else None
                 if built is None:
                     built = self.build(builder, src, off, pc)
                     if built is None:
                         continue
-                    if memo and src.segs is None:
+                    if keep:
                         self.keep_build(key, built)
                 cache[key] = built
                 hw = built.hw
@@ -835,15 +843,22 @@ class Assembler:
                 self.flat = None
         return pc + 1
 
-    def build_context(self) -> tuple:
+    def build_context(self) -> int:
         """What a statement's build reads besides its text (chip, checks, table, labels,
-        parameters, every tensor's declaration but its INIT's bytes), as a key."""
+        parameters, every tensor's declaration but its INIT's bytes), as a number: one
+        hash of it an assembly, not one a line."""
         if self.context is None:
-            self.context = (id(self.chip), self.checks, id(self.table),
-                            tuple(self.labels.items()), tuple(self.params.items()),
-                            tuple([(t.name, t.space, t.dtype, t.count, t.line, t.col, t.role,
-                                    t.addr, t.explicit, t.init is None, t.dynamic,
-                                    t.data_bytes, t.alias_of) for t in self.tensors.values()]))
+            key = (id(self.chip), self.checks, id(self.table), tuple(self.labels.items()),
+                   tuple(self.params.items()),
+                   tuple([(t.name, t.space, t.dtype.name, t.count, t.line, t.col, t.role,
+                           t.addr, t.explicit, t.init is None, t.dynamic, t.data_bytes,
+                           t.alias_of) for t in self.tensors.values()]))
+            got = _CONTEXTS.get(key)
+            if got is None:
+                if len(_CONTEXTS) >= BUILDS_LIMIT:
+                    _CONTEXTS.clear()  # (numbers are never reused: a kept build stays its own)
+                got = _CONTEXTS[key] = next(_CONTEXT_NUMBERS)
+            self.context = got
         return self.context
 
     def kept_build(self, text: str, pc: int, line: int) -> _Built | None:
@@ -866,31 +881,38 @@ class Assembler:
                 hw.append(Instruction(h.body.with_operands(ops), pc, line))
             else:
                 hw.append(Instruction(h.body, pc, line))
-        return built._replace(hw=tuple(hw))
+        return _Built(built.defn, tuple(hw), built.notes, built.diags, built.source)
 
     def keep_build(self, text: str, built: _Built) -> None:
         """Keep BUILT, the build of a one-line statement of TEXT, for later assemblies in the
         same context: without its tensor objects (the names say which), when each is this
         program's tensor of its name (an API statement's scratch is not)."""
+        self.kept += 1
         tensors = self.tensors
         hw, names = [], []
         for h in built.hw:
-            roles = tuple((role, o.tensor.name) for role, o in h.operands.items()
-                          if o.tensor is not None)
-            if any(tensors.get(name) is not h.operands[role].tensor for role, name in roles):
-                return
+            roles = []
+            ops = h.operands
+            for role, o in ops.items():
+                t = o.tensor
+                if t is not None:
+                    if tensors.get(t.name) is not t:
+                        return
+                    roles.append((role, t.name))
             if roles:
-                ops = h.operands.copy()
+                ops = ops.copy()
                 for role, _ in roles:
-                    ops[role] = attrs.evolve(ops[role], tensor=None)
+                    o = ops[role]
+                    ops[role] = Operand(o.kind, o.col, o.text, o.space, o.addr, None, o.value)
                 h = Instruction(h.body.with_operands(ops), h.pc, h.line)
             hw.append(h)
-            names.append(roles)
+            names.append(tuple(roles))
         if len(_BUILDS) >= BUILDS_LIMIT:
             _BUILDS.clear()
         # (the chip and table held: their ids in the key stay theirs while it lives)
-        _BUILDS[(text, self.build_context())] = (built._replace(hw=tuple(hw)), self.chip,
-                                                 self.table, tuple(names))
+        _BUILDS[(text, self.build_context())] = (
+            _Built(built.defn, tuple(hw), built.notes, built.diags, built.source), self.chip,
+            self.table, tuple(names))
 
     def build(self, builder: Builder, src: Src, off: int, pc: int) -> _Built | None:
         """The statement at SRC:OFF built (at PC), or None after an error."""

@@ -277,3 +277,16 @@ def test_kept_builds_hold_no_tensor_and_are_bounded(monkeypatch):
                         "<string>", None, "error", memo=False).run()
         assert len(asm._BUILDS) == 2 and off.statements  # (memo off: none kept, none taken)
     assert not taken
+
+
+def test_an_assembly_keeps_its_first_builds_only(monkeypatch):
+    """An assembly looks for and keeps its first KEEP_BUILDS builds only (a program of
+    distinct lines does not pay the keeping at every line); a program assembled again finds
+    those and keeps the next ones, and each assembly makes what the memo-off one makes."""
+    import isa.assembler as asm
+    monkeypatch.setattr(asm, "KEEP_BUILDS", 2)
+    monkeypatch.setattr(asm, "_BUILDS", {})
+    text = ".ub x f32[512]\n" + "".join(f"vadds.f32 x, x, {k}.5, repeat=1\n" for k in range(5))
+    for kept in (2, 4, 5, 5):
+        assert _outcome(text, True) == _outcome(text, False)
+        assert len(asm._BUILDS) == kept
