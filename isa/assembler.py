@@ -286,7 +286,8 @@ class Assembler:
                     out.append(range(i, i + k))
                     i += k - 1
                 continue
-            found = find(raw) if find is not None and not stack else None
+            # (a line starting with a dot is a directive: no statement shares its shape)
+            found = find(raw) if find is not None and not stack and raw[:1] != "." else None
             if found is not None and found[0].line:
                 plain[raw] = raw
                 out.append((i, raw, *found))

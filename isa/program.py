@@ -35,8 +35,12 @@ class RegExpr:
 Value = int | RegExpr
 
 
-@attrs.frozen(eq=False)
+@attrs.define(eq=False)
 class Tensor:
+    """A declared tensor. Nothing assigns to one after it is made (not attrs-frozen, as
+    `Body`: a frozen instance sets each of its thirteen fields through `object.__setattr__`,
+    ~15k instructions a tensor, and an assembly makes two a declaration)."""
+
     name: str
     space: str  # "gm" | "ub"
     dtype: DType
@@ -289,8 +293,11 @@ class ScalarHome(NamedTuple):
     addr: int
 
 
-@attrs.frozen(eq=False)
+@attrs.define(eq=False)
 class Program:
+    """An assembled program. Nothing assigns to one after it is made but `flat`'s answer
+    (not attrs-frozen, as `Tensor`: one a run, end to end)."""
+
     path: str
     chip: Chip
     chip_from_text: str | None
