@@ -9,6 +9,8 @@ from __future__ import annotations
 import gc
 import re
 from collections.abc import Mapping
+from itertools import chain, count, repeat
+from operator import eq
 from pathlib import Path
 from typing import NamedTuple
 
@@ -32,7 +34,16 @@ from isa.lexer import (
     strip_comment,
 )
 from isa.operands import Builder, StatementSyntax
-from isa.program import Init, Instruction, Program, Statement, Tensor, one_statement
+from isa.program import (
+    Init,
+    Instruction,
+    Operand,
+    Program,
+    Statement,
+    Tensor,
+    copies,
+    one_statement,
+)
 from isa.rebase import TEMPLATES_LIMIT, Shape, Shapes, shape_of, template
 from isa.table import TABLE, InstrDef, Table
 from isa.types import ALIASES, CONVERT_ONLY, TYPES, VECTOR_TYPES, DType, lookup
@@ -47,6 +58,17 @@ DECLARED_LIMIT = 4096
 _EVALUATED: dict[tuple, Init] = {}
 EVALUATED_BYTES = 16 << 20  # (an INIT above a quarter of it is not kept)
 _EVALUATED_HELD = [0]  # the bytes `_EVALUATED` holds
+# a one-line statement's build by its text and everything else it reads (`build_context`),
+# without its tensor objects: a program assembled again builds its first lines once per
+# process (docs/decisions.md, "a line's build kept across programs")
+_BUILDS: dict[tuple, tuple] = {}
+BUILDS_LIMIT = 4096
+# an assembly looks for and keeps its first builds only (a program of distinct lines would pay
+# the keeping, ~25k instructions, at every line); a program assembled again finds those and
+# keeps the next ones
+KEEP_BUILDS = 32
+_CONTEXTS: dict[tuple, int] = {}  # a build context -> its number (`build_context`)
+_CONTEXT_NUMBERS = count()
 MAX_TENSOR_BYTES = 256 << 20  # a simulated GM tensor; UB is far smaller on every chip
 MAX_BLOCK_DIM = 65535  # blockDim is a 16-bit count on every Ascend launch
 MAX_LINES = 2_000_000  # .rept expansion limit: beyond it the program is surely a mistake
@@ -104,6 +126,16 @@ class _Built(NamedTuple):
 
 
 class Assembler:
+    # (slots: its state is more than an instance's shared-key dict holds, 30 names, beyond
+    # which every attribute is a plain dict's)
+    __slots__ = ("path", "table", "memo", "overrides", "params", "base_dir", "text",
+                 "raw_lines", "runs", "distinct_text", "cli_chip", "checks", "diags",
+                 "param_lines", "expanded", "errors", "shapes", "plain_text", "tensors",
+                 "decls", "labels", "stmts", "runs_extra", "chip_from_text", "block_dim",
+                 "block_dim_at", "loc", "locs", "chip_src", "known", "again", "chip",
+                 "builder", "out", "cache", "hits", "templated", "flat", "flat_all", "context",
+                 "kept")
+
     def __init__(self, text: str, path: str, chip: Chip | str | None, checks: str,
                  overrides: Mapping[str, int] | None = None, memo: bool = True,
                  table: Table = TABLE):
@@ -115,7 +147,8 @@ class Assembler:
         self.params: dict[str, int] = {}
         self.base_dir = Path(path).parent if path != "<string>" else Path(".")
         self.text = text
-        self.raw_lines = _shared(text.split("\n"))  # before anything refers to a line
+        # before anything refers to a line; `runs`: see `logical_lines`
+        self.raw_lines, self.runs, self.distinct_text = _split_lines(text, memo)
         self.cli_chip = chip
         self.checks = checks
         self.diags: list[Diagnostic] = []
@@ -169,9 +202,11 @@ class Assembler:
         """Every `.param` first, in order (a value may use the parameters above it), so a
         parameter can size a tensor or count a .rept anywhere; -D overrides replace values."""
         declared: dict[str, int] = {}
-        # the common case, no .param at all, needs no pass over the lines
-        lines = self.raw_lines if (".p" in self.text or ".P" in self.text) and \
-            PARAM_SCAN.search(self.text) else ()
+        # the common case, no .param at all, needs no pass over the lines (and no scan of a
+        # run's every line: `distinct_text` holds each distinct line once)
+        scan = self.distinct_text
+        lines = self.raw_lines if (".p" in scan or ".P" in scan) and PARAM_SCAN.search(scan) \
+            else ()
         names = [m.group(1) for raw in lines
                  if (m := PARAM_RE.match(strip_comment(raw))) is not None and m.group(1)]
         for i, raw in enumerate(lines):
@@ -213,13 +248,15 @@ class Assembler:
         self.params = declared
 
     # -- lines, .rept and continued brackets --------------------------------------------------
-    def logical_lines(self) -> list[Src | int | tuple]:
+    def logical_lines(self) -> list[Src | int | range | tuple]:
         """The logical lines, each a Src — but a line outside .rept whose raw text an earlier
         line had, and which is no directive, is its line number alone (its text:
         `plain_text[raw_lines[line - 1]]`): unrolled code repeats its lines, and the passes
         take such a line without an object (docs/decisions.md, "a repeated line as its
-        number")."""
-        out: list[Src | int] = []
+        number"); when the lines after it are the same text (`runs`), they and it are one
+        `range` of their line numbers, which the passes take at once ("a run of identical
+        lines")."""
+        out: list[Src | int | range | tuple] = []
         stack: list[tuple[int, int, list[Src]]] = []  # (.rept count, line, body)
         # a raw line seen before that is no directive: its text without the comment (unrolled
         # code repeats its lines; a directive-free line is one physical line, nothing more)
@@ -231,6 +268,7 @@ class Assembler:
         # is (its line number, its text, its shape, its indices' digits), no Src
         shapes = self.shapes
         find = shapes.find if self.memo and shapes is not None else None
+        runs = self.runs
         i = 0
         n = len(raw_lines)
         while i < n:
@@ -240,10 +278,16 @@ class Assembler:
             if text is not None:
                 if stack:
                     stack[-1][2].append(Src(text, i))
-                else:
+                    continue
+                k = runs.get(i - 1)
+                if k is None:
                     out.append(i)
+                else:  # this line and the K - 1 after it, the same text: their line numbers
+                    out.append(range(i, i + k))
+                    i += k - 1
                 continue
-            found = find(raw) if find is not None and not stack else None
+            # (a line starting with a dot is a directive: no statement shares its shape)
+            found = find(raw) if find is not None and not stack and raw[:1] != "." else None
             if found is not None and found[0].line:
                 plain[raw] = raw
                 out.append((i, raw, *found))
@@ -314,24 +358,36 @@ class Assembler:
         self.decls: list[tuple[Src, int, str, dict]] = []
         self.labels: dict[str, int] = {}
         # the statements' lines (`off`: the mnemonic's offset; a repeated line's number: its
-        # text's first copy's offset, `known`; a line of a shape, `logical_lines`: its shape's)
-        self.stmts: list[Src | int | tuple] = []
+        # text's first copy's offset, `known`; a line of a shape, `logical_lines`: its shape's;
+        # a run of identical lines, `logical_lines`: its first copy's offset, `known`)
+        self.stmts: list[Src | int | range | tuple] = []
+        self.runs_extra = 0  # statements beyond one that the runs in `stmts` stand for
         self.chip_from_text = None
         self.block_dim, self.block_dim_at = 1, None
         self.loc: tuple[str, int, int] | None = None  # the last .loc: (file, line, col)
         self.locs: dict[int, tuple[str, int, int]] = {}  # statement index → its .loc
-        chip_src = None
+        self.chip_src = None
         # a label-free text seen before: its mnemonic's offset when it is a statement, -1 when
         # blank (unrolled code repeats its lines)
-        known: dict[str, int] = {}
-        self.known = known
+        self.known: dict[str, int] = {}
         # the texts of repeated lines not known when first repeated (a line of a shape's text
         # is not: pass 2 keeps the build of such a line for its copies)
-        again: set[str] = set()
-        self.again = again
+        self.again: set[str] = set()
+        self.classify(srcs)
+        self.chip = self.resolve_chip(self.chip_src)
+        for name in self.labels:
+            if name in self.tensors:
+                self.error((1, 1), 0, f"'{name}' is both a label and a tensor")
+
+    def classify(self, srcs: list[Src | int | range | tuple]) -> None:
+        """Pass 1 over SRCS (`logical_lines`' lines, or a run's taken one by one)."""
         stmts, raw_lines, plain = self.stmts, self.raw_lines, self.plain_text
+        known, again = self.known, self.again
         for src in srcs:
             shape = None
+            if type(src) is range:  # a run of identical lines (`logical_lines`)
+                self.classify_run(src)
+                continue
             if type(src) is int:  # a repeated line (`logical_lines`): as its first copy
                 text = plain[raw_lines[src - 1]]  # (see logical_lines)
                 wo = known.get(text)
@@ -360,7 +416,7 @@ class Assembler:
                 name = m.group(1)
                 if name in self.labels:
                     self.error(src, m.start(1), f"label '{name}' is defined twice")
-                self.labels[name] = len(self.stmts)
+                self.labels[name] = len(self.stmts) + self.runs_extra
                 off = m.end()
             rest = src.text[off:]
             if not rest or rest.isspace():
@@ -378,8 +434,8 @@ class Assembler:
                 d = word.lower()
                 if d == ".chip":
                     self.chip_from_text = rest[h.end():].strip()
-                    chip_src = (src, off + h.end() + len(rest[h.end():]) -
-                                len(rest[h.end():].lstrip()))
+                    self.chip_src = (src, off + h.end() + len(rest[h.end():]) -
+                                     len(rest[h.end():].lstrip()))
                 elif d == ".block_dim":
                     self.block_dim_directive(src, off + h.end(), rest[h.end():])
                 elif d in (".gm", ".ub"):
@@ -400,15 +456,27 @@ class Assembler:
                 if shape is not None:
                     shape.wo = wo
             self.statement(src, wo)
-        self.chip = self.resolve_chip(chip_src)
-        for name in self.labels:
-            if name in self.tensors:
-                self.error((1, 1), 0, f"'{name}' is both a label and a tensor")
+
+    def classify_run(self, run: range) -> None:
+        """Pass 1 over RUN, the line numbers of identical lines: one entry of `stmts` when
+        their text is a known statement and no `.loc` is active (as each line alone would
+        be), else line by line (the first line alone when it is what makes the text known)."""
+        text = self.plain_text[self.raw_lines[run.start - 1]]
+        wo = self.known.get(text)
+        if wo is None:  # its first copy classifies its text (as a repeated line's)
+            self.classify([run.start])
+            run = run[1:]
+            wo = self.known.get(text)
+        if wo is None or self.loc is not None:
+            self.classify(list(run))
+        elif wo >= 0 and run:
+            self.stmts.append(run)
+            self.runs_extra += len(run) - 1
 
     def statement(self, src: Src, off: int) -> None:
         """SRC is the next statement, its mnemonic at OFF."""
         if self.loc is not None:
-            self.locs[len(self.stmts)] = self.loc
+            self.locs[len(self.stmts) + self.runs_extra] = self.loc
         src.off = off
         self.stmts.append(src)
 
@@ -632,27 +700,49 @@ class Assembler:
 
     # -- pass 2: statements ------------------------------------------------------------------
     def pass2(self) -> list[Statement]:
-        builder = Builder(self.chip, self.tensors, self.labels, self.checks, self.table)
-        out: list[Statement] = []
+        self.builder = Builder(self.chip, self.tensors, self.labels, self.checks, self.table)
+        self.context: int | None = None  # (`build_context`)
+        self.kept = 0  # builds kept for later assemblies (`keep_build`)
+        self.out: list[Statement] = []
         # a build reads its line's text, the mnemonic's offset and column, nothing else (not
         # pc, line or .rept iteration): lines alike in those three build once, re-stamped.
         # A one-line statement's offset and column follow from its text: the text is its key
-        cache: dict[str | tuple[str, int, int], _Built] = {}
-        memo, locs = self.memo, self.locs
+        self.cache: dict[str | tuple[str, int, int], _Built] = {}
         # the common hit, a one-line text built to one instruction without diagnostics and
         # no .loc anywhere: what its copies take (body, column, source, family record, notes)
-        plain: dict[str, tuple] = {}
+        self.hits: dict[str, tuple] = {}
         # lines differing from a built one only in tensor indices: its build rebased
         # (isa/rebase.py), the template kept by their shape (these, at most TEMPLATES_LIMIT)
-        templated: list[Shape] = []
-        find = self.shapes.find if memo and self.shapes is not None and not locs else None
+        self.templated: list[Shape] = []
         # the program's flat instructions (`Program.flat`), while every statement is one
         # instruction (None: worked out by `flatten` when a run asks)
         self.flat: list[Instruction] | None = []
-        flat_add = self.flat.append
+        self.flat_all = self.flat  # (what is listed, also after a statement of several)
+        self.build_lines(self.stmts, 0)
+        return self.out
+
+    def build_lines(self, stmts: list[Src | int | range | tuple], pc: int) -> int:
+        """Pass 2 over STMTS (pass 1's, or a run's lines one by one), the first at PC; the pc
+        after them."""
+        builder, out, cache, plain = self.builder, self.out, self.cache, self.hits
+        memo, locs, templated = self.memo, self.locs, self.templated
+        find = self.shapes.find if memo and self.shapes is not None and not locs else None
+        flat_add = self.flat_all.append
         known, raw_lines, texts, again = self.known, self.raw_lines, self.plain_text, self.again
-        for pc, src in enumerate(self.stmts):
+        pc -= 1
+        for src in stmts:
+            pc += 1
             shape = None
+            if type(src) is range:  # a run of identical lines (`pass1`): its copies at once
+                hit = plain.get(texts[raw_lines[src.start - 1]])
+                if hit is None:  # (its text's build has diagnostics or is several: each line)
+                    pc = self.build_lines(list(src), pc) - 1
+                    continue
+                made, hw = copies(hit[0], range(pc, pc + len(src)), src, *hit[1:])
+                out.extend(made)
+                self.flat_all.extend(hw)
+                pc += len(src) - 1
+                continue
             if type(src) is tuple:  # a line of a shape (`logical_lines`): no Src when rebased
                 line, text, shp, digits = src
                 hit = plain.get(text)
@@ -714,9 +804,14 @@ class Assembler:
                 key = (src.text, off, col)
             built = cache.get(key) if memo else None
             if built is None:
-                built = self.build(builder, src, off, pc)
+                keep = memo and src.segs is None and self.kept < KEEP_BUILDS
+                built = self.kept_build(key, pc, src.line) if keep else None
                 if built is None:
-                    continue
+                    built = self.build(builder, src, off, pc)
+                    if built is None:
+                        continue
+                    if keep:
+                        self.keep_build(key, built)
                 cache[key] = built
                 hw = built.hw
                 if memo and src.segs is None and len(hw) == 1 and not built.diags and not locs:
@@ -747,7 +842,78 @@ class Assembler:
                 flat_add(hw[0])
             else:
                 self.flat = None
-        return out
+        return pc + 1
+
+    def build_context(self) -> int:
+        """What a statement's build reads besides its text (chip, checks, table, labels,
+        parameters, every tensor's declaration but its INIT's bytes), as a number: one
+        hash of it an assembly, not one a line."""
+        if self.context is None:
+            key = (id(self.chip), self.checks, id(self.table), tuple(self.labels.items()),
+                   tuple(self.params.items()),
+                   tuple([(t.name, t.space, t.dtype.name, t.count, t.line, t.col, t.role,
+                           t.addr, t.explicit, t.init is None, t.dynamic, t.data_bytes,
+                           t.alias_of) for t in self.tensors.values()]))
+            got = _CONTEXTS.get(key)
+            if got is None:
+                if len(_CONTEXTS) >= BUILDS_LIMIT:
+                    _CONTEXTS.clear()  # (numbers are never reused: a kept build stays its own)
+                got = _CONTEXTS[key] = next(_CONTEXT_NUMBERS)
+            self.context = got
+        return self.context
+
+    def kept_build(self, text: str, pc: int, line: int) -> _Built | None:
+        """The build of a one-line statement of TEXT kept by an earlier assembly in the same
+        context (`build_context`), its operands naming this program's tensors, at PC and
+        LINE; or None."""
+        got = _BUILDS.get((text, self.build_context()))
+        if got is None:
+            return None
+        built, names = got[0], got[3]
+        tensors = self.tensors
+        hw = []
+        for h, roles in zip(built.hw, names, strict=True):
+            if roles:
+                ops = h.operands.copy()
+                for role, name in roles:
+                    o = ops[role]
+                    ops[role] = Operand(o.kind, o.col, o.text, o.space, o.addr, tensors[name],
+                                        o.value)
+                hw.append(Instruction(h.body.with_operands(ops), pc, line))
+            else:
+                hw.append(Instruction(h.body, pc, line))
+        return _Built(built.defn, tuple(hw), built.notes, built.diags, built.source)
+
+    def keep_build(self, text: str, built: _Built) -> None:
+        """Keep BUILT, the build of a one-line statement of TEXT, for later assemblies in the
+        same context: without its tensor objects (the names say which), when each is this
+        program's tensor of its name (an API statement's scratch is not)."""
+        self.kept += 1
+        tensors = self.tensors
+        hw, names = [], []
+        for h in built.hw:
+            roles = []
+            ops = h.operands
+            for role, o in ops.items():
+                t = o.tensor
+                if t is not None:
+                    if tensors.get(t.name) is not t:
+                        return
+                    roles.append((role, t.name))
+            if roles:
+                ops = ops.copy()
+                for role, _ in roles:
+                    o = ops[role]
+                    ops[role] = Operand(o.kind, o.col, o.text, o.space, o.addr, None, o.value)
+                h = Instruction(h.body.with_operands(ops), h.pc, h.line)
+            hw.append(h)
+            names.append(tuple(roles))
+        if len(_BUILDS) >= BUILDS_LIMIT:
+            _BUILDS.clear()
+        # (the chip and table held: their ids in the key stay theirs while it lives)
+        _BUILDS[(text, self.build_context())] = (
+            _Built(built.defn, tuple(hw), built.notes, built.diags, built.source), self.chip,
+            self.table, tuple(names))
 
     def build(self, builder: Builder, src: Src, off: int, pc: int) -> _Built | None:
         """The statement at SRC:OFF built (at PC), or None after an error."""
@@ -883,6 +1049,61 @@ def _shared(lines: list[str]) -> tuple[str, ...]:
     """LINES with one string object for each distinct text: unrolled code repeats its lines."""
     seen: dict[str, str] = {}
     return tuple([seen.setdefault(line, line) for line in lines])
+
+
+def _split_lines(text: str, runs: bool) -> tuple[tuple[str, ...], dict[int, int], str]:
+    """(TEXT's lines, one string object for each distinct text; when RUNS, its runs of
+    identical consecutive lines: the index of a run's second line -> the number of lines from
+    there to the run's end, and so for its first line; a text holding each distinct line,
+    for scans). Runs are looked
+    for where a sample of neighbouring lines says they are most of the text, each found by
+    C-level comparisons of growing slices (docs/decisions.md, "a run of identical lines")."""
+    lines = text.split("\n")
+    n = len(lines)
+    if not runs or n < 3 or not _mostly_runs(lines):
+        return _shared(lines), {}, text
+    seen: dict[str, str] = {}
+    firsts: list[str] = []
+    lens: list[int] = []
+    found: dict[int, int] = {}
+    i = 0
+    while i < n:
+        line = lines[i]
+        firsts.append(seen.setdefault(line, line))
+        k = _run_at(lines, i) if i + 1 < n and lines[i + 1] == line else 1
+        lens.append(k)
+        if k > 1:
+            found[i] = k
+            found[i + 1] = k - 1
+        i += k
+    shared = tuple(chain.from_iterable(map(repeat, firsts, lens)))
+    return shared, found, "\n".join(seen)
+
+
+def _mostly_runs(lines: list[str]) -> bool:
+    """Whether most of LINES repeat the line before them, judged on up to 64 pairs spread
+    evenly over them (all pairs of a short text)."""
+    step = max(1, (len(lines) - 1) // 64)
+    firsts = lines[0:-1:step]
+    return 2 * sum(map(eq, lines[1::step], firsts)) > len(firsts)
+
+
+def _run_at(lines: list[str], i: int) -> int:
+    """The number of lines from I on equal to LINES[I] (at least 2: the next one is): the
+    run's length doubled while each line of it equals the one before, then halved down."""
+    n = len(lines)
+    line = lines[i]
+    k, m = 2, 4  # lines i .. i+k-1 are equal; m: the next length tried
+    while i + m <= n and lines[i + k:i + m].count(line) == m - k:
+        k, m = m, 2 * m
+    hi = min(m, n - i + 1)  # (lines i .. i+hi-1 are not all equal, or run past the end)
+    while hi - k > 1:
+        mid = (k + hi) // 2
+        if lines[i + k:i + mid].count(line) == mid - k:
+            k = mid
+        else:
+            hi = mid
+    return k
 
 
 def _shorten(msg: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import repeat
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -34,8 +35,12 @@ class RegExpr:
 Value = int | RegExpr
 
 
-@attrs.frozen(eq=False)
+@attrs.define(eq=False)
 class Tensor:
+    """A declared tensor. Nothing assigns to one after it is made (not attrs-frozen, as
+    `Body`: a frozen instance sets each of its thirteen fields through `object.__setattr__`,
+    ~15k instructions a tensor, and an assembly makes two a declaration)."""
+
     name: str
     space: str  # "gm" | "ub"
     dtype: DType
@@ -126,6 +131,18 @@ class Body:
         b.fields, b.cols, b.col, b.text = self.fields, self.cols, self.col, text
         b.notes, b.is_static, b.file = self.notes, self.is_static, self.file
         b.col_fixed, b.src_dtype, b.shape = self.col_fixed, self.src_dtype, self
+        return b
+
+
+    def with_operands(self, operands: dict[str, Operand]) -> Body:
+        """This body with other OPERANDS (the same but for their tensor objects: a build kept
+        across programs, isa/assembler.py `_BUILDS`), made by plain stores as `moved`; its
+        `shape` None, as a body built in full has (a test requires every field here)."""
+        b = _new(Body)
+        b.defn, b.op, b.dtype, b.operands = self.defn, self.op, self.dtype, operands
+        b.fields, b.cols, b.col, b.text = self.fields, self.cols, self.col, self.text
+        b.notes, b.is_static, b.file = self.notes, self.is_static, self.file
+        b.col_fixed, b.src_dtype, b.shape = self.col_fixed, self.src_dtype, None
         return b
 
 
@@ -237,6 +254,30 @@ def one_statement(body: Body, pc: int, line: int, col: int, source: str, defn: I
     return s
 
 
+def copies(body: Body, pcs: range, lines: range, col: int, source: str, defn: InstrDef,
+           notes: tuple[str, ...] = ()) -> tuple[list[Statement], list[Instruction]]:
+    """A run of identical lines at PCS and LINES: for each, `one_statement(body, pc, line, col,
+    source, defn, None, notes)`; and their instructions in order. The objects are allocated
+    at C level and filled in one loop (a run of 4,000 lines: about half `one_statement`'s
+    cost a line)."""
+    n = len(pcs)
+    instrs = list(map(_new, repeat(Instruction, n)))
+    made = list(map(_new, repeat(Statement, n)))
+    for s, i, pc, line in zip(made, instrs, pcs, lines, strict=True):
+        i.body = body
+        i.pc = pc
+        i.line = line
+        s.pc = pc
+        s.line = line
+        s.col = col
+        s.source = source
+        s.defn = defn
+        s._hw = i
+        s.rept = None
+        s.notes = notes
+    return made, instrs
+
+
 _new = object.__new__
 
 
@@ -252,8 +293,11 @@ class ScalarHome(NamedTuple):
     addr: int
 
 
-@attrs.frozen(eq=False)
+@attrs.define(eq=False)
 class Program:
+    """An assembled program. Nothing assigns to one after it is made but `flat`'s answer
+    (not attrs-frozen, as `Tensor`: one a run, end to end)."""
+
     path: str
     chip: Chip
     chip_from_text: str | None

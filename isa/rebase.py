@@ -87,7 +87,12 @@ class Shapes:
         key = text.encode().translate(_ZEROS)
         got = self.classes.get(key)
         if got is None:
-            got = self.classes[key] = _class(key)
+            cut = _CUTS.get(key)
+            if cut is None:
+                if len(_CUTS) >= CUTS_LIMIT:
+                    _CUTS.clear()
+                cut = _CUTS[key] = _class(key)
+            got = self.classes[key] = cut if cut is _NONE else (*cut, {})
         if got is _NONE:
             return None
         cut, n, shapes = got
@@ -98,14 +103,21 @@ class Shapes:
         return shape, parts[:n]
 
 
+# a class's cut and its number of indices (or _NONE), by the class: it depends on the class
+# alone, and the lines of a program assembled again have the classes they had
+_CUTS: dict[bytes, tuple] = {}
+CUTS_LIMIT = 4096
+
+
 def _class(key: bytes) -> tuple:
-    """`Shapes.classes`' entry for class KEY."""
+    """Class KEY's cut and its number of indices (`Shapes.classes`' entry without its
+    shapes), or _NONE."""
     indices = [slice(*m.span(1)) for m in _SPAN_RE.finditer(key)]
     if not indices:
         return _NONE
     starts = {s.start for s in indices}
     others = [slice(*m.span()) for m in _DIGITS_RE.finditer(key) if m.start() not in starts]
-    return itemgetter(*indices, *others, slice(0, 0)), len(indices), {}
+    return itemgetter(*indices, *others, slice(0, 0)), len(indices)
 
 
 class Template:

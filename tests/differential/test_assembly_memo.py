@@ -199,3 +199,94 @@ def test_kept_inits_are_bounded(monkeypatch):
         held = asm._EVALUATED_HELD[0]
         assert held == sum(i.data.nbytes for i in asm._EVALUATED.values()) <= 1024
     assert 0 < len(asm._EVALUATED) < 10
+
+
+@pytest.mark.parametrize("checks", ["error", "warn"])
+@pytest.mark.parametrize("body", [
+    "vcmpv.lt.f32 d, x, y, repeat=2\nvadd.f32 x, x, y, repeat=1\n",
+    "vsel.f32 x[1], x, y ; misaligned: an error, or a warning at each assembly\n",
+    "select.f32 x, d, x, y, mode=2, count=64\n",  # an API statement: several instructions
+    "top: vadd.f32 x, x, y, repeat=1\n  bne x1, 0, top\n  jmp top\n",  # label operands
+    "vadds.f32 x, y, 1.5, repeat=N\n",  # a parameter in a field
+])
+def test_a_line_built_by_an_earlier_program_is_built_the_same(body, checks, monkeypatch):
+    """A one-line statement's build is kept across programs by its text and everything else
+    it reads (isa/assembler.py `build_context`): an assembly that takes it — the same program
+    again, or one whose header, labels, parameters or chip differ — makes what the memo-off
+    assembler makes, its operands naming the new program's own tensors."""
+    head = ".param N = 2\n.ub x f32[512]\n.ub y f32[512]\n.ub d u8[128]\n"
+    variants = [head + body, head + body,
+                head.replace("f32[512]\n.ub d", "f32[1024]\n.ub d") + body,  # y moved
+                head.replace("N = 2", "N = 3") + body,
+                head.replace(".ub y f32[512]", ".ub y f32[512] @0x2000") + body,
+                head.replace(".ub y f32[512]", ".ub y f32[512] @0x4000") + body,
+                "\n" + head + body,  # every declaration a line lower
+                head + "  nop\n" + body,  # the label a statement later
+                ".chip ascend950\n" + head + body]
+    taken: list[str] = []
+    kept = Assembler.kept_build
+
+    def spy(self, text, pc, line):
+        got = kept(self, text, pc, line)
+        if got is not None:
+            taken.append(text)
+        return got
+
+    monkeypatch.setattr(Assembler, "kept_build", spy)
+    for chip in ("ascend910b", "ascend950"):  # the same text, the chip given apart
+        def statements(memo: bool, chip: str = chip) -> str:
+            try:
+                prog = Assembler(head + body, "<string>", chip, checks, memo=memo).run()
+            except AssemblyError as e:
+                return "\n".join(map(str, e.diagnostics))
+            return "\n".join(map(repr, prog.statements))
+        assert statements(True) == statements(False)
+    for text in variants:
+        assert _outcome(text, True, checks) == _outcome(text, False, checks), text
+        try:
+            prog = assemble(text, checks=checks)
+        except AssemblyError:
+            continue
+        for stmt in prog.statements:
+            for h in stmt.hw:
+                assert h.pc == stmt.pc and h.line == stmt.line
+                for o in h.operands.values():
+                    if o.tensor is not None and o.tensor.name in prog.tensors:
+                        assert o.tensor is prog.tensors[o.tensor.name]
+    assert taken  # (the same program again takes its lines' builds)
+
+
+def test_kept_builds_hold_no_tensor_and_are_bounded(monkeypatch):
+    """A kept build holds no program's tensors (a program's INIT bytes are not kept alive by
+    it), and at most BUILDS_LIMIT builds are kept (then they start afresh)."""
+    import isa.assembler as asm
+    monkeypatch.setattr(asm, "BUILDS_LIMIT", 4)
+    monkeypatch.setattr(asm, "_BUILDS", {})
+    for k in range(10):
+        assemble(f".ub x f32[512] = fill({k})\nvadds.f32 x, x, {k}.5, repeat=1\n")
+        assert 1 <= len(asm._BUILDS) <= 4
+    for built, _chip, _table, names in asm._BUILDS.values():
+        assert names == ((("dst", "x"), ("src", "x")),)  # (per instruction: role, tensor)
+        assert all(o.tensor is None for h in built.hw for o in h.operands.values())
+    taken = []
+    kept = Assembler.kept_build
+    monkeypatch.setattr(Assembler, "kept_build",
+                        lambda self, *a: taken.append(a) or kept(self, *a))
+    for k in (8, 9):  # (9: kept by the loop above)
+        off = Assembler(f".ub x f32[512] = fill({k})\nvadds.f32 x, x, {k}.5, repeat=1\n",
+                        "<string>", None, "error", memo=False).run()
+        assert len(asm._BUILDS) == 2 and off.statements  # (memo off: none kept, none taken)
+    assert not taken
+
+
+def test_an_assembly_keeps_its_first_builds_only(monkeypatch):
+    """An assembly looks for and keeps its first KEEP_BUILDS builds only (a program of
+    distinct lines does not pay the keeping at every line); a program assembled again finds
+    those and keeps the next ones, and each assembly makes what the memo-off one makes."""
+    import isa.assembler as asm
+    monkeypatch.setattr(asm, "KEEP_BUILDS", 2)
+    monkeypatch.setattr(asm, "_BUILDS", {})
+    text = ".ub x f32[512]\n" + "".join(f"vadds.f32 x, x, {k}.5, repeat=1\n" for k in range(5))
+    for kept in (2, 4, 5, 5):
+        assert _outcome(text, True) == _outcome(text, False)
+        assert len(asm._BUILDS) == kept

@@ -59,6 +59,21 @@ def test_a_moved_body_is_its_body_but_for_operands_and_text(field):
     assert getattr(got, field) is want.get(field, getattr(body, field))
 
 
+@pytest.mark.parametrize("field", [f.name for f in attrs.fields(Body)])
+def test_a_body_with_other_operands_is_its_body_but_for_them(field):
+    """`Body.with_operands` (a build kept across programs) sets every field: each field of
+    the body a distinct object, each the same in the new body but its operands (the new ones)
+    and its shape (None, as a body built in full has)."""
+    prog = assemble(HEAD + "    vsel.f32 x[0], x[0], y[0]\n")
+    body = prog.statements[1].hw[0].body
+    marks = {f.name: object() for f in attrs.fields(Body)}
+    for name, mark in marks.items():
+        setattr(body, name, mark)
+    ops = {"dst": object()}
+    got = body.with_operands(ops)
+    assert getattr(got, field) is {"operands": ops, "shape": None}.get(field, marks[field])
+
+
 def test_lines_of_one_class_and_two_shapes_each_take_their_own_template(monkeypatch):
     """`repeat=1` and `repeat=2` lines interleaved (one digit class): every line after the
     first of each shape is rebased, each from its own shape's build."""
@@ -100,3 +115,19 @@ def test_every_way_off_the_record_path_assembles_as_built_in_full(line):
     text = HEAD + "".join(line.format(8 * i) + "\n" for i in range(12))
     got, want = _both(text)
     assert got == want
+
+
+def test_a_class_cut_is_kept_across_assemblies_its_shapes_are_not(monkeypatch):
+    """A digit class's cut is kept across assemblies (isa/rebase.py `_CUTS`, bounded), while
+    its shapes — which hold an assembly's templates and tensors — are each assembly's own."""
+    monkeypatch.setattr(isa.rebase, "_CUTS", {})
+    monkeypatch.setattr(isa.rebase, "CUTS_LIMIT", 2)
+    a, b = Shapes(), Shapes()
+    line = "vsel.f32 x[64], x[64], y[0]"
+    (sa, da), (sb, db) = a.find(line), b.find(line)
+    assert sa is not sb and da == db == ("64", "64", "0")
+    assert a.classes[next(iter(a.classes))][0] is b.classes[next(iter(b.classes))][0]
+    for k in range(1, 6):
+        Shapes().find("x" * k + "[1]")
+        assert 1 <= len(isa.rebase._CUTS) <= 2
+    assert Shapes().find("vadd.f32 x, x, y") is None
