@@ -123,26 +123,24 @@ class Body:
 
     def moved(self, operands: dict[str, Operand], text: str) -> Body:
         """This body with other OPERANDS (static, as its own) and TEXT, its `shape` this one:
-        a line rebased from it (isa/rebase.py). Made by plain stores, without the
+        a line rebased from it (isa/rebase.py)."""
+        return self._copy(operands, text, self)
+
+    def with_operands(self, operands: dict[str, Operand]) -> Body:
+        """This body with other OPERANDS (the same but for their tensor objects: a build kept
+        across programs, isa/assembler.py `_BUILDS`), its `shape` None, as a body built in
+        full has."""
+        return self._copy(operands, self.text, None)
+
+    def _copy(self, operands: dict[str, Operand], text: str, shape: Body | None) -> Body:
+        """This body with OPERANDS, TEXT and SHAPE, made by plain stores without the
         constructor's argument handling (a distinct line of an unrolled kernel makes one; a
         test requires every field here)."""
         b = _new(Body)
         b.defn, b.op, b.dtype, b.operands = self.defn, self.op, self.dtype, operands
         b.fields, b.cols, b.col, b.text = self.fields, self.cols, self.col, text
         b.notes, b.is_static, b.file = self.notes, self.is_static, self.file
-        b.col_fixed, b.src_dtype, b.shape = self.col_fixed, self.src_dtype, self
-        return b
-
-
-    def with_operands(self, operands: dict[str, Operand]) -> Body:
-        """This body with other OPERANDS (the same but for their tensor objects: a build kept
-        across programs, isa/assembler.py `_BUILDS`), made by plain stores as `moved`; its
-        `shape` None, as a body built in full has (a test requires every field here)."""
-        b = _new(Body)
-        b.defn, b.op, b.dtype, b.operands = self.defn, self.op, self.dtype, operands
-        b.fields, b.cols, b.col, b.text = self.fields, self.cols, self.col, self.text
-        b.notes, b.is_static, b.file = self.notes, self.is_static, self.file
-        b.col_fixed, b.src_dtype, b.shape = self.col_fixed, self.src_dtype, None
+        b.col_fixed, b.src_dtype, b.shape = self.col_fixed, self.src_dtype, shape
         return b
 
 
