@@ -488,6 +488,11 @@ class BlockBytes:
             self._bytes = (self.starts[:, None] + np.arange(BLOCK, dtype=np.int64)).reshape(-1)
         return self._bytes
 
+    def forget_bytes(self) -> None:
+        """Let go of the byte array (made again when asked): a decoding kept between runs
+        keeps its blocks only (simulator/decodings.py)."""
+        self._bytes = None
+
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         b = self.bytes()
         return b if dtype is None else b.astype(dtype, copy=False)

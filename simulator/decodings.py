@@ -34,7 +34,7 @@ APART_PER_STRUCTURE = 8  # decodings kept for lines of one structure moving apar
 UNSHAPED = 64  # static decodings whose shape entries may wait (`Decodings.put`)
 KEPT_LIMIT = 256  # decodings a store may hold to be kept for the program's next run (`kept`)
 # memo entries derived from a decoding alone, with no closure and no run's object, kept between
-# runs: its UB byte ranges (while they hold no byte array: `_pure_ranges`) and bank spans
+# runs: its UB byte ranges (while they hold no byte array: `_keepable`) and bank spans
 PURE = ("ranges", "bank spans")
 # a program -> (checks, instruction set, UB bytes) -> the store its runs share (`kept`)
 _KEPT: WeakKeyDictionary[Program, dict[tuple, Decodings]] = WeakKeyDictionary()
@@ -101,7 +101,7 @@ class Decodings:
                     pure = [(k, memo[k]) for k in PURE if k in memo]
                     memo.clear()
                     for k, v in pure:
-                        if k != "ranges" or _pure_ranges(v):
+                        if k != "ranges" or _keepable(v):
                             memo[k] = v
             return
         self._unshaped.clear()
@@ -393,12 +393,12 @@ def _static_key(instr: Instruction, addrs: dict, fields: dict, mask: tuple[int, 
             counter, rel)
 
 
-def _pure_ranges(ranges: list) -> bool:
-    """Whether a decoding's UB byte ranges may be kept between runs: no byte array in them
-    (an operand of whole blocks keeps its blocks, its bytes let go of)."""
+def _keepable(ranges: list) -> bool:
+    """Whether a decoding's UB byte ranges may be kept between runs: no byte array in them.
+    An operand of whole blocks keeps its blocks: its bytes are let go of here."""
     for _, _, _, idx, _ in ranges:
         if type(idx) is BlockBytes:
-            idx._bytes = None
+            idx.forget_bytes()
         elif idx is not None:
             return False
     return True
