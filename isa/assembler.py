@@ -871,18 +871,9 @@ class Assembler:
             return None
         built, names = got[0], got[3]
         tensors = self.tensors
-        hw = []
-        for h, roles in zip(built.hw, names, strict=True):
-            if roles:
-                ops = h.operands.copy()
-                for role, name in roles:
-                    o = ops[role]
-                    ops[role] = Operand(o.kind, o.col, o.text, o.space, o.addr, tensors[name],
-                                        o.value)
-                hw.append(Instruction(h.body.with_operands(ops), pc, line))
-            else:
-                hw.append(Instruction(h.body, pc, line))
-        return _Built(built.defn, tuple(hw), built.notes, built.diags, built.source)
+        hw = tuple(_with_tensors(h, [(role, tensors[name]) for role, name in roles], pc, line)
+                   for h, roles in zip(built.hw, names, strict=True))
+        return _Built(built.defn, hw, built.notes, built.diags, built.source)
 
     def keep_build(self, text: str, built: _Built) -> None:
         """Keep BUILT, the build of a one-line statement of TEXT, for later assemblies in the
@@ -900,13 +891,7 @@ class Assembler:
                     if tensors.get(t.name) is not t:
                         return
                     roles.append((role, t.name))
-            if roles:
-                ops = ops.copy()
-                for role, _ in roles:
-                    o = ops[role]
-                    ops[role] = Operand(o.kind, o.col, o.text, o.space, o.addr, None, o.value)
-                h = Instruction(h.body.with_operands(ops), h.pc, h.line)
-            hw.append(h)
+            hw.append(_with_tensors(h, [(role, None) for role, _ in roles], h.pc, h.line))
             names.append(tuple(roles))
         if len(_BUILDS) >= BUILDS_LIMIT:
             _BUILDS.clear()
@@ -1043,6 +1028,20 @@ def _source_columns(h: Instruction, src: Src) -> Instruction:
 
     ops = {role: attrs.evolve(o, col=at(o.col)) for role, o in h.operands.items()}
     return h.evolve(operands=ops, cols={k: at(v) for k, v in h.cols.items()})
+
+
+def _with_tensors(h: Instruction, tensors: list[tuple[str, Tensor | None]], pc: int,
+                  line: int) -> Instruction:
+    """H at PC and LINE, each operand named in TENSORS (role, tensor) naming that tensor
+    instead (a build kept across programs: detached from one program's tensors, attached to
+    another's); its body itself when none is named."""
+    if not tensors:
+        return Instruction(h.body, pc, line)
+    ops = h.operands.copy()
+    for role, t in tensors:
+        o = ops[role]
+        ops[role] = Operand(o.kind, o.col, o.text, o.space, o.addr, t, o.value)
+    return Instruction(h.body.with_operands(ops), pc, line)
 
 
 def _shared(lines: list[str]) -> tuple[str, ...]:
