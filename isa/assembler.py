@@ -195,6 +195,8 @@ class Assembler:
                           self.block_dim, self.block_dim_at, dict(self.params), self.table)
         if statements and self.flat is not None:  # (a second loop over the lines otherwise)
             program.preset_flat(self.flat)
+        if statements and self.memo:  # (its runs' decodings kept for it: simulator/decodings)
+            program.preset_context(self.build_context())
         return program
 
     # -- .param NAME = VALUE ----------------------------------------------------------------

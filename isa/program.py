@@ -312,6 +312,9 @@ class Program:
     scalars: tuple[ScalarHome, ...] = ()  # a TIK kernel's Scalars, for the debugger (#29)
     # flat(), worked out once (not an init argument: an evolved program works out its own)
     _flat: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    # the assembler's number for everything a statement's build reads besides its text
+    # (isa/assembler.py `build_context`; not an init argument: an evolved program has none)
+    _context: int | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def flat(self) -> tuple[list[Instruction], list[int] | None]:
         """`flatten(self.statements)`, worked out once for every run of the program. Not to
@@ -324,6 +327,17 @@ class Program:
         """Give `flat()` its answer for a program of one instruction a statement: FLAT,
         every statement's instruction in order (the assembler lists them as it builds)."""
         object.__setattr__(self, "_flat", (flat, None))
+
+    @property
+    def context(self) -> int | None:
+        """The assembler's number for this program's content but its statements' texts and
+        INIT bytes (chip, checks, table, labels, parameters, tensor declarations: isa/
+        assembler.py `build_context`): two programs of one number build a text alike. None
+        when not known (assembled without memo, or made otherwise)."""
+        return self._context
+
+    def preset_context(self, context: int) -> None:
+        object.__setattr__(self, "_context", context)
 
     @property
     def gm(self) -> dict[str, Tensor]:

@@ -19,6 +19,7 @@ stages).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from weakref import WeakKeyDictionary
 
@@ -38,6 +39,12 @@ KEPT_LIMIT = 256  # decodings a store may hold to be kept for the program's next
 PURE = ("ranges", "bank spans")
 # a program -> (checks, instruction set, UB bytes) -> the store its runs share (`kept`)
 _KEPT: WeakKeyDictionary[Program, dict[tuple, Decodings]] = WeakKeyDictionary()
+CONTENTS_KEPT = 4  # program contents whose decodings outlive their programs (`_CONTENTS`)
+# (a program's content number (`Program.context`), checks, instruction set, UB bytes) ->
+# (chip, table, the decodings its last run released: text -> `_static`'s key -> a decoding
+# without its statement, `_exported`), the most recent last: what a program assembled again
+# from the same content starts from (`Decodings._adopt`)
+_CONTENTS: OrderedDict[tuple, tuple] = OrderedDict()
 
 
 def kept(program: Program, checks_mode: str, isa, ub_bytes: int) -> Decodings:
@@ -56,6 +63,8 @@ def kept(program: Program, checks_mode: str, isa, ub_bytes: int) -> Decodings:
     if store is None:
         store = by_key[key] = Decodings(ub_bytes, keep=True)
         store._entry = (by_key, key)  # (where `release` drops a store grown too large)
+        if program.context is not None:
+            store._from_content(program, (program.context, *key))
     elif store.busy:
         return Decodings(ub_bytes)
     store.busy = True
@@ -63,8 +72,12 @@ def kept(program: Program, checks_mode: str, isa, ub_bytes: int) -> Decodings:
 
 
 def forget(program: Program) -> None:
-    """Drop PROGRAM's kept stores (a launch that failed: its next run starts afresh)."""
+    """Drop PROGRAM's kept stores and those of its content (a launch that failed: its next
+    run, and the next program assembled alike, start afresh)."""
     _KEPT.pop(program, None)
+    if program.context is not None:
+        for key in [k for k in _CONTENTS if k[0] == program.context]:
+            del _CONTENTS[key]
 
 
 class Decodings:
@@ -86,6 +99,70 @@ class Decodings:
         # making them at once would have left (a run whose static lines all repeat a text
         # seen before never reads them)
         self._unshaped: list[tuple] = []
+        # a kept store of a program with a content number (`_from_content`): that key in
+        # `_CONTENTS`, the program's chip, table and tensors, the decodings exported by the
+        # last run of its content (taken by `_adopt`), the static decodings put so far and
+        # at the last export
+        self._content: tuple | None = None
+        self._made: tuple = ()
+        self._tensors: dict[str, Tensor] = {}
+        self._foreign: dict[str, dict[tuple, tuple]] | None = None
+        self._puts = self._exported = 0
+
+    def _from_content(self, program: Program, content: tuple) -> None:
+        """Make this store (PROGRAM's first, kept) take the decodings the last run of a
+        program of its CONTENT (`_CONTENTS`' key) released, and export its own when
+        released."""
+        self._content, self._made = content, (program.chip, program.table)
+        self._tensors = program.tensors
+        got = _CONTENTS.get(content)
+        if got is not None and got[0] is program.chip and got[1] is program.table:
+            self._foreign = got[2]  # (the chip and table compared: the number holds ids)
+
+    def _adopt(self, instr: Instruction, key: tuple) -> VectorOp | None:
+        """The decoding a run of a program of this one's content kept for INSTR's text and
+        KEY (`_static`'s), made INSTR's and stored as `put` would have stored it (without
+        its shape entries). The same text in the same content is the same build, so the same
+        decoding and check verdicts (its tensors, when all are declared ones: an API
+        statement's scratch is not in the content)."""
+        by_mask = self._foreign.get(instr.text)
+        got = by_mask.get(key) if by_mask is not None else None
+        if got is None or not self._declared(instr):
+            return None
+        vop = VectorOp(instr, *got[:-1])
+        vop.memo.update(got[-1])
+        self._put_static(instr, vop, key[-1])
+        return vop
+
+    def _declared(self, instr: Instruction) -> bool:
+        """Whether every tensor INSTR names is one of its program's declared tensors."""
+        tensors = self._tensors
+        for o in instr.operands.values():
+            t = o.tensor
+            if t is not None and tensors.get(t.name) is not t:
+                return False
+        return True
+
+    def _export(self) -> None:
+        """Keep this store's static decodings, without their statements, and those it took
+        from its content's last export and did not use, as its content's (`_CONTENTS`): for
+        the next program assembled alike. Called by `release` once their PURE entries are
+        all their memos hold."""
+        if self._puts == self._exported and self._foreign is None:
+            return
+        self._exported = self._puts
+        out = dict(self._foreign) if self._foreign is not None else {}
+        self._foreign = None
+        for text, by_mask in self._static.items():
+            out[text] = {k: (v.t, v.repeats, v.n, v.row, v.last, v.operands, v.mask,
+                             v.counter, v.all_active, dict(v.memo))
+                         for k, v in by_mask.items() if self._declared(v.instr)}
+        if len(out) > KEPT_LIMIT:
+            return
+        _CONTENTS[self._content] = (*self._made, out)
+        _CONTENTS.move_to_end(self._content)
+        while len(_CONTENTS) > CONTENTS_KEPT:
+            _CONTENTS.popitem(last=False)
 
     def release(self) -> None:
         """Empty every stored decoding's memo (a finished run's: its bodies and plans are
@@ -103,7 +180,10 @@ class Decodings:
                     for k, v in pure:
                         if k != "ranges" or _keepable(v):
                             memo[k] = v
+            if self._content is not None:
+                self._export()
             return
+        self._foreign = None
         self._unshaped.clear()
         for by_mask in self._static.values():
             for vop in by_mask.values():
@@ -148,8 +228,11 @@ class Decodings:
         if instr.is_static:
             by_mask = self._static.get(instr.text)
             vop = by_mask.get((*mask, counter, sel)) if by_mask is not None else None
-            if vop is None and addrs:
-                vop = self._static_rebased(instr, addrs, fields, mask, counter, sel)
+            if vop is None:
+                if self._foreign is not None:
+                    vop = self._adopt(instr, (*mask, counter, sel))
+                if vop is None and addrs:
+                    vop = self._static_rebased(instr, addrs, fields, mask, counter, sel)
             return vop
         return self._rebased(instr, addrs, fields, mask, counter)
 
@@ -218,6 +301,7 @@ class Decodings:
         if len(by_mask) >= STATIC_MASKS:
             by_mask.clear()
         by_mask[(*vop.mask, vop.counter, sel)] = vop
+        self._puts += 1
 
     def _put_apart(self, structure: tuple, vop: VectorOp, spans: tuple) -> None:
         """Remember VOP (of a static line whose operands lie where its addresses say, each on a

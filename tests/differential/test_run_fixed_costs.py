@@ -19,7 +19,10 @@ only when something reads it, gives what making it at once gave.
 from __future__ import annotations
 
 import gc
+import types
+from collections import OrderedDict
 
+import attrs
 import numpy as np
 import pytest
 from hypothesis import given
@@ -32,7 +35,8 @@ from simulator import decodings as decodings_module
 from simulator.decodings import Decodings
 from simulator.errors import SimulationError
 from simulator.footprints import Record, span_footprint
-from tests.differential.test_rebased_lines import SETTINGS, rebased_programs
+from simulator.machine import Machine
+from tests.differential.test_rebased_lines import COUNT, SETTINGS, rebased_programs
 
 HEADER = (".chip ascend910b\n.ub x f32[4096] = random(1)\n.ub y f32[4096] = random(2)\n"
           ".ub d u8[4096] = random(3)\n")
@@ -189,7 +193,7 @@ def test_a_read_outside_init_warns_as_before():
 def _outcome(program, checks: str, trace, block_dim: int = 1) -> tuple:
     try:
         r = simulator.run(program, checks=checks, trace=trace, block_dim=block_dim)
-    except SimulationError as e:
+    except (SimulationError, isa.AssemblyError) as e:
         return ("error", e.diagnostics)
     outputs = {k: (v.dtype.str, v.shape, v.tobytes()) for k, v in r.outputs.items()}
     return ("ok", bytes(r.ub), outputs, r.diagnostics, r.cycles, r.pipes, r.instructions,
@@ -319,3 +323,167 @@ def test_a_programs_store_goes_with_it():
         assert len(decodings_module._KEPT) == kept - 1
     finally:
         gc.enable()
+
+
+# -- a program assembled again (e2e-keep) --------------------------------------------------------
+def _variants(text: str) -> dict[str, str]:
+    """TEXT's content assembled again: the same text; other INIT bytes; its statements on
+    other lines (two blank lines before them); and another content: z declared longer (its
+    footprint rule's bound moves, and m with it)."""
+    head, body = text.split("    ", 1)
+    return {"same": text,
+            "init": text.replace("random(1)", "random(7)").replace("random(3)", "random(8)"),
+            "lines": head + "\n\n    " + body,
+            "declared": text.replace(f".ub z f32[{COUNT}]", f".ub z f32[{COUNT + 64}]")
+                            .replace(f".ub z f16[{COUNT}]", f".ub z f16[{COUNT + 64}]")}
+
+
+def _running(text: str, checks: str) -> str:
+    """TEXT up to the first line whose run fails under CHECKS (a failed launch keeps
+    nothing: most random programs have such a line)."""
+    for _ in range(8):
+        try:
+            simulator.run(text, checks=checks, timing=False)
+        except isa.AssemblyError:
+            return text
+        except SimulationError as e:
+            line = min(d.line for d in e.diagnostics if d.severity == "error")
+            text = "".join(text.splitlines(keepends=True)[:line - 1])
+            continue
+        return text
+    return text
+
+
+@SETTINGS
+@given(rebased_programs(), st.sampled_from(["error", "off", "warn"]))
+def test_programs_assembled_again_equal_runs_with_their_own(tmp_path_factory, text, checks):
+    """A text assembled again for every run (a new Program each: `simulator.run(text)`) takes
+    the decodings the last run of its content kept (`_CONTENTS`): each run equals a run with a
+    store of its own — with other INIT bytes, its statements on other lines, on three cores,
+    under other checks, and for another content (which takes none)."""
+    tmp = tmp_path_factory.mktemp("again")
+    other = "error" if checks == "off" else "off"
+    v = _variants(_running(text, checks))
+    runs = [(v["same"], checks, 1), (v["init"], checks, 1), (v["lines"], checks, 3),
+            (v["same"], other, 1), (v["declared"], checks, 1), (v["lines"], checks, 1),
+            (v["init"], checks, 1)]
+    real = decodings_module.kept
+    decodings_module.kept = _own_store
+    try:
+        want = [_outcome(t, c, tmp / "a.jsonl", n) for t, c, n in runs]
+    finally:
+        decodings_module.kept = real
+    got = [_outcome(t, c, tmp / "b.jsonl", n) for t, c, n in runs]
+    for k, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert g == w, f"run {k} differs\n{runs[k][0]}"
+
+
+UNKNOWN = """.chip ascend910b
+.ub x f32[64] = fill(0)
+.ub d f32[64]
+    vrec.f32 d, x
+    vadd.f32 d, d, d
+"""
+
+
+def _adopted(monkeypatch) -> list[str]:
+    """The texts whose decodings a run takes from its content's (`_adopt`), as it takes them."""
+    taken: list[str] = []
+    real = Decodings._adopt
+
+    def adopt(self, instr, key):
+        vop = real(self, instr, key)
+        if vop is not None:
+            taken.append(instr.text)
+        return vop
+    monkeypatch.setattr(Decodings, "_adopt", adopt)
+    return taken
+
+
+def test_a_decoding_taken_is_the_statements_of_the_program_running(monkeypatch):
+    """A decoding taken from another program of the same content is made the running
+    statement's: the warning a decoding's statement carries (results the docs call unknown,
+    counted by decoding) names this program's line, not the line it had where it was made."""
+    monkeypatch.setattr(decodings_module, "_CONTENTS", OrderedDict())
+    taken = _adopted(monkeypatch)
+    first = simulator.run(UNKNOWN)
+    moved = UNKNOWN.replace("    vrec", "\n\n    vrec")
+    assert isa.assemble(moved).context == isa.assemble(UNKNOWN).context
+    got = simulator.run(moved)
+    assert [t.split()[0] for t in taken] == ["vrec.f32", "vadd.f32"]
+    assert [d.line for d in first.diagnostics] == [4]
+    assert [d.line for d in got.diagnostics] == [6]
+    assert got.cycles == first.cycles and got.hot_lines != first.hot_lines
+
+
+def test_another_content_takes_nothing(monkeypatch):
+    """The same content with other INIT bytes takes the decodings; programs of another content
+    — a tensor declared otherwise, a parameter more, another chip, other checks at assembly —
+    take none. A failed launch drops its content's decodings."""
+    monkeypatch.setattr(decodings_module, "_CONTENTS", OrderedDict())
+    taken = _adopted(monkeypatch)
+    simulator.run(UNKNOWN)
+    assert taken == []
+    simulator.run(UNKNOWN.replace("fill(0)", "fill(2)"))
+    assert len(taken) == 2
+    with pytest.raises(SimulationError):
+        simulator.run(UNKNOWN, max_steps=1)
+    n = len(taken)
+    simulator.run(UNKNOWN)
+    assert len(taken) == n
+    for other in (UNKNOWN.replace("d f32[64]", "d f32[128]"),
+                  UNKNOWN.replace(".ub d", ".param n = 1\n.ub d"),
+                  UNKNOWN.replace("ascend910b", "ascend310p")):
+        simulator.run(other)
+    simulator.run(UNKNOWN, checks="off")
+    assert len(taken) == n
+
+
+def _reachable(root) -> list:
+    """Every object ROOT refers to, directly or not (modules and types not followed)."""
+    seen, todo, out = {id(root)}, [root], []
+    while todo:
+        for o in gc.get_referents(todo.pop()):
+            if id(o) not in seen and not isinstance(o, (type, types.ModuleType)):
+                seen.add(id(o))
+                out.append(o)
+                todo.append(o)
+    return out
+
+
+def test_a_contents_decodings_hold_no_program(monkeypatch):
+    """What a content keeps refers to no statement, tensor (INIT's bytes), program or machine
+    of the run that kept it: decodings without their statements and their PURE entries; at
+    most CONTENTS_KEPT contents, the last used kept."""
+    monkeypatch.setattr(decodings_module, "CONTENTS_KEPT", 2)
+    monkeypatch.setattr(decodings_module, "_CONTENTS", OrderedDict())
+    texts = [UNKNOWN.replace("d f32[64]", f"d f32[{64 + 8 * k}]") for k in range(3)]
+    simulator.run(texts[0])
+    (_, _, kept), = decodings_module._CONTENTS.values()
+    held = _reachable(kept)
+    assert any(isinstance(o, isa.decode.Access) for o in held)
+    assert not [o for o in held if isinstance(o, (isa.program.Instruction, isa.program.Tensor,
+                                                  isa.program.Program, Machine))]
+    for by_mask in kept.values():
+        for entry in by_mask.values():
+            assert set(entry[-1]) <= set(decodings_module.PURE)
+    key = {texts[0]: next(reversed(decodings_module._CONTENTS))}
+    for text in texts[1:] + texts[:1]:
+        simulator.run(text)
+        key[text] = next(reversed(decodings_module._CONTENTS))
+    assert list(decodings_module._CONTENTS) == [key[texts[2]], key[texts[0]]]
+    assert len(set(key.values())) == 3
+
+
+def test_a_scratch_tensors_decoding_is_not_taken(monkeypatch):
+    """A statement naming a tensor that is not its program's declared one of that name (an
+    API statement's scratch) neither exports its decoding nor takes one."""
+    program = isa.assemble(UNKNOWN)
+    store = Decodings(program.chip.ub_bytes, keep=True)
+    store._from_content(program, (program.context, "error", None, program.chip.ub_bytes))
+    instr = program.statements[0].instructions[0] if hasattr(
+        program.statements[0], "instructions") else program.flat()[0][0]
+    assert store._declared(instr)
+    scratch = attrs.evolve(program.tensors["x"])
+    monkeypatch.setitem(store._tensors, "x", scratch)
+    assert not store._declared(instr)
