@@ -134,6 +134,9 @@ def assembled(text: str, checks: str, memo: bool) -> str:
 
 
 def ran(text: str, checks: str, fast: bool, trace) -> tuple:
+    # every run decodes or rebases its lines itself, not taking what an earlier run of the
+    # same content kept (simulator/decodings.py `_CONTENTS`; test_run_fixed_costs tests that)
+    simulator.decodings._CONTENTS.clear()
     try:
         r = simulator.run(text, checks=checks, fast=fast, trace=trace)
     except AssemblyError as e:
