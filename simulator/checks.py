@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from isa.decode import Access, VectorOp
-from isa.program import Tensor
+from isa.program import Instruction, Tensor
 from simulator.problems import Problem
 
 
@@ -61,6 +61,17 @@ def bounds(vop: VectorOp, acc: Access, ub_bytes: int, ext: tuple[int, int] | Non
     byte = int(addrs[flat]) if addrs[flat] < 0 else max(int(addrs[flat]), ub_bytes)
     return Problem("bounds", f"{_name(vop, acc)} touches byte {byte:#x} outside UB "
                    f"({ub_bytes} bytes)", where=_where(acc, flat), role=acc.role)
+
+
+def tensor_of(instr: Instruction, role: str) -> Tensor | None:
+    """The tensor an access of ROLE names (for the footprint rule), if any."""
+    if role == "sel":
+        src = instr.defn.family.sel_column_source(instr.fields)
+        if src is None:
+            return None
+        role = src
+    o = instr.operands.get(role)
+    return o.tensor if o is not None else None
 
 
 def footprint(vop: VectorOp, acc: Access, tensor: Tensor | None,

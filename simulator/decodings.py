@@ -121,8 +121,9 @@ class Decodings:
 
     def _adopt(self, instr: Instruction, key: tuple) -> VectorOp | None:
         """The decoding a run of a program of this one's content kept for INSTR's text and
-        KEY (`_static`'s), made INSTR's and stored as `put` would have stored it (without
-        its shape entries). The same text in the same content is the same build, so the same
+        KEY (`_static`'s), made INSTR's and stored as `put` would have stored it (its
+        shape entries from the addresses the executor resolves a static line to, the extents
+        worked out again). The same text in the same content is the same build, so the same
         decoding and check verdicts (its tensors, when all are declared ones: an API
         statement's scratch is not in the content)."""
         by_mask = self._foreign.get(instr.text)
@@ -131,7 +132,11 @@ class Decodings:
             return None
         vop = VectorOp(instr, *got[:-1])
         vop.memo.update(got[-1])
-        self._put_static(instr, vop, key[-1])
+        sel = key[-1]
+        self._put_static(instr, vop, sel)
+        if sel is None:  # (a mode-2 mask or table address: its role is the issue's to say)
+            addrs = {r: o.addr for r, o in instr.operands.items() if o.kind == "mem"}
+            self._shape_later(instr, addrs, instr.fields, None, vop, checks.tensor_of, None)
         return vop
 
     def _declared(self, instr: Instruction) -> bool:
@@ -244,14 +249,20 @@ class Decodings:
         text now and for lines of its shape when `_shapes` or `_apart` is next read."""
         if instr.is_static:
             self._put_static(instr, vop, sel)
-            if "guard" in instr.operands:  # its scalar-overlap check reads the guard's address
-                return
-            if len(self._unshaped) >= UNSHAPED:
-                self._shape_all()
-            self._unshaped.append((instr, addrs, fields, sel, vop, tensor_of, extents))
+            self._shape_later(instr, addrs, fields, sel, vop, tensor_of, extents)
             return
         self._shape_all()
         self._shaped(instr, addrs, fields, sel, vop, tensor_of, extents)
+
+    def _shape_later(self, instr: Instruction, addrs: dict, fields: dict, sel: int | None,
+                     vop: VectorOp, tensor_of: Callable[[Instruction, str], Tensor | None],
+                     extents: dict | None) -> None:
+        """A static decoding's shape entries, made when `_shapes` or `_apart` is next read."""
+        if "guard" in instr.operands:  # its scalar-overlap check reads the guard's address
+            return
+        if len(self._unshaped) >= UNSHAPED:
+            self._shape_all()
+        self._unshaped.append((instr, addrs, fields, sel, vop, tensor_of, extents))
 
     def _shape_all(self) -> None:
         """The shape entries of the static decodings put since the last call, in order."""

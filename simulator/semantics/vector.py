@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from isa.decode import VectorOp, decode_vector
-from isa.program import Instruction, Tensor
+from isa.program import Instruction
 from simulator import checks
 from simulator.machine import RAW
 from simulator.problems import Fault, Problem, fault
@@ -142,15 +142,7 @@ def _accumulator(vop: VectorOp, extents: dict) -> str | None:
     return role
 
 
-def tensor_of(instr: Instruction, role: str) -> Tensor | None:
-    """The tensor an access of ROLE names (for the footprint rule), if any."""
-    if role == "sel":
-        src = instr.defn.family.sel_column_source(instr.fields)
-        if src is None:
-            return None
-        role = src
-    o = instr.operands.get(role)
-    return o.tensor if o is not None else None
+tensor_of = checks.tensor_of
 
 
 def scalar_bytes(ex: Context, instr: Instruction) -> np.ndarray | None:
