@@ -40,6 +40,7 @@ from isa.program import (
     Operand,
     Program,
     Statement,
+    StatementRun,
     Tensor,
     copies,
     one_statement,
@@ -134,7 +135,7 @@ class Assembler:
                  "decls", "labels", "stmts", "runs_extra", "chip_from_text", "block_dim",
                  "block_dim_at", "loc", "locs", "chip_src", "known", "again", "chip",
                  "builder", "out", "cache", "hits", "templated", "flat", "flat_all", "context",
-                 "kept")
+                 "kept", "deferred")
 
     def __init__(self, text: str, path: str, chip: Chip | str | None, checks: str,
                  overrides: Mapping[str, int] | None = None, memo: bool = True,
@@ -148,6 +149,7 @@ class Assembler:
         self.base_dir = Path(path).parent if path != "<string>" else Path(".")
         self.text = text
         # before anything refers to a line; `runs`: see `logical_lines`
+        self.deferred = False  # whether pass 2's statements hold a StatementRun
         self.raw_lines, self.runs, self.distinct_text = _split_lines(text, memo)
         self.cli_chip = chip
         self.checks = checks
@@ -192,7 +194,8 @@ class Assembler:
         program = Program(self.path, self.chip, self.chip_from_text, self.tensors,
                           tuple(statements), self.labels, self.raw_lines,
                           tuple(d for d in self.diags if d.severity != "error"),
-                          self.block_dim, self.block_dim_at, dict(self.params), self.table)
+                          self.block_dim, self.block_dim_at, dict(self.params), self.table,
+                          runs=self.deferred)
         if statements and self.flat is not None:  # (a second loop over the lines otherwise)
             program.preset_flat(self.flat)
         return program
@@ -703,7 +706,7 @@ class Assembler:
         self.builder = Builder(self.chip, self.tensors, self.labels, self.checks, self.table)
         self.context: int | None = None  # (`build_context`)
         self.kept = 0  # builds kept for later assemblies (`keep_build`)
-        self.out: list[Statement] = []
+        self.out: list[Statement | StatementRun] = []
         # a build reads its line's text, the mnemonic's offset and column, nothing else (not
         # pc, line or .rept iteration): lines alike in those three build once, re-stamped.
         # A one-line statement's offset and column follow from its text: the text is its key
@@ -738,8 +741,9 @@ class Assembler:
                 if hit is None:  # (its text's build has diagnostics or is several: each line)
                     pc = self.build_lines(list(src), pc) - 1
                     continue
-                made, hw = copies(hit[0], range(pc, pc + len(src)), src, *hit[1:])
-                out.extend(made)
+                hw = copies(hit[0], range(pc, pc + len(src)), src)
+                out.append(StatementRun(hw, *hit[1:]))
+                self.deferred = True
                 self.flat_all.extend(hw)
                 pc += len(src) - 1
                 continue

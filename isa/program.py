@@ -252,28 +252,60 @@ def one_statement(body: Body, pc: int, line: int, col: int, source: str, defn: I
     return s
 
 
-def copies(body: Body, pcs: range, lines: range, col: int, source: str, defn: InstrDef,
-           notes: tuple[str, ...] = ()) -> tuple[list[Statement], list[Instruction]]:
-    """A run of identical lines at PCS and LINES: for each, `one_statement(body, pc, line, col,
-    source, defn, None, notes)`; and their instructions in order. The objects are allocated
-    at C level and filled in one loop (a run of 4,000 lines: about half `one_statement`'s
-    cost a line)."""
-    n = len(pcs)
-    instrs = list(map(_new, repeat(Instruction, n)))
-    made = list(map(_new, repeat(Statement, n)))
-    for s, i, pc, line in zip(made, instrs, pcs, lines, strict=True):
+def copies(body: Body, pcs: range, lines: range) -> list[Instruction]:
+    """The instructions of a run of identical one-instruction lines at PCS and LINES (each
+    `Instruction(body, pc, line)`), allocated at C level and filled in one loop; their
+    statements wait in a `StatementRun`."""
+    instrs = list(map(_new, repeat(Instruction, len(pcs))))
+    for i, pc, line in zip(instrs, pcs, lines, strict=True):
         i.body = body
         i.pc = pc
         i.line = line
-        s.pc = pc
-        s.line = line
-        s.col = col
-        s.source = source
-        s.defn = defn
-        s._hw = i
-        s.rept = None
-        s.notes = notes
-    return made, instrs
+    return instrs
+
+
+class StatementRun:
+    """A run of identical one-instruction lines (`copies`) where a program's statements would
+    list one Statement a line: each is made, as `one_statement` makes it around its
+    instruction, when the program's `statements` are first asked for. A run reads its
+    instructions alone (`Program.flat`): a program assembled and run end to end never makes
+    them (a line's Statement was a third of assembling a repeated line, and every one was
+    traversed again by the collection at the run's end)."""
+
+    __slots__ = ("hw", "col", "source", "defn", "notes")
+
+    def __init__(self, hw: list[Instruction], col: int, source: str, defn: InstrDef,
+                 notes: tuple[str, ...]):
+        self.hw, self.col, self.source, self.defn, self.notes = hw, col, source, defn, notes
+
+    def statements(self) -> list[Statement]:
+        col, source, defn, notes = self.col, self.source, self.defn, self.notes
+        made = list(map(_new, repeat(Statement, len(self.hw))))
+        for s, i in zip(made, self.hw, strict=True):
+            s.pc = i.pc
+            s.line = i.line
+            s.col = col
+            s.source = source
+            s.defn = defn
+            s._hw = i
+            s.rept = None
+            s.notes = notes
+        return made
+
+
+def _expanded(statements: tuple) -> tuple[Statement, ...]:
+    """STATEMENTS with every `StatementRun` in it replaced by its statements."""
+    out: list[Statement] = []
+    for s in statements:
+        if type(s) is StatementRun:
+            out.extend(s.statements())
+        else:
+            out.append(s)
+    return tuple(out)
+
+
+def _statements_repr(statements: tuple) -> str:
+    return repr(_expanded(statements))
 
 
 _new = object.__new__
@@ -300,7 +332,9 @@ class Program:
     chip: Chip
     chip_from_text: str | None
     tensors: dict[str, Tensor]
-    statements: tuple[Statement, ...]
+    # the statements (`statements`), where RUNS says so with `StatementRun`s standing for
+    # lines whose Statement objects are made when first asked for
+    _statements: tuple = attrs.field(alias="statements", repr=_statements_repr)
     labels: dict[str, int]  # label → pc
     lines: tuple[str, ...]  # the source lines, for listings and the debugger
     warnings: tuple = ()  # Diagnostics from assembly
@@ -310,8 +344,16 @@ class Program:
     # the instructions it was assembled with (a run takes their semantics from it)
     table: Table = attrs.field(default=TABLE, eq=False, repr=False)
     scalars: tuple[ScalarHome, ...] = ()  # a TIK kernel's Scalars, for the debugger (#29)
+    _runs: bool = attrs.field(default=False, alias="runs", eq=False, repr=False)
     # flat(), worked out once (not an init argument: an evolved program works out its own)
     _flat: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)
+
+    @property
+    def statements(self) -> tuple[Statement, ...]:
+        """Every source statement in order (a run's made now, the first time: `StatementRun`)."""
+        if self._runs:
+            self._statements, self._runs = _expanded(self._statements), False
+        return self._statements
 
     def flat(self) -> tuple[list[Instruction], list[int] | None]:
         """`flatten(self.statements)`, worked out once for every run of the program. Not to

@@ -7,14 +7,16 @@ instructions, blank, a comment, CR line ends) and wherever it stands."""
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import isa.assembler as asm
+import simulator
 from isa.assembler import Assembler, _split_lines, assemble
 from isa.diagnostics import AssemblyError
-from isa.program import Instruction, Statement
+from isa.program import Instruction, Statement, StatementRun
 from tests.differential.test_assembly_memo import _outcome
 
 HEAD = ".chip ascend910b\n.ub x f32[4096]\n.ub y f32[4096]\n.ub m u8[512]\n"
@@ -135,3 +137,24 @@ def test_split_lines_finds_each_run(groups, end):
     if sum(k - 1 for k in maximal.values()) * 4 > len(ref) * 3:  # runs are most of it
         assert runs == maximal
     assert _split_lines(text, False) == (tuple(ref), {}, text)
+
+
+def test_a_runs_statements_wait_until_asked_for():
+    """A run reads only the program's instructions: a run of lines stands in the statement
+    list as one `StatementRun` until `statements` is first read, then its statements are the
+    ones the line-by-line assembler makes, around the instructions the run executed — also in
+    a copy of the program made before (attrs.evolve)."""
+    text = (".chip ascend910b\n.ub x f32[4096] = random(1)\n.ub y f32[4096] = random(2)\n"
+            + "  vadd.f32 y, y, y, repeat=1\n" + PLAIN * 40)
+    prog = assemble(text)
+    kinds = [type(s) for s in prog._statements]
+    assert kinds[-1] is StatementRun and len(kinds) < 5
+    ran = simulator.run(prog)
+    assert ran.program is prog and prog._runs  # the run made no statement
+    copy = attrs.evolve(prog, path="copy")
+    want = Assembler(text, "<string>", None, "error", memo=False).run()
+    flat = prog.flat()[0]
+    assert repr(prog.statements) == repr(want.statements) and not prog._runs
+    assert [s.hw[0] for s in prog.statements] == flat and prog.statements is prog.statements
+    assert repr(copy.statements) == repr(want.statements) and copy.path == "copy"
+    assert repr(prog) == repr(attrs.evolve(want, path=prog.path))
