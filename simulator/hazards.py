@@ -57,6 +57,7 @@ UNFILLED = 1 << 14  # pending fills are applied when this many decodings have so
 ACCESS_PIPES = (1, 2, 3)  # S never touches UB
 SYNCS = (SET_FLAG, WAIT_FLAG, BARRIER, LOCK, UNLOCK)
 SPAN_CACHE = 4096  # remembered footprints of contiguous ranges (DMA, CMPMASK moves, scalars)
+STEPPED = 1 << 14  # accesses whose kept step `release` lets go of (`_kept_step`)
 
 
 class Accesses:
@@ -175,9 +176,7 @@ class HazardChecks(Observer):
             if acc is not None:  # seen before: the decoding's step (made at its second sighting)
                 step = acc.step
                 if step is None:
-                    step = acc.step = self._vector_step(
-                        acc, ev.reads_cmpmask or ev.writes_cmpmask, None)
-                    self.stepped.append(acc)
+                    step = self._kept_step(acc, ev.reads_cmpmask or ev.writes_cmpmask)
                 step(ev.instr, 0, False, ev)
                 return
             acc = memo[self] = self._accesses(ev.ub_ranges())  # a first sighting: its fill
@@ -224,6 +223,17 @@ class HazardChecks(Observer):
         for acc in self.stepped:  # (a step refers to its accesses and to this object)
             acc.step = None
         self.stepped.clear()
+
+    def _kept_step(self, acc: Accesses, cmpmask: bool) -> Each:
+        """ACC's step (`_vector_step` without an event), kept on ACC and noted for `release`
+        (at most STEPPED noted: past that, the ones noted so far are left to the collector, so
+        that accesses their decodings let go of are not kept alive here)."""
+        step = acc.step = self._vector_step(acc, cmpmask, None)
+        stepped = self.stepped
+        if len(stepped) >= STEPPED:
+            stepped.clear()
+        stepped.append(acc)
+        return step
 
     def _checked(self, ev: Event | _Later, p: int, acc: Accesses) -> int | None:
         """EV's checks on pipe P with accesses ACC: what S did before it joins P's clock, the
@@ -504,8 +514,7 @@ class HazardChecks(Observer):
         acc = op.memo.get(self)
         if acc is None:
             acc = op.memo[self] = self._accesses(op.ub_ranges())
-            acc.step = self._vector_step(acc, cmpmask, None)
-            self.stepped.append(acc)
+            self._kept_step(acc, cmpmask)
         return ObserverPlan(self._vector_step(acc, cmpmask, planned.event), None)
 
     def _v_joins(self, instr: Instruction, busy: int = 0, taken: bool = False) -> None:

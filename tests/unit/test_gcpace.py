@@ -204,3 +204,20 @@ def test_a_mask_following_plan_is_released(monkeypatch):
     monkeypatch.setattr(_Masked, "switch", counted)
     pipev.run(MASKS)
     assert len(switched) > 4
+
+
+def test_the_steps_noted_for_release_are_bounded(monkeypatch):
+    """The hazard checks note each accesses given a kept step (for `release` to let go of),
+    at most STEPPED of them: past it the noted ones are left to the collector, not kept alive
+    after their decodings let go of them."""
+    from simulator import hazards
+    from simulator.builder import Run, load_program
+
+    def noted(limit):
+        monkeypatch.setattr(hazards, "STEPPED", limit)
+        run = Run.of_program(load_program(MASKS), fast=False)
+        run.execute()
+        (checks,) = [c for c in run._checks if isinstance(c, hazards.HazardChecks)]
+        return len(checks.stepped)
+    assert noted(1 << 14) > 3
+    assert 1 <= noted(2) <= 2
