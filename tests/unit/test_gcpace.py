@@ -155,7 +155,8 @@ COMPARES = """.chip ascend910b
 .ub x f32[16400] = random(1)
 .ub y f32[16400] = random(2)
 .ub d u8[2048] = random(3)
-""" + "    vcmpv.lt.f32 d, x, y, repeat=255\n" * 20 + "    vcmpvs.lt.f32 d, x, 0.5, repeat=255\n" * 5
+""" + "    vcmpv.lt.f32 d, x, y, repeat=255\n" * 20 + \
+    "    vcmpvs.lt.f32 d, x, 0.5, repeat=255\n" * 5
 
 _BODY = "vadd.f32 x, x, y\nvcmpv.lt.f32 m[128], x, y, repeat=2\n"
 MASKS = """.chip ascend910b
