@@ -92,17 +92,19 @@ class _Masked:
     object, not closures over one another (those formed a cycle): `release` empties its
     tables, and what its plans held goes by reference counting."""
 
-    __slots__ = ("loop", "learnt", "keys", "by_state", "sighted", "members")
+    __slots__ = ("learnt", "ex", "plans", "vector_plan", "keys", "by_state", "sighted",
+                 "members")
 
-    def __init__(self, loop: FastLoop, learnt: Instruction):
-        self.loop, self.learnt = loop, learnt
+    def __init__(self, learnt: Instruction, ex: Executor, plans: dict, vector_plan: Callable):
+        """EX: the loop's executor, PLANS its plans, VECTOR_PLAN its `_vector_plan`."""
+        self.learnt, self.ex, self.plans, self.vector_plan = learnt, ex, plans, vector_plan
         self.keys = (learnt.body, (learnt.text, learnt.file))
         self.by_state: dict[tuple, Callable] = {}
         self.sighted: set[tuple] = set()
         self.members: set[Callable] = set()  # the plans made here (`switch`: not after `forget`)
 
     def make(self, got: tuple) -> Callable | None:
-        return self.loop._vector_plan(self.learnt, *got, miss=self.switch)
+        return self.vector_plan(self.learnt, *got, miss=self.switch)
 
     def find(self, state: tuple) -> Callable | None:
         """The plan at STATE, or None (the reference path issues this execution)."""
@@ -114,11 +116,11 @@ class _Masked:
     def switch(self, instr: Instruction, i: int) -> int | None:
         """A plan's MISS: the plan of the value now in force runs this execution, and becomes
         the one LEARNT's keys find."""
-        m = self.loop.m
+        m = self.ex.m
         step = self.find((m.mask_hi, m.mask_lo, m.counter))
         if step is None:
             return None
-        plans, keys = self.loop.plans, self.keys
+        plans, keys = self.plans, self.keys
         if plans.get(keys[0]) in self.members:  # (not after `forget`)
             plans[keys[0]] = plans[keys[1]] = step
         return step(instr, i)
@@ -130,7 +132,7 @@ class _Masked:
                 sighted.clear()
             sighted.add(state)
             return None
-        got = vector.prepared(self.loop.ex, self.learnt)
+        got = vector.prepared(self.ex, self.learnt)
         if got is None:
             return None
         step = self.make(got)
@@ -756,7 +758,7 @@ class FastLoop:
         execution; a subclass wrapping `_vector_plan`'s plans checks in its wrapper) and hands
         another value's to `switch`, which also makes the plan of the value now in force the
         one LEARNT's keys find."""
-        follower = _Masked(self, learnt)
+        follower = _Masked(learnt, self.ex, self.plans, self._vector_plan)
         first = follower.make(got)
         if first is None:
             return None
