@@ -253,7 +253,8 @@ class Run:
         emptied (each part's own `release`), then the executor's and the loop's attributes.
         The timing stage, the statistics (a launch sums every core's) and the observers keep
         what they hold (their figures stay readable). Not to be run after."""
-        for part in (*self._checks, self.executor):
+        for part in {id(p): p for p in (*self._checks, self.model, self.executor,
+                                        self.loop)}.values():  # (the loop may be the executor)
             own = getattr(part, "release", None)
             if own is not None:
                 own()

@@ -86,6 +86,66 @@ def offered(source, timing, observers: Sequence[Observer]) -> bool:
         and all(type(ob).plan is not Observer.plan for ob in observers)
 
 
+class _Masked:
+    """The plans of LEARNT's body, a static vector instruction whose decoding follows MASK/CTRL
+    (`FastLoop._masked_plan`): one for each value in force, made at its second sighting. An
+    object, not closures over one another (those formed a cycle): `release` empties its
+    tables, and what its plans held goes by reference counting."""
+
+    __slots__ = ("learnt", "ex", "plans", "vector_plan", "keys", "by_state", "sighted",
+                 "members")
+
+    def __init__(self, learnt: Instruction, ex: Executor, plans: dict, vector_plan: Callable):
+        """EX: the loop's executor, PLANS its plans, VECTOR_PLAN its `_vector_plan`."""
+        self.learnt, self.ex, self.plans, self.vector_plan = learnt, ex, plans, vector_plan
+        self.keys = (learnt.body, (learnt.text, learnt.file))
+        self.by_state: dict[tuple, Callable] = {}
+        self.sighted: set[tuple] = set()
+        self.members: set[Callable] = set()  # the plans made here (`switch`: not after `forget`)
+
+    def make(self, got: tuple) -> Callable | None:
+        return self.vector_plan(self.learnt, *got, miss=self.switch)
+
+    def find(self, state: tuple) -> Callable | None:
+        """The plan at STATE, or None (the reference path issues this execution)."""
+        step = self.by_state.get(state)
+        if step is None:
+            step = self.learn(state)
+        return None if step is _DECLINED else step  # (declined: looked up again)
+
+    def switch(self, instr: Instruction, i: int) -> int | None:
+        """A plan's MISS: the plan of the value now in force runs this execution, and becomes
+        the one LEARNT's keys find."""
+        m = self.ex.m
+        step = self.find((m.mask_hi, m.mask_lo, m.counter))
+        if step is None:
+            return None
+        plans, keys = self.plans, self.keys
+        if plans.get(keys[0]) in self.members:  # (not after `forget`)
+            plans[keys[0]] = plans[keys[1]] = step
+        return step(instr, i)
+
+    def learn(self, state: tuple) -> Callable | None:
+        by_state, sighted = self.by_state, self.sighted
+        if state not in sighted or len(by_state) >= MASKS_PER_PLAN:
+            if len(sighted) >= MASKS_PER_PLAN:
+                sighted.clear()
+            sighted.add(state)
+            return None
+        got = vector.prepared(self.ex, self.learnt)
+        if got is None:
+            return None
+        step = self.make(got)
+        by_state[state] = _DECLINED if step is None else step
+        if step is not None:
+            self.members.add(step)
+        return by_state[state]
+
+    def release(self) -> None:
+        self.by_state.clear()
+        self.members.clear()
+
+
 class FastLoop:
     """Runs an executor's program with plans (see the module doc)."""
 
@@ -120,6 +180,9 @@ class FastLoop:
         self.shapes: dict[Body, Callable | None] = {}
         # consecutive lines run as one batch (an unrolled kernel's tiles: simulator/batches.py)
         self.batches = Batches(self)
+        # each MASK-following plan's tables (`_masked_plan`), emptied by `release`: their
+        # plans and its `switch` refer to one another through them
+        self.masked: list[_Masked] = []
 
     def run(self) -> None:
         """Execute the program to its end, started and finished as `Executor.run` does."""
@@ -493,6 +556,16 @@ class FastLoop:
         self.shapes.clear()
         self.batches.clear()
 
+    def release(self) -> None:
+        """The run is over (`Run.release`): every plan dropped and the tables a plan's closures
+        share emptied, so nothing the run made is left in reference cycles (what those would
+        hold — the machine, the executor, the checks' steps — goes by reference counting, not
+        at the caller's next collection)."""
+        self.forget()
+        for follower in self.masked:
+            follower.release()
+        self.masked.clear()
+
     def _learn(self, instr: Instruction, plans: dict) -> None:
         """After INSTR's reference execution (which left MASK/CTRL as they were, unless INSTR
         writes them): its plan at this MASK/CTRL, if it can have one, kept for its body and for
@@ -685,48 +758,14 @@ class FastLoop:
         execution; a subclass wrapping `_vector_plan`'s plans checks in its wrapper) and hands
         another value's to `switch`, which also makes the plan of the value now in force the
         one LEARNT's keys find."""
-        ex, m, plans = self.ex, self.m, self.plans
-        by_state: dict[tuple, Callable] = {}
-        sighted: set[tuple] = set()
-        keys = (learnt.body, (learnt.text, learnt.file))
-
-        def make(got: tuple) -> Callable | None:
-            return self._vector_plan(learnt, *got, miss=switch)
-
-        def find(state: tuple) -> Callable | None:
-            """The plan at STATE, or None (the reference path issues this execution)."""
-            step = by_state.get(state)
-            if step is None:
-                step = learn(state)
-            return None if step is _DECLINED else step  # (declined: looked up again)
-
-        def switch(instr: Instruction, i: int) -> int | None:
-            step = find((m.mask_hi, m.mask_lo, m.counter))
-            if step is None:
-                return None
-            if plans.get(keys[0]) in members:  # (not after `forget`)
-                plans[keys[0]] = plans[keys[1]] = step
-            return step(instr, i)
-
-        def learn(state: tuple) -> Callable | None:
-            if state not in sighted or len(by_state) >= MASKS_PER_PLAN:
-                if len(sighted) >= MASKS_PER_PLAN:
-                    sighted.clear()
-                sighted.add(state)
-                return None
-            got = vector.prepared(ex, learnt)
-            if got is None:
-                return None
-            step = make(got)
-            by_state[state] = _DECLINED if step is None else step
-            if step is not None:
-                members.add(step)
-            return by_state[state]
-        first = make(got)
+        follower = _Masked(learnt, self.ex, self.plans, self._vector_plan)
+        first = follower.make(got)
         if first is None:
             return None
-        by_state[(m.mask_hi, m.mask_lo, m.counter)] = first
-        members = {first}
+        m = self.m
+        follower.by_state[(m.mask_hi, m.mask_lo, m.counter)] = first
+        follower.members.add(first)
+        self.masked.append(follower)
         return first
 
     def _reg_plan(self, learnt: Instruction, issue: Callable) -> Callable | None:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -56,6 +57,7 @@ UNFILLED = 1 << 14  # pending fills are applied when this many decodings have so
 ACCESS_PIPES = (1, 2, 3)  # S never touches UB
 SYNCS = (SET_FLAG, WAIT_FLAG, BARRIER, LOCK, UNLOCK)
 SPAN_CACHE = 4096  # remembered footprints of contiguous ranges (DMA, CMPMASK moves, scalars)
+STEPPED = 1 << 14  # accesses whose kept step `release` lets go of (`_kept_step`)
 
 
 class Accesses:
@@ -97,7 +99,8 @@ class HazardChecks(Observer):
         ub = run.ub_bytes
         self.spans: dict[tuple[int, int], Footprint] = {}
         inits = run.initialised
-        self.writer = Record(ub, -1, lambda writer: self._inits_written(writer, inits))
+        self.writer = Record(ub, -1, partial(_inits_written, inits))  # (not a closure over
+        # this object, which holds the record: no cycle)
         self.inited = _joined(run.initialised)
         self.readers = [Record(ub, 0) for _ in PIPES]
         self.clock = [[0, 0, 0, 0] for _ in PIPES]
@@ -112,16 +115,10 @@ class HazardChecks(Observer):
         # a vector decoding's accesses -> count*4 + pipe of its latest execution, whose fills
         # wait (see the module's doc); the same dict all run (hooks hold it)
         self.unfilled: dict[Accesses, int] = {}
+        self.stepped: list[Accesses] = []  # the accesses given a `step` (`release` drops it)
         # moves on when what let V's executions skip the checks may have changed: another
         # pipe's access, or S's clock (s_version) moving on
         self.v_epoch = 0
-
-    def _inits_written(self, writer: Record, inits: list[tuple[int, int]]) -> None:
-        """The writer's record as the run starts: INIT's byte ranges INITS written (0), in
-        order (when the record is first used)."""
-        for lo, hi in inits:
-            if hi > lo:
-                writer.fill(self._span(lo, hi), 0)
 
     def flush(self) -> None:
         """Apply the pending fills, each decoding's latest, in the order of latest executions:
@@ -179,8 +176,7 @@ class HazardChecks(Observer):
             if acc is not None:  # seen before: the decoding's step (made at its second sighting)
                 step = acc.step
                 if step is None:
-                    step = acc.step = self._vector_step(
-                        acc, ev.reads_cmpmask or ev.writes_cmpmask, None)
+                    step = self._kept_step(acc, ev.reads_cmpmask or ev.writes_cmpmask)
                 step(ev.instr, 0, False, ev)
                 return
             acc = memo[self] = self._accesses(ev.ub_ranges())  # a first sighting: its fill
@@ -217,12 +213,27 @@ class HazardChecks(Observer):
         self.where[p].append(instr)
 
     def release(self) -> None:
-        """The run is over (`Run.release`): the per-pipe logs of instructions emptied and the
-        run's RunInfo (its program) dropped — the plans' steps keep this object in cycles
-        with their accesses. Its records stay readable; nothing warns after a run."""
+        """The run is over (`Run.release`): the per-pipe logs of instructions emptied, the
+        run's RunInfo (its program) dropped, and each decoding's step (a closure over its
+        accesses and this object, kept on the accesses) let go, so nothing here is left in a
+        reference cycle. Its records stay readable; nothing warns after a run."""
         for log in self.where:
             log.clear()
         self.run = None
+        for acc in self.stepped:  # (a step refers to its accesses and to this object)
+            acc.step = None
+        self.stepped.clear()
+
+    def _kept_step(self, acc: Accesses, cmpmask: bool) -> Each:
+        """ACC's step (`_vector_step` without an event), kept on ACC and noted for `release`
+        (at most STEPPED noted: past that, the ones noted so far are left to the collector, so
+        that accesses their decodings let go of are not kept alive here)."""
+        step = acc.step = self._vector_step(acc, cmpmask, None)
+        stepped = self.stepped
+        if len(stepped) >= STEPPED:
+            stepped.clear()
+        stepped.append(acc)
+        return step
 
     def _checked(self, ev: Event | _Later, p: int, acc: Accesses) -> int | None:
         """EV's checks on pipe P with accesses ACC: what S did before it joins P's clock, the
@@ -503,7 +514,7 @@ class HazardChecks(Observer):
         acc = op.memo.get(self)
         if acc is None:
             acc = op.memo[self] = self._accesses(op.ub_ranges())
-            acc.step = self._vector_step(acc, cmpmask, None)
+            self._kept_step(acc, cmpmask)
         return ObserverPlan(self._vector_step(acc, cmpmask, planned.event), None)
 
     def _v_joins(self, instr: Instruction, busy: int = 0, taken: bool = False) -> None:
@@ -705,3 +716,11 @@ def _name(instr: Instruction, role: str) -> str:
     if o is not None and o.tensor is not None:
         return f"{role} {o.tensor.name}"
     return "select mask" if role == "sel" else role
+
+
+def _inits_written(inits: list[tuple[int, int]], writer: Record) -> None:
+    """The writer's record as the run starts: INIT's byte ranges INITS written (0), in order
+    (`HazardChecks.on_start`: when the record is first used)."""
+    for lo, hi in inits:
+        if hi > lo:
+            writer.fill(span_footprint(lo, hi), 0)

@@ -8,6 +8,7 @@ it. It reads events and never touches machine state, so functional results canno
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Callable
 
@@ -64,6 +65,20 @@ class Queue:
         self.tail = 0
 
 
+# an instruction kind -> the name of the TimingModel method that times it (`_handlers`)
+_KINDS = {families.SET_FLAG: "_set_flag", families.WAIT_FLAG: "_wait_flag",
+          families.BARRIER: "_barrier", families.DMA: "_dma",
+          families.CMPMASK_MOVE: "_cmpmask", families.VECTOR: "_vector",
+          families.LOCK: "_lock", families.UNLOCK: "_unlock",
+          REGVEC: "_regvec"}  # issue 34: the reg-based unit (docs/timing.md §T9)
+
+
+@functools.cache
+def _handlers(cls: type) -> dict[str, Callable]:
+    """An instruction kind -> CLS's function that times it (a subclass's own included)."""
+    return {kind: getattr(cls, name) for kind, name in _KINDS.items()}
+
+
 class TimingModel:
     def __init__(self, chip, origin: int = 0, gm=None):
         """ORIGIN: the cycle this core starts (a later wave of a launch starts when a core
@@ -95,11 +110,9 @@ class TimingModel:
         self._v_books: dict[tuple[int, int, int], Callable[[], int]] = {}  # (`_v_book`)
         self._book_s = self._s_booking()[0]  # the reference path's S booking
         self._class_of: dict[str, CostClass] = {}  # instruction text -> its cost class
-        self._by_kind = {families.SET_FLAG: self._set_flag, families.WAIT_FLAG: self._wait_flag,
-                         families.BARRIER: self._barrier, families.DMA: self._dma,
-                         families.CMPMASK_MOVE: self._cmpmask, families.VECTOR: self._vector,
-                         families.LOCK: self._lock, families.UNLOCK: self._unlock}
-        self._by_kind[REGVEC] = self._regvec  # issue 34: the reg-based unit (docs/timing.md §T9)
+        # an instruction kind -> its handler, a function of this class (`_handlers`: bound
+        # methods kept here would hold the model in a cycle, and cost a run nine to make)
+        self._by_kind = _handlers(type(self))
         self._reg_classes = reg_classes(chip)
 
     # -- the stage -----------------------------------------------------------------------------
@@ -108,13 +121,18 @@ class TimingModel:
 
     def time(self, event: Event) -> InstrTiming:
         """Time EVENT: the record the executor publishes in it."""
-        fam = event.instr.defn.family
-        handler = self._by_kind.get(fam.kind, self._scalar)
-        if handler is self._scalar and fam.pipe == "V":  # set_va: S does not execute it
-            handler = self._cmpmask
-        rec = handler(event)
+        handler = self._by_kind.get(event.instr.defn.family.kind)
+        # any other kind, set_va and set_deqscale (pipe V) included, is booked as S executing
+        # it (docs/decisions.md, "a run leaves no reference cycles")
+        rec = self._scalar(event) if handler is None else handler(self, event)
         self.busy[rec.pipe] += rec.busy
         return rec
+
+    def release(self) -> None:
+        """The run is over (`Run.release`): the S and V bookings, closures that refer back to
+        the model, are dropped (its figures stay readable; it times nothing after)."""
+        self._v_books.clear()
+        self._book_s = None
 
     def snapshot(self) -> TimingSnapshot:
         return TimingSnapshot(

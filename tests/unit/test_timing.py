@@ -363,3 +363,21 @@ def test_vector_costs_are_shared_by_runs_of_one_profile_and_model_class():
     assert model.TimingModel(chip)._cache, "the runs above filled it"
     assert Costlier(chip)._cache is not model.TimingModel(chip)._cache
     assert not Costlier(chip)._cache
+
+
+def test_handlers_are_the_models_own_class_functions():
+    """The model times each kind with its class's function (`_handlers`: no bound methods kept
+    on the instance, which held it in a cycle); a subclass's own handler is the one used."""
+    from isa import families
+    from simulator.timing import model as tm
+
+    class Sub(tm.TimingModel):
+        def _vector(self, ev):
+            return super()._vector(ev)
+
+    assert tm.TimingModel(isa.chip.get_chip("ascend910b"))._by_kind[families.VECTOR] is \
+        tm.TimingModel._vector
+    handlers = Sub(isa.chip.get_chip("ascend910b"))._by_kind
+    assert handlers[families.VECTOR] is Sub._vector
+    assert handlers[families.BARRIER] is tm.TimingModel._barrier
+    assert set(handlers) == set(tm._KINDS)
