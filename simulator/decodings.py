@@ -20,7 +20,7 @@ stages).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from weakref import WeakKeyDictionary
 
 import numpy as np
@@ -136,7 +136,7 @@ class Decodings:
         self._put_static(instr, vop, sel)
         if sel is None:  # (a mode-2 mask or table address: its role is the issue's to say)
             addrs = {r: o.addr for r, o in instr.operands.items() if o.kind == "mem"}
-            self._shape_later(instr, addrs, instr.fields, None, vop, checks.tensor_of, None)
+            self._shape_later(instr, addrs, instr.fields, None, vop, None)
         return vop
 
     def _declared(self, instr: Instruction) -> bool:
@@ -242,27 +242,25 @@ class Decodings:
         return self._rebased(instr, addrs, fields, mask, counter)
 
     def put(self, instr: Instruction, addrs: dict, fields: dict, sel: int | None,
-            vop: VectorOp, tensor_of: Callable[[Instruction, str], Tensor | None],
-            extents: dict | None = None) -> None:
+            vop: VectorOp, extents: dict | None = None) -> None:
         """Remember a decoding whose checks passed cleanly (EXTENTS: each operand's byte
         extent by role, as the checks found it, when they did). A static one is kept by its
         text now and for lines of its shape when `_shapes` or `_apart` is next read."""
         if instr.is_static:
             self._put_static(instr, vop, sel)
-            self._shape_later(instr, addrs, fields, sel, vop, tensor_of, extents)
+            self._shape_later(instr, addrs, fields, sel, vop, extents)
             return
         self._shape_all()
-        self._shaped(instr, addrs, fields, sel, vop, tensor_of, extents)
+        self._shaped(instr, addrs, fields, sel, vop, extents)
 
     def _shape_later(self, instr: Instruction, addrs: dict, fields: dict, sel: int | None,
-                     vop: VectorOp, tensor_of: Callable[[Instruction, str], Tensor | None],
-                     extents: dict | None) -> None:
+                     vop: VectorOp, extents: dict | None) -> None:
         """A static decoding's shape entries, made when `_shapes` or `_apart` is next read."""
         if "guard" in instr.operands:  # its scalar-overlap check reads the guard's address
             return
         if len(self._unshaped) >= UNSHAPED:
             self._shape_all()
-        self._unshaped.append((instr, addrs, fields, sel, vop, tensor_of, extents))
+        self._unshaped.append((instr, addrs, fields, sel, vop, extents))
 
     def _shape_all(self) -> None:
         """The shape entries of the static decodings put since the last call, in order."""
@@ -272,8 +270,7 @@ class Decodings:
                 self._shaped(*entry)
 
     def _shaped(self, instr: Instruction, addrs: dict, fields: dict, sel: int | None,
-                vop: VectorOp, tensor_of: Callable[[Instruction, str], Tensor | None],
-                extents: dict | None) -> None:
+                vop: VectorOp, extents: dict | None) -> None:
         """`put`'s entries for lines of VOP's shape (`_shapes`, `_put_apart`)."""
         if len(self._shapes) > SHAPE_CACHE:
             self._shapes.clear()
@@ -286,7 +283,7 @@ class Decodings:
             if hi < lo:
                 spans.append(None)
                 continue
-            tensor = tensor_of(instr, acc.role)
+            tensor = checks.tensor_of(instr, acc.role)
             floor, ceil = 0, self.ub_bytes
             if tensor is not None:
                 floor, ceil = max(floor, tensor.addr), min(ceil, tensor.addr + tensor.nbytes)

@@ -166,7 +166,7 @@ def issue_deq_b8(ex: Context, instr: Instruction) -> Issued:
             vector.check_operand(ex, instr, vop, acc, 32, not instr.is_static)
         ex.check(instr, checks.overlap(vop))
         if len(ex.policy.diagnostics) == seen:
-            ex.decodings.put(instr, addrs, fields, taddr, vop, vector.tensor_of)
+            ex.decodings.put(instr, addrs, fields, taddr, vop)
     params = _table(ex, instr, word) if vec else params_of(np.array([word], np.uint64))
     _sign_mode(ex, instr, vop, params)
     r = vop.repeats

@@ -36,7 +36,7 @@ def issue(ex: Context, instr: Instruction) -> Issued:
         extents: dict[str, tuple[int, int]] = {}
         sequential = _check(ex, instr, vop, extents)
         if not sequential and len(diagnostics) == seen:  # a clean pass: reusable
-            ex.decodings.put(instr, addrs, fields, sel, vop, tensor_of, extents)
+            ex.decodings.put(instr, addrs, fields, sel, vop, extents)
     r = vop.repeats
     return Issued("V", vop, ex.isa.bodies[fam.name], scalar_bytes(ex, instr), r, sequential,
                   uops=r)
@@ -123,7 +123,7 @@ def check_operand(ex: Context, instr: Instruction, vop: VectorOp, acc, align: in
     problem = checks.bounds(vop, acc, ex.m.ub.size, ext)
     if problem is not None:
         raise Fault(problem)
-    ex.check(instr, checks.footprint(vop, acc, tensor_of(instr, acc.role), ext))
+    ex.check(instr, checks.footprint(vop, acc, checks.tensor_of(instr, acc.role), ext))
     return ext
 
 
@@ -140,9 +140,6 @@ def _accumulator(vop: VectorOp, extents: dict) -> str | None:
             if lo <= d_hi and d_lo <= hi and lo <= hi:
                 return None
     return role
-
-
-tensor_of = checks.tensor_of
 
 
 def scalar_bytes(ex: Context, instr: Instruction) -> np.ndarray | None:

@@ -84,8 +84,8 @@ def _run_keeping(program, monkeypatch, eager: bool) -> tuple:
     if eager:
         put = Decodings.put
 
-        def put_now(self, instr, addrs, fields, sel, vop, tensor_of, extents=None):
-            put(self, instr, addrs, fields, sel, vop, tensor_of, None)
+        def put_now(self, instr, addrs, fields, sel, vop, extents=None):
+            put(self, instr, addrs, fields, sel, vop, None)
             self._shape_all()
         monkeypatch.setattr(Decodings, "put", put_now)
     result = simulator.run(program)
