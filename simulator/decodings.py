@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterator
+from operator import attrgetter
 from weakref import WeakKeyDictionary
 
+import attrs
 import numpy as np
 
 from isa.decode import BlockBytes, VectorOp
@@ -45,6 +47,11 @@ CONTENTS_KEPT = 4  # program contents whose decodings outlive their programs (`_
 # without its statement, `_exported`), the most recent last: what a program assembled again
 # from the same content starts from (`Decodings._adopt`)
 _CONTENTS: OrderedDict[tuple, tuple] = OrderedDict()
+# a decoding's init fields between its statement and its memo, in order: what an export keeps
+# of it (with its memo's PURE entries) and `_adopt` hands VectorOp back with the running
+# statement (a new field is kept with them)
+_EXPORTED = attrgetter(*[f.name for f in attrs.fields(VectorOp)
+                         if f.init and f.name not in ("instr", "memo")])
 
 
 def kept(program: Program, checks_mode: str, isa, ub_bytes: int) -> Decodings:
@@ -159,8 +166,7 @@ class Decodings:
         out = dict(self._foreign) if self._foreign is not None else {}
         self._foreign = None
         for text, by_mask in self._static.items():
-            out[text] = {k: (v.t, v.repeats, v.n, v.row, v.last, v.operands, v.mask,
-                             v.counter, v.all_active, dict(v.memo))
+            out[text] = {k: (*_EXPORTED(v), dict(v.memo))
                          for k, v in by_mask.items() if self._declared(v.instr)}
         if len(out) > KEPT_LIMIT:
             return
