@@ -70,17 +70,24 @@ def _entries(decodings: Decodings) -> tuple:
     return shapes, apart
 
 
-def _run_keeping(program, monkeypatch, eager: bool) -> tuple:
-    """Run PROGRAM; the decodings' entries just before the run lets go of them. EAGER: every
-    put makes its shape entries at once from extents worked out again (the old store)."""
+def _at_release(monkeypatch, look) -> list:
+    """What LOOK(store) finds in each store of decodings just before a run lets go of it
+    (its waiting shape entries made first), in order."""
     seen = []
     release = Decodings.release
 
     def keep(self):
         self._shape_all()
-        seen.append(_entries(self))
+        seen.append(look(self))
         release(self)
     monkeypatch.setattr(Decodings, "release", keep)
+    return seen
+
+
+def _run_keeping(program, monkeypatch, eager: bool) -> tuple:
+    """Run PROGRAM; the decodings' entries just before the run lets go of them. EAGER: every
+    put makes its shape entries at once from extents worked out again (the old store)."""
+    seen = _at_release(monkeypatch, _entries)
     if eager:
         put = Decodings.put
 
@@ -512,14 +519,7 @@ def test_decodings_taken_make_the_shape_entries_decodings_made_make(monkeypatch,
     for lines of their shapes (`_shapes`, `_apart`) serving what a run from an empty store
     left: an unrolled kernel assembled again still rebases and batches its lines."""
     monkeypatch.setattr(decodings_module, "_CONTENTS", OrderedDict())
-    seen = []
-    release = Decodings.release
-
-    def keep(self):
-        self._shape_all()
-        seen.append(_serving(self))
-        release(self)
-    monkeypatch.setattr(Decodings, "release", keep)
+    seen = _at_release(monkeypatch, _serving)
     text = _program(moves)
     first = simulator.run(text)
     taken = _adopted(monkeypatch)
