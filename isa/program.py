@@ -240,9 +240,16 @@ def one_statement(body: Body, pc: int, line: int, col: int, source: str, defn: I
     instr.body = body
     instr.pc = pc
     instr.line = line
+    return around(instr, col, source, defn, rept, notes)
+
+
+def around(instr: Instruction, col: int, source: str, defn: InstrDef, rept: int | None,
+           notes: tuple[str, ...]) -> Statement:
+    """`Statement(instr.pc, instr.line, col, source, defn, (INSTR,), rept, notes)`, made
+    without calling its class (`one_statement`)."""
     s = _new(Statement)
-    s.pc = pc
-    s.line = line
+    s.pc = instr.pc
+    s.line = instr.line
     s.col = col
     s.source = source
     s.defn = defn
@@ -266,11 +273,11 @@ def copies(body: Body, pcs: range, lines: range) -> list[Instruction]:
 
 class StatementRun:
     """A run of identical one-instruction lines (`copies`) where a program's statements would
-    list one Statement a line: each is made, as `one_statement` makes it around its
-    instruction, when the program's `statements` are first asked for. A run reads its
-    instructions alone (`Program.flat`): a program assembled and run end to end never makes
-    them (a line's Statement was a third of assembling a repeated line, and every one was
-    traversed again by the collection at the run's end)."""
+    list one Statement a line: each is made around its instruction (`around`) when the
+    program's `statements` are first asked for. A run reads its instructions alone
+    (`Program.flat`): a program assembled and run end to end never makes them (a line's
+    Statement was a third of assembling a repeated line, and every one was traversed again
+    by the collection at the run's end)."""
 
     __slots__ = ("hw", "col", "source", "defn", "notes")
 
@@ -280,17 +287,7 @@ class StatementRun:
 
     def statements(self) -> list[Statement]:
         col, source, defn, notes = self.col, self.source, self.defn, self.notes
-        made = list(map(_new, repeat(Statement, len(self.hw))))
-        for s, i in zip(made, self.hw, strict=True):
-            s.pc = i.pc
-            s.line = i.line
-            s.col = col
-            s.source = source
-            s.defn = defn
-            s._hw = i
-            s.rept = None
-            s.notes = notes
-        return made
+        return [around(i, col, source, defn, None, notes) for i in self.hw]
 
 
 def _expanded(statements: tuple) -> tuple[Statement, ...]:
