@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterator
 from operator import attrgetter
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, ref
 
 import attrs
 import numpy as np
@@ -69,7 +69,10 @@ def kept(program: Program, checks_mode: str, isa, ub_bytes: int) -> Decodings:
     store = by_key.get(key)
     if store is None:
         store = by_key[key] = Decodings(ub_bytes, keep=True)
-        store._entry = (by_key, key)  # (where `release` drops a store grown too large)
+        # where `release` drops a store grown too large: the program by a weak reference (its
+        # dict of stores would hold the store in a cycle, left to the collector when the
+        # program goes)
+        store._entry = (ref(program), key)
         if program.context is not None:
             store._from_content(program, (program.context, *key))
     elif store.busy:
@@ -93,7 +96,7 @@ class Decodings:
         the next run (BUSY while a run has it)."""
         self.ub_bytes = ub_bytes
         self.keep, self.busy = keep, False
-        self._entry: tuple[dict, tuple] | None = None  # (`kept`)
+        self._entry: tuple[ref, tuple] | None = None  # (`kept`)
         # text -> (MASK_HI, MASK_LO, CTRL, mode-2 address) -> decoding; a text keeps at most
         # STATIC_MASKS values (a loop setting a new MASK each iteration would keep one each)
         self._static: dict[str, dict[tuple, VectorOp]] = {}
@@ -205,8 +208,9 @@ class Decodings:
                 other.memo.clear()
         if self.keep:  # too large to keep: the program's next run starts a store afresh
             self.keep = False
-            by_key, key = self._entry
-            if by_key.get(key) is self:
+            program, key = self._entry[0](), self._entry[1]
+            by_key = _KEPT.get(program) if program is not None else None
+            if by_key is not None and by_key.get(key) is self:
                 del by_key[key]
 
     def _stored(self) -> Iterator[VectorOp]:

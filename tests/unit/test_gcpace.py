@@ -245,3 +245,24 @@ def test_runs_of_an_assembled_program_cause_no_collection(thresholds):
     finally:
         gc.callbacks.remove(collection)
     assert seen == []
+
+
+def test_a_dropped_program_leaves_no_cyclic_garbage():
+    """A program's kept decodings (simulator/decodings.py `kept`) refer back to the program
+    weakly: a program dropped after its runs goes with its stores by reference counting,
+    nothing left in a cycle for the collector (a store once held the dict that holds it)."""
+    from simulator import decodings
+
+    program = isa.assemble(LOOP)
+    pipev.run(program)
+    gc.collect()
+    gc.disable()
+    try:
+        result = pipev.run(program)
+        assert decodings._KEPT.get(program)
+        store = weakref.ref(next(iter(decodings._KEPT[program].values())))
+        del result, program
+        assert store() is None
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
