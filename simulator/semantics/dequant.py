@@ -42,7 +42,9 @@ TABLE_BYTES = 128  # the vdeq table: 16 words of 64 bits
 
 
 def set_deqscale(ex: Context, instr: Instruction) -> Issued:
-    """DEQSCALE = VALUE (taken modulo 2^64), in program order at issue."""
+    """DEQSCALE = VALUE (taken modulo 2^64), in program order at issue; issued to its family's
+    pipe (V, as the C API page says)."""
+    pipe = instr.defn.family.pipe
     op = instr.operands["value"]
     if op.kind == "mem":  # the vdeq table's address: 32-byte aligned, the register holds / 32
         addrs, _ = ex.resolve(instr)
@@ -50,9 +52,9 @@ def set_deqscale(ex: Context, instr: Instruction) -> Issued:
         if addr % 32:
             raise Fault(Problem("align", f"{instr.head}: the vdeq parameter table at UB "
                                 f"{addr:#x} is not 32-byte aligned", role="value"))
-        return Issued("S", None, _write, addr // 32)
+        return Issued(pipe, None, _write, addr // 32)
     value = ex.int_operand(instr, "value") & M64
-    return Issued("S", None, _write, value)
+    return Issued(pipe, None, _write, value)
 
 
 def _write(m: Machine, _op, value, _lo, _hi) -> None:

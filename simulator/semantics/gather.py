@@ -248,10 +248,12 @@ def va_key(n: int) -> str:
 
 
 def set_va(ex: Context, instr: Instruction) -> Issued:
-    """VA register N = the 8 addresses (asc_set_va_reg), in program order at issue."""
+    """VA register N = the 8 addresses (asc_set_va_reg), in program order at issue; issued to
+    its family's pipe (V, as the C API page says)."""
     addrs, _ = ex.resolve(instr)
     n = instr.operands["va"].value
-    return Issued("S", None, _write_va, (n, tuple(addrs[f"a{k}"] for k in range(8))))
+    return Issued(instr.defn.family.pipe, None, _write_va,
+                  (n, tuple(addrs[f"a{k}"] for k in range(8))))
 
 
 def _write_va(m: Machine, _op, arg, _lo, _hi) -> None:

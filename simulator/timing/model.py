@@ -68,7 +68,7 @@ class Queue:
 # an instruction kind -> the name of the TimingModel method that times it (`_handlers`)
 _KINDS = {families.SET_FLAG: "_set_flag", families.WAIT_FLAG: "_wait_flag",
           families.BARRIER: "_barrier", families.DMA: "_dma",
-          families.CMPMASK_MOVE: "_cmpmask", families.VECTOR: "_vector",
+          families.CMPMASK_MOVE: "_one_class", families.VECTOR: "_vector",
           families.LOCK: "_lock", families.UNLOCK: "_unlock",
           REGVEC: "_regvec"}  # issue 34: the reg-based unit (docs/timing.md §T9)
 
@@ -121,10 +121,13 @@ class TimingModel:
 
     def time(self, event: Event) -> InstrTiming:
         """Time EVENT: the record the executor publishes in it."""
-        handler = self._by_kind.get(event.instr.defn.family.kind)
-        # any other kind, set_va and set_deqscale (pipe V) included, is booked as S executing
-        # it (docs/decisions.md, "a run leaves no reference cycles")
-        rec = self._scalar(event) if handler is None else handler(self, event)
+        family = event.instr.defn.family
+        handler = self._by_kind.get(family.kind)
+        if handler is None:  # any other kind: S executes it, but a state write issued to V
+            # (set_va, set_deqscale: the C API pages' PIPE_V) takes its class's cycles there
+            rec = self._one_class(event) if family.pipe == "V" else self._scalar(event)
+        else:
+            rec = handler(self, event)
         self.busy[rec.pipe] += rec.busy
         return rec
 
@@ -557,9 +560,9 @@ class TimingModel:
             out = (beats, busy, busy - total, busy - plain)
         return out
 
-    def _cmpmask(self, ev: Event) -> InstrTiming:
-        """set_cmpmask / get_cmpmask (class cmpmask_move), set_va (class set_va): the class's
-        min_cycles on V."""
+    def _one_class(self, ev: Event) -> InstrTiming:
+        """set_cmpmask / get_cmpmask (class cmpmask_move), set_va (class set_va), set_deqscale
+        (class set_deqscale): the class's min_cycles on V."""
         cls = self.classes[ev.instr.defn.family.cost]
         return self._plain_vector(cls, cls.min_cycles)
 

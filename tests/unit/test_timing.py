@@ -381,3 +381,39 @@ def test_handlers_are_the_models_own_class_functions():
     assert handlers[families.VECTOR] is Sub._vector
     assert handlers[families.BARRIER] is tm.TimingModel._barrier
     assert set(handlers) == set(tm._KINDS)
+
+
+STATE_ON_V = """.chip ascend910b
+.ub x f16[256] = random(1)
+.ub y f16[256]
+.ub t u8[128] = random(2)
+    vadd.f16       x, x, x, repeat=2
+    set_va         va0, y[0], y[16], y[32], y[48], y[64], y[80], y[96], y[112]
+    set_va         va1, y[128], y[144], y[160], y[176], y[192], y[208], y[224], y[240]
+    set_va         va2, x[0], x[16], x[32], x[48], x[64], x[80], x[96], x[112]
+    set_va         va3, x[128], x[144], x[160], x[176], x[192], x[208], x[224], x[240]
+    set_deqscale   t
+    li             x1, 0x3c00
+    set_deqscale   x1
+    vnchwconv_va.f16 va0, va2, repeat=1, stride=0,0
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_set_va_and_set_deqscale_are_issued_to_v_at_their_class_cycles(fast):
+    """set_va and set_deqscale go to V, as their C API pages say (PIPE_V), each its class's
+    min_cycles there (docs/decisions.md, "set_va on V"): their events and records name V,
+    V's busy cycles count them, and each waits for V's queue in order behind the vadd."""
+    cfg = load_config(isa.chip.get_chip("ascend910b"))
+    records = Records()
+    result = simulator.run(STATE_ON_V, observers=[records], fast=fast)
+    rows = {ev.instr.line: (ev, t) for ev, t in records.rows}
+    vadd_end = rows[5][1].end
+    state = [rows[line] for line in (6, 7, 8, 9, 10, 12)]
+    for ev, t in state:
+        cls = cfg.classes[ev.instr.defn.family.cost]
+        assert ev.pipe == t.pipe == "V" and t.busy == cls.min_cycles == t.end - t.start
+        assert t.start >= vadd_end
+    assert [t.start for _, t in state] == sorted(t.start for _, t in state)
+    assert rows[11][1].pipe == "S"  # li
+    assert result.pipes["V"] == sum(t.busy for ev, t in records.rows if t.pipe == "V")
