@@ -124,8 +124,10 @@ class TimingModel:
         family = event.instr.defn.family
         handler = self._by_kind.get(family.kind)
         if handler is None:  # any other kind: S executes it, but a state write issued to V
-            # (set_va, set_deqscale: the C API pages' PIPE_V) takes its class's cycles there
-            rec = self._one_class(event) if family.pipe == "V" else self._scalar(event)
+            # with a class of its own (set_va, set_deqscale: the C API pages' PIPE_V) takes
+            # that class's cycles there
+            rec = self._one_class(event) if family.pipe == "V" and family.cost in self.classes \
+                else self._scalar(event)
         else:
             rec = handler(self, event)
         self.busy[rec.pipe] += rec.busy
