@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from simulator.cli import main
 from simulator.sweep.task import output_hash
+from tests.support.signals import ctrl_c_live
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "sweep"
@@ -212,7 +213,8 @@ def test_ctrl_c_writes_the_finished_rows_and_the_next_run_resumes(tmp_path):
             "--param", "BUFFERS=1..4", "--jobs", "1", "--out", tmp_path / "r.jsonl"]
     full = {**os.environ, "PYTHONPATH": str(ROOT), **env}
     proc = subprocess.Popen([sys.executable, "-m", "simulator.cli", *map(str, args)],
-                            env=full, stderr=subprocess.PIPE, text=True)
+                            env=full, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_live)
     try:
         deadline = time.monotonic() + 60
         while len(list((tmp_path / "cache").glob("sweep/*/*.json"))) < 2:

@@ -21,6 +21,7 @@ from simulator.executor import Executor
 from simulator.machine import Machine
 from simulator.run import gm_arrays, load_program
 from simulator.sources import ProgramSource
+from tests.support.signals import ctrl_c_live
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "debugger"
 LOOP = DATA / "loop.vasm"
@@ -455,7 +456,7 @@ def _spawn(program: Path) -> pexpect.spawn:
     env = dict(os.environ, TERM="dumb", COLUMNS="200")
     child = pexpect.spawn(sys.executable, ["-m", "simulator.cli", "debug", str(program)],
                           cwd=str(ROOT), env=env, encoding="utf-8", timeout=30,
-                          dimensions=(50, 200))
+                          dimensions=(50, 200), preexec_fn=ctrl_c_live)
     child.expect_exact(PROMPT)
     return child
 
