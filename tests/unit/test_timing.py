@@ -8,10 +8,14 @@ import numpy as np
 import pytest
 
 import isa
+import pipev
 import simulator
 from isa.chip import CHIP_DIR
 from isa.decode import decode_vector
+from isa.families import SCALAR, Family
+from isa.table import InstrDef
 from simulator.events import Observer
+from simulator.semantics.issued import Issued
 from simulator.summary import summary_dict
 from simulator.timing.banks import bank_model
 from simulator.timing.config import load_config
@@ -417,3 +421,22 @@ def test_set_va_and_set_deqscale_are_issued_to_v_at_their_class_cycles(fast):
     assert [t.start for _, t in state] == sorted(t.start for _, t in state)
     assert rows[11][1].pipe == "S"  # li
     assert result.pipes["V"] == sum(t.busy for ev, t in records.rows if t.pipe == "V")
+
+
+@pytest.mark.parametrize("cost, pipe", [("set_va", "V"), ("no_such_class", "S")])
+def test_an_extended_state_write_issued_to_v_takes_v_only_with_a_class(cost, pipe):
+    """A scalar-kind family of an extended instruction set issued to V is booked on V at its
+    class's min_cycles when the chip's profile has that class, and as S executing it when it
+    has none (no class, no V figure to take)."""
+    def issue(ex, instr):
+        return Issued(instr.defn.family.pipe)
+    made_up = pipev.instruction_set().extended(
+        InstrDef("set_foo", (), Family("foo", SCALAR, "V", cost), level="scalar",
+                 doc="a made-up state write issued to V"),
+        semantics={"foo": issue})
+    records = Records()
+    simulator.run(".chip ascend910b\n    set_foo\n", observers=[records], isa=made_up)
+    (_, t), = records.rows
+    assert t.pipe == pipe
+    if pipe == "V":
+        assert t.busy == load_config(isa.chip.get_chip("ascend910b")).classes[cost].min_cycles
