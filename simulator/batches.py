@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import cycle, islice
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,7 +37,6 @@ from simulator.semantics import vector
 
 if TYPE_CHECKING:  # pragma: no cover
     from isa.program import Body, Instruction
-    from simulator.fused import FastLoop
 
 # a batch holds at least MIN_BATCH lines (fewer cost more than they save) and at most
 # MAX_BATCH; a tile has at most MAX_PERIOD statements
@@ -64,7 +63,8 @@ class Batches:
     """A fast loop's batches (see the module doc): the shapes whose lines may batch, and the
     plan parts of each tile's shapes (bound once per sequence of shapes)."""
 
-    def __init__(self, loop: FastLoop):
+    def __init__(self, loop: Any):  # a simulator/fused.py FastLoop (untyped: fused imports
+        # this module, and a typed import back would close a circle)
         self.loop, self.ex, self.m = loop, loop.ex, loop.m
         self.flat, self.once = getattr(loop.source, "flat", ()), loop.once  # (a stream's: none)
         self.shapes: dict[Body, Shape] = {}

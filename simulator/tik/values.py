@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -21,8 +21,9 @@ from simulator.tik.expr import (
 )
 from simulator.tik.nodes import Op
 
-if TYPE_CHECKING:
-    from simulator.tik.kernel import Kernel as Tik
+# a value's TIK is a simulator/tik/kernel.py Kernel, untyped here: kernel imports the memo,
+# which imports these values, and a typed import back would close a circle
+Tik = Any
 
 
 class Scalar(RegisterRef):
