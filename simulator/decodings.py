@@ -208,7 +208,8 @@ class Decodings:
                 other.memo.clear()
         if self.keep:  # too large to keep: the program's next run starts a store afresh
             self.keep = False
-            program, key = self._entry[0](), self._entry[1]
+            program_ref, key = self._entry
+            program = program_ref()
             by_key = _KEPT.get(program) if program is not None else None
             if by_key is not None and by_key.get(key) is self:
                 del by_key[key]
