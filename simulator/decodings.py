@@ -13,8 +13,8 @@ path, which words the diagnostics.
 A launch's runs of one program (its cores, then its next launches: `kept`) share one store: a
 clean decoding is clean in every run of the program under the same checks, instruction set and
 UB. Between runs the store keeps its decodings and what is derived from a decoding alone
-(`PURE`), and lets go of what a run bound to it (bodies, steps, costs keyed by the run's
-stages).
+(`pure`: its ranges, bank spans and timing costs), and lets go of what a run bound to it
+(bodies, steps, the checks' accesses).
 """
 
 from __future__ import annotations
@@ -39,6 +39,19 @@ KEPT_LIMIT = 256  # decodings a store may hold to be kept for the program's next
 # memo entries derived from a decoding alone, with no closure and no run's object, kept between
 # runs: its UB byte ranges (while they hold no byte array: `_keepable`) and bank spans
 PURE = ("ranges", "bank spans")
+
+
+class PureKey(tuple):
+    """A memo key of another stage's entry derived from the decoding alone (and the stage's
+    fixed data, named in the key), holding no closure and no run's object: kept between runs
+    as PURE's names are (the timing stage's vector cost: `TimingModel._vector_cost`)."""
+
+    __slots__ = ()
+
+
+def pure(key) -> bool:
+    """Whether a memo entry under KEY is kept between runs (PURE's names, a PureKey)."""
+    return type(key) is PureKey or key in PURE
 # a program -> (checks, instruction set, UB bytes) -> the store its runs share (`kept`)
 _KEPT: WeakKeyDictionary[Program, dict[tuple, Decodings]] = WeakKeyDictionary()
 CONTENTS_KEPT = 4  # program contents whose decodings outlive their programs (`_CONTENTS`)
@@ -48,7 +61,7 @@ CONTENTS_KEPT = 4  # program contents whose decodings outlive their programs (`_
 # from the same content starts from (`Decodings._adopt`)
 _CONTENTS: OrderedDict[tuple, tuple] = OrderedDict()
 # a decoding's init fields between its statement and its memo, in order: what an export keeps
-# of it (with its memo's PURE entries) and `_adopt` hands VectorOp back with the running
+# of it (with its memo's pure entries) and `_adopt` hands VectorOp back with the running
 # statement (a new field is kept with them)
 _EXPORTED = attrgetter(*[f.name for f in attrs.fields(VectorOp)
                          if f.init and f.name not in ("instr", "memo")])
@@ -161,7 +174,7 @@ class Decodings:
     def _export(self) -> None:
         """Keep this store's static decodings, without their statements, and those it took
         from its content's last export and did not use, as its content's (`_CONTENTS`): for
-        the next program assembled alike. Called by `release` once their PURE entries are
+        the next program assembled alike. Called by `release` once their pure entries are
         all their memos hold."""
         if self._puts == self._exported and self._foreign is None:
             return
@@ -181,7 +194,7 @@ class Decodings:
     def release(self) -> None:
         """Empty every stored decoding's memo (a finished run's: its bodies and plans are
         closures that refer back to the decoding, a cycle only the collector would free). A
-        kept store (`kept`) keeps its decodings and their `PURE` entries for the next run,
+        kept store (`kept`) keeps its decodings and their pure entries (`pure`) for the next run,
         unless it grew past KEPT_LIMIT decodings (then the program's next run starts a new
         one)."""
         self.busy = False
@@ -189,9 +202,9 @@ class Decodings:
             for vop in self._stored():
                 memo = vop.memo
                 if memo:
-                    pure = [(k, memo[k]) for k in PURE if k in memo]
+                    kept_entries = [(k, v) for k, v in memo.items() if pure(k)]
                     memo.clear()
-                    for k, v in pure:
+                    for k, v in kept_entries:
                         if k != "ranges" or _keepable(v):
                             memo[k] = v
             if self._content is not None:

@@ -18,6 +18,7 @@ from isa import families
 from isa.decode import VectorOp
 from isa.regvec import REGVEC, spill_traffic
 from isa.table import PIPES
+from simulator.decodings import PureKey
 from simulator.events import Event, RunInfo
 from simulator.instr_timing import InstrTiming
 from simulator.plans import Batch, Booked, Planned, Varying
@@ -35,20 +36,36 @@ CACHE_LIMIT = 1 << 16
 TimingPlan = tuple[Callable[..., int], Callable[[int], Booked]]
 
 
-# (model class, profile) -> (the profile, its cost cache): `_costs_of`
-_COSTS: dict[tuple[type, int], tuple[object, dict]] = {}
+# (model class, profile) -> (the profile, its cost cache, its memo keys): `_costs_of`
+_COSTS: dict[tuple[type, int], tuple[object, dict, dict[str, PureKey]]] = {}
 
 
-def _costs_of(model: type, cfg) -> dict:
-    """The vector cost cache of timing models of class MODEL with timing profile CFG (one
-    object per chip object: config_of). A cost depends on the kind, the relative layout and
-    the profile alone (`_vector_cost_by_layout`'s key), so runs of one chip share it."""
+def _costs_of(model: type, cfg) -> tuple[dict, dict[str, PureKey]]:
+    """(cache, keys): the vector cost cache of timing models of class MODEL with timing
+    profile CFG (one object per chip object: config_of), and a cost class's name -> the memo
+    key under which a decoding keeps its cost for that class (`_vector_cost`). A cost depends
+    on the kind, the relative layout and the profile alone (`_vector_cost_by_layout`'s key),
+    so runs of one chip share it, and a decoding keeps it between runs (the key a PureKey
+    naming an object made with the cache: another cache's keys are never equal to them)."""
     hit = _COSTS.get((model, id(cfg)))
     if hit is None or hit[0] is not cfg:
         if len(_COSTS) > 64:
             _COSTS.clear()
-        hit = _COSTS[(model, id(cfg))] = (cfg, {})
-    return hit[1]
+        token = object()
+        hit = _COSTS[(model, id(cfg))] = (cfg, {}, KeysOf(token))
+    return hit[1], hit[2]
+
+
+class KeysOf(dict):
+    """A cost class's name -> the PureKey (TOKEN, name), made on first use."""
+
+    def __init__(self, token: object):
+        super().__init__()
+        self.token = token
+
+    def __missing__(self, name: str) -> PureKey:
+        key = self[name] = PureKey((self.token, name))
+        return key
 
 
 class Queue:
@@ -106,7 +123,7 @@ class TimingModel:
         # instruction kind + relative layout -> vector cost: every model of this class and
         # profile shares it (`_costs_of`), so a run's first sighting of a layout another
         # run timed costs a lookup
-        self._cache = _costs_of(type(self), cfg)
+        self._cache, self._cost_keys = _costs_of(type(self), cfg)
         self._v_books: dict[tuple[int, int, int], Callable[[], int]] = {}  # (`_v_book`)
         self._book_s = self._s_booking()[0]  # the reference path's S booking
         self._class_of: dict[str, CostClass] = {}  # instruction text -> its cost class
@@ -517,8 +534,9 @@ class TimingModel:
         conflicts), cached on the instruction's kind and its layout relative to its first
         operand: a statement re-run, or moving its operands together through UB, costs a dict
         lookup."""
-        # statements with identical text share their decoding (simulator/decodings.py) and memo
-        key = (self, cls.name)
+        # statements with identical text share their decoding (simulator/decodings.py) and memo,
+        # which keeps it between runs and programs of the same content
+        key = self._cost_keys[cls.name]  # (every model sharing the cost cache: the same key)
         hit = vop.memo.get(key)
         if hit is None:
             origin = vop.origin  # a decoding moved through UB: kept with its origin's, by

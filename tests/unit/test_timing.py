@@ -363,10 +363,44 @@ def test_vector_costs_are_shared_by_runs_of_one_profile_and_model_class():
     class Costlier(model.TimingModel):
         pass
 
-    assert model.TimingModel(chip)._cache is model._costs_of(model.TimingModel, cfg)
+    assert model.TimingModel(chip)._cache is model._costs_of(model.TimingModel, cfg)[0]
     assert model.TimingModel(chip)._cache, "the runs above filled it"
     assert Costlier(chip)._cache is not model.TimingModel(chip)._cache
     assert not Costlier(chip)._cache
+
+
+def test_a_kept_decoding_keeps_its_cost_under_its_model_class_and_profile(monkeypatch):
+    """A decoding keeps its vector cost between runs (and programs of its content) under a
+    key naming the model class's and profile's cost cache (`_costs_of`, a PureKey): the next
+    run of the program, or of the same text assembled again, works out no cost, and books
+    what the first booked; a model class of its own, or a cache made afresh, has other keys."""
+    from simulator import decodings
+    from simulator.timing import model
+
+    text = prog("vcmpv.lt.f32 d, x, y, repeat=3, stride=1,2,2,8,8,8\nvadd.f32 x, x, y",
+                ".ub x f32[4096] = random(1)\n.ub y f32[4096] = random(2)\n.ub d u8[512]")
+    program = isa.assemble(text)
+    first = timed(program)[1]
+    timed(text)  # (a text run assembles it in a build context of its own: its first content)
+    worked: list = []
+    real = model.TimingModel._vector_cost_by_layout
+    monkeypatch.setattr(model.TimingModel, "_vector_cost_by_layout",
+                        lambda self, vop, cls: worked.append(vop) or real(self, vop, cls))
+    for again in (program, text):
+        assert [(t.start, t.end) for t in timed(again)[1]] == [(t.start, t.end) for t in first]
+    assert worked == []
+    chip = isa.chip.get_chip("ascend910b")
+
+    class Costlier(model.TimingModel):
+        pass
+
+    key = model.TimingModel(chip)._cost_keys["vcmpv"]
+    assert decodings.pure(key) and key is model.TimingModel(chip)._cost_keys["vcmpv"]
+    assert Costlier(chip)._cost_keys["vcmpv"] != key
+    model._COSTS.clear()
+    assert model.TimingModel(chip)._cost_keys["vcmpv"] != key
+    timed(program)
+    assert len(worked) == 2  # (a new cache's keys: each decoding's cost worked out again)
 
 
 def test_handlers_are_the_models_own_class_functions():
