@@ -65,7 +65,8 @@ class Accesses:
     range and footprint, for the init check) and what the readers' and writer's records are
     filled with (the reads' footprints merged where they can be)."""
 
-    __slots__ = ("ranges", "footprints", "reads", "_fills", "writes", "written", "step")
+    __slots__ = ("ranges", "footprints", "reads", "_fills", "writes", "written", "step",
+                 "quiet_at")
 
     def __init__(self, ranges, footprints, reads, writes):
         self.ranges, self.footprints = ranges, footprints
@@ -73,6 +74,7 @@ class Accesses:
         self._fills = None  # merged when first filled (a pending fill may never be applied)
         self.written = False  # every read found fully written: the init check is done
         self.step = None  # a vector decoding's: on_event's (`HazardChecks._vector_step`)
+        self.quiet_at = -1  # the v_epoch at which one of its steps found nothing to check
 
     @property
     def read_fills(self) -> tuple[Footprint, ...]:
@@ -280,7 +282,9 @@ class HazardChecks(Observer):
         append = self.where[V].append
         reads, writes, touches = bool(acc.reads), bool(acc.writes), acc.ranges is not None
         p = V  # (a closure's cell: cheaper than the global)
-        quiet_at = -1  # the v_epoch at which an execution found nothing to check
+        # the v_epoch at which an execution found nothing to check: any step's of these
+        # accesses (a plan's step, made after on_event's, starts where that one left off)
+        quiet_at = acc.quiet_at
 
         def step(instr: Instruction, busy: int = 0, taken: bool = False, ev=None) -> None:
             nonlocal quiet_at
@@ -303,7 +307,7 @@ class HazardChecks(Observer):
                     last_write[p] = count
                 append(instr)
             if looked and quiet(acc, cmpmask):
-                quiet_at = self.v_epoch
+                quiet_at = acc.quiet_at = self.v_epoch
         return step
 
     def _varying_step(self, cell: Varying, event: Callable) -> Each:

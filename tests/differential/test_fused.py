@@ -334,6 +334,27 @@ def test_a_stretch_leaves_fills_pending_and_the_records_right(monkeypatch):
         assert np.array_equal(rec.values(0, ub, None), row)
 
 
+def test_a_plans_step_starts_where_the_reference_paths_step_found_nothing_to_check(monkeypatch):
+    """A decoding's checks run in full at its first two executions (the reference path's:
+    the second finds nothing left to check), and its plan's step, made after them, starts
+    quiet: no third full check while nothing moved `v_epoch`. An access on another pipe in
+    between (bytes V never touches) moves it, and the plan's next execution checks in full
+    again."""
+    checked: list[int] = []
+    real = hazards.HazardChecks._checked
+    monkeypatch.setattr(hazards.HazardChecks, "_checked",
+                        lambda self, ev, p, acc: (checked.append(p), real(self, ev, p, acc))[1])
+    header = ".chip ascend910b\n.gm g f32[64] input = zeros\n.ub x f32[64] = random(1)\n" \
+        ".ub y f32[64] = random(2)\n.ub z f32[64]\n.ub w f32[64]\n"
+    simulator.run(header + "vadd.f32 z, x, y\n" * 6)
+    assert checked == [hazards.V, hazards.V]
+    checked.clear()
+    simulator.run(header + "vadd.f32 z, x, y\n" * 4 + "copy_gm_to_ub w, g, nburst=1, burst=8\n" +
+                  "vadd.f32 z, x, y\n" * 3)
+    v = hazards.V
+    assert checked[:2] == [v, v] and checked[2] != v and checked[3] == v, checked
+
+
 # -- timing with a head and a tail (the shipped profiles have none) --------------------------------
 @pytest.fixture(scope="module")
 def headed_chip(tmp_path_factory) -> str:
