@@ -97,6 +97,9 @@ class Family:
     # operands whose bytes decide which bytes the instruction touches (GatherMask's pattern):
     # `check` cannot decide the rest of its checks without the data
     data_roles: tuple[str, ...] = ()
+    # writes a scalar register from memory or a register data set (a load, GetRsvdCnt): what
+    # the loop probe (simulator/runaway.py) needs to know to tell a loop's next pass from data
+    reads_state: bool = False
     modes: dict[int, SelectMode] = attrs.field(factory=dict, eq=False, hash=False)  # vsel's
 
     # -- operands -----------------------------------------------------------------------------
@@ -474,8 +477,9 @@ FAIL = Family("fail", CONTROL)
 VREDUCEV2 = GatherMaskFamily("vreducev2", VECTOR, "V", "gathermask", counter_per_repeat=True,
                              mask_ignored=True, listed_keys=("pattern",),
                              data_roles=("src1",))
-GET_RSVD_CNT = Family("get_rsvd_cnt", SCALAR)
-GET_REDUCE_SPR = Family("get_reduce_spr", SCALAR)  # the whole-repeat reductions' registers
+GET_RSVD_CNT = Family("get_rsvd_cnt", SCALAR, reads_state=True)
+# the whole-repeat reductions' registers
+GET_REDUCE_SPR = Family("get_reduce_spr", SCALAR, reads_state=True)
 
 class BrcbFamily(Family):
     """vbrcb (AscendC Brcb): 8 elements of src a repeat (packed), each filling one 32-byte
@@ -679,7 +683,7 @@ class FloatScalarFamily(Family):
 
 
 DIV = Family("div", SCALAR)
-SCALAR_LOAD = Family("scalar_load", SCALAR)
+SCALAR_LOAD = Family("scalar_load", SCALAR, reads_state=True)
 SCALAR_STORE = Family("scalar_store", SCALAR)
 FALU = FloatScalarFamily("falu", SCALAR)
 FCONV = FloatScalarFamily("fconv", SCALAR)

@@ -22,6 +22,7 @@ from simulator.events import Event, Observer, RunInfo
 from simulator.machine import Machine
 from simulator.policy import Policy
 from simulator.problems import Fault, Problem
+from simulator.runaway import NEVER, LoopProbe
 from simulator.semantics import BUILTIN, InstructionSet
 from simulator.semantics.issued import Issued
 
@@ -57,6 +58,11 @@ class Executor:
                         if type(ob).before_write is not Observer.before_write]
         self.summarize = dict  # the run builder's: the summary observers get at the end
         self.steps = 0
+        # a loop that never ends, found at steps 2^16, 2^17, … (simulator/runaway.py): the
+        # step of the next look (a stream's statements have no loop of their own: never)
+        self.probe = LoopProbe(machine, isa) if getattr(source, "program", None) is not None \
+            else None
+        self.probe_at = self.probe.next_at if self.probe is not None else NEVER
         self.started = False
         self.done = False
         self._static: dict[str, tuple[dict, dict]] = {}
@@ -119,11 +125,25 @@ class Executor:
         return ev
 
     def count(self, instr: Instruction) -> None:
-        """One more step, at INSTR: past max_steps the run fails there."""
+        """One more step, at INSTR: past max_steps the run fails there; at a probe's step
+        (`probed`), a loop that never ends fails at its branch."""
         self.steps += 1
         if self.steps > self.max_steps:
             self.fail(instr, Problem("steps", f"--max-steps {self.max_steps} reached: stopped a "
                                      "runaway loop at this instruction"))
+        if self.steps >= self.probe_at:
+            self.probed(instr, self.source.index, self.steps)
+
+    def probed(self, instr: Instruction, index: int, step: int) -> int:
+        """INSTR, at flat INDEX, about to run as step STEP, shown to the loop probe (at or
+        past `probe_at`): the run fails at the loop's branch when the probe found a loop that
+        never ends; else the step of the next look (`probe_at`), which it returns."""
+        probe = self.probe
+        problem = probe.at(instr, index, step)
+        if problem is not None:
+            self.fail(probe.closing or instr, problem)
+        self.probe_at = probe.next_at
+        return self.probe_at
 
     def release(self) -> None:
         """The run is over (`Run.release`): every stored decoding lets go of its memo (its

@@ -108,7 +108,10 @@ class DebugLoop(FastLoop):
         session stops on it."""
         s, ex, source, hist = self.s, self.ex, self.source, self.s.hist
         plans, flat, records = self.plans, source.flat, hist.records
-        n_flat, max_steps, budget = len(flat), ex.max_steps, hist.budget
+        n_flat, budget = len(flat), hist.budget
+        # past it the reference path counts the step: it fails at max_steps, or shows the
+        # step to the loop probe (simulator/runaway.py)
+        limit = min(ex.max_steps, ex.probe_at - 1)
         i = source.index
         pos0 = pos = s.pos
         steps, uops, planned = ex.steps, s.uops, self.planned
@@ -119,7 +122,7 @@ class DebugLoop(FastLoop):
                 plan = plans.get(instr.body)
                 if plan is None and plans:
                     plan = plans.get((instr.text, instr.file))
-                if plan is None or steps >= max_steps:
+                if plan is None or steps >= limit:
                     break
                 ex.steps = steps + 1
                 try:
