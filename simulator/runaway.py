@@ -51,16 +51,19 @@ class LoopProbe:
             self._begin(instr, index, step)
             return None
         if not self._steady_body(instr):
-            return self._end()
+            self._end()
+            return None
         last_instr, last_index, _ = self._last
         if index != last_index + 1 and last_instr.defn.family.kind == families.CONTROL:
             self._branch = last_instr
         if instr is start[0]:
             if self._state() == start[1]:
                 return self._problem()
-            return self._end()
+            self._end()
+            return None
         if step - start[2] >= PROBE_STEPS:
-            return self._end()
+            self._end()
+            return None
         self._last = (instr, index, step)
         self.next_at = step + 1
         return None
