@@ -7,9 +7,9 @@
 
 #include "../pipev/core.h"
 #include "../pipev/launch.h"
+#include "tiling_registry.h"
 
 namespace pipev::detail {
-struct NoTilingRegistered {};
 template <class S> void copy_tiling(S& dst, const void* tiling, Loc loc) {
     if (!tiling) error(loc, "GET_TILING_DATA: the tiling argument is a null pointer");
     std::memcpy(static_cast<void*>(&dst), tiling, sizeof(S));
@@ -17,14 +17,13 @@ template <class S> void copy_tiling(S& dst, const void* tiling, Loc loc) {
 }  // namespace pipev::detail
 using pipev_tiling_default_t = ::pipev::detail::NoTilingRegistered;
 
-// REGISTER_TILING_DEFAULT(Struct) names the struct GET_TILING_DATA fills (in the kernel's scope).
+// REGISTER_TILING_DEFAULT(Struct) names the struct GET_TILING_DATA fills (in the kernel's scope);
+// without it, the struct an op_host tiling header registered (tiling_registry.h).
 #define REGISTER_TILING_DEFAULT(STRUCT) using pipev_tiling_default_t = STRUCT
 #define REGISTER_TILING_FOR_TILINGKEY(EXPR, STRUCT) static_assert(true, "")
 #define REGISTER_NONE_TILING static_assert(true, "")
-#define GET_TILING_DATA(VAR, TILING)                                                          \
-    static_assert(!std::is_same_v<pipev_tiling_default_t, ::pipev::detail::NoTilingRegistered>, \
-                  "pipev: GET_TILING_DATA needs REGISTER_TILING_DEFAULT(TilingStruct) first");  \
-    pipev_tiling_default_t VAR;                                                               \
+#define GET_TILING_DATA(VAR, TILING)                                          \
+    typename ::pipev::detail::TilingOf<pipev_tiling_default_t>::type VAR;     \
     ::pipev::detail::copy_tiling(VAR, TILING, ::pipev::Loc(__FILE__, __LINE__))
 #define GET_TILING_DATA_WITH_STRUCT(STRUCT, VAR, TILING) \
     STRUCT VAR;                                          \
