@@ -12,19 +12,19 @@ kernels get no header (the vendor's generated launcher names an instantiation; n
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from pathlib import Path
 
 from simulator.ascendc import launch
+from simulator.ascendc.cachefile import write_text_atomically
 
 _KERNEL = re.compile(
-    r'(?P<extern>extern\s+"C"\s+)?(?:__global__|__aicore__|\s|inline)*__global__[\s\w]*?'
+    r'(?:extern\s+"C"\s+)?(?:__global__|__aicore__|\s|inline)*__global__[\s\w]*?'
     r"\bvoid\s+(?P<name>[A-Za-z_]\w*)\s*\((?P<params>[^()]*)\)\s*\{")
 
 
-def kernels(text: str) -> list[tuple[str, str, bool]]:
-    """(name, parameter list as written, extern "C") of TEXT's non-template kernels."""
+def kernels(text: str) -> list[tuple[str, str]]:
+    """(name, parameter list as written) of TEXT's non-template kernels."""
     b = launch.blank(text)
     found = []
     for m in re.finditer(r"\b__global__\b", b):
@@ -35,14 +35,14 @@ def kernels(text: str) -> list[tuple[str, str, bool]]:
         k = _KERNEL.match(b, start) or _KERNEL.match(b, m.start())
         if k is None:
             continue
-        extern = bool(k.group("extern")) or 'extern "C"' in text[start:m.start()]
         params = " ".join(text[k.start("params"):k.end("params")].split())
-        found.append((k.group("name"), params, extern))
-    return list({n: (n, p, e) for n, p, e in found}.values())
+        found.append((k.group("name"), params))
+    return list(dict(found).items())
 
 
-def header(name: str, params: str, extern: bool) -> str:
-    decl = ('extern "C" ' if extern else "") + f"__global__ __aicore__ void {name}({params});"
+def header(name: str, params: str) -> str:
+    # (no `extern "C"`: the build drops it from every kernel, launch.py)
+    decl = f"__global__ __aicore__ void {name}({params});"
     return f"""// aclrtlaunch_{name}.h: written by pipev (simulator/ascendc/aclrtlaunch.py) for the
 // kernel {name}, as the vendor's build generates it for an ascendc_library.
 #ifndef PIPEV_ACLRTLAUNCH_{name.upper()}_H
@@ -63,14 +63,12 @@ def write_headers(texts: list[str], root: Path) -> Path | None:
     found = [k for t in texts for k in kernels(t)]
     if not found:
         return None
-    files = {f"aclrtlaunch_{n}.h": header(n, p, e) for n, p, e in found}
+    files = {f"aclrtlaunch_{n}.h": header(n, p) for n, p in found}
     digest = hashlib.sha256("".join(k + v for k, v in sorted(files.items())).encode())
     out = root / "aclrtlaunch" / digest.hexdigest()[:32]
     for fname, text in files.items():
         path = out / fname
         if not path.is_file():
             out.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{fname}.{os.getpid()}")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
+            write_text_atomically(path, text)
     return out

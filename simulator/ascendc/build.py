@@ -28,6 +28,7 @@ import attrs
 
 from isa.diagnostics import Diagnostic
 from simulator.ascendc import aclrtlaunch, bindgen, launch
+from simulator.ascendc.cachefile import write_text_atomically
 from simulator.ascendc.includes import IncludeError, original_of, rewrite_includes
 from simulator.bindings import ROWS
 
@@ -334,9 +335,7 @@ def _extra_bindings(root: Path) -> list[str]:
     header = root / "bindings" / f"{_sha(text.encode())[:32]}.h"
     if not header.is_file():
         header.parent.mkdir(exist_ok=True)
-        tmp = header.with_name(f".{header.name}.{os.getpid()}")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, header)
+        write_text_atomically(header, text)
     return ["-include", str(header)]
 
 
@@ -420,9 +419,7 @@ def _source_copy(root: Path, key: str, k: int, u: _Unit) -> str:
     src_dir = root / "src"
     src_dir.mkdir(exist_ok=True)
     copy = src_dir / (f"{key}.cpp" if k == 0 else f"{key}.{k}.cpp")
-    tmp = src_dir / f".{copy.name}.{os.getpid()}"
-    tmp.write_text(f"#line 1 {_c_string(u.display)}\n{u.text}", encoding="utf-8")
-    os.replace(tmp, copy)
+    write_text_atomically(copy, f"#line 1 {_c_string(u.display)}\n{u.text}")
     return str(copy)
 
 

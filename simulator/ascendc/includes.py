@@ -21,6 +21,7 @@ from pathlib import Path
 
 from isa.diagnostics import Diagnostic
 from simulator.ascendc import launch
+from simulator.ascendc.cachefile import write_text_atomically
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"(?P<name>[^"\n]+)"', re.M)
 _ORIGINALS: dict[str, str] = {}  # copy (resolved) -> the user's file it was made from
@@ -114,8 +115,6 @@ class _Tree:
         copy = self.out_dir / digest / resolved.name
         if not copy.is_file():
             copy.parent.mkdir(parents=True, exist_ok=True)
-            tmp = copy.with_name(f".{copy.name}.{os.getpid()}")
-            tmp.write_text(body, encoding="utf-8")
-            os.replace(tmp, copy)
+            write_text_atomically(copy, body)
         _ORIGINALS[str(copy.resolve())] = str(resolved)
         return copy

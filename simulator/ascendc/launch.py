@@ -6,6 +6,10 @@
   the headers place in the UB host buffer, `auto &name = ::pipev::ubuf_array<T [N]>("name");`
   (one placement per declaration site and launch; the helper takes the call site from
   `__builtin_FILE()`/`__builtin_LINE()` default arguments).
+- `extern "C"` before a `__global__` function is dropped (blanked): the kernel is an ordinary
+  C++ function of the one host program, which no C code names, and a kernel called after a C
+  library function (an operator `div`, `asinh`, `floor`) then overloads it instead of
+  conflicting with its C declaration (the device compile has no C library).
 - Kernel-only runs (`pipev run k.cpp --kernel NAME`) append an entry point that launches NAME
   with arguments passed from pipev (`entry_trailer`).
 
@@ -340,13 +344,25 @@ def _ubuf_edits(text: str, b: str) -> list[_Edit]:
     return edits
 
 
+# `extern "C"` (its string blanked) before a declaration whose specifiers include __global__
+_EXTERN_C_KERNEL = re.compile(r'\bextern\s*"\s"(?=(?:\s*\w+)*?\s*\b__global__\b)')
+
+
+def _extern_c_edits(text: str, b: str) -> list[_Edit]:
+    return [_Edit(m.start(), m.end(), " " * (m.end() - m.start()))
+            for m in _EXTERN_C_KERNEL.finditer(b)]
+
+
 def rewrite(text: str) -> str:
-    """TEXT with its kernel launches and `__ubuf__` local arrays rewritten (the same text when
-    it has neither); raises RewriteError for a launch or array it cannot parse."""
-    if "<<<" not in text and "__ubuf__" not in text:
+    """TEXT with its kernel launches and `__ubuf__` local arrays rewritten and its kernels'
+    `extern "C"` dropped (the same text when it has none of them); raises RewriteError for a
+    launch or array it cannot parse."""
+    if "<<<" not in text and "__ubuf__" not in text and not (
+            "extern" in text and "__global__" in text):
         return text
     b = blank(text)
-    edits = sorted(_launch_edits(text, b) + _ubuf_edits(text, b), key=lambda e: e.start)
+    edits = sorted(_launch_edits(text, b) + _ubuf_edits(text, b) + _extern_c_edits(text, b),
+                   key=lambda e: e.start)
     out, pos = [], 0
     for e in edits:
         if e.start < pos:

@@ -48,3 +48,63 @@ def test_a_kernels_get_tiling_data_without_a_struct_names_what_it_needs(pipev, t
     assert "GET_TILING_DATA needs REGISTER_TILING_DEFAULT(TilingStruct) first, or an op_host " \
         "tiling header (REGISTER_TILING_DATA_CLASS) included before the kernel" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_kernel_named_after_a_c_library_function_runs_beside_it(pipev, tmp_path):
+    """An operator's kernel is often named after its function (`div`, `asinh`): `extern "C"`
+    before `__global__` is dropped, so it overloads the C library's instead of conflicting."""
+    src = tmp_path / "k.cpp"
+    src.write_text(DIV_KERNEL)
+    proc = pipev("run", src, "--werror")
+    assert proc.returncode == 0, proc.stderr
+    assert "div 3 1, z[5] 3, z[255] 128" in proc.stdout
+    assert "k.cpp:41 div on ascend910b" in proc.stderr, proc.stderr
+
+
+DIV_KERNEL = r"""#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include "acl/acl.h"
+#include "kernel_operator.h"
+
+extern "C" __global__ __aicore__ void div(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 3 * 256 * sizeof(float));
+    AscendC::LocalTensor<float> a = buf.Get<float>();
+    AscendC::LocalTensor<float> b = a[256], c = a[512];
+    AscendC::GlobalTensor<float> xg, yg, zg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 256);
+    yg.SetGlobalBuffer((__gm__ float*)y, 256);
+    zg.SetGlobalBuffer((__gm__ float*)z, 256);
+    AscendC::DataCopy(a, xg, 256);
+    AscendC::DataCopy(b, yg, 256);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Div(c, a, b, 256);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(zg, c, 256);
+}
+
+int main()
+{
+    std::div_t q = std::div(7, 2);  // the C library's div beside the kernel named div
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream;
+    aclrtCreateStream(&stream);
+    std::vector<float> x(256), y(256, 2.0f), z(256);
+    for (int i = 0; i < 256; ++i) x[i] = float(i + 1);
+    void *dx, *dy, *dz;
+    aclrtMalloc(&dx, 1024, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc(&dy, 1024, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc(&dz, 1024, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(dx, 1024, x.data(), 1024, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtMemcpy(dy, 1024, y.data(), 1024, ACL_MEMCPY_HOST_TO_DEVICE);
+    div<<<1, nullptr, stream>>>((GM_ADDR)dx, (GM_ADDR)dy, (GM_ADDR)dz);
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(z.data(), 1024, dz, 1024, ACL_MEMCPY_DEVICE_TO_HOST);
+    printf("div %d %d, z[5] %g, z[255] %g\n", q.quot, q.rem, z[5], z[255]);
+    return 0;
+}
+"""

@@ -71,6 +71,18 @@ def test_a_file_without_launches_or_arrays_is_unchanged():
     assert rewrite("std::cout << x <<\n y;") == "std::cout << x <<\n y;"
 
 
+def test_a_kernels_extern_c_is_dropped_and_nothing_elses():
+    src = ('extern "C" __global__ __aicore__ void div(GM_ADDR x) {}\n'
+           'extern "C"\n__global__ void k2();\nextern "C" void host(int);\n'
+           'extern "C" { int c_api(int); }\nconst char* s = "extern \\"C\\" __global__";\n')
+    out = rewrite(src)
+    assert len(out) == len(src) and out.count("\n") == src.count("\n")
+    assert out.splitlines()[0] == " " * 11 + "__global__ __aicore__ void div(GM_ADDR x) {}"
+    assert out.splitlines()[1].strip() == "" and "__global__ void k2();" in out
+    assert 'extern "C" void host(int);' in out and 'extern "C" { int c_api' in out
+    assert out.splitlines()[-1] == src.splitlines()[-1]  # (a string's text stays)
+
+
 @pytest.mark.parametrize("src, line, col, why", [
     ("x;\n  <<<1, 0, 0>>>(p);", 2, 3, "no kernel name before <<<"),
     ("k<<<1, 0, 0(p);", 1, 2, "no matching >>>"),
