@@ -108,3 +108,75 @@ int main()
     return 0;
 }
 """
+
+
+def test_a_compare_result_in_int8_feeds_select_as_its_mask(pipev, tmp_path):
+    """Compare may write its bits to an int8_t tensor (the page allows it), and kernels (a
+    third-party NotEqual) hand that tensor to Select: both name its uint8_t view."""
+    src = tmp_path / "k.cpp"
+    src.write_text(SELECT_INT8_KERNEL)
+    proc = pipev("run", src, "--werror")
+    assert proc.returncode == 0, proc.stderr
+    # z = x == y ? x : 1 (mode 1), then z2 = the same bits choosing between two tensors (mode 2)
+    assert "ok 256 of 256, 40 equal" in proc.stdout, proc.stdout
+
+
+SELECT_INT8_KERNEL = r"""#include <cstdio>
+#include <vector>
+#include "acl/acl.h"
+#include "kernel_operator.h"
+using namespace AscendC;
+
+__global__ __aicore__ void eq_select(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4 * 256 * sizeof(float) + 256);
+    LocalTensor<float> a = buf.Get<float>(), b = a[256], c = a[512], d = a[768];
+    LocalTensor<int8_t> mask = buf.GetWithOffset<int8_t>(256, 4 * 256 * sizeof(float));
+    GlobalTensor<float> xg, yg, zg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 256);
+    yg.SetGlobalBuffer((__gm__ float*)y, 256);
+    zg.SetGlobalBuffer((__gm__ float*)z, 512);
+    DataCopy(a, xg, 256);
+    DataCopy(b, yg, 256);
+    PipeBarrier<PIPE_ALL>();
+    Compare(mask, a, b, CMPMODE::EQ, 256);
+    Select<float>(c, mask, a, 1.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 256);
+    Select(d, mask, a, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, 256);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(zg, c, 256);
+    DataCopy(zg[256], d, 256);
+}
+
+int main()
+{
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream;
+    aclrtCreateStream(&stream);
+    std::vector<float> x(256), y(256), z(512);
+    int equal = 0;
+    for (int i = 0; i < 256; ++i) {
+        x[i] = float(i % 7);
+        y[i] = float(i % 5);
+        equal += x[i] == y[i];
+    }
+    void *dx, *dy, *dz;
+    aclrtMalloc(&dx, 1024, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc(&dy, 1024, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc(&dz, 2048, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(dx, 1024, x.data(), 1024, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtMemcpy(dy, 1024, y.data(), 1024, ACL_MEMCPY_HOST_TO_DEVICE);
+    eq_select<<<1, nullptr, stream>>>((GM_ADDR)dx, (GM_ADDR)dy, (GM_ADDR)dz);
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(z.data(), 2048, dz, 2048, ACL_MEMCPY_DEVICE_TO_HOST);
+    int ok = 0;
+    for (int i = 0; i < 256; ++i) {
+        bool eq = x[i] == y[i];
+        ok += z[i] == (eq ? x[i] : 1.0f) && z[256 + i] == (eq ? x[i] : y[i]);
+    }
+    printf("ok %d of 256, %d equal\n", ok, equal);
+    return 0;
+}
+"""

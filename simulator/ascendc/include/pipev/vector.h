@@ -84,12 +84,19 @@ template <class T, class X> void src_op(Stmt& s, const X& x, Loc loc) {
 }
 
 // ---- select (docs/semantics.md §8.1) -----------------------------------------------------------------------
+// A bit mask's tensor: the documentation allows Compare an int8_t destination besides uint8_t,
+// and kernels hand that tensor to Select as its selMask; its bytes are the same bits, so an
+// int8_t tensor is named by its uint8_t view (pipev's bit masks are unsigned).
+template <class U> auto bits_view(const LocalTensor<U>& dst) {
+    if constexpr (std::is_same_v<U, int8_t>) return dst.template ReinterpretCast<uint8_t>();
+    else return dst;
+}
 // DST, SEL, SRC0, SRC1, mode=M: the operands both select forms with a mask tensor start with.
 template <class T, class U, class A, class B>
 void select_operands(Stmt& s, const LocalTensor<T>& dst, const LocalTensor<U>& sel, const A& a,
                      const B& b, int mode, Loc loc) {
     ub_op(s, dst, loc);
-    ub_op(s, sel, loc);
+    ub_op(s, bits_view(sel), loc);
     src_op<T>(s, a, loc);
     src_op<T>(s, b, loc);
     s.op("mode=%d", mode);
@@ -118,7 +125,7 @@ void select_nomask(const LocalTensor<T>& dst, const X& x, const LocalTensor<T>& 
                    uint8_t repeat, const BinaryRepeatParams& p, Loc loc) {
     Stmt s("select.%s", type_name<T>);
     ub_op(s, dst, loc);
-    ub_op(s, x, loc);
+    ub_op(s, bits_view(x), loc);
     ub_op(s, src, loc);
     s.op("mode=%d", mode).key("repeat", repeat).op("%s", binary_stride(p).c_str());
     s.issue(loc);
@@ -145,13 +152,6 @@ void flexible(const T2& dst, const LocalTensor<U>& sel, const T3& src0, const T4
     }
 }
 // ---- compare (docs/semantics.md §8.2) ----------------------------------------------------------------------
-// The result bits' tensor: the documentation allows an int8_t destination besides uint8_t; its
-// bytes are the same bits, so an int8_t tensor is named by its uint8_t view (pipev's bit masks
-// are unsigned).
-template <class U> auto bits_view(const LocalTensor<U>& dst) {
-    if constexpr (std::is_same_v<U, int8_t>) return dst.template ReinterpretCast<uint8_t>();
-    else return dst;
-}
 template <class T, class U>
 void compare_count(const LocalTensor<U>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
                    AscendC::CMPMODE m, uint32_t count, Loc loc) {
