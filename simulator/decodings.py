@@ -52,6 +52,8 @@ class PureKey(tuple):
 def pure(key) -> bool:
     """Whether a memo entry under KEY is kept between runs (PURE's names, a PureKey)."""
     return type(key) is PureKey or key in PURE
+
+
 # a program -> (checks, instruction set, UB bytes) -> the store its runs share (`kept`)
 _KEPT: WeakKeyDictionary[Program, dict[tuple, Decodings]] = WeakKeyDictionary()
 CONTENTS_KEPT = 4  # program contents whose decodings outlive their programs (`_CONTENTS`)

@@ -134,16 +134,22 @@ class Executor:
         if self.steps >= self.probe_at:
             self.probed(instr, self.source.index, self.steps)
 
-    def probed(self, instr: Instruction, index: int, step: int) -> int:
+    def probed(self, instr: Instruction, index: int, step: int) -> None:
         """INSTR, at flat INDEX, about to run as step STEP, shown to the loop probe (at or
         past `probe_at`): the run fails at the loop's branch when the probe found a loop that
-        never ends; else the step of the next look (`probe_at`), which it returns."""
+        never ends; else `probe_at` moves on to the step of the next look."""
         probe = self.probe
         problem = probe.at(instr, index, step)
         if problem is not None:
             self.fail(probe.closing or instr, problem)
         self.probe_at = probe.next_at
-        return self.probe_at
+
+    @property
+    def uncounted(self) -> int:
+        """The steps a loop that counts its own (the fast loops) may have run before the next
+        one needs the executor: past max_steps it fails (`count`), at `probe_at` the loop
+        probe looks (`probed`)."""
+        return min(self.max_steps, self.probe_at - 1)
 
     def release(self) -> None:
         """The run is over (`Run.release`): every stored decoding lets go of its memo (its

@@ -203,8 +203,7 @@ class FastLoop:
         batched, batch = self.batches.shapes, self.batches.run
         i = source.index  # the source's index, kept here while plans run (they need not see it)
         steps = ex.steps  # the executor's, which only this loop moves on
-        # the steps after which the next one fails (max_steps) or is shown to the loop probe
-        limit = min(max_steps, ex.probe_at - 1)
+        limit = ex.uncounted  # (past it, the next step fails or is shown to the loop probe)
         try:
             while True:
                 try:
@@ -214,7 +213,8 @@ class FastLoop:
                 if steps >= limit:
                     if steps >= max_steps:
                         ex.count(instr)  # fails with the reference path's words
-                    limit = min(max_steps, ex.probed(instr, i, steps + 1) - 1)
+                    ex.probed(instr, i, steps + 1)
+                    limit = ex.uncounted
                 steps += 1
                 ex.steps = steps
                 plan = plans.get(instr.body)

@@ -109,9 +109,7 @@ class DebugLoop(FastLoop):
         s, ex, source, hist = self.s, self.ex, self.source, self.s.hist
         plans, flat, records = self.plans, source.flat, hist.records
         n_flat, budget = len(flat), hist.budget
-        # past it the reference path counts the step: it fails at max_steps, or shows the
-        # step to the loop probe (simulator/runaway.py)
-        limit = min(ex.max_steps, ex.probe_at - 1)
+        limit = ex.uncounted  # (past it the reference path counts the step)
         i = source.index
         pos0 = pos = s.pos
         steps, uops, planned = ex.steps, s.uops, self.planned
