@@ -418,6 +418,9 @@ INSTRUCTIONS: dict[str, InstrDef] = {d.name: d for d in (
              doc="AscendC Cast: first-n (count=) or high-dimensional (repeat= + mask) → vconv"),
     _api_elementwise("abs", _VEC2, "api_unary", "abs", "unary", "AscendC Abs → vabs"),
     _api_elementwise("not", _VEC2, "api_unary", "bitwise", "unary", "AscendC Not → vnot"),
+    _api_elementwise("copy", _VEC2, "api_unary", "move", "unary",
+                     "AscendC Copy: UB to UB, first-n (count=) or high-dimensional (repeat= + "
+                     "mask) → vcopy"),
     # --- issue 28 (28b): gathers and layout shapes
     InstrDef("vreducev2", (("dst", "vec"), ("src0", "vec"), ("src1", "bits")), F.VREDUCEV2,
              typed=True, types="gather", strides="gathermask", keys=("repeat", "pattern"),

@@ -33,7 +33,8 @@ SHAPES = {
                 "scalar_round",  # #27: ShiftRight, roundEn last in its high-dimensional forms
                 "flex_scalar",  # #27: ascend950 Ands Ors Divs (the scalar in either place)
                 "scalar_flex",  # #27 (h27c): ascend950 Adds … Subs, the scalar first
-                "shift_tensor"),  # #27 (h27c): ascend950 ShiftLeft/Right by a tensor of counts
+                "shift_tensor",  # #27 (h27c): ascend950 ShiftLeft/Right by a tensor of counts
+                "copy"),  # Copy: (dst, src), its high-dimensional forms with CopyRepeatParams
     # cast (#27b): (dst, src) of the types `conv` names; unary: #27a (asc_exp …)
     "c_api": ("binary", "scalar", "cast", "unary",
               "binary_cast",  # #27: asc_mul_cast_half2int8 (dst, src0, src1), types its name's
@@ -171,6 +172,7 @@ BUILTIN: tuple[Binding, ...] = (
     *_rows("ascendc", "binary", "Add:add Sub:sub Mul:mul Max:max Min:min And:and Or:or"),
     *_rows("ascendc", "scalar", "Adds:adds Muls:muls Maxs:maxs Mins:mins"),
     *_rows("ascendc", "unary", "Abs:abs Not:not"),
+    Binding("ascendc", "Copy", "copy", "copy"),  # UB to UB (vcopy)
     *_rows("ascendc", "cast", "Cast:cast"),
     *_rows("c_api", "binary", "asc_add:add asc_sub:sub asc_mul:mul asc_max:max asc_min:min"),
     *_rows("c_api", "scalar", "asc_add_scalar:adds asc_mul_scalar:muls asc_max_scalar:maxs "

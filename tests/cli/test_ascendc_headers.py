@@ -56,6 +56,7 @@ PROGRAMS = {
     "scalar_helpers": (["scalar_helpers.cpp"], 2201),  # scalar helpers (issue #27)
     "reductions": (["reductions.cpp"], 2201),
     "int4": (["int4.cpp"], 2201),  # int4b_t: AscendC and the C API (issue #27)
+    "copy_ub": (["copy_ub.cpp"], 2201),  # Copy, UB to UB
 }
 QUEUE_ERRORS = ["deque_empty", "alloc_beyond", "free_twice", "init_beyond_ub",
                 "enque_beyond_depth", "no_init_buffer", "assert_fails"]
@@ -261,6 +262,7 @@ STREAM_RUNS = {
     "types_copy": [()],
     "reductions": [()],
     "int4": [()],
+    "copy_ub": [()],
 }
 
 
@@ -424,6 +426,27 @@ def test_datacopy_moves_64_bit_double_and_bool_tensors(programs):
     y = next(v for k, v in result.outputs.items() if k.endswith("y"))
     copied = 256  # GmAlloc(256): the recording's 32 bytes after it are the runtime's slack
     assert y.view(np.uint8)[:copied].tobytes() == data[:copied].tobytes()
+
+
+def test_copy_moves_what_its_forms_name(programs):
+    """Copy's count form, its contiguous-mask form (CopyRepeatParams as a braced list) and its
+    bitwise-mask form (blocks and repeats apart) write the elements the Copy page names,
+    element by element, and nothing else."""
+    launch = launches(run(programs, "copy_ub"))[0]
+    program, _ = assemble_launch(launch, "ascend910b")
+    x = next(t for t in program.gm.values() if t.name.endswith("x"))
+    data = np.arange(1, x.nbytes // 4 + 1, dtype=np.float32)  # (the runtime's slack after it)
+    result = simulator.run(program, inputs={x.name: data.view(x.dtype.npy)})
+    y = next(v for k, v in result.outputs.items() if k.endswith("y")).view(np.float32)
+    want = np.zeros(2048, np.float32)
+    want[:100] = data[:100]
+    want[256:384] = data[256:384]
+    for r in range(2):
+        for k in range(64):
+            if (0xF0F0F0F0F0F0F0F0 >> k) & 1:
+                b, e = divmod(k, 8)
+                want[1024 + (16 * r + 2 * b) * 8 + e] = data[512 + (8 * r + b) * 8 + e]
+    assert y[:2048].tobytes() == want.tobytes()
 
 
 def test_scalar_helpers_match_the_reference(programs):

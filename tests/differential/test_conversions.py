@@ -76,7 +76,8 @@ def test_cast_count_form_matches_the_exact_reference(case):
 
 
 @SETTINGS
-@given(st.sampled_from(("abs.f16", "abs.f32", "not.s16", "not.u16", "and.s16", "or.u16")),
+@given(st.sampled_from(("abs.f16", "abs.f32", "not.s16", "not.u16", "and.s16", "or.u16",
+                        "copy.f32", "copy.u16", "copy.s32")),
        st.integers(1, 700), st.integers(0, 2**32 - 1), st.sampled_from(("ascend910b",
                                                                         "ascend910")))
 def test_bit_operations_count_form(op, n, seed, chip):
@@ -97,7 +98,7 @@ def test_bit_operations_count_form(op, n, seed, chip):
     res = simulator.run(text)
     got = np.frombuffer(bytes(res.ub[2 * nbytes:3 * nbytes]), raw)
     want = {"abs": a & raw((1 << (8 * size - 1)) - 1), "not": ~a, "and": a & b,
-            "or": a | b}[name]
+            "or": a | b, "copy": a}[name]
     assert (got[:n] == want[:n]).all()
     assert (got[n:].view(np.uint8) == 0x5a).all()
 

@@ -44,7 +44,8 @@ STRIDES = {"binary": "1,1,1,8,8,8", "scalar": "1,1,8,8", "unary": "1,1,8,8", "ca
 # #27's shapes that call like an older one: Axpy/MulAddDst (<T, U> overloads too: tried with one
 # type here, their mixed forms in tests/cli/test_binary_cast_kernels.py) and ShiftRight (roundEn)
 AS_SHAPE = {"scalar_mixed": "scalar", "binary_mixed": "binary", "scalar_round": "scalar",
-            "binary_or_cast": "binary"}  # asc_add_relu: converting forms in that file too
+            "binary_or_cast": "binary",  # asc_add_relu: converting forms in that file too
+            "copy": "unary"}  # Copy: its high-dimensional forms take CopyRepeatParams
 # statements ascend910b has no types for (ascend950's Ands/Ors/Divs): their C++ calls are run on
 # ascend950 in tests/cli/test_binary_cast_kernels.py
 ELSEWHERE = ("ands", "ors", "divs")
@@ -196,7 +197,7 @@ def cpp_call(row: Binding, form: str, t: str, src: str | None) -> str:
         return f"{row.name}({', '.join(ops)}, {N});"
     if c_api:
         return f"{row.name}({', '.join(ops)}, {REPEAT}, {STRIDES[shape]});"
-    params = "rp" if shape in ("binary", "binary_cast") else "up"
+    params = "rp" if shape in ("binary", "binary_cast") else "cp" if row.shape == "copy" else "up"
     mask = {"mask": str(MASK), "bits": "bits", "keep": str(MASK)}[form]
     tmpl = "" if form != "keep" else (f"<{T}, {S}, false>" if shape in ("cast", "binary_cast")
                                       else f"<{T}, false>")
@@ -216,6 +217,7 @@ def cpp_source(cases: list) -> tuple[str, dict[int, tuple]]:
                       "    pipe.InitBuffer(buf, 32768);",
                       "    AscendC::BinaryRepeatParams rp;",
                       "    AscendC::UnaryRepeatParams up;",
+                      "    AscendC::CopyRepeatParams cp;",
                       f"    uint64_t bits[2] = {{{LO:#x}ull, 0}};"]
             lines += [f"    auto v_{t} = buf.Get<{c}>();" for t, c in CPP.items()]
         else:

@@ -202,6 +202,18 @@ struct UnaryRepeatParams {
     uint8_t dstRepStride = 8, srcRepStride = 8;
 };
 
+// Copy (UB to UB): the block strides (dstStride, srcStride) and the repeat strides
+// (dstRepeatSize, srcRepeatSize), in 32-byte blocks, as UnaryRepeatParams' four.
+struct CopyRepeatParams {
+    CopyRepeatParams() = default;
+    CopyRepeatParams(uint16_t dstStrideIn, uint16_t srcStrideIn, uint16_t dstRepeatSizeIn,
+                     uint16_t srcRepeatSizeIn)
+        : dstStride(dstStrideIn), srcStride(srcStrideIn), dstRepeatSize(dstRepeatSizeIn),
+          srcRepeatSize(srcRepeatSizeIn) {}
+    uint16_t dstStride = 1, srcStride = 1;
+    uint16_t dstRepeatSize = 8, srcRepeatSize = 8;
+};
+
 // DataCopy: blockCount bursts of blockLen 32-byte blocks; the strides are gaps between bursts.
 struct DataCopyParams {
     DataCopyParams() = default;

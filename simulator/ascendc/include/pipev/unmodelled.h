@@ -79,11 +79,7 @@ template <class T, bool isReuseSource = false, const PowerConfig& config = kDefa
 void Power(const LocalTensor<T>&, const A&, const B&, uint32_t, PIPEV_LOC) {
     pipev::detail::unmodelled("Power", loc);
 }
-// Copy (UB to UB, count form) and the Memory-vector Truncate
-template <class T>
-void Copy(const LocalTensor<T>&, const LocalTensor<T>&, uint32_t, PIPEV_LOC) {
-    pipev::detail::unmodelled("Copy", loc);
-}
+// the Memory-vector Truncate
 template <class T, RoundMode roundMode>
 void Truncate(const LocalTensor<T>&, const LocalTensor<T>&, uint32_t, PIPEV_LOC) {
     pipev::detail::unmodelled("Truncate", loc);

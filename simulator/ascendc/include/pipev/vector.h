@@ -12,6 +12,7 @@
 
 namespace pipev::detail {
 using AscendC::BinaryRepeatParams;
+using AscendC::CopyRepeatParams;
 using AscendC::LocalTensor;
 using AscendC::UnaryRepeatParams;
 
@@ -30,6 +31,10 @@ inline std::string binary_stride(const BinaryRepeatParams& p) {
 inline std::string unary_stride(const UnaryRepeatParams& p) {
     return format("stride=%u,%u,%u,%u", p.dstBlkStride, p.srcBlkStride, p.dstRepStride,
                   p.srcRepStride);
+}
+inline std::string unary_stride(const CopyRepeatParams& p) {
+    return format("stride=%u,%u,%u,%u", p.dstStride, p.srcStride, p.dstRepeatSize,
+                  p.srcRepeatSize);
 }
 inline void count_key(Stmt& s, const char* k, uint64_t n, bool reg) {
     if (reg) s.key(k, n);
@@ -224,6 +229,12 @@ void dup_hd(const LocalTensor<T>& dst, T scalar, const Mask* m, uint8_t repeat, 
         ub_op(s, dst, loc);
         s.op("%s", scalar_text(scalar).c_str());
     });
+}
+template <class T, bool isSetMask>
+void copy_form(const char* stmt, const LocalTensor<T>& dst, const LocalTensor<T>& src, Mask m,
+               uint8_t repeat, const CopyRepeatParams& p, Loc loc) {
+    hd_form<T>(head<T>(stmt), isSetMask ? &m : nullptr, repeat, unary_stride(p), loc,
+               [&](Stmt& s) { ub_ops(s, loc, dst, src); });
 }
 inline const char* round_name(AscendC::RoundMode r) {
     static const char* names[] = {"none", "rint", "floor", "ceil", "round", "trunc", "odd", "hybrid",
@@ -564,6 +575,30 @@ void Duplicate(const LocalTensor<T>& dst, const pipev::NoDeduce<T>& scalarValue,
                                   [&](pipev::detail::Stmt& s) {                                    \
             pipev::detail::ub_ops(s, loc, dst, src);                                               \
         });                                                                                        \
+    }
+// copy: Copy (dst, src) UB to UB — the count form, and the high-dimensional forms with the
+// vendor's mask parameters as they are (a bitwise mask[] or a contiguous length, so a braced
+// length converts) and CopyRepeatParams
+#define PIPEV_ASCENDC_COPY(NAME, STMT)                                                             \
+    template <typename T, bool isSetMask = true>                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,          \
+              PIPEV_LOC) {                                                                         \
+        pipev::detail::count_form(pipev::detail::head<T>(STMT), count, loc,                        \
+                                  [&](pipev::detail::Stmt& s) {                                    \
+            pipev::detail::ub_ops(s, loc, dst, src);                                               \
+        });                                                                                        \
+    }                                                                                              \
+    template <typename T, bool isSetMask = true>                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],         \
+              const uint8_t repeatTimes, const CopyRepeatParams& repeatParams, PIPEV_LOC) {        \
+        pipev::detail::copy_form<T, isSetMask>(STMT, dst, src, pipev::detail::mask_of(mask),       \
+                                               repeatTimes, repeatParams, loc);                    \
+    }                                                                                              \
+    template <typename T, bool isSetMask = true>                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask,           \
+              const uint8_t repeatTimes, const CopyRepeatParams& repeatParams, PIPEV_LOC) {        \
+        pipev::detail::copy_form<T, isSetMask>(STMT, dst, src, pipev::detail::mask_of(mask),       \
+                                               repeatTimes, repeatParams, loc);                    \
     }
 // cast: Cast (dst, src, round mode) → STMT.DST.SRC; masks and counts in the wider type
 #define PIPEV_ASCENDC_CAST(NAME, STMT)                                                             \
