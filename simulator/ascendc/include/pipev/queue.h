@@ -242,18 +242,18 @@ public:
         int qid = int(g.queues.size());
         for (int k = 0; k < num; ++k) {
             uint64_t addr = ub_alloc(len, "InitBuffer", loc);
-            q.slots.push_back({new_region(format("que%d_%d", qid, k), addr, len)});
+            q.slots.push_back({new_region(format("que%d_%d", qid, k), addr, block_up(len))});
         }
         g.queues.push_back(q);
         que.id_ = qid;
         que.gen_ = g_generation;
         return true;
     }
-    // One buffer of LEN bytes for a TBuf.
+    // One buffer of LEN bytes for a TBuf (rounded up to 32 bytes, as a queue's buffers).
     bool InitBuffer(pipev::detail::BufBase& buf, uint32_t len, PIPEV_LOC) {
         using namespace pipev::detail;
         uint64_t addr = ub_alloc(len, "InitBuffer", loc);
-        buf.region_ = new_region(format("tbuf%zu", g.regions.size()), addr, len);
+        buf.region_ = new_region(format("tbuf%zu", g.regions.size()), addr, block_up(len));
         buf.gen_ = g_generation;
         return true;
     }
