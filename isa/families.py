@@ -170,6 +170,12 @@ class Family:
         overlap its own sources partially (a reduction's result over its input)."""
         return False
 
+    def reads_by_element(self, role: str) -> bool:
+        """Whether source ROLE is read element by element at addresses of its own (a gather's
+        source): within a repeat its reads may then meet the destination anywhere but where an
+        earlier element of the repeat wrote (`simulator/checks.py` `_earlier_element`)."""
+        return False
+
     def chip_problem(self, name: str, chip: AnyChip, fields: dict, t: DType | None
                      ) -> tuple[str, str] | None:
         """Why CHIP cannot run instruction NAME with these fields and type, and
@@ -583,6 +589,9 @@ class GatherFamily(Family):
 
     def cost_classes(self) -> tuple[str, ...]:
         return ("gather_b16", "gather_b32")
+
+    def reads_by_element(self, role: str) -> bool:
+        return role == "src"
 
 
 VGATHER = GatherFamily("vgather", VECTOR, "V", "gather_b32", data_roles=("offset",))

@@ -248,6 +248,16 @@ def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep, within: bool = T
                                  f"byte {b:#x}, which repeat {j} wrote (no repeat may read what "
                                  "an earlier repeat wrote)", where=_at(src, i, b),
                                  role=role)))
+    if within and vop.family.reads_by_element(src.role):
+        hit = _earlier_element(vop, dst, src)
+        if hit is not None:
+            i, k, j, b = hit
+            found.append((i, Problem("overlap", f"{names} overlap in repeat {i}: element {k} "
+                                     f"reads byte {b:#x}, which element {j} of the repeat "
+                                     "wrote (a gathered element may be read where the repeat "
+                                     "writes it or a later element, not an earlier one)",
+                                     where=_at(src, i, b), role=role)))
+        within = False
     # within a repeat: where the byte sets meet they must be equal (unless the repeat reads all
     # it reads before it writes: a reduction)
     skeys = np.unique(srep * _BIG + sbyte)
@@ -266,6 +276,29 @@ def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep, within: bool = T
                                      "100%, the same bytes, or not at all)",
                                      where=_at(src, i, b), role=role)))
     return (min(found, key=lambda f: f[0]) if found else None), dep
+
+
+def _earlier_element(vop: VectorOp, dst: Access, src: Access
+                     ) -> tuple[int, int, int, int] | None:
+    """(repeat i, element k, element j < k, byte) of the first active element of a repeat that
+    reads an element an earlier active element of that repeat wrote, or None. Within a repeat
+    whose elements are read and written in order, or all read before any is written, the
+    result is the same unless that happens: what pipev accepts does not depend on which."""
+    r, size = vop.repeats, dst.size
+    d, s = dst.addresses(r), src.addresses(r)
+    active = vop.active if not vop.touches_all(dst) else np.ones(d.shape, bool)
+    off = s - d[:, :1]
+    j = off // size
+    n = d.shape[1]
+    k = np.arange(n)
+    hit = active & (off % size == 0) & (j >= 0) & (j < k)  # (j < k < n)
+    if hit.any():
+        rows, cols = np.nonzero(hit)
+        hit[rows, cols] = active[rows, j[rows, cols]]
+    if not hit.any():
+        return None
+    i, kk = (int(v[0]) for v in np.nonzero(hit))
+    return i, kk, int(j[i, kk]), int(s[i, kk])
 
 
 def _at(acc: Access, i: int, byte: int) -> str:

@@ -112,6 +112,23 @@ def test_the_reads_are_checked_where_they_land():
     assert result.ub[d.addr:d.addr + 8].view(np.float32).tolist() == [1, 2]
 
 
+def test_a_gather_in_place_may_read_where_it_writes_now_or_later_not_earlier():
+    """dst = src (a third-party NLLLoss gathers a tile's picks into the tile itself): element k
+    may read the element it writes or a later one — read before written whether the repeat
+    works element by element or reads everything first — but not one an earlier element of the
+    repeat wrote, whose value would depend on that order."""
+    for form in ("repeat=1, mask=8", "count=8"):
+        picks = [3, 1, 7, 3, 6, 5, 7, 7]
+        result = pipev.run(offsets(*(4 * p for p in picks)) + f"    gather.f32 a, a, o, {form}\n")
+        a = result.program.tensors["a"]
+        got = result.ub[a.addr:a.addr + 32].view(np.float32)
+        assert got.tolist() == picks, form  # (a = arange: element p holds p)
+        with pytest.raises(pipev.SimulationError, match=r"vgather.f32 dst a and src a overlap "
+                           r"in repeat 0: element 2 reads byte 0x4, which element 1 of the "
+                           r"repeat wrote"):
+            pipev.run(offsets(0, 4, 4) + f"    gather.f32 a, a, o, {form}\n")
+
+
 def test_check_says_a_data_driven_gather_is_left_to_run(tmp_path):
     src = tmp_path / "g.vasm"
     src.write_text(".chip ascend910b\n.gm x u32[64] input\n.ub a f32[64] = zeros\n"
