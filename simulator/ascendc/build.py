@@ -27,7 +27,7 @@ from pathlib import Path
 import attrs
 
 from isa.diagnostics import Diagnostic
-from simulator.ascendc import aclrtlaunch, bindgen, launch
+from simulator.ascendc import aclrtlaunch, bindgen, launch, opdef
 from simulator.ascendc.cachefile import write_text_atomically
 from simulator.ascendc.includes import IncludeError, original_of, rewrite_includes
 from simulator.bindings import ROWS
@@ -236,6 +236,9 @@ def compile_sources(sources: tuple[str | Path, ...], *, npu_arch: int, cce_aicor
         extra = shlex.split(env_map.get("PIPEV_CXXFLAGS", ""))
     except ValueError as e:
         raise BuildError(f"error: cannot read $PIPEV_CXXFLAGS ({e})") from None
+    # an msopgen project's DTYPE_ macros, from its OpDef (those the user did not define)
+    defines = (*defines, *opdef.dtype_defines([(u.path, u.original) for u in units], includes,
+                                              defines))
     flags = [*BASE_FLAGS, *extra, f"-I{INCLUDE_DIR}", f"-D__NPU_ARCH__={npu_arch}",
              *([f"-D__CCE_AICORE__={cce_aicore}"] if cce_aicore else []),
              *(f"-D{d}" for d in defines), *(f"-I{i}" for i in includes)]

@@ -1,8 +1,10 @@
 """A custom-operator project in msopgen's layout (tests/data/ascendc/opproject): the op_host
 tiling header (BEGIN_TILING_DATA_DEF … REGISTER_TILING_DATA_CLASS, register/tilingdata_base.h)
-and the op_kernel file, whose GET_TILING_DATA names no struct, compile unchanged in a host main
-that fills the tiling with the header's set_ calls and SaveToBuffer; the kernel reads back
-every field (a float, an array, a nested struct) and runs bit-exact on four cores."""
+and the op_kernel file, whose GET_TILING_DATA names no struct, which names the struct from the
+global namespace and whose element types are the DTYPE_ macros of op_host's OpDef, compile
+unchanged in a host main that fills the tiling with the header's set_ calls and SaveToBuffer;
+the kernel reads back every field (a float, an array, a nested struct) and runs bit-exact on
+four cores."""
 
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ def test_an_op_projects_host_tiling_header_and_kernel_run_unchanged(pipev, tmp_p
                      "--werror", timeout=600)
         assert proc.returncode == 0, proc.stderr
         assert "tiling 20 bytes, reserved 7 9" in proc.stdout  # (the host class's getters)
+        assert "dtypes 4 4 4 4" in proc.stdout  # DTYPE_X … ORIG_DTYPE_X: float, from the OpDef
         assert "scale_add_custom<<<4>>>" in proc.stderr, proc.stderr
         z = np.fromfile(tmp_path / "z.bin", np.float32)
         s = np.float32(float(scale[:-1]))

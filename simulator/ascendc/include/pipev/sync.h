@@ -77,16 +77,32 @@ template <pipe_t pipe> void PipeBarrier(PIPEV_LOC) { pipev::detail::barrier(pipe
 inline int64_t GetBlockIdx() { return pipev::detail::bridge().block_idx; }
 inline int64_t GetBlockNum() { return pipev::detail::bridge().block_num; }
 // Inter-core synchronisation is out of pipev's model: its cores run one after another, so a
-// kernel that waits for the others would wait for cores that have not run yet.
+// kernel that waits for the others would wait for cores that have not run yet. A launch of one
+// core has no other to wait for: there SyncAll is the core's own barrier of every pipe.
 inline void sync_all(pipev::Loc loc) {
+    if (GetBlockNum() == 1) {
+        pipev::detail::barrier(PIPE_ALL, loc);
+        return;
+    }
     pipev::detail::error(loc, "SyncAll: inter-core synchronisation is not modelled (pipev runs "
                          "a launch's cores one after another; split the kernel into two "
-                         "launches at the SyncAll)");
+                         "launches at the SyncAll, or launch one core)");
 }
 template <bool isAIVOnly = true> void SyncAll(PIPEV_LOC) { sync_all(loc); }
 template <bool isAIVOnly = true, class G, class L>
 void SyncAll(const G&, const L&, int32_t = 0, PIPEV_LOC) { sync_all(loc); }
 // The machine is in its reset state when a launch starts: nothing to do.
 inline void InitSocState() {}
+// The scalar unit's data cache is not modelled: GetValue / SetValue on GM read and write GM
+// itself, as after a clean and invalidate, so DataCacheCleanAndInvalid has nothing to do (its
+// page's three forms, with the CacheLine and DcciDst values it names).
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <class T, CacheLine entireType, DcciDst dcciDst>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+template <class T, CacheLine entireType, DcciDst dcciDst>
+void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
+template <class T, CacheLine entireType>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
 }  // namespace AscendC
 #endif

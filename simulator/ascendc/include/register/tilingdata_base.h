@@ -21,7 +21,16 @@ namespace optiling {
 class TilingDef {};  // the host classes' base on the page (a name host code may mention)
 }  // namespace optiling
 
+// The struct is defined at global scope — the kernel-side struct CANN generates is global, and
+// kernels name it so (`NLLLossTilingData* tiling`) — and named in optiling by a using-declaration,
+// so the host code's optiling::NAME is the same type. The macro closes the enclosing
+// `namespace optiling {` (where the page's headers write it) and END_TILING_DATA_DEF reopens it.
 #define BEGIN_TILING_DATA_DEF(NAME)                                                        \
+    }                                                                                      \
+    struct NAME;                                                                           \
+    namespace optiling {                                                                   \
+    using ::NAME;                                                                          \
+    }                                                                                      \
     struct NAME {                                                                          \
         void SaveToBuffer(void* buf, std::size_t capacity) const                           \
         {                                                                                  \
@@ -45,7 +54,9 @@ class TilingDef {};  // the host classes' base on the page (a name host code may
     void set_##FIELD(const TYPE& value) { FIELD = value; }      \
     const TYPE& get_##FIELD() const { return FIELD; }
 
-#define END_TILING_DATA_DEF }
+#define END_TILING_DATA_DEF \
+    };                          \
+    namespace optiling {
 
 #define REGISTER_TILING_DATA_CLASS(OP, NAME)                                                  \
     inline constexpr std::size_t pipev_tiling_registration_##OP##_##NAME =                   \

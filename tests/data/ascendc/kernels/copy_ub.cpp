@@ -38,6 +38,9 @@ extern "C" __global__ __aicore__ void copy_ub(GM_ADDR x, GM_ADDR y)
     PipeBarrier<PIPE_ALL>();
     DataCopy(yGm, d, N);
     PipeBarrier<PIPE_ALL>();
+    // the scalar unit's data cache is not modelled: these compile and issue nothing
+    DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(yGm);
+    DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(yGm);
 }
 
 int main()

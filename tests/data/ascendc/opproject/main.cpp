@@ -1,7 +1,8 @@
 // A host main for pipev's msopgen-style project: the op_host tiling header and the op_kernel
-// file included as they are; the tiling filled with the header's set_ calls and saved with
-// SaveToBuffer, as the op's host tiling function would; reads x.bin and y.bin (N floats),
-// launches scale_add_custom on CORES cores and writes z.bin.
+// file included as they are (the kernel's DTYPE_ macros come from op_host's OpDef); the tiling
+// filled with the header's set_ calls and saved with SaveToBuffer, as the op's host tiling
+// function would; reads x.bin and y.bin (N floats), launches scale_add_custom on CORES cores and
+// writes z.bin.
 #include <cstdio>
 #include <vector>
 #include "acl/acl.h"
@@ -51,6 +52,8 @@ int main()
     FILE* f = fopen("z.bin", "wb");
     fwrite(z.data(), sizeof(float), N, f);
     fclose(f);
+    printf("dtypes %zu %zu %zu %zu\n", sizeof(DTYPE_X), sizeof(DTYPE_Y), sizeof(DTYPE_Z),
+           sizeof(ORIG_DTYPE_X));  // (the OpDef's first combination, op_host/scale_add_custom.cpp)
     printf("tiling %zu bytes, reserved %u %u\n", tiling.GetDataSize(), tiling.get_reserved()[0],
            tiling.get_reserved()[1]);
     return 0;
