@@ -128,6 +128,19 @@ def test_deque_of_an_empty_queue(pipev):
     assert "deadlock" in d["msg"]
 
 
+def test_a_dequeued_tensor_may_be_queued_again(pipev, tmp_path):
+    """An accumulator kept in its queue: DeQue, Add, EnQue again (a third-party LogSumExp's
+    loop) runs, its flags paired as every EnQue's are."""
+    x = np.arange(256, dtype=np.float32) - 100.5
+    np.save(tmp_path / "x.npy", x)
+    proc = pipev("run", RUN / "requeue.cpp", "--kernel", "requeue", "--arg",
+                 f"x={tmp_path / 'x.npy'}", "--arg", "y=out:f32[256]", "--output-dir",
+                 tmp_path / "out", "--werror")
+    assert proc.returncode == 0, proc.stderr
+    y = np.load(tmp_path / "out" / "y.npy")
+    assert y.tobytes() == (x + x + x).tobytes()
+
+
 def test_compile_error_is_the_compilers_diagnostic(pipev):
     src = RUN / "compile_error.cpp"
     proc = pipev("run", src)

@@ -82,10 +82,11 @@ struct QueueBase {
         QueueState& q = state(loc, "EnQue");
         int k = slot_of(q, region, loc, "EnQue");
         Slot& s = q.slots[size_t(k)];
-        if (s.state != kAllocated)
+        // a dequeued tensor may be queued again (an accumulator kept in its queue: DeQue, add,
+        // EnQue): on the chip EnQue passes the buffer on whatever came before
+        if (s.state != kAllocated && s.state != kDequeued)
             error(loc, "EnQue of a tensor that is %s (line %d); EnQue takes a tensor from "
-                  "AllocTensor", s.state == kFree ? "free" : s.state == kQueued ? "already queued"
-                  : "dequeued", s.line);
+                  "AllocTensor or DeQue", s.state == kFree ? "free" : "already queued", s.line);
         if (q.depth > 0 && int(q.fifo.size()) >= q.depth)
             error(loc, "EnQue beyond the queue's depth %d: DeQue first (TQue<pos, depth> allows "
                   "depth consecutive EnQue)", q.depth);
