@@ -23,7 +23,7 @@ from isa.diagnostics import Diagnostic
 from simulator.ascendc import launch
 from simulator.ascendc.cachefile import write_text_atomically
 
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"(?P<name>[^"\n]+)"', re.M)
+QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"(?P<name>[^"\n]+)"', re.M)
 _ORIGINALS: dict[str, str] = {}  # copy (resolved) -> the user's file it was made from
 _HEADERS = (Path(__file__).resolve().parent / "include").resolve()
 
@@ -56,7 +56,7 @@ class _Tree:
     def text_of(self, text: str, display: str, path: Path) -> str:
         blanked = launch.blank(text)
         out, pos = [], 0
-        for m in _INCLUDE.finditer(text):
+        for m in QUOTED_INCLUDE.finditer(text):
             if "include" not in blanked[m.start():m.start("name")]:
                 continue  # inside a comment (blanked)
             found = self._resolve(m.group("name"), display, path)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"(?P<name>[^"\n]+)"', re.M)
+from simulator.ascendc.includes import QUOTED_INCLUDE
+
 # one input or output of the definition: its name and its chain of calls up to the statement's end
 _PARAM = re.compile(r'\bthis\s*->\s*(?:Input|Output)\s*\(\s*"(?P<name>[^"]+)"\s*\)(?P<chain>[^;]*)')
 _TYPES = re.compile(r'\.\s*DataType(?:List)?\s*\(\s*\{(?P<list>[^}]*)\}')
@@ -45,7 +46,7 @@ def _projects(units: list[tuple[Path, str]], includes: tuple[str, ...]) -> list[
     kernels = []
     for path, text in units:
         kernels.append(path)
-        for m in _INCLUDE.finditer(text):
+        for m in QUOTED_INCLUDE.finditer(text):
             for base in (path.parent, *map(Path, includes)):
                 cand = base / m.group("name")
                 if cand.is_file():

@@ -245,10 +245,10 @@ inline uint64_t ub_limit() { return bridge().ub_bytes; }
 // The UB GetCoreMemSize gives: all of it but the chip's register-spill reserve (ascend950).
 inline uint64_t ub_usable() { return bridge().ub_bytes - bridge().spill_bytes; }
 
-// Reserves BYTES of UB (32-byte aligned).
 // LEN rounded up to whole 32-byte blocks: InitBuffer's buffer of an unaligned length (the
 // page: "automatically padded up to 32-byte alignment"; a DataCopyPad of the length fills it)
 inline uint64_t block_up(uint64_t len) { return (len + 31) & ~uint64_t(31); }
+// Reserves BYTES of UB (32-byte aligned).
 inline uint64_t ub_alloc(uint64_t bytes, const char* what, Loc loc) {
     uint64_t addr = (g.ub_top + 31) & ~uint64_t(31);
     uint64_t end = addr + block_up(bytes);
