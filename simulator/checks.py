@@ -257,12 +257,18 @@ def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep, within: bool = T
                                      "wrote (a gathered element may be read where the repeat "
                                      "writes it or a later element, not an earlier one)",
                                      where=_at(src, i, b), role=role)))
-        within = False
-    # within a repeat: where the byte sets meet they must be equal (unless the repeat reads all
-    # it reads before it writes: a reduction)
+    elif within and not vop.family.reads_before_writing():
+        found += _partial_in_repeat(srep, sbyte, dkeys, names, src, role)
+    return (min(found, key=lambda f: f[0]) if found else None), dep
+
+
+def _partial_in_repeat(srep, sbyte, dkeys, names: str, src: Access, role: str) -> list[tuple]:
+    """The rule within a repeat (unless the repeat reads all it reads before it writes: a
+    reduction): where the byte sets meet they must be equal; [(repeat, Problem)] or []."""
+    found = []
     skeys = np.unique(srep * _BIG + sbyte)
     shared = np.isin(skeys, dkeys, assume_unique=True)
-    if within and shared.any() and not vop.family.reads_before_writing():
+    if shared.any():
         meet = np.unique(skeys[shared] // _BIG)
         only = np.concatenate([skeys[~shared],
                                dkeys[~np.isin(dkeys, skeys, assume_unique=True)]]) // _BIG
@@ -275,7 +281,7 @@ def _overlap_pair(vop: VectorOp, dst: Access, src: Access, dep, within: bool = T
                                      f"first at byte {b:#x} (within a repeat operands overlap "
                                      "100%, the same bytes, or not at all)",
                                      where=_at(src, i, b), role=role)))
-    return (min(found, key=lambda f: f[0]) if found else None), dep
+    return found
 
 
 def _earlier_element(vop: VectorOp, dst: Access, src: Access
