@@ -18,6 +18,7 @@
 #include "pipev/launch.h"
 #include "pipev/boilerplate.h"
 #include "pipev/advanced.h"
+#include "pipev/softmax.h"  // SoftMax, SimpleSoftMax
 #include "pipev/dequant.h"  // #27/#29: SetDeqScale, CastDequant
 #include "pipev/unmodelled.h"  // #34: names the operator library's headers mention
 #include "pipev/reg.h"  // issue 34: ascend950 reg-based vector (AscendC::Reg, asc_vf_call)

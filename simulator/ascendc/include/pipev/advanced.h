@@ -17,16 +17,21 @@
 namespace pipev::detail {
 inline uint32_t round32(uint64_t bytes) { return uint32_t((bytes + 31) & ~uint64_t(31)); }
 
+// The UB the kernel's buffers leave free above them, from the 32-byte aligned ADDR on (the
+// framework hands out what GetCoreMemSize gives).
+inline uint64_t framework_free(uint64_t* addr = nullptr) {
+    uint64_t at = (g.ub_top + 31) & ~uint64_t(31), top = ub_usable();
+    if (addr) *addr = at;
+    return at < top ? top - at : 0;
+}
 // BYTES of temporary UB above the kernel's buffers (one region per launch, grown as needed).
 inline AscendC::LocalTensor<uint8_t> framework_tmp(uint32_t bytes, const char* api, Loc loc) {
-    uint64_t addr = (g.ub_top + 31) & ~uint64_t(31);
+    uint64_t addr = 0, avail = framework_free(&addr);
     uint32_t need = round32(bytes);
-    uint64_t top = ub_usable();  // the framework hands out what GetCoreMemSize gives
-    if (addr + need > top)
+    if (need > avail)
         error(loc, "%s takes %u bytes of temporary space from the UB the kernel's buffers leave "
               "free, and %llu are free above UB 0x%llx: pass a sharedTmpBuffer or leave room",
-              api, need, (unsigned long long)(addr < top ? top - addr : 0),
-              (unsigned long long)addr);
+              api, need, (unsigned long long)avail, (unsigned long long)addr);
     int region = -1;
     for (size_t i = 0; i < g.regions.size(); ++i)
         if (g.regions[i].base == "api_tmp" && g.regions[i].addr == addr &&

@@ -35,6 +35,11 @@ inline void kernel_task_type(KernelMetaType type, const char* text, Loc loc) {
 #define KERNEL_TASK_TYPE(key, value) \
     ((void)(key), ::pipev::detail::kernel_task_type(value, #value, ::pipev::Loc(__FILE__, __LINE__)))
 
+// The core a kernel body runs on, in the vendor's `if ASCEND_IS_AIC { return; }` idiom (the
+// macros carry their parentheses): pipev runs the body on vector (AIV) cores only.
+#define ASCEND_IS_AIV (true)
+#define ASCEND_IS_AIC (false)
+
 // The vendor declares GetTPipePtr at global scope as well (the same function: no ambiguity
 // after `using namespace AscendC`).
 using AscendC::GetTPipePtr;

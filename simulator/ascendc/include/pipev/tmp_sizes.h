@@ -63,6 +63,30 @@ inline uint32_t where(uint64_t count, uint32_t type_size) {
     return predicate(count, 1, copy > first ? copy : first, false);
 }
 
+// SoftMax / SimpleSoftMax (pipev/softmax.h): a pass over ROWS rows of K columns takes the rows'
+// float copy (a half source's: COPY), the rows' accumulator of 64 floats each (the reductions
+// past 64 columns), and, for the rows rounded up to Brcb's groups of 8, the reduced values (as
+// float and as half), the max's and the sum's broadcasts in float (64 bytes a row: a given
+// half block cast to float) and a half broadcast (32). The host helpers know only max/sum's size, so they count the copy
+// for every source: a figure from them never falls short.
+inline uint32_t softmax_pass(uint64_t rows, uint64_t k, bool copy) {
+    uint64_t r8 = (rows + 7) / 8 * 8;
+    return round32(copy ? rows * k * 4 : 0) + round32(rows * 256) + round32(r8 * 4) +
+           round32(r8 * 2) + uint32_t(5 * r8 * 32);
+}
+// rows a pass: at most 255 (a repeat a row) and, when a row's float stride passes the 8-bit
+// repeat stride (255 blocks), one
+inline uint32_t softmax_rows_max(uint64_t m, uint64_t k) {
+    uint64_t cap = k * 4 / 32 > 255 ? 1 : 255;
+    return uint32_t(m < cap ? m : cap);
+}
+// the most rows of M (at most softmax_rows_max) whose pass fits in BYTES; 0 when not even one
+inline uint32_t softmax_rows(uint64_t m, uint64_t k, bool copy, uint64_t bytes) {
+    uint32_t rows = softmax_rows_max(m, k);
+    while (rows && softmax_pass(rows, k, copy) > bytes) --rows;
+    return rows;
+}
+
 // The TmpBufferFactorSize helpers: need(n) <= extra + live * type_size * n for every n, so
 // (currBuff - extra) / live / type_size elements fit in currBuff (the documentation's rule).
 // live and extra bound pipev's figures above (a compare's bits, 1/8 byte an element, count as

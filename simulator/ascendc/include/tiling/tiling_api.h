@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <vector>
 
+#include "pipev/softmax_tiling.h"
 #include "pipev/tmp_sizes.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -108,5 +109,60 @@ PIPEV_FACTOR_HELPER(GetLogicalAndsTmpBufferFactorSize, pipev::tmp::logical_facto
 PIPEV_FACTOR_HELPER(GetLogicalOrsTmpBufferFactorSize, pipev::tmp::logical_factor())
 PIPEV_FACTOR_HELPER(GetWhereTmpBufferFactorSize, pipev::tmp::where_factor())
 #undef PIPEV_FACTOR_HELPER
+
+// SoftMax / SimpleSoftMax (the "SoftMax/SimpleSoftMax Tiling" page): the shape's rows M (the
+// product of every axis but the last) and row length K; the sizes are pipev's passes'
+// (pipev/tmp_sizes.h), the tiling pipev's own figures for them (pipev/softmax_tiling.h).
+namespace pipev_tiling {
+inline void rows_cols(const ge::Shape& s, uint64_t& m, uint64_t& k) {
+    size_t n = s.GetDimNum();
+    k = n && s.GetDim(n - 1) > 0 ? uint64_t(s.GetDim(n - 1)) : 0;
+    m = n ? 1 : 0;
+    for (size_t i = 0; i + 1 < n; ++i) m *= s.GetDim(i) > 0 ? uint64_t(s.GetDim(i)) : 0;
+}
+}  // namespace pipev_tiling
+inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                     const bool isReuseSource) {
+    (void)dataTypeSize, (void)isReuseSource;
+    uint64_t m, k;
+    pipev_tiling::rows_cols(srcShape, m, k);
+    return m && k ? pipev::tmp::softmax_pass(pipev::tmp::softmax_rows_max(m, k), k, true) : 0;
+}
+inline uint32_t GetSoftMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                     const bool isReuseSource) {
+    (void)dataTypeSize, (void)isReuseSource;
+    uint64_t m, k;
+    pipev_tiling::rows_cols(srcShape, m, k);
+    return m && k ? pipev::tmp::softmax_pass(1, k, true) : 0;
+}
+// DATATYPESIZE: max's and sum's element size (the page); LOCALWORKSPACESIZE: the bytes of
+// temporary space the kernel will have, which set the rows a pass (splitM)
+inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                              const uint32_t localWorkSpaceSize, SoftMaxTiling& softmaxTiling) {
+    uint64_t m, k;
+    pipev_tiling::rows_cols(srcShape, m, k);
+    SoftMaxTiling& t = softmaxTiling;
+    t = SoftMaxTiling{};
+    t.srcM = uint32_t(m), t.srcK = uint32_t(k), t.srcSize = uint32_t(m * k);
+    uint32_t block = dataTypeSize ? 32 / dataTypeSize : 0;
+    t.outMaxM = t.srcM, t.outMaxK = block, t.outMaxSize = t.srcM * block;
+    t.splitM = m && k ? pipev::tmp::softmax_rows(m, k, true, localWorkSpaceSize) : 0;
+    t.splitK = t.srcK, t.splitSize = t.splitM * t.srcK;
+    t.reduceM = t.splitM, t.reduceK = block, t.reduceSize = t.splitM * block;
+    t.rangeM = t.splitM ? t.srcM / t.splitM : 0, t.tailM = t.splitM ? t.srcM % t.splitM : 0;
+    t.tailSplitSize = t.tailM * t.srcK, t.tailReduceSize = t.tailM * block;
+}
+// whether the isBasicBlock form may run this tiling's shape (DATATYPESIZE: the source's)
+inline bool IsBasicBlockInSoftMax(const SoftMaxTiling& tiling, const uint32_t dataTypeSize = 2) {
+    uint32_t k = tiling.srcK;
+    return dataTypeSize && k >= 256 / dataTypeSize && k < 2048 && k % 64 == 0 &&
+           tiling.srcM % 8 == 0;
+}
 }  // namespace AscendC
+namespace optiling {
+using AscendC::GetSoftMaxMaxTmpSize;
+using AscendC::GetSoftMaxMinTmpSize;
+using AscendC::IsBasicBlockInSoftMax;
+using AscendC::SoftMaxTilingFunc;
+}  // namespace optiling
 #endif
