@@ -19,6 +19,7 @@
 #include "pipev/boilerplate.h"
 #include "pipev/advanced.h"
 #include "pipev/softmax.h"  // SoftMax, SimpleSoftMax
+#include "pipev/broadcast.h"  // Broadcast (BroadCast)
 #include "pipev/dequant.h"  // #27/#29: SetDeqScale, CastDequant
 #include "pipev/unmodelled.h"  // #34: names the operator library's headers mention
 #include "pipev/reg.h"  // issue 34: ascend950 reg-based vector (AscendC::Reg, asc_vf_call)

@@ -87,6 +87,48 @@ inline uint32_t softmax_rows(uint64_t m, uint64_t k, bool copy, uint64_t bytes) 
     return rows;
 }
 
+// Broadcast (pipev/broadcast.h): the [m, k] result in passes of rows. COLS is [m, 1] -> [m, k]
+// (each source element fills its row), ROWS [1, k] -> [m, k] (the source row repeated), COPY a
+// shape that broadcasts nothing. A 16- or 32-bit type takes, for COLS only, Brcb's blocks (one
+// a row, the rows rounded up to Brcb's groups of 8) and one zeroed block for the rows past the
+// source's last whole 32 bytes; ROWS and COPY take none. An 8-bit type (BYTES) runs through
+// half: the pass's source as half (COLS: a row's element; ROWS: the row; COPY: the rows), the
+// half result (rows x k), and COLS's blocks as above.
+enum class BroadcastKind { COPY, ROWS, COLS };
+inline uint32_t broadcast_pass(uint64_t rows, uint64_t k, BroadcastKind kind, bool bytes) {
+    uint64_t blocks = kind == BroadcastKind::COLS ? (rows + 7) / 8 * 8 * 32 + 32 : 0;
+    if (!bytes) return uint32_t(blocks);
+    if (kind == BroadcastKind::COPY) return round32(rows * k * 2);
+    uint64_t src = kind == BroadcastKind::COLS ? rows : k;
+    return round32(src * 2) + round32(rows * k * 2) + uint32_t(blocks);
+}
+// a pass's rows are a multiple of this (but the last): every operand of the next pass starts
+// 32-byte aligned (dst's row, and for COLS the source's element; an 8-bit type's 32-byte blocks)
+inline uint32_t broadcast_step(uint64_t k, BroadcastKind kind, uint32_t type_size) {
+    uint32_t per = 32 / type_size;
+    if (kind == BroadcastKind::COLS) return per;
+    uint32_t g = per, r = uint32_t(k % per);
+    while (r) {  // gcd(k, per)
+        uint32_t t = g % r;
+        g = r, r = t;
+    }
+    return per / g;
+}
+// the most rows of M (a multiple of the step, or all M) whose pass fits in BYTES; 0 when not
+// even the first step's
+inline uint32_t broadcast_rows(uint64_t m, uint64_t k, BroadcastKind kind, uint32_t type_size,
+                               uint64_t bytes) {
+    bool b = type_size == 1;
+    if (broadcast_pass(m, k, kind, b) <= bytes) return uint32_t(m);
+    uint64_t step = broadcast_step(k, kind, type_size), rows = m / step * step;
+    while (rows && broadcast_pass(rows, k, kind, b) > bytes) rows -= step;
+    return uint32_t(rows);
+}
+inline uint32_t broadcast_min(uint64_t m, uint64_t k, BroadcastKind kind, uint32_t type_size) {
+    uint64_t step = broadcast_step(k, kind, type_size);
+    return broadcast_pass(m < step ? m : step, k, kind, type_size == 1);
+}
+
 // The TmpBufferFactorSize helpers: need(n) <= extra + live * type_size * n for every n, so
 // (currBuff - extra) / live / type_size elements fit in currBuff (the documentation's rule).
 // live and extra bound pipev's figures above (a compare's bits, 1/8 byte an element, count as

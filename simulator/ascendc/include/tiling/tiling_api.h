@@ -158,8 +158,48 @@ inline bool IsBasicBlockInSoftMax(const SoftMaxTiling& tiling, const uint32_t da
     return dataTypeSize && k >= 256 / dataTypeSize && k < 2048 && k % 64 == 0 &&
            tiling.srcM % 8 == 0;
 }
+
+// Broadcast (the GetBroadCastMaxMinTmpSize page): the shapes as the kernel reads them (dim 1
+// or 2, one axis broadcast); max the pass over every row, min the pass over the fewest rows a
+// pass takes (pipev/tmp_sizes.h broadcast_pass). 0 and 0 when the sequence takes no space (a
+// 16- or 32-bit [1, k] -> [m, k], or a shape that broadcasts nothing) and for shapes the
+// kernel refuses.
+namespace pipev_tiling {
+inline bool broadcast_shape(const ge::Shape& src, const ge::Shape& dst, uint64_t& m, uint64_t& k,
+                            pipev::tmp::BroadcastKind& kind) {
+    size_t n = dst.GetDimNum();
+    if ((n != 1 && n != 2) || src.GetDimNum() != n) return false;
+    int axis = -1;
+    for (size_t i = 0; i < n; ++i) {
+        if (dst.GetDim(i) < 1 || src.GetDim(i) < 1) return false;
+        if (src.GetDim(i) == dst.GetDim(i)) continue;
+        if (src.GetDim(i) != 1 || axis >= 0) return false;
+        axis = int(i);
+    }
+    m = n == 2 ? uint64_t(dst.GetDim(0)) : 1;
+    k = uint64_t(dst.GetDim(n - 1));
+    kind = axis < 0 ? pipev::tmp::BroadcastKind::COPY
+           : axis == int(n) - 1 ? pipev::tmp::BroadcastKind::COLS
+                                : pipev::tmp::BroadcastKind::ROWS;
+    return true;
+}
+}  // namespace pipev_tiling
+inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&,
+                                      const ge::Shape& srcShape, const ge::Shape& dstShape,
+                                      uint32_t typeSize, const bool isReuseSource,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    uint64_t m = 0, k = 0;
+    pipev::tmp::BroadcastKind kind;
+    maxValue = minValue = 0;
+    if (typeSize != 1 && typeSize != 2 && typeSize != 4) return;
+    if (!pipev_tiling::broadcast_shape(srcShape, dstShape, m, k, kind)) return;
+    maxValue = pipev::tmp::broadcast_pass(m, k, kind, typeSize == 1);
+    minValue = pipev::tmp::broadcast_min(m, k, kind, typeSize);
+}
 }  // namespace AscendC
 namespace optiling {
+using AscendC::GetBroadCastMaxMinTmpSize;
 using AscendC::GetSoftMaxMaxTmpSize;
 using AscendC::GetSoftMaxMinTmpSize;
 using AscendC::IsBasicBlockInSoftMax;
