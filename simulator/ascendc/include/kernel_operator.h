@@ -7,6 +7,7 @@
 #include "pipev/tensor.h"
 #include "pipev/queue.h"
 #include "pipev/data_copy.h"
+#include "pipev/slice_copy.h"  // DataCopy with SliceInfo
 #include "pipev/vector.h"
 #include "pipev/gather.h"
 #include "pipev/layout.h"
