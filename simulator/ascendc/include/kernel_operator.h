@@ -25,7 +25,5 @@
 #include "pipev/reg.h"  // issue 34: ascend950 reg-based vector (AscendC::Reg, asc_vf_call)
 #include "pipev/memory_on_reg.h"  // #34 r6: Memory-vector APIs on the Reg API (Sqrt<T, config>)
 #include "kernel_tiling/kernel_tiling.h"
-#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
-#include "simt_api/math_functions.h"  // #34: the integer min / max arch35 kernels call
-#endif
+#include "simt_api/math_functions.h"  // the integer min / max kernels call unqualified
 #endif
