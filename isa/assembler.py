@@ -129,7 +129,7 @@ class _Built(NamedTuple):
 class Assembler:
     # (slots: its state is more than an instance's shared-key dict holds, 30 names, beyond
     # which every attribute is a plain dict's)
-    __slots__ = ("path", "table", "memo", "overrides", "params", "base_dir", "text",
+    __slots__ = ("path", "table", "memo", "overrides", "params", "_base_dir", "text",
                  "raw_lines", "runs", "distinct_text", "cli_chip", "checks", "diags",
                  "param_lines", "expanded", "errors", "shapes", "plain_text", "tensors",
                  "decls", "labels", "stmts", "runs_extra", "chip_from_text", "block_dim",
@@ -146,7 +146,7 @@ class Assembler:
         self.memo = memo
         self.overrides = dict(overrides or {})
         self.params: dict[str, int] = {}
-        self.base_dir = Path(path).parent if path != "<string>" else Path(".")
+        self._base_dir: Path | None = None  # (`base_dir`)
         self.text = text
         # before anything refers to a line; `runs`: see `logical_lines`
         self.deferred = False  # whether pass 2's statements hold a StatementRun
@@ -159,6 +159,14 @@ class Assembler:
         self.errors = 0
         # the shapes of lines alike but for tensor indices (isa/rebase.py); None: not looked for
         self.shapes: Shapes | None = Shapes()
+
+    @property
+    def base_dir(self) -> Path:
+        """The directory a `file` INIT or a `.chip` profile path is relative to, made when
+        first needed (a Path is ~1 µs, and most programs name no file)."""
+        if self._base_dir is None:
+            self._base_dir = Path(self.path).parent if self.path != "<string>" else Path(".")
+        return self._base_dir
 
     # -- diagnostics ------------------------------------------------------------------------
     def diag(self, sev: str, src: Src | tuple[int, int], offset: int, msg: str,

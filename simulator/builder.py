@@ -70,7 +70,8 @@ def gm_arrays(program: Program, inputs: Mapping[str, np.ndarray | str | Path] | 
     inputs = dict(inputs or {})
     errors: list[Diagnostic] = []
     gm: dict[str, np.ndarray] = {}
-    declared = [n for n, t in program.gm.items() if t.role in ("input", "inout")]
+    tensors = program.gm  # (a dict made at each read)
+    declared = [n for n, t in tensors.items() if t.role in ("input", "inout")]
     listed = f"its inputs: {', '.join(declared)}" if declared else "it declares no inputs"
     for name in inputs:
         t = program.tensors.get(name)
@@ -86,7 +87,7 @@ def gm_arrays(program: Program, inputs: Mapping[str, np.ndarray | str | Path] | 
             errors.append(_input_error(program, t, f"--input {name}: '{name}' is {what}, not "
                                        f"an input (declare it `input` or `inout` to supply it; "
                                        f"{listed})"))
-    for name, t in program.gm.items():
+    for name, t in tensors.items():
         if t.alias_of:  # another tensor's bytes (below)
             continue
         data = None
@@ -98,7 +99,7 @@ def gm_arrays(program: Program, inputs: Mapping[str, np.ndarray | str | Path] | 
             errors.append(_input_error(program, t, f"input '{name}' is required: give "
                                        f"--input {name}=FILE.npy ({t.dtype.name}[{t.count}])"))
         gm[name] = data if data is not None else np.zeros(t.nbytes, np.uint8)
-    for name, t in program.gm.items():
+    for name, t in tensors.items():
         if t.alias_of:  # the same array: a write through either name is the other's
             gm[name] = gm[t.alias_of]
     if errors:

@@ -117,7 +117,7 @@ class Launch:
         # a dynamic tensor's (#29) owner maps grow with the accesses, not to its declared size
         self.schedule = Schedule(self.chip, self.n, timing, checks,
                                  {name: buf.size for name, buf in self.gm.items()
-                                  if not program.gm[name].dynamic})
+                                  if not program.tensors[name].dynamic})
         self.slots = self.schedule.slots
         self.writer = None
         if trace is not None:

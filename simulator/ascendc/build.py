@@ -179,6 +179,7 @@ class _Unit:
     original: str
     text: str
     defines: tuple[str, ...] = ()  # its own -D macros (its CMake target's definitions)
+    folders: tuple[str, ...] = ()  # the folders of the included files it reads as copies
 
     @property
     def rewritten(self) -> bool:
@@ -245,10 +246,12 @@ def compile_sources(sources: tuple[str | Path, ...], *, npu_arch: int, cce_aicor
     launchers = aclrtlaunch.write_headers([u.original for u in units], root)
     if launchers is not None:  # aclrtlaunch_KERNEL.h of the units' kernels
         flags.append(f"-I{launchers}")
-    # a unit compiled from a copy in the cache finds its own unresolved includes by -iquote
+    # a unit compiled from a copy in the cache, and a copy of a file it includes, find the
+    # files beside their originals by -iquote
     for u in units:
-        if u.rewritten and f"{u.path.parent}" not in flags:
-            flags += ["-iquote", str(u.path.parent)]
+        for folder in ((str(u.path.parent),) if u.rewritten else ()) + u.folders:
+            if folder not in flags:
+                flags += ["-iquote", folder]
     flags += bindings
     key_data = {"format": CACHE_FORMAT, "cxx": cxx, "version": compiler_version(cxx),
                 "flags": flags, "headers": headers_hash(), "cwd": os.getcwd(),
@@ -303,10 +306,10 @@ def _unit(display: str, root: Path, includes: tuple[str, ...],
     except launch.RewriteError as e:
         raise BuildError.at(Diagnostic("error", display, e.line, e.col, e.message)) from None
     try:
-        text = rewrite_includes(text, display, path, root / "src", includes)
+        text, folders = rewrite_includes(text, display, path, root / "src", includes)
     except IncludeError as e:
         raise BuildError.at(e.diagnostic) from None
-    return _Unit(display, path, original, text, tuple(defines))
+    return _Unit(display, path, original, text, tuple(defines), folders)
 
 
 def _entry_failed(output: str, kernel: str, display: str, original: str) -> None:

@@ -40,10 +40,13 @@ def original_of(path: str) -> str:
 
 
 def rewrite_includes(text: str, display: str, path: Path, out_dir: Path,
-                     includes: tuple[str, ...]) -> str:
-    """TEXT (the file at PATH, shown as DISPLAY, its own launches already rewritten) with each
-    quoted include of a file that needs rewriting pointed at that file's rewritten copy."""
-    return _Tree(out_dir, tuple(Path(i) for i in includes)).text_of(text, display, path)
+                     includes: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """(TEXT — the file at PATH, shown as DISPLAY, its own launches already rewritten — with
+    each quoted include of a file that needs rewriting pointed at that file's rewritten copy,
+    the folders of the files copied): a copy compiled from the cache finds the files beside
+    its original (which need no copy and keep their quoted names) by `-iquote` of these."""
+    tree = _Tree(out_dir, tuple(Path(i) for i in includes))
+    return tree.text_of(text, display, path), tuple(tree.folders)
 
 
 class _Tree:
@@ -52,6 +55,7 @@ class _Tree:
         self.includes = includes
         self.copies: dict[Path, str | None] = {}  # resolved file -> its copy (None: as it is)
         self.visiting: set[Path] = set()
+        self.folders: list[str] = []  # the folders of the files copied, in the order met
 
     def text_of(self, text: str, display: str, path: Path) -> str:
         blanked = launch.blank(text)
@@ -106,6 +110,8 @@ class _Tree:
         copy = None
         if text != original:
             copy = str(self._write(display, resolved, text))
+            if str(resolved.parent) not in self.folders:
+                self.folders.append(str(resolved.parent))
         self.copies[resolved] = copy
         return copy
 

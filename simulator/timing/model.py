@@ -56,6 +56,28 @@ def _costs_of(model: type, cfg) -> tuple[dict, dict[str, PureKey]]:
     return hit[1], hit[2]
 
 
+# a timing profile -> (the profile, `_parts_of`'s answer)
+_PARTS: dict[int, tuple] = {}
+
+
+def _parts_of(cfg) -> tuple:
+    """(CFG, its scalar figures, the barrier drain of each queue, its bank model, its
+    reg-based unit's bank model): what a model reads of timing profile CFG (one object per
+    chip object: config_of), worked out once per profile instead of at every run. The bank
+    models hold nothing of a run (their caches are pure: `_Model._shapes`, RegBanks'), so
+    every model of the profile shares them; the drains are only read."""
+    hit = _PARTS.get(id(cfg))
+    if hit is None or hit[0] is not cfg:
+        if len(_PARTS) > 64:
+            _PARTS.clear()
+        t = cfg.t
+        scalars = (t["scalar_issue"], t["scalar_op"], t["branch_taken"], t["queue_depth"],
+                   t["set_flag"], t["wait_flag"], t["barrier_all"])
+        hit = _PARTS[id(cfg)] = (cfg, scalars, {q: t[f"barrier_drain_{q}"] for q in QUEUES},
+                                 bank_model(cfg.bank), RegBanks(cfg.bank))
+    return hit
+
+
 class KeysOf(dict):
     """A cost class's name -> the PureKey (TOKEN, name), made on first use."""
 
@@ -104,15 +126,11 @@ class TimingModel:
         self.origin, self.gm = origin, gm
         self.gm_wait = 0  # cycles the shared GM bandwidth added to this core's transfers
         cfg = self.cfg = config_of(chip)
-        t = cfg.t
-        self.scalar_issue, self.scalar_op = t["scalar_issue"], t["scalar_op"]
-        self.branch_taken, self.depth = t["branch_taken"], t["queue_depth"]
-        self.set_cost, self.wait_cost = t["set_flag"], t["wait_flag"]
-        self.barrier_all = t["barrier_all"]
-        self.drain = {q: t[f"barrier_drain_{q}"] for q in QUEUES}
+        # the profile's figures and bank models, worked out once per profile (`_parts_of`)
+        _, scalars, self.drain, self.banks, self._reg_banks = _parts_of(cfg)
+        (self.scalar_issue, self.scalar_op, self.branch_taken, self.depth, self.set_cost,
+         self.wait_cost, self.barrier_all) = scalars
         self.classes = cfg.classes
-        self.banks = bank_model(cfg.bank)
-        self._reg_banks = RegBanks(cfg.bank)  # issue 34: the reg-based unit's loads and stores
         self.s_time = origin
         self.queues = {q: Queue(q) for q in QUEUES}
         self.flags: dict[tuple[str, str, int], int] = {}

@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
+from tests.reference import softmax
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = ROOT / "programs"
@@ -257,6 +258,12 @@ def _quant_int4(i):
     return {"q": nib[0::2] | (nib[1::2] << 4), "y": (q * 0.5).astype(F16)}
 
 
+def _softmax_rows(i):
+    """SoftMax of each row of 96 (tests/reference/softmax.py: pipev's documented sequence)."""
+    y, mx, sm = softmax.softmax(i["x"].reshape(40, 96), 96)
+    return {"y": y.reshape(-1), "max": mx.reshape(-1), "sum": sm.reshape(-1)}
+
+
 REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     "select_count": ({"a": F16, "b": F16, "sel": np.uint8}, _select_count),
     "select_highdim": ({"a": F32, "b": F32, "sel": np.uint8}, _select_highdim),
@@ -283,6 +290,7 @@ REFERENCES = {  # program: ({input: dtype}, numpy reference of the outputs)
     "leaky_relu": ({"x": F16}, lambda i: {"y": np.where(i["x"] < 0, i["x"] * F16(0.1), i["x"])}),
     "reg_select": ({"x": F32, "y": F32, "sel": np.uint8}, _reg_select),  # issue 34
     "quant_int4": ({"x": F16}, _quant_int4),  # #27: int4b_t, half -> int4 -> half
+    "softmax_rows": ({"x": F32}, _softmax_rows),  # the SoftMax advanced API
     "c_api_reg_max": ({"x": F16, "y": F16}, lambda i: {  # issue 34: the C API's reg section
         "z": np.where(i["x"][:320] > i["y"][:320], i["x"][:320], i["y"][:320])}),
 }

@@ -21,6 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "ascendc"
@@ -141,3 +142,59 @@ def test_the_runtime_rules_real_kernels_rely_on(pipev, tmp_path):
     assert f"{src}:{_line(src, 'Select(yLocal')}:9: error: this call keeps temporaries in " \
         "pipev's scratch area at UB 0x2e000..0x2e020, which overlaps 'que2_0' (UB " \
         "0x20000..0x30000, declared at" in scratch.stderr, scratch.stderr
+
+
+def test_an_included_kernel_file_finds_the_header_beside_it(pipev, tmp_path):
+    """main.cpp includes op/kern.cpp, which holds a launch (so pipev compiles a rewritten copy
+    of it from its cache) and includes op/kern_tiling.h beside it by its bare name: the copy
+    finds the header beside its original (-iquote of that folder)."""
+    op = tmp_path / "op"
+    op.mkdir()
+    (op / "kern_tiling.h").write_text("constexpr uint32_t N = 64;\n")
+    (op / "kern.cpp").write_text(
+        '#include "kernel_operator.h"\n'
+        '#include "kern_tiling.h"\n'
+        'extern "C" __global__ __aicore__ void kern(GM_ADDR x) {\n'
+        '    AscendC::TPipe pipe;\n'
+        '    AscendC::TBuf<AscendC::TPosition::VECCALC> b;\n'
+        '    pipe.InitBuffer(b, N * sizeof(float));\n'
+        '    AscendC::Duplicate(b.Get<float>(), 1.0f, N);\n'
+        '}\n'
+        'void kern_do(uint8_t* x) { kern<<<1, nullptr, nullptr>>>(x); }\n')
+    (tmp_path / "main.cpp").write_text(
+        '#include "tikicpulib.h"\n'
+        '#include "op/kern.cpp"\n'
+        'int main() {\n'
+        '    uint8_t* x = (uint8_t*)AscendC::GmAlloc(N * sizeof(float));\n'
+        '    kern_do(x);\n'
+        '    AscendC::GmFree(x);\n'
+        '    return 0;\n'
+        '}\n')
+    proc = pipev("run", "main.cpp", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "op/kern.cpp:9 kern on ascend910b" in proc.stderr, proc.stderr
+
+
+def test_scalar_helpers_kernels_call(pipev, tmp_path):
+    """Unqualified integer `min` / `max` on every chip (A2 kernels call them on uint32_t, and
+    the vendor's toolchain builds them), `AscendC::DivCeil` and `AscendC::AlignUp`."""
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_operator.h"\n'
+                   'extern "C" __global__ __aicore__ void k(GM_ADDR out) {\n'
+                   '    AscendC::GlobalTensor<uint32_t> g;\n'
+                   '    g.SetGlobalBuffer((__gm__ uint32_t*)out, 8);\n'
+                   '    uint32_t a = 70, b = 64;\n'
+                   '    int64_t c = -3, d = 5;\n'
+                   '    g.SetValue(0, min(a, b));\n'
+                   '    g.SetValue(1, max(a, b));\n'
+                   '    g.SetValue(2, uint32_t(min(c, d) + 10));\n'
+                   '    g.SetValue(3, AscendC::DivCeil(a, b));\n'
+                   '    g.SetValue(4, AscendC::AlignUp(a, 32u));\n'
+                   '    g.SetValue(5, AscendC::DivCeil(a, 0u));\n'
+                   '    g.SetValue(6, AscendC::DivCeil(128u, b));\n'
+                   '    g.SetValue(7, AscendC::AlignUp(64u, b));\n'
+                   '}\n')
+    proc = pipev("run", src, "--kernel", "k", "--arg", "out=out:u32[8]", "--output-dir",
+                 tmp_path / "o", "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert np.load(tmp_path / "o" / "out.npy").tolist() == [64, 70, 7, 2, 96, 0, 2, 64]

@@ -7,6 +7,7 @@
 #include "pipev/tensor.h"
 #include "pipev/queue.h"
 #include "pipev/data_copy.h"
+#include "pipev/slice_copy.h"  // DataCopy with SliceInfo
 #include "pipev/vector.h"
 #include "pipev/gather.h"
 #include "pipev/layout.h"
@@ -25,7 +26,5 @@
 #include "pipev/reg.h"  // issue 34: ascend950 reg-based vector (AscendC::Reg, asc_vf_call)
 #include "pipev/memory_on_reg.h"  // #34 r6: Memory-vector APIs on the Reg API (Sqrt<T, config>)
 #include "kernel_tiling/kernel_tiling.h"
-#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
-#include "simt_api/math_functions.h"  // #34: the integer min / max arch35 kernels call
-#endif
+#include "simt_api/math_functions.h"  // the integer min / max kernels call unqualified
 #endif

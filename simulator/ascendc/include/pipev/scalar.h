@@ -87,6 +87,15 @@ template <int countValue> inline int64_t ScalarGetSFFValue(uint64_t valueIn) {
 constexpr inline int32_t CeilDivision(int32_t num1, int32_t num2) {
     return num2 == 0 ? 0 : (num1 + num2 - 1) / num2;
 }
+// DivCeil / AlignUp: the helpers the vendor's reduction examples call qualified
+// (`AscendC::DivCeil(n, perRepeat)`): a / b rounded up, and a rounded up to a multiple of b
+// (a zero divisor gives 0, as CeilDivision's)
+template <class T, class U> constexpr auto DivCeil(T a, U b) -> decltype(a / b) {
+    return b == 0 ? 0 : (a + b - 1) / b;
+}
+template <class T, class U> constexpr auto AlignUp(T a, U b) -> decltype(a / b) {
+    return DivCeil(a, b) * b;
+}
 inline float ToFloat(const bfloat16_t& bVal) { return static_cast<float>(bVal); }
 inline bfloat16_t ToBfloat16(const float& fVal) { return bfloat16_t(fVal); }  // nearest even
 // scalar Cast: float -> half (CAST_ODD), float -> int32_t (CAST_RINT, ROUND, FLOOR, CEIL)

@@ -1,7 +1,9 @@
 // simt_api/math_functions.h: the integer min / max of the SIMT API's integer math library
 // (ascend950; the `min`, `max`, `llmin`, `llmax`, `ullmin`, `ullmax`, `umin`, `umax` pages), plain
-// scalar functions here. kernel_operator.h includes it on ascend950, where the vendor's arch35
-// kernels call `min(a, b)` on int64_t / uint64_t scalars without including it (#34). Clean room.
+// scalar functions here. kernel_operator.h includes it on every chip: the vendor's arch35
+// kernels call `min(a, b)` on int64_t / uint64_t scalars without including it (#34), and
+// third-party A2 kernels do the same on uint32_t (their vendor-built ascend910b objects show the
+// vendor's toolchain takes it). Clean room.
 #ifndef PIPEV_SIMT_MATH_FUNCTIONS_H
 #define PIPEV_SIMT_MATH_FUNCTIONS_H
 
