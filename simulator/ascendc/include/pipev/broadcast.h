@@ -237,6 +237,14 @@ inline void a2_a3_only(const char* api, Loc loc) {
         error(loc, "%s: pipev builds it for Atlas A2/A3 (__NPU_ARCH__ 2201: its steps take Brcb, "
               "which pipev has there); this chip's __NPU_ARCH__ is %d", api, __NPU_ARCH__);
 }
+// The call of API (Broadcast or BroadCast, the older pages' spelling) in either form
+template <class T, int32_t dim, int32_t axis>
+void call(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+          const uint32_t* dst_shape, const uint32_t* src_shape,
+          const AscendC::LocalTensor<uint8_t>* given, Loc loc) {
+    a2_a3_only(api, loc);
+    run<T, dim, axis>(api, dst, src, dst_shape, src_shape, given, loc);
+}
 }  // namespace pipev::detail::broadcast
 
 namespace AscendC {
@@ -245,32 +253,28 @@ template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                const uint32_t dstShape[dim], const uint32_t srcShape[dim],
                const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
-    pipev::detail::broadcast::a2_a3_only("Broadcast", loc);
-    pipev::detail::broadcast::run<T, dim, axis>("Broadcast", dstLocal, srcLocal, dstShape,
-                                                srcShape, &sharedTmpBuffer, loc);
+    pipev::detail::broadcast::call<T, dim, axis>("Broadcast", dstLocal, srcLocal, dstShape,
+                                                 srcShape, &sharedTmpBuffer, loc);
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                const uint32_t dstShape[dim], const uint32_t srcShape[dim], PIPEV_LOC) {
-    pipev::detail::broadcast::a2_a3_only("Broadcast", loc);
-    pipev::detail::broadcast::run<T, dim, axis>("Broadcast", dstLocal, srcLocal, dstShape,
-                                                srcShape, nullptr, loc);
+    pipev::detail::broadcast::call<T, dim, axis>("Broadcast", dstLocal, srcLocal, dstShape,
+                                                 srcShape, nullptr, loc);
 }
 // BroadCast: the older pages' spelling of the same two forms
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                const uint32_t dstShape[dim], const uint32_t srcShape[dim],
                const LocalTensor<uint8_t>& sharedTmpBuffer, PIPEV_LOC) {
-    pipev::detail::broadcast::a2_a3_only("BroadCast", loc);
-    pipev::detail::broadcast::run<T, dim, axis>("BroadCast", dstLocal, srcLocal, dstShape,
-                                                srcShape, &sharedTmpBuffer, loc);
+    pipev::detail::broadcast::call<T, dim, axis>("BroadCast", dstLocal, srcLocal, dstShape,
+                                                 srcShape, &sharedTmpBuffer, loc);
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                const uint32_t dstShape[dim], const uint32_t srcShape[dim], PIPEV_LOC) {
-    pipev::detail::broadcast::a2_a3_only("BroadCast", loc);
-    pipev::detail::broadcast::run<T, dim, axis>("BroadCast", dstLocal, srcLocal, dstShape,
-                                                srcShape, nullptr, loc);
+    pipev::detail::broadcast::call<T, dim, axis>("BroadCast", dstLocal, srcLocal, dstShape,
+                                                 srcShape, nullptr, loc);
 }
 // the dynamic-shape form (a BroadcastTiling): the page gives it for Ascend 950 only
 template <class T, int constRank = -1, uint32_t* constDstShape = nullptr,
