@@ -198,3 +198,31 @@ def test_scalar_helpers_kernels_call(pipev, tmp_path):
                  tmp_path / "o", "--quiet", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert np.load(tmp_path / "o" / "out.npy").tolist() == [64, 70, 7, 2, 96, 0, 2, 64]
+
+
+def test_a_tbuf_takes_the_queues_three_argument_init_buffer(pipev, tmp_path):
+    """pipe.InitBuffer(tbuf, 1, len) is the TBuf's one buffer (third-party kernels call the
+    queues' form so; the vendor's InitBuffer is a template); another count is an error."""
+    src = tmp_path / "k.cpp"
+    body = ('#include "kernel_operator.h"\n'
+            'extern "C" __global__ __aicore__ void k(GM_ADDR out) {\n'
+            '    AscendC::TPipe pipe;\n'
+            '    AscendC::TBuf<AscendC::TPosition::VECCALC> b;\n'
+            '    pipe.InitBuffer(b, NUM, 64 * sizeof(float));\n'
+            '    AscendC::GlobalTensor<float> g;\n'
+            '    g.SetGlobalBuffer((__gm__ float*)out, 64);\n'
+            '    AscendC::Duplicate(b.Get<float>(), 2.5f, 64);\n'
+            '    AscendC::PipeBarrier<PIPE_ALL>();\n'
+            '    AscendC::DataCopy(g, b.Get<float>(), 64);\n'
+            '}\n')
+    src.write_text(body.replace("NUM", "1"))
+    proc = pipev("run", src, "--kernel", "k", "--arg", "out=out:f32[64]", "--output-dir",
+                 tmp_path / "o", "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (np.load(tmp_path / "o" / "out.npy") == np.float32(2.5)).all()
+    src.write_text(body.replace("NUM", "2"))
+    proc = pipev("run", src, "--kernel", "k", "--arg", "out=out:f32[64]", "--quiet",
+                 cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "k.cpp:5:5: error: InitBuffer of a TBuf with 2 buffers: a TBuf holds one" \
+        in proc.stderr, proc.stderr

@@ -258,6 +258,15 @@ public:
         buf.gen_ = g_generation;
         return true;
     }
+    // The queues' three-argument form on a TBuf (the vendor's InitBuffer is a template over the
+    // queue type, and third-party kernels call it so): one buffer, as the two-argument form; a
+    // TBuf holds one, so another NUM is an error
+    bool InitBuffer(pipev::detail::BufBase& buf, uint8_t num, uint32_t len, PIPEV_LOC) {
+        if (num != 1)
+            pipev::detail::error(loc, "InitBuffer of a TBuf with %u buffers: a TBuf holds one "
+                                 "(pipe.InitBuffer(buf, len), or num 1)", unsigned(num));
+        return InitBuffer(buf, len, loc);
+    }
     template <HardEvent e> TEventID FetchEventID() { return FetchEventID(e); }
     TEventID FetchEventID(HardEvent e) {
         int s, d;
