@@ -15,7 +15,7 @@
 #include "vector.h"
 
 namespace pipev::detail {
-inline uint32_t round32(uint64_t bytes) { return uint32_t((bytes + 31) & ~uint64_t(31)); }
+using tmp::round32;
 
 // The UB the kernel's buffers leave free above them, from the 32-byte aligned ADDR on (the
 // framework hands out what GetCoreMemSize gives).
@@ -45,6 +45,19 @@ inline void tmp_fits(const AscendC::LocalTensor<uint8_t>& tmp, uint32_t need, co
     if (tmp.GetSize() < need)
         error(loc, "%s: sharedTmpBuffer holds %u bytes, the call needs %u", api, tmp.GetSize(),
               need);
+}
+// The space of a call that runs in passes (SoftMax, Broadcast): GIVEN (a sharedTmpBuffer) or
+// BYTES of the framework's space, the passes' ROWS worked out from the room there is (its
+// size, or framework_free); no row fits is an error at the call naming LEAST, a pass's fewest
+// bytes
+inline AscendC::LocalTensor<uint8_t> pass_space(const AscendC::LocalTensor<uint8_t>* given,
+                                                uint32_t rows, uint32_t least, uint32_t bytes,
+                                                const char* api, Loc loc) {
+    if (!rows) {
+        if (given) tmp_fits(*given, least, api, loc);
+        framework_tmp(least, api, loc);  // (reports what is free)
+    }
+    return given ? *given : framework_tmp(bytes, api, loc);
 }
 
 // ClampMax/ClampMin: the compare's bits (src > scalar, or src < scalar) inverted, then a select

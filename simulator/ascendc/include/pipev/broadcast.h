@@ -213,14 +213,10 @@ void run(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::Loc
     uint32_t rows = s.m, need = tmp::broadcast_min(s.m, s.k, s.kind, sizeof(T));
     AscendC::LocalTensor<uint8_t> space;
     if (need) {
-        uint64_t room = given ? given->GetSize() : framework_free();
-        rows = tmp::broadcast_rows(s.m, s.k, s.kind, sizeof(T), room);
-        if (!rows) {
-            if (given) tmp_fits(*given, need, api, loc);
-            framework_tmp(need, api, loc);  // (reports what is free)
-        }
-        space = given ? *given
-                      : framework_tmp(tmp::broadcast_pass(rows, s.k, s.kind, kBytes), api, loc);
+        rows = tmp::broadcast_rows(s.m, s.k, s.kind, sizeof(T),
+                                   given ? given->GetSize() : framework_free());
+        space = pass_space(given, rows, need, tmp::broadcast_pass(rows, s.k, s.kind, kBytes),
+                           api, loc);
     }
     // the source elements a row of the result moves on
     uint32_t src_row = s.kind == BroadcastKind::COLS ? 1 : s.kind == BroadcastKind::ROWS ? 0 : s.k;

@@ -208,8 +208,9 @@ void pass(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& sum
 }
 
 // The whole call: the rows in passes as large as the temporary space holds (GIVEN, a
-// sharedTmpBuffer, or the framework's space above the kernel's buffers)
-template <bool SIMPLE, class T, class U>
+// sharedTmpBuffer, or the framework's space above the kernel's buffers); BASIC and NZ, the
+// template's isBasicBlock and isDataFormatNZ
+template <bool SIMPLE, bool BASIC, bool NZ, class T, class U>
 void run(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& sum,
          const AscendC::LocalTensor<U>& max, const AscendC::LocalTensor<T>& src, bool write,
          const AscendC::LocalTensor<uint8_t>* given, const SoftMaxTiling& tiling,
@@ -217,17 +218,17 @@ void run(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::Loc
     static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "T is half or float");
     static_assert(std::is_same_v<U, T> || std::is_same_v<U, float>,
                   "max and sum are of the source's type, or float for a half source");
+    if (NZ) error(loc, "%s: the NZ format (isDataFormatNZ) is not modelled; pipev runs ND", api);
     Shape s = shape_of(info, tiling, config, sizeof(T), api, loc);
+    if (BASIC && !tmp::softmax_basic_block(s.m, s.k, sizeof(T)))
+        error(loc, "%s with isBasicBlock: the page asks srcK a multiple of 64 in [%u, 2048) and "
+              "srcM a multiple of 8, and the shape is %u x %u", api, unsigned(256 / sizeof(T)),
+              s.m, s.k);
     constexpr bool kCopy = std::is_same_v<T, half>;
-    uint64_t room = given ? given->GetSize() : framework_free();
-    uint32_t rows = tmp::softmax_rows(s.m, s.k, kCopy, room);
-    if (!rows) {
-        uint32_t need = tmp::softmax_pass(1, s.k, kCopy);
-        if (given) tmp_fits(*given, need, api, loc);
-        framework_tmp(need, api, loc);  // (reports what is free)
-    }
+    uint32_t rows = tmp::softmax_rows(s.m, s.k, kCopy, given ? given->GetSize() : framework_free());
     AscendC::LocalTensor<uint8_t> tmp =
-        given ? *given : framework_tmp(tmp::softmax_pass(rows, s.k, kCopy), api, loc);
+        pass_space(given, rows, tmp::softmax_pass(1, s.k, kCopy),
+                   tmp::softmax_pass(rows, s.k, kCopy), api, loc);
     constexpr uint32_t kBlock = 32 / sizeof(U);  // max/sum elements a row
     for (uint32_t r = 0; r < s.m; r += rows) {
         uint32_t n = s.m - r < rows ? s.m - r : rows;
@@ -236,37 +237,20 @@ void run(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::Loc
                      src[r * s.k], write, p, n, s, loc);
     }
 }
-
-template <bool basic>
-void basic_block_fits(uint32_t m, uint32_t k, uint32_t src_size, const char* api, Loc loc) {
-    if (basic && !(k >= 256 / src_size && k < 2048 && k % 64 == 0 && m % 8 == 0))
-        error(loc, "%s with isBasicBlock: the page asks srcK a multiple of 64 in [%u, 2048) and "
-              "srcM a multiple of 8, and the shape is %u x %u", api, 256 / src_size, m, k);
-}
-template <bool nz> void nd_only(const char* api, Loc loc) {
-    if (nz) error(loc, "%s: the NZ format (isDataFormatNZ) is not modelled; pipev runs ND", api);
-}
 }  // namespace pipev::detail::softmax
 
 namespace AscendC {
 // SoftMax, max and sum written (same type, or half with float max/sum), with a sharedTmpBuffer
 // or the framework's space
-#define PIPEV_SOFTMAX_CHECKS(API)                                                                \
-    namespace sm = pipev::detail::softmax;                                                       \
-    sm::nd_only<isDataFormatNZ>(API, loc);                                                       \
-    if (isBasicBlock) {                                                                          \
-        auto s = sm::shape_of(softmaxShapeInfo, tiling, config, sizeof(T), API, loc);            \
-        sm::basic_block_fits<isBasicBlock>(s.m, s.k, sizeof(T), API, loc);                       \
-    }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
           bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG, class U>
 void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<U>& sumTensor,
              const LocalTensor<U>& maxTensor, const LocalTensor<T>& srcTensor,
              const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
              const SoftMaxShapeInfo& softmaxShapeInfo = {}, PIPEV_LOC) {
-    PIPEV_SOFTMAX_CHECKS("SoftMax")
-    sm::run<false>("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor, true, &sharedTmpBuffer,
-                   tiling, softmaxShapeInfo, config, loc);
+    pipev::detail::softmax::run<false, isBasicBlock, isDataFormatNZ>(
+        "SoftMax", dstTensor, sumTensor, maxTensor, srcTensor, true,
+        &sharedTmpBuffer, tiling, softmaxShapeInfo, config, loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
           bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG, class U>
@@ -274,9 +258,9 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<U>& sumTensor,
              const LocalTensor<U>& maxTensor, const LocalTensor<T>& srcTensor,
              const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
              PIPEV_LOC) {
-    PIPEV_SOFTMAX_CHECKS("SoftMax")
-    sm::run<false>("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor, true, nullptr, tiling,
-                   softmaxShapeInfo, config, loc);
+    pipev::detail::softmax::run<false, isBasicBlock, isDataFormatNZ>(
+        "SoftMax", dstTensor, sumTensor, maxTensor, srcTensor, true,
+        nullptr, tiling, softmaxShapeInfo, config, loc);
 }
 // SoftMax without max and sum (dst only): they stay in the temporary space
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
@@ -284,20 +268,18 @@ template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
 void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
              const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
              const SoftMaxShapeInfo& softmaxShapeInfo = {}, PIPEV_LOC) {
-    constexpr bool isDataFormatNZ = false;
-    PIPEV_SOFTMAX_CHECKS("SoftMax")
-    sm::run<false>("SoftMax", dstTensor, dstTensor, dstTensor, srcTensor, false,
-                   &sharedTmpBuffer, tiling, softmaxShapeInfo, config, loc);
+    pipev::detail::softmax::run<false, isBasicBlock, false>(
+        "SoftMax", dstTensor, dstTensor, dstTensor, srcTensor, false,
+        &sharedTmpBuffer, tiling, softmaxShapeInfo, config, loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
              const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
              PIPEV_LOC) {
-    constexpr bool isDataFormatNZ = false;
-    PIPEV_SOFTMAX_CHECKS("SoftMax")
-    sm::run<false>("SoftMax", dstTensor, dstTensor, dstTensor, srcTensor, false, nullptr,
-                   tiling, softmaxShapeInfo, config, loc);
+    pipev::detail::softmax::run<false, isBasicBlock, false>(
+        "SoftMax", dstTensor, dstTensor, dstTensor, srcTensor, false,
+        nullptr, tiling, softmaxShapeInfo, config, loc);
 }
 
 // SimpleSoftMax: dst = exp(src - max) / sum with the rows' max and sum given
@@ -307,9 +289,9 @@ void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<U>& inSumT
                    const LocalTensor<U>& inMaxTensor, const LocalTensor<T>& srcTensor,
                    const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                    const SoftMaxShapeInfo& softmaxShapeInfo = {}, PIPEV_LOC) {
-    PIPEV_SOFTMAX_CHECKS("SimpleSoftMax")
-    sm::run<true>("SimpleSoftMax", dstTensor, inSumTensor, inMaxTensor, srcTensor, true,
-                  &sharedTmpBuffer, tiling, softmaxShapeInfo, config, loc);
+    pipev::detail::softmax::run<true, isBasicBlock, isDataFormatNZ>(
+        "SimpleSoftMax", dstTensor, inSumTensor, inMaxTensor, srcTensor, true,
+        &sharedTmpBuffer, tiling, softmaxShapeInfo, config, loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
           bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG, class U>
@@ -317,10 +299,9 @@ void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<U>& inSumT
                    const LocalTensor<U>& inMaxTensor, const LocalTensor<T>& srcTensor,
                    const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                    PIPEV_LOC) {
-    PIPEV_SOFTMAX_CHECKS("SimpleSoftMax")
-    sm::run<true>("SimpleSoftMax", dstTensor, inSumTensor, inMaxTensor, srcTensor, true, nullptr,
-                  tiling, softmaxShapeInfo, config, loc);
+    pipev::detail::softmax::run<true, isBasicBlock, isDataFormatNZ>(
+        "SimpleSoftMax", dstTensor, inSumTensor, inMaxTensor, srcTensor, true,
+        nullptr, tiling, softmaxShapeInfo, config, loc);
 }
-#undef PIPEV_SOFTMAX_CHECKS
 }  // namespace AscendC
 #endif

@@ -67,12 +67,18 @@ inline uint32_t where(uint64_t count, uint32_t type_size) {
 // float copy (a half source's: COPY), the rows' accumulator of 64 floats each (the reductions
 // past 64 columns), and, for the rows rounded up to Brcb's groups of 8, the reduced values (as
 // float and as half), the max's and the sum's broadcasts in float (64 bytes a row: a given
-// half block cast to float) and a half broadcast (32). The host helpers know only max/sum's size, so they count the copy
-// for every source: a figure from them never falls short.
+// half block cast to float) and a half broadcast (32). The host helpers know only max/sum's
+// size, so they count the copy for every source: a figure from them never falls short.
 inline uint32_t softmax_pass(uint64_t rows, uint64_t k, bool copy) {
     uint64_t r8 = (rows + 7) / 8 * 8;
     return round32(copy ? rows * k * 4 : 0) + round32(rows * 256) + round32(r8 * 4) +
            round32(r8 * 2) + uint32_t(5 * r8 * 32);
+}
+// whether an [M, K] source of SRC_SIZE-byte elements meets isBasicBlock's documented rule (K a
+// multiple of 64 in [256 / SRC_SIZE, 2048), M a multiple of 8): the kernel's check and the host's
+// IsBasicBlockInSoftMax
+inline bool softmax_basic_block(uint64_t m, uint64_t k, uint32_t src_size) {
+    return src_size && k >= 256 / src_size && k < 2048 && k % 64 == 0 && m % 8 == 0;
 }
 // rows a pass: at most 255 (a repeat a row) and, when a row's float stride passes the 8-bit
 // repeat stride (255 blocks), one

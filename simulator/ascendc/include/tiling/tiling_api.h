@@ -154,9 +154,7 @@ inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataType
 }
 // whether the isBasicBlock form may run this tiling's shape (DATATYPESIZE: the source's)
 inline bool IsBasicBlockInSoftMax(const SoftMaxTiling& tiling, const uint32_t dataTypeSize = 2) {
-    uint32_t k = tiling.srcK;
-    return dataTypeSize && k >= 256 / dataTypeSize && k < 2048 && k % 64 == 0 &&
-           tiling.srcM % 8 == 0;
+    return pipev::tmp::softmax_basic_block(tiling.srcM, tiling.srcK, dataTypeSize);
 }
 
 // Broadcast (the GetBroadCastMaxMinTmpSize page): the shapes as the kernel reads them (dim 1
