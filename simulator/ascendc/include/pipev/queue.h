@@ -283,6 +283,14 @@ public:
         int s, d;
         if (pipev::detail::event_pipes(e, s, d)) pipev::detail::release_event(s, d, id);
     }
+    // TPipe::Init (the page: initialises the memory and the event ids; a pipe that was
+    // Destroyed is Init-ed before it is used again). pipev's pipe is ready when constructed, so
+    // Init of a new pipe changes nothing; after Destroy it makes the pipe current again, and a
+    // later Destroy waits for its buffers' readers again.
+    void Init() {
+        destroyed_ = false;
+        detail_pipe::current() = this;
+    }
     // Waits for the buffers' last readers (the reverse events of FreeTensor), as at the end of
     // the kernel, so no flag is left set.
     void Destroy(PIPEV_LOC) {

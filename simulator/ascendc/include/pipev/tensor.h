@@ -194,6 +194,33 @@ public:
         t_.SetValue(i_, v, loc_);
         return *this;
     }
+    // `a(i) = b(j)`: the element's value, not the proxy (the vendor's operator() is a reference
+    // to the element, so an assignment between two of them copies the value)
+    LocalRef& operator=(const LocalRef& o) { return *this = T(o); }
+    // The compound assignments and increments of a reference to the element: a read (GetValue),
+    // the operation in C++'s arithmetic, a write (SetValue) converted back to T
+    template <class V> LocalRef& operator+=(V v) { return *this = T(T(*this) + v); }
+    template <class V> LocalRef& operator-=(V v) { return *this = T(T(*this) - v); }
+    template <class V> LocalRef& operator*=(V v) { return *this = T(T(*this) * v); }
+    template <class V> LocalRef& operator/=(V v) { return *this = T(T(*this) / v); }
+    template <class V> LocalRef& operator%=(V v) { return *this = T(T(*this) % v); }
+    template <class V> LocalRef& operator&=(V v) { return *this = T(T(*this) & v); }
+    template <class V> LocalRef& operator|=(V v) { return *this = T(T(*this) | v); }
+    template <class V> LocalRef& operator^=(V v) { return *this = T(T(*this) ^ v); }
+    template <class V> LocalRef& operator<<=(V v) { return *this = T(T(*this) << v); }
+    template <class V> LocalRef& operator>>=(V v) { return *this = T(T(*this) >> v); }
+    LocalRef& operator++() { return *this += 1; }
+    LocalRef& operator--() { return *this -= 1; }
+    T operator++(int) {
+        T old = *this;
+        *this += 1;
+        return old;
+    }
+    T operator--(int) {
+        T old = *this;
+        *this -= 1;
+        return old;
+    }
 
 private:
     LocalTensor<T> t_;
