@@ -1,6 +1,7 @@
-"""Sigmoid, Tanh and Silu (pipev/activation.h; third-party kernels call them with a TBuf's
-sharedTmpBuffer: `AscendC::Sigmoid<float>(attn, attn, sigTmp, len)`, `AscendC::Tanh(y, y, tmp,
-count)`, `AscendC::Silu(out, z, len)`). pipev's own kernels (tests/data/ascendc/kernels/
+"""Sigmoid, Tanh, Silu, Gelu and FasterGeluV2 (pipev/activation.h; third-party kernels call them
+with a TBuf's sharedTmpBuffer: `AscendC::Sigmoid<float>(attn, attn, sigTmp, len)`,
+`AscendC::Tanh(y, y, tmp, count)`, `AscendC::Silu(out, z, len)`, `AscendC::FasterGeluV2<float,
+false, true>(tile, tile, tmp, n)`). pipev's own kernels (tests/data/ascendc/kernels/
 activation.cpp) in kernel-only mode; every byte of the result against tests/reference/
 activation.py (pipev's documented sequence from the instructions' documented results), and
 against the functions themselves to float rounding; the errors at the call."""
@@ -17,7 +18,7 @@ from tests.reference import activation as ref
 KERNEL = Path(__file__).resolve().parents[1] / "data" / "ascendc" / "kernels" / "activation.cpp"
 F32, F16 = np.float32, np.float16
 NAMES = {F32: "f32", F16: "f16"}
-SIGMOID, TANH, SILU = 0, 1, 2
+SIGMOID, TANH, SILU, GELU, FASTER_GELU_V2 = 0, 1, 2, 3, 4
 
 
 def _x(n: int, t, seed: int) -> np.ndarray:
@@ -91,6 +92,48 @@ def test_silu(pipev, tmp_path, t, n):
         xd = x.astype(np.float64)
         with np.errstate(over="ignore"):
             assert np.allclose(got, xd / (1 + np.exp(-xd)), rtol=1e-6, atol=1e-30)
+
+
+def _gelu_tanh(x: np.ndarray) -> np.ndarray:
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3)))
+
+
+@pytest.mark.parametrize(("t", "n", "tmp", "in_place"), [
+    (F32, 200, 256, False),
+    (F32, 200, 0, True),
+    (F16, 136, 1024, False),
+])
+def test_gelu(pipev, tmp_path, t, n, tmp, in_place):
+    x = _x(n, t, 5 * n + tmp)
+    x = x[np.isfinite(x) | (x > 0)]  # -inf: -inf / inf in the formula's sigmoid form
+    got = _run(pipev, tmp_path, t, GELU, x, tmp, in_place)
+    _same(got, ref.gelu(x))
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = _gelu_tanh(x.astype(np.float64))
+    ok = np.isfinite(want)
+    assert np.allclose(got[ok], want[ok], rtol=1e-5 if t == F32 else 2e-3, atol=1e-6)
+
+
+def _faster_gelu_v2(x: np.ndarray) -> np.ndarray:
+    """The sample's formula in float64."""
+    sgn = (x + 1e-12) / np.abs(x + 1e-12)
+    clip = np.minimum(np.abs(0.7071 * x), 1.769)
+    return x * (sgn * (-0.1444 * (clip - 1.769) ** 2 + 0.5) + 0.5)
+
+
+@pytest.mark.parametrize(("t", "n", "tmp", "in_place", "whole"), [
+    (F32, 200, 768, True, True),     # passes of 64 elements: 3 float buffers an element
+    (F32, 200, 1000, False, False),
+    (F32, 64, 0, False, False),
+    (F16, 200, 1024, True, False),   # a half source: a fourth (its float copy)
+])
+def test_faster_gelu_v2(pipev, tmp_path, t, n, tmp, in_place, whole):
+    x = _x(n, t, 9 * n + tmp)
+    x = x[np.isfinite(x)]
+    got = _run(pipev, tmp_path, t, FASTER_GELU_V2, x, tmp, in_place, whole)
+    _same(got, ref.faster_gelu_v2(x))
+    assert np.allclose(got, _faster_gelu_v2(x.astype(np.float64)),
+                       rtol=1e-5 if t == F32 else 2e-3, atol=1e-6)
 
 
 @pytest.mark.parametrize(("kernel", "text"), [

@@ -5,7 +5,11 @@ not from the simulator (nothing from `isa` or `simulator`).
 - Sigmoid (in float): w = x · -1, w = e^w, w = w + 1, y = 1 / w;
 - Tanh (in float): w = max(min(x, 10), -10), w = w · 2, w = e^w, d = w + 1, w = w - 1, y = w / d;
 - a half source is widened exactly and the float result rounded to nearest even (CAST_NONE);
-- Silu (in the source's type): d = x · -1, d = e^d, d = d + 1, y = x / d.
+- Silu (in the source's type): d = x · -1, d = e^d, d = d + 1, y = x / d;
+- Gelu (in float): w = x · x, w = w · x, w = w · 0.044715, w = w + x, w = w · -1.5957691216,
+  w = e^w, w = w + 1, y = x / w;
+- FasterGeluV2 (in float): a = |x · 0.7071|, a = min(a, 1.769), a = a + -1.769, a = a · a,
+  a = a · -0.1444, a = a + 0.5, b = x + 1e-12, b = b / |b|, a = a · b, a = a + 0.5, y = x · a.
 """
 
 from __future__ import annotations
@@ -46,6 +50,36 @@ def _silu(t: str, x: bytes) -> bytes:
     return ew.div(t, x, d)
 
 
+def _gelu(t: str, x: bytes) -> bytes:
+    w = ew.mul(t, x, x)
+    w = ew.mul(t, w, x)
+    w = ew.mul(t, w, _k(t, 0.044715))
+    w = ew.add(t, w, x)
+    w = ew.mul(t, w, _k(t, -1.5957691216057308))
+    w = ew.unary("vexp", t, w)
+    w = ew.add(t, w, _k(t, 1))
+    return ew.div(t, x, w)
+
+
+def _abs(t: str, x: bytes) -> bytes:
+    v = np.frombuffer(x, ew.FLOATS[t][0])
+    return np.abs(v).tobytes()  # the sign bit cleared
+
+
+def _faster_gelu_v2(t: str, x: bytes) -> bytes:
+    a = _abs(t, ew.mul(t, x, _k(t, 0.7071)))
+    a = _k(t, min(np.frombuffer(a, ew.FLOATS[t][0])[0], ew.FLOATS[t][0](1.769)))  # no NaN tested
+    a = ew.add(t, a, _k(t, -1.769))
+    a = ew.mul(t, a, a)
+    a = ew.mul(t, a, _k(t, -0.1444))
+    a = ew.add(t, a, _k(t, 0.5))
+    b = ew.add(t, x, _k(t, 1e-12))
+    b = ew.div(t, b, _abs(t, b))
+    a = ew.mul(t, a, b)
+    a = ew.add(t, a, _k(t, 0.5))
+    return ew.mul(t, x, a)
+
+
 def _in_float(fn, x: np.ndarray) -> np.ndarray:
     wide = x.astype(np.float32)
     out = np.frombuffer(b"".join(fn("f32", v.tobytes()) for v in wide), np.float32)
@@ -63,3 +97,11 @@ def tanh(x: np.ndarray) -> np.ndarray:
 def silu(x: np.ndarray) -> np.ndarray:
     t = NAMES[x.dtype]
     return np.frombuffer(b"".join(_silu(t, v.tobytes()) for v in x), x.dtype).copy()
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    return _in_float(_gelu, x)
+
+
+def faster_gelu_v2(x: np.ndarray) -> np.ndarray:
+    return _in_float(_faster_gelu_v2, x)

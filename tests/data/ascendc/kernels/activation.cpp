@@ -1,6 +1,7 @@
 // Sigmoid, Tanh and Silu (pipev/activation.h) in the style of third-party kernels: a tile copied
 // in, the API with a sharedTmpBuffer from a TBuf (or the framework's space), the tile copied out.
-// Kernel-only mode (tests/cli/test_activation.py); p = {api, n, tmpBytes, inPlace, whole}.
+// Kernel-only mode (tests/cli/test_activation.py); p = {api, n, tmpBytes, inPlace, whole}; api 0
+// Sigmoid, 1 Tanh, 2 Silu, 3 Gelu, 4 FasterGeluV2.
 #include "kernel_operator.h"
 
 template <class T> __aicore__ inline void Act(GM_ADDR x, GM_ADDR y, GM_ADDR p)
@@ -33,11 +34,16 @@ template <class T> __aicore__ inline void Act(GM_ADDR x, GM_ADDR y, GM_ADDR p)
         if (api == 0 && !whole) AscendC::Sigmoid<T, false>(dst, xLocal, tmp, n);
         if (api == 1 && whole) AscendC::Tanh(dst, xLocal, tmp);
         if (api == 1 && !whole) AscendC::Tanh<T, true>(dst, xLocal, tmp, n);
+        if (api == 3) AscendC::Gelu(dst, xLocal, tmp, n);
+        if (api == 4 && whole) AscendC::FasterGeluV2<T, false, true>(dst, xLocal, tmp, n);
+        if (api == 4 && !whole) AscendC::FasterGeluV2<T, true, false>(dst, xLocal, tmp, n);
     } else {
         if (api == 0 && whole) AscendC::Sigmoid(dst, xLocal);
         if (api == 0 && !whole) AscendC::Sigmoid(dst, xLocal, n);
         if (api == 1 && whole) AscendC::Tanh(dst, xLocal);
         if (api == 1 && !whole) AscendC::Tanh(dst, xLocal, n);
+        if (api == 3) AscendC::Gelu<T, true, true>(dst, xLocal, n);
+        if (api == 4) AscendC::FasterGeluV2(dst, xLocal, n);
     }
     if (api == 2) AscendC::Silu(dst, xLocal, n);
     if (inPlace) AscendC::DataCopy(yLocal, xLocal, len);
