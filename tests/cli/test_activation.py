@@ -1,5 +1,5 @@
-"""Sigmoid, Tanh, Silu, Gelu and FasterGeluV2 (pipev/activation.h; third-party kernels call them
-with a TBuf's sharedTmpBuffer: `AscendC::Sigmoid<float>(attn, attn, sigTmp, len)`,
+"""Sigmoid, Tanh, Silu, Gelu, FasterGeluV2 and Log (pipev/activation.h; third-party kernels
+call them with a TBuf's sharedTmpBuffer: `AscendC::Sigmoid<float>(attn, attn, sigTmp, len)`,
 `AscendC::Tanh(y, y, tmp, count)`, `AscendC::Silu(out, z, len)`, `AscendC::FasterGeluV2<float,
 false, true>(tile, tile, tmp, n)`). pipev's own kernels (tests/data/ascendc/kernels/
 activation.cpp) in kernel-only mode; every byte of the result against tests/reference/
@@ -18,7 +18,7 @@ from tests.reference import activation as ref
 KERNEL = Path(__file__).resolve().parents[1] / "data" / "ascendc" / "kernels" / "activation.cpp"
 F32, F16 = np.float32, np.float16
 NAMES = {F32: "f32", F16: "f16"}
-SIGMOID, TANH, SILU, GELU, FASTER_GELU_V2 = 0, 1, 2, 3, 4
+SIGMOID, TANH, SILU, GELU, FASTER_GELU_V2, LOG = 0, 1, 2, 3, 4, 5
 
 
 def _x(n: int, t, seed: int) -> np.ndarray:
@@ -134,6 +134,20 @@ def test_faster_gelu_v2(pipev, tmp_path, t, n, tmp, in_place, whole):
     _same(got, ref.faster_gelu_v2(x))
     assert np.allclose(got, _faster_gelu_v2(x.astype(np.float64)),
                        rtol=1e-5 if t == F32 else 2e-3, atol=1e-6)
+
+
+@pytest.mark.parametrize(("t", "n", "in_place", "whole"), [
+    (F32, 200, True, False),  # in place, as a third-party Softplus calls it
+    (F32, 192, False, True),
+    (F16, 136, False, False),
+])
+def test_log(pipev, tmp_path, t, n, in_place, whole):
+    x = np.abs(_x(n, t, 11 * n)) + t(1e-3)
+    x[:3] = [1, np.inf, 1e-30 if t == F32 else 1e-7]
+    got = _run(pipev, tmp_path, t, LOG, x, 0, in_place, whole)
+    _same(got, ref.log(x))
+    assert np.allclose(got, np.log(x.astype(np.float64)), rtol=1e-6 if t == F32 else 1e-3,
+                       atol=1e-7 if t == F32 else 1e-3)
 
 
 @pytest.mark.parametrize(("kernel", "text"), [

@@ -9,7 +9,8 @@ not from the simulator (nothing from `isa` or `simulator`).
 - Gelu (in float): w = x · x, w = w · x, w = w · 0.044715, w = w + x, w = w · -1.5957691216,
   w = e^w, w = w + 1, y = x / w;
 - FasterGeluV2 (in float): a = |x · 0.7071|, a = min(a, 1.769), a = a + -1.769, a = a · a,
-  a = a · -0.1444, a = a + 0.5, b = x + 1e-12, b = b / |b|, a = a · b, a = a + 0.5, y = x · a.
+  a = a · -0.1444, a = a + 0.5, b = x + 1e-12, b = b / |b|, a = a · b, a = a + 0.5, y = x · a;
+- Log: one vln in the source's type.
 """
 
 from __future__ import annotations
@@ -105,3 +106,9 @@ def gelu(x: np.ndarray) -> np.ndarray:
 
 def faster_gelu_v2(x: np.ndarray) -> np.ndarray:
     return _in_float(_faster_gelu_v2, x)
+
+
+def log(x: np.ndarray) -> np.ndarray:
+    """Log: one vln in the source's type."""
+    t = NAMES[x.dtype]
+    return np.frombuffer(b"".join(ew.unary("vln", t, v.tobytes()) for v in x), x.dtype).copy()

@@ -36,7 +36,7 @@ inline AscendC::LocalTensor<uint8_t> activation_space(const AscendC::LocalTensor
 
 template <class T> void activation_types() {
     static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
-                  "Sigmoid / Tanh / Silu / Gelu / FasterGeluV2 take half or float");
+                  "Sigmoid / Tanh / Silu / Gelu / FasterGeluV2 / Log take half or float");
 }
 
 // Each sequence: N float elements from SRC to DST (DST may be SRC), with work buffers W[0],
@@ -186,6 +186,22 @@ PIPEV_ACTIVATION_FORMS(Tanh, tanh_f32, 1)
 PIPEV_GELU_FORMS(Gelu, gelu_f32, 1)
 PIPEV_GELU_FORMS(FasterGeluV2, faster_gelu_v2_f32, 3)
 #undef PIPEV_GELU_FORMS
+
+// Log (base e; the page's forms without temporary space): the vector unit's natural logarithm,
+// one Ln (vln) in T. Log2 and Log10 are not modelled.
+template <typename T, bool isReuseSource = false>
+void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, uint32_t calCount,
+         PIPEV_LOC) {
+    pipev::detail::activation_types<T>();
+    if (calCount > srcTensor.GetSize() || calCount > dstTensor.GetSize())
+        pipev::detail::error(loc, "Log of %u elements: srcTensor holds %u and dstTensor %u",
+                             calCount, srcTensor.GetSize(), dstTensor.GetSize());
+    if (calCount) Ln(dstTensor, srcTensor, int32_t(calCount), loc);
+}
+template <typename T, bool isReuseSource = false>
+void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PIPEV_LOC) {
+    Log<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize(), loc);
+}
 
 // Silu(dst, src, dataSize): the page gives no temporary space and forbids src and dst to
 // overlap, so the steps run in dst, in T: dst = -src, dst = e^dst, dst = dst + 1, dst = src / dst

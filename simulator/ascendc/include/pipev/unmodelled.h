@@ -44,7 +44,7 @@ inline constexpr ErfConfig kDefaultErfConfig{ErfAlgo::POLYNOMIAL_APPROXIMATION};
 inline constexpr FmodConfig kDefaultFmodConfig{FmodAlgo::NORMAL, 0};
 inline constexpr PowerConfig kDefaultPowerConfig{PowerAlgo::INTRINSIC};
 
-// unary math with an algorithm config: Sin, Cos, Atan, Erf (and Erfc, Log without one)
+// unary math with an algorithm config: Sin, Cos, Atan, Erf (and Erfc without one)
 #define PIPEV_UNMODELLED_UNARY_CFG(NAME, CFG, DEF)                                              \
     template <class T, bool isReuseSource = false, const CFG& config = DEF>                     \
     void NAME(const LocalTensor<T>&, const LocalTensor<T>&, uint32_t, PIPEV_LOC) {              \
@@ -63,10 +63,6 @@ PIPEV_UNMODELLED_UNARY_CFG(Erf, ErfConfig, kDefaultErfConfig)
 template <class T, bool isReuseSource = false>
 void Erfc(const LocalTensor<T>&, const LocalTensor<T>&, uint32_t, PIPEV_LOC) {
     pipev::detail::unmodelled("Erfc", loc);
-}
-template <class T, bool isReuseSource = false>
-void Log(const LocalTensor<T>&, const LocalTensor<T>&, uint32_t, PIPEV_LOC) {
-    pipev::detail::unmodelled("Log", loc);
 }
 // Fmod(dst, src0, src1, count), Power(dst, base, exp, count) with a tensor or scalar operand
 template <class T, bool isReuseSource = false, const FmodConfig& config = kDefaultFmodConfig>

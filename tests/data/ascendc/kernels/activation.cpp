@@ -1,7 +1,7 @@
 // Sigmoid, Tanh and Silu (pipev/activation.h) in the style of third-party kernels: a tile copied
 // in, the API with a sharedTmpBuffer from a TBuf (or the framework's space), the tile copied out.
 // Kernel-only mode (tests/cli/test_activation.py); p = {api, n, tmpBytes, inPlace, whole}; api 0
-// Sigmoid, 1 Tanh, 2 Silu, 3 Gelu, 4 FasterGeluV2.
+// Sigmoid, 1 Tanh, 2 Silu, 3 Gelu, 4 FasterGeluV2, 5 Log.
 #include "kernel_operator.h"
 
 template <class T> __aicore__ inline void Act(GM_ADDR x, GM_ADDR y, GM_ADDR p)
@@ -46,6 +46,8 @@ template <class T> __aicore__ inline void Act(GM_ADDR x, GM_ADDR y, GM_ADDR p)
         if (api == 4) AscendC::FasterGeluV2(dst, xLocal, n);
     }
     if (api == 2) AscendC::Silu(dst, xLocal, n);
+    if (api == 5 && whole) AscendC::Log(dst, xLocal);
+    if (api == 5 && !whole) AscendC::Log<T, false>(dst, xLocal, n);
     if (inPlace) AscendC::DataCopy(yLocal, xLocal, len);
     outQ.EnQue(yLocal);
     inQ.FreeTensor(xLocal);
