@@ -3,6 +3,7 @@
 #ifndef PIPEV_KERNEL_OPERATOR_H
 #define PIPEV_KERNEL_OPERATOR_H
 #include "pipev/types.h"
+#include "pipev/data_types.h"  // DT_FLOAT16 …: ORIG_DTYPE_X names one
 #include "pipev/core.h"
 #include "pipev/tensor.h"
 #include "pipev/queue.h"
