@@ -10,6 +10,7 @@
 #include "pipev/data_copy.h"
 #include "pipev/slice_copy.h"  // DataCopy with SliceInfo
 #include "pipev/vector.h"
+#include "pipev/tensor_ops.h"  // dst = src0 + src1; dst = src0 < src1
 #include "pipev/gather.h"
 #include "pipev/layout.h"
 #include "pipev/sync.h"
