@@ -1,5 +1,6 @@
-"""A LocalTensor's operator() as a reference to the element, and TPipe::Init (third-party
-kernels: `outRow(d) += p * vRow(d)`, `outRow(i) *= invDen`, `pipe.Init()`). pipev's own kernels
+"""A LocalTensor's operator() as a reference to the element, TPipe::Init and a pipe's UB freed by
+Destroy (third-party kernels: `outRow(d) += p * vRow(d)`, `outRow(i) *= invDen`, `pipe.Init()`, a
+TPipe made in a row function). pipev's own kernels
 (tests/data/ascendc/kernels/local_ref.cpp) in kernel-only mode, every byte of the result against
 numpy's arithmetic in the element's type."""
 
@@ -65,3 +66,19 @@ def test_a_pipe_init_after_destroy_and_on_a_new_pipe(pipev, tmp_path):
     x = np.arange(32, dtype=F32) * F32(1.25) + F32(0.5)
     got = _run(pipev, tmp_path, "pipe_init_again", x, "f32")
     assert got.tobytes() == (x * F32(2) + F32(1)).astype(F32).tobytes(), got
+
+
+def test_a_pipe_a_row_reuses_the_destroyed_pipes_ub(pipev, tmp_path):
+    # 4 pipes of 100 KB one after another in 192 KB of UB: each starts where the last one did
+    got = _run(pipev, tmp_path, "pipe_a_row", np.zeros(32, F32), "f32")
+    assert got.tobytes() == np.repeat(np.arange(4, dtype=F32) + F32(0.5), 8).tobytes(), got
+
+
+def test_two_live_pipes_do_not_share_ub(pipev, tmp_path):
+    np.save(tmp_path / "x.npy", np.zeros(32, F32))
+    proc = pipev("run", KERNEL, "--kernel", "two_live_pipes", "--arg", f"x={tmp_path / 'x.npy'}",
+                 "--arg", "y=out:f32[32]", "--output-dir", tmp_path / "out")
+    line = next(n for n, s in enumerate(KERNEL.read_text().splitlines(), 1)
+                if "// beyond UB" in s)
+    assert proc.returncode == 1
+    assert f"local_ref.cpp:{line}:" in proc.stderr and "goes beyond UB" in proc.stderr, proc.stderr

@@ -219,6 +219,7 @@ public:
     TPipe(PIPEV_LOC) : loc_(loc) {  // NOLINT: `TPipe pipe;` captures its line
         id_ = pipev::detail::g.pipes++;
         gen_ = pipev::detail::g_generation;
+        base_ = top_ = pipev::detail::g.ub_top;
         detail_pipe::current() = this;
     }
     ~TPipe() {
@@ -245,6 +246,7 @@ public:
             uint64_t addr = ub_alloc(len, "InitBuffer", loc);
             q.slots.push_back({new_region(format("que%d_%d", qid, k), addr, block_up(len))});
         }
+        top_ = g.ub_top;
         g.queues.push_back(q);
         que.id_ = qid;
         que.gen_ = g_generation;
@@ -256,6 +258,7 @@ public:
         uint64_t addr = ub_alloc(len, "InitBuffer", loc);
         buf.region_ = new_region(format("tbuf%zu", g.regions.size()), addr, block_up(len));
         buf.gen_ = g_generation;
+        top_ = g.ub_top;
         return true;
     }
     // The queues' three-argument form on a TBuf (the vendor's InitBuffer is a template over the
@@ -288,11 +291,15 @@ public:
     // Init of a new pipe changes nothing; after Destroy it makes the pipe current again, and a
     // later Destroy waits for its buffers' readers again.
     void Init() {
+        if (destroyed_) base_ = top_ = pipev::detail::g.ub_top;
         destroyed_ = false;
         detail_pipe::current() = this;
     }
     // Waits for the buffers' last readers (the reverse events of FreeTensor), as at the end of
-    // the kernel, so no flag is left set.
+    // the kernel, so no flag is left set, and frees the pipe's UB: the next pipe's buffers start
+    // where this pipe's did (the TPipe page: one pipe at a time, the last Destroyed before the next
+    // is made; a kernel that makes a pipe a loop iteration reuses the same UB). Only when nothing
+    // was allocated above the pipe's buffers since (another live pipe, LocalMemAllocator).
     void Destroy(PIPEV_LOC) {
         using namespace pipev::detail;
         if (destroyed_ || gen_ != g_generation || g_stopped || !g.active) return;
@@ -306,10 +313,12 @@ public:
                     s.rev_event = -1;
                 }
         }
+        if (g.ub_top == top_) g.ub_top = base_;
     }
 
 private:
     pipev::Loc loc_;
+    uint64_t base_ = 0, top_ = 0;  // UB from where the pipe's buffers start to their end
     int id_ = 0, gen_ = 0;
     bool destroyed_ = false;
 };

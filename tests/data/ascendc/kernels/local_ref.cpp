@@ -90,3 +90,33 @@ extern "C" __global__ __aicore__ void pipe_init_again(GM_ADDR x, GM_ADDR y)
     AscendC::DataCopy(yGm, u, 32);
     pipe2.Destroy();
 }
+
+// A pipe a row, as a third-party MLP kernel makes one in its row function: each pipe's 100 KB
+// start where the destroyed one's did (two would not fit in UB together)
+__aicore__ inline void PipeRow(GM_ADDR y, uint32_t r)
+{
+    AscendC::TPipe pipe;
+    pipe.Init();
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 100 * 1024);
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::GlobalTensor<float> yGm;
+    yGm.SetGlobalBuffer((__gm__ float*)y);
+    AscendC::Duplicate(t, float(r) + 0.5f, 8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yGm[r * 8], t, 8);
+}
+extern "C" __global__ __aicore__ void pipe_a_row(GM_ADDR x, GM_ADDR y)
+{
+    for (uint32_t r = 0; r < 4; ++r) PipeRow(y, r);
+}
+
+// two pipes alive at once: their buffers do not share UB (the second goes beyond it)
+extern "C" __global__ __aicore__ void two_live_pipes(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::TPipe a;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> bufA, bufB;
+    a.InitBuffer(bufA, 100 * 1024);
+    AscendC::TPipe b;
+    b.InitBuffer(bufB, 100 * 1024);  // beyond UB
+}
