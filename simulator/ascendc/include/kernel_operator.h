@@ -21,7 +21,8 @@
 #include "pipev/launch.h"
 #include "pipev/boilerplate.h"
 #include "pipev/advanced.h"
-#include "pipev/activation.h"  // Sigmoid, Tanh, Silu
+#include "pipev/activation.h"  // Sigmoid, Tanh, Silu, Gelu, FasterGeluV2, Log
+#include "pipev/sum.h"  // Sum
 #include "pipev/softmax.h"  // SoftMax, SimpleSoftMax
 #include "pipev/broadcast.h"  // Broadcast (BroadCast)
 #include "pipev/dequant.h"  // #27/#29: SetDeqScale, CastDequant
