@@ -24,7 +24,7 @@ SCALAR_KEYS = ("scalar_issue", "scalar_op", "branch_taken", "queue_depth", "set_
                "barrier_all", "vcmpv_partial_penalty", "vcmpvs_partial_penalty",
                "vcmp_min_cycles_f16", "mte2_latency", "mte2_cycles_per_block",
                "mte2_min_cycles_per_block", "mte3_latency", "mte3_cycles_per_block",
-               "mte3_min_cycles_per_block", "burst_overhead")
+               "mte3_min_cycles_per_block", "burst_overhead", "sync_all")
 CLASS_KEYS = ("slope", "min_cycles", "head", "tail")
 BANK_KEYS = {"910b": ("groups", "bank_bytes", "conflict_beats"),
              "950": ("groups", "reads_per_beat"), "none": ()}
