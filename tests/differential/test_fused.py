@@ -872,7 +872,7 @@ def test_prepared_compares_equal_the_independent_model(text, checks):
 @pytest.mark.parametrize("fast", (True, False))
 def test_prepared_compares_at_block_stride_above_1_equal_numpy(t, blk, rep, fast):
     """Repeats reading every blk-th block of their union (rep a multiple of blk: the blocks
-    read picked, then rows of their bits; else a gather): bit K of repeat I is the compare
+    read packed by words, then rows of their bits; else a gather): bit K of repeat I is the compare
     of element K of the repeat's blocks I·rep + J·blk, as numpy indexes them."""
     size, r = (2 if t == "f16" else 4), 40
     per = 32 // size
@@ -888,6 +888,18 @@ def test_prepared_compares_at_block_stride_above_1_equal_numpy(t, blk, rep, fast
     bits = a[elems] == b[elems] if t == "s32" else a[elems] < b[elems]
     want = np.packbits(bits, bitorder="little").tobytes()
     assert bytes(ub[32768:32768 + len(want)]) == want
+
+
+def test_a_word_of_bools_times_the_packing_constant_holds_their_bits_in_its_top_byte():
+    """`PACKING`: every one of the 256 words of 8 bools (bytes 0 or 1) times it has those
+    bools' bits, bool K at bit K, in its top byte — what packbits makes of them."""
+    from simulator.semantics.compare import PACKING
+
+    bools = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
+                          bitorder="little").astype(bool)
+    words = bools.view(PACKING.dtype).reshape(-1)
+    tops = (words * PACKING).view(np.uint8).reshape(-1, 8)[:, 7]
+    assert bytes(tops) == bytes(np.packbits(bools, axis=1, bitorder="little").reshape(-1))
 
 
 @pytest.mark.parametrize("blk, rep", ((2, 8), (1, 1), (1, 4)))
