@@ -32,7 +32,8 @@ def test_an_op_projects_host_tiling_header_and_kernel_run_unchanged(pipev, tmp_p
                      "--werror", timeout=600)
         assert proc.returncode == 0, proc.stderr
         assert "tiling 20 bytes, reserved 7 9" in proc.stdout  # (the host class's getters)
-        assert "dtypes 4 4 4 4" in proc.stdout  # DTYPE_X … ORIG_DTYPE_X: float, from the OpDef
+        # DTYPE_X … float, from the OpDef; ORIG_DTYPE_X its code, DT_FLOAT
+        assert "dtypes 4 4 4 0" in proc.stdout
         assert "scale_add_custom<<<4>>>" in proc.stderr, proc.stderr
         z = np.fromfile(tmp_path / "z.bin", np.float32)
         s = np.float32(float(scale[:-1]))
@@ -183,3 +184,90 @@ int main()
     return 0;
 }
 """
+
+
+DTYPE_OPDEF = """#include "register/op_def_registry.h"
+namespace ops {
+class Twice : public OpDef {
+public:
+    explicit Twice(const char* name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16});
+    }
+};
+OP_ADD(Twice);
+}
+"""
+# the kernel picks its element type by ORIG_DTYPE_X in #if, as the operator library's kernels do,
+# and its work by a DataType set as the tiling key
+DTYPE_KERNEL = r"""#include "kernel_operator.h"
+#if ORIG_DTYPE_X == DT_FLOAT16
+using Elem = half;
+constexpr int kBranch = 16;
+#elif ORIG_DTYPE_X == DT_FLOAT
+using Elem = float;
+constexpr int kBranch = 32;
+#else
+#error "ORIG_DTYPE_X names no type this kernel takes"
+#endif
+#if !defined(DT_INT8) || DT_BF16 != 27
+#error "the data type codes"
+#endif
+static_assert(std::is_same_v<Elem, DTYPE_X>, "ORIG_DTYPE_X and DTYPE_X name one type");
+
+extern "C" __global__ __aicore__ void twice(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256 * sizeof(Elem));
+    AscendC::LocalTensor<Elem> a = buf.Get<Elem>();
+    AscendC::GlobalTensor<Elem> xg, yg;
+    xg.SetGlobalBuffer((__gm__ Elem*)x, 256);
+    yg.SetGlobalBuffer((__gm__ Elem*)y, 256);
+    AscendC::DataCopy(a, xg, 256);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    if (TILING_KEY_IS(DT_FLOAT16) || TILING_KEY_IS(DT_FLOAT)) {
+        AscendC::Add(a, a, a, 256);
+    }
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, a, 256);
+}
+"""
+DTYPE_MAIN = r"""#include <cstdio>
+#include "tikicpulib.h"
+#include "op_kernel/twice.cpp"
+
+int main()
+{
+    uint8_t* x = (uint8_t*)AscendC::GmAlloc(256 * sizeof(DTYPE_X));
+    uint8_t* y = (uint8_t*)AscendC::GmAlloc(256 * sizeof(DTYPE_X));
+    DTYPE_X* xs = (DTYPE_X*)x;
+    for (int i = 0; i < 256; ++i) xs[i] = DTYPE_X(i * 0.25f);
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    ICPU_SET_TILING_KEY(ORIG_DTYPE_X);  // (a host tiling function sets the DataType so)
+    ICPU_RUN_KF(twice, 1, x, y);
+    printf("branch %d, %zu-byte elements, y[7] %g\n", kBranch, sizeof(DTYPE_X),
+           float(((DTYPE_X*)y)[7]));
+    AscendC::GmFree(x);
+    AscendC::GmFree(y);
+    return 0;
+}
+"""
+
+
+def test_orig_dtype_names_the_data_type_code_a_kernel_compares_in_its_ifs(pipev, tmp_path):
+    """ORIG_DTYPE_X is the OpDef's first data type's code name (DT_FLOAT), a macro that #if
+    compares with the codes of pipev/data_types.h, and follows a DTYPE_X the user gives
+    (half: DT_FLOAT16); TILING_KEY_IS takes a code as the key a host sets from a DataType."""
+    (tmp_path / "op_host").mkdir()
+    (tmp_path / "op_kernel").mkdir()
+    (tmp_path / "op_host" / "twice.cpp").write_text(DTYPE_OPDEF)
+    (tmp_path / "op_kernel" / "twice.cpp").write_text(DTYPE_KERNEL)
+    main = tmp_path / "main.cpp"
+    main.write_text(DTYPE_MAIN)
+    for given, want in (((), "branch 32, 4-byte elements, y[7] 3.5"),
+                        (("-D", "DTYPE_X=half"), "branch 16, 2-byte elements, y[7] 3.5")):
+        proc = pipev("run", main, *given, "--werror", timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        assert want in proc.stdout, proc.stdout

@@ -41,7 +41,7 @@ def project(tmp_path: Path) -> Path:
 def test_the_first_combination_of_every_listed_input_and_output(tmp_path):
     project(tmp_path)
     assert first_combination(tmp_path / "op_host") == {
-        "X1": "half", "INDICES": "int32_t", "Y": "bfloat16_t"}  # (no comment, no unknown type)
+        "X1": "DT_FLOAT16", "INDICES": "DT_INT32", "Y": "DT_BF16"}  # (no comment, no unknown)
 
 
 def test_a_main_including_the_kernel_gets_the_macros_the_user_did_not_define(tmp_path):
@@ -49,8 +49,14 @@ def test_a_main_including_the_kernel_gets_the_macros_the_user_did_not_define(tmp
     main = tmp_path / "main.cpp"
     text = '#include "op_kernel/thing.cpp"\nint main() {}\n'
     got = dtype_defines([(main, text)], (), ("DTYPE_X1=float",))
-    assert "DTYPE_X1=half" not in got and "ORIG_DTYPE_X1=half" in got
-    assert {"DTYPE_INDICES=int32_t", "DTYPE_Y=bfloat16_t", "ORIG_DTYPE_Y=bfloat16_t"} <= set(got)
+    # the user's type decides its code's name; the others are the OpDef's first
+    assert "DTYPE_X1=half" not in got and "ORIG_DTYPE_X1=DT_FLOAT" in got
+    assert {"DTYPE_INDICES=int32_t", "ORIG_DTYPE_INDICES=DT_INT32", "DTYPE_Y=bfloat16_t",
+            "ORIG_DTYPE_Y=DT_BF16"} <= set(got)
+    # a code name the user gives decides the type; a type without a code leaves its name out
+    got = dtype_defines([(main, text)], (), ("ORIG_DTYPE_Y=DT_INT8", "DTYPE_X1=float8"))
+    assert "DTYPE_Y=int8_t" in got and not any(d.startswith(("ORIG_DTYPE_X1", "DTYPE_X1"))
+                                               for d in got)
     assert dtype_defines([(kernel, "")], (), ()) == dtype_defines([(main, text)], (), ())
     # a file outside an op_kernel folder, or a project without an op_host folder: nothing
     assert dtype_defines([(main, "int main() {}\n")], (), ()) == ()

@@ -3,12 +3,14 @@
 #ifndef PIPEV_KERNEL_OPERATOR_H
 #define PIPEV_KERNEL_OPERATOR_H
 #include "pipev/types.h"
+#include "pipev/data_types.h"  // DT_FLOAT16 …: ORIG_DTYPE_X names one
 #include "pipev/core.h"
 #include "pipev/tensor.h"
 #include "pipev/queue.h"
 #include "pipev/data_copy.h"
 #include "pipev/slice_copy.h"  // DataCopy with SliceInfo
 #include "pipev/vector.h"
+#include "pipev/tensor_ops.h"  // dst = src0 + src1; dst = src0 < src1
 #include "pipev/gather.h"
 #include "pipev/layout.h"
 #include "pipev/sync.h"

@@ -89,7 +89,21 @@ public:
 };
 
 template <class T> class LocalRef;
+template <class T> class LocalTensor;
+}  // namespace AscendC
 
+namespace pipev {
+// `dst = src0 OP src1;` (pipev/tensor_ops.h): the operands and the expression's line, carried
+// from the operator to the assignment that issues the count form.
+enum class TensorOpKind : uint8_t { ADD, SUB, MUL, DIV, AND, OR };
+template <class T, class Kind> struct TensorOp {
+    Kind kind;
+    AscendC::LocalTensor<T> a, b;
+    Loc loc;
+};
+}  // namespace pipev
+
+namespace AscendC {
 template <class T> class LocalTensor {
 public:
     using PrimType = T;
@@ -145,6 +159,40 @@ public:
         std::memcpy(pipev::detail::bridge().ub + a, &v, sizeof(T));
     }
     LocalRef<T> operator()(uint32_t offset, PIPEV_LOC) const;
+
+    // The whole-tensor operators of the Add ... Or and Compare pages (`dst = src0 + src1;`,
+    // `dst = src0 < src1;`), issued by the assignment (pipev/tensor_ops.h). The left operand
+    // is taken through Operand, whose conversion records the expression's line: an operator
+    // has no default argument of its own to carry it.
+    struct Operand {
+        const LocalTensor& t;
+        pipev::Loc loc;
+        Operand(const LocalTensor& t, pipev::Loc loc = pipev::Loc()) : t(t), loc(loc) {}
+    };
+    using Op = pipev::TensorOp<T, pipev::TensorOpKind>;
+    using Cmp = pipev::TensorOp<T, CMPMODE>;
+#define PIPEV_TENSOR_OPERATOR(SIGN, RESULT, KIND)                             \
+    friend RESULT operator SIGN(Operand a, const LocalTensor& b) {            \
+        return {KIND, a.t, b, a.loc};                                         \
+    }
+    PIPEV_TENSOR_OPERATOR(+, Op, pipev::TensorOpKind::ADD)
+    PIPEV_TENSOR_OPERATOR(-, Op, pipev::TensorOpKind::SUB)
+    PIPEV_TENSOR_OPERATOR(*, Op, pipev::TensorOpKind::MUL)
+    PIPEV_TENSOR_OPERATOR(/, Op, pipev::TensorOpKind::DIV)
+    PIPEV_TENSOR_OPERATOR(&, Op, pipev::TensorOpKind::AND)
+    PIPEV_TENSOR_OPERATOR(|, Op, pipev::TensorOpKind::OR)
+    PIPEV_TENSOR_OPERATOR(<, Cmp, CMPMODE::LT)
+    PIPEV_TENSOR_OPERATOR(>, Cmp, CMPMODE::GT)
+    PIPEV_TENSOR_OPERATOR(<=, Cmp, CMPMODE::LE)
+    PIPEV_TENSOR_OPERATOR(>=, Cmp, CMPMODE::GE)
+    PIPEV_TENSOR_OPERATOR(==, Cmp, CMPMODE::EQ)
+    PIPEV_TENSOR_OPERATOR(!=, Cmp, CMPMODE::NE)
+#undef PIPEV_TENSOR_OPERATOR
+    LocalTensor& operator=(const Op& e);
+    template <class S> LocalTensor& operator=(const pipev::TensorOp<S, CMPMODE>& e);
+    LocalTensor& operator=(const LocalTensor&) = default;
+    LocalTensor(const LocalTensor&) = default;
+
     uint32_t GetSize() const { return size_; }
     void SetSize(uint32_t size) { size_ = size; }
     void SetBufferLen(uint32_t dataLen) { size_ = dataLen; }  // in elements, as SetSize

@@ -52,8 +52,8 @@ int main()
     FILE* f = fopen("z.bin", "wb");
     fwrite(z.data(), sizeof(float), N, f);
     fclose(f);
-    printf("dtypes %zu %zu %zu %zu\n", sizeof(DTYPE_X), sizeof(DTYPE_Y), sizeof(DTYPE_Z),
-           sizeof(ORIG_DTYPE_X));  // (the OpDef's first combination, op_host/scale_add_custom.cpp)
+    printf("dtypes %zu %zu %zu %d\n", sizeof(DTYPE_X), sizeof(DTYPE_Y), sizeof(DTYPE_Z),
+           ORIG_DTYPE_X);  // (the OpDef's first combination, op_host/scale_add_custom.cpp)
     printf("tiling %zu bytes, reserved %u %u\n", tiling.GetDataSize(), tiling.get_reserved()[0],
            tiling.get_reserved()[1]);
     return 0;

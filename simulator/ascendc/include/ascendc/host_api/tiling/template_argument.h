@@ -5,6 +5,7 @@
 #ifndef PIPEV_TEMPLATE_ARGUMENT_H
 #define PIPEV_TEMPLATE_ARGUMENT_H
 #include "../../../pipev/types.h"  // the element types TypeFromId names
+#include "../../../pipev/data_types.h"  // the DT_ codes
 
 #define ASCENDC_TPL_1_BW 1
 #define ASCENDC_TPL_2_BW 2
@@ -19,20 +20,21 @@
 #define ASCENDC_TPL_UI_LIST 1
 #define ASCENDC_TPL_UI_MIX 2
 
-// Data type and format codes for template arguments (the graph engine's numbering).
-#define C_DT_FLOAT 0
-#define C_DT_FLOAT16 1
-#define C_DT_INT8 2
-#define C_DT_INT32 3
-#define C_DT_UINT8 4
-#define C_DT_INT16 6
-#define C_DT_UINT16 7
-#define C_DT_UINT32 8
-#define C_DT_INT64 9
-#define C_DT_UINT64 10
-#define C_DT_DOUBLE 11
-#define C_DT_BOOL 12
-#define C_DT_BF16 27
+// Data type and format codes for template arguments (the graph engine's numbering:
+// pipev/data_types.h).
+#define C_DT_FLOAT DT_FLOAT
+#define C_DT_FLOAT16 DT_FLOAT16
+#define C_DT_INT8 DT_INT8
+#define C_DT_INT32 DT_INT32
+#define C_DT_UINT8 DT_UINT8
+#define C_DT_INT16 DT_INT16
+#define C_DT_UINT16 DT_UINT16
+#define C_DT_UINT32 DT_UINT32
+#define C_DT_INT64 DT_INT64
+#define C_DT_UINT64 DT_UINT64
+#define C_DT_DOUBLE DT_DOUBLE
+#define C_DT_BOOL DT_BOOL
+#define C_DT_BF16 DT_BF16
 #define C_FORMAT_NCHW 0
 #define C_FORMAT_NHWC 1
 #define C_FORMAT_ND 2
