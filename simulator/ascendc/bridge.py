@@ -4,9 +4,10 @@ callback mapped onto pipev's streaming entry (`simulator.stream.Stream`).
 One `Session` serves one program run (in the worker process). It keeps the GM buffers the
 program declared (numpy views over the host memory, no copies: pipev's DMA reads and writes the
 program's own bytes), opens one Stream per core of each kernel launch (cores of a launch run one
-after another over the shared GM), gives C the machine's UB as `bridge->ub`, and turns every
-failure inside a callback into a nonzero return plus a recorded diagnostic: a Python exception
-in a ctypes callback would otherwise be printed and swallowed. After the first error the session
+after another over the shared GM; a SyncAll parks a core's stream while the others run up to
+it), gives C the machine's UB as `bridge->ub`, and turns every failure inside a callback into a
+nonzero return plus a recorded diagnostic: a Python exception in a ctypes callback would
+otherwise be printed and swallowed. After the first error the session
 is stopped and every callback returns nonzero at once.
 """
 
@@ -725,21 +726,26 @@ class Session:
         launch, f = self.launch, self._s(file)
         col = self._column(f, line, 0)
         slots = launch.schedule.slots
-        if slots < launch.block_dim:
+        if slots < launch.block_dim:  # waves: every core must be resident at once
             return self._error(f, line, f"SyncAll: the launch's {launch.block_dim} cores do not "
                                f"fit on {self.chip.name}'s {slots} vector cores at once (they run "
                                "in waves): a core waiting here would wait for cores that start "
                                "only when it ends (on the device the launch hangs); launch at "
                                f"most {slots} cores", col)
+        self._arrive(launch, stream, Diagnostic("error", f, line, col or 1, REPLAY_ENDS))
+        return 0
+
+    def _arrive(self, launch: Launch, stream, replay_ends: Diagnostic) -> None:
+        """The running core's STREAM waits at the SyncAll from its clock on; its recording ends
+        with REPLAY_ENDS there. The last core to arrive releases them all."""
         record = getattr(stream, "record_error", None)
         if record is not None:
-            record(Diagnostic("error", f, line, col or 1, REPLAY_ENDS))
+            record(replay_ends)
         launch.suspended.add(self.core)
         clock = getattr(stream, "clock", None)
         launch.arrivals[self.core] = clock() if clock is not None else 0
         if len(launch.arrivals) == launch.block_dim:
             self._release(launch)
-        return 0
 
     def _release(self, launch: Launch) -> None:
         """Every core of LAUNCH arrived at the SyncAll: each goes on at the latest arrival plus
@@ -870,8 +876,7 @@ class Session:
         if self.launch is not None:
             self._close_writer(self.launch, ok=False)
             self._report_races(self.launch)
-        if self.launch is not None:  # (cores a SyncAll suspended when the run stopped)
-            self.launch.parked.clear()
+            self.launch.parked.clear()  # (cores a SyncAll suspended when the run stopped)
         self.launch = None
         self._finished.clear()
         self.launch_gm.clear()
