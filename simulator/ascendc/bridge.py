@@ -732,8 +732,18 @@ class Session:
                                "in waves): a core waiting here would wait for cores that start "
                                "only when it ends (on the device the launch hangs); launch at "
                                f"most {slots} cores", col)
+        if self.options["timing"] and "sync_all" not in self._timing().t:
+            return self._error(f, line, f"SyncAll: the chip profile {self.chip.name} has no "
+                               "[timing] sync_all (the cycles from the last core's arrival until "
+                               "every core goes on): add it to the profile, or run without "
+                               "timing", col)
         self._arrive(launch, stream, Diagnostic("error", f, line, col or 1, REPLAY_ENDS))
         return 0
+
+    def _timing(self):
+        from simulator.timing.config import config_of
+
+        return config_of(self.chip)
 
     def _arrive(self, launch: Launch, stream, replay_ends: Diagnostic) -> None:
         """The running core's STREAM waits at the SyncAll from its clock on; its recording ends
@@ -754,9 +764,7 @@ class Session:
         after it."""
         resume = 0
         if self.options["timing"]:
-            from simulator.timing.config import config_of
-
-            resume = max(launch.arrivals.values()) + config_of(self.chip).t["sync_all"]
+            resume = max(launch.arrivals.values()) + self._timing().t["sync_all"]
         for core in launch.arrivals:
             stream = self.stream if core == self.core else launch.parked[core].stream
             wait = getattr(stream, "wait_until", None)

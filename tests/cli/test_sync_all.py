@@ -204,3 +204,20 @@ def test_software_form_rules_are_errors_at_the_call(tmp_path, capfd):
     _, err = capfd.readouterr()
     assert rc == 1 and "error: SyncAll: ubWorkspace holds 96 bytes; the software form needs " \
         "32 a core (128 for 4 cores)" in err, err
+
+
+def test_a_profile_without_sync_all_runs_until_a_syncall_needs_it(tmp_path, capfd):
+    """sync_all is optional in a profile of one's own (one written before the key existed
+    stays valid): a launch without SyncAll runs; a SyncAll across cores stops at its line."""
+    text = (ROOT / "isa" / "chips" / "ascend910b.toml").read_text()
+    kept = [ln for ln in text.splitlines() if not ln.startswith("sync_all")]
+    assert len(kept) == len(text.splitlines()) - 1
+    profile = tmp_path / "mine.toml"
+    profile.write_text("\n".join(kept) + "\n")
+    _inputs(tmp_path, 2)
+    assert _main([*_args(1), "--chip", profile]) == 0, capfd.readouterr().err
+    rc = _main([*_args(2), "--chip", profile])
+    err = capfd.readouterr().err
+    assert rc == 1
+    assert f"sync_all_sum.cpp:{SYNC_LINE}:" in err and "has no [timing] sync_all" in err, err
+    assert "Traceback" not in err
