@@ -32,22 +32,32 @@ from simulator.summary import build_summary, core_dict, listed
 
 
 class Lane(Observer):
-    """The launch's trace writer as one core sees it: the launch, not each core, finishes it."""
+    """The launch's trace writer as one core sees it: the launch, not each core, finishes it.
+    Cores usually write one after another; a C++ kernel's SyncAll interleaves them, so a core
+    that goes on after another wrote makes itself the writer's core again (`resume`)."""
 
     def __init__(self, writer: Observer):
         self.writer = writer
         self.wants_repeats = writer.wants_repeats
+        self.core = 0
 
     def on_start(self, run) -> None:
+        self.core = run.core
         self.writer.on_start(run)
 
     def on_event(self, event) -> None:
+        if self.writer.core != self.core:
+            self.writer.resume(self.core)
         self.writer.on_event(event)
 
     def on_repeat(self, event, repeat) -> None:
+        if self.writer.core != self.core:
+            self.writer.resume(self.core)
         self.writer.on_repeat(event, repeat)
 
     def on_error(self, diagnostic, instr) -> None:
+        if self.writer.core != self.core:
+            self.writer.resume(self.core)
         self.writer.on_error(diagnostic, instr)
 
 

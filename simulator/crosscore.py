@@ -1,9 +1,9 @@
 """Cross-core GM hazards of a multi-core launch (msSanitizer's "multi-core stomping"): two cores
 writing the same GM bytes, or one core reading GM bytes another core writes (accumulating under
-GM atomics, set_atomic, is not a race with another core's accumulation). Cores are never
-ordered (inter-core synchronisation is out of scope), so either is a race: the result would
-depend on the order the hardware happens to run the cores in, while pipev runs them in block
-order.
+GM atomics, set_atomic, is not a race with another core's accumulation). Between two SyncAlls
+cores are not ordered, so either is a race: the result would depend on the order the hardware
+happens to run the cores in, while pipev runs them in block order. A SyncAll orders everything
+before it before everything after it (`barrier`).
 
 One observer serves every core of the launch (cores run one after another). Per GM tensor it
 keeps, per byte, the last core that wrote it and the last two cores that read it (`core + 1`, 0
@@ -51,6 +51,14 @@ class CrossCoreRaces(Observer):
 
     def on_start(self, run: RunInfo) -> None:
         self.run = run
+
+    def barrier(self) -> None:
+        """Every core of the launch passed a SyncAll: what they touched before it is ordered
+        before what any of them touches after it, so no later access races with an earlier
+        one (a new epoch: the owners start empty)."""
+        for table in (self.writer, self.atomic_writer, self.reader, self.earlier_reader,
+                      self.log):
+            table.clear()
 
     def on_event(self, ev: Event) -> None:
         op = ev.op

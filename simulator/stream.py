@@ -399,6 +399,31 @@ class Stream:
         for text in texts:
             self._note(text, file, line, col, (), None, False)
 
+    # -- other cores -------------------------------------------------------------------------
+    def clock(self) -> int:
+        """The cycle S issues its next statement at (0 without timing): after a `pipe_barrier
+        ALL`, when the core's pipes have drained."""
+        model = self.run.model
+        if model is None:
+            return 0
+        if self._fast is not None:
+            self._fast.settle()
+        return model.s_time
+
+    def wait_until(self, cycle: int, cause: str) -> int:
+        """The core waits for something outside it (the launch's other cores at a SyncAll): S
+        issues nothing before CYCLE; the cycles waited are the run's stall CAUSE (a cause only
+        such a wait has: a run without one reports what it did before). Returns them."""
+        model = self.run.model
+        if model is None or self.failed:
+            return 0
+        if self._fast is not None:
+            self._fast.settle()
+        wait = model.hold_until(cycle, cause)
+        stalls = self.run.stats.stalls
+        stalls[cause] = stalls.get(cause, 0) + wait
+        return wait
+
     # -- the end -----------------------------------------------------------------------------
     def finish(self, outputs: bool = True) -> RunResult:
         """End the run (the "flag still set" warnings, the trace's summary) and return its

@@ -4,9 +4,10 @@ callback mapped onto pipev's streaming entry (`simulator.stream.Stream`).
 One `Session` serves one program run (in the worker process). It keeps the GM buffers the
 program declared (numpy views over the host memory, no copies: pipev's DMA reads and writes the
 program's own bytes), opens one Stream per core of each kernel launch (cores of a launch run one
-after another over the shared GM), gives C the machine's UB as `bridge->ub`, and turns every
-failure inside a callback into a nonzero return plus a recorded diagnostic: a Python exception
-in a ctypes callback would otherwise be printed and swallowed. After the first error the session
+after another over the shared GM; a SyncAll parks a core's stream while the others run up to
+it), gives C the machine's UB as `bridge->ub`, and turns every failure inside a callback into a
+nonzero return plus a recorded diagnostic: a Python exception in a ctypes callback would
+otherwise be printed and swallowed. After the first error the session
 is stopped and every callback returns nonzero at once.
 """
 
@@ -52,6 +53,8 @@ SYSTEM_CYCLE = ctypes.CFUNCTYPE(ctypes.c_int64)
 GM_DATA = ctypes.CFUNCTYPE(c_int, c_char_p, c_uint64)
 GM_TENSOR = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, ctypes.c_void_p, c_uint64)
 GM_ACCESS = ctypes.CFUNCTYPE(c_int, c_char_p, c_int, c_char_p, c_uint64, c_uint64, c_int)
+SYNC_ALL = ctypes.CFUNCTYPE(c_int, c_char_p, c_int)
+SWITCH_CORE = ctypes.CFUNCTYPE(c_int, c_uint32)
 CHIP_FACTS = ("chip.vector_cores",)  # the profile's facts `special` answers (platform_ascendc.h)
 SYSTEM_COUNTER_MHZ = 50  # GetSystemCycle counts at 50 MHz (the API documentation's time base)
 
@@ -81,10 +84,16 @@ class PipevBridge(ctypes.Structure):
         ("gm_tensor", GM_TENSOR),
         ("gm_access", GM_ACCESS),
         ("spill_bytes", c_uint64),
+        ("sync_all", SYNC_ALL),
+        ("switch_core", SWITCH_CORE),
     ]
 
 
 SEVERITIES = {0: "note", 1: "warning", 2: "error"}
+# what a core's recording says at a SyncAll of a launch of several cores, where its replay ends
+REPLAY_ENDS = ("SyncAll: the replay of one core's recording ends here: at the barrier the "
+               "launch's other cores change GM, which the recording does not hold (run the "
+               "program itself to go on)")
 
 
 @attrs.define
@@ -95,6 +104,16 @@ class CoreResult:
     core: int
     figures: object = None  # simulator.result.CoreResult (None from a stand-in stream)
     result: object = None  # its Stream's RunResult: the launch's latest core's only
+
+
+@attrs.define
+class Parked:
+    """A core a SyncAll suspended while another runs: its stream, and its GlobalTensor views and
+    their namer (`Session._views`, `_namer`) until it runs again."""
+
+    stream: object
+    views: list
+    namer: Namer
 
 
 @attrs.define
@@ -116,6 +135,12 @@ class Launch:
     reported: list[Diagnostic] = attrs.Factory(list)  # the diagnostics of the launch
     writer: object = None  # the trace writer of a launch of several cores: one file for all
     observers: list = attrs.Factory(list)  # the launch's own observers, on each of its cores
+
+    # SyncAll (include/pipev/cores.h): the cores at the barrier -> the cycle each arrived; the
+    # cores a SyncAll suspended and not yet resumed; those not running -> what they keep
+    arrivals: dict[int, int] = attrs.Factory(dict)
+    suspended: set[int] = attrs.Factory(set)
+    parked: dict[int, Parked] = attrs.Factory(dict)
 
     @property
     def last(self):
@@ -278,6 +303,8 @@ class Session:
         self._data_bytes: dict[str, int] = {}  # GM buffer -> its data bytes (gm_data)
         self._gm_tensor_cb = GM_TENSOR(self._gm_tensor)
         self.struct.gm_tensor = self._gm_tensor_cb
+        self._core_cbs = (SYNC_ALL(self._sync_all), SWITCH_CORE(self._switch_core))
+        self.struct.sync_all, self.struct.switch_core = self._core_cbs
         self._views: list = []  # the running core's GlobalTensor views (views.py)
         self._namer = Namer()
         self.struct.ub = None
@@ -411,11 +438,30 @@ class Session:
             stream.data_bytes = self._data_bytes
         for gm_name, (dtype, view, file, line) in {**self.gm, **self.launch_gm}.items():
             stream.declare_gm(gm_name, dtype, view, file=file, line=line)
+        self._show(core, stream)
+
+    def _show(self, core: int, stream) -> None:
+        """CORE, with STREAM, is the running core: C sees its UB and block_idx."""
+        self.core = core
         self._running(stream)
         ub = stream.ub
         self.struct.ub = ub.ctypes.data
         self.struct.ub_bytes = ub.size
         self.struct.block_idx = core
+
+    def _park(self) -> None:
+        """The running core waits at a SyncAll while another runs: its stream stays open; its
+        transfers so far take their share of GM bandwidth from the cores that run next."""
+        launch = self.launch
+        launch.parked[self.core] = Parked(self.stream, self._views, self._namer)
+        self._views, self._namer = [], Namer()
+        if launch.schedule.ledger is not None:
+            launch.schedule.ledger.commit()
+        self._running(None)
+
+    def _resume(self, core: int, parked: Parked) -> None:
+        self._views, self._namer = parked.views, parked.namer
+        self._show(core, parked.stream)
 
     def _running(self, stream) -> None:
         """STREAM (or None) is the running core's from now: the call sites' issuers were the
@@ -668,6 +714,90 @@ class Session:
                               col=self._column(f, line, 0))
         return 0
 
+    @_guarded("sync_all")
+    def _sync_all(self, file, line):
+        """The running core reached a SyncAll, its pipes drained (include/pipev/cores.h): it
+        waits there; the last core to arrive releases them all (`_release`). Its recording ends
+        there: a replay of one core cannot know what the others write at the barrier."""
+        self._mark(file, line)
+        stream = self._current(file, line)
+        if stream is None:
+            return 1
+        launch, f = self.launch, self._s(file)
+        col = self._column(f, line, 0)
+        slots = launch.schedule.slots
+        if slots < launch.block_dim:  # waves: every core must be resident at once
+            return self._error(f, line, f"SyncAll: the launch's {launch.block_dim} cores do not "
+                               f"fit on {self.chip.name}'s {slots} vector cores at once (they run "
+                               "in waves): a core waiting here would wait for cores that start "
+                               "only when it ends (on the device the launch hangs); launch at "
+                               f"most {slots} cores", col)
+        if self.options["timing"] and "sync_all" not in self._timing().t:
+            return self._error(f, line, f"SyncAll: the chip profile {self.chip.name} has no "
+                               "[timing] sync_all (the cycles from the last core's arrival until "
+                               "every core goes on): add it to the profile, or run without "
+                               "timing", col)
+        self._arrive(launch, stream, Diagnostic("error", f, line, col or 1, REPLAY_ENDS))
+        return 0
+
+    def _timing(self):
+        from simulator.timing.config import config_of
+
+        return config_of(self.chip)
+
+    def _arrive(self, launch: Launch, stream, replay_ends: Diagnostic) -> None:
+        """The running core's STREAM waits at the SyncAll from its clock on; its recording ends
+        with REPLAY_ENDS there. The last core to arrive releases them all."""
+        record = getattr(stream, "record_error", None)
+        if record is not None:
+            record(replay_ends)
+        launch.suspended.add(self.core)
+        clock = getattr(stream, "clock", None)
+        launch.arrivals[self.core] = clock() if clock is not None else 0
+        if len(launch.arrivals) == launch.block_dim:
+            self._release(launch)
+
+    def _release(self, launch: Launch) -> None:
+        """Every core of LAUNCH arrived at the SyncAll: each goes on at the latest arrival plus
+        the chip's barrier cost (its [timing] sync_all), the cycles until then its stall
+        `sync_all`; for the race check, GM accesses before the barrier are ordered before those
+        after it."""
+        resume = 0
+        if self.options["timing"]:
+            resume = max(launch.arrivals.values()) + self._timing().t["sync_all"]
+        for core in launch.arrivals:
+            stream = self.stream if core == self.core else launch.parked[core].stream
+            wait = getattr(stream, "wait_until", None)
+            if wait is not None:
+                wait(resume, "sync_all")
+        launch.arrivals.clear()
+        races = launch.schedule.races
+        if races is not None:
+            races.barrier()
+
+    @_guarded("switch_core")
+    def _switch_core(self, core):
+        """C runs CORE from now (include/pipev/cores.h): the running core is parked when a
+        SyncAll suspended it, else it ended and is finished; CORE resumes, or starts."""
+        launch = self.launch
+        if launch is None:
+            return self._error(self.source, 1, "a core switch outside a kernel launch")
+        try:
+            if self.core in launch.suspended:
+                self._park()
+            else:
+                self._close_core()
+            parked = launch.parked.pop(core, None)
+            if parked is None:
+                self._open_core(core)
+            else:
+                self._resume(core, parked)
+        except DiagnosticError as e:
+            self.fail(e.diagnostics)
+            return 1
+        launch.suspended.discard(core)
+        return 0
+
     @_guarded("special")
     def _special(self, name, value):
         """A special register of the running core (0 before anything set it), or a chip fact
@@ -754,6 +884,7 @@ class Session:
         if self.launch is not None:
             self._close_writer(self.launch, ok=False)
             self._report_races(self.launch)
+            self.launch.parked.clear()  # (cores a SyncAll suspended when the run stopped)
         self.launch = None
         self._finished.clear()
         self.launch_gm.clear()

@@ -25,6 +25,10 @@ SCALAR_KEYS = ("scalar_issue", "scalar_op", "branch_taken", "queue_depth", "set_
                "vcmp_min_cycles_f16", "mte2_latency", "mte2_cycles_per_block",
                "mte2_min_cycles_per_block", "mte3_latency", "mte3_cycles_per_block",
                "mte3_min_cycles_per_block", "burst_overhead")
+# figures only some programs need, checked when a profile has them: a profile of one's own
+# written before they existed stays valid, and a program that needs one asks for it (SyncAll
+# across cores: an error at its line without sync_all)
+OPTIONAL_KEYS = ("sync_all",)
 CLASS_KEYS = ("slope", "min_cycles", "head", "tail")
 BANK_KEYS = {"910b": ("groups", "bank_bytes", "conflict_beats"),
              "950": ("groups", "reads_per_beat"), "none": ()}
@@ -112,7 +116,8 @@ def load_config(chip: Chip) -> TimingConfig:
         raise _fail(chip, f"[timing.classes] {unknown[0]} is not a cost class (known: "
                     f"{', '.join(cost_classes())})", unknown[0])
     classes = {name: _cost_class(chip, t, table.get(name), name) for name in cost_classes()}
-    return TimingConfig({k: t[k] for k in SCALAR_KEYS}, classes, _bank(chip))
+    return TimingConfig({k: t[k] for k in (*SCALAR_KEYS, *OPTIONAL_KEYS) if k in t}, classes,
+                        _bank(chip))
 
 
 _checked: dict[int, tuple[Chip, TimingConfig]] = {}
@@ -129,14 +134,16 @@ def config_of(chip: Chip) -> TimingConfig:
 
 
 def _check_scalars(chip: Chip, t: dict) -> None:
-    for k in SCALAR_KEYS:
+    for k in (*SCALAR_KEYS, *OPTIONAL_KEYS):
         if k not in t:
+            if k in OPTIONAL_KEYS:
+                continue
             raise _fail(chip, f"[timing] lacks the number '{k}'")
         problem = _number_problem(t[k], 1 if k == "queue_depth" else 0, k not in FRACTIONAL)
         if problem:
             raise _fail(chip, f"[timing] {k} = {show_value(t[k])} {problem}", k)
     for k, v in t.items():
-        if k in SCALAR_KEYS or k == "classes":
+        if k in SCALAR_KEYS or k in OPTIONAL_KEYS or k == "classes":
             continue
         if not _per_class_key(k):
             raise _fail(chip, f"[timing] unknown key '{k}' (docs/timing.md lists the keys)", k)

@@ -217,6 +217,15 @@ class TimingModel:
         return InstrTiming("S", start - stalled, start, end, busy, wait_flag=wait, fire=fire,
                            wait_issue=stalled)
 
+    def hold_until(self, cycle: int, cause: str) -> int:
+        """S issues nothing before CYCLE (a wait outside the core: the launch's other cores at
+        a SyncAll); the cycles it waited count as stall CAUSE. Returns them."""
+        wait = max(0, cycle - self.s_time)
+        self.s_time += wait
+        self.stalls[cause] = self.stalls.get(cause, 0) + wait
+        self._done(self.s_time)
+        return wait
+
     def _issue(self, q: Queue) -> tuple[int, int]:
         """S issues into queue q: (issue cycle, cycles S stalled because q was full)."""
         c = self.s_time

@@ -130,6 +130,10 @@ class TraceWriter(Observer):
         self.lines = run.lines
         self.core = run.core  # the core now running (a launch's cores start one by one)
 
+    def resume(self, core: int) -> None:
+        """CORE, started earlier, writes again (a SyncAll let another core run meanwhile)."""
+        self.core = core
+
     def on_event(self, event: Event) -> None:
         t = self.timing(event)
         self.instructions += 1

@@ -44,6 +44,7 @@ class VcdWriter(TraceWriter):
         self._seq = 0
         self._issue = 0
         self._regs: dict[str, int] = {"hi": ONES, "lo": ONES, "mode": 0, "cmp": 0}
+        self._core_regs: dict[int, dict[str, int]] = {}  # each core's (`_use`)
         self._ps_per_cycle = 1_000_000 / float(chip.clock_mhz)
         super().__init__(path, chip, name, timed, cores)
 
@@ -73,15 +74,22 @@ class VcdWriter(TraceWriter):
                 reg(f"{top}.registers", "mask_mode", "wire", 1, init=0))
 
     def _use(self, core: int) -> None:
-        """Write core CORE's signals from now on (cores run one after another)."""
+        """Write core CORE's signals from now on (cores run one after another, or by turns
+        between SyncAlls: each keeps the register values it last wrote)."""
         (self.v_busy, self.v_wait, self.v_line, self.v_instr, self.v_exec, self.v_cmp,
          self.v_hi, self.v_lo, self.v_mode) = self._signals[core]
-        self._regs = {"hi": ONES, "lo": ONES, "mode": 0, "cmp": 0}
+        self._regs = self._core_regs.setdefault(core, {"hi": ONES, "lo": ONES, "mode": 0,
+                                                       "cmp": 0})
 
     def on_start(self, run) -> None:
         super().on_start(run)
         if self.core < len(self._signals):
             self._use(self.core)
+
+    def resume(self, core: int) -> None:
+        super().resume(core)
+        if core < len(self._signals):
+            self._use(core)
 
     def _ps(self, cycle: int) -> int:
         return round(cycle * self._ps_per_cycle)

@@ -82,6 +82,14 @@ typedef struct pipev_bridge {
     // The top SPILL_BYTES of UB are reserved for the compiler's register spills (ascend950:
     // 8 KB of its 256 KB): a kernel may allocate them, as silicon lets it, with a warning.
     uint64_t spill_bytes;
+    // SyncAll across the cores of a launch (include/pipev/cores.h): the running core reached a
+    // SyncAll at FILE:LINE, its pipes drained (the headers issued `pipe_barrier ALL`); it waits
+    // there until every core of the launch arrived. pipev times the barrier when the last one
+    // arrives. Called only in a launch of several cores.
+    int (*sync_all)(const char *file, int line);
+    // CORE runs from now (a SyncAll suspended the running core, or it ended): pipev makes CORE's
+    // machine the running one (its UB at `ub`, `block_idx` CORE), starting it the first time.
+    int (*switch_core)(uint32_t core);
 } pipev_bridge;
 
 // Defined once in the compiled kernel (by the headers); pipev calls it before main().

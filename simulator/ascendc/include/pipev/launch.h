@@ -6,7 +6,7 @@
 #define PIPEV_LAUNCH_H
 #include <cctype>
 
-#include "queue.h"
+#include "cores.h"
 
 namespace pipev {
 namespace detail {
@@ -20,17 +20,6 @@ struct GmAllocation {
 };
 inline std::vector<GmAllocation> g_allocs;  // live GmAlloc / aclrtMalloc buffers (host side)
 inline uint64_t g_tiling_key = 0;         // ICPU_SET_TILING_KEY (a TilingKey is 64-bit)
-
-// The next core of a launch: its UB, queues, pipes and event ids start afresh (each core has
-// its own machine); the launch's GM buffers stay. Handles of the earlier core are stale.
-inline void reset_core() {
-    State next{};
-    next.active = true;
-    next.gm = std::move(g.gm);
-    for (auto& buf : next.gm) next.names.push_back(buf.name);
-    g = std::move(next);
-    ++g_generation;
-}
 
 // The bytes a device allocation of BYTES really holds: the runtime rounds the size up to 32
 // bytes and adds 32 more (the documented aclrtMalloc rule), so a kernel may read whole blocks a
@@ -113,6 +102,8 @@ void launch_named(const char* file, int line, const char* name, const char* arg_
     g = State{};
     ++g_generation;
     g.active = true;
+    Cores cores(blockDim, [&] { kernel(args...); });
+    g_cores = &cores;
     try {
         if (bridge().npu_arch != __NPU_ARCH__)
             error(loc, "the kernel was compiled for __NPU_ARCH__=%d but the chip's npu_arch is %d "
@@ -137,15 +128,18 @@ void launch_named(const char* file, int line, const char* name, const char* arg_
             al.name.clear();
         }
         // one core after another in block order (pipev's multi-core model: docs/cores.md);
-        // the bridge starts a new core's machine when block_idx changes
+        // the bridge starts a new core's machine when block_idx changes. A SyncAll of core 0
+        // puts the cores on threads (cores.h): the loop then runs no further core.
         bridge().block_num = blockDim;
-        for (uint32_t block = 0; block < blockDim; ++block) {
+        for (uint32_t block = 0; block < blockDim && !cores.threaded(); ++block) {
             bridge().block_idx = block;
             if (block) reset_core();
-            kernel(args...);
+            cores.run(block);
         }
     } catch (Stopped&) {
     }
+    cores.join();
+    g_cores = nullptr;
     g.active = false;
     bridge().launch_end();
 }

@@ -2,7 +2,7 @@
 // the core's identity (GetBlockIdx, GetBlockNum).
 #ifndef PIPEV_SYNC_H
 #define PIPEV_SYNC_H
-#include "core.h"
+#include "cores.h"
 
 namespace pipev::detail {
 inline void flag(bool set, AscendC::HardEvent e, int32_t id, Loc loc) {
@@ -76,21 +76,45 @@ template <pipe_t pipe> void PipeBarrier(PIPEV_LOC) { pipev::detail::barrier(pipe
 
 inline int64_t GetBlockIdx() { return pipev::detail::bridge().block_idx; }
 inline int64_t GetBlockNum() { return pipev::detail::bridge().block_num; }
-// Inter-core synchronisation is out of pipev's model: its cores run one after another, so a
-// kernel that waits for the others would wait for cores that have not run yet. A launch of one
-// core has no other to wait for: there SyncAll is the core's own barrier of every pipe.
+// SyncAll: a barrier of the core's own pipes, then, in a launch of several cores, a wait until
+// every core of the launch reached it (pipev/cores.h; docs/cores.md, "SyncAll").
 inline void sync_all(pipev::Loc loc) {
-    if (GetBlockNum() == 1) {
-        pipev::detail::barrier(PIPE_ALL, loc);
-        return;
-    }
-    pipev::detail::error(loc, "SyncAll: inter-core synchronisation is not modelled (pipev runs "
-                         "a launch's cores one after another; split the kernel into two "
-                         "launches at the SyncAll, or launch one core)");
+    using namespace pipev::detail;
+    barrier(PIPE_ALL, loc);
+    if (GetBlockNum() == 1) return;
+    if (g_cores == nullptr) error(loc, "SyncAll outside a kernel launch");
+    g_cores->arrive(uint32_t(GetBlockIdx()), loc);
 }
 template <bool isAIVOnly = true> void SyncAll(PIPEV_LOC) { sync_all(loc); }
-template <bool isAIVOnly = true, class G, class L>
-void SyncAll(const G&, const L&, int32_t = 0, PIPEV_LOC) { sync_all(loc); }
+// The software form: the page's rules for its workspaces are checked (each at least 32 bytes a
+// core; usedCores at most the launch's cores); pipev synchronises the cores itself and leaves
+// both workspaces as they are (docs/decisions.md, "SyncAll across cores").
+template <bool isAIVOnly = true, class T, class U>
+void SyncAll(const GlobalTensor<T>& gmWorkspace, const LocalTensor<U>& ubWorkspace,
+             int32_t usedCores = 0, PIPEV_LOC) {
+    using pipev::detail::error;
+    uint64_t cores = uint64_t(GetBlockNum()), need = cores * 32;
+    if (!isAIVOnly)
+        error(loc, "SyncAll: the software form (gmWorkspace, ubWorkspace) synchronises vector "
+              "cores only (isAIVOnly = true)");
+    if (usedCores < 0 || uint64_t(usedCores) > cores)
+        error(loc, "SyncAll: usedCores %d is outside 0..%llu (the launch's blockDim)", usedCores,
+              (unsigned long long)cores);
+    if (usedCores != 0 && uint64_t(usedCores) != cores)
+        error(loc, "SyncAll: a barrier of %d of the launch's %llu cores is not modelled (pass 0 "
+              "or blockDim: every core)", usedCores, (unsigned long long)cores);
+    uint64_t gm_bytes = gmWorkspace.GetSize() * sizeof(T);
+    if (gmWorkspace.GetSize() != 0 && gm_bytes < need)
+        error(loc, "SyncAll: gmWorkspace holds %llu bytes; the software form needs 32 a core "
+              "(%llu for %llu cores)", (unsigned long long)gm_bytes, (unsigned long long)need,
+              (unsigned long long)cores);
+    uint64_t ub_bytes = uint64_t(ubWorkspace.GetSize()) * sizeof(U);
+    if (ub_bytes < need)
+        error(loc, "SyncAll: ubWorkspace holds %llu bytes; the software form needs 32 a core "
+              "(%llu for %llu cores)", (unsigned long long)ub_bytes, (unsigned long long)need,
+              (unsigned long long)cores);
+    sync_all(loc);
+}
 // The machine is in its reset state when a launch starts: nothing to do.
 inline void InitSocState() {}
 // The scalar unit's data cache is not modelled: GetValue / SetValue on GM read and write GM
