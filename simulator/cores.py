@@ -45,20 +45,20 @@ class Lane(Observer):
         self.core = run.core
         self.writer.on_start(run)
 
-    def on_event(self, event) -> None:
+    def _own(self) -> Observer:
+        """The writer, its core this lane's (another core may have written since)."""
         if self.writer.core != self.core:
             self.writer.resume(self.core)
-        self.writer.on_event(event)
+        return self.writer
+
+    def on_event(self, event) -> None:
+        self._own().on_event(event)
 
     def on_repeat(self, event, repeat) -> None:
-        if self.writer.core != self.core:
-            self.writer.resume(self.core)
-        self.writer.on_repeat(event, repeat)
+        self._own().on_repeat(event, repeat)
 
     def on_error(self, diagnostic, instr) -> None:
-        if self.writer.core != self.core:
-            self.writer.resume(self.core)
-        self.writer.on_error(diagnostic, instr)
+        self._own().on_error(diagnostic, instr)
 
 
 class Schedule:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.cli import main
+from tests.support.cli import cli_main
 
 # pipev's own kernel in the pdist_grad style: each block scales its row and stores one result
 # element through the scalar unit; with SHARED every block stores the same element
@@ -41,19 +41,11 @@ extern "C" __global__ __aicore__ void rowsum(GM_ADDR x, GM_ADDR y, GM_ADDR hist)
 """
 
 
-def _main(args) -> int:
-    try:
-        main.main([str(a) for a in args], prog_name="pipev", standalone_mode=True)
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else 1
-    return 0
-
-
 def run(tmp_path: Path, capfd, text: str = KERNEL, *defines: str) -> tuple[int, str]:
     src = tmp_path / "rowsum.cpp"
     src.write_text(text)
     np.save(tmp_path / "x.npy", np.arange(4 * 64, dtype=np.float32))
-    rc = _main(["run", src, "--kernel", "rowsum", "--block-dim", "4", "--arg", "x=x.npy",
+    rc = cli_main(["run", src, "--kernel", "rowsum", "--block-dim", "4", "--arg", "x=x.npy",
                 "--arg", "y=out:f32[8]", "--arg", "hist=out:f32[64]", *defines])
     return rc, capfd.readouterr().err
 
@@ -99,7 +91,7 @@ def test_the_replay_of_a_recording_flags_the_same_setvalue_race(tmp_path, monkey
     replay = tmp_path / "replay"
     replay.mkdir()
     monkeypatch.chdir(replay)
-    rc = _main(["run", tmp_path / "rec.cores.vasm"])
+    rc = cli_main(["run", tmp_path / "rec.cores.vasm"])
     err = capfd.readouterr().err
     assert rc == 0, err
     assert "write GM y bytes that another core also writes" in err, err

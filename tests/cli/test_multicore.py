@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
+from tests.support.cli import cli_main
 
 ROOT = Path(__file__).resolve().parents[2]
 RELU = ROOT / "programs" / "kernels" / "multicore_relu.vasm"
@@ -129,7 +130,7 @@ def test_ascendc_big_and_small_cores_on_8_cores_match_numpy(tmp_path, capfd):
     GetBlockNum, a tail); the output is numpy's x * 2, and each core is in --json."""
     x = np.random.default_rng(5).standard_normal(805 * 8).astype(np.float32)
     np.save(tmp_path / "x.npy", x)
-    rc = _main(["run", KERNELS / "big_small.cpp", "--kernel", "twice", "--block-dim", "8",
+    rc = cli_main(["run", KERNELS / "big_small.cpp", "--kernel", "twice", "--block-dim", "8",
                 "--arg", "x=x.npy", "--arg", "y=out:f32[6440]", "--json"])
     out, err = capfd.readouterr()
     assert rc == 0, err
@@ -144,22 +145,22 @@ def test_ascendc_big_and_small_cores_on_8_cores_match_numpy(tmp_path, capfd):
 def test_ascendc_cores_writing_the_same_gm_bytes_warn_and_syncall_waits(tmp_path, capfd):
     np.save(tmp_path / "x.npy", np.ones(805 * 8, np.float32))
     base = ["--arg", "x=x.npy", "--arg", "y=out:f32[6440]", "--block-dim", "2"]
-    rc = _main(["run", KERNELS / "big_small.cpp", "-D", "PIPEV_TEST_STOMP", "--kernel",
+    rc = cli_main(["run", KERNELS / "big_small.cpp", "-D", "PIPEV_TEST_STOMP", "--kernel",
                 "twice", *base])
     _, err = capfd.readouterr()
     assert rc == 0 and "warning: core 1 writes GM y bytes that core 0 also writes" in err, err
-    rc = _main(["run", KERNELS / "big_small.cpp", "-D", "PIPEV_TEST_STOMP", "--werror",
+    rc = cli_main(["run", KERNELS / "big_small.cpp", "-D", "PIPEV_TEST_STOMP", "--werror",
                 "--kernel", "twice", *base])
     _, err = capfd.readouterr()
     assert rc == 1 and "error: core 1 writes GM y bytes that core 0 also writes" in err, err
     # SyncAll across the 2 cores: each waits for the other, then writes its own rows
-    rc = _main(["run", KERNELS / "big_small.cpp", "-D", "PIPEV_TEST_SYNCALL", "--kernel",
+    rc = cli_main(["run", KERNELS / "big_small.cpp", "-D", "PIPEV_TEST_SYNCALL", "--kernel",
                 "twice", *base, "--output-dir", tmp_path / "two"])
     _, err = capfd.readouterr()
     assert rc == 0 and "stall sync_all" in err and "warning" not in err, err
     assert (np.load(tmp_path / "two" / "y.npy")[:6440] == 2).all()
     # one core has no other to wait for: its SyncAll is a barrier of its own pipes
-    rc = _main(["run", KERNELS / "big_small.cpp", "-D", "PIPEV_TEST_SYNCALL", "--kernel",
+    rc = cli_main(["run", KERNELS / "big_small.cpp", "-D", "PIPEV_TEST_SYNCALL", "--kernel",
                 "twice", *base[:-1], "1", "--output-dir", tmp_path / "one"])
     _, err = capfd.readouterr()
     assert rc == 0 and "SyncAll" not in err, err
@@ -169,7 +170,7 @@ def test_ascendc_cores_writing_the_same_gm_bytes_warn_and_syncall_waits(tmp_path
 
 @needs_cxx
 def test_ascendc_host_program_launches_4_cores_with_the_triple_chevron(tmp_path, capfd):
-    rc = _main(["run", KERNELS / "big_small_host.cpp"])
+    rc = cli_main(["run", KERNELS / "big_small_host.cpp"])
     out, err = capfd.readouterr()
     assert rc == 0 and out == "ok\n", (out, err)
     # the words match the numbers: 4 cores side by side in one wave, each span from 0 (#30)
@@ -183,20 +184,12 @@ def test_ascendc_host_program_launches_4_cores_with_the_triple_chevron(tmp_path,
 def test_ascendc_debug_picks_a_core_of_a_launch(tmp_path, capfd):
     (tmp_path / "cmds.txt").write_text("continue\nprint x1\nquit\n")
     host = KERNELS / "big_small_host.cpp"
-    rc = _main(["debug", host, "--core", "3", "--commands", tmp_path / "cmds.txt"])
+    rc = cli_main(["debug", host, "--core", "3", "--commands", tmp_path / "cmds.txt"])
     out, err = capfd.readouterr()
     assert rc == 0 and "program finished: 9 instructions" in out, out + err
-    rc = _main(["debug", host, "--core", "4", "--commands", tmp_path / "cmds.txt"])
+    rc = cli_main(["debug", host, "--core", "4", "--commands", tmp_path / "cmds.txt"])
     _, err = capfd.readouterr()
     assert rc == 1 and "error: the run made no kernel launch 0 core 4 to debug" in err, err
-
-
-def _main(args) -> int:
-    try:
-        main.main([str(a) for a in args], prog_name="pipev", standalone_mode=True)
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else 1
-    return 0
 
 
 STOMP = """\

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from isa.chip import get_chip
-from simulator.cli import main
+from tests.support.cli import cli_main
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = ROOT / "tests" / "data" / "ascendc" / "kernels"
@@ -28,14 +28,6 @@ SYNC_LINE = 75  # the kernel's AscendC::SyncAll() line
 @pytest.fixture(autouse=True)
 def in_tmp(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # outputs land in pipev-out/ there
-
-
-def _main(args) -> int:
-    try:
-        main.main([str(a) for a in args], prog_name="pipev", standalone_mode=True)
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else 1
-    return 0
 
 
 def _inputs(tmp_path: Path, cores: int) -> np.ndarray:
@@ -61,7 +53,7 @@ def _outputs(tmp_path: Path) -> dict[str, np.ndarray]:
 
 def test_cross_core_sum_matches_numpy(tmp_path, capfd):
     x = _inputs(tmp_path, 4)
-    rc = _main([*_args(4), "--json"])
+    rc = cli_main([*_args(4), "--json"])
     out, err = capfd.readouterr()
     assert rc == 0, err
     got = _outputs(tmp_path)
@@ -77,7 +69,7 @@ def test_cross_core_sum_matches_numpy(tmp_path, capfd):
 def test_two_sync_alls_and_the_software_form(tmp_path, capfd, defines):
     """After the second SyncAll every core reads the total core 0 wrote and scales its slice."""
     x = _inputs(tmp_path, 4)
-    rc = _main(_args(4, *defines))
+    rc = cli_main(_args(4, *defines))
     _, err = capfd.readouterr()
     assert rc == 0 and "warning" not in err, err
     got = _outputs(tmp_path)
@@ -90,7 +82,7 @@ def test_the_trace_gives_each_core_its_own_events_across_the_barriers(tmp_path, 
     """The cores write the launch's one trace by turns: after a SyncAll, core 0's events are
     core 0's again (every core runs the same statements here)."""
     _inputs(tmp_path, 4)
-    rc = _main([*_args(4, "PIPEV_TEST_TWICE"), "--trace", "t.jsonl"])
+    rc = cli_main([*_args(4, "PIPEV_TEST_TWICE"), "--trace", "t.jsonl"])
     _, err = capfd.readouterr()
     assert rc == 0, err
     lines = [json.loads(ln) for ln in (tmp_path / "t.jsonl").read_text().splitlines()]
@@ -105,10 +97,10 @@ def test_the_trace_gives_each_core_its_own_events_across_the_barriers(tmp_path, 
 def test_the_barrier_orders_gm_accesses_for_the_race_check(tmp_path, capfd):
     """Core 0 reading the partials after the SyncAll is no race; before it, it is one."""
     _inputs(tmp_path, 4)
-    rc = _main(_args(4, "PIPEV_TEST_TWICE"))
+    rc = cli_main(_args(4, "PIPEV_TEST_TWICE"))
     _, err = capfd.readouterr()
     assert rc == 0 and "multi-core stomping" not in err, err
-    rc = _main(_args(4, "PIPEV_TEST_RACE"))
+    rc = cli_main(_args(4, "PIPEV_TEST_RACE"))
     _, err = capfd.readouterr()
     assert rc == 0, err
     assert "warning: 3 cores (1, 2, 3) write GM work bytes that another core reads" in err, err
@@ -123,7 +115,7 @@ def test_the_barrier_orders_gm_accesses_for_the_race_check(tmp_path, capfd):
 def test_a_core_that_never_reaches_the_sync_all_is_a_deadlock_error(tmp_path, capfd, early,
                                                                      words):
     _inputs(tmp_path, 4)
-    rc = _main(_args(4, f"PIPEV_TEST_EARLY={early}"))
+    rc = cli_main(_args(4, f"PIPEV_TEST_EARLY={early}"))
     _, err = capfd.readouterr()
     assert rc == 1 and f"sync_all_sum.cpp:{SYNC_LINE}:9: {words}" in err, err
     assert "Traceback" not in err
@@ -132,7 +124,7 @@ def test_a_core_that_never_reaches_the_sync_all_is_a_deadlock_error(tmp_path, ca
 def test_more_cores_than_the_chip_runs_at_once_is_an_error_at_the_sync_all(tmp_path, capfd):
     cores = get_chip("ascend910b").vector_cores + 1
     _inputs(tmp_path, cores)
-    rc = _main(_args(cores))
+    rc = cli_main(_args(cores))
     _, err = capfd.readouterr()
     assert rc == 1, err
     assert f"sync_all_sum.cpp:{SYNC_LINE}:9: error: SyncAll: the launch's {cores} cores do not " \
@@ -165,7 +157,7 @@ def test_a_core_that_arrives_early_waits_for_the_last(tmp_path, capfd):
     the profile's barrier cost; the others' wait is their `sync_all` stall."""
     cost = get_chip("ascend910b").timing["sync_all"]
     _inputs(tmp_path, 4)
-    rc = _main([*_args(4, "PIPEV_TEST_SLOW"), "--json"])
+    rc = cli_main([*_args(4, "PIPEV_TEST_SLOW"), "--json"])
     out, err = capfd.readouterr()
     assert rc == 0, err
     cores = json.loads(out)["cores"]
@@ -176,7 +168,7 @@ def test_a_core_that_arrives_early_waits_for_the_last(tmp_path, capfd):
     for c in cores[:3]:
         assert c["end"] >= late["end"] > arrival
         assert c["stalls"]["sync_all"] > cost
-    rc = _main(_args(4, "PIPEV_TEST_SLOW"))
+    rc = cli_main(_args(4, "PIPEV_TEST_SLOW"))
     _, err = capfd.readouterr()
     stalled = sum(c["stalls"]["sync_all"] for c in cores)
     assert rc == 0 and f"stall sync_all {stalled:>13} cycles" in err, err
@@ -184,14 +176,14 @@ def test_a_core_that_arrives_early_waits_for_the_last(tmp_path, capfd):
 
 def test_host_program_and_the_debugger_replay_of_a_core_that_crossed_a_sync_all(tmp_path, capfd):
     host = KERNELS / "sync_all_sum_host.cpp"
-    rc = _main(["run", host])
+    rc = cli_main(["run", host])
     out, err = capfd.readouterr()
     i = np.arange(4 * SLICE)
     assert rc == 0 and out == f"{((i * 7) % 201 - 100).astype(np.float32).sum():.1f}\n" * 2, err
     # one core's recording holds GM as that core found it: it replays to its SyncAll and says
     # why it cannot go on
     (tmp_path / "cmds.txt").write_text("continue\nquit\n")
-    rc = _main(["debug", host, "--core", "1", "--commands", tmp_path / "cmds.txt"])
+    rc = cli_main(["debug", host, "--core", "1", "--commands", tmp_path / "cmds.txt"])
     out, err = capfd.readouterr()
     assert rc == 0, out + err
     assert f"sync_all_sum.cpp:{SYNC_LINE}:9: error: SyncAll: the replay of one core's " \
@@ -200,7 +192,7 @@ def test_host_program_and_the_debugger_replay_of_a_core_that_crossed_a_sync_all(
 
 def test_software_form_rules_are_errors_at_the_call(tmp_path, capfd):
     _inputs(tmp_path, 4)
-    rc = _main(_args(4, "PIPEV_TEST_SOFT", "PIPEV_TEST_SYNC_UB=96"))
+    rc = cli_main(_args(4, "PIPEV_TEST_SOFT", "PIPEV_TEST_SYNC_UB=96"))
     _, err = capfd.readouterr()
     assert rc == 1 and "error: SyncAll: ubWorkspace holds 96 bytes; the software form needs " \
         "32 a core (128 for 4 cores)" in err, err
@@ -215,8 +207,8 @@ def test_a_profile_without_sync_all_runs_until_a_syncall_needs_it(tmp_path, capf
     profile = tmp_path / "mine.toml"
     profile.write_text("\n".join(kept) + "\n")
     _inputs(tmp_path, 2)
-    assert _main([*_args(1), "--chip", profile]) == 0, capfd.readouterr().err
-    rc = _main([*_args(2), "--chip", profile])
+    assert cli_main([*_args(1), "--chip", profile]) == 0, capfd.readouterr().err
+    rc = cli_main([*_args(2), "--chip", profile])
     err = capfd.readouterr().err
     assert rc == 1
     assert f"sync_all_sum.cpp:{SYNC_LINE}:" in err and "has no [timing] sync_all" in err, err

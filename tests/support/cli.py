@@ -23,3 +23,15 @@ def pipev_process(env: dict[str, str], cwd: Path, *args, timeout: float = 180
                           env=env, capture_output=True, text=True, timeout=timeout)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc
+
+
+def cli_main(args) -> int:
+    """`pipev ARGS` in this process, its output the test's own (capfd sees the worker's too, as
+    a subprocess's would not be): the exit status."""
+    from simulator.cli import main
+
+    try:
+        main.main([str(a) for a in args], prog_name="pipev", standalone_mode=True)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else 1
+    return 0

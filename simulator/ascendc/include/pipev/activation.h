@@ -26,12 +26,8 @@ inline AscendC::LocalTensor<uint8_t> activation_space(const AscendC::LocalTensor
     uint32_t least = kActivationGrain * bytes;
     uint32_t whole = (count + kActivationGrain - 1) / kActivationGrain * kActivationGrain;
     uint64_t room = given ? given->GetSize() : framework_free();
-    if (room < least) {
-        if (given) tmp_fits(*given, least, api, loc);
-        framework_tmp(least, api, loc);  // (reports what is free)
-    }
     per = uint32_t(std::min<uint64_t>(whole, room / least * kActivationGrain));
-    return given ? *given : framework_tmp(per * bytes, api, loc);
+    return pass_space(given, per, least, per * bytes, api, loc);
 }
 
 template <class T> void activation_types() {

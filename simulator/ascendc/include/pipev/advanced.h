@@ -46,7 +46,15 @@ inline void tmp_fits(const AscendC::LocalTensor<uint8_t>& tmp, uint32_t need, co
         error(loc, "%s: sharedTmpBuffer holds %u bytes, the call needs %u", api, tmp.GetSize(),
               need);
 }
-// The space of a call that runs in passes (SoftMax, Broadcast): GIVEN (a sharedTmpBuffer) or
+// The space of a call that needs NEED bytes: GIVEN (a sharedTmpBuffer; smaller is an error at
+// the call) or NEED bytes of the framework's
+inline AscendC::LocalTensor<uint8_t> call_space(const AscendC::LocalTensor<uint8_t>* given,
+                                                uint32_t need, const char* api, Loc loc) {
+    if (!given) return framework_tmp(need, api, loc);
+    tmp_fits(*given, need, api, loc);
+    return *given;
+}
+// The space of a call that runs in passes (SoftMax, Broadcast, the activations): GIVEN (a sharedTmpBuffer) or
 // BYTES of the framework's space, the passes' ROWS worked out from the room there is (its
 // size, or framework_free); no row fits is an error at the call naming LEAST, a pass's fewest
 // bytes
@@ -150,10 +158,7 @@ void rounding(const char* stmt, const char* api, const AscendC::LocalTensor<T>& 
                   "Floor/Ceil/Trunc/Rint/Round/Frac take half or float");
     uint32_t need = tmp::rounding(count, sizeof(T), std::string(stmt) == "frac");
     AscendC::LocalTensor<uint8_t> space;
-    if (need) {
-        if (tmp) tmp_fits(*tmp, need, api, loc);
-        space = tmp ? *tmp : framework_tmp(need, api, loc);
-    }
+    if (need) space = call_space(tmp, need, api, loc);
     for (uint32_t done = 0; done < count; done += tmp::kRoundingChunk) {
         uint32_t n = std::min(count - done, tmp::kRoundingChunk);
         Stmt s("%s.%s", stmt, pipev::type_name<T>);
@@ -185,13 +190,7 @@ inline Tmp split_tmp(const AscendC::LocalTensor<uint8_t>* given, uint32_t count,
                      uint32_t values, bool two_bits, const char* api, Loc loc) {
     uint32_t bits = tmp::bits(count, src_size);
     uint32_t need = tmp::predicate(count, src_size, values, two_bits);
-    AscendC::LocalTensor<uint8_t> space;
-    if (given) {
-        tmp_fits(*given, need, api, loc);
-        space = *given;
-    } else {
-        space = framework_tmp(need, api, loc);
-    }
+    AscendC::LocalTensor<uint8_t> space = call_space(given, need, api, loc);
     Tmp t;
     t.bits = space;
     t.bits2 = two_bits ? space[bits] : space;

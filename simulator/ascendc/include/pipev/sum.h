@@ -45,9 +45,7 @@ void sum(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
     if (p.outter > dst.GetSize())
         error(loc, "Sum of %u rows: dstTensor holds %u elements", p.outter, dst.GetSize());
     if (!p.outter) return;
-    uint32_t need = sum_tmp_bytes<T>();
-    if (given) tmp_fits(*given, need, "Sum", loc);
-    LocalTensor<uint8_t> space = given ? *given : framework_tmp(need, "Sum", loc);
+    LocalTensor<uint8_t> space = call_space(given, sum_tmp_bytes<T>(), "Sum", loc);
     LocalTensor<float> acc = space.ReinterpretCast<float>(loc);
     LocalTensor<float> red = space[kGroup * 256].ReinterpretCast<float>(loc);
     LocalTensor<float> tile = space[kGroup * 256 + 64].ReinterpretCast<float>(loc);

@@ -103,16 +103,15 @@ void SyncAll(const GlobalTensor<T>& gmWorkspace, const LocalTensor<U>& ubWorkspa
     if (usedCores != 0 && uint64_t(usedCores) != cores)
         error(loc, "SyncAll: a barrier of %d of the launch's %llu cores is not modelled (pass 0 "
               "or blockDim: every core)", usedCores, (unsigned long long)cores);
-    uint64_t gm_bytes = gmWorkspace.GetSize() * sizeof(T);
-    if (gmWorkspace.GetSize() != 0 && gm_bytes < need)
-        error(loc, "SyncAll: gmWorkspace holds %llu bytes; the software form needs 32 a core "
-              "(%llu for %llu cores)", (unsigned long long)gm_bytes, (unsigned long long)need,
-              (unsigned long long)cores);
-    uint64_t ub_bytes = uint64_t(ubWorkspace.GetSize()) * sizeof(U);
-    if (ub_bytes < need)
-        error(loc, "SyncAll: ubWorkspace holds %llu bytes; the software form needs 32 a core "
-              "(%llu for %llu cores)", (unsigned long long)ub_bytes, (unsigned long long)need,
-              (unsigned long long)cores);
+    auto holds = [&](const char* name, uint64_t bytes) {
+        if (bytes < need)
+            error(loc, "SyncAll: %s holds %llu bytes; the software form needs 32 a core (%llu "
+                  "for %llu cores)", name, (unsigned long long)bytes, (unsigned long long)need,
+                  (unsigned long long)cores);
+    };
+    if (gmWorkspace.GetSize() != 0)  // (a GlobalTensor set without its size: not known)
+        holds("gmWorkspace", gmWorkspace.GetSize() * sizeof(T));
+    holds("ubWorkspace", uint64_t(ubWorkspace.GetSize()) * sizeof(U));
     sync_all(loc);
 }
 // The machine is in its reset state when a launch starts: nothing to do.
